@@ -1,0 +1,280 @@
+"""The contract every ruleset implements (see ``shared/spec/engine.md``).
+
+A game is a sequence of sealed prompts. A ruleset is a stateless object whose methods
+are pure functions of a *state*: a plain JSON-compatible ``dict`` that the ruleset alone
+understands (configuration lives in it too, under keys the ruleset chooses). Because a
+state is plain JSON, it round-trips through ``json`` without loss and the server can
+store it as a snapshot; because every method is pure and all randomness comes from the
+RNG state kept inside the state (``engine.rng``), the same setup and orders give the
+same game byte for byte.
+
+Orders are text in the game's order language. ``parse_order`` turns one seat's text
+into a parsed order (a JSON-compatible dict) or raises :class:`IllegalOrder` with a
+human reason; ``resolve`` applies a whole batch of parsed orders, one per pending seat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+State = dict[str, Any]
+Event = dict[str, Any]
+"""An event: ``{"kind": str, "text": str, "to": None | [seat, ...], "data": {...}}``.
+
+``to`` is ``None`` for a public event; otherwise only the listed seats (and the umpire)
+may see it. ``text`` is a complete human sentence; ``data`` holds machine-readable
+details with the same visibility as the text.
+"""
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class ScriptError(EngineError):
+    """A game cannot be set up as asked: unknown option, bad value, wrong player count,
+    bad setup override. The runner exits 2 on it."""
+
+
+class IllegalOrder(EngineError):
+    """An order that cannot be accepted now. ``reason`` says what was wrong and what is
+    allowed; it never reveals anything the ordering seat may not know."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class StepRejected(EngineError):
+    """A batch of orders was refused as a whole; nothing changed."""
+
+    def __init__(self, seat: str, order: str | None, reason: str) -> None:
+        super().__init__(f"{seat}: {reason}")
+        self.seat = seat
+        self.order = order
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ruleset option: its name, default, type and allowed values."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it is allowed for this option, else raise ScriptError."""
+        kind = type(self.default)
+        if kind is bool:
+            ok = isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise ScriptError(
+                f"option {self.name!r} must be a {kind.__name__}, not {json.dumps(value)}"
+            )
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(json.dumps(c) for c in self.choices)
+            raise ScriptError(f"option {self.name!r} must be one of {allowed}")
+        if self.minimum is not None and value < self.minimum:
+            raise ScriptError(f"option {self.name!r} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise ScriptError(f"option {self.name!r} must be at most {self.maximum}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON description, for ``python -m engine games`` and game-creation forms."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+class Ruleset:
+    """Base class of a ruleset. Subclasses set the class attributes and implement the
+    methods below; every method is a pure function of its arguments."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    setup_keys: ClassVar[tuple[str, ...]] = ()
+
+    # --- set-up -----------------------------------------------------------------
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and check every option; raise ScriptError on an unknown
+        option or a bad value."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        for name in options:
+            if name not in known:
+                allowed = ", ".join(sorted(known)) or "none"
+                raise ScriptError(f"unknown option {name!r} for {self.id} (options: {allowed})")
+        return {o.name: o.check(options.get(o.name, o.default)) for o in self.options}
+
+    def check_players(self, players: list[str]) -> None:
+        """Raise ScriptError unless ``players`` is a list of distinct, non-empty names
+        of an allowed count."""
+        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+            raise ScriptError("players must be a list of non-empty names")
+        if len(set(players)) != len(players):
+            raise ScriptError("player names must be distinct")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ScriptError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {len(players)}"
+            )
+
+    def new_game(
+        self,
+        *,
+        players: list[str],
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        setup: Mapping[str, Any] | None = None,
+    ) -> State:
+        """Return the initial state: seats in clockwise order, options checked, random
+        set-up drawn from ``seed`` unless ``setup`` fixes it. Forced prompts at the
+        start are already answered. Raises ScriptError."""
+        raise NotImplementedError
+
+    # --- who must act -----------------------------------------------------------
+
+    def players(self, state: State) -> list[str]:
+        """The seats in clockwise order."""
+        return list(state["players"])
+
+    def pending(self, state: State) -> list[str]:
+        """The seats that must send an order now, in seating order (empty when over)."""
+        raise NotImplementedError
+
+    def phase(self, state: State) -> str:
+        """The name of the current prompt (``"over"`` once the game has ended)."""
+        raise NotImplementedError
+
+    def progress(self, state: State) -> int:
+        """The round (or turn) number being played, for display and deadlines."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended."""
+        raise NotImplementedError
+
+    def ranking(self, state: State) -> list[list[str]] | None:
+        """The final ranking in groups, best first, or ``None`` while the game runs."""
+        raise NotImplementedError
+
+    # --- orders -------------------------------------------------------------------
+
+    def parse_order(self, state: State, seat: str, text: str) -> dict[str, Any]:
+        """Parse and validate one seat's order text for the current prompt.
+
+        Returns the parsed order (JSON-compatible). Raises IllegalOrder with a precise
+        reason naming what is allowed now. Never changes ``state``."""
+        raise NotImplementedError
+
+    def resolve(
+        self, state: State, orders: Mapping[str, dict[str, Any]]
+    ) -> tuple[State, list[Event]]:
+        """Apply one parsed order for every pending seat; return the new state and the
+        events, in order. Forced prompts that follow are answered by the engine. Never
+        changes ``state``."""
+        raise NotImplementedError
+
+    def default_order(self, state: State, seat: str) -> str:
+        """The order text used for a pending seat that missed its deadline."""
+        raise NotImplementedError
+
+    def legal_orders(self, state: State, seat: str) -> list[str]:
+        """Every legal order text for a pending seat now (for forms and HELP), in a
+        stable order. Empty for a seat that is not pending."""
+        raise NotImplementedError
+
+    # --- what people see ----------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may know now (``None``: a spectator). Must never contain another
+        seat's hidden information."""
+        raise NotImplementedError
+
+    def report(self, state: State) -> dict[str, Any]:
+        """The umpire's complete table, as ``python -m engine run`` prints it (every
+        field but ``game``, ``status`` and ``rejected``), keys in the spec's order."""
+        raise NotImplementedError
+
+    # --- helpers shared by every ruleset ------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON description of the ruleset for listings and forms."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "players": [self.min_players, self.max_players],
+            "options": [o.describe() for o in self.options],
+            "setup": list(self.setup_keys),
+        }
+
+    def submit_step(
+        self, state: State, step: Mapping[str, str]
+    ) -> tuple[State, list[Event]]:
+        """Validate a whole step of order texts (one per pending seat, no other seat)
+        and resolve it. Raises StepRejected (nothing changes) when a seat in the step is
+        not pending, a pending seat is missing, or an order is illegal."""
+        pending = self.pending(state)
+        pending_set = set(pending)
+        for seat, text in step.items():
+            if seat not in pending_set:
+                if pending:
+                    who = "pending now: " + ", ".join(pending)
+                else:
+                    who = "nobody is pending: the game is over"
+                raise StepRejected(seat, text, f"{seat} is not pending ({who})")
+        for seat in pending:
+            if seat not in step:
+                raise StepRejected(seat, None, f"no order from {seat}, who is pending")
+        parsed = {}
+        for seat in pending:
+            try:
+                parsed[seat] = self.parse_order(state, seat, step[seat])
+            except IllegalOrder as exc:
+                raise StepRejected(seat, step[seat], exc.reason) from None
+        return self.resolve(state, parsed)
+
+
+def events_for(events: list[Event], seat: str | None) -> list[Event]:
+    """The events ``seat`` may see (``None``: only public events)."""
+    return [e for e in events if e.get("to") is None or (seat is not None and seat in e["to"])]
+
+
+def dumps(state: Any) -> str:
+    """Canonical JSON of a state (sorted keys, no spaces): equal states give equal
+    bytes, which is what replays and audit hashes compare."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def order_lines(text: str) -> list[str]:
+    """The meaningful lines of an order text: stripped, with blank lines and lines
+    starting with ``#`` dropped, inner runs of spaces folded to one."""
+    out = []
+    for raw in text.splitlines():
+        line = " ".join(raw.split())
+        if line and not line.startswith("#"):
+            out.append(line)
+    return out
