@@ -1,6 +1,20 @@
+"""Site URLs: home, health, accounts, admin, API schema/docs, and each app's own URLs."""
+
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from fivex_site import views
 
 urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("anymail/", include("anymail.urls")),  # inbound order mail webhooks (games.mail)
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("games.urls")),
+    path("api/", include("games.api.urls")),
+    path("tournaments/", include("tournaments.urls")),
 ]

@@ -1,0 +1,390 @@
+"""Load benchmark of the games room: N concurrent 5-player 5X games over HTTP.
+
+    .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--rounds 7]
+
+Starts, as subprocesses bound to 127.0.0.1 only: gunicorn (gthread) on a fresh
+PostgreSQL database, two Celery worker processes on Redis (a private queue), then plays
+N games of 5 seats at once. Each game is driven by one thread that plays its 5 seats:
+it reads each pending seat's view (GET /api/games/{id}/), submits one of its legal
+orders (POST /api/games/{id}/orders/) and, after the last order of a prompt, polls until
+the next prompt is visible. Every loop is bounded; the run stops by itself.
+
+Prints: orders per second, p50/p99 submission latency, p50/p99 time from a prompt's
+last order to the next prompt being visible, and the requests per second of a trivial
+view (/api/ping/) on the same server, measured in the same run, as the ceiling.
+Not part of the test suite. Needs PostgreSQL (127.0.0.1:5432, user postgres, trust)
+and Redis (127.0.0.1:6379).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+SEATS = 5
+POLL_SECONDS = 0.02
+PROMPT_TIMEOUT = 120.0  # a prompt that does not resolve within this is a failure
+MAX_PROMPTS_PER_GAME = 80  # 5X with leaders has ~ 8-40 prompts; a hard bound anyway
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+class Http:
+    """A keep-alive JSON client for one thread (reconnects when the server closes)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, token: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
+        headers = {"Accept": "application/json", "Host": "127.0.0.1"}
+        data = None
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in range(3):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                return response.status, (json.loads(raw) if raw else None)
+            except (http.client.HTTPException, OSError):
+                self.close()
+                if attempt == 2:
+                    raise
+                time.sleep(0.05)
+        raise RuntimeError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+# --------------------------------------------------------------------------- site
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def psql(sql: str) -> None:
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql],
+        check=True,
+        capture_output=True,
+    )
+
+
+@dataclass
+class Site:
+    """The subprocesses of the site and the environment they share."""
+
+    port: int
+    env: dict[str, str]
+    database: str
+    queue: str
+    processes: list[subprocess.Popen] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+
+    def spawn(self, name: str, command: list[str]) -> subprocess.Popen:
+        log = Path(f"/tmp/fivex-bench-{name}-{os.getpid()}.log")
+        self.logs.append(log)
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        self.processes.append(process)
+        return process
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+        try:
+            import redis
+
+            client = redis.Redis.from_url(self.env["CELERY_BROKER_URL"])
+            client.delete(self.queue)
+        except Exception:  # noqa: BLE001 - best-effort cleanup
+            pass
+        try:
+            psql(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+        except subprocess.CalledProcessError as exc:
+            print("could not drop the bench database:", exc.stderr.decode(errors="replace"))
+
+
+def start_site(port: int, web_workers: int) -> Site:
+    database = f"fivex_bench_{os.getpid()}"
+    queue = f"fivex-bench-{uuid.uuid4().hex[:10]}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
+        "FIVEX_ENV": "development",
+        "DJANGO_DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
+        "DATABASE_CONN_MAX_AGE": "60",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        "FIVEX_BASE_URL": f"http://127.0.0.1:{port}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    psql(f'CREATE DATABASE "{database}"')
+    site = Site(port=port, env=env, database=database, queue=queue)
+    try:
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+        )
+        site.spawn(
+            "gunicorn",
+            [
+                PYTHON, "-m", "gunicorn", "fivex_site.wsgi:application",
+                "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+                "--workers", str(web_workers), "--threads", "8", "--keep-alive", "30",
+                "--log-level", "warning", "--backlog", "2048",
+            ],
+        )  # fmt: skip
+        for i in range(2):
+            site.spawn(
+                f"worker{i}",
+                [
+                    PYTHON, "-m", "celery", "-A", "fivex_site", "worker", "--pool", "solo",
+                    "--queues", queue, "--hostname", f"bench{i}-{queue}@%h", "--loglevel", "WARNING",
+                    "--without-gossip", "--without-mingle", "--without-heartbeat",
+                ],
+            )  # fmt: skip
+        client = Http(port)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if client.request("GET", "/api/ping/")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or any(p.poll() is not None for p in site.processes):
+                raise RuntimeError("the site did not start; see " + ", ".join(map(str, site.logs)))
+            time.sleep(0.2)
+        client.close()
+    except BaseException:
+        site.stop()
+        raise
+    return site
+
+
+def create_games(site: Site, count: int) -> list[dict[str, Any]]:
+    """Users with API tokens and started games, made directly in the bench database
+    (set-up is not measured). Returns [{"id": game id, "tokens": {seat: token}}]."""
+    os.environ.update(site.env)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from games.services import games as game_services
+
+    user_model = get_user_model()
+    out = []
+    for g in range(count):
+        users = [
+            user_model.objects.create_user(username=f"b{g}p{s}", email=f"b{g}p{s}@bench.test")
+            for s in range(SEATS)
+        ]
+        tokens = {u.username: Token.objects.create(user=u).key for u in users}
+        game = game_services.game_create(
+            organizer=users[0], ruleset="5x", seats_count=SEATS, name=f"bench {g}", deadline_hours=240
+        )
+        for user in users:
+            game_services.game_join(game=game, user=user)
+        out.append({"id": game.pk, "tokens": tokens})
+    from django.db import connections
+
+    connections.close_all()
+    return out
+
+
+# --------------------------------------------------------------------------- players
+
+
+@dataclass
+class Stats:
+    submit: list[float] = field(default_factory=list)
+    turnaround: list[float] = field(default_factory=list)
+    orders: int = 0
+    finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def play_game(port: int, game: dict[str, Any], stats: Stats, seed: int) -> None:
+    """Play one game to the end (or until a bound is hit)."""
+    rng = random.Random(seed)
+    client = Http(port)
+    gid = game["id"]
+    tokens = game["tokens"]
+    watcher = next(iter(tokens.values()))
+    try:
+        for _ in range(MAX_PROMPTS_PER_GAME):
+            status, view = client.request("GET", f"/api/games/{gid}/", watcher)
+            if status != 200:
+                raise RuntimeError(f"view {status}: {view}")
+            if view["game"]["status"] == "finished":
+                with stats.lock:
+                    stats.finished += 1
+                return
+            prompt = view["prompt"]["number"]
+            last_sent = 0.0
+            for seat in view["prompt"]["pending"]:
+                status, mine = client.request("GET", f"/api/games/{gid}/", tokens[seat])
+                if status != 200 or not mine["legal_orders"]:
+                    raise RuntimeError(f"{seat} pending without legal orders ({status})")
+                text = rng.choice(mine["legal_orders"])
+                started = time.perf_counter()
+                status, receipt = client.request(
+                    "POST", f"/api/games/{gid}/orders/", tokens[seat], {"text": text}
+                )
+                last_sent = time.perf_counter()
+                if status != 201:
+                    raise RuntimeError(f"order {text!r} refused: {status} {receipt}")
+                with stats.lock:
+                    stats.submit.append(last_sent - started)
+                    stats.orders += 1
+            # Wait for the next prompt (or the end) to be visible.
+            while True:
+                status, view = client.request("GET", f"/api/games/{gid}/", watcher)
+                moved = view["game"]["status"] == "finished" or (
+                    view["prompt"] is not None and view["prompt"]["number"] != prompt
+                )
+                if moved:
+                    with stats.lock:
+                        stats.turnaround.append(time.perf_counter() - last_sent)
+                    break
+                if time.perf_counter() - last_sent > PROMPT_TIMEOUT:
+                    raise RuntimeError(f"prompt {prompt} not resolved after {PROMPT_TIMEOUT}s")
+                time.sleep(POLL_SECONDS)
+        raise RuntimeError(f"game {gid} not finished after {MAX_PROMPTS_PER_GAME} prompts")
+    except Exception as exc:  # noqa: BLE001 - reported in the summary
+        with stats.lock:
+            stats.errors.append(f"game {gid}: {exc}")
+    finally:
+        client.close()
+
+
+def ping_ceiling(port: int, threads: int, seconds: float) -> float:
+    """Requests per second of /api/ping/ with ``threads`` keep-alive clients."""
+    counts = [0] * threads
+    stop = time.perf_counter() + seconds
+
+    def run(i: int) -> None:
+        client = Http(port)
+        while time.perf_counter() < stop:
+            if client.request("GET", "/api/ping/")[0] == 200:
+                counts[i] += 1
+        client.close()
+
+    workers = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+    started = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return sum(counts) / (time.perf_counter() - started)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=50)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--ping-seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    port = args.port or free_port()
+    print(f"starting gunicorn on 127.0.0.1:{port}, 2 Celery workers, PostgreSQL, Redis ...")
+    site = start_site(port, args.web_workers)
+    try:
+        t0 = time.perf_counter()
+        games = create_games(site, args.games)
+        print(f"set up {len(games)} games of {SEATS} seats in {time.perf_counter() - t0:.1f}s")
+        ceiling = ping_ceiling(port, min(32, max(4, args.games)), args.ping_seconds)
+        stats = Stats()
+        threads = [
+            threading.Thread(target=play_game, args=(port, g, stats, i), daemon=True)
+            for i, g in enumerate(games)
+        ]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=max(60.0, PROMPT_TIMEOUT * 2 + 600))
+        elapsed = time.perf_counter() - t0
+        print(f"games: {len(games)} started, {stats.finished} finished, {len(stats.errors)} failed "
+              f"in {elapsed:.1f}s")  # fmt: skip
+        for line in stats.errors[:10]:
+            print("  error:", line)
+        print(f"orders submitted: {stats.orders}  ->  {stats.orders / elapsed:.1f} orders/s")
+        print(
+            f"submission latency: p50 {pct(stats.submit, .5) * 1000:.0f} ms, "
+            f"p99 {pct(stats.submit, .99) * 1000:.0f} ms"
+        )
+        print(
+            f"last order -> next prompt visible: p50 {pct(stats.turnaround, .5) * 1000:.0f} ms, "
+            f"p99 {pct(stats.turnaround, .99) * 1000:.0f} ms  ({len(stats.turnaround)} prompts)"
+        )
+        if stats.submit:
+            print(f"mean submission latency {statistics.mean(stats.submit) * 1000:.0f} ms")
+        print(f"ceiling: GET /api/ping/ {ceiling:.0f} requests/s (same server, same run)")
+        return 0 if not stats.errors else 1
+    finally:
+        site.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""Offline verification of a game's audit log (pure standard library + ``engine``).
+
+A game's log is a chain of entries ``{seq, kind, payload, created_at, prev_hash, hash}``.
+The exact formulas, so anyone can re-check a game without our code:
+
+- canonical JSON: ``json.dumps(obj, sort_keys=True, separators=(",", ":"),
+  ensure_ascii=False)`` encoded as UTF-8 (``engine.base.dumps``).
+- entry hash: ``sha256(prev_hash_ascii + canonical_json({"seq": seq, "kind": kind,
+  "payload": payload, "created_at": created_at}))`` as lowercase hex, where
+  ``created_at`` is the ISO-8601 UTC string stored with the entry
+  (``YYYY-MM-DDTHH:MM:SS.ffffffZ``). The first entry's ``prev_hash`` is 64 zeros.
+- order commitment: ``sha256(salt_ascii + ":" + text_utf8)`` as lowercase hex, where
+  ``salt`` is 32 lowercase hex digits and ``text`` the order exactly as submitted.
+- seed commitment: ``sha256(seed_salt_ascii + ":" + decimal_seed_ascii)`` as hex.
+- seating: the seat names in the order they joined, shuffled with
+  ``engine.rng.shuffled(engine.rng.seed_state(seed), names)`` unless the organizer
+  fixed the seating (``game_started.payload.seating_fixed``).
+
+An export (``games.selectors.game_export``) is
+``{"format": "fivex-game-log/1", "game": {...}, "entries": [...], "final_state": {...}}``;
+:func:`verify_export` checks every hash link, every commitment against the revealed
+text and salt, the seed and the seating, then replays the game with the engine and
+compares the final state with the exported one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from typing import Any
+
+GENESIS = "0" * 64
+EXPORT_FORMAT = "fivex-game-log/1"
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+
+def canonical(obj: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces, UTF-8 kept)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_hash(*, prev_hash: str, seq: int, kind: str, payload: Any, created_at: str) -> str:
+    """The hash of one log entry, chained to the previous entry's hash."""
+    body = canonical({"seq": seq, "kind": kind, "payload": payload, "created_at": created_at})
+    return hashlib.sha256((prev_hash + body).encode("utf-8")).hexdigest()
+
+
+def order_commitment(*, salt: str, text: str) -> str:
+    """The public receipt of a sealed order: sha256 over ``salt:text``."""
+    return hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
+
+
+def seed_commitment(*, seed_salt: str, seed: int) -> str:
+    """The public commitment to a game's RNG seed."""
+    return hashlib.sha256(f"{seed_salt}:{int(seed)}".encode()).hexdigest()
+
+
+def seating_from_seed(*, seed: int, names: list[str]) -> list[str]:
+    """The shuffled seating of ``names`` (join order) for ``seed``."""
+    from engine.rng import seed_state, shuffled
+
+    out, _state = shuffled(seed_state(seed), list(names))
+    return out
+
+
+def check_chain(entries: list[dict[str, Any]]) -> list[str]:
+    """Problems of the hash chain: sequence gaps, broken links, edited entries."""
+    problems: list[str] = []
+    prev_hash = GENESIS
+    expected_seq = 1
+    for entry in entries:
+        seq = entry.get("seq")
+        if not isinstance(seq, int):
+            problems.append(f"entry with no valid seq: {canonical(entry)[:80]}")
+            continue
+        if seq > expected_seq:
+            if seq == expected_seq + 1:
+                problems.append(
+                    f"entry {expected_seq} missing: sequence jumps from {expected_seq - 1} to {seq}"
+                )
+            else:
+                problems.append(
+                    f"entries {expected_seq}-{seq - 1} missing: sequence jumps from "
+                    f"{expected_seq - 1} to {seq}"
+                )
+        elif seq < expected_seq:
+            problems.append(f"entry {seq}: out of order or duplicated (expected {expected_seq})")
+        if entry.get("prev_hash") != prev_hash:
+            problems.append(f"entry {seq}: prev_hash does not link to the previous entry")
+        computed = entry_hash(
+            prev_hash=str(entry.get("prev_hash", "")),
+            seq=seq,
+            kind=str(entry.get("kind", "")),
+            payload=entry.get("payload"),
+            created_at=str(entry.get("created_at", "")),
+        )
+        if computed != entry.get("hash"):
+            problems.append(f"entry {seq}: hash mismatch (payload edited?)")
+        prev_hash = str(entry.get("hash", ""))
+        expected_seq = seq + 1
+    return problems
+
+
+def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, str]]]:
+    """Check every revealed order against its commitment; return problems and steps."""
+    problems: list[str] = []
+    steps: list[dict[str, str]] = []
+    latest: dict[tuple[int, str], str] = {}  # (prompt, seat) -> latest commitment
+    for entry in entries:
+        kind = entry.get("kind")
+        payload = entry.get("payload") or {}
+        seq = entry.get("seq")
+        if kind in ("order_received", "order_replaced", "nmr_applied"):
+            latest[(payload.get("prompt"), payload.get("seat"))] = payload.get("commitment")
+        elif kind == "orders_revealed":
+            prompt = payload.get("prompt")
+            step: dict[str, str] = {}
+            for seat, order in sorted((payload.get("orders") or {}).items()):
+                text, salt = order.get("text"), order.get("salt")
+                if not isinstance(text, str) or not isinstance(salt, str):
+                    problems.append(f"entry {seq}: order of {seat} has no text or salt")
+                    continue
+                computed = order_commitment(salt=salt, text=text)
+                if computed != order.get("commitment"):
+                    problems.append(
+                        f"entry {seq}: order of {seat} for prompt {prompt} does not match "
+                        f"its commitment (text or salt edited?)"
+                    )
+                announced = latest.get((prompt, seat))
+                if announced is None:
+                    problems.append(
+                        f"entry {seq}: order of {seat} for prompt {prompt} was never announced"
+                    )
+                elif announced != computed:
+                    problems.append(
+                        f"entry {seq}: order of {seat} for prompt {prompt} is not the one "
+                        f"last committed ({announced[:12]}…)"
+                    )
+                step[seat] = text
+            steps.append(step)
+    return problems, steps
+
+
+def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
+    """Every problem found in an exported game log (empty list: all good).
+
+    ``final_state`` overrides the export's ``final_state`` (the server passes its
+    latest snapshot)."""
+    from engine import get
+    from engine.base import EngineError, StepRejected, dumps
+
+    if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
+        return ["not a game export: no entries list"]
+    game = export.get("game") or {}
+    entries = export["entries"]
+    problems = check_chain(entries)
+    order_problems, steps = _check_orders(entries)
+    problems += order_problems
+
+    started = next((e for e in entries if e.get("kind") == "game_started"), None)
+    if started is None:
+        problems.append("no game_started entry")
+        return problems
+    setup = started.get("payload") or {}
+    seed = game.get("seed")
+    ended = next((e for e in entries if e.get("kind") in ("game_finished", "game_ended")), None)
+    if ended is not None:
+        revealed = (ended.get("payload") or {}).get("seed")
+        if seed is None:
+            seed = revealed
+        elif revealed is not None and revealed != seed:
+            problems.append(f"entry {ended.get('seq')}: revealed seed differs from the game's seed")
+    if not isinstance(seed, int):
+        problems.append("the seed is not revealed: cannot replay")
+        return problems
+    seed_salt = game.get("seed_salt")
+    if ended is not None and seed_salt is None:
+        seed_salt = (ended.get("payload") or {}).get("seed_salt")
+    if seed_commitment(seed_salt=str(seed_salt), seed=seed) != setup.get("seed_commitment"):
+        problems.append(
+            f"entry {started.get('seq')}: the seed does not match the published seed commitment"
+        )
+    players = setup.get("seating") or []
+    if not setup.get("seating_fixed"):
+        if seating_from_seed(seed=seed, names=list(setup.get("join_order") or [])) != players:
+            problems.append(f"entry {started.get('seq')}: seating is not the shuffle of the seed")
+
+    script = {
+        "game": setup.get("ruleset"),
+        "players": players,
+        "options": setup.get("options") or {},
+        "seed": seed,
+        "setup": setup.get("setup") or {},
+    }
+    try:
+        ruleset = get(script["game"])
+        state = ruleset.new_game(
+            players=list(players), options=script["options"], seed=seed, setup=script["setup"]
+        )
+    except EngineError as exc:
+        problems.append(f"cannot set the game up again: {exc}")
+        return problems
+    for index, step in enumerate(steps, start=1):
+        try:
+            state, _events = ruleset.submit_step(state, step)
+        except StepRejected as exc:
+            problems.append(f"replay: revealed step {index} refused by the rules: {exc}")
+            return problems
+    expected = final_state if final_state is not None else export.get("final_state")
+    if expected is None:
+        problems.append("no final state to compare the replay with")
+    elif dumps(expected) != dumps(state):
+        problems.append("replay: the final state differs from the stored state")
+    ranking = game.get("ranking")
+    if ruleset.is_over(state) and ranking is not None and ranking != ruleset.ranking(state):
+        problems.append("replay: the stored ranking differs from the replayed ranking")
+    return problems
+
+
+def verify_export_file(path: str) -> int:
+    """``python -m engine verify EXPORT.json``: print the verdict; exit 0 (all good),
+    1 (problems found) or 2 (file unreadable)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            export = json.load(fh)
+    except (OSError, ValueError) as exc:
+        sys.stdout.write(f"cannot read {path}: {exc}\n")
+        return EXIT_UNREADABLE
+    if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
+        sys.stdout.write(f"{path}: not a game export (no entries list)\n")
+        return EXIT_UNREADABLE
+    problems = verify_export(export)
+    if problems:
+        for line in problems:
+            sys.stdout.write(line + "\n")
+        sys.stdout.write(f"FAILED: {len(problems)} problem(s)\n")
+        return EXIT_PROBLEMS
+    sys.stdout.write(f"OK: {len(export['entries'])} entries, chain, commitments and replay verified\n")
+    return EXIT_OK

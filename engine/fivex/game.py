@@ -1,0 +1,219 @@
+"""The ``5x`` ruleset: David Brain's 5X, exactly as ``shared/spec/5x.md`` rules it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.base import Event, IllegalOrder, Option, Ruleset, ScriptError, State
+from engine.fivex import data as D
+from engine.fivex import orders as O
+from engine.fivex import rules as R
+from engine.fivex import view as V
+
+
+_PLAY_PHASES = R.PLAY_PHASES
+_CODE = D.CARD_CODE
+_PLAY_TEXTS = O.PLAY_TEXTS
+_FAST_PLAY = O.FAST_PLAY
+_IDS = D.CARD_IDS
+
+
+class FiveX(Ruleset):
+    """5X: seven rounds of simultaneous action selection (see the package docstring)."""
+
+    id = "5x"
+    name = "5X"
+    version = "1"
+    min_players = 3
+    max_players = 6
+    options = (
+        Option("leaders", True, "Great Leaders in play (false: the rulebook's variant, "
+                                "6 rounds without the Rocket; not recommended for 5-6)"),
+        Option("all_leaders", False, "keep all 15 Great Leaders whatever the player count"),
+    )
+    setup_keys = ("deal",)
+
+    # --- set-up -------------------------------------------------------------------
+
+    def new_game(
+        self,
+        *,
+        players: list[str],
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        setup: Mapping[str, Any] | None = None,
+    ) -> State:
+        """The initial state. ``setup.deal`` (``{seat: [leader, leader]}``) fixes the
+        deal: every seat two distinct leaders (ids or full names), none dealt twice;
+        they may come from outside the pool. Raises ScriptError."""
+        self.check_players(players)
+        opts = self.normalize_options(options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ScriptError("seed must be an integer")
+        setup = dict(setup or {})
+        for key in setup:
+            if key not in self.setup_keys:
+                raise ScriptError(f"unknown setup key {key!r} for 5x (setup: deal)")
+        deal = None
+        if "deal" in setup:
+            if not opts["leaders"]:
+                raise ScriptError("setup.deal needs Great Leaders (option leaders is false)")
+            deal = _check_deal(players, setup["deal"])
+        return R.new_state(players, opts["leaders"], opts["all_leaders"], seed, deal)
+
+    # --- who must act -------------------------------------------------------------
+
+    def pending(self, state: State) -> list[str]:
+        """The pending seats, in seating order."""
+        players = state["players"]
+        return [players[i] for i in state["pending"]]
+
+    def phase(self, state: State) -> str:
+        """draft, play, explore-play, erik-play, bid, dido, excavate or over."""
+        return state["phase"]
+
+    def progress(self, state: State) -> int:
+        """The round being played (0 during the draft)."""
+        return state["round"]
+
+    def is_over(self, state: State) -> bool:
+        """Whether the last round has ended."""
+        return state["phase"] == R.OVER
+
+    def ranking(self, state: State) -> list[list[str]] | None:
+        """Ranking groups, best first, once the game is over."""
+        if state["phase"] != R.OVER:
+            return None
+        players = state["players"]
+        return [[players[i] for i in g] for g in R.rank(state)]
+
+    # --- orders -------------------------------------------------------------------
+
+    def parse_order(self, state: State, seat: str, text: str) -> dict[str, Any]:
+        """Parse one order (see ``engine.fivex.orders``); IllegalOrder with a reason."""
+        if state["phase"] in _PLAY_PHASES:
+            # Fast path: a canonical PLAY text of a card in the hand of a pending seat.
+            c = _FAST_PLAY.get(text)
+            if c is not None:
+                try:
+                    i = state["players"].index(seat)
+                except ValueError:
+                    i = -1
+                if i in state["pending"] and state["hand"][i] >> c & 1:
+                    return {"play": _IDS[c]}
+        return O.parse(state, seat, text)
+
+    def resolve(
+        self, state: State, orders: Mapping[str, dict[str, Any]]
+    ) -> tuple[State, list[Event]]:
+        """Apply one parsed order per pending seat and run the round on to the next
+        prompt that needs a player (forced prompts are answered on the way). Raises
+        IllegalOrder (and changes nothing) if the orders do not fit the prompt."""
+        phase = state["phase"]
+        pend = state["pending"]
+        players = state["players"]
+        values: dict[int, Any] = {}
+        if phase in _PLAY_PHASES and len(orders) == len(pend):
+            # Fast path for the most frequent prompt; anything odd takes the slow path.
+            hand = state["hand"]
+            try:
+                for i in pend:
+                    c = _CODE[orders[players[i]]["play"]]
+                    if not hand[i] >> c & 1:
+                        raise KeyError(c)
+                    values[i] = c
+            except (KeyError, TypeError):
+                values = self._decode_all(state, orders)
+        else:
+            values = self._decode_all(state, orders)
+        s = R.copy_state(state)
+        ev: list[Event] = []
+        if phase in _PLAY_PHASES:
+            R.apply_play(s, values, ev)
+        elif phase == R.BID:
+            R.apply_bids(s, values, ev)
+        elif phase == R.EXCAVATE_PHASE:
+            R.apply_excavate(s, values, ev)
+        elif phase == R.DIDO_PHASE:
+            i = pend[0]
+            R.apply_dido(s, i, values[i], ev)
+        else:
+            R.apply_draft(s, values, ev)
+        return s, ev
+
+    def _decode_all(self, state: State, orders: Mapping[str, dict[str, Any]]) -> dict[int, Any]:
+        pend = state["pending"]
+        if not pend:
+            raise IllegalOrder("nobody is pending: the game is over")
+        players = state["players"]
+        for seat in orders:
+            if seat not in players or players.index(seat) not in pend:
+                raise IllegalOrder(f"{seat} is not pending")
+        values = {}
+        for i in pend:
+            order = orders.get(players[i])
+            if order is None:
+                raise IllegalOrder(f"no order from {players[i]}, who is pending")
+            values[i] = O.decode(state, i, order)
+        return values
+
+    def default_order(self, state: State, seat: str) -> str:
+        """The no-show order (see ``engine.fivex.orders``)."""
+        i = O.seat_index(state, seat)
+        if i not in state["pending"]:
+            raise IllegalOrder("you are not asked to order now")
+        return O.default(state, i)
+
+    def legal_orders(self, state: State, seat: str) -> list[str]:
+        """Every legal order text for ``seat`` now, in a stable order (empty for a seat
+        that is not pending)."""
+        try:
+            i = state["players"].index(seat)
+        except ValueError:
+            raise IllegalOrder(f"{seat!r} is not a seat in this game") from None
+        if state["phase"] in _PLAY_PHASES and i in state["pending"]:
+            texts = _PLAY_TEXTS.get(state["hand"][i])
+            if texts is not None:
+                return texts[:]
+        return O.legal(state, i)
+
+    # --- what people see ----------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may know now."""
+        return V.view(state, seat)
+
+    def report(self, state: State) -> dict[str, Any]:
+        """The umpire's table: round, phase, pending, wonders, players, ranking."""
+        return V.report(state)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """JSON fragments only ``seat`` may know: its hand and its dealt leaders."""
+        return V.secrets(state, seat)
+
+
+def _check_deal(players: list[str], deal: Any) -> list[list[int]]:
+    if not isinstance(deal, dict):
+        raise ScriptError("setup.deal must be an object of seat name to two leaders")
+    for seat in deal:
+        if seat not in players:
+            raise ScriptError(f"setup.deal names {seat!r}, who is not a player")
+    out = []
+    seen: set[int] = set()
+    for seat in players:
+        pair = deal.get(seat)
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ScriptError(f"setup.deal must give {seat} a list of two leaders")
+        codes = []
+        for name in pair:
+            code = O.CARD_LOOKUP.get(" ".join(name.upper().split())) if isinstance(
+                name, str) else None
+            if code is None or not D.IS_LEADER[code]:
+                raise ScriptError(f"setup.deal: {name!r} is not a Great Leader")
+            if code in seen:
+                raise ScriptError(f"setup.deal: {D.CARD_IDS[code]} is dealt twice")
+            seen.add(code)
+            codes.append(code)
+        out.append(codes)
+    return out

@@ -1,0 +1,361 @@
+"""The 5X order language: parsing, the legal orders of a prompt, and default orders.
+
+One order per message; case and extra spaces do not matter; blank lines and lines
+starting with ``#`` are ignored. Orders by phase:
+
+=========================== ====================================================
+``draft``                   ``PASS <leader>``
+``play``/``explore-play``/  ``PLAY <card>``
+``erik-play``
+``bid``                     ``BID <n>``
+``dido``                    ``BUILD`` or ``DECLINE``
+``excavate``                ``TAKE <card>``, ``TAKE <leader> FROM <seat>``,
+                            ``BUILD <letter>``
+=========================== ====================================================
+
+A card is its id or full name (``qin``, ``Qin Shi Huang``); a Wonder is its letter or
+its name (``B``, ``the Great Wall``). Parsed orders are small JSON dicts:
+``{"pass": id}``, ``{"play": id}``, ``{"bid": n}``, ``{"dido": "BUILD"|"DECLINE"}``,
+``{"take": id}``, ``{"take": id, "from": seat}``, ``{"build": letter}``.
+
+Refusals say what was wrong and what is allowed now, and only mention what the
+ordering seat may know (its own hand, its own resources, public discard piles).
+
+Default orders (a seat that missed its deadline): the draft passes the first of its two
+leaders alphabetically; a play is the lowest-numbered action card in hand (a leader only
+when no action card is left, the first alphabetically); a bid is the minimum; Dido
+declines; Excavate takes the lowest-numbered action card, else the first legal option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import IllegalOrder, order_lines
+from engine.fivex import data as D
+from engine.fivex import rules as R
+
+State = dict[str, Any]
+IDS = D.CARD_IDS
+
+# Card and Wonder names, normalised (upper case, single spaces) -> code.
+CARD_LOOKUP: dict[str, int] = {}
+for _code, _card in enumerate(D.CARDS):
+    CARD_LOOKUP[_card.id] = _code
+    CARD_LOOKUP[" ".join(_card.name.upper().split())] = _code
+WONDER_LOOKUP: dict[str, int] = {}
+for _code, _w in enumerate(D.WONDERS):
+    WONDER_LOOKUP[_w.letter] = _code
+    _name = _w.name.upper()
+    WONDER_LOOKUP[_name] = _code
+    WONDER_LOOKUP[_name.removeprefix("THE ")] = _code
+
+# Canonical texts (as legal_orders writes them) -> argument: the fast path.
+FAST_PLAY: dict[str, int] = {"PLAY " + _id: _code for _code, _id in enumerate(IDS)}
+_FAST_BID: dict[str, int] = {f"BID {_n}": _n for _n in range(200)}
+_PLAY_PHASES = R.PLAY_PHASES
+
+PLAY_TEXTS: dict[int, list[str]] = {}
+_PHASE_VERBS = {
+    R.DRAFT: "PASS <leader>",
+    R.PLAY: "PLAY <card>",
+    R.EXPLORE_PLAY: "PLAY <card>",
+    R.ERIK_PLAY: "PLAY <card>",
+    R.BID: "BID <n>",
+    R.DIDO_PHASE: "BUILD or DECLINE",
+    R.EXCAVATE_PHASE: "TAKE <card>, TAKE <leader> FROM <seat> or BUILD <letter>",
+}
+
+
+def seat_index(s: State, seat: str) -> int:
+    """The index of ``seat`` in the seating order; IllegalOrder if it is not a seat."""
+    try:
+        return s["players"].index(seat)
+    except ValueError:
+        raise IllegalOrder(f"{seat!r} is not a seat in this game") from None
+
+
+def _list(items: list[str]) -> str:
+    return ", ".join(items)
+
+
+# --- legal orders -----------------------------------------------------------------------
+
+
+def bid_range(s: State, i: int) -> tuple[int, int]:
+    """The lowest and highest bid seat ``i`` may make now."""
+    return D.MIN_BID[s["played"][i]], s["res"][i]
+
+
+def option_text(s: State, opt: tuple[int, int]) -> str:
+    """The order text of one Excavate option."""
+    kind, x = opt
+    if kind == 0:
+        return "TAKE " + IDS[x]
+    if kind == 1:
+        return f"TAKE {IDS[x]} FROM {s['players'][R.leader_owner(s, x)]}"
+    return "BUILD " + D.WONDER_LETTERS[x]
+
+
+def legal(s: State, i: int) -> list[str]:
+    """Every legal order text for pending seat ``i``, in a stable order."""
+    phase = s["phase"]
+    if i not in s["pending"]:
+        return []
+    if phase in R.PLAY_PHASES:
+        mask = s["hand"][i]
+        texts = PLAY_TEXTS.get(mask)
+        if texts is None:
+            texts = PLAY_TEXTS[mask] = ["PLAY " + IDS[c] for c in R.cards_of(mask)]
+        return texts[:]
+    if phase == R.BID:
+        lo, hi = bid_range(s, i)
+        return [f"BID {n}" for n in range(lo, hi + 1)]
+    if phase == R.DRAFT:
+        return ["PASS " + IDS[c] for c in s["dealt"][i]]
+    if phase == R.DIDO_PHASE:
+        return ["BUILD", "DECLINE"]
+    if phase == R.EXCAVATE_PHASE:
+        return [option_text(s, o) for o in R.excavate_options(s, i)]
+    return []
+
+
+def default(s: State, i: int) -> str:
+    """The default (no-show) order text for pending seat ``i``."""
+    phase = s["phase"]
+    if phase in R.PLAY_PHASES:
+        return "PLAY " + IDS[R.lowest_card(s["hand"][i])]
+    if phase == R.BID:
+        return f"BID {bid_range(s, i)[0]}"
+    if phase == R.DRAFT:
+        return "PASS " + IDS[s["dealt"][i][0]]
+    if phase == R.DIDO_PHASE:
+        return "DECLINE"
+    if phase == R.EXCAVATE_PHASE:
+        return option_text(s, R.excavate_options(s, i)[0])
+    raise IllegalOrder("you are not asked to order now")
+
+
+# --- parsing ----------------------------------------------------------------------------
+
+
+def _refuse(s: State, i: int, what: str) -> IllegalOrder:
+    """An IllegalOrder: ``what`` was wrong, then what seat ``i`` may order now."""
+    phase = s["phase"]
+    if phase in R.PLAY_PHASES:
+        allowed = "you can play: " + _list([IDS[c] for c in R.cards_of(s["hand"][i])])
+    elif phase == R.BID:
+        allowed = _bid_rule(s, i)
+    elif phase == R.DRAFT:
+        allowed = "you can pass: " + " or ".join(IDS[c] for c in s["dealt"][i])
+    elif phase == R.DIDO_PHASE:
+        allowed = "you can order: BUILD (pay 3 for the current Wonder) or DECLINE"
+    else:
+        allowed = "you can order: " + _list(legal(s, i))
+    return IllegalOrder(f"{what}; {allowed}")
+
+
+def _bid_rule(s: State, i: int) -> str:
+    lo, hi = bid_range(s, i)
+    c = s["played"][i]
+    who = "a bid" if c == D.EXPAND else D.CARDS[c].name
+    verb = "must be" if c == D.EXPAND else "must bid"
+    return f"you have {hi} resources; {who} {verb} between {lo} and {hi}"
+
+
+def _card(s: State, i: int, arg: str, verb: str) -> int:
+    code = CARD_LOOKUP.get(arg)
+    if code is None:
+        if not arg:
+            raise _refuse(s, i, f"{verb} needs a card")
+        raise _refuse(s, i, f"{arg!r} is not a 5X card")
+    return code
+
+
+def parse(s: State, seat: str, text: str) -> dict[str, Any]:
+    """Parse and validate ``seat``'s order text for the current prompt."""
+    phase = s["phase"]
+    # Fast path: the canonical texts legal_orders writes.
+    if phase in _PLAY_PHASES:
+        c = FAST_PLAY.get(text)
+        if c is not None:
+            try:
+                i = s["players"].index(seat)
+            except ValueError:
+                i = -1
+            if i in s["pending"] and s["hand"][i] >> c & 1:
+                return {"play": IDS[c]}
+    elif phase == R.BID:
+        n = _FAST_BID.get(text)
+        if n is not None:
+            try:
+                i = s["players"].index(seat)
+            except ValueError:
+                i = -1
+            if i in s["pending"] and D.MIN_BID[s["played"][i]] <= n <= s["res"][i]:
+                return {"bid": n}
+    return _parse_slow(s, seat, text)
+
+
+def _parse_slow(s: State, seat: str, text: str) -> dict[str, Any]:
+    i = seat_index(s, seat)
+    if i not in s["pending"]:
+        if s["phase"] == R.OVER:
+            raise IllegalOrder("you are not asked to order now: the game is over")
+        raise IllegalOrder("you are not asked to order now")
+    if not isinstance(text, str):
+        raise IllegalOrder("an order must be text")
+    phase = s["phase"]
+    lines = order_lines(text)
+    if not lines:
+        raise _refuse(s, i, "the order is empty")
+    if len(lines) > 1:
+        raise _refuse(s, i, f"send exactly one order per message, not {len(lines)}")
+    line = lines[0].upper()
+    verb, _, arg = line.partition(" ")
+    if phase in R.PLAY_PHASES:
+        return _parse_play(s, i, verb, arg)
+    if phase == R.BID:
+        return _parse_bid(s, i, verb, arg)
+    if phase == R.DRAFT:
+        return _parse_pass(s, i, verb, arg)
+    if phase == R.DIDO_PHASE:
+        return _parse_dido(s, i, verb, arg)
+    return _parse_excavate(s, i, verb, arg)
+
+
+def _wrong_verb(s: State, i: int, verb: str) -> IllegalOrder:
+    phase = s["phase"]
+    return _refuse(s, i, f"{verb} is not an order of the {phase} phase "
+                         f"(order {_PHASE_VERBS[phase]})")
+
+
+def _parse_play(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
+    if verb != "PLAY":
+        raise _wrong_verb(s, i, verb)
+    code = _card(s, i, arg, "PLAY")
+    if not s["hand"][i] >> code & 1:
+        raise _refuse(s, i, f"{IDS[code]} is not in your hand")
+    return {"play": IDS[code]}
+
+
+def _parse_bid(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
+    if verb != "BID":
+        raise _wrong_verb(s, i, verb)
+    if not arg:
+        raise _refuse(s, i, "BID needs a number")
+    if not (arg.isdigit() and arg.isascii()):
+        raise _refuse(s, i, f"{arg!r} is not a whole number")
+    n = int(arg)
+    lo, hi = bid_range(s, i)
+    if not lo <= n <= hi:
+        raise IllegalOrder(f"cannot bid {n}: {_bid_rule(s, i)}")
+    return {"bid": n}
+
+
+def _parse_pass(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
+    if verb != "PASS":
+        raise _wrong_verb(s, i, verb)
+    code = _card(s, i, arg, "PASS")
+    if code not in s["dealt"][i]:
+        if not D.IS_LEADER[code]:
+            raise _refuse(s, i, f"{IDS[code]} is not a Great Leader")
+        raise _refuse(s, i, f"you were not dealt {IDS[code]}")
+    return {"pass": IDS[code]}
+
+
+def _parse_dido(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
+    if verb == "DECLINE" and not arg:
+        return {"dido": "DECLINE"}
+    if verb == "BUILD":
+        if not arg or WONDER_LOOKUP.get(arg) == s["cur"]:
+            return {"dido": "BUILD"}
+        raise _refuse(s, i, f"Dido can only build the current Wonder, "
+                            f"{D.WONDER_LETTERS[s['cur']]}, not {arg!r}")
+    if verb == "DECLINE":
+        raise _refuse(s, i, "DECLINE takes nothing after it")
+    raise _wrong_verb(s, i, verb)
+
+
+def _parse_excavate(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
+    opts = R.excavate_options(s, i)
+    played = s["played"][i]
+    if verb == "BUILD":
+        w = WONDER_LOOKUP.get(arg)
+        if w is None:
+            raise _refuse(s, i, f"{arg!r} is not a Wonder" if arg else "BUILD needs a Wonder")
+        if (2, w) not in opts:
+            if played != D.SULEIMAN:
+                why = "only Suleiman can build a Wonder when excavating"
+            elif s["res"][i] < D.BUILD_COST:
+                why = f"Suleiman needs 3 resources to build and you have {s['res'][i]}"
+            else:
+                why = f"{D.WONDER_LETTERS[w]} is not a removed Wonder"
+            raise _refuse(s, i, why)
+        return {"build": D.WONDER_LETTERS[w]}
+    if verb != "TAKE":
+        raise _wrong_verb(s, i, verb)
+    card, sep, source = arg.partition(" FROM ")
+    if not sep and arg.endswith(" FROM"):
+        raise _refuse(s, i, "FROM needs a seat")
+    code = _card(s, i, card, "TAKE")
+    if not D.IS_LEADER[code]:
+        if sep:
+            raise _refuse(s, i, f"{IDS[code]} can only come from your own discard pile")
+        if (0, code) not in opts:
+            raise _refuse(s, i, f"{IDS[code]} is not in your discard pile")
+        return {"take": IDS[code]}
+    if played != D.CAESAR:
+        raise _refuse(s, i, "only Caesar can take back a Great Leader")
+    owner = R.leader_owner(s, code)
+    if owner < 0:
+        raise _refuse(s, i, f"{IDS[code]} is not in any discard pile")
+    players = s["players"]
+    if sep:
+        want = " ".join(source.split()).casefold()
+        named = [j for j, p in enumerate(players) if " ".join(p.split()).casefold() == want]
+        if not named:
+            raise _refuse(s, i, f"{source.lower()!r} is not a seat in this game")
+        if named[0] != owner:
+            raise _refuse(
+                s, i, f"{IDS[code]} is in {players[owner]}'s discard pile, "
+                      f"not {players[named[0]]}'s"
+            )
+    return {"take": IDS[code], "from": players[owner]}
+
+
+def decode(s: State, i: int, order: Any) -> Any:
+    """Turn a parsed order of seat ``i`` into the internal value the step functions
+    take; IllegalOrder if it does not fit the current prompt."""
+    try:
+        phase = s["phase"]
+        if phase in R.PLAY_PHASES:
+            c = D.CARD_CODE[order["play"]]
+            if not s["hand"][i] >> c & 1:
+                raise KeyError(c)
+            return c
+        if phase == R.BID:
+            n = order["bid"]
+            lo, hi = bid_range(s, i)
+            if not (isinstance(n, int) and lo <= n <= hi):
+                raise KeyError(n)
+            return n
+        if phase == R.DRAFT:
+            c = D.CARD_CODE[order["pass"]]
+            if c not in s["dealt"][i]:
+                raise KeyError(c)
+            return c
+        if phase == R.DIDO_PHASE:
+            return {"BUILD": True, "DECLINE": False}[order["dido"]]
+        if phase == R.EXCAVATE_PHASE:
+            if "build" in order:
+                opt = (2, WONDER_LOOKUP[order["build"]])
+            else:
+                c = D.CARD_CODE[order["take"]]
+                opt = (1 if D.IS_LEADER[c] else 0, c)
+            if opt not in R.excavate_options(s, i):
+                raise KeyError(opt)
+            return opt
+    except (KeyError, TypeError, ValueError):
+        pass
+    raise IllegalOrder(f"order {order!r} does not fit the {s['phase']} prompt")

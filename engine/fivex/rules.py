@@ -1,0 +1,611 @@
+"""5X game logic: the state, its set-up, and every step of a round.
+
+The state is a flat JSON dict (``new_state`` documents every key). Seats are indices
+into ``state["players"]``; cards and Wonders are the integer codes of
+``engine.fivex.data``; a hand is a bit mask of card codes (bit ``c`` set: card ``c`` is
+in the hand), so a hand is one integer and its set bits in ascending order are the
+printed hand order. The step functions work on a copy made by ``copy_state`` and append
+events to a list; the ``FiveX`` ruleset wraps them in the pure ``Ruleset`` interface.
+
+Speed matters (the benchmark plays thousands of games a second), hence the flat state:
+``copy_state`` copies the flat per-seat lists; nested lists (discard piles) and the
+other lists are never changed in place, only replaced (copy-on-write).
+
+Readings of points the rulebook leaves open (each one is also the spec's ruling):
+
+* The draft passes to the left: seat ``i`` passes to seat ``(i + 1) % n``.
+* The leader pool, in alphabetical order of id, is shuffled with the game's RNG
+  (``engine.rng.shuffled``); seat ``i`` is dealt cards ``2i`` and ``2i + 1``.
+* A seat that played ERIK plays after every other seat next round, after the other
+  explorers too; in the last round ERIK only gains (there is no next round).
+* A bid prompt with exactly one eligible seat is answered with its minimum bid.
+* An Excavate prompt with exactly one option is answered by the engine, Suleiman's
+  lone ``BUILD`` included (paying 3 for a Wonder worth at least 1.5 VP never loses VP);
+  EXCAVATE itself always returns to hand; Catharine gains 1 before choosing.
+* Without leaders the Rocket is out of the game from the start: it is neither current,
+  built nor removed (it is not listed under ``removed``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import rng
+from engine.fivex import data as D
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+ACTION_OF = D.ACTION_OF
+IS_LEADER = D.IS_LEADER
+IDS = D.CARD_IDS
+NAMES = tuple(c.name for c in D.CARDS)
+LETTERS = D.WONDER_LETTERS
+EXPAND = D.EXPAND
+EXCAVATE = D.EXCAVATE
+ERIK = D.ERIK
+DIDO = D.DIDO
+QIN = D.QIN
+CATHARINE = D.CATHARINE
+CAESAR = D.CAESAR
+SULEIMAN = D.SULEIMAN
+BOUDICCA = D.BOUDICCA
+IMMUNE = D.IMMUNE
+HITS_EXCAVATORS = D.HITS_EXCAVATORS
+EXPLOIT_WEIGHT = tuple(D.EXPLOIT_WEIGHT.get(c, 0) for c in range(D.N_CARDS))
+MIN_BID = tuple(D.MIN_BID.get(c, 0) for c in range(D.N_CARDS))
+LOSS_PAY = tuple(D.LOSS_PAY.get(c, 0) for c in range(D.N_CARDS))
+BID_BONUS = tuple(D.BID_BONUS_HALVES.get(c, 0) for c in range(D.N_CARDS))
+GAIN_NORMAL = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[0] for c in range(D.N_CARDS))
+GAIN_LAST = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[1] for c in range(D.N_CARDS))
+ACTIONS_MASK = 0b11111
+TO_COME = -1  # a Wonder still in the stack
+REMOVED = -2  # a Wonder removed from the game
+OUT_OF_GAME = -3  # the Rocket in the no-leader variant: never in the game at all
+
+# Phases, in round order.
+DRAFT = "draft"
+PLAY = "play"
+EXPLORE_PLAY = "explore-play"
+ERIK_PLAY = "erik-play"
+BID = "bid"
+DIDO_PHASE = "dido"
+EXCAVATE_PHASE = "excavate"
+OVER = "over"
+PLAY_PHASES = frozenset({PLAY, EXPLORE_PLAY, ERIK_PLAY})
+
+
+def _label(code: int) -> str:
+    if IS_LEADER[code] and NAMES[code].upper() != IDS[code]:
+        return f"{IDS[code]} ({NAMES[code]})"
+    return IDS[code]
+
+
+LABEL = tuple(_label(c) for c in range(D.N_CARDS))
+"""How events name a card: its id, plus the full name of a leader."""
+WLABEL = tuple(f"{w.name} ({w.letter})" for w in D.WONDERS)
+"""How events name a Wonder: ``the Pyramids (A)``."""
+
+_CARDS_OF: dict[int, tuple[int, ...]] = {}
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    """The card codes of a hand mask, ascending (= printed hand order)."""
+    out = _CARDS_OF.get(mask)
+    if out is None:
+        out = _CARDS_OF[mask] = tuple(c for c in range(D.N_CARDS) if mask >> c & 1)
+    return out
+
+
+def lowest_card(mask: int) -> int:
+    """The lowest card code in a non-empty hand mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def _names(players: list[str], seats: list[int]) -> str:
+    names = [players[i] for i in seats]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- state ------------------------------------------------------------------------------
+
+
+def new_state(
+    players: list[str], leaders: bool, all_leaders: bool, seed: int, deal: list[list[int]] | None
+) -> State:
+    """Build the initial state (already advanced past any forced prompt).
+
+    Keys: ``players`` (names, clockwise), ``leaders``/``all_leaders`` (options),
+    ``rounds`` (7, or 6 without leaders), ``round`` (0 during the draft), ``phase``,
+    ``pending`` (seat indices, ascending), ``rng`` (SplitMix64 state, after the deal),
+    ``res`` (resources per seat), ``hand`` (hand bit mask per seat), ``disc`` (discard
+    pile per seat, card codes in discard order), ``dealt`` (the two leaders dealt to each
+    seat, ascending), ``passed`` (the leader each seat passed, -1 before the draft),
+    ``played`` (the card each seat played this round, -1 not yet), ``bids`` (this
+    round's bids, -1 none), ``explorers`` (seats that play in explore-play this round),
+    ``erik`` (the seat that plays in erik-play this round, -1 none), ``wonders`` (per
+    Wonder: owner seat, -1 still to come, -2 removed, -3 out of the game), ``cur``
+    (current Wonder, -1 none), ``built`` (Wonders built this round)."""
+    n = len(players)
+    r = rng.seed_state(seed)
+    if leaders and deal is None:
+        pool, r = rng.shuffled(r, D.leader_pool(n, all_leaders))
+        deal = [pool[2 * i : 2 * i + 2] for i in range(n)]
+    wonders = [TO_COME] * D.N_WONDERS
+    if not leaders:
+        wonders[D.ROCKET] = OUT_OF_GAME
+    s: State = {
+        "players": list(players),
+        "leaders": leaders,
+        "all_leaders": all_leaders,
+        "rounds": D.ROUNDS_WITH_LEADERS if leaders else D.ROUNDS_WITHOUT_LEADERS,
+        "round": 0,
+        "phase": DRAFT,
+        "pending": list(range(n)),
+        "rng": r,
+        "res": [D.STARTING_RESOURCES] * n,
+        "hand": [ACTIONS_MASK] * n,
+        "disc": [[] for _ in range(n)],
+        "dealt": [sorted(d) for d in deal] if leaders and deal else [[] for _ in range(n)],
+        "passed": [-1] * n,
+        "played": [-1] * n,
+        "bids": [-1] * n,
+        "explorers": [],
+        "erik": -1,
+        "wonders": wonders,
+        "cur": 0,
+        "built": [],
+    }
+    if not leaders:
+        _start_round(s, 1, [])
+    return s
+
+
+def copy_state(s: State) -> State:
+    """A copy the step functions may change: the flat lists they change in place are
+    copied; every other list is only ever replaced, never changed in place."""
+    t = dict(s)
+    t["res"] = s["res"][:]
+    t["hand"] = s["hand"][:]
+    t["played"] = s["played"][:]
+    t["bids"] = s["bids"][:]
+    t["wonders"] = s["wonders"][:]
+    return t
+
+
+# --- the round pipeline -----------------------------------------------------------------
+
+
+def _start_round(s: State, number: int, ev: list[Event]) -> None:
+    n = len(s["players"])
+    s["round"] = number
+    s["played"] = [-1] * n
+    s["bids"] = [-1] * n
+    s["built"] = []
+    explorers = s["explorers"]
+    erik = s["erik"]
+    if explorers or erik >= 0:
+        pend = [i for i in range(n) if i not in explorers and i != erik]
+    else:
+        pend = list(range(n))
+    if pend:
+        s["phase"] = PLAY
+        s["pending"] = pend
+        return
+    _enter_explore_play(s, ev)
+
+
+def _enter_explore_play(s: State, ev: list[Event]) -> None:
+    if s["explorers"]:
+        s["phase"] = EXPLORE_PLAY
+        s["pending"] = s["explorers"]
+        return
+    _enter_erik_play(s, ev)
+
+
+def _enter_erik_play(s: State, ev: list[Event]) -> None:
+    if s["erik"] >= 0:
+        s["phase"] = ERIK_PLAY
+        s["pending"] = [s["erik"]]
+        return
+    _resolve_cards(s, ev)
+
+
+def apply_draft(s: State, passes: dict[int, int], ev: list[Event]) -> None:
+    """Every seat passes one dealt leader to its left; hands get the two leaders."""
+    players = s["players"]
+    n = len(players)
+    passed = [passes[i] for i in range(n)]
+    s["passed"] = passed
+    hand = s["hand"]
+    for i in range(n):
+        left = (i + 1) % n
+        right = (i - 1) % n
+        a, b = s["dealt"][i]
+        kept = b if passed[i] == a else a
+        got = passed[right]
+        hand[i] = ACTIONS_MASK | 1 << kept | 1 << got
+        ev.append({
+            "kind": "draft",
+            "text": f"you passed {LABEL[passed[i]]} to {players[left]} and received "
+                    f"{LABEL[got]} from {players[right]}",
+            "to": [players[i]],
+            "data": {"passed": IDS[passed[i]], "to": players[left], "received": IDS[got],
+                     "from": players[right]},
+        })
+    ev.append({"kind": "draft", "text": "the Great Leader draft is over; round 1 begins",
+               "to": None, "data": {}})
+    _start_round(s, 1, ev)
+
+
+def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
+    """The pending seats play their cards (revealed now); continue the round."""
+    players = s["players"]
+    played = s["played"]
+    hand = s["hand"]
+    shown = {}
+    for i, c in cards.items():
+        played[i] = c
+        hand[i] &= ~(1 << c)
+        shown[players[i]] = IDS[c]
+    ev.append({
+        "kind": "reveal",
+        "text": "; ".join([f"{players[i]} played {LABEL[c]}" for i, c in cards.items()]),
+        "to": None,
+        "data": {"played": shown},
+    })
+    phase = s["phase"]
+    if phase == PLAY:
+        _enter_explore_play(s, ev)
+    elif phase == EXPLORE_PLAY:
+        _enter_erik_play(s, ev)
+    else:
+        _resolve_cards(s, ev)
+
+
+def _resolve_cards(s: State, ev: list[Event]) -> None:
+    """Every card is revealed: resolve Exploit-type, then Exterminate-type cards."""
+    players = s["players"]
+    played = s["played"]
+    res = s["res"]
+    n = len(players)
+    acts = [ACTION_OF[c] for c in played]
+    # Exploit-type: 3 minus the other exploiters (Gandhi counts 2); Qin always 3.
+    if 1 in acts:
+        total = 0
+        for c in played:
+            total += EXPLOIT_WEIGHT[c]
+        parts = []
+        for i in range(n):
+            if acts[i] == 1:
+                c = played[i]
+                gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
+                if gain < 0:
+                    gain = 0
+                res[i] += gain
+                parts.append(f"{players[i]} gained {gain}")
+        ev.append({"kind": "exploit", "text": "Exploit: " + ", ".join(parts), "to": None,
+                   "data": {}})
+    # Exterminate-type: all takings at once, from the holdings at the start of the step.
+    if 2 in acts:
+        taken = [0] * n
+        gain = [0] * n
+        parts = []
+        for e in range(n):
+            if acts[e] != 2:
+                continue
+            ce = played[e]
+            hits_exc = ce in HITS_EXCAVATORS
+            hits_lead = ce == BOUDICCA
+            victims = []
+            for v in range(n):
+                if v == e:
+                    continue
+                cv = played[v]
+                if cv in IMMUNE:
+                    continue
+                a = acts[v]
+                if a == 1 or a == 3 or (hits_exc and a == 5) or (hits_lead and IS_LEADER[cv]):
+                    taken[v] += 1
+                    victims.append(v)
+            gain[e] = len(victims)
+            if victims:
+                parts.append(f"{players[e]} took 1 from {_names(players, victims)}")
+            else:
+                parts.append(f"{players[e]} took nothing")
+        for i in range(n):
+            if taken[i] or gain[i]:
+                left = res[i] - taken[i]
+                res[i] = (left if left > 0 else 0) + gain[i]
+        ev.append({"kind": "exterminate", "text": "Exterminate: " + "; ".join(parts),
+                   "to": None, "data": {}})
+    if 3 in acts:
+        eligible = [i for i in range(n) if acts[i] == 3 and res[i] >= MIN_BID[played[i]]]
+        if len(eligible) >= 2:
+            s["phase"] = BID
+            s["pending"] = eligible
+            return
+        if eligible:
+            i = eligible[0]
+            s["bids"][i] = MIN_BID[played[i]]
+        _resolve_expand(s, ev)
+    _resolve_explore(s, acts, ev)
+
+
+def apply_bids(s: State, bids: dict[int, int], ev: list[Event]) -> None:
+    """The eligible Expand-type seats bid; resolve Expand and continue the round."""
+    b = s["bids"]
+    for i, n in bids.items():
+        b[i] = n
+    _resolve_expand(s, ev)
+    _resolve_explore(s, [ACTION_OF[c] for c in s["played"]], ev)
+
+
+def _resolve_expand(s: State, ev: list[Event]) -> None:
+    players = s["players"]
+    played = s["played"]
+    res = s["res"]
+    bids = s["bids"]
+    expanders = [i for i, c in enumerate(played) if ACTION_OF[c] == 3]
+    bidders = [i for i in expanders if bids[i] >= 0]
+    values = [2 * bids[i] + BID_BONUS[played[i]] for i in bidders]
+    winner = -1
+    best = -1
+    for k, v in enumerate(values):
+        if v > best and values.count(v) == 1:
+            best = v
+            winner = bidders[k]
+    parts = []
+    cur = s["cur"]
+    if winner >= 0:
+        res[winner] -= bids[winner]
+        s["wonders"][cur] = winner
+        s["built"] = s["built"] + [cur]
+        only = " was the only bidder," if len(bidders) == 1 else ""
+        parts.append(f"{players[winner]}{only} bid {bids[winner]} and took {WLABEL[cur]}")
+    elif bidders:
+        parts.append(f"no unique highest bid: nobody took {WLABEL[cur]}")
+    hand = s["hand"]
+    for i in expanders:
+        if i == winner:
+            continue
+        c = played[i]
+        if bids[i] >= 0:
+            pay = LOSS_PAY[c]
+            res[i] -= pay
+            what = f"{players[i]} lost a bid of {bids[i]} and paid {pay}"
+        else:
+            what = f"{players[i]} could not bid"
+        if c == EXPAND:
+            hand[i] |= 1 << EXPAND
+            what += " and took EXPAND back"
+        parts.append(what)
+    ev.append({
+        "kind": "expand",
+        "text": "Expand: " + "; ".join(parts),
+        "to": None,
+        "data": {"bids": {players[i]: bids[i] for i in bidders},
+                 "winner": players[winner] if winner >= 0 else None},
+    })
+
+
+def _resolve_explore(s: State, acts: list[int], ev: list[Event]) -> None:
+    if 4 in acts:
+        played = s["played"]
+        players = s["players"]
+        res = s["res"]
+        gains = GAIN_LAST if s["round"] == s["rounds"] else GAIN_NORMAL
+        parts = []
+        dido = -1
+        for i, a in enumerate(acts):
+            if a == 4:
+                c = played[i]
+                res[i] += gains[c]
+                parts.append(f"{players[i]} gained {gains[c]}")
+                if c == DIDO:
+                    dido = i
+        ev.append({"kind": "explore", "text": "Explore: " + ", ".join(parts), "to": None,
+                   "data": {}})
+        if dido >= 0 and 3 not in acts and res[dido] >= D.BUILD_COST:
+            s["phase"] = DIDO_PHASE
+            s["pending"] = [dido]
+            return
+    if 5 in acts:
+        _enter_excavate(s, ev)
+    else:
+        _end_round(s, ev)
+
+
+def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
+    """Dido's player builds the current Wonder for 3, or declines."""
+    name = s["players"][seat]
+    cur = s["cur"]
+    if build:
+        s["res"][seat] -= D.BUILD_COST
+        s["wonders"][cur] = seat
+        s["built"] = s["built"] + [cur]
+        text = f"{name} paid 3 and built {WLABEL[cur]} (Dido)"
+    else:
+        text = f"{name} declined to build {WLABEL[cur]} (Dido)"
+    ev.append({"kind": "dido", "text": text, "to": None, "data": {"build": build}})
+    if 5 in [ACTION_OF[c] for c in s["played"]]:
+        _enter_excavate(s, ev)
+    else:
+        _end_round(s, ev)
+
+
+def excavate_options(s: State, i: int) -> list[tuple[int, int]]:
+    """The options of seat ``i``'s Excavate-type card, in a stable order: ``(0, card)``
+    an action card of its own discard pile, by number; ``(1, leader)`` a leader of any
+    discard pile, alphabetically (Caesar); ``(2, wonder)`` a removed Wonder, by letter
+    (Suleiman, holding at least 3 resources)."""
+    c = s["played"][i]
+    opts = [(0, x) for x in sorted(s["disc"][i]) if x < 5]
+    if c == CAESAR:
+        opts.extend(sorted((1, x) for d in s["disc"] for x in d if x >= 5))
+    elif c == SULEIMAN and s["res"][i] >= D.BUILD_COST:
+        opts.extend((2, w) for w, o in enumerate(s["wonders"]) if o == REMOVED)
+    return opts
+
+
+def leader_owner(s: State, leader: int) -> int:
+    """The seat whose discard pile holds ``leader`` (-1 if none)."""
+    for j, d in enumerate(s["disc"]):
+        if leader in d:
+            return j
+    return -1
+
+
+def _enter_excavate(s: State, ev: list[Event]) -> None:
+    played = s["played"]
+    pend = []
+    for i, c in enumerate(played):
+        if ACTION_OF[c] != 5:
+            continue
+        if c == CATHARINE:
+            s["res"][i] += D.CATHARINE_GAIN
+            ev.append({"kind": "excavate",
+                       "text": f"{s['players'][i]} gained 1 (Catharine the Great)",
+                       "to": None, "data": {}})
+        opts = excavate_options(s, i)
+        if len(opts) > 1:
+            pend.append(i)
+        else:
+            _excavate(s, i, opts[0] if opts else None, ev)
+    if pend:
+        s["phase"] = EXCAVATE_PHASE
+        s["pending"] = pend
+        return
+    _end_round(s, ev)
+
+
+def _excavate(s: State, i: int, opt: tuple[int, int] | None, ev: list[Event]) -> None:
+    players = s["players"]
+    hand = s["hand"]
+    name = players[i]
+    if opt is None:
+        text = f"{name} had nothing to excavate"
+    else:
+        kind, x = opt
+        if kind == 0:
+            disc = s["disc"] = s["disc"][:]
+            disc[i] = [y for y in disc[i] if y != x]
+            hand[i] |= 1 << x
+            text = f"{name} took {IDS[x]} back from the discard pile"
+        elif kind == 1:
+            j = leader_owner(s, x)
+            disc = s["disc"] = s["disc"][:]
+            disc[j] = [y for y in disc[j] if y != x]
+            hand[i] |= 1 << x
+            text = f"{name} took {LABEL[x]} from {players[j]}'s discard pile (Caesar)"
+        else:
+            s["res"][i] -= D.BUILD_COST
+            s["wonders"][x] = i
+            s["built"] = s["built"] + [x]
+            text = f"{name} paid 3 and built {WLABEL[x]} (Suleiman)"
+    if s["played"][i] == EXCAVATE:
+        hand[i] |= 1 << EXCAVATE
+        text += "; EXCAVATE returns to the hand"
+    ev.append({"kind": "excavate", "text": text, "to": None, "data": {}})
+
+
+def apply_excavate(s: State, choices: dict[int, tuple[int, int]], ev: list[Event]) -> None:
+    """The pending excavators take their choices; end the round."""
+    for i, opt in choices.items():
+        _excavate(s, i, opt, ev)
+    _end_round(s, ev)
+
+
+def _end_round(s: State, ev: list[Event]) -> None:
+    players = s["players"]
+    played = s["played"]
+    hand = s["hand"]
+    res = s["res"]
+    wonders = s["wonders"]
+    explorers = []
+    erik = -1
+    old = s["disc"]
+    disc = []
+    for i, c in enumerate(played):
+        if hand[i] >> c & 1:
+            disc.append(old[i])
+        else:
+            disc.append(old[i] + [c])
+        if ACTION_OF[c] == 4:
+            if c == ERIK:
+                erik = i
+            else:
+                explorers.append(i)
+    s["disc"] = disc
+    parts = []
+    for w in s["built"]:
+        bonus = D.WONDER_BONUS[w]
+        if bonus:
+            res[wonders[w]] += bonus
+            parts.append(f"{players[wonders[w]]} gained {bonus} for {WLABEL[w]}")
+    cur = s["cur"]
+    if wonders[cur] == TO_COME:
+        wonders[cur] = REMOVED
+        parts.append(f"{WLABEL[cur]} was not built and is removed")
+    nxt = -1
+    for w in range(cur + 1, D.N_WONDERS):
+        if wonders[w] == TO_COME:
+            nxt = w
+            break
+    s["cur"] = nxt
+    s["explorers"] = explorers
+    s["erik"] = erik
+    number = s["round"]
+    if number >= s["rounds"]:
+        s["phase"] = OVER
+        s["pending"] = []
+        s["cur"] = -1
+        ranking = rank(s)
+        parts.append("game over: " + "; ".join(
+            f"{k + 1}. " + ", ".join(f"{players[i]} ({fmt_vp(vp_halves(s, i))} VP)" for i in g)
+            for k, g in enumerate(ranking)
+        ))
+        ev.append({"kind": "end", "text": ". ".join(parts), "to": None,
+                   "data": {"ranking": [[players[i] for i in g] for g in ranking]}})
+        return
+    if parts:
+        ev.append({"kind": "end_round", "text": ". ".join(parts), "to": None, "data": {}})
+    _start_round(s, number + 1, ev)
+
+
+# --- scoring ----------------------------------------------------------------------------
+
+
+def vp_halves(s: State, i: int) -> int:
+    """Seat ``i``'s VP, in halves: 2 * floor(resources / 3) + its Wonders' VP."""
+    total = 2 * (s["res"][i] // 3)
+    for w, owner in enumerate(s["wonders"]):
+        if owner == i:
+            total += D.WONDER_VP_HALVES[w]
+    return total
+
+
+def fmt_vp(halves: int) -> int | float:
+    """A VP in halves as the printed number: ``4`` or ``2.5``."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
+
+
+def rank(s: State) -> list[list[int]]:
+    """Seats in ranking groups, best first: VP, then the earliest Wonder letter held
+    (no Wonder ranks after any Wonder); still equal seats share a group, seat order."""
+    n = len(s["players"])
+    wonders = s["wonders"]
+    keys = []
+    for i in range(n):
+        first = next((w for w in range(D.N_WONDERS) if wonders[w] == i), D.N_WONDERS)
+        keys.append((-vp_halves(s, i), first))
+    order = sorted(range(n), key=lambda i: (keys[i], i))
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and keys[groups[-1][0]] == keys[i]:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups

@@ -1,0 +1,60 @@
+"""Health checks for /healthz: can we reach the database and the Celery broker, quickly?"""
+
+import time
+from typing import Any
+
+from django.db import connection
+from kombu import Connection
+from kombu.utils.url import maybe_sanitize_url
+
+from fivex_site.celery import app as celery_app
+
+BROKER_TIMEOUT_SECONDS = 2.0
+
+
+def check_database() -> dict[str, Any]:
+    """Run ``SELECT 1`` on the default database and report how it went."""
+    started = time.monotonic()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure is an unhealthy database, reported, not raised
+        return {
+            "status": "error",
+            "vendor": connection.vendor,
+            "error": f"database unreachable: {exc}",
+        }
+    return {
+        "status": "ok",
+        "vendor": connection.vendor,
+        "latency_ms": round((time.monotonic() - started) * 1000, 1),
+    }
+
+
+def check_broker(*, timeout: float = BROKER_TIMEOUT_SECONDS) -> dict[str, Any]:
+    """Open one connection to the Celery broker, giving up after ``timeout`` seconds."""
+    conf = celery_app.conf
+    options = dict(conf.broker_transport_options or {})
+    # Redis honours these; other transports ignore them.
+    options.update(socket_connect_timeout=timeout, socket_timeout=timeout, max_retries=0)
+    started = time.monotonic()
+    broker = Connection(conf.broker_url, connect_timeout=timeout, transport_options=options)
+    safe_url = maybe_sanitize_url(conf.broker_url)  # a password becomes **
+    try:
+        broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
+    except Exception as exc:  # a broker that is down must be reported, not crash the check
+        return {
+            "status": "error",
+            "transport": broker.transport_cls,
+            "url": safe_url,
+            "error": f"broker unreachable at {safe_url}: {exc}",
+        }
+    finally:
+        broker.release()
+    return {
+        "status": "ok",
+        "transport": broker.transport_cls,
+        "url": safe_url,
+        "latency_ms": round((time.monotonic() - started) * 1000, 1),
+    }

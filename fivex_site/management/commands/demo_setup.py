@@ -1,0 +1,37 @@
+"""Create the demo organizer account once and print its login (the password is stored nowhere)."""
+
+import secrets
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+DEMO_EMAIL = "organizer@example.com"
+DEMO_USERNAME = "organizer"
+
+
+class Command(BaseCommand):
+    help = "Create the demo organizer account (organizer@example.com) if it does not exist."
+
+    def handle(self, *args: object, **options: object) -> None:
+        User = get_user_model()
+        if User.objects.filter(email__iexact=DEMO_EMAIL).exists():
+            self.stdout.write(
+                f"Demo organizer: {DEMO_EMAIL} (its password was printed when it was created; "
+                f"set a new one with `python manage.py changepassword {DEMO_USERNAME}`)."
+            )
+            return
+        password = secrets.token_urlsafe(12)
+        with transaction.atomic():
+            user = User.objects.create_user(
+                username=DEMO_USERNAME, email=DEMO_EMAIL, password=password
+            )
+            # Verified, so it can log in even where email verification is mandatory.
+            EmailAddress.objects.create(user=user, email=DEMO_EMAIL, verified=True, primary=True)
+        self.stdout.write(
+            self.style.SUCCESS(
+                "Created the demo organizer account; this password is shown only now:\n"
+                f"    email:    {DEMO_EMAIL}\n    password: {password}"
+            )
+        )

@@ -1,0 +1,86 @@
+"""Run the web server, a Celery worker and Celery beat together; stop them all together.
+
+Ctrl-C (SIGINT) or SIGTERM stops every process, and so does any one of them exiting.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+STOP_TIMEOUT_SECONDS = 10.0
+
+
+class Command(BaseCommand):
+    help = "Serve FiveX: runserver + celery worker + celery beat, supervised as one."
+
+    def add_arguments(self, parser) -> None:  # noqa: ANN001 - argparse parser
+        parser.add_argument("--addrport", default="127.0.0.1:8000")
+        parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
+
+    def handle(self, *args: object, **options: object) -> None:
+        python = sys.executable
+        manage = str(settings.BASE_DIR / "manage.py")
+        celery = [python, "-m", "celery", "-A", "fivex_site"]
+        commands = {
+            "web": [python, manage, "runserver", str(options["addrport"]), "--noreload"],
+            "worker": [*celery, "worker", "--loglevel", "INFO",
+                       "--concurrency", str(options["concurrency"])],
+            "beat": [*celery, "beat", "--loglevel", "INFO"],
+        }  # fmt: skip
+        stopping = False
+
+        def request_stop(signum: int, frame: FrameType | None) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+
+        processes: dict[str, subprocess.Popen] = {}
+        for name, command in commands.items():
+            # Own process group each: we decide when they stop, and stop their children too.
+            processes[name] = subprocess.Popen(
+                command, cwd=settings.BASE_DIR, start_new_session=True, stdin=subprocess.DEVNULL
+            )
+        self.stdout.write(
+            f"FiveX is starting on http://{options['addrport']}/ "
+            f"(broker: {settings.CELERY_BROKER_URL.split('@')[-1]}). Press Ctrl-C to stop."
+        )
+        exit_code = 0
+        while not stopping:
+            for name, process in processes.items():
+                if process.poll() is not None:
+                    self.stderr.write(
+                        f"{name} exited with code {process.returncode}; stopping all."
+                    )
+                    exit_code = process.returncode or 1
+                    stopping = True
+                    break
+            else:
+                time.sleep(0.5)
+        self._stop_all(processes)
+        if exit_code:
+            sys.exit(exit_code)
+
+    def _stop_all(self, processes: dict[str, subprocess.Popen]) -> None:
+        self.stdout.write("Stopping web server, worker and beat...")
+        for process in processes.values():
+            if process.poll() is None:
+                # Only the main process: Celery stops its own pool children cleanly.
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+        for process in processes.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)  # the process and its children
+                except ProcessLookupError:
+                    pass
+                process.wait()

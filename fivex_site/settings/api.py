@@ -1,0 +1,18 @@
+"""REST API: Django REST framework with session + token auth, OpenAPI by drf-spectacular."""
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.exceptions.handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "FiveX API",
+    "DESCRIPTION": "Play sealed-order board games: games, seats, orders, logs and tournaments.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}

@@ -1,0 +1,128 @@
+"""Core Django settings: environment, paths, apps, middleware, templates, static files."""
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
+
+env = environ.Env()
+# An optional .env file beside manage.py; real environment variables win over it.
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+FIVEX_ENV = env.str("FIVEX_ENV", default="development").strip().lower()
+if FIVEX_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(
+        f"FIVEX_ENV must be 'development' or 'production', not {FIVEX_ENV!r}."
+    )
+IS_PRODUCTION = FIVEX_ENV == "production"
+
+DEBUG = env.bool("DJANGO_DEBUG", default=not IS_PRODUCTION)
+if IS_PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DJANGO_DEBUG must stay off when FIVEX_ENV=production.")
+
+if IS_PRODUCTION:
+    if not env.str("SECRET_KEY", default=""):
+        raise ImproperlyConfigured(
+            "FIVEX_ENV=production needs the SECRET_KEY environment variable "
+            "(a long random string, e.g. `python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
+        )
+    SECRET_KEY = env.str("SECRET_KEY")
+else:
+    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-fivex-development-only")
+
+FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+GAMES_MAX_DEADLINE_EXTENSIONS = env.int("GAMES_MAX_DEADLINE_EXTENSIONS", default=3)
+GAMES_DEFAULT_DEADLINE_HOURS = env.int("GAMES_DEFAULT_DEADLINE_HOURS", default=48)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "allauth",
+    "allauth.account",
+    "fivex_site",
+    "games",
+    "games.mail",
+    "anymail",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "fivex_site.urls"
+WSGI_APPLICATION = "fivex_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "fivex_site.context_processors.site",
+            ]
+        },
+    }
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by `collectstatic` for production
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing one
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed, compressed files need `collectstatic`; development serves from the apps.
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if IS_PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}

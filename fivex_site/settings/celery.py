@@ -1,0 +1,70 @@
+"""Celery: an embedded filesystem broker by default, Redis (or any kombu URL) from CELERY_BROKER_URL.
+
+- Nothing set: kombu's filesystem transport in var/celery/ (override the folder with
+  CELERY_FILESYSTEM_BROKER_DIR). A real worker process and beat use it; it needs no server but
+  only works on one machine. Results go to files in var/celery/results.
+- CELERY_BROKER_URL=redis://host:6379/0: Redis is the broker and, unless CELERY_RESULT_BACKEND
+  says otherwise, the result backend too. Use this for several workers on several machines.
+- amqp:// (RabbitMQ) also works; results then use the rpc:// backend.
+
+Tasks are enqueued only after the surrounding transaction commits::
+
+    transaction.on_commit(lambda: resolve_prompt.delay(game.id, prompt.number))
+
+so a worker never looks for a row that is not committed yet (or was rolled back).
+"""
+
+from pathlib import Path
+
+from .base import VAR_DIR, env
+
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+
+if CELERY_BROKER_URL.startswith("filesystem:"):
+    FIVEX_FILESYSTEM_BROKER_DIR = Path(
+        env.str("CELERY_FILESYSTEM_BROKER_DIR", default=str(VAR_DIR / "celery"))
+    )
+    _queue_dir = FIVEX_FILESYSTEM_BROKER_DIR / "queue"
+    _control_dir = FIVEX_FILESYSTEM_BROKER_DIR / "control"
+    _results_dir = FIVEX_FILESYSTEM_BROKER_DIR / "results"
+    for _folder in (_queue_dir, _control_dir, _results_dir):
+        _folder.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # One folder for both directions: publishers and the worker meet there.
+        "data_folder_in": str(_queue_dir),
+        "data_folder_out": str(_queue_dir),
+        "control_folder": str(_control_dir),
+        "polling_interval": 0.2,
+    }
+    _default_result_backend = f"file://{_results_dir}"
+elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
+    _default_result_backend = CELERY_BROKER_URL
+elif CELERY_BROKER_URL.startswith(("amqp:", "pyamqp:")):
+    _default_result_backend = "rpc://"
+else:
+    _default_result_backend = ""
+
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=_default_result_backend) or None
+CELERY_RESULT_EXPIRES = 24 * 3600
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+# Every task is safe to run twice, so acknowledge after the work is done: a worker that dies
+# mid-task leaves the message for another one.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Celery beat: run exactly one beat process per installation.
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
+    "send-outbox": {"task": "games.tasks.send_outbox", "schedule": 60.0},
+    "tournament-results": {"task": "tournaments.tasks.collect_results", "schedule": 60.0},
+}

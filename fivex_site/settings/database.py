@@ -1,0 +1,30 @@
+"""Database (and cache): SQLite under var/ by default, anything django-environ reads from DATABASE_URL.
+
+PostgreSQL: DATABASE_URL=postgres://user:password@host:5432/fivex (psycopg 3).
+"""
+
+import os
+
+from .base import VAR_DIR, env
+
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+_default = DATABASES["default"]
+_default["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+
+if _default["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server, the Celery worker and beat are separate processes sharing one file:
+    # WAL lets readers run beside a writer, IMMEDIATE transactions and a busy timeout make
+    # writers queue instead of failing with "database is locked".
+    _default["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # Tests that start a real worker process need the test database to be a file it can open.
+    _default["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+
+# Cache (allauth's rate limits live here): per process by default; share one across machines
+# with e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://fivex")}

@@ -1,0 +1,54 @@
+"""Outgoing email (Django's MAILERS): the console by default, SMTP from the environment.
+
+- EMAIL_URL=smtp+tls://user:password@smtp.example.com:587 (django-environ syntax), or
+- EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL.
+- EMAIL_BACKEND may name another backend class (e.g. an anymail one; configure it as its docs say).
+DEFAULT_FROM_EMAIL is the sender of everything FiveX sends.
+"""
+
+from .base import env
+
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="FiveX <fivex@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+EMAIL_SUBJECT_PREFIX = "[FiveX] "
+
+_SMTP = "django.core.mail.backends.smtp.EmailBackend"
+_timeout = env.int("EMAIL_TIMEOUT", default=30)
+
+if env.str("EMAIL_URL", default=""):
+    _url = env.email_url("EMAIL_URL")
+    _mailer = {
+        "BACKEND": _url["EMAIL_BACKEND"],
+        "OPTIONS": {
+            "host": _url["EMAIL_HOST"],
+            "port": _url["EMAIL_PORT"],
+            "username": _url["EMAIL_HOST_USER"],
+            "password": _url["EMAIL_HOST_PASSWORD"],
+            "use_tls": bool(_url.get("EMAIL_USE_TLS", False)),
+            "use_ssl": bool(_url.get("EMAIL_USE_SSL", False)),
+            "timeout": _timeout,
+        },
+    }
+    if _mailer["BACKEND"] != _SMTP:
+        _mailer["OPTIONS"] = {}
+elif env.str("EMAIL_HOST", default=""):
+    _port = env.int("EMAIL_PORT", default=587)
+    _mailer = {
+        "BACKEND": _SMTP,
+        "OPTIONS": {
+            "host": env.str("EMAIL_HOST"),
+            "port": _port,
+            "username": env.str("EMAIL_HOST_USER", default=""),
+            "password": env.str("EMAIL_HOST_PASSWORD", default=""),
+            "use_tls": env.bool("EMAIL_USE_TLS", default=_port == 587),
+            "use_ssl": env.bool("EMAIL_USE_SSL", default=_port == 465),
+            "timeout": _timeout,
+        },
+    }
+else:
+    _mailer = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+
+if env.str("EMAIL_BACKEND", default="") and env.str("EMAIL_BACKEND") != _mailer["BACKEND"]:
+    _mailer = {"BACKEND": env.str("EMAIL_BACKEND")}
+
+MAILERS = {"default": _mailer}

@@ -1,0 +1,29 @@
+"""Incoming order mail: every seat gets a reply address ORDERS_ADDRESS_PREFIX+<token>@ORDERS_DOMAIN."""
+
+from .base import env
+
+ORDERS_DOMAIN = env.str("ORDERS_DOMAIN", default="orders.localhost")
+ORDERS_ADDRESS_PREFIX = env.str("ORDERS_ADDRESS_PREFIX", default="orders")
+
+# --- Email gateway (games.mail): limits, the retry sweep and django-anymail's inbound webhooks.
+MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)  # bigger: answered, not read
+MAIL_SMTP_MAX_BYTES = env.int("MAIL_SMTP_MAX_BYTES", default=32 * 1024 * 1024)  # runsmtpd: 552
+MAIL_REPLIES_PER_HOUR = env.int("MAIL_REPLIES_PER_HOUR", default=20)  # per seat: stops loops
+MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=5)  # processing retries on system errors
+ANYMAIL = {
+    key: value
+    for key, value in {
+        # "user:password" the ESP sends (HTTP basic auth) to /anymail/<esp>/inbound/
+        "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),
+        "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
+        "POSTMARK_SERVER_TOKEN": env.str("POSTMARK_SERVER_TOKEN", default=""),
+    }.items()
+    if value
+}
+
+from .celery import CELERY_BEAT_SCHEDULE  # noqa: E402 - extend the beat schedule defined there
+
+CELERY_BEAT_SCHEDULE["mail-retry-stalled"] = {
+    "task": "games.mail.tasks.retry_stalled_inbound_mail",
+    "schedule": 300.0,
+}

@@ -1,0 +1,27 @@
+"""Hosts, cookies and HTTPS: relaxed for development, strict when FIVEX_ENV=production."""
+
+from urllib.parse import urlsplit
+
+from .base import FIVEX_BASE_URL, IS_PRODUCTION, env
+
+_base_host = urlsplit(FIVEX_BASE_URL).hostname or "localhost"
+
+ALLOWED_HOSTS = env.list(
+    "DJANGO_ALLOWED_HOSTS",
+    default=[_base_host] if IS_PRODUCTION else [_base_host, "localhost", "127.0.0.1", "[::1]"],
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[FIVEX_BASE_URL])
+
+SESSION_COOKIE_SECURE = IS_PRODUCTION
+CSRF_COOKIE_SECURE = IS_PRODUCTION
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+if IS_PRODUCTION:
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = False

@@ -1,0 +1,71 @@
+"""Admin: read-mostly. Sealed orders are listed by commitment only; the log is read-only."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("name", "user", "position", "status", "joined_at")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "ruleset", "status", "seats_count", "organizer", "created_at")
+    list_filter = ("status", "ruleset", "is_private")
+    search_fields = ("name", "public_id")
+    # The seed and its salt stay out of the admin form until the log reveals them.
+    exclude = ("seed", "seed_salt", "invite_token")
+    readonly_fields = ("seed_commitment", "ranking", "started_at", "finished_at", "status")
+    inlines = [SeatInline]
+
+
+@admin.register(Prompt)
+class PromptAdmin(admin.ModelAdmin):
+    list_display = ("game", "number", "round", "phase", "status", "deadline", "resolved_at")
+    list_filter = ("status", "phase")
+    exclude = ("events",)
+    readonly_fields = ("game", "number", "round", "phase", "pending", "status", "resolved_at")
+
+
+@admin.register(SealedOrder)
+class SealedOrderAdmin(admin.ModelAdmin):
+    list_display = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
+    # Text, parsed order and salt are sealed: not shown in the normal admin.
+    fields = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):  # noqa: ANN001, D102
+        return False
+
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
+        return False
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "kind", "created_at", "hash")
+    list_filter = ("kind",)
+
+    def has_add_permission(self, request):  # noqa: ANN001, D102
+        return False
+
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, D102
+        return False
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
+    list_filter = ("status", "kind")
+    exclude = ("body", "html")
+    readonly_fields = ("to", "subject", "status", "attempts", "last_error", "sent_at")

@@ -1,0 +1,1 @@
+"""The REST API of the games room (DRF + drf-spectacular)."""

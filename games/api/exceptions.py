@@ -1,0 +1,94 @@
+"""The API's exception handler: every error is JSON ``{"error": code, "message": ...}``.
+
+ApplicationError subclasses map to their 4xx; DRF's own errors (bad JSON, validation,
+authentication, throttling) keep their status with the same body shape; anything else is
+a bug: logged with its traceback and answered with a generic JSON 500, never an HTML page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from games import errors
+
+logger = logging.getLogger(__name__)
+
+APPLICATION_STATUS: list[tuple[type[errors.ApplicationError], int]] = [
+    (errors.NotFound, status.HTTP_404_NOT_FOUND),
+    (errors.PermissionDenied, status.HTTP_403_FORBIDDEN),
+    (errors.OrderRefused, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (errors.NotPending, status.HTTP_409_CONFLICT),
+    (errors.GameStateError, status.HTTP_409_CONFLICT),
+]
+
+
+def status_for(exc: errors.ApplicationError) -> int:
+    """The HTTP status of an application error (400 for a kind not listed)."""
+    for kind, code in APPLICATION_STATUS:
+        if isinstance(exc, kind):
+            return code
+    return status.HTTP_400_BAD_REQUEST
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[str]:
+    if isinstance(detail, dict):
+        out: list[str] = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else f"{key}"
+            out.extend(_flatten(value, f"{prefix}{name}: " if name else prefix))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for item in detail:
+            out.extend(_flatten(item, prefix))
+        return out
+    return [f"{prefix}{detail}"]
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The JSON body of every API error."""
+    body: dict[str, Any] = {"error": code, "message": message}
+    body.update(extra)
+    return body
+
+
+def handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF ``EXCEPTION_HANDLER``: see the module docstring."""
+    set_rollback()
+    if isinstance(exc, errors.ApplicationError):
+        code = getattr(exc, "code", "") or "error"
+        return Response(error_body(code, exc.message), status=status_for(exc))
+    if isinstance(exc, Http404):
+        return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    if isinstance(exc, drf_exceptions.APIException):
+        headers: dict[str, str] = {}
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = auth_header
+        wait = getattr(exc, "wait", None)
+        if wait:
+            headers["Retry-After"] = str(int(wait))
+        if isinstance(exc, drf_exceptions.ValidationError):
+            message = "; ".join(_flatten(exc.detail)) or "Invalid input."
+            body = error_body("invalid", message, fields=exc.detail)
+        else:
+            codes = exc.get_codes()
+            code = codes if isinstance(codes, str) else exc.default_code
+            body = error_body(str(code), "; ".join(_flatten(exc.detail)))
+        return Response(body, status=exc.status_code, headers=headers)
+    view = context.get("view")
+    logger.exception("unexpected error in API view %s", type(view).__name__ if view else "?")
+    return Response(
+        error_body("server_error", "An unexpected error occurred. It has been logged."),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )

@@ -1,0 +1,159 @@
+"""Input and output serializers of the API: one explicit pair per operation. They shape
+data only; the services and the engine decide what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+import engine
+
+ORDER_MAX_LENGTH = 4000
+
+
+# --- inputs -----------------------------------------------------------------------
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    ruleset = serializers.ChoiceField(choices=[])
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    seats_count = serializers.IntegerField(min_value=2, max_value=12)
+    options = serializers.DictField(required=False, default=dict)
+    is_private = serializers.BooleanField(required=False, default=False)
+    deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = engine.ids()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        ruleset = engine.get(attrs["ruleset"])
+        try:
+            attrs["options"] = ruleset.normalize_options(attrs.get("options") or {})
+        except engine.ScriptError as exc:
+            raise serializers.ValidationError({"options": str(exc)}) from None
+        seats = attrs["seats_count"]
+        if not ruleset.min_players <= seats <= ruleset.max_players:
+            raise serializers.ValidationError(
+                {
+                    "seats_count": f"{ruleset.name} is for {ruleset.min_players} to "
+                    f"{ruleset.max_players} players"
+                }
+            )
+        return attrs
+
+
+class JoinInputSerializer(serializers.Serializer):
+    invite_token = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class EmptyInputSerializer(serializers.Serializer):
+    """No fields: the operation takes nothing but the game in the URL."""
+
+
+class OrderInputSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
+
+
+# --- outputs ----------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    position = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    user = serializers.CharField(source="user.username")
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    options = serializers.JSONField()
+    status = serializers.CharField()
+    seats_count = serializers.IntegerField()
+    is_private = serializers.BooleanField()
+    organizer = serializers.CharField(source="organizer.username")
+    seed_commitment = serializers.CharField(allow_null=True, allow_blank=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    ranking = serializers.JSONField(allow_null=True)
+    seats = SeatSerializer(many=True)
+    warnings = serializers.JSONField()
+
+
+class GameCreatedSerializer(GameSerializer):
+    """The new game, with its invitation token (for the organizer to share)."""
+
+    invite_token = serializers.CharField()
+
+
+class GameBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    ruleset = serializers.CharField()
+    status = serializers.CharField()
+
+
+class PromptSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    round = serializers.IntegerField(required=False)
+    phase = serializers.CharField()
+    deadline = serializers.CharField(allow_null=True)
+    pending = serializers.ListField(child=serializers.CharField())
+    ready = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Seats whose order is sealed."
+    )
+
+
+class ReceiptSerializer(serializers.Serializer):
+    """The receipt of a sealed order: the commitment is public, the text is the
+    submitter's own."""
+
+    commitment = serializers.CharField()
+    prompt = serializers.IntegerField()
+    submitted_at = serializers.DateTimeField()
+    text = serializers.CharField()
+
+
+class EventSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    data = serializers.JSONField(required=False)
+
+
+class SeatViewSerializer(serializers.Serializer):
+    """What the caller may see of a game: its seat's view, or the spectator's."""
+
+    game = GameBriefSerializer()
+    seat = serializers.CharField(allow_null=True)
+    prompt = PromptSerializer(allow_null=True)
+    my_order = ReceiptSerializer(allow_null=True)
+    legal_orders = serializers.ListField(child=serializers.CharField())
+    events = EventSerializer(many=True)
+    view = serializers.JSONField(help_text="The ruleset's own per-seat view.")
+
+
+class LogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.JSONField()
+    created_at = serializers.CharField(allow_null=True, required=False)
+    hash = serializers.CharField(required=False)
+    prev_hash = serializers.CharField(required=False, allow_blank=True)
+
+
+class LogSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    entries = serializers.ListField(child=serializers.DictField())
+
+
+class PingSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    message = serializers.CharField()

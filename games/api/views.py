@@ -1,0 +1,194 @@
+"""The REST API: one view per operation, explicit input and output serializers, thin
+calls into games.services and games.selectors. Errors: games.api.exceptions.handler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors
+from games.api import serializers as s
+from games.api.exceptions import handler
+from games.errors import PermissionDenied
+from games.models import Game, SealedOrder, Seat
+from games.services import games as game_services
+from games.services import orders as order_services
+from games.views.common import engine_part, public_log
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorSerializer, description="Malformed request"),
+    401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated"),
+    403: OpenApiResponse(s.ErrorSerializer, description="Not allowed"),
+    404: OpenApiResponse(s.ErrorSerializer, description="Unknown game"),
+    409: OpenApiResponse(s.ErrorSerializer, description="Wrong game status or prompt"),
+}
+
+
+class BaseAPIView(APIView):
+    """Token or session authentication, authenticated callers, JSON errors."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    def get_exception_handler(self) -> Any:
+        return handler
+
+    def game(self, game_id: int) -> Game:
+        return selectors.game_get(game_id=game_id)
+
+
+def receipt(order: SealedOrder) -> dict[str, Any]:
+    """The receipt of a sealed order."""
+    return {
+        "commitment": order.commitment,
+        "prompt": order.prompt.number,
+        "submitted_at": order.submitted_at,
+        "text": order.text,
+    }
+
+
+def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[str, Any]:
+    """Reshape a selectors view into SeatViewSerializer's fields."""
+    game_info = {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status}
+    prompt = view.get("prompt")
+    my_order = view.get("my_order") if seat is not None else None
+    if my_order is not None and "prompt" not in my_order and prompt:
+        my_order = {**my_order, "prompt": prompt.get("number")}
+    events = [
+        {"kind": e.get("kind", ""), "text": e.get("text", ""), "data": e.get("data")}
+        for e in view.get("events") or []
+    ]
+    return {
+        "game": game_info,
+        "seat": seat.name if seat is not None else None,
+        "prompt": prompt,
+        "my_order": my_order,
+        "legal_orders": list(view.get("legal_orders") or []) if seat is not None else [],
+        "events": events,
+        "view": engine_part(view),
+    }
+
+
+class PingView(BaseAPIView):
+    """A trivial view: the ceiling measured by the load benchmark."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.PingSerializer})
+    def get(self, request: Request) -> Response:
+        return Response({"ok": True})
+
+
+class GameListCreateView(BaseAPIView):
+    """GET: the caller's games, newest first. POST: create a game (caller organizes)."""
+
+    @extend_schema(responses={200: s.GameSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        games = selectors.games_for_user(user=request.user).select_related("organizer")[:200]
+        return Response(s.GameSerializer(games, many=True).data)
+
+    @extend_schema(request=s.GameCreateInputSerializer, responses={201: s.GameCreatedSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data_in = s.GameCreateInputSerializer(data=request.data)
+        data_in.is_valid(raise_exception=True)
+        data = dict(data_in.validated_data)
+        kwargs: dict[str, Any] = {
+            "organizer": request.user,
+            "ruleset": data["ruleset"],
+            "options": data["options"],
+            "seats_count": data["seats_count"],
+            "name": data.get("name", ""),
+            "is_private": data.get("is_private", False),
+        }
+        if data.get("deadline_hours") is not None:
+            kwargs["deadline_hours"] = data["deadline_hours"]
+        game = game_services.game_create(**kwargs)
+        return Response(s.GameCreatedSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(BaseAPIView):
+    """The caller's view of a game: its seat's view, or the spectator's."""
+
+    @extend_schema(responses={200: s.SeatViewSerializer, **ERRORS})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        seat = selectors.seat_for_user(game=game, user=request.user)
+        if seat is not None and seat.status == "replaced":
+            seat = None
+        view = selectors.seat_view(seat=seat) if seat else selectors.spectator_view(game=game)
+        return Response(s.SeatViewSerializer(view_payload(game, view, seat)).data)
+
+
+class GameJoinView(BaseAPIView):
+    """Take a seat (a private game needs its invitation token)."""
+
+    @extend_schema(request=s.JoinInputSerializer, responses={201: s.SeatSerializer, **ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        data_in = s.JoinInputSerializer(data=request.data)
+        data_in.is_valid(raise_exception=True)
+        game = self.game(game_id)
+        token = data_in.validated_data.get("invite_token") or None
+        seat = game_services.game_join(game=game, user=request.user, invite_token=token)
+        return Response(s.SeatSerializer(seat).data, status=status.HTTP_201_CREATED)
+
+
+class GameStartView(BaseAPIView):
+    """The organizer starts the game."""
+
+    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        game = game_services.game_start(game=game, user=request.user)
+        return Response(s.GameSerializer(game).data)
+
+
+class OrderSubmitView(BaseAPIView):
+    """Submit or replace the caller's sealed order for the open prompt."""
+
+    @extend_schema(
+        request=s.OrderInputSerializer,
+        responses={
+            201: s.ReceiptSerializer,
+            422: OpenApiResponse(s.ErrorSerializer, description="Order refused"),
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data_in = s.OrderInputSerializer(data=request.data)
+        data_in.is_valid(raise_exception=True)
+        game = self.game(game_id)
+        seat = selectors.seat_for_user(game=game, user=request.user)
+        if seat is None:
+            raise PermissionDenied("You do not hold a seat in this game.")
+        order = order_services.order_submit(
+            seat=seat, text=data_in.validated_data["text"], source="api"
+        )
+        return Response(s.ReceiptSerializer(receipt(order)).data, status=status.HTTP_201_CREATED)
+
+
+class GameLogView(BaseAPIView):
+    """The public audit log (orders as commitments until the rules reveal them)."""
+
+    @extend_schema(responses={200: s.LogSerializer, **ERRORS})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        entries = public_log(game=game, for_user=request.user)
+        return Response(s.LogSerializer({"game": game.pk, "entries": entries}).data)
+
+
+class GameExportView(BaseAPIView):
+    """The finished game's full record: setup, seed, every order, the hash chain."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        return Response(selectors.game_export(game=game))

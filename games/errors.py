@@ -1,0 +1,59 @@
+"""The application errors of the games room.
+
+Every error a service raises on purpose is an :class:`ApplicationError`: its
+``message`` is safe to show to the acting player (it never carries another seat's
+hidden information) and its ``code`` is a short machine-readable string. Anything
+else that escapes a service is a bug: the caller logs it and shows a generic message.
+"""
+
+from __future__ import annotations
+
+
+class ApplicationError(Exception):
+    """Base class: a user-facing ``message`` and a machine ``code``."""
+
+    default_code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class OrderRefused(ApplicationError):
+    """An illegal or unparseable order; the message is the engine's reason."""
+
+    default_code = "order_refused"
+
+
+class NotPending(ApplicationError):
+    """The seat is not asked for an order now, or the prompt is closed."""
+
+    default_code = "not_your_turn"
+
+
+class GameStateError(ApplicationError):
+    """The game's status does not allow the action (finished, not started, paused, full...)."""
+
+    default_code = "conflict"
+
+
+class PermissionDenied(ApplicationError):
+    """Not your seat, not the organizer, wrong invitation."""
+
+    default_code = "forbidden"
+
+
+class NotFound(ApplicationError):
+    """No such game, seat or prompt (or not visible to the caller)."""
+
+    default_code = "not_found"
+
+
+class ValidationError(ApplicationError):
+    """Bad input to a service (bad option, bad number of seats, bad deadline policy)."""
+
+    default_code = "invalid"

@@ -1,0 +1,149 @@
+"""Forms of the game pages. They only check the shape of the input; every rule is
+enforced again by the services (and the engine), whose ApplicationError messages the
+views show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+
+import engine
+from engine.base import Option
+from games.errors import ApplicationError
+from games.services.games import game_options_check
+
+ORDER_MAX_LENGTH = 4000
+
+
+def option_field_name(ruleset_id: str, option_name: str) -> str:
+    """The form field carrying one ruleset option (every ruleset's options share a form)."""
+    return f"opt__{ruleset_id}__{option_name}"
+
+
+def _option_field(option: Option) -> forms.Field:
+    kind = type(option.default)
+    help_text = option.help
+    if kind is bool:
+        return forms.BooleanField(required=False, initial=option.default, help_text=help_text)
+    if option.choices is not None:
+        choices = [(str(c), str(c)) for c in option.choices]
+        coerce: Any = int if kind is int else str
+        return forms.TypedChoiceField(
+            choices=choices,
+            coerce=coerce,
+            initial=str(option.default),
+            help_text=help_text,
+            required=False,
+            empty_value=None,
+        )
+    if kind is int:
+        return forms.IntegerField(
+            required=False,
+            initial=option.default,
+            min_value=option.minimum,
+            max_value=option.maximum,
+            help_text=help_text,
+        )
+    return forms.CharField(initial=option.default, help_text=help_text, required=False)
+
+
+class GameCreateForm(forms.Form):
+    """Create a game: ruleset, its options, seats, privacy and deadline."""
+
+    name = forms.CharField(max_length=100, required=False, help_text="Optional.")
+    ruleset = forms.ChoiceField(choices=())
+    seats_count = forms.IntegerField(label="Number of seats", min_value=2, max_value=12, initial=5)
+    is_private = forms.BooleanField(
+        required=False,
+        label="Private (by invitation link only)",
+        help_text="Private games are not listed; players join with the invitation link.",
+    )
+    play = forms.BooleanField(
+        required=False, initial=True, label="I play in this game too (take the first seat)"
+    )
+    accept_warnings = forms.BooleanField(
+        required=False, label="I understand; create the game anyway"
+    )
+    deadline_hours = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 14,
+        initial=getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48),
+        help_text="Hours each prompt stays open before missing orders are filled in.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rulesets = {r.id: r for r in engine.rulesets()}
+        self.fields["ruleset"].choices = [
+            (r.id, f"{r.name} ({r.min_players}–{r.max_players} players)")
+            for r in self.rulesets.values()
+        ]
+        self.option_groups: list[dict[str, Any]] = []
+        for ruleset in self.rulesets.values():
+            names = []
+            for option in ruleset.options:
+                field_name = option_field_name(ruleset.id, option.name)
+                field = _option_field(option)
+                field.label = option.name.replace("_", " ")
+                self.fields[field_name] = field
+                names.append(field_name)
+            self.option_groups.append({"ruleset": ruleset, "field_names": names})
+
+    def grouped_options(self) -> list[dict[str, Any]]:
+        """Per ruleset: its description and its bound option fields, for the template."""
+        return [
+            {"ruleset": g["ruleset"], "fields": [self[n] for n in g["field_names"]]}
+            for g in self.option_groups
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        ruleset = self.rulesets.get(data.get("ruleset", ""))
+        if ruleset is None:
+            return data
+        raw = {
+            o.name: data.get(option_field_name(ruleset.id, o.name)) for o in ruleset.options
+        }
+        raw = {k: v for k, v in raw.items() if v is not None}
+        seats = data.get("seats_count")
+        if seats is None:
+            return data
+        try:
+            _rules, data["options"], data["warnings"] = game_options_check(
+                ruleset=ruleset.id, options=raw, seats_count=seats
+            )
+        except ApplicationError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return data
+
+
+class OrderForm(forms.Form):
+    """One order in the game's order language (several lines allowed)."""
+
+    text = forms.CharField(
+        max_length=ORDER_MAX_LENGTH,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
+        label="Order",
+    )
+
+
+class DeadlineExtendForm(forms.Form):
+    hours = forms.IntegerField(min_value=1, max_value=24 * 7, initial=24)
+    reason = forms.CharField(max_length=200, required=False)
+
+
+class GameEndForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=False)
+    confirm = forms.BooleanField(required=True, label="Yes, end this game now")
+
+
+class SeatReplaceForm(forms.Form):
+    seat = forms.TypedChoiceField(coerce=int, choices=())
+    username = forms.CharField(max_length=150, label="New player's username")
+
+    def __init__(self, *args: Any, seats: list[Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [(s.pk, s.name) for s in seats or []]

@@ -1,0 +1,350 @@
+"""The one core every inbound entry point calls: :func:`process_message`.
+
+1. The raw message is stored (an :class:`~games.mail.models.InboundMail` row) before
+   anything else, in its own transaction, so a crash never loses an order. The seat is
+   resolved from the token in the envelope recipient at that moment; the same
+   Message-ID delivered twice to the same address is stored (and processed) once.
+2. Processing reads the stored row under a lock, decides, calls
+   ``games.services.orders.order_submit`` and queues the answer through the outbox, all
+   in one transaction with the row's new status.
+
+User errors (a refused order, an empty message, a finished game) are answered and end
+the row as ``rejected``; auto-replies and bounces end it as ``ignored`` without an
+answer; system errors (a bug, the database going away) leave it ``failed`` and raise
+:class:`MailSystemError`, which the Celery task retries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.mail import replies
+from games.mail.addresses import address_digest, redact_address, token_from_address
+from games.mail.models import InboundMail
+from games.mail.parsing import ParsedMail, header_section, header_text, parse_bytes, parse_message
+
+logger = logging.getLogger("games.mail")
+
+Status = InboundMail.Status
+
+
+class MailSystemError(Exception):
+    """Processing failed for a reason that is not the sender's fault; retry later."""
+
+
+def max_bytes() -> int:
+    """The largest message read (setting ``MAIL_MAX_BYTES``, default 1 MB); bigger ones
+    are answered politely without being parsed."""
+    return int(getattr(settings, "MAIL_MAX_BYTES", 1024 * 1024))
+
+
+def max_attempts() -> int:
+    """Processing attempts before giving up on a message (``MAIL_MAX_ATTEMPTS``)."""
+    return int(getattr(settings, "MAIL_MAX_ATTEMPTS", 5))
+
+
+@dataclass
+class Outcome:
+    """How processing ended: the row's new status, a machine code and a note."""
+
+    status: str
+    code: str
+    error: str = ""
+    sections: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- storing
+
+
+def _seat_for_recipient(envelope_recipient: str):  # -> Seat | None
+    from games.services.seats import seat_for_token
+
+    token = token_from_address(envelope_recipient)
+    return seat_for_token(token=token) if token else None
+
+
+def store_message(
+    raw_bytes: bytes,
+    envelope_recipient: str,
+    *,
+    source: str = InboundMail.Source.OTHER,
+    envelope_sender: str | None = None,
+) -> tuple[InboundMail, bool]:
+    """Store a message as received; return (row, created). ``created`` is False when the
+    same Message-ID already arrived at the same address (the first row is returned).
+
+    An oversize message keeps only its header section. Raises only on a database
+    failure (the caller then asks the sender's MTA to try again later)."""
+    raw_bytes = bytes(raw_bytes or b"")
+    size = len(raw_bytes)
+    truncated = size > max_bytes()
+    head = parse_bytes(header_section(raw_bytes), headers_only=True)
+    message_id = header_text(head, "Message-ID")[:998]
+    if not message_id:
+        # No Message-ID: identical bytes are still recognised as the same delivery.
+        message_id = f"<sha256-{hashlib.sha256(raw_bytes).hexdigest()}@fivex.invalid>"
+    seat = _seat_for_recipient(envelope_recipient)
+    if envelope_sender is None:
+        stored_sender = ""
+    else:
+        stored_sender = envelope_sender.strip() or "<>"
+    from games.mail.parsing import dkim_result, first_address
+
+    fields = {
+        "raw": header_section(raw_bytes) if truncated else raw_bytes,
+        "size": size,
+        "truncated": truncated,
+        "message_id": message_id,
+        "recipient": redact_address(envelope_recipient)[:320],
+        "recipient_digest": address_digest(envelope_recipient),
+        "sender": first_address(header_text(head, "From"))[:320],
+        "envelope_sender": stored_sender[:320],
+        "seat": seat,
+        "source": source,
+        "dkim": dkim_result(head),
+    }
+    try:
+        with transaction.atomic():
+            row = InboundMail.objects.create(**fields)
+    except IntegrityError:
+        row = InboundMail.objects.get(
+            message_id=message_id, recipient_digest=fields["recipient_digest"]
+        )
+        logger.info(
+            "duplicate inbound message to %s (same Message-ID as #%s): not processed again",
+            fields["recipient"],
+            row.pk,
+        )
+        return row, False
+    logger.info(
+        "stored inbound #%s via %s from %s to %s (%d bytes%s)",
+        row.pk,
+        source,
+        redact_address(fields["sender"]),
+        fields["recipient"],
+        size,
+        ", oversize" if truncated else "",
+    )
+    return row, True
+
+
+def enqueue_processing(inbound_id: int) -> None:
+    """Queue the Celery task that processes a stored row once the transaction commits.
+    A broker failure is logged, not raised: the row is stored, and the sweep
+    (``retry_stalled_inbound_mail``) picks it up."""
+
+    def _send() -> None:
+        from games.mail.tasks import process_inbound_mail
+
+        try:
+            process_inbound_mail.delay(inbound_id)
+        except Exception:  # noqa: BLE001 - the stored row is picked up by the sweep
+            logger.exception("could not queue inbound #%s; the sweep will retry it", inbound_id)
+
+    transaction.on_commit(_send)
+
+
+def process_message(
+    raw_bytes: bytes,
+    envelope_recipient: str,
+    *,
+    source: str = InboundMail.Source.OTHER,
+    envelope_sender: str | None = None,
+    defer: bool = False,
+) -> InboundMail:
+    """Store one inbound message, then process it (now, or with ``defer`` in a Celery task
+    queued on commit). Returns the row (the earlier one for a duplicate delivery).
+
+    Never raises for anything the message contains; raises only when the message could
+    not even be stored (the database is down), so the caller can ask for a resend."""
+    row, created = store_message(
+        raw_bytes, envelope_recipient, source=source, envelope_sender=envelope_sender
+    )
+    if not created:
+        return row
+    if defer:
+        enqueue_processing(row.pk)
+        return row
+    try:
+        return process_stored(row.pk)
+    except MailSystemError:
+        enqueue_processing(row.pk)  # retried with back-off by the task
+        row.refresh_from_db()
+        return row
+
+
+# --------------------------------------------------------------------------- processing
+
+
+def process_stored(inbound_id: int) -> InboundMail:
+    """Process a stored row once: a row already processed, rejected or ignored is left
+    alone (safe to run twice). Raises MailSystemError after recording a system failure."""
+    try:
+        with transaction.atomic():
+            row = InboundMail.objects.select_for_update().get(pk=inbound_id)
+            if row.status not in (Status.RECEIVED, Status.FAILED):
+                return row
+            outcome = _decide(row)
+            row.status = outcome.status
+            row.outcome = outcome.code
+            row.error = outcome.error[:4000]
+            row.attempts += 1
+            row.processed_at = timezone.now()
+            row.save(update_fields=["status", "outcome", "error", "attempts", "processed_at"])
+    except InboundMail.DoesNotExist:
+        raise
+    except Exception as exc:
+        logger.exception("inbound #%s: system error while processing", inbound_id)
+        InboundMail.objects.filter(pk=inbound_id).update(
+            status=Status.FAILED,
+            outcome="system_error",
+            attempts=F("attempts") + 1,
+            error=f"{type(exc).__name__}: {exc}"[:4000],
+        )
+        raise MailSystemError(str(exc)) from exc
+    logger.info("inbound #%s to %s: %s (%s)", row.pk, row.recipient, row.status, row.outcome)
+    return row
+
+
+def give_up(inbound_id: int) -> None:
+    """After the last retry: keep the row as failed and tell the player, in words they
+    can act on, that the message could not be processed."""
+    with transaction.atomic():
+        row = InboundMail.objects.select_for_update().get(pk=inbound_id)
+        if row.status != Status.FAILED or row.outcome == "gave_up":
+            return
+        row.outcome = "gave_up"
+        row.save(update_fields=["outcome"])
+        if row.seat_id is None:
+            return
+        parsed = parse_message(
+            bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=True
+        )
+        if parsed.is_auto:
+            return
+        seat = _load_seat(row.seat_id)
+        replies.send_reply(
+            seat=seat,
+            inbound=row,
+            parsed=parsed,
+            sections=[replies.system_failure_text()],
+            key="gave-up",
+        )
+    logger.error(
+        "inbound #%s to %s: gave up after %s attempts", inbound_id, row.recipient, row.attempts
+    )
+
+
+def stalled_rows(*, now=None) -> list[int]:
+    """Rows a crash left behind: received but never processed (older than two minutes),
+    or failed without a live retry chain (older than an hour, not given up)."""
+    now = now or timezone.now()
+    received = InboundMail.objects.filter(
+        status=Status.RECEIVED, created_at__lt=now - timedelta(minutes=2)
+    )
+    failed = InboundMail.objects.filter(
+        status=Status.FAILED,
+        created_at__lt=now - timedelta(hours=1),
+        attempts__lt=max_attempts(),
+    ).exclude(outcome="gave_up")
+    return list(received.values_list("pk", flat=True)[:200]) + list(
+        failed.values_list("pk", flat=True)[:200]
+    )
+
+
+def _envelope_sender(row: InboundMail) -> str | None:
+    if row.envelope_sender == "<>":
+        return ""
+    return row.envelope_sender or None
+
+
+def _load_seat(seat_id: int):
+    from games.models import Seat
+
+    return Seat.objects.select_related("game", "user").get(pk=seat_id)
+
+
+def sender_matches(*, seat, sender: str) -> bool:
+    """Whether ``sender`` is the seat holder's account address (or one of its verified
+    allauth addresses), compared case-insensitively."""
+    sender = (sender or "").strip().lower()
+    user = getattr(seat, "user", None)
+    if not sender or user is None:
+        return False
+    if (user.email or "").strip().lower() == sender:
+        return True
+    try:
+        from allauth.account.models import EmailAddress
+    except Exception:  # noqa: BLE001 - allauth not installed
+        return False
+    return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
+
+
+def _decide(row: InboundMail) -> Outcome:
+    if row.seat_id is None:
+        # No reply: the address is unknown, so there is nobody we may answer safely.
+        return Outcome(Status.REJECTED, "unknown_recipient", "no seat has this address")
+    parsed = parse_message(
+        bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=row.truncated
+    )
+    if parsed.is_auto:
+        return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
+    seat = _load_seat(row.seat_id)
+    outcome = _answer(seat, row, parsed)
+    if outcome.sections:
+        replies.send_reply(seat=seat, inbound=row, parsed=parsed, sections=outcome.sections)
+    return outcome
+
+
+def _answer(seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
+    game = seat.game
+    rejected = Status.REJECTED
+    if getattr(game, "require_sender_match", False) and not sender_matches(
+        seat=seat, sender=parsed.sender
+    ):
+        text = replies.sender_mismatch_text(sender=parsed.sender)
+        return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
+    if str(getattr(seat, "status", "active")) != "active":
+        return Outcome(
+            rejected, "seat_inactive", "seat is not active", [replies.inactive_text(seat)]
+        )
+    if row.truncated:
+        text = replies.too_large_text(size=row.size, limit=max_bytes())
+        return Outcome(rejected, "too_large", f"{row.size} bytes", [text])
+    if str(game.status) in ("finished", "abandoned"):
+        return Outcome(rejected, "game_finished", "game is over", [replies.finished_text(game)])
+    if parsed.garbled:
+        return Outcome(rejected, "garbled", "unreadable body", [replies.garbled_text(seat)])
+    if not parsed.has_text and parsed.has_attachments:
+        text = replies.attachment_only_text(seat)
+        return Outcome(rejected, "attachment_only", "no text part", [text])
+    if not parsed.commands and not parsed.order_text:
+        return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
+    outcome = Outcome(Status.PROCESSED, "commands")
+    if parsed.order_text:
+        outcome = _submit(seat, parsed.order_text)
+    for command in parsed.commands:
+        outcome.sections.append(replies.command_text(seat, command))
+    return outcome
+
+
+def _submit(seat, text: str) -> Outcome:
+    from games.errors import ApplicationError
+    from games.services.orders import order_submit
+
+    try:
+        with transaction.atomic():
+            sealed = order_submit(seat=seat, text=text, source="email")
+    except ApplicationError as exc:
+        return Outcome(
+            Status.REJECTED, exc.code[:32], exc.message, [replies.refused_text(seat, exc)]
+        )
+    return Outcome(Status.PROCESSED, "order_accepted", "", [replies.accepted_text(seat, sealed)])

@@ -1,0 +1,296 @@
+"""Answers to inbound mail: plain text built from the seat's own view only, queued
+through the outbox with Reply-To the seat's private address and threading headers.
+
+Secrecy: every text here is built from what the seat may know (its legal orders, its own
+order and receipt, ``games.selectors.seat_view``); a refusal carries the engine's reason,
+which never names another seat's order.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.mail.addresses import redact_address
+from games.mail.parsing import REPLY_MARKER, ParsedMail
+
+logger = logging.getLogger("games.mail")
+
+REPLY_KIND = "mail_reply"
+MAX_LEGAL_SHOWN = 60
+FOOTER = (
+    "Reply to this message to send an order: one order in the body, nothing else needed.\n"
+    "Commands, alone on a line: HELP (the legal orders now), STATUS (your view of the "
+    "game), SHOW (your current order and its receipt)."
+)
+
+
+def replies_per_hour() -> int:
+    """Answers one seat may receive per hour (``MAIL_REPLIES_PER_HOUR``): stops loops."""
+    return int(getattr(settings, "MAIL_REPLIES_PER_HOUR", 20))
+
+
+def _when(value: datetime | None) -> str:
+    if value is None:
+        return "none"
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _game_line(seat: Any) -> str:
+    game = seat.game
+    name = game.name or f"{game.ruleset} game"
+    return f"Game: {name} (#{game.pk}), your seat: {seat.name}"
+
+
+def legal_orders_text(seat: Any) -> str:
+    """The legal orders of the seat now, or why there are none."""
+    from games.selectors import legal_orders
+
+    orders = legal_orders(seat=seat)
+    if not orders:
+        return "You are not asked for an order right now."
+    shown = orders[:MAX_LEGAL_SHOWN]
+    more = len(orders) - len(shown)
+    lines = ["Legal orders now:"] + [f"    {o}" for o in shown]
+    if more > 0:
+        lines.append(f"    ... and {more} more (send HELP from the web page to see all)")
+    return "\n".join(lines)
+
+
+def _parsed_summary(parsed: Any) -> str:
+    if isinstance(parsed, dict) and parsed:
+        return ", ".join(f"{k}={v}" for k, v in parsed.items())
+    return str(parsed or "")
+
+
+def accepted_text(seat: Any, sealed: Any) -> str:
+    """Confirmation of an accepted order: as understood, its receipt and the deadline."""
+    prompt = sealed.prompt
+    lines = [
+        f"Order received for prompt {prompt.number} ({prompt.phase}, round {prompt.round}):",
+        "",
+        *[f"    {line}" for line in sealed.text.strip().splitlines()],
+        "",
+    ]
+    summary = _parsed_summary(sealed.parsed)
+    if summary:
+        lines.append(f"Understood as: {summary}")
+    lines += [
+        f"Receipt (SHA-256 commitment): {sealed.commitment}",
+        f"Submitted: {_when(sealed.submitted_at)}",
+        f"Deadline: {_when(prompt.deadline)}",
+        "",
+        "Until the deadline you may replace it by sending another order; the last one counts.",
+    ]
+    return "\n".join(lines)
+
+
+def refused_text(seat: Any, exc: Any) -> str:
+    """A refused order: the exact reason and what is allowed now."""
+    return f"Your order was NOT accepted: {exc.message}\n\n{legal_orders_text(seat)}"
+
+
+def empty_text(seat: Any) -> str:
+    """An answer to a message with no order and no command."""
+    return (
+        "Your message did not contain an order or a command (quoted text and signatures "
+        f"are ignored).\n\n{legal_orders_text(seat)}"
+    )
+
+
+def garbled_text(seat: Any) -> str:
+    """An answer to a message whose body could not be read as text."""
+    return (
+        "Your message could not be read as text (unknown encoding or binary data). "
+        "Please send the order as plain text in the body of the message.\n\n"
+        f"{legal_orders_text(seat)}"
+    )
+
+
+def attachment_only_text(seat: Any) -> str:
+    """An answer to a message that has attachments but no text."""
+    return (
+        "Your message had attachments but no text. Attachments are not read: write the "
+        f"order in the body of the message.\n\n{legal_orders_text(seat)}"
+    )
+
+
+def too_large_text(*, size: int, limit: int) -> str:
+    """An answer to an oversize message (it was not read)."""
+    return (
+        f"Your message was {size:,} bytes, more than the {limit:,} bytes this address "
+        "accepts, so it was not read. Send the order as plain text, without attachments "
+        "and without quoting long messages."
+    )
+
+
+def finished_text(game: Any) -> str:
+    """An answer to a message for a finished game."""
+    return f"This game is {game.status}: orders are no longer accepted."
+
+
+def inactive_text(seat: Any) -> str:
+    """An answer to a message for a seat that resigned or was handed over."""
+    return f"Your seat is {seat.status}: orders from this address are no longer accepted."
+
+
+def sender_mismatch_text(*, sender: str) -> str:
+    """To the seat holder: a message for the seat came from another address."""
+    return (
+        f"A message for your seat came from {sender or 'an unknown sender'}, which is not "
+        "your account address, and this game only accepts orders sent from your account "
+        "address. It was ignored. If it was you, send it again from your account address."
+    )
+
+
+def system_failure_text() -> str:
+    """After the last retry: the message is kept, nothing was lost on the player's side."""
+    return (
+        "Your message could not be processed because of an internal error. It has been "
+        "kept and an administrator can look at it. Please check your order with SHOW "
+        "(or on the web page) and send it again if needed."
+    )
+
+
+def show_text(seat: Any) -> str:
+    """SHOW: the seat's current order and its receipt."""
+    from games.selectors import current_order
+
+    order = current_order(seat=seat)
+    if order is None:
+        return "SHOW: you have no order for the current prompt."
+    lines = ["SHOW: your current order:", ""]
+    lines += [f"    {line}" for line in order.text.strip().splitlines()]
+    lines += [
+        "",
+        f"Receipt (SHA-256 commitment): {order.commitment}",
+        f"Submitted: {_when(order.submitted_at)} (by {order.source})",
+    ]
+    return "\n".join(lines)
+
+
+def _render(value: Any, indent: int = 0) -> list[str]:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        out: list[str] = []
+        for key, item in value.items():
+            if isinstance(item, dict | list) and item and not _flat(item):
+                out.append(f"{pad}{key}:")
+                out += _render(item, indent + 1)
+            else:
+                out.append(f"{pad}{key}: {_scalar(item)}")
+        return out
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            if isinstance(item, dict) and "text" in item:
+                out.append(f"{pad}- {item['text']}")
+            elif isinstance(item, dict | list):
+                out.append(f"{pad}-")
+                out += _render(item, indent + 1)
+            else:
+                out.append(f"{pad}- {_scalar(item)}")
+        return out
+    return [f"{pad}{_scalar(value)}"]
+
+
+def _flat(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return all(not isinstance(i, dict | list) for i in items)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_scalar(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, list):
+        return ", ".join(_scalar(v) for v in value) or "-"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def status_text(seat: Any) -> str:
+    """STATUS: the seat's own view of the game (``seat_view``), as text."""
+    from games.selectors import seat_view
+
+    view = dict(seat_view(seat=seat))
+    return "\n".join(["STATUS: your view of the game", ""] + _render(view))
+
+
+def command_text(seat: Any, command: str) -> str:
+    """The answer to one command line."""
+    if command == "HELP":
+        return "HELP: " + legal_orders_text(seat)
+    if command == "STATUS":
+        return status_text(seat)
+    return show_text(seat)
+
+
+def _subject(parsed: ParsedMail, seat: Any) -> str:
+    subject = (parsed.subject or "").strip()
+    if not subject:
+        return f"Re: {seat.game.name or 'your game'}"[:200]
+    return (subject if subject.lower().startswith("re:") else f"Re: {subject}")[:200]
+
+
+def _threading_headers(parsed: ParsedMail) -> dict[str, str]:
+    headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
+    if parsed.message_id:
+        headers["In-Reply-To"] = parsed.message_id
+        refs = f"{parsed.references} {parsed.message_id}".strip()
+        headers["References"] = " ".join(refs.split()[-20:])
+    return headers
+
+
+def rate_limited(seat: Any) -> bool:
+    """Whether the seat already got its quota of answers in the last hour."""
+    from games.models import OutboxMessage
+
+    since = timezone.now() - timedelta(hours=1)
+    sent = OutboxMessage.objects.filter(seat=seat, kind=REPLY_KIND, created_at__gte=since)
+    return sent.count() >= replies_per_hour()
+
+
+def reply_recipient(seat: Any, parsed: ParsedMail) -> str:
+    """Answers go to the seat holder's account address (so a leaked token cannot act
+    unseen); to the sender only when the account has no address."""
+    user = getattr(seat, "user", None)
+    return (getattr(user, "email", "") or "").strip() or parsed.sender
+
+
+def send_reply(
+    *, seat: Any, inbound: Any, parsed: ParsedMail, sections: list[str], key: str = "answer"
+) -> Any:
+    """Queue one answer (sections joined) unless the seat is over its hourly quota.
+    Returns the OutboxMessage, or None when nothing was queued. Keyed by the inbound row,
+    so a retried processing never answers twice."""
+    from games.services.notifications import outbox_enqueue
+    from games.services.seats import seat_reply_address
+
+    to = reply_recipient(seat, parsed)
+    if not to:
+        logger.warning("inbound #%s: no address to answer", inbound.pk)
+        return None
+    if rate_limited(seat):
+        logger.warning(
+            "inbound #%s: answer to %s suppressed (over %s answers an hour for this seat)",
+            inbound.pk,
+            redact_address(to),
+            replies_per_hour(),
+        )
+        return None
+    body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER]) + "\n"
+    return outbox_enqueue(
+        to=to,
+        subject=_subject(parsed, seat),
+        body=body,
+        seat=seat,
+        kind=REPLY_KIND,
+        reply_to=seat_reply_address(seat=seat),
+        headers=_threading_headers(parsed),
+        key=f"mail:{key}:{inbound.pk}",
+    )

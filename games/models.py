@@ -1,0 +1,292 @@
+"""The games room's tables: a game, its seats, its prompts, sealed orders, snapshots,
+the hash-chained audit log and the mail outbox.
+
+Models hold data only; every rule lives in ``games.services`` (writes) and
+``games.selectors`` (reads).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_public_id() -> str:
+    """A short random slug for URLs."""
+    return secrets.token_urlsafe(8)
+
+
+def new_token() -> str:
+    """A random URL-safe token (invitation links, mail addresses)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_mail_token() -> str:
+    """A random token for a seat's reply address: lowercase letters and digits only,
+    so it survives mail systems that fold the local part's case."""
+    return secrets.token_hex(12)
+
+
+class Game(models.Model):
+    """One game of a ruleset, from forming to finished."""
+
+    class Status(models.TextChoices):
+        FORMING = "forming", "forming"
+        ACTIVE = "active", "active"
+        PAUSED = "paused", "paused"
+        FINISHED = "finished", "finished"
+        ABANDONED = "abandoned", "abandoned"
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
+    ruleset = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    setup = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    name = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.FORMING)
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_games"
+    )
+    seats_count = models.PositiveSmallIntegerField()
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=64, default=new_token)
+    warnings = models.JSONField(default=list, blank=True)
+    # The RNG seed stays secret until the game ends; its commitment is public from the
+    # start: seed_commitment = sha256(f"{seed_salt}:{seed}".encode()).hexdigest().
+    seed = models.BigIntegerField(null=True, blank=True)
+    seed_salt = models.CharField(max_length=64, blank=True)
+    seed_commitment = models.CharField(max_length=64, blank=True)
+    # Deadline policy.
+    deadline_hours = models.FloatField(default=48)
+    grace_minutes = models.PositiveIntegerField(default=0)
+    quiet_hours_start = models.PositiveSmallIntegerField(null=True, blank=True)
+    quiet_hours_end = models.PositiveSmallIntegerField(null=True, blank=True)
+    reminder_hours = models.FloatField(default=12)
+    early_resolution_delay_seconds = models.PositiveIntegerField(default=0)
+    require_sender_match = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ranking = models.JSONField(null=True, blank=True)
+    end_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "is_private"])]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.ruleset} game {self.pk}"
+
+
+class Seat(models.Model):
+    """A user's place at a game. ``name`` is the engine's seat name and never changes;
+    when a player is replaced the old row becomes ``replaced`` and a new row with the
+    same name and position takes over."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        RESIGNED = "resigned", "resigned"
+        REPLACED = "replaced", "replaced"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=150)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    mail_token = models.CharField(max_length=64, unique=True, default=new_mail_token)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "name"],
+                condition=~Q(status="replaced"),
+                name="games_seat_unique_name",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=~Q(status="replaced"),
+                name="games_seat_unique_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.game_id}"
+
+
+class Prompt(models.Model):
+    """One sealed prompt: the seats in ``pending`` each owe an order."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RESOLVED = "resolved", "resolved"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="prompts")
+    number = models.PositiveIntegerField()
+    round = models.IntegerField(default=0)
+    phase = models.CharField(max_length=32)
+    pending = models.JSONField(default=list)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_remaining_seconds = models.FloatField(null=True, blank=True)
+    extensions = models.PositiveSmallIntegerField(default=0)
+    resolve_after = models.DateTimeField(null=True, blank=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    # Every event of the resolution, with its visibility (``to``); shown to a seat only
+    # through engine.events_for. Never shown raw to players.
+    events = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="games_prompt_unique_number"),
+        ]
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} prompt {self.number} ({self.phase})"
+
+
+class SealedOrder(models.Model):
+    """One seat's sealed order for one prompt (see ``games.services.orders`` for the
+    commitment's exact byte format)."""
+
+    class Source(models.TextChoices):
+        WEB = "web", "web"
+        API = "api", "api"
+        EMAIL = "email", "email"
+        DEFAULT = "default", "default"
+
+    prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
+    seat_name = models.CharField(max_length=150)
+    text = models.TextField()
+    parsed = models.JSONField(default=dict)
+    source = models.CharField(max_length=16, choices=Source.choices)
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    replaced_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replaces"
+    )
+    is_current = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["prompt", "submitted_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["prompt", "seat_name"],
+                condition=Q(is_current=True),
+                name="games_order_one_current",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"order of {self.seat_name} for prompt {self.prompt_id} ({self.commitment[:12]})"
+
+
+class StateSnapshot(models.Model):
+    """The engine state while prompt ``prompt_number`` is open (a cache of the replay).
+    When the game ends after prompt N, snapshot N + 1 holds the final state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    prompt_number = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "prompt_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "prompt_number"], name="games_snapshot_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"state of game {self.game_id} at prompt {self.prompt_number}"
+
+
+class LogEntry(models.Model):
+    """An append-only audit entry; ``hash`` chains it to the previous one (formula in
+    ``engine.audit.entry_hash``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="games_log_unique_seq"),
+        ]
+        verbose_name_plural = "log entries"
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+
+class Reminder(models.Model):
+    """A deadline reminder sent to one seat for one prompt (at most once)."""
+
+    prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="reminders")
+    seat_name = models.CharField(max_length=150)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["prompt", "seat_name"], name="games_reminder_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"reminder to {self.seat_name} for prompt {self.prompt_id}"
+
+
+class OutboxMessage(models.Model):
+    """An email to send; sending is a visible state change (queued -> sent / failed)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+        RETRYING = "retrying", "retrying"
+
+    to = models.EmailField(max_length=254)
+    subject = models.CharField(max_length=255)
+    body = models.TextField()
+    html = models.TextField(blank=True)
+    reply_to = models.CharField(max_length=254, blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
+    )
+    kind = models.CharField(max_length=32, default="game")
+    # Deduplication key (e.g. "resolved:<game>:<prompt>:<seat>"): a second attempt to
+    # queue the same notification is a no-op.
+    key = models.CharField(max_length=200, null=True, blank=True, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to} ({self.status})"

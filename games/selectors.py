@@ -1,0 +1,288 @@
+"""Reads of the games room. Everything shown to a player is built from the engine's
+per-seat view and ``events_for``; sealed orders of other seats never appear here
+before the game is over (their commitments do)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from engine.base import events_for
+from games.errors import GameStateError, NotFound
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
+from games.services.audit import log_time
+
+OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
+RECENT_EVENTS_PROMPTS = 1
+
+
+def games_for_user(*, user: Any) -> QuerySet[Game]:
+    """Games where the user holds (or held) a seat or is the organizer, newest first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Game.objects.none()
+    return (
+        Game.objects.filter(Q(seats__user=user) | Q(organizer=user))
+        .distinct()
+        .order_by("-created_at", "-id")
+    )
+
+
+def open_games() -> QuerySet[Game]:
+    """Public games still forming, newest first."""
+    return Game.objects.filter(status=Game.Status.FORMING, is_private=False).order_by(
+        "-created_at", "-id"
+    )
+
+
+def game_get(*, game_id: Any) -> Game:
+    """The game with this id; raises NotFound."""
+    try:
+        return Game.objects.get(pk=int(game_id))
+    except (Game.DoesNotExist, TypeError, ValueError):
+        raise NotFound("No such game.") from None
+
+
+def game_get_by_public_id(*, public_id: str) -> Game:
+    """The game with this public slug; raises NotFound."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        raise NotFound("No such game.")
+    return game
+
+
+def seat_for_user(*, game: Game, user: Any) -> Seat | None:
+    """The user's (non-replaced) seat in the game, or None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
+    )
+
+
+def seats(*, game: Game) -> list[Seat]:
+    """The game's current seats (replaced ones left out), in seating order."""
+    return list(
+        Seat.objects.filter(game=game)
+        .exclude(status=Seat.Status.REPLACED)
+        .select_related("user")
+        .order_by("position", "joined_at", "id")
+    )
+
+
+def current_prompt(*, game: Game) -> Prompt | None:
+    """The open prompt, or None (forming, over, or between prompts)."""
+    return (
+        Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
+    )
+
+
+def current_state(*, game: Game) -> dict:
+    """The engine state of the latest snapshot ({} before the game starts)."""
+    snapshot = StateSnapshot.objects.filter(game=game).order_by("-prompt_number").first()
+    return snapshot.state if snapshot is not None else {}
+
+
+def _last_resolved(game: Game) -> Prompt | None:
+    return (
+        Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def current_order(*, seat: Seat) -> SealedOrder | None:
+    """The seat's current sealed order for the open prompt (for its own eyes only)."""
+    if seat.status == Seat.Status.REPLACED:
+        return None
+    prompt = current_prompt(game=seat.game)
+    if prompt is None:
+        return None
+    return SealedOrder.objects.filter(prompt=prompt, seat_name=seat.name, is_current=True).first()
+
+
+def legal_orders(*, seat: Seat) -> list[str]:
+    """Every legal order text for the seat now; empty if it is not asked."""
+    from games.services.games import ruleset_get
+
+    game = seat.game
+    if game.status != Game.Status.ACTIVE or seat.status != Seat.Status.ACTIVE:
+        return []
+    prompt = current_prompt(game=game)
+    if prompt is None or seat.name not in prompt.pending:
+        return []
+    return ruleset_get(game.ruleset).legal_orders(current_state(game=game), seat.name)
+
+
+def _game_info(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "public_id": game.public_id,
+        "name": game.name,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "seed_commitment": game.seed_commitment or None,
+        "seats": [
+            {"name": s.name, "position": s.position, "status": s.status} for s in seats(game=game)
+        ],
+        "ranking": game.ranking,
+        "warnings": list(game.warnings or []),
+    }
+
+
+def _prompt_info(prompt: Prompt | None) -> dict[str, Any] | None:
+    if prompt is None:
+        return None
+    return {
+        "number": prompt.number,
+        "round": prompt.round,
+        "phase": prompt.phase,
+        "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
+        "pending": list(prompt.pending),
+        "ready": sorted(
+            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+                "seat_name", flat=True
+            )
+        ),
+    }
+
+
+def _view(game: Game, seat_name: str | None) -> dict[str, Any]:
+    from games.services.games import ruleset_get
+
+    if game.status == Game.Status.FORMING:
+        return {}
+    state = current_state(game=game)
+    if not state:
+        return {}
+    return dict(ruleset_get(game.ruleset).view(state, seat_name))
+
+
+def seat_view(*, seat: Seat) -> dict[str, Any]:
+    """What the seat's player may see now: the engine's view for the seat plus the game,
+    the open prompt, the seat's own order, its legal orders and the latest events it
+    may see."""
+    game = seat.game
+    out = _view(game, seat.name)
+    prompt = current_prompt(game=game)
+    order = current_order(seat=seat)
+    last = _last_resolved(game)
+    out.update(
+        {
+            "game": _game_info(game),
+            "seat": {"name": seat.name, "position": seat.position, "status": seat.status},
+            "prompt": _prompt_info(prompt),
+            "my_order": (
+                {
+                    "text": order.text,
+                    "commitment": order.commitment,
+                    "source": order.source,
+                    "submitted_at": order.submitted_at.isoformat(),
+                }
+                if order is not None
+                else None
+            ),
+            "legal_orders": legal_orders(seat=seat),
+            "events": [
+                {"kind": e.get("kind"), "text": e.get("text")}
+                for e in events_for(last.events if last else [], seat.name)
+            ],
+        }
+    )
+    return out
+
+
+def spectator_view(*, game: Game) -> dict[str, Any]:
+    """The public view of the game (the engine's spectator view plus public events)."""
+    out = _view(game, None)
+    last = _last_resolved(game)
+    out.update(
+        {
+            "game": _game_info(game),
+            "seat": None,
+            "prompt": _prompt_info(current_prompt(game=game)),
+            "my_order": None,
+            "legal_orders": [],
+            "events": [
+                {"kind": e.get("kind"), "text": e.get("text")}
+                for e in events_for(last.events if last else [], None)
+            ],
+        }
+    )
+    return out
+
+
+def _entry_dict(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "payload": entry.payload,
+        "created_at": log_time(entry.created_at),
+        "prev_hash": entry.prev_hash,
+        "hash": entry.hash,
+    }
+
+
+def _redact(entry: dict[str, Any], own: set[str]) -> dict[str, Any]:
+    """Hide other seats' revealed texts and salts while the game runs: some orders are
+    never revealed by the rules (a drafted leader passed to a neighbour)."""
+    if entry["kind"] != "orders_revealed":
+        return entry
+    orders = {}
+    for name, order in (entry["payload"].get("orders") or {}).items():
+        if name in own:
+            orders[name] = order
+        else:
+            orders[name] = {"commitment": order.get("commitment"), "source": order.get("source")}
+    return {**entry, "payload": {**entry["payload"], "orders": orders}, "redacted": True}
+
+
+def game_log(*, game: Game, for_user: Any = None) -> list[dict[str, Any]]:
+    """The game's audit log as a player may see it. While the game runs, order texts
+    and salts of other seats are replaced by their commitments (the viewer's own seat
+    sees its own); once the game is over the whole log is public."""
+    entries = [_entry_dict(e) for e in LogEntry.objects.filter(game=game).order_by("seq")]
+    if game.status in OVER:
+        return entries
+    own: set[str] = set()
+    if for_user is not None and getattr(for_user, "is_authenticated", False):
+        own = set(
+            Seat.objects.filter(game=game, user=for_user)
+            .exclude(status=Seat.Status.REPLACED)
+            .values_list("name", flat=True)
+        )
+    return [_redact(e, own) for e in entries]
+
+
+def game_export(*, game: Game) -> dict[str, Any]:
+    """The full, verifiable log of a game that is over (``python -m engine verify``):
+    setup, seed, every entry with its hash, and the final state. Raises GameStateError
+    while the game runs."""
+    if game.status not in OVER:
+        raise GameStateError("The log is exported once the game is over.")
+    return game_export_unchecked(game=game)
+
+
+def game_export_unchecked(*, game: Game) -> dict[str, Any]:
+    """The export without the status check (server-side verification only: it holds
+    the seed and every sealed order)."""
+    return {
+        "format": "fivex-game-log/1",
+        "game": {
+            "id": game.pk,
+            "public_id": game.public_id,
+            "name": game.name,
+            "ruleset": game.ruleset,
+            "engine_version": game.engine_version,
+            "options": game.options,
+            "setup": game.setup,
+            "status": game.status,
+            "players": [s.name for s in seats(game=game)] if game.started_at else [],
+            "seed": game.seed,
+            "seed_salt": game.seed_salt,
+            "seed_commitment": game.seed_commitment,
+            "ranking": game.ranking,
+        },
+        "entries": [_entry_dict(e) for e in LogEntry.objects.filter(game=game).order_by("seq")],
+        "final_state": current_state(game=game) or None,
+    }

@@ -1,0 +1,1 @@
+"""Services: every write of the games room (see ARCHITECTURE.md)."""

@@ -1,0 +1,135 @@
+"""Deadlines: computing them, enforcing them (default orders), reminders, the sweep.
+
+Policy (per game): a prompt opened at ``t`` is due at ``t + deadline_hours``. If that
+moment falls inside the quiet hours (``quiet_hours_start`` to ``quiet_hours_end``, whole
+hours in UTC, wrapping past midnight when start > end), it is pushed to the end of the
+quiet window. ``Prompt.deadline`` is the announced deadline; the orders of missing seats
+are filled ``grace_minutes`` after it. Reminders go ``reminder_hours`` before the
+announced deadline to every active seat still without an order, once per prompt.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import Game, Prompt, Reminder, SealedOrder, Seat
+
+logger = logging.getLogger(__name__)
+
+# A prompt that has every order but is still open this long after it became
+# resolvable is re-enqueued by the sweep (a lost task, a killed worker).
+READY_SWEEP_SECONDS = 30
+
+
+def _in_quiet(hour_float: float, start: int, end: int) -> bool:
+    if start < end:
+        return start <= hour_float < end
+    return hour_float >= start or hour_float < end
+
+
+def push_out_of_quiet_hours(*, moment: datetime, start: int | None, end: int | None) -> datetime:
+    """``moment`` moved to the end of the quiet window if it falls inside it (UTC)."""
+    if start is None or end is None:
+        return moment
+    utc = moment.astimezone(UTC)
+    hour = utc.hour + utc.minute / 60 + utc.second / 3600 + utc.microsecond / 3.6e9
+    if not _in_quiet(hour, start, end):
+        return moment
+    end_of_window = utc.replace(hour=end, minute=0, second=0, microsecond=0)
+    if end_of_window <= utc:
+        end_of_window += timedelta(days=1)
+    return end_of_window
+
+
+def deadline_for(*, game: Game, start: datetime) -> datetime:
+    """The announced deadline of a prompt opened at ``start`` under the game's policy."""
+    moment = start + timedelta(hours=game.deadline_hours)
+    return push_out_of_quiet_hours(
+        moment=moment, start=game.quiet_hours_start, end=game.quiet_hours_end
+    )
+
+
+def enforce_due_at(*, game: Game, prompt: Prompt) -> datetime | None:
+    """When the missing orders of ``prompt`` are filled by default (deadline + grace)."""
+    if prompt.deadline is None:
+        return None
+    return prompt.deadline + timedelta(minutes=game.grace_minutes)
+
+
+def enforce_deadlines(*, now: datetime | None = None) -> int:
+    """Resolve every open prompt of an active game whose deadline (plus grace) has
+    passed, filling missing orders with default orders. Also re-enqueues prompts that
+    are complete but still open (lost task). Returns how many prompts were resolved."""
+    from games.services.orders import schedule_resolution
+    from games.services.resolution import prompt_resolve
+
+    now = now or timezone.now()
+    resolved = 0
+    due = (
+        Prompt.objects.filter(
+            status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__lte=now
+        )
+        .select_related("game")
+        .order_by("deadline")
+    )
+    for prompt in due:
+        due_at = enforce_due_at(game=prompt.game, prompt=prompt)
+        if due_at is None or due_at > now:
+            continue
+        try:
+            if prompt_resolve(
+                game_id=prompt.game_id, prompt_number=prompt.number, fill_missing=True, now=now
+            ):
+                resolved += 1
+        except Exception:  # one broken game must not stop the sweep for the others
+            logger.exception("deadline resolution failed for game %s", prompt.game_id)
+    stale = Prompt.objects.filter(
+        status=Prompt.Status.OPEN,
+        game__status=Game.Status.ACTIVE,
+        resolve_after__lte=now - timedelta(seconds=READY_SWEEP_SECONDS),
+    )
+    for prompt in stale:
+        with transaction.atomic():
+            schedule_resolution(game_id=prompt.game_id, prompt_number=prompt.number)
+    return resolved
+
+
+def send_reminders(*, now: datetime | None = None) -> int:
+    """Email every active seat that still owes an order when its prompt's deadline is
+    less than the game's ``reminder_hours`` away; once per prompt and seat. Returns how
+    many reminders were queued."""
+    from games.services.notifications import notify_reminder
+
+    now = now or timezone.now()
+    sent = 0
+    prompts = Prompt.objects.filter(
+        status=Prompt.Status.OPEN,
+        game__status=Game.Status.ACTIVE,
+        deadline__gt=now,
+    ).select_related("game")
+    for prompt in prompts:
+        game = prompt.game
+        if game.reminder_hours <= 0 or prompt.deadline - timedelta(hours=game.reminder_hours) > now:
+            continue
+        have = set(
+            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+                "seat_name", flat=True
+            )
+        )
+        for seat in Seat.objects.filter(
+            game=game, status=Seat.Status.ACTIVE, name__in=prompt.pending
+        ).select_related("user"):
+            if seat.name in have:
+                continue
+            try:
+                with transaction.atomic():
+                    Reminder.objects.create(prompt=prompt, seat_name=seat.name)
+                    notify_reminder(game=game, prompt=prompt, seat=seat)
+            except IntegrityError:
+                continue  # already reminded
+            sent += 1
+    return sent

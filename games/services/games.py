@@ -1,0 +1,359 @@
+"""Creating, joining, leaving and starting games; resigning a seat."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine.audit import seating_from_seed, seed_commitment
+from engine.base import Ruleset, ScriptError
+from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
+from games.models import Game, Seat
+from games.services.audit import log_append
+from games.services.locking import lock_game
+
+NOT_RECOMMENDED_5X = (
+    "Not recommended: the rulebook suggests playing without Great Leaders only with 3 or 4 "
+    "players."
+)
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def ruleset_get(ruleset_id: str) -> Ruleset:
+    """The engine ruleset for an id, or ValidationError naming the known ones."""
+    try:
+        return engine.get(ruleset_id)
+    except ScriptError as exc:
+        raise ValidationError(str(exc)) from None
+
+
+def creation_warnings(*, ruleset: Ruleset, options: Mapping[str, Any], seats_count: int) -> list[str]:
+    """Warnings to show when creating a game (allowed, but discouraged by the rules)."""
+    warnings = []
+    if ruleset.id == "5x" and options.get("leaders") is False and seats_count >= 5:
+        warnings.append(NOT_RECOMMENDED_5X)
+    return warnings
+
+
+def game_options_check(
+    *, ruleset: str, options: Mapping[str, Any] | None, seats_count: int
+) -> tuple[Ruleset, dict[str, Any], list[str]]:
+    """Validate a ruleset id, its options and a seat count without creating anything.
+
+    Returns ``(ruleset, normalized options, warnings)``; raises ValidationError."""
+    rules = ruleset_get(ruleset)
+    try:
+        normalized = rules.normalize_options(options or {})
+    except ScriptError as exc:
+        raise ValidationError(str(exc)) from None
+    if (
+        not isinstance(seats_count, int)
+        or isinstance(seats_count, bool)
+        or not rules.min_players <= seats_count <= rules.max_players
+    ):
+        raise ValidationError(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players."
+        )
+    return rules, normalized, creation_warnings(
+        ruleset=rules, options=normalized, seats_count=seats_count
+    )
+
+
+def _check_policy(
+    *,
+    deadline_hours: float,
+    grace_minutes: int,
+    quiet_hours_start: int | None,
+    quiet_hours_end: int | None,
+    reminder_hours: float,
+    early_resolution_delay_seconds: int,
+) -> None:
+    if not isinstance(deadline_hours, int | float) or not 0 < deadline_hours <= 24 * 30:
+        raise ValidationError("The deadline must be between a few minutes and 30 days (in hours).")
+    if not isinstance(grace_minutes, int) or not 0 <= grace_minutes <= 24 * 60:
+        raise ValidationError("The grace period must be 0 to 1440 minutes.")
+    if (quiet_hours_start is None) != (quiet_hours_end is None):
+        raise ValidationError("Quiet hours need both a start and an end hour, or neither.")
+    for hour in (quiet_hours_start, quiet_hours_end):
+        if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
+            raise ValidationError("Quiet hours are whole hours from 0 to 23 (UTC).")
+    if quiet_hours_start is not None and quiet_hours_start == quiet_hours_end:
+        raise ValidationError("Quiet hours must not start and end at the same hour.")
+    if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
+        raise ValidationError("The reminder time must be zero or more hours.")
+    if not isinstance(early_resolution_delay_seconds, int) or not (
+        0 <= early_resolution_delay_seconds <= 24 * 3600
+    ):
+        raise ValidationError("The early-resolution delay must be 0 to 86400 seconds.")
+
+
+def game_create(
+    *,
+    organizer: Any,
+    ruleset: str,
+    options: Mapping[str, Any] | None = None,
+    seats_count: int,
+    name: str = "",
+    is_private: bool = False,
+    deadline_hours: float | None = None,
+    grace_minutes: int = 0,
+    quiet_hours_start: int | None = None,
+    quiet_hours_end: int | None = None,
+    reminder_hours: float = 12,
+    early_resolution_delay_seconds: int = 0,
+    require_sender_match: bool = False,
+    setup: Mapping[str, Any] | None = None,
+    seat_organizer: bool = False,
+) -> Game:
+    """Create a forming game. Options are checked by the engine's ``normalize_options``;
+    discouraged but allowed choices are listed in ``game.warnings``. With
+    ``seat_organizer`` the organizer also takes the first seat. Raises ValidationError."""
+    if deadline_hours is None:
+        deadline_hours = getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48)
+    rules, normalized, warnings = game_options_check(
+        ruleset=ruleset, options=options, seats_count=seats_count
+    )
+    _check_policy(
+        deadline_hours=deadline_hours,
+        grace_minutes=grace_minutes,
+        quiet_hours_start=quiet_hours_start,
+        quiet_hours_end=quiet_hours_end,
+        reminder_hours=reminder_hours,
+        early_resolution_delay_seconds=early_resolution_delay_seconds,
+    )
+    setup = dict(setup or {})
+    for key in setup:
+        if key not in rules.setup_keys:
+            raise ValidationError(f"Unknown setup key {key!r} for {rules.id}.")
+    name = (name or "").strip()[:120]
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=rules.id,
+            options=normalized,
+            setup=setup,
+            engine_version=rules.version,
+            name=name,
+            organizer=organizer,
+            seats_count=seats_count,
+            is_private=bool(is_private),
+            warnings=warnings,
+            deadline_hours=float(deadline_hours),
+            grace_minutes=grace_minutes,
+            quiet_hours_start=quiet_hours_start,
+            quiet_hours_end=quiet_hours_end,
+            reminder_hours=float(reminder_hours),
+            early_resolution_delay_seconds=early_resolution_delay_seconds,
+            require_sender_match=bool(require_sender_match),
+        )
+        game = lock_game(game_id=game.pk)
+        log_append(
+            game=game,
+            kind="game_created",
+            payload={
+                "ruleset": rules.id,
+                "engine_version": rules.version,
+                "options": normalized,
+                "seats": seats_count,
+                "private": game.is_private,
+                "name": name,
+                "deadline_hours": game.deadline_hours,
+                "grace_minutes": grace_minutes,
+                "quiet_hours": [quiet_hours_start, quiet_hours_end],
+                "warnings": warnings,
+            },
+        )
+        if seat_organizer:
+            _join_locked(game=game, user=organizer)
+    return game
+
+
+def _seat_name(*, game: Game, user: Any) -> str:
+    """The engine seat name for a user: the username, made safe for order texts and
+    unique (case-insensitively) within the game."""
+    base = _NAME_CHARS.sub("_", str(user.get_username()))[:40] or "player"
+    taken = {
+        n.lower()
+        for n in Seat.objects.filter(game=game)
+        .exclude(status=Seat.Status.REPLACED)
+        .values_list("name", flat=True)
+    }
+    name, counter = base, 2
+    while name.lower() in taken:
+        name = f"{base}-{counter}"
+        counter += 1
+    return name
+
+
+def _join_locked(*, game: Game, user: Any) -> Seat:
+    seat = Seat.objects.create(game=game, user=user, name=_seat_name(game=game, user=user))
+    log_append(game=game, kind="seat_joined", payload={"seat": seat.name})
+    return seat
+
+
+def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat:
+    """Take a seat in a forming game (a private game needs its invitation token).
+    Joining twice returns the same seat. The game starts by itself when the last seat
+    fills. Raises GameStateError (not forming, full) or PermissionDenied."""
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        existing = (
+            Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
+        )
+        if existing is not None:
+            return existing
+        if game.status != Game.Status.FORMING:
+            raise GameStateError("This game has already started; no seat is free.")
+        if game.is_private and not (
+            isinstance(invite_token, str)
+            and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+        ):
+            raise PermissionDenied("This game is private: you need a valid invitation link.")
+        seated = Seat.objects.filter(game=game).count()
+        if seated >= game.seats_count:
+            raise GameStateError("This game is full.")
+        seat = _join_locked(game=game, user=user)
+        if seated + 1 == game.seats_count:
+            _start_locked(game=game, fixed_order=None)
+            seat.refresh_from_db()
+    return seat
+
+
+def game_leave(*, game: Game, user: Any) -> None:
+    """Leave a game that has not started. Raises GameStateError or NotPending."""
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        if game.status != Game.Status.FORMING:
+            raise GameStateError("The game has started: you can resign, but not leave.")
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if seat is None:
+            raise NotPending("You hold no seat in this game.")
+        name = seat.name
+        seat.delete()
+        log_append(game=game, kind="seat_left", payload={"seat": name})
+
+
+def game_start(*, game: Game, user: Any, fixed_order: list[str] | None = None) -> Game:
+    """Start a forming game now (organizer only), with at least the ruleset's minimum of
+    players. ``fixed_order`` (seat names, clockwise) fixes the seating; otherwise it is
+    the seed's shuffle of the join order. Raises PermissionDenied, GameStateError,
+    ValidationError."""
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        if user is None or game.organizer_id != getattr(user, "pk", None):
+            raise PermissionDenied("Only the organizer can start this game.")
+        if game.status != Game.Status.FORMING:
+            raise GameStateError("This game has already started.")
+        _start_locked(game=game, fixed_order=fixed_order)
+    return game
+
+
+def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
+    from games.services.notifications import notify_game_started
+    from games.services.resolution import prompt_open
+
+    rules = ruleset_get(game.ruleset)
+    seats = list(Seat.objects.filter(game=game).order_by("joined_at", "id"))
+    if len(seats) < rules.min_players:
+        raise GameStateError(
+            f"{rules.name} needs at least {rules.min_players} players; {len(seats)} joined."
+        )
+    join_order = [s.name for s in seats]
+    seed = secrets.randbits(63)
+    seed_salt = secrets.token_hex(16)
+    if fixed_order is not None:
+        if sorted(fixed_order) != sorted(join_order):
+            raise ValidationError("The fixed seating must list every seated player exactly once.")
+        seating = list(fixed_order)
+    else:
+        seating = seating_from_seed(seed=seed, names=join_order)
+    try:
+        state = rules.new_game(players=seating, options=game.options, seed=seed, setup=game.setup)
+    except ScriptError as exc:
+        raise ValidationError(str(exc)) from None
+    by_name = {s.name: s for s in seats}
+    for position, name in enumerate(seating):
+        seat = by_name[name]
+        seat.position = position
+        seat.save(update_fields=["position"])
+    now = timezone.now()
+    game.seed = seed
+    game.seed_salt = seed_salt
+    game.seed_commitment = seed_commitment(seed_salt=seed_salt, seed=seed)
+    game.seats_count = len(seats)
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.save()
+    log_append(
+        game=game,
+        kind="game_started",
+        payload={
+            "ruleset": game.ruleset,
+            "engine_version": game.engine_version,
+            "options": game.options,
+            "setup": game.setup,
+            "seed_commitment": game.seed_commitment,
+            "join_order": join_order,
+            "seating": seating,
+            "seating_fixed": fixed_order is not None,
+        },
+    )
+    prompt = prompt_open(game=game, state=state, number=1, now=now)
+    notify_game_started(game=game, state=state, prompt=prompt)
+
+
+def seat_resign(*, seat: Seat) -> None:
+    """Resign a seat: from now on its orders are the engine's default orders (a pending
+    order it still owes is filled at once) and it never blocks a prompt. Raises
+    GameStateError or NotPending."""
+    from games.services.orders import order_fill_default, prompt_check_ready
+    from games.services.resolution import open_prompt_locked
+
+    with transaction.atomic():
+        game = lock_game(game_id=seat.game_id)
+        seat = Seat.objects.get(pk=seat.pk)
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            raise GameStateError("You can only resign from a game in progress.")
+        if seat.status != Seat.Status.ACTIVE:
+            raise NotPending("This seat has already resigned or been replaced.")
+        seat.status = Seat.Status.RESIGNED
+        seat.save(update_fields=["status"])
+        log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})
+        prompt = open_prompt_locked(game=game)
+        if prompt is not None and seat.name in prompt.pending:
+            order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned")
+            prompt_check_ready(game=game, prompt=prompt)
+
+
+def game_create_seated(
+    *,
+    organizer: Any,
+    ruleset: str,
+    options: Mapping[str, Any] | None = None,
+    users: list[Any],
+    name: str = "",
+    deadline_hours: float | None = None,
+) -> Game:
+    """Create a private game with ``users`` seated in that clockwise order and start it
+    at once (used by tournaments, whose pairing fixes the seats). Raises
+    ValidationError / GameStateError like :func:`game_create` and :func:`game_start`."""
+    with transaction.atomic():
+        game = game_create(
+            organizer=organizer,
+            ruleset=ruleset,
+            options=options,
+            seats_count=len(users),
+            name=name,
+            is_private=True,
+            deadline_hours=deadline_hours,
+        )
+        game = lock_game(game_id=game.pk)
+        seats = [_join_locked(game=game, user=user) for user in users]
+        _start_locked(game=game, fixed_order=[seat.name for seat in seats])
+    return game

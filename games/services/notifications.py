@@ -1,0 +1,314 @@
+"""The mail outbox: queueing messages, sending them with retries, and the game emails.
+
+Every email to a seat is built from the engine's per-seat view and the events that seat
+may see (``engine.events_for``), and carries the seat's reply address as Reply-To.
+Sending is a state change on the row: queued -> sent, or retrying (temporary SMTP
+failure, with back-off, at most ``MAX_ATTEMPTS`` attempts) -> failed (permanent
+failure, or out of attempts).
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from engine.base import events_for
+from games.models import Game, OutboxMessage, Prompt, Seat
+from games.services.seats import seat_reply_address
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+BACKOFF_SECONDS = 30  # 30 s, 60 s, 120 s, 240 s between attempts
+
+
+def outbox_enqueue(
+    *,
+    to: str,
+    subject: str,
+    body: str,
+    seat: Seat | None = None,
+    kind: str = "game",
+    reply_to: str | None = None,
+    headers: dict[str, str] | None = None,
+    html: str = "",
+    game: Game | None = None,
+    key: str | None = None,
+) -> OutboxMessage:
+    """Queue an email; ``send_outbox_message`` is enqueued when the transaction commits.
+    A message with the same ``key`` as an existing one is not queued twice (the
+    existing row is returned)."""
+    from games.tasks import send_outbox_message
+
+    if key is not None:
+        existing = OutboxMessage.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+    try:
+        with transaction.atomic():
+            message = OutboxMessage.objects.create(
+                to=to,
+                subject=subject[:255],
+                body=body,
+                html=html or "",
+                reply_to=reply_to or "",
+                headers=headers or {},
+                seat=seat,
+                game=game if game is not None else (seat.game if seat is not None else None),
+                kind=kind,
+                key=key,
+            )
+    except IntegrityError:
+        return OutboxMessage.objects.get(key=key)
+    transaction.on_commit(lambda: send_outbox_message.delay(message.pk))
+    return message
+
+
+def classify_smtp_error(exc: BaseException) -> str:
+    """``"temporary"`` (retry later) or ``"permanent"`` (give up) for a sending error."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in exc.recipients.values()]
+        return "temporary" if codes and all(400 <= c < 500 for c in codes) else "permanent"
+    if isinstance(exc, smtplib.SMTPConnectError):
+        return "temporary"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return "temporary" if 400 <= exc.smtp_code < 500 else "permanent"
+    if isinstance(exc, smtplib.SMTPServerDisconnected):
+        return "temporary"
+    if isinstance(exc, smtplib.SMTPException):
+        return "permanent"
+    if isinstance(exc, OSError):
+        return "temporary"
+    return "permanent"
+
+
+def _deliver(message: OutboxMessage) -> None:
+    email = EmailMultiAlternatives(
+        subject=message.subject,
+        body=message.body,
+        from_email=getattr(settings, "DEFAULT_FROM_EMAIL", None),
+        to=[message.to],
+        reply_to=[message.reply_to] if message.reply_to else None,
+        headers=message.headers or None,
+    )
+    if message.html:
+        email.attach_alternative(message.html, "text/html")
+    email.send(using="default")
+
+
+def outbox_send(*, message_id: int, now: datetime | None = None) -> tuple[str, float]:
+    """Try to send one queued message. Returns ``(status, retry_in_seconds)``: the row's
+    new status (``"sent"``, ``"retrying"``, ``"failed"``), or ``"skipped"`` when it is
+    already final, not due yet or missing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None or message.status in (
+            OutboxMessage.Status.SENT,
+            OutboxMessage.Status.FAILED,
+        ):
+            return "skipped", 0
+        if message.next_attempt_at is not None and message.next_attempt_at > now:
+            return "skipped", (message.next_attempt_at - now).total_seconds()
+        message.attempts += 1
+        try:
+            _deliver(message)
+        except Exception as exc:  # classified below; never lost
+            kind = classify_smtp_error(exc)
+            message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            if kind == "temporary" and message.attempts < MAX_ATTEMPTS:
+                delay = BACKOFF_SECONDS * 2 ** (message.attempts - 1)
+                message.status = OutboxMessage.Status.RETRYING
+                message.next_attempt_at = now + timedelta(seconds=delay)
+            else:
+                delay = 0
+                message.status = OutboxMessage.Status.FAILED
+                logger.warning("outbox message %s failed: %s", message.pk, message.last_error)
+            message.save()
+            return message.status, delay
+        message.status = OutboxMessage.Status.SENT
+        message.sent_at = now
+        message.next_attempt_at = None
+        message.save()
+        return message.status, 0
+
+
+def outbox_due(*, now: datetime | None = None) -> list[int]:
+    """Ids of messages to (re)try now: retrying ones whose time has come and queued ones
+    older than a minute (their task was lost)."""
+    now = now or timezone.now()
+    retrying = OutboxMessage.objects.filter(
+        status=OutboxMessage.Status.RETRYING, next_attempt_at__lte=now
+    )
+    stale = OutboxMessage.objects.filter(
+        status=OutboxMessage.Status.QUEUED, created_at__lte=now - timedelta(minutes=1)
+    )
+    return list(retrying.values_list("pk", flat=True)) + list(stale.values_list("pk", flat=True))
+
+
+# --- game emails --------------------------------------------------------------------
+
+
+def format_view(value: Any, indent: int = 0) -> str:
+    """A plain-text rendering of an engine view (nested dicts and lists)."""
+    pad = "  " * indent
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if isinstance(item, dict) and item:
+                lines.append(f"{pad}{key}:")
+                lines.append(format_view(item, indent + 1))
+            elif isinstance(item, list):
+                shown = ", ".join(str(x) for x in item) if item else "-"
+                lines.append(f"{pad}{key}: {shown}")
+            else:
+                lines.append(f"{pad}{key}: {'-' if item is None else item}")
+        return "\n".join(lines)
+    return f"{pad}{value}"
+
+
+def game_url(game: Game) -> str:
+    """The game's page."""
+    base = getattr(settings, "FIVEX_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+    return f"{base}/games/{game.pk}/"
+
+
+def _recipients(game: Game) -> list[Seat]:
+    return [
+        s
+        for s in Seat.objects.filter(game=game)
+        .exclude(status=Seat.Status.REPLACED)
+        .select_related("user")
+        .order_by("position", "id")
+        if s.user.email
+    ]
+
+
+def _seat_context(
+    *, game: Game, seat: Seat, state: dict, prompt: Prompt | None
+) -> dict[str, Any]:
+    from games.services.games import ruleset_get
+
+    rules = ruleset_get(game.ruleset)
+    pending = prompt is not None and seat.name in prompt.pending
+    return {
+        "game": game,
+        "seat": seat,
+        "prompt": prompt,
+        "view_text": format_view(rules.view(state, seat.name)),
+        "pending": pending and seat.status == Seat.Status.ACTIVE,
+        "legal_orders": rules.legal_orders(state, seat.name) if pending else [],
+        "reply_address": seat_reply_address(seat=seat),
+        "url": game_url(game),
+    }
+
+
+def _send_to_seat(
+    *, game: Game, seat: Seat, template: str, subject: str, context: dict, kind: str, key: str
+) -> None:
+    body = render_to_string(template, context)
+    outbox_enqueue(
+        to=seat.user.email,
+        subject=subject,
+        body=body,
+        seat=seat,
+        game=game,
+        kind=kind,
+        reply_to=seat_reply_address(seat=seat),
+        headers={"X-FiveX-Game": str(game.pk)},
+        key=key,
+    )
+
+
+def _title(game: Game) -> str:
+    return game.name or f"{game.ruleset} game #{game.pk}"
+
+
+def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
+    """Tell every seat the game started: its own view and what it must do now."""
+    for seat in _recipients(game):
+        context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
+        context["events"] = []
+        context["headline"] = "The game has started. Seating: " + ", ".join(
+            s.name for s in Seat.objects.filter(game=game).order_by("position")
+        )
+        _send_to_seat(
+            game=game,
+            seat=seat,
+            template="games/email/turn.txt",
+            subject=f"[{_title(game)}] The game has started",
+            context=context,
+            kind="game_started",
+            key=f"started:{game.pk}:{seat.pk}",
+        )
+
+
+def notify_prompt_resolved(
+    *, game: Game, prompt: Prompt, events: list, state: dict, next_prompt: Prompt | None
+) -> None:
+    """Tell every seat what it may see of the resolution and what it must do next."""
+    for seat in _recipients(game):
+        context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
+        context["events"] = [e.get("text", "") for e in events_for(events, seat.name)]
+        context["ranking"] = game.ranking if next_prompt is None else None
+        if next_prompt is None:
+            subject = f"[{_title(game)}] The game is over"
+            context["headline"] = "The game is over."
+        else:
+            subject = f"[{_title(game)}] Prompt {prompt.number} resolved"
+            context["headline"] = f"Prompt {prompt.number} ({prompt.phase}) is resolved."
+        _send_to_seat(
+            game=game,
+            seat=seat,
+            template="games/email/turn.txt",
+            subject=subject,
+            context=context,
+            kind="prompt_resolved",
+            key=f"resolved:{game.pk}:{prompt.number}:{seat.pk}",
+        )
+
+
+def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
+    """Remind one seat that its order is still missing."""
+    from games.services.orders import prompt_state
+
+    if not seat.user.email:
+        return
+    context = _seat_context(game=game, seat=seat, state=prompt_state(prompt=prompt), prompt=prompt)
+    _send_to_seat(
+        game=game,
+        seat=seat,
+        template="games/email/reminder.txt",
+        subject=f"[{_title(game)}] Reminder: your order for prompt {prompt.number}",
+        context=context,
+        kind="reminder",
+        key=f"reminder:{game.pk}:{prompt.number}:{seat.pk}",
+    )
+
+
+def notify_game_notice(*, game: Game, subject: str, text: str, key: str) -> None:
+    """A short notice to every seat (paused, resumed, deadline moved, game ended)."""
+    for seat in _recipients(game):
+        body = render_to_string(
+            "games/email/notice.txt",
+            {"game": game, "seat": seat, "text": text, "url": game_url(game)},
+        )
+        outbox_enqueue(
+            to=seat.user.email,
+            subject=f"[{_title(game)}] {subject}",
+            body=body,
+            seat=seat,
+            game=game,
+            kind="notice",
+            reply_to=seat_reply_address(seat=seat),
+            headers={"X-FiveX-Game": str(game.pk)},
+            key=f"{key}:{seat.pk}",
+        )

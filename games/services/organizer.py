@@ -1,0 +1,232 @@
+"""Organizer tools: extend a deadline, pause and resume, replace a player, end a game.
+
+Each action is checked (organizer only, right game status, capped where it can be
+abused), logged in the game's audit log and announced to the seats.
+
+Ending a game early (``game_end``) makes it **abandoned**: no ranking is stored
+(``Game.ranking`` stays null, since the rules rank only a finished game), the open
+prompt's sealed orders are never revealed, and the seed is revealed in the
+``game_ended`` entry so the played part can still be verified.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.models import Game, Prompt, Seat
+from games.services.audit import log_append
+from games.services.locking import lock_game
+
+MAX_EXTENSION_HOURS = 24 * 14
+
+
+def _check_organizer(game: Game, by: Any) -> None:
+    if by is None or game.organizer_id != getattr(by, "pk", None):
+        raise PermissionDenied("Only the organizer of this game can do that.")
+
+
+def _open_prompt(game: Game) -> Prompt:
+    from games.services.resolution import open_prompt_locked
+
+    prompt = open_prompt_locked(game=game)
+    if prompt is None:
+        raise GameStateError("No prompt is open.")
+    return prompt
+
+
+def _clean_reason(reason: str) -> str:
+    return (reason or "").strip()[:500]
+
+
+def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> Prompt:
+    """Push the open prompt's deadline back by ``hours`` (at most
+    ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt). Works while paused too (the
+    remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
+    from games.services.notifications import notify_game_notice
+
+    if not isinstance(hours, int | float) or isinstance(hours, bool) or not (
+        0 < hours <= MAX_EXTENSION_HOURS
+    ):
+        raise ValidationError(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
+    cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            raise GameStateError("Only a game in progress has a deadline to extend.")
+        prompt = _open_prompt(game)
+        if prompt.extensions >= cap:
+            raise GameStateError(
+                f"This deadline has already been extended {prompt.extensions} times "
+                f"(the limit is {cap})."
+            )
+        prompt.extensions += 1
+        if prompt.deadline is not None:
+            prompt.deadline += timedelta(hours=hours)
+        else:
+            prompt.paused_remaining_seconds = (prompt.paused_remaining_seconds or 0) + hours * 3600
+        prompt.save(update_fields=["extensions", "deadline", "paused_remaining_seconds"])
+        log_append(
+            game=game,
+            kind="deadline_extended",
+            payload={
+                "prompt": prompt.number,
+                "hours": hours,
+                "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
+                "extensions": prompt.extensions,
+                "reason": _clean_reason(reason),
+            },
+        )
+        when = (
+            f"the new deadline is {prompt.deadline:%Y-%m-%d %H:%M} UTC"
+            if prompt.deadline
+            else "the game is paused"
+        )
+        notify_game_notice(
+            game=game,
+            subject="Deadline extended",
+            text=f"the deadline of prompt {prompt.number} was extended by {hours:g} hours; {when}.",
+            key=f"extended:{game.pk}:{prompt.number}:{prompt.extensions}",
+        )
+    return prompt
+
+
+def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
+    """Pause an active game: the deadline is suspended (its remaining time kept) and
+    orders are refused until it resumes."""
+    from games.services.notifications import notify_game_notice
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.ACTIVE:
+            raise GameStateError("Only an active game can be paused.")
+        now = timezone.now()
+        prompt = _open_prompt(game)
+        remaining = max(0.0, (prompt.deadline - now).total_seconds()) if prompt.deadline else 0.0
+        prompt.paused_remaining_seconds = remaining
+        prompt.deadline = None
+        prompt.save(update_fields=["paused_remaining_seconds", "deadline"])
+        game.status = Game.Status.PAUSED
+        game.save(update_fields=["status"])
+        log_append(
+            game=game,
+            kind="game_paused",
+            payload={
+                "prompt": prompt.number,
+                "remaining_seconds": round(remaining),
+                "reason": _clean_reason(reason),
+            },
+        )
+        notify_game_notice(
+            game=game,
+            subject="Game paused",
+            text="the organizer paused the game; deadlines are suspended.",
+            key=f"paused:{game.pk}:{log_count(game)}",
+        )
+    return game
+
+
+def log_count(game: Game) -> int:
+    """How many log entries the game has (a cheap unique suffix for notice keys)."""
+    return game.log.count()
+
+
+def game_resume(*, game: Game, by: Any) -> Game:
+    """Resume a paused game: the deadline is now plus the time that remained."""
+    from games.services.notifications import notify_game_notice
+    from games.services.orders import schedule_resolution
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.PAUSED:
+            raise GameStateError("Only a paused game can be resumed.")
+        now = timezone.now()
+        prompt = _open_prompt(game)
+        remaining = prompt.paused_remaining_seconds or 0.0
+        prompt.deadline = now + timedelta(seconds=remaining)
+        prompt.paused_remaining_seconds = None
+        prompt.save(update_fields=["deadline", "paused_remaining_seconds"])
+        game.status = Game.Status.ACTIVE
+        game.save(update_fields=["status"])
+        log_append(
+            game=game,
+            kind="game_resumed",
+            payload={"prompt": prompt.number, "deadline": prompt.deadline.isoformat()},
+        )
+        if prompt.ready_at is not None:
+            schedule_resolution(game_id=game.pk, prompt_number=prompt.number)
+        notify_game_notice(
+            game=game,
+            subject="Game resumed",
+            text=f"the game is running again; the deadline is {prompt.deadline:%Y-%m-%d %H:%M} UTC.",
+            key=f"resumed:{game.pk}:{log_count(game)}",
+        )
+    return game
+
+
+def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
+    """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
+    address stops working), a new row with the same engine name and position takes
+    over, active. The seat's sealed order for the open prompt, if any, stays in force
+    until the new player replaces it. Returns the new seat."""
+    with transaction.atomic():
+        game = lock_game(game_id=seat.game_id)
+        _check_organizer(game, by)
+        old = Seat.objects.get(pk=seat.pk)
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            raise GameStateError("Players can only be replaced in a game in progress.")
+        if old.status == Seat.Status.REPLACED:
+            raise GameStateError("This seat has already been handed to another player.")
+        if (
+            Seat.objects.filter(game=game, user=new_user)
+            .exclude(status=Seat.Status.REPLACED)
+            .exists()
+        ):
+            raise ValidationError("That player already holds a seat in this game.")
+        was_resigned = old.status == Seat.Status.RESIGNED
+        old.status = Seat.Status.REPLACED
+        old.save(update_fields=["status"])
+        new = Seat.objects.create(game=game, user=new_user, name=old.name, position=old.position)
+        log_append(
+            game=game,
+            kind="seat_replaced",
+            payload={"seat": old.name, "was_resigned": was_resigned},
+        )
+    return new
+
+
+def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
+    """End a game early: it becomes abandoned, without a ranking; the seed is revealed
+    in the log. Raises PermissionDenied or GameStateError."""
+    from games.services.notifications import notify_game_notice
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise GameStateError("The game is already over.", code="game_finished")
+        was_started = game.status != Game.Status.FORMING
+        game.status = Game.Status.ABANDONED
+        game.finished_at = timezone.now()
+        game.end_reason = _clean_reason(reason)
+        game.save(update_fields=["status", "finished_at", "end_reason"])
+        payload: dict[str, Any] = {"reason": game.end_reason}
+        if was_started:
+            payload.update({"seed": game.seed, "seed_salt": game.seed_salt})
+        log_append(game=game, kind="game_ended", payload=payload)
+        notify_game_notice(
+            game=game,
+            subject="Game ended",
+            text="the organizer ended the game early"
+            + (f": {game.end_reason}" if game.end_reason else "."),
+            key=f"ended:{game.pk}",
+        )
+    return game

@@ -1,0 +1,205 @@
+"""Opening prompts and resolving them exactly once.
+
+``prompt_resolve`` is the only path that applies orders to the engine state. The
+``resolve_prompt`` task (an order completed the prompt) and the deadline sweep (time
+ran out) both call it; it takes the game's row lock, re-checks that the prompt is still
+open, and writes the new prompt, snapshot, log entries and notifications in the same
+transaction. Whoever comes second finds the prompt resolved and does nothing; the
+unique constraint on (game, number) of Prompt is the last line of defence.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.base import events_for
+from games.models import Game, Prompt, Seat, StateSnapshot
+from games.services.audit import log_append
+from games.services.locking import lock_game
+
+logger = logging.getLogger(__name__)
+
+# Test-only: seconds to sleep inside the resolution transaction (to kill a worker
+# mid-resolution). Ignored in production.
+SLEEP_ENV = "FIVEX_TEST_RESOLVE_SLEEP"
+
+
+def open_prompt_locked(*, game: Game) -> Prompt | None:
+    """The game's open prompt, locked (the caller holds the game lock)."""
+    return (
+        Prompt.objects.select_for_update()
+        .filter(game=game, status=Prompt.Status.OPEN)
+        .order_by("-number")
+        .first()
+    )
+
+
+def prompt_open(*, game: Game, state: dict, number: int, now: datetime | None = None) -> Prompt:
+    """Open prompt ``number`` for ``state``: store the prompt and the snapshot, set its
+    deadline from the game's policy, fill the orders of resigned seats with defaults and
+    schedule resolution if nothing is missing. The caller holds the game lock."""
+    from games.services.deadlines import deadline_for
+    from games.services.games import ruleset_get
+    from games.services.orders import order_fill_default, prompt_check_ready
+
+    rules = ruleset_get(game.ruleset)
+    now = now or timezone.now()
+    pending = rules.pending(state)
+    deadline = deadline_for(game=game, start=now)
+    prompt = Prompt.objects.create(
+        game=game,
+        number=number,
+        round=rules.progress(state),
+        phase=rules.phase(state),
+        pending=pending,
+        deadline=deadline if game.status == Game.Status.ACTIVE else None,
+        paused_remaining_seconds=(
+            None if game.status == Game.Status.ACTIVE else (deadline - now).total_seconds()
+        ),
+    )
+    StateSnapshot.objects.create(game=game, prompt_number=number, state=state)
+    resigned = Seat.objects.filter(game=game, status=Seat.Status.RESIGNED, name__in=pending)
+    for seat in resigned:
+        order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned")
+    prompt_check_ready(game=game, prompt=prompt)
+    return prompt
+
+
+def _test_sleep() -> None:
+    if getattr(settings, "FIVEX_ENV", "development") == "production":
+        return
+    seconds = os.environ.get(SLEEP_ENV)
+    if seconds:
+        time.sleep(float(seconds))
+
+
+def prompt_resolve(
+    *, game_id: int, prompt_number: int, fill_missing: bool = False, now: datetime | None = None
+) -> bool:
+    """Resolve one prompt exactly once; return True if this call resolved it.
+
+    Does nothing (returns False) when the prompt is already resolved, the game is not
+    active, an order is missing (unless ``fill_missing``: the deadline path, which gives
+    each missing seat its default order, logged ``nmr_applied``), or the early-resolution
+    delay has not passed."""
+    from games.services.games import ruleset_get
+    from games.services.notifications import notify_prompt_resolved
+    from games.services.orders import current_orders, order_fill_default, prompt_state
+
+    with transaction.atomic():
+        game = lock_game(game_id=game_id)
+        prompt = (
+            Prompt.objects.select_for_update().filter(game=game, number=prompt_number).first()
+        )
+        if prompt is None or prompt.status != Prompt.Status.OPEN:
+            return False
+        if game.status != Game.Status.ACTIVE:
+            return False
+        now = now or timezone.now()
+        orders = current_orders(prompt=prompt)
+        missing = [name for name in prompt.pending if name not in orders]
+        if missing:
+            if not fill_missing:
+                return False
+            seats = {
+                s.name: s
+                for s in Seat.objects.filter(game=game, name__in=missing).exclude(
+                    status=Seat.Status.REPLACED
+                )
+            }
+            for name in missing:
+                order_fill_default(game=game, prompt=prompt, seat=seats[name], reason="deadline")
+            orders = current_orders(prompt=prompt)
+        elif (
+            not fill_missing
+            and prompt.resolve_after is not None
+            and now + timedelta(seconds=1) < prompt.resolve_after
+        ):
+            return False
+        _test_sleep()
+        rules = ruleset_get(game.ruleset)
+        state = prompt_state(prompt=prompt)
+        step = {name: orders[name].text for name in prompt.pending}
+        new_state, events = rules.submit_step(state, step)
+
+        prompt.status = Prompt.Status.RESOLVED
+        prompt.resolved_at = now
+        prompt.events = events
+        prompt.save(update_fields=["status", "resolved_at", "events"])
+        log_append(
+            game=game,
+            kind="orders_revealed",
+            payload={
+                "prompt": prompt.number,
+                "orders": {
+                    name: {
+                        "text": orders[name].text,
+                        "salt": orders[name].salt,
+                        "commitment": orders[name].commitment,
+                        "source": orders[name].source,
+                    }
+                    for name in prompt.pending
+                },
+            },
+        )
+        public = [e.get("text", "") for e in events_for(events, None)]
+        next_prompt = None
+        if rules.is_over(new_state):
+            log_append(
+                game=game,
+                kind="prompt_resolved",
+                payload={"prompt": prompt.number, "events": public, "next": None},
+            )
+            _finish_locked(game=game, state=new_state, after=prompt.number, now=now)
+        else:
+            from games.services.deadlines import deadline_for
+
+            log_append(
+                game=game,
+                kind="prompt_resolved",
+                payload={
+                    "prompt": prompt.number,
+                    "events": public,
+                    "next": {
+                        "prompt": prompt.number + 1,
+                        "round": rules.progress(new_state),
+                        "phase": rules.phase(new_state),
+                        "pending": rules.pending(new_state),
+                        "deadline": _iso(deadline_for(game=game, start=now)),
+                    },
+                },
+            )
+            next_prompt = prompt_open(game=game, state=new_state, number=prompt.number + 1, now=now)
+        notify_prompt_resolved(
+            game=game, prompt=prompt, events=events, state=new_state, next_prompt=next_prompt
+        )
+    logger.info("game %s: prompt %s resolved", game_id, prompt_number)
+    return True
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _finish_locked(*, game: Game, state: dict, after: int, now: datetime) -> None:
+    """The game is over: store the final state and ranking, reveal the seed."""
+    from games.services.games import ruleset_get
+
+    rules = ruleset_get(game.ruleset)
+    StateSnapshot.objects.create(game=game, prompt_number=after + 1, state=state)
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.ranking = rules.ranking(state)
+    game.save(update_fields=["status", "finished_at", "ranking"])
+    log_append(
+        game=game,
+        kind="game_finished",
+        payload={"ranking": game.ranking, "seed": game.seed, "seed_salt": game.seed_salt},
+    )

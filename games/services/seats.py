@@ -1,0 +1,36 @@
+"""Seat addresses for the email gateway: the address is the credential."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Seat, new_mail_token
+
+
+def seat_reply_address(*, seat: Seat) -> str:
+    """The Reply-To address of every email to ``seat``: orders sent there are the seat's."""
+    prefix = getattr(settings, "ORDERS_ADDRESS_PREFIX", "orders")
+    domain = getattr(settings, "ORDERS_DOMAIN", "orders.localhost")
+    return f"{prefix}+{seat.mail_token}@{domain}"
+
+
+def seat_for_token(*, token: str) -> Seat | None:
+    """The seat whose mail token is ``token`` (case-insensitive), or None. Replaced seats
+    are never returned: their token died with the replacement."""
+    if not token or not isinstance(token, str):
+        return None
+    return (
+        Seat.objects.select_related("game", "user")
+        .filter(mail_token=token.strip().lower())
+        .exclude(status=Seat.Status.REPLACED)
+        .first()
+    )
+
+
+def mail_token_rotate(*, seat: Seat) -> str:
+    """Give the seat a new mail token (the old reply address stops working); return it."""
+    with transaction.atomic():
+        seat.mail_token = new_mail_token()
+        seat.save(update_fields=["mail_token"])
+    return seat.mail_token

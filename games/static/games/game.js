@@ -1,0 +1,87 @@
+/* FiveX game pages: live countdowns, polling for the prompt to move on, and no double
+   submissions. No dependencies. */
+(function () {
+  "use strict";
+
+  function pad(n) { return n < 10 ? "0" + n : "" + n; }
+
+  function describe(ms) {
+    if (ms <= 0) { return "deadline passed — resolving soon"; }
+    var s = Math.floor(ms / 1000);
+    var d = Math.floor(s / 86400); s -= d * 86400;
+    var h = Math.floor(s / 3600); s -= h * 3600;
+    var m = Math.floor(s / 60); s -= m * 60;
+    var out = d > 0 ? d + " d " + h + " h " + pad(m) + " min" : h > 0 ? h + " h " + pad(m) + " min " + pad(s) + " s" : m + " min " + pad(s) + " s";
+    return out + " left";
+  }
+
+  function tickCountdowns() {
+    var now = Date.now();
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var t = Date.parse(el.getAttribute("data-countdown"));
+      if (!isNaN(t)) { el.textContent = describe(t - now); el.classList.toggle("urgent", t - now < 3600 * 1000); }
+    });
+  }
+
+  function editing() {
+    var active = document.activeElement;
+    var areas = document.querySelectorAll("textarea");
+    for (var i = 0; i < areas.length; i++) {
+      if (areas[i].value.trim() !== "" || areas[i] === active) { return true; }
+    }
+    return false;
+  }
+
+  function poll(root) {
+    var url = root.getAttribute("data-status-url");
+    var version = root.getAttribute("data-version");
+    var every = parseInt(root.getAttribute("data-poll-seconds") || "5", 10) * 1000;
+    var banner = document.getElementById("moved-on");
+    function once() {
+      fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) {
+          if (data && data.version !== version) {
+            if (!editing()) { window.location.reload(); return; }
+            if (banner) { banner.hidden = false; }
+          }
+          window.setTimeout(once, every);
+        })
+        .catch(function () { window.setTimeout(once, every * 2); });
+    }
+    window.setTimeout(once, every);
+  }
+
+  function guardForms() {
+    document.querySelectorAll("form[method=post], form[method=POST]").forEach(function (form) {
+      form.addEventListener("submit", function (ev) {
+        if (form.dataset.submitted === "1") { ev.preventDefault(); return; }
+        form.dataset.submitted = "1";
+        // Disable after the browser has collected the form data.
+        window.setTimeout(function () {
+          form.querySelectorAll("button, input[type=submit]").forEach(function (b) {
+            b.disabled = true; b.classList.add("busy");
+          });
+        }, 0);
+      });
+    });
+  }
+
+  function fillOrder() {
+    document.querySelectorAll("[data-fill-order]").forEach(function (el) {
+      el.addEventListener("click", function (ev) {
+        var target = document.getElementById("id_text");
+        if (target) { ev.preventDefault(); target.value = el.getAttribute("data-fill-order"); target.focus(); }
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    tickCountdowns();
+    window.setInterval(tickCountdowns, 1000);
+    var root = document.querySelector("[data-status-url]");
+    if (root) { poll(root); }
+    guardForms();
+    fillOrder();
+  });
+})();

@@ -1,0 +1,58 @@
+"""Celery tasks of the games room: thin wrappers that take ids and call one service.
+
+Every task is safe to run twice: the services take the game's row lock and check
+whether the work is already done.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import OperationalError
+
+from games.services import deadlines, notifications, resolution
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    max_retries=5,
+)
+def resolve_prompt(game_id: int, prompt_number: int) -> bool:
+    """Resolve the prompt if every order is in (exactly once; a no-op otherwise)."""
+    return resolution.prompt_resolve(game_id=game_id, prompt_number=prompt_number)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def enforce_deadlines() -> int:
+    """Beat (every minute): resolve due prompts with default orders for missing seats."""
+    return deadlines.enforce_deadlines()
+
+
+@shared_task
+def send_reminders() -> int:
+    """Beat: remind seats whose order is missing shortly before the deadline."""
+    return deadlines.send_reminders()
+
+
+@shared_task(bind=True, acks_late=True, max_retries=None)
+def send_outbox_message(self, message_id: int) -> str:  # noqa: ANN001 - celery's bound task
+    """Send one outbox message; a temporary failure schedules another attempt."""
+    status, retry_in = notifications.outbox_send(message_id=message_id)
+    if status == "retrying":
+        send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
+    return status
+
+
+@shared_task
+def send_outbox() -> int:
+    """Beat sweep: (re)send messages that are due (retries, lost tasks)."""
+    due = notifications.outbox_due()
+    for message_id in due:
+        send_outbox_message.delay(message_id)
+    return len(due)

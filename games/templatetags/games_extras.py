@@ -1,0 +1,121 @@
+"""Template helpers for game pages: a generic renderer of engine views, labels and
+small display filters. Everything is escaped; the data comes from per-seat views only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+_MAX_DEPTH = 6
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _scalar(value: Any) -> SafeString:
+    if value is None:
+        return mark_safe('<span class="muted">—</span>')
+    if value is True:
+        return mark_safe("yes")
+    if value is False:
+        return mark_safe("no")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return format_html("{}", value)
+
+
+def _rows_table(rows: Sequence[Mapping[str, Any]], depth: int) -> SafeString:
+    """A list of dicts with the same keys: one table, one row per item."""
+    columns: list[str] = []
+    for row in rows:
+        for key in row:
+            if key not in columns:
+                columns.append(key)
+    head = format_html_join("", "<th>{}</th>", ((label(c),) for c in columns))
+    body = format_html_join(
+        "",
+        "<tr>{}</tr>",
+        (
+            (format_html_join("", "<td>{}</td>", ((_render(r.get(c), depth + 1),) for c in columns)),)
+            for r in rows
+        ),
+    )
+    return format_html(
+        '<table class="view-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', head, body
+    )
+
+
+def _render(value: Any, depth: int = 0) -> SafeString:
+    if _is_scalar(value):
+        return _scalar(value)
+    if depth >= _MAX_DEPTH:
+        return format_html("<code>{}</code>", repr(value))
+    if isinstance(value, Mapping):
+        if not value:
+            return mark_safe('<span class="muted">none</span>')
+        inner = [v for v in value.values()]
+        if all(isinstance(v, Mapping) for v in inner) and len(inner) > 1:
+            # A dict of records (e.g. players -> {resources, vp...}): one row per key.
+            rows = [{"": k, **dict(v)} for k, v in value.items()]
+            return _rows_table(rows, depth)
+        body = format_html_join(
+            "",
+            "<tr><th>{}</th><td>{}</td></tr>",
+            ((label(k), _render(v, depth + 1)) for k, v in value.items()),
+        )
+        return format_html('<table class="view-table kv">{}</table>', body)
+    if isinstance(value, list | tuple):
+        if not value:
+            return mark_safe('<span class="muted">none</span>')
+        if all(_is_scalar(v) for v in value):
+            return format_html_join(
+                "", '<span class="chip">{}</span>', ((_scalar(v),) for v in value)
+            )
+        if all(isinstance(v, Mapping) for v in value):
+            return _rows_table(value, depth)
+        items = format_html_join("", "<li>{}</li>", ((_render(v, depth + 1),) for v in value))
+        return format_html('<ul class="plain">{}</ul>', items)
+    return format_html("{}", str(value))
+
+
+@register.simple_tag
+def render_view(value: Any) -> SafeString:
+    """Render any JSON-like value (an engine view) as readable, escaped HTML tables."""
+    return _render(value)
+
+
+@register.filter
+def label(key: Any) -> str:
+    """``"current_wonder"`` -> ``"Current wonder"``; other values unchanged as text."""
+    text = str(key).replace("_", " ").replace("-", " ").strip()
+    return text[:1].upper() + text[1:] if text else ""
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``{{ players|get_item:name }}``: a dict lookup with a variable key."""
+    if isinstance(mapping, Mapping):
+        return mapping.get(key)
+    return None
+
+
+@register.filter
+def number(value: Any) -> Any:
+    """Show 2.0 as 2 and 2.5 as 2½-free plain ``2.5``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+@register.filter
+def short_hash(value: Any, length: int = 12) -> str:
+    """The first characters of a hex digest, for compact display."""
+    text = str(value or "")
+    return text[:length] + ("…" if len(text) > length else "")

@@ -1,0 +1,29 @@
+"""URLs of the game pages (included at the site root)."""
+
+from django.urls import path
+
+from games.views import account, actions, pages
+
+app_name = "games"
+
+urlpatterns = [
+    path("games/", pages.game_list, name="list"),
+    path("games/new/", pages.game_create, name="create"),
+    path("games/<int:game_id>/", pages.game_detail, name="detail"),
+    path("games/<int:game_id>/status.json", pages.game_status, name="status"),
+    path("games/<int:game_id>/log/", pages.game_log, name="log"),
+    path("games/<int:game_id>/export.json", pages.game_export, name="export"),
+    path("games/<int:game_id>/join/", actions.game_join, name="join"),
+    path("games/<int:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
+    path("games/<int:game_id>/leave/", actions.game_leave, name="leave"),
+    path("games/<int:game_id>/start/", actions.game_start, name="start"),
+    path("games/<int:game_id>/order/", actions.order_submit, name="order"),
+    path("games/<int:game_id>/resign/", actions.seat_resign, name="resign"),
+    path("games/<int:game_id>/mail-token/", actions.mail_token_rotate, name="mail_token"),
+    path(
+        "games/<int:game_id>/organizer/<slug:action>/",
+        actions.organizer_action,
+        name="organizer",
+    ),
+    path("account/api-tokens/", account.api_tokens, name="api_tokens"),
+]

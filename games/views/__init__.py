@@ -1,0 +1,1 @@
+"""The game pages (HTML). The REST API lives in games.api."""

@@ -1,0 +1,44 @@
+"""The personal API token page: create (or regenerate) and revoke a DRF token."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from rest_framework.authtoken.models import Token
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """GET: show whether a token exists. POST action=create: a new token (the old one
+    stops working) shown once; POST action=revoke: delete it."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "create":
+            with transaction.atomic():
+                Token.objects.filter(user=request.user).delete()
+                token = Token.objects.create(user=request.user)
+            # Shown once, on the next page only.
+            request.session["new_api_token"] = token.key
+            messages.success(request, "A new API token was created. Copy it now.")
+        elif action == "revoke":
+            deleted, _ = Token.objects.filter(user=request.user).delete()
+            if deleted:
+                messages.success(request, "Your API token was revoked.")
+            else:
+                messages.info(request, "You had no API token.")
+        else:
+            messages.error(request, "Unknown action.")
+        return redirect("games:api_tokens")
+    token = Token.objects.filter(user=request.user).first()
+    new_key = request.session.pop("new_api_token", None)
+    return render(
+        request,
+        "games/api_tokens.html",
+        {
+            "token": token,
+            "new_key": new_key if token and new_key == token.key else None,
+        },
+    )

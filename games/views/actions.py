@@ -1,0 +1,183 @@
+"""POST actions of the game pages. Each one calls one service and redirects back
+(POST-redirect-GET); an ApplicationError becomes a message on the next page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.crypto import constant_time_compare
+
+from games import selectors
+from games.errors import ApplicationError, PermissionDenied
+from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
+from games.models import Seat
+from games.services import games as game_services
+from games.services import orders as order_services
+from games.services import organizer as organizer_services
+from games.services import seats as seat_services
+from games.views.common import load_game, post_action
+
+
+def _my_seat(request: HttpRequest, game: object) -> Seat:
+    seat = selectors.seat_for_user(game=game, user=request.user)
+    if seat is None:
+        raise PermissionDenied("You do not hold a seat in this game.")
+    return seat
+
+
+def _form_error(request: HttpRequest, form: object) -> None:
+    errors = form.errors.get_json_data()  # type: ignore[attr-defined]
+    text = "; ".join(e["message"] for field in errors.values() for e in field)
+    messages.error(request, text or "The form was not valid.")
+
+
+@login_required
+@post_action
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take a free seat in an open game (or a private one with its invitation token)."""
+    game = load_game(game_id)
+    token = request.POST.get("invite_token") or None
+    game_services.game_join(game=game, user=request.user, invite_token=token)
+    messages.success(request, "You joined the game.")
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+def game_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """The invitation link of a private game: a page with one button to join."""
+    game = load_game(game_id)
+    if not game.invite_token or not constant_time_compare(str(game.invite_token), token):
+        raise Http404("This invitation link is not valid.")
+    seat = selectors.seat_for_user(game=game, user=request.user)
+    if seat is not None:
+        return redirect("games:detail", game_id=game.pk)
+    return render(request, "games/game_invite.html", {"game": game, "token": token})
+
+
+@login_required
+@post_action
+def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Give up a seat before the game starts."""
+    game = load_game(game_id)
+    game_services.game_leave(game=game, user=request.user)
+    messages.success(request, "You left the game.")
+    return redirect("games:list")
+
+
+@login_required
+@post_action
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The organizer starts the game with the seats filled so far."""
+    game = load_game(game_id)
+    game_services.game_start(game=game, user=request.user)
+    messages.success(request, "The game has started.")
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@post_action
+def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Submit (or replace) the seat's sealed order for the open prompt."""
+    game = load_game(game_id)
+    seat = _my_seat(request, game)
+    form = OrderForm(request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect("games:detail", game_id=game.pk)
+    text = form.cleaned_data["text"]
+    try:
+        order = order_services.order_submit(seat=seat, text=text, source="web")
+    except ApplicationError:
+        request.session[f"order_draft_{game.pk}"] = text
+        raise
+    request.session.pop(f"order_draft_{game.pk}", None)
+    messages.success(
+        request,
+        f"Order received and sealed. Receipt (commitment): {order.commitment}",
+    )
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@post_action
+def seat_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Resign the seat (the game goes on with default orders for it)."""
+    game = load_game(game_id)
+    seat = _my_seat(request, game)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the confirmation box to resign.")
+        return redirect("games:detail", game_id=game.pk)
+    game_services.seat_resign(seat=seat)
+    messages.success(request, "You resigned from this game.")
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@post_action
+def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Replace the seat's private reply address (the old one stops working)."""
+    game = load_game(game_id)
+    seat = _my_seat(request, game)
+    seat_services.mail_token_rotate(seat=seat)
+    seat.refresh_from_db()
+    address = seat_services.seat_reply_address(seat=seat)
+    messages.success(request, f"Your new private order address is {address}.")
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@post_action
+def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
+    """The organizer's tools: extend the deadline, pause, resume, replace a seat, end."""
+    game = load_game(game_id)
+    if game.organizer_id != request.user.pk:
+        raise PermissionDenied("Only the organizer of this game may do that.")
+    if action == "extend":
+        form = DeadlineExtendForm(request.POST)
+        if not form.is_valid():
+            _form_error(request, form)
+        else:
+            organizer_services.deadline_extend(
+                game=game,
+                by=request.user,
+                hours=form.cleaned_data["hours"],
+                reason=form.cleaned_data["reason"],
+            )
+            messages.success(request, f"Deadline extended by {form.cleaned_data['hours']} h.")
+    elif action == "pause":
+        organizer_services.game_pause(game=game, by=request.user)
+        messages.success(request, "The game is paused; deadlines are stopped.")
+    elif action == "resume":
+        organizer_services.game_resume(game=game, by=request.user)
+        messages.success(request, "The game is running again.")
+    elif action == "replace":
+        seats = list(Seat.objects.filter(game=game, status="active"))
+        form = SeatReplaceForm(request.POST, seats=seats)
+        if not form.is_valid():
+            _form_error(request, form)
+        else:
+            user_model = get_user_model()
+            new_user = user_model.objects.filter(
+                username__iexact=form.cleaned_data["username"]
+            ).first()
+            if new_user is None:
+                messages.error(request, "There is no user with that username.")
+            else:
+                seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
+                organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
+                messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
+    elif action == "end":
+        form = GameEndForm(request.POST)
+        if not form.is_valid():
+            _form_error(request, form)
+        else:
+            organizer_services.game_end(
+                game=game, by=request.user, reason=form.cleaned_data["reason"]
+            )
+            messages.success(request, "The game has been ended.")
+    else:
+        raise Http404("Unknown organizer action.")
+    return redirect("games:detail", game_id=game.pk)

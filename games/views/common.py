@@ -1,0 +1,84 @@
+"""Helpers shared by the game pages: loading a game, turning application errors into
+messages, and splitting a seat view into its wrapper and the engine's own part."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+
+from games import selectors
+from games.errors import ApplicationError, NotFound
+
+logger = logging.getLogger(__name__)
+
+# Keys selectors.seat_view adds around the engine's view.
+WRAPPER_KEYS = frozenset(
+    {"game", "prompt", "my_order", "legal_orders", "events", "seat", "view", "seats", "orders_in"}
+)
+
+
+def load_game(game_id: int) -> Any:
+    """The game, or a 404 page."""
+    try:
+        return selectors.game_get(game_id=game_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def engine_part(view: dict[str, Any]) -> dict[str, Any]:
+    """The engine's own view inside a selectors view (nested under ``view`` or merged)."""
+    inner = view.get("view")
+    if isinstance(inner, dict):
+        return inner
+    return {k: v for k, v in view.items() if k not in WRAPPER_KEYS}
+
+
+def game_url(game: Any) -> str:
+    from django.urls import reverse
+
+    return reverse("games:detail", args=[game.pk])
+
+
+def post_action(view_func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Wrap a POST-only action: non-POST -> redirect to the game page; an
+    ApplicationError becomes an error message and a redirect (POST-redirect-GET)."""
+
+    @functools.wraps(view_func)
+    def wrapper(request: HttpRequest, game_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != "POST":
+            return redirect("games:detail", game_id=game_id)
+        try:
+            return view_func(request, game_id, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("games:detail", game_id=game_id)
+
+    return wrapper
+
+
+def public_log(*, game: Any, for_user: Any) -> list[dict[str, Any]]:
+    """selectors.game_log, plus a safety net: while the game runs, a fixed set-up in an
+    entry's payload (e.g. 5X's ``setup.deal``: every seat's leaders) is withheld, since
+    it holds other seats' hidden cards. The full log is public once the game is over."""
+    entries = selectors.game_log(game=game, for_user=for_user)
+    if game.status in ("finished", "abandoned"):
+        return entries
+    out = []
+    for entry in entries:
+        payload = entry.get("payload")
+        if isinstance(payload, dict) and payload.get("setup"):
+            entry = {
+                **entry,
+                "payload": {**payload, "setup": "(withheld until the game ends)"},
+                "redacted": True,
+            }
+        out.append(entry)
+    return out

@@ -1,0 +1,245 @@
+"""Read-only game pages: lists, the seat/spectator page, its polling endpoint, the log
+and the export download. Everything a player sees comes from games.selectors."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+import engine
+from engine.base import events_for
+from games import selectors
+from games.errors import ApplicationError
+from games.forms import (
+    DeadlineExtendForm,
+    GameCreateForm,
+    GameEndForm,
+    OrderForm,
+    SeatReplaceForm,
+)
+from games.models import Game, Prompt, SealedOrder, Seat
+from games.services import games as game_services
+from games.views.common import engine_part, load_game, public_log
+
+# Up to this many legal orders are offered as one button each; more go in a select.
+BUTTONS_MAX = 12
+
+
+@login_required
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    """My games and the open games anyone may join."""
+    mine = list(selectors.games_for_user(user=request.user)[:200])
+    mine_ids = {g.pk for g in mine}
+    open_games = [g for g in selectors.open_games()[:200] if g.pk not in mine_ids]
+    return render(
+        request,
+        "games/game_list.html",
+        {"my_games": mine, "open_games": open_games},
+    )
+
+
+@login_required
+def game_create(request: HttpRequest) -> HttpResponse:
+    """The creation form (GET) and creation itself (POST, then redirect to the game)."""
+    form = GameCreateForm(request.POST or None)
+    warnings: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        warnings = data.get("warnings") or []
+        if warnings and not data.get("accept_warnings"):
+            # Allowed but discouraged: show the advice and ask once more.
+            return render(
+                request,
+                "games/game_create.html",
+                {"form": form, "warnings": warnings},
+            )
+        try:
+            game = game_services.game_create(
+                organizer=request.user,
+                ruleset=data["ruleset"],
+                options=data["options"],
+                seats_count=data["seats_count"],
+                name=data["name"],
+                is_private=data["is_private"],
+                deadline_hours=data["deadline_hours"],
+                seat_organizer=data["play"],
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            for warning in game.warnings or []:
+                messages.warning(request, warning)
+            messages.success(request, "Game created. Share the link so players can join.")
+            return redirect("games:detail", game_id=game.pk)
+    return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
+
+
+def _ordered_seats(prompt: Any) -> set[str]:
+    """Names of the seats holding a current order for ``prompt`` (public: commitments
+    are published on receipt; the texts are not read here)."""
+    if prompt is None:
+        return set()
+    return set(
+        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+            "seat_name", flat=True
+        )
+    )
+
+
+def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[dict[str, Any]]:
+    """The events of the resolved prompts this seat may see (None: public only), newest
+    prompt first; built with engine.events_for like every other view."""
+    prompts = Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED).order_by("-number")
+    out = []
+    for prompt in prompts[:limit]:
+        texts = [e.get("text", "") for e in events_for(prompt.events or [], seat_name)]
+        if texts:
+            out.append(
+                {"number": prompt.number, "round": prompt.round, "phase": prompt.phase, "events": texts}
+            )
+    return out
+
+
+def _prompt_info(view: dict[str, Any], prompt: Any) -> dict[str, Any] | None:
+    info = view.get("prompt")
+    if info is None and prompt is not None and prompt.status == "open":
+        info = {
+            "number": prompt.number,
+            "phase": prompt.phase,
+            "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
+            "pending": list(prompt.pending),
+        }
+    return info
+
+
+def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """Everything the game page shows, for this user (a seat or a spectator)."""
+    user = request.user if request.user.is_authenticated else None
+    seat = selectors.seat_for_user(game=game, user=user) if user else None
+    if seat is not None and seat.status == "replaced":
+        seat = None
+    view = selectors.seat_view(seat=seat) if seat else selectors.spectator_view(game=game)
+    prompt = selectors.current_prompt(game=game)
+    if prompt is not None and prompt.status != "open":
+        prompt = None
+    prompt_info = _prompt_info(view, prompt) if prompt is not None else None
+    pending = list(prompt_info.get("pending") or []) if prompt_info else []
+    legal = list(view.get("legal_orders") or []) if seat else []
+    is_pending = bool(seat and seat.name in pending and seat.status == "active")
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position", "pk"))
+    ordered = _ordered_seats(prompt)
+    is_organizer = bool(user and game.organizer_id == user.pk)
+    ruleset_template = select_template(
+        [f"games/rulesets/{game.ruleset}.html", "games/rulesets/_generic.html"]
+    ).template.name
+    ctx: dict[str, Any] = {
+        "game": game,
+        "seat": seat,
+        "view": view,
+        "engine_view": engine_part(view),
+        "ruleset_template": ruleset_template,
+        "prompt": prompt_info,
+        "pending": pending,
+        "is_pending": is_pending,
+        "ordered": ordered,
+        "my_order": view.get("my_order") if seat else None,
+        "legal_orders": legal,
+        "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
+        "events": view.get("events") or [],
+        "history": seat_history(game=game, seat_name=seat.name if seat else None),
+        "seats": seats,
+        "is_organizer": is_organizer,
+        "order_form": OrderForm(),
+        "status_url": reverse("games:status", args=[game.pk]),
+        "status": status_payload(game),
+        "order_draft": request.session.pop(f"order_draft_{game.pk}", None),
+        "can_join": bool(
+            user and seat is None and game.status == "forming" and not game.is_private
+            and not any(s.user_id == user.pk for s in seats)
+        ),
+    }
+    if prompt_info and prompt_info.get("deadline"):
+        ctx["deadline_at"] = datetime.fromisoformat(prompt_info["deadline"])
+    try:
+        ctx["ruleset_name"] = engine.get(game.ruleset).name
+    except engine.ScriptError:
+        ctx["ruleset_name"] = game.ruleset
+    if seat is not None:
+        from games.services.seats import seat_reply_address
+
+        ctx["reply_address"] = seat_reply_address(seat=seat)
+    if is_organizer:
+        ctx["invite_url"] = request.build_absolute_uri(
+            reverse("games:invite", args=[game.pk, game.invite_token])
+        ) if game.invite_token else None
+        ctx["extend_form"] = DeadlineExtendForm()
+        ctx["end_form"] = GameEndForm()
+        ctx["replace_form"] = SeatReplaceForm(
+            seats=[s for s in seats if s.status == "active"]
+        )
+    return ctx
+
+
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The seat's page for a player, the spectator page for anyone else."""
+    game = load_game(game_id)
+    return render(request, "games/game_detail.html", detail_context(request, game))
+
+
+def status_payload(game: Game) -> dict[str, Any]:
+    """The public summary the page polls; ``version`` changes whenever the page would."""
+    prompt = selectors.current_prompt(game=game)
+    open_prompt = prompt if prompt is not None and prompt.status == "open" else None
+    ordered = sorted(_ordered_seats(open_prompt))
+    deadline = open_prompt.deadline.isoformat() if open_prompt and open_prompt.deadline else None
+    number = open_prompt.number if open_prompt else None
+    return {
+        "status": game.status,
+        "prompt": number,
+        "deadline": deadline,
+        "ordered": ordered,
+        "version": f"{game.status}:{number}:{len(ordered)}:{deadline}",
+    }
+
+
+@require_GET
+def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
+    """A tiny public summary the page polls to notice that the prompt moved on."""
+    return JsonResponse(status_payload(load_game(game_id)))
+
+
+@require_GET
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The public audit log: entries in order, orders as commitments until revealed."""
+    game = load_game(game_id)
+    user = request.user if request.user.is_authenticated else None
+    entries = public_log(game=game, for_user=user)
+    return render(request, "games/game_log.html", {"game": game, "entries": entries})
+
+
+@require_GET
+def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game's full record as a JSON download (seed and orders included)."""
+    game = load_game(game_id)
+    try:
+        data = selectors.game_export(game=game)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game.pk)
+    response = HttpResponse(
+        json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="fivex-game-{game.pk}.json"'
+    return response

@@ -1,0 +1,378 @@
+"""Shared fixtures for the whole suite (names are relied on by every app's tests).
+
+- ``celery_worker_process``: a real ``celery -A fivex_site worker`` subprocess on the test database
+  and a private queue (and, for the embedded filesystem broker, a private folder).
+- ``browser_page``: a Playwright page in headless Chromium (/usr/bin/chromium).
+- ``smtp_sink``: a real SMTP server (aiosmtpd) collecting what Django sends during the test.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WORKER_READY_TIMEOUT = 60.0
+
+
+# --------------------------------------------------------------------------- speed
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    """Hashing passwords the production way costs ~0.3 s each; tests don't need that."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (allauth keeps its rate limits there)."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+    yield
+
+
+# --------------------------------------------------------------------------- Celery
+
+
+def database_url_for_worker() -> str:
+    """The DATABASE_URL of the database this test process uses right now (the test database)."""
+    from django.db import connection
+
+    conf = connection.settings_dict
+    engine = conf["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        name = str(conf["NAME"])
+        if name == ":memory:" or name.startswith("file:"):
+            raise RuntimeError("A worker process cannot share an in-memory SQLite database.")
+        return f"sqlite:///{Path(name).resolve()}"
+    if engine == "django.db.backends.postgresql":
+        user = quote(conf.get("USER") or "", safe="")
+        password = quote(conf.get("PASSWORD") or "", safe="")
+        credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        host = conf.get("HOST") or "127.0.0.1"
+        port = f":{conf['PORT']}" if conf.get("PORT") else ""
+        return f"postgres://{credentials}{host}{port}/{quote(str(conf['NAME']), safe='')}"
+    raise RuntimeError(f"No DATABASE_URL mapping for database engine {engine!r}.")
+
+
+@contextmanager
+def private_celery_route(folder: Path, broker_url: str | None = None) -> Iterator[dict[str, str]]:
+    """Point the in-process Celery app at a private queue (and a private filesystem broker folder).
+
+    ``broker_url`` switches broker for the duration (default: the configured one). Yields the
+    environment a worker needs to consume exactly those messages and share the result backend;
+    restores the previous configuration afterwards. A Redis broker stays the same server,
+    isolated by queue name.
+    """
+    from fivex_site.celery import app
+
+    conf = app.conf
+    keys = ("broker_url", "broker_transport_options", "task_default_queue", "result_backend")
+    saved = {key: conf[key] for key in keys}
+    queue = f"fivex-test-{uuid.uuid4().hex[:12]}"
+    changes: dict[str, object] = {"task_default_queue": queue}
+    if broker_url and broker_url != conf.broker_url:
+        changes["broker_url"] = broker_url
+        changes["broker_transport_options"] = {}
+        changes["result_backend"] = broker_url if broker_url.startswith("redis") else None
+    url = str(changes.get("broker_url", conf.broker_url))
+    env = {"CELERY_BROKER_URL": url, "CELERY_TASK_DEFAULT_QUEUE": queue}
+    if url.startswith("filesystem:"):
+        for sub in ("queue", "control", "results"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        changes["broker_transport_options"] = {
+            "polling_interval": 0.1,
+            "data_folder_in": str(folder / "queue"),
+            "data_folder_out": str(folder / "queue"),
+            "control_folder": str(folder / "control"),
+        }
+        changes["result_backend"] = f"file://{folder / 'results'}"
+        env["CELERY_FILESYSTEM_BROKER_DIR"] = str(folder)
+    result_backend = changes.get("result_backend", conf.result_backend)
+    env["CELERY_RESULT_BACKEND"] = str(result_backend or "")
+    _reconfigure_celery(app, changes)
+    try:
+        yield env
+    finally:
+        _purge_queue(app, queue)
+        _reconfigure_celery(app, saved)
+
+
+def _reconfigure_celery(app, changes: dict[str, object]) -> None:
+    """Apply conf changes and drop cached broker connections/routes so they take effect now."""
+    app.conf.update(changes)
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.__dict__.pop("amqp", None)  # cached routing (default queue) and producer pool
+    if "result_backend" in changes:  # the backend object is cached per app (or per thread)
+        app._backend_cache = None
+        app._local.__dict__.pop("backend", None)
+
+
+def _purge_queue(app, queue: str) -> None:
+    """Best effort: drop what is left in a private queue so Redis does not collect test junk."""
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1)
+            channel = conn.default_channel
+            channel.queue_purge(queue)
+            channel.queue_delete(queue)
+    except Exception:  # noqa: BLE001 - cleanup only; the test result does not depend on it
+        pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_celery_queue(tmp_path_factory) -> Iterator[None]:
+    """Tasks the suite enqueues never reach a developer's `make run` worker or another run."""
+    with private_celery_route(tmp_path_factory.mktemp("celery-session")):
+        yield
+
+
+@dataclass
+class CeleryWorker:
+    """A running worker subprocess: its pid, queue, environment and log file."""
+
+    process: subprocess.Popen
+    queue: str
+    env: dict[str, str]
+    log_path: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def log(self) -> str:
+        """Everything the worker wrote so far (handy in assertion messages)."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def _stop_process_group(process: subprocess.Popen, grace: float = 2.0) -> None:
+    """SIGTERM the worker's process group; SIGKILL what is left after ``grace`` seconds.
+
+    A warm Celery shutdown takes several seconds; a test's private queue needs none of it.
+    """
+    for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
+        if process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture
+def celery_broker_url() -> str | None:
+    """The broker ``celery_worker_process`` uses; None = the configured one (override to switch)."""
+    return None
+
+
+@pytest.fixture
+def celery_worker_process(
+    request, transactional_db, tmp_path, celery_broker_url
+) -> Iterator[CeleryWorker]:
+    """Start a real Celery worker on the test database and a private queue; stop it afterwards.
+
+    Use with ``transactional_db`` (requested here) so the worker sees committed rows. When the test
+    also uses ``smtp_sink`` the worker sends its email there. Tasks the test process enqueues (also
+    through ``transaction.on_commit``) go to this worker.
+    """
+    extra_env: dict[str, str] = {}
+    if "smtp_sink" in request.fixturenames:
+        sink: SmtpSink = request.getfixturevalue("smtp_sink")
+        extra_env.update(sink.env())
+    with private_celery_route(tmp_path / "broker", celery_broker_url) as route_env:
+        env = {
+            **os.environ,
+            **route_env,
+            **extra_env,
+            "DATABASE_URL": database_url_for_worker(),
+            "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
+            "DJANGO_DEBUG": "false",
+            "PYTHONUNBUFFERED": "1",
+        }
+        log_path = tmp_path / "worker.log"
+        queue = route_env["CELERY_TASK_DEFAULT_QUEUE"]
+        command = [
+            sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
+            "--pool", "solo", "--concurrency", "1", "--queues", queue,
+            "--hostname", f"{queue}@%h", "--loglevel", "INFO",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        with log_path.open("wb") as log_file:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        worker = CeleryWorker(process=process, queue=queue, env=env, log_path=log_path)
+        try:
+            deadline = time.monotonic() + WORKER_READY_TIMEOUT
+            while " ready." not in worker.log():
+                if process.poll() is not None:
+                    pytest.fail(f"Celery worker exited with {process.returncode}:\n{worker.log()}")
+                if time.monotonic() > deadline:
+                    pytest.fail(
+                        f"Celery worker not ready after {WORKER_READY_TIMEOUT}s:\n{worker.log()}"
+                    )
+                time.sleep(0.1)
+            yield worker
+        finally:
+            _stop_process_group(process)
+
+
+# --------------------------------------------------------------------------- SMTP
+
+
+@dataclass
+class ReceivedMail:
+    """One message the sink accepted: the SMTP envelope and the parsed message."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    message: EmailMessage
+    raw: bytes
+
+
+@dataclass
+class SmtpSink:
+    """A live SMTP server on 127.0.0.1; ``messages`` fills as mail arrives."""
+
+    host: str
+    port: int
+    messages: list[ReceivedMail] = field(default_factory=list)
+    _arrived: threading.Condition = field(default_factory=threading.Condition)
+
+    def env(self) -> dict[str, str]:
+        """Environment that makes another process (a worker) send its mail here."""
+        return {
+            "EMAIL_URL": "",
+            "EMAIL_BACKEND": "",
+            "EMAIL_HOST": self.host,
+            "EMAIL_PORT": str(self.port),
+            "EMAIL_HOST_USER": "",
+            "EMAIL_HOST_PASSWORD": "",
+            "EMAIL_USE_TLS": "false",
+            "EMAIL_USE_SSL": "false",
+        }
+
+    def wait_for(self, count: int = 1, timeout: float = 10.0) -> list[ReceivedMail]:
+        """Block until at least ``count`` messages arrived; fail the test after ``timeout``."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self.messages) >= count, timeout):
+                pytest.fail(
+                    f"expected {count} email(s) within {timeout}s, got {len(self.messages)}"
+                )
+        return list(self.messages)
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 (aiosmtpd hook)
+        raw = envelope.original_content or envelope.content
+        parsed = email.message_from_bytes(raw, policy=email.policy.default)
+        with self._arrived:
+            self.messages.append(
+                ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), parsed, raw)  # type: ignore[arg-type]
+            )
+            self._arrived.notify_all()
+        return "250 Message accepted for delivery"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_sink(settings) -> Iterator[SmtpSink]:
+    """A real SMTP server for this test; the default mailer (SMTP backend) sends to it."""
+    from aiosmtpd.controller import Controller
+
+    sink = SmtpSink(host="127.0.0.1", port=_free_port())
+    controller = Controller(sink, hostname=sink.host, port=sink.port)
+    controller.start()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": sink.host, "port": sink.port, "use_tls": False, "use_ssl": False},
+        }
+    }
+    try:
+        yield sink
+    finally:
+        controller.stop()
+
+
+# --------------------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[object]:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip(
+            f"Chromium is not installed at {CHROMIUM} (run `make test` as root to install it)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; Django's ORM then refuses to run
+    # unless told it is safe (it is: nothing else runs concurrently in this thread).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as exc:  # noqa: BLE001 - a broken install is a skip reason, with the cause
+        playwright.stop()
+        pytest.skip(f"Chromium at {CHROMIUM} could not be started: {exc}")
+    try:
+        yield browser
+    finally:
+        browser.close()
+        playwright.stop()
+
+
+@pytest.fixture
+def browser_page(_chromium) -> Iterator[object]:
+    """A fresh Playwright page (own context: no cookies shared between tests) in headless Chromium.
+
+    Use with pytest-django's ``live_server``: ``browser_page.goto(live_server.url + "/")``.
+    """
+    context = _chromium.new_context()  # type: ignore[attr-defined]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()

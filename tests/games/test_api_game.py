@@ -1,0 +1,146 @@
+"""A whole 5-player 5X game played through the REST API, checked against the engine
+runner (`python -m engine run`) replaying the same seed and orders."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.games.web_support import eager_celery, make_user, token_client  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["ada", "ben", "cyd", "dee", "eli"]
+
+
+def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+    tmp_path,
+):
+    users = {n: make_user(n) for n in NAMES}
+    clients = {n: token_client(u) for n, u in users.items()}
+
+    created = clients["ada"].post(
+        "/api/games/", {"ruleset": "5x", "seats_count": 5, "name": "API five"}, format="json"
+    )
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    assert created.json()["status"] == "forming"
+    assert created.json()["seats"] == []
+
+    for name in NAMES:
+        with django_capture_on_commit_callbacks(execute=True):
+            joined = clients[name].post(f"/api/games/{game_id}/join/", {}, format="json")
+        assert joined.status_code == 201, joined.content
+        assert joined.json()["name"] == name
+    # The last seat filled the game: it started by itself.
+    listing = clients["cyd"].get("/api/games/")
+    assert listing.status_code == 200
+    assert [g["id"] for g in listing.json()] == [game_id]
+    assert listing.json()[0]["status"] == "active"
+    assert len(listing.json()[0]["seed_commitment"]) == 64
+
+    rng = random.Random(20261122)
+    steps: dict[int, dict[str, str]] = {}
+    receipts: dict[tuple[int, str], str] = {}
+    finished = False
+    for _ in range(200):  # 7 rounds of at most ~6 prompts each; bounded anyway
+        overview = clients["ada"].get(f"/api/games/{game_id}/").json()
+        if overview["game"]["status"] == "finished":
+            finished = True
+            break
+        pending = overview["prompt"]["pending"]
+        assert pending and overview["prompt"]["ready"] == []
+        for name in pending:
+            view = clients[name].get(f"/api/games/{game_id}/")
+            assert view.status_code == 200
+            data = view.json()
+            assert data["seat"] == name and data["my_order"] is None
+            assert data["legal_orders"], f"{name} is pending but has no legal order"
+            assert data["legal_orders"] == data["view"]["orders"]
+            text = rng.choice(data["legal_orders"])
+            with django_capture_on_commit_callbacks(execute=True):
+                answer = clients[name].post(
+                    f"/api/games/{game_id}/orders/", {"text": text}, format="json"
+                )
+            assert answer.status_code == 201, answer.content
+            receipt = answer.json()
+            assert receipt["text"] == text
+            assert receipt["prompt"] == data["prompt"]["number"]
+            assert re.fullmatch(r"[0-9a-f]{64}", receipt["commitment"])
+            steps.setdefault(receipt["prompt"], {})[name] = text
+            receipts[(receipt["prompt"], name)] = receipt["commitment"]
+    assert finished, "the game did not finish"
+    # 5 players with leaders: a draft and 7 rounds, each with at least a play prompt.
+    assert len(steps) >= 8
+
+    export = clients["ben"].get(f"/api/games/{game_id}/export/")
+    assert export.status_code == 200, export.content
+    record = export.json()["game"]
+    assert sorted(record["players"]) == sorted(NAMES)
+    # The seed revealed at the end matches the commitment published at the start.
+    assert (
+        hashlib.sha256(f"{record['seed_salt']}:{record['seed']}".encode()).hexdigest()
+        == record["seed_commitment"]
+    )
+    # Every receipt is verifiable from the revealed salt and text.
+    revealed = {}
+    for entry in export.json()["entries"]:
+        if entry["kind"] == "orders_revealed":
+            for seat, order in entry["payload"]["orders"].items():
+                revealed[(entry["payload"]["prompt"], seat)] = order
+    assert set(revealed) == set(receipts)
+    for key, commitment in receipts.items():
+        order = revealed[key]
+        assert order["text"] == steps[key[0]][key[1]]
+        digest = hashlib.sha256(f"{order['salt']}:{order['text']}".encode()).hexdigest()
+        assert digest == commitment
+
+    script = {
+        "game": "5x",
+        "players": record["players"],
+        "options": record["options"],
+        "seed": record["seed"],
+        "setup": record["setup"] or {},
+        "orders": [steps[n] for n in sorted(steps)],
+    }
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script))
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    printed = json.loads(run.stdout)
+    assert printed["status"] == "over"
+
+    final = clients["eli"].get(f"/api/games/{game_id}/").json()
+    assert final["view"]["ranking"] == printed["ranking"]
+    assert final["legal_orders"] == []
+    for name in NAMES:
+        mine = final["view"]["players"][name]
+        theirs = printed["players"][name]
+        assert (mine["resources"], mine["vp"], mine["wonders"]) == (
+            theirs["resources"],
+            theirs["vp"],
+            theirs["wonders"],
+        )
+    game_row = clients["ada"].get("/api/games/").json()[0]
+    assert game_row["status"] == "finished"
+    assert game_row["ranking"] == printed["ranking"]
+    # The log is public once the game is over.
+    log = clients["dee"].get(f"/api/games/{game_id}/log/")
+    assert log.status_code == 200
+    assert log.json()["entries"][-1]["kind"] == "game_finished"

@@ -1,0 +1,113 @@
+"""The main flow in real headless Chromium: sign up, create a game, three players join
+and submit, the prompt resolves, every seat page shows the result (and updates itself)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Game
+from tests.games.web_support import eager_celery  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def sign_up(page, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill('input[name="email"]', f"{name}@example.test")
+    page.fill('input[name="username"]', name)
+    page.fill('input[name="password1"]', "a-long-Passw0rd!")
+    page.fill('input[name="password2"]', "a-long-Passw0rd!")
+    page.locator('main form button[type="submit"]').click()
+    page.wait_for_load_state()
+    assert f"Signed in as {name}" in page.inner_text("header")
+
+
+def click_first_order(page) -> str:
+    """Click the first legal-order button; return its order text."""
+    button = page.locator("#legal-orders button").first
+    text = button.inner_text().strip()
+    button.click()
+    page.wait_for_load_state()
+    return text
+
+
+def test_three_players_sign_up_create_join_and_play_a_round(
+    browser_page, live_server, eager_celery  # noqa: F811
+):
+    base = live_server.url
+    alice = browser_page
+    browser = alice.context.browser
+    pages = {"alice": alice}
+    for name in ("bob", "cyd"):
+        pages[name] = browser.new_context().new_page()
+        pages[name].set_default_timeout(10_000)
+    try:
+        for name, page in pages.items():
+            sign_up(page, base, name)
+
+        # alice creates a 3-seat 5X game and plays in it.
+        alice.goto(f"{base}/games/new/")
+        alice.select_option("#id_ruleset", "5x")
+        alice.fill("#id_name", "Browser table")
+        alice.fill("#id_seats_count", "3")
+        assert alice.is_visible('[data-ruleset-options="5x"]')
+        assert not alice.is_visible('[data-ruleset-options="6x5"]')
+        alice.locator('main form button[type="submit"]').click()
+        alice.wait_for_load_state()
+        assert "Game created" in alice.inner_text(".messages")
+        game = Game.objects.get(name="Browser table")
+        game_url = f"{base}/games/{game.pk}/"
+        assert alice.url == game_url
+
+        for name in ("bob", "cyd"):
+            pages[name].goto(f"{base}/games/")
+            pages[name].locator(f'form[action="/games/{game.pk}/join/"] button').click()
+            pages[name].wait_for_load_state()
+            assert "You joined the game." in pages[name].inner_text(".messages")
+        game.refresh_from_db()
+        assert game.status == "active"
+
+        # Draft: everyone passes a leader with one click; receipts show at once.
+        chosen = {}
+        for name in ("alice", "bob"):
+            page = pages[name]
+            page.goto(game_url)
+            assert "Your order — draft" in page.inner_text("#prompt")
+            chosen[name] = click_first_order(page)
+            assert chosen[name].startswith("PASS ")
+            receipt = page.inner_text("#receipt")
+            assert chosen[name] in receipt
+            assert re.search(r"[0-9a-f]{64}", receipt)
+        # alice stays on her page; it must notice the resolution by itself.
+        pages["cyd"].goto(game_url)
+        chosen["cyd"] = click_first_order(pages["cyd"])
+        assert "Your order — play" in pages["cyd"].inner_text("#prompt")
+
+        alice.wait_for_selector("text=Your order — play", timeout=15_000)
+        for name, page in pages.items():
+            page.goto(game_url)
+            assert "Round 1 of 7" in page.inner_text("main")
+            history = page.inner_text("#history")
+            assert "draft" in history
+            # Each seat's own hand now holds the leader it kept.
+            kept = page.locator(".hand .card.leader").count()
+            assert kept == 2
+
+        # Round 1: everyone exploits; the round resolves to round 2.
+        for name in ("alice", "bob", "cyd"):
+            page = pages[name]
+            page.goto(game_url)
+            page.locator('#legal-orders button:text-is("PLAY EXPLOIT")').click()
+            page.wait_for_load_state()
+        for name, page in pages.items():
+            page.goto(game_url)
+            assert "Round 2 of 7" in page.inner_text("main")
+            row = page.locator("table tr.me td").nth(1).inner_text()
+            assert row.strip() == "4"  # 3 + (3 - 2 other exploiters)
+        alice.goto(game_url)
+        alice.screenshot(path="/tmp/seat.png", full_page=True)
+    finally:
+        for name in ("bob", "cyd"):
+            pages[name].context.close()

@@ -1,0 +1,135 @@
+"""Deadlines: policy, default orders at the deadline, reminders once, resignation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+import engine
+from engine.audit import order_commitment
+from games.errors import NotPending
+from games.models import LogEntry, OutboxMessage, Prompt, Reminder, SealedOrder, Seat
+from games.selectors import current_state
+from games.services.deadlines import (
+    deadline_for,
+    enforce_deadlines,
+    push_out_of_quiet_hours,
+    send_reminders,
+)
+from games.services.games import seat_resign
+from games.services.orders import order_submit
+from tests.games.core_support import eager_celery, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat"]
+RULES = engine.get("5x")
+
+
+def test_quiet_hours_push_the_deadline_to_the_end_of_the_window() -> None:
+    def at(h: int, m: int = 0, day: int = 10) -> datetime:
+        return datetime(2026, 1, day, h, m, tzinfo=UTC)
+
+    # Window 22:00-07:00 wraps past midnight.
+    assert push_out_of_quiet_hours(moment=at(23, 30), start=22, end=7) == at(7, 0, day=11)
+    assert push_out_of_quiet_hours(moment=at(3), start=22, end=7) == at(7)
+    assert push_out_of_quiet_hours(moment=at(7), start=22, end=7) == at(7)
+    assert push_out_of_quiet_hours(moment=at(21, 59), start=22, end=7) == at(21, 59)
+    # Window 12:00-14:00 inside one day.
+    assert push_out_of_quiet_hours(moment=at(13, 15), start=12, end=14) == at(14)
+    assert push_out_of_quiet_hours(moment=at(11), start=12, end=14) == at(11)
+    assert push_out_of_quiet_hours(moment=at(13), start=None, end=None) == at(13)
+
+
+def test_prompt_deadline_follows_game_policy() -> None:
+    game, _seats = start_fixed(NAMES, deadline_hours=24, quiet_hours_start=0, quiet_hours_end=6)
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert prompt.deadline == deadline_for(game=game, start=prompt.opened_at) or abs(
+        (prompt.deadline - deadline_for(game=game, start=prompt.opened_at)).total_seconds()
+    ) < 1
+    expected = prompt.opened_at + timedelta(hours=24)
+    if expected.hour < 6:
+        expected = expected.replace(hour=6, minute=0, second=0, microsecond=0)
+    assert abs((prompt.deadline - expected).total_seconds()) < 1
+
+
+def test_deadline_fills_missing_orders_with_defaults_after_grace(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=1, grace_minutes=10)
+    state = current_state(game=game)
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["ann"], text=RULES.legal_orders(state, "ann")[-1], source="web")
+    prompt = Prompt.objects.get(game=game, number=1)
+    # Before the deadline, and during the grace period: nothing happens.
+    assert enforce_deadlines(now=prompt.deadline - timedelta(minutes=1)) == 0
+    assert enforce_deadlines(now=prompt.deadline + timedelta(minutes=9)) == 0
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.OPEN
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enforce_deadlines(now=prompt.deadline + timedelta(minutes=11)) == 1
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.RESOLVED
+    nmr = list(LogEntry.objects.filter(game=game, kind="nmr_applied").order_by("seq"))
+    assert [(e.payload["seat"], e.payload["reason"]) for e in nmr] == [
+        ("bob", "deadline"), ("cat", "deadline"),
+    ]  # fmt: skip
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed").payload["orders"]
+    # The defaults are the engine's default orders, sealed like any other.
+    assert revealed["bob"]["text"] == RULES.default_order(state, "bob")
+    assert revealed["bob"]["source"] == "default"
+    assert revealed["ann"]["source"] == "web"
+    assert revealed["cat"]["commitment"] == nmr[1].payload["commitment"]
+    assert order_commitment(salt=revealed["cat"]["salt"], text=revealed["cat"]["text"]) == (
+        nmr[1].payload["commitment"]
+    )
+    # Running the sweep again does nothing more.
+    assert enforce_deadlines(now=prompt.deadline + timedelta(hours=1)) == 0
+    assert LogEntry.objects.filter(game=game, kind="prompt_resolved").count() == 1
+
+
+def test_reminder_sent_once_to_seats_without_order(django_capture_on_commit_callbacks) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    state = current_state(game=game)
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["ann"], text=RULES.legal_orders(state, "ann")[0], source="web")
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert send_reminders(now=prompt.deadline - timedelta(hours=7)) == 0
+    assert send_reminders(now=prompt.deadline - timedelta(hours=5)) == 2
+    assert send_reminders(now=prompt.deadline - timedelta(hours=4)) == 0
+    reminders = OutboxMessage.objects.filter(kind="reminder")
+    assert sorted(m.seat.name for m in reminders) == ["bob", "cat"]
+    assert Reminder.objects.count() == 2
+    body = reminders.get(seat__name="bob").body
+    assert "prompt 1" in body and RULES.legal_orders(state, "bob")[0] in body
+    assert reminders.get(seat__name="bob").reply_to == f"orders+{seats['bob'].mail_token}@orders.localhost"
+
+
+def test_resigned_seat_gets_default_orders_and_never_blocks(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_resign(seat=seats["cat"])
+    assert Seat.objects.get(pk=seats["cat"].pk).status == Seat.Status.RESIGNED
+    order = SealedOrder.objects.get(seat_name="cat", is_current=True)
+    assert order.source == "default" and order.text == RULES.default_order(state, "cat")
+    with pytest.raises(NotPending, match="resigned"):
+        order_submit(seat=seats["cat"], text="PASS X", source="web")
+    with pytest.raises(NotPending):
+        seat_resign(seat=seats["cat"])
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ann", "bob"):
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    # Prompt 1 resolved; prompt 2 already has cat's default order.
+    assert Prompt.objects.get(game=game, number=1).status == Prompt.Status.RESOLVED
+    p2 = Prompt.objects.get(game=game, number=2)
+    assert SealedOrder.objects.filter(prompt=p2, seat_name="cat", source="default").exists()
+    kinds = list(LogEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds.count("seat_resigned") == 1
+    assert kinds.count("nmr_applied") == 2
+    game.refresh_from_db()
+    assert timezone.now() < p2.deadline

@@ -1,0 +1,203 @@
+"""A whole 5-player game of 5X through the services, checked against the engine runner."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core import mail
+
+from engine.audit import order_commitment, seed_commitment, verify_export
+from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+from games.selectors import current_state, game_export, game_log
+from games.services.games import NOT_RECOMMENDED_5X, game_create, game_join, game_leave
+from tests.games.core_support import eager_celery, make_users, play_prompt, start_fixed
+
+pytestmark = pytest.mark.usefixtures("eager_celery")
+__all__ = ["eager_celery"]
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+
+
+def _first_legal(_name: str, legal: list[str]) -> str:
+    return legal[0]
+
+
+def _last_legal(_name: str, legal: list[str]) -> str:
+    return legal[-1]
+
+
+@pytest.mark.django_db
+def test_full_five_player_game_matches_engine_runner(django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, seats = start_fixed(NAMES)
+    assert game.status == Game.Status.ACTIVE
+    assert [s.name for s in sorted(seats.values(), key=lambda s: s.position)] == NAMES
+    steps: list[dict[str, str]] = []
+    choosers = [_first_legal, _last_legal]
+    for i in range(200):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        _prompt, step = play_prompt(
+            game, seats, choosers[i % 2], django_capture_on_commit_callbacks
+        )
+        steps.append(step)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    # 7 rounds of at least one play prompt each, plus the draft.
+    assert len(steps) >= 8
+    # The same script through `python -m engine run` gives the same final table.
+    script = {
+        "game": "5x",
+        "players": NAMES,
+        "options": {},
+        "seed": game.seed,
+        "orders": steps,
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "run", "-"],
+        input=json.dumps(script),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    printed = json.loads(run.stdout)
+    assert printed["status"] == "over"
+    assert printed["ranking"] == game.ranking
+    import engine
+
+    final = current_state(game=game)
+    report = engine.get("5x").report(final)
+    assert json.loads(json.dumps(report)) == {
+        k: v for k, v in printed.items() if k not in ("game", "status")
+    }
+    # Exactly one resolution per prompt, every prompt resolved, seed revealed.
+    prompts = Prompt.objects.filter(game=game)
+    assert prompts.count() == len(steps)
+    assert not prompts.filter(status=Prompt.Status.OPEN).exists()
+    kinds = list(LogEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds.count("prompt_resolved") == len(steps)
+    assert kinds.count("orders_revealed") == len(steps)
+    assert kinds[-1] == "game_finished"
+    finished = LogEntry.objects.get(game=game, kind="game_finished")
+    assert finished.payload["seed"] == game.seed
+    assert seed_commitment(seed_salt=game.seed_salt, seed=game.seed) == game.seed_commitment
+    # Every revealed order matches the commitment published when it was received.
+    for entry in LogEntry.objects.filter(game=game, kind="orders_revealed"):
+        for order in entry.payload["orders"].values():
+            assert order_commitment(salt=order["salt"], text=order["text"]) == order["commitment"]
+    # The export verifies offline.
+    export = game_export(game=game)
+    assert verify_export(json.loads(json.dumps(export))) == []
+    # Each seat got one email per resolved prompt plus the start email.
+    per_seat = OutboxMessage.objects.filter(game=game, seat__name="ann").count()
+    assert per_seat == len(steps) + 1
+    assert len(mail.outbox) == OutboxMessage.objects.filter(game=game).count()
+    assert all(m.status == OutboxMessage.Status.SENT for m in OutboxMessage.objects.all())
+    first = mail.outbox[0]
+    assert first.reply_to and first.reply_to[0].startswith("orders+")
+
+
+@pytest.mark.django_db
+def test_game_log_export_runs_through_python_m_engine_verify(
+    django_capture_on_commit_callbacks, tmp_path
+) -> None:
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        play_prompt(game, seats, _first_legal, django_capture_on_commit_callbacks)
+    export = game_export(game=game)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    ok = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(path)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert ok.returncode == 0, ok.stdout
+    # Edit one revealed order: the hash and the commitment no longer match.
+    entry = next(e for e in export["entries"] if e["kind"] == "orders_revealed")
+    seat = sorted(entry["payload"]["orders"])[0]
+    entry["payload"]["orders"][seat]["text"] = "PLAY EXPLOIT"
+    path.write_text(json.dumps(export))
+    bad = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(path)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 1
+    assert f"entry {entry['seq']}: hash mismatch (payload edited?)" in bad.stdout
+    path.write_text("{not json")
+    unreadable = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(path)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert unreadable.returncode == 2
+
+
+@pytest.mark.django_db
+def test_create_validates_options_and_flags_not_recommended_variant() -> None:
+    (org,) = make_users(["org"])
+    with pytest.raises(ValidationError, match="unknown option 'colour'"):
+        game_create(organizer=org, ruleset="5x", options={"colour": 1}, seats_count=4)
+    with pytest.raises(ValidationError, match="3 to 6 players"):
+        game_create(organizer=org, ruleset="5x", options={}, seats_count=7)
+    with pytest.raises(ValidationError, match="unknown game"):
+        game_create(organizer=org, ruleset="chess", options={}, seats_count=2)
+    assert Game.objects.count() == 0
+    ok = game_create(organizer=org, ruleset="5x", options={"leaders": False}, seats_count=4)
+    assert ok.warnings == []
+    flagged = game_create(organizer=org, ruleset="5x", options={"leaders": False}, seats_count=5)
+    assert flagged.warnings == [NOT_RECOMMENDED_5X]
+    assert flagged.options == {"leaders": False, "all_leaders": False}
+
+
+@pytest.mark.django_db
+def test_join_private_leave_and_automatic_start_with_seed_shuffle() -> None:
+    org, a, b, c, d = make_users(["org", "a", "b", "c", "d"])
+    game = game_create(organizer=org, ruleset="5x", options={}, seats_count=3, is_private=True)
+    with pytest.raises(PermissionDenied):
+        game_join(game=game, user=a)
+    with pytest.raises(PermissionDenied):
+        game_join(game=game, user=a, invite_token="wrong")
+    seat_a = game_join(game=game, user=a, invite_token=game.invite_token)
+    # Joining twice is the same seat.
+    assert game_join(game=game, user=a, invite_token=game.invite_token).pk == seat_a.pk
+    game_join(game=game, user=d, invite_token=game.invite_token)
+    game_leave(game=game, user=d)
+    game_join(game=game, user=b, invite_token=game.invite_token)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FORMING
+    assert game.seed is None and game.seed_commitment == ""
+    game_join(game=game, user=c, invite_token=game.invite_token)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    with pytest.raises(GameStateError):
+        game_join(game=game, user=d, invite_token=game.invite_token)
+    with pytest.raises(GameStateError):
+        game_leave(game=game, user=a)
+    from engine.audit import seating_from_seed
+
+    seating = [s.name for s in Seat.objects.filter(game=game).order_by("position")]
+    assert seating == seating_from_seed(seed=game.seed, names=["a", "b", "c"])
+    started = LogEntry.objects.get(game=game, kind="game_started")
+    assert started.payload["seed_commitment"] == game.seed_commitment
+    assert "seed" not in started.payload
+    assert started.payload["join_order"] == ["a", "b", "c"]
+    kinds = list(LogEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == [
+        "game_created", "seat_joined", "seat_joined", "seat_left", "seat_joined",
+        "seat_joined", "game_started",
+    ]  # fmt: skip
+    assert Prompt.objects.get(game=game).phase == "draft"
+    # The seed is nowhere in the log until the end.
+    assert str(game.seed) not in json.dumps(game_log(game=game))
+    assert SealedOrder.objects.count() == 0

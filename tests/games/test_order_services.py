@@ -1,0 +1,209 @@
+"""order_submit: sealing, replacing, idempotency, refusals, scheduling, secrecy."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import engine
+from engine.audit import order_commitment
+from games.errors import GameStateError, NotPending, OrderRefused
+from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder
+from games.selectors import (
+    current_order,
+    current_state,
+    game_log,
+    legal_orders,
+    seat_view,
+    spectator_view,
+)
+from games.services.orders import order_submit
+from games.services.resolution import prompt_resolve
+from tests.games.core_support import eager_celery, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat"]
+RULES = engine.get("5x")
+
+
+def _submit(capture, seat, text, source="web"):
+    with capture(execute=True):
+        return order_submit(seat=seat, text=text, source=source)
+
+
+def test_refused_order_gives_engine_reason_and_stores_nothing(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES)
+    before = LogEntry.objects.filter(game=game).count()
+    state = current_state(game=game)
+    with pytest.raises(OrderRefused) as info:
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "PASS NOBODY")
+    # The message is the engine's own reason for this seat and state.
+    with pytest.raises(engine.IllegalOrder) as expected:
+        RULES.parse_order(state, "ann", "PASS NOBODY")
+    assert info.value.message == expected.value.reason
+    assert info.value.code == "order_refused"
+    with pytest.raises(OrderRefused, match="empty"):
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "   ")
+    assert SealedOrder.objects.count() == 0
+    assert LogEntry.objects.filter(game=game).count() == before
+
+
+def test_order_is_sealed_replaced_and_idempotent(django_capture_on_commit_callbacks) -> None:
+    game, seats = start_fixed(NAMES)
+    dealt = RULES.view(current_state(game=game), "ann")["dealt"]
+    first = _submit(django_capture_on_commit_callbacks, seats["ann"], f"PASS {dealt[0]}")
+    assert len(first.salt) == 32
+    assert first.commitment == order_commitment(salt=first.salt, text=f"PASS {dealt[0]}")
+    # The same text again (a double click) changes nothing.
+    again = _submit(django_capture_on_commit_callbacks, seats["ann"], f"PASS {dealt[0]}")
+    assert again.pk == first.pk
+    second = _submit(django_capture_on_commit_callbacks, seats["ann"], f"pass {dealt[1]}")
+    first.refresh_from_db()
+    assert first.is_current is False and first.replaced_by_id == second.pk
+    assert current_order(seat=seats["ann"]).pk == second.pk
+    entries = list(LogEntry.objects.filter(game=game, kind__startswith="order_").order_by("seq"))
+    assert [e.kind for e in entries] == ["order_received", "order_replaced"]
+    assert entries[1].payload == {
+        "prompt": 1, "seat": "ann", "commitment": second.commitment, "source": "web",
+    }  # fmt: skip
+    # Neither text nor salt is in the log before resolution.
+    dump = json.dumps([e.payload for e in LogEntry.objects.filter(game=game)])
+    for secret in (dealt[0], dealt[1], first.salt, second.salt):
+        assert secret not in dump
+    assert Prompt.objects.get(game=game, number=1).status == Prompt.Status.OPEN
+
+
+def test_last_order_resolves_the_prompt_once(django_capture_on_commit_callbacks) -> None:
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    for name in NAMES[:-1]:
+        _submit(django_capture_on_commit_callbacks, seats[name], RULES.legal_orders(state, name)[0])
+        assert Prompt.objects.get(game=game, number=1).status == Prompt.Status.OPEN
+    _submit(django_capture_on_commit_callbacks, seats["cat"], RULES.legal_orders(state, "cat")[0])
+    assert Prompt.objects.get(game=game, number=1).status == Prompt.Status.RESOLVED
+    assert Prompt.objects.get(game=game, number=2).phase == "play"
+    # A second resolution attempt is a no-op.
+    assert prompt_resolve(game_id=game.pk, prompt_number=1) is False
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True) is False
+    assert LogEntry.objects.filter(game=game, kind="prompt_resolved").count() == 1
+    # An order for the resolved prompt is refused; the next prompt takes orders.
+    with pytest.raises(OrderRefused):
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "PASS CAESAR")
+
+
+def test_not_pending_seat_is_refused(django_capture_on_commit_callbacks) -> None:
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    for name in NAMES:
+        _submit(django_capture_on_commit_callbacks, seats[name], RULES.legal_orders(state, name)[0])
+    # Round 1: ann explores, so in round 2 she is not asked in the first play prompt.
+    _submit(django_capture_on_commit_callbacks, seats["ann"], "PLAY EXPLORE")
+    _submit(django_capture_on_commit_callbacks, seats["bob"], "PLAY EXPLOIT")
+    _submit(django_capture_on_commit_callbacks, seats["cat"], "PLAY EXPLOIT")
+    prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+    assert prompt.pending == ["bob", "cat"]
+    assert legal_orders(seat=seats["ann"]) == []
+    with pytest.raises(NotPending, match="waiting for: bob, cat") as info:
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "PLAY EXPLOIT")
+    assert info.value.code == "not_your_turn"
+
+
+def test_early_resolution_delay_lets_orders_be_replaced(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, early_resolution_delay_seconds=120)
+    state = current_state(game=game)
+    for name in NAMES:
+        _submit(django_capture_on_commit_callbacks, seats[name], RULES.legal_orders(state, name)[0])
+    prompt = Prompt.objects.get(game=game, number=1)
+    # Complete, but the delay has not passed: the (eager) task did nothing.
+    assert prompt.status == Prompt.Status.OPEN and prompt.ready_at is not None
+    last = RULES.legal_orders(state, "bob")[-1]
+    _submit(django_capture_on_commit_callbacks, seats["bob"], last)
+    assert prompt_resolve(game_id=game.pk, prompt_number=1) is False
+    later = timezone.now() + timedelta(seconds=121)
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, now=later) is True
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed").payload
+    assert revealed["orders"]["bob"]["text"] == last
+
+
+def _hidden_from(viewer: str, state: dict) -> set[str]:
+    """Leader ids held or dealt by other seats that the viewer's own engine view never
+    mentions: what the viewer must not learn."""
+    own = json.dumps(RULES.view(state, viewer))
+    hidden = set()
+    for other in state["players"]:
+        if other == viewer:
+            continue
+        view = RULES.view(state, other)
+        for card in view.get("hand", []) + view.get("dealt", []):
+            if card not in own:
+                hidden.add(card)
+    return hidden
+
+
+def test_selectors_and_emails_never_leak_other_seats_secrets(
+    django_capture_on_commit_callbacks,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    hidden = _hidden_from("ann", state)
+    assert hidden  # bob's and cat's dealt leaders
+    # bob and cat order; ann has not yet.
+    orders = {}
+    for name in ("bob", "cat"):
+        orders[name] = _submit(
+            django_capture_on_commit_callbacks, seats[name], RULES.legal_orders(state, name)[0]
+        )
+    view = json.dumps(seat_view(seat=seats["ann"]))
+    log = json.dumps(game_log(game=game, for_user=seats["ann"].user))
+    spectator = json.dumps(spectator_view(game=game))
+    for text in (view, log, spectator):
+        for card in hidden:
+            assert card not in text
+        for order in orders.values():
+            assert order.salt not in text
+    assert orders["bob"].commitment in log  # the receipt is public
+    # Ann orders: the draft resolves. Other seats' draft passes stay hidden from her,
+    # in her view, her events, her log and her email.
+    _submit(django_capture_on_commit_callbacks, seats["ann"], RULES.legal_orders(state, "ann")[0])
+    state = current_state(game=game)
+    hidden = _hidden_from("ann", state)
+    assert hidden
+    view = seat_view(seat=seats["ann"])
+    log = game_log(game=game, for_user=seats["ann"].user)
+    revealed = next(e for e in log if e["kind"] == "orders_revealed")
+    assert set(revealed["payload"]["orders"]["ann"]) >= {"text", "salt"}
+    assert set(revealed["payload"]["orders"]["bob"]) == {"commitment", "source"}
+    bodies = [m.body for m in OutboxMessage.objects.filter(seat=seats["ann"])]
+    assert len(bodies) == 2  # game started, draft resolved
+    for text in (json.dumps(view), json.dumps(log), *bodies):
+        for card in hidden:
+            assert card not in text
+        assert orders["bob"].salt not in text
+        assert orders["bob"].text not in text
+    # Ann's own received leader is in her email (she may know it).
+    received = RULES.view(state, "ann")["received"]["leader"]
+    assert received in bodies[-1]
+
+
+def test_paused_and_finished_games_refuse_orders(django_capture_on_commit_callbacks) -> None:
+    from games.services.organizer import game_end, game_pause
+
+    game, seats = start_fixed(NAMES)
+    game_pause(game=game, by=game.organizer)
+    with pytest.raises(GameStateError, match="paused"):
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "PASS X")
+    game.refresh_from_db()
+    game_end(game=game, by=game.organizer, reason="test")
+    with pytest.raises(GameStateError) as info:
+        _submit(django_capture_on_commit_callbacks, seats["ann"], "PASS X")
+    assert info.value.code == "game_finished"
+    assert SealedOrder.objects.count() == 0

@@ -1,0 +1,138 @@
+"""Organizer tools: extend (capped), pause/resume, replace a player, end a game."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import engine
+from engine.audit import verify_export
+from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
+from games.selectors import current_state, game_export, seat_view
+from games.services.organizer import (
+    deadline_extend,
+    game_end,
+    game_pause,
+    game_resume,
+    seat_replace,
+)
+from games.services.orders import order_submit
+from games.services.seats import seat_for_token
+from tests.games.core_support import eager_celery, make_users, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat"]
+RULES = engine.get("5x")
+
+
+def test_extend_moves_deadline_and_is_capped(settings) -> None:
+    settings.GAMES_MAX_DEADLINE_EXTENSIONS = 2
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    prompt = Prompt.objects.get(game=game, number=1)
+    original = prompt.deadline
+    with pytest.raises(PermissionDenied):
+        deadline_extend(game=game, by=seats["ann"].user, hours=5, reason="")
+    with pytest.raises(ValidationError):
+        deadline_extend(game=game, by=game.organizer, hours=0, reason="")
+    deadline_extend(game=game, by=game.organizer, hours=5, reason="holiday")
+    deadline_extend(game=game, by=game.organizer, hours=1.5, reason="")
+    prompt.refresh_from_db()
+    assert prompt.deadline == original + timedelta(hours=6.5)
+    with pytest.raises(GameStateError, match="extended 2 times"):
+        deadline_extend(game=game, by=game.organizer, hours=1, reason="")
+    entries = LogEntry.objects.filter(game=game, kind="deadline_extended").order_by("seq")
+    assert [(e.payload["hours"], e.payload["reason"]) for e in entries] == [
+        (5, "holiday"), (1.5, ""),
+    ]  # fmt: skip
+
+
+def test_pause_suspends_deadline_and_resume_restores_remaining_time(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=10)
+    prompt = Prompt.objects.get(game=game, number=1)
+    remaining = (prompt.deadline - timezone.now()).total_seconds()
+    game_pause(game=game, by=game.organizer, reason="server move")
+    prompt.refresh_from_db()
+    game.refresh_from_db()
+    assert game.status == Game.Status.PAUSED and prompt.deadline is None
+    assert abs(prompt.paused_remaining_seconds - remaining) < 5
+    with pytest.raises(GameStateError):
+        game_pause(game=game, by=game.organizer)
+    # Extending while paused adds to the remaining time.
+    deadline_extend(game=game, by=game.organizer, hours=1, reason="")
+    state = current_state(game=game)
+    # Every order arrives only after resume; resolution waits for the game to run.
+    game_resume(game=game, by=game.organizer)
+    prompt.refresh_from_db()
+    expected = timezone.now() + timedelta(seconds=remaining + 3600)
+    assert abs((prompt.deadline - expected).total_seconds()) < 5
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in NAMES:
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    assert Prompt.objects.get(game=game, number=1).status == Prompt.Status.RESOLVED
+    kinds = list(LogEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert ["game_paused", "deadline_extended", "game_resumed"] == [
+        k for k in kinds if k in ("game_paused", "deadline_extended", "game_resumed")
+    ]
+
+
+def test_replace_seat_hands_over_name_position_and_mail(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES)
+    (newbie,) = make_users(["newbie"])
+    state = current_state(game=game)
+    old_token = seats["bob"].mail_token
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[0], source="web")
+    with pytest.raises(PermissionDenied):
+        seat_replace(seat=seats["bob"], new_user=newbie, by=seats["ann"].user)
+    with pytest.raises(ValidationError):
+        seat_replace(seat=seats["bob"], new_user=seats["ann"].user, by=game.organizer)
+    new = seat_replace(seat=seats["bob"], new_user=newbie, by=game.organizer)
+    assert (new.name, new.position, new.status) == ("bob", seats["bob"].position, "active")
+    assert Seat.objects.get(pk=seats["bob"].pk).status == Seat.Status.REPLACED
+    assert seat_for_token(token=old_token) is None
+    assert seat_for_token(token=new.mail_token).pk == new.pk
+    # The old player's sealed order stays in force and is visible to the new player.
+    assert seat_view(seat=new)["my_order"]["text"] == RULES.legal_orders(state, "bob")[0]
+    with pytest.raises(PermissionDenied):
+        order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[1], source="web")
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=new, text=RULES.legal_orders(state, "bob")[1], source="web")
+    assert SealedOrder.objects.filter(seat_name="bob", is_current=True).get().seat_id == new.pk
+    assert LogEntry.objects.filter(game=game, kind="seat_replaced").count() == 1
+
+
+def test_end_game_abandons_reveals_seed_and_stays_verifiable(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in NAMES:
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    order_submit(seat=seats["ann"], text="PLAY EXPLOIT", source="web")
+    with pytest.raises(GameStateError):
+        game_export(game=game)
+    with pytest.raises(PermissionDenied):
+        game_end(game=game, by=seats["ann"].user, reason="bored")
+    game_end(game=game, by=game.organizer, reason="players vanished")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED and game.ranking is None
+    ended = LogEntry.objects.get(game=game, kind="game_ended")
+    assert ended.payload == {
+        "reason": "players vanished", "seed": game.seed, "seed_salt": game.seed_salt,
+    }  # fmt: skip
+    with pytest.raises(GameStateError):
+        game_end(game=game, by=game.organizer, reason="again")
+    export = json.loads(json.dumps(game_export(game=game)))
+    assert verify_export(export) == []
+    # Ann's unresolved sealed order is never revealed.
+    assert "PLAY EXPLOIT" not in json.dumps(export["entries"])

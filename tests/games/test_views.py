@@ -1,0 +1,324 @@
+"""The game pages: forms, POST-redirect-GET, messages instead of 500s."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from games.models import Game, SealedOrder, Seat
+from games.services import games as game_services
+from games.services.seats import seat_reply_address
+from tests.games.web_support import eager_celery, make_user, visible_text  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+
+
+@pytest.fixture
+def users():
+    return {n: make_user(n) for n in ("ann", "bob", "cat", "zed")}
+
+
+@pytest.fixture
+def started(users, django_capture_on_commit_callbacks):
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, name="Table one", setup={"deal": DEAL}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ann", "bob", "cat"):
+            game_services.game_join(game=game, user=users[name])
+    game.refresh_from_db()
+    assert game.status == "active"
+    return game
+
+
+def login(client, user):
+    client.force_login(user)
+    return client
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def test_pages_need_login_where_they_act(client):
+    for name in ("games:list", "games:create", "games:api_tokens"):
+        answer = client.get(reverse(name))
+        assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+
+
+def test_create_form_offers_each_ruleset_and_its_options(client, users):
+    login(client, users["ann"])
+    page = client.get(reverse("games:create"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    for ruleset_id in ("5x", "6x5", "4x-dice"):
+        assert f'value="{ruleset_id}"' in html
+        assert f'data-ruleset-options="{ruleset_id}"' in html
+    assert 'name="opt__5x__leaders"' in html
+    assert 'name="opt__5x__all_leaders"' in html
+
+
+def test_create_game_then_redirect_to_its_page(client, users):
+    login(client, users["ann"])
+    answer = client.post(
+        reverse("games:create"),
+        {"ruleset": "5x", "name": "Friday", "seats_count": 4, "deadline_hours": 24,
+         "opt__5x__leaders": "on", "play": "on"},
+    )
+    game = Game.objects.get(name="Friday")
+    assert answer.status_code == 302 and answer["Location"] == reverse("games:detail", args=[game.pk])
+    assert game.options == {"leaders": True, "all_leaders": False}
+    assert game.seats_count == 4 and game.deadline_hours == 24
+    assert list(game.seats.values_list("name", flat=True)) == ["ann"]
+
+
+def test_leaders_off_with_five_players_warns_before_creating(client, users):
+    login(client, users["ann"])
+    data = {"ruleset": "5x", "name": "Big", "seats_count": 5, "deadline_hours": 48}
+    first = client.post(reverse("games:create"), data)
+    assert first.status_code == 200
+    assert "not recommended" in first.content.decode().lower()
+    assert not Game.objects.filter(name="Big").exists()
+    second = client.post(reverse("games:create"), {**data, "accept_warnings": "on"})
+    assert second.status_code == 302
+    game = Game.objects.get(name="Big")
+    assert game.options["leaders"] is False
+
+
+def test_create_with_a_bad_seat_count_shows_the_reason(client, users):
+    login(client, users["ann"])
+    answer = client.post(
+        reverse("games:create"), {"ruleset": "5x", "seats_count": 8, "deadline_hours": 48}
+    )
+    assert answer.status_code == 200
+    assert "3 to 6 players" in answer.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_join_leave_and_start_forms(client, users):
+    game = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=4)
+    login(client, users["bob"])
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    assert "Join this game" in page.content.decode()
+    assert client.post(reverse("games:join", args=[game.pk])).status_code == 302
+    assert Seat.objects.filter(game=game, name="bob").exists()
+    answer = client.post(reverse("games:leave", args=[game.pk]), follow=True)
+    assert "You left the game." in messages_of(answer)
+    assert not Seat.objects.filter(game=game, name="bob").exists()
+    # Start: only the organizer, and only with enough players.
+    client.post(reverse("games:join", args=[game.pk]))
+    refused = client.post(reverse("games:start", args=[game.pk]), follow=True)
+    assert any("organizer" in m for m in messages_of(refused))
+    login(client, users["ann"])
+    too_few = client.post(reverse("games:start", args=[game.pk]), follow=True)
+    assert any("at least 3" in m for m in messages_of(too_few))
+    game.refresh_from_db()
+    assert game.status == "forming"
+
+
+def test_private_game_invitation_link(client, users):
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, is_private=True
+    )
+    login(client, users["bob"])
+    refused = client.post(reverse("games:join", args=[game.pk]), follow=True)
+    assert any("invitation" in m for m in messages_of(refused))
+    assert client.get(reverse("games:invite", args=[game.pk, "wrong"])).status_code == 404
+    invite = client.get(reverse("games:invite", args=[game.pk, game.invite_token]))
+    assert invite.status_code == 200 and game.invite_token in invite.content.decode()
+    client.post(reverse("games:join", args=[game.pk]), {"invite_token": game.invite_token})
+    assert Seat.objects.filter(game=game, name="bob").exists()
+    login(client, users["ann"])
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f"/games/{game.pk}/invite/{game.invite_token}/" in page
+
+
+def test_seat_page_shows_hand_prompt_and_legal_orders(client, users, started):
+    login(client, users["ann"])
+    page = client.get(reverse("games:detail", args=[started.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "you play <strong>ann</strong>" in html
+    # ann's dealt leaders and her two legal draft orders, as buttons.
+    assert "Gandhi" in html and "Caesar" in html
+    assert 'value="PASS CAESAR"' in html and 'value="PASS GANDHI"' in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert 'data-countdown="' in html
+    assert seat_reply_address(seat=started.seats.get(name="ann")) in html
+
+
+def test_order_post_redirects_with_receipt_and_double_click_is_one_order(client, users, started):
+    login(client, users["ann"])
+    url = reverse("games:order", args=[started.pk])
+    first = client.post(url, {"text": "PASS CAESAR"})
+    assert first.status_code == 302 and first["Location"] == reverse("games:detail", args=[started.pk])
+    second = client.post(url, {"text": "PASS CAESAR"}, follow=True)
+    order = SealedOrder.objects.get(prompt__game=started, seat_name="ann")
+    assert order.text == "PASS CAESAR"
+    assert any(order.commitment in m for m in messages_of(second))
+    html = second.content.decode()
+    assert 'id="receipt"' in html and order.commitment in html
+    # Replace it while the prompt is open.
+    client.post(url, {"text": "pass gandhi"})
+    current = SealedOrder.objects.get(prompt__game=started, seat_name="ann", is_current=True)
+    assert current.text == "pass gandhi"
+
+
+def test_illegal_or_empty_order_is_a_message_not_a_500(client, users, started):
+    login(client, users["bob"])
+    url = reverse("games:order", args=[started.pk])
+    answer = client.post(url, {"text": "PASS GANDHI"}, follow=True)
+    assert answer.status_code == 200
+    text = " ".join(messages_of(answer))
+    assert "QIN" in text or "Qin" in text  # the engine names what bob may pass
+    # The refused text is offered again for correction.
+    assert "PASS GANDHI</textarea>" in answer.content.decode()
+    empty = client.post(url, {"text": "   "}, follow=True)
+    assert empty.status_code == 200 and messages_of(empty)
+    assert not SealedOrder.objects.filter(prompt__game=started).exists()
+    # Not a player at all.
+    login(client, users["zed"])
+    outsider = client.post(url, {"text": "PASS QIN"}, follow=True)
+    assert any("do not hold a seat" in m for m in messages_of(outsider))
+    # GET on an action just goes back to the game.
+    assert client.get(url).status_code == 302
+
+
+def test_round_resolves_and_every_page_shows_the_next_prompt(client, users, started, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+    url = reverse("games:order", args=[started.pk])
+    for name, text in (("ann", "PASS CAESAR"), ("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
+        login(client, users[name])
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(url, {"text": text})
+    login(client, users["bob"])
+    html = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert "Your order — play" in html
+    assert 'value="PLAY EXPLOIT"' in html
+    assert 'id="history"' in html
+    status = client.get(reverse("games:status", args=[started.pk])).json()
+    assert status["prompt"] == 2 and status["status"] == "active" and status["ordered"] == []
+
+
+def test_organizer_tools(client, users, started):
+    login(client, users["ann"])
+    before = started.prompts.get(number=1).deadline
+    client.post(reverse("games:organizer", args=[started.pk, "extend"]), {"hours": 5, "reason": "holiday"})
+    after = started.prompts.get(number=1).deadline
+    assert round((after - before).total_seconds()) == 5 * 3600
+    client.post(reverse("games:organizer", args=[started.pk, "pause"]))
+    started.refresh_from_db()
+    assert started.status == "paused"
+    client.post(reverse("games:organizer", args=[started.pk, "resume"]))
+    started.refresh_from_db()
+    assert started.status == "active"
+    cat_seat = started.seats.get(name="cat")
+    unknown = client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": "nobody"},
+        follow=True,
+    )
+    assert "There is no user with that username." in messages_of(unknown)
+    client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": "zed"},
+    )
+    assert started.seats.get(name="cat", status="active").user == users["zed"]
+    unconfirmed = client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x"})
+    assert unconfirmed.status_code == 302
+    started.refresh_from_db()
+    assert started.status == "active"
+    client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x", "confirm": "on"})
+    started.refresh_from_db()
+    assert started.status in ("finished", "abandoned")
+    # The record can now be downloaded.
+    export = client.get(reverse("games:export", args=[started.pk]))
+    assert export.status_code == 200
+    assert export["Content-Disposition"].startswith("attachment")
+    assert json.loads(export.content)["game"]["seed"] == started.seed
+
+
+def test_organizer_tools_refuse_other_players(client, users, started):
+    login(client, users["bob"])
+    answer = client.post(reverse("games:organizer", args=[started.pk, "pause"]), follow=True)
+    assert any("organizer" in m for m in messages_of(answer))
+    started.refresh_from_db()
+    assert started.status == "active"
+    login(client, users["ann"])
+    assert client.post(reverse("games:organizer", args=[started.pk, "nonsense"])).status_code == 404
+
+
+def test_resign_needs_confirmation(client, users, started):
+    login(client, users["cat"])
+    client.post(reverse("games:resign", args=[started.pk]))
+    assert started.seats.get(name="cat").status == "active"
+    client.post(reverse("games:resign", args=[started.pk]), {"confirm": "yes"})
+    assert started.seats.get(name="cat").status == "resigned"
+
+
+def test_mail_token_rotation_changes_the_reply_address(client, users, started):
+    login(client, users["bob"])
+    seat = started.seats.get(name="bob")
+    old = seat_reply_address(seat=seat)
+    answer = client.post(reverse("games:mail_token", args=[started.pk]), follow=True)
+    seat.refresh_from_db()
+    new = seat_reply_address(seat=seat)
+    assert new != old
+    assert any(new in m for m in messages_of(answer))
+    assert old not in answer.content.decode()
+
+
+def test_log_and_export_pages(client, users, started):
+    page = client.get(reverse("games:log", args=[started.pk]))
+    assert page.status_code == 200
+    assert "Game started" in page.content.decode()
+    early = client.get(reverse("games:export", args=[started.pk]), follow=True)
+    assert any("once the game is over" in m for m in messages_of(early))
+    assert client.get(reverse("games:detail", args=[999999])).status_code == 404
+
+
+def test_spectator_page_for_anonymous_visitors(client, started):
+    page = client.get(reverse("games:detail", args=[started.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "spectator view" in html
+    assert "Your order" not in html and 'name="text"' not in html
+
+
+def test_api_token_page_creates_shows_once_and_revokes(client, users):
+    login(client, users["ann"])
+    url = reverse("games:api_tokens")
+    assert "You have no API token." in client.get(url).content.decode()
+    shown = client.post(url, {"action": "create"}, follow=True).content.decode()
+    key = Token.objects.get(user=users["ann"]).key
+    assert key in shown
+    assert key not in client.get(url).content.decode()  # shown once only
+    client.post(url, {"action": "create"})
+    assert Token.objects.get(user=users["ann"]).key != key
+    client.post(url, {"action": "revoke"})
+    assert not Token.objects.filter(user=users["ann"]).exists()
+
+
+@pytest.mark.parametrize("ruleset,seats", [("6x5", 2), ("4x-dice", 2)])
+def test_other_rulesets_render(client, users, django_capture_on_commit_callbacks, ruleset, seats):
+    game = game_services.game_create(organizer=users["ann"], ruleset=ruleset, seats_count=seats)
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ann", "bob")[:seats]:
+            game_services.game_join(game=game, user=users[name])
+    for name in ("ann", "bob", "zed"):
+        login(client, users[name])
+        page = client.get(reverse("games:detail", args=[game.pk]))
+        assert page.status_code == 200
+        assert "The table" in page.content.decode() or 'class="hexmap"' in page.content.decode() or "dice" in page.content.decode().lower()
+
+
+def test_game_list_shows_mine_and_open_games(client, users, started):
+    open_game = game_services.game_create(organizer=users["zed"], ruleset="5x", seats_count=3, name="Open one")
+    login(client, users["ann"])
+    html = client.get(reverse("games:list")).content.decode()
+    assert "Table one" in html and "Open one" in html
+    assert reverse("games:join", args=[open_game.pk]) in html

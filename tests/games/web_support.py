@@ -1,0 +1,58 @@
+"""Helpers shared by the web, API, secrecy and browser tests of the games room."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+
+def make_user(name: str) -> Any:
+    """A user whose username (and so seat name) is ``name``."""
+    return get_user_model().objects.create_user(
+        username=name, email=f"{name}@example.test", password="pw-" + name
+    )
+
+
+def token_client(user: Any) -> APIClient:
+    """An API client authenticated with the user's DRF token (a real header)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Run tasks in-process when they are enqueued (on commit)."""
+    from fivex_site.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+def body_text(response: Any) -> str:
+    """The whole body of a response as text (JSON bodies unescaped)."""
+    raw = response.content.decode("utf-8", errors="replace")
+    if response.get("Content-Type", "").startswith("application/json"):
+        try:
+            return json.dumps(json.loads(raw), ensure_ascii=False)
+        except ValueError:
+            return raw
+    return raw
+
+
+def visible_text(html: str) -> str:
+    """Rough visible text of a page (tags dropped), for messages assertions."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))

@@ -1,0 +1,94 @@
+"""Fixtures of the email gateway tests: a 3-seat 5X game and the recorded messages."""
+
+from __future__ import annotations
+
+import random
+import re
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "mail"
+PLAYERS = ("ann", "bob", "cy")
+
+
+def eml(name: str, *, to: str, sender: str = "ann@example.com", msgid: str | None = None) -> bytes:
+    """A recorded message with its placeholders filled in, with CRLF line ends (as on
+    the wire; the files keep LF for readability)."""
+    raw = re.sub(rb"\r?\n", b"\r\n", (FIXTURES / name).read_bytes())
+    return (
+        raw.replace(b"{{TO}}", to.encode())
+        .replace(b"{{FROM}}", sender.encode())
+        .replace(b"{{MSGID}}", (msgid or make_msgid(domain="example.com")).encode())
+    )
+
+
+def big_message(*, to: str, sender: str, size: int = 10 * 1024 * 1024) -> bytes:
+    """A ~10 MB message: a valid order in the text part plus a huge base64 attachment."""
+    head = (
+        f"From: Ann Player <{sender}>\r\nTo: {to}\r\nSubject: holiday photos\r\n"
+        f"Message-ID: {make_msgid(domain='example.com')}\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="BIG"\r\n\r\n'
+        "--BIG\r\nContent-Type: text/plain\r\n\r\nPLAY EXPLOIT\r\n"
+        '--BIG\r\nContent-Type: image/jpeg\r\nContent-Disposition: attachment; filename="a.jpg"\r\n'
+        "Content-Transfer-Encoding: base64\r\n\r\n"
+    ).encode()
+    line = b"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAx\r\n"
+    body = line * ((size - len(head)) // len(line) + 1)
+    return head + body + b"--BIG--\r\n"
+
+
+def random_bytes_message(seed: int = 5) -> bytes:
+    """Bytes that are no email at all (deterministic)."""
+    return random.Random(seed).randbytes(6000)
+
+
+class Table:
+    """A started 5X game (leaders off: round 1 is a plain ``play`` prompt for all)."""
+
+    def __init__(self, game, seats) -> None:
+        self.game = game
+        self.seats = seats
+
+    def address(self, name: str) -> str:
+        from games.services.seats import seat_reply_address
+
+        return seat_reply_address(seat=self.seats[name])
+
+
+def make_table(*, require_sender_match: bool = False, name: str = "League 7") -> Table:
+    from games.models import Seat
+    from games.services.games import game_create, game_join
+
+    User = get_user_model()
+    organizer = User.objects.create_user(username="org", email="org@example.com")
+    game = game_create(
+        organizer=organizer,
+        ruleset="5x",
+        options={"leaders": False},
+        seats_count=len(PLAYERS),
+        name=name,
+        require_sender_match=require_sender_match,
+    )
+    for player in PLAYERS:
+        user = User.objects.create_user(username=player, email=f"{player}@example.com")
+        game_join(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == "active"
+    return Table(game, {s.name: s for s in Seat.objects.filter(game=game, status="active")})
+
+
+@pytest.fixture
+def orders_settings(settings):
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    settings.MAIL_MAX_BYTES = 1024 * 1024
+    settings.MAIL_REPLIES_PER_HOUR = 20
+    return settings
+
+
+@pytest.fixture
+def table(db, orders_settings) -> Table:
+    return make_table()

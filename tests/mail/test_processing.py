@@ -1,0 +1,191 @@
+"""process_message end to end on the database: every recorded message gives the right
+order or the right answer, and nothing crashes."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from games.mail.models import InboundMail
+from games.mail.processing import process_message
+from games.models import Game, OutboxMessage, SealedOrder
+from tests.mail.conftest import big_message, eml, random_bytes_message
+
+pytestmark = pytest.mark.django_db
+
+ALL_CARDS = ["PLAY EXPLOIT", "PLAY EXTERMINATE", "PLAY EXPAND", "PLAY EXPLORE", "PLAY EXCAVATE"]
+
+# fixture -> the card ann's order plays (read by hand from the file)
+ACCEPTED = {
+    "plain.eml": "EXPLOIT",
+    "multipart_alternative.eml": "EXPAND",
+    "html_only.eml": "EXPLORE",
+    "quoted_printable.eml": "EXCAVATE",
+    "base64.eml": "EXTERMINATE",
+    "iso_8859_1.eml": "EXPLOIT",
+    "broken_charset.eml": "EXPLORE",
+    "reply_quoted_report.eml": "EXPAND",
+    "reply_localized.eml": "EXPLORE",
+    "reply_outlook.eml": "EXCAVATE",
+}
+
+
+def replies_to(address: str) -> list[OutboxMessage]:
+    return list(OutboxMessage.objects.filter(to=address, kind="mail_reply").order_by("id"))
+
+
+def current(seat) -> SealedOrder | None:
+    return SealedOrder.objects.filter(seat=seat, is_current=True).first()
+
+
+@pytest.mark.parametrize("name,card", sorted(ACCEPTED.items()))
+def test_recorded_order_is_accepted_and_confirmed(table, name: str, card: str) -> None:
+    ann = table.seats["ann"]
+    address = table.address("ann")
+    row = process_message(eml(name, to=address, msgid="<m-1@example.com>"), address, source="pipe")
+
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    order = current(ann)
+    assert order is not None and order.source == "email"
+    assert order.parsed == {"play": card}
+    # the receipt is SHA-256 over salt ":" text (games.services.orders docstring)
+    assert order.commitment == hashlib.sha256(f"{order.salt}:{order.text}".encode()).hexdigest()
+
+    [reply] = replies_to("ann@example.com")
+    assert reply.reply_to == address
+    assert reply.seat_id == ann.pk
+    assert reply.headers["In-Reply-To"] == "<m-1@example.com>"
+    assert reply.headers["References"].endswith("<m-1@example.com>")
+    assert reply.headers["Auto-Submitted"] == "auto-replied"
+    assert reply.subject.lower().startswith("re")
+    assert f"Receipt (SHA-256 commitment): {order.commitment}" in reply.body
+    assert "Deadline: " in reply.body and "Deadline: none" not in reply.body
+    assert f"play={card}" in reply.body
+    assert order.salt not in reply.body
+
+
+def test_refused_order_gets_the_reason_and_the_legal_orders(table) -> None:
+    address = table.address("ann")
+    row = process_message(eml("illegal_order.eml", to=address), address)
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    assert current(table.seats["ann"]) is None
+    [reply] = replies_to("ann@example.com")
+    assert "NOT accepted: NAPOLEON is not in your hand" in reply.body
+    for order in ALL_CARDS:
+        assert f"    {order}\n" in reply.body
+
+
+@pytest.mark.parametrize("name", ["auto_reply.eml", "auto_reply_vacation.eml", "bounce.eml"])
+def test_auto_replies_and_bounces_are_never_answered(table, name: str) -> None:
+    address = table.address("ann")
+    sender = "" if name == "bounce.eml" else None
+    row = process_message(eml(name, to=address), address, envelope_sender=sender)
+    assert (row.status, row.outcome) == ("ignored", "auto_reply")
+    # auto_reply.eml carries "PLAY EXPLOIT" in its body: still no order
+    assert current(table.seats["ann"]) is None
+    assert OutboxMessage.objects.filter(kind="mail_reply").count() == 0
+
+
+@pytest.mark.parametrize(
+    "name,outcome,words",
+    [
+        ("attachment_only.eml", "attachment_only", "Attachments are not read"),
+        ("empty.eml", "empty", "did not contain an order or a command"),
+    ],
+)
+def test_messages_without_an_order_get_a_clear_answer(table, name, outcome, words) -> None:
+    address = table.address("ann")
+    row = process_message(eml(name, to=address), address)
+    assert (row.status, row.outcome) == ("rejected", outcome)
+    [reply] = replies_to("ann@example.com")
+    assert words in reply.body
+    assert "    PLAY EXPLOIT" in reply.body
+
+
+def test_random_bytes_are_answered_not_crashed(table) -> None:
+    address = table.address("ann")
+    row = process_message(random_bytes_message(), address)
+    assert (row.status, row.outcome) == ("rejected", "garbled")
+    [reply] = replies_to("ann@example.com")
+    assert "could not be read as text" in reply.body
+
+
+def test_oversize_message_is_refused_politely_without_being_read(table, settings) -> None:
+    address = table.address("ann")
+    raw = big_message(to=address, sender="ann@example.com")
+    assert len(raw) >= 10 * 1024 * 1024
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("rejected", "too_large")
+    assert row.truncated and row.size == len(raw)
+    assert len(bytes(row.raw)) < 2000  # only the header section was kept
+    assert current(table.seats["ann"]) is None  # the valid order inside was not read
+    [reply] = replies_to("ann@example.com")
+    assert f"was {len(raw):,} bytes, more than the {1024 * 1024:,} bytes" in reply.body
+
+
+def test_commands_help_status_show(table) -> None:
+    address = table.address("ann")
+    process_message(eml("plain.eml", to=address), address)
+    row = process_message(eml("commands.eml", to=address), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    reply = replies_to("ann@example.com")[-1]
+    order = current(table.seats["ann"])
+    assert "HELP: Legal orders now:" in reply.body
+    assert "STATUS: your view of the game" in reply.body
+    assert "hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in reply.body
+    assert "resources: 3" in reply.body
+    assert "SHOW: your current order:\n\n    PLAY EXPLOIT" in reply.body
+    assert order.commitment in reply.body
+
+
+def test_show_without_order(table) -> None:
+    address = table.address("bob")
+    raw = b"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <s@x>\r\n\r\nshow\r\n"
+    process_message(raw, address)
+    [reply] = replies_to("bob@example.com")
+    assert "SHOW: you have no order for the current prompt." in reply.body
+
+
+def test_finished_game_is_answered(table) -> None:
+    Game.objects.filter(pk=table.game.pk).update(status="finished")
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address), address)
+    assert (row.status, row.outcome) == ("rejected", "game_finished")
+    [reply] = replies_to("ann@example.com")
+    assert "This game is finished: orders are no longer accepted." in reply.body
+
+
+def test_replacing_an_order_by_email(table) -> None:
+    address = table.address("ann")
+    process_message(eml("plain.eml", to=address), address)
+    process_message(eml("base64.eml", to=address), address)
+    assert current(table.seats["ann"]).parsed == {"play": "EXTERMINATE"}
+    assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == 2
+
+
+def test_a_stored_row_is_processed_once(table) -> None:
+    from games.mail.processing import process_stored
+
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address), address)
+    again = process_stored(row.pk)
+    assert again.attempts == 1 and again.status == "processed"
+    assert len(replies_to("ann@example.com")) == 1
+
+
+def test_row_records_what_arrived(table) -> None:
+    address = table.address("ann")
+    raw = eml("plain.eml", to=address, msgid="<rec@example.com>")
+    row = process_message(raw, address, source="pipe", envelope_sender="ann@example.com")
+    row.refresh_from_db()
+    assert bytes(row.raw) == raw
+    assert row.message_id == "<rec@example.com>"
+    assert row.seat_id == table.seats["ann"].pk
+    assert row.dkim == "pass"
+    assert row.sender == "ann@example.com"
+    assert row.source == "pipe"
+    assert row.processed_at is not None
+    token = table.seats["ann"].mail_token
+    assert token not in row.recipient and row.recipient.startswith("o***+")
+    assert InboundMail.objects.count() == 1

@@ -1,0 +1,146 @@
+"""The address is the credential: spoofing, the sender check, duplicates, reply loops,
+redaction in logs and secrecy of other seats' orders."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from games.mail.models import InboundMail
+from games.mail.processing import process_message
+from games.models import OutboxMessage, SealedOrder
+from tests.mail.conftest import eml, make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def mail_replies() -> list[OutboxMessage]:
+    return list(OutboxMessage.objects.filter(kind="mail_reply").order_by("id"))
+
+
+def test_right_sender_wrong_token_is_refused(table) -> None:
+    forged = "orders+0123456789abcdef01234567@orders.example"
+    row = process_message(eml("plain.eml", to=forged, sender="ann@example.com"), forged)
+    assert (row.seat_id, row.status, row.outcome) == (None, "rejected", "unknown_recipient")
+    assert SealedOrder.objects.count() == 0
+    assert mail_replies() == []  # nobody to answer safely: no backscatter
+
+
+def test_right_token_on_the_wrong_domain_is_refused(table) -> None:
+    token = table.seats["ann"].mail_token
+    wrong = f"orders+{token}@evil.example"
+    row = process_message(eml("plain.eml", to=wrong), wrong)
+    assert (row.seat_id, row.status) == (None, "rejected")
+    assert SealedOrder.objects.count() == 0
+
+
+def test_a_rotated_token_no_longer_works(table) -> None:
+    from games.services.seats import mail_token_rotate
+
+    old = table.address("ann")
+    mail_token_rotate(seat=table.seats["ann"])
+    row = process_message(eml("plain.eml", to=old), old)
+    assert row.outcome == "unknown_recipient"
+    assert SealedOrder.objects.count() == 0
+
+
+def test_sender_check_refuses_a_right_token_from_another_address(db, orders_settings) -> None:
+    table = make_table(require_sender_match=True)
+    address = table.address("ann")
+    raw = eml("plain.eml", to=address, sender="mallory@evil.example")
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("rejected", "sender_mismatch")
+    assert SealedOrder.objects.count() == 0
+    [warning] = mail_replies()
+    # the warning goes to the seat holder, never to the stranger
+    assert warning.to == "ann@example.com"
+    assert "mallory@evil.example" in warning.body and "not your account address" in warning.body
+
+
+def test_sender_check_accepts_the_account_address_in_any_case(db, orders_settings) -> None:
+    table = make_table(require_sender_match=True)
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address, sender="Ann@Example.COM"), address)
+    assert row.outcome == "order_accepted"
+    assert SealedOrder.objects.filter(seat=table.seats["ann"], is_current=True).count() == 1
+
+
+def test_without_the_sender_check_the_token_alone_decides(table) -> None:
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address, sender="ann.other@example.net"), address)
+    assert row.outcome == "order_accepted"
+    # the confirmation goes to the account address, so a leaked token cannot act unseen
+    assert [m.to for m in mail_replies()] == ["ann@example.com"]
+
+
+def test_same_message_id_is_processed_once(table) -> None:
+    address = table.address("ann")
+    raw = eml("plain.eml", to=address, msgid="<twice@example.com>")
+    first = process_message(raw, address)
+    second = process_message(raw, address)
+    other_body = eml("base64.eml", to=address, msgid="<twice@example.com>")
+    third = process_message(other_body, address)
+    assert first.pk == second.pk == third.pk
+    assert InboundMail.objects.count() == 1
+    assert SealedOrder.objects.count() == 1
+    assert len(mail_replies()) == 1
+
+
+def test_messages_without_message_id_are_deduplicated_by_content(table) -> None:
+    address = table.address("ann")
+    raw = b"From: ann@example.com\r\nSubject: x\r\n\r\nPLAY EXPLOIT\r\n"
+    process_message(raw, address)
+    process_message(raw, address)
+    assert InboundMail.objects.count() == 1
+    assert InboundMail.objects.get().message_id.startswith("<sha256-")
+
+
+def test_reply_rate_limit_stops_loops(table, settings) -> None:
+    settings.MAIL_REPLIES_PER_HOUR = 3
+    address = table.address("ann")
+    for i in range(5):
+        process_message(eml("commands.eml", to=address, msgid=f"<loop{i}@example.com>"), address)
+    assert InboundMail.objects.filter(status="processed").count() == 5
+    assert len(mail_replies()) == 3
+    # another seat has its own quota
+    process_message(
+        eml("commands.eml", to=table.address("bob"), sender="bob@example.com"), table.address("bob")
+    )
+    assert OutboxMessage.objects.filter(kind="mail_reply", to="bob@example.com").count() == 1
+
+
+def test_addresses_are_redacted_in_logs(table, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    address = table.address("ann")
+    token = table.seats["ann"].mail_token
+    process_message(eml("plain.eml", to=address), address)
+    forged = "orders+ffffffffffffffffffffffff@orders.example"
+    process_message(eml("plain.eml", to=forged), forged)
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert f"o***+{token[:4]}…@orders.example" in text
+    assert token not in text
+    assert "ffffffffffffffffffffffff" not in text
+    assert "ann@example.com" not in text  # senders are redacted too
+
+
+def test_a_refusal_never_reveals_another_seats_order(table) -> None:
+    bob_address = table.address("bob")
+    process_message(eml("plain.eml", to=bob_address, sender="bob@example.com"), bob_address)
+    bob_order = SealedOrder.objects.get(seat=table.seats["bob"])
+    address = table.address("ann")
+    process_message(eml("illegal_order.eml", to=address), address)
+    raw = b"From: ann@example.com\r\nMessage-ID: <st@x>\r\n\r\nSTATUS\r\nSHOW\r\n"
+    process_message(raw, address)
+    to_ann = [
+        m.body
+        for m in OutboxMessage.objects.filter(to="ann@example.com", kind="mail_reply").order_by(
+            "id"
+        )
+    ]
+    assert len(to_ann) == 2
+    for body in to_ann:
+        assert bob_order.salt not in body
+        assert bob_order.commitment not in body
+        assert "played: EXPLOIT" not in body  # bob's sealed card
+    assert "SHOW: you have no order" in to_ann[1]

@@ -1,0 +1,163 @@
+"""A real SMTP session with the order server (aiosmtpd, in-process and as the
+``runsmtpd`` command): RCPT checks, storage before 250, processing, the reply in a sink."""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError
+
+from games.mail.models import InboundMail
+from games.mail.smtpd import make_controller
+from games.mail.tasks import process_inbound_mail
+from games.models import OutboxMessage, SealedOrder
+from games.services.notifications import outbox_send
+from tests.conftest import _free_port, database_url_for_worker
+from tests.mail.conftest import eml
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def smtpd(orders_settings) -> Iterator[tuple[str, int]]:
+    port = _free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    try:
+        yield "127.0.0.1", port
+    finally:
+        controller.stop()
+
+
+def test_unknown_recipients_are_refused_at_rcpt(table, smtpd) -> None:
+    token = table.seats["ann"].mail_token
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.ehlo()
+        assert smtp.mail("ann@example.com")[0] == 250
+        code, text = smtp.rcpt("orders+ffffffffffffffffffffffff@orders.example")
+        assert code == 550 and b"unknown or expired" in text
+        code, text = smtp.rcpt(f"orders+{token}@elsewhere.example")
+        assert code == 550 and b"not an orders address" in text
+        assert smtp.rcpt("postmaster@orders.example")[0] == 550
+        assert smtp.rcpt(f"orders+{token}@orders.example")[0] == 250
+    assert InboundMail.objects.count() == 0
+
+
+def test_all_recipients_refused_means_nothing_is_stored(table, smtpd) -> None:
+    raw = eml("plain.eml", to="x@orders.example")
+    with smtplib.SMTP(*smtpd) as smtp, pytest.raises(smtplib.SMTPRecipientsRefused):
+        smtp.sendmail("ann@example.com", ["orders+nope@orders.example"], raw)
+    assert InboundMail.objects.count() == 0
+
+
+def test_valid_order_is_stored_processed_and_confirmed(table, smtpd, smtp_sink) -> None:
+    address = table.address("ann")
+    raw = eml("plain.eml", to=address, msgid="<smtp-1@example.com>")
+    with smtplib.SMTP(*smtpd) as smtp:
+        refused = smtp.sendmail("ann@example.com", [address], raw)
+    assert refused == {}
+    # stored before the server said 250; processing is queued
+    row = InboundMail.objects.get()
+    assert (row.source, row.status, row.seat_id) == ("smtp", "received", table.seats["ann"].pk)
+    assert row.envelope_sender == "ann@example.com"
+    assert bytes(row.raw).replace(b"\r\n", b"\n").rstrip() == raw.replace(b"\r\n", b"\n").rstrip()
+
+    # run the queued task here (the worker's job; the end-to-end test uses a real worker)
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "processed"
+    order = SealedOrder.objects.get(seat=table.seats["ann"], is_current=True)
+    assert (order.text, order.source) == ("PLAY EXPLOIT", "email")
+    reply = OutboxMessage.objects.get(kind="mail_reply")
+    assert outbox_send(message_id=reply.pk)[0] == "sent"
+
+    [received] = [m for m in smtp_sink.wait_for(1) if "ann@example.com" in m.rcpt_tos]
+    message = received.message
+    assert message["Reply-To"] == address
+    assert message["In-Reply-To"] == "<smtp-1@example.com>"
+    assert message["Auto-Submitted"] == "auto-replied"
+    body = message.get_body(("plain",)).get_content()
+    assert f"Receipt (SHA-256 commitment): {order.commitment}" in body
+    assert "    PLAY EXPLOIT" in body
+
+
+def test_null_sender_bounce_is_stored_and_ignored(table, smtpd) -> None:
+    address = table.address("ann")
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.sendmail("<>", [address], eml("bounce.eml", to=address))
+    row = InboundMail.objects.get()
+    assert row.envelope_sender == "<>"
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "ignored"
+    assert OutboxMessage.objects.filter(kind="mail_reply").count() == 0
+
+
+def test_storage_failure_answers_451_so_the_sender_retries(table, smtpd, monkeypatch) -> None:
+    import games.mail.processing
+
+    def broken(*args, **kwargs):
+        raise OperationalError("database is away")
+
+    monkeypatch.setattr(games.mail.processing, "process_message", broken)
+    address = table.address("ann")
+    with smtplib.SMTP(*smtpd) as smtp, pytest.raises(smtplib.SMTPDataError) as err:
+        smtp.sendmail("ann@example.com", [address], eml("plain.eml", to=address))
+    assert err.value.smtp_code == 451
+
+
+def test_runsmtpd_command_serves_smtp(table, orders_settings) -> None:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url_for_worker(),
+        "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
+        "ORDERS_DOMAIN": "orders.example",
+        "ORDERS_ADDRESS_PREFIX": "orders",
+        "PYTHONUNBUFFERED": "1",
+    }
+    command = [sys.executable, "manage.py", "runsmtpd", "--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        lines = [process.stdout.readline() for _ in range(1)]
+        while b"listening on 127.0.0.1:" not in lines[-1] and len(lines) < 50 and lines[-1]:
+            lines.append(process.stdout.readline())
+        assert b"listening on 127.0.0.1:" in lines[-1], lines
+        address = table.address("bob")
+        for _ in range(50):
+            try:
+                smtp = smtplib.SMTP("127.0.0.1", port)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with smtp:
+            smtp.ehlo()
+            smtp.mail("bob@example.com")
+            assert smtp.rcpt("orders+0000@orders.example")[0] == 550
+            smtp.rset()
+            smtp.sendmail("bob@example.com", [address], eml("plain.eml", to=address))
+        row = InboundMail.objects.get()
+        assert (row.seat_id, row.source) == (table.seats["bob"].pk, "smtp")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert process.returncode == 0
+
+
+def test_smtp_session_logs_never_show_a_token(table, smtpd, caplog) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    address = table.address("cy")
+    token = table.seats["cy"].mail_token
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.sendmail("cy@example.com", [address], eml("plain.eml", to=address))
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "o***+" in text
+    assert token not in text

@@ -1,0 +1,117 @@
+"""Sign-up (email + player name), login by email, logout, verification and the home page."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core import mail
+
+PASSWORD = "correct-horse-battery-7"
+
+
+def sign_up(client, *, email: str = "ada@example.com", username: str = "ada"):
+    return client.post(
+        "/accounts/signup/",
+        {"email": email, "username": username, "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+
+@pytest.mark.django_db
+def test_sign_up_logs_in_and_shows_the_home_page(client) -> None:
+    response = sign_up(client)
+    assert response.status_code == 302 and response["Location"] == "/"
+    user = get_user_model().objects.get(email="ada@example.com")
+    assert user.username == "ada"
+    home = client.get("/")
+    assert home.status_code == 200
+    html = home.content.decode()
+    assert "Your games" in html
+    assert "Signed in as <strong>ada</strong>" in html
+    assert "You are not in any game yet." in html
+
+
+@pytest.mark.django_db
+def test_sign_up_sends_a_verification_email_optional_by_default(client) -> None:
+    sign_up(client)
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["ada@example.com"]
+    assert message.subject.startswith("[FiveX] ")
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", message.body)
+    assert link, message.body
+    client.get(link.group(1))  # GET shows the confirmation page
+    client.post(link.group(1))
+    assert EmailAddress.objects.get(email="ada@example.com").verified is True
+
+
+@pytest.mark.django_db
+def test_sign_up_refuses_a_taken_email_and_player_name(client) -> None:
+    sign_up(client)
+    client.logout()
+    response = sign_up(client, email="ADA@example.com", username="someone")
+    assert response.status_code == 200
+    assert "A user is already registered with this email address." in response.content.decode()
+    response = sign_up(client, email="other@example.com", username="ada")
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.content.decode()
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_login_is_by_email_not_player_name(client) -> None:
+    get_user_model().objects.create_user("grace", "grace@example.com", PASSWORD)
+    refused = client.post("/accounts/login/", {"login": "grace", "password": PASSWORD})
+    assert refused.status_code == 200  # the form again, with an error
+    assert "_auth_user_id" not in client.session
+    wrong = client.post("/accounts/login/", {"login": "grace@example.com", "password": "nope-nope"})
+    assert "The email address and/or password you specified are not correct." in wrong.content.decode()
+    ok = client.post("/accounts/login/", {"login": "grace@example.com", "password": PASSWORD})
+    assert ok.status_code == 302 and ok["Location"] == "/"
+    assert "Signed in as <strong>grace</strong>" in client.get("/").content.decode()
+    out = client.post("/accounts/logout/")
+    assert out.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_mandatory_verification_blocks_login_until_confirmed(client, settings) -> None:
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"  # what FIVEX_ENV=production sets
+    response = sign_up(client)
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/confirm-email/"
+    assert "_auth_user_id" not in client.session
+    login = client.post("/accounts/login/", {"login": "ada@example.com", "password": PASSWORD})
+    assert login["Location"] == "/accounts/confirm-email/"
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_password_reset_mails_a_link(client) -> None:
+    get_user_model().objects.create_user("lin", "lin@example.com", PASSWORD)
+    response = client.post("/accounts/password/reset/", {"email": "lin@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert "/accounts/password/reset/key/" in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+def test_anonymous_home_is_a_welcome_page(client) -> None:
+    html = client.get("/").content.decode()
+    assert "Create an account" in html
+    assert 'href="/accounts/signup/"' in html and 'href="/accounts/login/"' in html
+
+
+@pytest.mark.django_db
+def test_account_pages_use_the_site_layout(client) -> None:
+    html = client.get("/accounts/login/").content.decode()
+    assert 'class="site-nav"' in html and 'class="account-card"' in html
+    assert "/static/fivex/site.css" in html and "/static/vendor/htmx.min.js" in html
+
+
+@pytest.mark.django_db
+def test_api_docs_and_schema_are_served(client) -> None:
+    assert client.get("/api/docs/").status_code == 200
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"FiveX API" in schema.content

@@ -1,0 +1,50 @@
+"""/healthz reports the database and the broker, and answers fast when the broker is down."""
+
+import socket
+import time
+
+import pytest
+
+from fivex_site.celery import app as celery_app
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # nothing listens here once the socket is closed
+
+
+@pytest.mark.django_db
+def test_healthz_ok_with_database_and_broker(client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["status"] == "ok"
+    assert body["broker"]["status"] == "ok"
+    assert body["broker"]["url"].split(":")[0] == celery_app.conf.broker_url.split(":")[0]
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_stopped_broker_quickly(client, monkeypatch) -> None:
+    port = _closed_port()
+    monkeypatch.setitem(celery_app.conf, "broker_url", f"redis://127.0.0.1:{port}/0")
+    started = time.monotonic()
+    response = client.get("/healthz")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error"
+    assert body["database"]["status"] == "ok"
+    assert body["broker"]["status"] == "error"
+    assert f"broker unreachable at redis://127.0.0.1:{port}/0" in body["broker"]["error"]
+    assert elapsed < 5, f"health check took {elapsed:.1f}s with the broker down"
+
+
+@pytest.mark.django_db
+def test_healthz_masks_broker_password(client, monkeypatch) -> None:
+    port = _closed_port()
+    monkeypatch.setitem(celery_app.conf, "broker_url", f"redis://:hunter2@127.0.0.1:{port}/0")
+    body = client.get("/healthz").json()
+    assert "hunter2" not in str(body)
+    assert body["broker"]["status"] == "error"

@@ -1,0 +1,150 @@
+"""Settings resolve from the environment: safe defaults with nothing set, real services when set."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CONTROLLED = (
+    "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CELERY_TASK_DEFAULT_QUEUE",
+    "CELERY_FILESYSTEM_BROKER_DIR", "EMAIL_URL", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_BACKEND",
+    "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "FIVEX_ENV",
+    "SECRET_KEY", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "FIVEX_BASE_URL", "ORDERS_DOMAIN",
+    "ACCOUNT_EMAIL_VERIFICATION", "DEFAULT_FROM_EMAIL",
+)  # fmt: skip
+PRINT_SETTINGS = """
+import json
+import fivex_site.settings as s
+db = s.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"], "name": str(db["NAME"]), "host": db.get("HOST"), "port": db.get("PORT"),
+    "user": db.get("USER"), "test_name": str(db.get("TEST", {}).get("NAME")),
+    "broker": s.CELERY_BROKER_URL, "result_backend": s.CELERY_RESULT_BACKEND,
+    "transport_options": s.CELERY_BROKER_TRANSPORT_OPTIONS,
+    "beat": {k: [v["task"], v["schedule"]] for k, v in s.CELERY_BEAT_SCHEDULE.items()},
+    "mailer": s.MAILERS["default"], "from": s.DEFAULT_FROM_EMAIL,
+    "debug": s.DEBUG, "env": s.FIVEX_ENV, "verification": s.ACCOUNT_EMAIL_VERIFICATION,
+    "secure_cookies": [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE],
+    "allowed_hosts": s.ALLOWED_HOSTS, "orders_domain": s.ORDERS_DOMAIN,
+    "orders_prefix": s.ORDERS_ADDRESS_PREFIX, "base_url": s.FIVEX_BASE_URL,
+    "max_extensions": s.GAMES_MAX_DEADLINE_EXTENSIONS,
+    "default_deadline": s.GAMES_DEFAULT_DEADLINE_HOURS,
+    "rest": s.REST_FRAMEWORK, "apps": s.INSTALLED_APPS,
+}))
+"""
+
+
+def resolve(**env: str) -> subprocess.CompletedProcess:
+    """Load the settings in a fresh interpreter with only ``env`` configured."""
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    clean.update(env, DJANGO_SETTINGS_MODULE="fivex_site.settings")
+    return subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def settings_with(**env: str) -> dict:
+    done = resolve(**env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_defaults_use_sqlite_and_the_embedded_broker_under_var() -> None:
+    s = settings_with()
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"] == str(ROOT / "var" / "db.sqlite3")
+    # The test database is a file a worker process can open too.
+    assert s["test_name"].startswith(str(ROOT / "var" / "test-"))
+    assert s["broker"] == "filesystem://"
+    queue_dir = ROOT / "var" / "celery" / "queue"
+    assert s["transport_options"]["data_folder_in"] == str(queue_dir)
+    assert s["transport_options"]["data_folder_out"] == str(queue_dir)
+    assert queue_dir.is_dir()  # created automatically
+    assert s["result_backend"] == f"file://{ROOT / 'var' / 'celery' / 'results'}"
+    assert s["mailer"] == {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    assert s["env"] == "development" and s["debug"] is True
+    assert s["verification"] == "optional"
+    assert s["secure_cookies"] == [False, False]
+    assert (s["orders_domain"], s["orders_prefix"]) == ("orders.localhost", "orders")
+    assert s["base_url"] == "http://127.0.0.1:8000"
+    assert (s["max_extensions"], s["default_deadline"]) == (3, 48)
+
+
+def test_beat_runs_the_game_sweeps_on_schedule() -> None:
+    beat = settings_with()["beat"]
+    assert beat["enforce-deadlines"] == ["games.tasks.enforce_deadlines", 60.0]
+    assert beat["send-reminders"] == ["games.tasks.send_reminders", 300.0]
+    assert beat["send-outbox"] == ["games.tasks.send_outbox", 60.0]
+
+
+def test_environment_selects_postgresql_and_redis() -> None:
+    s = settings_with(
+        DATABASE_URL="postgres://fx:s3cret@db.example.org:5433/fivex_prod",
+        CELERY_BROKER_URL="redis://cache.example.org:6379/3",
+    )
+    assert s["engine"] == "django.db.backends.postgresql"
+    assert (s["name"], s["host"], s["port"], s["user"]) == (
+        "fivex_prod", "db.example.org", 5433, "fx",
+    )  # fmt: skip
+    assert s["broker"] == "redis://cache.example.org:6379/3"
+    assert s["result_backend"] == "redis://cache.example.org:6379/3"
+    assert s["transport_options"] == {}
+
+
+def test_smtp_from_separate_variables() -> None:
+    s = settings_with(
+        EMAIL_HOST="smtp.example.org", EMAIL_PORT="587", EMAIL_HOST_USER="mailer",
+        EMAIL_HOST_PASSWORD="pw", DEFAULT_FROM_EMAIL="FiveX <games@example.org>",
+    )  # fmt: skip
+    assert s["mailer"]["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    options = s["mailer"]["OPTIONS"]
+    assert (options["host"], options["port"], options["username"]) == ("smtp.example.org", 587, "mailer")
+    assert options["use_tls"] is True and options["use_ssl"] is False
+    assert s["from"] == "FiveX <games@example.org>"
+
+
+def test_smtp_from_email_url() -> None:
+    s = settings_with(EMAIL_URL="smtp+ssl://bot:pw@mail.example.org:465")
+    options = s["mailer"]["OPTIONS"]
+    assert s["mailer"]["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (options["host"], options["port"], options["use_ssl"]) == ("mail.example.org", 465, True)
+
+
+def test_production_requires_a_secret_key() -> None:
+    done = resolve(FIVEX_ENV="production")
+    assert done.returncode != 0
+    assert "FIVEX_ENV=production needs the SECRET_KEY environment variable" in done.stderr
+
+
+def test_production_is_strict() -> None:
+    s = settings_with(
+        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org"
+    )
+    assert s["debug"] is False
+    assert s["verification"] == "mandatory"
+    assert s["secure_cookies"] == [True, True]
+    assert s["allowed_hosts"] == ["fivex.example.org"]
+
+
+@pytest.mark.parametrize("value", ["staging", "prod"])
+def test_unknown_environment_name_is_refused(value: str) -> None:
+    done = resolve(FIVEX_ENV=value)
+    assert done.returncode != 0
+    assert "FIVEX_ENV must be 'development' or 'production'" in done.stderr
+
+
+def test_api_uses_session_and_token_auth_read_only_for_visitors() -> None:
+    s = settings_with()
+    assert "rest_framework.authtoken" in s["apps"]
+    assert s["rest"]["DEFAULT_AUTHENTICATION_CLASSES"] == [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ]
+    assert s["rest"]["DEFAULT_PERMISSION_CLASSES"] == [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly"
+    ]

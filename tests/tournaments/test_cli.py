@@ -1,0 +1,112 @@
+"""The two command lines, run as real subprocesses: output, exit codes, error messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cli(module: str, payload: object | None = None, raw: str | None = None,
+         path: str | None = None) -> subprocess.CompletedProcess[str]:
+    text = raw if raw is not None else json.dumps(payload)
+    args = [sys.executable, "-m", module, path or "-"]
+    return subprocess.run(
+        args, input=text, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False
+    )
+
+
+def _players(*ids: str) -> list[dict]:
+    return [{"id": p, "points": 0, "rating": 1500} for p in ids]
+
+
+def test_pairing_cli_prints_tables_and_byes(tmp_path: Path) -> None:
+    data = {
+        "table_sizes": [2],
+        "seed": 3,
+        "players": [
+            {"id": "a", "points": 2, "rating": 1500, "opponents": ["b"], "seats": [1, 0]},
+            {"id": "b", "points": 2, "rating": 1500, "opponents": ["a"], "seats": [0, 1]},
+            {"id": "c", "points": 1, "rating": 1500},
+            {"id": "d", "points": 1, "rating": 1500},
+            {"id": "e", "points": 0, "rating": 1500, "withdrawn": True},
+            {"id": "f", "points": 0, "rating": 1400},
+        ],
+    }
+    file = tmp_path / "round.json"
+    file.write_text(json.dumps(data))
+    proc = _cli("tournaments.pairing", path=str(file))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["byes"] == ["f"]
+    assert sorted(map(sorted, out["tables"])) == [["a", "c"], ["b", "d"]]
+    # a had seat 1, c never played: c moves first; b had seat 2: b moves first.
+    assert ["c", "a"] in out["tables"] and ["b", "d"] in out["tables"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "raw", "message"),
+    [
+        (None, "{not json", "malformed JSON"),
+        ({"table_sizes": [2], "players": [{"id": "a", "opponents": ["zz"]}, {"id": "b"}]}, None,
+         "unknown opponent 'zz'"),
+        ({"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "nobody"]]},
+         None, "forbidden[0] names unknown player 'nobody'"),
+        ({"table_sizes": [2], "players": _players("a", "a")}, None, "'a' appears twice"),
+        ({"table_sizes": [], "players": _players("a", "b")}, None, "table_sizes"),
+        ({"table_sizes": [7], "players": _players("a", "b")}, None, "between 2 and 6"),
+        ({"table_sizes": [1], "players": _players("a", "b")}, None, "between 2 and 6"),
+        ({"table_sizes": [4], "players": _players("a", "b", "c")}, None, "no way to seat"),
+        ({"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]}, None,
+         "no way to seat"),
+        ({"table_sizes": [2], "players": [{"id": "a", "points": "x"}]}, None, "points"),
+        ({"players": _players("a", "b")}, None, "table_sizes"),
+        ([], None, "JSON object"),
+    ],
+)
+def test_pairing_cli_bad_input_exits_2(payload: object, raw: str | None, message: str) -> None:
+    proc = _cli("tournaments.pairing", payload, raw)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert json.loads(proc.stdout) == {"error": proc.stderr.removeprefix("error: ").strip()}
+
+
+def test_pairing_cli_missing_file_exits_2() -> None:
+    proc = _cli("tournaments.pairing", path="/nonexistent/round.json")
+    assert proc.returncode == 2
+    assert "cannot read" in proc.stderr
+
+
+def test_ratings_cli_prints_ratings_games_and_ledger() -> None:
+    data = {"initial": 1500, "games": [{"id": "g1", "ranking": [["a"], ["b", "c"], ["d"]]}]}
+    proc = _cli("tournaments.ratings", data)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    # Equal ratings, K 40, n - 1 = 3: a scores 3 against 1.5 expected: +20; d -20.
+    assert out["ratings"] == {"a": 1520.0, "b": 1500.0, "c": 1500.0, "d": 1480.0}
+    assert out["games"] == {"a": 1, "b": 1, "c": 1, "d": 1}
+    assert len(out["ledger"]) == 4
+    assert out["ledger"][0]["game"] == "g1" and out["ledger"][0]["k"] == 40
+    again = _cli("tournaments.ratings", data)
+    assert again.stdout == proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("payload", "raw", "message"),
+    [
+        (None, "[1,", "malformed JSON"),
+        ({"games": [{"id": "g1", "ranking": [["a"], ["b", "a"]]}]}, None,
+         "player 'a' appears twice"),
+        ({"games": [{"id": "g1", "ranking": []}]}, None, "ranking must be a non-empty list"),
+        ({"games": [{"id": "g1", "ranking": [["a"]]}]}, None, "at least two players"),
+    ],
+)
+def test_ratings_cli_bad_input_exits_2(payload: object, raw: str | None, message: str) -> None:
+    proc = _cli("tournaments.ratings", payload, raw)
+    assert proc.returncode == 2
+    assert message in proc.stderr

@@ -1,0 +1,262 @@
+"""Pairing (tournaments.pairing): worked examples of each rule of the contract."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from tournaments.pairing import PairingError, pair, pair_json, parse_request
+from tournaments.pairing.sizes import plan, split
+
+
+def _req(sizes: list[int], players: list[dict], forbidden: list | None = None) -> dict:
+    return {"table_sizes": sizes, "seed": 1, "players": players, "forbidden": forbidden or []}
+
+
+def _p(pid: str, points: float = 0.0, rating: float = 1500, **kw: object) -> dict:
+    return {"id": pid, "points": points, "rating": rating, **kw}
+
+
+def _run(data: dict) -> dict:
+    return pair_json(data)
+
+
+SPEC_EXAMPLE = {
+    "table_sizes": [4, 3],
+    "seed": 7,
+    "players": [
+        {"id": "p1", "points": 3.0, "rating": 1612, "opponents": ["p2", "p7"], "byes": 0,
+         "seats": [1, 0, 0, 0]},
+        {"id": "p2", "points": 2.0, "rating": 1580, "opponents": ["p1"]},
+        {"id": "p3", "points": 2.0, "rating": 1550},
+        {"id": "p4", "points": 1.0, "rating": 1500},
+        {"id": "p5", "points": 1.0, "rating": 1490},
+        {"id": "p6", "points": 1.0, "rating": 1480},
+        {"id": "p7", "points": 0.0, "rating": 1470, "opponents": ["p1"]},
+        {"id": "p8", "points": 0.0, "rating": 1460},
+        {"id": "p9", "points": 0.0, "rating": 1500, "opponents": [], "byes": 1,
+         "seats": [0, 0, 0, 0], "withdrawn": True},
+    ],
+    "forbidden": [["p1", "p5"]],
+}
+
+
+def test_spec_example_obeys_every_hard_rule() -> None:
+    out = _run(SPEC_EXAMPLE)
+    seated = [p for t in out["tables"] for p in t]
+    assert sorted(seated + out["byes"]) == [f"p{i}" for i in range(1, 9)]
+    assert out["byes"] == []  # 8 = 4 + 4
+    assert [len(t) for t in out["tables"]] == [4, 4]
+    for t in out["tables"]:
+        assert not {"p1", "p5"} <= set(t)
+        assert not {"p1", "p2"} <= set(t)  # met before; a repeat-free layout exists
+        assert not {"p1", "p7"} <= set(t)
+    assert "p1" in out["tables"][0]  # the leader is on the top table
+    assert out["tables"][0][0] != "p1"  # p1 has had seat 1 once, the others never
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "expected"),
+    [
+        (10, (4, 3), [4, 3, 3]),
+        (12, (4, 3), [4, 4, 4]),
+        (13, (4, 3), [4, 3, 3, 3]),
+        (12, (3, 4), [3, 3, 3, 3]),
+        (7, (2,), None),
+        (8, (2,), [2, 2, 2, 2]),
+        (13, (5, 4, 3), [5, 5, 3]),
+        (11, (4, 5), None),
+    ],
+)
+def test_split_prefers_the_first_listed_size(n: int, sizes: tuple, expected: list | None) -> None:
+    assert split(n, sizes) == expected
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "byes"),
+    [(7, (2,), 1), (10, (4,), 2), (11, (4, 5), 1), (5, (3,), 2), (10, (4, 3), 0)],
+)
+def test_fewest_byes(n: int, sizes: tuple, byes: int) -> None:
+    layout = plan(n, sizes)
+    assert layout is not None and layout[0] == byes
+
+
+def test_bye_goes_to_fewest_byes_then_lowest_in_standings() -> None:
+    players = [
+        _p("a", 3),
+        _p("b", 2),
+        _p("c", 1, byes=1),  # lowest, but already had a bye
+        _p("d", 1, rating=1600),
+        _p("e", 1, rating=1400),  # same points as d, lower rating: the bye
+    ]
+    assert _run(_req([2], players))["byes"] == ["e"]
+    # Equal points and rating: the id that sorts last in the standings gets it.
+    same = [_p("x"), _p("y"), _p("z")]
+    assert _run(_req([2], same))["byes"] == ["z"]
+
+
+def test_bye_moves_on_when_forbidden_pairs_block_the_rest() -> None:
+    # c deserves the bye, but then a and b (forbidden) would have to play: b gets it.
+    players = [_p("a", 2), _p("b", 1), _p("c", 0)]
+    out = _run(_req([2], players, [["a", "b"]]))
+    assert out["byes"] == ["b"]
+    assert sorted(out["tables"][0]) == ["a", "c"]
+
+
+def test_forbidden_pairs_that_cannot_be_kept_apart_are_refused() -> None:
+    with pytest.raises(PairingError, match="no way to seat"):
+        _run(_req([2], [_p("a"), _p("b")], [["a", "b"]]))
+    with pytest.raises(PairingError, match="no way to seat"):
+        _run(_req([4], [_p("a"), _p("b")]))
+    with pytest.raises(PairingError, match="no active players"):
+        _run(_req([2], [_p("a", withdrawn=True)]))
+
+
+def test_withdrawn_players_are_not_paired() -> None:
+    players = [_p("a", 1), _p("b", 1, withdrawn=True), _p("c"), _p("d")]
+    out = _run(_req([2], players))
+    seated = {p for t in out["tables"] for p in t} | set(out["byes"])
+    assert seated == {"a", "c", "d"}
+    assert len(out["byes"]) == 1
+
+
+def test_leaders_play_each_other() -> None:
+    players = [_p(f"p{i}", points=8 - i) for i in range(8)]
+    out = _run(_req([2], players))
+    assert [sorted(t) for t in out["tables"]] == [
+        ["p0", "p1"], ["p2", "p3"], ["p4", "p5"], ["p6", "p7"]
+    ]
+    out4 = _run(_req([4], players))
+    assert [sorted(t) for t in out4["tables"]] == [["p0", "p1", "p2", "p3"], ["p4", "p5", "p6", "p7"]]
+
+
+def test_within_a_score_group_top_half_meets_bottom_half() -> None:
+    players = [_p(f"r{r}", 1, rating=r) for r in (1900, 1800, 1700, 1600)]
+    out = _run(_req([2], players))
+    assert [sorted(t) for t in out["tables"]] == [["r1700", "r1900"], ["r1600", "r1800"]]
+
+
+def test_repeat_avoided_by_floating_when_possible() -> None:
+    players = [
+        _p("a", 2, opponents=["b"]),
+        _p("b", 2, opponents=["a"]),
+        _p("c", 1),
+        _p("d", 1),
+    ]
+    out = _run(_req([2], players))
+    for t in out["tables"]:
+        assert set(t) != {"a", "b"}
+
+
+def test_repeat_happens_only_when_unavoidable_and_then_the_fewest() -> None:
+    # Three players have all met; with 4 a table they must share a table with 3 repeats
+    # counted once per meeting: a-b twice, a-c and b-c once -> 4.
+    players = [
+        _p("a", opponents=["b", "b", "c"]),
+        _p("b", opponents=["a", "a", "c"]),
+        _p("c", opponents=["a", "b"]),
+        _p("d"),
+    ]
+    out = _run(_req([4], players))
+    assert sorted(out["tables"][0]) == ["a", "b", "c", "d"]
+    # With two a table, one repeat is needed; the cheapest keeps a-b (met twice) apart.
+    out2 = _run(_req([2], players))
+    assert {frozenset(t) for t in out2["tables"]} in (
+        {frozenset("ac"), frozenset("bd")},
+        {frozenset("bc"), frozenset("ad")},
+    )
+
+
+def test_two_player_seat_1_to_the_one_who_had_it_less() -> None:
+    players = [_p("a", 1, seats=[2, 1]), _p("b", 1, seats=[1, 2])]
+    assert _run(_req([2], players))["tables"] == [["b", "a"]]
+    players = [_p("a", 1, seats=[1, 2]), _p("b", 1, seats=[2, 1])]
+    assert _run(_req([2], players))["tables"] == [["a", "b"]]
+
+
+def test_two_player_equal_histories_alternate_from_board_to_board() -> None:
+    players = [_p(f"p{i}", points=4 - i) for i in range(4)]
+    out = _run(_req([2], players))
+    # Board 1: the higher-placed moves first; board 2: the lower-placed does.
+    assert out["tables"] == [["p0", "p1"], ["p3", "p2"]]
+
+
+def test_seats_alternate_over_a_whole_two_player_event() -> None:
+    rng = random.Random(5)
+    ids = [f"p{i}" for i in range(12)]
+    points = dict.fromkeys(ids, 0.0)
+    seats = {p: [0, 0] for p in ids}
+    opp: dict[str, list[str]] = {p: [] for p in ids}
+    for _ in range(6):
+        players = [_p(p, points[p], opponents=opp[p], seats=seats[p]) for p in ids]
+        for a, b in _run(_req([2], players))["tables"]:
+            seats[a][0] += 1
+            seats[b][1] += 1
+            opp[a].append(b)
+            opp[b].append(a)
+            points[rng.choice([a, b])] += 1
+    # 6 rounds: nobody is more than 2 games off balance, most are exactly even.
+    assert all(abs(s[0] - s[1]) <= 2 for s in seats.values())
+    assert sum(s[0] == s[1] for s in seats.values()) >= 8
+
+
+def test_four_seats_go_to_whoever_sat_there_least() -> None:
+    players = [
+        _p("a", seats=[0, 1, 1, 1]),  # never had seat 1
+        _p("b", seats=[1, 0, 1, 1]),
+        _p("c", seats=[1, 1, 0, 1]),
+        _p("d", seats=[1, 1, 1, 0]),
+    ]
+    assert _run(_req([4], players))["tables"] == [["a", "b", "c", "d"]]
+    players = [
+        _p("a", seats=[1, 1, 1, 0]),
+        _p("b", seats=[1, 1, 0, 1]),
+        _p("c", seats=[1, 0, 1, 1]),
+        _p("d", seats=[0, 1, 1, 1]),
+    ]
+    assert _run(_req([4], players))["tables"] == [["d", "c", "b", "a"]]
+
+
+def test_same_input_same_output_and_input_order_does_not_matter() -> None:
+    rng = random.Random(3)
+    ids = [f"q{i}" for i in range(30)]
+    players = []
+    for p in ids:
+        opp = rng.sample([x for x in ids if x != p], 3)
+        players.append(_p(p, rng.choice([0, 1, 2]), rng.randint(1400, 1700), opponents=opp))
+    data = _req([4, 3], players, [["q1", "q2"]])
+    first = _run(data)
+    assert _run(data) == first
+    shuffled = dict(data, players=list(reversed(players)))
+    assert _run(shuffled) == first
+
+
+def test_typed_api_matches_json_api() -> None:
+    request = parse_request(SPEC_EXAMPLE)
+    assert pair(request).to_json() == _run(SPEC_EXAMPLE)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6])
+def test_planted_repeat_free_round_is_found(size: int) -> None:
+    # Guards against the local search stopping at repeats: a repeat-free partition exists
+    # by construction (players met everybody except their planted table-mates, at random).
+    rng = random.Random(size)
+    n = size * 8
+    ids = [f"x{i:02}" for i in range(n)]
+    perm = rng.sample(ids, n)
+    planted = {
+        frozenset(pr)
+        for k in range(0, n, size)
+        for pr in itertools.combinations(perm[k : k + size], 2)
+    }
+    opp: dict[str, list[str]] = {p: [] for p in ids}
+    for a, b in itertools.combinations(ids, 2):
+        if frozenset((a, b)) not in planted and rng.random() < 0.6:
+            opp[a].append(b)
+            opp[b].append(a)
+    players = [_p(p, rng.randint(0, 4), opponents=opp[p]) for p in ids]
+    out = _run(_req([size], players))
+    repeats = sum(opp[a].count(b) for t in out["tables"] for a, b in itertools.combinations(t, 2))
+    assert repeats == 0

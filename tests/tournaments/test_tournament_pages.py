@@ -1,0 +1,126 @@
+"""The tournament pages: the organizer's panel end to end, public pages, refusals."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tournaments.models import Round, Tournament
+from tournaments.services import results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    User = get_user_model()
+    org = User.objects.create_user("org", "org@example.com", "pw")
+    players = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("ann", "bob", "cat", "dan")]
+    return org, players
+
+
+def test_organizer_runs_a_round_from_the_panel(client, people):
+    org, players = people
+    client.force_login(org)
+    resp = client.post(reverse("tournaments:create"), {
+        "name": "Spring open", "ruleset": "6x5", "options": "{}", "table_sizes": "2",
+        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz", "wins"],
+    })
+    t = Tournament.objects.get(name="Spring open")
+    assert resp.status_code == 302 and resp.url == reverse("tournaments:manage", args=[t.slug])
+    act = lambda name, **data: client.post(reverse("tournaments:manage_action", args=[t.slug, name]), data)  # noqa: E731
+    act("open")
+    for p in players:
+        act("register", user=p.username)
+    assert t.registrations.count() == 4
+    act("pair")
+    rnd = Round.objects.get(tournament=t, number=1)
+    assert rnd.tables.count() == 2
+    act("start")
+    rnd.refresh_from_db()
+    assert rnd.status == "started" and all(tb.game_id for tb in rnd.tables.all())
+
+    page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    for p in players:
+        assert p.username in page
+    # Enter both results by hand, with a reason; the round finishes.
+    for table in rnd.tables.all():
+        winner = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[1]).user_id)
+        loser = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[0]).user_id)
+        resp = act("result", table=table.pk, ranking=f"{winner.username} > {loser.username}", reason="played offline")
+        assert resp.status_code == 302
+    rnd.refresh_from_db()
+    assert rnd.status == "finished"
+    detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    assert "Buchholz" in detail and "Wins" in detail
+    reg = t.registrations.get(pk=rnd.tables.first().players[1])
+    player = client.get(reverse("tournaments:player", args=[t.slug, reg.pk])).content.decode()
+    assert "<svg" in player and "rating-chart" in player  # a rating graph from the ledger
+    assert results.ratings_differences(pool=t.rating_pool) == []
+
+
+def test_bad_input_gets_a_message_not_a_500(client, people):
+    org, players = people
+    client.force_login(org)
+    resp = client.post(reverse("tournaments:create"), {
+        "name": "Bad", "ruleset": "5x", "options": "{not json", "table_sizes": "4, x", "rounds_count": 2,
+        "deadline_hours": 24,
+    })
+    assert resp.status_code == 200
+    body = resp.content.decode()
+    assert "not valid JSON" in body and "whole numbers" in body
+    resp = client.post(reverse("tournaments:create"), {
+        "name": "Too big", "ruleset": "5x", "options": "{}", "table_sizes": "7", "rounds_count": 2,
+        "deadline_hours": 24,
+    })
+    assert "a table of 7 is not possible" in resp.content.decode()
+    t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3], rounds_count=1)
+    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "pair"]), follow=True)
+    assert resp.status_code == 200 and "Open the tournament before pairing" in resp.content.decode()
+    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "register"]), {"user": "nobody"}, follow=True)
+    assert "No user" in resp.content.decode()
+
+
+def test_strangers_cannot_manage(client, people):
+    org, players = people
+    t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3], rounds_count=1)
+    client.force_login(players[0])
+    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "open"]), follow=True)
+    assert "Only the tournament" in resp.content.decode()
+    t.refresh_from_db()
+    assert t.status == "draft"
+    resp = client.get(reverse("tournaments:manage", args=[t.slug]))
+    assert resp.status_code == 302
+
+
+def test_public_pages_render_for_anonymous_visitors(client, people):
+    org, _players = people
+    Tournament.objects.create(name="Public", slug="public", organizer=org, ruleset="5x", table_sizes=[3],
+                              rounds_count=1, status="open")
+    assert "Public" in client.get(reverse("tournaments:list")).content.decode()
+    assert client.get(reverse("tournaments:detail", args=["public"])).status_code == 200
+    assert client.get(reverse("tournaments:detail", args=["nope"])).status_code == 404
+
+
+def test_player_requests_a_bye_and_is_not_paired(client, people):
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Byes", ruleset="6x5", table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    client.force_login(players[0])
+    resp = client.post(reverse("tournaments:bye", args=[t.slug]), {"round": "1"}, follow=True)
+    assert "Bye requested for round 1" in resp.content.decode()
+    resp = client.post(reverse("tournaments:bye", args=[t.slug]), {"round": "9"}, follow=True)
+    assert "can be requested for a round that is not paired yet" in resp.content.decode()
+    rnd = rounds.round_pair(tournament=t, by=org)
+    reg = t.registrations.get(user=players[0])
+    assert all(reg.pk not in tb.players for tb in rnd.tables.all())
+    bye = rnd.byes.get(registration=reg)
+    assert bye.kind == "requested" and bye.points == 0.5
+    # The three others: one table of two and one pairing bye.
+    assert rnd.tables.count() == 1 and rnd.byes.filter(kind="pairing").count() == 1

@@ -1,0 +1,195 @@
+"""A whole Swiss tournament through the services: 16 players, 4 rounds of 4-player 5X
+games played to the end with the engine's default orders; standings and ratings are
+checked against a direct computation."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+import engine
+from games.models import Game, Prompt, Seat
+from games.selectors import current_state
+from games.services.orders import order_submit
+from games.services.resolution import prompt_resolve
+from tournaments import selectors
+from tournaments.models import RatingEntry, Round, Table
+from tournaments.ratings import rate
+from tournaments.services import results, rounds
+from tournaments.services import tournaments as tsvc
+from tournaments.services.common import TournamentError
+
+pytestmark = pytest.mark.django_db
+
+
+def make_users(n: int, prefix: str = "p") -> list:
+    User = get_user_model()
+    return [User.objects.create_user(f"{prefix}{i:02d}", f"{prefix}{i:02d}@example.com", "pw") for i in range(n)]
+
+
+def repeat_free_split_exists(players: list[int], met: set[frozenset], size: int) -> bool:
+    """Brute force: can ``players`` be split into tables of ``size`` with no pair that met?"""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    for others in combinations([p for p in rest if frozenset((first, p)) not in met], size - 1):
+        group = (first, *others)
+        if all(frozenset(pair) not in met for pair in combinations(group, 2)):
+            left = [p for p in rest if p not in others]
+            if repeat_free_split_exists(left, met, size):
+                return True
+    return False
+
+
+def play_to_the_end(game: Game) -> None:
+    """Every pending seat sends the engine's default order until the game is over."""
+    rules = engine.get(game.ruleset)
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return
+        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
+        state = current_state(game=game)
+        for name in prompt.pending:
+            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
+            order_submit(seat=seat, text=rules.default_order(state, name), source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
+    raise AssertionError("the game did not end")
+
+
+def test_sixteen_players_four_rounds_of_5x(django_capture_on_commit_callbacks):
+    organizer, *players = make_users(17)
+    t = tsvc.tournament_create(
+        organizer=organizer, name="Winter league", ruleset="5x", table_sizes=[4], rounds_count=4,
+        tiebreaks=["buchholz", "sonneborn_berger"],
+    )
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+
+    finished_rankings = []  # (table pk, ranking by user id) in the order results were recorded
+    for number in range(1, 5):
+        rnd = rounds.round_pair(tournament=t, by=organizer)
+        assert rnd.number == number
+        assert rnd.tables.count() == 4 and not rnd.byes.exists()
+        rounds.round_start(rnd=rnd, by=organizer)
+        for table in rnd.tables.select_related("game"):
+            seating = list(table.game.seats.order_by("position").values_list("user_id", flat=True))
+            regs = dict(t.registrations.values_list("pk", "user_id"))
+            assert seating == [regs[p] for p in table.players], "seats follow the paired order"
+            play_to_the_end(table.game)
+        assert results.results_collect() == 4
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.FINISHED
+        for table in Table.objects.filter(round=rnd).order_by("recorded_at", "id"):
+            table.game.refresh_from_db()
+            by_name = dict(table.game.seats.values_list("name", "user_id"))
+            finished_rankings.append((table.pk, [[by_name[n] for n in g] for g in table.game.ranking]))
+
+    # No avoidable repeat: whenever a round has a repeat meeting, a brute-force search
+    # confirms that no repeat-free split into tables of 4 existed for that round.
+    met: set[frozenset] = set()
+    for rnd in Round.objects.filter(tournament=t).order_by("number"):
+        pairs = [frozenset(p) for tb in rnd.tables.all() for p in combinations(tb.players, 2)]
+        if any(p in met for p in pairs):
+            everyone = [p for tb in rnd.tables.all() for p in tb.players]
+            assert not repeat_free_split_exists(everyone, met, 4), f"avoidable repeat in round {rnd.number}"
+        met.update(pairs)
+
+    # Standings: points computed directly from the games' rankings (1, 2/3, 1/3, 0;
+    # tied players share their places' points).
+    expected_points = {u.pk: 0.0 for u in players}
+    ppp = [1.0, 2 / 3, 1 / 3, 0.0]
+    for _pk, ranking in finished_rankings:
+        place = 0
+        for group in ranking:
+            share = sum(ppp[place:place + len(group)]) / len(group)
+            for user_id in group:
+                expected_points[user_id] += share
+            place += len(group)
+    table = selectors.standings(tournament=t)
+    assert {row["user"].pk: pytest.approx(row["points"]) for row in table} == expected_points
+    assert [row["points"] for row in table] == sorted((row["points"] for row in table), reverse=True)
+    assert table[0]["rank"] == 1
+
+    # Ratings: the stored ledger equals a direct recomputation over the games in order.
+    direct = rate([(f"t{pk}", [[str(u) for u in g] for g in ranking]) for pk, ranking in finished_rankings])
+    stored = {}
+    for entry in RatingEntry.objects.filter(pool="5x").order_by("seq"):
+        stored[str(entry.user_id)] = entry.rating_after
+    assert stored == pytest.approx(direct.ratings)
+    assert RatingEntry.objects.filter(pool="5x").count() == 16 * 4
+    call_command("recompute_ratings")  # raises CommandError on any difference
+
+
+def test_bye_and_late_entry_and_correction():
+    organizer, *players = make_users(7, prefix="q")
+    t = tsvc.tournament_create(organizer=organizer, name="Duel cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=3)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players[:5]:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    # Five players at tables of two: exactly one pairing bye, worth a win (1 point).
+    byes = list(rnd.byes.all())
+    assert len(byes) == 1 and byes[0].kind == "pairing" and byes[0].points == 1.0
+    # Re-pairing before the start is allowed and logged; after the start it is refused.
+    rounds.round_repair(rnd=rnd, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    with pytest.raises(TournamentError, match="can no longer be re-paired"):
+        rounds.round_repair(rnd=rnd, by=organizer)
+    late = tsvc.registration_add(tournament=t, user=players[5])
+    assert late.first_round == 2
+    # The organizer enters a result by hand (with a reason) instead of playing.
+    table = rnd.tables.first()
+    a, b = table.players
+    results.result_enter(table=table, ranking=[[b], [a]], by=organizer, reason="a forfeited")
+    for other in rnd.tables.exclude(pk=table.pk):
+        x, y = other.players
+        results.result_enter(table=other, ranking=[[x, y]], by=organizer, reason="agreed draw")
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.FINISHED
+    points = {row["registration"].pk: row["points"] for row in selectors.standings(tournament=t)}
+    assert points[b] == 1.0 and points[a] == 0.0 and points[late.pk] == 0.0
+    kinds = list(t.log.values_list("kind", flat=True))
+    assert kinds.count("round_paired") == 2 and "result_entered" in kinds
+    entry = t.log.get(kind="result_entered", payload__table=table.number)
+    assert entry.actor == organizer and entry.payload["reason"] == "a forfeited"
+    # Round 2 pairs the late entry too and nobody meets the same opponent again.
+    rnd2 = rounds.round_pair(tournament=t, by=organizer)
+    placed = [p for tb in rnd2.tables.all() for p in tb.players]
+    assert late.pk in placed and len(placed) == 6
+    first = {frozenset(tb.players) for tb in rnd.tables.all()}
+    assert not first & {frozenset(tb.players) for tb in rnd2.tables.all()}
+
+
+def test_pairing_is_logged_and_replays_byte_for_byte():
+    from tournaments.pairing import pair_json
+
+    organizer, *players = make_users(10, prefix="r")
+    t = tsvc.tournament_create(organizer=organizer, name="Replay", ruleset="5x", table_sizes=[4, 3],
+                               rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    entry = t.log.get(kind="round_paired")
+    assert entry.payload["seed"] == rnd.seed
+    assert pair_json(entry.payload["input"]) == entry.payload["output"]
+    sizes = sorted(len(tb.players) for tb in rnd.tables.all())
+    # Nine players split into allowed sizes without a bye: three tables of 3.
+    assert sizes == [3, 3, 3] and not rnd.byes.exists()
+
+
+def test_only_the_organizer_manages():
+    organizer, stranger = make_users(2, prefix="s")
+    t = tsvc.tournament_create(organizer=organizer, name="Mine", ruleset="5x", table_sizes=[3], rounds_count=1)
+    from games.errors import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        tsvc.tournament_open(tournament=t, by=stranger)
+    with pytest.raises(PermissionDenied):
+        rounds.round_pair(tournament=t, by=stranger)

@@ -1,0 +1,183 @@
+"""The tournaments room's tables: a tournament, its registrations, rounds, tables
+(each a Game of the games app), byes, results, the rating ledger and the audit log.
+
+Models hold data only; rules live in ``tournaments.services`` and the pure modules
+``tournaments.pairing``, ``tournaments.ratings`` and ``tournaments.standings``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Tournament(models.Model):
+    """A Swiss tournament of one ruleset."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft"
+        OPEN = "open", "open for registration"
+        RUNNING = "running", "running"
+        CLOSED = "closed", "closed"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
+    )
+    ruleset = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    table_sizes = models.JSONField(default=list)  # allowed sizes, most preferred first
+    rounds_count = models.PositiveSmallIntegerField()
+    deadline_hours = models.FloatField(default=48)
+    # {"2": [1, 0], "4": [1, 0.67, 0.33, 0]}: points per place for each table size.
+    points_per_place = models.JSONField(default=dict, blank=True)
+    bye_points = models.FloatField(default=1.0)
+    requested_bye_points = models.FloatField(default=0.5)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    rating_pool = models.CharField(max_length=64, blank=True)
+    forbidden_pairs = models.JSONField(default=list, blank=True)  # [[user_id, user_id], ...]
+    allow_late_entry = models.BooleanField(default=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    """A player's entry in a tournament."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    first_round = models.PositiveSmallIntegerField(default=1)  # > 1 for a late entry
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    requested_byes = models.JSONField(default=list, blank=True)  # round numbers
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["registered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournaments_one_registration")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class Round(models.Model):
+    """One round: paired (tables known, games not created), started, finished."""
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "paired"
+        STARTED = "started", "started"
+        FINISHED = "finished", "finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PAIRED)
+    seed = models.BigIntegerField(default=0)
+    pairing_input = models.JSONField(default=dict, blank=True)
+    pairing_output = models.JSONField(default=dict, blank=True)
+    paired_by_hand = models.BooleanField(default=False)
+    warnings = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_round_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round; ``players`` are registration ids in seat order."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    players = models.JSONField(default=list)
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_table"
+    )
+    # The result as recorded: [[registration ids], ...] best first; null until known.
+    ranking = models.JSONField(null=True, blank=True)
+    result_source = models.CharField(max_length=16, blank=True)  # "game" or "organizer"
+    # When the result was first recorded: the table's place in the rating history.
+    recorded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="tournaments_table_unique")
+        ]
+
+
+class Bye(models.Model):
+    """A registration that did not play a round, and the points it got for it."""
+
+    class Kind(models.TextChoices):
+        PAIRING = "pairing", "pairing bye"
+        REQUESTED = "requested", "requested bye"
+        ABSENT = "absent", "absent"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="byes")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    points = models.FloatField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "registration"], name="tournaments_one_bye")
+        ]
+
+
+class RatingEntry(models.Model):
+    """One row of the rating ledger: a player's rating change for one game."""
+
+    pool = models.CharField(max_length=64)
+    seq = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_entries")
+    game = models.ForeignKey("games.Game", null=True, on_delete=models.SET_NULL, related_name="+")
+    game_key = models.CharField(max_length=64)
+    rating_before = models.FloatField()
+    expected = models.FloatField()
+    actual = models.FloatField()
+    k = models.FloatField()
+    rating_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pool", "seq", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "game_key", "user"], name="tournaments_rating_once")
+        ]
+
+
+class TournamentLog(models.Model):
+    """Append-only audit log of a tournament: every organizer action and pairing."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournaments_log_seq")
+        ]

@@ -1,0 +1,107 @@
+"""Pairing of one tournament round: pure Python, no Django (``python -m tournaments.pairing``).
+
+The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is silent:
+
+- Standings order: points descending, then rating descending, then id ascending.
+- Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
+  next, ...; byes only when no split exists, as few as possible).
+- Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
+  points, then lowest rating, then the id that sorts last). If the forbidden pairs make
+  the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
+  never added to get around forbidden pairs: if no choice of the minimum number of byes
+  works, the input is rejected ("no way to seat ...").
+- Two players a table: :mod:`.two`; three or more (or mixed sizes): :mod:`.tables`;
+  seat order: :mod:`.seats`.
+- Output: tables top first (ordered by their highest-placed player), each in seat
+  order; byes in the order they were chosen.
+- The seed only drives the random restarts of the local search for bigger tables.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, islice
+
+from . import two
+from .model import (
+    PairingError,
+    PairingRequest,
+    PairingResult,
+    Player,
+    build_field,
+    parse_request,
+    standings_key,
+)
+from .seats import seat_order
+from .sizes import plan
+from .tables import Infeasible as TablesInfeasible
+from .tables import pair_tables
+
+__all__ = [
+    "PairingError",
+    "PairingRequest",
+    "PairingResult",
+    "Player",
+    "pair",
+    "pair_json",
+    "parse_request",
+]
+
+# How many choices of bye players to try when forbidden pairs get in the way.
+BYE_ATTEMPTS = 200
+
+
+def _bye_order(active: list[Player]) -> list[Player]:
+    """Bye candidates, first = most deserving of the bye."""
+    ranked = sorted(active, key=standings_key)
+    place = {p.id: i for i, p in enumerate(ranked)}
+    return sorted(active, key=lambda p: (p.byes, -place[p.id]))
+
+
+def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int]) -> PairingResult:
+    seated = sorted(seated, key=standings_key)
+    f = build_field(request, seated)
+    groups: list[list[int]]
+    if all(s == 2 for s in sizes):
+        groups = [list(pr) for pr in two.pair_two(f)]
+    else:
+        groups = pair_tables(f, sizes, request.seed)
+    groups.sort(key=min)
+    tables = []
+    for t, g in enumerate(groups):
+        ordered = seat_order(sorted(g), f.seats, t)
+        tables.append(tuple(f.ids[i] for i in ordered))
+    return PairingResult(tables=tuple(tables))
+
+
+def pair(request: PairingRequest) -> PairingResult:
+    """Pair one round: tables in seat order (top table first) and the byes.
+
+    Raises :class:`PairingError` when nobody can be seated or when the forbidden pairs
+    leave no way to seat the players at the allowed sizes.
+    """
+    active = [p for p in request.players if not p.withdrawn]
+    if not active:
+        raise PairingError("no way to seat anyone: there are no active players")
+    layout = plan(len(active), request.table_sizes)
+    if layout is None:
+        raise PairingError(
+            f"no way to seat anyone: {len(active)} active player(s) cannot fill a table "
+            f"of {min(request.table_sizes)}"
+        )
+    n_byes, sizes = layout
+    candidates = _bye_order(active)
+    for chosen in islice(combinations(range(len(candidates)), n_byes), BYE_ATTEMPTS):
+        byes = [candidates[i] for i in chosen]
+        bye_ids = {p.id for p in byes}
+        seated = [p for p in active if p.id not in bye_ids]
+        try:
+            result = _seat_round(request, seated, sizes)
+        except (two.Infeasible, TablesInfeasible):
+            continue
+        return PairingResult(tables=result.tables, byes=tuple(p.id for p in byes))
+    raise PairingError("no way to seat the players: the forbidden pairs cannot all be kept apart")
+
+
+def pair_json(data: object) -> dict[str, object]:
+    """Parse the contract's input object, pair, and return the output object."""
+    return pair(parse_request(data)).to_json()

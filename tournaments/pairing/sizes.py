@@ -1,0 +1,55 @@
+"""How many tables of which size, and how many byes.
+
+Rule (documented choice): among the splits of the active players into allowed sizes, take
+the one with the most tables of the most preferred size; among those, the most tables of
+the second preferred size, and so on. So ``[4, 3]`` seats 10 players as 4+3+3, 12 as
+4+4+4 and 13 as 4+3+3+3, while ``[3, 4]`` seats 12 as 3+3+3+3. An organizer lists the
+size they want most first; this keeps as many tables as possible at that size.
+
+Only when no split exists are byes given, as few as possible (the smallest ``b`` such
+that ``active - b`` players can be split, with at least one table).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+
+@cache
+def _splittable(n: int, sizes: tuple[int, ...]) -> bool:
+    if n == 0:
+        return True
+    return any(s <= n and _splittable(n - s, sizes) for s in sizes)
+
+
+def split(n: int, sizes: tuple[int, ...]) -> list[int] | None:
+    """Table sizes (most preferred size first) seating exactly ``n`` players, or None."""
+    if n <= 0:
+        return None
+    counts: list[int] = []
+    rest = n
+    for k, s in enumerate(sizes):
+        others = tuple(sorted(sizes[k + 1 :]))
+        for c in range(rest // s, -1, -1):
+            r = rest - c * s
+            if (r == 0) or (others and _splittable(r, others)):
+                counts.append(c)
+                rest = r
+                break
+        else:
+            return None
+    if rest != 0:
+        return None
+    tables: list[int] = []
+    for s, c in zip(sizes, counts, strict=False):
+        tables.extend([s] * c)
+    return tables or None
+
+
+def plan(n: int, sizes: tuple[int, ...]) -> tuple[int, list[int]] | None:
+    """``(byes, table sizes)`` with the fewest byes, or None when nobody can be seated."""
+    for b in range(n + 1):
+        tables = split(n - b, sizes)
+        if tables:
+            return b, tables
+    return None

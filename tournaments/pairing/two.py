@@ -1,0 +1,154 @@
+"""Two players a table: a Swiss pairing by score brackets, repaired by exact matching.
+
+1. Greedy, bracket by bracket from the top (a bracket is one score group plus the
+   players floating down from above): the top half of the bracket meets the bottom half
+   in order (1st v (k+1)th, 2nd v (k+2)th, ... as in the Dutch system), skipping earlier
+   opponents and forbidden pairs, and preferring, among the next few candidates, one
+   whose seat preference complements the player's (one wants seat 1, the other seat 2).
+   Whoever is left floats down to the next bracket. This never makes a repeat.
+2. If players are left unpaired at the bottom, a window around them (their neighbours in
+   the standings and the bottom of the field, whole pairs only) is re-paired with an
+   exact maximum-weight perfect matching (networkx), whose integer weights put repeat
+   meetings first, then the squared point difference, then seat-preference clashes.
+   The window doubles until the result has no repeat or covers everybody, so the result
+   has the fewest repeats possible (up to ``EXACT_LIMIT`` players in the window: beyond,
+   a perfect matching with repeats is accepted; this only happens when repeats are
+   needed among more than a few hundred players).
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from .model import Field
+
+EXACT_LIMIT = 400
+LOOKAHEAD = 3
+
+
+class Infeasible(Exception):
+    """The forbidden pairs leave no way to pair these players."""
+
+
+def _seat_pref(seats: tuple[int, ...]) -> int:
+    """+1 wants seat 1, -1 wants seat 2, 0 indifferent."""
+    first = seats[0] if seats else 0
+    second = seats[1] if len(seats) > 1 else 0
+    return (first < second) - (first > second)
+
+
+def _greedy(f: Field) -> tuple[list[tuple[int, int]], list[int]]:
+    n = f.n
+    pref = [_seat_pref(s) for s in f.seats]
+    pairs: list[tuple[int, int]] = []
+    carried: list[int] = []
+    pos = 0
+    while pos < n:
+        end = pos
+        while end < n and f.points[end] == f.points[pos]:
+            end += 1
+        bracket = carried + list(range(pos, end))
+        pos = end
+        half = len(bracket) // 2
+        s1, s2 = bracket[:half], bracket[half:]
+        used: set[int] = set()
+        head = 0  # s2[:head] are all used: skip them without looking
+        for k, p in enumerate(s1):
+            if p in used:
+                continue
+            while head < len(s2) and s2[head] in used:
+                head += 1
+            q = _choose(f, p, s2, head, used, pref)
+            if q is None:
+                q = _choose(f, p, s1, k + 1, used, pref)
+            if q is not None:
+                used.add(p)
+                used.add(q)
+                pairs.append((p, q))
+        carried = [x for x in bracket if x not in used]
+    return pairs, carried
+
+
+def _choose(
+    f: Field, p: int, pool: list[int], start: int, used: set[int], pref: list[int]
+) -> int | None:
+    """First allowed unmet partner in ``pool[start:]``, preferring a complementary seat."""
+    first: int | None = None
+    seen = 0
+    for i in range(start, len(pool)):
+        q = pool[i]
+        if q in used or q == p or not f.allowed(p, q) or f.meetings(p, q):
+            continue
+        if first is None:
+            first = q
+        if pref[p] == 0 or pref[q] != pref[p]:
+            return q
+        seen += 1
+        if seen > LOOKAHEAD:
+            break
+    return first
+
+
+def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
+    """Optimal perfect matching of ``players``, or None if the forbidden pairs prevent one."""
+    pref = [_seat_pref(f.seats[p]) for p in players]
+    m = len(players)
+    clash_w = m + 1
+    max_d2 = 0
+    lo, hi = min(f.points[p] for p in players), max(f.points[p] for p in players)
+    max_d2 = (hi - lo) ** 2
+    repeat_w = (max_d2 * clash_w + clash_w) * (m // 2 + 1) + 1
+    big = repeat_w * (max((f.meetings(a, b) for a in players for b in players), default=0) + 2)
+    g = nx.Graph()
+    g.add_nodes_from(range(m))
+    for i in range(m):
+        a = players[i]
+        for j in range(i + 1, m):
+            b = players[j]
+            if not f.allowed(a, b):
+                continue
+            d = f.points[a] - f.points[b]
+            clash = 1 if pref[i] != 0 and pref[i] == pref[j] else 0
+            cost = f.meetings(a, b) * repeat_w + d * d * clash_w + clash
+            g.add_edge(i, j, weight=big - cost)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    if 2 * len(matching) != m:
+        return None
+    out = []
+    for i, j in matching:
+        a, b = players[i], players[j]
+        out.append((a, b) if a < b else (b, a))
+    return out
+
+
+def pair_two(f: Field) -> list[tuple[int, int]]:
+    """Pair an even number of players (field indices); each pair is (higher, lower)."""
+    n = f.n
+    if n == 0:
+        return []
+    pairs, left = _greedy(f)
+    if not left:
+        return sorted(pairs)
+    partner: dict[int, tuple[int, int]] = {}
+    for pr in pairs:
+        partner[pr[0]] = pr
+        partner[pr[1]] = pr
+    width = 16
+    while True:
+        chosen: set[int] = set(left)
+        for x in left:
+            chosen.update(range(max(0, x - width), min(n, x + width + 1)))
+        chosen.update(range(max(0, n - 2 * width), n))
+        window: set[int] = set()
+        for x in chosen:
+            window.update(partner.get(x, (x,)))
+        everybody = len(window) >= n
+        result = _exact(f, sorted(window))
+        if result is not None:
+            repeats = sum(f.meetings(a, b) for a, b in result)
+            if repeats == 0 or everybody or len(window) > EXACT_LIMIT:
+                kept = [pr for pr in pairs if pr[0] not in window]
+                return sorted(kept + result)
+        elif everybody:
+            raise Infeasible("the forbidden pairs leave no way to pair these players")
+        width *= 2

@@ -1,0 +1,164 @@
+"""Reads of the tournaments room: standings, pairing input, histories, ratings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tournaments import standings as standings_mod
+from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
+
+INITIAL_RATING = 1500.0
+
+
+def tournaments_list() -> QuerySet[Tournament]:
+    """Every tournament that is not a draft, newest first."""
+    return Tournament.objects.exclude(status=Tournament.Status.DRAFT).select_related("organizer")
+
+
+def points_for(tournament: Tournament) -> dict[int, list[float]]:
+    """Points per place for every allowed table size."""
+    out = {}
+    for size in tournament.table_sizes:
+        out[int(size)] = tournament.points_per_place.get(str(size)) or standings_mod.default_points_per_place(
+            int(size)
+        )
+    return out
+
+
+def history(*, tournament: Tournament, upto: int | None = None) -> list[standings_mod.Round]:
+    """The tournament's finished (or recorded) rounds as the standings module wants
+    them, with registration ids (as strings) as player ids."""
+    rounds = []
+    qs = tournament.rounds.order_by("number").prefetch_related("tables", "byes")
+    for rnd in qs:
+        if upto is not None and rnd.number > upto:
+            break
+        games = tuple(
+            standings_mod.Game(ranking=tuple(tuple(str(p) for p in g) for g in t.ranking))
+            for t in rnd.tables.all()
+            if t.ranking
+        )
+        unplayed = {str(b.registration_id): b.points for b in rnd.byes.all()}
+        rounds.append(standings_mod.Round(games=games, unplayed=unplayed))
+    return rounds
+
+
+def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[str, Any]]:
+    """The standings table: rank, registration, user, points, tie-breaks, games played."""
+    regs = {str(r.pk): r for r in tournament.registrations.select_related("user")}
+    rows = standings_mod.compute(
+        list(regs),
+        history(tournament=tournament, upto=upto),
+        points_for(tournament),
+        tournament.tiebreaks,
+    )
+    return [
+        {
+            "rank": row.rank,
+            "registration": regs[row.player],
+            "user": regs[row.player].user,
+            "points": row.points,
+            "tiebreaks": row.tiebreaks,
+            "played": row.played,
+            "withdrawn": regs[row.player].status == Registration.Status.WITHDRAWN,
+        }
+        for row in rows
+    ]
+
+
+def current_ratings(*, pool: str) -> dict[int, float]:
+    """user id -> rating after the last ledger row of the pool."""
+    out: dict[int, float] = {}
+    for user_id, after in RatingEntry.objects.filter(pool=pool).order_by("seq", "id").values_list(
+        "user_id", "rating_after"
+    ):
+        out[user_id] = after
+    return out
+
+
+def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> dict[str, Any]:
+    """The contract's pairing input (``python -m tournaments.pairing``) for a round:
+    active registrations with their points, rating, earlier opponents, pairing byes
+    and seat counts. Requested byes for that round and withdrawn players are marked
+    withdrawn (they are not paired)."""
+    regs = list(tournament.registrations.select_related("user").order_by("pk"))
+    rows = {r["registration"].pk: r for r in standings(tournament=tournament)}
+    ratings = current_ratings(pool=tournament.rating_pool)
+    opponents: dict[int, list[str]] = defaultdict(list)
+    seats: dict[int, list[int]] = defaultdict(lambda: [0] * max(tournament.table_sizes))
+    for table in Table.objects.filter(round__tournament=tournament, round__number__lt=round_number):
+        for pos, reg_id in enumerate(table.players):
+            seats[reg_id][pos] += 1
+            opponents[reg_id].extend(str(o) for o in table.players if o != reg_id)
+    byes = defaultdict(int)
+    for bye in Bye.objects.filter(round__tournament=tournament, kind=Bye.Kind.PAIRING,
+                                  round__number__lt=round_number):
+        byes[bye.registration_id] += 1
+    players = []
+    for reg in regs:
+        entry: dict[str, Any] = {
+            "id": str(reg.pk),
+            "points": rows[reg.pk]["points"],
+            "rating": round(ratings.get(reg.user_id, INITIAL_RATING), 1),
+            "opponents": opponents[reg.pk],
+            "byes": byes[reg.pk],
+            "seats": seats[reg.pk],
+        }
+        if (
+            reg.status == Registration.Status.WITHDRAWN
+            or round_number in reg.requested_byes
+            or reg.first_round > round_number
+        ):
+            entry["withdrawn"] = True
+        players.append(entry)
+    by_user = {r.user_id: str(r.pk) for r in regs}
+    forbidden = [
+        [by_user[a], by_user[b]] for a, b in tournament.forbidden_pairs if a in by_user and b in by_user
+    ]
+    return {
+        "table_sizes": list(tournament.table_sizes),
+        "seed": seed,
+        "players": players,
+        "forbidden": forbidden,
+    }
+
+
+def round_get(*, tournament: Tournament, number: int) -> Round | None:
+    """The round with that number, or None."""
+    return tournament.rounds.filter(number=number).first()
+
+
+def player_history(*, tournament: Tournament, registration: Registration) -> list[dict[str, Any]]:
+    """Round by round: the table, the opponents, the place and points, or the bye."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("user")}
+    ppp = points_for(tournament)
+    out = []
+    for rnd in tournament.rounds.order_by("number").prefetch_related("tables__game", "byes"):
+        line: dict[str, Any] = {"round": rnd.number, "status": rnd.status}
+        bye = next((b for b in rnd.byes.all() if b.registration_id == registration.pk), None)
+        table = next((t for t in rnd.tables.all() if registration.pk in t.players), None)
+        if bye is not None:
+            line.update(kind=bye.get_kind_display(), points=bye.points)
+        elif table is not None:
+            line.update(
+                kind="game",
+                table=table,
+                seat=table.players.index(registration.pk) + 1,
+                opponents=[regs[p].user for p in table.players if p != registration.pk],
+            )
+            if table.ranking:
+                pts = standings_mod.place_points(table.ranking, ppp.get(len(table.players), [0.0]))
+                place = next(i for i, g in enumerate(table.ranking) if registration.pk in g) + 1
+                line.update(place=place, points=pts[registration.pk])
+        else:
+            line.update(kind="not paired", points=0.0)
+        out.append(line)
+    return out
+
+
+def rating_history(*, pool: str, user: Any) -> list[RatingEntry]:
+    """The user's ledger rows in a pool, oldest first."""
+    return list(RatingEntry.objects.filter(pool=pool, user=user).order_by("seq", "id"))

@@ -1,0 +1,1 @@
+"""Services of the tournaments room (writes). Views, tasks and commands call these."""

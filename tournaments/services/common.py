@@ -1,0 +1,50 @@
+"""Shared helpers of the tournament services: the audit log, locking and errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from games.errors import ApplicationError
+from tournaments.models import Tournament, TournamentLog
+
+
+class TournamentError(ApplicationError):
+    """A tournament action that cannot be done now; the message says why."""
+
+    default_code = "conflict"
+
+
+def lock_tournament(*, tournament_id: int) -> Tournament:
+    """Lock the tournament's row for the rest of the transaction and return it fresh."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_tournament must run inside transaction.atomic()")
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        from games.errors import NotFound
+
+        raise NotFound("No such tournament.") from None
+
+
+def log_add(*, tournament: Tournament, kind: str, actor: Any = None, payload: dict[str, Any]) -> TournamentLog:
+    """Append an entry to the tournament's audit log (caller holds the row lock)."""
+    last = TournamentLog.objects.filter(tournament=tournament).order_by("-seq").first()
+    return TournamentLog.objects.create(
+        tournament=tournament,
+        seq=1 if last is None else last.seq + 1,
+        kind=kind,
+        actor=actor if getattr(actor, "pk", None) else None,
+        payload=payload,
+    )
+
+
+def require_organizer(*, tournament: Tournament, user: Any) -> None:
+    """Raise PermissionDenied unless ``user`` organizes the tournament (or is staff)."""
+    from games.errors import PermissionDenied
+
+    if user is None or not (
+        getattr(user, "is_staff", False) or tournament.organizer_id == getattr(user, "pk", None)
+    ):
+        raise PermissionDenied("Only the tournament's organizer can do that.")

@@ -1,0 +1,186 @@
+"""Results: recording finished games, organizer corrections, ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import ValidationError
+from games.models import Game, Seat
+from tournaments.models import RatingEntry, Round, Table, Tournament
+from tournaments.ratings import rate
+from tournaments.selectors import INITIAL_RATING
+from tournaments.services.common import lock_tournament, log_add, require_organizer
+
+
+def _ranking_from_game(*, table: Table, game: Game) -> list[list[int]] | None:
+    """The game's final ranking (seat names) as registration ids: a seat stands for
+    the registration paired at its position, even if a substitute played it."""
+    if not game.ranking:
+        return None
+    positions = dict(
+        Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).values_list("name", "position")
+    )
+    out = []
+    for group in game.ranking:
+        out.append([table.players[positions[name]] for name in group])
+    return out
+
+
+def round_check_finished(*, rnd: Round) -> bool:
+    """Mark a started round finished once every table has a result."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=rnd.tournament_id)
+        rnd = Round.objects.get(pk=rnd.pk)
+        if rnd.status != Round.Status.STARTED:
+            return rnd.status == Round.Status.FINISHED
+        if rnd.tables.filter(ranking__isnull=True).exists():
+            return False
+        rnd.status = Round.Status.FINISHED
+        rnd.finished_at = timezone.now()
+        rnd.save(update_fields=["status", "finished_at"])
+        log_add(tournament=tournament, kind="round_finished", payload={"round": rnd.number})
+    return True
+
+
+def results_collect() -> int:
+    """Record the result of every finished tournament game that has none yet (oldest
+    finish first), update ratings and finish rounds. Safe to run at any time, twice.
+    Returns how many results were recorded."""
+    recorded = 0
+    tables = (
+        Table.objects.filter(ranking__isnull=True, round__status=Round.Status.STARTED,
+                             game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
+        .select_related("game", "round")
+        .order_by("game__finished_at", "game_id")
+    )
+    for table in tables:
+        with transaction.atomic():
+            tournament = lock_tournament(tournament_id=table.round.tournament_id)
+            table = Table.objects.select_related("game").get(pk=table.pk)
+            if table.ranking is not None:
+                continue
+            ranking = _ranking_from_game(table=table, game=table.game)
+            if ranking is None:
+                continue  # an abandoned game without a result: the organizer enters one
+            table.ranking = ranking
+            table.result_source = "game"
+            table.recorded_at = table.game.finished_at or timezone.now()
+            table.save(update_fields=["ranking", "result_source", "recorded_at"])
+            log_add(tournament=tournament, kind="result_recorded",
+                    payload={"round": table.round.number, "table": table.number,
+                             "game": table.game_id, "ranking": ranking})
+            ratings_sync(pool=tournament.rating_pool)
+        recorded += 1
+        round_check_finished(rnd=table.round)
+    return recorded
+
+
+def result_enter(
+    *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str
+) -> Table:
+    """Enter or correct a table's result by hand (logged with who and why). Ratings of
+    the pool are rebuilt from scratch, since a correction changes everything after it."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Say why the result is entered or corrected.")
+    ranking = [[int(p) for p in group] for group in ranking if group]
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=table.round.tournament_id)
+        require_organizer(tournament=tournament, user=by)
+        table = Table.objects.select_related("round").get(pk=table.pk)
+        flat = [p for g in ranking for p in g]
+        if sorted(flat) != sorted(table.players):
+            raise ValidationError("The result must rank every player of the table exactly once.")
+        if table.round.status == Round.Status.PAIRED:
+            raise ValidationError("This round has not started yet.")
+        old = table.ranking
+        table.ranking = ranking
+        table.result_source = "organizer"
+        table.recorded_at = table.recorded_at or timezone.now()
+        table.save(update_fields=["ranking", "result_source", "recorded_at"])
+        log_add(tournament=tournament, kind="result_corrected" if old else "result_entered", actor=by,
+                payload={"round": table.round.number, "table": table.number, "old": old,
+                         "new": ranking, "reason": reason})
+        ratings_sync(pool=tournament.rating_pool, rebuild=True)
+    round_check_finished(rnd=table.round)
+    return table
+
+
+def pool_games(*, pool: str) -> list[tuple[str, list[list[str]], Table]]:
+    """The pool's rated games in the order they finished: ``(key, ranking by user id
+    strings, table)``."""
+    out = []
+    tables = (
+        Table.objects.filter(round__tournament__rating_pool=pool, ranking__isnull=False)
+        .select_related("round__tournament")
+        .order_by("recorded_at", "id")
+    )
+    for table in tables:
+        users = dict(table.round.tournament.registrations.values_list("pk", "user_id"))
+        ranking = [[str(users[p]) for p in group] for group in table.ranking]
+        out.append((f"t{table.pk}", ranking, table))
+    return out
+
+
+def ratings_compute(*, pool: str):
+    """Ratings of a pool recomputed from scratch from its finished games."""
+    games = pool_games(pool=pool)
+    return rate([(key, ranking) for key, ranking, _t in games], initial=INITIAL_RATING), games
+
+
+def ratings_sync(*, pool: str, rebuild: bool = False) -> int:
+    """Bring the stored ledger up to date: append rows for newly recorded games (or,
+    with ``rebuild``, rewrite the whole ledger). Returns the rows written."""
+    result, games = ratings_compute(pool=pool)
+    tables = {key: table for key, _r, table in games}
+    if rebuild:
+        RatingEntry.objects.filter(pool=pool).delete()
+    known = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+    rows = []
+    for seq, row in enumerate(result.ledger, start=1):
+        if row.game in known:
+            continue
+        table = tables[row.game]
+        rows.append(
+            RatingEntry(
+                pool=pool, seq=seq, user_id=int(row.player), game_id=table.game_id,
+                game_key=row.game, rating_before=row.rating_before, expected=row.expected,
+                actual=row.actual, k=row.k, rating_after=row.rating_after,
+            )
+        )
+    RatingEntry.objects.bulk_create(rows)
+    return len(rows)
+
+
+def ratings_differences(*, pool: str) -> list[str]:
+    """Compare the stored ledger with a recomputation; one line per difference."""
+    result, _games = ratings_compute(pool=pool)
+    stored = {
+        (e.game_key, str(e.user_id)): e for e in RatingEntry.objects.filter(pool=pool)
+    }
+    diffs = []
+    seen = set()
+    for row in result.ledger:
+        key = (row.game, row.player)
+        seen.add(key)
+        entry = stored.get(key)
+        if entry is None:
+            diffs.append(f"{pool}: game {row.game}, user {row.player}: missing from the ledger")
+        elif abs(entry.rating_after - row.rating_after) > 1e-6 or abs(entry.rating_before - row.rating_before) > 1e-6:
+            diffs.append(
+                f"{pool}: game {row.game}, user {row.player}: stored {entry.rating_before:.1f} -> "
+                f"{entry.rating_after:.1f}, recomputed {row.rating_before:.1f} -> {row.rating_after:.1f}"
+            )
+    for key in stored.keys() - seen:
+        diffs.append(f"{pool}: game {key[0]}, user {key[1]}: in the ledger but not a rated game")
+    return diffs
+
+
+def pools() -> list[str]:
+    """Every rating pool in use."""
+    return sorted(set(Tournament.objects.values_list("rating_pool", flat=True)) |
+                  set(RatingEntry.objects.values_list("pool", flat=True)))

@@ -1,0 +1,233 @@
+"""Rounds: pairing (automatic or by hand), re-pairing, starting the games."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import ValidationError
+from tournaments import selectors
+from tournaments.models import Bye, Registration, Round, Table, Tournament
+from tournaments.pairing import PairingError, pair_json
+from tournaments.services.common import (
+    TournamentError,
+    lock_tournament,
+    log_add,
+    require_organizer,
+)
+
+
+def _next_number(tournament: Tournament) -> int:
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.FINISHED:
+        raise TournamentError(f"Round {last.number} is not finished yet.")
+    number = 1 if last is None else last.number + 1
+    if number > tournament.rounds_count:
+        raise TournamentError(f"All {tournament.rounds_count} rounds have been played.")
+    return number
+
+
+def _store_pairing(
+    *, rnd: Round, tables: Sequence[Sequence[int]], pairing_byes: Sequence[int]
+) -> None:
+    tournament = rnd.tournament
+    for number, players in enumerate(tables, start=1):
+        Table.objects.create(round=rnd, number=number, players=[int(p) for p in players])
+    for reg_id in pairing_byes:
+        Bye.objects.create(round=rnd, registration_id=int(reg_id), kind=Bye.Kind.PAIRING,
+                           points=tournament.bye_points)
+    for reg in tournament.registrations.filter(status=Registration.Status.ACTIVE):
+        if rnd.number in reg.requested_byes and reg.first_round <= rnd.number:
+            Bye.objects.create(round=rnd, registration=reg, kind=Bye.Kind.REQUESTED,
+                               points=tournament.requested_bye_points)
+
+
+def _pair_locked(*, tournament: Tournament, number: int, by: Any, rnd: Round | None) -> Round:
+    seed = secrets.randbits(31)
+    request = selectors.pairing_input(tournament=tournament, round_number=number, seed=seed)
+    if not any(not p.get("withdrawn") for p in request["players"]):
+        raise TournamentError("Nobody is registered and active for this round.")
+    try:
+        output = pair_json(request)
+    except PairingError as exc:
+        raise TournamentError(f"The round cannot be paired: {exc}") from None
+    if rnd is None:
+        rnd = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    rnd.seed = seed
+    rnd.pairing_input = request
+    rnd.pairing_output = output
+    rnd.paired_by_hand = False
+    rnd.warnings = []
+    rnd.save()
+    _store_pairing(rnd=rnd, tables=output["tables"], pairing_byes=output["byes"])
+    log_add(
+        tournament=tournament,
+        kind="round_paired",
+        actor=by,
+        payload={"round": number, "seed": seed, "input": request, "output": output},
+    )
+    return rnd
+
+
+def round_pair(*, tournament: Tournament, by: Any) -> Round:
+    """Pair the next round from the standings (``tournaments.pairing``). The pairing's
+    input, seed and output go into the audit log, so the round can be re-paired byte
+    for byte later. The games are created by :func:`round_start`."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            raise TournamentError("Open the tournament before pairing a round.")
+        number = _next_number(tournament)
+        rnd = _pair_locked(tournament=tournament, number=number, by=by, rnd=None)
+        if tournament.status == Tournament.Status.OPEN:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+    return rnd
+
+
+def round_repair(*, rnd: Round, by: Any) -> Round:
+    """Pair a round again (with a new seed) while its games have not been created."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=rnd.tournament_id)
+        require_organizer(tournament=tournament, user=by)
+        rnd = Round.objects.get(pk=rnd.pk)
+        if rnd.status != Round.Status.PAIRED:
+            raise TournamentError("This round has started; it can no longer be re-paired.")
+        rnd.tables.all().delete()
+        rnd.byes.all().delete()
+        return _pair_locked(tournament=tournament, number=rnd.number, by=by, rnd=rnd)
+
+
+def hand_pairing_warnings(
+    *, tournament: Tournament, number: int, tables: Sequence[Sequence[int]]
+) -> list[str]:
+    """Warnings about a pairing made by hand: repeat meetings and forbidden pairs."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("user")}
+    met: dict[frozenset[int], int] = {}
+    for table in Table.objects.filter(round__tournament=tournament, round__number__lt=number):
+        for i, a in enumerate(table.players):
+            for b in table.players[i + 1:]:
+                key = frozenset((a, b))
+                met[key] = met.get(key, 0) + 1
+    forbidden = {frozenset(p) for p in map(tuple, tournament.forbidden_pairs)}
+    warnings = []
+    for t, players in enumerate(tables, start=1):
+        for i, a in enumerate(players):
+            for b in players[i + 1:]:
+                names = f"{regs[a].user} and {regs[b].user}"
+                times = met.get(frozenset((a, b)), 0)
+                if times:
+                    warnings.append(f"Table {t}: {names} have met {times} time(s) before.")
+                if frozenset((regs[a].user_id, regs[b].user_id)) in forbidden:
+                    warnings.append(f"Table {t}: {names} are a forbidden pair.")
+    return warnings
+
+
+def round_pair_by_hand(
+    *,
+    tournament: Tournament,
+    tables: Sequence[Sequence[int]],
+    byes: Sequence[int] = (),
+    by: Any,
+    force: bool = False,
+) -> tuple[Round | None, list[str]]:
+    """Pair the next round (or re-pair the paired one) by hand. Tables list
+    registration ids in seat order. Returns ``(round, warnings)``; while there are
+    warnings (repeats, forbidden pairs) and ``force`` is false nothing is saved and the
+    round is ``None``. Raises ValidationError for an impossible pairing."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            raise TournamentError("Open the tournament before pairing a round.")
+        last = tournament.rounds.order_by("-number").first()
+        if last is not None and last.status == Round.Status.PAIRED:
+            rnd: Round | None = last
+            number = last.number
+        else:
+            rnd = None
+            number = _next_number(tournament)
+        request = selectors.pairing_input(tournament=tournament, round_number=number, seed=0)
+        active = {int(p["id"]) for p in request["players"] if not p.get("withdrawn")}
+        placed = [int(p) for t in tables for p in t] + [int(b) for b in byes]
+        if len(placed) != len(set(placed)):
+            raise ValidationError("A player is placed twice.")
+        unknown = set(placed) - active
+        if unknown:
+            raise ValidationError(f"Not active in this round: registration(s) {sorted(unknown)}.")
+        missing = active - set(placed)
+        if missing:
+            raise ValidationError(f"Not placed: registration(s) {sorted(missing)}.")
+        for t, players in enumerate(tables, start=1):
+            if len(players) not in tournament.table_sizes:
+                raise ValidationError(
+                    f"Table {t} has {len(players)} players; allowed: "
+                    f"{', '.join(map(str, tournament.table_sizes))}."
+                )
+        tables = [[int(p) for p in t] for t in tables]
+        warnings = hand_pairing_warnings(tournament=tournament, number=number, tables=tables)
+        if warnings and not force:
+            return None, warnings
+        if rnd is None:
+            rnd = Round.objects.create(tournament=tournament, number=number)
+        else:
+            rnd.tables.all().delete()
+            rnd.byes.all().delete()
+        output = {"tables": [[str(p) for p in t] for t in tables], "byes": [str(b) for b in byes]}
+        rnd.pairing_input = request
+        rnd.pairing_output = output
+        rnd.paired_by_hand = True
+        rnd.warnings = warnings
+        rnd.save()
+        _store_pairing(rnd=rnd, tables=tables, pairing_byes=[int(b) for b in byes])
+        log_add(tournament=tournament, kind="round_paired_by_hand", actor=by,
+                payload={"round": number, "output": output, "warnings": warnings})
+        if tournament.status == Tournament.Status.OPEN:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+    return rnd, warnings
+
+
+def round_start(*, rnd: Round, by: Any) -> Round:
+    """Create and start one game per table, its seats in the paired order, with the
+    tournament's ruleset, options and deadline policy."""
+    from games.services.games import game_create_seated
+
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=rnd.tournament_id)
+        require_organizer(tournament=tournament, user=by)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.PAIRED:
+            raise TournamentError("This round has already started.")
+        users = {r.pk: r.user for r in tournament.registrations.select_related("user")}
+        for table in rnd.tables.order_by("number"):
+            players = [users[p] for p in table.players]
+            game = game_create_seated(
+                organizer=tournament.organizer,
+                ruleset=tournament.ruleset,
+                options=tournament.options,
+                users=players,
+                name=f"{tournament.name} — round {rnd.number}, table {table.number}",
+                deadline_hours=tournament.deadline_hours,
+            )
+            table.game = game
+            table.save(update_fields=["game"])
+        rnd.status = Round.Status.STARTED
+        rnd.started_at = timezone.now()
+        rnd.save(update_fields=["status", "started_at"])
+        log_add(
+            tournament=tournament,
+            kind="round_started",
+            actor=by,
+            payload={"round": rnd.number,
+                     "games": {t.number: t.game_id for t in rnd.tables.all()}},
+        )
+    from tournaments.services.results import round_check_finished
+
+    round_check_finished(rnd=rnd)
+    return rnd

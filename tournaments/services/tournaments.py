@@ -1,0 +1,262 @@
+"""Creating and running a tournament: set-up, registrations, closing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+import engine
+from games.errors import NotFound, ValidationError
+from tournaments.models import Registration, Tournament
+from tournaments.services.common import (
+    TournamentError,
+    lock_tournament,
+    log_add,
+    require_organizer,
+)
+from tournaments.standings import TIEBREAKS, default_points_per_place
+
+
+def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for key, values in (points_per_place or {}).items():
+        try:
+            size = int(key)
+        except (TypeError, ValueError):
+            raise ValidationError(f"Points per place: {key!r} is not a table size.") from None
+        if size not in sizes:
+            raise ValidationError(f"Points per place given for tables of {size}, which are not allowed.")
+        if (
+            not isinstance(values, list)
+            or len(values) != size
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+        ):
+            raise ValidationError(f"Points per place for tables of {size} must be {size} numbers.")
+        if any(a < b for a, b in zip(values, values[1:], strict=False)):
+            raise ValidationError(f"Points per place for tables of {size} must not increase.")
+        out[str(size)] = [float(v) for v in values]
+    return out
+
+
+def tournament_create(
+    *,
+    organizer: Any,
+    name: str,
+    ruleset: str,
+    options: Mapping[str, Any] | None = None,
+    table_sizes: Sequence[int],
+    rounds_count: int,
+    deadline_hours: float = 48,
+    points_per_place: Mapping[str, Any] | None = None,
+    bye_points: float | None = None,
+    requested_bye_points: float = 0.5,
+    tiebreaks: Sequence[str] = ("buchholz", "sonneborn_berger"),
+    rating_pool: str = "",
+    forbidden_pairs: Sequence[Sequence[int]] = (),
+    allow_late_entry: bool = True,
+) -> Tournament:
+    """Create a tournament in draft. Checks the ruleset, its options (through the
+    engine), the table sizes against the ruleset's player counts, the points per place
+    and the tie-breaks. Raises ValidationError."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError("A tournament needs a name.")
+    try:
+        rules = engine.get(ruleset)
+    except engine.ScriptError:
+        raise ValidationError(f"Unknown game {ruleset!r}.") from None
+    try:
+        normalized = rules.normalize_options(options or {})
+    except engine.ScriptError as exc:
+        raise ValidationError(str(exc)) from None
+    sizes = [int(s) for s in table_sizes] if table_sizes else []
+    if not sizes or len(set(sizes)) != len(sizes):
+        raise ValidationError("Give one or more distinct table sizes, most preferred first.")
+    for size in sizes:
+        if not rules.min_players <= size <= rules.max_players:
+            raise ValidationError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
+                f"a table of {size} is not possible."
+            )
+        if not 2 <= size <= 6:
+            raise ValidationError("Tables seat 2 to 6 players.")
+    if not isinstance(rounds_count, int) or not 1 <= rounds_count <= 30:
+        raise ValidationError("The number of rounds must be 1 to 30.")
+    for tb in tiebreaks:
+        if tb not in TIEBREAKS:
+            raise ValidationError(f"Unknown tie-break {tb!r} (choose from {', '.join(TIEBREAKS)}).")
+    points = _check_points(points_per_place or {}, sizes)
+    if bye_points is None:
+        # A pairing bye scores like a win at two-player tables, like an average place
+        # at bigger ones.
+        size = sizes[0]
+        ppp = points.get(str(size)) or default_points_per_place(size)
+        bye_points = ppp[0] if size == 2 else sum(ppp) / len(ppp)
+    pairs = []
+    for pair in forbidden_pairs:
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise ValidationError("A forbidden pair names two different players.")
+        pairs.append(sorted(int(x) for x in pair))
+    base = slugify(name)[:100] or "tournament"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name[:120],
+            slug=slug,
+            organizer=organizer,
+            ruleset=rules.id,
+            options=normalized,
+            table_sizes=sizes,
+            rounds_count=rounds_count,
+            deadline_hours=float(deadline_hours),
+            points_per_place=points,
+            bye_points=float(bye_points),
+            requested_bye_points=float(requested_bye_points),
+            tiebreaks=list(tiebreaks),
+            rating_pool=rating_pool or rules.id,
+            forbidden_pairs=pairs,
+            allow_late_entry=allow_late_entry,
+        )
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        log_add(
+            tournament=tournament,
+            kind="tournament_created",
+            actor=organizer,
+            payload={
+                "ruleset": rules.id,
+                "options": normalized,
+                "table_sizes": sizes,
+                "rounds": rounds_count,
+                "points_per_place": points,
+                "bye_points": tournament.bye_points,
+                "tiebreaks": list(tiebreaks),
+                "rating_pool": tournament.rating_pool,
+            },
+        )
+    return tournament
+
+
+def tournament_open(*, tournament: Tournament, by: Any) -> Tournament:
+    """Open a draft tournament for registration."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentError("Only a draft tournament can be opened.")
+        tournament.status = Tournament.Status.OPEN
+        tournament.save(update_fields=["status"])
+        log_add(tournament=tournament, kind="tournament_opened", actor=by, payload={})
+    return tournament
+
+
+def _rounds_paired(tournament: Tournament) -> int:
+    return tournament.rounds.count()
+
+
+def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Registration:
+    """Register ``user`` (by themselves, or by the organizer). A late entry (after the
+    first round was paired) starts with the next round and scores 0 for the rounds it
+    missed. Registering twice returns the same registration (re-activating a
+    withdrawal before the start)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        if by is not None and by != user:
+            require_organizer(tournament=tournament, user=by)
+        if tournament.status == Tournament.Status.CLOSED:
+            raise TournamentError("This tournament is closed.")
+        if tournament.status == Tournament.Status.DRAFT and by != tournament.organizer:
+            raise TournamentError("This tournament is not open for registration yet.")
+        paired = _rounds_paired(tournament)
+        if paired and not tournament.allow_late_entry:
+            raise TournamentError("This tournament has started and takes no late entries.")
+        if paired >= tournament.rounds_count:
+            raise TournamentError("Every round of this tournament has been paired.")
+        existing = Registration.objects.filter(tournament=tournament, user=user).first()
+        if existing is not None:
+            if existing.status == Registration.Status.ACTIVE:
+                return existing
+            if paired:
+                raise TournamentError("You withdrew from this tournament after it started.")
+            existing.status = Registration.Status.ACTIVE
+            existing.save(update_fields=["status"])
+            log_add(tournament=tournament, kind="registration_restored", actor=by or user,
+                    payload={"registration": existing.pk, "user": user.pk})
+            return existing
+        reg = Registration.objects.create(tournament=tournament, user=user, first_round=paired + 1)
+        log_add(
+            tournament=tournament,
+            kind="registration_added",
+            actor=by or user,
+            payload={"registration": reg.pk, "user": user.pk, "first_round": reg.first_round},
+        )
+    return reg
+
+
+def registration_withdraw(*, registration: Registration, by: Any) -> Registration:
+    """Withdraw a registration: it is not paired from the next round on. Games already
+    under way continue (the player may resign them)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=registration.tournament_id)
+        registration = Registration.objects.get(pk=registration.pk)
+        if by != registration.user:
+            require_organizer(tournament=tournament, user=by)
+        if registration.status == Registration.Status.WITHDRAWN:
+            return registration
+        registration.status = Registration.Status.WITHDRAWN
+        registration.withdrawn_after_round = _rounds_paired(tournament)
+        registration.save(update_fields=["status", "withdrawn_after_round"])
+        log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
+                payload={"registration": registration.pk})
+    return registration
+
+
+def bye_request(*, registration: Registration, round_number: int, by: Any) -> Registration:
+    """Ask for a bye in a future round (scores the tournament's requested-bye points)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=registration.tournament_id)
+        registration = Registration.objects.get(pk=registration.pk)
+        if by != registration.user:
+            require_organizer(tournament=tournament, user=by)
+        paired = _rounds_paired(tournament)
+        if not isinstance(round_number, int) or not paired < round_number <= tournament.rounds_count:
+            raise ValidationError(
+                f"A bye can be requested for a round that is not paired yet "
+                f"({paired + 1} to {tournament.rounds_count})."
+            )
+        if round_number not in registration.requested_byes:
+            registration.requested_byes = sorted([*registration.requested_byes, round_number])
+            registration.save(update_fields=["requested_byes"])
+            log_add(tournament=tournament, kind="bye_requested", actor=by,
+                    payload={"registration": registration.pk, "round": round_number})
+    return registration
+
+
+def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
+    """Close the tournament: no more rounds; the standings are final."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status == Tournament.Status.CLOSED:
+            return tournament
+        unfinished = tournament.rounds.exclude(status="finished").count()
+        if unfinished:
+            raise TournamentError("A round is still being played; finish or correct it first.")
+        tournament.status = Tournament.Status.CLOSED
+        tournament.closed_at = timezone.now()
+        tournament.save(update_fields=["status", "closed_at"])
+        log_add(tournament=tournament, kind="tournament_closed", actor=by, payload={})
+    return tournament
+
+
+def registration_get(*, tournament: Tournament, registration_id: int) -> Registration:
+    """The registration with that id in the tournament; NotFound otherwise."""
+    try:
+        return Registration.objects.get(tournament=tournament, pk=registration_id)
+    except (Registration.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such registration.") from None

@@ -1,0 +1,261 @@
+"""Tournament pages: public lists, standings, pairings and player histories, and the
+organizer's panel. Views are thin: parse, call one service, render or redirect."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.errors import ApplicationError
+from tournaments import selectors
+from tournaments.charts import rating_svg
+from tournaments.forms import TournamentForm, parse_ranking, parse_tables
+from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.services import results, rounds
+from tournaments.services import tournaments as tsvc
+from tournaments.standings import TIEBREAK_NAMES
+
+log = logging.getLogger(__name__)
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _is_organizer(request: HttpRequest, tournament: Tournament) -> bool:
+    user = request.user
+    return user.is_authenticated and (user.is_staff or tournament.organizer_id == user.pk)
+
+
+def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any], ok: str,
+         to: str = "tournaments:manage") -> HttpResponse:
+    """Run one service call; its ApplicationError becomes a message (never a 500)."""
+    try:
+        action()
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    except django_forms.ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, ok)
+    return redirect(to, slug=tournament.slug)
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    mine = (
+        Tournament.objects.filter(Q(organizer=request.user) | Q(registrations__user=request.user)).distinct()
+        if request.user.is_authenticated else Tournament.objects.none()
+    )
+    return render(request, "tournaments/list.html",
+                  {"tournaments": selectors.tournaments_list(), "mine": mine})
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = tsvc.tournament_create(
+                organizer=request.user,
+                name=data["name"],
+                ruleset=data["ruleset"],
+                options=data["options"],
+                table_sizes=data["table_sizes"],
+                rounds_count=data["rounds_count"],
+                deadline_hours=data["deadline_hours"],
+                points_per_place=data["points_per_place"],
+                tiebreaks=data["tiebreaks"] or ["buchholz"],
+                rating_pool=data["rating_pool"],
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Tournament created. Open it for registration when ready.")
+            return redirect("tournaments:manage", slug=tournament.slug)
+    return render(request, "tournaments/create.html", {"form": form})
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    registration = None
+    if request.user.is_authenticated:
+        registration = tournament.registrations.filter(user=request.user).first()
+    return render(request, "tournaments/detail.html", {
+        "t": tournament,
+        "standings": selectors.standings(tournament=tournament),
+        "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
+        "tiebreak_keys": tournament.tiebreaks,
+        "rounds": tournament.rounds.order_by("number"),
+        "registration": registration,
+        "is_organizer": _is_organizer(request, tournament),
+    })
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _tournament(slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    regs = {r.pk: r for r in tournament.registrations.select_related("user")}
+    tables = []
+    for table in rnd.tables.select_related("game").order_by("number"):
+        prompt = None
+        if table.game_id:
+            prompt = table.game.prompts.filter(resolved_at__isnull=True).order_by("-number").first()
+        tables.append({
+            "table": table,
+            "players": [regs[p] for p in table.players],
+            "ranking": [[regs[p].user for p in g] for g in (table.ranking or [])],
+            "prompt": prompt,
+        })
+    return render(request, "tournaments/round.html", {
+        "t": tournament, "round": rnd, "tables": tables,
+        "byes": rnd.byes.select_related("registration__user"),
+        "is_organizer": _is_organizer(request, tournament),
+    })
+
+
+def player_detail(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    tournament = _tournament(slug)
+    registration = get_object_or_404(Registration, tournament=tournament, pk=registration_id)
+    ledger = selectors.rating_history(pool=tournament.rating_pool, user=registration.user)
+    return render(request, "tournaments/player.html", {
+        "t": tournament,
+        "registration": registration,
+        "history": selectors.player_history(tournament=tournament, registration=registration),
+        "ledger": ledger,
+        "chart": rating_svg([e.rating_after for e in ledger], start=ledger[0].rating_before if ledger else None),
+    })
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=request.user),
+                "You are registered.", to="tournaments:detail")
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    reg = get_object_or_404(Registration, tournament=tournament, user=request.user)
+    return _act(request, tournament, lambda: tsvc.registration_withdraw(registration=reg, by=request.user),
+                "You have withdrawn.", to="tournaments:detail")
+
+
+@login_required
+@require_POST
+def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    reg = get_object_or_404(Registration, tournament=tournament, user=request.user)
+    try:
+        number = int(request.POST.get("round", ""))
+    except ValueError:
+        messages.error(request, "Choose the round you will miss.")
+        return redirect("tournaments:detail", slug=slug)
+    return _act(request, tournament,
+                lambda: tsvc.bye_request(registration=reg, round_number=number, by=request.user),
+                f"Bye requested for round {number}.", to="tournaments:detail")
+
+
+# --- the organizer's panel -------------------------------------------------------
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    if not _is_organizer(request, tournament):
+        messages.error(request, "Only the tournament's organizer can manage it.")
+        return redirect("tournaments:detail", slug=slug)
+    current = tournament.rounds.order_by("-number").first()
+    regs = {r.pk: r for r in tournament.registrations.select_related("user")}
+    tables = []
+    if current is not None:
+        for table in current.tables.select_related("game").order_by("number"):
+            tables.append({"table": table, "players": [regs[p] for p in table.players]})
+    return render(request, "tournaments/manage.html", {
+        "t": tournament,
+        "registrations": tournament.registrations.select_related("user"),
+        "current": current,
+        "tables": tables,
+        "log": tournament.log.select_related("actor").order_by("-seq")[:30],
+    })
+
+
+@login_required
+@require_POST
+def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    user = request.user
+    post = request.POST
+    current = tournament.rounds.order_by("-number").first()
+    if action == "open":
+        return _act(request, tournament, lambda: tsvc.tournament_open(tournament=tournament, by=user),
+                    "Registration is open.")
+    if action == "register":
+        who = (post.get("user") or "").strip()
+        target = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who)).first()
+        if target is None:
+            messages.error(request, f"No user {who!r}.")
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
+                    f"{target} is registered.")
+    if action == "withdraw":
+        def do() -> None:
+            reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
+            tsvc.registration_withdraw(registration=reg, by=user)
+        return _act(request, tournament, do, "Registration withdrawn.")
+    if action == "pair":
+        return _act(request, tournament, lambda: rounds.round_pair(tournament=tournament, by=user),
+                    "The next round is paired. Check it, then start it.")
+    if action == "repair":
+        if current is None:
+            messages.error(request, "No round to re-pair.")
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: rounds.round_repair(rnd=current, by=user), "Round re-paired.")
+    if action == "start":
+        if current is None:
+            messages.error(request, "Pair a round first.")
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: rounds.round_start(rnd=current, by=user),
+                    "The round's games have started.")
+    if action == "pair_by_hand":
+        names = {
+            r.user.username: r.pk for r in tournament.registrations.select_related("user")
+            if r.status == Registration.Status.ACTIVE
+        }
+
+        def do() -> None:
+            tables, byes = parse_tables(post.get("tables", ""), names)
+            rnd, warnings = rounds.round_pair_by_hand(
+                tournament=tournament, tables=tables, byes=byes, by=user, force=bool(post.get("force"))
+            )
+            for w in warnings:
+                messages.warning(request, w)
+            if rnd is None:
+                raise ApplicationError("Not saved: confirm the warnings to pair this way anyway.")
+        return _act(request, tournament, do, "Round paired by hand.")
+    if action == "result":
+        def do() -> None:
+            table = get_object_or_404(Table, pk=post.get("table"), round__tournament=tournament)
+            regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
+                    if r.pk in table.players}
+            ranking = parse_ranking(post.get("ranking", ""), regs)
+            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""))
+        return _act(request, tournament, do, "Result recorded.")
+    if action == "close":
+        return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
+                    "The tournament is closed.")
+    messages.error(request, "Unknown action.")
+    return redirect("tournaments:manage", slug=slug)
