@@ -1,13 +1,18 @@
 """Load benchmark of the games room: N concurrent 5-player 5X games over HTTP.
 
-    .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--rounds 7]
+    .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--threads 4]
+                                       [--prompts K]
 
 Starts, as subprocesses bound to 127.0.0.1 only: gunicorn (gthread) on a fresh
-PostgreSQL database, two Celery worker processes on Redis (a private queue), then plays
+PostgreSQL database (persistent connections, CONN_MAX_AGE 60), two Celery worker
+processes on Redis (private queues: one worker dedicated to prompt resolution, the
+other taking mail, the default queue and resolution too), then plays
 N games of 5 seats at once. Each game is driven by one thread that plays its 5 seats:
-it reads each pending seat's view (GET /api/games/{id}/), submits one of its legal
-orders (POST /api/games/{id}/orders/) and, after the last order of a prompt, polls until
-the next prompt is visible. Every loop is bounded; the run stops by itself.
+it reads the public status (GET /games/{id}/status.json: prompt number, pending seats),
+then each pending seat's view (GET /api/games/{id}/), submits one of its legal orders
+(POST /api/games/{id}/orders/) and, after the last order of a prompt, polls the status
+every 100 ms until the next prompt is visible. Every loop is bounded; the run stops by itself
+(``--prompts K`` stops each game after K prompts: a shorter run of the same steady state).
 
 Prints: orders per second, p50/p99 submission latency, p50/p99 time from a prompt's
 last order to the next prompt being visible, and the requests per second of a trivial
@@ -38,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SEATS = 5
-POLL_SECONDS = 0.02
+POLL_SECONDS = 0.1  # polling the light public status.json
 PROMPT_TIMEOUT = 120.0  # a prompt that does not resolve within this is a failure
 MAX_PROMPTS_PER_GAME = 80  # 5X with leaders has ~ 8-40 prompts; a hard bound anyway
 
@@ -142,7 +147,7 @@ class Site:
             import redis
 
             client = redis.Redis.from_url(self.env["CELERY_BROKER_URL"])
-            client.delete(self.queue)
+            client.delete(self.queue, f"{self.queue}.resolution", f"{self.queue}.mail")
         except Exception:  # noqa: BLE001 - best-effort cleanup
             pass
         try:
@@ -151,7 +156,7 @@ class Site:
             print("could not drop the bench database:", exc.stderr.decode(errors="replace"))
 
 
-def start_site(port: int, web_workers: int) -> Site:
+def start_site(port: int, web_workers: int, threads: int = 4) -> Site:
     database = f"fivex_bench_{os.getpid()}"
     queue = f"fivex-bench-{uuid.uuid4().hex[:10]}"
     env = {
@@ -179,16 +184,18 @@ def start_site(port: int, web_workers: int) -> Site:
             [
                 PYTHON, "-m", "gunicorn", "fivex_site.wsgi:application",
                 "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
-                "--workers", str(web_workers), "--threads", "8", "--keep-alive", "30",
+                "--workers", str(web_workers), "--threads", str(threads), "--keep-alive", "30",
                 "--log-level", "warning", "--backlog", "2048",
             ],
         )  # fmt: skip
-        for i in range(2):
+        # The settings derive the routed queues from the private default queue.
+        worker_queues = [f"{queue}.resolution", f"{queue}.resolution,{queue}.mail,{queue}"]
+        for i, queues in enumerate(worker_queues):
             site.spawn(
                 f"worker{i}",
                 [
                     PYTHON, "-m", "celery", "-A", "fivex_site", "worker", "--pool", "solo",
-                    "--queues", queue, "--hostname", f"bench{i}-{queue}@%h", "--loglevel", "WARNING",
+                    "--queues", queues, "--hostname", f"bench{i}-{queue}@%h", "--loglevel", "WARNING",
                     "--without-gossip", "--without-mingle", "--without-heartbeat",
                 ],
             )  # fmt: skip
@@ -250,33 +257,46 @@ def create_games(site: Site, count: int) -> list[dict[str, Any]]:
 @dataclass
 class Stats:
     submit: list[float] = field(default_factory=list)
+    view: list[float] = field(default_factory=list)
     turnaround: list[float] = field(default_factory=list)
     orders: int = 0
     finished: int = 0
+    stopped: int = 0
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def play_game(port: int, game: dict[str, Any], stats: Stats, seed: int) -> None:
-    """Play one game to the end (or until a bound is hit)."""
+def play_game(
+    port: int, game: dict[str, Any], stats: Stats, seed: int, max_prompts: int = 0
+) -> None:
+    """Play one game to the end, or ``max_prompts`` prompts of it (0: no limit)."""
     rng = random.Random(seed)
     client = Http(port)
     gid = game["id"]
     tokens = game["tokens"]
-    watcher = next(iter(tokens.values()))
+    status_path = f"/games/{gid}/status.json"
     try:
-        for _ in range(MAX_PROMPTS_PER_GAME):
-            status, view = client.request("GET", f"/api/games/{gid}/", watcher)
+        for played in range(MAX_PROMPTS_PER_GAME):
+            if max_prompts and played >= max_prompts:
+                with stats.lock:
+                    stats.stopped += 1
+                return
+            status, summary = client.request("GET", status_path)
             if status != 200:
-                raise RuntimeError(f"view {status}: {view}")
-            if view["game"]["status"] == "finished":
+                raise RuntimeError(f"status {status}: {summary}")
+            if summary["status"] == "finished":
                 with stats.lock:
                     stats.finished += 1
                 return
-            prompt = view["prompt"]["number"]
+            prompt = summary["prompt"]
+            if prompt is None or not summary["pending"]:
+                raise RuntimeError(f"no open prompt in an active game: {summary}")
             last_sent = 0.0
-            for seat in view["prompt"]["pending"]:
+            for seat in summary["pending"]:
+                started = time.perf_counter()
                 status, mine = client.request("GET", f"/api/games/{gid}/", tokens[seat])
+                with stats.lock:
+                    stats.view.append(time.perf_counter() - started)
                 if status != 200 or not mine["legal_orders"]:
                     raise RuntimeError(f"{seat} pending without legal orders ({status})")
                 text = rng.choice(mine["legal_orders"])
@@ -290,13 +310,10 @@ def play_game(port: int, game: dict[str, Any], stats: Stats, seed: int) -> None:
                 with stats.lock:
                     stats.submit.append(last_sent - started)
                     stats.orders += 1
-            # Wait for the next prompt (or the end) to be visible.
+            # Wait for the next prompt (or the end) to be visible on the public status.
             while True:
-                status, view = client.request("GET", f"/api/games/{gid}/", watcher)
-                moved = view["game"]["status"] == "finished" or (
-                    view["prompt"] is not None and view["prompt"]["number"] != prompt
-                )
-                if moved:
+                status, summary = client.request("GET", status_path)
+                if summary["status"] == "finished" or summary["prompt"] != prompt:
                     with stats.lock:
                         stats.turnaround.append(time.perf_counter() - last_sent)
                     break
@@ -343,12 +360,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=50)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn processes")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per process")
+    parser.add_argument("--prompts", type=int, default=0, help="stop each game after K prompts")
     parser.add_argument("--ping-seconds", type=float, default=5.0)
+    parser.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines")
     args = parser.parse_args()
     port = args.port or free_port()
     print(f"starting gunicorn on 127.0.0.1:{port}, 2 Celery workers, PostgreSQL, Redis ...")
-    site = start_site(port, args.web_workers)
+    site = start_site(port, args.web_workers, args.threads)
     try:
         t0 = time.perf_counter()
         games = create_games(site, args.games)
@@ -356,17 +376,29 @@ def main() -> int:
         ceiling = ping_ceiling(port, min(32, max(4, args.games)), args.ping_seconds)
         stats = Stats()
         threads = [
-            threading.Thread(target=play_game, args=(port, g, stats, i), daemon=True)
+            threading.Thread(
+                target=play_game, args=(port, g, stats, i, args.prompts), daemon=True
+            )
             for i, g in enumerate(games)
         ]
         t0 = time.perf_counter()
         for t in threads:
             t.start()
-        for t in threads:
-            t.join(timeout=max(60.0, PROMPT_TIMEOUT * 2 + 600))
+        while any(t.is_alive() for t in threads):
+            for t in threads:
+                t.join(timeout=args.progress)
+                if not t.is_alive():
+                    continue
+                break
+            with stats.lock:
+                print(
+                    f"  {time.perf_counter() - t0:6.0f}s: {stats.orders} orders, "
+                    f"{len(stats.turnaround)} prompts, {stats.finished} games finished",
+                    flush=True,
+                )
         elapsed = time.perf_counter() - t0
-        print(f"games: {len(games)} started, {stats.finished} finished, {len(stats.errors)} failed "
-              f"in {elapsed:.1f}s")  # fmt: skip
+        print(f"games: {len(games)} started, {stats.finished} finished, {stats.stopped} stopped "
+              f"after {args.prompts} prompts, {len(stats.errors)} failed in {elapsed:.1f}s")  # fmt: skip
         for line in stats.errors[:10]:
             print("  error:", line)
         print(f"orders submitted: {stats.orders}  ->  {stats.orders / elapsed:.1f} orders/s")
@@ -380,6 +412,10 @@ def main() -> int:
         )
         if stats.submit:
             print(f"mean submission latency {statistics.mean(stats.submit) * 1000:.0f} ms")
+        print(
+            f"seat view GET /api/games/{{id}}/ latency: p50 {pct(stats.view, .5) * 1000:.0f} ms, "
+            f"p99 {pct(stats.view, .99) * 1000:.0f} ms"
+        )
         print(f"ceiling: GET /api/ping/ {ceiling:.0f} requests/s (same server, same run)")
         return 0 if not stats.errors else 1
     finally:

@@ -12,6 +12,16 @@ The exact formulas, so anyone can re-check a game without our code:
 - order commitment: ``sha256(salt_ascii + ":" + text_utf8)`` as lowercase hex, where
   ``salt`` is 32 lowercase hex digits and ``text`` the order exactly as submitted.
 - seed commitment: ``sha256(seed_salt_ascii + ":" + decimal_seed_ascii)`` as hex.
+- setup commitment: ``sha256(setup_salt_ascii + ":" + canonical_json(setup))`` as hex,
+  where ``setup`` is the game's fixed set-up (``{}`` when none; e.g. 5X ``deal``: every
+  seat's dealt leaders, 6x5 ``goals``: the secret goals) and ``setup_salt`` 32 lowercase
+  hex digits.
+- what is public when: while the game runs, ``game_started`` carries only
+  ``seed_commitment`` and ``setup_commitment`` (never the set-up itself: it holds other
+  seats' hidden cards or goals). The entry that ends the game (``game_finished``, or
+  ``game_ended`` when the organizer stops a started game) reveals ``seed``,
+  ``seed_salt``, ``setup`` and ``setup_salt``. (Logs written before the commitment
+  existed carry ``setup`` in ``game_started``; they are still accepted.)
 - seating: the seat names in the order they joined, shuffled with
   ``engine.rng.shuffled(engine.rng.seed_state(seed), names)`` unless the organizer
   fixed the seating (``game_started.payload.seating_fixed``).
@@ -19,7 +29,7 @@ The exact formulas, so anyone can re-check a game without our code:
 An export (``games.selectors.game_export``) is
 ``{"format": "fivex-game-log/1", "game": {...}, "entries": [...], "final_state": {...}}``;
 :func:`verify_export` checks every hash link, every commitment against the revealed
-text and salt, the seed and the seating, then replays the game with the engine and
+text and salt, the seed, the set-up and the seating, then replays the game with the engine and
 compares the final state with the exported one.
 """
 
@@ -57,6 +67,11 @@ def order_commitment(*, salt: str, text: str) -> str:
 def seed_commitment(*, seed_salt: str, seed: int) -> str:
     """The public commitment to a game's RNG seed."""
     return hashlib.sha256(f"{seed_salt}:{int(seed)}".encode()).hexdigest()
+
+
+def setup_commitment(*, setup_salt: str, setup: Any) -> str:
+    """The public commitment to a game's fixed set-up (hidden until the game ends)."""
+    return hashlib.sha256(f"{setup_salt}:{canonical(setup)}".encode()).hexdigest()
 
 
 def seating_from_seed(*, seed: int, names: list[str]) -> list[str]:
@@ -145,13 +160,47 @@ def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[s
     return problems, steps
 
 
+def _revealed_setup(
+    game: dict[str, Any], started: dict[str, Any], ended: dict[str, Any] | None
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The set-up to replay with (``None``: cannot replay) and the problems found.
+
+    The set-up and its salt come from the entry that ended the game, else from the
+    export's ``game`` record (server-side verification of a running game); both are
+    checked against ``game_started``'s ``setup_commitment``."""
+    started_payload = started.get("payload") or {}
+    seq = started.get("seq")
+    if "setup_commitment" not in started_payload:
+        # A log written before set-up commitments: the set-up is in game_started.
+        legacy = started_payload.get("setup") or {}
+        return (legacy if isinstance(legacy, dict) else {}), []
+    problems: list[str] = []
+    ended_payload = (ended.get("payload") or {}) if ended is not None else {}
+    setup, salt = ended_payload.get("setup"), ended_payload.get("setup_salt")
+    if ended is not None and setup is None and ended_payload.get("seed") is not None:
+        problems.append(f"entry {ended.get('seq')}: the game ended without revealing its set-up")
+    if setup is None or salt is None:
+        setup, salt = game.get("setup"), game.get("setup_salt")
+    elif game.get("setup") is not None and game.get("setup_salt") is not None:
+        if canonical(game.get("setup")) != canonical(setup) or game.get("setup_salt") != salt:
+            problems.append(f"entry {ended.get('seq')}: revealed set-up differs from the game's")
+    if not isinstance(setup, dict) or not isinstance(salt, str):
+        problems.append("the set-up is not revealed: cannot replay")
+        return None, problems
+    if setup_commitment(setup_salt=salt, setup=setup) != started_payload.get("setup_commitment"):
+        problems.append(
+            f"entry {seq}: the revealed set-up does not match the published set-up commitment"
+        )
+    return setup, problems
+
+
 def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     """Every problem found in an exported game log (empty list: all good).
 
     ``final_state`` overrides the export's ``final_state`` (the server passes its
     latest snapshot)."""
     from engine import get
-    from engine.base import EngineError, StepRejected, dumps
+    from engine.base import EngineError, StepRejected, dumps, events_for
 
     if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
         return ["not a game export: no entries list"]
@@ -163,7 +212,10 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
 
     started = next((e for e in entries if e.get("kind") == "game_started"), None)
     if started is None:
-        problems.append("no game_started entry")
+        # A game ended before it started has nothing to replay; orders without a start
+        # are a problem.
+        if steps or export.get("final_state"):
+            problems.append("no game_started entry")
         return problems
     setup = started.get("payload") or {}
     seed = game.get("seed")
@@ -184,6 +236,10 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
         problems.append(
             f"entry {started.get('seq')}: the seed does not match the published seed commitment"
         )
+    revealed_setup, setup_problems = _revealed_setup(game, started, ended)
+    problems += setup_problems
+    if revealed_setup is None:
+        return problems
     players = setup.get("seating") or []
     if not setup.get("seating_fixed"):
         if seating_from_seed(seed=seed, names=list(setup.get("join_order") or [])) != players:
@@ -194,7 +250,7 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
         "players": players,
         "options": setup.get("options") or {},
         "seed": seed,
-        "setup": setup.get("setup") or {},
+        "setup": revealed_setup,
     }
     try:
         ruleset = get(script["game"])
@@ -204,20 +260,49 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     except EngineError as exc:
         problems.append(f"cannot set the game up again: {exc}")
         return problems
+    resolved = [e for e in entries if e.get("kind") == "prompt_resolved"]
+    if len(resolved) != len(steps):
+        problems.append(
+            f"{len(steps)} orders_revealed entries but {len(resolved)} prompt_resolved entries"
+        )
     for index, step in enumerate(steps, start=1):
         try:
-            state, _events = ruleset.submit_step(state, step)
+            state, events = ruleset.submit_step(state, step)
         except StepRejected as exc:
             problems.append(f"replay: revealed step {index} refused by the rules: {exc}")
             return problems
+        if index <= len(resolved):
+            logged = (resolved[index - 1].get("payload") or {}).get("events")
+            public = [e.get("text", "") for e in events_for(events, None)]
+            if logged != public:
+                problems.append(
+                    f"entry {resolved[index - 1].get('seq')}: the public events of prompt "
+                    f"{index} differ from the replay"
+                )
     expected = final_state if final_state is not None else export.get("final_state")
     if expected is None:
         problems.append("no final state to compare the replay with")
     elif dumps(expected) != dumps(state):
         problems.append("replay: the final state differs from the stored state")
+    logged_version = setup.get("engine_version")
+    if (
+        logged_version
+        and logged_version != ruleset.version
+        and any(p.startswith("replay:") for p in problems)
+    ):
+        problems.append(
+            f"note: the game was played with {ruleset.id} engine version {logged_version}; "
+            f"this engine is version {ruleset.version}"
+        )
     ranking = game.get("ranking")
     if ruleset.is_over(state) and ranking is not None and ranking != ruleset.ranking(state):
         problems.append("replay: the stored ranking differs from the replayed ranking")
+    if ended is not None and ended.get("kind") == "game_finished":
+        logged_ranking = (ended.get("payload") or {}).get("ranking")
+        if not ruleset.is_over(state):
+            problems.append(f"entry {ended.get('seq')}: game_finished but the replay is not over")
+        elif logged_ranking != ruleset.ranking(state):
+            problems.append(f"entry {ended.get('seq')}: the logged ranking differs from the replay")
     return problems
 
 
@@ -239,5 +324,7 @@ def verify_export_file(path: str) -> int:
             sys.stdout.write(line + "\n")
         sys.stdout.write(f"FAILED: {len(problems)} problem(s)\n")
         return EXIT_PROBLEMS
-    sys.stdout.write(f"OK: {len(export['entries'])} entries, chain, commitments and replay verified\n")
+    sys.stdout.write(
+        f"OK: {len(export['entries'])} entries, chain, commitments and replay verified\n"
+    )
     return EXIT_OK

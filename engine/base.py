@@ -218,6 +218,14 @@ class Ruleset:
         field but ``game``, ``status`` and ``rejected``), keys in the spec's order."""
         raise NotImplementedError
 
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """What only ``seat`` may know now, as fragments of canonical JSON (the way
+        ``dumps`` writes them), e.g. ``'"hand":["EXPLOIT","GANDHI"]'``. The generic
+        property tests check that no other seat's ``view`` and no event another seat
+        may see contains one of them (unless that seat legitimately holds the same
+        fragment). Default: no secrets."""
+        return []
+
     # --- helpers shared by every ruleset ------------------------------------------
 
     def describe(self) -> dict[str, Any]:

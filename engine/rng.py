@@ -9,9 +9,7 @@ serialisable.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
+from typing import Any
 
 _MASK = (1 << 64) - 1
 
@@ -41,7 +39,7 @@ def randbelow(state: int, n: int) -> tuple[int, int]:
             return value % n, state
 
 
-def shuffled(state: int, items: Sequence[T]) -> tuple[list[T], int]:
+def shuffled(state: int, items: Sequence[Any]) -> tuple[list[Any], int]:
     """Return ``(a shuffled copy of items, new_state)`` (Fisher–Yates)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

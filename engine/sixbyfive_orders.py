@@ -129,6 +129,8 @@ def parse_text(text: str, allowed: list[str]) -> dict[str, Any]:
         raise IllegalOrder(f"the order is empty; allowed now: {'; '.join(allowed)}")
     change = None
     if lines[0][0] == "CHANGE":
+        if not any(form.startswith("CHANGE") for form in allowed):
+            raise IllegalOrder("CHANGE is only allowed with the change_goal option")
         first = lines[0]
         if len(first) < 2 or not re.fullmatch(r"[0-9]{1,3}", first[1]):
             raise IllegalOrder(f"CHANGE needs the number of a goal; write {FORMS['CHANGE']}")

@@ -57,3 +57,9 @@ class ValidationError(ApplicationError):
     """Bad input to a service (bad option, bad number of seats, bad deadline policy)."""
 
     default_code = "invalid"
+
+
+class GameBusy(GameStateError):
+    """The game is locked by another action for too long; try again in a moment."""
+
+    default_code = "busy"

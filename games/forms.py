@@ -128,6 +128,7 @@ class OrderForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
         label="Order",
     )
+    prompt = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
 class DeadlineExtendForm(forms.Form):

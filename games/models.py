@@ -92,7 +92,9 @@ class Seat(models.Model):
         REPLACED = "replaced", "replaced"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     name = models.CharField(max_length=150)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)

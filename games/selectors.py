@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from engine.base import events_for
 from games.errors import GameStateError, NotFound
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
-from games.services.audit import log_time
+from games.services.audit import log_time, setup_salt
 
 OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
 RECENT_EVENTS_PROMPTS = 1
@@ -55,9 +55,29 @@ def seat_for_user(*, game: Game, user: Any) -> Seat | None:
     """The user's (non-replaced) seat in the game, or None."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return (
-        Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
-    )
+    seat = Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
+    if seat is not None:
+        seat.game = game  # already loaded: spare seat_view a query
+    return seat
+
+
+def game_and_seat_for_user(*, game_id: Any, user: Any) -> tuple[Game, Seat | None]:
+    """The game and the user's (non-replaced) seat in it, in one query when the user
+    holds a seat (the API's hot path). Raises NotFound for an unknown game."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        try:
+            pk = int(game_id)
+        except (TypeError, ValueError):
+            raise NotFound("No such game.") from None
+        seat = (
+            Seat.objects.select_related("game")
+            .filter(game_id=pk, user=user)
+            .exclude(status=Seat.Status.REPLACED)
+            .first()
+        )
+        if seat is not None:
+            return seat.game, seat
+    return game_get(game_id=game_id), None
 
 
 def seats(*, game: Game) -> list[Seat]:
@@ -72,9 +92,7 @@ def seats(*, game: Game) -> list[Seat]:
 
 def current_prompt(*, game: Game) -> Prompt | None:
     """The open prompt, or None (forming, over, or between prompts)."""
-    return (
-        Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
-    )
+    return Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
 
 
 def current_state(*, game: Game) -> dict:
@@ -83,12 +101,15 @@ def current_state(*, game: Game) -> dict:
     return snapshot.state if snapshot is not None else {}
 
 
-def _last_resolved(game: Game) -> Prompt | None:
-    return (
-        Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
-        .order_by("-number")
-        .first()
-    )
+def _open_and_last_resolved(game: Game) -> tuple[Prompt | None, Prompt | None]:
+    """The open prompt and the latest resolved one, in one query: at most one prompt is
+    open and it is always the newest, so the two newest prompts hold both."""
+    newest = list(Prompt.objects.filter(game=game).order_by("-number")[:2])
+    open_prompt = None
+    if newest and newest[0].status == Prompt.Status.OPEN:
+        open_prompt = newest.pop(0)
+    last = next((p for p in newest if p.status == Prompt.Status.RESOLVED), None)
+    return open_prompt, last
 
 
 def current_order(*, seat: Seat) -> SealedOrder | None:
@@ -114,6 +135,17 @@ def legal_orders(*, seat: Seat) -> list[str]:
     return ruleset_get(game.ruleset).legal_orders(current_state(game=game), seat.name)
 
 
+def _legal(game: Game, seat: Seat, prompt: Prompt | None, state: dict) -> list[str]:
+    """legal_orders with the open prompt and the state already read."""
+    from games.services.games import ruleset_get
+
+    if game.status != Game.Status.ACTIVE or seat.status != Seat.Status.ACTIVE:
+        return []
+    if prompt is None or seat.name not in prompt.pending or not state:
+        return []
+    return ruleset_get(game.ruleset).legal_orders(state, seat.name)
+
+
 def _game_info(game: Game) -> dict[str, Any]:
     return {
         "id": game.pk,
@@ -130,9 +162,18 @@ def _game_info(game: Game) -> dict[str, Any]:
     }
 
 
-def _prompt_info(prompt: Prompt | None) -> dict[str, Any] | None:
+def _prompt_info(prompt: Prompt | None, ready: list[str] | None = None) -> dict[str, Any] | None:
     if prompt is None:
         return None
+    if ready is not None:
+        return {
+            "number": prompt.number,
+            "round": prompt.round,
+            "phase": prompt.phase,
+            "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
+            "pending": list(prompt.pending),
+            "ready": sorted(ready),
+        }
     return {
         "number": prompt.number,
         "round": prompt.round,
@@ -147,12 +188,13 @@ def _prompt_info(prompt: Prompt | None) -> dict[str, Any] | None:
     }
 
 
-def _view(game: Game, seat_name: str | None) -> dict[str, Any]:
+def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[str, Any]:
     from games.services.games import ruleset_get
 
     if game.status == Game.Status.FORMING:
         return {}
-    state = current_state(game=game)
+    if state is None:
+        state = current_state(game=game)
     if not state:
         return {}
     return dict(ruleset_get(game.ruleset).view(state, seat_name))
@@ -161,17 +203,26 @@ def _view(game: Game, seat_name: str | None) -> dict[str, Any]:
 def seat_view(*, seat: Seat) -> dict[str, Any]:
     """What the seat's player may see now: the engine's view for the seat plus the game,
     the open prompt, the seat's own order, its legal orders and the latest events it
-    may see."""
+    may see. (Each row is read once: prompts, snapshot, seats, the prompt's orders.)"""
     game = seat.game
-    out = _view(game, seat.name)
-    prompt = current_prompt(game=game)
-    order = current_order(seat=seat)
-    last = _last_resolved(game)
+    # A player who handed the seat over no longer sees its hidden information.
+    viewer = None if seat.status == Seat.Status.REPLACED else seat.name
+    state = current_state(game=game) if game.status != Game.Status.FORMING else {}
+    out = _view(game, viewer, state)
+    prompt, last = _open_and_last_resolved(game)
+    orders = (
+        list(SealedOrder.objects.filter(prompt=prompt, is_current=True)) if prompt else []
+    )
+    order = (
+        next((o for o in orders if o.seat_name == seat.name), None)
+        if seat.status != Seat.Status.REPLACED
+        else None
+    )
     out.update(
         {
             "game": _game_info(game),
             "seat": {"name": seat.name, "position": seat.position, "status": seat.status},
-            "prompt": _prompt_info(prompt),
+            "prompt": _prompt_info(prompt, [o.seat_name for o in orders]),
             "my_order": (
                 {
                     "text": order.text,
@@ -182,10 +233,10 @@ def seat_view(*, seat: Seat) -> dict[str, Any]:
                 if order is not None
                 else None
             ),
-            "legal_orders": legal_orders(seat=seat),
+            "legal_orders": _legal(game, seat, prompt, state),
             "events": [
                 {"kind": e.get("kind"), "text": e.get("text")}
-                for e in events_for(last.events if last else [], seat.name)
+                for e in events_for(last.events if last else [], viewer)
             ],
         }
     )
@@ -195,12 +246,12 @@ def seat_view(*, seat: Seat) -> dict[str, Any]:
 def spectator_view(*, game: Game) -> dict[str, Any]:
     """The public view of the game (the engine's spectator view plus public events)."""
     out = _view(game, None)
-    last = _last_resolved(game)
+    prompt, last = _open_and_last_resolved(game)
     out.update(
         {
             "game": _game_info(game),
             "seat": None,
-            "prompt": _prompt_info(current_prompt(game=game)),
+            "prompt": _prompt_info(prompt),
             "my_order": None,
             "legal_orders": [],
             "events": [
@@ -280,6 +331,7 @@ def game_export_unchecked(*, game: Game) -> dict[str, Any]:
             "players": [s.name for s in seats(game=game)] if game.started_at else [],
             "seed": game.seed,
             "seed_salt": game.seed_salt,
+            "setup_salt": setup_salt(game=game) if game.seed_salt else None,
             "seed_commitment": game.seed_commitment,
             "ranking": game.ranking,
         },

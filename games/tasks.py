@@ -11,6 +11,7 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
+from games.errors import GameBusy
 from games.services import deadlines, notifications, resolution
 
 logger = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ logger = logging.getLogger(__name__)
 @shared_task(
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=(OperationalError, GameBusy),
     retry_backoff=2,
     max_retries=5,
 )
@@ -47,6 +48,19 @@ def send_outbox_message(self, message_id: int) -> str:  # noqa: ANN001 - celery'
     if status == "retrying":
         send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
     return status
+
+
+@shared_task(acks_late=True)
+def send_outbox_batch(message_ids: list[int]) -> int:
+    """Send several outbox messages in one task (the emails of one resolution); one
+    that fails temporarily gets its own retry task. Returns how many were sent."""
+    sent = 0
+    for message_id in message_ids:
+        status, retry_in = notifications.outbox_send(message_id=message_id)
+        if status == "retrying":
+            send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
+        sent += status == "sent"
+    return sent
 
 
 @shared_task

@@ -98,16 +98,33 @@ def private_celery_route(folder: Path, broker_url: str | None = None) -> Iterato
     from fivex_site.celery import app
 
     conf = app.conf
-    keys = ("broker_url", "broker_transport_options", "task_default_queue", "result_backend")
+    keys = (
+        "broker_url", "broker_transport_options", "task_default_queue", "result_backend",
+        "task_routes",
+    )  # fmt: skip
     saved = {key: conf[key] for key in keys}
     queue = f"fivex-test-{uuid.uuid4().hex[:12]}"
-    changes: dict[str, object] = {"task_default_queue": queue}
+    # The routed queues (resolution, mail) are private too: "<queue>.resolution", ...
+    routes = {
+        task: {"queue": f"{queue}.{route['queue']}"}
+        for task, route in (conf.task_routes or {}).items()
+    }
+    changes: dict[str, object] = {"task_default_queue": queue, "task_routes": routes}
     if broker_url and broker_url != conf.broker_url:
         changes["broker_url"] = broker_url
         changes["broker_transport_options"] = {}
         changes["result_backend"] = broker_url if broker_url.startswith("redis") else None
     url = str(changes.get("broker_url", conf.broker_url))
-    env = {"CELERY_BROKER_URL": url, "CELERY_TASK_DEFAULT_QUEUE": queue}
+    env = {
+        "CELERY_BROKER_URL": url,
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "CELERY_RESOLUTION_QUEUE": f"{queue}.resolution",
+        "CELERY_MAIL_QUEUE": f"{queue}.mail",
+        # every queue the worker must consume, comma-separated
+        "FIVEX_TEST_QUEUES": ",".join(
+            [queue, *sorted({str(r["queue"]) for r in routes.values()})]
+        ),
+    }
     if url.startswith("filesystem:"):
         for sub in ("queue", "control", "results"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
@@ -125,16 +142,23 @@ def private_celery_route(folder: Path, broker_url: str | None = None) -> Iterato
     try:
         yield env
     finally:
-        _purge_queue(app, queue)
+        for name in env["FIVEX_TEST_QUEUES"].split(","):
+            _purge_queue(app, name)
         _reconfigure_celery(app, saved)
 
 
 def _reconfigure_celery(app, changes: dict[str, object]) -> None:
     """Apply conf changes and drop cached broker connections/routes so they take effect now."""
+    from kombu import pools
+
     app.conf.update(changes)
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    if "broker_url" in changes and "CELERY_BROKER_URL" in os.environ:
+        # Celery prefers this variable over its configuration: keep it in step.
+        os.environ["CELERY_BROKER_URL"] = str(changes["broker_url"])
+    # kombu keeps pools in a global registry keyed by connection: closing only ours would hand
+    # the same closed pool back the next time this broker URL is used.
+    pools.reset()
+    app._pool = None
     app.__dict__.pop("amqp", None)  # cached routing (default queue) and producer pool
     if "result_backend" in changes:  # the backend object is cached per app (or per thread)
         app._backend_cache = None
@@ -149,6 +173,10 @@ def _purge_queue(app, queue: str) -> None:
             channel = conn.default_channel
             channel.queue_purge(queue)
             channel.queue_delete(queue)
+            if conn.transport.driver_type == "redis":  # the exchange's binding tables too
+                channel.client.delete(
+                    f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"
+                )
     except Exception:  # noqa: BLE001 - cleanup only; the test result does not depend on it
         pass
 
@@ -203,16 +231,27 @@ def celery_broker_url() -> str | None:
 
 
 @pytest.fixture
+def celery_worker_env() -> dict[str, str]:
+    """Extra environment for the worker (override to pass settings, e.g. {"ORDERS_DOMAIN": ...}).
+
+    The worker is another process: ``settings`` overrides made in the test do not reach it.
+    """
+    return {}
+
+
+@pytest.fixture
 def celery_worker_process(
-    request, transactional_db, tmp_path, celery_broker_url
+    request, transactional_db, tmp_path, celery_broker_url, celery_worker_env
 ) -> Iterator[CeleryWorker]:
     """Start a real Celery worker on the test database and a private queue; stop it afterwards.
 
     Use with ``transactional_db`` (requested here) so the worker sees committed rows. When the test
     also uses ``smtp_sink`` the worker sends its email there. Tasks the test process enqueues (also
-    through ``transaction.on_commit``) go to this worker.
+    through ``transaction.on_commit``) go to this worker. Override ``celery_broker_url`` to pick a
+    broker (e.g. ``@pytest.mark.parametrize("celery_broker_url", ["filesystem://"])``) and
+    ``celery_worker_env`` to give the worker extra environment.
     """
-    extra_env: dict[str, str] = {}
+    extra_env: dict[str, str] = dict(celery_worker_env)
     if "smtp_sink" in request.fixturenames:
         sink: SmtpSink = request.getfixturevalue("smtp_sink")
         extra_env.update(sink.env())
@@ -230,7 +269,7 @@ def celery_worker_process(
         queue = route_env["CELERY_TASK_DEFAULT_QUEUE"]
         command = [
             sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
-            "--pool", "solo", "--concurrency", "1", "--queues", queue,
+            "--pool", "solo", "--concurrency", "1", "--queues", route_env["FIVEX_TEST_QUEUES"],
             "--hostname", f"{queue}@%h", "--loglevel", "INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip

@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament, TournamentLog
+from tournaments.models import (
+    Bye,
+    RatingEntry,
+    Registration,
+    Round,
+    Table,
+    Tournament,
+    TournamentLog,
+)
 
 
 class RegistrationInline(admin.TabularInline):

@@ -124,6 +124,9 @@ class Table(models.Model):
             models.UniqueConstraint(fields=["round", "number"], name="tournaments_table_unique")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
 
 class Bye(models.Model):
     """A registration that did not play a round, and the points it got for it."""
@@ -142,6 +145,9 @@ class Bye(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "registration"], name="tournaments_one_bye")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} in {self.round}"
 
 
 class RatingEntry(models.Model):
@@ -165,6 +171,9 @@ class RatingEntry(models.Model):
             models.UniqueConstraint(fields=["pool", "game_key", "user"], name="tournaments_rating_once")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.pool} #{self.seq}: {self.rating_before:.1f} -> {self.rating_after:.1f}"
+
 
 class TournamentLog(models.Model):
     """Append-only audit log of a tournament: every organizer action and pairing."""
@@ -181,3 +190,6 @@ class TournamentLog(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "seq"], name="tournaments_log_seq")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} log #{self.seq} {self.kind}"

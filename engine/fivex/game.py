@@ -11,11 +11,14 @@ from engine.fivex import orders as O
 from engine.fivex import rules as R
 from engine.fivex import view as V
 
-
-_PLAY_PHASES = R.PLAY_PHASES
 _CODE = D.CARD_CODE
 _PLAY_TEXTS = O.PLAY_TEXTS
-_FAST_PLAY = O.FAST_PLAY
+_BID_TEXTS = O.BID_TEXTS
+_PASS_TEXT = O.PASS_TEXT
+_FAST = O.FAST
+_KIND = O.PHASE_KIND
+_K_PLAY, _K_BID, _K_PASS, _K_DIDO, _K_TAKE = O.K_PLAY, O.K_BID, O.K_PASS, O.K_DIDO, O.K_TAKE
+_MIN_BID = R.MIN_BID
 _IDS = D.CARD_IDS
 
 
@@ -92,16 +95,28 @@ class FiveX(Ruleset):
 
     def parse_order(self, state: State, seat: str, text: str) -> dict[str, Any]:
         """Parse one order (see ``engine.fivex.orders``); IllegalOrder with a reason."""
-        if state["phase"] in _PLAY_PHASES:
-            # Fast path: a canonical PLAY text of a card in the hand of a pending seat.
-            c = _FAST_PLAY.get(text)
-            if c is not None:
-                try:
-                    i = state["players"].index(seat)
-                except ValueError:
-                    i = -1
-                if i in state["pending"] and state["hand"][i] >> c & 1:
-                    return {"play": _IDS[c]}
+        # Fast path: a canonical text (as legal_orders writes it) that is legal now.
+        hit = _FAST.get(text) if type(text) is str else None
+        if hit is not None:
+            kind, x = hit
+            players = state["players"]
+            if kind == _KIND.get(state["phase"]) and seat in players:
+                i = players.index(seat)
+                if i in state["pending"]:
+                    if kind == _K_PLAY:
+                        if state["hand"][i] >> x & 1:
+                            return {"play": _IDS[x]}
+                    elif kind == _K_BID:
+                        if _MIN_BID[state["played"][i]] <= x <= state["res"][i]:
+                            return {"bid": x}
+                    elif kind == _K_TAKE:
+                        if x in state["disc"][i]:
+                            return {"take": _IDS[x]}
+                    elif kind == _K_PASS:
+                        if x in state["dealt"][i]:
+                            return {"pass": _IDS[x]}
+                    else:
+                        return {"dido": x}
         return O.parse(state, seat, text)
 
     def resolve(
@@ -110,32 +125,61 @@ class FiveX(Ruleset):
         """Apply one parsed order per pending seat and run the round on to the next
         prompt that needs a player (forced prompts are answered on the way). Raises
         IllegalOrder (and changes nothing) if the orders do not fit the prompt."""
-        phase = state["phase"]
         pend = state["pending"]
-        players = state["players"]
+        kind = _KIND.get(state["phase"])
         values: dict[int, Any] = {}
-        if phase in _PLAY_PHASES and len(orders) == len(pend):
-            # Fast path for the most frequent prompt; anything odd takes the slow path.
-            hand = state["hand"]
+        if len(orders) == len(pend):
+            # Fast path: every pending seat (hence no other) with a well-formed order
+            # of the usual shape; anything odd is decoded (and refused) one by one.
+            players = state["players"]
             try:
-                for i in pend:
-                    c = _CODE[orders[players[i]]["play"]]
-                    if not hand[i] >> c & 1:
-                        raise KeyError(c)
-                    values[i] = c
+                if kind == _K_PLAY:
+                    hand = state["hand"]
+                    for i in pend:
+                        c = _CODE[orders[players[i]]["play"]]
+                        if not hand[i] >> c & 1:
+                            raise KeyError(c)
+                        values[i] = c
+                elif kind == _K_BID:
+                    res = state["res"]
+                    played = state["played"]
+                    for i in pend:
+                        n = orders[players[i]]["bid"]
+                        if type(n) is not int or not _MIN_BID[played[i]] <= n <= res[i]:
+                            raise KeyError(n)
+                        values[i] = n
+                elif kind == _K_TAKE:
+                    disc = state["disc"]
+                    for i in pend:
+                        order = orders[players[i]]
+                        if "build" in order:
+                            raise KeyError("build")
+                        c = _CODE[order["take"]]
+                        if c >= 5 or c not in disc[i]:
+                            raise KeyError(c)
+                        values[i] = (0, c)
+                elif kind == _K_PASS:
+                    dealt = state["dealt"]
+                    for i in pend:
+                        c = _CODE[orders[players[i]]["pass"]]
+                        if c not in dealt[i]:
+                            raise KeyError(c)
+                        values[i] = c
+                else:
+                    raise KeyError(kind)
             except (KeyError, TypeError):
                 values = self._decode_all(state, orders)
         else:
             values = self._decode_all(state, orders)
         s = R.copy_state(state)
         ev: list[Event] = []
-        if phase in _PLAY_PHASES:
+        if kind == _K_PLAY:
             R.apply_play(s, values, ev)
-        elif phase == R.BID:
+        elif kind == _K_BID:
             R.apply_bids(s, values, ev)
-        elif phase == R.EXCAVATE_PHASE:
+        elif kind == _K_TAKE:
             R.apply_excavate(s, values, ev)
-        elif phase == R.DIDO_PHASE:
+        elif kind == _K_DIDO:
             i = pend[0]
             R.apply_dido(s, i, values[i], ev)
         else:
@@ -167,15 +211,24 @@ class FiveX(Ruleset):
 
     def legal_orders(self, state: State, seat: str) -> list[str]:
         """Every legal order text for ``seat`` now, in a stable order (empty for a seat
-        that is not pending)."""
-        try:
-            i = state["players"].index(seat)
-        except ValueError:
-            raise IllegalOrder(f"{seat!r} is not a seat in this game") from None
-        if state["phase"] in _PLAY_PHASES and i in state["pending"]:
+        that is not pending, or not a seat of this game)."""
+        players = state["players"]
+        if seat not in players:
+            return []
+        i = players.index(seat)
+        if i not in state["pending"]:
+            return []
+        kind = _KIND.get(state["phase"])
+        if kind == _K_PLAY:
             texts = _PLAY_TEXTS.get(state["hand"][i])
             if texts is not None:
                 return texts[:]
+        elif kind == _K_BID:
+            hi = state["res"][i]
+            if hi < 200:
+                return _BID_TEXTS[_MIN_BID[state["played"][i]] : hi + 1]
+        elif kind == _K_PASS:
+            return [_PASS_TEXT[c] for c in state["dealt"][i]]
         return O.legal(state, i)
 
     # --- what people see ----------------------------------------------------------

@@ -50,12 +50,34 @@ for _code, _w in enumerate(D.WONDERS):
     WONDER_LOOKUP[_name] = _code
     WONDER_LOOKUP[_name.removeprefix("THE ")] = _code
 
-# Canonical texts (as legal_orders writes them) -> argument: the fast path.
-FAST_PLAY: dict[str, int] = {"PLAY " + _id: _code for _code, _id in enumerate(IDS)}
-_FAST_BID: dict[str, int] = {f"BID {_n}": _n for _n in range(200)}
-_PLAY_PHASES = R.PLAY_PHASES
-
+# Canonical texts (as legal_orders writes them): the fast paths of game.FiveX.
+BID_TEXTS: list[str] = [f"BID {_n}" for _n in range(200)]
+PASS_TEXT: tuple[str, ...] = tuple("PASS " + _id for _id in IDS)
+TAKE_TEXT: tuple[str, ...] = tuple("TAKE " + _id for _id in IDS)
+BUILD_TEXT: tuple[str, ...] = tuple("BUILD " + _l for _l in D.WONDER_LETTERS)
 PLAY_TEXTS: dict[int, list[str]] = {}
+"""Hand mask -> its ``PLAY <card>`` texts (filled as hands are met; at most 2**20)."""
+
+# Prompt kinds: each phase -> the kind of order it takes.
+K_PLAY, K_BID, K_PASS, K_DIDO, K_TAKE = range(5)
+PHASE_KIND: dict[str, int] = {
+    R.PLAY: K_PLAY, R.EXPLORE_PLAY: K_PLAY, R.ERIK_PLAY: K_PLAY, R.BID: K_BID,
+    R.DRAFT: K_PASS, R.DIDO_PHASE: K_DIDO, R.EXCAVATE_PHASE: K_TAKE,
+}
+# Canonical text -> (kind, argument): ``PLAY <id>``, ``BID <n>`` (n < 200), ``PASS <id>``,
+# ``BUILD``/``DECLINE`` (Dido) and ``TAKE <action card>``. A hit still has to be checked
+# against the state; anything else goes through the full parser.
+FAST: dict[str, tuple[int, Any]] = {}
+for _code, _id in enumerate(IDS):
+    FAST["PLAY " + _id] = (K_PLAY, _code)
+    FAST[PASS_TEXT[_code]] = (K_PASS, _code)
+    if not D.IS_LEADER[_code]:
+        FAST[TAKE_TEXT[_code]] = (K_TAKE, _code)
+for _n, _t in enumerate(BID_TEXTS):
+    FAST[_t] = (K_BID, _n)
+FAST["BUILD"] = (K_DIDO, "BUILD")
+FAST["DECLINE"] = (K_DIDO, "DECLINE")
+
 _PHASE_VERBS = {
     R.DRAFT: "PASS <leader>",
     R.PLAY: "PLAY <card>",
@@ -91,10 +113,10 @@ def option_text(s: State, opt: tuple[int, int]) -> str:
     """The order text of one Excavate option."""
     kind, x = opt
     if kind == 0:
-        return "TAKE " + IDS[x]
+        return TAKE_TEXT[x]
     if kind == 1:
-        return f"TAKE {IDS[x]} FROM {s['players'][R.leader_owner(s, x)]}"
-    return "BUILD " + D.WONDER_LETTERS[x]
+        return f"{TAKE_TEXT[x]} FROM {s['players'][R.leader_owner(s, x)]}"
+    return BUILD_TEXT[x]
 
 
 def legal(s: State, i: int) -> list[str]:
@@ -110,9 +132,11 @@ def legal(s: State, i: int) -> list[str]:
         return texts[:]
     if phase == R.BID:
         lo, hi = bid_range(s, i)
+        if hi < len(BID_TEXTS):
+            return BID_TEXTS[lo : hi + 1]
         return [f"BID {n}" for n in range(lo, hi + 1)]
     if phase == R.DRAFT:
-        return ["PASS " + IDS[c] for c in s["dealt"][i]]
+        return [PASS_TEXT[c] for c in s["dealt"][i]]
     if phase == R.DIDO_PHASE:
         return ["BUILD", "DECLINE"]
     if phase == R.EXCAVATE_PHASE:
@@ -173,31 +197,8 @@ def _card(s: State, i: int, arg: str, verb: str) -> int:
 
 
 def parse(s: State, seat: str, text: str) -> dict[str, Any]:
-    """Parse and validate ``seat``'s order text for the current prompt."""
-    phase = s["phase"]
-    # Fast path: the canonical texts legal_orders writes.
-    if phase in _PLAY_PHASES:
-        c = FAST_PLAY.get(text)
-        if c is not None:
-            try:
-                i = s["players"].index(seat)
-            except ValueError:
-                i = -1
-            if i in s["pending"] and s["hand"][i] >> c & 1:
-                return {"play": IDS[c]}
-    elif phase == R.BID:
-        n = _FAST_BID.get(text)
-        if n is not None:
-            try:
-                i = s["players"].index(seat)
-            except ValueError:
-                i = -1
-            if i in s["pending"] and D.MIN_BID[s["played"][i]] <= n <= s["res"][i]:
-                return {"bid": n}
-    return _parse_slow(s, seat, text)
-
-
-def _parse_slow(s: State, seat: str, text: str) -> dict[str, Any]:
+    """Parse and validate ``seat``'s order text for the current prompt (the full
+    parser; ``FiveX.parse_order`` tries the canonical texts first)."""
     i = seat_index(s, seat)
     if i not in s["pending"]:
         if s["phase"] == R.OVER:

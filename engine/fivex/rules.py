@@ -59,6 +59,8 @@ BID_BONUS = tuple(D.BID_BONUS_HALVES.get(c, 0) for c in range(D.N_CARDS))
 GAIN_NORMAL = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[0] for c in range(D.N_CARDS))
 GAIN_LAST = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[1] for c in range(D.N_CARDS))
 ACTIONS_MASK = 0b11111
+WONDER_BONUS = D.WONDER_BONUS
+N_WONDERS = D.N_WONDERS
 TO_COME = -1  # a Wonder still in the stack
 REMOVED = -2  # a Wonder removed from the game
 OUT_OF_GAME = -3  # the Rocket in the no-leader variant: never in the game at all
@@ -85,6 +87,8 @@ LABEL = tuple(_label(c) for c in range(D.N_CARDS))
 """How events name a card: its id, plus the full name of a leader."""
 WLABEL = tuple(f"{w.name} ({w.letter})" for w in D.WONDERS)
 """How events name a Wonder: ``the Pyramids (A)``."""
+PLAYED_TEXT = tuple(" played " + label for label in LABEL)
+GAINED_TEXT = tuple(f" gained {n}" for n in range(8))
 
 _CARDS_OF: dict[int, tuple[int, ...]] = {}
 
@@ -179,6 +183,8 @@ def copy_state(s: State) -> State:
 
 
 def _start_round(s: State, number: int, ev: list[Event]) -> None:
+    """Begin round ``number``: ask the seats that did not explore last round to play
+    (or, if nobody is left, go on to the explorers)."""
     n = len(s["players"])
     s["round"] = number
     s["played"] = [-1] * n
@@ -188,29 +194,18 @@ def _start_round(s: State, number: int, ev: list[Event]) -> None:
     erik = s["erik"]
     if explorers or erik >= 0:
         pend = [i for i in range(n) if i not in explorers and i != erik]
+        if not pend:
+            if explorers:
+                s["phase"] = EXPLORE_PLAY
+                s["pending"] = explorers
+            else:
+                s["phase"] = ERIK_PLAY
+                s["pending"] = [erik]
+            return
     else:
         pend = list(range(n))
-    if pend:
-        s["phase"] = PLAY
-        s["pending"] = pend
-        return
-    _enter_explore_play(s, ev)
-
-
-def _enter_explore_play(s: State, ev: list[Event]) -> None:
-    if s["explorers"]:
-        s["phase"] = EXPLORE_PLAY
-        s["pending"] = s["explorers"]
-        return
-    _enter_erik_play(s, ev)
-
-
-def _enter_erik_play(s: State, ev: list[Event]) -> None:
-    if s["erik"] >= 0:
-        s["phase"] = ERIK_PLAY
-        s["pending"] = [s["erik"]]
-        return
-    _resolve_cards(s, ev)
+    s["phase"] = PLAY
+    s["pending"] = pend
 
 
 def apply_draft(s: State, passes: dict[int, int], ev: list[Event]) -> None:
@@ -241,114 +236,192 @@ def apply_draft(s: State, passes: dict[int, int], ev: list[Event]) -> None:
 
 
 def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
-    """The pending seats play their cards (revealed now); continue the round."""
+    """The pending seats play their cards (each in its hand), revealed at once; then
+    ask the next group of players, or resolve the round."""
     players = s["players"]
     played = s["played"]
     hand = s["hand"]
     shown = {}
+    parts = []
     for i, c in cards.items():
         played[i] = c
-        hand[i] &= ~(1 << c)
-        shown[players[i]] = IDS[c]
-    ev.append({
-        "kind": "reveal",
-        "text": "; ".join([f"{players[i]} played {LABEL[c]}" for i, c in cards.items()]),
-        "to": None,
-        "data": {"played": shown},
-    })
+        hand[i] ^= 1 << c
+        name = players[i]
+        shown[name] = IDS[c]
+        parts.append(name + PLAYED_TEXT[c])
+    ev.append({"kind": "reveal", "text": "; ".join(parts), "to": None,
+               "data": {"played": shown}})
     phase = s["phase"]
     if phase == PLAY:
-        _enter_explore_play(s, ev)
-    elif phase == EXPLORE_PLAY:
-        _enter_erik_play(s, ev)
-    else:
-        _resolve_cards(s, ev)
-
-
-def _resolve_cards(s: State, ev: list[Event]) -> None:
-    """Every card is revealed: resolve Exploit-type, then Exterminate-type cards."""
-    players = s["players"]
-    played = s["played"]
-    res = s["res"]
-    n = len(players)
-    acts = [ACTION_OF[c] for c in played]
-    # Exploit-type: 3 minus the other exploiters (Gandhi counts 2); Qin always 3.
-    if 1 in acts:
-        total = 0
-        for c in played:
-            total += EXPLOIT_WEIGHT[c]
-        parts = []
-        for i in range(n):
-            if acts[i] == 1:
-                c = played[i]
-                gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
-                if gain < 0:
-                    gain = 0
-                res[i] += gain
-                parts.append(f"{players[i]} gained {gain}")
-        ev.append({"kind": "exploit", "text": "Exploit: " + ", ".join(parts), "to": None,
-                   "data": {}})
-    # Exterminate-type: all takings at once, from the holdings at the start of the step.
-    if 2 in acts:
-        taken = [0] * n
-        gain = [0] * n
-        parts = []
-        for e in range(n):
-            if acts[e] != 2:
-                continue
-            ce = played[e]
-            hits_exc = ce in HITS_EXCAVATORS
-            hits_lead = ce == BOUDICCA
-            victims = []
-            for v in range(n):
-                if v == e:
-                    continue
-                cv = played[v]
-                if cv in IMMUNE:
-                    continue
-                a = acts[v]
-                if a == 1 or a == 3 or (hits_exc and a == 5) or (hits_lead and IS_LEADER[cv]):
-                    taken[v] += 1
-                    victims.append(v)
-            gain[e] = len(victims)
-            if victims:
-                parts.append(f"{players[e]} took 1 from {_names(players, victims)}")
-            else:
-                parts.append(f"{players[e]} took nothing")
-        for i in range(n):
-            if taken[i] or gain[i]:
-                left = res[i] - taken[i]
-                res[i] = (left if left > 0 else 0) + gain[i]
-        ev.append({"kind": "exterminate", "text": "Exterminate: " + "; ".join(parts),
-                   "to": None, "data": {}})
-    if 3 in acts:
-        eligible = [i for i in range(n) if acts[i] == 3 and res[i] >= MIN_BID[played[i]]]
-        if len(eligible) >= 2:
-            s["phase"] = BID
-            s["pending"] = eligible
+        if s["explorers"]:
+            s["phase"] = EXPLORE_PLAY
+            s["pending"] = s["explorers"]
             return
-        if eligible:
-            i = eligible[0]
-            s["bids"][i] = MIN_BID[played[i]]
-        _resolve_expand(s, ev)
-    _resolve_explore(s, acts, ev)
+        if s["erik"] >= 0:
+            s["phase"] = ERIK_PLAY
+            s["pending"] = [s["erik"]]
+            return
+    elif phase == EXPLORE_PLAY and s["erik"] >= 0:
+        s["phase"] = ERIK_PLAY
+        s["pending"] = [s["erik"]]
+        return
+    _run(s, ev, 0)
 
 
 def apply_bids(s: State, bids: dict[int, int], ev: list[Event]) -> None:
-    """The eligible Expand-type seats bid; resolve Expand and continue the round."""
+    """The eligible Expand-type seats bid; resolve Expand and go on."""
     b = s["bids"]
     for i, n in bids.items():
         b[i] = n
-    _resolve_expand(s, ev)
-    _resolve_explore(s, [ACTION_OF[c] for c in s["played"]], ev)
+    _run(s, ev, 1)
 
 
-def _resolve_expand(s: State, ev: list[Event]) -> None:
+def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
+    """Dido's player builds the current Wonder for 3, or declines; go on."""
+    name = s["players"][seat]
+    cur = s["cur"]
+    if build:
+        s["res"][seat] -= D.BUILD_COST
+        s["wonders"][cur] = seat
+        s["built"] = s["built"] + [cur]
+        text = f"{name} paid 3 and built {WLABEL[cur]} (Dido)"
+    else:
+        text = f"{name} declined to build {WLABEL[cur]} (Dido)"
+    ev.append({"kind": "dido", "text": text, "to": None, "data": {"build": build}})
+    _run(s, ev, 2)
+
+
+def apply_excavate(s: State, choices: dict[int, tuple[int, int]], ev: list[Event]) -> None:
+    """The pending excavators take their choices; end the round."""
+    for i, opt in choices.items():
+        _excavate(s, i, opt, ev)
+    _run(s, ev, 3)
+
+
+def _run(s: State, ev: list[Event], stage: int) -> None:
+    """Resolve the round from ``stage`` on (0: every card is revealed; 1: bids are in;
+    2: Dido has chosen; 3: excavators have chosen) until a prompt needs a player, the
+    next round starts, or the game ends."""
+    players = s["players"]
+    played = s["played"]
+    res = s["res"]
+    acts = [ACTION_OF[c] for c in played]
+    if stage == 0:
+        # Exploit-type: 3 minus the other exploiters (Gandhi counts 2); Qin always 3.
+        if 1 in acts:
+            total = 0
+            for c in played:
+                total += EXPLOIT_WEIGHT[c]
+            parts = []
+            for i, a in enumerate(acts):
+                if a == 1:
+                    c = played[i]
+                    gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
+                    if gain < 0:
+                        gain = 0
+                    res[i] += gain
+                    parts.append(players[i] + GAINED_TEXT[gain])
+            ev.append({"kind": "exploit", "text": "Exploit: " + ", ".join(parts),
+                       "to": None, "data": {}})
+        # Exterminate-type: all takings at once, from the holdings at the start.
+        if 2 in acts:
+            _exterminate(s, acts, ev)
+        if 3 in acts:
+            bids = s["bids"]
+            eligible = [i for i, a in enumerate(acts) if a == 3 and res[i] >= MIN_BID[played[i]]]
+            if len(eligible) > 1:
+                s["phase"] = BID
+                s["pending"] = eligible
+                return
+            if eligible:
+                i = eligible[0]
+                bids[i] = MIN_BID[played[i]]
+        stage = 1
+    if stage == 1:
+        if 3 in acts:
+            _expand(s, acts, ev)
+        if 4 in acts:
+            gains = GAIN_LAST if s["round"] == s["rounds"] else GAIN_NORMAL
+            parts = []
+            dido = -1
+            for i, a in enumerate(acts):
+                if a == 4:
+                    c = played[i]
+                    res[i] += gains[c]
+                    parts.append(players[i] + GAINED_TEXT[gains[c]])
+                    if c == DIDO:
+                        dido = i
+            ev.append({"kind": "explore", "text": "Explore: " + ", ".join(parts),
+                       "to": None, "data": {}})
+            if dido >= 0 and 3 not in acts and res[dido] >= D.BUILD_COST:
+                s["phase"] = DIDO_PHASE
+                s["pending"] = [dido]
+                return
+        stage = 2
+    if stage == 2 and 5 in acts:
+        pend = []
+        for i, a in enumerate(acts):
+            if a != 5:
+                continue
+            if played[i] == CATHARINE:
+                res[i] += D.CATHARINE_GAIN
+                ev.append({"kind": "excavate", "text": f"{players[i]} gained 1 (Catharine)",
+                           "to": None, "data": {}})
+            opts = excavate_options(s, i)
+            if len(opts) > 1:
+                pend.append(i)
+            else:
+                _excavate(s, i, opts[0] if opts else None, ev)
+        if pend:
+            s["phase"] = EXCAVATE_PHASE
+            s["pending"] = pend
+            return
+    _end_round(s, acts, ev)
+
+
+def _exterminate(s: State, acts: list[int], ev: list[Event]) -> None:
+    players = s["players"]
+    played = s["played"]
+    res = s["res"]
+    n = len(played)
+    taken = [0] * n
+    gain = [0] * n
+    parts = []
+    for e, ae in enumerate(acts):
+        if ae != 2:
+            continue
+        ce = played[e]
+        hits_exc = ce in HITS_EXCAVATORS
+        hits_lead = ce == BOUDICCA
+        victims = []
+        for v, a in enumerate(acts):
+            if v == e:
+                continue
+            cv = played[v]
+            if cv in IMMUNE:
+                continue
+            if a == 1 or a == 3 or (hits_exc and a == 5) or (hits_lead and IS_LEADER[cv]):
+                taken[v] += 1
+                victims.append(v)
+        gain[e] = len(victims)
+        if victims:
+            parts.append(f"{players[e]} took 1 from {_names(players, victims)}")
+        else:
+            parts.append(f"{players[e]} took nothing")
+    for i in range(n):
+        if taken[i] or gain[i]:
+            left = res[i] - taken[i]
+            res[i] = (left if left > 0 else 0) + gain[i]
+    ev.append({"kind": "exterminate", "text": "Exterminate: " + "; ".join(parts),
+               "to": None, "data": {}})
+
+
+def _expand(s: State, acts: list[int], ev: list[Event]) -> None:
     players = s["players"]
     played = s["played"]
     res = s["res"]
     bids = s["bids"]
-    expanders = [i for i, c in enumerate(played) if ACTION_OF[c] == 3]
+    expanders = [i for i, a in enumerate(acts) if a == 3]
     bidders = [i for i in expanders if bids[i] >= 0]
     values = [2 * bids[i] + BID_BONUS[played[i]] for i in bidders]
     winner = -1
@@ -391,51 +464,6 @@ def _resolve_expand(s: State, ev: list[Event]) -> None:
     })
 
 
-def _resolve_explore(s: State, acts: list[int], ev: list[Event]) -> None:
-    if 4 in acts:
-        played = s["played"]
-        players = s["players"]
-        res = s["res"]
-        gains = GAIN_LAST if s["round"] == s["rounds"] else GAIN_NORMAL
-        parts = []
-        dido = -1
-        for i, a in enumerate(acts):
-            if a == 4:
-                c = played[i]
-                res[i] += gains[c]
-                parts.append(f"{players[i]} gained {gains[c]}")
-                if c == DIDO:
-                    dido = i
-        ev.append({"kind": "explore", "text": "Explore: " + ", ".join(parts), "to": None,
-                   "data": {}})
-        if dido >= 0 and 3 not in acts and res[dido] >= D.BUILD_COST:
-            s["phase"] = DIDO_PHASE
-            s["pending"] = [dido]
-            return
-    if 5 in acts:
-        _enter_excavate(s, ev)
-    else:
-        _end_round(s, ev)
-
-
-def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
-    """Dido's player builds the current Wonder for 3, or declines."""
-    name = s["players"][seat]
-    cur = s["cur"]
-    if build:
-        s["res"][seat] -= D.BUILD_COST
-        s["wonders"][cur] = seat
-        s["built"] = s["built"] + [cur]
-        text = f"{name} paid 3 and built {WLABEL[cur]} (Dido)"
-    else:
-        text = f"{name} declined to build {WLABEL[cur]} (Dido)"
-    ev.append({"kind": "dido", "text": text, "to": None, "data": {"build": build}})
-    if 5 in [ACTION_OF[c] for c in s["played"]]:
-        _enter_excavate(s, ev)
-    else:
-        _end_round(s, ev)
-
-
 def excavate_options(s: State, i: int) -> list[tuple[int, int]]:
     """The options of seat ``i``'s Excavate-type card, in a stable order: ``(0, card)``
     an action card of its own discard pile, by number; ``(1, leader)`` a leader of any
@@ -456,29 +484,6 @@ def leader_owner(s: State, leader: int) -> int:
         if leader in d:
             return j
     return -1
-
-
-def _enter_excavate(s: State, ev: list[Event]) -> None:
-    played = s["played"]
-    pend = []
-    for i, c in enumerate(played):
-        if ACTION_OF[c] != 5:
-            continue
-        if c == CATHARINE:
-            s["res"][i] += D.CATHARINE_GAIN
-            ev.append({"kind": "excavate",
-                       "text": f"{s['players'][i]} gained 1 (Catharine the Great)",
-                       "to": None, "data": {}})
-        opts = excavate_options(s, i)
-        if len(opts) > 1:
-            pend.append(i)
-        else:
-            _excavate(s, i, opts[0] if opts else None, ev)
-    if pend:
-        s["phase"] = EXCAVATE_PHASE
-        s["pending"] = pend
-        return
-    _end_round(s, ev)
 
 
 def _excavate(s: State, i: int, opt: tuple[int, int] | None, ev: list[Event]) -> None:
@@ -511,52 +516,35 @@ def _excavate(s: State, i: int, opt: tuple[int, int] | None, ev: list[Event]) ->
     ev.append({"kind": "excavate", "text": text, "to": None, "data": {}})
 
 
-def apply_excavate(s: State, choices: dict[int, tuple[int, int]], ev: list[Event]) -> None:
-    """The pending excavators take their choices; end the round."""
-    for i, opt in choices.items():
-        _excavate(s, i, opt, ev)
-    _end_round(s, ev)
-
-
-def _end_round(s: State, ev: list[Event]) -> None:
+def _end_round(s: State, acts: list[int], ev: list[Event]) -> None:
+    """Discard, Wonder bonuses, remove an unbuilt Wonder, then the next round or the end."""
     players = s["players"]
     played = s["played"]
     hand = s["hand"]
-    res = s["res"]
     wonders = s["wonders"]
-    explorers = []
-    erik = -1
     old = s["disc"]
     disc = []
     for i, c in enumerate(played):
-        if hand[i] >> c & 1:
-            disc.append(old[i])
-        else:
-            disc.append(old[i] + [c])
-        if ACTION_OF[c] == 4:
-            if c == ERIK:
-                erik = i
-            else:
-                explorers.append(i)
+        disc.append(old[i] if hand[i] >> c & 1 else old[i] + [c])
     s["disc"] = disc
+    if 4 in acts:
+        explorers = [i for i, a in enumerate(acts) if a == 4 and played[i] != ERIK]
+        erik = played.index(ERIK) if ERIK in played else -1
+    else:
+        explorers = []
+        erik = -1
+    s["explorers"] = explorers
+    s["erik"] = erik
     parts = []
     for w in s["built"]:
-        bonus = D.WONDER_BONUS[w]
+        bonus = WONDER_BONUS[w]
         if bonus:
-            res[wonders[w]] += bonus
+            s["res"][wonders[w]] += bonus
             parts.append(f"{players[wonders[w]]} gained {bonus} for {WLABEL[w]}")
     cur = s["cur"]
     if wonders[cur] == TO_COME:
         wonders[cur] = REMOVED
         parts.append(f"{WLABEL[cur]} was not built and is removed")
-    nxt = -1
-    for w in range(cur + 1, D.N_WONDERS):
-        if wonders[w] == TO_COME:
-            nxt = w
-            break
-    s["cur"] = nxt
-    s["explorers"] = explorers
-    s["erik"] = erik
     number = s["round"]
     if number >= s["rounds"]:
         s["phase"] = OVER
@@ -570,6 +558,12 @@ def _end_round(s: State, ev: list[Event]) -> None:
         ev.append({"kind": "end", "text": ". ".join(parts), "to": None,
                    "data": {"ranking": [[players[i] for i in g] for g in ranking]}})
         return
+    nxt = -1
+    for w in range(cur + 1, N_WONDERS):
+        if wonders[w] == TO_COME:
+            nxt = w
+            break
+    s["cur"] = nxt
     if parts:
         ev.append({"kind": "end_round", "text": ". ".join(parts), "to": None, "data": {}})
     _start_round(s, number + 1, ev)

@@ -15,4 +15,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play sealed-order board games: games, seats, orders, logs and tournaments.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page works offline: Swagger UI's files come from drf-spectacular-sidecar.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }

@@ -48,6 +48,24 @@ else:
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=_default_result_backend) or None
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Resolving a prompt never waits behind mail: it has a queue of its own, and so does mail.
+# A worker must consume all of FIVEX_CELERY_QUEUES (``celery worker -Q celery,resolution,mail``;
+# ``runall`` does). With a private default queue the other two are private too.
+_derived = CELERY_TASK_DEFAULT_QUEUE != "celery"
+FIVEX_RESOLUTION_QUEUE = env.str(
+    "CELERY_RESOLUTION_QUEUE",
+    default=f"{CELERY_TASK_DEFAULT_QUEUE}.resolution" if _derived else "resolution",
+)
+FIVEX_MAIL_QUEUE = env.str(
+    "CELERY_MAIL_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}.mail" if _derived else "mail"
+)
+FIVEX_CELERY_QUEUES = [CELERY_TASK_DEFAULT_QUEUE, FIVEX_RESOLUTION_QUEUE, FIVEX_MAIL_QUEUE]
+CELERY_TASK_ROUTES = {
+    "games.tasks.resolve_prompt": {"queue": FIVEX_RESOLUTION_QUEUE},
+    "games.tasks.send_outbox_message": {"queue": FIVEX_MAIL_QUEUE},
+    "games.tasks.send_outbox_batch": {"queue": FIVEX_MAIL_QUEUE},
+    "games.tasks.send_outbox": {"queue": FIVEX_MAIL_QUEUE},
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -61,7 +79,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Celery beat: run exactly one beat process per installation.
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE_FILENAME = env.str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
+)
 CELERY_BEAT_SCHEDULE = {
     "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},

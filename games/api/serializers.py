@@ -54,6 +54,12 @@ class EmptyInputSerializer(serializers.Serializer):
 
 class OrderInputSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
+    prompt = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="Optional: the prompt number this order answers. If that prompt is no "
+        "longer open the order is refused (409) instead of landing on the next prompt.",
+    )
 
 
 # --- outputs ----------------------------------------------------------------------

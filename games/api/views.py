@@ -21,7 +21,7 @@ from games.errors import PermissionDenied
 from games.models import Game, SealedOrder, Seat
 from games.services import games as game_services
 from games.services import orders as order_services
-from games.views.common import engine_part, public_log
+from games.views.common import check_prompt_number, engine_part, public_log
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Malformed request"),
@@ -93,7 +93,11 @@ class GameListCreateView(BaseAPIView):
 
     @extend_schema(responses={200: s.GameSerializer(many=True), **ERRORS})
     def get(self, request: Request) -> Response:
-        games = selectors.games_for_user(user=request.user).select_related("organizer")[:200]
+        games = (
+            selectors.games_for_user(user=request.user)
+            .select_related("organizer")
+            .prefetch_related("seats__user")[:200]
+        )
         return Response(s.GameSerializer(games, many=True).data)
 
     @extend_schema(request=s.GameCreateInputSerializer, responses={201: s.GameCreatedSerializer, **ERRORS})
@@ -115,13 +119,23 @@ class GameListCreateView(BaseAPIView):
         return Response(s.GameCreatedSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
+class OpenGamesView(BaseAPIView):
+    """Public games still looking for players, newest first."""
+
+    @extend_schema(responses={200: s.GameSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        games = (
+            selectors.open_games().select_related("organizer").prefetch_related("seats__user")[:200]
+        )
+        return Response(s.GameSerializer(games, many=True).data)
+
+
 class GameDetailView(BaseAPIView):
     """The caller's view of a game: its seat's view, or the spectator's."""
 
     @extend_schema(responses={200: s.SeatViewSerializer, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
-        game = self.game(game_id)
-        seat = selectors.seat_for_user(game=game, user=request.user)
+        game, seat = selectors.game_and_seat_for_user(game_id=game_id, user=request.user)
         if seat is not None and seat.status == "replaced":
             seat = None
         view = selectors.seat_view(seat=seat) if seat else selectors.spectator_view(game=game)
@@ -151,6 +165,30 @@ class GameStartView(BaseAPIView):
         return Response(s.GameSerializer(game).data)
 
 
+class GameLeaveView(BaseAPIView):
+    """Give up the caller's seat before the game starts."""
+
+    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        game_services.game_leave(game=game, user=request.user)
+        return Response(s.GameSerializer(self.game(game_id)).data)
+
+
+class SeatResignView(BaseAPIView):
+    """Resign the caller's seat in a running game (default orders from now on)."""
+
+    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.SeatSerializer, **ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = self.game(game_id)
+        seat = selectors.seat_for_user(game=game, user=request.user)
+        if seat is None:
+            raise PermissionDenied("You do not hold a seat in this game.")
+        game_services.seat_resign(seat=seat)
+        seat.refresh_from_db()
+        return Response(s.SeatSerializer(seat).data)
+
+
 class OrderSubmitView(BaseAPIView):
     """Submit or replace the caller's sealed order for the open prompt."""
 
@@ -165,10 +203,10 @@ class OrderSubmitView(BaseAPIView):
     def post(self, request: Request, game_id: int) -> Response:
         data_in = s.OrderInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
-        game = self.game(game_id)
-        seat = selectors.seat_for_user(game=game, user=request.user)
+        game, seat = selectors.game_and_seat_for_user(game_id=game_id, user=request.user)
         if seat is None:
             raise PermissionDenied("You do not hold a seat in this game.")
+        check_prompt_number(game=game, expected=data_in.validated_data.get("prompt"))
         order = order_services.order_submit(
             seat=seat, text=data_in.validated_data["text"], source="api"
         )

@@ -9,13 +9,13 @@ email at all). Nothing here raises on bad input; the result says what was found.
 from __future__ import annotations
 
 import codecs
-import email
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from email import policy
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
+from email.parser import BytesParser
 from email.utils import getaddresses
 
 import html2text
@@ -30,7 +30,7 @@ ignored, so a reply that quotes the game report without '>' still parses."""
 HEADER_LIMIT = 64 * 1024
 """At most this many bytes are read as the header section of an oversize message."""
 
-_SIG_LINES = {"-- ", "--", "__"}
+_SIG_LINES = {"-- ", "--"}
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
     r"message d'origine|mensaje original|messaggio originale|mensagem original|"
@@ -63,6 +63,7 @@ _MOBILE_RE = re.compile(
     r"von meinem .* gesendet|enviado desde mi |inviato da )",
     re.IGNORECASE,
 )
+_RULE_RE = re.compile(r"_{10,}|(\*\s*){3,}|-{3,}|={3,}")
 _DKIM_RE = re.compile(r"\bdkim\s*=\s*([a-z]+)", re.IGNORECASE)
 
 
@@ -92,7 +93,7 @@ class ParsedMail:
 
 def parse_bytes(raw: bytes, *, headers_only: bool = False) -> EmailMessage:
     """Parse raw bytes with ``policy.default``; never raises on malformed input."""
-    parser = email.parser.BytesParser(_class=EmailMessage, policy=policy.default)
+    parser = BytesParser(_class=EmailMessage, policy=policy.default)
     return parser.parsebytes(raw, headersonly=headers_only)  # type: ignore[return-value]
 
 
@@ -264,14 +265,15 @@ def looks_garbled(text: str) -> bool:
     return bad / len(sample) > 0.1
 
 
-def _is_attribution(lines: list[str], i: int) -> bool:
+def _attribution_span(lines: list[str], i: int) -> int:
+    """How many lines the attribution starting at line ``i`` takes (0: none)."""
     line = lines[i].strip()
     if (
         len(line) < 300
         and _ATTRIBUTION_END_RE.search(line)
         and (_ATTRIBUTION_START_RE.match(line) or "@" in line or "<" in line)
     ):
-        return True
+        return 1
     # "Am <date> schrieb <name> <address>:" (German, Dutch, Scandinavian word order).
     if (
         len(line) < 300
@@ -279,15 +281,15 @@ def _is_attribution(lines: list[str], i: int) -> bool:
         and _ATTRIBUTION_START_RE.match(line)
         and _ATTRIBUTION_VERB_RE.search(line)
     ):
-        return True
+        return 1
     # Mail clients wrap a long "On <date>, <name> <address> wrote:" over two or three lines.
     if _ATTRIBUTION_START_RE.match(line):
         joined = line
-        for nxt in lines[i + 1 : i + 3]:
+        for extra, nxt in enumerate(lines[i + 1 : i + 3], start=2):
             joined += " " + nxt.strip()
             if _ATTRIBUTION_END_RE.search(joined):
-                return True
-    return False
+                return extra
+    return 0
 
 
 def _is_outlook_header(lines: list[str], i: int) -> bool:
@@ -298,22 +300,35 @@ def _is_outlook_header(lines: list[str], i: int) -> bool:
 
 def strip_reply(text: str) -> str:
     """The new part of a reply: stops at a signature ("-- "), an "Original Message"
-    separator, an attribution line ("On … wrote:" and its translations), an Outlook
-    header block, or the "above this line" marker; drops '>' lines and mobile
-    signatures."""
+    separator, an Outlook header block, the "above this line" marker, or an attribution
+    line ("On … wrote:" and its translations) followed by unquoted text; drops '>' lines
+    (with their attribution: the answer may be below them) and mobile signatures."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str] = []
+    skip_to = 0
     for i, line in enumerate(lines):
+        if i < skip_to:
+            continue
         stripped = line.strip()
         if line.rstrip("\n") in _SIG_LINES or stripped == "--":
             break
         if _ORIGINAL_RE.match(stripped) or "above this line" in stripped.lower():
             break
-        if re.fullmatch(r"_{10,}", stripped) and any(
-            _OUTLOOK_FROM_RE.match(n) for n in lines[i + 1 : i + 3]
+        # A rule (Outlook's "____", html2text's "* * *") right above a "From:" header block.
+        if _RULE_RE.fullmatch(stripped) and any(
+            _OUTLOOK_FROM_RE.match(n) for n in lines[i + 1 : i + 4]
         ):
             break
-        if _is_attribution(lines, i) or _is_outlook_header(lines, i):
+        span = _attribution_span(lines, i)
+        if span:
+            following = [n for n in lines[i + span :] if n.strip()]
+            if following and following[0].lstrip().startswith(">"):
+                # A '>' quote follows: drop the attribution and the quote, keep reading
+                # (the answer may be below the quote: bottom posting, inline replies).
+                skip_to = i + span
+                continue
+            break
+        if _is_outlook_header(lines, i):
             break
         if stripped.startswith(">") or _MOBILE_RE.match(stripped):
             continue

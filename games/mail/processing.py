@@ -19,7 +19,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -29,7 +30,18 @@ from django.utils import timezone
 from games.mail import replies
 from games.mail.addresses import address_digest, redact_address, token_from_address
 from games.mail.models import InboundMail
-from games.mail.parsing import ParsedMail, header_section, header_text, parse_bytes, parse_message
+from games.mail.parsing import (
+    ParsedMail,
+    dkim_result,
+    first_address,
+    header_section,
+    header_text,
+    parse_bytes,
+    parse_message,
+)
+
+if TYPE_CHECKING:
+    from games.models import Seat
 
 logger = logging.getLogger("games.mail")
 
@@ -64,7 +76,7 @@ class Outcome:
 # --------------------------------------------------------------------------- storing
 
 
-def _seat_for_recipient(envelope_recipient: str):  # -> Seat | None
+def _seat_for_recipient(envelope_recipient: str) -> Seat | None:
     from games.services.seats import seat_for_token
 
     token = token_from_address(envelope_recipient)
@@ -96,8 +108,6 @@ def store_message(
         stored_sender = ""
     else:
         stored_sender = envelope_sender.strip() or "<>"
-    from games.mail.parsing import dkim_result, first_address
-
     fields = {
         "raw": header_section(raw_bytes) if truncated else raw_bytes,
         "size": size,
@@ -243,7 +253,7 @@ def give_up(inbound_id: int) -> None:
     )
 
 
-def stalled_rows(*, now=None) -> list[int]:
+def stalled_rows(*, now: datetime | None = None) -> list[int]:
     """Rows a crash left behind: received but never processed (older than two minutes),
     or failed without a live retry chain (older than an hour, not given up)."""
     now = now or timezone.now()
@@ -266,13 +276,13 @@ def _envelope_sender(row: InboundMail) -> str | None:
     return row.envelope_sender or None
 
 
-def _load_seat(seat_id: int):
+def _load_seat(seat_id: int) -> Seat:
     from games.models import Seat
 
     return Seat.objects.select_related("game", "user").get(pk=seat_id)
 
 
-def sender_matches(*, seat, sender: str) -> bool:
+def sender_matches(*, seat: Seat, sender: str) -> bool:
     """Whether ``sender`` is the seat holder's account address (or one of its verified
     allauth addresses), compared case-insensitively."""
     sender = (sender or "").strip().lower()
@@ -304,7 +314,7 @@ def _decide(row: InboundMail) -> Outcome:
     return outcome
 
 
-def _answer(seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
+def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     game = seat.game
     rejected = Status.REJECTED
     if getattr(game, "require_sender_match", False) and not sender_matches(
@@ -336,7 +346,7 @@ def _answer(seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     return outcome
 
 
-def _submit(seat, text: str) -> Outcome:
+def _submit(seat: Seat, text: str) -> Outcome:
     from games.errors import ApplicationError
     from games.services.orders import order_submit
 

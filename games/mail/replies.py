@@ -9,6 +9,7 @@ which never names another seat's order.
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -57,7 +58,7 @@ def legal_orders_text(seat: Any) -> str:
     more = len(orders) - len(shown)
     lines = ["Legal orders now:"] + [f"    {o}" for o in shown]
     if more > 0:
-        lines.append(f"    ... and {more} more (send HELP from the web page to see all)")
+        lines.append(f"    ... and {more} more (the game page lists them all)")
     return "\n".join(lines)
 
 
@@ -189,6 +190,8 @@ def _render(value: Any, indent: int = 0) -> list[str]:
         for item in value:
             if isinstance(item, dict) and "text" in item:
                 out.append(f"{pad}- {item['text']}")
+            elif isinstance(item, dict | list) and _flat(item):
+                out.append(f"{pad}- {_scalar(item)}")
             elif isinstance(item, dict | list):
                 out.append(f"{pad}-")
                 out += _render(item, indent + 1)
@@ -234,7 +237,9 @@ def _subject(parsed: ParsedMail, seat: Any) -> str:
     subject = (parsed.subject or "").strip()
     if not subject:
         return f"Re: {seat.game.name or 'your game'}"[:200]
-    return (subject if subject.lower().startswith("re:") else f"Re: {subject}")[:200]
+    if re.match(r"(re|aw|sv|antw|réf)\s*:", subject, re.IGNORECASE):
+        subject = re.sub(r"^\w+\s*:\s*", "", subject)
+    return f"Re: {subject}"[:200]
 
 
 def _threading_headers(parsed: ParsedMail) -> dict[str, str]:

@@ -17,7 +17,12 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.mail.addresses import RedactAddressesFilter, redact_address, split_orders_address
+from games.mail.addresses import (
+    RedactAddressesFilter,
+    orders_domain,
+    redact_address,
+    split_orders_address,
+)
 
 logger = logging.getLogger("games.mail")
 
@@ -101,6 +106,7 @@ def make_controller(host: str = "127.0.0.1", port: int = 2525) -> Controller:
         OrdersHandler(),
         hostname=host,
         port=port,
+        server_hostname=orders_domain(),  # the banner name; avoids a slow getfqdn()
         data_size_limit=smtp_max_bytes(),
         enable_SMTPUTF8=True,
         ident="FiveX orders",

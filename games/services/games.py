@@ -16,12 +16,11 @@ from engine.audit import seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
 from games.models import Game, Seat
-from games.services.audit import log_append
+from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
 
 NOT_RECOMMENDED_5X = (
-    "Not recommended: the rulebook suggests playing without Great Leaders only with 3 or 4 "
-    "players."
+    "Not recommended: the rulebook suggests playing without Great Leaders only with 3 or 4 players."
 )
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -34,7 +33,9 @@ def ruleset_get(ruleset_id: str) -> Ruleset:
         raise ValidationError(str(exc)) from None
 
 
-def creation_warnings(*, ruleset: Ruleset, options: Mapping[str, Any], seats_count: int) -> list[str]:
+def creation_warnings(
+    *, ruleset: Ruleset, options: Mapping[str, Any], seats_count: int
+) -> list[str]:
     """Warnings to show when creating a game (allowed, but discouraged by the rules)."""
     warnings = []
     if ruleset.id == "5x" and options.get("leaders") is False and seats_count >= 5:
@@ -61,8 +62,10 @@ def game_options_check(
         raise ValidationError(
             f"{rules.name} is for {rules.min_players} to {rules.max_players} players."
         )
-    return rules, normalized, creation_warnings(
-        ruleset=rules, options=normalized, seats_count=seats_count
+    return (
+        rules,
+        normalized,
+        creation_warnings(ruleset=rules, options=normalized, seats_count=seats_count),
     )
 
 
@@ -171,6 +174,39 @@ def game_create(
         )
         if seat_organizer:
             _join_locked(game=game, user=organizer)
+    return game
+
+
+def game_create_seated(
+    *,
+    organizer: Any,
+    ruleset: str,
+    options: Mapping[str, Any] | None = None,
+    users: list[Any],
+    seating_fixed: bool = True,
+    name: str = "",
+    **policy: Any,
+) -> Game:
+    """Create a private game with ``users`` already seated and start it at once (used by
+    tournaments, whose pairing fixes the seats). With ``seating_fixed`` the seating is
+    the clockwise order of ``users``; otherwise it is the seed's shuffle. ``policy``
+    takes game_create's deadline keywords (``deadline_hours``...). Raises
+    ValidationError / GameStateError like :func:`game_create` and :func:`game_start`."""
+    if len({getattr(u, "pk", None) for u in users}) != len(users):
+        raise ValidationError("A player can only take one seat.")
+    with transaction.atomic():
+        game = game_create(
+            organizer=organizer,
+            ruleset=ruleset,
+            options=options,
+            seats_count=len(users),
+            name=name,
+            is_private=True,
+            **policy,
+        )
+        game = lock_game(game_id=game.pk)
+        seats = [_join_locked(game=game, user=user) for user in users]
+        _start_locked(game=game, fixed_order=[s.name for s in seats] if seating_fixed else None)
     return game
 
 
@@ -297,7 +333,8 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
             "ruleset": game.ruleset,
             "engine_version": game.engine_version,
             "options": game.options,
-            "setup": game.setup,
+            # The set-up (dealt leaders, secret goals) stays sealed until the end.
+            "setup_commitment": game_setup_commitment(game=game),
             "seed_commitment": game.seed_commitment,
             "join_order": join_order,
             "seating": seating,
@@ -329,31 +366,3 @@ def seat_resign(*, seat: Seat) -> None:
         if prompt is not None and seat.name in prompt.pending:
             order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned")
             prompt_check_ready(game=game, prompt=prompt)
-
-
-def game_create_seated(
-    *,
-    organizer: Any,
-    ruleset: str,
-    options: Mapping[str, Any] | None = None,
-    users: list[Any],
-    name: str = "",
-    deadline_hours: float | None = None,
-) -> Game:
-    """Create a private game with ``users`` seated in that clockwise order and start it
-    at once (used by tournaments, whose pairing fixes the seats). Raises
-    ValidationError / GameStateError like :func:`game_create` and :func:`game_start`."""
-    with transaction.atomic():
-        game = game_create(
-            organizer=organizer,
-            ruleset=ruleset,
-            options=options,
-            seats_count=len(users),
-            name=name,
-            is_private=True,
-            deadline_hours=deadline_hours,
-        )
-        game = lock_game(game_id=game.pk)
-        seats = [_join_locked(game=game, user=user) for user in users]
-        _start_locked(game=game, fixed_order=[seat.name for seat in seats])
-    return game

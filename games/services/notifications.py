@@ -72,6 +72,49 @@ def outbox_enqueue(
     return message
 
 
+def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage]:
+    """Queue several emails (each a dict of ``outbox_enqueue``'s keyword arguments, with
+    a ``key``) in two queries, and enqueue ONE ``send_outbox_batch`` task for them on
+    commit. A key already queued is not queued again. Used for the per-seat emails of a
+    resolution, written while the game lock is held: few queries, one task."""
+    from games.tasks import send_outbox_batch
+
+    keys = [m["key"] for m in messages]
+    existing = set(OutboxMessage.objects.filter(key__in=keys).values_list("key", flat=True))
+    rows = [
+        OutboxMessage(
+            to=m["to"],
+            subject=m["subject"][:255],
+            body=m["body"],
+            html=m.get("html") or "",
+            reply_to=m.get("reply_to") or "",
+            headers=m.get("headers") or {},
+            seat=m.get("seat"),
+            game=m.get("game"),
+            kind=m.get("kind", "game"),
+            key=m["key"],
+        )
+        for m in messages
+        if m["key"] not in existing
+    ]
+    if not rows:
+        return []
+    try:
+        with transaction.atomic():
+            created = OutboxMessage.objects.bulk_create(rows)
+    except IntegrityError:  # a concurrent writer queued one of these keys: one by one
+        return [outbox_enqueue(**m) for m in messages if m["key"] not in existing]
+    ids = [m.pk for m in created if m.pk is not None]
+    if len(ids) != len(created):  # a backend that returns no ids
+        ids = list(
+            OutboxMessage.objects.filter(key__in=[m.key for m in created]).values_list(
+                "pk", flat=True
+            )
+        )
+    transaction.on_commit(lambda: send_outbox_batch.delay(ids))
+    return created
+
+
 def classify_smtp_error(exc: BaseException) -> str:
     """``"temporary"`` (retry later) or ``"permanent"`` (give up) for a sending error."""
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
@@ -157,16 +200,21 @@ def outbox_due(*, now: datetime | None = None) -> list[int]:
 # --- game emails --------------------------------------------------------------------
 
 
+VIEW_KEYS_SKIPPED = ("game", "seat", "orders")  # shown elsewhere in the email
+
+
 def format_view(value: Any, indent: int = 0) -> str:
     """A plain-text rendering of an engine view (nested dicts and lists)."""
     pad = "  " * indent
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
+            if indent == 0 and key in VIEW_KEYS_SKIPPED:
+                continue
             if isinstance(item, dict) and item:
                 lines.append(f"{pad}{key}:")
                 lines.append(format_view(item, indent + 1))
-            elif isinstance(item, list):
+            elif isinstance(item, list | dict):
                 shown = ", ".join(str(x) for x in item) if item else "-"
                 lines.append(f"{pad}{key}: {shown}")
             else:
@@ -192,9 +240,7 @@ def _recipients(game: Game) -> list[Seat]:
     ]
 
 
-def _seat_context(
-    *, game: Game, seat: Seat, state: dict, prompt: Prompt | None
-) -> dict[str, Any]:
+def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
     from games.services.games import ruleset_get
 
     rules = ruleset_get(game.ruleset)
@@ -212,20 +258,32 @@ def _seat_context(
 
 
 def _send_to_seat(
-    *, game: Game, seat: Seat, template: str, subject: str, context: dict, kind: str, key: str
+    *,
+    game: Game,
+    seat: Seat,
+    template: str,
+    subject: str,
+    context: dict,
+    kind: str,
+    key: str,
+    batch: list[dict[str, Any]] | None = None,
 ) -> None:
-    body = render_to_string(template, context)
-    outbox_enqueue(
-        to=seat.user.email,
-        subject=subject,
-        body=body,
-        seat=seat,
-        game=game,
-        kind=kind,
-        reply_to=seat_reply_address(seat=seat),
-        headers={"X-FiveX-Game": str(game.pk)},
-        key=key,
-    )
+    """Queue one email to the seat now, or add it to ``batch`` (``outbox_enqueue_many``)."""
+    message = {
+        "to": seat.user.email,
+        "subject": subject,
+        "body": render_to_string(template, context),
+        "seat": seat,
+        "game": game,
+        "kind": kind,
+        "reply_to": seat_reply_address(seat=seat),
+        "headers": {"X-FiveX-Game": str(game.pk)},
+        "key": key,
+    }
+    if batch is None:
+        outbox_enqueue(**message)
+    else:
+        batch.append(message)
 
 
 def _title(game: Game) -> str:
@@ -234,12 +292,12 @@ def _title(game: Game) -> str:
 
 def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
     """Tell every seat the game started: its own view and what it must do now."""
+    batch: list[dict[str, Any]] = []
+    seating = ", ".join(s.name for s in Seat.objects.filter(game=game).order_by("position"))
     for seat in _recipients(game):
         context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
         context["events"] = []
-        context["headline"] = "The game has started. Seating: " + ", ".join(
-            s.name for s in Seat.objects.filter(game=game).order_by("position")
-        )
+        context["headline"] = "The game has started. Seating: " + seating
         _send_to_seat(
             game=game,
             seat=seat,
@@ -248,13 +306,17 @@ def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
             context=context,
             kind="game_started",
             key=f"started:{game.pk}:{seat.pk}",
+            batch=batch,
         )
+    outbox_enqueue_many(messages=batch)
 
 
 def notify_prompt_resolved(
     *, game: Game, prompt: Prompt, events: list, state: dict, next_prompt: Prompt | None
 ) -> None:
-    """Tell every seat what it may see of the resolution and what it must do next."""
+    """Tell every seat what it may see of the resolution and what it must do next
+    (queued in one batch: two queries and one sending task)."""
+    batch: list[dict[str, Any]] = []
     for seat in _recipients(game):
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         context["events"] = [e.get("text", "") for e in events_for(events, seat.name)]
@@ -273,7 +335,9 @@ def notify_prompt_resolved(
             context=context,
             kind="prompt_resolved",
             key=f"resolved:{game.pk}:{prompt.number}:{seat.pk}",
+            batch=batch,
         )
+    outbox_enqueue_many(messages=batch)
 
 
 def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
@@ -312,3 +376,21 @@ def notify_game_notice(*, game: Game, subject: str, text: str, key: str) -> None
             headers={"X-FiveX-Game": str(game.pk)},
             key=f"{key}:{seat.pk}",
         )
+
+
+def notify_seat_handover(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> None:
+    """Welcome a player who takes over a seat: its view and what it must do now."""
+    if not seat.user.email:
+        return
+    context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
+    context["events"] = []
+    context["headline"] = f"You now play the seat {seat.name}."
+    _send_to_seat(
+        game=game,
+        seat=seat,
+        template="games/email/turn.txt",
+        subject=f"[{_title(game)}] You have taken over a seat",
+        context=context,
+        kind="seat_handover",
+        key=f"handover:{game.pk}:{seat.pk}",
+    )

@@ -46,13 +46,15 @@ def _store(
     parsed: dict,
     source: str,
     reason: str = "",
+    previous: SealedOrder | None | bool = False,
 ) -> SealedOrder:
-    """Store a sealed order (replacing the seat's current one) and log its commitment."""
-    previous = (
-        SealedOrder.objects.select_for_update()
-        .filter(prompt=prompt, seat_name=seat.name, is_current=True)
-        .first()
-    )
+    """Store a sealed order (replacing the seat's current one) and log its commitment.
+    ``previous``: the seat's current order if the caller already read it (under the game
+    lock), ``None`` if it has none, ``False`` (default) to look it up here."""
+    if previous is False:
+        previous = SealedOrder.objects.filter(
+            prompt=prompt, seat_name=seat.name, is_current=True
+        ).first()
     if previous is not None:
         previous.is_current = False
         previous.save(update_fields=["is_current"])
@@ -106,13 +108,15 @@ def order_fill_default(*, game: Game, prompt: Prompt, seat: Seat, reason: str) -
     )
 
 
-def prompt_check_ready(*, game: Game, prompt: Prompt) -> bool:
+def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = None) -> bool:
     """If every pending seat has a current order, mark the prompt ready and schedule
     its resolution after commit (after the game's early-resolution delay). The caller
-    holds the game lock. Returns whether the prompt is complete."""
+    holds the game lock; ``have`` (the seat names with a current order) spares a query
+    when the caller knows it. Returns whether the prompt is complete."""
     if prompt.status != Prompt.Status.OPEN:
         return False
-    have = set(current_orders(prompt=prompt))
+    if have is None:
+        have = set(current_orders(prompt=prompt))
     if not set(prompt.pending) <= have:
         return False
     now = timezone.now()
@@ -157,7 +161,7 @@ def order_submit(*, seat: Seat, text: str, source: str) -> SealedOrder:
         raise OrderRefused(f"The order is too long (at most {MAX_ORDER_CHARS} characters).")
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
-        seat = Seat.objects.select_related("user").get(pk=seat.pk)
+        seat = Seat.objects.get(pk=seat.pk)
         if seat.status == Seat.Status.REPLACED:
             raise PermissionDenied("This seat has been handed to another player.")
         if game.status == Game.Status.FORMING:
@@ -172,10 +176,10 @@ def order_submit(*, seat: Seat, text: str, source: str) -> SealedOrder:
         if prompt is None or seat.name not in prompt.pending:
             waiting = ", ".join(prompt.pending) if prompt is not None else "nobody"
             raise NotPending(f"You are not asked for an order now (waiting for: {waiting}).")
-        current = (
-            SealedOrder.objects.filter(prompt=prompt, seat_name=seat.name, is_current=True)
-            .first()
-        )
+        # One read of the prompt's current orders: this seat's (a double click returns
+        # it unchanged) and who else is in (is the prompt complete after this one?).
+        orders = current_orders(prompt=prompt)
+        current = orders.get(seat.name)
         if current is not None and current.text == text and current.source != "default":
             return current
         rules = ruleset_get(game.ruleset)
@@ -183,6 +187,9 @@ def order_submit(*, seat: Seat, text: str, source: str) -> SealedOrder:
             parsed = rules.parse_order(prompt_state(prompt=prompt), seat.name, text)
         except IllegalOrder as exc:
             raise OrderRefused(exc.reason) from None
-        order = _store(game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source)
-        prompt_check_ready(game=game, prompt=prompt)
+        order = _store(
+            game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
+            previous=current,
+        )  # fmt: skip
+        prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     return order

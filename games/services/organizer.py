@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, Prompt, Seat
-from games.services.audit import log_append
+from games.services.audit import end_reveal, log_append
 from games.services.locking import lock_game
 
 MAX_EXTENSION_HOURS = 24 * 14
@@ -50,8 +50,10 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
     remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
     from games.services.notifications import notify_game_notice
 
-    if not isinstance(hours, int | float) or isinstance(hours, bool) or not (
-        0 < hours <= MAX_EXTENSION_HOURS
+    if (
+        not isinstance(hours, int | float)
+        or isinstance(hours, bool)
+        or not (0 < hours <= MAX_EXTENSION_HOURS)
     ):
         raise ValidationError(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
     cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
@@ -200,6 +202,16 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             kind="seat_replaced",
             payload={"seat": old.name, "was_resigned": was_resigned},
         )
+        from games.services.notifications import notify_seat_handover
+        from games.services.resolution import open_prompt_locked
+
+        prompt = open_prompt_locked(game=game)
+        if prompt is not None:
+            from games.services.orders import prompt_state
+
+            notify_seat_handover(
+                game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt
+            )
     return new
 
 
@@ -220,7 +232,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         game.save(update_fields=["status", "finished_at", "end_reason"])
         payload: dict[str, Any] = {"reason": game.end_reason}
         if was_started:
-            payload.update({"seed": game.seed, "seed_salt": game.seed_salt})
+            payload.update(end_reveal(game=game))
         log_append(game=game, kind="game_ended", payload=payload)
         notify_game_notice(
             game=game,

@@ -14,14 +14,15 @@ import logging
 import os
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from engine.base import events_for
+from engine.base import StepRejected, events_for
 from games.models import Game, Prompt, Seat, StateSnapshot
-from games.services.audit import log_append
+from games.services.audit import end_reveal, log_append
 from games.services.locking import lock_game
 
 logger = logging.getLogger(__name__)
@@ -95,9 +96,7 @@ def prompt_resolve(
 
     with transaction.atomic():
         game = lock_game(game_id=game_id)
-        prompt = (
-            Prompt.objects.select_for_update().filter(game=game, number=prompt_number).first()
-        )
+        prompt = Prompt.objects.select_for_update().filter(game=game, number=prompt_number).first()
         if prompt is None or prompt.status != Prompt.Status.OPEN:
             return False
         if game.status != Game.Status.ACTIVE:
@@ -126,8 +125,7 @@ def prompt_resolve(
         _test_sleep()
         rules = ruleset_get(game.ruleset)
         state = prompt_state(prompt=prompt)
-        step = {name: orders[name].text for name in prompt.pending}
-        new_state, events = rules.submit_step(state, step)
+        new_state, events, orders = _apply(game, prompt, rules, state, orders)
 
         prompt.status = Prompt.Status.RESOLVED
         prompt.resolved_at = now
@@ -184,6 +182,36 @@ def prompt_resolve(
     return True
 
 
+def _apply(
+    game: Game, prompt: Prompt, rules: Any, state: dict, orders: dict
+) -> tuple[dict, list, dict]:
+    """Run the engine on the prompt's current orders; return the new state, the events
+    and the orders actually applied. An order the engine accepted when
+    it was submitted is accepted again (same state); should the engine still refuse one
+    (a bug), that seat gets its default order, logged, rather than blocking the game."""
+    from games.services.orders import current_orders, order_fill_default
+
+    for _attempt in range(len(prompt.pending) + 1):
+        step = {name: orders[name].text for name in prompt.pending}
+        try:
+            new_state, events = rules.submit_step(state, step)
+            return new_state, events, orders
+        except StepRejected as exc:
+            order = orders.get(exc.seat)
+            if order is None or order.source == "default":
+                raise
+            logger.error(
+                "game %s prompt %s: engine refused a stored order of %s: %s",
+                game.pk,
+                prompt.number,
+                exc.seat,
+                exc.reason,
+            )
+            order_fill_default(game=game, prompt=prompt, seat=order.seat, reason="refused")
+            orders = current_orders(prompt=prompt)
+    raise RuntimeError("unreachable: every seat already has its default order")
+
+
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -201,5 +229,5 @@ def _finish_locked(*, game: Game, state: dict, after: int, now: datetime) -> Non
     log_append(
         game=game,
         kind="game_finished",
-        payload={"ranking": game.ranking, "seed": game.seed, "seed_salt": game.seed_salt},
+        payload={"ranking": game.ranking, **end_reveal(game=game)},
     )

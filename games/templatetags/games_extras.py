@@ -119,3 +119,9 @@ def short_hash(value: Any, length: int = 12) -> str:
     """The first characters of a hex digest, for compact display."""
     text = str(value or "")
     return text[:length] + ("…" if len(text) > length else "")
+
+
+@register.filter
+def split_words(value: str) -> list[str]:
+    """``"a b c"|split_words`` -> ``["a", "b", "c"]`` (for loops over fixed keys)."""
+    return str(value).split()

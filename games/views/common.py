@@ -65,9 +65,12 @@ def post_action(view_func: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
 
 def public_log(*, game: Any, for_user: Any) -> list[dict[str, Any]]:
-    """selectors.game_log, plus a safety net: while the game runs, a fixed set-up in an
-    entry's payload (e.g. 5X's ``setup.deal``: every seat's leaders) is withheld, since
-    it holds other seats' hidden cards. The full log is public once the game is over."""
+    """selectors.game_log, plus a safety net (defence in depth): while the game runs,
+    a fixed set-up in an entry's payload (e.g. 5X's ``setup.deal``: every seat's
+    leaders) is withheld, since it holds other seats' hidden cards. The log itself no
+    longer carries it before the end (``game_started`` has only ``setup_commitment``;
+    see ``engine.audit``), but logs written before that change still do. The full log
+    is public once the game is over."""
     entries = selectors.game_log(game=game, for_user=for_user)
     if game.status in ("finished", "abandoned"):
         return entries
@@ -82,3 +85,19 @@ def public_log(*, game: Any, for_user: Any) -> list[dict[str, Any]]:
             }
         out.append(entry)
     return out
+
+
+def check_prompt_number(*, game: Any, expected: int | None) -> None:
+    """Refuse an order meant for a prompt that is no longer open (a stale page or a late
+    API client), so it never lands on the next prompt. ``None``: no check asked."""
+    from games.errors import NotPending
+
+    if expected is None:
+        return
+    current = selectors.current_prompt(game=game)
+    if current is None or current.number != expected:
+        now = f"prompt {current.number} is open" if current else "no prompt is open"
+        raise NotPending(
+            f"Prompt {expected} is not open any more ({now}); nothing was stored.",
+            code="prompt_closed",
+        )

@@ -7,27 +7,23 @@ import json
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 import engine
 from engine.base import events_for
 from games import selectors
 from games.errors import ApplicationError
-from games.forms import (
-    DeadlineExtendForm,
-    GameCreateForm,
-    GameEndForm,
-    OrderForm,
-    SeatReplaceForm,
-)
-from games.models import Game, Prompt, SealedOrder, Seat
+from games.forms import GameCreateForm
+from games.models import Game, Prompt, SealedOrder
 from games.services import games as game_services
+from games.services.seats import seat_reply_address
 from games.views.common import engine_part, load_game, public_log
 
 # Up to this many legal orders are offered as one button each; more go in a select.
@@ -35,7 +31,7 @@ BUTTONS_MAX = 12
 
 
 @login_required
-@require_GET
+@require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     """My games and the open games anyone may join."""
     mine = list(selectors.games_for_user(user=request.user)[:200])
@@ -110,34 +106,18 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
     return out
 
 
-def _prompt_info(view: dict[str, Any], prompt: Any) -> dict[str, Any] | None:
-    info = view.get("prompt")
-    if info is None and prompt is not None and prompt.status == "open":
-        info = {
-            "number": prompt.number,
-            "phase": prompt.phase,
-            "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
-            "pending": list(prompt.pending),
-        }
-    return info
-
-
 def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     """Everything the game page shows, for this user (a seat or a spectator)."""
+    # The polling version is taken first: if the game moves on while the page is being
+    # built, the page looks older than it is and reloads once more, never the reverse.
+    status = status_payload(game)
     user = request.user if request.user.is_authenticated else None
     seat = selectors.seat_for_user(game=game, user=user) if user else None
-    if seat is not None and seat.status == "replaced":
-        seat = None
     view = selectors.seat_view(seat=seat) if seat else selectors.spectator_view(game=game)
-    prompt = selectors.current_prompt(game=game)
-    if prompt is not None and prompt.status != "open":
-        prompt = None
-    prompt_info = _prompt_info(view, prompt) if prompt is not None else None
-    pending = list(prompt_info.get("pending") or []) if prompt_info else []
+    prompt = view.get("prompt")
+    pending = list(prompt.get("pending") or []) if prompt else []
     legal = list(view.get("legal_orders") or []) if seat else []
-    is_pending = bool(seat and seat.name in pending and seat.status == "active")
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position", "pk"))
-    ordered = _ordered_seats(prompt)
+    seats = selectors.seats(game=game)
     is_organizer = bool(user and game.organizer_id == user.pk)
     ruleset_template = select_template(
         [f"games/rulesets/{game.ruleset}.html", "games/rulesets/_generic.html"]
@@ -145,52 +125,46 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ctx: dict[str, Any] = {
         "game": game,
         "seat": seat,
-        "view": view,
         "engine_view": engine_part(view),
         "ruleset_template": ruleset_template,
-        "prompt": prompt_info,
+        "prompt": prompt,
         "pending": pending,
-        "is_pending": is_pending,
-        "ordered": ordered,
+        "is_pending": bool(seat and seat.name in pending and seat.status == "active"),
+        "ordered": set(prompt.get("ready") or []) if prompt else set(),
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
-        "events": view.get("events") or [],
         "history": seat_history(game=game, seat_name=seat.name if seat else None),
         "seats": seats,
         "is_organizer": is_organizer,
-        "order_form": OrderForm(),
         "status_url": reverse("games:status", args=[game.pk]),
-        "status": status_payload(game),
+        "status": status,
+        "poll_seconds": getattr(settings, "GAMES_PAGE_POLL_SECONDS", 5),
         "order_draft": request.session.pop(f"order_draft_{game.pk}", None),
         "can_join": bool(
-            user and seat is None and game.status == "forming" and not game.is_private
-            and not any(s.user_id == user.pk for s in seats)
+            user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
+        "ruleset_name": _ruleset_name(game.ruleset),
     }
-    if prompt_info and prompt_info.get("deadline"):
-        ctx["deadline_at"] = datetime.fromisoformat(prompt_info["deadline"])
-    try:
-        ctx["ruleset_name"] = engine.get(game.ruleset).name
-    except engine.ScriptError:
-        ctx["ruleset_name"] = game.ruleset
+    if prompt and prompt.get("deadline"):
+        ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
     if seat is not None:
-        from games.services.seats import seat_reply_address
-
         ctx["reply_address"] = seat_reply_address(seat=seat)
-    if is_organizer:
+    if is_organizer and game.invite_token:
         ctx["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.pk, game.invite_token])
-        ) if game.invite_token else None
-        ctx["extend_form"] = DeadlineExtendForm()
-        ctx["end_form"] = GameEndForm()
-        ctx["replace_form"] = SeatReplaceForm(
-            seats=[s for s in seats if s.status == "active"]
         )
     return ctx
 
 
-@require_GET
+def _ruleset_name(ruleset_id: str) -> str:
+    try:
+        return engine.get(ruleset_id).name
+    except engine.ScriptError:
+        return ruleset_id
+
+
+@require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The seat's page for a player, the spectator page for anyone else."""
     game = load_game(game_id)
@@ -207,19 +181,20 @@ def status_payload(game: Game) -> dict[str, Any]:
     return {
         "status": game.status,
         "prompt": number,
+        "pending": list(open_prompt.pending) if open_prompt else [],
         "deadline": deadline,
         "ordered": ordered,
         "version": f"{game.status}:{number}:{len(ordered)}:{deadline}",
     }
 
 
-@require_GET
+@require_safe
 def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
     """A tiny public summary the page polls to notice that the prompt moved on."""
     return JsonResponse(status_payload(load_game(game_id)))
 
 
-@require_GET
+@require_safe
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The public audit log: entries in order, orders as commitments until revealed."""
     game = load_game(game_id)
@@ -228,7 +203,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game_log.html", {"game": game, "entries": entries})
 
 
-@require_GET
+@require_safe
 def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's full record as a JSON download (seed and orders included)."""
     game = load_game(game_id)

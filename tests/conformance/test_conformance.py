@@ -47,8 +47,9 @@ def subset_mismatch(expected: Any, actual: Any, path: str = "$") -> str | None:
     if isinstance(expected, bool) or isinstance(actual, bool):
         same = expected is actual
     else:
-        same = expected == actual and type(expected) in (type(actual), int, float) \
-            if isinstance(actual, int | float) else expected == actual
+        same = type(expected) is type(actual) or (
+            isinstance(expected, int | float) and isinstance(actual, int | float))
+        same = same and expected == actual
     if not same:
         return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"
     return None

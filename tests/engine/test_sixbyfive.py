@@ -42,6 +42,10 @@ def test_deck_is_the_33_distinct_one_sided_pentahexes() -> None:
     # Sorted, so the deck order before shuffling is fixed.
     assert deck == sorted(deck)
     assert LINE_CANON in deck and deck[0] == LINE_CANON
+    # A few shapes known by hand: the spec's example (canonical 0,0 0,1 0,2 1,0 1,1)
+    # and the line of four with a bump beside an end (0,0 0,1 0,2 0,3 1,3).
+    assert [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1]] in deck
+    assert [[0, 0], [0, 1], [0, 2], [0, 3], [1, 3]] in deck
 
 
 def test_canonical_examples_by_hand() -> None:
@@ -395,6 +399,11 @@ def test_random_games_terminate_and_replay_identically() -> None:
         played = []
         while not R.is_over(state):
             seat = R.pending(state)[0]
+            R.parse_order(state, seat, R.default_order(state, seat))  # always legal
+            for other in players if len(played) % 5 == 0 else ():  # secrets: own view only
+                for fragment in R.secrets(state, other):
+                    assert fragment in dumps(R.view(state, other))
+                    assert fragment not in dumps(R.view(state, None))
             text = rnd.choice(R.legal_orders(state, seat))
             state, _ = R.submit_step(state, {seat: text})
             played.append({seat: text})

@@ -77,6 +77,7 @@ def test_other_action_spellings() -> None:
         ),
         ("SWAP 0,0 1,0", "SWAP is only allowed in the open game once the reserve is empty"),
         ("CHANGE 1\nPLACE BLUE 1,0", "CHANGE is only allowed with the change_goal option"),
+        ("CHANGE 1", "CHANGE is only allowed with the change_goal option"),
         (
             "PLACE BLUE 1,0\nPLACE RED -1,0",
             "one action per turn: the order has 2 action lines; send only one of them",

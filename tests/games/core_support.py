@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-
 from django.contrib.auth import get_user_model
 
 from games.models import Game, Prompt, Seat

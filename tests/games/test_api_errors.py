@@ -254,3 +254,34 @@ def test_schema_of_the_games_api_generates_without_warnings(client):
     receipt = schema["components"]["schemas"]["Receipt"]["properties"]
     assert set(receipt) == {"commitment", "prompt", "submitted_at", "text"}
     assert client.get("/api/schema/").status_code == 200
+
+
+def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
+    game, clients = table
+    created = clients["zed"].post("/api/games/", {"ruleset": "5x", "seats_count": 3}, format="json")
+    forming = created.json()["id"]
+    listed = clients["bob"].get("/api/games/open/").json()
+    assert [g["id"] for g in listed] == [forming]
+    assert clients["bob"].post(f"/api/games/{forming}/join/", {}, format="json").status_code == 201
+    left = clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json")
+    assert left.status_code == 200 and left.json()["seats"] == []
+    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 409, "not_your_turn")
+    assert_error(clients["bob"].post(f"/api/games/{game.pk}/leave/", {}, format="json"), 409, "conflict", "resign")
+    with django_capture_on_commit_callbacks(execute=True):
+        resigned = clients["cat"].post(f"/api/games/{game.pk}/resign/", {}, format="json")
+    assert resigned.status_code == 200 and resigned.json()["status"] == "resigned"
+    assert_error(clients["zed"].post(f"/api/games/{game.pk}/resign/", {}, format="json"), 403, "forbidden")
+
+
+def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+    game, clients = table
+    with django_capture_on_commit_callbacks(execute=True):
+        for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
+            answer = clients[name].post(orders_url(game), {"text": text, "prompt": 1}, format="json")
+            assert answer.status_code == 201, answer.content
+    # A late client still answering prompt 1 must not land on prompt 2.
+    late = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 1}, format="json")
+    assert_error(late, 409, "prompt_closed", "prompt 2 is open")
+    assert not SealedOrder.objects.filter(prompt__number=2).exists()
+    ok = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 2}, format="json")
+    assert ok.status_code == 201 and ok.json()["prompt"] == 2

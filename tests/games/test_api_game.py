@@ -70,7 +70,9 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
             text = rng.choice(data["legal_orders"])
             with django_capture_on_commit_callbacks(execute=True):
                 answer = clients[name].post(
-                    f"/api/games/{game_id}/orders/", {"text": text}, format="json"
+                    f"/api/games/{game_id}/orders/",
+                    {"text": text, "prompt": data["prompt"]["number"]},
+                    format="json",
                 )
             assert answer.status_code == 201, answer.content
             receipt = answer.json()
@@ -144,3 +146,36 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
     log = clients["dee"].get(f"/api/games/{game_id}/log/")
     assert log.status_code == 200
     assert log.json()["entries"][-1]["kind"] == "game_finished"
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_orders_over_the_api_are_resolved_by_a_real_worker(celery_worker_process):
+    import time
+
+    from games.services import games as game_services
+
+    users = {n: make_user(n) for n in ("ann", "bob", "cat")}
+    game = game_services.game_create(
+        organizer=users["ann"],
+        ruleset="5x",
+        seats_count=3,
+        setup={"deal": {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}},
+    )
+    for user in users.values():
+        game_services.game_join(game=game, user=user)
+    clients = {n: token_client(u) for n, u in users.items()}
+    for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
+        answer = clients[name].post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+        assert answer.status_code == 201, answer.content
+    deadline = time.monotonic() + 30
+    while True:
+        view = clients["ann"].get(f"/api/games/{game.pk}/").json()
+        if view["prompt"]["number"] == 2:
+            break
+        assert time.monotonic() < deadline, celery_worker_process.log()
+        time.sleep(0.2)
+    assert view["prompt"]["phase"] == "play"
+    # ann kept CAESAR and received the leader her right-hand neighbour passed.
+    assert "CAESAR" in view["view"]["hand"] and "GANDHI" not in view["view"]["hand"]
+    assert "PLAY CAESAR" in view["legal_orders"]

@@ -78,7 +78,10 @@ def test_verify_game_detects_deleted_entry(django_capture_on_commit_callbacks) -
     victim.delete()
     ok, out = _verify(game)
     assert not ok
-    assert f"entry {victim.seq} missing: sequence jumps from {victim.seq - 1} to {victim.seq + 1}" in out
+    assert (
+        f"entry {victim.seq} missing: sequence jumps from {victim.seq - 1} to {victim.seq + 1}"
+        in out
+    )
 
 
 def test_verify_game_detects_rewritten_chain_with_forged_order(
@@ -103,6 +106,28 @@ def test_verify_game_detects_rewritten_chain_with_forged_order(
     assert not ok
     assert "hash mismatch" not in out
     assert f"order of {seat} for prompt 1 does not match its commitment" in out
+
+
+def _rechain(entries: list[LogEntry]) -> None:
+    prev = GENESIS
+    for e in entries:
+        e.hash = entry_hash(
+            prev_hash=prev, seq=e.seq, kind=e.kind, payload=e.payload,
+            created_at=log_time(e.created_at),
+        )  # fmt: skip
+        LogEntry.objects.filter(pk=e.pk).update(payload=e.payload, prev_hash=prev, hash=e.hash)
+        prev = e.hash
+
+
+def test_verify_game_detects_forged_public_events(django_capture_on_commit_callbacks) -> None:
+    game = _played(django_capture_on_commit_callbacks)
+    entries = list(LogEntry.objects.filter(game=game).order_by("seq"))
+    target = [e for e in entries if e.kind == "prompt_resolved"][1]
+    target.payload["events"] = ["ann built every wonder"]
+    _rechain(entries)
+    ok, out = _verify(game)
+    assert not ok
+    assert f"entry {target.seq}: the public events of prompt 2 differ from the replay" in out
 
 
 def test_verify_game_detects_a_snapshot_that_differs_from_the_replay(

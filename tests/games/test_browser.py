@@ -7,10 +7,26 @@ import re
 
 import pytest
 
-from games.models import Game
+from games.models import Game, SealedOrder
 from tests.games.web_support import eager_celery  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def visit(page, url: str) -> None:
+    """goto, tolerating the page's own auto-reload (it polls and reloads when the game
+    moves on) racing with the navigation."""
+    from playwright.sync_api import Error
+
+    for attempt in range(3):
+        try:
+            page.goto(url)
+            return
+        except Error as exc:
+            racing = "interrupted by another navigation" in str(exc) or "ERR_ABORTED" in str(exc)
+            if not racing or attempt == 2:
+                raise
+            page.wait_for_load_state()
 
 
 def sign_up(page, base: str, name: str) -> None:
@@ -34,8 +50,9 @@ def click_first_order(page) -> str:
 
 
 def test_three_players_sign_up_create_join_and_play_a_round(
-    browser_page, live_server, eager_celery  # noqa: F811
+    browser_page, live_server, eager_celery, settings  # noqa: F811
 ):
+    settings.GAMES_PAGE_POLL_SECONDS = 1
     base = live_server.url
     alice = browser_page
     browser = alice.context.browser
@@ -48,7 +65,7 @@ def test_three_players_sign_up_create_join_and_play_a_round(
             sign_up(page, base, name)
 
         # alice creates a 3-seat 5X game and plays in it.
-        alice.goto(f"{base}/games/new/")
+        visit(alice, f"{base}/games/new/")
         alice.select_option("#id_ruleset", "5x")
         alice.fill("#id_name", "Browser table")
         alice.fill("#id_seats_count", "3")
@@ -62,7 +79,7 @@ def test_three_players_sign_up_create_join_and_play_a_round(
         assert alice.url == game_url
 
         for name in ("bob", "cyd"):
-            pages[name].goto(f"{base}/games/")
+            visit(pages[name], f"{base}/games/")
             pages[name].locator(f'form[action="/games/{game.pk}/join/"] button').click()
             pages[name].wait_for_load_state()
             assert "You joined the game." in pages[name].inner_text(".messages")
@@ -73,21 +90,32 @@ def test_three_players_sign_up_create_join_and_play_a_round(
         chosen = {}
         for name in ("alice", "bob"):
             page = pages[name]
-            page.goto(game_url)
+            visit(page, game_url)
             assert "Your order — draft" in page.inner_text("#prompt")
-            chosen[name] = click_first_order(page)
+            if name == "bob":
+                # A double click sends one order (button disabled + idempotent service).
+                button = page.locator("#legal-orders button").first
+                chosen[name] = button.inner_text().strip()
+                button.dblclick()
+                page.wait_for_load_state()
+                page.wait_for_selector("#receipt")
+                assert SealedOrder.objects.filter(prompt__game=game, seat_name="bob").count() == 1
+            else:
+                chosen[name] = click_first_order(page)
             assert chosen[name].startswith("PASS ")
             receipt = page.inner_text("#receipt")
             assert chosen[name] in receipt
             assert re.search(r"[0-9a-f]{64}", receipt)
         # alice stays on her page; it must notice the resolution by itself.
-        pages["cyd"].goto(game_url)
+        visit(pages["cyd"], game_url)
         chosen["cyd"] = click_first_order(pages["cyd"])
         assert "Your order — play" in pages["cyd"].inner_text("#prompt")
 
         alice.wait_for_selector("text=Your order — play", timeout=15_000)
-        for name, page in pages.items():
-            page.goto(game_url)
+        # From here on pages are checked by hand: stop the 1 s auto-reload racing with it.
+        settings.GAMES_PAGE_POLL_SECONDS = 600
+        for page in pages.values():
+            visit(page, game_url)
             assert "Round 1 of 7" in page.inner_text("main")
             history = page.inner_text("#history")
             assert "draft" in history
@@ -98,15 +126,15 @@ def test_three_players_sign_up_create_join_and_play_a_round(
         # Round 1: everyone exploits; the round resolves to round 2.
         for name in ("alice", "bob", "cyd"):
             page = pages[name]
-            page.goto(game_url)
+            visit(page, game_url)
             page.locator('#legal-orders button:text-is("PLAY EXPLOIT")').click()
             page.wait_for_load_state()
-        for name, page in pages.items():
-            page.goto(game_url)
+        for page in pages.values():
+            visit(page, game_url)
             assert "Round 2 of 7" in page.inner_text("main")
             row = page.locator("table tr.me td").nth(1).inner_text()
             assert row.strip() == "4"  # 3 + (3 - 2 other exploiters)
-        alice.goto(game_url)
+        visit(alice, game_url)
         alice.screenshot(path="/tmp/seat.png", full_page=True)
     finally:
         for name in ("bob", "cyd"):

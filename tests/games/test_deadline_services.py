@@ -13,6 +13,7 @@ from games.errors import NotPending
 from games.models import LogEntry, OutboxMessage, Prompt, Reminder, SealedOrder, Seat
 from games.selectors import current_state
 from games.services.deadlines import (
+    READY_SWEEP_SECONDS,
     deadline_for,
     enforce_deadlines,
     push_out_of_quiet_hours,
@@ -46,9 +47,11 @@ def test_quiet_hours_push_the_deadline_to_the_end_of_the_window() -> None:
 def test_prompt_deadline_follows_game_policy() -> None:
     game, _seats = start_fixed(NAMES, deadline_hours=24, quiet_hours_start=0, quiet_hours_end=6)
     prompt = Prompt.objects.get(game=game, number=1)
-    assert prompt.deadline == deadline_for(game=game, start=prompt.opened_at) or abs(
-        (prompt.deadline - deadline_for(game=game, start=prompt.opened_at)).total_seconds()
-    ) < 1
+    assert (
+        prompt.deadline == deadline_for(game=game, start=prompt.opened_at)
+        or abs((prompt.deadline - deadline_for(game=game, start=prompt.opened_at)).total_seconds())
+        < 1
+    )
     expected = prompt.opened_at + timedelta(hours=24)
     if expected.hour < 6:
         expected = expected.replace(hour=6, minute=0, second=0, microsecond=0)
@@ -82,8 +85,9 @@ def test_deadline_fills_missing_orders_with_defaults_after_grace(
     assert revealed["bob"]["source"] == "default"
     assert revealed["ann"]["source"] == "web"
     assert revealed["cat"]["commitment"] == nmr[1].payload["commitment"]
-    assert order_commitment(salt=revealed["cat"]["salt"], text=revealed["cat"]["text"]) == (
-        nmr[1].payload["commitment"]
+    assert (
+        order_commitment(salt=revealed["cat"]["salt"], text=revealed["cat"]["text"])
+        == (nmr[1].payload["commitment"])
     )
     # Running the sweep again does nothing more.
     assert enforce_deadlines(now=prompt.deadline + timedelta(hours=1)) == 0
@@ -104,7 +108,10 @@ def test_reminder_sent_once_to_seats_without_order(django_capture_on_commit_call
     assert Reminder.objects.count() == 2
     body = reminders.get(seat__name="bob").body
     assert "prompt 1" in body and RULES.legal_orders(state, "bob")[0] in body
-    assert reminders.get(seat__name="bob").reply_to == f"orders+{seats['bob'].mail_token}@orders.localhost"
+    assert (
+        reminders.get(seat__name="bob").reply_to
+        == f"orders+{seats['bob'].mail_token}@orders.localhost"
+    )
 
 
 def test_resigned_seat_gets_default_orders_and_never_blocks(
@@ -133,3 +140,22 @@ def test_resigned_seat_gets_default_orders_and_never_blocks(
     assert kinds.count("nmr_applied") == 2
     game.refresh_from_db()
     assert timezone.now() < p2.deadline
+
+
+def test_sweep_reenqueues_a_complete_prompt_whose_task_was_lost(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    state = current_state(game=game)
+    # Orders submitted without running on-commit callbacks: the resolution task is lost.
+    for name in NAMES:
+        order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert prompt.status == Prompt.Status.OPEN and prompt.ready_at is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        enforce_deadlines(now=timezone.now() + timedelta(seconds=5))  # too early
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.OPEN
+    with django_capture_on_commit_callbacks(execute=True):
+        enforce_deadlines(now=timezone.now() + timedelta(seconds=READY_SWEEP_SECONDS + 1))
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
+    assert not LogEntry.objects.filter(game=game, kind="nmr_applied").exists()

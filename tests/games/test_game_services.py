@@ -201,3 +201,20 @@ def test_join_private_leave_and_automatic_start_with_seed_shuffle() -> None:
     # The seed is nowhere in the log until the end.
     assert str(game.seed) not in json.dumps(game_log(game=game))
     assert SealedOrder.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_create_seated_starts_at_once_with_the_given_seating() -> None:
+    from games.services.games import game_create_seated
+
+    org, *players = make_users(["org", "zed", "amy", "kim", "bo"])
+    game = game_create_seated(
+        organizer=org, ruleset="5x", options={}, users=players, name="Table 1", deadline_hours=24
+    )
+    assert game.status == Game.Status.ACTIVE and game.is_private and game.seats_count == 4
+    assert [s.name for s in Seat.objects.filter(game=game).order_by("position")] == [
+        "zed", "amy", "kim", "bo",
+    ]  # fmt: skip
+    assert LogEntry.objects.get(game=game, kind="game_started").payload["seating_fixed"] is True
+    with pytest.raises(ValidationError):
+        game_create_seated(organizer=org, ruleset="5x", options={}, users=[players[0]] * 3)

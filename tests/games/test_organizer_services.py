@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import timedelta
 
@@ -11,8 +12,9 @@ from django.utils import timezone
 import engine
 from engine.audit import verify_export
 from games.errors import GameStateError, PermissionDenied, ValidationError
-from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, game_export, seat_view
+from games.services.orders import order_submit
 from games.services.organizer import (
     deadline_extend,
     game_end,
@@ -20,7 +22,6 @@ from games.services.organizer import (
     game_resume,
     seat_replace,
 )
-from games.services.orders import order_submit
 from games.services.seats import seat_for_token
 from tests.games.core_support import eager_celery, make_users, start_fixed
 
@@ -100,6 +101,10 @@ def test_replace_seat_hands_over_name_position_and_mail(
     assert Seat.objects.get(pk=seats["bob"].pk).status == Seat.Status.REPLACED
     assert seat_for_token(token=old_token) is None
     assert seat_for_token(token=new.mail_token).pk == new.pk
+    # The former player no longer sees the seat's hand.
+    former = seat_view(seat=Seat.objects.get(pk=seats["bob"].pk))
+    assert "hand" not in former and "dealt" not in former and former["my_order"] is None
+    assert "hand" in seat_view(seat=new)
     # The old player's sealed order stays in force and is visible to the new player.
     assert seat_view(seat=new)["my_order"]["text"] == RULES.legal_orders(state, "bob")[0]
     with pytest.raises(PermissionDenied):
@@ -108,6 +113,9 @@ def test_replace_seat_hands_over_name_position_and_mail(
         order_submit(seat=new, text=RULES.legal_orders(state, "bob")[1], source="web")
     assert SealedOrder.objects.filter(seat_name="bob", is_current=True).get().seat_id == new.pk
     assert LogEntry.objects.filter(game=game, kind="seat_replaced").count() == 1
+    welcome = OutboxMessage.objects.get(kind="seat_handover")
+    assert welcome.to == "newbie@example.com"
+    assert welcome.reply_to == f"orders+{new.mail_token}@orders.localhost"
 
 
 def test_end_game_abandons_reveals_seed_and_stays_verifiable(
@@ -127,8 +135,10 @@ def test_end_game_abandons_reveals_seed_and_stays_verifiable(
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED and game.ranking is None
     ended = LogEntry.objects.get(game=game, kind="game_ended")
+    setup_salt = hashlib.sha256(f"setup:{game.seed_salt}".encode()).hexdigest()[:32]
     assert ended.payload == {
         "reason": "players vanished", "seed": game.seed, "seed_salt": game.seed_salt,
+        "setup": game.setup, "setup_salt": setup_salt,
     }  # fmt: skip
     with pytest.raises(GameStateError):
         game_end(game=game, by=game.organizer, reason="again")

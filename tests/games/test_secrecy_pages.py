@@ -147,3 +147,37 @@ def test_sealed_cards_and_bids_stay_hidden_until_revealed(table, eager_celery, d
         if who != "anonymous":
             api_view = clients[who].get(f"/api/games/{game.pk}/").json()
             assert "bid" not in api_view["view"]["players"]["bob"]
+
+
+def test_6x5_goals_of_other_seats_stay_hidden(django_capture_on_commit_callbacks):
+    import engine
+    from engine.base import dumps
+    from games import selectors
+
+    ann, bob = make_user("ann"), make_user("bob")
+    goals = {
+        "ann": [[[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]],
+        "bob": [[[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]]],
+    }
+    game = game_services.game_create(
+        organizer=ann, ruleset="6x5", seats_count=2, setup={"goals": goals}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in (ann, bob):
+            game_services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    state = selectors.current_state(game=game)
+    bob_secrets = engine.get("6x5").secrets(state, "bob")
+    ann_secrets = engine.get("6x5").secrets(state, "ann")
+    assert bob_secrets and ann_secrets
+    client = Client()
+    client.force_login(ann)
+    mine = dumps(client.get(f"/api/games/{game.pk}/").json())
+    assert all(fragment in mine for fragment in ann_secrets)  # the check can see goals
+    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/log/", "/api/games/"):
+        text = dumps(client.get(url).json())
+        for fragment in bob_secrets:
+            assert fragment not in text, url
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "1 hidden" in page  # bob's row: a count, no drawing
+    assert page.count('aria-label="goal shape"') == 1  # ann's own goal only

@@ -200,8 +200,13 @@ def test_round_resolves_and_every_page_shows_the_next_prompt(client, users, star
     assert "Your order — play" in html
     assert 'value="PLAY EXPLOIT"' in html
     assert 'id="history"' in html
+    assert 'name="prompt" value="2"' in html
     status = client.get(reverse("games:status", args=[started.pk])).json()
     assert status["prompt"] == 2 and status["status"] == "active" and status["ordered"] == []
+    # A click on a stale page (still showing prompt 1) must not land on prompt 2.
+    stale = client.post(url, {"text": "PLAY EXPLOIT", "prompt": 1}, follow=True)
+    assert any("Prompt 1 is not open any more" in m for m in messages_of(stale))
+    assert not SealedOrder.objects.filter(prompt__game=started, prompt__number=2).exists()
 
 
 def test_organizer_tools(client, users, started):
@@ -303,17 +308,35 @@ def test_api_token_page_creates_shows_once_and_revokes(client, users):
     assert not Token.objects.filter(user=users["ann"]).exists()
 
 
-@pytest.mark.parametrize("ruleset,seats", [("6x5", 2), ("4x-dice", 2)])
-def test_other_rulesets_render(client, users, django_capture_on_commit_callbacks, ruleset, seats):
-    game = game_services.game_create(organizer=users["ann"], ruleset=ruleset, seats_count=seats)
+@pytest.mark.parametrize(
+    "ruleset,marker", [("6x5", 'class="hexmap"'), ("4x-dice", 'class="track"')]
+)
+def test_other_rulesets_have_their_own_page(client, users, django_capture_on_commit_callbacks, ruleset, marker):
+    game = game_services.game_create(organizer=users["ann"], ruleset=ruleset, seats_count=2)
     with django_capture_on_commit_callbacks(execute=True):
-        for name in ("ann", "bob")[:seats]:
+        for name in ("ann", "bob"):
             game_services.game_join(game=game, user=users[name])
     for name in ("ann", "bob", "zed"):
         login(client, users[name])
         page = client.get(reverse("games:detail", args=[game.pk]))
         assert page.status_code == 200
-        assert "The table" in page.content.decode() or 'class="hexmap"' in page.content.decode() or "dice" in page.content.decode().lower()
+        html = page.content.decode()
+        assert marker in html
+        if ruleset == "6x5":
+            assert ">0,0<" in html  # the black tile's coordinates are drawn
+        else:
+            assert html.count('class="die"') >= 2 * 3  # 2 players x 3 dice (default)
+
+
+def test_generic_fallback_renders_any_view_as_tables():
+    from django.template.loader import render_to_string
+
+    html = render_to_string(
+        "games/rulesets/_generic.html",
+        {"v": {"turn": 3, "players": {"a": {"score": 1}, "b": {"score": 2}}, "notes": ["x<y"]}},
+    )
+    assert "<table" in html and "Players" in html and "Turn" in html
+    assert "x&lt;y" in html and "x<y" not in html
 
 
 def test_game_list_shows_mine_and_open_games(client, users, started):

@@ -4,7 +4,9 @@ worker processes the mail, resolves the prompts and sends every email to a real 
 
 from __future__ import annotations
 
+import os
 import smtplib
+import socket
 import time
 from collections.abc import Iterator
 from email.utils import make_msgid
@@ -22,8 +24,18 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def celery_broker_url() -> str:
-    """Redis (private queue per run, see tests/conftest.py): many small tasks in a row."""
+def celery_broker_url() -> str | None:
+    """Redis when it runs here (a private queue per run, see tests/conftest.py), else the
+    embedded filesystem broker. FIVEX_TEST_MAIL_BROKER=filesystem forces the latter."""
+    if os.environ.get("FIVEX_TEST_MAIL_BROKER") == "filesystem":
+        return None
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    if url.startswith("redis"):
+        return url
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return None
     return "redis://127.0.0.1:6379/0"
 
 

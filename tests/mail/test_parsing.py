@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from games.mail.addresses import redact_address, split_orders_address, token_from_address
@@ -30,6 +34,7 @@ EXPECTED_ORDERS = {
     "reply_quoted_report.eml": "PLAY EXPAND",
     "reply_localized.eml": "play explore",
     "reply_outlook.eml": "PLAY EXCAVATE",
+    "outlook_html.eml": "PLAY EXPLORE",
     "illegal_order.eml": "PLAY NAPOLEON",
 }
 
@@ -139,6 +144,11 @@ def test_looks_garbled_accepts_accented_text() -> None:
         ("BID 2\nFrom: FiveX <f@x>\nSent: Saturday\nTo: me\nBID 9", "BID 2"),
         ("TAKE EXPAND\n#### Write your order above this line ####\nPLAY X", "TAKE EXPAND"),
         ("\n\n  PASS GANDHI  \n\nSent from my iPhone\n", "  PASS GANDHI"),
+        # bottom posting: the answer below the quoted report
+        ("On Sat, 21 Nov 2026, FiveX <f@x> wrote:\n> PLAY EXPLOIT\n\nBID 3\n-- \nA", "BID 3"),
+        ("On Sat, 21 Nov 2026 at 10:00, FiveX\n<o@x> wrote:\n\n> Round 1\nBID 3", "BID 3"),
+        # top posting with a quote, then the player's signature
+        ("BID 3\n\nOn Sat, FiveX <f@x> wrote:\n> BID 1\n>\n\n-- \nBID 2", "BID 3"),
     ],
 )
 def test_strip_reply_keeps_only_the_new_text(text: str, expected: str) -> None:
@@ -166,3 +176,15 @@ def test_split_orders_address(settings) -> None:
     assert split_orders_address("judge+abc@orders.example") is None  # wrong prefix
     assert split_orders_address("orders@orders.example") is None  # no token
     assert split_orders_address("orders+a'b@orders.example") is None  # not a token
+
+
+def test_parsing_works_in_a_fresh_interpreter() -> None:
+    # Regression: parsing used email.parser without importing it; the tests passed only
+    # because another module had imported it first.
+    code = (
+        "from games.mail.parsing import parse_message;"
+        "assert parse_message(b'Subject: x\\n\\nPLAY EXPLOIT\\n').order_text == 'PLAY EXPLOIT'"
+    )
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, cwd=root)
+    assert result.returncode == 0, result.stderr.decode()

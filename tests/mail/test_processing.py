@@ -28,6 +28,7 @@ ACCEPTED = {
     "reply_quoted_report.eml": "EXPAND",
     "reply_localized.eml": "EXPLORE",
     "reply_outlook.eml": "EXCAVATE",
+    "outlook_html.eml": "EXPLORE",
 }
 
 
@@ -189,3 +190,26 @@ def test_row_records_what_arrived(table) -> None:
     token = table.seats["ann"].mail_token
     assert token not in row.recipient and row.recipient.startswith("o***+")
     assert InboundMail.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "name,subject",
+    [
+        ("reply_localized.eml", "Re: [FiveX] Ligue 7"),
+        ("reply_outlook.eml", "Re: [FiveX] League 7: round 1"),
+        ("quoted_printable.eml", "Re: [FiveX] Ligue 7 — tour 1"),
+        ("commands.eml", "Re: help please"),
+    ],
+)
+def test_reply_subject_has_one_re_prefix(table, name: str, subject: str) -> None:
+    address = table.address("ann")
+    process_message(eml(name, to=address), address)
+    assert [m.subject for m in replies_to("ann@example.com")] == [subject]
+
+
+def test_status_renders_the_seat_list_one_line_each(table) -> None:
+    address = table.address("ann")
+    process_message(eml("commands.eml", to=address), address)
+    [reply] = replies_to("ann@example.com")
+    for seat in table.seats.values():
+        assert f"- name={seat.name}, position={seat.position}, status=active" in reply.body

@@ -161,3 +161,15 @@ def test_smtp_session_logs_never_show_a_token(table, smtpd, caplog) -> None:
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert "o***+" in text
     assert token not in text
+
+
+def test_one_message_to_two_seat_addresses_is_stored_once_per_seat(table, smtpd) -> None:
+    # the duplicate check is per (Message-ID, address): a Cc to another seat is its own delivery
+    ann, bob = table.address("ann"), table.address("bob")
+    raw = eml("plain.eml", to=f"{ann}, {bob}", msgid="<cc@example.com>")
+    with smtplib.SMTP(*smtpd) as smtp:
+        assert smtp.sendmail("ann@example.com", [ann, bob], raw) == {}
+        smtp.sendmail("ann@example.com", [ann], raw)  # a resend: already stored
+    rows = InboundMail.objects.order_by("id")
+    assert [r.seat_id for r in rows] == [table.seats["ann"].pk, table.seats["bob"].pk]
+    assert {r.message_id for r in rows} == {"<cc@example.com>"}

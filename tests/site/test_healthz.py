@@ -14,6 +14,11 @@ def _closed_port() -> int:
         return sock.getsockname()[1]  # nothing listens here once the socket is closed
 
 
+def _point_broker_at(monkeypatch, url: str) -> None:
+    monkeypatch.setitem(celery_app.conf, "broker_url", url)
+    monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery prefers the variable when set
+
+
 @pytest.mark.django_db
 def test_healthz_ok_with_database_and_broker(client) -> None:
     response = client.get("/healthz")
@@ -28,7 +33,7 @@ def test_healthz_ok_with_database_and_broker(client) -> None:
 @pytest.mark.django_db
 def test_healthz_reports_a_stopped_broker_quickly(client, monkeypatch) -> None:
     port = _closed_port()
-    monkeypatch.setitem(celery_app.conf, "broker_url", f"redis://127.0.0.1:{port}/0")
+    _point_broker_at(monkeypatch, f"redis://127.0.0.1:{port}/0")
     started = time.monotonic()
     response = client.get("/healthz")
     elapsed = time.monotonic() - started
@@ -44,7 +49,27 @@ def test_healthz_reports_a_stopped_broker_quickly(client, monkeypatch) -> None:
 @pytest.mark.django_db
 def test_healthz_masks_broker_password(client, monkeypatch) -> None:
     port = _closed_port()
-    monkeypatch.setitem(celery_app.conf, "broker_url", f"redis://:hunter2@127.0.0.1:{port}/0")
+    _point_broker_at(monkeypatch, f"redis://:hunter2@127.0.0.1:{port}/0")
     body = client.get("/healthz").json()
     assert "hunter2" not in str(body)
     assert body["broker"]["status"] == "error"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_database_failure(client, monkeypatch) -> None:
+    from django.db import OperationalError, connection
+
+    def refuse():
+        raise OperationalError("connection refused by the test")
+
+    monkeypatch.setattr(connection, "cursor", refuse)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error"
+    assert body["database"] == {
+        "status": "error",
+        "vendor": connection.vendor,
+        "error": "database unreachable: connection refused by the test",
+    }
+    assert body["broker"]["status"] == "ok"

@@ -103,7 +103,11 @@ def test_smtp_from_separate_variables() -> None:
     )  # fmt: skip
     assert s["mailer"]["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
     options = s["mailer"]["OPTIONS"]
-    assert (options["host"], options["port"], options["username"]) == ("smtp.example.org", 587, "mailer")
+    assert (options["host"], options["port"], options["username"]) == (
+        "smtp.example.org",
+        587,
+        "mailer",
+    )
     assert options["use_tls"] is True and options["use_ssl"] is False
     assert s["from"] == "FiveX <games@example.org>"
 

@@ -12,8 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(module: str, payload: object | None = None, raw: str | None = None,
-         path: str | None = None) -> subprocess.CompletedProcess[str]:
+def _cli(
+    module: str, payload: object | None = None, raw: str | None = None, path: str | None = None
+) -> subprocess.CompletedProcess[str]:
     text = raw if raw is not None else json.dumps(payload)
     args = [sys.executable, "-m", module, path or "-"]
     return subprocess.run(
@@ -53,17 +54,26 @@ def test_pairing_cli_prints_tables_and_byes(tmp_path: Path) -> None:
     ("payload", "raw", "message"),
     [
         (None, "{not json", "malformed JSON"),
-        ({"table_sizes": [2], "players": [{"id": "a", "opponents": ["zz"]}, {"id": "b"}]}, None,
-         "unknown opponent 'zz'"),
-        ({"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "nobody"]]},
-         None, "forbidden[0] names unknown player 'nobody'"),
+        (
+            {"table_sizes": [2], "players": [{"id": "a", "opponents": ["zz"]}, {"id": "b"}]},
+            None,
+            "unknown opponent 'zz'",
+        ),
+        (
+            {"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "nobody"]]},
+            None,
+            "forbidden[0] names unknown player 'nobody'",
+        ),
         ({"table_sizes": [2], "players": _players("a", "a")}, None, "'a' appears twice"),
         ({"table_sizes": [], "players": _players("a", "b")}, None, "table_sizes"),
         ({"table_sizes": [7], "players": _players("a", "b")}, None, "between 2 and 6"),
         ({"table_sizes": [1], "players": _players("a", "b")}, None, "between 2 and 6"),
         ({"table_sizes": [4], "players": _players("a", "b", "c")}, None, "no way to seat"),
-        ({"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]}, None,
-         "no way to seat"),
+        (
+            {"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]},
+            None,
+            "no way to seat",
+        ),
         ({"table_sizes": [2], "players": [{"id": "a", "points": "x"}]}, None, "points"),
         ({"players": _players("a", "b")}, None, "table_sizes"),
         ([], None, "JSON object"),
@@ -100,8 +110,11 @@ def test_ratings_cli_prints_ratings_games_and_ledger() -> None:
     ("payload", "raw", "message"),
     [
         (None, "[1,", "malformed JSON"),
-        ({"games": [{"id": "g1", "ranking": [["a"], ["b", "a"]]}]}, None,
-         "player 'a' appears twice"),
+        (
+            {"games": [{"id": "g1", "ranking": [["a"], ["b", "a"]]}]},
+            None,
+            "player 'a' appears twice",
+        ),
         ({"games": [{"id": "g1", "ranking": []}]}, None, "ranking must be a non-empty list"),
         ({"games": [{"id": "g1", "ranking": [["a"]]}]}, None, "at least two players"),
     ],

@@ -27,8 +27,14 @@ SPEC_EXAMPLE = {
     "table_sizes": [4, 3],
     "seed": 7,
     "players": [
-        {"id": "p1", "points": 3.0, "rating": 1612, "opponents": ["p2", "p7"], "byes": 0,
-         "seats": [1, 0, 0, 0]},
+        {
+            "id": "p1",
+            "points": 3.0,
+            "rating": 1612,
+            "opponents": ["p2", "p7"],
+            "byes": 0,
+            "seats": [1, 0, 0, 0],
+        },
         {"id": "p2", "points": 2.0, "rating": 1580, "opponents": ["p1"]},
         {"id": "p3", "points": 2.0, "rating": 1550},
         {"id": "p4", "points": 1.0, "rating": 1500},
@@ -36,8 +42,15 @@ SPEC_EXAMPLE = {
         {"id": "p6", "points": 1.0, "rating": 1480},
         {"id": "p7", "points": 0.0, "rating": 1470, "opponents": ["p1"]},
         {"id": "p8", "points": 0.0, "rating": 1460},
-        {"id": "p9", "points": 0.0, "rating": 1500, "opponents": [], "byes": 1,
-         "seats": [0, 0, 0, 0], "withdrawn": True},
+        {
+            "id": "p9",
+            "points": 0.0,
+            "rating": 1500,
+            "opponents": [],
+            "byes": 1,
+            "seats": [0, 0, 0, 0],
+            "withdrawn": True,
+        },
     ],
     "forbidden": [["p1", "p5"]],
 }
@@ -126,10 +139,16 @@ def test_leaders_play_each_other() -> None:
     players = [_p(f"p{i}", points=8 - i) for i in range(8)]
     out = _run(_req([2], players))
     assert [sorted(t) for t in out["tables"]] == [
-        ["p0", "p1"], ["p2", "p3"], ["p4", "p5"], ["p6", "p7"]
+        ["p0", "p1"],
+        ["p2", "p3"],
+        ["p4", "p5"],
+        ["p6", "p7"],
     ]
     out4 = _run(_req([4], players))
-    assert [sorted(t) for t in out4["tables"]] == [["p0", "p1", "p2", "p3"], ["p4", "p5", "p6", "p7"]]
+    assert [sorted(t) for t in out4["tables"]] == [
+        ["p0", "p1", "p2", "p3"],
+        ["p4", "p5", "p6", "p7"],
+    ]
 
 
 def test_within_a_score_group_top_half_meets_bottom_half() -> None:
@@ -260,3 +279,22 @@ def test_planted_repeat_free_round_is_found(size: int) -> None:
     out = _run(_req([size], players))
     repeats = sum(opp[a].count(b) for t in out["tables"] for a, b in itertools.combinations(t, 2))
     assert repeats == 0
+
+
+def test_bracket_repaired_when_greedy_fold_would_float_two() -> None:
+    # Regression: top half v bottom half in order gives a-c, then b (met d) finds nobody,
+    # so b and d would float down to e and f. Pairing a-d, b-c keeps every score together.
+    players = [
+        _p("a", 2, rating=1900),
+        _p("b", 2, rating=1800, opponents=["d"]),
+        _p("c", 2, rating=1700),
+        _p("d", 2, rating=1600, opponents=["b"]),
+        _p("e", 0),
+        _p("f", 0),
+    ]
+    out = _run(_req([2], players))
+    assert {frozenset(t) for t in out["tables"]} == {
+        frozenset("ad"),
+        frozenset("bc"),
+        frozenset("ef"),
+    }

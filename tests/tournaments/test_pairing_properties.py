@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,9 @@ def tournaments(draw: st.DrawFn) -> dict:
         )
     forbidden = []
     if n >= 2:
-        for a, b in draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)), max_size=3)):
+        for a, b in draw(
+            st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)), max_size=3)
+        ):
             if a != b:
                 forbidden.append([a, b])
     return {
@@ -105,9 +108,7 @@ def test_generated_tournament_obeys_the_rules(data: dict) -> None:
     active = [p for p in data["players"] if not p["withdrawn"]]
     active_ids = sorted(p["id"] for p in active)
     sizes = data["table_sizes"]
-    n_byes = next(
-        (b for b in range(len(active) + 1) if best_split(len(active) - b, sizes)), None
-    )
+    n_byes = next((b for b in range(len(active) + 1) if best_split(len(active) - b, sizes)), None)
     try:
         out = pair_json(data)
     except PairingError as exc:
@@ -161,3 +162,61 @@ def test_two_player_tables_give_seat_1_to_who_had_it_less(data: dict) -> None:
         balance_first = seats[first][0] - seats[first][1]
         balance_second = seats[second][0] - seats[second][1]
         assert balance_first <= balance_second
+
+
+@st.composite
+def bigger_tournaments(draw: st.DrawFn) -> dict:
+    n = draw(st.integers(min_value=13, max_value=60))
+    rnd = draw(st.randoms(use_true_random=False))
+    ids = [f"q{i}" for i in range(n)]
+    opponents: dict[str, list[str]] = {p: [] for p in ids}
+    for _ in range(n * draw(st.integers(0, 3))):
+        a, b = rnd.sample(ids, 2)
+        opponents[a].append(b)
+        opponents[b].append(a)
+    players = [
+        {
+            "id": p,
+            "points": rnd.choice([0, 1, 2, 3]),
+            "rating": rnd.randint(1300, 1700),
+            "opponents": opponents[p],
+            "byes": rnd.randint(0, 1),
+            "withdrawn": rnd.random() < 0.1,
+        }
+        for p in ids
+    ]
+    # Disjoint forbidden pairs, so a layout keeping them apart always exists.
+    banned = rnd.sample(ids, 2 * draw(st.integers(0, 4)))
+    forbidden = [banned[k : k + 2] for k in range(0, len(banned), 2)]
+    return {
+        "table_sizes": draw(st.sampled_from(SIZE_CHOICES)),
+        "seed": draw(st.integers(0, 10)),
+        "players": players,
+        "forbidden": forbidden,
+    }
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bigger_tournaments())
+def test_bigger_fields_keep_the_hard_rules(data: dict) -> None:
+    active = [p for p in data["players"] if not p["withdrawn"]]
+    sizes = data["table_sizes"]
+    n_byes = next((b for b in range(len(active) + 1) if best_split(len(active) - b, sizes)), None)
+    if n_byes is None:
+        with pytest.raises(PairingError, match="no way to seat"):
+            pair_json(data)
+        return
+    out = pair_json(data)
+    seated = [p for t in out["tables"] for p in t]
+    assert sorted(seated + out["byes"]) == sorted(p["id"] for p in active)
+    assert len(out["byes"]) == n_byes
+    assert sorted(len(t) for t in out["tables"]) == best_split(len(active) - n_byes, sizes)
+    assert is_forbidden_free(data, out["tables"])
+    # Tables come top first: each table's best-placed player ranks above the next table's.
+    rank = {
+        p["id"]: i
+        for i, p in enumerate(sorted(active, key=lambda p: (-p["points"], -p["rating"], p["id"])))
+    }
+    tops = [min(rank[p] for p in t) for t in out["tables"]]
+    assert tops == sorted(tops)
+    assert pair_json(data) == out

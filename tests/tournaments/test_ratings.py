@@ -148,7 +148,12 @@ def test_replay_gives_identical_ratings() -> None:
         ({"initial": "x", "games": []}, "initial"),
         ([1, 2], "JSON object"),
         (
-            {"games": [{"id": "g", "ranking": [["a"], ["b"]]}, {"id": "g", "ranking": [["a"], ["b"]]}]},
+            {
+                "games": [
+                    {"id": "g", "ranking": [["a"], ["b"]]},
+                    {"id": "g", "ranking": [["a"], ["b"]]},
+                ]
+            },
             "appears twice",
         ),
     ],

@@ -9,12 +9,20 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
   points, then lowest rating, then the id that sorts last). If the forbidden pairs make
   the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
   never added to get around forbidden pairs: if no choice of the minimum number of byes
-  works, the input is rejected ("no way to seat ...").
+  works, the input is rejected ("no way to seat ..."). At most ``max(10, 2000 // active)``
+  choices are tried. For three or more a table the search for a forbidden-free layout is
+  exhaustive only up to 12 players; beyond, a layout the tabu search cannot find is
+  reported as impossible (only conceivable with very dense forbidden lists).
 - Two players a table: :mod:`.two`; three or more (or mixed sizes): :mod:`.tables`;
   seat order: :mod:`.seats`.
 - Output: tables top first (ordered by their highest-placed player), each in seat
   order; byes in the order they were chosen.
-- The seed only drives the random restarts of the local search for bigger tables.
+- The seed only drives the randomised parts of the search for bigger tables (tabu ties,
+  annealing of the point spread); every loop is bounded by a step count, not the clock.
+- Priorities: forbidden pairs and table sizes are hard; then byes; then fewest repeats
+  (an earlier meeting counts once per meeting); then points close together (two a
+  table: fewest and smallest score gaps; bigger tables: sum over pairs at a table of the
+  squared point gap); then seats; ties in the end by standings order.
 """
 
 from __future__ import annotations
@@ -46,8 +54,9 @@ __all__ = [
     "parse_request",
 ]
 
-# How many choices of bye players to try when forbidden pairs get in the way.
-BYE_ATTEMPTS = 200
+# How many choices of bye players to try when forbidden pairs get in the way (each try
+# is a full pairing, so big fields try fewer).
+BYE_WORK = 2_000
 
 
 def _bye_order(active: list[Player]) -> list[Player]:
@@ -90,7 +99,8 @@ def pair(request: PairingRequest) -> PairingResult:
         )
     n_byes, sizes = layout
     candidates = _bye_order(active)
-    for chosen in islice(combinations(range(len(candidates)), n_byes), BYE_ATTEMPTS):
+    attempts = max(10, BYE_WORK // len(active))
+    for chosen in islice(combinations(range(len(candidates)), n_byes), attempts):
         byes = [candidates[i] for i in chosen]
         bye_ids = {p.id for p in byes}
         seated = [p for p in active if p.id not in bye_ids]

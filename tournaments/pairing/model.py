@@ -9,6 +9,8 @@ Documented readings of the contract (see also ``tournaments/pairing/__init__.py`
   counts (the input is normally symmetric: each side lists the other once per meeting).
 - A ``forbidden`` pair must name two different known players; pairs naming a withdrawn
   player are accepted and have no effect.
+- Unknown fields are ignored (room for names, clubs...); a table size listed twice counts
+  once, at its first place.
 - ``seed`` is optional (default 0); it only drives the random restarts of the local search
   for tables of three or more, never the ordinary choices.
 """
@@ -77,9 +79,6 @@ def _player(raw: Any, index: int) -> Player:
     pid = raw.get("id")
     if not isinstance(pid, str) or not pid:
         raise PairingError(f"players[{index}].id must be a non-empty string")
-    unknown = set(raw) - {"id", "points", "rating", "opponents", "byes", "seats", "withdrawn"}
-    if unknown:
-        raise PairingError(f"player {pid!r}: unknown field(s) {sorted(unknown)}")
     opponents = raw.get("opponents", [])
     if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
         raise PairingError(f"player {pid!r}: opponents must be a list of player ids")
@@ -107,17 +106,13 @@ def parse_request(data: Any) -> PairingRequest:
     """
     if not isinstance(data, dict):
         raise PairingError("input must be a JSON object")
-    unknown = set(data) - {"table_sizes", "seed", "players", "forbidden"}
-    if unknown:
-        raise PairingError(f"unknown field(s) {sorted(unknown)}")
     sizes = data.get("table_sizes")
     if not isinstance(sizes, list) or not sizes:
         raise PairingError("table_sizes must be a non-empty list")
     for s in sizes:
         if isinstance(s, bool) or not isinstance(s, int) or not 2 <= s <= 6:
             raise PairingError(f"table_sizes: {s!r} is not a table size between 2 and 6")
-    if len(set(sizes)) != len(sizes):
-        raise PairingError("table_sizes lists a size twice")
+    sizes = list(dict.fromkeys(sizes))  # a size listed twice counts once, where first listed
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise PairingError("seed must be an integer")

@@ -54,6 +54,7 @@ def tabu_repair(f: Field, tables: list[list[int]], rng: random.Random) -> list[l
         if total == 0 or evals > EVAL_BUDGET:
             break
         bad = [p for p in range(n) if conf[p].get(where[p], 0)]
+        evals += n  # the scan above is work too: keeps big fields within the budget
         best_d: int | None = None
         moves: list[tuple[int, int]] = []
         for a in bad:

@@ -13,7 +13,10 @@ minimises, in this order,
 For two players this is the familiar colour rule: the player who has had seat 1
 (moving first) less often relative to seat 2 gets seat 1; with equal balance, the one
 with fewer seat-1 games; with equal histories the first mover alternates from board to
-board (the leader of board 1 moves first, of board 2 second, and so on).
+board (the leader of board 1 moves first, of board 2 second, and so on). The input holds
+seat counts, not their order, so a rule like "never the same colour three times in a
+row" cannot be applied; the pairing itself prefers, among near-equal partners, one whose
+seat preference complements (see :mod:`.two`), which keeps most players exactly even.
 """
 
 from __future__ import annotations

@@ -1,22 +1,31 @@
 """Tables of three to six players (or mixed sizes): construction plus local search.
 
-1. Construction: the tables (most preferred size first) are filled in standings order,
-   so the leaders share the top table, the next players the second table, and so on.
-2. Local search: while a table holds a forbidden pair or a repeat meeting, try swapping
-   each such player with every player of the other tables (nearest tables first) and
-   apply the best strictly improving swap. The cost is lexicographic, packed into one
+1. Construction, top-down: each table takes the best-placed free player, then the next
+   free players in standings order who have not met anyone already at the table (nor
+   are forbidden with them); a table that cannot fill that way takes the next free
+   players anyway. So the leaders share the top table, and players skip down only as
+   far as needed to avoid a repeat.
+2. Descent: while a table holds a forbidden pair or a repeat meeting, try swapping each
+   such player with the players of the other tables (nearest tables first) and apply
+   the best strictly improving swap. The cost is lexicographic, packed into one
    integer: forbidden pairs, then repeat meetings (once per earlier meeting), then the
-   sum over pairs at a table of the squared point difference.
-3. If conflicts remain, a tabu search on the conflicts alone (:mod:`.repair`, ties broken
-   by ``random.Random(seed)``, so still deterministic), then the descent again and a
-   polish of the point spread by improving swaps between neighbouring tables.
-4. For at most ``EXACT_MAX`` players, if repeats or forbidden pairs still remain, every
+   sum over pairs at a table of the squared point difference (rule 4).
+3. If conflicts remain, a tabu search on the conflicts alone (:mod:`.repair`), then the
+   descent again.
+4. Point spread: improving swaps between neighbouring tables, a short simulated
+   annealing (swaps between tables at most three apart, never keeping an added
+   conflict: the best state is restored at the end), and the improving swaps again.
+5. For at most ``EXACT_MAX`` players, if repeats or forbidden pairs still remain, every
    partition into the planned sizes is enumerated, which proves the minimum.
+
+Randomness (tabu ties, annealing) comes only from ``random.Random(seed)``, and every
+loop is bounded by a count of steps, never by the clock: same input, same output.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections.abc import Iterator
 from itertools import combinations
@@ -25,6 +34,8 @@ from .model import Field
 from .repair import tabu_repair
 
 EXACT_MAX = 12
+ANNEAL_PER_PLAYER = 100  # annealing steps per player, at most ANNEAL_MAX in all
+ANNEAL_MAX = 10_000
 
 
 class Infeasible(Exception):
@@ -46,13 +57,35 @@ class _Search:
         self.forbid_w = self.repeat_w * (max_meet * pairs_total + 1)
         self.tables: list[list[int]] = []
         self.where: list[int] = [0] * f.n
-        start = 0
-        for t, s in enumerate(sizes):
-            members = list(range(start, start + s))
+        self._construct(sizes)
+
+    def _construct(self, sizes: list[int]) -> None:
+        """Fill tables top-down: each takes the best-placed free player, then the next
+        free players in standings order who have neither met nor are forbidden with
+        anyone already there; a table that cannot fill that way takes the next ones."""
+        n = self.n
+        free = [True] * n
+        head = 0
+        for t, size in enumerate(sizes):
+            while not free[head]:
+                head += 1
+            members = [head]
+            free[head] = False
+            x = head + 1
+            while len(members) < size and x < n:
+                if free[x] and all(self.pc(x, y) < self.repeat_w for y in members):
+                    members.append(x)
+                    free[x] = False
+                x += 1
+            x = head
+            while len(members) < size:
+                if free[x]:
+                    members.append(x)
+                    free[x] = False
+                x += 1
             self.tables.append(members)
             for p in members:
                 self.where[p] = t
-            start += s
 
     def pc(self, a: int, b: int) -> int:
         """Cost of ``a`` and ``b`` sharing a table (forbidden, repeats, point gap)."""
@@ -178,31 +211,79 @@ class _Search:
                     out.add(b)
         return sorted(out)
 
-    def polish(self, passes: int = 10) -> None:
+    def polish(self, radius: int = 4) -> None:
         """Lower the point spread by improving swaps between neighbouring tables.
 
         Any swap that lowers the total cost cannot add a conflict (conflicts outweigh
-        every possible point difference), so this never undoes the repair.
+        every possible point difference), so this never undoes the repair. After a first
+        pass over every table, only tables near a change are looked at again.
         """
-        for _ in range(passes):
-            changed = False
-            for t in range(len(self.tables)):
+        n_tables = len(self.tables)
+        pts = self.points
+        todo = set(range(n_tables))
+        while todo:
+            changed: set[int] = set()
+            for t in sorted(todo):
+                if len({pts[x] for x in self.tables[t]}) < 2:
+                    continue  # a table of equal points cannot gain from a swap
                 for a in list(self.tables[t]):
                     if self.where[a] != t:
                         continue
                     best_d, best_b = 0, -1
-                    for u in range(max(0, t - 2), min(len(self.tables), t + 3)):
+                    for u in range(max(0, t - radius), min(n_tables, t + radius + 1)):
                         if u == t:
                             continue
                         for b in self.tables[u]:
+                            if pts[b] == pts[a]:
+                                continue  # same points: nothing to gain
                             d = self.delta(a, b)
                             if d < best_d:
                                 best_d, best_b = d, b
                     if best_b >= 0:
+                        changed.add(t)
+                        changed.add(self.where[best_b])
                         self.swap(a, best_b)
-                        changed = True
-            if not changed:
-                return
+            todo = {
+                u for t in changed for u in range(max(0, t - radius), min(n_tables, t + radius + 1))
+            }
+
+    def anneal(self, rng: random.Random) -> None:
+        """Seeded simulated annealing on the point spread, swaps between nearby tables.
+
+        Moves that add a repeat or a forbidden pair are never taken (their cost dwarfs
+        the temperature), so only the point spread changes. The best state is kept.
+        """
+        n_tables = len(self.tables)
+        if n_tables < 2:
+            return
+        steps = min(ANNEAL_PER_PLAYER * self.n, ANNEAL_MAX)
+        t_hi, t_lo = 5000.0, 50.0  # points are in hundredths: one point apart costs 10000
+        cool = (t_lo / t_hi) ** (1.0 / max(1, steps))
+        temp = t_hi
+        current = 0
+        best = 0
+        since_best: list[tuple[int, int]] = []  # swaps to undo to get back to the best
+        for _ in range(steps):
+            temp *= cool
+            ta = rng.randrange(n_tables)
+            tb = ta + rng.choice((-3, -2, -1, 1, 2, 3))
+            if not 0 <= tb < n_tables:
+                continue
+            a = rng.choice(self.tables[ta])
+            b = rng.choice(self.tables[tb])
+            d = self.delta(a, b)
+            if d >= self.repeat_w:
+                continue
+            if d <= 0 or rng.random() < math.exp(-d / temp):
+                self.swap(a, b)
+                current += d
+                if current < best:
+                    best = current
+                    since_best.clear()
+                else:
+                    since_best.append((a, b))
+        for a, b in reversed(since_best):
+            self.swap(a, b)
 
     def _restore(self, tables: list[list[int]]) -> None:
         self.tables = [list(m) for m in tables]
@@ -245,6 +326,18 @@ def _exact(search: _Search, sizes: list[int]) -> list[list[int]]:
     return best
 
 
+def _spread_floor(f: Field, sizes: list[int]) -> int:
+    """Point cost of seating in plain standings order (the floor when nobody has met)."""
+    cost = 0
+    start = 0
+    pts = f.points
+    for size in sizes:
+        chunk = pts[start : start + size]
+        cost += sum((x - y) ** 2 for x, y in combinations(chunk, 2))
+        start += size
+    return cost
+
+
 def pair_tables(f: Field, sizes: list[int], seed: int) -> list[list[int]]:
     """Seat the field (standings order) at tables of the given sizes; each table sorted."""
     search = _Search(f, sizes)
@@ -252,6 +345,11 @@ def pair_tables(f: Field, sizes: list[int], seed: int) -> list[list[int]]:
     if search.conflicts():
         search._restore(tabu_repair(f, search.tables, random.Random(seed)))
         search.descend()
+    if search.total() % search.repeat_w > _spread_floor(f, sizes):
+        # Only when repeats pushed players away from their score neighbours: otherwise
+        # there is nothing to gain, and annealing would only shuffle equal points.
+        search.polish()
+        search.anneal(random.Random(seed))
         search.polish()
     if f.n <= EXACT_MAX and search.conflicts():
         search._restore(_exact(search, sizes))

@@ -5,6 +5,9 @@
    in order (1st v (k+1)th, 2nd v (k+2)th, ... as in the Dutch system), skipping earlier
    opponents and forbidden pairs, and preferring, among the next few candidates, one
    whose seat preference complements the player's (one wants seat 1, the other seat 2).
+   When that leaves more than one player of the bracket unpaired, a bracket of up to
+   ``BRACKET_EXACT`` players is re-paired exactly (most pairs without repeats; then the
+   floaters from above first, the lowest-placed left to float, the fold, the seats).
    Whoever is left floats down to the next bracket. This never makes a repeat.
 2. If players are left unpaired at the bottom, a window around them (their neighbours in
    the standings and the bottom of the field, whole pairs only) is re-paired with an
@@ -18,12 +21,11 @@
 
 from __future__ import annotations
 
-import networkx as nx
-
 from .model import Field
 
 EXACT_LIMIT = 400
 LOOKAHEAD = 3
+BRACKET_EXACT = 80  # brackets up to this size are re-paired exactly when the greedy fails
 
 
 class Infeasible(Exception):
@@ -65,8 +67,55 @@ def _greedy(f: Field) -> tuple[list[tuple[int, int]], list[int]]:
                 used.add(p)
                 used.add(q)
                 pairs.append((p, q))
-        carried = [x for x in bracket if x not in used]
+        left = [x for x in bracket if x not in used]
+        if len(left) > 1 and len(bracket) <= BRACKET_EXACT:
+            better = _bracket_exact(f, bracket, set(carried), pref)
+            if better is not None and 2 * len(better) > len(bracket) - len(left):
+                in_bracket = set(bracket)
+                pairs = [pr for pr in pairs if pr[0] not in in_bracket]
+                pairs.extend(better)
+                paired = {x for pr in better for x in pr}
+                left = [x for x in bracket if x not in paired]
+        carried = left
     return pairs, carried
+
+
+def _bracket_exact(
+    f: Field, bracket: list[int], floaters: set[int], pref: list[int]
+) -> list[tuple[int, int]] | None:
+    """Most pairs inside one bracket without repeats (the greedy left too many out).
+
+    Among the largest pairings: pair the players who floated down from above first, then
+    the higher-placed (so the lowest float on), then the Dutch fold (top half v bottom
+    half), then complementary seat preferences.
+    """
+    import networkx as nx
+
+    m = len(bracket)
+    half = m // 2
+    fold_w = 2
+    place_w = fold_w * (m + 2)
+    float_w = place_w * 2 * (m + 1)
+    g = nx.Graph()
+    for i in range(m):
+        a = bracket[i]
+        for j in range(i + 1, m):
+            b = bracket[j]
+            if not f.allowed(a, b) or f.meetings(a, b):
+                continue
+            w = (2 * m - i - j) * place_w
+            w += float_w * ((a in floaters) + (b in floaters))
+            w += (m - abs(j - i - half)) * fold_w
+            w += 0 if pref[a] != 0 and pref[a] == pref[b] else 1
+            g.add_edge(i, j, weight=w)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    if not matching:
+        return None
+    out = []
+    for i, j in matching:
+        a, b = bracket[min(i, j)], bracket[max(i, j)]
+        out.append((a, b))
+    return out
 
 
 def _choose(
@@ -91,6 +140,8 @@ def _choose(
 
 def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
     """Optimal perfect matching of ``players``, or None if the forbidden pairs prevent one."""
+    import networkx as nx  # only needed for repairs; keeps the command line quick to start
+
     pref = [_seat_pref(f.seats[p]) for p in players]
     m = len(players)
     clash_w = m + 1

@@ -14,6 +14,7 @@ Documented choices:
   (ratings and the ledger's ratings to one decimal, expected scores to four). A replay
   of the same games therefore gives identical ratings.
 - A game needs at least two players, no empty group, no player twice, and a unique id.
+  Unknown fields are ignored.
 """
 
 from __future__ import annotations
@@ -93,9 +94,6 @@ def parse_games(data: Any) -> tuple[float, list[tuple[str, list[list[str]]]]]:
     """Check the decoded JSON input; returns ``(initial, [(game id, ranking), ...])``."""
     if not isinstance(data, dict):
         raise RatingError("input must be a JSON object")
-    unknown = set(data) - {"initial", "games"}
-    if unknown:
-        raise RatingError(f"unknown field(s) {sorted(unknown)}")
     initial = data.get("initial", 1500)
     if isinstance(initial, bool) or not isinstance(initial, int | float):
         raise RatingError("initial must be a number")

@@ -12,6 +12,7 @@ from types import FrameType
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from kombu.utils.url import maybe_sanitize_url
 
 STOP_TIMEOUT_SECONDS = 10.0
 
@@ -30,6 +31,7 @@ class Command(BaseCommand):
         commands = {
             "web": [python, manage, "runserver", str(options["addrport"]), "--noreload"],
             "worker": [*celery, "worker", "--loglevel", "INFO",
+                       "--queues", ",".join(settings.FIVEX_CELERY_QUEUES),
                        "--concurrency", str(options["concurrency"])],
             "beat": [*celery, "beat", "--loglevel", "INFO"],
         }  # fmt: skip
@@ -50,7 +52,7 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"FiveX is starting on http://{options['addrport']}/ "
-            f"(broker: {settings.CELERY_BROKER_URL.split('@')[-1]}). Press Ctrl-C to stop."
+            f"(broker: {maybe_sanitize_url(settings.CELERY_BROKER_URL)}). Press Ctrl-C to stop."
         )
         exit_code = 0
         while not stopping:

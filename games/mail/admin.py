@@ -1,0 +1,46 @@
+"""Admin list of inbound mail: status and outcome at a glance, a retry action. The raw
+message (it holds the seat's secret address) is not shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from games.mail.models import InboundMail
+
+
+@admin.register(InboundMail)
+class InboundMailAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "created_at",
+        "status",
+        "outcome",
+        "source",
+        "recipient",
+        "seat",
+        "size",
+        "attempts",
+        "dkim",
+    )
+    list_filter = ("status", "outcome", "source")
+    search_fields = ("message_id", "outcome")
+    exclude = ("raw", "recipient_digest")
+    readonly_fields = [
+        f.name for f in InboundMail._meta.fields if f.name not in ("raw", "recipient_digest")
+    ]
+    actions = ["retry"]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    @admin.action(description="Process again (failed or received messages only)")
+    def retry(self, request: Any, queryset: Any) -> None:
+        from games.mail.processing import enqueue_processing
+
+        count = 0
+        for row in queryset.filter(status__in=["failed", "received"]):
+            enqueue_processing(row.pk)
+            count += 1
+        self.message_user(request, f"{count} message(s) queued for processing.")

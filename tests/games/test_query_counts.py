@@ -1,0 +1,75 @@
+"""Query-count ceilings of the hot paths the load benchmark hammers (bench/load.py):
+a seat's view and an order submission, as services and over the API. Each reads the
+open prompt, the snapshot and the prompt's orders once."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+import engine
+from games.models import Seat
+from games.selectors import current_state, seat_for_user, seat_view
+from games.services.orders import order_submit
+from tests.games.core_support import eager_celery, start_fixed
+
+pytestmark = [pytest.mark.django_db]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+RULES = engine.get("5x")
+
+
+def lock_extra() -> int:
+    """PostgreSQL's game lock first bounds its wait (``SET LOCAL lock_timeout``)."""
+    from django.db import connection
+
+    return 1 if connection.vendor == "postgresql" else 0
+
+
+@pytest.fixture
+def table():
+    game, seats = start_fixed(NAMES)
+    return game, seats
+
+
+def test_seat_view_reads_each_row_once(table, django_assert_max_num_queries) -> None:
+    game, seats = table
+    seat = seat_for_user(game=game, user=seats["bob"].user)
+    # snapshot, the two newest prompts, the open prompt's orders, the seats
+    with django_assert_max_num_queries(4):
+        view = seat_view(seat=seat)
+    assert view["prompt"]["number"] == 1 and view["legal_orders"]
+    assert view["legal_orders"] == RULES.legal_orders(current_state(game=game), "bob")
+
+
+def test_order_submit_query_budget(
+    table, django_assert_max_num_queries, django_capture_on_commit_callbacks
+) -> None:
+    game, seats = table
+    state = current_state(game=game)
+    # savepoint, game lock, seat, open prompt, its orders, snapshot, insert, log tail,
+    # log insert, release
+    for name in NAMES[:-1]:
+        seat = Seat.objects.select_related("game").get(pk=seats[name].pk)
+        with django_assert_max_num_queries(10 + lock_extra()):
+            order_submit(seat=seat, text=RULES.legal_orders(state, name)[0], source="api")
+    seat = Seat.objects.select_related("game").get(pk=seats["eve"].pk)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with django_assert_max_num_queries(11 + lock_extra()):  # + marking it ready
+            order_submit(seat=seat, text=RULES.legal_orders(state, "eve")[0], source="api")
+    assert len(callbacks) == 1  # the resolution is scheduled once, on commit
+
+
+def test_api_view_and_submit_query_budget(table, django_assert_max_num_queries) -> None:
+    from rest_framework.authtoken.models import Token
+
+    game, seats = table
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=seats['ann'].user).key}")
+    with django_assert_max_num_queries(6):  # token+user, seat+game, then seat_view's 4
+        answer = client.get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 200
+    text = answer.json()["legal_orders"][0]
+    with django_assert_max_num_queries(12 + lock_extra()):  # token+user, seat+game, submit
+        answer = client.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+    assert answer.status_code == 201, answer.content

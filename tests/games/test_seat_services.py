@@ -1,0 +1,109 @@
+"""Seat mail addresses and the simple selectors."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.errors import NotFound
+from games.models import Game
+from games.selectors import (
+    current_prompt,
+    game_get,
+    games_for_user,
+    open_games,
+    seat_for_user,
+    seat_view,
+    spectator_view,
+)
+from games.services.games import game_create, game_join
+from games.services.seats import mail_token_rotate, seat_for_token, seat_reply_address
+from tests.games.core_support import eager_celery, make_users, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+
+
+def test_reply_address_token_lookup_and_rotation(settings) -> None:
+    settings.ORDERS_DOMAIN = "orders.example.org"
+    settings.ORDERS_ADDRESS_PREFIX = "play"
+    _game, seats = start_fixed(["ann", "bob", "cat"])
+    seat = seats["ann"]
+    assert seat_reply_address(seat=seat) == f"play+{seat.mail_token}@orders.example.org"
+    assert seat_for_token(token=seat.mail_token).pk == seat.pk
+    assert seat_for_token(token=seat.mail_token.upper()).pk == seat.pk
+    assert seat_for_token(token="nope") is None
+    assert seat_for_token(token="") is None
+    old = seat.mail_token
+    new = mail_token_rotate(seat=seat)
+    assert new != old and seat_for_token(token=old) is None
+    assert seat_for_token(token=new).pk == seat.pk
+    # Tokens are distinct per seat.
+    assert len({s.mail_token for s in seats.values()}) == 3
+
+
+def test_game_lists_and_lookups() -> None:
+    org, ann, bob = make_users(["org", "ann", "bob"])
+    public = game_create(organizer=org, ruleset="5x", options={}, seats_count=3)
+    private = game_create(organizer=org, ruleset="5x", options={}, seats_count=3, is_private=True)
+    game_join(game=public, user=ann)
+    assert list(open_games()) == [public]
+    assert list(games_for_user(user=ann)) == [public]
+    assert set(games_for_user(user=org)) == {public, private}
+    assert list(games_for_user(user=bob)) == []
+    assert game_get(game_id=public.pk) == public
+    with pytest.raises(NotFound):
+        game_get(game_id=999999)
+    with pytest.raises(NotFound):
+        game_get(game_id="abc")
+    assert seat_for_user(game=public, user=ann).name == "ann"
+    assert seat_for_user(game=public, user=bob) is None
+    # A forming game has no prompt and an empty engine view.
+    assert current_prompt(game=public) is None
+    view = seat_view(seat=seat_for_user(game=public, user=ann))
+    assert view["prompt"] is None and view["legal_orders"] == [] and view["my_order"] is None
+    assert spectator_view(game=public)["game"]["status"] == Game.Status.FORMING
+
+
+def test_seat_view_of_a_running_game_has_engine_view_and_prompt() -> None:
+    import engine
+    from games.selectors import current_state
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    view = seat_view(seat=seats["bob"])
+    state = current_state(game=game)
+    expected = engine.get("5x").view(state, "bob")
+    assert view["hand"] == expected["hand"] and view["dealt"] == expected["dealt"]
+    assert view["prompt"]["number"] == 1 and view["prompt"]["phase"] == "draft"
+    assert view["prompt"]["pending"] == ["ann", "bob", "cat"]
+    assert view["legal_orders"] == [f"PASS {leader}" for leader in expected["dealt"]]
+    assert view["game"]["seed_commitment"] == game.seed_commitment
+    spectator = spectator_view(game=game)
+    assert "hand" not in spectator and "dealt" not in spectator
+
+
+def test_admin_pages_render_without_showing_sealed_orders(client) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.models import SealedOrder
+    from games.services.orders import order_submit
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    order = order_submit(
+        seat=seats["ann"], text="PASS " + seat_view(seat=seats["ann"])["dealt"][0], source="web"
+    )
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client.force_login(admin)
+    for path in (
+        "/admin/games/game/",
+        f"/admin/games/game/{game.pk}/change/",
+        "/admin/games/prompt/",
+        "/admin/games/sealedorder/",
+        f"/admin/games/sealedorder/{order.pk}/change/",
+        "/admin/games/logentry/",
+        "/admin/games/outboxmessage/",
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert order.salt not in response.content.decode()
+        assert order.text not in response.content.decode()
+    assert SealedOrder.objects.count() == 1

@@ -1,0 +1,175 @@
+"""A game's fixed set-up (5X's dealt leaders, 6x5's secret goals) is sealed in the log
+while the game runs: ``game_started`` carries only a commitment
+``sha256(setup_salt + ":" + canonical_json(setup))``; the entry that ends the game
+reveals the set-up and its salt, and the verifier checks one against the other."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
+
+import engine
+from engine.audit import GENESIS, entry_hash, verify_export
+from games import selectors
+from games.errors import GameStateError
+from games.models import LogEntry, OutboxMessage
+from games.services import games as game_services
+from games.services.organizer import game_end
+from tests.games.web_support import body_text, eager_celery, make_user
+
+pytestmark = pytest.mark.django_db
+__all__ = ["eager_celery"]
+
+DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+GOALS = {
+    "ann": [[[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]],
+    "bob": [[[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]]],
+}
+
+
+def _by_hand_commitment(salt: str, setup: dict) -> str:
+    body = json.dumps(setup, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{salt}:{body}".encode()).hexdigest()
+
+
+def _raw_log(game) -> str:
+    return json.dumps([e.payload for e in LogEntry.objects.filter(game=game).order_by("seq")])
+
+
+def _player_outputs(game, users: dict) -> dict[tuple[str, str | None], str]:
+    """Every selector output, log/API answer and email a player or spectator can read
+    now, keyed by (where, whose eyes): ``None`` means everyone may read it."""
+    out: dict[tuple[str, str | None], str] = {
+        ("raw log", None): _raw_log(game),
+        ("spectator", None): json.dumps(selectors.spectator_view(game=game)),
+    }
+    for name, user in users.items():
+        out[("game_log", None)] = json.dumps(selectors.game_log(game=game, for_user=user))
+        seat = selectors.seat_for_user(game=game, user=user)
+        if seat is not None:
+            out[("seat_view", name)] = json.dumps(selectors.seat_view(seat=seat))
+        client = Client()
+        client.force_login(user)
+        for url in (f"/api/games/{game.pk}/log/", reverse("games:log", args=[game.pk])):
+            out[(f"{url} as {name}", None)] = body_text(client.get(url))
+    for message in OutboxMessage.objects.select_related("seat"):
+        whose = message.seat.name if message.seat is not None else None
+        text = f"{message.subject} {message.body} {message.html or ''}"
+        out[(f"mail {message.pk} to {message.to}", whose)] = text
+    return out
+
+
+@pytest.fixture
+def dealt(django_capture_on_commit_callbacks):
+    users = {n: make_user(n) for n in ("ann", "bob", "cat", "zed")}
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=4, setup={"deal": DEAL}
+    )
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_start(game=game, user=users["ann"], fixed_order=["ann", "bob", "cat"])
+    game.refresh_from_db()
+    return game, users
+
+
+def test_5x_deal_is_only_committed_while_the_game_runs(dealt) -> None:
+    game, users = dealt
+    started = LogEntry.objects.get(game=game, kind="game_started")
+    assert "setup" not in started.payload
+    salt = hashlib.sha256(f"setup:{game.seed_salt}".encode()).hexdigest()[:32]
+    assert started.payload["setup_commitment"] == _by_hand_commitment(salt, {"deal": DEAL})
+    outputs = _player_outputs(game, users)
+    assert any(key[0].startswith("mail") for key in outputs)
+    # Nobody sees another seat's leaders: not in the log, its pages, the selectors'
+    # output or the mail (a seat's own view and mail show its own hand only).
+    for (where, whose), text in outputs.items():
+        for name, leaders in DEAL.items():
+            if name == whose:
+                continue
+            for leader in leaders:
+                assert leader not in text, f"{name}'s {leader} visible in {where}"
+        assert '"deal"' not in text, where
+    with pytest.raises(GameStateError):
+        selectors.game_export(game=game)
+
+
+def test_revealed_deal_verifies_and_tampering_is_detected(dealt) -> None:
+    game, _users = dealt
+    call_command("verify_game", str(game.pk), stdout=open("/dev/null", "w"))  # running: OK
+    game_end(game=game, by=game.organizer, reason="test over")
+    game.refresh_from_db()
+    ended = LogEntry.objects.get(game=game, kind="game_ended")
+    assert ended.payload["setup"] == {"deal": DEAL}
+    export = json.loads(json.dumps(selectors.game_export(game=game)))
+    assert verify_export(export) == []
+
+    # Offline, from the log alone (no server-side game record of the set-up).
+    offline = json.loads(json.dumps(export))
+    offline["game"].pop("setup")
+    offline["game"].pop("setup_salt")
+    assert verify_export(offline) == []
+
+    # Someone rewrites the revealed deal and re-chains every hash after it: only the
+    # commitment in game_started can catch it.
+    forged = {"ann": ["DIDO", "CAESAR"], "bob": ["QIN", "GANDHI"], "cat": DEAL["cat"]}
+    prev = GENESIS
+    for entry in offline["entries"]:
+        if entry["kind"] == "game_ended":
+            entry["payload"]["setup"] = {"deal": forged}
+        entry["prev_hash"] = prev
+        entry["hash"] = entry_hash(
+            prev_hash=prev, seq=entry["seq"], kind=entry["kind"],
+            payload=entry["payload"], created_at=entry["created_at"],
+        )  # fmt: skip
+        prev = entry["hash"]
+    problems = verify_export(offline)
+    assert any("set-up commitment" in p for p in problems), problems
+
+    # Server-side: a set-up edited in the database no longer matches the commitment.
+    game.setup = {"deal": forged}
+    game.save(update_fields=["setup"])
+    with pytest.raises(CommandError):
+        call_command("verify_game", str(game.pk), stdout=open("/dev/null", "w"))
+
+
+def test_6x5_goals_are_only_committed_while_the_game_runs(django_capture_on_commit_callbacks):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = game_services.game_create(
+        organizer=ann, ruleset="6x5", seats_count=2, setup={"goals": GOALS}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in (ann, bob):
+            game_services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == "active"
+    state = selectors.current_state(game=game)
+    rules = engine.get("6x5")
+    secrets = {"ann": rules.secrets(state, "ann"), "bob": rules.secrets(state, "bob")}
+    assert secrets["ann"] and secrets["bob"]
+    raw = _raw_log(game)
+    assert "setup_commitment" in raw
+    for shapes in GOALS.values():
+        assert json.dumps(shapes) not in raw  # ("goals" itself is also a public option)
+    for fragments in secrets.values():
+        for fragment in fragments:
+            assert fragment not in raw
+    for who, user in (("ann", ann), ("bob", bob)):
+        other = "bob" if who == "ann" else "ann"
+        text = json.dumps(selectors.game_log(game=game, for_user=user))
+        for fragment in secrets[other]:
+            assert fragment not in text, (who, fragment)
+    game_end(game=game, by=ann, reason="over")
+    game.refresh_from_db()
+    ended = LogEntry.objects.get(game=game, kind="game_ended")
+    assert ended.payload["setup"] == {"goals": GOALS}
+    export = json.loads(json.dumps(selectors.game_export(game=game)))
+    assert verify_export(export) == []
+    export["game"]["setup_salt"] = "0" * 32
+    export["entries"][-1]["payload"]["setup_salt"] = "0" * 32
+    assert any("set-up" in p for p in verify_export(export))

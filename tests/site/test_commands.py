@@ -1,0 +1,116 @@
+"""The commands behind `make run`: demo_setup (once) and runall (three processes, one Ctrl-C)."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.mark.django_db
+def test_demo_setup_creates_the_organizer_once_and_prints_the_password_once(client) -> None:
+    first = StringIO()
+    call_command("demo_setup", stdout=first)
+    password = first.getvalue().split("password:")[1].split()[0]
+    assert len(password) >= 12
+    user = get_user_model().objects.get(email="organizer@example.com")
+    assert user.check_password(password)
+    assert EmailAddress.objects.get(user=user).verified is True
+    second = StringIO()
+    call_command("demo_setup", stdout=second)
+    assert password not in second.getvalue()
+    assert "organizer@example.com" in second.getvalue()
+    assert get_user_model().objects.filter(email="organizer@example.com").count() == 1
+    login = client.post(
+        "/accounts/login/", {"login": "organizer@example.com", "password": password}
+    )
+    assert login.status_code == 302
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _children_of(pid: int) -> set[int]:
+    """Every live descendant of ``pid`` (from /proc, no psutil needed)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path) -> None:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
+        "CELERY_BROKER_URL": "filesystem://",
+        "CELERY_FILESYSTEM_BROKER_DIR": str(tmp_path / "broker"),
+        "CELERY_RESULT_BACKEND": "",
+        "CELERY_BEAT_SCHEDULE_FILENAME": str(tmp_path / "beat-schedule"),
+        "CELERY_TASK_DEFAULT_QUEUE": f"runall-test-{port}",
+    }
+    log = (tmp_path / "runall.log").open("wb")
+    runall = subprocess.Popen(
+        [sys.executable, "manage.py", "runall", "--addrport", f"127.0.0.1:{port}", "--concurrency", "1"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        body = None
+        deadline = time.monotonic() + 60
+        while body is None and time.monotonic() < deadline:
+            assert runall.poll() is None, (tmp_path / "runall.log").read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                    body = json.load(r)
+            except OSError:
+                time.sleep(0.5)
+        assert body is not None, (tmp_path / "runall.log").read_text()
+        assert body["broker"]["transport"] == "filesystem"
+        children = _children_of(runall.pid)
+        commands = [
+            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ") for pid in children
+        ]
+        assert any(b"runserver" in c for c in commands)
+        assert any(b" worker " in c for c in commands)
+        assert any(b" beat " in c for c in commands)
+
+        runall.send_signal(signal.SIGINT)  # what Ctrl-C delivers
+        assert runall.wait(timeout=30) == 0
+        time.sleep(0.5)
+        assert [pid for pid in children if _alive(pid)] == []
+    finally:
+        if runall.poll() is None:
+            runall.kill()
+        log.close()

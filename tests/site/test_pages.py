@@ -1,0 +1,45 @@
+"""Site pages: the landing page, the shared layout, API docs and the error pages."""
+
+import pytest
+
+
+@pytest.mark.django_db
+def test_anonymous_home_is_a_welcome_page(client) -> None:
+    html = client.get("/").content.decode()
+    assert "Create an account" in html
+    assert 'href="/accounts/signup/"' in html and 'href="/accounts/login/"' in html
+
+
+@pytest.mark.django_db
+def test_account_pages_use_the_site_layout(client) -> None:
+    html = client.get("/accounts/login/").content.decode()
+    assert 'class="site-nav"' in html and 'class="account-card"' in html
+    assert "/static/fivex/site.css" in html and "/static/vendor/htmx.min.js" in html
+
+
+@pytest.mark.django_db
+def test_api_docs_and_schema_are_served_without_a_cdn(client) -> None:
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "cdn.jsdelivr.net" not in html
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"FiveX API" in schema.content
+
+
+@pytest.mark.django_db
+def test_unknown_page_gets_the_site_404(client) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+    assert 'class="site-nav"' in response.content.decode()
+
+
+def test_server_error_page_renders_without_a_request_context() -> None:
+    # Django renders 500.html with an empty context; it must not fail itself.
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html", {})
+    assert "Something went wrong on our side" in html
