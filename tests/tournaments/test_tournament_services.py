@@ -193,3 +193,23 @@ def test_only_the_organizer_manages():
         tsvc.tournament_open(tournament=t, by=stranger)
     with pytest.raises(PermissionDenied):
         rounds.round_pair(tournament=t, by=stranger)
+
+
+def test_4x_dice_tournament_with_tables_of_up_to_six():
+    organizer, *players = make_users(12, prefix="d")  # 11 players
+    t = tsvc.tournament_create(organizer=organizer, name="Dice night", ruleset="4x-dice", table_sizes=[6, 5],
+                               rounds_count=1, options={"dice": 4})
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    # 11 = 6 + 5: two tables, no bye.
+    assert sorted(len(tb.players) for tb in rnd.tables.all()) == [5, 6] and not rnd.byes.exists()
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.select_related("game"):
+        assert table.game.ruleset == "4x-dice" and table.game.options["dice"] == 4
+        play_to_the_end(table.game)
+    assert results.results_collect() == 2
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.FINISHED
+    assert len(selectors.standings(tournament=t)) == 11

@@ -1,0 +1,64 @@
+"""6x5 and 4X Dice on the web: created with the generic form, played with the generic
+order form, and drawn by their own templates (an SVG hex map, dice and tracks)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.forms import option_field_name
+from games.models import Game, Prompt
+from tests.games.web_support import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def create_and_fill(client, ruleset: str, names: list[str], extra: dict) -> Game:
+    users = [make_user(n) for n in names]
+    client.force_login(users[0])
+    data = {"ruleset": ruleset, "seats_count": len(names), "play": "on", "deadline_hours": 24, **extra}
+    resp = client.post(reverse("games:create"), data)
+    assert resp.status_code == 302, resp.content.decode()[:2000]
+    game = Game.objects.latest("id")
+    for user in users[1:]:
+        client.force_login(user)
+        client.post(reverse("games:join", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == "active"
+    return game
+
+
+def test_6x5_on_the_web(client):
+    game = create_and_fill(client, "6x5", ["wa", "wb"], {option_field_name("6x5", "goals"): 2})
+    assert game.options["goals"] == 2
+    prompt = Prompt.objects.get(game=game, number=1)
+    [mover] = prompt.pending
+    client.force_login(game.seats.get(name=mover).user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "<svg" in page and "PLACE BLUE" in page
+    resp = client.post(reverse("games:order", args=[game.pk]), {"text": "PLACE RED 0,1", "prompt": 1}, follow=True)
+    assert "Order received and sealed" in resp.content.decode()
+    from games.services.resolution import prompt_resolve
+
+    assert prompt_resolve(game_id=game.pk, prompt_number=1)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "0,1" in page
+    # A refused order on the web says why and changes nothing.
+    other = next(s for s in game.seats.all() if s.name != mover)
+    client.force_login(other.user)
+    resp = client.post(reverse("games:order", args=[game.pk]), {"text": "SWITCH 0,1 TO BLUE", "prompt": 2},
+                       follow=True)
+    body = resp.content.decode()
+    assert resp.status_code == 200 and "pawn" in body
+    assert not Prompt.objects.get(game=game, number=2).orders.exists()
+
+
+def test_4x_dice_on_the_web(client):
+    game = create_and_fill(client, "4x-dice", ["da", "db", "dc"], {option_field_name("4x-dice", "dice"): "2"})
+    assert game.options["dice"] == 2
+    client.force_login(game.seats.get(name="db").user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "ALLOCATE" in page and "EXTERMINATE" in page
+    resp = client.post(reverse("games:order", args=[game.pk]), {"text": "allocate explore", "prompt": 1},
+                       follow=True)
+    assert "you have 2 dice: name 2 areas" in resp.content.decode()
