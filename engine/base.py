@@ -79,9 +79,10 @@ class Option:
         else:
             ok = isinstance(value, kind)
         if not ok:
-            raise ScriptError(
-                f"option {self.name!r} must be a {kind.__name__}, not {json.dumps(value)}"
+            what = {bool: "true or false", int: "a whole number", str: "a string"}.get(
+                kind, f"a {kind.__name__}"
             )
+            raise ScriptError(f"option {self.name!r} must be {what}, not {json.dumps(value)}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(json.dumps(c) for c in self.choices)
             raise ScriptError(f"option {self.name!r} must be one of {allowed}")

@@ -20,8 +20,9 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "name", "ruleset", "status", "seats_count", "organizer", "created_at")
     list_filter = ("status", "ruleset", "is_private")
     search_fields = ("name", "public_id")
-    # The seed and its salt stay out of the admin form until the log reveals them.
-    exclude = ("seed", "seed_salt", "invite_token")
+    # The seed, its salt and a fixed set-up (dealt cards, secret goals) stay out of the
+    # admin form: the log reveals them when the game ends.
+    exclude = ("seed", "seed_salt", "setup", "invite_token")
     readonly_fields = ("seed_commitment", "ranking", "started_at", "finished_at", "status")
     inlines = [SeatInline]
 

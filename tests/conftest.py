@@ -105,8 +105,9 @@ def private_celery_route(folder: Path, broker_url: str | None = None) -> Iterato
     saved = {key: conf[key] for key in keys}
     queue = f"fivex-test-{uuid.uuid4().hex[:12]}"
     # The routed queues (resolution, mail) are private too: "<queue>.resolution", ...
+    # (The last dot-part names the role, also when this context nests in another one.)
     routes = {
-        task: {"queue": f"{queue}.{route['queue']}"}
+        task: {"queue": f"{queue}.{str(route['queue']).rsplit('.', 1)[-1]}"}
         for task, route in (conf.task_routes or {}).items()
     }
     changes: dict[str, object] = {"task_default_queue": queue, "task_routes": routes}

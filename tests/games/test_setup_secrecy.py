@@ -173,3 +173,20 @@ def test_6x5_goals_are_only_committed_while_the_game_runs(django_capture_on_comm
     export["game"]["setup_salt"] = "0" * 32
     export["entries"][-1]["payload"]["setup_salt"] = "0" * 32
     assert any("set-up" in p for p in verify_export(export))
+
+
+def test_admin_change_page_does_not_show_a_fixed_setup(admin_client):
+    """Regression: the admin's game page showed ``Game.setup`` (dealt leaders) mid-game."""
+    from django.contrib.auth import get_user_model
+
+    from games.services.games import game_create, game_join
+
+    User = get_user_model()
+    users = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("ama", "ben", "cyn")]
+    deal = {"ama": ["SULEIMAN", "CAESAR"], "ben": ["QIN", "DIDO"], "cyn": ["ERIK", "NAPOLEON"]}
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": deal})
+    for user in users:
+        game_join(game=game, user=user)
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "SULEIMAN" not in page and "NAPOLEON" not in page
