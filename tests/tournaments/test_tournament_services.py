@@ -196,20 +196,21 @@ def test_only_the_organizer_manages():
 
 
 def test_4x_dice_tournament_with_tables_of_up_to_six():
-    organizer, *players = make_users(12, prefix="d")  # 11 players
-    t = tsvc.tournament_create(organizer=organizer, name="Dice night", ruleset="4x-dice", table_sizes=[6, 5],
+    organizer, *players = make_users(7, prefix="d")  # 6 players
+    t = tsvc.tournament_create(organizer=organizer, name="Dice night", ruleset="4x-dice", table_sizes=[6, 3],
                                rounds_count=1, options={"dice": 4})
     tsvc.tournament_open(tournament=t, by=organizer)
     for user in players:
         tsvc.registration_add(tournament=t, user=user)
     rnd = rounds.round_pair(tournament=t, by=organizer)
-    # 11 = 6 + 5: two tables, no bye.
-    assert sorted(len(tb.players) for tb in rnd.tables.all()) == [5, 6] and not rnd.byes.exists()
+    # Six players and tables of 6 preferred: one table of six, no bye.
+    assert [len(tb.players) for tb in rnd.tables.all()] == [6] and not rnd.byes.exists()
     rounds.round_start(rnd=rnd, by=organizer)
-    for table in rnd.tables.select_related("game"):
-        assert table.game.ruleset == "4x-dice" and table.game.options["dice"] == 4
-        play_to_the_end(table.game)
-    assert results.results_collect() == 2
+    table = rnd.tables.select_related("game").get()
+    assert table.game.ruleset == "4x-dice" and table.game.options["dice"] == 4
+    assert table.game.seats.count() == 6
+    play_to_the_end(table.game)
+    assert results.results_collect() == 1
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.FINISHED
-    assert len(selectors.standings(tournament=t)) == 11
+    assert len(selectors.standings(tournament=t)) == 6
