@@ -18,14 +18,11 @@ nearest allowed count, default options) it measures, on one core:
 
 The target for 5X is at least 3,000 random 5-player games per second.
 
-Figures (see also bench/README.md). On the shared 2-core development VM (Intel Xeon,
-CPython 3.12.1 from pyenv built without PGO/LTO and with --enable-shared), measured
-while other processes kept the load between 5 and 14, 5x made 400-960 random
-5-player games/s (16.6 steps/game) and replayed 9,000-12,500 steps/s; callgrind counts
-2.9 million CPU instructions per random 5x game (bench loop included: resolve 1.55 M,
-parse_order 0.43 M, legal_orders 0.32 M, new_game 0.2 M), which is ~3,000 games/s on
-a core retiring ~9 G instructions/s (a current desktop core running an optimised
-CPython build) but only ~800-1,000 games/s on this VM's core even when idle.
+Figures: see bench/README.md. In short, callgrind counts 2.15 million CPU
+instructions per random 5-player 5x game (bench loop included; 2.59 million before the
+fast paths), and the shared 2-core development VM (CPython 3.12.1 without PGO/LTO)
+makes 2,340-2,530 such games/s at load ~1 (2,020-2,080 before), so the 3,000
+games/s target is not met there.
 """
 
 from __future__ import annotations

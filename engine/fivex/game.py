@@ -22,6 +22,9 @@ _MIN_BID = R.MIN_BID
 _IDS = D.CARD_IDS
 
 
+_DEFAULTS = {"leaders": True, "all_leaders": False}
+
+
 class FiveX(Ruleset):
     """5X: seven rounds of simultaneous action selection (see the package docstring)."""
 
@@ -51,14 +54,16 @@ class FiveX(Ruleset):
         deal: every seat two distinct leaders (ids or full names), none dealt twice;
         they may come from outside the pool. Raises ScriptError."""
         self.check_players(players)
-        opts = self.normalize_options(options)
+        opts = self.normalize_options(options) if options else _DEFAULTS
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ScriptError("seed must be an integer")
-        setup = dict(setup or {})
+        deal = None
+        if not setup:
+            return R.new_state(players, opts["leaders"], opts["all_leaders"], seed, deal)
+        setup = dict(setup)
         for key in setup:
             if key not in self.setup_keys:
                 raise ScriptError(f"unknown setup key {key!r} for 5x (setup: deal)")
-        deal = None
         if "deal" in setup:
             if not opts["leaders"]:
                 raise ScriptError("setup.deal needs Great Leaders (option leaders is false)")
@@ -97,26 +102,27 @@ class FiveX(Ruleset):
         """Parse one order (see ``engine.fivex.orders``); IllegalOrder with a reason."""
         # Fast path: a canonical text (as legal_orders writes it) that is legal now.
         hit = _FAST.get(text) if type(text) is str else None
-        if hit is not None:
+        if hit is not None and hit[0] == _KIND.get(state["phase"]):
             kind, x = hit
-            players = state["players"]
-            if kind == _KIND.get(state["phase"]) and seat in players:
-                i = players.index(seat)
-                if i in state["pending"]:
-                    if kind == _K_PLAY:
-                        if state["hand"][i] >> x & 1:
-                            return {"play": _IDS[x]}
-                    elif kind == _K_BID:
-                        if _MIN_BID[state["played"][i]] <= x <= state["res"][i]:
-                            return {"bid": x}
-                    elif kind == _K_TAKE:
-                        if x in state["disc"][i]:
-                            return {"take": _IDS[x]}
-                    elif kind == _K_PASS:
-                        if x in state["dealt"][i]:
-                            return {"pass": _IDS[x]}
-                    else:
-                        return {"dido": x}
+            try:
+                i = state["players"].index(seat)
+            except ValueError:
+                i = -1
+            if i in state["pending"]:
+                if kind == _K_PLAY:
+                    if state["hand"][i] >> x & 1:
+                        return {"play": _IDS[x]}
+                elif kind == _K_BID:
+                    if _MIN_BID[state["played"][i]] <= x <= state["res"][i]:
+                        return {"bid": x}
+                elif kind == _K_TAKE:
+                    if x in state["disc"][i]:
+                        return {"take": _IDS[x]}
+                elif kind == _K_PASS:
+                    if x in state["dealt"][i]:
+                        return {"pass": _IDS[x]}
+                else:
+                    return {"dido": x}
         return O.parse(state, seat, text)
 
     def resolve(
@@ -212,10 +218,10 @@ class FiveX(Ruleset):
     def legal_orders(self, state: State, seat: str) -> list[str]:
         """Every legal order text for ``seat`` now, in a stable order (empty for a seat
         that is not pending, or not a seat of this game)."""
-        players = state["players"]
-        if seat not in players:
+        try:
+            i = state["players"].index(seat)
+        except ValueError:
             return []
-        i = players.index(seat)
         if i not in state["pending"]:
             return []
         kind = _KIND.get(state["phase"])

@@ -140,7 +140,8 @@ def legal(s: State, i: int) -> list[str]:
     if phase == R.DIDO_PHASE:
         return ["BUILD", "DECLINE"]
     if phase == R.EXCAVATE_PHASE:
-        return [option_text(s, o) for o in R.excavate_options(s, i)]
+        return [TAKE_TEXT[x] if k == 0 else option_text(s, (k, x))
+                for k, x in R.excavate_options(s, i)]
     return []
 
 

@@ -59,7 +59,21 @@ BID_BONUS = tuple(D.BID_BONUS_HALVES.get(c, 0) for c in range(D.N_CARDS))
 GAIN_NORMAL = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[0] for c in range(D.N_CARDS))
 GAIN_LAST = tuple(D.EXPLORE_GAIN.get(c, (0, 0))[1] for c in range(D.N_CARDS))
 ACTIONS_MASK = 0b11111
+
+
+def _hits(e: int, v: int) -> bool:
+    """Whether an Exterminate-type card ``e`` takes 1 from a seat that played ``v``."""
+    if ACTION_OF[e] != 2 or v in IMMUNE:
+        return False
+    a = ACTION_OF[v]
+    return (a == 1 or a == 3 or (e in HITS_EXCAVATORS and a == 5)
+            or (e in D.HITS_LEADERS and IS_LEADER[v]))
+
+
+HIT = tuple(tuple(_hits(e, v) for v in range(D.N_CARDS)) for e in range(D.N_CARDS))
+"""``HIT[e][v]``: an exterminator that played ``e`` takes 1 from a seat that played ``v``."""
 WONDER_BONUS = D.WONDER_BONUS
+VP_HALVES = D.WONDER_VP_HALVES
 N_WONDERS = D.N_WONDERS
 TO_COME = -1  # a Wonder still in the stack
 REMOVED = -2  # a Wonder removed from the game
@@ -115,6 +129,30 @@ def _names(players: list[str], seats: list[int]) -> str:
 
 # --- state ------------------------------------------------------------------------------
 
+_POOLS: dict[tuple[int, bool], tuple[int, ...]] = {}
+_M64 = (1 << 64) - 1
+_LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(D.N_CARDS + 1))
+
+
+def shuffled(r: int, items: tuple[int, ...]) -> tuple[list[int], int]:
+    """``engine.rng.shuffled(r, items)`` (same Fisher-Yates, same SplitMix64 draws,
+    same result), inlined for speed; ``items`` has at most 20 elements."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = _LIMIT[n]
+        while True:
+            r = (r + 0x9E3779B97F4A7C15) & _M64
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        out[i], out[j] = out[j], out[i]
+    return out, r
+
+
 
 def new_state(
     players: list[str], leaders: bool, all_leaders: bool, seed: int, deal: list[list[int]] | None
@@ -135,7 +173,11 @@ def new_state(
     n = len(players)
     r = rng.seed_state(seed)
     if leaders and deal is None:
-        pool, r = rng.shuffled(r, D.leader_pool(n, all_leaders))
+        key = (n, all_leaders)
+        pool = _POOLS.get(key)
+        if pool is None:
+            pool = _POOLS[key] = tuple(D.leader_pool(n, all_leaders))
+        pool, r = shuffled(r, pool)
         deal = [pool[2 * i : 2 * i + 2] for i in range(n)]
     wonders = [TO_COME] * D.N_WONDERS
     if not leaders:
@@ -168,15 +210,12 @@ def new_state(
 
 
 def copy_state(s: State) -> State:
-    """A copy the step functions may change: the flat lists they change in place are
-    copied; every other list is only ever replaced, never changed in place."""
-    t = dict(s)
-    t["res"] = s["res"][:]
-    t["hand"] = s["hand"][:]
-    t["played"] = s["played"][:]
-    t["bids"] = s["bids"][:]
-    t["wonders"] = s["wonders"][:]
-    return t
+    """A copy the step functions (``apply_*``) may change: a shallow copy. No list of a
+    state is ever changed in place unless this step copied it first: each ``apply_*``
+    copies the flat per-seat lists it (and the round pipeline after it) changes in
+    place (``res``, ``hand``, ``played``, ``bids``, ``wonders``); every other list is
+    only ever replaced."""
+    return s.copy()
 
 
 # --- the round pipeline -----------------------------------------------------------------
@@ -214,7 +253,7 @@ def apply_draft(s: State, passes: dict[int, int], ev: list[Event]) -> None:
     n = len(players)
     passed = [passes[i] for i in range(n)]
     s["passed"] = passed
-    hand = s["hand"]
+    hand = s["hand"] = s["hand"][:]
     for i in range(n):
         left = (i + 1) % n
         right = (i - 1) % n
@@ -239,8 +278,8 @@ def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
     """The pending seats play their cards (each in its hand), revealed at once; then
     ask the next group of players, or resolve the round."""
     players = s["players"]
-    played = s["played"]
-    hand = s["hand"]
+    played = s["played"] = s["played"][:]
+    hand = s["hand"] = s["hand"][:]
     shown = {}
     parts = []
     for i, c in cards.items():
@@ -265,19 +304,24 @@ def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
         s["phase"] = ERIK_PLAY
         s["pending"] = [s["erik"]]
         return
+    s["res"] = s["res"][:]
+    s["bids"] = s["bids"][:]
+    s["wonders"] = s["wonders"][:]
     _run(s, ev, 0)
 
 
 def apply_bids(s: State, bids: dict[int, int], ev: list[Event]) -> None:
     """The eligible Expand-type seats bid; resolve Expand and go on."""
-    b = s["bids"]
+    b = s["bids"] = s["bids"][:]
     for i, n in bids.items():
         b[i] = n
+    _own(s)
     _run(s, ev, 1)
 
 
 def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
     """Dido's player builds the current Wonder for 3, or declines; go on."""
+    _own(s)
     name = s["players"][seat]
     cur = s["cur"]
     if build:
@@ -293,9 +337,26 @@ def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
 
 def apply_excavate(s: State, choices: dict[int, tuple[int, int]], ev: list[Event]) -> None:
     """The pending excavators take their choices; end the round."""
+    _own(s)
     for i, opt in choices.items():
         _excavate(s, i, opt, ev)
     _run(s, ev, 3)
+
+
+def _own(s: State) -> None:
+    """Copy the lists the round pipeline after a bid, Dido or Excavate prompt changes
+    in place (``res``, ``hand``, ``wonders``)."""
+    s["res"] = s["res"][:]
+    s["hand"] = s["hand"][:]
+    s["wonders"] = s["wonders"][:]
+
+
+def _by_action(played: list[int]) -> list[list[int]]:
+    """The seats grouped by the action of the card they played: ``by[a]`` for a in 1..5."""
+    by: list[list[int]] = [[], [], [], [], [], []]
+    for i, c in enumerate(played):
+        by[ACTION_OF[c]].append(i)
+    return by
 
 
 def _run(s: State, ev: list[Event], stage: int) -> None:
@@ -305,64 +366,63 @@ def _run(s: State, ev: list[Event], stage: int) -> None:
     players = s["players"]
     played = s["played"]
     res = s["res"]
-    acts = [ACTION_OF[c] for c in played]
+    by = _by_action(played)
     if stage == 0:
         # Exploit-type: 3 minus the other exploiters (Gandhi counts 2); Qin always 3.
-        if 1 in acts:
+        seats = by[1]
+        if seats:
             total = 0
-            for c in played:
-                total += EXPLOIT_WEIGHT[c]
+            for i in seats:
+                total += EXPLOIT_WEIGHT[played[i]]
             parts = []
-            for i, a in enumerate(acts):
-                if a == 1:
-                    c = played[i]
-                    gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
-                    if gain < 0:
-                        gain = 0
-                    res[i] += gain
-                    parts.append(players[i] + GAINED_TEXT[gain])
+            for i in seats:
+                c = played[i]
+                gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
+                if gain < 0:
+                    gain = 0
+                res[i] += gain
+                parts.append(players[i] + GAINED_TEXT[gain])
             ev.append({"kind": "exploit", "text": "Exploit: " + ", ".join(parts),
                        "to": None, "data": {}})
         # Exterminate-type: all takings at once, from the holdings at the start.
-        if 2 in acts:
-            _exterminate(s, acts, ev)
-        if 3 in acts:
-            bids = s["bids"]
-            eligible = [i for i, a in enumerate(acts) if a == 3 and res[i] >= MIN_BID[played[i]]]
+        if by[2]:
+            _exterminate(s, by[2], ev)
+        seats = by[3]
+        if seats:
+            eligible = [i for i in seats if res[i] >= MIN_BID[played[i]]]
             if len(eligible) > 1:
                 s["phase"] = BID
                 s["pending"] = eligible
                 return
             if eligible:
                 i = eligible[0]
-                bids[i] = MIN_BID[played[i]]
+                s["bids"][i] = MIN_BID[played[i]]
         stage = 1
     if stage == 1:
-        if 3 in acts:
-            _expand(s, acts, ev)
-        if 4 in acts:
+        if by[3]:
+            _expand(s, by[3], ev)
+        seats = by[4]
+        if seats:
             gains = GAIN_LAST if s["round"] == s["rounds"] else GAIN_NORMAL
             parts = []
             dido = -1
-            for i, a in enumerate(acts):
-                if a == 4:
-                    c = played[i]
-                    res[i] += gains[c]
-                    parts.append(players[i] + GAINED_TEXT[gains[c]])
-                    if c == DIDO:
-                        dido = i
+            for i in seats:
+                c = played[i]
+                gain = gains[c]
+                res[i] += gain
+                parts.append(players[i] + GAINED_TEXT[gain])
+                if c == DIDO:
+                    dido = i
             ev.append({"kind": "explore", "text": "Explore: " + ", ".join(parts),
                        "to": None, "data": {}})
-            if dido >= 0 and 3 not in acts and res[dido] >= D.BUILD_COST:
+            if dido >= 0 and not by[3] and res[dido] >= D.BUILD_COST:
                 s["phase"] = DIDO_PHASE
                 s["pending"] = [dido]
                 return
         stage = 2
-    if stage == 2 and 5 in acts:
+    if stage == 2 and by[5]:
         pend = []
-        for i, a in enumerate(acts):
-            if a != 5:
-                continue
+        for i in by[5]:
             if played[i] == CATHARINE:
                 res[i] += D.CATHARINE_GAIN
                 ev.append({"kind": "excavate", "text": f"{players[i]} gained 1 (Catharine)",
@@ -376,10 +436,11 @@ def _run(s: State, ev: list[Event], stage: int) -> None:
             s["phase"] = EXCAVATE_PHASE
             s["pending"] = pend
             return
-    _end_round(s, acts, ev)
+    _end_round(s, by, ev)
 
 
-def _exterminate(s: State, acts: list[int], ev: list[Event]) -> None:
+def _exterminate(s: State, seats: list[int], ev: list[Event]) -> None:
+    """Every exterminator in ``seats`` takes 1 from each seat its card hits."""
     players = s["players"]
     played = s["played"]
     res = s["res"]
@@ -387,24 +448,13 @@ def _exterminate(s: State, acts: list[int], ev: list[Event]) -> None:
     taken = [0] * n
     gain = [0] * n
     parts = []
-    for e, ae in enumerate(acts):
-        if ae != 2:
-            continue
-        ce = played[e]
-        hits_exc = ce in HITS_EXCAVATORS
-        hits_lead = ce == BOUDICCA
-        victims = []
-        for v, a in enumerate(acts):
-            if v == e:
-                continue
-            cv = played[v]
-            if cv in IMMUNE:
-                continue
-            if a == 1 or a == 3 or (hits_exc and a == 5) or (hits_lead and IS_LEADER[cv]):
-                taken[v] += 1
-                victims.append(v)
-        gain[e] = len(victims)
+    for e in seats:
+        row = HIT[played[e]]
+        victims = [v for v, cv in enumerate(played) if row[cv] and v != e]
         if victims:
+            for v in victims:
+                taken[v] += 1
+            gain[e] = len(victims)
             parts.append(f"{players[e]} took 1 from {_names(players, victims)}")
         else:
             parts.append(f"{players[e]} took nothing")
@@ -416,12 +466,12 @@ def _exterminate(s: State, acts: list[int], ev: list[Event]) -> None:
                "to": None, "data": {}})
 
 
-def _expand(s: State, acts: list[int], ev: list[Event]) -> None:
+def _expand(s: State, expanders: list[int], ev: list[Event]) -> None:
+    """The Expand-type seats ``expanders``: the unique highest bid takes the Wonder."""
     players = s["players"]
     played = s["played"]
     res = s["res"]
     bids = s["bids"]
-    expanders = [i for i, a in enumerate(acts) if a == 3]
     bidders = [i for i in expanders if bids[i] >= 0]
     values = [2 * bids[i] + BID_BONUS[played[i]] for i in bidders]
     winner = -1
@@ -516,19 +566,16 @@ def _excavate(s: State, i: int, opt: tuple[int, int] | None, ev: list[Event]) ->
     ev.append({"kind": "excavate", "text": text, "to": None, "data": {}})
 
 
-def _end_round(s: State, acts: list[int], ev: list[Event]) -> None:
+def _end_round(s: State, by: list[list[int]], ev: list[Event]) -> None:
     """Discard, Wonder bonuses, remove an unbuilt Wonder, then the next round or the end."""
     players = s["players"]
     played = s["played"]
     hand = s["hand"]
     wonders = s["wonders"]
     old = s["disc"]
-    disc = []
-    for i, c in enumerate(played):
-        disc.append(old[i] if hand[i] >> c & 1 else old[i] + [c])
-    s["disc"] = disc
-    if 4 in acts:
-        explorers = [i for i, a in enumerate(acts) if a == 4 and played[i] != ERIK]
+    s["disc"] = [old[i] if hand[i] >> c & 1 else old[i] + [c] for i, c in enumerate(played)]
+    if by[4]:
+        explorers = [i for i in by[4] if played[i] != ERIK]
         erik = played.index(ERIK) if ERIK in played else -1
     else:
         explorers = []
@@ -550,11 +597,11 @@ def _end_round(s: State, acts: list[int], ev: list[Event]) -> None:
         s["phase"] = OVER
         s["pending"] = []
         s["cur"] = -1
-        ranking = rank(s)
-        parts.append("game over: " + "; ".join(
-            f"{k + 1}. " + ", ".join(f"{players[i]} ({fmt_vp(vp_halves(s, i))} VP)" for i in g)
+        vp, ranking = _ranking(s)
+        parts.append("game over: " + "; ".join([
+            f"{k + 1}. " + ", ".join([f"{players[i]} ({fmt_vp(vp[i])} VP)" for i in g])
             for k, g in enumerate(ranking)
-        ))
+        ]))
         ev.append({"kind": "end", "text": ". ".join(parts), "to": None,
                    "data": {"ranking": [[players[i] for i in g] for g in ranking]}})
         return
@@ -589,17 +636,26 @@ def fmt_vp(halves: int) -> int | float:
 def rank(s: State) -> list[list[int]]:
     """Seats in ranking groups, best first: VP, then the earliest Wonder letter held
     (no Wonder ranks after any Wonder); still equal seats share a group, seat order."""
-    n = len(s["players"])
-    wonders = s["wonders"]
-    keys = []
-    for i in range(n):
-        first = next((w for w in range(D.N_WONDERS) if wonders[w] == i), D.N_WONDERS)
-        keys.append((-vp_halves(s, i), first))
-    order = sorted(range(n), key=lambda i: (keys[i], i))
+    return _ranking(s)[1]
+
+
+def _ranking(s: State) -> tuple[list[int], list[list[int]]]:
+    """(every seat's VP in halves, the ranking groups of ``rank``)."""
+    vp = [2 * (r // 3) for r in s["res"]]
+    n = len(vp)
+    first = [N_WONDERS] * n
+    for w, owner in enumerate(s["wonders"]):
+        if owner >= 0:
+            vp[owner] += VP_HALVES[w]
+            if first[owner] == N_WONDERS:
+                first[owner] = w
+    keys = [(-vp[i], first[i]) for i in range(n)]
     groups: list[list[int]] = []
-    for i in order:
-        if groups and keys[groups[-1][0]] == keys[i]:
+    last = None
+    for i in sorted(range(n), key=keys.__getitem__):  # stable: ties stay in seat order
+        if keys[i] == last:
             groups[-1].append(i)
         else:
             groups.append([i])
-    return groups
+            last = keys[i]
+    return vp, groups
