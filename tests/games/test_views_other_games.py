@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.forms import option_field_name
 from games.models import Game, Prompt
-from tests.games.web_support import make_user
+from tests.games.web_support import eager_celery, make_user  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +62,38 @@ def test_4x_dice_on_the_web(client):
     resp = client.post(reverse("games:order", args=[game.pk]), {"text": "allocate explore", "prompt": 1},
                        follow=True)
     assert "you have 2 dice: name 2 areas" in resp.content.decode()
+
+
+@pytest.mark.parametrize(
+    "ruleset,names,extra",
+    [
+        ("6x5", ["ea", "eb"], {option_field_name("6x5", "max_turns"): 30}),
+        ("4x-dice", ["fa", "fb"], {option_field_name("4x-dice", "dice"): "4"}),
+    ],
+)
+def test_played_to_the_end_with_the_web_order_form(
+    client, eager_celery, django_capture_on_commit_callbacks, ruleset, names, extra  # noqa: F811
+):
+    import random
+
+    from games.selectors import legal_orders
+
+    game = create_and_fill(client, ruleset, names, extra)
+    rng = random.Random(7)
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.status == "finished":
+            break
+        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
+        for name in prompt.pending:
+            seat = game.seats.get(name=name, status="active")
+            client.force_login(seat.user)
+            text = rng.choice(legal_orders(seat=seat))
+            with django_capture_on_commit_callbacks(execute=True):
+                resp = client.post(reverse("games:order", args=[game.pk]), {"text": text, "prompt": prompt.number})
+            assert resp.status_code == 302
+    else:
+        raise AssertionError("the game did not finish")
+    assert game.ranking
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "finished" in page.lower()
