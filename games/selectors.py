@@ -155,7 +155,11 @@ def _game_info(game: Game) -> dict[str, Any]:
         "status": game.status,
         "seed_commitment": game.seed_commitment or None,
         "seats": [
-            {"name": s.name, "position": s.position, "status": s.status} for s in seats(game=game)
+            {"name": name, "position": position, "status": status}
+            for name, position, status in Seat.objects.filter(game=game)
+            .exclude(status=Seat.Status.REPLACED)
+            .order_by("position", "joined_at", "id")
+            .values_list("name", "position", "status")
         ],
         "ranking": game.ranking,
         "warnings": list(game.warnings or []),

@@ -181,6 +181,7 @@ def order_submit(*, seat: Seat, text: str, source: str) -> SealedOrder:
         orders = current_orders(prompt=prompt)
         current = orders.get(seat.name)
         if current is not None and current.text == text and current.source != "default":
+            current.prompt = prompt  # already read: spares the receipt a query
             return current
         rules = ruleset_get(game.ruleset)
         try:

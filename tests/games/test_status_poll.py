@@ -1,0 +1,89 @@
+"""The public status poll (/games/<id>/status.json): one query, ETag / If-None-Match."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Prompt
+from games.services import games as game_services
+from games.services import orders as order_services
+from tests.games.web_support import make_user
+
+pytestmark = pytest.mark.django_db
+
+DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+
+
+@pytest.fixture
+def users():
+    return {n: make_user(n) for n in ("ann", "bob", "cat")}
+
+
+@pytest.fixture
+def started(users, django_capture_on_commit_callbacks):
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, name="Poll", setup={"deal": DEAL}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ann", "bob", "cat"):
+            game_services.game_join(game=game, user=users[name])
+    game.refresh_from_db()
+    return game
+
+
+def test_poll_answers_from_one_query_with_the_open_prompt(client, started):
+    url = reverse("games:status", args=[started.pk])
+    deadline = Prompt.objects.get(game=started, number=1).deadline
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(url)
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    assert len(queries) == 1
+    body = answer.json()
+    assert body["status"] == "active" and body["prompt"] == 1
+    assert sorted(body["pending"]) == ["ann", "bob", "cat"]
+    assert body["ordered"] == []
+    assert body["deadline"] == deadline.isoformat() and body["deadline"].endswith("+00:00")
+    assert body["version"] == f"active:1:0:{deadline.isoformat()}"
+
+
+def test_poll_shows_who_ordered_but_never_the_text(client, started):
+    url = reverse("games:status", args=[started.pk])
+    bob = started.seats.get(name="bob")
+    order_services.order_submit(seat=bob, text="PASS DIDO", source="web")
+    order_services.order_submit(seat=bob, text="PASS QIN", source="web")  # replaces it
+    answer = client.get(url)
+    body = answer.json()
+    assert body["ordered"] == ["bob"] and body["prompt"] == 1
+    assert "QIN" not in answer.content.decode() and "DIDO" not in answer.content.decode()
+
+
+def test_poll_etag_gives_304_until_something_changes(client, started):
+    url = reverse("games:status", args=[started.pk])
+    first = client.get(url)
+    etag = first["ETag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    same = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert same.status_code == 304 and same.content == b"" and same["ETag"] == etag
+    assert client.get(url, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
+    order_services.order_submit(seat=started.seats.get(name="cat"), text="PASS TOKUGAWA", source="web")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()["ordered"] == ["cat"]
+    assert changed["ETag"] != etag
+
+
+def test_poll_of_forming_and_unknown_games(client, users):
+    forming = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3)
+    body = client.get(reverse("games:status", args=[forming.pk])).json()
+    assert body == {
+        "status": "forming",
+        "prompt": None,
+        "pending": [],
+        "deadline": None,
+        "ordered": [],
+        "version": "forming:None:0:None",
+    }
+    assert client.get(reverse("games:status", args=[forming.pk + 999])).status_code == 404
+    assert client.post(reverse("games:status", args=[forming.pk])).status_code == 405
