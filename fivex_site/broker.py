@@ -6,22 +6,28 @@ matches and then renamed into place (atomic within one folder). ``fivex_site.cel
 this the transport behind ``filesystem://`` URLs.
 """
 
+import itertools
 import os
 import uuid
-from time import monotonic
+from time import monotonic_ns
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
 
+# Within one process, messages written in the same nanosecond still keep their order.
+_sequence = itertools.count()
+
 
 class Channel(filesystem.Channel):
     """A filesystem channel whose ``_put`` never exposes a half-written message."""
 
     def _put(self, queue: str, payload: dict, **kwargs: object) -> None:
-        # Same naming as kombu (time-ordered, then "<queue>.msg") so its reader finds it.
-        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        # kombu's reader takes files in sorted order and matches "<anything>.<queue>.msg".
+        # Its own names use whole milliseconds, so two messages of one millisecond came
+        # out in random (uuid) order; nanoseconds plus a per-process sequence keep FIFO.
+        name = f"{monotonic_ns():020d}_{next(_sequence):010d}_{uuid.uuid4().hex}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         partial = os.path.join(self.data_folder_out, f"partial-{uuid.uuid4().hex}.tmp")
         try:
