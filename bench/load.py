@@ -1,17 +1,20 @@
 """Load benchmark of the games room: N concurrent 5-player 5X games over HTTP.
 
     .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--threads 4]
-                                       [--prompts K]
+                                       [--prompts K] [--pool threads] [--concurrency 4]
 
 Starts, as subprocesses bound to 127.0.0.1 only: gunicorn (gthread) on a fresh
 PostgreSQL database (persistent connections, CONN_MAX_AGE 60), two Celery worker
-processes on Redis (private queues: one worker dedicated to prompt resolution, the
-other taking mail, the default queue and resolution too), then plays
+processes on Redis (``--pool``/``--concurrency``: 4 threads each by default, so one
+worker overlaps the database round trips of several games' resolutions; private
+queues: one worker dedicated to prompt resolution, the other taking mail, the default
+queue and resolution too), then plays
 N games of 5 seats at once. Each game is driven by one thread that plays its 5 seats:
 it reads the public status (GET /games/{id}/status.json: prompt number, pending seats),
 then each pending seat's view (GET /api/games/{id}/), submits one of its legal orders
 (POST /api/games/{id}/orders/) and, after the last order of a prompt, polls the status
-every 100 ms until the next prompt is visible. Every loop is bounded; the run stops by itself
+every 100 ms until the next prompt is visible (with If-None-Match, as a browser
+revalidates: 304 Not Modified while nothing changed). Every loop is bounded; the run stops by itself
 (``--prompts K`` stops each game after K prompts: a shorter run of the same steady state).
 
 Prints: orders per second, p50/p99 submission latency, p50/p99 time from a prompt's
@@ -57,14 +60,18 @@ class Http:
     def __init__(self, port: int) -> None:
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
+        self.etag: str | None = None  # the ETag of the last answer, if it had one
 
     def request(
-        self, method: str, path: str, token: str | None = None, body: Any = None
+        self, method: str, path: str, token: str | None = None, body: Any = None,
+        if_none_match: str | None = None,
     ) -> tuple[int, Any]:
         headers = {"Accept": "application/json", "Host": "127.0.0.1"}
         data = None
         if token:
             headers["Authorization"] = f"Token {token}"
+        if if_none_match:
+            headers["If-None-Match"] = if_none_match
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
@@ -75,6 +82,7 @@ class Http:
                 self.conn.request(method, path, body=data, headers=headers)
                 response = self.conn.getresponse()
                 raw = response.read()
+                self.etag = response.getheader("ETag")
                 if response.getheader("Connection", "").lower() == "close":
                     self.close()
                 return response.status, (json.loads(raw) if raw else None)
@@ -156,7 +164,9 @@ class Site:
             print("could not drop the bench database:", exc.stderr.decode(errors="replace"))
 
 
-def start_site(port: int, web_workers: int, threads: int = 4) -> Site:
+def start_site(
+    port: int, web_workers: int, threads: int = 4, pool: str = "threads", concurrency: int = 4
+) -> Site:
     database = f"fivex_bench_{os.getpid()}"
     queue = f"fivex-bench-{uuid.uuid4().hex[:10]}"
     env = {
@@ -194,7 +204,8 @@ def start_site(port: int, web_workers: int, threads: int = 4) -> Site:
             site.spawn(
                 f"worker{i}",
                 [
-                    PYTHON, "-m", "celery", "-A", "fivex_site", "worker", "--pool", "solo",
+                    PYTHON, "-m", "celery", "-A", "fivex_site", "worker", "--pool", pool,
+                    "--concurrency", str(concurrency),
                     "--queues", queues, "--hostname", f"bench{i}-{queue}@%h", "--loglevel", "WARNING",
                     "--without-gossip", "--without-mingle", "--without-heartbeat",
                 ],
@@ -275,15 +286,17 @@ def play_game(
     gid = game["id"]
     tokens = game["tokens"]
     status_path = f"/games/{gid}/status.json"
+    summary: dict[str, Any] | None = None
     try:
         for played in range(MAX_PROMPTS_PER_GAME):
             if max_prompts and played >= max_prompts:
                 with stats.lock:
                     stats.stopped += 1
                 return
-            status, summary = client.request("GET", status_path)
-            if status != 200:
-                raise RuntimeError(f"status {status}: {summary}")
+            if summary is None:  # else: the summary that showed the new prompt
+                status, summary = client.request("GET", status_path)
+                if status != 200:
+                    raise RuntimeError(f"status {status}: {summary}")
             if summary["status"] == "finished":
                 with stats.lock:
                     stats.finished += 1
@@ -310,9 +323,15 @@ def play_game(
                 with stats.lock:
                     stats.submit.append(last_sent - started)
                     stats.orders += 1
-            # Wait for the next prompt (or the end) to be visible on the public status.
+            # Wait for the next prompt (or the end) to be visible on the public status,
+            # revalidating like a browser: 304 Not Modified while nothing changed.
+            etag = None
             while True:
-                status, summary = client.request("GET", status_path)
+                status, fresh = client.request("GET", status_path, if_none_match=etag)
+                if status not in (200, 304):
+                    raise RuntimeError(f"status {status}: {fresh}")
+                if status == 200:
+                    summary, etag = fresh, client.etag
                 if summary["status"] == "finished" or summary["prompt"] != prompt:
                     with stats.lock:
                         stats.turnaround.append(time.perf_counter() - last_sent)
@@ -363,12 +382,17 @@ def main() -> int:
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per process")
     parser.add_argument("--prompts", type=int, default=0, help="stop each game after K prompts")
+    parser.add_argument("--pool", default="threads", help="Celery worker pool (threads, solo, prefork)")
+    parser.add_argument("--concurrency", type=int, default=4, help="Celery worker concurrency")
     parser.add_argument("--ping-seconds", type=float, default=5.0)
     parser.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines")
     args = parser.parse_args()
     port = args.port or free_port()
-    print(f"starting gunicorn on 127.0.0.1:{port}, 2 Celery workers, PostgreSQL, Redis ...")
-    site = start_site(port, args.web_workers, args.threads)
+    print(
+        f"starting gunicorn on 127.0.0.1:{port} ({args.web_workers} x {args.threads} threads), "
+        f"2 Celery workers ({args.pool} x {args.concurrency}), PostgreSQL, Redis ..."
+    )
+    site = start_site(port, args.web_workers, args.threads, args.pool, args.concurrency)
     try:
         t0 = time.perf_counter()
         games = create_games(site, args.games)

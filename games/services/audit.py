@@ -17,17 +17,22 @@ def log_time(value: datetime) -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def log_append(*, game: Game, kind: str, payload: dict[str, Any]) -> LogEntry:
-    """Append one entry to the game's log. The caller holds the game's row lock
-    (``games.services.locking.lock_game``), which makes ``seq`` gap-free."""
-    last = LogEntry.objects.filter(game=game).order_by("-seq").values_list("seq", "hash").first()
-    seq = 1 if last is None else last[0] + 1
-    prev_hash = GENESIS if last is None else last[1]
+def log_tail(*, game: Game) -> tuple[int, str] | None:
+    """``(seq, hash)`` of the game's newest log entry, None while the log is empty."""
+    return LogEntry.objects.filter(game=game).order_by("-seq").values_list("seq", "hash").first()
+
+
+def _chained(
+    game: Game, tail: tuple[int, str] | None, kind: str, payload: dict[str, Any]
+) -> LogEntry:
+    """The unsaved entry that follows ``tail``, hashed."""
+    seq = 1 if tail is None else tail[0] + 1
+    prev_hash = GENESIS if tail is None else tail[1]
     created_at = timezone.now()
     digest = entry_hash(
         prev_hash=prev_hash, seq=seq, kind=kind, payload=payload, created_at=log_time(created_at)
     )
-    return LogEntry.objects.create(
+    return LogEntry(
         game=game,
         seq=seq,
         kind=kind,
@@ -36,6 +41,35 @@ def log_append(*, game: Game, kind: str, payload: dict[str, Any]) -> LogEntry:
         prev_hash=prev_hash,
         hash=digest,
     )
+
+
+def log_append(*, game: Game, kind: str, payload: dict[str, Any]) -> LogEntry:
+    """Append one entry to the game's log. The caller holds the game's row lock
+    (``games.services.locking.lock_game``), which makes ``seq`` gap-free."""
+    entry = _chained(game, log_tail(game=game), kind, payload)
+    entry.save(force_insert=True)
+    return entry
+
+
+def log_append_many(
+    *,
+    game: Game,
+    entries: list[tuple[str, dict[str, Any]]],
+    tail: tuple[int, str] | None | bool = False,
+) -> list[LogEntry]:
+    """Append ``entries`` (``(kind, payload)`` pairs, in order) to the game's log with
+    one INSERT: the same rows and hash chain as ``log_append`` called once per entry.
+    ``tail``: the log's ``log_tail`` if the caller read it under the game lock after the
+    last entry was written, ``False`` (default) to read it here. The caller holds the
+    game's row lock."""
+    if tail is False:
+        tail = log_tail(game=game)
+    rows = []
+    for kind, payload in entries:
+        entry = _chained(game, tail, kind, payload)  # type: ignore[arg-type]
+        rows.append(entry)
+        tail = (entry.seq, entry.hash)
+    return LogEntry.objects.bulk_create(rows)
 
 
 def setup_salt(*, game: Game) -> str:

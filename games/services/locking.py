@@ -23,14 +23,25 @@ def lock_game(*, game_id: int) -> Game:
     Raises NotFound for an unknown id, GameBusy when the lock cannot be had in time."""
     if not connection.in_atomic_block:
         raise RuntimeError("lock_game must run inside transaction.atomic()")
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
+    bound_lock_wait()
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("No such game.") from None
     except OperationalError as exc:
-        if getattr(exc.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
-            raise GameBusy("The game is busy right now; please try again in a moment.") from exc
+        raise_if_busy(exc)
         raise
+
+
+def bound_lock_wait() -> None:
+    """Bound how long this transaction waits for a row lock (PostgreSQL)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
+
+
+def raise_if_busy(exc: OperationalError) -> None:
+    """Raise GameBusy for a lock wait that timed out."""
+    if getattr(exc.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
+        raise GameBusy("The game is busy right now; please try again in a moment.") from exc
+

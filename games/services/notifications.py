@@ -74,36 +74,24 @@ def outbox_enqueue(
 
 def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage]:
     """Queue several emails (each a dict of ``outbox_enqueue``'s keyword arguments, with
-    a ``key``) in two queries, and enqueue ONE ``send_outbox_batch`` task for them on
-    commit. A key already queued is not queued again. Used for the per-seat emails of a
-    resolution, written while the game lock is held: few queries, one task."""
+    a ``key``) and enqueue ONE ``send_outbox_batch`` task for them on commit. A key
+    already queued is not queued again. Used for the per-seat emails of a resolution,
+    written while the game lock is held: one INSERT (in a savepoint) when none of the
+    keys is queued yet, which is the normal case; one task."""
     from games.tasks import send_outbox_batch
 
-    keys = [m["key"] for m in messages]
-    existing = set(OutboxMessage.objects.filter(key__in=keys).values_list("key", flat=True))
-    rows = [
-        OutboxMessage(
-            to=m["to"],
-            subject=m["subject"][:255],
-            body=m["body"],
-            html=m.get("html") or "",
-            reply_to=m.get("reply_to") or "",
-            headers=m.get("headers") or {},
-            seat=m.get("seat"),
-            game=m.get("game"),
-            kind=m.get("kind", "game"),
-            key=m["key"],
-        )
-        for m in messages
-        if m["key"] not in existing
-    ]
-    if not rows:
+    if not messages:
         return []
-    try:
-        with transaction.atomic():
-            created = OutboxMessage.objects.bulk_create(rows)
-    except IntegrityError:  # a concurrent writer queued one of these keys: one by one
-        return [outbox_enqueue(**m) for m in messages if m["key"] not in existing]
+    created = _outbox_insert([_outbox_row(m) for m in messages])
+    if created is None:  # a key is queued already: skip the queued ones
+        keys = [m["key"] for m in messages]
+        existing = set(OutboxMessage.objects.filter(key__in=keys).values_list("key", flat=True))
+        fresh = [m for m in messages if m["key"] not in existing]
+        if not fresh:
+            return []
+        created = _outbox_insert([_outbox_row(m) for m in fresh])
+        if created is None:  # a concurrent writer queued one of these keys: one by one
+            return [outbox_enqueue(**m) for m in fresh]
     ids = [m.pk for m in created if m.pk is not None]
     if len(ids) != len(created):  # a backend that returns no ids
         ids = list(
@@ -113,6 +101,30 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
         )
     transaction.on_commit(lambda: send_outbox_batch.delay(ids))
     return created
+
+
+def _outbox_row(message: dict[str, Any]) -> OutboxMessage:
+    return OutboxMessage(
+        to=message["to"],
+        subject=message["subject"][:255],
+        body=message["body"],
+        html=message.get("html") or "",
+        reply_to=message.get("reply_to") or "",
+        headers=message.get("headers") or {},
+        seat=message.get("seat"),
+        game=message.get("game"),
+        kind=message.get("kind", "game"),
+        key=message["key"],
+    )
+
+
+def _outbox_insert(rows: list[OutboxMessage]) -> list[OutboxMessage] | None:
+    """Insert ``rows`` in one statement; None (and nothing inserted) if a key is taken."""
+    try:
+        with transaction.atomic():
+            return OutboxMessage.objects.bulk_create(rows)
+    except IntegrityError:
+        return None
 
 
 def classify_smtp_error(exc: BaseException) -> str:
@@ -229,15 +241,21 @@ def game_url(game: Game) -> str:
     return f"{base}/games/{game.pk}/"
 
 
-def _recipients(game: Game) -> list[Seat]:
-    return [
-        s
-        for s in Seat.objects.filter(game=game)
+def seats_for_mail(*, game: Game) -> list[Seat]:
+    """The game's seats that are not replaced, with their users, in seating order (the
+    recipients of the game's emails, before dropping users without an address)."""
+    return list(
+        Seat.objects.filter(game=game)
         .exclude(status=Seat.Status.REPLACED)
         .select_related("user")
         .order_by("position", "id")
-        if s.user.email
-    ]
+    )
+
+
+def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
+    if seats is None:
+        seats = seats_for_mail(game=game)
+    return [s for s in seats if s.user.email]
 
 
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
@@ -312,12 +330,19 @@ def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
 
 
 def notify_prompt_resolved(
-    *, game: Game, prompt: Prompt, events: list, state: dict, next_prompt: Prompt | None
+    *,
+    game: Game,
+    prompt: Prompt,
+    events: list,
+    state: dict,
+    next_prompt: Prompt | None,
+    seats: list[Seat] | None = None,
 ) -> None:
     """Tell every seat what it may see of the resolution and what it must do next
-    (queued in one batch: two queries and one sending task)."""
+    (queued in one batch and one sending task). ``seats``: ``seats_for_mail`` if the
+    caller already read it in this transaction (spares a query)."""
     batch: list[dict[str, Any]] = []
-    for seat in _recipients(game):
+    for seat in _recipients(game, seats):
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         context["events"] = [e.get("text", "") for e in events_for(events, seat.name)]
         context["ranking"] = game.ranking if next_prompt is None else None

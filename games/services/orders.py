@@ -11,17 +11,21 @@ log entry publishes ``text`` and ``salt`` so anyone can recompute it
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import timedelta
+from typing import Any
 
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from engine.audit import order_commitment
 from engine.base import IllegalOrder
-from games.errors import GameStateError, NotPending, OrderRefused, PermissionDenied
+from games.errors import GameStateError, NotFound, NotPending, OrderRefused, PermissionDenied
 from games.models import Game, Prompt, SealedOrder, Seat, StateSnapshot
 from games.services.audit import log_append
-from games.services.locking import lock_game
+from games.services.locking import bound_lock_wait, raise_if_busy
+from games.sql import field_order, instance
 
 MAX_ORDER_CHARS = 4000
 PLAYER_SOURCES = ("web", "api", "email")
@@ -87,13 +91,17 @@ def _store(
     return order
 
 
-def order_fill_default(*, game: Game, prompt: Prompt, seat: Seat, reason: str) -> SealedOrder:
+def order_fill_default(
+    *, game: Game, prompt: Prompt, seat: Seat, reason: str, state: dict | None = None
+) -> SealedOrder:
     """Give a pending seat the engine's default order (source ``default``), logged as
-    ``nmr_applied``. The caller holds the game lock."""
+    ``nmr_applied``. The caller holds the game lock. ``state``: the prompt's snapshot
+    state if the caller has it (spares a query)."""
     from games.services.games import ruleset_get
 
     rules = ruleset_get(game.ruleset)
-    state = prompt_state(prompt=prompt)
+    if state is None:
+        state = prompt_state(prompt=prompt)
     text = rules.default_order(state, seat.name)
     parsed = rules.parse_order(state, seat.name, text)
     # The reason is public (deadline, resigned); the order itself stays sealed.
@@ -142,55 +150,199 @@ def schedule_resolution(*, game_id: int, prompt_number: int, countdown: int = 0)
     transaction.on_commit(enqueue)
 
 
-def order_submit(*, seat: Seat, text: str, source: str) -> SealedOrder:
+def order_submit(
+    *, seat: Seat, text: str, source: str, expected_prompt: int | None = None
+) -> SealedOrder:
     """Submit (or replace) a seat's sealed order for the prompt it is pending on.
 
     The text is parsed by the engine for this seat; a refusal raises OrderRefused with
     the engine's reason and stores nothing. Submitting the same text again returns the
-    current order unchanged. When every pending seat has an order, resolution is
+    current order unchanged. ``expected_prompt``: the prompt number the player answered
+    (a stale page or a late client); checked under the game's lock, so an order never
+    lands on the next prompt. When every pending seat has an order, resolution is
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
     PermissionDenied."""
-    from games.services.games import ruleset_get
-    from games.services.resolution import open_prompt_locked
+    _check_text(text, source)
+    with transaction.atomic():
+        game, locked, prompt, orders = _lock_for_order(game_id=seat.game_id, seat_id=seat.pk)
+        if locked is None:  # the seat row is gone
+            raise PermissionDenied("You do not hold a seat in this game.")
+        return _submit_locked(game, locked, prompt, orders, text, source, expected_prompt)
 
+
+def order_submit_for_user(
+    *, game_id: int, user: Any, text: str, source: str, expected_prompt: int | None = None
+) -> SealedOrder:
+    """``order_submit`` for the user's seat in the game (the API): the seat is found
+    under the game's lock. Raises NotFound for an unknown game, PermissionDenied when
+    the user holds no seat, and what ``order_submit`` raises."""
+    _check_text(text, source)
+    with transaction.atomic():
+        game, seat, prompt, orders = _lock_for_order(game_id=game_id, user_id=user.pk)
+        if seat is None:
+            raise PermissionDenied("You do not hold a seat in this game.")
+        return _submit_locked(game, seat, prompt, orders, text, source, expected_prompt)
+
+
+_LOCKED_GAME = field_order(
+    Game, {"id", "status", "ruleset", "seed_commitment", "early_resolution_delay_seconds"}
+)
+_LOCKED_SEAT = field_order(Seat, {"id", "game_id", "user_id", "position", "name", "status"})
+_LOCKED_PROMPT = field_order(
+    Prompt, {"id", "game_id", "number", "round", "phase", "pending", "status"}
+)
+_CURRENT_ORDER = field_order(
+    SealedOrder,
+    {"id", "prompt_id", "seat_id", "seat_name", "text", "parsed", "source", "salt", "commitment",
+     "submitted_at", "is_current"},
+)  # fmt: skip
+
+
+def _lock_for_order(
+    *, game_id: int, seat_id: int | None = None, user_id: int | None = None
+) -> tuple[Game, Seat | None, Prompt | None, dict[str, SealedOrder]]:
+    """Lock the game's row, then read in one statement the seat (``seat_id``, or the
+    user's current seat), the open prompt and its current orders: the fields an order
+    needs, as model instances (the others load on access). Returns ``(game, seat,
+    prompt, orders by seat name)``; seat None when there is no such seat. Raises
+    NotFound, GameBusy.
+
+    The reads come in a statement of their own after the lock is held: a statement
+    that waited for the lock would see the other tables as they were before the
+    transaction it waited for (PostgreSQL, READ COMMITTED), e.g. a prompt that has
+    just been resolved still open."""
+    game_t, seat_t, prompt_t, order_t = (
+        m._meta.db_table for m in (Game, Seat, Prompt, SealedOrder)
+    )
+    lock = f"SELECT {', '.join(_LOCKED_GAME)} FROM {game_t} WHERE id = %s"
+    if connection.features.has_select_for_update:
+        lock += " FOR UPDATE"
+    bound_lock_wait()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(lock, [game_id])
+            row = cursor.fetchone()
+    except OperationalError as exc:
+        raise_if_busy(exc)
+        raise
+    if row is None:
+        raise NotFound("No such game.")
+    game = instance(Game, _LOCKED_GAME, row)
+
+    columns = ", ".join(
+        [f"s.{c}" for c in _LOCKED_SEAT] + [f"p.{c}" for c in _LOCKED_PROMPT]
+        + [f"o.{c}" for c in _CURRENT_ORDER]
+    )  # fmt: skip
+    if seat_id is not None:
+        which, params = "s.id = %s", [seat_id]
+    else:
+        which, params = "s.user_id = %s AND s.status <> %s", [user_id, Seat.Status.REPLACED.value]
+    read = (
+        f"SELECT {columns} FROM {seat_t} s"
+        f" LEFT JOIN {prompt_t} p ON p.game_id = s.game_id AND p.status = %s"
+        f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
+        f" WHERE s.game_id = %s AND {which} ORDER BY p.number DESC"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(read, [Prompt.Status.OPEN.value, game_id, *params])
+        rows = cursor.fetchall()
+    if not rows:
+        return game, None, None, {}
+    n_seat, n_prompt = len(_LOCKED_SEAT), len(_LOCKED_PROMPT)
+    seat = instance(Seat, _LOCKED_SEAT, rows[0][:n_seat])
+    seat.game = game
+    prompt_row = rows[0][n_seat : n_seat + n_prompt]
+    if prompt_row[0] is None:
+        return game, seat, None, {}
+    prompt = instance(Prompt, _LOCKED_PROMPT, prompt_row)
+    orders = {}
+    for row in rows:
+        if row[n_seat] == prompt.pk and row[n_seat + n_prompt] is not None:
+            order = instance(SealedOrder, _CURRENT_ORDER, row[n_seat + n_prompt :])
+            orders[order.seat_name] = order
+    return game, seat, prompt, orders
+
+
+def _check_text(text: str, source: str) -> None:
     if source not in PLAYER_SOURCES:
         raise OrderRefused(f"Unknown order source {source!r}.", code="invalid")
     if not isinstance(text, str) or not text.strip():
         raise OrderRefused("The order is empty.")
     if len(text) > MAX_ORDER_CHARS:
         raise OrderRefused(f"The order is too long (at most {MAX_ORDER_CHARS} characters).")
-    with transaction.atomic():
-        game = lock_game(game_id=seat.game_id)
-        seat = Seat.objects.get(pk=seat.pk)
-        if seat.status == Seat.Status.REPLACED:
-            raise PermissionDenied("This seat has been handed to another player.")
-        if game.status == Game.Status.FORMING:
-            raise GameStateError("The game has not started yet.", code="not_started")
-        if game.status == Game.Status.PAUSED:
-            raise GameStateError("The game is paused; orders are accepted again when it resumes.")
-        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-            raise GameStateError("The game is over.", code="game_finished")
-        if seat.status == Seat.Status.RESIGNED:
-            raise NotPending("You resigned from this game; your orders are the default ones.")
-        prompt = open_prompt_locked(game=game)
-        if prompt is None or seat.name not in prompt.pending:
-            waiting = ", ".join(prompt.pending) if prompt is not None else "nobody"
-            raise NotPending(f"You are not asked for an order now (waiting for: {waiting}).")
-        # One read of the prompt's current orders: this seat's (a double click returns
-        # it unchanged) and who else is in (is the prompt complete after this one?).
-        orders = current_orders(prompt=prompt)
-        current = orders.get(seat.name)
-        if current is not None and current.text == text and current.source != "default":
-            current.prompt = prompt  # already read: spares the receipt a query
-            return current
-        rules = ruleset_get(game.ruleset)
-        try:
-            parsed = rules.parse_order(prompt_state(prompt=prompt), seat.name, text)
-        except IllegalOrder as exc:
-            raise OrderRefused(exc.reason) from None
-        order = _store(
-            game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
-            previous=current,
-        )  # fmt: skip
-        prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
+
+
+def _submit_locked(
+    game: Game,
+    seat: Seat,
+    prompt: Prompt | None,
+    orders: dict[str, SealedOrder],
+    text: str,
+    source: str,
+    expected_prompt: int | None,
+) -> SealedOrder:
+    """order_submit's work; the caller holds the game's lock and read the seat, the
+    open prompt and its current orders after taking it (every writer takes the game's
+    lock first, so those rows need no lock of their own)."""
+    from games.services.games import ruleset_get
+
+    if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
+        now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
+        raise NotPending(
+            f"Prompt {expected_prompt} is not open any more ({now}); nothing was stored.",
+            code="prompt_closed",
+        )
+    if seat.status == Seat.Status.REPLACED:
+        raise PermissionDenied("This seat has been handed to another player.")
+    if game.status == Game.Status.FORMING:
+        raise GameStateError("The game has not started yet.", code="not_started")
+    if game.status == Game.Status.PAUSED:
+        raise GameStateError("The game is paused; orders are accepted again when it resumes.")
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        raise GameStateError("The game is over.", code="game_finished")
+    if seat.status == Seat.Status.RESIGNED:
+        raise NotPending("You resigned from this game; your orders are the default ones.")
+    if prompt is None or seat.name not in prompt.pending:
+        waiting = ", ".join(prompt.pending) if prompt is not None else "nobody"
+        raise NotPending(f"You are not asked for an order now (waiting for: {waiting}).")
+    # The prompt's current orders: this seat's (a double click returns it unchanged)
+    # and who else is in (is the prompt complete after this one?).
+    current = orders.get(seat.name)
+    if current is not None and current.text == text and current.source != "default":
+        current.prompt = prompt  # already read: spares the receipt a query
+        return current
+    rules = ruleset_get(game.ruleset)
+    try:
+        parsed = rules.parse_order(open_prompt_state(game=game, prompt=prompt), seat.name, text)
+    except IllegalOrder as exc:
+        raise OrderRefused(exc.reason) from None
+    order = _store(
+        game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
+        previous=current,
+    )  # fmt: skip
+    prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     return order
+
+
+STATE_CACHE_SIZE = 1024
+_states: OrderedDict[tuple, dict] = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def open_prompt_state(*, game: Game, prompt: Prompt) -> dict:
+    """``prompt_state`` of an open prompt, kept in a small per-process cache: a prompt's
+    snapshot is written with the prompt and never changes. The key holds the game's seed
+    commitment, so a reused row id never meets another game's entry. The engine does not
+    modify the states it is given (tests/engine/test_properties.py)."""
+    key = (game.pk, game.seed_commitment, prompt.pk, prompt.number)
+    with _states_lock:
+        state = _states.get(key)
+        if state is not None:
+            _states.move_to_end(key)
+            return state
+    state = prompt_state(prompt=prompt)
+    with _states_lock:
+        _states[key] = state
+        while len(_states) > STATE_CACHE_SIZE:
+            _states.popitem(last=False)
+    return state

@@ -18,7 +18,7 @@ from games.services import games as game_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
 from games.services import seats as seat_services
-from games.views.common import check_prompt_number, load_game, post_action
+from games.views.common import load_game, post_action
 
 
 def _my_seat(request: HttpRequest, game: object) -> Seat:
@@ -89,8 +89,9 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("games:detail", game_id=game.pk)
     text = form.cleaned_data["text"]
     try:
-        check_prompt_number(game=game, expected=form.cleaned_data.get("prompt"))
-        order = order_services.order_submit(seat=seat, text=text, source="web")
+        order = order_services.order_submit(
+            seat=seat, text=text, source="web", expected_prompt=form.cleaned_data.get("prompt")
+        )
     except ApplicationError:
         request.session[f"order_draft_{game.pk}"] = text
         raise

@@ -85,19 +85,3 @@ def public_log(*, game: Any, for_user: Any) -> list[dict[str, Any]]:
             }
         out.append(entry)
     return out
-
-
-def check_prompt_number(*, game: Any, expected: int | None) -> None:
-    """Refuse an order meant for a prompt that is no longer open (a stale page or a late
-    API client), so it never lands on the next prompt. ``None``: no check asked."""
-    from games.errors import NotPending
-
-    if expected is None:
-        return
-    current = selectors.current_prompt(game=game)
-    if current is None or current.number != expected:
-        now = f"prompt {current.number} is open" if current else "no prompt is open"
-        raise NotPending(
-            f"Prompt {expected} is not open any more ({now}); nothing was stored.",
-            code="prompt_closed",
-        )

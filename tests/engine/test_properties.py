@@ -4,7 +4,8 @@ Random legal play: each step's orders are drawn from the engine's own ``legal_or
 with a ``random.Random`` seeded by hypothesis. Along the way, at every prompt:
 
 * every legal order and the default order parse;
-* ``resolve`` does not change its input state;
+* no call (``pending``, ``legal_orders``, ``parse_order``, ``default_order``, ``view``,
+  ``resolve``) changes the state it is given (the games room caches open prompts' states);
 * the state survives a JSON round trip, and resolving from the round-tripped copy gives
   byte-identical results;
 * no seat's view, and no event that seat may see, contains another seat's secrets
@@ -58,7 +59,10 @@ def play_random(
     steps: list[dict[str, str]] = []
     if on_state:
         on_state(state)
+    produced = dumps(state)
     for _ in range(MAX_STEPS):
+        if check:  # nothing since the state was made has changed it
+            assert dumps(state) == produced, "a call changed the state it was given"
         pending = ruleset.pending(state)
         if not pending:
             break
@@ -70,11 +74,13 @@ def play_random(
                 for text in legal:
                     ruleset.parse_order(state, seat, text)
                 ruleset.parse_order(state, seat, ruleset.default_order(state, seat))
+                ruleset.view(state, seat)
             texts[seat] = rnd.choice(legal)
         parsed = {seat: ruleset.parse_order(state, seat, text) for seat, text in texts.items()}
         before = dumps(state)
         new_state, events = ruleset.resolve(state, parsed)
         if check:
+            produced = dumps(new_state)
             assert dumps(state) == before, "resolve changed its input state"
             copy = json.loads(before)
             assert copy == state

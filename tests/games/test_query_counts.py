@@ -47,15 +47,15 @@ def test_order_submit_query_budget(
 ) -> None:
     game, seats = table
     state = current_state(game=game)
-    # savepoint, game lock, seat, open prompt, its orders, snapshot, insert, log tail,
-    # log insert, release
-    for name in NAMES[:-1]:
+    # savepoint, game lock with the seat and the open prompt, its orders, snapshot (once
+    # per prompt and process), insert, log tail, log insert, release
+    for i, name in enumerate(NAMES[:-1]):
         seat = Seat.objects.select_related("game").get(pk=seats[name].pk)
-        with django_assert_max_num_queries(10 + lock_extra()):
+        with django_assert_max_num_queries((8 if i == 0 else 7) + lock_extra()):
             order_submit(seat=seat, text=RULES.legal_orders(state, name)[0], source="api")
     seat = Seat.objects.select_related("game").get(pk=seats["eve"].pk)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        with django_assert_max_num_queries(11 + lock_extra()):  # + marking it ready
+        with django_assert_max_num_queries(8 + lock_extra()):  # + marking it ready
             order_submit(seat=seat, text=RULES.legal_orders(state, "eve")[0], source="api")
     assert len(callbacks) == 1  # the resolution is scheduled once, on commit
 
@@ -66,10 +66,15 @@ def test_api_view_and_submit_query_budget(table, django_assert_max_num_queries) 
     game, seats = table
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=seats['ann'].user).key}")
-    with django_assert_max_num_queries(6):  # token+user, seat+game, then seat_view's 4
+    with django_assert_max_num_queries(4):  # token+user, game+seats, prompts+orders, snapshot
+        answer = client.get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 200
+    with django_assert_max_num_queries(3):  # the snapshot's view is kept for the prompt
         answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 200
     text = answer.json()["legal_orders"][0]
-    with django_assert_max_num_queries(12 + lock_extra()):  # token+user, seat+game, submit
+    # token+user, then savepoint, lock+seat+prompt, orders, snapshot (first order of the
+    # prompt in this process), insert, log tail, log insert, release
+    with django_assert_max_num_queries(9 + lock_extra()):
         answer = client.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
     assert answer.status_code == 201, answer.content

@@ -147,7 +147,7 @@ def test_api_uses_session_and_token_auth_read_only_for_visitors() -> None:
     assert "rest_framework.authtoken" in s["apps"]
     assert s["rest"]["DEFAULT_AUTHENTICATION_CLASSES"] == [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.FastTokenAuthentication",
     ]
     assert s["rest"]["DEFAULT_PERMISSION_CLASSES"] == [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly"

@@ -1,0 +1,226 @@
+"""Server CPU and SQL queries per request of the games room's hot paths, in process.
+
+    .venv/bin/python bench/hotpaths.py [--repeat 200] [--profile post|view|poll]
+
+Creates a throw-away PostgreSQL database (127.0.0.1:5432, user postgres), one started
+5-seat 5X game, and times with Django's test client (DEBUG off, token auth as the API
+clients use): the trivial view (/api/ping/), the public poll (status.json, plain and
+with If-None-Match), the seat view (GET /api/games/{id}/) and an order submission
+(POST /api/games/{id}/orders/, alternating two legal orders so each one is stored).
+Prints CPU milliseconds per request (``time.process_time``: this process's CPU, the
+Python side of PostgreSQL round trips included, PostgreSQL's own CPU not) and the SQL
+statements per request. ``--profile`` prints a cProfile of one kind of request.
+Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import psql  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--sql", action="store_true", help="print each request's SQL")
+    parser.add_argument("--rounds", type=int, default=5, help="median of this many loops")
+    parser.add_argument("--profile", choices=["post", "view", "poll", "ping", "resolve"], default=None)
+    args = parser.parse_args()
+
+    database = f"fivex_reqbench_{os.getpid()}"
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
+            "FIVEX_ENV": "development",
+            "DJANGO_DEBUG": "false",
+            "LOG_LEVEL": "WARNING",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
+            "DATABASE_CONN_MAX_AGE": "60",
+            "CELERY_BROKER_URL": "memory://",
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        }
+    )
+    psql(f'CREATE DATABASE "{database}"')
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+        from django.test import Client
+        from rest_framework.authtoken.models import Token
+
+        from games.services import games as game_services
+        from games.tasks import resolve_prompt
+
+        call_command("migrate", "--noinput", verbosity=0)
+        # Resolution is not measured here: keep the task out of the broker.
+        resolve_prompt.delay = lambda *a, **k: None  # type: ignore[method-assign]
+        resolve_prompt.apply_async = lambda *a, **k: None  # type: ignore[method-assign]
+
+        from django.contrib.auth import get_user_model
+
+        users = [
+            get_user_model().objects.create_user(username=f"r{s}", email=f"r{s}@bench.test")
+            for s in range(5)
+        ]
+        game = game_services.game_create(
+            organizer=users[0], ruleset="5x", seats_count=5, name="req bench", deadline_hours=240
+        )
+        for user in users:
+            game_services.game_join(game=game, user=user)
+        game.refresh_from_db()
+        token = Token.objects.create(user=users[1]).key
+        client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_HOST="127.0.0.1")
+        gid = game.pk
+        view = client.get(f"/api/games/{gid}/").json()
+        legal = view["legal_orders"]
+        assert len(legal) >= 2, view
+        status = client.get(f"/games/{gid}/status.json")
+        etag = status["ETag"]
+
+        counter = [0]
+
+        def counted(run) -> list[str]:
+            """Run once, returning the SQL statements it sent."""
+            statements: list[str] = []
+
+            def count(execute, sql, params, many, context):
+                statements.append(sql)
+                return execute(sql, params, many, context)
+
+            with connection.execute_wrapper(count):
+                run()
+            return statements
+
+        def post() -> None:
+            counter[0] += 1
+            response = client.post(
+                f"/api/games/{gid}/orders/",
+                {"text": legal[counter[0] % 2]},
+                content_type="application/json",
+            )
+            assert response.status_code == 201, response.content
+
+        def check(path: str, code: int = 200, **headers: str):
+            def run() -> None:
+                response = client.get(path, **headers)
+                assert response.status_code == code, (path, response.status_code)
+
+            return run
+
+        from games.models import Prompt, Seat
+        from games.selectors import legal_orders
+        from games.services import orders as order_services
+        from games.services.resolution import prompt_resolve
+
+        resolving = {"game": None}
+        rng = __import__("random").Random(7)
+
+        def new_game():
+            g = game_services.game_create(
+                organizer=users[0], ruleset="5x", seats_count=5, name="res", deadline_hours=240
+            )
+            for user in users:
+                game_services.game_join(game=g, user=user)
+            return g
+
+        def fill() -> int:
+            """Orders for every pending seat of the open prompt (not timed)."""
+            g = resolving["game"]
+            prompt = Prompt.objects.filter(game=g, status="open").first()
+            if prompt is None:
+                g = resolving["game"] = new_game()
+                prompt = Prompt.objects.get(game=g, status="open")
+            for seat in Seat.objects.filter(game=g, name__in=prompt.pending).select_related("game"):
+                text = rng.choice(legal_orders(seat=seat))
+                order_services.order_submit(seat=seat, text=text, source="api")
+            return prompt.number
+
+        def resolve_timed(number: int) -> None:
+            assert prompt_resolve(game_id=resolving["game"].pk, prompt_number=number)
+
+        cases = {
+            "ping": ("GET /api/ping/", check("/api/ping/")),
+            "poll": ("GET status.json", check(f"/games/{gid}/status.json")),
+            "poll304": (
+                "GET status.json (If-None-Match)",
+                check(f"/games/{gid}/status.json", 304, HTTP_IF_NONE_MATCH=etag),
+            ),
+            "view": ("GET /api/games/{id}/ (seat view)", check(f"/api/games/{gid}/")),
+            "post": ("POST /api/games/{id}/orders/", post),
+        }
+        if args.profile == "resolve":
+            profiler = cProfile.Profile()
+            for _ in range(args.repeat):
+                number = fill()
+                profiler.enable()
+                resolve_timed(number)
+                profiler.disable()
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
+            return 0
+        if args.profile:
+            label, run = cases[args.profile]
+            for _ in range(20):
+                run()
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for _ in range(args.repeat):
+                run()
+            profiler.disable()
+            print(f"profile of {args.repeat} x {label}")
+            if os.environ.get("PSTATS_DUMP"):
+                profiler.dump_stats(os.environ["PSTATS_DUMP"])
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(int(os.environ.get("PSTATS", "45")))
+            return 0
+
+        print(f"{'request':40} {'CPU ms':>8} {'queries':>8}")
+        for label, run in cases.values():
+            for _ in range(20):  # warm up
+                run()
+            statements = counted(run)
+            figures = []
+            for _ in range(args.rounds):
+                started = time.process_time()
+                for _ in range(args.repeat):
+                    run()
+                figures.append((time.process_time() - started) / args.repeat * 1000)
+            print(f"{label:40} {statistics.median(figures):8.2f} {len(statements):8d}")
+            if args.sql:
+                for sql in statements:
+                    print("    ", sql[:150])
+        # Resolution of a prompt (the Celery task's work), orders filled untimed.
+        spent, statements = [], []
+        for i in range(args.repeat):
+            number = fill()
+            started = time.process_time()
+            if i == args.repeat - 1:
+                statements = counted(lambda: resolve_timed(number))  # noqa: B023
+            else:
+                resolve_timed(number)
+            spent.append(time.process_time() - started)
+        print(f"{'prompt_resolve (one prompt, 5 seats)':40} {statistics.median(spent) * 1000:8.2f} "
+              f"{len(statements):8d}")
+        return 0
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        psql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    sys.exit(main())

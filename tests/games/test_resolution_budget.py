@@ -1,0 +1,159 @@
+"""The cost of resolving one prompt (the Celery task the load benchmark waits for):
+its SQL statements, and that the cheaper paths write the same rows as the plain ones."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+import engine
+from engine.audit import check_chain
+from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+from games.selectors import current_state, game_export_unchecked
+from games.services import notifications
+from games.services.notifications import outbox_enqueue, outbox_enqueue_many
+from games.services.orders import order_submit
+from games.services.resolution import prompt_resolve
+from tests.games.core_support import eager_celery, start_fixed
+
+pytestmark = [pytest.mark.django_db]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+RULES = engine.get("5x")
+
+
+def lock_extra() -> int:
+    """PostgreSQL's game lock first bounds its wait (``SET LOCAL lock_timeout``)."""
+    return 1 if connection.vendor == "postgresql" else 0
+
+
+def _all_in(game, seats) -> None:
+    state = current_state(game=game)
+    for name in NAMES:
+        order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[-1], source="api")
+
+
+def test_prompt_resolve_query_budget(
+    django_assert_max_num_queries, django_capture_on_commit_callbacks
+) -> None:
+    # Guards against the resolution growing back its per-row queries (it was 19).
+    game, seats = start_fixed(NAMES)
+    _all_in(game, seats)
+    # savepoint (the test's transaction), game lock, the prompt with its snapshot and
+    # log tail, its orders, the seats and users, prompt update, log entries, next
+    # prompt, its snapshot, savepoint, the emails, release, release
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with django_assert_max_num_queries(13 + lock_extra()):
+            assert prompt_resolve(game_id=game.pk, prompt_number=1) is True
+    assert len(callbacks) == 1  # one sending task for all the emails
+    assert Prompt.objects.get(game=game, number=2).status == Prompt.Status.OPEN
+    entries = game_export_unchecked(game=game)["entries"]
+    assert [e["kind"] for e in entries[-2:]] == ["orders_revealed", "prompt_resolved"]
+    assert check_chain(entries) == []
+
+
+def test_game_with_default_orders_played_to_the_end_verifies() -> None:
+    # Guards the log tail read with the prompt: default orders (resigned, deadline,
+    # refused) logged during a resolution must not fork the chain, nor must the end.
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.services.games import seat_resign
+
+    game, seats = start_fixed(NAMES[:3])
+    kinds: set[str] = set()
+    for step in range(1, 200):
+        game.refresh_from_db()
+        if game.status != game.Status.ACTIVE:
+            break
+        prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+        state = current_state(game=game)
+        if step == 2:
+            seat_resign(seat=seats["cat"])
+        live = [n for n in prompt.pending if n != "cat" or step < 2]
+        deadline = step >= 3 and "deadline" not in kinds and len(live) >= 2
+        for name in live[1:] if deadline else live:
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+        if step >= 4 and "refused" not in kinds and live:
+            kinds.add("refused")
+            SealedOrder.objects.filter(prompt=prompt, seat_name=live[-1], is_current=True).update(
+                text="PASS NOBODY"
+            )
+        if deadline:
+            kinds.add("deadline")
+        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number, fill_missing=deadline)
+    assert game.status == game.Status.FINISHED
+    reasons = set(
+        LogEntry.objects.filter(game=game, kind="nmr_applied").values_list(
+            "payload__reason", flat=True
+        )
+    )
+    assert reasons == {"resigned", "deadline", "refused"}
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)  # chain, commitments, replay
+    assert "OK" in out.getvalue()
+
+
+def test_resolution_emails_are_the_ones_notifying_seat_by_seat_writes(monkeypatch) -> None:
+    # Guards the seats read once by the resolution: the emails are exactly what the
+    # notification builds from its own query of the recipients, one per seat, in order.
+    game, seats = start_fixed(NAMES)
+    _all_in(game, seats)
+    calls: list[dict] = []
+    real = notifications.notify_prompt_resolved
+
+    def spy(**kwargs):
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(notifications, "notify_prompt_resolved", spy)
+    assert prompt_resolve(game_id=game.pk, prompt_number=1) is True
+    rows = list(OutboxMessage.objects.filter(game=game, kind="prompt_resolved").order_by("id"))
+
+    built: list[dict] = []
+    monkeypatch.setattr(
+        notifications, "outbox_enqueue_many", lambda *, messages: built.extend(messages)
+    )
+    real(**{**calls[0], "seats": None})  # the recipients read by the notification itself
+    fields = ("to", "subject", "body", "reply_to", "headers", "kind", "key")
+    assert [{f: getattr(r, f) for f in fields} for r in rows] == [
+        {f: m[f] for f in fields} for m in built
+    ]
+    assert [r.seat_id for r in rows] == [m["seat"].pk for m in built]
+    order = Seat.objects.filter(game=game).order_by("position").values_list("pk", flat=True)
+    assert [r.seat_id for r in rows] == list(order)
+    assert all(r.status == OutboxMessage.Status.QUEUED and r.html == "" for r in rows)
+    assert {r.key for r in rows} == {f"resolved:{game.pk}:1:{pk}" for pk in order}
+
+
+def test_outbox_enqueue_many_skips_keys_already_queued(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # Guards the optimistic batch insert: a key already queued is neither doubled nor
+    # sent again, and the others are still queued, with one task for them.
+    old = outbox_enqueue(to="a@example.com", subject="s", body="old", key="k1")
+    messages = [
+        {"to": f"{k}@example.com", "subject": "s", "body": k, "key": k} for k in ("k1", "k2", "k3")
+    ]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        created = outbox_enqueue_many(messages=messages)
+    assert [m.key for m in created] == ["k2", "k3"] and all(m.pk for m in created)
+    assert len(callbacks) == 1
+    assert OutboxMessage.objects.get(key="k1").body == "old" == old.body
+    assert OutboxMessage.objects.count() == 3
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert outbox_enqueue_many(messages=messages) == []
+    assert callbacks == [] and OutboxMessage.objects.count() == 3
+
+
+def test_outbox_batch_task_gets_the_new_ids(monkeypatch, django_capture_on_commit_callbacks):
+    from games import tasks
+
+    sent: list[list[int]] = []
+    monkeypatch.setattr(tasks.send_outbox_batch, "delay", lambda ids: sent.append(ids))
+    messages = [{"to": "x@example.com", "subject": "s", "body": "b", "key": k} for k in "ab"]
+    with django_capture_on_commit_callbacks(execute=True):
+        created = outbox_enqueue_many(messages=messages)
+    assert sent == [[m.pk for m in created]]
+    assert sorted(sent[0]) == sorted(OutboxMessage.objects.values_list("pk", flat=True))
