@@ -18,11 +18,12 @@ nearest allowed count, default options) it measures, on one core:
 
 The target for 5X is at least 3,000 random 5-player games per second.
 
-Figures: see bench/README.md. In short, callgrind counts 2.15 million CPU
-instructions per random 5-player 5x game (bench loop included; 2.59 million before the
-fast paths), and the shared 2-core development VM (CPython 3.12.1 without PGO/LTO)
-makes 2,340-2,530 such games/s at load ~1 (2,020-2,080 before), so the 3,000
-games/s target is not met there.
+Figures: see bench/README.md. In short, callgrind counts 1.84 million CPU
+instructions per random 5-player 5x game (bench loop included; 2.15 million before the
+second round of speed-ups, 2.59 million before the first), and the shared 2-core AMD
+EPYC machine (CPython 3.12.1 without PGO/LTO) made 3,021-5,069 such games/s
+(median ~4,000; 2,753-4,388 before) under the other engineers' load, so the 3,000
+games/s target is met there, with a thin margin during their load bursts.
 """
 
 from __future__ import annotations

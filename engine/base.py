@@ -132,7 +132,13 @@ class Ruleset:
     def check_players(self, players: list[str]) -> None:
         """Raise ScriptError unless ``players`` is a list of distinct, non-empty names
         of an allowed count."""
-        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        ok = isinstance(players, list)
+        if ok:
+            for p in players:
+                if not (isinstance(p, str) and p):
+                    ok = False
+                    break
+        if not ok:
             raise ScriptError("players must be a list of non-empty names")
         if len(set(players)) != len(players):
             raise ScriptError("player names must be distinct")

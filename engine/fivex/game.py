@@ -20,6 +20,22 @@ _KIND = O.PHASE_KIND
 _K_PLAY, _K_BID, _K_PASS, _K_DIDO, _K_TAKE = O.K_PLAY, O.K_BID, O.K_PASS, O.K_DIDO, O.K_TAKE
 _MIN_BID = R.MIN_BID
 _IDS = D.CARD_IDS
+_PLAY_PHASES = R.PLAY_PHASES
+_BID = R.BID
+_DRAFT = R.DRAFT
+_EXCAVATE_PHASE = R.EXCAVATE_PHASE
+_CAESAR = D.CAESAR
+_SULEIMAN = D.SULEIMAN
+_TAKE_TEXT = O.TAKE_TEXT
+_play_fast = R.play_fast
+_draft_fast = R.draft_fast
+_FAST_BY_PHASE: dict[str, dict[str, tuple[int, Any, Any]]] = {}
+"""Phase -> canonical text of that phase -> (kind, argument, the parsed order's value)."""
+for _text, (_kind, _x) in _FAST.items():
+    for _phase, _k in _KIND.items():
+        if _k == _kind:
+            _out = _IDS[_x] if _kind in (_K_PLAY, _K_TAKE, _K_PASS) else _x
+            _FAST_BY_PHASE.setdefault(_phase, {})[_text] = (_kind, _x, _out)
 
 
 _DEFAULTS = {"leaders": True, "all_leaders": False}
@@ -100,29 +116,28 @@ class FiveX(Ruleset):
 
     def parse_order(self, state: State, seat: str, text: str) -> dict[str, Any]:
         """Parse one order (see ``engine.fivex.orders``); IllegalOrder with a reason."""
-        # Fast path: a canonical text (as legal_orders writes it) that is legal now.
-        hit = _FAST.get(text) if type(text) is str else None
-        if hit is not None and hit[0] == _KIND.get(state["phase"]):
-            kind, x = hit
-            try:
-                i = state["players"].index(seat)
-            except ValueError:
-                i = -1
-            if i in state["pending"]:
-                if kind == _K_PLAY:
-                    if state["hand"][i] >> x & 1:
-                        return {"play": _IDS[x]}
-                elif kind == _K_BID:
-                    if _MIN_BID[state["played"][i]] <= x <= state["res"][i]:
-                        return {"bid": x}
-                elif kind == _K_TAKE:
-                    if x in state["disc"][i]:
-                        return {"take": _IDS[x]}
-                elif kind == _K_PASS:
-                    if x in state["dealt"][i]:
-                        return {"pass": _IDS[x]}
-                else:
-                    return {"dido": x}
+        # Fast path: a canonical text (as legal_orders writes it) of the current phase,
+        # checked against the state; anything else goes through the full parser.
+        try:
+            kind, x, out = _FAST_BY_PHASE[state["phase"]][text]
+            i = state["players"].index(seat)
+        except (KeyError, TypeError, ValueError):
+            return O.parse(state, seat, text)
+        if i in state["pending"]:
+            if kind == _K_PLAY:
+                if state["hand"][i] >> x & 1:
+                    return {"play": out}
+            elif kind == _K_BID:
+                if _MIN_BID[state["played"][i]] <= x <= state["res"][i]:
+                    return {"bid": x}
+            elif kind == _K_TAKE:
+                if x in state["disc"][i]:
+                    return {"take": out}
+            elif kind == _K_PASS:
+                if x in state["dealt"][i]:
+                    return {"pass": out}
+            else:
+                return {"dido": x}
         return O.parse(state, seat, text)
 
     def resolve(
@@ -131,22 +146,24 @@ class FiveX(Ruleset):
         """Apply one parsed order per pending seat and run the round on to the next
         prompt that needs a player (forced prompts are answered on the way). Raises
         IllegalOrder (and changes nothing) if the orders do not fit the prompt."""
+        phase = state["phase"]
+        if phase in _PLAY_PHASES:
+            done = _play_fast(state, orders)
+            if done is not None:
+                return done
+        elif phase == _DRAFT:
+            done = _draft_fast(state, orders)
+            if done is not None:
+                return done
         pend = state["pending"]
-        kind = _KIND.get(state["phase"])
+        kind = _KIND.get(phase)
         values: dict[int, Any] = {}
         if len(orders) == len(pend):
             # Fast path: every pending seat (hence no other) with a well-formed order
             # of the usual shape; anything odd is decoded (and refused) one by one.
             players = state["players"]
             try:
-                if kind == _K_PLAY:
-                    hand = state["hand"]
-                    for i in pend:
-                        c = _CODE[orders[players[i]]["play"]]
-                        if not hand[i] >> c & 1:
-                            raise KeyError(c)
-                        values[i] = c
-                elif kind == _K_BID:
+                if kind == _K_BID:
                     res = state["res"]
                     played = state["played"]
                     for i in pend:
@@ -177,7 +194,7 @@ class FiveX(Ruleset):
                 values = self._decode_all(state, orders)
         else:
             values = self._decode_all(state, orders)
-        s = R.copy_state(state)
+        s = state.copy()
         ev: list[Event] = []
         if kind == _K_PLAY:
             R.apply_play(s, values, ev)
@@ -224,17 +241,21 @@ class FiveX(Ruleset):
             return []
         if i not in state["pending"]:
             return []
-        kind = _KIND.get(state["phase"])
-        if kind == _K_PLAY:
+        phase = state["phase"]
+        if phase in _PLAY_PHASES:
             texts = _PLAY_TEXTS.get(state["hand"][i])
             if texts is not None:
-                return texts[:]
-        elif kind == _K_BID:
+                return texts.copy()
+        elif phase == _BID:
             hi = state["res"][i]
             if hi < 200:
                 return _BID_TEXTS[_MIN_BID[state["played"][i]] : hi + 1]
-        elif kind == _K_PASS:
+        elif phase == _DRAFT:
             return [_PASS_TEXT[c] for c in state["dealt"][i]]
+        elif phase == _EXCAVATE_PHASE:
+            c = state["played"][i]
+            if c != _CAESAR and c != _SULEIMAN:  # only action cards of its own pile
+                return [_TAKE_TEXT[x] for x in sorted(state["disc"][i]) if x < 5]
         return O.legal(state, i)
 
     # --- what people see ----------------------------------------------------------

@@ -8,8 +8,11 @@ printed hand order. The step functions work on a copy made by ``copy_state`` and
 events to a list; the ``FiveX`` ruleset wraps them in the pure ``Ruleset`` interface.
 
 Speed matters (the benchmark plays thousands of games a second), hence the flat state:
-``copy_state`` copies the flat per-seat lists; nested lists (discard piles) and the
-other lists are never changed in place, only replaced (copy-on-write).
+a step copies the state dict (``copy_state``) and only the flat per-seat lists it changes
+in place; nested lists (discard piles) and the other lists are never changed in place,
+only replaced (copy-on-write). ``play_fast`` and ``draft_fast`` are ``FiveX.resolve``'s
+fast paths for the usual orders (decoded and applied in one pass); every odd order goes
+through ``orders.decode`` and the ``apply_*`` steps.
 
 Readings of points the rulebook leaves open (each one is also the spec's ruling):
 
@@ -37,6 +40,8 @@ State = dict[str, Any]
 Event = dict[str, Any]
 
 ACTION_OF = D.ACTION_OF
+CARD_CODE = D.CARD_CODE
+BUILD_COST = D.BUILD_COST
 IS_LEADER = D.IS_LEADER
 IDS = D.CARD_IDS
 NAMES = tuple(c.name for c in D.CARDS)
@@ -103,6 +108,12 @@ WLABEL = tuple(f"{w.name} ({w.letter})" for w in D.WONDERS)
 """How events name a Wonder: ``the Pyramids (A)``."""
 PLAYED_TEXT = tuple(" played " + label for label in LABEL)
 GAINED_TEXT = tuple(f" gained {n}" for n in range(8))
+TOOK_BACK_TEXT = tuple(f" took {IDS[c]} back from the discard pile" for c in range(D.N_CARDS))
+BIT = tuple(1 << c for c in range(D.N_CARDS))
+EXPAND_BIT = 1 << EXPAND
+EXCAVATE_BIT = 1 << EXCAVATE
+OPT_ACTION = tuple((0, c) for c in range(5))
+"""Excavate options ``(0, card)`` of the action cards (shared, immutable)."""
 
 _CARDS_OF: dict[int, tuple[int, ...]] = {}
 
@@ -132,6 +143,7 @@ def _names(players: list[str], seats: list[int]) -> str:
 _POOLS: dict[tuple[int, bool], tuple[int, ...]] = {}
 _M64 = (1 << 64) - 1
 _LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(D.N_CARDS + 1))
+_MIN_LIMIT = min(_LIMIT[2:])  # no draw below this is ever rejected (n <= 20)
 
 
 def shuffled(r: int, items: tuple[int, ...]) -> tuple[list[int], int]:
@@ -139,16 +151,17 @@ def shuffled(r: int, items: tuple[int, ...]) -> tuple[list[int], int]:
     same result), inlined for speed; ``items`` has at most 20 elements."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = _LIMIT[n]
-        while True:
-            r = (r + 0x9E3779B97F4A7C15) & _M64
-            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
+        r = (r + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        if z >= _MIN_LIMIT:  # practically never: the exact rejection test, then redraw
+            while z >= _LIMIT[i + 1]:
+                r = (r + 0x9E3779B97F4A7C15) & _M64
+                z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+                z ^= z >> 31
+        j = z % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out, r
 
@@ -178,7 +191,15 @@ def new_state(
         if pool is None:
             pool = _POOLS[key] = tuple(D.leader_pool(n, all_leaders))
         pool, r = shuffled(r, pool)
-        deal = [pool[2 * i : 2 * i + 2] for i in range(n)]
+        dealt = []
+        for k in range(0, 2 * n, 2):
+            a = pool[k]
+            b = pool[k + 1]
+            dealt.append([a, b] if a < b else [b, a])
+    elif leaders and deal:
+        dealt = [sorted(d) for d in deal]
+    else:
+        dealt = [[] for _ in range(n)]
     wonders = [TO_COME] * D.N_WONDERS
     if not leaders:
         wonders[D.ROCKET] = OUT_OF_GAME
@@ -194,7 +215,7 @@ def new_state(
         "res": [D.STARTING_RESOURCES] * n,
         "hand": [ACTIONS_MASK] * n,
         "disc": [[] for _ in range(n)],
-        "dealt": [sorted(d) for d in deal] if leaders and deal else [[] for _ in range(n)],
+        "dealt": dealt,
         "passed": [-1] * n,
         "played": [-1] * n,
         "bids": [-1] * n,
@@ -211,14 +232,17 @@ def new_state(
 
 def copy_state(s: State) -> State:
     """A copy the step functions (``apply_*``) may change: a shallow copy. No list of a
-    state is ever changed in place unless this step copied it first: each ``apply_*``
-    copies the flat per-seat lists it (and the round pipeline after it) changes in
-    place (``res``, ``hand``, ``played``, ``bids``, ``wonders``); every other list is
-    only ever replaced."""
+    state is ever changed in place unless this step copied it first: each step copies
+    the flat per-seat lists it (and the round pipeline after it) changes in place
+    (``res``, ``hand``, ``played``, ``bids``; ``wonders`` is copied where a Wonder
+    changes hands); every other list is only ever replaced."""
     return s.copy()
 
 
 # --- the round pipeline -----------------------------------------------------------------
+
+SEATS = tuple(range(n) for n in range(8))
+"""``SEATS[n]``: the seat indices of an ``n``-player game (iterated, never built anew)."""
 
 
 def _start_round(s: State, number: int, ev: list[Event]) -> None:
@@ -247,31 +271,107 @@ def _start_round(s: State, number: int, ev: list[Event]) -> None:
     s["pending"] = pend
 
 
-def apply_draft(s: State, passes: dict[int, int], ev: list[Event]) -> None:
-    """Every seat passes one dealt leader to its left; hands get the two leaders."""
+def apply_draft(s: State, passes: Any, ev: list[Event]) -> None:
+    """Every seat passes one dealt leader to its left; hands get the two leaders.
+    ``passes``: seat -> the leader it passes (a dict, or a list in seat order)."""
     players = s["players"]
     n = len(players)
-    passed = [passes[i] for i in range(n)]
+    passed = passes if type(passes) is list else [passes[i] for i in range(n)]
     s["passed"] = passed
-    hand = s["hand"] = s["hand"][:]
+    dealt = s["dealt"]
+    hand = []
+    right = n - 1
     for i in range(n):
-        left = (i + 1) % n
-        right = (i - 1) % n
-        a, b = s["dealt"][i]
-        kept = b if passed[i] == a else a
+        left = i + 1 if i + 1 < n else 0
+        a, b = dealt[i]
+        p = passed[i]
         got = passed[right]
-        hand[i] = ACTIONS_MASK | 1 << kept | 1 << got
+        hand.append(ACTIONS_MASK | 1 << (b if p == a else a) | 1 << got)
+        me = players[i]
+        to = players[left]
+        frm = players[right]
         ev.append({
             "kind": "draft",
-            "text": f"you passed {LABEL[passed[i]]} to {players[left]} and received "
-                    f"{LABEL[got]} from {players[right]}",
-            "to": [players[i]],
-            "data": {"passed": IDS[passed[i]], "to": players[left], "received": IDS[got],
-                     "from": players[right]},
+            "text": f"you passed {LABEL[p]} to {to} and received {LABEL[got]} from {frm}",
+            "to": [me],
+            "data": {"passed": IDS[p], "to": to, "received": IDS[got], "from": frm},
         })
+        right = i
+    s["hand"] = hand
     ev.append({"kind": "draft", "text": "the Great Leader draft is over; round 1 begins",
                "to": None, "data": {}})
     _start_round(s, 1, ev)
+
+
+def draft_fast(state: State, orders: Any) -> tuple[State, list[Event]] | None:
+    """``FiveX.resolve`` of the draft when every seat (hence no other) has a well-formed
+    ``{"pass": id}`` order for one of its dealt leaders; ``None`` otherwise."""
+    players = state["players"]
+    if len(orders) != len(players) or len(state["pending"]) != len(players):
+        return None
+    dealt = state["dealt"]
+    try:
+        passed = []
+        for i in SEATS[len(players)]:
+            c = CARD_CODE[orders[players[i]]["pass"]]
+            if c not in dealt[i]:
+                return None
+            passed.append(c)
+    except (KeyError, TypeError):
+        return None
+    s = state.copy()
+    ev: list[Event] = []
+    apply_draft(s, passed, ev)
+    return s, ev
+
+
+def play_fast(state: State, orders: Any) -> tuple[State, list[Event]] | None:
+    """``FiveX.resolve`` of a play prompt when every pending seat (hence no other) has a
+    well-formed ``{"play": id}`` order for a card in its hand; ``None`` otherwise (the
+    orders are then decoded, and refused, one by one)."""
+    pend = state["pending"]
+    if len(orders) != len(pend):
+        return None
+    players = state["players"]
+    hand = state["hand"].copy()
+    played = state["played"].copy()
+    shown = {}
+    parts = []
+    try:
+        for i in pend:
+            name = players[i]
+            c = CARD_CODE[orders[name]["play"]]
+            h = hand[i]
+            if not h >> c & 1:
+                return None
+            hand[i] = h ^ BIT[c]
+            played[i] = c
+            shown[name] = IDS[c]
+            parts.append(name + PLAYED_TEXT[c])
+    except (KeyError, TypeError):
+        return None
+    s = state.copy()
+    s["played"] = played
+    s["hand"] = hand
+    ev = [{"kind": "reveal", "text": "; ".join(parts), "to": None, "data": {"played": shown}}]
+    # ``_after_play``, inlined.
+    phase = s["phase"]
+    if phase == PLAY:
+        if s["explorers"]:
+            s["phase"] = EXPLORE_PLAY
+            s["pending"] = s["explorers"]
+            return s, ev
+        if s["erik"] >= 0:
+            s["phase"] = ERIK_PLAY
+            s["pending"] = [s["erik"]]
+            return s, ev
+    elif phase == EXPLORE_PLAY and s["erik"] >= 0:
+        s["phase"] = ERIK_PLAY
+        s["pending"] = [s["erik"]]
+        return s, ev
+    s["res"] = s["res"].copy()
+    _run(s, ev, 0)
+    return s, ev
 
 
 def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
@@ -290,6 +390,11 @@ def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
         parts.append(name + PLAYED_TEXT[c])
     ev.append({"kind": "reveal", "text": "; ".join(parts), "to": None,
                "data": {"played": shown}})
+    _after_play(s, ev)
+
+
+def _after_play(s: State, ev: list[Event]) -> None:
+    """After a play step: ask the explorers, then Erik, else resolve the round."""
     phase = s["phase"]
     if phase == PLAY:
         if s["explorers"]:
@@ -304,9 +409,7 @@ def apply_play(s: State, cards: dict[int, int], ev: list[Event]) -> None:
         s["phase"] = ERIK_PLAY
         s["pending"] = [s["erik"]]
         return
-    s["res"] = s["res"][:]
-    s["bids"] = s["bids"][:]
-    s["wonders"] = s["wonders"][:]
+    s["res"] = s["res"].copy()
     _run(s, ev, 0)
 
 
@@ -326,7 +429,8 @@ def apply_dido(s: State, seat: int, build: bool, ev: list[Event]) -> None:
     cur = s["cur"]
     if build:
         s["res"][seat] -= D.BUILD_COST
-        s["wonders"][cur] = seat
+        w = s["wonders"] = s["wonders"].copy()
+        w[cur] = seat
         s["built"] = s["built"] + [cur]
         text = f"{name} paid 3 and built {WLABEL[cur]} (Dido)"
     else:
@@ -345,68 +449,71 @@ def apply_excavate(s: State, choices: dict[int, tuple[int, int]], ev: list[Event
 
 def _own(s: State) -> None:
     """Copy the lists the round pipeline after a bid, Dido or Excavate prompt changes
-    in place (``res``, ``hand``, ``wonders``)."""
-    s["res"] = s["res"][:]
-    s["hand"] = s["hand"][:]
-    s["wonders"] = s["wonders"][:]
-
-
-def _by_action(played: list[int]) -> list[list[int]]:
-    """The seats grouped by the action of the card they played: ``by[a]`` for a in 1..5."""
-    by: list[list[int]] = [[], [], [], [], [], []]
-    for i, c in enumerate(played):
-        by[ACTION_OF[c]].append(i)
-    return by
+    in place (``res``, ``hand``; ``wonders`` is copied where it changes)."""
+    s["res"] = s["res"].copy()
+    s["hand"] = s["hand"].copy()
 
 
 def _run(s: State, ev: list[Event], stage: int) -> None:
     """Resolve the round from ``stage`` on (0: every card is revealed; 1: bids are in;
     2: Dido has chosen; 3: excavators have chosen) until a prompt needs a player, the
-    next round starts, or the game ends."""
+    next round starts, or the game ends. ``res`` and ``hand`` are this step's copies."""
     players = s["players"]
     played = s["played"]
     res = s["res"]
-    by = _by_action(played)
+    by: list[list[int]] = [[], [], [], [], [], []]
+    for i in SEATS[len(played)]:
+        by[ACTION_OF[played[i]]].append(i)
+    _, exploiters, exterminators, expanders, explorers, excavators = by
     if stage == 0:
         # Exploit-type: 3 minus the other exploiters (Gandhi counts 2); Qin always 3.
-        seats = by[1]
-        if seats:
-            total = 0
-            for i in seats:
-                total += EXPLOIT_WEIGHT[played[i]]
-            parts = []
-            for i in seats:
-                c = played[i]
-                gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
-                if gain < 0:
-                    gain = 0
-                res[i] += gain
-                parts.append(players[i] + GAINED_TEXT[gain])
-            ev.append({"kind": "exploit", "text": "Exploit: " + ", ".join(parts),
-                       "to": None, "data": {}})
+        if exploiters:
+            if len(exploiters) == 1:
+                i = exploiters[0]
+                res[i] += 3
+                text = f"Exploit: {players[i]} gained 3"
+            else:
+                total = 0
+                for i in exploiters:
+                    total += EXPLOIT_WEIGHT[played[i]]
+                parts = []
+                for i in exploiters:
+                    c = played[i]
+                    gain = 3 if c == QIN else 3 - total + EXPLOIT_WEIGHT[c]
+                    if gain < 0:
+                        gain = 0
+                    res[i] += gain
+                    parts.append(players[i] + GAINED_TEXT[gain])
+                text = "Exploit: " + ", ".join(parts)
+            ev.append({"kind": "exploit", "text": text, "to": None, "data": {}})
         # Exterminate-type: all takings at once, from the holdings at the start.
-        if by[2]:
-            _exterminate(s, by[2], ev)
-        seats = by[3]
-        if seats:
-            eligible = [i for i in seats if res[i] >= MIN_BID[played[i]]]
+        if exterminators:
+            _exterminate(players, played, res, exterminators, ev)
+        if len(expanders) == 1:
+            i = expanders[0]
+            bid = MIN_BID[played[i]]
+            if res[i] >= bid:
+                b = s["bids"] = s["bids"].copy()
+                b[i] = bid
+        elif expanders:
+            eligible = [i for i in expanders if res[i] >= MIN_BID[played[i]]]
             if len(eligible) > 1:
                 s["phase"] = BID
                 s["pending"] = eligible
                 return
             if eligible:
                 i = eligible[0]
-                s["bids"][i] = MIN_BID[played[i]]
+                b = s["bids"] = s["bids"].copy()
+                b[i] = MIN_BID[played[i]]
         stage = 1
     if stage == 1:
-        if by[3]:
-            _expand(s, by[3], ev)
-        seats = by[4]
-        if seats:
+        if expanders:
+            _expand(s, expanders, ev)
+        if explorers:
             gains = GAIN_LAST if s["round"] == s["rounds"] else GAIN_NORMAL
             parts = []
             dido = -1
-            for i in seats:
+            for i in explorers:
                 c = played[i]
                 gain = gains[c]
                 res[i] += gain
@@ -415,23 +522,32 @@ def _run(s: State, ev: list[Event], stage: int) -> None:
                     dido = i
             ev.append({"kind": "explore", "text": "Explore: " + ", ".join(parts),
                        "to": None, "data": {}})
-            if dido >= 0 and not by[3] and res[dido] >= D.BUILD_COST:
+            if dido >= 0 and not expanders and res[dido] >= BUILD_COST:
                 s["phase"] = DIDO_PHASE
                 s["pending"] = [dido]
                 return
         stage = 2
-    if stage == 2 and by[5]:
+    if stage == 2 and excavators:
         pend = []
-        for i in by[5]:
-            if played[i] == CATHARINE:
+        for i in excavators:
+            c = played[i]
+            if c == CATHARINE:
                 res[i] += D.CATHARINE_GAIN
                 ev.append({"kind": "excavate", "text": f"{players[i]} gained 1 (Catharine)",
                            "to": None, "data": {}})
-            opts = excavate_options(s, i)
-            if len(opts) > 1:
-                pend.append(i)
+            if c == CAESAR or c == SULEIMAN:
+                opts = excavate_options(s, i)
+                if len(opts) > 1:
+                    pend.append(i)
+                else:
+                    _excavate(s, i, opts[0] if opts else None, ev)
             else:
-                _excavate(s, i, opts[0] if opts else None, ev)
+                # EXCAVATE or Catharine: the action cards of the own discard pile.
+                acts = [x for x in s["disc"][i] if x < 5]
+                if len(acts) > 1:
+                    pend.append(i)
+                else:
+                    _excavate(s, i, OPT_ACTION[acts[0]] if acts else None, ev)
         if pend:
             s["phase"] = EXCAVATE_PHASE
             s["pending"] = pend
@@ -439,29 +555,32 @@ def _run(s: State, ev: list[Event], stage: int) -> None:
     _end_round(s, by, ev)
 
 
-def _exterminate(s: State, seats: list[int], ev: list[Event]) -> None:
+def _exterminate(
+    players: list[str], played: list[int], res: list[int], seats: list[int], ev: list[Event]
+) -> None:
     """Every exterminator in ``seats`` takes 1 from each seat its card hits."""
-    players = s["players"]
-    played = s["played"]
-    res = s["res"]
-    n = len(played)
-    taken = [0] * n
-    gain = [0] * n
+    seats_all = SEATS[len(played)]
+    taken = [0] * len(played)
     parts = []
+    gains = []
     for e in seats:
         row = HIT[played[e]]
-        victims = [v for v, cv in enumerate(played) if row[cv] and v != e]
+        victims = [v for v in seats_all if row[played[v]] and v != e]
         if victims:
             for v in victims:
                 taken[v] += 1
-            gain[e] = len(victims)
+            gains.append((e, len(victims)))
             parts.append(f"{players[e]} took 1 from {_names(players, victims)}")
         else:
-            parts.append(f"{players[e]} took nothing")
-    for i in range(n):
-        if taken[i] or gain[i]:
-            left = res[i] - taken[i]
-            res[i] = (left if left > 0 else 0) + gain[i]
+            parts.append(players[e] + " took nothing")
+    if gains:
+        for i in seats_all:
+            t = taken[i]
+            if t:
+                left = res[i] - t
+                res[i] = left if left > 0 else 0
+        for e, g in gains:
+            res[e] += g
     ev.append({"kind": "exterminate", "text": "Exterminate: " + "; ".join(parts),
                "to": None, "data": {}})
 
@@ -472,6 +591,32 @@ def _expand(s: State, expanders: list[int], ev: list[Event]) -> None:
     played = s["played"]
     res = s["res"]
     bids = s["bids"]
+    cur = s["cur"]
+    hand = s["hand"]
+    if len(expanders) == 1:
+        # One Expand-type seat: it bids (its minimum, or could not bid) alone.
+        i = expanders[0]
+        bid = bids[i]
+        if bid >= 0:
+            res[i] -= bid
+            w = s["wonders"] = s["wonders"].copy()
+            w[cur] = i
+            s["built"] = s["built"] + [cur]
+            name = players[i]
+            ev.append({
+                "kind": "expand",
+                "text": f"Expand: {name} was the only bidder, bid {bid} and took {WLABEL[cur]}",
+                "to": None,
+                "data": {"bids": {name: bid}, "winner": name},
+            })
+            return
+        what = players[i] + " could not bid"
+        if played[i] == EXPAND:
+            hand[i] |= EXPAND_BIT
+            what += " and took EXPAND back"
+        ev.append({"kind": "expand", "text": "Expand: " + what, "to": None,
+                   "data": {"bids": {}, "winner": None}})
+        return
     bidders = [i for i in expanders if bids[i] >= 0]
     values = [2 * bids[i] + BID_BONUS[played[i]] for i in bidders]
     winner = -1
@@ -481,16 +626,15 @@ def _expand(s: State, expanders: list[int], ev: list[Event]) -> None:
             best = v
             winner = bidders[k]
     parts = []
-    cur = s["cur"]
     if winner >= 0:
         res[winner] -= bids[winner]
-        s["wonders"][cur] = winner
+        w = s["wonders"] = s["wonders"].copy()
+        w[cur] = winner
         s["built"] = s["built"] + [cur]
         only = " was the only bidder," if len(bidders) == 1 else ""
         parts.append(f"{players[winner]}{only} bid {bids[winner]} and took {WLABEL[cur]}")
     elif bidders:
         parts.append(f"no unique highest bid: nobody took {WLABEL[cur]}")
-    hand = s["hand"]
     for i in expanders:
         if i == winner:
             continue
@@ -500,9 +644,9 @@ def _expand(s: State, expanders: list[int], ev: list[Event]) -> None:
             res[i] -= pay
             what = f"{players[i]} lost a bid of {bids[i]} and paid {pay}"
         else:
-            what = f"{players[i]} could not bid"
+            what = players[i] + " could not bid"
         if c == EXPAND:
-            hand[i] |= 1 << EXPAND
+            hand[i] |= EXPAND_BIT
             what += " and took EXPAND back"
         parts.append(what)
     ev.append({
@@ -520,11 +664,11 @@ def excavate_options(s: State, i: int) -> list[tuple[int, int]]:
     discard pile, alphabetically (Caesar); ``(2, wonder)`` a removed Wonder, by letter
     (Suleiman, holding at least 3 resources)."""
     c = s["played"][i]
-    opts = [(0, x) for x in sorted(s["disc"][i]) if x < 5]
+    opts = [OPT_ACTION[x] for x in sorted(s["disc"][i]) if x < 5]
     if c == CAESAR:
-        opts.extend(sorted((1, x) for d in s["disc"] for x in d if x >= 5))
+        opts.extend(sorted([(1, x) for d in s["disc"] for x in d if x >= 5]))
     elif c == SULEIMAN and s["res"][i] >= D.BUILD_COST:
-        opts.extend((2, w) for w, o in enumerate(s["wonders"]) if o == REMOVED)
+        opts.extend([(2, w) for w, o in enumerate(s["wonders"]) if o == REMOVED])
     return opts
 
 
@@ -541,57 +685,65 @@ def _excavate(s: State, i: int, opt: tuple[int, int] | None, ev: list[Event]) ->
     hand = s["hand"]
     name = players[i]
     if opt is None:
-        text = f"{name} had nothing to excavate"
+        text = name + " had nothing to excavate"
     else:
         kind, x = opt
         if kind == 0:
-            disc = s["disc"] = s["disc"][:]
-            disc[i] = [y for y in disc[i] if y != x]
-            hand[i] |= 1 << x
-            text = f"{name} took {IDS[x]} back from the discard pile"
+            disc = s["disc"] = s["disc"].copy()
+            pile = disc[i] = disc[i].copy()
+            pile.remove(x)  # cards are unique: its only copy
+            hand[i] |= BIT[x]
+            text = name + TOOK_BACK_TEXT[x]
         elif kind == 1:
             j = leader_owner(s, x)
-            disc = s["disc"] = s["disc"][:]
-            disc[j] = [y for y in disc[j] if y != x]
-            hand[i] |= 1 << x
+            disc = s["disc"] = s["disc"].copy()
+            pile = disc[j] = disc[j].copy()
+            pile.remove(x)
+            hand[i] |= BIT[x]
             text = f"{name} took {LABEL[x]} from {players[j]}'s discard pile (Caesar)"
         else:
             s["res"][i] -= D.BUILD_COST
-            s["wonders"][x] = i
+            w = s["wonders"] = s["wonders"].copy()
+            w[x] = i
             s["built"] = s["built"] + [x]
             text = f"{name} paid 3 and built {WLABEL[x]} (Suleiman)"
     if s["played"][i] == EXCAVATE:
-        hand[i] |= 1 << EXCAVATE
+        hand[i] |= EXCAVATE_BIT
         text += "; EXCAVATE returns to the hand"
     ev.append({"kind": "excavate", "text": text, "to": None, "data": {}})
 
 
 def _end_round(s: State, by: list[list[int]], ev: list[Event]) -> None:
-    """Discard, Wonder bonuses, remove an unbuilt Wonder, then the next round or the end."""
+    """Discard, Wonder bonuses, remove an unbuilt Wonder, then the next round or the end.
+    ``by``: the seats grouped by action (fresh lists, as ``_run`` makes them)."""
     players = s["players"]
     played = s["played"]
     hand = s["hand"]
     wonders = s["wonders"]
     old = s["disc"]
-    s["disc"] = [old[i] if hand[i] >> c & 1 else old[i] + [c] for i, c in enumerate(played)]
-    if by[4]:
-        explorers = [i for i in by[4] if played[i] != ERIK]
-        erik = played.index(ERIK) if ERIK in played else -1
-    else:
-        explorers = []
-        erik = -1
+    seats = SEATS[len(played)]
+    s["disc"] = [old[i] if hand[i] >> played[i] & 1 else [*old[i], played[i]] for i in seats]
+    explorers = by[4]  # a fresh list of this step's
+    erik = -1
+    if explorers and ERIK in played:
+        erik = played.index(ERIK)
+        explorers = [i for i in explorers if i != erik]
     s["explorers"] = explorers
     s["erik"] = erik
     parts = []
-    for w in s["built"]:
-        bonus = WONDER_BONUS[w]
-        if bonus:
-            s["res"][wonders[w]] += bonus
-            parts.append(f"{players[wonders[w]]} gained {bonus} for {WLABEL[w]}")
+    built = s["built"]
+    if built:
+        res = s["res"]
+        for w in built:
+            bonus = WONDER_BONUS[w]
+            if bonus:
+                res[wonders[w]] += bonus
+                parts.append(f"{players[wonders[w]]} gained {bonus} for {WLABEL[w]}")
     cur = s["cur"]
     if wonders[cur] == TO_COME:
+        wonders = s["wonders"] = wonders.copy()
         wonders[cur] = REMOVED
-        parts.append(f"{WLABEL[cur]} was not built and is removed")
+        parts.append(WLABEL[cur] + " was not built and is removed")
     number = s["round"]
     if number >= s["rounds"]:
         s["phase"] = OVER
@@ -605,15 +757,33 @@ def _end_round(s: State, by: list[list[int]], ev: list[Event]) -> None:
         ev.append({"kind": "end", "text": ". ".join(parts), "to": None,
                    "data": {"ranking": [[players[i] for i in g] for g in ranking]}})
         return
-    nxt = -1
-    for w in range(cur + 1, N_WONDERS):
-        if wonders[w] == TO_COME:
-            nxt = w
-            break
+    try:
+        nxt = wonders.index(TO_COME, cur + 1)
+    except ValueError:
+        nxt = -1
     s["cur"] = nxt
     if parts:
         ev.append({"kind": "end_round", "text": ". ".join(parts), "to": None, "data": {}})
-    _start_round(s, number + 1, ev)
+    # The next round (``_start_round``, with this round's explorers at hand).
+    n = len(played)
+    s["round"] = number + 1
+    s["played"] = [-1] * n
+    s["bids"] = [-1] * n
+    s["built"] = []
+    if explorers or erik >= 0:
+        pend = [i for i in seats if i not in explorers and i != erik]
+        if not pend:
+            if explorers:
+                s["phase"] = EXPLORE_PLAY
+                s["pending"] = explorers
+            else:
+                s["phase"] = ERIK_PLAY
+                s["pending"] = [erik]
+            return
+    else:
+        pend = list(range(n))
+    s["phase"] = PLAY
+    s["pending"] = pend
 
 
 # --- scoring ----------------------------------------------------------------------------
