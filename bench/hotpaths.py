@@ -214,6 +214,22 @@ def main() -> int:
             spent.append(time.process_time() - started)
         print(f"{'prompt_resolve (one prompt, 5 seats)':40} {statistics.median(spent) * 1000:8.2f} "
               f"{len(statements):8d}")
+        # The emails of one resolution (the mail worker's send_outbox_batch).
+        from games.models import OutboxMessage
+        from games.tasks import send_outbox_batch
+
+        spent = []
+        for i in range(args.repeat):
+            resolve_timed(fill())
+            ids = list(OutboxMessage.objects.filter(status="queued").values_list("pk", flat=True))
+            started = time.process_time()
+            if i == args.repeat - 1:
+                statements = counted(lambda: send_outbox_batch.run(ids))  # noqa: B023
+            else:
+                send_outbox_batch.run(ids)
+            spent.append(time.process_time() - started)
+        print(f"{'send_outbox_batch (its 5 emails)':40} {statistics.median(spent) * 1000:8.2f} "
+              f"{len(statements):8d}")
         return 0
     finally:
         from django.db import connections

@@ -1,21 +1,25 @@
 """Load benchmark of the games room: N concurrent 5-player 5X games over HTTP.
 
     .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--threads 4]
-                                       [--prompts K] [--pool threads] [--concurrency 4]
+                                       [--prompts K] [--think SECONDS] [--pool solo]
+                                       [--concurrency 1] [--access-log PATH]
 
 Starts, as subprocesses bound to 127.0.0.1 only: gunicorn (gthread) on a fresh
-PostgreSQL database (persistent connections, CONN_MAX_AGE 60), two Celery worker
-processes on Redis (``--pool``/``--concurrency``: 4 threads each by default, so one
-worker overlaps the database round trips of several games' resolutions; private
-queues: one worker dedicated to prompt resolution, the other taking mail, the default
-queue and resolution too), then plays
+PostgreSQL database (persistent connections, as the settings default on PostgreSQL), two Celery worker
+processes on Redis (``--pool``/``--concurrency``, solo by default; private queues: one
+worker dedicated to prompt resolution, the other taking mail, the default queue and
+resolution too), then plays
 N games of 5 seats at once. Each game is driven by one thread that plays its 5 seats:
 it reads the public status (GET /games/{id}/status.json: prompt number, pending seats),
 then each pending seat's view (GET /api/games/{id}/), submits one of its legal orders
 (POST /api/games/{id}/orders/) and, after the last order of a prompt, polls the status
 every 100 ms until the next prompt is visible (with If-None-Match, as a browser
-revalidates: 304 Not Modified while nothing changed). Every loop is bounded; the run stops by itself
-(``--prompts K`` stops each game after K prompts: a shorter run of the same steady state).
+revalidates: 304 Not Modified while nothing changed). Every loop is bounded; the run
+stops by itself (``--prompts K`` stops each game after K prompts: a shorter run of the
+same steady state). By default the players answer at once, which saturates the server
+(the figures are its capacity); ``--think S`` makes each game's thread pause S seconds
+on average (uniform 0..2S) before each order, so the figures are the latencies at that
+offered load.
 
 Prints: orders per second, p50/p99 submission latency, p50/p99 time from a prompt's
 last order to the next prompt being visible, and the requests per second of a trivial
@@ -165,7 +169,8 @@ class Site:
 
 
 def start_site(
-    port: int, web_workers: int, threads: int = 4, pool: str = "threads", concurrency: int = 4
+    port: int, web_workers: int, threads: int = 4, pool: str = "solo", concurrency: int = 1,
+    access_log: str = "",
 ) -> Site:
     database = f"fivex_bench_{os.getpid()}"
     queue = f"fivex-bench-{uuid.uuid4().hex[:10]}"
@@ -176,7 +181,6 @@ def start_site(
         "DJANGO_DEBUG": "false",
         "LOG_LEVEL": "WARNING",
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
-        "DATABASE_CONN_MAX_AGE": "60",
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
@@ -196,6 +200,8 @@ def start_site(
                 "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
                 "--workers", str(web_workers), "--threads", str(threads), "--keep-alive", "30",
                 "--log-level", "warning", "--backlog", "2048",
+                *(["--access-logfile", access_log, "--access-logformat", '%(m)s %(U)s %(s)s %(D)s']
+                  if access_log else []),
             ],
         )  # fmt: skip
         # The settings derive the routed queues from the private default queue.
@@ -278,9 +284,12 @@ class Stats:
 
 
 def play_game(
-    port: int, game: dict[str, Any], stats: Stats, seed: int, max_prompts: int = 0
+    port: int, game: dict[str, Any], stats: Stats, seed: int, max_prompts: int = 0,
+    think: float = 0.0,
 ) -> None:
-    """Play one game to the end, or ``max_prompts`` prompts of it (0: no limit)."""
+    """Play one game to the end, or ``max_prompts`` prompts of it (0: no limit). Each
+    player thinks ``think`` seconds on average (uniform between 0 and twice that) between
+    reading its view and submitting; 0: no pause, the server is saturated."""
     rng = random.Random(seed)
     client = Http(port)
     gid = game["id"]
@@ -313,6 +322,8 @@ def play_game(
                 if status != 200 or not mine["legal_orders"]:
                     raise RuntimeError(f"{seat} pending without legal orders ({status})")
                 text = rng.choice(mine["legal_orders"])
+                if think:
+                    time.sleep(rng.uniform(0, 2 * think))
                 started = time.perf_counter()
                 status, receipt = client.request(
                     "POST", f"/api/games/{gid}/orders/", tokens[seat], {"text": text}
@@ -382,8 +393,13 @@ def main() -> int:
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per process")
     parser.add_argument("--prompts", type=int, default=0, help="stop each game after K prompts")
-    parser.add_argument("--pool", default="threads", help="Celery worker pool (threads, solo, prefork)")
-    parser.add_argument("--concurrency", type=int, default=4, help="Celery worker concurrency")
+    parser.add_argument(
+        "--think", type=float, default=0.0,
+        help="players' mean thinking time per order in seconds (0: saturate the server)",
+    )
+    parser.add_argument("--pool", default="solo", help="Celery worker pool (solo, threads, prefork)")
+    parser.add_argument("--concurrency", type=int, default=1, help="Celery worker concurrency")
+    parser.add_argument("--access-log", default="", help="gunicorn access log (method, path, status, microseconds)")
     parser.add_argument("--ping-seconds", type=float, default=5.0)
     parser.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines")
     args = parser.parse_args()
@@ -392,7 +408,9 @@ def main() -> int:
         f"starting gunicorn on 127.0.0.1:{port} ({args.web_workers} x {args.threads} threads), "
         f"2 Celery workers ({args.pool} x {args.concurrency}), PostgreSQL, Redis ..."
     )
-    site = start_site(port, args.web_workers, args.threads, args.pool, args.concurrency)
+    site = start_site(
+        port, args.web_workers, args.threads, args.pool, args.concurrency, args.access_log
+    )
     try:
         t0 = time.perf_counter()
         games = create_games(site, args.games)
@@ -401,7 +419,8 @@ def main() -> int:
         stats = Stats()
         threads = [
             threading.Thread(
-                target=play_game, args=(port, g, stats, i, args.prompts), daemon=True
+                target=play_game, args=(port, g, stats, i, args.prompts, args.think),
+                daemon=True,
             )
             for i, g in enumerate(games)
         ]
@@ -425,7 +444,10 @@ def main() -> int:
               f"after {args.prompts} prompts, {len(stats.errors)} failed in {elapsed:.1f}s")  # fmt: skip
         for line in stats.errors[:10]:
             print("  error:", line)
-        print(f"orders submitted: {stats.orders}  ->  {stats.orders / elapsed:.1f} orders/s")
+        pace = f"players think {args.think:g} s per order" if args.think else "no thinking: saturated"
+        print(
+            f"orders submitted: {stats.orders}  ->  {stats.orders / elapsed:.1f} orders/s ({pace})"
+        )
         print(
             f"submission latency: p50 {pct(stats.submit, .5) * 1000:.0f} ms, "
             f"p99 {pct(stats.submit, .99) * 1000:.0f} ms"

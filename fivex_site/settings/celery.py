@@ -67,6 +67,10 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_outbox": {"queue": FIVEX_MAIL_QUEUE},
 }
 CELERY_TASK_SERIALIZER = "json"
+# Nothing reads the results of the game, mail and beat tasks: don't store them (a round
+# trip to the result backend per task). Tasks whose answer is read ask for it
+# (fivex_site.tasks.ping).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
@@ -75,6 +79,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Database connections in workers live as in the web server (CONN_MAX_AGE, health checks;
+# see fivex_site/celery.py): Celery's fixup only recycles them every this many tasks.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

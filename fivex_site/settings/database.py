@@ -11,7 +11,11 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 _default = DATABASES["default"]
-_default["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+# Persistent connections on PostgreSQL (a new connection per request or task costs more
+# than most requests), checked before each reuse; SQLite opens its file cheaply.
+_postgres = _default["ENGINE"] == "django.db.backends.postgresql"
+_default["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60 if _postgres else 0)
+_default["CONN_HEALTH_CHECKS"] = _postgres
 
 if _default["ENGINE"] == "django.db.backends.sqlite3":
     # The web server, the Celery worker and beat are separate processes sharing one file:

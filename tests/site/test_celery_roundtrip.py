@@ -49,3 +49,17 @@ def test_task_enqueued_on_commit_reaches_the_worker(celery_worker_process) -> No
         transaction.on_commit(lambda: results.append(ping.delay("committed")))
         assert results == []  # nothing is sent while the transaction is open
     assert results[0].get(timeout=30)["user_exists"] is True
+
+
+@pytest.mark.worker
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="needs PostgreSQL (DATABASE_URL=postgres://...)",
+)
+def test_worker_keeps_its_database_connection_between_tasks(celery_worker_process) -> None:
+    """CONN_MAX_AGE holds in workers as in the web server: one PostgreSQL connection for
+    many tasks, not a new one per task (Celery's Django fixup would close it each time)."""
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] > 0
+    backends = {ping.delay(f"p{i}").get(timeout=30)["database_backend_pid"] for i in range(4)}
+    assert len(backends) == 1 and None not in backends, celery_worker_process.log()
