@@ -145,7 +145,36 @@ def classify_smtp_error(exc: BaseException) -> str:
     return "permanent"
 
 
-def _deliver(message: OutboxMessage) -> None:
+class SharedMailer:
+    """One connection of the default mailer for several messages: opened on the first
+    message sent, reopened after a failure, closed by ``close()``."""
+
+    def __init__(self) -> None:
+        self.backend: Any = None
+
+    def send(self, email: EmailMultiAlternatives) -> None:
+        from django.core.mail import mailers
+
+        if self.backend is None:
+            backend = mailers["default"]
+            backend.open()
+            self.backend = backend
+        try:
+            self.backend.send_messages([email])
+        except Exception:
+            self.close()  # a fresh connection for the next message
+            raise
+
+    def close(self) -> None:
+        backend, self.backend = self.backend, None
+        if backend is not None:
+            try:
+                backend.close()
+            except Exception:  # noqa: BLE001 - closing a broken connection
+                logger.debug("closing the mail connection failed", exc_info=True)
+
+
+def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None:
     email = EmailMultiAlternatives(
         subject=message.subject,
         body=message.body,
@@ -156,13 +185,19 @@ def _deliver(message: OutboxMessage) -> None:
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")
-    email.send(using="default")
+    if mailer is None:
+        email.send(using="default")
+    else:
+        mailer.send(email)
 
 
-def outbox_send(*, message_id: int, now: datetime | None = None) -> tuple[str, float]:
+def outbox_send(
+    *, message_id: int, now: datetime | None = None, mailer: SharedMailer | None = None
+) -> tuple[str, float]:
     """Try to send one queued message. Returns ``(status, retry_in_seconds)``: the row's
     new status (``"sent"``, ``"retrying"``, ``"failed"``), or ``"skipped"`` when it is
-    already final, not due yet or missing."""
+    already final, not due yet or missing. ``mailer``: a connection shared with other
+    messages (``outbox_send_many``); by default one of its own."""
     now = now or timezone.now()
     with transaction.atomic():
         message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
@@ -175,7 +210,7 @@ def outbox_send(*, message_id: int, now: datetime | None = None) -> tuple[str, f
             return "skipped", (message.next_attempt_at - now).total_seconds()
         message.attempts += 1
         try:
-            _deliver(message)
+            _deliver(message, mailer)
         except Exception as exc:  # classified below; never lost
             kind = classify_smtp_error(exc)
             message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
@@ -194,6 +229,19 @@ def outbox_send(*, message_id: int, now: datetime | None = None) -> tuple[str, f
         message.next_attempt_at = None
         message.save()
         return message.status, 0
+
+
+def outbox_send_many(
+    *, message_ids: list[int], now: datetime | None = None
+) -> list[tuple[str, float]]:
+    """``outbox_send`` for each message, in order, over one connection of the mailer
+    (one SMTP session for the emails of a resolution instead of one each); every
+    message still commits its own status as soon as it is sent."""
+    mailer = SharedMailer()
+    try:
+        return [outbox_send(message_id=i, now=now, mailer=mailer) for i in message_ids]
+    finally:
+        mailer.close()
 
 
 def outbox_due(*, now: datetime | None = None) -> list[int]:

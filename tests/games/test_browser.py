@@ -18,15 +18,17 @@ def visit(page, url: str) -> None:
     moves on) racing with the navigation."""
     from playwright.sync_api import Error
 
-    for attempt in range(3):
+    attempts = 10  # each order of another seat reloads this page once, at its next poll
+    for attempt in range(attempts):
         try:
             page.goto(url)
             return
         except Error as exc:
             racing = "interrupted by another navigation" in str(exc) or "ERR_ABORTED" in str(exc)
-            if not racing or attempt == 2:
+            if not racing or attempt == attempts - 1:
                 raise
             page.wait_for_load_state()
+            page.wait_for_timeout(200)
 
 
 def sign_up(page, base: str, name: str) -> None:

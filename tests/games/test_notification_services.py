@@ -18,6 +18,7 @@ from games.services.notifications import (
     outbox_due,
     outbox_enqueue,
     outbox_send,
+    outbox_send_many,
 )
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +30,10 @@ class ScriptedHandler:
     def __init__(self, replies: list[str]) -> None:
         self.replies = list(replies)
         self.accepted: list[bytes] = []
+        self.peers: list[object] = []  # the client's address of each DATA: its session
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
+        self.peers.append(session.peer)
         if self.replies:
             return self.replies.pop(0)
         self.accepted.append(envelope.content)
@@ -143,3 +146,23 @@ def test_enqueue_with_same_key_is_not_doubled() -> None:
     one = outbox_enqueue(to="a@example.com", subject="s", body="b", key="k1")
     two = outbox_enqueue(to="a@example.com", subject="s", body="b", key="k1")
     assert one.pk == two.pk and OutboxMessage.objects.count() == 1
+
+
+def test_a_batch_shares_one_smtp_session_and_a_failure_opens_a_new_one(scripted_smtp) -> None:
+    """The emails of one resolution go over one SMTP connection; a temporary failure
+    retries that message later and the rest go on over a fresh connection."""
+    messages = [
+        outbox_enqueue(to=f"p{i}@example.com", subject="s", body=f"b{i}", kind="test")
+        for i in range(4)
+    ]
+    scripted_smtp.replies = ["250 OK", "451 4.3.0 try again later"]
+    results = outbox_send_many(message_ids=[m.pk for m in messages])
+    assert [status for status, _ in results] == ["sent", "retrying", "sent", "sent"]
+    assert len(scripted_smtp.peers) == 4
+    first, second = scripted_smtp.peers[:2], scripted_smtp.peers[2:]
+    assert first[0] == first[1] and second[0] == second[1] and first[0] != second[0]
+    statuses = {m.pk: m.status for m in OutboxMessage.objects.filter(pk__in=[m.pk for m in messages])}
+    assert [statuses[m.pk] for m in messages] == ["sent", "retrying", "sent", "sent"]
+    # Nothing due is left out, nothing sent twice.
+    assert outbox_send_many(message_ids=[m.pk for m in messages])[0][0] == "skipped"
+    assert len(scripted_smtp.peers) == 4
