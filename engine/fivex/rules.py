@@ -764,26 +764,7 @@ def _end_round(s: State, by: list[list[int]], ev: list[Event]) -> None:
     s["cur"] = nxt
     if parts:
         ev.append({"kind": "end_round", "text": ". ".join(parts), "to": None, "data": {}})
-    # The next round (``_start_round``, with this round's explorers at hand).
-    n = len(played)
-    s["round"] = number + 1
-    s["played"] = [-1] * n
-    s["bids"] = [-1] * n
-    s["built"] = []
-    if explorers or erik >= 0:
-        pend = [i for i in seats if i not in explorers and i != erik]
-        if not pend:
-            if explorers:
-                s["phase"] = EXPLORE_PLAY
-                s["pending"] = explorers
-            else:
-                s["phase"] = ERIK_PLAY
-                s["pending"] = [erik]
-            return
-    else:
-        pend = list(range(n))
-    s["phase"] = PLAY
-    s["pending"] = pend
+    _start_round(s, number + 1, ev)
 
 
 # --- scoring ----------------------------------------------------------------------------

@@ -11,19 +11,12 @@ import engine
 from games.models import Seat
 from games.selectors import current_state, seat_for_user, seat_view
 from games.services.orders import order_submit
-from tests.games.core_support import eager_celery, start_fixed
+from tests.games.core_support import eager_celery, lock_extra, start_fixed
 
 pytestmark = [pytest.mark.django_db]
 __all__ = ["eager_celery"]
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 RULES = engine.get("5x")
-
-
-def lock_extra() -> int:
-    """PostgreSQL's game lock first bounds its wait (``SET LOCAL lock_timeout``)."""
-    from django.db import connection
-
-    return 1 if connection.vendor == "postgresql" else 0
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ its SQL statements, and that the cheaper paths write the same rows as the plain 
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 import engine
 from engine.audit import check_chain
@@ -14,17 +13,12 @@ from games.services import notifications
 from games.services.notifications import outbox_enqueue, outbox_enqueue_many
 from games.services.orders import order_submit
 from games.services.resolution import prompt_resolve
-from tests.games.core_support import eager_celery, start_fixed
+from tests.games.core_support import eager_celery, lock_extra, start_fixed
 
 pytestmark = [pytest.mark.django_db]
 __all__ = ["eager_celery"]
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 RULES = engine.get("5x")
-
-
-def lock_extra() -> int:
-    """PostgreSQL's game lock first bounds its wait (``SET LOCAL lock_timeout``)."""
-    return 1 if connection.vendor == "postgresql" else 0
 
 
 def _all_in(game, seats) -> None:
