@@ -4,6 +4,7 @@ before the game is over (their commitments do)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -95,6 +96,15 @@ def current_prompt(*, game: Game) -> Prompt | None:
     return Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
 
 
+@functools.lru_cache(maxsize=1024)
+def open_prompt_state(game_id: int, seed_commitment: str, prompt_id: int, number: int) -> dict:
+    """The snapshot state of an open prompt, cached per process: a prompt's snapshot is
+    written with the prompt and never changes. The key holds the game's seed commitment,
+    so a reused row id never meets another game's entry. Callers must not modify it
+    (the engine never modifies the states it is given: tests/engine/test_properties.py)."""
+    return StateSnapshot.objects.get(game_id=game_id, prompt_number=number).state
+
+
 def current_state(*, game: Game) -> dict:
     """The engine state of the latest snapshot ({} before the game starts)."""
     snapshot = StateSnapshot.objects.filter(game=game).order_by("-prompt_number").first()
@@ -169,26 +179,19 @@ def _game_info(game: Game) -> dict[str, Any]:
 def _prompt_info(prompt: Prompt | None, ready: list[str] | None = None) -> dict[str, Any] | None:
     if prompt is None:
         return None
-    if ready is not None:
-        return {
-            "number": prompt.number,
-            "round": prompt.round,
-            "phase": prompt.phase,
-            "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
-            "pending": list(prompt.pending),
-            "ready": sorted(ready),
-        }
+    if ready is None:
+        ready = list(
+            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+                "seat_name", flat=True
+            )
+        )
     return {
         "number": prompt.number,
         "round": prompt.round,
         "phase": prompt.phase,
         "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
         "pending": list(prompt.pending),
-        "ready": sorted(
-            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
-                "seat_name", flat=True
-            )
-        ),
+        "ready": sorted(ready),
     }
 
 

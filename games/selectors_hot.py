@@ -11,20 +11,16 @@ a prompt's snapshot never changes while it is open, so neither do they.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+import functools
 from typing import Any
 
 from django.db import connection
 
 from engine.base import events_for
 from games.errors import NotFound
-from games.models import Game, Prompt, SealedOrder, Seat, StateSnapshot
+from games.models import Game, Prompt, SealedOrder, Seat
+from games.selectors import open_prompt_state
 from games.sql import db_datetime, db_json
-
-CACHE_SIZE = 4096
-_cache: OrderedDict[tuple, tuple[dict[str, Any], list[str]]] = OrderedDict()
-_cache_lock = threading.Lock()
 
 
 def _game_and_seats(game_id: int) -> list[tuple[Any, ...]]:
@@ -58,31 +54,22 @@ def _prompts_and_orders(game_id: int) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
+@functools.lru_cache(maxsize=4096)
 def _engine_part(
     game_id: int, ruleset: str, commitment: str, prompt_id: int, number: int, seat: str,
     asked: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     """The engine's view for ``seat`` and, if the prompt asks it (``asked``, fixed for
-    the prompt), its legal orders while prompt ``number`` is open (cached: the snapshot
-    of an open prompt never changes). The key holds the game's seed commitment, so a
-    reused row id never meets another game's entry."""
+    the prompt), its legal orders while prompt ``number`` is open (cached per process:
+    the snapshot of an open prompt never changes; callers copy before changing). The
+    key holds the game's seed commitment, so a reused row id never meets another
+    game's entry."""
     from games.services.games import ruleset_get
 
-    key = (game_id, commitment, prompt_id, number, seat)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    state = StateSnapshot.objects.get(game_id=game_id, prompt_number=number).state
+    state = open_prompt_state(game_id, commitment, prompt_id, number)
     rules = ruleset_get(ruleset)
     legal = list(rules.legal_orders(state, seat)) if asked and state else []
-    value = (dict(rules.view(state, seat)), legal)
-    with _cache_lock:
-        _cache[key] = value
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return value
+    return dict(rules.view(state, seat)), legal
 
 
 def seat_view_for_user(*, game_id: Any, user_id: int) -> tuple[dict[str, Any], dict[str, Any]] | None:

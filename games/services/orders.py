@@ -11,8 +11,6 @@ log entry publishes ``text`` and ``salt`` so anyone can recompute it
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +21,7 @@ from engine.audit import order_commitment
 from engine.base import IllegalOrder
 from games.errors import GameStateError, NotFound, NotPending, OrderRefused, PermissionDenied
 from games.models import Game, Prompt, SealedOrder, Seat, StateSnapshot
+from games.selectors import open_prompt_state
 from games.services.audit import log_append
 from games.services.locking import bound_lock_wait, raise_if_busy
 from games.sql import field_order, instance
@@ -313,7 +312,8 @@ def _submit_locked(
         return current
     rules = ruleset_get(game.ruleset)
     try:
-        parsed = rules.parse_order(open_prompt_state(game=game, prompt=prompt), seat.name, text)
+        state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
+        parsed = rules.parse_order(state, seat.name, text)
     except IllegalOrder as exc:
         raise OrderRefused(exc.reason) from None
     order = _store(
@@ -322,27 +322,3 @@ def _submit_locked(
     )  # fmt: skip
     prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     return order
-
-
-STATE_CACHE_SIZE = 1024
-_states: OrderedDict[tuple, dict] = OrderedDict()
-_states_lock = threading.Lock()
-
-
-def open_prompt_state(*, game: Game, prompt: Prompt) -> dict:
-    """``prompt_state`` of an open prompt, kept in a small per-process cache: a prompt's
-    snapshot is written with the prompt and never changes. The key holds the game's seed
-    commitment, so a reused row id never meets another game's entry. The engine does not
-    modify the states it is given (tests/engine/test_properties.py)."""
-    key = (game.pk, game.seed_commitment, prompt.pk, prompt.number)
-    with _states_lock:
-        state = _states.get(key)
-        if state is not None:
-            _states.move_to_end(key)
-            return state
-    state = prompt_state(prompt=prompt)
-    with _states_lock:
-        _states[key] = state
-        while len(_states) > STATE_CACHE_SIZE:
-            _states.popitem(last=False)
-    return state

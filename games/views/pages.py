@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -16,8 +16,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_safe
 
 import engine
@@ -28,6 +26,7 @@ from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
+from games.sql import db_datetime, db_json
 from games.views.common import engine_part, load_game, public_log
 
 # Up to this many legal orders are offered as one button each; more go in a select.
@@ -215,12 +214,8 @@ def _status_payload_by_id(game_id: int) -> dict[str, Any]:
         raise Http404("No such game.")
     status, number, pending, deadline_at = rows[0][:4]
     ordered = sorted({row[4] for row in rows if row[4] is not None})
-    if isinstance(pending, str):
-        pending = json.loads(pending)
-    if isinstance(deadline_at, str):  # SQLite hands back the stored text
-        deadline_at = parse_datetime(deadline_at)
-    if deadline_at is not None and timezone.is_naive(deadline_at):
-        deadline_at = timezone.make_aware(deadline_at, UTC)
+    pending = db_json(pending)
+    deadline_at = db_datetime(deadline_at)  # SQLite hands back the stored text
     deadline = deadline_at.isoformat() if deadline_at else None
     return {
         "status": status,
