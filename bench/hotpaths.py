@@ -1,6 +1,6 @@
 """Server CPU and SQL queries per request of the games room's hot paths, in process.
 
-    .venv/bin/python bench/hotpaths.py [--repeat 200] [--profile post|view|poll]
+    .venv/bin/python bench/hotpaths.py [--repeat 200] [--profile post|view|poll|resolve|send]
 
 Creates a throw-away PostgreSQL database (127.0.0.1:5432, user postgres), one started
 5-seat 5X game, and times with Django's test client (DEBUG off, token auth as the API
@@ -9,7 +9,11 @@ with If-None-Match), the seat view (GET /api/games/{id}/) and an order submissio
 (POST /api/games/{id}/orders/, alternating two legal orders so each one is stored).
 Prints CPU milliseconds per request (``time.process_time``: this process's CPU, the
 Python side of PostgreSQL round trips included, PostgreSQL's own CPU not) and the SQL
-statements per request. ``--profile`` prints a cProfile of one kind of request.
+statements per request. Then the Celery worker's two hot jobs: resolving one prompt
+(``prompt_resolve``, every seat's order filled untimed first) and sending that
+resolution's emails (``send_outbox_batch``, dummy email backend). ``--profile`` prints
+a cProfile of one kind of request or job (``resolve``, ``send``; wall-clock time, or
+CPU time with PSTATS_CPU=1; PSTATS=N lines, PSTATS_DUMP=path to keep the stats).
 Not part of the test suite.
 """
 
@@ -31,12 +35,25 @@ sys.path.insert(0, str(ROOT / "bench"))
 from load import psql  # noqa: E402
 
 
+def report(profiler: cProfile.Profile, title: str, lines: int) -> None:
+    """Print a profile by cumulative time (PSTATS=N lines instead of ``lines``;
+    PSTATS_DUMP=path also keeps the raw stats)."""
+    print(f"profile of {title}")
+    if os.environ.get("PSTATS_DUMP"):
+        profiler.dump_stats(os.environ["PSTATS_DUMP"])
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(
+        int(os.environ.get("PSTATS", lines))
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--sql", action="store_true", help="print each request's SQL")
     parser.add_argument("--rounds", type=int, default=5, help="median of this many loops")
-    parser.add_argument("--profile", choices=["post", "view", "poll", "ping", "resolve"], default=None)
+    parser.add_argument(
+        "--profile", choices=["post", "view", "poll", "ping", "resolve", "send"], default=None
+    )
     args = parser.parse_args()
 
     database = f"fivex_reqbench_{os.getpid()}"
@@ -163,14 +180,28 @@ def main() -> int:
             "view": ("GET /api/games/{id}/ (seat view)", check(f"/api/games/{gid}/")),
             "post": ("POST /api/games/{id}/orders/", post),
         }
-        if args.profile == "resolve":
-            profiler = cProfile.Profile()
+        if args.profile in ("resolve", "send"):
+            from games.models import OutboxMessage
+            from games.tasks import send_outbox_batch
+
+            # PSTATS_CPU=1: CPU time (time.process_time) instead of wall-clock time.
+            timer = (time.process_time,) if os.environ.get("PSTATS_CPU") else ()
+            profiler = cProfile.Profile(*timer)
             for _ in range(args.repeat):
                 number = fill()
-                profiler.enable()
+                if args.profile == "resolve":
+                    profiler.enable()
+                    resolve_timed(number)
+                    profiler.disable()
+                    continue
                 resolve_timed(number)
+                ids = list(
+                    OutboxMessage.objects.filter(status="queued").values_list("pk", flat=True)
+                )
+                profiler.enable()
+                send_outbox_batch.run(ids)
                 profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
+            report(profiler, f"{args.repeat} x {args.profile}", lines=60)
             return 0
         if args.profile:
             label, run = cases[args.profile]
@@ -181,10 +212,7 @@ def main() -> int:
             for _ in range(args.repeat):
                 run()
             profiler.disable()
-            print(f"profile of {args.repeat} x {label}")
-            if os.environ.get("PSTATS_DUMP"):
-                profiler.dump_stats(os.environ["PSTATS_DUMP"])
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(int(os.environ.get("PSTATS", "45")))
+            report(profiler, f"{args.repeat} x {label}", lines=45)
             return 0
 
         print(f"{'request':40} {'CPU ms':>8} {'queries':>8}")
@@ -214,6 +242,9 @@ def main() -> int:
             spent.append(time.process_time() - started)
         print(f"{'prompt_resolve (one prompt, 5 seats)':40} {statistics.median(spent) * 1000:8.2f} "
               f"{len(statements):8d}")
+        if args.sql:
+            for sql in statements:
+                print("    ", sql[:150])
         # The emails of one resolution (the mail worker's send_outbox_batch).
         from games.models import OutboxMessage
         from games.tasks import send_outbox_batch
@@ -230,6 +261,9 @@ def main() -> int:
             spent.append(time.process_time() - started)
         print(f"{'send_outbox_batch (its 5 emails)':40} {statistics.median(spent) * 1000:8.2f} "
               f"{len(statements):8d}")
+        if args.sql:
+            for sql in statements:
+                print("    ", sql[:150])
         return 0
     finally:
         from django.db import connections

@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py [N] [--port 8765] [--web-workers 3] [--threads 4]
                                        [--prompts K] [--think SECONDS] [--pool solo]
                                        [--concurrency 1] [--access-log PATH]
+                                       [--submit-seconds 10]
 
 Starts, as subprocesses bound to 127.0.0.1 only: gunicorn (gthread) on a fresh
 PostgreSQL database (persistent connections, as the settings default on PostgreSQL), two Celery worker
@@ -21,9 +22,17 @@ same steady state). By default the players answer at once, which saturates the s
 on average (uniform 0..2S) before each order, so the figures are the latencies at that
 offered load.
 
+Before the games are played, the same server's capacity for order submission alone is
+measured (``--submit-seconds``, 10 by default; 0 skips it): as many keep-alive clients
+as the ceiling's take the games between them and, in each game, every pending seat but
+the last submits and then keeps replacing its order (two legal orders in turn, so every
+request stores a new sealed order with its commitment and log entry); the last seat
+holds back, so nothing resolves. The games then start from there.
+
 Prints: orders per second, p50/p99 submission latency, p50/p99 time from a prompt's
-last order to the next prompt being visible, and the requests per second of a trivial
-view (/api/ping/) on the same server, measured in the same run, as the ceiling.
+last order to the next prompt being visible, the requests per second of a trivial
+view (/api/ping/) on the same server, measured in the same run, as the ceiling, and
+the order submissions per second alone with their share of that ceiling.
 Not part of the test suite. Needs PostgreSQL (127.0.0.1:5432, user postgres, trust)
 and Redis (127.0.0.1:6379).
 """
@@ -358,6 +367,17 @@ def play_game(
         client.close()
 
 
+def run_clients(run: Any, clients: int) -> float:
+    """Run ``run(i)`` in ``clients`` threads at once; return the seconds until all end."""
+    workers = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    started = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return time.perf_counter() - started
+
+
 def ping_ceiling(port: int, threads: int, seconds: float) -> float:
     """Requests per second of /api/ping/ with ``threads`` keep-alive clients."""
     counts = [0] * threads
@@ -370,13 +390,74 @@ def ping_ceiling(port: int, threads: int, seconds: float) -> float:
                 counts[i] += 1
         client.close()
 
-    workers = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
-    started = time.perf_counter()
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    return sum(counts) / (time.perf_counter() - started)
+    return sum(counts) / run_clients(run, threads)
+
+
+def submission_capacity(
+    port: int, games: list[dict[str, Any]], clients: int, seconds: float
+) -> tuple[float, list[float], list[str]]:
+    """Orders per second of POST /api/games/{id}/orders/ alone, with ``clients``
+    keep-alive clients (as many as the ceiling's), each over its own share of the games.
+    In every game all pending seats but the last submit, then keep replacing, their
+    orders (alternating two legal orders, so each request stores a new sealed order with
+    its commitment and log entry); the last seat holds back, so no prompt resolves and
+    the figure is the submission path's own. Returns (orders/s, latencies, errors)."""
+    plans: list[list[tuple[int, str, list[str]]]] = [[] for _ in range(clients)]
+    setup = Http(port)
+    for i, game in enumerate(games):
+        gid, tokens = game["id"], game["tokens"]
+        status, summary = setup.request("GET", f"/games/{gid}/status.json")
+        if status != 200 or not summary["pending"]:
+            return 0.0, [], [f"game {gid}: no open prompt ({status})"]
+        for seat in summary["pending"][:-1]:
+            status, mine = setup.request("GET", f"/api/games/{gid}/", tokens[seat])
+            legal = (mine or {}).get("legal_orders") or []
+            if status == 200 and len(legal) >= 2:
+                plans[i % clients].append((gid, tokens[seat], legal[:2]))
+    setup.close()
+    latencies: list[float] = []
+    errors: list[str] = []
+    counts = [0] * clients
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def run(c: int) -> None:
+        client, mine, turn = Http(port), [], 0
+        while plans[c] and time.perf_counter() < stop:
+            gid, token, texts = plans[c][turn % len(plans[c])]
+            text = texts[(turn // len(plans[c])) % 2]
+            turn += 1
+            started = time.perf_counter()
+            status, receipt = client.request(
+                "POST", f"/api/games/{gid}/orders/", token, {"text": text}
+            )
+            if status != 201:
+                with lock:
+                    errors.append(f"game {gid}: {status} {receipt}")
+                break
+            mine.append(time.perf_counter() - started)
+            counts[c] += 1
+        client.close()
+        with lock:
+            latencies.extend(mine)
+
+    return sum(counts) / run_clients(run, clients), latencies, errors
+
+
+def server_resolution_times(games: list[dict[str, Any]]) -> list[float]:
+    """Seconds from each prompt's last order (``ready_at``) to its resolution
+    (``resolved_at``), read from the bench database: the worker's share of the
+    turnaround (queueing for the worker included), the rest being the HTTP side."""
+    from django.db import connections
+
+    from games.models import Prompt
+
+    rows = Prompt.objects.filter(
+        game_id__in=[g["id"] for g in games], ready_at__isnull=False, resolved_at__isnull=False
+    ).values_list("ready_at", "resolved_at")
+    out = [(resolved - ready).total_seconds() for ready, resolved in rows]
+    connections.close_all()
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
@@ -401,6 +482,10 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=1, help="Celery worker concurrency")
     parser.add_argument("--access-log", default="", help="gunicorn access log (method, path, status, microseconds)")
     parser.add_argument("--ping-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--submit-seconds", type=float, default=10.0,
+        help="measure order submission alone for this long before the games (0: skip)",
+    )
     parser.add_argument("--progress", type=float, default=15.0, help="seconds between progress lines")
     args = parser.parse_args()
     port = args.port or free_port()
@@ -415,7 +500,13 @@ def main() -> int:
         t0 = time.perf_counter()
         games = create_games(site, args.games)
         print(f"set up {len(games)} games of {SEATS} seats in {time.perf_counter() - t0:.1f}s")
-        ceiling = ping_ceiling(port, min(32, max(4, args.games)), args.ping_seconds)
+        clients = min(32, max(4, args.games))
+        ceiling = ping_ceiling(port, clients, args.ping_seconds)
+        capacity, capacity_latency, capacity_errors = 0.0, [], []
+        if args.submit_seconds:
+            capacity, capacity_latency, capacity_errors = submission_capacity(
+                port, games, clients, args.submit_seconds
+            )
         stats = Stats()
         threads = [
             threading.Thread(
@@ -456,6 +547,11 @@ def main() -> int:
             f"last order -> next prompt visible: p50 {pct(stats.turnaround, .5) * 1000:.0f} ms, "
             f"p99 {pct(stats.turnaround, .99) * 1000:.0f} ms  ({len(stats.turnaround)} prompts)"
         )
+        worker = server_resolution_times(games)
+        print(
+            f"  of which last order -> prompt resolved (server side, worker queue included): "
+            f"p50 {pct(worker, .5) * 1000:.0f} ms, p99 {pct(worker, .99) * 1000:.0f} ms"
+        )
         if stats.submit:
             print(f"mean submission latency {statistics.mean(stats.submit) * 1000:.0f} ms")
         print(
@@ -463,7 +559,17 @@ def main() -> int:
             f"p99 {pct(stats.view, .99) * 1000:.0f} ms"
         )
         print(f"ceiling: GET /api/ping/ {ceiling:.0f} requests/s (same server, same run)")
-        return 0 if not stats.errors else 1
+        if args.submit_seconds:
+            print(
+                f"order submission alone (POST /api/games/{{id}}/orders/, {clients} clients, "
+                f"{args.submit_seconds:g} s, orders replaced, no prompt resolving): "
+                f"{capacity:.0f} orders/s = {100 * capacity / ceiling:.0f} % of the ceiling; "
+                f"latency p50 {pct(capacity_latency, .5) * 1000:.0f} ms, "
+                f"p99 {pct(capacity_latency, .99) * 1000:.0f} ms"
+            )
+            for line in capacity_errors[:10]:
+                print("  error:", line)
+        return 0 if not stats.errors and not capacity_errors else 1
     finally:
         site.stop()
 

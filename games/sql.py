@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from django.utils import timezone
@@ -52,3 +53,70 @@ def instance(model: type, names: tuple[str, ...], values: Any) -> Any:
                 value = bool(value)
         out.append(value)
     return model.from_db(connection.alias, names, out)
+
+
+def _columns(model: type, names: tuple[str, ...]) -> list[Any]:
+    fields = {f.attname: f for f in model._meta.concrete_fields}
+    return [fields[name] for name in names]
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(model: type, names: tuple[str, ...], returning: bool) -> tuple[str, list[Any]]:
+    from django.db import connection
+
+    fields = _columns(model, names)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    sql = (
+        f"INSERT INTO {model._meta.db_table} ({columns})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    if returning:
+        sql += f" RETURNING {model._meta.pk.column}"
+    return sql, fields
+
+
+def insert_row(model: type, values: dict[str, Any]) -> int:
+    """INSERT one row by hand (``values`` by attname, converted for the database as the
+    ORM saves them) and return its primary key: what ``Model.objects.create`` writes,
+    without the query building (the hot paths write a few rows each)."""
+    from django.db import connection
+
+    returning = connection.features.can_return_columns_from_insert
+    sql, fields = _insert_sql(model, tuple(values), returning)
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values.values(), strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()[0] if returning else cursor.lastrowid
+
+
+@lru_cache(maxsize=64)
+def _update_sql(model: type, names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    from django.db import connection
+
+    fields = _columns(model, names)
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    return f"UPDATE {model._meta.db_table} SET {assignments} WHERE {model._meta.pk.column} = %s", fields
+
+
+def update_row(model: type, pk: Any, values: dict[str, Any]) -> None:
+    """UPDATE one row by primary key by hand (``values`` by attname, converted as the ORM
+    saves them): ``Model.objects.filter(pk=pk).update(**values)`` without the query
+    building."""
+    from django.db import connection
+
+    sql, fields = _update_sql(model, tuple(values))
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values.values(), strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, pk])
+
+
+def insert_instance(obj: Any) -> Any:
+    """``obj.save(force_insert=True)`` for a new instance of a model without save hooks
+    or signals that matter: the same row (defaults, ``auto_now_add``) from a hand-written
+    INSERT (``insert_row``). Returns ``obj``, its primary key set, as saved."""
+    from django.db import connection
+
+    fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
+    obj.pk = insert_row(type(obj), {f.attname: f.pre_save(obj, True) for f in fields})
+    obj._state.adding, obj._state.db = False, connection.alias
+    return obj

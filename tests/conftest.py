@@ -4,6 +4,9 @@
   and a private queue (and, for the embedded filesystem broker, a private folder).
 - ``browser_page``: a Playwright page in headless Chromium (/usr/bin/chromium).
 - ``smtp_sink``: a real SMTP server (aiosmtpd) collecting what Django sends during the test.
+
+Tests marked ``postgres`` are skipped unless the test database is PostgreSQL (row locks,
+real concurrent transactions); CI runs them all.
 """
 
 from __future__ import annotations
@@ -44,6 +47,21 @@ WORKER_READY_TIMEOUT = 60.0
 
 
 # --------------------------------------------------------------------------- speed
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Skip the tests marked ``postgres`` on any other database."""
+    from django.conf import settings
+
+    if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
+        return
+    skip = pytest.mark.skip(
+        reason="needs PostgreSQL (DATABASE_URL=postgres://postgres@127.0.0.1:5432/fivex): "
+        "SQLite has no row locks to race on"
+    )
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from engine.audit import GENESIS, entry_hash, setup_commitment
 from games.models import Game, LogEntry
+from games.sql import insert_instance
 
 
 def log_time(value: datetime) -> str:
@@ -43,12 +44,20 @@ def _chained(
     )
 
 
-def log_append(*, game: Game, kind: str, payload: dict[str, Any]) -> LogEntry:
+def log_append(
+    *,
+    game: Game,
+    kind: str,
+    payload: dict[str, Any],
+    tail: tuple[int, str] | None | bool = False,
+) -> LogEntry:
     """Append one entry to the game's log. The caller holds the game's row lock
-    (``games.services.locking.lock_game``), which makes ``seq`` gap-free."""
-    entry = _chained(game, log_tail(game=game), kind, payload)
-    entry.save(force_insert=True)
-    return entry
+    (``games.services.locking.lock_game``), which makes ``seq`` gap-free. ``tail``: the
+    log's ``log_tail`` if the caller read it under that lock, ``False`` (default) to
+    read it here."""
+    if tail is False:
+        tail = log_tail(game=game)
+    return insert_instance(_chained(game, tail, kind, payload))  # type: ignore[arg-type]
 
 
 def log_append_many(

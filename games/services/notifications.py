@@ -16,13 +16,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
 from games.services.seats import seat_reply_address
+from games.sql import db_datetime, instance
 
 logger = logging.getLogger(__name__)
 
@@ -76,12 +77,19 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
     """Queue several emails (each a dict of ``outbox_enqueue``'s keyword arguments, with
     a ``key``) and enqueue ONE ``send_outbox_batch`` task for them on commit. A key
     already queued is not queued again. Used for the per-seat emails of a resolution,
-    written while the game lock is held: one INSERT (in a savepoint) when none of the
-    keys is queued yet, which is the normal case; one task."""
+    written while the game lock is held: one ``INSERT ... ON CONFLICT (key) DO NOTHING``
+    on PostgreSQL and SQLite (elsewhere one INSERT in a savepoint, the queued keys
+    skipped after a conflict); one task."""
     from games.tasks import send_outbox_batch
 
     if not messages:
         return []
+    created = _outbox_insert_new([_outbox_row(m) for m in messages])
+    if created is not None:  # the keys already queued were skipped
+        if created:
+            ids = [m.pk for m in created]
+            transaction.on_commit(lambda: send_outbox_batch.delay(ids))
+        return created
     created = _outbox_insert([_outbox_row(m) for m in messages])
     if created is None:  # a key is queued already: skip the queued ones
         keys = [m["key"] for m in messages]
@@ -125,6 +133,51 @@ def _outbox_insert(rows: list[OutboxMessage]) -> list[OutboxMessage] | None:
             return OutboxMessage.objects.bulk_create(rows)
     except IntegrityError:
         return None
+
+
+def _outbox_insert_new(rows: list[OutboxMessage]) -> list[OutboxMessage] | None:
+    """Insert the ``rows`` whose key is not queued yet, with one hand-written statement
+    (``INSERT ... ON CONFLICT (key) DO NOTHING RETURNING``; chunked as ``bulk_create``
+    chunks): the rows ``bulk_create`` writes (defaults, ``created_at``), without a
+    savepoint or the ORM's query building. Returns the created rows, in order, their
+    ids set; None (nothing inserted) on a backend where this SQL is not available."""
+    if (
+        connection.vendor not in ("postgresql", "sqlite")
+        or not connection.features.can_return_rows_from_bulk_insert
+        or any(m.key is None for m in rows)
+    ):
+        return None
+    fields = _OUTBOX_FIELDS
+    size = max(1, connection.ops.bulk_batch_size(fields, rows))
+    created: list[OutboxMessage] = []
+    for start in range(0, len(rows), size):
+        chunk = rows[start : start + size]
+        params = [
+            f.get_db_prep_save(f.pre_save(m, True), connection) for m in chunk for f in fields
+        ]
+        row_sql = f"({', '.join(['%s'] * len(fields))})"
+        sql = (
+            f"INSERT INTO {_OUTBOX_TABLE} ({', '.join(_quoted(f.column) for f in fields)})"
+            f" VALUES {', '.join([row_sql] * len(chunk))}"
+            f" ON CONFLICT ({_quoted('key')}) DO NOTHING RETURNING id, {_quoted('key')}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            ids = {key: pk for pk, key in cursor.fetchall()}
+        for message in chunk:
+            if message.key in ids:
+                message.pk = ids.pop(message.key)  # a key twice in rows: the first
+                message._state.adding, message._state.db = False, connection.alias
+                created.append(message)
+    return created
+
+
+def _quoted(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+_OUTBOX_TABLE = OutboxMessage._meta.db_table
+_OUTBOX_FIELDS = [f for f in OutboxMessage._meta.concrete_fields if not f.primary_key]
 
 
 def classify_smtp_error(exc: BaseException) -> str:
@@ -212,16 +265,11 @@ def outbox_send(
         try:
             _deliver(message, mailer)
         except Exception as exc:  # classified below; never lost
-            kind = classify_smtp_error(exc)
-            message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-            if kind == "temporary" and message.attempts < MAX_ATTEMPTS:
-                delay = BACKOFF_SECONDS * 2 ** (message.attempts - 1)
-                message.status = OutboxMessage.Status.RETRYING
-                message.next_attempt_at = now + timedelta(seconds=delay)
-            else:
-                delay = 0
-                message.status = OutboxMessage.Status.FAILED
-                logger.warning("outbox message %s failed: %s", message.pk, message.last_error)
+            message.status, delay, message.last_error, next_at = _failure(
+                message.pk, message.attempts, exc, now
+            )
+            if next_at is not None:
+                message.next_attempt_at = next_at
             message.save()
             return message.status, delay
         message.status = OutboxMessage.Status.SENT
@@ -231,17 +279,146 @@ def outbox_send(
         return message.status, 0
 
 
+def _failure(
+    message_id: int, attempts: int, exc: BaseException, now: datetime
+) -> tuple[str, float, str, datetime | None]:
+    """What a failed attempt (the ``attempts``-th) makes of a message: ``(status, retry in
+    seconds, last error, next attempt time or None to keep the old one)`` - retrying
+    with exponential backoff after a temporary error, failed after a permanent one or
+    the last attempt."""
+    last_error = f"{type(exc).__name__}: {exc}"[:2000]
+    if classify_smtp_error(exc) == "temporary" and attempts < MAX_ATTEMPTS:
+        delay = BACKOFF_SECONDS * 2 ** (attempts - 1)
+        return OutboxMessage.Status.RETRYING, delay, last_error, now + timedelta(seconds=delay)
+    logger.warning("outbox message %s failed: %s", message_id, last_error)
+    return OutboxMessage.Status.FAILED, 0, last_error, None
+
+
 def outbox_send_many(
     *, message_ids: list[int], now: datetime | None = None
 ) -> list[tuple[str, float]]:
     """``outbox_send`` for each message, in order, over one connection of the mailer
     (one SMTP session for the emails of a resolution instead of one each); every
-    message still commits its own status as soon as it is sent."""
+    message still commits its own status as soon as it is sent.
+
+    The messages' states are read first, in one statement, without locks. A message
+    that is due then takes one statement of its own (``_send_claimed``) instead of
+    ``outbox_send``'s two; any other (final, not due, missing, or changed since that
+    read) goes through ``outbox_send`` itself."""
     mailer = SharedMailer()
     try:
-        return [outbox_send(message_id=i, now=now, mailer=mailer) for i in message_ids]
+        states = _outbox_states(message_ids)
+        results = []
+        for message_id in message_ids:
+            at = now or timezone.now()
+            result = None
+            state = states.get(message_id)
+            if state is not None and _CLAIMS and _claimable(state, at):
+                result = _send_claimed(message_id, state, at, mailer)
+            if result is None:
+                result = outbox_send(message_id=message_id, now=at, mailer=mailer)
+            results.append(result)
+        return results
     finally:
         mailer.close()
+
+
+def _outbox_states(message_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """``(status, attempts, next_attempt_at, sent_at)`` of each message, by id."""
+    if not message_ids:
+        return {}
+    sql = (
+        f"SELECT id, status, attempts, next_attempt_at, sent_at FROM {_OUTBOX_TABLE}"
+        f" WHERE id IN ({', '.join(['%s'] * len(message_ids))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(message_ids))
+        rows = cursor.fetchall()
+    return {
+        pk: (status, attempts, db_datetime(next_at), db_datetime(sent_at))
+        for pk, status, attempts, next_at, sent_at in rows
+    }
+
+
+def _claimable(state: tuple[Any, ...], now: datetime) -> bool:
+    status, _attempts, next_attempt_at, sent_at = state
+    return (
+        status in (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+        and sent_at is None
+        and (next_attempt_at is None or next_attempt_at <= now)
+    )
+
+
+def _send_claimed(
+    message_id: int, state: tuple[Any, ...], now: datetime, mailer: SharedMailer
+) -> tuple[str, float] | None:
+    """``outbox_send`` of a due message whose state was read (``_outbox_states``) as
+    ``state``, in one statement when it is sent: one UPDATE, made only if the row still
+    has that state, both locks the row (as ``outbox_send``'s SELECT ... FOR UPDATE does;
+    a concurrent sender waits, then finds it sent) and writes it as sent, in the
+    transaction that stays open while the email goes out and commits right after (a
+    crash before that rolls it back, as ``outbox_send``'s would be). Should sending
+    fail, a second UPDATE writes the failure instead: the same row as ``outbox_send``
+    writes, whose other fields the claim left as they were. None (nothing done) when
+    the row's state has changed since it was read: ``outbox_send`` decides."""
+    status, attempts, next_attempt_at, _sent_at = state
+    attempts += 1
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _CLAIM_SQL[next_attempt_at is None],
+                [
+                    OutboxMessage.Status.SENT.value,
+                    attempts,
+                    _prep(_SENT_AT, now),
+                    message_id,
+                    status,
+                    attempts - 1,
+                    *([] if next_attempt_at is None else [_prep(_NEXT_AT, next_attempt_at)]),
+                ],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        message = instance(OutboxMessage, _CLAIM_RETURNS, (message_id, *row))
+        try:
+            _deliver(message, mailer)
+        except Exception as exc:  # classified below; never lost
+            status, delay, last_error, next_at = _failure(message_id, attempts, exc, now)
+            if next_at is not None:
+                next_attempt_at = next_at
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    _FAILED_SQL,
+                    [status.value, last_error, _prep(_NEXT_AT, next_attempt_at), message_id],
+                )
+            return status, delay
+        return OutboxMessage.Status.SENT, 0
+
+
+def _prep(field: Any, value: Any) -> Any:
+    return field.get_db_prep_save(value, connection)
+
+
+# The claim needs UPDATE ... RETURNING (PostgreSQL, SQLite); elsewhere outbox_send.
+_CLAIMS = connection.features.can_return_rows_from_update
+_SENT_AT, _NEXT_AT = (OutboxMessage._meta.get_field(n) for n in ("sent_at", "next_attempt_at"))
+# The claim's RETURNING, after the id: what ``_deliver`` reads.
+_CLAIM_RETURNS = ("id", "to", "subject", "body", "html", "reply_to", "headers")
+_CLAIM_SQL = {
+    unscheduled: (
+        f"UPDATE {_OUTBOX_TABLE} SET status = %s, attempts = %s, sent_at = %s,"
+        " next_attempt_at = NULL"
+        " WHERE id = %s AND status = %s AND attempts = %s AND sent_at IS NULL"
+        f" AND next_attempt_at {'IS NULL' if unscheduled else '= %s'}"
+        f" RETURNING {', '.join(connection.ops.quote_name(n) for n in _CLAIM_RETURNS[1:])}"
+    )
+    for unscheduled in (True, False)
+}
+_FAILED_SQL = (
+    f"UPDATE {_OUTBOX_TABLE} SET status = %s, last_error = %s, next_attempt_at = %s,"
+    " sent_at = NULL WHERE id = %s"
+)
 
 
 def outbox_due(*, now: datetime | None = None) -> list[int]:

@@ -14,17 +14,17 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from django.db import OperationalError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.audit import order_commitment
 from engine.base import IllegalOrder
 from games.errors import GameStateError, NotFound, NotPending, OrderRefused, PermissionDenied
-from games.models import Game, Prompt, SealedOrder, Seat, StateSnapshot
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.selectors import open_prompt_state
 from games.services.audit import log_append
-from games.services.locking import bound_lock_wait, raise_if_busy
-from games.sql import field_order, instance
+from games.services.locking import locked_game_row
+from games.sql import field_order, insert_instance, instance, update_row
 
 MAX_ORDER_CHARS = 4000
 PLAYER_SOURCES = ("web", "api", "email")
@@ -50,31 +50,36 @@ def _store(
     source: str,
     reason: str = "",
     previous: SealedOrder | None | bool = False,
+    tail: tuple[int, str] | None | bool = False,
 ) -> SealedOrder:
     """Store a sealed order (replacing the seat's current one) and log its commitment.
     ``previous``: the seat's current order if the caller already read it (under the game
-    lock), ``None`` if it has none, ``False`` (default) to look it up here."""
+    lock), ``None`` if it has none, ``False`` (default) to look it up here. ``tail``:
+    the log's tail if the caller read it under the game lock (``audit.log_append``).
+    The rows are written with hand-written statements (the hottest write of the site)."""
     if previous is False:
         previous = SealedOrder.objects.filter(
             prompt=prompt, seat_name=seat.name, is_current=True
         ).first()
-    if previous is not None:
+    if previous is not None:  # first: at most one current order per seat and prompt
+        update_row(SealedOrder, previous.pk, {"is_current": False})
         previous.is_current = False
-        previous.save(update_fields=["is_current"])
     salt = secrets.token_hex(16)
-    order = SealedOrder.objects.create(
-        prompt=prompt,
-        seat=seat,
-        seat_name=seat.name,
-        text=text,
-        parsed=parsed,
-        source=source,
-        salt=salt,
-        commitment=order_commitment(salt=salt, text=text),
+    order = insert_instance(
+        SealedOrder(
+            prompt=prompt,
+            seat=seat,
+            seat_name=seat.name,
+            text=text,
+            parsed=parsed,
+            source=source,
+            salt=salt,
+            commitment=order_commitment(salt=salt, text=text),
+        )
     )
     if previous is not None:
+        update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
         previous.replaced_by = order
-        previous.save(update_fields=["replaced_by"])
     payload = {
         "prompt": prompt.number,
         "seat": seat.name,
@@ -86,7 +91,7 @@ def _store(
         payload["reason"] = reason
     else:
         kind = "order_replaced" if previous is not None else "order_received"
-    log_append(game=game, kind=kind, payload=payload)
+    log_append(game=game, kind=kind, payload=payload, tail=tail)
     return order
 
 
@@ -130,7 +135,7 @@ def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = No
     delay = game.early_resolution_delay_seconds
     prompt.ready_at = now
     prompt.resolve_after = now + timedelta(seconds=delay)
-    prompt.save(update_fields=["ready_at", "resolve_after"])
+    update_row(Prompt, prompt.pk, {"ready_at": now, "resolve_after": prompt.resolve_after})
     if game.status == Game.Status.ACTIVE:
         schedule_resolution(game_id=game.pk, prompt_number=prompt.number, countdown=delay)
     return True
@@ -163,10 +168,12 @@ def order_submit(
     PermissionDenied."""
     _check_text(text, source)
     with transaction.atomic():
-        game, locked, prompt, orders = _lock_for_order(game_id=seat.game_id, seat_id=seat.pk)
+        game, locked, prompt, orders, tail = _lock_for_order(
+            game_id=seat.game_id, seat_id=seat.pk
+        )
         if locked is None:  # the seat row is gone
             raise PermissionDenied("You do not hold a seat in this game.")
-        return _submit_locked(game, locked, prompt, orders, text, source, expected_prompt)
+        return _submit_locked(game, locked, prompt, orders, tail, text, source, expected_prompt)
 
 
 def order_submit_for_user(
@@ -177,10 +184,10 @@ def order_submit_for_user(
     the user holds no seat, and what ``order_submit`` raises."""
     _check_text(text, source)
     with transaction.atomic():
-        game, seat, prompt, orders = _lock_for_order(game_id=game_id, user_id=user.pk)
+        game, seat, prompt, orders, tail = _lock_for_order(game_id=game_id, user_id=user.pk)
         if seat is None:
             raise PermissionDenied("You do not hold a seat in this game.")
-        return _submit_locked(game, seat, prompt, orders, text, source, expected_prompt)
+        return _submit_locked(game, seat, prompt, orders, tail, text, source, expected_prompt)
 
 
 _LOCKED_GAME = field_order(
@@ -199,31 +206,21 @@ _CURRENT_ORDER = field_order(
 
 def _lock_for_order(
     *, game_id: int, seat_id: int | None = None, user_id: int | None = None
-) -> tuple[Game, Seat | None, Prompt | None, dict[str, SealedOrder]]:
+) -> tuple[Game, Seat | None, Prompt | None, dict[str, SealedOrder], tuple[int, str] | None]:
     """Lock the game's row, then read in one statement the seat (``seat_id``, or the
-    user's current seat), the open prompt and its current orders: the fields an order
-    needs, as model instances (the others load on access). Returns ``(game, seat,
-    prompt, orders by seat name)``; seat None when there is no such seat. Raises
-    NotFound, GameBusy.
+    user's current seat), the open prompt and its current orders, and the log's tail:
+    the fields an order needs, as model instances (the others load on access). Returns
+    ``(game, seat, prompt, orders by seat name, log tail)``; seat None when there is no
+    such seat. Raises NotFound, GameBusy.
 
     The reads come in a statement of their own after the lock is held: a statement
     that waited for the lock would see the other tables as they were before the
     transaction it waited for (PostgreSQL, READ COMMITTED), e.g. a prompt that has
     just been resolved still open."""
-    game_t, seat_t, prompt_t, order_t = (
-        m._meta.db_table for m in (Game, Seat, Prompt, SealedOrder)
+    seat_t, prompt_t, order_t, log_t = (
+        m._meta.db_table for m in (Seat, Prompt, SealedOrder, LogEntry)
     )
-    lock = f"SELECT {', '.join(_LOCKED_GAME)} FROM {game_t} WHERE id = %s"
-    if connection.features.has_select_for_update:
-        lock += " FOR UPDATE"
-    bound_lock_wait()
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(lock, [game_id])
-            row = cursor.fetchone()
-    except OperationalError as exc:
-        raise_if_busy(exc)
-        raise
+    row = locked_game_row(game_id=game_id, columns=_LOCKED_GAME)
     if row is None:
         raise NotFound("No such game.")
     game = instance(Game, _LOCKED_GAME, row)
@@ -236,30 +233,33 @@ def _lock_for_order(
         which, params = "s.id = %s", [seat_id]
     else:
         which, params = "s.user_id = %s AND s.status <> %s", [user_id, Seat.Status.REPLACED.value]
+    newest = f"FROM {log_t} WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
     read = (
-        f"SELECT {columns} FROM {seat_t} s"
+        f"SELECT (SELECT seq {newest}), (SELECT hash {newest}), {columns} FROM {seat_t} s"
         f" LEFT JOIN {prompt_t} p ON p.game_id = s.game_id AND p.status = %s"
         f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
         f" WHERE s.game_id = %s AND {which} ORDER BY p.number DESC"
     )
     with connection.cursor() as cursor:
-        cursor.execute(read, [Prompt.Status.OPEN.value, game_id, *params])
+        cursor.execute(read, [game_id, game_id, Prompt.Status.OPEN.value, game_id, *params])
         rows = cursor.fetchall()
+    tail = None if not rows or rows[0][0] is None else (rows[0][0], rows[0][1])
+    rows = [row[2:] for row in rows]
     if not rows:
-        return game, None, None, {}
+        return game, None, None, {}, tail
     n_seat, n_prompt = len(_LOCKED_SEAT), len(_LOCKED_PROMPT)
     seat = instance(Seat, _LOCKED_SEAT, rows[0][:n_seat])
     seat.game = game
     prompt_row = rows[0][n_seat : n_seat + n_prompt]
     if prompt_row[0] is None:
-        return game, seat, None, {}
+        return game, seat, None, {}, tail
     prompt = instance(Prompt, _LOCKED_PROMPT, prompt_row)
     orders = {}
     for row in rows:
         if row[n_seat] == prompt.pk and row[n_seat + n_prompt] is not None:
             order = instance(SealedOrder, _CURRENT_ORDER, row[n_seat + n_prompt :])
             orders[order.seat_name] = order
-    return game, seat, prompt, orders
+    return game, seat, prompt, orders, tail
 
 
 def _check_text(text: str, source: str) -> None:
@@ -276,6 +276,7 @@ def _submit_locked(
     seat: Seat,
     prompt: Prompt | None,
     orders: dict[str, SealedOrder],
+    tail: tuple[int, str] | None,
     text: str,
     source: str,
     expected_prompt: int | None,
@@ -318,7 +319,7 @@ def _submit_locked(
         raise OrderRefused(exc.reason) from None
     order = _store(
         game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
-        previous=current,
+        previous=current, tail=tail,
     )  # fmt: skip
     prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     return order

@@ -17,15 +17,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import CharField, IntegerField, JSONField
-from django.db.models.expressions import RawSQL
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.base import StepRejected, events_for
-from games.models import Game, LogEntry, Prompt, Seat, StateSnapshot
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.services.audit import end_reveal, log_append_many
 from games.services.locking import lock_game
+from games.sql import db_json, insert_instance, instance, update_row
 
 logger = logging.getLogger(__name__)
 
@@ -65,18 +65,20 @@ def prompt_open(
     now = now or timezone.now()
     pending = rules.pending(state)
     deadline = deadline_for(game=game, start=now)
-    prompt = Prompt.objects.create(
-        game=game,
-        number=number,
-        round=rules.progress(state),
-        phase=rules.phase(state),
-        pending=pending,
-        deadline=deadline if game.status == Game.Status.ACTIVE else None,
-        paused_remaining_seconds=(
-            None if game.status == Game.Status.ACTIVE else (deadline - now).total_seconds()
-        ),
+    prompt = insert_instance(
+        Prompt(
+            game=game,
+            number=number,
+            round=rules.progress(state),
+            phase=rules.phase(state),
+            pending=pending,
+            deadline=deadline if game.status == Game.Status.ACTIVE else None,
+            paused_remaining_seconds=(
+                None if game.status == Game.Status.ACTIVE else (deadline - now).total_seconds()
+            ),
+        )
     )
-    StateSnapshot.objects.create(game=game, prompt_number=number, state=state)
+    insert_instance(StateSnapshot(game=game, prompt_number=number, state=state))
     if seats is None:
         resigned = list(
             Seat.objects.filter(game=game, status=Seat.Status.RESIGNED, name__in=pending)
@@ -98,34 +100,109 @@ def _test_sleep() -> None:
         time.sleep(float(seconds))
 
 
-def _prompt_for_resolution(*, game: Game, number: int) -> Prompt | None:
-    """Prompt ``number`` of the game, read in one query with what resolving it needs
-    next: its snapshot's state (``snapshot_state``) and the log's tail (``tail_seq``,
-    ``tail_hash``). The caller holds the game lock: every writer of a prompt or of the
-    log takes it first, so the prompt needs no row lock of its own and none of this
-    changes under us before the transaction ends."""
-    return (
-        Prompt.objects.filter(game=game, number=number)
-        .annotate(
-            snapshot_state=RawSQL(_SNAPSHOT_STATE_SQL, (), output_field=JSONField()),
-            tail_seq=RawSQL(_TAIL_SQL.format(column="seq"), (), output_field=IntegerField()),
-            tail_hash=RawSQL(_TAIL_SQL.format(column="hash"), (), output_field=CharField()),
+def _read_for_resolution(
+    *, game: Game, number: int
+) -> tuple[Prompt, Any, tuple[int, str] | None, dict[str, SealedOrder], list[Seat]] | None:
+    """Prompt ``number`` of the game, read in one statement with what resolving it
+    needs: its snapshot's state, the log's tail (``(seq, hash)`` or None), its current
+    orders by seat name (``orders.current_orders``) and the game's seats that are not
+    replaced, with their users, in seating order (``notifications.seats_for_mail``).
+    All as complete model instances, as the ORM reads them; None when there is no such
+    prompt. The caller holds the game lock: every writer of a prompt, an order, a seat
+    or the log takes it first, so none of that changes under us before the transaction
+    ends, and the read comes in a statement of its own after the lock is held (see
+    ``orders._lock_for_order``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _READ_SQL,
+            [game.pk, number, game.pk, Seat.Status.REPLACED.value],
         )
-        .first()
+        rows = cursor.fetchall()
+    if not rows or rows[0][0] != 0:  # no prompt row (seat rows sort after it)
+        return None
+    first = rows[0]
+    prompt = instance(Prompt, _PROMPT_COLS, first[_P])
+    state = db_json(first[_STATE]) if first[_STATE] is not None else None
+    tail = (first[_STATE + 1], first[_STATE + 2]) if first[_STATE + 1] is not None else None
+    orders: dict[str, SealedOrder] = {}
+    seats: list[Seat] = []
+    for row in rows:
+        if row[0] == 0:
+            if row[_O.start] is not None:
+                order = instance(SealedOrder, _ORDER_COLS, row[_O])
+                orders[order.seat_name] = order
+        else:
+            seat = instance(Seat, _SEAT_COLS, row[_S])
+            seat.user = instance(_User, _USER_COLS, row[_U])
+            seats.append(seat)
+    return prompt, state, tail, orders, seats
+
+
+def _all_columns(model: Any) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+# One row for the prompt and each of its current orders (kind 0), then one for each
+# seat with its user (kind 1); the other kind's columns are NULL (UNION ALL of two
+# SELECTs: the NULLs take the other SELECT's column types on PostgreSQL).
+_User = get_user_model()
+_PROMPT_COLS, _ORDER_COLS, _SEAT_COLS, _USER_COLS = (
+    _all_columns(m) for m in (Prompt, SealedOrder, Seat, _User)
+)
+_P = slice(1, 1 + len(_PROMPT_COLS))
+_STATE = _P.stop  # then the tail's seq and hash
+_O = slice(_STATE + 3, _STATE + 3 + len(_ORDER_COLS))
+_S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
+_U = slice(_S.stop, _S.stop + len(_USER_COLS))
+
+
+def _read_sql() -> str:
+    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t = (
+        m._meta.db_table for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User)
+    )
+
+    def cols(alias: str, model: Any) -> list[str]:
+        return [
+            f"{alias}.{connection.ops.quote_name(f.column)}" for f in model._meta.concrete_fields
+        ]
+
+    newest = f"FROM {log_t} l WHERE l.game_id = p.game_id ORDER BY l.seq DESC LIMIT 1"
+    first = [
+        "0",
+        *cols("p", Prompt),
+        f"(SELECT s.state FROM {snapshot_t} s WHERE s.game_id = p.game_id"
+        " AND s.prompt_number = p.number)",
+        f"(SELECT l.seq {newest})",
+        f"(SELECT l.hash {newest})",
+        *cols("o", SealedOrder),
+        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS)),
+    ]
+    second = [
+        "1",
+        *["NULL"] * (_O.stop - 1),
+        *cols("s", Seat),
+        *cols("u", _User),
+    ]
+
+    def at(part: slice, model: Any, name: str) -> int:  # an output column's position
+        return 1 + part.start + _all_columns(model).index(name)
+
+    order_by = [
+        at(_O, SealedOrder, "submitted_at"), at(_O, SealedOrder, "id"),
+        at(_S, Seat, "position"), at(_S, Seat, "id"),
+    ]  # fmt: skip
+    return (
+        f"SELECT {', '.join(first)} FROM {prompt_t} p"
+        f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
+        " WHERE p.game_id = %s AND p.number = %s"
+        f" UNION ALL SELECT {', '.join(second)} FROM {seat_t} s"
+        f" JOIN {user_t} u ON u.id = s.user_id WHERE s.game_id = %s AND s.status <> %s"
+        # kind; orders as current_orders (submitted_at, id); seats as seats_for_mail
+        f" ORDER BY 1, {', '.join(map(str, order_by))}"
     )
 
 
-# Correlated subqueries of ``_prompt_for_resolution`` (raw SQL: Subquery() expressions
-# cost as much Python to compile as the separate queries they would replace).
-_PROMPT, _SNAPSHOT, _LOG = (f'"{m._meta.db_table}"' for m in (Prompt, StateSnapshot, LogEntry))
-_SNAPSHOT_STATE_SQL = (
-    f'SELECT s."state" FROM {_SNAPSHOT} s WHERE s."game_id" = {_PROMPT}."game_id"'
-    f' AND s."prompt_number" = {_PROMPT}."number"'
-)
-_TAIL_SQL = (
-    f'SELECT l."{{column}}" FROM {_LOG} l WHERE l."game_id" = {_PROMPT}."game_id"'
-    ' ORDER BY l."seq" DESC LIMIT 1'
-)
+_READ_SQL = _read_sql()
 
 
 def prompt_resolve(
@@ -139,18 +216,23 @@ def prompt_resolve(
     delay has not passed."""
     from games.services.deadlines import deadline_for
     from games.services.games import ruleset_get
-    from games.services.notifications import notify_prompt_resolved, seats_for_mail
-    from games.services.orders import current_orders, order_fill_default, prompt_state
+    from games.services.notifications import notify_prompt_resolved
+    from games.services.orders import order_fill_default, prompt_state
 
     with transaction.atomic():
         game = lock_game(game_id=game_id)
-        prompt = _prompt_for_resolution(game=game, number=prompt_number)
-        if prompt is None or prompt.status != Prompt.Status.OPEN:
+        read = _read_for_resolution(game=game, number=prompt_number)
+        if read is None:
+            return False
+        # The seats (not replaced, with users) serve the defaults, the next prompt's
+        # resigned seats and the emails; the log's tail is as read with the prompt,
+        # while nothing was logged since.
+        prompt, snapshot_state, tail, orders, seats = read
+        if prompt.status != Prompt.Status.OPEN:
             return False
         if game.status != Game.Status.ACTIVE:
             return False
         now = now or timezone.now()
-        orders = current_orders(prompt=prompt)
         missing = [name for name in prompt.pending if name not in orders]
         if missing and not fill_missing:
             return False
@@ -161,10 +243,6 @@ def prompt_resolve(
             and now + timedelta(seconds=1) < prompt.resolve_after
         ):
             return False
-        # Read once, for the defaults, the next prompt's resigned seats and the emails.
-        seats = seats_for_mail(game=game)
-        # The log's tail as read with the prompt, while nothing was logged since.
-        tail = (prompt.tail_seq, prompt.tail_hash) if prompt.tail_seq is not None else None
         if missing:
             by_name = {s.name: s for s in seats}
             for name in missing:
@@ -173,12 +251,12 @@ def prompt_resolve(
                     prompt=prompt,
                     seat=by_name[name],
                     reason="deadline",
-                    state=prompt.snapshot_state,
+                    state=snapshot_state,
                 )
             tail = False  # nmr_applied entries were logged: read the tail again
         _test_sleep()
         rules = ruleset_get(game.ruleset)
-        state = prompt.snapshot_state
+        state = snapshot_state
         if state is None:  # no snapshot: a broken game; fail as the direct read does
             state = prompt_state(prompt=prompt)
         new_state, events, applied = _apply(game, prompt, rules, state, orders)
@@ -188,7 +266,9 @@ def prompt_resolve(
         prompt.status = Prompt.Status.RESOLVED
         prompt.resolved_at = now
         prompt.events = events
-        prompt.save(update_fields=["status", "resolved_at", "events"])
+        update_row(
+            Prompt, prompt.pk, {"status": prompt.status, "resolved_at": now, "events": events}
+        )
         revealed = {
             "prompt": prompt.number,
             "orders": {

@@ -13,14 +13,6 @@ from games.services.games import game_create, game_join
 from games.services.orders import order_submit
 
 
-def lock_extra() -> int:
-    """The statement PostgreSQL's game lock adds (``SET LOCAL lock_timeout``), for query
-    budgets that hold on both databases."""
-    from django.db import connection
-
-    return 1 if connection.vendor == "postgresql" else 0
-
-
 def make_users(names: list[str]) -> list:
     """Users with an email address each."""
     User = get_user_model()

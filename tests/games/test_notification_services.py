@@ -166,3 +166,159 @@ def test_a_batch_shares_one_smtp_session_and_a_failure_opens_a_new_one(scripted_
     # Nothing due is left out, nothing sent twice.
     assert outbox_send_many(message_ids=[m.pk for m in messages])[0][0] == "skipped"
     assert len(scripted_smtp.peers) == 4
+
+
+def _row(message_id: int) -> dict:
+    message = OutboxMessage.objects.get(pk=message_id)
+    skip = ("id", "to", "created_at")
+    return {f.attname: getattr(message, f.attname) for f in message._meta.concrete_fields if f.attname not in skip}
+
+
+def test_a_batch_writes_the_rows_sending_one_by_one_writes(scripted_smtp, monkeypatch) -> None:
+    # Guards the batch's one-statement claim (outbox_send_many): sent, retried and
+    # failed messages, queued or retrying, end up exactly as outbox_send leaves them,
+    # including the untouched next attempt of a retrying message that fails for good.
+    from games.services import notifications
+
+    now = timezone.now()
+    cases = [  # (attempts so far, reply)
+        (0, "250 OK"),
+        (0, "451 4.3.0 try again later"),
+        (0, "550 5.1.1 no such mailbox"),
+        (2, "250 OK"),
+        (2, "550 5.1.1 no such mailbox"),
+        (2, "451 4.3.0 try again later"),
+        (MAX_ATTEMPTS - 1, "451 4.3.0 try again later"),
+    ]
+
+    def queue(group: str) -> list[int]:
+        ids = []
+        for i, (attempts, _reply) in enumerate(cases):
+            message = outbox_enqueue(
+                to=f"{group}{i}@example.com", subject="s", body=f"b{i}", kind="test"
+            )
+            if attempts:
+                OutboxMessage.objects.filter(pk=message.pk).update(
+                    status="retrying",
+                    attempts=attempts,
+                    next_attempt_at=now - timedelta(seconds=5),
+                    last_error="earlier",
+                )
+            ids.append(message.pk)
+        return ids
+
+    one_by_one, batch = queue("a"), queue("b")
+    scripted_smtp.replies = [reply for _attempts, reply in cases]
+    expected = [outbox_send(message_id=i, now=now) for i in one_by_one]
+    scripted_smtp.replies = [reply for _attempts, reply in cases]
+    fallbacks: list[int] = []
+    real = notifications.outbox_send
+    monkeypatch.setattr(
+        notifications, "outbox_send", lambda **kw: fallbacks.append(kw) or real(**kw)
+    )
+    assert outbox_send_many(message_ids=batch, now=now) == expected
+    assert fallbacks == []  # every message was claimed by the batch itself
+    assert [s for s, _ in expected] == [
+        "sent", "retrying", "failed", "sent", "failed", "retrying", "failed",
+    ]  # fmt: skip
+    assert [_row(i) for i in batch] == [_row(i) for i in one_by_one]
+    assert _row(batch[4])["next_attempt_at"] == now - timedelta(seconds=5)
+
+
+def test_a_batch_skips_what_outbox_send_skips(scripted_smtp) -> None:
+    now = timezone.now()
+    later = outbox_enqueue(to="a@example.com", subject="s", body="b", kind="test")
+    OutboxMessage.objects.filter(pk=later.pk).update(
+        status="retrying", attempts=1, next_attempt_at=now + timedelta(seconds=20)
+    )
+    done = outbox_enqueue(to="b@example.com", subject="s", body="b", kind="test")
+    OutboxMessage.objects.filter(pk=done.pk).update(status="sent", sent_at=now)
+    ids = [later.pk, done.pk, done.pk + 1000]
+    assert outbox_send_many(message_ids=ids, now=now) == [
+        outbox_send(message_id=i, now=now) for i in ids
+    ] == [("skipped", 20), ("skipped", 0), ("skipped", 0)]
+    assert scripted_smtp.peers == []
+
+
+def test_a_batch_leaves_a_message_changed_since_it_was_read_to_outbox_send(
+    scripted_smtp, monkeypatch
+) -> None:
+    # Guards the claim's condition: a row that changed between the batch's read and its
+    # claim (another worker sent it, or tried it and it is due again) is neither sent
+    # twice nor written from the stale read.
+    from games.services import notifications
+
+    elsewhere = outbox_enqueue(to="a@example.com", subject="s", body="b", kind="test")
+    retried = outbox_enqueue(to="b@example.com", subject="s", body="b", kind="test")
+    real = notifications._outbox_states
+
+    def read_then_changed(ids):
+        states = real(ids)
+        now = timezone.now()
+        OutboxMessage.objects.filter(pk=elsewhere.pk).update(
+            status="sent", attempts=1, sent_at=now
+        )
+        OutboxMessage.objects.filter(pk=retried.pk).update(
+            status="retrying", attempts=1, next_attempt_at=now - timedelta(seconds=1)
+        )
+        return states
+
+    monkeypatch.setattr(notifications, "_outbox_states", read_then_changed)
+    results = outbox_send_many(message_ids=[elsewhere.pk, retried.pk])
+    assert [s for s, _ in results] == ["skipped", "sent"]
+    assert len(scripted_smtp.accepted) == 1
+    assert OutboxMessage.objects.get(pk=elsewhere.pk).attempts == 1
+    retried.refresh_from_db()
+    assert (retried.status, retried.attempts, retried.next_attempt_at) == ("sent", 2, None)
+
+
+def test_a_batch_takes_one_statement_per_message(django_assert_num_queries) -> None:
+    # Guards the batch's cost: one read of the states, then one UPDATE per message sent
+    # (outbox_send takes two), each in its own transaction (here: savepoint, release).
+    ids = [
+        outbox_enqueue(to=f"p{i}@example.com", subject="s", body="b", kind="test").pk
+        for i in range(4)
+    ]
+    with django_assert_num_queries(1 + 4 * 3):
+        results = outbox_send_many(message_ids=ids)
+    assert [s for s, _ in results] == ["sent"] * 4
+    assert set(OutboxMessage.objects.values_list("status", flat=True)) == {"sent"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_waits_for_a_concurrent_sender_and_does_not_send_twice(scripted_smtp) -> None:
+    # Guards the claim's row lock: while another worker holds a message (outbox_send's
+    # SELECT ... FOR UPDATE, sending it), the batch's claim waits; when that worker
+    # commits it as sent, the batch finds it sent and skips it (no second email).
+    import threading
+
+    from django.db import connections, transaction
+
+    message = _queue()
+    other = outbox_enqueue(to="bob@example.com", subject="s", body="b", kind="test")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                row = OutboxMessage.objects.select_for_update().get(pk=message.pk)
+                held.set()
+                release.wait(10)
+                row.status, row.attempts, row.sent_at = "sent", 1, timezone.now()
+                row.save()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert held.wait(10)
+        threading.Timer(0.5, release.set).start()
+        results = outbox_send_many(message_ids=[message.pk, other.pk])
+    finally:
+        release.set()
+        thread.join(10)
+    assert [s for s, _ in results] == ["skipped", "sent"]
+    assert len(scripted_smtp.accepted) == 1 and b"bob@example.com" in scripted_smtp.accepted[0]
+    assert OutboxMessage.objects.get(pk=message.pk).attempts == 1

@@ -6,7 +6,6 @@ import threading
 import time
 
 import pytest
-from django.conf import settings
 from django.db import connections, transaction
 
 import engine
@@ -22,10 +21,6 @@ RULES = engine.get("5x")
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL (DATABASE_URL=postgres://...): SQLite has no row locks",
-)
 @pytest.mark.parametrize("via", ["seat", "api"])
 def test_order_that_waited_for_a_resolution_never_lands_on_the_resolved_prompt(via) -> None:
     """The deadline resolves prompt 1 (cat's default filled in) while cat's own order

@@ -207,3 +207,35 @@ def test_paused_and_finished_games_refuse_orders(django_capture_on_commit_callba
         _submit(django_capture_on_commit_callbacks, seats["ann"], "PASS X")
     assert info.value.code == "game_finished"
     assert SealedOrder.objects.count() == 0
+
+
+def test_stored_order_and_its_log_entry_read_back_as_returned(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """The order's row and its log entry are written by hand-written SQL: what the ORM
+    reads back is what order_submit returned, and the entry extends the hash chain."""
+    from engine.audit import entry_hash
+    from games.services.audit import log_time
+
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    dealt = RULES.view(state, "bob")["dealt"]
+    before = LogEntry.objects.filter(game=game).order_by("-seq").first()
+    order = _submit(django_capture_on_commit_callbacks, seats["bob"], f" pass {dealt[1]} ")
+    stored = SealedOrder.objects.get(pk=order.pk)
+    for name in ("prompt_id", "seat_id", "seat_name", "text", "parsed", "source", "salt",
+                 "commitment", "submitted_at", "is_current", "replaced_by_id"):  # fmt: skip
+        assert getattr(stored, name) == getattr(order, name), name
+    assert stored.text == f" pass {dealt[1]} " and stored.source == "web"
+    assert stored.parsed == RULES.parse_order(state, "bob", f"PASS {dealt[1]}")
+    assert stored.is_current is True and stored.replaced_by_id is None
+    assert abs(stored.submitted_at - timezone.now()) < timedelta(seconds=30)
+    entry = LogEntry.objects.filter(game=game).order_by("-seq").first()
+    assert (entry.seq, entry.prev_hash, entry.kind) == (before.seq + 1, before.hash, "order_received")
+    assert entry.payload == {
+        "prompt": 1, "seat": "bob", "commitment": order.commitment, "source": "web",
+    }  # fmt: skip
+    assert entry.hash == entry_hash(
+        prev_hash=before.hash, seq=entry.seq, kind=entry.kind, payload=entry.payload,
+        created_at=log_time(entry.created_at),
+    )  # fmt: skip

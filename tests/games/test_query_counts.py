@@ -11,7 +11,7 @@ import engine
 from games.models import Seat
 from games.selectors import current_state, seat_for_user, seat_view
 from games.services.orders import order_submit
-from tests.games.core_support import eager_celery, lock_extra, start_fixed
+from tests.games.core_support import eager_celery, start_fixed
 
 pytestmark = [pytest.mark.django_db]
 __all__ = ["eager_celery"]
@@ -40,15 +40,15 @@ def test_order_submit_query_budget(
 ) -> None:
     game, seats = table
     state = current_state(game=game)
-    # savepoint, game lock with the seat and the open prompt, its orders, snapshot (once
-    # per prompt and process), insert, log tail, log insert, release
+    # savepoint, game lock, the seat with the open prompt, its orders and the log's tail,
+    # snapshot (once per prompt and process), insert, log insert, release
     for i, name in enumerate(NAMES[:-1]):
         seat = Seat.objects.select_related("game").get(pk=seats[name].pk)
-        with django_assert_max_num_queries((8 if i == 0 else 7) + lock_extra()):
+        with django_assert_max_num_queries(7 if i == 0 else 6):
             order_submit(seat=seat, text=RULES.legal_orders(state, name)[0], source="api")
     seat = Seat.objects.select_related("game").get(pk=seats["eve"].pk)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        with django_assert_max_num_queries(8 + lock_extra()):  # + marking it ready
+        with django_assert_max_num_queries(7):  # + marking it ready
             order_submit(seat=seat, text=RULES.legal_orders(state, "eve")[0], source="api")
     assert len(callbacks) == 1  # the resolution is scheduled once, on commit
 
@@ -66,8 +66,8 @@ def test_api_view_and_submit_query_budget(table, django_assert_max_num_queries) 
         answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 200
     text = answer.json()["legal_orders"][0]
-    # token+user, then savepoint, lock+seat+prompt, orders, snapshot (first order of the
-    # prompt in this process), insert, log tail, log insert, release
-    with django_assert_max_num_queries(9 + lock_extra()):
+    # token+user, then savepoint, lock, seat+prompt+orders+log tail, snapshot (first
+    # order of the prompt in this process), insert, log insert, release
+    with django_assert_max_num_queries(8):
         answer = client.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
     assert answer.status_code == 201, answer.content

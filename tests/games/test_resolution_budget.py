@@ -13,7 +13,7 @@ from games.services import notifications
 from games.services.notifications import outbox_enqueue, outbox_enqueue_many
 from games.services.orders import order_submit
 from games.services.resolution import prompt_resolve
-from tests.games.core_support import eager_celery, lock_extra, start_fixed
+from tests.games.core_support import eager_celery, start_fixed
 
 pytestmark = [pytest.mark.django_db]
 __all__ = ["eager_celery"]
@@ -30,14 +30,14 @@ def _all_in(game, seats) -> None:
 def test_prompt_resolve_query_budget(
     django_assert_max_num_queries, django_capture_on_commit_callbacks
 ) -> None:
-    # Guards against the resolution growing back its per-row queries (it was 19).
+    # Guards against the resolution growing back its per-row queries (it was 19, then 13).
     game, seats = start_fixed(NAMES)
     _all_in(game, seats)
-    # savepoint (the test's transaction), game lock, the prompt with its snapshot and
-    # log tail, its orders, the seats and users, prompt update, log entries, next
-    # prompt, its snapshot, savepoint, the emails, release, release
+    # savepoint (the test's transaction), game lock, the prompt with its snapshot, log
+    # tail, orders and the seats with their users, prompt update, log entries, next
+    # prompt, its snapshot, the emails (no savepoint: ON CONFLICT), release
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        with django_assert_max_num_queries(13 + lock_extra()):
+        with django_assert_max_num_queries(9):
             assert prompt_resolve(game_id=game.pk, prompt_number=1) is True
     assert len(callbacks) == 1  # one sending task for all the emails
     assert Prompt.objects.get(game=game, number=2).status == Prompt.Status.OPEN
@@ -151,3 +151,109 @@ def test_outbox_batch_task_gets_the_new_ids(monkeypatch, django_capture_on_commi
         created = outbox_enqueue_many(messages=messages)
     assert sent == [[m.pk for m in created]]
     assert sorted(sent[0]) == sorted(OutboxMessage.objects.values_list("pk", flat=True))
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def test_resolution_reads_exactly_what_the_orm_reads() -> None:
+    # Guards the hand-written lock and read of the resolution: the same game, prompt,
+    # snapshot state, log tail, current orders (a replaced order left out, the order of
+    # a replaced seat kept) and seats with their users (the replaced seat left out, in
+    # seating order) as the ORM queries they stand for.
+    from django.db import transaction
+
+    from games.errors import NotFound
+    from games.models import Game, StateSnapshot
+    from games.services.audit import log_tail
+    from games.services.locking import lock_game as _lock_game
+    from games.services.notifications import seats_for_mail
+    from games.services.orders import current_orders
+    from games.services.organizer import seat_replace
+    from games.services.resolution import _read_for_resolution
+    from tests.games.core_support import make_users
+
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    for name in ("ann", "bob", "cat"):
+        order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="api")
+    order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[-1], source="web")
+    [newcomer] = make_users(["zed"])
+    seat_replace(seat=seats["cat"], new_user=newcomer, by=game.organizer)
+    with transaction.atomic():
+        locked = _lock_game(game_id=game.pk)
+        assert _fields(locked) == _fields(Game.objects.get(pk=game.pk))
+        prompt, snapshot_state, tail, orders, mail_seats = _read_for_resolution(
+            game=locked, number=1
+        )
+        assert _read_for_resolution(game=locked, number=2) is None
+    expected = Prompt.objects.get(game=game, number=1)
+    assert _fields(prompt) == _fields(expected)
+    assert snapshot_state == StateSnapshot.objects.get(game=game, prompt_number=1).state
+    assert tail == log_tail(game=game)
+    want = current_orders(prompt=expected)
+    assert list(orders) == list(want) == ["ann", "cat", "bob"]  # submission order
+    assert {n: _fields(o) for n, o in orders.items()} == {n: _fields(o) for n, o in want.items()}
+    assert orders["cat"].seat_id == seats["cat"].pk  # the replaced seat's order stays
+    want_seats = seats_for_mail(game=game)
+    assert [_fields(s) for s in mail_seats] == [_fields(s) for s in want_seats]
+    assert [_fields(s.user) for s in mail_seats] == [_fields(s.user) for s in want_seats]
+    assert "zed" in [s.user.username for s in mail_seats]
+    with transaction.atomic(), pytest.raises(NotFound):
+        _lock_game(game_id=game.pk + 1000)
+
+
+def test_outbox_enqueue_many_writes_the_rows_bulk_create_writes(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # Guards the hand-written INSERT ... ON CONFLICT of outbox_enqueue_many: the rows
+    # the ORM's bulk_create writes (defaults, seat, game, headers, created_at), one row
+    # for a key given twice (the first), and the keys already queued skipped.
+    from django.utils import timezone
+
+    from games.services.notifications import _outbox_insert, _outbox_row
+
+    game, seats = start_fixed(NAMES)
+    OutboxMessage.objects.all().delete()
+    seat = seats["ann"]
+
+    def batch(prefix: str) -> list[dict]:
+        return [
+            {
+                "to": "ann@example.com", "subject": "s" * 300, "body": "b\n", "seat": seat,
+                "game": game, "kind": "prompt_resolved", "reply_to": "r@x",
+                "headers": {"X-FiveX-Game": str(game.pk)}, "key": f"{prefix}1",
+            },
+            {"to": "bob@example.com", "subject": "t", "body": "c", "key": f"{prefix}2"},
+            {"to": "cat@example.com", "subject": "u", "body": "d", "key": f"{prefix}2"},
+        ]  # fmt: skip
+
+    started = timezone.now()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        created = outbox_enqueue_many(messages=batch("new"))
+    assert len(callbacks) == 1
+    assert [(m.key, m.to) for m in created] == [
+        ("new1", "ann@example.com"),
+        ("new2", "bob@example.com"),
+    ]
+    plain = _outbox_insert([_outbox_row(m) for m in batch("orm")[:2]])
+
+    def fields(m: OutboxMessage) -> dict:
+        skip = ("id", "key", "created_at")
+        return {
+            f.attname: getattr(m, f.attname)
+            for f in m._meta.concrete_fields
+            if f.attname not in skip
+        }
+
+    rows = {m.key: m for m in OutboxMessage.objects.all()}
+    assert set(rows) == {"new1", "new2", "orm1", "orm2"}
+    assert [fields(rows[f"new{i}"]) for i in (1, 2)] == [fields(rows[f"orm{i}"]) for i in (1, 2)]
+    assert [fields(m) for m in created] == [fields(m) for m in plain]
+    assert [m.pk for m in created] == [rows["new1"].pk, rows["new2"].pk]
+    assert all(started <= rows[k].created_at <= timezone.now() for k in ("new1", "new2"))
+    assert all(m.created_at == rows[m.key].created_at for m in created)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        again = outbox_enqueue_many(messages=[*batch("new"), *batch("more")[1:]])
+    assert [m.key for m in again] == ["more2"] and len(callbacks) == 1

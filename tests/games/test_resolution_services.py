@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.conf import settings
 from django.db import IntegrityError, connections, transaction
 
 import engine
@@ -77,10 +76,6 @@ def test_order_the_engine_refuses_at_resolution_falls_back_to_default() -> None:
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL (DATABASE_URL=postgres://...): SQLite has no row locks",
-)
 def test_lock_wait_is_bounded_and_answered_with_game_busy(monkeypatch) -> None:
     from games.errors import GameBusy
     from games.services import locking
@@ -109,3 +104,26 @@ def test_lock_wait_is_bounded_and_answered_with_game_busy(monkeypatch) -> None:
         release.set()
         thread.join(10)
     assert SealedOrder.objects.count() == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_bounds_its_own_transaction_only() -> None:
+    """The game lock sets the 30 s bound for its transaction in the locking statement
+    itself: inside it the bound holds; outside (other locks, later transactions) the
+    server's default (no bound) is left alone."""
+    from django.db import connection, transaction
+
+    from games.services.locking import lock_game
+
+    def show() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW lock_timeout")
+            return cursor.fetchone()[0]
+
+    game, _seats = start_fixed(NAMES)
+    with transaction.atomic():
+        outside = show()
+        lock_game(game_id=game.pk)
+        inside = show()
+    assert (outside, inside, show()) == ("0", "30s", "0")

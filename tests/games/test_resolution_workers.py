@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -40,11 +39,6 @@ AMQP = "amqp://guest:guest@127.0.0.1:5672//"
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.worker,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/fivex_core "
-        "(SQLite has no row locks to race on)",
-    ),
 ]
 
 

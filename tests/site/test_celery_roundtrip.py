@@ -53,10 +53,6 @@ def test_task_enqueued_on_commit_reaches_the_worker(celery_worker_process) -> No
 
 @pytest.mark.worker
 @pytest.mark.postgres
-@pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL (DATABASE_URL=postgres://...)",
-)
 def test_worker_keeps_its_database_connection_between_tasks(celery_worker_process) -> None:
     """CONN_MAX_AGE holds in workers as in the web server: one PostgreSQL connection for
     many tasks, not a new one per task (Celery's Django fixup would close it each time)."""
