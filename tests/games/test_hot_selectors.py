@@ -66,20 +66,23 @@ def test_hot_seat_view_equals_orm_over_whole_games(
         if game.status == Game.Status.FINISHED:
             break
         compared += compare_all(game, users)
-        if step == 3:
-            seat_resign(seat=Seat.objects.get(game=game, name="dan"))
-        if step == 5:
-            newcomer = make_users(["newcomer"])[0]
-            organizer.seat_replace(
-                seat=Seat.objects.get(game=game, name="cat", status="active"),
-                new_user=newcomer,
-                by=game.organizer,
-            )
-            users.append(newcomer)
-        if step == 7:
-            organizer.game_pause(game=game, by=game.organizer)
-            compared += compare_all(game, users)
-            organizer.game_resume(game=game, by=game.organizer)
+        # Each action runs its on-commit callbacks: resigning the last pending seat
+        # (or resuming a game whose prompt is complete) schedules the resolution.
+        with django_capture_on_commit_callbacks(execute=True):
+            if step == 3:
+                seat_resign(seat=Seat.objects.get(game=game, name="dan"))
+            if step == 5:
+                newcomer = make_users(["newcomer"])[0]
+                organizer.seat_replace(
+                    seat=Seat.objects.get(game=game, name="cat", status="active"),
+                    new_user=newcomer,
+                    by=game.organizer,
+                )
+                users.append(newcomer)
+            if step == 7:
+                organizer.game_pause(game=game, by=game.organizer)
+                compared += compare_all(game, users)
+                organizer.game_resume(game=game, by=game.organizer)
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
