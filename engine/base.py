@@ -264,6 +264,10 @@ class Ruleset:
         for seat in pending:
             if seat not in step:
                 raise StepRejected(seat, None, f"no order from {seat}, who is pending")
+        if not pending:
+            # Nobody is pending (the game is over) and the step is empty: it holds an
+            # order for every pending seat and no other, so it applies, changing nothing.
+            return state, []
         parsed = {}
         for seat in pending:
             try:

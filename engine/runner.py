@@ -25,8 +25,10 @@ def start(script: dict[str, Any]) -> tuple[Ruleset, State]:
     seed = script.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScriptError("seed must be an integer")
-    options = script.get("options") or {}
-    setup = script.get("setup") or {}
+    options = script.get("options")
+    setup = script.get("setup")
+    options = {} if options is None else options
+    setup = {} if setup is None else setup
     if not isinstance(options, dict):
         raise ScriptError("options must be an object")
     if not isinstance(setup, dict):

@@ -251,7 +251,7 @@ def _parse_bid(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
     n = int(arg)
     lo, hi = bid_range(s, i)
     if not lo <= n <= hi:
-        raise IllegalOrder(f"cannot bid {n}: {_bid_rule(s, i)}")
+        raise IllegalOrder(_bid_rule(s, i))
     return {"bid": n}
 
 

@@ -89,9 +89,9 @@ def test_bid_refusals_name_the_range() -> None:
                         options={"all_leaders": True})
     assert FIVEX.phase(state) == "bid"
     assert refused(state, "cat", "BID 2") == (
-        "cannot bid 2: you have 3 resources; Napoleon must bid between 3 and 3")
+        "you have 3 resources; Napoleon must bid between 3 and 3")
     assert refused(state, "bob", "BID 4") == (
-        "cannot bid 4: you have 3 resources; a bid must be between 1 and 3")
+        "you have 3 resources; a bid must be between 1 and 3")
     assert refused(state, "bob", "BID two").startswith("'TWO' is not a whole number")
     assert refused(state, "bob", "BID").startswith("BID needs a number")
     assert FIVEX.legal_orders(state, "bob") == ["BID 1", "BID 2", "BID 3"]

@@ -1,0 +1,80 @@
+"""The runner against the letter of ``shared/spec/engine.md``: the spec's own example of a
+refused step, a step after the game is over, and what makes a script malformed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.runner import EXIT_MALFORMED, EXIT_OK, EXIT_REJECTED, run_script
+
+P3 = ["ann", "bob", "cat"]
+DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["ERIK", "NAPOLEON"]}
+
+
+def script(orders: list[dict[str, str]], **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": "5x", "players": P3, "seed": 1, "orders": orders}
+    out.update(extra)
+    return out
+
+
+def test_refused_bid_reason_is_the_spec_example() -> None:
+    """engine.md's printed object: step 4, bob's ``BID 9`` with 4 resources in round 3's
+    bid is refused with reason "you have 4 resources; a bid must be between 1 and 4"."""
+    orders = [
+        {"ann": "PASS CAESAR", "bob": "PASS QIN", "cat": "PASS ERIK"},
+        {"ann": "PLAY EXPLOIT", "bob": "PLAY EXPLOIT", "cat": "PLAY EXPLOIT"},
+        {"ann": "PLAY EXTERMINATE", "bob": "PLAY EXCAVATE", "cat": "PLAY EXCAVATE"},
+        {"ann": "PLAY EXPLORE", "bob": "PLAY EXPAND", "cat": "PLAY EXPAND"},
+        {"bob": "BID 9", "cat": "BID 1"},
+    ]
+    code, out = run_script(script(orders, setup={"deal": DEAL}))
+    assert code == EXIT_REJECTED
+    assert (out["status"], out["round"], out["phase"], out["pending"]) == (
+        "rejected",
+        3,
+        "bid",
+        ["bob", "cat"],
+    )
+    assert out["players"]["bob"]["resources"] == 4
+    assert out["rejected"] == {
+        "step": 4,
+        "seat": "bob",
+        "order": "BID 9",
+        "reason": "you have 4 resources; a bid must be between 1 and 4",
+    }
+
+
+def test_empty_step_after_the_game_is_over_applies() -> None:
+    """A step holds one order for every pending seat and no other: once the game is over
+    nobody is pending, so ``{}`` is such a step; it applies (exit 0, status "over")."""
+    rounds = [
+        {p: f"PLAY {card}" for p in P3} for card in ["EXPLOIT", "EXTERMINATE", "EXPAND", "EXPLORE"]
+    ]
+    # Round 3: three Expands bid 1 each (no unique value, EXPAND back to hand); round 4
+    # everyone explores, so round 5 starts at explore-play; rounds 5 and 6: Excavate,
+    # each time with a choice of cards in the discard pile.
+    orders = [
+        rounds[0],
+        rounds[1],
+        rounds[2],
+        {p: "BID 1" for p in P3},
+        rounds[3],
+        {p: "PLAY EXCAVATE" for p in P3},
+        {p: "TAKE EXPLOIT" for p in P3},
+        {p: "PLAY EXCAVATE" for p in P3},
+        {p: "TAKE EXTERMINATE" for p in P3},
+    ]
+    code, out = run_script(script(orders, options={"leaders": False}))
+    assert (code, out["status"]) == (EXIT_OK, "over"), out
+    code, after = run_script(script([*orders, {}], options={"leaders": False}))
+    assert code == EXIT_OK
+    assert after == out
+
+
+def test_options_and_setup_must_be_objects() -> None:
+    """A script whose ``options`` or ``setup`` is not an object is malformed (exit 2);
+    absent (or null) means none."""
+    assert run_script(script([], options=[]))[0] == EXIT_MALFORMED
+    assert run_script(script([], setup=[]))[0] == EXIT_MALFORMED
+    assert run_script(script([], options=False))[0] == EXIT_MALFORMED
+    assert run_script(script([], options=None, setup=None))[0] == EXIT_OK
