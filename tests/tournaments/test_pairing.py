@@ -298,3 +298,54 @@ def test_bracket_repaired_when_greedy_fold_would_float_two() -> None:
         frozenset("bc"),
         frozenset("ef"),
     }
+
+
+def test_forbidden_pair_does_not_push_floaters_far_from_their_score() -> None:
+    # Regression: the greedy paired a-b, then c (forbidden with d) and d floated down to e
+    # and f: gaps 1.5, 1.5 and 1. By hand, a-c, b-d, e-f keeps every gap smaller
+    # (1.5, 0.5, 0); every other repeat-free pairing has a bigger squared-gap sum.
+    players = [
+        _p("a", 3),
+        _p("b", 1.5, rating=1600),
+        _p("c", 1.5, rating=1500),
+        _p("d", 1),
+        _p("e", 0, rating=1600),
+        _p("f", 0, rating=1500),
+    ]
+    out = _run(_req([2], players, [["c", "d"]]))
+    assert {frozenset(t) for t in out["tables"]} == {
+        frozenset("ac"),
+        frozenset("bd"),
+        frozenset("ef"),
+    }
+
+
+def test_smaller_table_goes_on_top_when_that_keeps_points_closer() -> None:
+    # Regression: 7 players at [4, 3] were always seated 4 on top: {4, 4, 2, 1} {1, 0, 0},
+    # squared gaps 27 + 2 = 29. By hand {4, 4, 2} {1, 1, 0, 0} costs 8 + 4 = 12 and every
+    # player's table-mates are closer in points.
+    players = [
+        _p("a", 4, rating=1600),
+        _p("b", 4),
+        _p("c", 2),
+        _p("d", 1, rating=1600),
+        _p("e", 1),
+        _p("f", 0, rating=1600),
+        _p("g", 0),
+    ]
+    out = _run(_req([4, 3], players))
+    assert [sorted(t) for t in out["tables"]] == [["a", "b", "c"], ["d", "e", "f", "g"]]
+
+
+def test_table_sizes_ordered_to_keep_score_groups_together_in_big_fields() -> None:
+    # Regression (beyond the exhaustive search's 12 players): score groups of 3, 4, 4
+    # and 3 at [4, 3] sit exactly at 3 + 4 + 4 + 3 tables, every table one score.
+    players = (
+        [_p(f"n{i}", 9) for i in range(3)]
+        + [_p(f"s{i}", 6) for i in range(4)]
+        + [_p(f"t{i}", 3) for i in range(4)]
+        + [_p(f"z{i}", 0) for i in range(3)]
+    )
+    out = _run(_req([4, 3], players))
+    assert [{p[0] for p in t} for t in out["tables"]] == [{"n"}, {"s"}, {"t"}, {"z"}]
+    assert [len(t) for t in out["tables"]] == [3, 4, 4, 3]

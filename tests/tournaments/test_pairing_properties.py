@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import PairingError, pair_json
@@ -206,6 +206,9 @@ def test_bigger_fields_keep_the_hard_rules(data: dict) -> None:
         with pytest.raises(PairingError, match="no way to seat"):
             pair_json(data)
         return
+    # Disjoint forbidden pairs can always be kept apart only with two tables or more
+    # (withdrawals can leave a single table holding both players of a pair).
+    assume(len(best_split(len(active) - n_byes, sizes)) >= 2)
     out = pair_json(data)
     seated = [p for t in out["tables"] for p in t]
     assert sorted(seated + out["byes"]) == sorted(p["id"] for p in active)

@@ -13,6 +13,8 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
   choices are tried. For three or more a table the search for a forbidden-free layout is
   exhaustive only up to 12 players; beyond, a layout the tabu search cannot find is
   reported as impossible (only conceivable with very dense forbidden lists).
+- Optimality of rule 4: proved (exact matching / exhaustive search) up to 100 players two
+  a table and 12 players at bigger tables; beyond, the local search's best.
 - Two players a table: :mod:`.two`; three or more (or mixed sizes): :mod:`.tables`;
   seat order: :mod:`.seats`.
 - Output: tables top first (ordered by their highest-placed player), each in seat

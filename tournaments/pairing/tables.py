@@ -1,5 +1,7 @@
 """Tables of three to six players (or mixed sizes): construction plus local search.
 
+0. Size order: the planned tables are stacked, top first, in the order of sizes that keeps
+   points closest when seated in plain standings order (:func:`_size_order`).
 1. Construction, top-down: each table takes the best-placed free player, then the next
    free players in standings order who have not met anyone already at the table (nor
    are forbidden with them); a table that cannot fill that way takes the next free
@@ -15,8 +17,9 @@
 4. Point spread: improving swaps between neighbouring tables, a short simulated
    annealing (swaps between tables at most three apart, never keeping an added
    conflict: the best state is restored at the end), and the improving swaps again.
-5. For at most ``EXACT_MAX`` players, if repeats or forbidden pairs still remain, every
-   partition into the planned sizes is enumerated, which proves the minimum.
+5. For at most ``EXACT_MAX`` players, unless the layout already has no conflict and the
+   point spread of plain standings order, every partition into the planned sizes is
+   enumerated, which proves the minimum (repeats, then point spread).
 
 Randomness (tabu ties, annealing) comes only from ``random.Random(seed)``, and every
 loop is bounded by a count of steps, never by the clock: same input, same output.
@@ -28,7 +31,7 @@ import heapq
 import math
 import random
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, product
 
 from .model import Field
 from .repair import tabu_repair
@@ -36,6 +39,7 @@ from .repair import tabu_repair
 EXACT_MAX = 12
 ANNEAL_PER_PLAYER = 100  # annealing steps per player, at most ANNEAL_MAX in all
 ANNEAL_MAX = 10_000
+ORDER_STATES = 100_000  # beyond this many states, tables keep the planned size order
 
 
 class Infeasible(Exception):
@@ -338,8 +342,49 @@ def _spread_floor(f: Field, sizes: list[int]) -> int:
     return cost
 
 
+def _size_order(f: Field, sizes: list[int]) -> list[int]:
+    """The order of the planned table sizes, top table first, whose tables taken in plain
+    standings order keep points closest (rule 4: 4, 4, 2 | 1, 1, 0, 0 rather than
+    4, 4, 2, 1 | 1, 0, 0); among equals, the more preferred size nearer the top.
+    An exact dynamic programme over how many tables of each size are above."""
+    kinds = list(dict.fromkeys(sizes))
+    counts = [sizes.count(s) for s in kinds]
+    if len(kinds) < 2 or math.prod(c + 1 for c in counts) > ORDER_STATES:
+        return sizes
+    s1, s2 = [0], [0]
+    for x in f.points:
+        s1.append(s1[-1] + x)
+        s2.append(s2[-1] + x * x)
+
+    def chunk(pos: int, size: int) -> int:  # sum of squared gaps over pairs of the chunk
+        total = s1[pos + size] - s1[pos]
+        return size * (s2[pos + size] - s2[pos]) - total * total
+
+    full = tuple(counts)
+    best: dict[tuple[int, ...], tuple[int, int]] = {full: (0, -1)}  # -> (cost below, kind)
+    states = sorted(product(*(range(c + 1) for c in counts)), key=sum, reverse=True)
+    for used in states[1:]:
+        pos = sum(u * s for u, s in zip(used, kinds, strict=True))
+        choice: tuple[int, int] | None = None
+        for k, s in enumerate(kinds):
+            if used[k] < counts[k]:
+                below = best[(*used[:k], used[k] + 1, *used[k + 1 :])][0]
+                if choice is None or chunk(pos, s) + below < choice[0]:
+                    choice = (chunk(pos, s) + below, k)
+        assert choice is not None
+        best[used] = choice
+    order: list[int] = []
+    used = tuple(0 for _ in kinds)
+    while used != full:
+        k = best[used][1]
+        order.append(kinds[k])
+        used = (*used[:k], used[k] + 1, *used[k + 1 :])
+    return order
+
+
 def pair_tables(f: Field, sizes: list[int], seed: int) -> list[list[int]]:
     """Seat the field (standings order) at tables of the given sizes; each table sorted."""
+    sizes = _size_order(f, sizes)
     search = _Search(f, sizes)
     search.descend()
     if search.conflicts():
@@ -351,7 +396,7 @@ def pair_tables(f: Field, sizes: list[int], seed: int) -> list[list[int]]:
         search.polish()
         search.anneal(random.Random(seed))
         search.polish()
-    if f.n <= EXACT_MAX and search.conflicts():
+    if f.n <= EXACT_MAX and search.total() > _spread_floor(f, sizes):
         search._restore(_exact(search, sizes))
     for m in search.tables:
         for i in range(len(m)):

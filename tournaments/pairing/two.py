@@ -17,6 +17,12 @@
    has the fewest repeats possible (up to ``EXACT_LIMIT`` players in the window: beyond,
    a perfect matching with repeats is accepted; this only happens when repeats are
    needed among more than a few hundred players).
+3. Rule 4 check: the greedy commits bracket by bracket, so a forbidden pair or an earlier
+   meeting met by a floater can push players farther from their score than needed. Unless
+   the result has no repeat and point gaps no bigger than pairing in plain standings order
+   (then nothing can be closer), a field of up to ``EXACT_FULL`` players is re-paired with
+   the exact matching of step 2, which is kept when it has fewer repeats or a smaller sum
+   of squared point differences.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 from .model import Field
 
 EXACT_LIMIT = 400
+EXACT_FULL = 100  # fields up to this size are checked against the exact optimum (rule 4)
 LOOKAHEAD = 3
 BRACKET_EXACT = 80  # brackets up to this size are re-paired exactly when the greedy fails
 
@@ -172,11 +179,35 @@ def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
     return out
 
 
+def _cost(f: Field, pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    """(repeat meetings, sum of squared point differences) of a pairing."""
+    repeats = sum(f.meetings(a, b) for a, b in pairs)
+    return repeats, sum((f.points[a] - f.points[b]) ** 2 for a, b in pairs)
+
+
+def _closest(f: Field, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Step 3: the exact optimum instead of ``pairs`` when it is strictly better."""
+    pts = f.points
+    floor = sum((pts[i] - pts[i + 1]) ** 2 for i in range(0, f.n - 1, 2))
+    cost = _cost(f, pairs)
+    if cost <= (0, floor) or f.n > EXACT_FULL:
+        return pairs
+    exact = _exact(f, list(range(f.n)))
+    if exact is not None and _cost(f, exact) < cost:
+        return sorted(exact)
+    return pairs
+
+
 def pair_two(f: Field) -> list[tuple[int, int]]:
     """Pair an even number of players (field indices); each pair is (higher, lower)."""
     n = f.n
     if n == 0:
         return []
+    return _closest(f, _pair_two(f))
+
+
+def _pair_two(f: Field) -> list[tuple[int, int]]:
+    n = f.n
     pairs, left = _greedy(f)
     if not left:
         return sorted(pairs)
