@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -347,14 +348,65 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
 
 
 def _submit(seat: Seat, text: str) -> Outcome:
-    from games.errors import ApplicationError
-    from games.services.orders import order_submit
+    from games.errors import ApplicationError, OrderRefused
 
     try:
-        with transaction.atomic():
-            sealed = order_submit(seat=seat, text=text, source="email")
+        sealed = _submit_text(seat, text)
+    except OrderRefused as exc:
+        head = signed_off_head(seat, text)
+        if head is None:
+            return _refused(seat, exc)
+        try:
+            sealed = _submit_text(seat, head)
+        except ApplicationError:
+            return _refused(seat, exc)  # the reason about what the player sent
+        note = replies.signoff_note(ignored=text.strip()[len(head) :].strip())
+        sections = [replies.accepted_text(seat, sealed), note]
+        return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)
     except ApplicationError as exc:
-        return Outcome(
-            Status.REJECTED, exc.code[:32], exc.message, [replies.refused_text(seat, exc)]
-        )
+        return _refused(seat, exc)
     return Outcome(Status.PROCESSED, "order_accepted", "", [replies.accepted_text(seat, sealed)])
+
+
+def _submit_text(seat: Seat, text: str):
+    from games.services.orders import order_submit
+
+    with transaction.atomic():
+        return order_submit(seat=seat, text=text, source="email")
+
+
+def _refused(seat: Seat, exc) -> Outcome:
+    return Outcome(Status.REJECTED, exc.code[:32], exc.message, [replies.refused_text(seat, exc)])
+
+
+def signed_off_head(seat: Seat, text: str) -> str | None:
+    """The order part of a message whose whole text was refused, when the rest is a
+    sign-off ("Thanks,\nAnn" after a blank line, with no "-- " marker): the first
+    paragraph, if later paragraphs hold no line that is an order on its own (then the
+    message is ambiguous and stays refused). None when that does not apply; whether the
+    first paragraph is a legal order is left to ``order_submit``."""
+    from engine.base import IllegalOrder
+    from games.selectors import current_state
+    from games.services.games import ruleset_get
+
+    paragraphs = re.split(r"\n[ \t]*\n", text.strip(), maxsplit=1)
+    if len(paragraphs) < 2:
+        return None
+    head, tail = paragraphs[0].strip(), paragraphs[1]
+    game = seat.game
+    rules = ruleset_get(game.ruleset)
+    state = current_state(game=game)
+    if not state:  # not started: nothing to read orders against
+        return None
+    for line in tail.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            rules.parse_order(state, seat.name, line)
+        except IllegalOrder:
+            continue
+        except Exception:  # an engine refusing oddly: treat as ambiguous
+            return None
+        return None  # a second order after the blank line: ambiguous
+    return head or None

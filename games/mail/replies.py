@@ -23,6 +23,7 @@ logger = logging.getLogger("games.mail")
 
 REPLY_KIND = "mail_reply"
 MAX_LEGAL_SHOWN = 60
+MAX_IGNORED_SHOWN = 10  # lines of an ignored sign-off quoted back
 FOOTER = (
     "Reply to this message to send an order: one order in the body, nothing else needed.\n"
     "Commands, alone on a line: HELP (the legal orders now), STATUS (your view of the "
@@ -88,6 +89,19 @@ def accepted_text(seat: Any, sealed: Any) -> str:
         "Until the deadline you may replace it by sending another order; the last one counts.",
     ]
     return "\n".join(lines)
+
+
+def signoff_note(*, ignored: str) -> str:
+    """Said with an order read from a message's first paragraph only."""
+    shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
+    return "\n".join(
+        [
+            "Only the first paragraph was read as your order; what followed the blank line",
+            "was taken for a sign-off and ignored:",
+            "",
+            *shown,
+        ]
+    )
 
 
 def refused_text(seat: Any, exc: Any) -> str:

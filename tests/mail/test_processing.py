@@ -213,3 +213,47 @@ def test_status_renders_the_seat_list_one_line_each(table) -> None:
     [reply] = replies_to("ann@example.com")
     for seat in table.seats.values():
         assert f"- name={seat.name}, position={seat.position}, status=active" in reply.body
+
+
+def body_message(*, to: str, body: str, sender: str = "ann@example.com") -> bytes:
+    return (
+        f"From: Ann <{sender}>\r\nTo: {to}\r\nSubject: Re: your turn\r\n"
+        f"Message-ID: <sig-{hashlib.sha256(body.encode()).hexdigest()[:16]}@example.com>\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
+    ).encode()
+
+
+def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
+    address = table.address("ann")
+    body = "play expand\n\nThanks,\nAnn\n"
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    order = current(table.seats["ann"])
+    assert order is not None and order.parsed == {"play": "EXPAND"}
+    assert order.text == "play expand"
+    [reply] = replies_to("ann@example.com")
+    assert "Order received for prompt 1" in reply.body
+    assert "Only the first paragraph was read as your order" in reply.body
+    assert "    Thanks,\n    Ann" in reply.body
+
+
+@pytest.mark.parametrize(
+    "body,reason",
+    [
+        # A second order after the blank line: ambiguous, nothing is taken.
+        ("PLAY EXPAND\n\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nsorry, I meant\nPLAY EXPLORE\n", "not 3"),
+        # No blank line: the lines are one paragraph, as sent.
+        ("PLAY EXPAND\nThanks, Ann\n", "send exactly one order per message, not 2"),
+        # The first paragraph is no legal order either: the reason is about the message.
+        ("PLAY NAPOLEON\n\nThanks\n", "send exactly one order per message, not 2"),
+    ],
+)
+def test_no_order_is_guessed_from_an_ambiguous_message(table, body: str, reason: str) -> None:
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    assert current(table.seats["ann"]) is None
+    [reply] = replies_to("ann@example.com")
+    assert "NOT accepted: " in reply.body and reason in reply.body
+    assert "first paragraph" not in reply.body
