@@ -11,8 +11,8 @@ urlpatterns = [
     path("<slug:slug>/register/", views.register, name="register"),
     path("<slug:slug>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/bye/", views.request_bye, name="bye"),
-    path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
-    path("<slug:slug>/players/<int:registration_id>/", views.player_detail, name="player"),
+    path("<slug:slug>/rounds/<id:number>/", views.round_detail, name="round"),
+    path("<slug:slug>/players/<id:registration_id>/", views.player_detail, name="player"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/<str:action>/", views.manage_action, name="manage_action"),
 ]

@@ -248,13 +248,19 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         return _act(request, tournament, do, "Round paired by hand.")
     if action == "result":
         def do() -> None:
-            table = get_object_or_404(Table, pk=post.get("table"), round__tournament=tournament)
+            table_id = post.get("table", "")
+            if not (table_id.isascii() and table_id.isdigit() and len(table_id) <= 18):
+                raise ApplicationError("Choose a table of this tournament.")
+            table = get_object_or_404(Table, pk=int(table_id), round__tournament=tournament)
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
                     if r.pk in table.players}
             ranking = parse_ranking(post.get("ranking", ""), regs)
             results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""))
         return _act(request, tournament, do, "Result recorded.")
     if action == "close":
+        if not post.get("confirm"):
+            messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")
+            return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
                     "The tournament is closed.")
     messages.error(request, "Unknown action.")

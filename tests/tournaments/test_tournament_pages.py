@@ -124,3 +124,48 @@ def test_player_requests_a_bye_and_is_not_paired(client, people):
     assert bye.kind == "requested" and bye.points == 0.5
     # The three others: one table of two and one pairing bye.
     assert rnd.tables.count() == 1 and rnd.byes.filter(kind="pairing").count() == 1
+
+
+def test_closing_needs_confirming_and_a_closed_tournament_is_final(client, people):
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Final", ruleset="6x5", table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    client.force_login(org)
+    act = lambda name, **data: client.post(  # noqa: E731
+        reverse("tournaments:manage_action", args=[t.slug, name]), data, follow=True
+    )
+    assert "Tick the box to confirm" in act("close").content.decode()
+    t.refresh_from_db()
+    assert t.status == "open"
+    assert "The tournament is closed." in act("close", confirm="yes").content.decode()
+    t.refresh_from_db()
+    assert t.status == "closed"
+
+    reg = t.registrations.get(user=players[0])
+    page = act("withdraw", registration=reg.pk).content.decode()
+    assert "This tournament is closed: its standings are final." in page
+    assert "closed: no more rounds can be paired" in act("pair").content.decode()
+    client.force_login(players[0])
+    resp = client.post(reverse("tournaments:bye", args=[t.slug]), {"round": "2"}, follow=True)
+    assert "This tournament is closed" in resp.content.decode()
+    resp = client.post(reverse("tournaments:withdraw", args=[t.slug]), follow=True)
+    assert "This tournament is closed" in resp.content.decode()
+    reg.refresh_from_db()
+    assert reg.status == "active" and reg.requested_byes == []
+    assert not t.log.filter(kind__in=["registration_withdrawn", "bye_requested", "round_paired"]).exists()
+
+
+@pytest.mark.parametrize("table", ["abc", "", "-1", "99999999999999999999999", "1.5"])
+def test_result_for_a_table_that_is_no_id_is_refused(client, people, table):
+    org, _players = people
+    t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3],
+                                  rounds_count=1, status="open")
+    client.force_login(org)
+    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "result"]),
+                       {"table": table, "ranking": "ann > bob"}, follow=True)
+    assert resp.status_code == 200
+    assert "Choose a table of this tournament." in resp.content.decode()

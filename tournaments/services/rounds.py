@@ -73,6 +73,13 @@ def _pair_locked(*, tournament: Tournament, number: int, by: Any, rnd: Round | N
     return rnd
 
 
+def _require_pairable(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.CLOSED:
+        raise TournamentError("This tournament is closed: no more rounds can be paired.")
+    if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+        raise TournamentError("Open the tournament before pairing a round.")
+
+
 def round_pair(*, tournament: Tournament, by: Any) -> Round:
     """Pair the next round from the standings (``tournaments.pairing``). The pairing's
     input, seed and output go into the audit log, so the round can be re-paired byte
@@ -80,8 +87,7 @@ def round_pair(*, tournament: Tournament, by: Any) -> Round:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
         require_organizer(tournament=tournament, user=by)
-        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
-            raise TournamentError("Open the tournament before pairing a round.")
+        _require_pairable(tournament)
         number = _next_number(tournament)
         rnd = _pair_locked(tournament=tournament, number=number, by=by, rnd=None)
         if tournament.status == Tournament.Status.OPEN:
@@ -143,8 +149,7 @@ def round_pair_by_hand(
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
         require_organizer(tournament=tournament, user=by)
-        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
-            raise TournamentError("Open the tournament before pairing a round.")
+        _require_pairable(tournament)
         last = tournament.rounds.order_by("-number").first()
         if last is not None and last.status == Round.Status.PAIRED:
             rnd: Round | None = last

@@ -206,6 +206,8 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         registration = Registration.objects.get(pk=registration.pk)
         if by != registration.user:
             require_organizer(tournament=tournament, user=by)
+        if tournament.status == Tournament.Status.CLOSED:
+            raise TournamentError("This tournament is closed: its standings are final.")
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
         registration.status = Registration.Status.WITHDRAWN
@@ -223,6 +225,8 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
         registration = Registration.objects.get(pk=registration.pk)
         if by != registration.user:
             require_organizer(tournament=tournament, user=by)
+        if tournament.status == Tournament.Status.CLOSED:
+            raise TournamentError("This tournament is closed: its standings are final.")
         paired = _rounds_paired(tournament)
         if not isinstance(round_number, int) or not paired < round_number <= tournament.rounds_count:
             raise ValidationError(
