@@ -1,10 +1,14 @@
 """Site URLs: home, health, accounts, admin, API schema/docs, and each app's own URLs."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from fivex_site import views
+from fivex_site.converters import RowIdConverter
+
+# Before the rooms' URLs are included: they use <id:...>.
+register_converter(RowIdConverter, "id")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,3 +22,6 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("tournaments/", include("tournaments.urls")),
 ]
+
+handler404 = "fivex_site.views.not_found"
+handler500 = "fivex_site.views.server_error"

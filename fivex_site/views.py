@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -30,3 +31,23 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "error", "database": database, "broker": broker},
         status=200 if healthy else 503,
     )
+
+
+def _api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404: JSON under /api/ (an unknown endpoint or an id no row can have), else the page."""
+    if _api(request):
+        body = {"error": "not_found", "message": f"No such API endpoint: {request.path}"}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500 outside a DRF view (whose handler answers JSON itself): JSON under /api/."""
+    if _api(request):
+        body = {"error": "server_error", "message": "An unexpected error occurred. It has been logged."}
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

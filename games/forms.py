@@ -72,6 +72,40 @@ class GameCreateForm(forms.Form):
         initial=getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48),
         help_text="Hours each prompt stays open before missing orders are filled in.",
     )
+    grace_minutes = forms.IntegerField(
+        min_value=0,
+        max_value=24 * 60,
+        required=False,
+        initial=0,
+        label="Grace (minutes)",
+        help_text="Extra minutes after the deadline before missing orders are filled in.",
+    )
+    quiet_hours_start = forms.IntegerField(
+        min_value=0,
+        max_value=23,
+        required=False,
+        label="Quiet hours from (UTC hour)",
+        help_text="Optional: no deadline falls in the quiet hours; it moves to their end.",
+    )
+    quiet_hours_end = forms.IntegerField(
+        min_value=0, max_value=23, required=False, label="Quiet hours until (UTC hour)"
+    )
+    reminder_hours = forms.FloatField(
+        min_value=0,
+        max_value=24 * 14,
+        required=False,
+        initial=12,
+        label="Reminder (hours before the deadline)",
+        help_text="Seats without an order get an email this long before the deadline; 0: none.",
+    )
+    early_resolution_delay_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=24 * 3600,
+        required=False,
+        initial=0,
+        label="Early resolution delay (seconds)",
+        help_text="When every order is in, wait this long (orders may still be replaced).",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -98,11 +132,24 @@ class GameCreateForm(forms.Form):
             for g in self.option_groups
         ]
 
+    # Left empty: the model's default (what an unset policy field means everywhere).
+    POLICY_DEFAULTS = {"grace_minutes": 0, "reminder_hours": 12, "early_resolution_delay_seconds": 0}
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name, default in self.POLICY_DEFAULTS.items():
+            if name in data and data[name] is None:
+                data[name] = default
         ruleset = self.rulesets.get(data.get("ruleset", ""))
         if ruleset is None:
             return data
+        # The other rulesets' option fields are hidden on the page and not used: a value
+        # left there (e.g. typed before switching games) must not block the form with an
+        # error the player cannot see. Field errors are in place before clean() runs.
+        for group in self.option_groups:
+            if group["ruleset"].id != ruleset.id:
+                for name in group["field_names"]:
+                    self._errors.pop(name, None)
         raw = {
             o.name: data.get(option_field_name(ruleset.id, o.name)) for o in ruleset.options
         }

@@ -91,8 +91,14 @@ def seats(*, game: Game) -> list[Seat]:
     )
 
 
+GAME_OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
 def current_prompt(*, game: Game) -> Prompt | None:
-    """The open prompt, or None (forming, over, or between prompts)."""
+    """The open prompt, or None (forming, over, or between prompts). A game ended early
+    leaves its last prompt open in the records, unanswerable: it is not shown as open."""
+    if game.status in GAME_OVER:
+        return None
     return Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
 
 
@@ -118,6 +124,8 @@ def _open_and_last_resolved(game: Game) -> tuple[Prompt | None, Prompt | None]:
     open_prompt = None
     if newest and newest[0].status == Prompt.Status.OPEN:
         open_prompt = newest.pop(0)
+    if game.status in GAME_OVER:  # ended early: its last prompt is not open any more
+        open_prompt = None
     last = next((p for p in newest if p.status == Prompt.Status.RESOLVED), None)
     return open_prompt, last
 

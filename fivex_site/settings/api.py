@@ -7,6 +7,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's defaults, with JSON nested too deeply a 400 instead of a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
 }
 
@@ -19,4 +25,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # <id:...> (fivex_site.converters): an integer row id.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

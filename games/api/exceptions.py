@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
@@ -68,6 +70,12 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(error_body(code, exc.message), status=status_for(exc))
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = f"The request body is too large (the limit is {limit} bytes)."
+        return Response(error_body("too_large", message), status=413)
+    if isinstance(exc, SuspiciousOperation):  # what Django's own handler answers with 400
+        return Response(error_body("bad_request", "Bad request."), status=400)
     if isinstance(exc, DjangoPermissionDenied):
         exc = drf_exceptions.PermissionDenied()
     if isinstance(exc, drf_exceptions.APIException):

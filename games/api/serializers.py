@@ -22,6 +22,17 @@ class GameCreateInputSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     is_private = serializers.BooleanField(required=False, default=False)
     deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
+    grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
+    quiet_hours_start = serializers.IntegerField(
+        min_value=0, max_value=23, required=False, allow_null=True, help_text="UTC hour"
+    )
+    quiet_hours_end = serializers.IntegerField(
+        min_value=0, max_value=23, required=False, allow_null=True, help_text="UTC hour"
+    )
+    reminder_hours = serializers.FloatField(min_value=0, max_value=24 * 14, required=False)
+    early_resolution_delay_seconds = serializers.IntegerField(
+        min_value=0, max_value=24 * 3600, required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -57,8 +68,9 @@ class OrderInputSerializer(serializers.Serializer):
     prompt = serializers.IntegerField(
         required=False,
         min_value=1,
-        help_text="Optional: the prompt number this order answers. If that prompt is no "
-        "longer open the order is refused (409) instead of landing on the next prompt.",
+        help_text="Recommended: the prompt number this order answers (a retry or a double "
+        "click is then safe). If that prompt is no longer open the order is refused (409) "
+        "instead of landing on the next prompt.",
     )
 
 
@@ -82,6 +94,12 @@ class GameSerializer(serializers.Serializer):
     is_private = serializers.BooleanField()
     organizer = serializers.CharField(source="organizer.username")
     seed_commitment = serializers.CharField(allow_null=True, allow_blank=True)
+    deadline_hours = serializers.FloatField()
+    grace_minutes = serializers.IntegerField()
+    quiet_hours_start = serializers.IntegerField(allow_null=True)
+    quiet_hours_end = serializers.IntegerField(allow_null=True)
+    reminder_hours = serializers.FloatField()
+    early_resolution_delay_seconds = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -45,6 +45,11 @@ class BaseAPIView(APIView):
     def game(self, game_id: int) -> Game:
         return selectors.game_get(game_id=game_id)
 
+    def no_input(self, request: Request) -> None:
+        """An operation that takes nothing still reads the body: malformed JSON (400) or
+        an unsupported content type (415) is refused before anything changes."""
+        s.EmptyInputSerializer(data=request.data).is_valid(raise_exception=True)
+
 
 def receipt(order: SealedOrder) -> dict[str, Any]:
     """The receipt of a sealed order."""
@@ -183,8 +188,15 @@ class GameListCreateView(BaseAPIView):
             "name": data.get("name", ""),
             "is_private": data.get("is_private", False),
         }
-        if data.get("deadline_hours") is not None:
-            kwargs["deadline_hours"] = data["deadline_hours"]
+        policy = (
+            "deadline_hours",
+            "grace_minutes",
+            "quiet_hours_start",
+            "quiet_hours_end",
+            "reminder_hours",
+            "early_resolution_delay_seconds",
+        )
+        kwargs.update({k: data[k] for k in policy if data.get(k) is not None})
         game = game_services.game_create(**kwargs)
         return Response(s.GameCreatedSerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -235,6 +247,7 @@ class GameStartView(BaseAPIView):
 
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
+        self.no_input(request)
         game = self.game(game_id)
         game = game_services.game_start(game=game, user=request.user)
         return Response(s.GameSerializer(game).data)
@@ -245,6 +258,7 @@ class GameLeaveView(BaseAPIView):
 
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
+        self.no_input(request)
         game = self.game(game_id)
         game_services.game_leave(game=game, user=request.user)
         return Response(s.GameSerializer(self.game(game_id)).data)
@@ -255,6 +269,7 @@ class SeatResignView(BaseAPIView):
 
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.SeatSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
+        self.no_input(request)
         game = self.game(game_id)
         seat = selectors.seat_for_user(game=game, user=request.user)
         if seat is None:

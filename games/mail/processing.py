@@ -358,8 +358,10 @@ def _submit(seat: Seat, text: str) -> Outcome:
             return _refused(seat, exc)
         try:
             sealed = _submit_text(seat, head)
-        except ApplicationError:
-            return _refused(seat, exc)  # the reason about what the player sent
+        except ApplicationError as head_exc:
+            # The rest is a sign-off: the reason about the order itself says more
+            # ("NAPOLEON is not in your hand") than about the line count.
+            return _refused(seat, head_exc)
         note = replies.signoff_note(ignored=text.strip()[len(head) :].strip())
         sections = [replies.accepted_text(seat, sealed), note]
         return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)

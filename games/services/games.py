@@ -15,7 +15,7 @@ import engine
 from engine.audit import seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
-from games.models import Game, Seat
+from games.models import Game, SealedOrder, Seat
 from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
 
@@ -363,6 +363,12 @@ def seat_resign(*, seat: Seat) -> None:
         seat.save(update_fields=["status"])
         log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})
         prompt = open_prompt_locked(game=game)
-        if prompt is not None and seat.name in prompt.pending:
+        if (
+            prompt is not None
+            and seat.name in prompt.pending
+            and not SealedOrder.objects.filter(
+                prompt=prompt, seat_name=seat.name, is_current=True
+            ).exists()
+        ):  # an order already sealed stands: only one still owed gets the default
             order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned")
             prompt_check_ready(game=game, prompt=prompt)

@@ -288,8 +288,14 @@ def _submit_locked(
 
     if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
         now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
+        if prompt is None:
+            state = "is not open"
+        elif expected_prompt > prompt.number:
+            state = "is not open yet"
+        else:
+            state = "is not open any more"
         raise NotPending(
-            f"Prompt {expected_prompt} is not open any more ({now}); nothing was stored.",
+            f"Prompt {expected_prompt} {state} ({now}); nothing was stored.",
             code="prompt_closed",
         )
     if seat.status == Seat.Status.REPLACED:

@@ -71,6 +71,11 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 is_private=data["is_private"],
                 deadline_hours=data["deadline_hours"],
+                grace_minutes=data["grace_minutes"],
+                quiet_hours_start=data["quiet_hours_start"],
+                quiet_hours_end=data["quiet_hours_end"],
+                reminder_hours=data["reminder_hours"],
+                early_resolution_delay_seconds=data["early_resolution_delay_seconds"],
                 seat_organizer=data["play"],
             )
         except ApplicationError as exc:
@@ -134,6 +139,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "pending": pending,
         "is_pending": bool(seat and seat.name in pending and seat.status == "active"),
         "ordered": set(prompt.get("ready") or []) if prompt else set(),
+        # Seats still to order (a resigned seat's default order counts as in).
+        "waiting": [p for p in pending if p not in set(prompt.get("ready") or [])] if prompt else [],
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
@@ -192,18 +199,21 @@ def status_payload(game: Game) -> dict[str, Any]:
 
 
 def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
-    """One SQL query for the poll: the game's status, its open prompt (newest) and the
-    seats holding a current order for it (one row per such seat, at least one row)."""
+    """One SQL query for the poll: the game's status, its open prompt (newest; none once
+    the game is over) and the seats holding a current order for it (one row per such
+    seat, at least one row)."""
     game_t, prompt_t, order_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder))
     sql = (
         f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name FROM {game_t} g"
         f" LEFT JOIN {prompt_t} p ON p.id = (SELECT p2.id FROM {prompt_t} p2"
-        f" WHERE p2.game_id = g.id AND p2.status = %s ORDER BY p2.number DESC LIMIT 1)"
+        f" WHERE p2.game_id = g.id AND p2.status = %s AND g.status NOT IN (%s, %s)"
+        " ORDER BY p2.number DESC LIMIT 1)"
         f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
         " WHERE g.id = %s"
     )
+    over = [s.value for s in selectors.GAME_OVER]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Prompt.Status.OPEN.value, game_id])
+        cursor.execute(sql, [Prompt.Status.OPEN.value, *over, game_id])
         return cursor.fetchall()
 
 

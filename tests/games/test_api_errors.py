@@ -281,7 +281,98 @@ def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django
             assert answer.status_code == 201, answer.content
     # A late client still answering prompt 1 must not land on prompt 2.
     late = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 1}, format="json")
-    assert_error(late, 409, "prompt_closed", "prompt 2 is open")
+    assert_error(late, 409, "prompt_closed", "prompt 1 is not open any more", "prompt 2 is open")
+    early = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 9}, format="json")
+    assert_error(early, 409, "prompt_closed", "prompt 9 is not open yet", "prompt 2 is open")
     assert not SealedOrder.objects.filter(prompt__number=2).exists()
     ok = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 2}, format="json")
     assert ok.status_code == 201 and ok.json()["prompt"] == 2
+
+
+def test_ids_no_row_can_have_and_unknown_endpoints_are_json_404s(table, client):
+    game, clients = table
+    huge = "9" * 23  # beyond any 64-bit key: once an overflow in the query (500)
+    for method, url in (
+        ("get", f"/api/games/{huge}/"),
+        ("post", f"/api/games/{huge}/orders/"),
+        ("get", f"/api/games/{huge}/log/"),
+        ("get", "/api/no-such-endpoint/"),
+    ):
+        answer = getattr(clients["ann"], method)(url, {}, format="json")
+        assert_error(answer, 404, "not_found", "no such api endpoint")
+    # The pages answer with the site's 404 page.
+    for url in (f"/games/{huge}/", f"/games/{huge}/status.json", f"/tournaments/x/rounds/{huge}/"):
+        page = client.get(url)
+        assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
+    # The largest id the URLs take still reaches the view: a JSON "no such game".
+    assert_error(clients["ann"].get(f"/api/games/{'9' * 18}/"), 404, "not_found", "no such game")
+
+
+def test_a_body_over_the_size_limit_is_413_and_changes_nothing(table, settings):
+    game, clients = table
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    answer = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI" + " " * 20_000}, format="json")
+    assert_error(answer, 413, "too_large", "10000 bytes")
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
+
+
+def test_actions_without_input_refuse_a_malformed_body_and_change_nothing(table):
+    game, clients = table
+    created = clients["zed"].post("/api/games/", {"ruleset": "5x", "seats_count": 3}, format="json")
+    forming = created.json()["id"]
+    assert clients["bob"].post(f"/api/games/{forming}/join/", {}, format="json").status_code == 201
+    cases = [
+        ("cat", f"/api/games/{game.pk}/resign/"),
+        ("bob", f"/api/games/{forming}/leave/"),
+        ("zed", f"/api/games/{forming}/start/"),
+    ]
+    for user, url in cases:
+        bad = clients[user].generic("POST", url, "{bad json", content_type="application/json")
+        assert_error(bad, 400, "parse_error", "json")
+        odd = clients[user].generic("POST", url, "<x/>", content_type="application/xml")
+        assert_error(odd, 415, "unsupported_media_type", "application/xml")
+        listed = clients[user].generic("POST", url, "[1]", content_type="application/json")
+        assert_error(listed, 400, "invalid")
+    assert game.seats.get(name="cat").status == "active"
+    forming_game = Game.objects.get(pk=forming)
+    assert forming_game.status == "forming"
+    assert list(forming_game.seats.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_json_nested_too_deeply_is_a_parse_error(table):
+    game, clients = table
+    deep = "[" * 5000 + "]" * 5000
+    for url in ("/api/games/", orders_url(game), f"/api/games/{game.pk}/join/"):
+        answer = clients["ann"].generic("POST", url, deep, content_type="application/json")
+        assert_error(answer, 400, "parse_error", "nested too deeply")
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
+
+
+def test_too_many_form_fields_is_a_400(table, settings):
+    game, clients = table
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 100
+    body = "&".join(f"a{i}=1" for i in range(200))
+    answer = clients["ann"].generic(
+        "POST", orders_url(game), body, content_type="application/x-www-form-urlencoded"
+    )
+    assert_error(answer, 400, "bad_request")
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
+
+
+def test_the_deadline_policy_is_set_through_the_api(table):
+    _game, clients = table
+    body = {"ruleset": "6x5", "seats_count": 2, "deadline_hours": 12, "grace_minutes": 15,
+            "quiet_hours_start": 23, "quiet_hours_end": 6, "reminder_hours": 1.5,
+            "early_resolution_delay_seconds": 30}
+    created = clients["ann"].post("/api/games/", body, format="json")
+    assert created.status_code == 201, created.content
+    data = created.json()
+    assert {k: data[k] for k in body if k not in ("ruleset", "seats_count")} == {
+        k: v for k, v in body.items() if k not in ("ruleset", "seats_count")
+    }
+    game = Game.objects.get(pk=data["id"])
+    assert (game.grace_minutes, game.quiet_hours_start, game.quiet_hours_end) == (15, 23, 6)
+    half = clients["ann"].post("/api/games/", {**body, "quiet_hours_end": None}, format="json")
+    assert_error(half, 400, "invalid", "quiet hours need both")
+    late = clients["ann"].post("/api/games/", {**body, "grace_minutes": 5000}, format="json")
+    assert_error(late, 400, "invalid", "grace_minutes")

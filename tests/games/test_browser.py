@@ -141,3 +141,46 @@ def test_three_players_sign_up_create_join_and_play_a_round(
     finally:
         for name in ("bob", "cyd"):
             pages[name].context.close()
+
+
+def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
+    browser_page, live_server, settings
+):
+    """The seat page reloads itself when the game moves on, unless a form field differs
+    from how the page loaded it: then it shows the "moved on" notice instead."""
+    from games.services import games as game_services
+    from games.services.orders import order_submit
+    from tests.games.web_support import make_user
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    users = {n: make_user(n) for n in ("ann", "bob", "cat")}
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, name="Typing", options={"leaders": False}
+    )
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    game.refresh_from_db()
+    assert game.status == "active"
+    seats = {s.name: s for s in game.seats.all()}
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill('input[name="login"]', "ann@example.test")
+    page.fill('input[name="password"]', "pw-ann")
+    page.locator('main form button[type="submit"]').click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("details:has(input[name='username']) > summary").first.click()
+    page.fill("input[name='username']", "newcomer")
+    page.locator("h1").first.click()  # focus leaves the field: only its value tells
+    page.evaluate("() => { window.sameDocument = true; }")
+    order_submit(seat=seats["bob"], text="PLAY EXPLORE", source="web")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")  # not reloaded
+    assert page.input_value("input[name='username']") == "newcomer"
+    # Nothing edited any more: the next change reloads the page by itself.
+    page.fill("input[name='username']", "")
+    page.locator("h1").first.click()
+    order_submit(seat=seats["cat"], text="PLAY EXPLORE", source="web")
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
+    page.wait_for_load_state()
+    assert page.is_hidden("#moved-on")

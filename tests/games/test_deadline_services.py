@@ -142,6 +142,22 @@ def test_resigned_seat_gets_default_orders_and_never_blocks(
     assert timezone.now() < p2.deadline
 
 
+def test_resigning_after_ordering_keeps_the_sealed_order(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES)
+    state = current_state(game=game)
+    chosen = RULES.legal_orders(state, "cat")[-1]
+    assert chosen != RULES.default_order(state, "cat")  # otherwise the test proves nothing
+    order_submit(seat=seats["cat"], text=chosen, source="web")
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_resign(seat=seats["cat"])
+    order = SealedOrder.objects.get(seat_name="cat", is_current=True)
+    assert (order.text, order.source) == (chosen, "web")
+    kinds = list(LogEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert "nmr_applied" not in kinds and kinds.count("seat_resigned") == 1
+
+
 def test_sweep_reenqueues_a_complete_prompt_whose_task_was_lost(
     django_capture_on_commit_callbacks,
 ) -> None:

@@ -345,3 +345,109 @@ def test_game_list_shows_mine_and_open_games(client, users, started):
     html = client.get(reverse("games:list")).content.decode()
     assert "Table one" in html and "Open one" in html
     assert reverse("games:join", args=[open_game.pk]) in html
+
+
+def test_a_game_ended_early_shows_no_open_prompt_anywhere(client, users, started):
+    from games.services import organizer as organizer_services
+
+    login(client, users["bob"])
+    client.post(reverse("games:order", args=[started.pk]), {"text": "PASS QIN"})
+    playing = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert "Seed (revealed)" not in playing and str(started.seed) not in playing
+    organizer_services.game_end(game=started, by=users["ann"], reason="club closed")
+    html = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    text = visible_text(html)
+    assert "Seed (revealed)" in text and str(started.seed) in text
+    assert 'value="PASS QIN"' not in html and 'name="text"' not in html
+    assert 'data-countdown="' not in html
+    assert "to act" not in text and "Waiting for" not in text
+    assert "Orders by email" not in text
+    status = client.get(reverse("games:status", args=[started.pk])).json()
+    assert (status["status"], status["prompt"], status["pending"], status["deadline"]) == (
+        "abandoned",
+        None,
+        [],
+        None,
+    )
+    token = Token.objects.create(user=users["bob"])
+    client.logout()
+    api = client.get(f"/api/games/{started.pk}/", HTTP_AUTHORIZATION=f"Token {token.key}").json()
+    assert api["game"]["status"] == "abandoned"
+    assert api["prompt"] is None and api["legal_orders"] == [] and api["my_order"] is None
+
+
+def test_options_left_in_another_games_hidden_fields_do_not_block_creating(client, users):
+    login(client, users["ann"])
+    form = {"name": "Switched", "seats_count": 3, "deadline_hours": 24, "play": "on",
+            "opt__6x5__goals": "9", "opt__4x-dice__dice": "7"}
+    answer = client.post(reverse("games:create"), {**form, "ruleset": "5x"})
+    game = Game.objects.get(name="Switched")
+    assert answer.status_code == 302 and game.ruleset == "5x"
+    assert game.options == {"leaders": False, "all_leaders": False}
+    # For the game they belong to, the same values are refused with the reason.
+    refused = client.post(reverse("games:create"), {**form, "name": "Six", "ruleset": "6x5"})
+    assert refused.status_code == 200
+    assert "less than or equal to 5" in refused.content.decode()
+    assert not Game.objects.filter(name="Six").exists()
+
+
+def test_waiting_for_lists_only_seats_without_an_order(client, users, started, django_capture_on_commit_callbacks):
+    login(client, users["bob"])
+    client.post(reverse("games:order", args=[started.pk]), {"text": "PASS QIN"})
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.seat_resign(seat=started.seats.get(name="cat"))
+    login(client, users["cat"])  # resigned: asked for nothing, sees who is still to order
+    text = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
+    assert "Waiting for ann." in text
+
+
+def test_every_form_field_on_the_organizers_seat_page_has_a_label(client, users, started):
+    from html.parser import HTMLParser
+
+    class Fields(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.labelled_ids: set[str] = set()
+            self.fields: list[dict] = []
+            self.in_label = 0
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "label":
+                self.in_label += 1
+                if a.get("for"):
+                    self.labelled_ids.add(a["for"])
+            if tag in ("input", "textarea", "select") and a.get("type") not in ("hidden", "submit"):
+                self.fields.append({**a, "_wrapped": self.in_label > 0})
+
+        def handle_endtag(self, tag):
+            if tag == "label":
+                self.in_label -= 1
+
+    login(client, users["ann"])  # ann is the organizer and holds a seat
+    parser = Fields()
+    parser.feed(client.get(reverse("games:detail", args=[started.pk])).content.decode())
+    assert len(parser.fields) >= 5
+    unlabelled = [
+        f for f in parser.fields
+        if not (f["_wrapped"] or f.get("aria-label") or f.get("id") in parser.labelled_ids)
+    ]
+    assert unlabelled == []
+
+
+def test_the_deadline_policy_is_set_on_the_form(client, users):
+    login(client, users["ann"])
+    base = {"ruleset": "5x", "seats_count": 3, "deadline_hours": 24, "play": "on",
+            "grace_minutes": 30, "reminder_hours": 2, "early_resolution_delay_seconds": 60}
+    answer = client.post(reverse("games:create"), {
+        **base, "name": "Quiet", "quiet_hours_start": 22, "quiet_hours_end": 7,
+    })
+    game = Game.objects.get(name="Quiet")
+    assert answer.status_code == 302
+    assert (game.deadline_hours, game.grace_minutes, game.reminder_hours) == (24, 30, 2)
+    assert (game.quiet_hours_start, game.quiet_hours_end) == (22, 7)
+    assert game.early_resolution_delay_seconds == 60
+    half = client.post(reverse("games:create"), {**base, "name": "Half", "quiet_hours_start": 22})
+    assert half.status_code == 200
+    assert "Quiet hours need both a start and an end hour" in half.content.decode()
+    assert not Game.objects.filter(name="Half").exists()

@@ -245,8 +245,8 @@ def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
         ("PLAY EXPAND\n\nsorry, I meant\nPLAY EXPLORE\n", "not 3"),
         # No blank line: the lines are one paragraph, as sent.
         ("PLAY EXPAND\nThanks, Ann\n", "send exactly one order per message, not 2"),
-        # The first paragraph is no legal order either: the reason is about the message.
-        ("PLAY NAPOLEON\n\nThanks\n", "send exactly one order per message, not 2"),
+        # The first paragraph is no legal order either: the reason is about that order.
+        ("PLAY NAPOLEON\n\nThanks\n", "NAPOLEON is not in your hand"),
     ],
 )
 def test_no_order_is_guessed_from_an_ambiguous_message(table, body: str, reason: str) -> None:

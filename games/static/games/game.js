@@ -23,11 +23,29 @@
     });
   }
 
+  // The player is busy with a form: a field has focus or differs from how the page
+  // loaded it (typed text, a ticked box, another choice in a list). A reload would throw
+  // that away, so the page shows the "moved on" banner instead.
   function editing() {
     var active = document.activeElement;
-    var areas = document.querySelectorAll("textarea");
-    for (var i = 0; i < areas.length; i++) {
-      if (areas[i].value.trim() !== "" || areas[i] === active) { return true; }
+    var fields = document.querySelectorAll("form input, form textarea, form select");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type === "hidden" || f.type === "submit") { continue; }
+      if (f === active) { return true; }
+      if (f.tagName === "TEXTAREA" && f.value.trim() !== "") { return true; }  // a kept draft
+      if (f.tagName === "SELECT") {
+        // Loaded with the option marked selected, or the first one when none is marked.
+        var initial = 0;
+        for (var j = 0; j < f.options.length; j++) {
+          if (f.options[j].defaultSelected) { initial = j; break; }
+        }
+        if (f.options.length && f.selectedIndex !== initial) { return true; }
+      } else if (f.type === "checkbox" || f.type === "radio") {
+        if (f.checked !== f.defaultChecked) { return true; }
+      } else if (f.value !== f.defaultValue) {
+        return true;
+      }
     }
     return false;
   }
