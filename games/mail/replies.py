@@ -65,7 +65,7 @@ def legal_orders_text(seat: Any) -> str:
 
 def _parsed_summary(parsed: Any) -> str:
     if isinstance(parsed, dict) and parsed:
-        return ", ".join(f"{k}={v}" for k, v in parsed.items())
+        return ", ".join(f"{k}={v}" for k, v in parsed.items() if v is not None)
     return str(parsed or "")
 
 

@@ -628,6 +628,30 @@ def notify_game_notice(*, game: Game, subject: str, text: str, key: str) -> None
         )
 
 
+def notify_seat_released(*, game: Game, seat: Seat) -> None:
+    """Tell a player whose seat the organizer handed to someone else (no reply address:
+    the seat's old one stops working)."""
+    if not seat.user.email:
+        return
+    text = (
+        f"the organizer handed your seat {seat.name} to another player; you no longer "
+        "play in this game and its orders by email no longer reach it."
+    )
+    body = render_to_string(
+        "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
+    )
+    outbox_enqueue(
+        to=seat.user.email,
+        subject=f"[{_title(game)}] Your seat was handed to another player",
+        body=body,
+        seat=seat,
+        game=game,
+        kind="notice",
+        headers={"X-FiveX-Game": str(game.pk)},
+        key=f"released:{game.pk}:{seat.pk}",
+    )
+
+
 def notify_seat_handover(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> None:
     """Welcome a player who takes over a seat: its view and what it must do now."""
     if not seat.user.email:

@@ -202,8 +202,10 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             kind="seat_replaced",
             payload={"seat": old.name, "was_resigned": was_resigned},
         )
-        from games.services.notifications import notify_seat_handover
+        from games.services.notifications import notify_seat_handover, notify_seat_released
         from games.services.resolution import open_prompt_locked
+
+        notify_seat_released(game=game, seat=old)
 
         prompt = open_prompt_locked(game=game)
         if prompt is not None:

@@ -125,3 +125,17 @@ def short_hash(value: Any, length: int = 12) -> str:
 def split_words(value: str) -> list[str]:
     """``"a b c"|split_words`` -> ``["a", "b", "c"]`` (for loops over fixed keys)."""
     return str(value).split()
+
+
+@register.filter
+def iso_time(value: Any) -> Any:
+    """An ISO 8601 timestamp (as the views carry them) as a datetime in UTC, for Django's
+    ``date`` filter; anything else unchanged."""
+    from datetime import UTC, datetime
+
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value).astimezone(UTC)
+        except ValueError:
+            return value
+    return value

@@ -162,11 +162,13 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
             _form_error(request, form)
         else:
             user_model = get_user_model()
-            new_user = user_model.objects.filter(
-                username__iexact=form.cleaned_data["username"]
-            ).first()
+            who = form.cleaned_data["username"].strip()
+            new_user = (
+                user_model.objects.filter(username__iexact=who).first()
+                or user_model.objects.filter(email__iexact=who).first()
+            )
             if new_user is None:
-                messages.error(request, "There is no user with that username.")
+                messages.error(request, "There is no player with that name or email address.")
             else:
                 seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)

@@ -184,3 +184,28 @@ def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
     page.wait_for_load_state()
     assert page.is_hidden("#moved-on")
+
+
+@pytest.mark.parametrize("ruleset,seats", [("5x", 5), ("4x-dice", 6), ("6x5", 2)])
+def test_a_seat_page_fits_a_phone_screen(browser_page, live_server, ruleset, seats):
+    """At 390 px (a phone held upright) the page does not scroll sideways: wide tables
+    scroll inside their own box."""
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    names = ["ann", "bob", "cat", "dan", "eve", "fay"][:seats]
+    users = [make_user(n) for n in names]
+    game = game_services.game_create(organizer=users[0], ruleset=ruleset, seats_count=seats)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill('input[name="login"]', "ann@example.test")
+    page.fill('input[name="password"]', "pw-ann")
+    page.locator('main form button[type="submit"]').click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.is_visible("#prompt")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width

@@ -116,6 +116,10 @@ def test_replace_seat_hands_over_name_position_and_mail(
     welcome = OutboxMessage.objects.get(kind="seat_handover")
     assert welcome.to == "newbie@example.com"
     assert welcome.reply_to == f"orders+{new.mail_token}@orders.localhost"
+    # The former player is told, with no reply address (the old one no longer works).
+    farewell = OutboxMessage.objects.get(kind="notice", to=seats["bob"].user.email)
+    assert "handed your seat bob to another player" in farewell.body
+    assert not farewell.reply_to
 
 
 def test_end_game_abandons_reveals_seed_and_stays_verifiable(

@@ -227,10 +227,10 @@ def test_organizer_tools(client, users, started):
         {"seat": cat_seat.pk, "username": "nobody"},
         follow=True,
     )
-    assert "There is no user with that username." in messages_of(unknown)
+    assert "There is no player with that name or email address." in messages_of(unknown)
     client.post(
         reverse("games:organizer", args=[started.pk, "replace"]),
-        {"seat": cat_seat.pk, "username": "zed"},
+        {"seat": cat_seat.pk, "username": " ZED@example.test "},  # by email, any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     unconfirmed = client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x"})
@@ -451,3 +451,12 @@ def test_the_deadline_policy_is_set_on_the_form(client, users):
     assert half.status_code == 200
     assert "Quiet hours need both a start and an end hour" in half.content.decode()
     assert not Game.objects.filter(name="Half").exists()
+
+
+def test_receipt_shows_when_the_order_was_sealed_in_words(client, users, started):
+    login(client, users["bob"])
+    client.post(reverse("games:order", args=[started.pk]), {"text": "PASS QIN"})
+    order = SealedOrder.objects.get(seat_name="bob", is_current=True)
+    text = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
+    assert f"Submitted {order.submitted_at:%a %-d %b %Y, %H:%M:%S} UTC" in text
+    assert order.submitted_at.isoformat() not in text
