@@ -11,6 +11,7 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 
+ACCOUNT_ADAPTER = "fivex_site.adapters.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"email"}
 # Sign-up asks for the player name shown at the table; login uses the email address.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]

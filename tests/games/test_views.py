@@ -233,6 +233,8 @@ def test_organizer_tools(client, users, started):
         {"seat": cat_seat.pk, "username": " ZED@example.test "},  # by email, any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
+    seats_list = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
+    assert "cat (played by zed)" in seats_list and "ann (played by" not in seats_list
     unconfirmed = client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x"})
     assert unconfirmed.status_code == 302
     started.refresh_from_db()

@@ -54,7 +54,7 @@ def test_sign_up_refuses_a_taken_email_and_player_name(client) -> None:
     assert "A user is already registered with this email address." in response.content.decode()
     response = sign_up(client, email="other@example.com", username="ada")
     assert response.status_code == 200
-    assert "A user with that username already exists." in response.content.decode()
+    assert "That player name is taken; choose another." in response.content.decode()
     assert get_user_model().objects.count() == 1
 
 
@@ -102,3 +102,16 @@ def test_sign_up_asks_for_a_player_name(client) -> None:
     html = client.get("/accounts/signup/").content.decode()
     assert "Player name" in html
     assert "Shown to the other players at the table." in html
+
+
+@pytest.mark.django_db
+def test_account_pages_link_to_password_and_api_tokens(client) -> None:
+    sign_up(client)
+    for url in ("/accounts/email/", "/accounts/password/change/"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        html = page.content.decode()
+        assert 'href="/accounts/password/change/"' in html
+        assert 'href="/account/api-tokens/"' in html
+    client.logout()
+    assert 'href="/account/api-tokens/"' not in client.get("/accounts/login/").content.decode()
