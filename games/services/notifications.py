@@ -608,24 +608,29 @@ def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
     )
 
 
+def _notice(*, game: Game, seat: Seat, subject: str, text: str, key: str, reply: bool) -> None:
+    """One short notice (games/email/notice.txt) to a seat's player; ``reply``: with the
+    seat's reply address."""
+    body = render_to_string(
+        "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
+    )
+    outbox_enqueue(
+        to=seat.user.email,
+        subject=f"[{_title(game)}] {subject}",
+        body=body,
+        seat=seat,
+        game=game,
+        kind="notice",
+        reply_to=seat_reply_address(seat=seat) if reply else None,
+        headers={"X-FiveX-Game": str(game.pk)},
+        key=key,
+    )
+
+
 def notify_game_notice(*, game: Game, subject: str, text: str, key: str) -> None:
     """A short notice to every seat (paused, resumed, deadline moved, game ended)."""
     for seat in _recipients(game):
-        body = render_to_string(
-            "games/email/notice.txt",
-            {"game": game, "seat": seat, "text": text, "url": game_url(game)},
-        )
-        outbox_enqueue(
-            to=seat.user.email,
-            subject=f"[{_title(game)}] {subject}",
-            body=body,
-            seat=seat,
-            game=game,
-            kind="notice",
-            reply_to=seat_reply_address(seat=seat),
-            headers={"X-FiveX-Game": str(game.pk)},
-            key=f"{key}:{seat.pk}",
-        )
+        _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}", reply=True)
 
 
 def notify_seat_released(*, game: Game, seat: Seat) -> None:
@@ -637,19 +642,9 @@ def notify_seat_released(*, game: Game, seat: Seat) -> None:
         f"the organizer handed your seat {seat.name} to another player; you no longer "
         "play in this game and its orders by email no longer reach it."
     )
-    body = render_to_string(
-        "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
-    )
-    outbox_enqueue(
-        to=seat.user.email,
-        subject=f"[{_title(game)}] Your seat was handed to another player",
-        body=body,
-        seat=seat,
-        game=game,
-        kind="notice",
-        headers={"X-FiveX-Game": str(game.pk)},
-        key=f"released:{game.pk}:{seat.pk}",
-    )
+    subject = "Your seat was handed to another player"
+    key = f"released:{game.pk}:{seat.pk}"
+    _notice(game=game, seat=seat, subject=subject, text=text, key=key, reply=False)
 
 
 def notify_seat_handover(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> None:

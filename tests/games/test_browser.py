@@ -42,6 +42,15 @@ def sign_up(page, base: str, name: str) -> None:
     assert f"Signed in as {name}" in page.inner_text("header")
 
 
+def log_in(page, base: str, name: str) -> None:
+    """Log in as a user made by ``web_support.make_user`` (email and password from the name)."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill('input[name="login"]', f"{name}@example.test")
+    page.fill('input[name="password"]', f"pw-{name}")
+    page.locator('main form button[type="submit"]').click()
+    page.wait_for_load_state()
+
+
 def click_first_order(page) -> str:
     """Click the first legal-order button; return its order text."""
     button = page.locator("#legal-orders button").first
@@ -163,11 +172,7 @@ def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     assert game.status == "active"
     seats = {s.name: s for s in game.seats.all()}
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill('input[name="login"]', "ann@example.test")
-    page.fill('input[name="password"]', "pw-ann")
-    page.locator('main form button[type="submit"]').click()
-    page.wait_for_load_state()
+    log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.locator("details:has(input[name='username']) > summary").first.click()
     page.fill("input[name='username']", "newcomer")
@@ -200,11 +205,7 @@ def test_a_seat_page_fits_a_phone_screen(browser_page, live_server, ruleset, sea
         game_services.game_join(game=game, user=user)
     page = browser_page
     page.set_viewport_size({"width": 390, "height": 800})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill('input[name="login"]', "ann@example.test")
-    page.fill('input[name="password"]', "pw-ann")
-    page.locator('main form button[type="submit"]').click()
-    page.wait_for_load_state()
+    log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.is_visible("#prompt")
     width = page.evaluate("() => document.documentElement.scrollWidth")
