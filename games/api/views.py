@@ -232,14 +232,22 @@ class GameDetailView(BaseAPIView):
 class GameJoinView(BaseAPIView):
     """Take a seat (a private game needs its invitation token)."""
 
-    @extend_schema(request=s.JoinInputSerializer, responses={201: s.SeatSerializer, **ERRORS})
+    @extend_schema(
+        request=s.JoinInputSerializer,
+        responses={201: s.SeatSerializer, 200: s.SeatSerializer, **ERRORS},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data_in = s.JoinInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
         game = self.game(game_id)
         token = data_in.validated_data.get("invite_token") or None
+        held = selectors.seat_for_user(game=game, user=request.user)
         seat = game_services.game_join(game=game, user=request.user, invite_token=token)
-        return Response(s.SeatSerializer(seat).data, status=status.HTTP_201_CREATED)
+        # Joining again (a retry, a double click) answers the seat already held: 200.
+        again = held is not None and held.pk == seat.pk
+        return Response(
+            s.SeatSerializer(seat).data, status=status.HTTP_200_OK if again else status.HTTP_201_CREATED
+        )
 
 
 class GameStartView(BaseAPIView):

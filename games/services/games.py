@@ -269,7 +269,7 @@ def game_leave(*, game: Game, user: Any) -> None:
             raise GameStateError("The game has started: you can resign, but not leave.")
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
-            raise NotPending("You hold no seat in this game.")
+            raise NotPending("You hold no seat in this game.", code="no_seat")
         name = seat.name
         seat.delete()
         log_append(game=game, kind="seat_left", payload={"seat": name})

@@ -263,9 +263,11 @@ def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
     listed = clients["bob"].get("/api/games/open/").json()
     assert [g["id"] for g in listed] == [forming]
     assert clients["bob"].post(f"/api/games/{forming}/join/", {}, format="json").status_code == 201
+    again = clients["bob"].post(f"/api/games/{forming}/join/", {}, format="json")
+    assert again.status_code == 200 and again.json()["name"] == "bob"
     left = clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json")
     assert left.status_code == 200 and left.json()["seats"] == []
-    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 409, "not_your_turn")
+    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 409, "no_seat")
     assert_error(clients["bob"].post(f"/api/games/{game.pk}/leave/", {}, format="json"), 409, "conflict", "resign")
     with django_capture_on_commit_callbacks(execute=True):
         resigned = clients["cat"].post(f"/api/games/{game.pk}/resign/", {}, format="json")
