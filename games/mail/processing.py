@@ -384,9 +384,10 @@ def _refused(seat: Seat, exc) -> Outcome:
 def signed_off_head(seat: Seat, text: str) -> str | None:
     """The order part of a message whose whole text was refused, when the rest is a
     sign-off ("Thanks,\nAnn" after a blank line, with no "-- " marker): the first
-    paragraph, if later paragraphs hold no line that is an order on its own (then the
-    message is ambiguous and stays refused). None when that does not apply; whether the
-    first paragraph is a legal order is left to ``order_submit``."""
+    paragraph, if no later line is an order on its own or starts with an order's verb
+    (a second, perhaps illegal, order: the message is ambiguous and stays refused).
+    None when that does not apply; whether the first paragraph is a legal order is
+    left to ``order_submit``."""
     from engine.base import IllegalOrder
     from games.selectors import current_state
     from games.services.games import ruleset_get
@@ -400,10 +401,17 @@ def signed_off_head(seat: Seat, text: str) -> str | None:
     state = current_state(game=game)
     if not state:  # not started: nothing to read orders against
         return None
+    from games.selectors import legal_orders
+
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    if head.split():
+        verbs.add(head.split()[0].upper())
     for line in tail.splitlines():
         line = line.strip()
         if not line:
             continue
+        if line.split()[0].upper().strip(",.;:") in verbs:
+            return None  # looks like another order (a legal one or not): ambiguous
         try:
             rules.parse_order(state, seat.name, line)
         except IllegalOrder:

@@ -243,6 +243,9 @@ def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
         # A second order after the blank line: ambiguous, nothing is taken.
         ("PLAY EXPAND\n\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
         ("PLAY EXPAND\n\nsorry, I meant\nPLAY EXPLORE\n", "not 3"),
+        # A second order that is illegal on its own is still an order: nothing is dropped.
+        ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nplay, expand please\n", "send exactly one order per message, not 2"),
         # No blank line: the lines are one paragraph, as sent.
         ("PLAY EXPAND\nThanks, Ann\n", "send exactly one order per message, not 2"),
         # The first paragraph is no legal order either: the reason is about that order.
