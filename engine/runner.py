@@ -25,10 +25,9 @@ def start(script: dict[str, Any]) -> tuple[Ruleset, State]:
     seed = script.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScriptError("seed must be an integer")
-    options = script.get("options")
-    setup = script.get("setup")
-    options = {} if options is None else options
-    setup = {} if setup is None else setup
+    # Absent or null means none; anything else must be an object (checked below).
+    options = {} if script.get("options") is None else script["options"]
+    setup = {} if script.get("setup") is None else script["setup"]
     if not isinstance(options, dict):
         raise ScriptError("options must be an object")
     if not isinstance(setup, dict):

@@ -4,6 +4,7 @@ organizer's panel. Views are thin: parse, call one service, render or redirect."
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from fivex_site.converters import RowIdConverter
 from games.errors import ApplicationError
 from tournaments import selectors
 from tournaments.charts import rating_svg
@@ -249,7 +251,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action == "result":
         def do() -> None:
             table_id = post.get("table", "")
-            if not (table_id.isascii() and table_id.isdigit() and len(table_id) <= 18):
+            if not re.fullmatch(RowIdConverter.regex, table_id):
                 raise ApplicationError("Choose a table of this tournament.")
             table = get_object_or_404(Table, pk=int(table_id), round__tournament=tournament)
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")

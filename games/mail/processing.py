@@ -389,7 +389,7 @@ def signed_off_head(seat: Seat, text: str) -> str | None:
     None when that does not apply; whether the first paragraph is a legal order is
     left to ``order_submit``."""
     from engine.base import IllegalOrder
-    from games.selectors import current_state
+    from games.selectors import current_state, legal_orders
     from games.services.games import ruleset_get
 
     paragraphs = re.split(r"\n[ \t]*\n", text.strip(), maxsplit=1)
@@ -401,8 +401,6 @@ def signed_off_head(seat: Seat, text: str) -> str | None:
     state = current_state(game=game)
     if not state:  # not started: nothing to read orders against
         return None
-    from games.selectors import legal_orders
-
     verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
     if head.split():
         verbs.add(head.split()[0].upper())

@@ -124,6 +124,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     view = selectors.seat_view(seat=seat) if seat else selectors.spectator_view(game=game)
     prompt = view.get("prompt")
     pending = list(prompt.get("pending") or []) if prompt else []
+    ordered = set(prompt.get("ready") or []) if prompt else set()
     legal = list(view.get("legal_orders") or []) if seat else []
     seats = selectors.seats(game=game)
     is_organizer = bool(user and game.organizer_id == user.pk)
@@ -138,9 +139,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "prompt": prompt,
         "pending": pending,
         "is_pending": bool(seat and seat.name in pending and seat.status == "active"),
-        "ordered": set(prompt.get("ready") or []) if prompt else set(),
+        "ordered": ordered,
         # Seats still to order (a resigned seat's default order counts as in).
-        "waiting": [p for p in pending if p not in set(prompt.get("ready") or [])] if prompt else [],
+        "waiting": [p for p in pending if p not in ordered],
+        "over": game.status in selectors.GAME_OVER,
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,

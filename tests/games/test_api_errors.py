@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -378,3 +380,13 @@ def test_the_deadline_policy_is_set_through_the_api(table):
     assert_error(half, 400, "invalid", "quiet hours need both")
     late = clients["ann"].post("/api/games/", {**body, "grace_minutes": 5000}, format="json")
     assert_error(late, 400, "invalid", "grace_minutes")
+
+
+def test_an_error_outside_a_drf_view_is_json_under_api_and_a_page_elsewhere(rf):
+    from fivex_site.views import server_error
+
+    api = server_error(rf.get("/api/schema/"))
+    assert api.status_code == 500 and api["Content-Type"].startswith("application/json")
+    assert json.loads(api.content)["error"] == "server_error"
+    page = server_error(rf.get("/games/"))
+    assert page.status_code == 500 and page["Content-Type"].startswith("text/html")

@@ -198,6 +198,12 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
     return reg
 
 
+def _require_not_closed(tournament: Tournament) -> None:
+    """Withdrawals and byes change the standings: a closed tournament's are final."""
+    if tournament.status == Tournament.Status.CLOSED:
+        raise TournamentError("This tournament is closed: its standings are final.")
+
+
 def registration_withdraw(*, registration: Registration, by: Any) -> Registration:
     """Withdraw a registration: it is not paired from the next round on. Games already
     under way continue (the player may resign them)."""
@@ -206,8 +212,7 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         registration = Registration.objects.get(pk=registration.pk)
         if by != registration.user:
             require_organizer(tournament=tournament, user=by)
-        if tournament.status == Tournament.Status.CLOSED:
-            raise TournamentError("This tournament is closed: its standings are final.")
+        _require_not_closed(tournament)
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
         registration.status = Registration.Status.WITHDRAWN
@@ -225,8 +230,7 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
         registration = Registration.objects.get(pk=registration.pk)
         if by != registration.user:
             require_organizer(tournament=tournament, user=by)
-        if tournament.status == Tournament.Status.CLOSED:
-            raise TournamentError("This tournament is closed: its standings are final.")
+        _require_not_closed(tournament)
         paired = _rounds_paired(tournament)
         if not isinstance(round_number, int) or not paired < round_number <= tournament.rounds_count:
             raise ValidationError(
