@@ -49,7 +49,54 @@ def _option_field(option: Option) -> forms.Field:
     return forms.CharField(initial=option.default, help_text=help_text, required=False)
 
 
-class GameCreateForm(forms.Form):
+def ruleset_choices(rulesets: Any) -> list[tuple[str, str]]:
+    """The ruleset select's choices: name and player counts."""
+    return [(r.id, f"{r.name} ({r.min_players}–{r.max_players} players)") for r in rulesets]
+
+
+class RulesetOptionsMixin:
+    """A form with a ``ruleset`` choice and one field per option of every ruleset
+    (``opt__<ruleset>__<option>``); the page shows the chosen ruleset's fields only
+    (``games/create.js``). Used by the game and the tournament forms."""
+
+    def _add_option_fields(self) -> None:
+        self.rulesets = {r.id: r for r in engine.rulesets()}
+        self.option_groups: list[dict[str, Any]] = []
+        for ruleset in self.rulesets.values():
+            names = []
+            for option in ruleset.options:
+                field_name = option_field_name(ruleset.id, option.name)
+                field = _option_field(option)
+                field.label = option.name.replace("_", " ")
+                self.fields[field_name] = field  # type: ignore[attr-defined]
+                names.append(field_name)
+            self.option_groups.append({"ruleset": ruleset, "field_names": names})
+
+    def grouped_options(self) -> list[dict[str, Any]]:
+        """Per ruleset: its description and its bound option fields, for the template."""
+        return [
+            {"ruleset": g["ruleset"], "fields": [self[n] for n in g["field_names"]]}  # type: ignore[index]
+            for g in self.option_groups
+        ]
+
+    def chosen_options(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """The chosen ruleset's options given on the form (None when no valid ruleset is
+        chosen). Call from ``clean``. The other rulesets' option fields are hidden on the
+        page and not used: a value left there (e.g. typed before switching games) must not
+        block the form with an error the player cannot see; field errors are in place
+        before ``clean`` runs, so theirs are dropped here."""
+        ruleset = self.rulesets.get(data.get("ruleset", ""))
+        if ruleset is None:
+            return None
+        for group in self.option_groups:
+            if group["ruleset"].id != ruleset.id:
+                for name in group["field_names"]:
+                    self._errors.pop(name, None)  # type: ignore[attr-defined]
+        raw = {o.name: data.get(option_field_name(ruleset.id, o.name)) for o in ruleset.options}
+        return {k: v for k, v in raw.items() if v is not None}
+
+
+class GameCreateForm(RulesetOptionsMixin, forms.Form):
     """Create a game: ruleset, its options, seats, privacy and deadline."""
 
     name = forms.CharField(max_length=100, required=False, help_text="Optional.")
@@ -109,28 +156,8 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.rulesets = {r.id: r for r in engine.rulesets()}
-        self.fields["ruleset"].choices = [
-            (r.id, f"{r.name} ({r.min_players}–{r.max_players} players)")
-            for r in self.rulesets.values()
-        ]
-        self.option_groups: list[dict[str, Any]] = []
-        for ruleset in self.rulesets.values():
-            names = []
-            for option in ruleset.options:
-                field_name = option_field_name(ruleset.id, option.name)
-                field = _option_field(option)
-                field.label = option.name.replace("_", " ")
-                self.fields[field_name] = field
-                names.append(field_name)
-            self.option_groups.append({"ruleset": ruleset, "field_names": names})
-
-    def grouped_options(self) -> list[dict[str, Any]]:
-        """Per ruleset: its description and its bound option fields, for the template."""
-        return [
-            {"ruleset": g["ruleset"], "fields": [self[n] for n in g["field_names"]]}
-            for g in self.option_groups
-        ]
+        self._add_option_fields()
+        self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
 
     # Left empty: the model's default (what an unset policy field means everywhere).
     POLICY_DEFAULTS = {"grace_minutes": 0, "reminder_hours": 12, "early_resolution_delay_seconds": 0}
@@ -140,26 +167,13 @@ class GameCreateForm(forms.Form):
         for name, default in self.POLICY_DEFAULTS.items():
             if name in data and data[name] is None:
                 data[name] = default
-        ruleset = self.rulesets.get(data.get("ruleset", ""))
-        if ruleset is None:
-            return data
-        # The other rulesets' option fields are hidden on the page and not used: a value
-        # left there (e.g. typed before switching games) must not block the form with an
-        # error the player cannot see. Field errors are in place before clean() runs.
-        for group in self.option_groups:
-            if group["ruleset"].id != ruleset.id:
-                for name in group["field_names"]:
-                    self._errors.pop(name, None)
-        raw = {
-            o.name: data.get(option_field_name(ruleset.id, o.name)) for o in ruleset.options
-        }
-        raw = {k: v for k, v in raw.items() if v is not None}
+        raw = self.chosen_options(data)
         seats = data.get("seats_count")
-        if seats is None:
+        if raw is None or seats is None:
             return data
         try:
             _rules, data["options"], data["warnings"] = game_options_check(
-                ruleset=ruleset.id, options=raw, seats_count=seats
+                ruleset=data["ruleset"], options=raw, seats_count=seats
             )
         except ApplicationError as exc:
             raise forms.ValidationError(exc.message) from None

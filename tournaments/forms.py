@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import forms
 
-import engine
+from games.forms import RulesetOptionsMixin, ruleset_choices
 from tournaments.standings import TIEBREAK_NAMES
 
 
-def _ruleset_choices() -> list[tuple[str, str]]:
-    return [(r.id, r.name) for r in engine.rulesets()]
+class TournamentForm(RulesetOptionsMixin, forms.Form):
+    """Create a tournament: the game and its options (one field per option, the chosen
+    game's shown), table sizes, rounds, deadline, points per place, tie-breaks."""
 
-
-class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
-    ruleset = forms.ChoiceField(choices=_ruleset_choices)
-    options = forms.CharField(
-        required=False, initial="{}", help_text='Ruleset options as JSON, e.g. {"leaders": true}.'
-    )
+    ruleset = forms.ChoiceField(choices=(), label="Game")
     table_sizes = forms.CharField(
         initial="4, 3", help_text="Allowed players per table, most preferred first, e.g. 4, 3 or 2."
     )
@@ -27,7 +24,9 @@ class TournamentForm(forms.Form):
     deadline_hours = forms.FloatField(min_value=1, max_value=24 * 30, initial=48, label="Deadline (hours)")
     points_per_place = forms.CharField(
         required=False,
-        help_text='Optional, JSON by table size, e.g. {"4": [3, 2, 1, 0]}. Default: 1 for first, 0 for last.',
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
+        help_text="Optional, one line per table size: the size, a colon, the points from first "
+        "to last place, e.g. 4: 3 2 1 0. Default: 1 for first, 0 for last, evenly between.",
     )
     tiebreaks = forms.MultipleChoiceField(
         choices=list(TIEBREAK_NAMES.items()), required=False,
@@ -36,11 +35,20 @@ class TournamentForm(forms.Form):
     )
     rating_pool = forms.CharField(required=False, help_text="Default: the game's id.")
 
-    def clean_options(self) -> dict:
-        return _json_object(self.cleaned_data.get("options"), "options")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._add_option_fields()
+        self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        options = self.chosen_options(data)
+        if options is not None:
+            data["options"] = options
+        return data
 
     def clean_points_per_place(self) -> dict:
-        return _json_object(self.cleaned_data.get("points_per_place"), "points per place")
+        return parse_points_per_place(self.cleaned_data.get("points_per_place") or "")
 
     def clean_table_sizes(self) -> list[int]:
         raw = self.cleaned_data["table_sizes"]
@@ -53,17 +61,41 @@ class TournamentForm(forms.Form):
         return sizes
 
 
-def _json_object(raw: str | None, what: str) -> dict:
-    raw = (raw or "").strip()
-    if not raw:
+def parse_points_per_place(text: str) -> dict[str, list[float]]:
+    """``"4: 3 2 1 0"`` (one table size a line, or separated by ``;``; the points by
+    spaces or commas) into ``{"4": [3, 2, 1, 0]}``; a JSON object of the same shape is
+    read as it is. The service checks sizes, lengths and order."""
+    text = text.strip()
+    if not text:
         return {}
-    try:
-        value = json.loads(raw)
-    except ValueError as exc:
-        raise forms.ValidationError(f"The {what} are not valid JSON: {exc}.") from None
-    if not isinstance(value, dict):
-        raise forms.ValidationError(f"The {what} must be a JSON object.")
-    return value
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise forms.ValidationError(f"The points per place are not valid JSON: {exc}.") from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError("The points per place must be a JSON object.")
+        return value
+    out: dict[str, list[float]] = {}
+    for line in text.replace(";", "\n").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        size, colon, points = line.partition(":")
+        try:
+            key = str(int(size))
+            values = [float(x) for x in points.replace(",", " ").split()]
+        except ValueError:
+            values = []
+        if not colon or not values:
+            raise forms.ValidationError(
+                f"Write {line!r} as a table size, a colon and the points from first to last "
+                "place, e.g. 4: 3 2 1 0."
+            )
+        if key in out:
+            raise forms.ValidationError(f"Points per place for tables of {key} are given twice.")
+        out[key] = [int(v) if v.is_integer() else v for v in values]
+    return out
 
 
 def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:

@@ -210,3 +210,30 @@ def test_a_seat_page_fits_a_phone_screen(browser_page, live_server, ruleset, sea
     assert page.is_visible("#prompt")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, width
+
+
+def test_an_organizer_creates_a_tournament_with_the_games_own_option_fields(
+    browser_page, live_server
+):
+    """The tournament form shows the chosen game's options as fields, and only those."""
+    from tests.games.web_support import make_user
+    from tournaments.models import Tournament
+
+    make_user("org")
+    page = browser_page
+    log_in(page, live_server.url, "org")
+    page.goto(f"{live_server.url}/tournaments/new/")
+    assert page.is_visible("[data-ruleset-options='5x']")
+    assert page.is_hidden("[data-ruleset-options='4x-dice']")
+    page.select_option("select[name='ruleset']", "4x-dice")
+    assert page.is_hidden("[data-ruleset-options='5x']")
+    page.select_option("select[name='opt__4x-dice__dice']", "4")
+    page.fill("input[name='name']", "Dice league")
+    page.fill("input[name='table_sizes']", "3")
+    page.fill("textarea[name='points_per_place']", "3: 2 1 0")
+    page.locator("main form button[type='submit']").click()
+    page.wait_for_load_state()
+    tournament = Tournament.objects.get(name="Dice league")
+    assert tournament.ruleset == "4x-dice" and tournament.options == {"dice": 4}
+    assert tournament.points_per_place == {"3": [2.0, 1.0, 0.0]}
+    assert "Tournament created" in page.inner_text("main")

@@ -24,7 +24,7 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     org, players = people
     client.force_login(org)
     resp = client.post(reverse("tournaments:create"), {
-        "name": "Spring open", "ruleset": "6x5", "options": "{}", "table_sizes": "2",
+        "name": "Spring open", "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
         "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz", "wins"],
     })
     t = Tournament.objects.get(name="Spring open")
@@ -64,14 +64,14 @@ def test_bad_input_gets_a_message_not_a_500(client, people):
     org, players = people
     client.force_login(org)
     resp = client.post(reverse("tournaments:create"), {
-        "name": "Bad", "ruleset": "5x", "options": "{not json", "table_sizes": "4, x", "rounds_count": 2,
-        "deadline_hours": 24,
+        "name": "Bad", "ruleset": "5x", "points_per_place": "{not json", "table_sizes": "4, x",
+        "rounds_count": 2, "deadline_hours": 24,
     })
     assert resp.status_code == 200
     body = resp.content.decode()
     assert "not valid JSON" in body and "whole numbers" in body
     resp = client.post(reverse("tournaments:create"), {
-        "name": "Too big", "ruleset": "5x", "options": "{}", "table_sizes": "7", "rounds_count": 2,
+        "name": "Too big", "ruleset": "5x", "table_sizes": "7", "rounds_count": 2,
         "deadline_hours": 24,
     })
     assert "a table of 7 is not possible" in resp.content.decode()
@@ -169,3 +169,66 @@ def test_result_for_a_table_that_is_no_id_is_refused(client, people, table):
                        {"table": table, "ranking": "ann > bob"}, follow=True)
     assert resp.status_code == 200
     assert "Choose a table of this tournament." in resp.content.decode()
+
+
+def _create(client, **fields):
+    data = {"name": "Autumn cup", "ruleset": "5x", "table_sizes": "4, 3", "rounds_count": 3,
+            "deadline_hours": 24, "opt__5x__leaders": "on"}
+    data.update(fields)
+    return client.post(reverse("tournaments:create"), data)
+
+
+def test_create_form_shows_each_games_options_and_keeps_the_chosen_ones(client, people):
+    org, _players = people
+    client.force_login(org)
+    page = client.get(reverse("tournaments:create")).content.decode()
+    # One fieldset per game, its options as fields (no JSON to write).
+    for ruleset in ("5x", "6x5", "4x-dice"):
+        assert f'data-ruleset-options="{ruleset}"' in page
+    assert 'name="opt__5x__all_leaders"' in page and 'name="opt__4x-dice__dice"' in page
+    assert 'name="options"' not in page
+    # 5X with all leaders; a value left in another game's hidden field (out of range
+    # for 6x5) neither blocks the form nor reaches the tournament.
+    resp = _create(client, opt__5x__all_leaders="on", opt__6x5__goals="99",
+                   points_per_place="4: 3 2 1 0\n3: 2, 1, 0")
+    t = Tournament.objects.get(name="Autumn cup")
+    assert resp.status_code == 302
+    assert t.options == {"leaders": True, "all_leaders": True}
+    assert t.points_per_place == {"4": [3.0, 2.0, 1.0, 0.0], "3": [2.0, 1.0, 0.0]}
+    resp = _create(client, name="Dice cup", ruleset="4x-dice", table_sizes="2",
+                   **{"opt__4x-dice__dice": "2"})
+    assert resp.status_code == 302
+    assert Tournament.objects.get(name="Dice cup").options == {"dice": 2}
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ("4 3 2 1 0", "as a table size, a colon and the points"),
+        ("4: three two one none", "as a table size, a colon and the points"),
+        ("4:", "as a table size, a colon and the points"),
+        ("4: 3 2 1", "must be 4 numbers"),
+        ("4: 3 2 1 0; 4: 1 1 0 0", "given twice"),
+        ("4: 0 1 2 3", "must not increase"),
+        ("4: nan nan nan nan", "must be 4 numbers"),
+        ('{"4": [Infinity, 1, 0, 0]}', "must be 4 numbers"),
+        ("5: 4 3 2 1 0", "tables of 5, which are not allowed"),
+        ("[1, 0]", "as a table size, a colon and the points"),
+    ],
+)
+def test_bad_points_per_place_are_refused_with_the_reason(client, people, points, message):
+    org, _players = people
+    client.force_login(org)
+    resp = _create(client, points_per_place=points)
+    assert resp.status_code == 200
+    assert message in resp.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_bad_option_of_the_chosen_game_is_refused(client, people):
+    org, _players = people
+    client.force_login(org)
+    resp = _create(client, ruleset="6x5", table_sizes="2", opt__6x5__goals="9")
+    assert resp.status_code == 200
+    assert "less than or equal to 5" in resp.content.decode()
+    assert not Tournament.objects.exists()

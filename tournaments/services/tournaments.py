@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,7 +34,10 @@ def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> 
         if (
             not isinstance(values, list)
             or len(values) != size
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+            or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in values
+            )
         ):
             raise ValidationError(f"Points per place for tables of {size} must be {size} numbers.")
         if any(a < b for a, b in zip(values, values[1:], strict=False)):
