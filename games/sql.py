@@ -110,13 +110,74 @@ def update_row(model: type, pk: Any, values: dict[str, Any]) -> None:
         cursor.execute(sql, [*params, pk])
 
 
+def insert_values(obj: Any) -> dict[str, Any]:
+    """The column values (by attname, primary key left out) ``obj.save(force_insert=True)``
+    would write for a new instance: defaults and ``auto_now_add`` applied."""
+    return {f.attname: f.pre_save(obj, True) for f in obj._meta.concrete_fields if not f.primary_key}
+
+
 def insert_instance(obj: Any) -> Any:
     """``obj.save(force_insert=True)`` for a new instance of a model without save hooks
     or signals that matter: the same row (defaults, ``auto_now_add``) from a hand-written
     INSERT (``insert_row``). Returns ``obj``, its primary key set, as saved."""
     from django.db import connection
 
-    fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
-    obj.pk = insert_row(type(obj), {f.attname: f.pre_save(obj, True) for f in fields})
+    obj.pk = insert_row(type(obj), insert_values(obj))
     obj._state.adding, obj._state.db = False, connection.alias
     return obj
+
+
+def insert_order_and_log(
+    order_model: type,
+    order_values: dict[str, Any],
+    previous_pk: int | None,
+    log_model: type,
+    log_values: dict[str, Any],
+) -> tuple[int, int]:
+    """PostgreSQL: in one statement, mark ``previous_pk`` (the seat's current order, if
+    any) replaced by the new order, insert the new order and insert its log entry; return
+    ``(order pk, log entry pk)``. The same rows as ``update_row`` + ``insert_row`` +
+    ``update_row`` + ``insert_row`` (one round trip instead of up to four).
+
+    The new order's id is drawn first (``n``) so the previous order can point at it
+    (the foreign key is checked at commit); reading ``r`` inside the new order's id makes
+    PostgreSQL finish that UPDATE before the INSERT, so the one-current-order index never
+    sees two current orders."""
+    from django.db import connection
+
+    sql, order_fields, log_fields = _order_and_log_sql(
+        order_model, tuple(order_values), log_model, tuple(log_values)
+    )
+    params = [
+        f.get_db_prep_save(v, connection)
+        for fields, values in ((order_fields, order_values), (log_fields, log_values))
+        for f, v in zip(fields, values.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [previous_pk, *params])
+        log_pk, order_pk = cursor.fetchone()
+    return order_pk, log_pk
+
+
+@lru_cache(maxsize=8)
+def _order_and_log_sql(
+    order_model: type, order_names: tuple[str, ...], log_model: type, log_names: tuple[str, ...]
+) -> tuple[str, list[Any], list[Any]]:
+    from django.db import connection
+
+    q = connection.ops.quote_name
+    order_t, log_t = order_model._meta.db_table, log_model._meta.db_table
+    order_fields, log_fields = _columns(order_model, order_names), _columns(log_model, log_names)
+    pk = order_model._meta.pk.column
+    sql = (
+        f"WITH n AS (SELECT nextval(pg_get_serial_sequence('{order_t}', '{pk}')) AS id),"
+        f" r AS (UPDATE {order_t} SET is_current = false, replaced_by_id = (SELECT id FROM n)"
+        f" WHERE {pk} = %s RETURNING {pk}),"
+        f" o AS (INSERT INTO {order_t} ({pk}, {', '.join(q(f.column) for f in order_fields)})"
+        f" VALUES ((SELECT n.id FROM n, (SELECT count(*) FROM r) AS done),"
+        f" {', '.join(['%s'] * len(order_fields))}) RETURNING {pk})"
+        f" INSERT INTO {log_t} ({', '.join(q(f.column) for f in log_fields)})"
+        f" VALUES ({', '.join(['%s'] * len(log_fields))})"
+        f" RETURNING {log_model._meta.pk.column}, (SELECT {pk} FROM o)"
+    )
+    return sql, order_fields, log_fields

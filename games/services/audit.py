@@ -23,7 +23,7 @@ def log_tail(*, game: Game) -> tuple[int, str] | None:
     return LogEntry.objects.filter(game=game).order_by("-seq").values_list("seq", "hash").first()
 
 
-def _chained(
+def chained_entry(
     game: Game, tail: tuple[int, str] | None, kind: str, payload: dict[str, Any]
 ) -> LogEntry:
     """The unsaved entry that follows ``tail``, hashed."""
@@ -57,7 +57,7 @@ def log_append(
     read it here."""
     if tail is False:
         tail = log_tail(game=game)
-    return insert_instance(_chained(game, tail, kind, payload))  # type: ignore[arg-type]
+    return insert_instance(chained_entry(game, tail, kind, payload))  # type: ignore[arg-type]
 
 
 def log_append_many(
@@ -75,7 +75,7 @@ def log_append_many(
         tail = log_tail(game=game)
     rows = []
     for kind, payload in entries:
-        entry = _chained(game, tail, kind, payload)  # type: ignore[arg-type]
+        entry = chained_entry(game, tail, kind, payload)  # type: ignore[arg-type]
         rows.append(entry)
         tail = (entry.seq, entry.hash)
     return LogEntry.objects.bulk_create(rows)

@@ -22,9 +22,16 @@ from engine.base import IllegalOrder
 from games.errors import GameStateError, NotFound, NotPending, OrderRefused, PermissionDenied
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.selectors import open_prompt_state
-from games.services.audit import log_append
+from games.services.audit import chained_entry, log_append
 from games.services.locking import locked_game_row
-from games.sql import field_order, insert_instance, instance, update_row
+from games.sql import (
+    field_order,
+    insert_instance,
+    insert_order_and_log,
+    insert_values,
+    instance,
+    update_row,
+)
 
 MAX_ORDER_CHARS = 4000
 PLAYER_SOURCES = ("web", "api", "email")
@@ -56,43 +63,52 @@ def _store(
     ``previous``: the seat's current order if the caller already read it (under the game
     lock), ``None`` if it has none, ``False`` (default) to look it up here. ``tail``:
     the log's tail if the caller read it under the game lock (``audit.log_append``).
-    The rows are written with hand-written statements (the hottest write of the site)."""
+    The rows are written with hand-written statements (the hottest write of the site);
+    on PostgreSQL, when ``tail`` is given, with a single one."""
     if previous is False:
         previous = SealedOrder.objects.filter(
             prompt=prompt, seat_name=seat.name, is_current=True
         ).first()
-    if previous is not None:  # first: at most one current order per seat and prompt
-        update_row(SealedOrder, previous.pk, {"is_current": False})
-        previous.is_current = False
     salt = secrets.token_hex(16)
-    order = insert_instance(
-        SealedOrder(
-            prompt=prompt,
-            seat=seat,
-            seat_name=seat.name,
-            text=text,
-            parsed=parsed,
-            source=source,
-            salt=salt,
-            commitment=order_commitment(salt=salt, text=text),
-        )
-    )
+    order = SealedOrder(
+        prompt=prompt, seat=seat, seat_name=seat.name, text=text, parsed=parsed,
+        source=source, salt=salt, commitment=order_commitment(salt=salt, text=text),
+    )  # fmt: skip
+    kind, payload = _order_entry(order, prompt, previous, reason)
+    if tail is not False and connection.vendor == "postgresql":
+        # One statement: the old order replaced by the new one, the new one, its entry.
+        entry = chained_entry(game, tail, kind, payload)
+        order.pk, _entry_pk = insert_order_and_log(
+            SealedOrder, insert_values(order), None if previous is None else previous.pk,
+            LogEntry, insert_values(entry),
+        )  # fmt: skip
+        order._state.adding, order._state.db = False, connection.alias
+    else:
+        if previous is not None:  # first: at most one current order per seat and prompt
+            update_row(SealedOrder, previous.pk, {"is_current": False})
+        insert_instance(order)
+        if previous is not None:
+            update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
+        log_append(game=game, kind=kind, payload=payload, tail=tail)
     if previous is not None:
-        update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
-        previous.replaced_by = order
+        previous.is_current, previous.replaced_by = False, order
+    return order
+
+
+def _order_entry(
+    order: SealedOrder, prompt: Prompt, previous: SealedOrder | None, reason: str
+) -> tuple[str, dict[str, Any]]:
+    """The kind and payload of the log entry of a stored order."""
     payload = {
         "prompt": prompt.number,
-        "seat": seat.name,
+        "seat": order.seat_name,
         "commitment": order.commitment,
-        "source": source,
+        "source": order.source,
     }
-    if source == SealedOrder.Source.DEFAULT:
-        kind = "nmr_applied"
+    if order.source == SealedOrder.Source.DEFAULT:
         payload["reason"] = reason
-    else:
-        kind = "order_replaced" if previous is not None else "order_received"
-    log_append(game=game, kind=kind, payload=payload, tail=tail)
-    return order
+        return "nmr_applied", payload
+    return ("order_replaced" if previous is not None else "order_received"), payload
 
 
 def order_fill_default(

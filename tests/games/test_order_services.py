@@ -6,6 +6,8 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
@@ -239,3 +241,48 @@ def test_stored_order_and_its_log_entry_read_back_as_returned(
         prev_hash=before.hash, seq=entry.seq, kind=entry.kind, payload=entry.payload,
         created_at=log_time(entry.created_at),
     )  # fmt: skip
+
+
+def test_a_replacing_order_reads_back_as_returned_and_points_from_the_old_one(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """Replacing an order writes three rows (the old order no longer current and pointing
+    at the new one, the new order, its log entry); on PostgreSQL in one statement after
+    the lock and the read."""
+    from engine.audit import entry_hash
+    from games.services.audit import log_time
+
+    game, seats = start_fixed(NAMES)
+    dealt = RULES.view(current_state(game=game), "cat")["dealt"]
+    first = _submit(django_capture_on_commit_callbacks, seats["cat"], f"PASS {dealt[0]}")
+    before = LogEntry.objects.filter(game=game).order_by("-seq").first()
+    # The lock, the read, then the writes: one statement on PostgreSQL, four elsewhere.
+    writes = 1 if connection.vendor == "postgresql" else 4
+    with CaptureQueriesContext(connection) as sent:
+        second = _submit(django_capture_on_commit_callbacks, seats["cat"], f"PASS {dealt[1]}")
+    statements = [q["sql"] for q in sent.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 2 + writes, statements
+    old, new = SealedOrder.objects.get(pk=first.pk), SealedOrder.objects.get(pk=second.pk)
+    assert (old.is_current, old.replaced_by_id) == (False, second.pk)
+    assert (new.is_current, new.replaced_by_id, new.text) == (True, None, f"PASS {dealt[1]}")
+    for name in ("prompt_id", "seat_id", "seat_name", "text", "parsed", "source", "salt",
+                 "commitment", "submitted_at", "is_current", "replaced_by_id"):  # fmt: skip
+        assert getattr(new, name) == getattr(second, name), name
+    assert (first.is_current, first.replaced_by_id) == (True, None)  # the caller's copy
+    assert new.salt != old.salt and len(new.salt) == 32
+    assert new.commitment == order_commitment(salt=new.salt, text=f"PASS {dealt[1]}")
+    assert SealedOrder.objects.filter(prompt_id=new.prompt_id, seat_name="cat").count() == 2
+    entry = LogEntry.objects.filter(game=game).order_by("-seq").first()
+    assert (entry.seq, entry.prev_hash, entry.kind) == (before.seq + 1, before.hash, "order_replaced")
+    assert entry.payload == {
+        "prompt": 1, "seat": "cat", "commitment": new.commitment, "source": "web",
+    }  # fmt: skip
+    assert entry.hash == entry_hash(
+        prev_hash=before.hash, seq=entry.seq, kind=entry.kind, payload=entry.payload,
+        created_at=log_time(entry.created_at),
+    )  # fmt: skip
+    # A third order replaces the second the same way; the first stays as it was.
+    third = _submit(django_capture_on_commit_callbacks, seats["cat"], f"PASS {dealt[0]}")
+    assert SealedOrder.objects.get(pk=second.pk).replaced_by_id == third.pk
+    assert SealedOrder.objects.get(pk=first.pk).replaced_by_id == second.pk
+    assert [o.pk for o in SealedOrder.objects.filter(prompt_id=new.prompt_id, is_current=True)] == [third.pk]
