@@ -390,7 +390,8 @@ def ping_ceiling(port: int, threads: int, seconds: float) -> float:
                 counts[i] += 1
         client.close()
 
-    return sum(counts) / run_clients(run, threads)
+    elapsed = run_clients(run, threads)  # before summing: the clients fill ``counts``
+    return sum(counts) / elapsed
 
 
 def submission_capacity(
@@ -441,7 +442,8 @@ def submission_capacity(
         with lock:
             latencies.extend(mine)
 
-    return sum(counts) / run_clients(run, clients), latencies, errors
+    elapsed = run_clients(run, clients)  # before summing: the clients fill ``counts``
+    return sum(counts) / elapsed, latencies, errors
 
 
 def server_resolution_times(games: list[dict[str, Any]]) -> list[float]:
@@ -563,7 +565,7 @@ def main() -> int:
             print(
                 f"order submission alone (POST /api/games/{{id}}/orders/, {clients} clients, "
                 f"{args.submit_seconds:g} s, orders replaced, no prompt resolving): "
-                f"{capacity:.0f} orders/s = {100 * capacity / ceiling:.0f} % of the ceiling; "
+                f"{capacity:.0f} orders/s = {100 * capacity / max(ceiling, 1e-9):.0f} % of the ceiling; "
                 f"latency p50 {pct(capacity_latency, .5) * 1000:.0f} ms, "
                 f"p99 {pct(capacity_latency, .99) * 1000:.0f} ms"
             )
