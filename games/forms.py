@@ -203,7 +203,14 @@ class GameEndForm(forms.Form):
 
 
 class SeatReplaceForm(forms.Form):
-    seat = forms.TypedChoiceField(coerce=int, choices=())
+    seat = forms.TypedChoiceField(
+        coerce=int,
+        choices=(),
+        error_messages={
+            "invalid_choice": "That seat is not an active seat of this game any more "
+            "(it was handed over, or the page is out of date); choose a seat from the list."
+        },
+    )
     username = forms.CharField(max_length=150, label="New player's username")
 
     def __init__(self, *args: Any, seats: list[Any] | None = None, **kwargs: Any) -> None:

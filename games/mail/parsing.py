@@ -31,6 +31,9 @@ HEADER_LIMIT = 64 * 1024
 """At most this many bytes are read as the header section of an oversize message."""
 
 _SIG_LINES = {"-- ", "--"}
+# Invisible characters some mail programs and keyboards leave in text: zero-width
+# spaces and joiners, word joiner, byte order mark, soft hyphen.
+_INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
     r"message d'origine|mensaje original|messaggio originale|mensagem original|"
@@ -374,10 +377,12 @@ def parse_message(
         return out
     text, out.has_attachments = body_text(msg)
     out.has_text = text is not None and bool(text.strip())
-    text = text or ""
+    text = _INVISIBLE_RE.sub("", text or "")
     out.garbled = looks_garbled(text)
     if out.garbled:
         return out
-    out.text = strip_reply(text)
+    # Compatibility forms read as what they look like: full-width "ＰＬＡＹ" (some phone
+    # keyboards), no-break spaces, ligatures.
+    out.text = unicodedata.normalize("NFKC", strip_reply(text))
     out.commands, out.order_text = split_commands(out.text)
     return out

@@ -362,7 +362,9 @@ def _submit(seat: Seat, text: str) -> Outcome:
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count.
             return _refused(seat, head_exc)
-        note = replies.signoff_note(ignored=text.strip()[len(head) :].strip())
+        ignored = text.strip()[len(head) :]
+        paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
+        note = replies.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
         sections = [replies.accepted_text(seat, sealed), note]
         return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)
     except ApplicationError as exc:
@@ -383,16 +385,18 @@ def _refused(seat: Seat, exc) -> Outcome:
 
 def signed_off_head(seat: Seat, text: str) -> str | None:
     """The order part of a message whose whole text was refused, when the rest is a
-    sign-off ("Thanks,\nAnn" after a blank line, with no "-- " marker): the first
-    paragraph, if no later line is an order on its own or starts with an order's verb
-    (a second, perhaps illegal, order: the message is ambiguous and stays refused).
-    None when that does not apply; whether the first paragraph is a legal order is
-    left to ``order_submit``."""
+    sign-off ("Thanks,\nAnn" with no "-- " marker): the first paragraph (the first line
+    when there is no blank line), if no later line is an order on its own or starts with
+    an order's verb (a second, perhaps illegal, order: the message is ambiguous and stays
+    refused). None when that does not apply; whether that head is a legal order is left
+    to ``order_submit``."""
     from engine.base import IllegalOrder
     from games.selectors import current_state, legal_orders
     from games.services.games import ruleset_get
 
     paragraphs = re.split(r"\n[ \t]*\n", text.strip(), maxsplit=1)
+    if len(paragraphs) < 2:
+        paragraphs = text.strip().split("\n", 1)  # no blank line: the first line
     if len(paragraphs) < 2:
         return None
     head, tail = paragraphs[0].strip(), paragraphs[1]

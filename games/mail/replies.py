@@ -91,17 +91,21 @@ def accepted_text(seat: Any, sealed: Any) -> str:
     return "\n".join(lines)
 
 
-def signoff_note(*, ignored: str) -> str:
-    """Said with an order read from a message's first paragraph only."""
+def signoff_note(*, ignored: str, paragraph: bool = True) -> str:
+    """Said with an order read from a message's first paragraph (or, with ``paragraph``
+    false, its first line) only."""
     shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
-    return "\n".join(
-        [
+    if paragraph:
+        head = [
             "Only the first paragraph was read as your order; what followed the blank line",
             "was taken for a sign-off and ignored:",
-            "",
-            *shown,
         ]
-    )
+    else:
+        head = [
+            "Only the first line was read as your order; the lines after it were taken for",
+            "a sign-off and ignored:",
+        ]
+    return "\n".join([*head, "", *shown])
 
 
 def refused_text(seat: Any, exc: Any) -> str:

@@ -233,6 +233,14 @@ def test_organizer_tools(client, users, started):
         {"seat": cat_seat.pk, "username": " ZED@example.test "},  # by email, any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
+    # A second click on the same (now stale) form names the handed-over seat.
+    stale = client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": "ann"},
+        follow=True,
+    )
+    assert any("not an active seat of this game any more" in m for m in messages_of(stale))
+    assert started.seats.get(name="cat", status="active").user == users["zed"]
     seats_list = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
     assert "cat (played by zed)" in seats_list and "ann (played by" not in seats_list
     unconfirmed = client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x"})

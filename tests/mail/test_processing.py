@@ -237,6 +237,35 @@ def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
     assert "    Thanks,\n    Ann" in reply.body
 
 
+def test_sign_off_on_the_next_line_is_ignored_and_said_so(table) -> None:
+    address = table.address("ann")
+    body = "PLAY EXPAND\nThanks, Ann\n"
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    order = current(table.seats["ann"])
+    assert order is not None and order.parsed == {"play": "EXPAND"} and order.text == "PLAY EXPAND"
+    [reply] = replies_to("ann@example.com")
+    assert "Order received for prompt 1" in reply.body
+    assert "Only the first line was read as your order" in reply.body
+    assert "    Thanks, Ann" in reply.body and "first paragraph" not in reply.body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\u200bPLAY EXPAND\u200b\n",  # zero-width spaces (some webmails)
+        "\ufeffPLAY\u00a0EXPAND\n",  # a byte order mark, a no-break space
+        "ＰＬＡＹ ＥＸＰＡＮＤ\n",  # full-width letters (some phone keyboards)
+    ],
+)
+def test_invisible_and_full_width_characters_read_as_they_look(table, body: str) -> None:
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    order = current(table.seats["ann"])
+    assert order.text == "PLAY EXPAND" and order.parsed == {"play": "EXPAND"}
+
+
 @pytest.mark.parametrize(
     "body,reason",
     [
@@ -246,8 +275,9 @@ def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
         # A second order that is illegal on its own is still an order: nothing is dropped.
         ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "send exactly one order per message, not 2"),
         ("PLAY EXPAND\n\nplay, expand please\n", "send exactly one order per message, not 2"),
-        # No blank line: the lines are one paragraph, as sent.
-        ("PLAY EXPAND\nThanks, Ann\n", "send exactly one order per message, not 2"),
+        # No blank line: the same rules for the lines after the first.
+        ("PLAY EXPAND\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\nplay explore instead?\nAnn\n", "send exactly one order per message, not 3"),
         # The first paragraph is no legal order either: the reason is about that order.
         ("PLAY NAPOLEON\n\nThanks\n", "NAPOLEON is not in your hand"),
     ],
