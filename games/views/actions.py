@@ -40,8 +40,12 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     """Take a free seat in an open game (or a private one with its invitation token)."""
     game = load_game(game_id)
     token = request.POST.get("invite_token") or None
-    game_services.game_join(game=game, user=request.user, invite_token=token)
-    messages.success(request, "You joined the game.")
+    held = selectors.seat_for_user(game=game, user=request.user)
+    seat = game_services.game_join(game=game, user=request.user, invite_token=token)
+    if held is not None and held.pk == seat.pk:  # a double click, a stale page
+        messages.info(request, f"You already hold the seat {seat.name} in this game.")
+    else:
+        messages.success(request, "You joined the game.")
     return redirect("games:detail", game_id=game.pk)
 
 

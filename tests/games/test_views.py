@@ -105,8 +105,13 @@ def test_join_leave_and_start_forms(client, users):
     login(client, users["bob"])
     page = client.get(reverse("games:detail", args=[game.pk]))
     assert "Join this game" in page.content.decode()
-    assert client.post(reverse("games:join", args=[game.pk])).status_code == 302
+    joined = client.post(reverse("games:join", args=[game.pk]), follow=True)
+    assert "You joined the game." in messages_of(joined)
     assert Seat.objects.filter(game=game, name="bob").exists()
+    # A second click: the seat already held, said so; still one seat.
+    again = client.post(reverse("games:join", args=[game.pk]), follow=True)
+    assert messages_of(again) == ["You already hold the seat bob in this game."]
+    assert Seat.objects.filter(game=game, user=users["bob"]).count() == 1
     answer = client.post(reverse("games:leave", args=[game.pk]), follow=True)
     assert "You left the game." in messages_of(answer)
     assert not Seat.objects.filter(game=game, name="bob").exists()
