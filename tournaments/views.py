@@ -143,24 +143,42 @@ def player_detail(request: HttpRequest, slug: str, registration_id: int) -> Http
 @require_POST
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
+    held = _my_registration(tournament, request.user)
+    already = held is not None and held.status == Registration.Status.ACTIVE
     return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=request.user),
-                "You are registered.", to="tournaments:detail")
+                "You are already registered." if already else "You are registered.",
+                to="tournaments:detail")
+
+
+def _my_registration(tournament: Tournament, user: Any) -> Registration | None:
+    return Registration.objects.filter(tournament=tournament, user=user).first()
+
+
+def _not_registered(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    messages.error(request, "You are not registered in this tournament.")
+    return redirect("tournaments:detail", slug=tournament.slug)
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    reg = get_object_or_404(Registration, tournament=tournament, user=request.user)
+    reg = _my_registration(tournament, request.user)
+    if reg is None:
+        return _not_registered(request, tournament)
     return _act(request, tournament, lambda: tsvc.registration_withdraw(registration=reg, by=request.user),
-                "You have withdrawn.", to="tournaments:detail")
+                "You have withdrawn: you will not be paired in the next rounds. A game of yours "
+                "already under way goes on; resign it there if you will not finish it.",
+                to="tournaments:detail")
 
 
 @login_required
 @require_POST
 def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    reg = get_object_or_404(Registration, tournament=tournament, user=request.user)
+    reg = _my_registration(tournament, request.user)
+    if reg is None:
+        return _not_registered(request, tournament)
     try:
         number = int(request.POST.get("round", ""))
     except ValueError:
@@ -253,7 +271,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             table_id = post.get("table", "")
             if not re.fullmatch(RowIdConverter.regex, table_id):
                 raise ApplicationError("Choose a table of this tournament.")
-            table = get_object_or_404(Table, pk=int(table_id), round__tournament=tournament)
+            table = Table.objects.filter(pk=int(table_id), round__tournament=tournament).first()
+            if table is None:
+                raise ApplicationError("Choose a table of this tournament.")
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
                     if r.pk in table.players}
             ranking = parse_ranking(post.get("ranking", ""), regs)

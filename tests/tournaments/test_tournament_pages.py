@@ -159,7 +159,7 @@ def test_closing_needs_confirming_and_a_closed_tournament_is_final(client, peopl
     assert not t.log.filter(kind__in=["registration_withdrawn", "bye_requested", "round_paired"]).exists()
 
 
-@pytest.mark.parametrize("table", ["abc", "", "-1", "99999999999999999999999", "1.5"])
+@pytest.mark.parametrize("table", ["abc", "", "-1", "99999999999999999999999", "1.5", "999999"])
 def test_result_for_a_table_that_is_no_id_is_refused(client, people, table):
     org, _players = people
     t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3],
@@ -232,3 +232,27 @@ def test_a_bad_option_of_the_chosen_game_is_refused(client, people):
     assert resp.status_code == 200
     assert "less than or equal to 5" in resp.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_players_actions_answer_in_words(client, people):
+    """A player's own buttons: registering twice, withdrawing or asking a bye while not
+    registered get a message, not a 404; withdrawing says what happens to a game under way."""
+    from tournaments.models import Registration
+
+    org, players = people
+    t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3],
+                                  rounds_count=2, status="open")
+    client.force_login(players[0])
+    for name in ("withdraw", "bye"):
+        resp = client.post(reverse(f"tournaments:{name}", args=[t.slug]), {"round": "1"}, follow=True)
+        assert resp.status_code == 200
+        assert "You are not registered in this tournament." in resp.content.decode()
+    assert not Registration.objects.exists()
+    first = client.post(reverse("tournaments:register", args=[t.slug]), follow=True)
+    assert "You are registered." in first.content.decode()
+    again = client.post(reverse("tournaments:register", args=[t.slug]), follow=True)
+    assert "You are already registered." in again.content.decode()
+    assert Registration.objects.filter(tournament=t, user=players[0]).count() == 1
+    gone = client.post(reverse("tournaments:withdraw", args=[t.slug]), follow=True)
+    assert "A game of yours already under way goes on" in gone.content.decode()
+    assert Registration.objects.get(tournament=t, user=players[0]).status == "withdrawn"
