@@ -78,6 +78,8 @@ class ParsedMail:
     sender: str = ""
     subject: str = ""
     references: str = ""
+    in_reply_to: str = ""
+    """The message this one answers (its Message-ID), as the sender's program wrote it."""
     auto_reason: str = ""
     dkim: str = ""
     text: str = ""
@@ -371,6 +373,7 @@ def parse_message(
     out.subject = header_text(msg, "Subject")[:500]
     refs = header_text(msg, "References") or header_text(msg, "In-Reply-To")
     out.references = refs[:4000]
+    out.in_reply_to = header_text(msg, "In-Reply-To")[:998]
     out.auto_reason = auto_reply_reason(msg, envelope_sender)
     out.dkim = dkim_result(msg)
     if headers_only:

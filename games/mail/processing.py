@@ -311,7 +311,19 @@ def _decide(row: InboundMail) -> Outcome:
     seat = _load_seat(row.seat_id)
     outcome = _answer(seat, row, parsed)
     if outcome.sections:
-        replies.send_reply(seat=seat, inbound=row, parsed=parsed, sections=outcome.sections)
+        from games.selectors import current_prompt
+
+        # An answer that asks again (a refusal, HELP) names the prompt open now, so an
+        # order sent in reply to it answers that prompt; a confirmation names none (a
+        # player often replies to the newest email, which may be the confirmation of the
+        # order that closed the prompt, to order for the next one).
+        number = None
+        if outcome.code != "order_accepted":
+            prompt = current_prompt(game=seat.game)
+            number = None if prompt is None else prompt.number
+        replies.send_reply(
+            seat=seat, inbound=row, parsed=parsed, sections=outcome.sections, prompt_number=number
+        )
     return outcome
 
 
@@ -341,23 +353,28 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     if parsed.order_text:
-        outcome = _submit(seat, parsed.order_text)
+        from games.services.notifications import prompt_answered
+
+        # A reply to the email of one prompt answers that prompt: if it has closed since,
+        # the order is refused rather than put on the next one.
+        answered = prompt_answered(in_reply_to=parsed.in_reply_to, game_id=game.pk)
+        outcome = _submit(seat, parsed.order_text, answered)
     for command in parsed.commands:
         outcome.sections.append(replies.command_text(seat, command))
     return outcome
 
 
-def _submit(seat: Seat, text: str) -> Outcome:
+def _submit(seat: Seat, text: str, expected_prompt: int | None = None) -> Outcome:
     from games.errors import ApplicationError, OrderRefused
 
     try:
-        sealed = _submit_text(seat, text)
+        sealed = _submit_text(seat, text, expected_prompt)
     except OrderRefused as exc:
         head = signed_off_head(seat, text)
         if head is None:
             return _refused(seat, exc)
         try:
-            sealed = _submit_text(seat, head)
+            sealed = _submit_text(seat, head, expected_prompt)
         except ApplicationError as head_exc:
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count.
@@ -372,11 +389,13 @@ def _submit(seat: Seat, text: str) -> Outcome:
     return Outcome(Status.PROCESSED, "order_accepted", "", [replies.accepted_text(seat, sealed)])
 
 
-def _submit_text(seat: Seat, text: str):
+def _submit_text(seat: Seat, text: str, expected_prompt: int | None = None):
     from games.services.orders import order_submit
 
     with transaction.atomic():
-        return order_submit(seat=seat, text=text, source="email")
+        return order_submit(
+            seat=seat, text=text, source="email", expected_prompt=expected_prompt
+        )
 
 
 def _refused(seat: Seat, exc) -> Outcome:

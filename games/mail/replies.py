@@ -286,12 +286,19 @@ def reply_recipient(seat: Any, parsed: ParsedMail) -> str:
 
 
 def send_reply(
-    *, seat: Any, inbound: Any, parsed: ParsedMail, sections: list[str], key: str = "answer"
+    *,
+    seat: Any,
+    inbound: Any,
+    parsed: ParsedMail,
+    sections: list[str],
+    key: str = "answer",
+    prompt_number: int | None = None,
 ) -> Any:
     """Queue one answer (sections joined) unless the seat is over its hourly quota.
     Returns the OutboxMessage, or None when nothing was queued. Keyed by the inbound row,
-    so a retried processing never answers twice."""
-    from games.services.notifications import outbox_enqueue
+    so a retried processing never answers twice. ``prompt_number``: the prompt the
+    answer is about (its Message-ID names it, so a reply to it answers that prompt)."""
+    from games.services.notifications import outbox_enqueue, prompt_message_id
     from games.services.seats import seat_reply_address
 
     to = reply_recipient(seat, parsed)
@@ -307,6 +314,9 @@ def send_reply(
         )
         return None
     body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER]) + "\n"
+    headers = _threading_headers(parsed)
+    if prompt_number is not None:
+        headers["Message-ID"] = prompt_message_id(game_id=seat.game_id, prompt_number=prompt_number)
     return outbox_enqueue(
         to=to,
         subject=_subject(parsed, seat),
@@ -314,6 +324,6 @@ def send_reply(
         seat=seat,
         kind=REPLY_KIND,
         reply_to=seat_reply_address(seat=seat),
-        headers=_threading_headers(parsed),
+        headers=headers,
         key=f"mail:{key}:{inbound.pk}",
     )

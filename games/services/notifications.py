@@ -10,6 +10,8 @@ failure, or out of attempts).
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 import smtplib
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,6 +31,29 @@ logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 BACKOFF_SECONDS = 30  # 30 s, 60 s, 120 s, 240 s between attempts
+
+
+# The Message-ID of every email that asks a seat for an order names the game and the
+# prompt, so a reply (its In-Reply-To) says which prompt it answers: an order sent in
+# reply to the email of a prompt that has closed since is refused, not put on the next
+# prompt (the web form does the same with its prompt number).
+_PROMPT_MESSAGE_ID_RE = re.compile(r"<fivex\.(\d{1,18})\.p(\d{1,9})\.[0-9a-f]{16}@[^>\s]+>")
+
+
+def prompt_message_id(*, game_id: int, prompt_number: int) -> str:
+    """A new Message-ID for an email about ``prompt_number`` of the game."""
+    from games.mail.addresses import orders_domain
+
+    return f"<fivex.{game_id}.p{prompt_number}.{secrets.token_hex(8)}@{orders_domain()}>"
+
+
+def prompt_answered(*, in_reply_to: str, game_id: int) -> int | None:
+    """The prompt number of the game's email that ``in_reply_to`` (a reply's header)
+    names, None when it names none of this game's prompt emails."""
+    match = _PROMPT_MESSAGE_ID_RE.search(in_reply_to or "")
+    if match is None or int(match.group(1)) != game_id:
+        return None
+    return int(match.group(2))
 
 
 def outbox_enqueue(
@@ -510,8 +535,13 @@ def _send_to_seat(
     kind: str,
     key: str,
     batch: list[dict[str, Any]] | None = None,
+    prompt_number: int | None = None,
 ) -> None:
-    """Queue one email to the seat now, or add it to ``batch`` (``outbox_enqueue_many``)."""
+    """Queue one email to the seat now, or add it to ``batch`` (``outbox_enqueue_many``).
+    ``prompt_number``: the prompt the email asks about (its Message-ID names it)."""
+    headers = {"X-FiveX-Game": str(game.pk)}
+    if prompt_number is not None:
+        headers["Message-ID"] = prompt_message_id(game_id=game.pk, prompt_number=prompt_number)
     message = {
         "to": seat.user.email,
         "subject": subject,
@@ -520,7 +550,7 @@ def _send_to_seat(
         "game": game,
         "kind": kind,
         "reply_to": seat_reply_address(seat=seat),
-        "headers": {"X-FiveX-Game": str(game.pk)},
+        "headers": headers,
         "key": key,
     }
     if batch is None:
@@ -550,6 +580,7 @@ def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
             kind="game_started",
             key=f"started:{game.pk}:{seat.pk}",
             batch=batch,
+            prompt_number=prompt.number,
         )
     outbox_enqueue_many(messages=batch)
 
@@ -586,6 +617,7 @@ def notify_prompt_resolved(
             kind="prompt_resolved",
             key=f"resolved:{game.pk}:{prompt.number}:{seat.pk}",
             batch=batch,
+            prompt_number=None if next_prompt is None else next_prompt.number,
         )
     outbox_enqueue_many(messages=batch)
 
@@ -605,6 +637,7 @@ def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
         context=context,
         kind="reminder",
         key=f"reminder:{game.pk}:{prompt.number}:{seat.pk}",
+        prompt_number=prompt.number,
     )
 
 

@@ -110,10 +110,18 @@ def test_resolution_emails_are_the_ones_notifying_seat_by_seat_writes(monkeypatc
         notifications, "outbox_enqueue_many", lambda *, messages: built.extend(messages)
     )
     real(**{**calls[0], "seats": None})  # the recipients read by the notification itself
-    fields = ("to", "subject", "body", "reply_to", "headers", "kind", "key")
+    fields = ("to", "subject", "body", "reply_to", "kind", "key")
     assert [{f: getattr(r, f) for f in fields} for r in rows] == [
         {f: m[f] for f in fields} for m in built
     ]
+    # The headers too, but for each email's own Message-ID, which names the next prompt.
+    def other(headers):
+        return {k: v for k, v in headers.items() if k != "Message-ID"}
+
+    assert [other(r.headers) for r in rows] == [other(m["headers"]) for m in built]
+    for r in rows:
+        assert notifications.prompt_answered(in_reply_to=r.headers["Message-ID"], game_id=game.pk) == 2
+    assert len({r.headers["Message-ID"] for r in rows}) == len(rows)
     assert [r.seat_id for r in rows] == [m["seat"].pk for m in built]
     order = Seat.objects.filter(game=game).order_by("position").values_list("pk", flat=True)
     assert [r.seat_id for r in rows] == list(order)

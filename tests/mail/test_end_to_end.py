@@ -17,6 +17,7 @@ from games.mail.models import InboundMail
 from games.mail.smtpd import make_controller
 from games.models import Game, OutboxMessage, Prompt
 from games.selectors import current_prompt, legal_orders
+from games.services.notifications import prompt_answered
 from tests.conftest import _free_port
 from tests.mail.conftest import PLAYERS, make_table
 
@@ -84,6 +85,12 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
     def inbox(player: str) -> list:
         return [m.message for m in smtp_sink.messages if emails[player] in m.rcpt_tos]
 
+    def asking(player: str, number: int) -> list:
+        return [
+            m for m in inbox(player)
+            if prompt_answered(in_reply_to=m["Message-ID"], game_id=game.pk) == number
+        ]
+
     wait_until(lambda: all(inbox(p) for p in PLAYERS), 30, "the game-started emails", worker)
     prompts = 0
     while True:
@@ -97,7 +104,15 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         for name in prompt.pending:
             seat = table.seats[name]
             order = legal_orders(seat=seat)[0]
-            last = inbox(name)[-1]
+            # The player answers the email that asks for this prompt (its Message-ID
+            # names it; a reply to an older prompt's email would be refused).
+            wait_until(
+                lambda name=name, number=prompt.number: asking(name, number),
+                30,
+                f"the email asking {name} for prompt {prompt.number}",
+                worker,
+            )
+            last = asking(name, prompt.number)[-1]
             # the reply address is taken from the email itself, as a mail client does
             assert last["Reply-To"] == table.address(name)
             with smtplib.SMTP(*smtpd) as smtp:
