@@ -33,6 +33,7 @@ HEADER_LIMIT = 64 * 1024
 _SIG_LINES = {"-- ", "--"}
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
+_END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
@@ -387,5 +388,8 @@ def parse_message(
     # Compatibility forms read as what they look like: full-width "ＰＬＡＹ" (some phone
     # keyboards), no-break spaces, ligatures.
     out.text = unicodedata.normalize("NFKC", strip_reply(text))
-    out.commands, out.order_text = split_commands(out.text)
+    out.commands, order_text = split_commands(out.text)
+    # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard) is no
+    # part of any order language.
+    out.order_text = "\n".join(_END_PUNCT_RE.sub("", line) for line in order_text.split("\n"))
     return out

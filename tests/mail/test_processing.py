@@ -256,6 +256,8 @@ def test_sign_off_on_the_next_line_is_ignored_and_said_so(table) -> None:
         "\u200bPLAY EXPAND\u200b\n",  # zero-width spaces (some webmails)
         "\ufeffPLAY\u00a0EXPAND\n",  # a byte order mark, a no-break space
         "ＰＬＡＹ ＥＸＰＡＮＤ\n",  # full-width letters (some phone keyboards)
+        "Play Expand.\n",  # a phone keyboard's full stop
+        "PLAY EXPAND!\n\nThanks\n",
     ],
 )
 def test_invisible_and_full_width_characters_read_as_they_look(table, body: str) -> None:
@@ -263,7 +265,7 @@ def test_invisible_and_full_width_characters_read_as_they_look(table, body: str)
     row = process_message(body_message(to=address, body=body), address)
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     order = current(table.seats["ann"])
-    assert order.text == "PLAY EXPAND" and order.parsed == {"play": "EXPAND"}
+    assert order.text.upper() == "PLAY EXPAND" and order.parsed == {"play": "EXPAND"}
 
 
 @pytest.mark.parametrize(
