@@ -31,9 +31,13 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     tiebreaks = forms.MultipleChoiceField(
         choices=list(TIEBREAK_NAMES.items()), required=False,
         initial=["buchholz", "sonneborn_berger"], widget=forms.CheckboxSelectMultiple,
-        help_text="Applied in the order listed.",
+        label="Tie-breaks", help_text="Applied in the order listed.",
     )
-    rating_pool = forms.CharField(required=False, help_text="Default: the game's id.")
+    rating_pool = forms.CharField(
+        required=False,
+        help_text="Tournaments with the same pool share their players' ratings. "
+        "Default: the game's short name (e.g. 5x).",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
