@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -341,6 +342,15 @@ def test_other_rulesets_have_their_own_page(client, users, django_capture_on_com
             assert ">0,0<" in html  # the black tile's coordinates are drawn
         else:
             assert html.count('class="die"') >= 2 * 3  # 2 players x 3 dice (default)
+            # A seat sees its own dice first, above the table; a spectator has none.
+            if name == "zed":
+                assert 'id="my-dice"' not in html
+            else:
+                from games.selectors import current_state
+
+                faces = [d["face"] for d in current_state(game=game)["seats"][name]["dice"]]
+                mine = html.split('id="my-dice"', 1)[1].split("</p>", 1)[0]
+                assert [f"{a}/{b}" for a, b in faces] == re.findall(r">(\d+/\d+)</span>", mine)
 
 
 def test_generic_fallback_renders_any_view_as_tables():
