@@ -22,7 +22,6 @@ from games.mail.parsing import REPLY_MARKER, ParsedMail
 logger = logging.getLogger("games.mail")
 
 REPLY_KIND = "mail_reply"
-MAX_LEGAL_SHOWN = 60
 MAX_IGNORED_SHOWN = 10  # lines of an ignored sign-off quoted back
 FOOTER = (
     "Reply to this message to send an order: one order in the body, nothing else needed.\n"
@@ -51,16 +50,12 @@ def _game_line(seat: Any) -> str:
 def legal_orders_text(seat: Any) -> str:
     """The legal orders of the seat now, or why there are none."""
     from games.selectors import legal_orders
+    from games.services.notifications import legal_orders_lines
 
     orders = legal_orders(seat=seat)
     if not orders:
         return "You are not asked for an order right now."
-    shown = orders[:MAX_LEGAL_SHOWN]
-    more = len(orders) - len(shown)
-    lines = ["Legal orders now:"] + [f"    {o}" for o in shown]
-    if more > 0:
-        lines.append(f"    ... and {more} more (the game page lists them all)")
-    return "\n".join(lines)
+    return "\n".join(["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))])
 
 
 def _parsed_summary(parsed: Any) -> str:

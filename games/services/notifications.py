@@ -462,6 +462,40 @@ def outbox_due(*, now: datetime | None = None) -> list[int]:
 # --- game emails --------------------------------------------------------------------
 
 
+MAX_ORDERS_LISTED = 60  # an email lists at most this many legal orders
+
+
+def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> list[str]:
+    """The legal orders as an email shows them. Orders that are every combination of a
+    few words (4X Dice's ``ALLOCATE`` of each die: 64 or 256 of them) are written as one
+    pattern with an example; past ``limit`` lines the rest is counted, not listed."""
+    groups: dict[tuple[str, int], list[list[str]]] = {}
+    for order in orders:
+        words = order.split()
+        groups.setdefault((words[0] if words else "", len(words)), []).append(words)
+    lines: list[str] = []
+    for (verb, size), members in groups.items():
+        slots = [list(dict.fromkeys(m[i] for m in members)) for i in range(1, size)]
+        combinations = 1
+        for slot in slots:
+            combinations *= len(slot)
+        if len(members) > 8 and len(slots) >= 2 and combinations == len(members):
+            if all(slot == slots[0] for slot in slots):
+                pattern = (
+                    f"{verb}, then {len(slots)} words, each one of: {', '.join(slots[0])}"
+                )
+            else:
+                pattern = " ".join([verb, *("<" + "|".join(slot) + ">" for slot in slots)])
+            lines.append(pattern)
+            lines.append(f"  ({len(members)} orders; e.g. {' '.join(members[0])})")
+        else:
+            lines.extend(" ".join(m) for m in members)
+    if len(lines) > limit:
+        more = len(lines) - limit
+        lines = [*lines[:limit], f"... and {more} more (the game page lists them all)"]
+    return lines
+
+
 VIEW_KEYS_SKIPPED = ("game", "seat", "orders")  # shown elsewhere in the email
 
 
@@ -477,12 +511,23 @@ def format_view(value: Any, indent: int = 0) -> str:
                 lines.append(f"{pad}{key}:")
                 lines.append(format_view(item, indent + 1))
             elif isinstance(item, list | dict):
-                shown = ", ".join(str(x) for x in item) if item else "-"
+                shown = ", ".join(_inline(x) for x in item) if item else "-"
                 lines.append(f"{pad}{key}: {shown}")
             else:
                 lines.append(f"{pad}{key}: {'-' if item is None else item}")
         return "\n".join(lines)
     return f"{pad}{value}"
+
+
+def _inline(value: Any) -> str:
+    """A value inside a one-line list of ``format_view`` (no Python reprs)."""
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k}: {_inline(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return str(value)
 
 
 def game_url(game: Game) -> str:
@@ -519,7 +564,7 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "prompt": prompt,
         "view_text": format_view(rules.view(state, seat.name)),
         "pending": pending and seat.status == Seat.Status.ACTIVE,
-        "legal_orders": rules.legal_orders(state, seat.name) if pending else [],
+        "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if pending else [],
         "reply_address": seat_reply_address(seat=seat),
         "url": game_url(game),
     }

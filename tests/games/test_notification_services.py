@@ -322,3 +322,39 @@ def test_a_batch_waits_for_a_concurrent_sender_and_does_not_send_twice(scripted_
     assert [s for s, _ in results] == ["skipped", "sent"]
     assert len(scripted_smtp.accepted) == 1 and b"bob@example.com" in scripted_smtp.accepted[0]
     assert OutboxMessage.objects.get(pk=message.pk).attempts == 1
+
+
+def test_emails_write_every_combination_of_words_as_one_pattern():
+    from itertools import product
+
+    from games.services.notifications import legal_orders_lines
+
+    areas = ["EXPLORE", "EXPAND", "EXTRACT", "EXTERMINATE"]
+    allocate = ["ALLOCATE " + " ".join(c) for c in product(areas, repeat=3)]
+    assert legal_orders_lines(allocate) == [
+        "ALLOCATE, then 3 words, each one of: EXPLORE, EXPAND, EXTRACT, EXTERMINATE",
+        "  (64 orders; e.g. ALLOCATE EXPLORE EXPLORE EXPLORE)",
+    ]
+    places = [f"PLACE {c} {h}" for c in ("BLUE", "RED", "YELLOW") for h in ("0,1", "1,0", "-1,1")]
+    assert legal_orders_lines(places) == [
+        "PLACE <BLUE|RED|YELLOW> <0,1|1,0|-1,1>",
+        "  (9 orders; e.g. PLACE BLUE 0,1)",
+    ]
+    # Not every combination (one missing), few orders, or one word after the verb: listed.
+    assert legal_orders_lines(places[:-1]) == places[:-1]
+    assert legal_orders_lines(["PLAY EXPLOIT", "PLAY EXPAND"]) == ["PLAY EXPLOIT", "PLAY EXPAND"]
+    bids = [f"BID {n}" for n in range(1, 12)]
+    assert legal_orders_lines(bids) == bids
+    # Past the limit the rest is counted.
+    many = [f"TAKE CARD{n}" for n in range(70)]
+    assert legal_orders_lines(many, limit=60) == [
+        *many[:60], "... and 10 more (the game page lists them all)"
+    ]
+
+
+def test_email_views_show_nested_values_without_python_reprs():
+    from games.services.notifications import format_view
+
+    text = format_view({"players": {"ann": {"dice": [{"face": [1, 2], "area": None}], "vp": 3}}})
+    assert text == "players:\n  ann:\n    dice: (face: [1, 2], area: -)\n    vp: 3"
+    assert "{" not in text and "None" not in text and "'" not in text
