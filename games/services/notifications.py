@@ -469,27 +469,23 @@ def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> lis
     """The legal orders as an email shows them. Orders that are every combination of a
     few words (4X Dice's ``ALLOCATE`` of each die: 64 or 256 of them) are written as one
     pattern with an example; past ``limit`` lines the rest is counted, not listed."""
-    groups: dict[tuple[str, int], list[list[str]]] = {}
-    for order in orders:
-        words = order.split()
-        groups.setdefault((words[0] if words else "", len(words)), []).append(words)
+    from games.presentation import order_patterns
+
     lines: list[str] = []
-    for (verb, size), members in groups.items():
-        slots = [list(dict.fromkeys(m[i] for m in members)) for i in range(1, size)]
-        combinations = 1
-        for slot in slots:
-            combinations *= len(slot)
-        if len(members) > 8 and len(slots) >= 2 and combinations == len(members):
-            if all(slot == slots[0] for slot in slots):
-                pattern = (
-                    f"{verb}, then {len(slots)} words, each one of: {', '.join(slots[0])}"
-                )
-            else:
-                pattern = " ".join([verb, *("<" + "|".join(slot) + ">" for slot in slots)])
-            lines.append(pattern)
-            lines.append(f"  ({len(members)} orders; e.g. {' '.join(members[0])})")
+    for item in order_patterns(orders):
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        verb, slots = item
+        if all(slot == slots[0] for slot in slots):
+            lines.append(f"{verb}, then {len(slots)} words, each one of: {', '.join(slots[0])}")
         else:
-            lines.extend(" ".join(m) for m in members)
+            lines.append(" ".join([verb, *("<" + "|".join(slot) + ">" for slot in slots)]))
+        count = 1
+        for slot in slots:
+            count *= len(slot)
+        example = " ".join([verb, *(slot[0] for slot in slots)])
+        lines.append(f"  ({count} orders; e.g. {example})")
     if len(lines) > limit:
         more = len(lines) - limit
         lines = [*lines[:limit], f"... and {more} more (the game page lists them all)"]

@@ -87,7 +87,10 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     """Submit (or replace) the seat's sealed order for the open prompt."""
     game = load_game(game_id)
     seat = _my_seat(request, game)
-    form = OrderForm(request.POST)
+    data = request.POST.copy()
+    if not data.get("text") and data.getlist("word"):  # the word-by-word form
+        data["text"] = " ".join([data.get("verb", ""), *data.getlist("word")]).strip()
+    form = OrderForm(data)
     if not form.is_valid():
         _form_error(request, form)
         return redirect("games:detail", game_id=game.pk)

@@ -146,6 +146,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
+        # Every combination of a few words (4X Dice's ALLOCATE): one choice per word.
+        "order_words": _order_words(legal, view.get("my_order") if seat else None)
+        if len(legal) > BUTTONS_MAX
+        else None,
         "history": seat_history(game=game, seat_name=seat.name if seat else None),
         "seats": seats,
         "is_organizer": is_organizer,
@@ -278,3 +282,23 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="fivex-game-{game.pk}.json"'
     return response
+
+
+def _order_words(legal: list[str], my_order: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The form's word-by-word choice when the legal orders are every combination of a
+    few words: the verb and, per word, its choices with the current order's preselected."""
+    from games.presentation import order_pattern
+
+    pattern = order_pattern(legal)
+    if pattern is None:
+        return None
+    verb, slots = pattern
+    words = str((my_order or {}).get("text") or "").upper().split()
+    chosen = words[1:] if len(words) == len(slots) + 1 and words[0] == verb.upper() else []
+    return {
+        "verb": verb,
+        "slots": [
+            {"number": i + 1, "choices": slot, "chosen": chosen[i] if chosen else slot[0]}
+            for i, slot in enumerate(slots)
+        ],
+    }

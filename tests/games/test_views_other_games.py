@@ -97,3 +97,36 @@ def test_played_to_the_end_with_the_web_order_form(
     assert game.ranking
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "finished" in page.lower()
+
+
+def test_4x_dice_allocation_is_chosen_die_by_die(client):
+    """64 ALLOCATE orders (every area for each of 3 dice) are offered as one choice per
+    die, not a list of 64; the words sent are joined into the order and checked as one."""
+    import re
+
+    from games.models import SealedOrder
+
+    game = create_and_fill(client, "4x-dice", ["da", "db"], {})
+    seat = game.seats.get(name="da")
+    client.force_login(seat.user)
+    url = reverse("games:detail", args=[game.pk])
+    page = client.get(url).content.decode()
+    form = page.split('id="legal-orders"', 1)[1].split("</form>", 1)[0]
+    assert 'name="verb" value="ALLOCATE"' in form
+    selects = re.findall(r'<select name="word"[^>]*>(.*?)</select>', form, re.S)
+    assert len(selects) == 3
+    for options in selects:
+        assert re.findall(r'<option value="(\w+)"', options) == ["EXPLORE", "EXPAND", "EXTRACT", "EXTERMINATE"]
+    order = reverse("games:order", args=[game.pk])
+    resp = client.post(order, {"prompt": 1, "verb": "ALLOCATE", "word": ["EXPAND", "EXTRACT", "EXPLORE"]}, follow=True)
+    assert "Order received and sealed" in resp.content.decode()
+    stored = SealedOrder.objects.get(seat=seat, is_current=True)
+    assert stored.text == "ALLOCATE EXPAND EXTRACT EXPLORE"
+    # The page now shows those words chosen.
+    form = client.get(url).content.decode().split('id="legal-orders"', 1)[1].split("</form>", 1)[0]
+    chosen = re.findall(r'<option value="(\w+)" selected>', form)
+    assert chosen == ["EXPAND", "EXTRACT", "EXPLORE"]
+    # A word that is no area is refused with the engine's reason; nothing changes.
+    resp = client.post(order, {"prompt": 1, "verb": "ALLOCATE", "word": ["EXPAND", "NOPE", "EXPLORE"]}, follow=True)
+    assert "NOPE" in resp.content.decode() and "Order received" not in resp.content.decode()
+    assert SealedOrder.objects.get(seat=seat, is_current=True).pk == stored.pk

@@ -1,0 +1,35 @@
+"""How legal orders are offered to a person (email lines, web form fields)."""
+
+from __future__ import annotations
+
+
+def order_patterns(orders: list[str], minimum: int = 9) -> list[tuple[str, list[list[str]]] | str]:
+    """The orders in their first-seen order, where every group of at least ``minimum``
+    orders that share a first word and a length and are *every* combination of their
+    other words (4X Dice's ``ALLOCATE`` of each die; 6x5's ``PLACE`` colour and hex) is
+    one ``(verb, [choices of word 2, choices of word 3, ...])``; other orders stay texts.
+    A pattern always stands for exactly the orders it replaces."""
+    groups: dict[tuple[str, int], list[list[str]]] = {}
+    for order in orders:
+        words = order.split()
+        groups.setdefault((words[0] if words else "", len(words)), []).append(words)
+    out: list[tuple[str, list[list[str]]] | str] = []
+    for (verb, size), members in groups.items():
+        slots = [list(dict.fromkeys(m[i] for m in members)) for i in range(1, size)]
+        combinations = 1
+        for slot in slots:
+            combinations *= len(slot)
+        if len(members) >= minimum and len(slots) >= 2 and combinations == len(members):
+            out.append((verb, slots))
+        else:
+            out.extend(" ".join(m) for m in members)
+    return out
+
+
+def order_pattern(orders: list[str]) -> tuple[str, list[list[str]]] | None:
+    """``(verb, choices per word)`` when the legal orders are one such pattern and
+    nothing else (the web form then offers one choice per word)."""
+    patterns = order_patterns(orders)
+    if len(patterns) == 1 and isinstance(patterns[0], tuple):
+        return patterns[0]
+    return None
