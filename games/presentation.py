@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def order_patterns(orders: list[str], minimum: int = 9) -> list[tuple[str, list[list[str]]] | str]:
     """The orders in their first-seen order, where every group of at least ``minimum``
@@ -33,3 +35,21 @@ def order_pattern(orders: list[str]) -> tuple[str, list[list[str]]] | None:
     if len(patterns) == 1 and isinstance(patterns[0], tuple):
         return patterns[0]
     return None
+
+
+def order_word_labels(
+    ruleset: str, engine_view: dict[str, Any], seat_name: str | None, verb: str, count: int
+) -> list[str]:
+    """What each word of a word-by-word order stands for, where the ruleset says so
+    (4X Dice's ``ALLOCATE``: an area for each of the seat's dice, in the order its view
+    lists them); generic "Word N" otherwise."""
+    if ruleset == "4x-dice" and verb.upper() == "ALLOCATE" and seat_name:
+        mine = (engine_view.get("players") or {}).get(seat_name) or {}
+        dice = mine.get("dice") or []
+        faces = [d.get("face") for d in dice if isinstance(d, dict)]
+        if len(faces) == count and all(isinstance(f, list) and len(f) == 2 for f in faces):
+            return [
+                f"Die {i}: {ships}/{asteroids} (ships/asteroids)"
+                for i, (ships, asteroids) in enumerate(faces, start=1)
+            ]
+    return [f"Word {i}" for i in range(1, count + 1)]

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
+from games.presentation import order_patterns
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
 
@@ -469,8 +470,6 @@ def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> lis
     """The legal orders as an email shows them. Orders that are every combination of a
     few words (4X Dice's ``ALLOCATE`` of each die: 64 or 256 of them) are written as one
     pattern with an example; past ``limit`` lines the rest is counted, not listed."""
-    from games.presentation import order_patterns
-
     lines: list[str] = []
     for item in order_patterns(orders):
         if isinstance(item, str):

@@ -24,6 +24,7 @@ from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
+from games.presentation import order_pattern, order_word_labels
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -147,7 +148,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
         # Every combination of a few words (4X Dice's ALLOCATE): one choice per word.
-        "order_words": _order_words(legal, view.get("my_order") if seat else None)
+        "order_words": _order_words(game, seat, legal, view)
         if len(legal) > BUTTONS_MAX
         else None,
         "history": seat_history(game=game, seat_name=seat.name if seat else None),
@@ -284,21 +285,23 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-def _order_words(legal: list[str], my_order: dict[str, Any] | None) -> dict[str, Any] | None:
+def _order_words(
+    game: Game, seat: Any, legal: list[str], view: dict[str, Any]
+) -> dict[str, Any] | None:
     """The form's word-by-word choice when the legal orders are every combination of a
-    few words: the verb and, per word, its choices with the current order's preselected."""
-    from games.presentation import order_pattern
-
+    few words: the verb and, per word, what it stands for and its choices, the current
+    order's preselected."""
     pattern = order_pattern(legal)
-    if pattern is None:
+    if pattern is None or seat is None:
         return None
     verb, slots = pattern
-    words = str((my_order or {}).get("text") or "").upper().split()
+    words = str((view.get("my_order") or {}).get("text") or "").upper().split()
     chosen = words[1:] if len(words) == len(slots) + 1 and words[0] == verb.upper() else []
+    labels = order_word_labels(game.ruleset, engine_part(view), seat.name, verb, len(slots))
     return {
         "verb": verb,
         "slots": [
-            {"number": i + 1, "choices": slot, "chosen": chosen[i] if chosen else slot[0]}
-            for i, slot in enumerate(slots)
+            {"label": label, "choices": slot, "chosen": chosen[i] if chosen else slot[0]}
+            for i, (slot, label) in enumerate(zip(slots, labels, strict=True))
         ],
     }

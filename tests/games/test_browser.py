@@ -212,6 +212,31 @@ def test_a_seat_page_fits_a_phone_screen(browser_page, live_server, ruleset, sea
     assert width <= 390, width
 
 
+def test_4x_dice_dice_are_allocated_one_choice_per_die(browser_page, live_server):
+    """The word-by-word form: one labelled choice per die, sent as one ALLOCATE order,
+    and the receipt shows it; the page then offers the same choices preselected."""
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_services.game_create(organizer=users[0], ruleset="4x-dice", seats_count=2)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    selects = page.locator("#legal-orders select[name='word']")
+    assert selects.count() == 3
+    assert page.locator("#legal-orders label.word").first.inner_text().startswith("Die 1: ")
+    for i, area in enumerate(["EXTRACT", "EXPAND", "EXTERMINATE"]):
+        selects.nth(i).select_option(area)
+    page.locator("#legal-orders button[type='submit']").click()
+    page.wait_for_selector("#receipt")
+    assert "ALLOCATE EXTRACT EXPAND EXTERMINATE" in page.inner_text("#receipt")
+    values = [selects.nth(i).input_value() for i in range(3)]
+    assert values == ["EXTRACT", "EXPAND", "EXTERMINATE"]
+
+
 def test_an_organizer_creates_a_tournament_with_the_games_own_option_fields(
     browser_page, live_server
 ):

@@ -115,6 +115,13 @@ def test_4x_dice_allocation_is_chosen_die_by_die(client):
     assert 'name="verb" value="ALLOCATE"' in form
     selects = re.findall(r'<select name="word"[^>]*>(.*?)</select>', form, re.S)
     assert len(selects) == 3
+    # Each choice is labelled with the die it places, in the order the state lists them.
+    from games.models import StateSnapshot
+
+    state = StateSnapshot.objects.get(game=game, prompt_number=1).state
+    faces = [die["face"] for die in state["seats"]["da"]["dice"]]
+    labels = re.findall(r'<label class="word">\s*Die (\d): (\d)/(\d)', form)
+    assert labels == [(str(i), str(s), str(a)) for i, (s, a) in enumerate(faces, start=1)]
     for options in selects:
         assert re.findall(r'<option value="(\w+)"', options) == ["EXPLORE", "EXPAND", "EXTRACT", "EXTERMINATE"]
     order = reverse("games:order", args=[game.pk])
