@@ -1,7 +1,7 @@
 """Site URLs: home, health, accounts, admin, API schema/docs, and each app's own URLs."""
 
 from django.contrib import admin
-from django.urls import include, path, register_converter
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from fivex_site import views
@@ -21,6 +21,9 @@ urlpatterns = [
     path("", include("games.urls")),
     path("api/", include("games.api.urls")),
     path("tournaments/", include("tournaments.urls")),
+    # Anything else under /api/ is a JSON 404, DEBUG on or off (handler404 is skipped
+    # when DEBUG is on).
+    re_path(r"^api/", views.api_not_found),
 ]
 
 handler404 = "fivex_site.views.not_found"

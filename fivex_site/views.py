@@ -1,7 +1,8 @@
 """Site-wide pages: the home page and the health check."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -37,11 +38,26 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """404 for an unknown endpoint under /api/ (or an id no row can have); a page that
+    exists with a trailing slash (the schema, the docs) is redirected to, as Django's
+    APPEND_SLASH does elsewhere."""
+    if not request.path.endswith("/") and request.method in ("GET", "HEAD"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(request.path + "/" + (f"?{query}" if query else ""))
+    body = {"error": "not_found", "message": f"No such API endpoint: {request.path}"}
+    return JsonResponse(body, status=404)
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """404: JSON under /api/ (an unknown endpoint or an id no row can have), else the page."""
+    """404: JSON under /api/, else the page."""
     if _api(request):
-        body = {"error": "not_found", "message": f"No such API endpoint: {request.path}"}
-        return JsonResponse(body, status=404)
+        return api_not_found(request)
     return defaults.page_not_found(request, exception)
 
 

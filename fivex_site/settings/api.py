@@ -26,5 +26,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # <id:...> (fivex_site.converters): an integer row id.
+    # Routes also served without their trailing slash are listed once (games.api.urls).
+    "PREPROCESSING_HOOKS": ["games.api.schema.slashed_only"],
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

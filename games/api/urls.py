@@ -1,4 +1,9 @@
-"""API routes (included under /api/ by fivex_site.urls)."""
+"""API routes (included under /api/ by fivex_site.urls).
+
+Every route also answers without its trailing slash: a client that POSTs to
+``/api/games/7/orders`` gets its order stored, not a redirect that drops the body (or,
+with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form only
+(``games.api.schema.slashed_only``)."""
 
 from django.urls import path
 
@@ -6,16 +11,22 @@ from games.api import views
 
 app_name = "games_api"
 
+
+def route(pattern: str, view, name: str) -> list:
+    """``pattern`` (ending in a slash) by its name, and the same without the slash."""
+    return [path(pattern, view, name=name), path(pattern.removesuffix("/"), view)]
+
+
 urlpatterns = [
-    path("ping/", views.PingView.as_view(), name="ping"),
-    path("games/", views.GameListCreateView.as_view(), name="games"),
-    path("games/open/", views.OpenGamesView.as_view(), name="open_games"),
-    path("games/<id:game_id>/", views.GameDetailView.as_view(), name="game"),
-    path("games/<id:game_id>/join/", views.GameJoinView.as_view(), name="join"),
-    path("games/<id:game_id>/start/", views.GameStartView.as_view(), name="start"),
-    path("games/<id:game_id>/leave/", views.GameLeaveView.as_view(), name="leave"),
-    path("games/<id:game_id>/resign/", views.SeatResignView.as_view(), name="resign"),
-    path("games/<id:game_id>/orders/", views.OrderSubmitView.as_view(), name="orders"),
-    path("games/<id:game_id>/log/", views.GameLogView.as_view(), name="log"),
-    path("games/<id:game_id>/export/", views.GameExportView.as_view(), name="export"),
+    *route("ping/", views.PingView.as_view(), "ping"),
+    *route("games/", views.GameListCreateView.as_view(), "games"),
+    *route("games/open/", views.OpenGamesView.as_view(), "open_games"),
+    *route("games/<id:game_id>/", views.GameDetailView.as_view(), "game"),
+    *route("games/<id:game_id>/join/", views.GameJoinView.as_view(), "join"),
+    *route("games/<id:game_id>/start/", views.GameStartView.as_view(), "start"),
+    *route("games/<id:game_id>/leave/", views.GameLeaveView.as_view(), "leave"),
+    *route("games/<id:game_id>/resign/", views.SeatResignView.as_view(), "resign"),
+    *route("games/<id:game_id>/orders/", views.OrderSubmitView.as_view(), "orders"),
+    *route("games/<id:game_id>/log/", views.GameLogView.as_view(), "log"),
+    *route("games/<id:game_id>/export/", views.GameExportView.as_view(), "export"),
 ]

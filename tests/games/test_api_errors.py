@@ -390,3 +390,37 @@ def test_an_error_outside_a_drf_view_is_json_under_api_and_a_page_elsewhere(rf):
     assert json.loads(api.content)["error"] == "server_error"
     page = server_error(rf.get("/games/"))
     assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
+
+
+def test_unknown_endpoints_are_json_404s_with_debug_on_too(table, settings):
+    """`make run` serves with DEBUG on, where Django's own 404 page would answer an
+    unmatched URL: the API still answers JSON."""
+    game, clients = table
+    settings.DEBUG = True
+    for url in (f"/api/games/{'9' * 23}/", "/api/no-such-endpoint/", "/api/games/1/nope"):
+        answer = clients["ann"].get(url)
+        assert_error(answer, 404, "not_found", "no such api endpoint")
+
+
+def test_routes_answer_without_their_trailing_slash(table, client):
+    """A POST to .../orders (no slash) stores the order: no redirect that drops the body,
+    no APPEND_SLASH error; pages under /api/ (the docs) redirect like the rest of the site."""
+    game, clients = table
+    answer = clients["ann"].post(
+        f"/api/games/{game.pk}/orders", {"text": "PASS GANDHI", "prompt": 1}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).text == (
+        "PASS GANDHI"
+    )
+    view = clients["ann"].get(f"/api/games/{game.pk}")
+    assert view.status_code == 200 and view.json()["my_order"]["text"] == "PASS GANDHI"
+    docs = client.get("/api/docs?x=1")
+    assert docs.status_code == 301 and docs["Location"] == "/api/docs/?x=1"
+    assert_error(client.post("/api/docs", {}), 404, "not_found", "no such api endpoint")
+
+
+def test_the_schema_lists_each_route_once_with_its_slash(client):
+    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+    assert "/api/games/{game_id}/orders/" in paths
+    assert all(p.endswith("/") for p in paths), sorted(paths)
