@@ -5,6 +5,7 @@ from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from fivex_site.health import check_broker, check_database
@@ -38,6 +39,7 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+@csrf_exempt  # it changes nothing; a POST with a session cookie gets the JSON 404 too
 def api_not_found(request: HttpRequest) -> HttpResponse:
     """404 for an unknown endpoint under /api/ (or an id no row can have); a page that
     exists with a trailing slash (the schema, the docs) is redirected to, as Django's

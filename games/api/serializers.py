@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import engine
@@ -63,8 +64,16 @@ class EmptyInputSerializer(serializers.Serializer):
     """No fields: the operation takes nothing but the game in the URL."""
 
 
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": ORDER_MAX_LENGTH, "pattern": r"\S"}
+)
+class OrderTextField(serializers.CharField):
+    """An order's text: surrounding white space dropped, so it must hold a character that
+    is not white space (the schema says so with its pattern)."""
+
+
 class OrderInputSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
+    text = OrderTextField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
     prompt = serializers.IntegerField(
         required=False,
         min_value=1,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from rest_framework.test import APIClient
@@ -421,6 +422,27 @@ def test_routes_answer_without_their_trailing_slash(table, client):
 
 
 def test_the_schema_lists_each_route_once_with_its_slash(client):
-    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
     assert "/api/games/{game_id}/orders/" in paths
     assert all(p.endswith("/") for p in paths), sorted(paths)
+    # An order's text must hold a character that is not white space (a blank one is a 400).
+    text = schema["components"]["schemas"]["OrderInput"]["properties"]["text"]
+    assert text["minLength"] == 1 and re.search(text["pattern"], "\u00a0 PASS") and not re.search(
+        text["pattern"], "\u00a0 \t"
+    )
+
+
+def test_an_unknown_endpoint_posted_with_a_session_cookie_is_a_json_404(table):
+    """Not Django's CSRF page: the catch-all changes nothing, so it needs no CSRF token."""
+    from django.test import Client
+
+    game, _clients = table
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(game.seats.get(name="ann").user)
+    answer = browser.post(f"/api/games/{'9' * 23}/orders/", {"text": "PASS GANDHI"})
+    assert_error(answer, 404, "not_found", "no such api endpoint")
+    # A real endpoint still checks the token: DRF's JSON 403.
+    refused = browser.post(f"/api/games/{game.pk}/orders/", {"text": "PASS GANDHI"})
+    assert refused.status_code == 403 and "CSRF" in refused.json()["message"]
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
