@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.presentation import ruleset_name
+
 
 def new_public_id() -> str:
     """A short random slug for URLs."""
@@ -78,7 +80,13 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status", "is_private"])]
 
     def __str__(self) -> str:
-        return self.name or f"{self.ruleset} game {self.pk}"
+        return self.title
+
+    @property
+    def title(self) -> str:
+        """What pages and emails call the game: its name, or its ruleset's name and its
+        number ("5X game 12")."""
+        return self.name or f"{ruleset_name(self.ruleset)} game {self.pk}"
 
 
 class Seat(models.Model):

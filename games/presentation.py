@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine
+
+
+def ruleset_name(ruleset_id: str) -> str:
+    """The ruleset's own name ("5X", "4X Dice"), or its id if no engine has it."""
+    try:
+        return engine.get(ruleset_id).name
+    except engine.ScriptError:
+        return ruleset_id
+
 
 def order_patterns(orders: list[str], minimum: int = 9) -> list[tuple[str, list[list[str]]] | str]:
     """The orders in their first-seen order, where every group of at least ``minimum``

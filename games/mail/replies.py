@@ -43,8 +43,7 @@ def _when(value: datetime | None) -> str:
 
 def _game_line(seat: Any) -> str:
     game = seat.game
-    name = game.name or f"{game.ruleset} game"
-    return f"Game: {name} (#{game.pk}), your seat: {seat.name}"
+    return f"Game: {game.title} (#{game.pk}), your seat: {seat.name}"
 
 
 def legal_orders_text(seat: Any) -> str:
@@ -249,7 +248,7 @@ def command_text(seat: Any, command: str) -> str:
 def _subject(parsed: ParsedMail, seat: Any) -> str:
     subject = (parsed.subject or "").strip()
     if not subject:
-        return f"Re: {seat.game.name or 'your game'}"[:200]
+        return f"Re: {seat.game.title}"[:200]
     if re.match(r"(re|aw|sv|antw|réf)\s*:", subject, re.IGNORECASE):
         subject = re.sub(r"^\w+\s*:\s*", "", subject)
     return f"Re: {subject}"[:200]

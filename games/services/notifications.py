@@ -600,7 +600,7 @@ def _send_to_seat(
 
 
 def _title(game: Game) -> str:
-    return game.name or f"{game.ruleset} game #{game.pk}"
+    return game.title
 
 
 def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:

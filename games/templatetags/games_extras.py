@@ -139,3 +139,11 @@ def iso_time(value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+@register.filter(name="ruleset_name")
+def ruleset_name_filter(ruleset_id: Any) -> str:
+    """``"4x-dice"`` -> ``"4X Dice"`` (the engine's own name for its ruleset)."""
+    from games.presentation import ruleset_name
+
+    return ruleset_name(str(ruleset_id))

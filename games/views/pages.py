@@ -18,13 +18,12 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-import engine
 from engine.base import events_for
 from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
-from games.presentation import order_pattern, order_word_labels
+from games.presentation import order_pattern, order_word_labels, ruleset_name
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -161,7 +160,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_join": bool(
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
-        "ruleset_name": _ruleset_name(game.ruleset),
+        "ruleset_name": ruleset_name(game.ruleset),
     }
     if prompt and prompt.get("deadline"):
         ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
@@ -172,13 +171,6 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             reverse("games:invite", args=[game.pk, game.invite_token])
         )
     return ctx
-
-
-def _ruleset_name(ruleset_id: str) -> str:
-    try:
-        return engine.get(ruleset_id).name
-    except engine.ScriptError:
-        return ruleset_id
 
 
 @require_safe
