@@ -67,7 +67,7 @@ class RulesetOptionsMixin:
             for option in ruleset.options:
                 field_name = option_field_name(ruleset.id, option.name)
                 field = _option_field(option)
-                field.label = option.name.replace("_", " ")
+                field.label = option.name.replace("_", " ").capitalize()
                 self.fields[field_name] = field  # type: ignore[attr-defined]
                 names.append(field_name)
             self.option_groups.append({"ruleset": ruleset, "field_names": names})

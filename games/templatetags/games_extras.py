@@ -147,3 +147,13 @@ def ruleset_name_filter(ruleset_id: Any) -> str:
     from games.presentation import ruleset_name
 
     return ruleset_name(str(ruleset_id))
+
+
+# Log entry kinds whose plain label would be jargon.
+_LOG_KINDS = {"nmr_applied": "Default order", "order_received": "Order sealed"}
+
+
+@register.filter
+def log_kind(kind: Any) -> str:
+    """A log entry's kind as the log page names it (``nmr_applied`` -> "Default order")."""
+    return _LOG_KINDS.get(str(kind)) or label(kind)

@@ -296,7 +296,18 @@ def test_mail_token_rotation_changes_the_reply_address(client, users, started):
 def test_log_and_export_pages(client, users, started):
     page = client.get(reverse("games:log", args=[started.pk]))
     assert page.status_code == 200
-    assert "Game started" in page.content.decode()
+    html = page.content.decode()
+    assert "Game started" in html
+    # Times are read as dates, not ISO strings; a resigned seat's order is named plainly.
+    from games.models import LogEntry
+
+    first = LogEntry.objects.filter(game=started).order_by("seq").first()
+    assert first.created_at.strftime("%-d %b %Y %H:%M:%S") in html
+    assert first.created_at.isoformat()[:19] not in html
+    login(client, users["cat"])
+    client.post(reverse("games:resign", args=[started.pk]), {"confirm": "yes"})
+    html = client.get(reverse("games:log", args=[started.pk])).content.decode()
+    assert "Seat resigned" in html and "Default order" in html and "Nmr" not in html
     early = client.get(reverse("games:export", args=[started.pk]), follow=True)
     assert any("once the game is over" in m for m in messages_of(early))
     assert client.get(reverse("games:detail", args=[999999])).status_code == 404
