@@ -237,6 +237,39 @@ def test_4x_dice_dice_are_allocated_one_choice_per_die(browser_page, live_server
     assert values == ["EXTRACT", "EXPAND", "EXTERMINATE"]
 
 
+def test_times_show_in_the_readers_time_zone(browser_page, live_server):
+    """A player in Tokyo reads the deadline and the receipt's time in Tokyo time (UTC+9,
+    no daylight saving); the UTC text stays as the tooltip."""
+    from datetime import timedelta, timezone
+
+    from games.models import Prompt
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    context = browser_page.context.browser.new_context(timezone_id="Asia/Tokyo", locale="en-GB")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_server.url, "ann")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        deadline = Prompt.objects.get(game=game, number=1).deadline
+        tokyo = deadline.astimezone(timezone(timedelta(hours=9)))
+        shown = page.locator("time[datetime]").first
+        assert tokyo.strftime("%H:%M") in shown.inner_text()
+        assert tokyo.strftime("%H:%M") != deadline.strftime("%H:%M")
+        assert shown.get_attribute("title") == deadline.strftime("%a %-d %b %Y, %H:%M UTC")
+        click_first_order(page)
+        receipt_time = page.locator("#receipt time[datetime]")
+        assert "UTC" in receipt_time.get_attribute("title")
+        assert "UTC" not in receipt_time.inner_text()
+    finally:
+        context.close()
+
+
 def test_an_organizer_creates_a_tournament_with_the_games_own_option_fields(
     browser_page, live_server
 ):

@@ -94,7 +94,24 @@
     });
   }
 
+  // <time datetime="..." data-local>: the reader's own time zone, the UTC text kept as
+  // the tooltip (quiet hours are set in UTC).
+  function localTimes() {
+    if (!window.Intl || !Intl.DateTimeFormat) { return; }
+    var format = new Intl.DateTimeFormat(undefined, {
+      weekday: "short", day: "numeric", month: "short", year: "numeric",
+      hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+    });
+    document.querySelectorAll("time[datetime][data-local]").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime"));
+      if (isNaN(when.getTime())) { return; }
+      el.title = el.textContent.trim();
+      el.textContent = format.format(when);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    localTimes();
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
