@@ -277,8 +277,14 @@ def test_resign_needs_confirmation(client, users, started):
     login(client, users["cat"])
     client.post(reverse("games:resign", args=[started.pk]))
     assert started.seats.get(name="cat").status == "active"
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert "I want to resign" in page and 'id="resigned"' not in page
     client.post(reverse("games:resign", args=[started.pk]), {"confirm": "yes"})
     assert started.seats.get(name="cat").status == "resigned"
+    # The page says so instead of offering to resign again or to order by email.
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert "You resigned from this game: your seat plays the default orders." in page
+    assert "I want to resign" not in page and "Orders by email" not in page
 
 
 def test_mail_token_rotation_changes_the_reply_address(client, users, started):
