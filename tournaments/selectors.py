@@ -29,12 +29,16 @@ def points_for(tournament: Tournament) -> dict[int, list[float]]:
 
 
 def history(*, tournament: Tournament, upto: int | None = None) -> list[standings_mod.Round]:
-    """The tournament's finished (or recorded) rounds as the standings module wants
-    them, with registration ids (as strings) as player ids."""
+    """The tournament's finished rounds as the standings module wants them, with
+    registration ids (as strings) as player ids. A round still being played is left
+    out: its players have neither a result nor a bye yet (counting them as unplayed
+    would give everyone a virtual opponent's Buchholz)."""
     rounds = []
     qs = tournament.rounds.order_by("number").prefetch_related("tables", "byes")
     for rnd in qs:
         if upto is not None and rnd.number > upto:
+            break
+        if rnd.status != Round.Status.FINISHED:
             break
         games = tuple(
             standings_mod.Game(ranking=tuple(tuple(str(p) for p in g) for g in t.ranking))

@@ -93,12 +93,20 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     registration = None
     if request.user.is_authenticated:
         registration = tournament.registrations.filter(user=request.user).first()
+    rounds = list(tournament.rounds.order_by("number"))
+    finished = 0
+    for rnd in rounds:  # the standings count the finished rounds before the first open one
+        if rnd.status != Round.Status.FINISHED:
+            break
+        finished = rnd.number
     return render(request, "tournaments/detail.html", {
         "t": tournament,
         "standings": selectors.standings(tournament=tournament),
+        "standings_after": finished,
+        "round_open": next((r for r in rounds if r.status != Round.Status.FINISHED), None),
         "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
-        "rounds": tournament.rounds.order_by("number"),
+        "rounds": rounds,
         "registration": registration,
         "is_organizer": _is_organizer(request, tournament),
     })

@@ -44,6 +44,13 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     for p in players:
         assert p.username in page
+    # While round 1 is played nobody has a result or a bye: the standings are all zero
+    # (no virtual opponents' Buchholz) and the page says the round is under way.
+    from tournaments.selectors import standings
+
+    assert all(r["points"] == 0 and set(r["tiebreaks"].values()) == {0} for r in standings(tournament=t))
+    detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    assert "Round 1 is under way" in detail and "Standings after round" not in detail
     # Enter both results by hand, with a reason; the round finishes.
     for table in rnd.tables.all():
         winner = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[1]).user_id)
@@ -54,6 +61,10 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     assert rnd.status == "finished"
     detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert "Buchholz" in detail and "Wins" in detail
+    assert "Standings after round 1" in detail and 'id="round-open"' not in detail
+    # Two winners with 1 point, each with one opponent on 0: Buchholz 0; the losers' 1.
+    rows = standings(tournament=t)
+    assert sorted((r["points"], r["tiebreaks"]["buchholz"]) for r in rows) == [(0, 1), (0, 1), (1, 0), (1, 0)]
     reg = t.registrations.get(pk=rnd.tables.first().players[1])
     player = client.get(reverse("tournaments:player", args=[t.slug, reg.pk])).content.decode()
     assert "<svg" in player and "rating-chart" in player  # a rating graph from the ledger
