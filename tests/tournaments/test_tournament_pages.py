@@ -51,6 +51,8 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     assert all(r["points"] == 0 and set(r["tiebreaks"].values()) == {0} for r in standings(tournament=t))
     detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert "Round 1 is under way" in detail and "Standings after round" not in detail
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert "<td>Round started</td>" in panel and "round_started" not in panel
     # Enter both results by hand, with a reason; the round finishes.
     for table in rnd.tables.all():
         winner = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[1]).user_id)
