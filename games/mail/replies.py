@@ -186,54 +186,38 @@ def show_text(seat: Any) -> str:
     return "\n".join(lines)
 
 
-def _render(value: Any, indent: int = 0) -> list[str]:
-    pad = "  " * indent
-    if isinstance(value, dict):
-        out: list[str] = []
-        for key, item in value.items():
-            if isinstance(item, dict | list) and item and not _flat(item):
-                out.append(f"{pad}{key}:")
-                out += _render(item, indent + 1)
-            else:
-                out.append(f"{pad}{key}: {_scalar(item)}")
-        return out
-    if isinstance(value, list):
-        out = []
-        for item in value:
-            if isinstance(item, dict) and "text" in item:
-                out.append(f"{pad}- {item['text']}")
-            elif isinstance(item, dict | list) and _flat(item):
-                out.append(f"{pad}- {_scalar(item)}")
-            elif isinstance(item, dict | list):
-                out.append(f"{pad}-")
-                out += _render(item, indent + 1)
-            else:
-                out.append(f"{pad}- {_scalar(item)}")
-        return out
-    return [f"{pad}{_scalar(value)}"]
-
-
-def _flat(value: Any) -> bool:
-    items = value.values() if isinstance(value, dict) else value
-    return all(not isinstance(i, dict | list) for i in items)
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={_scalar(v)}" for k, v in value.items()) or "-"
-    if isinstance(value, list):
-        return ", ".join(_scalar(v) for v in value) or "-"
-    if value is None:
-        return "-"
-    return str(value)
-
-
 def status_text(seat: Any) -> str:
-    """STATUS: the seat's own view of the game (``seat_view``), as text."""
+    """STATUS: the seat's own view of the game (``seat_view``) as the turn emails show
+    it, then the seats, the open prompt, the seat's order and the latest events."""
     from games.selectors import seat_view
+    from games.services.notifications import legal_orders_lines, view_as_text
 
     view = dict(seat_view(seat=seat))
-    return "\n".join(["STATUS: your view of the game", ""] + _render(view))
+    wrapper = {k: view.pop(k, None) for k in ("game", "seat", "prompt", "my_order", "legal_orders", "events")}
+    view.pop("view", None)
+    lines = ["STATUS: your view of the game", ""]
+    if view:
+        lines += [view_as_text(ruleset=seat.game.ruleset, view=view, seat_name=seat.name), ""]
+    seats = (wrapper["game"] or {}).get("seats") or []
+    names = [s["name"] + ("" if s["status"] == "active" else f" ({s['status']})") for s in seats]
+    lines.append("Seats: " + (", ".join(names) or "none yet"))
+    prompt = wrapper["prompt"]
+    if prompt:
+        deadline = prompt.get("deadline")
+        when = _when(datetime.fromisoformat(deadline)) if deadline else "none"
+        waiting = [p for p in prompt.get("pending") or [] if p not in (prompt.get("ready") or [])]
+        lines.append(
+            f"Prompt {prompt['number']} (round {prompt['round']}, {prompt['phase']}), deadline "
+            f"{when}: " + (f"waiting for {', '.join(waiting)}." if waiting else "every order is in.")
+        )
+        order = wrapper["my_order"]
+        lines.append(f"Your order: {order['text']}" if order else "You have no order for it.")
+    if wrapper["legal_orders"]:
+        lines += ["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(wrapper["legal_orders"]))]
+    events = [e["text"] for e in wrapper["events"] or [] if e.get("text")]
+    if events:
+        lines += ["Last prompt:", *(f"- {text}" for text in events)]
+    return "\n".join(lines)
 
 
 def command_text(seat: Any, command: str) -> str:

@@ -514,6 +514,20 @@ def format_view(value: Any, indent: int = 0) -> str:
     return f"{pad}{value}"
 
 
+def view_as_text(*, ruleset: str, view: dict[str, Any], seat_name: str | None) -> str:
+    """An engine view as an email shows it: the ruleset's own text template
+    (``games/email/views/<ruleset>.txt``, written for people) if it has one, else every
+    key of the view (``format_view``)."""
+    from django.template import TemplateDoesNotExist
+    from django.template.loader import get_template
+
+    try:
+        template = get_template(f"games/email/views/{ruleset}.txt")
+    except TemplateDoesNotExist:
+        return format_view(view)
+    return template.render({"v": view, "seat_name": seat_name}).strip("\n")
+
+
 def _inline(value: Any) -> str:
     """A value inside a one-line list of ``format_view`` (no Python reprs)."""
     if value is None:
@@ -557,7 +571,9 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "game": game,
         "seat": seat,
         "prompt": prompt,
-        "view_text": format_view(rules.view(state, seat.name)),
+        "view_text": view_as_text(
+            ruleset=game.ruleset, view=rules.view(state, seat.name), seat_name=seat.name
+        ),
         "pending": pending and seat.status == Seat.Status.ACTIVE,
         "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if pending else [],
         "reply_address": seat_reply_address(seat=seat),

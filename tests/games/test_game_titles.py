@@ -3,6 +3,8 @@ its page, the lists, the emails' subjects and bodies."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -37,3 +39,28 @@ def test_a_named_game_keeps_its_name():
     (ann,) = [make_user("ann")]
     game = game_create(organizer=ann, ruleset="5x", options={}, seats_count=3, name="Tuesday league")
     assert str(game) == game.title == "Tuesday league"
+
+
+def test_a_5x_turn_email_reads_as_the_table_and_keeps_others_leaders_secret():
+    """The 5X emails show the seat's hand, its leaders, the Wonders and each player in
+    words (not the view's keys); another seat's dealt leaders never appear."""
+    deal = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_create(organizer=users[0], ruleset="5x", options={}, seats_count=3, setup={"deal": deal})
+    for user in users:
+        game_join(game=game, user=user)
+    for name in deal:
+        body = OutboxMessage.objects.get(game=game, kind="game_started", to=f"{name}@example.test").body
+        assert "Great Leader draft." in body
+        assert "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in body
+        dealt = re.search(r"^Leaders dealt to you: (.*)$", body, re.M).group(1)
+        assert sorted(dealt.split(", ")) == sorted(deal[name])
+        # The spec's Wonder table.
+        assert "  A the Pyramids, 1.5 VP (+2 resources when built): up for bids now" in body
+        assert "  B the Great Wall, 2 VP (+1 resource when built): to come" in body
+        assert "  G the Rocket, 4.5 VP: to come" in body
+        assert f"  {name} (you): 1 VP, 3 resources, no Wonder, 5 cards in hand; discard pile: empty" in body
+        assert "hand_size" not in body and "resources: 3" not in body
+        for other, leaders in deal.items():
+            if other != name:
+                assert not any(leader in body for leader in leaders), (name, other)

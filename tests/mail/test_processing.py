@@ -134,8 +134,8 @@ def test_commands_help_status_show(table) -> None:
     order = current(table.seats["ann"])
     assert "HELP: Legal orders now:" in reply.body
     assert "STATUS: your view of the game" in reply.body
-    assert "hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in reply.body
-    assert "resources: 3" in reply.body
+    assert "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in reply.body
+    assert "  ann (you): 1 VP, 3 resources, no Wonder, 5 cards in hand" in reply.body
     assert "SHOW: your current order:\n\n    PLAY EXPLOIT" in reply.body
     assert order.commitment in reply.body
 
@@ -211,8 +211,11 @@ def test_status_renders_the_seat_list_one_line_each(table) -> None:
     address = table.address("ann")
     process_message(eml("commands.eml", to=address), address)
     [reply] = replies_to("ann@example.com")
-    for seat in table.seats.values():
-        assert f"- name={seat.name}, position={seat.position}, status=active" in reply.body
+    seating = ", ".join(s.name for s in sorted(table.seats.values(), key=lambda s: s.position))
+    assert sorted(seating.split(", ")) == ["ann", "bob", "cy"]
+    assert f"\nSeats: {seating}\n" in reply.body
+    assert "Prompt 1 (round 1, play), deadline " in reply.body
+    assert f"waiting for {seating}." in reply.body
 
 
 def body_message(*, to: str, body: str, sender: str = "ann@example.com") -> bytes:
