@@ -64,3 +64,24 @@ def test_a_5x_turn_email_reads_as_the_table_and_keeps_others_leaders_secret():
         for other, leaders in deal.items():
             if other != name:
                 assert not any(leader in body for leader in leaders), (name, other)
+
+
+def test_a_4x_dice_turn_email_lists_the_dice_and_tracks_in_words():
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_create(
+        organizer=users[0], ruleset="4x-dice", options={}, seats_count=2,
+        setup={"first": "bob", "rolls": [[2, 0], [1, 1], [0, 2], [1, 0], [2, 2], [0, 1]]},
+    )  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    body = OutboxMessage.objects.get(game=game, kind="game_started", to="ann@example.test").body
+    assert "Set-up: every seat allocates its first roll. bob moves first each round." in body
+    seats = {line.split(":")[0].strip(): line for line in body.splitlines() if "eXplore 0" in line}
+    assert set(seats) == {"ann (you)", "bob"}
+    # Each seat's three dice come from the fixed rolls, in seating order: one seat has
+    # 2/0, 1/1, 0/2 and the other 1/0, 2/2, 0/1, none allocated yet.
+    dice = sorted(line.split("; dice ")[1] for line in seats.values())
+    assert dice == ["1/0 -> ?, 2/2 -> ?, 0/1 -> ?", "2/0 -> ?, 1/1 -> ?, 0/2 -> ?"]
+    mine = seats["ann (you)"].split("; dice ")[1]
+    assert f"Your dice (ships/asteroids -> area): {mine}" in body
+    assert "explore: 0" not in body
