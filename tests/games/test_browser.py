@@ -295,3 +295,32 @@ def test_an_organizer_creates_a_tournament_with_the_games_own_option_fields(
     assert tournament.ruleset == "4x-dice" and tournament.options == {"dice": 4}
     assert tournament.points_per_place == {"3": [2.0, 1.0, 0.0]}
     assert "Tournament created" in page.inner_text("main")
+
+
+def test_tournament_pages_and_the_games_list_fit_a_phone_screen(browser_page, live_server):
+    """At 390 px the standings, the round, the organizer's panel and the games list
+    scroll inside their tables, not the page."""
+    from tests.games.web_support import make_user
+    from tournaments.services.rounds import round_pair, round_start
+    from tournaments.services.tournaments import (
+        registration_add,
+        tournament_create,
+        tournament_open,
+    )
+
+    org = make_user("org")
+    players = [make_user(n) for n in ("ann", "bob", "cat", "dan", "eve", "fay", "gus")]
+    t = tournament_create(organizer=org, name="Winter cup", ruleset="5x", table_sizes=[4, 3], rounds_count=3)
+    tournament_open(tournament=t, by=org)
+    for user in players:
+        registration_add(tournament=t, user=user)
+    round_start(rnd=round_pair(tournament=t, by=org), by=org)
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 800})
+    log_in(page, live_server.url, "org")
+    for url in (f"/tournaments/{t.slug}/", f"/tournaments/{t.slug}/rounds/1/",
+                f"/tournaments/{t.slug}/manage/", "/games/", "/tournaments/", "/"):  # fmt: skip
+        page.goto(live_server.url + url)
+        assert page.locator("main table").count() > 0, url
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, (url, width)
