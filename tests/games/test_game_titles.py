@@ -85,3 +85,29 @@ def test_a_4x_dice_turn_email_lists_the_dice_and_tracks_in_words():
     mine = seats["ann (you)"].split("; dice ")[1]
     assert f"Your dice (ships/asteroids -> area): {mine}" in body
     assert "explore: 0" not in body
+
+
+def test_a_6x5_turn_email_lists_tiles_by_colour_and_only_the_seats_own_goal():
+    goals = {"ann": [[[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]], "bob": [[[0, 0], [0, 1], [0, 2], [0, 3], [1, 2]]]}
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_create(
+        organizer=users[0], ruleset="6x5", options={}, seats_count=2, setup={"first": "bob", "goals": goals}
+    )
+    for user in users:
+        game_join(game=game, user=user)
+    ann = OutboxMessage.objects.get(game=game, kind="game_started", to="ann@example.test").body
+    bob = OutboxMessage.objects.get(game=game, kind="game_started", to="bob@example.test").body
+    assert "Turn 1: bob to move." in ann and "Turn 1: your move." in bob
+    for body in (ann, bob):
+        assert "  black: 0,0\n  blue: none\n  red: none\n  yellow: none\n" in body
+        assert "Reserve: 8 blue, 8 red, 8 yellow." in body
+    # Each seat sees its own goal (as the state holds it: canonical form; the straight
+    # line is 0,0 0,1 0,2 0,3 0,4), never the other's.
+    from games.models import StateSnapshot
+
+    state = StateSnapshot.objects.get(game=game, prompt_number=1).state
+    own = {s: " ".join(f"{q},{r}" for q, r in state["goals"][s][0]) for s in ("ann", "bob")}
+    assert own["ann"] == "0,0 0,1 0,2 0,3 0,4"
+    assert f"Your goal (any rotation, never mirrored):\n  1. {own['ann']}\n" in ann
+    assert f"Your goal (any rotation, never mirrored):\n  1. {own['bob']}\n" in bob
+    assert own["bob"] not in ann and own["ann"] not in bob
