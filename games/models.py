@@ -107,6 +107,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=150)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     mail_token = models.CharField(max_length=64, unique=True, default=new_mail_token)
+    # False: email this seat after a resolution only when it must order next (the start,
+    # the end, reminders and notices always go out).
+    email_every_prompt = models.BooleanField(default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<id:game_id>/order/", actions.order_submit, name="order"),
     path("games/<id:game_id>/resign/", actions.seat_resign, name="resign"),
     path("games/<id:game_id>/mail-token/", actions.mail_token_rotate, name="mail_token"),
+    path("games/<id:game_id>/mail-when/", actions.mail_when, name="mail_when"),
     path(
         "games/<id:game_id>/organizer/<slug:action>/",
         actions.organizer_action,

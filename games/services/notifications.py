@@ -655,6 +655,13 @@ def notify_prompt_resolved(
     caller already read it in this transaction (spares a query)."""
     batch: list[dict[str, Any]] = []
     for seat in _recipients(game, seats):
+        asked = (
+            next_prompt is not None
+            and seat.name in next_prompt.pending
+            and seat.status == Seat.Status.ACTIVE
+        )
+        if next_prompt is not None and not asked and not seat.email_every_prompt:
+            continue  # this player only wants the emails that ask for an order
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         context["events"] = [e.get("text", "") for e in events_for(events, seat.name)]
         context["ranking"] = game.ranking if next_prompt is None else None

@@ -28,6 +28,14 @@ def seat_for_token(*, token: str) -> Seat | None:
     )
 
 
+def seat_email_every_prompt_set(*, seat: Seat, every: bool) -> None:
+    """Whether the seat's player is emailed after every resolution (True) or only when
+    the seat must order next (False)."""
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(email_every_prompt=bool(every))
+    seat.email_every_prompt = bool(every)
+
+
 def mail_token_rotate(*, seat: Seat) -> str:
     """Give the seat a new mail token (the old reply address stops working); return it."""
     with transaction.atomic():

@@ -139,6 +139,28 @@ def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @post_action
+def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Email the seat after every prompt (``every=1``) or only when it must order (``0``)."""
+    game = load_game(game_id)
+    seat = _my_seat(request, game)
+    every = request.POST.get("every")
+    if every not in ("0", "1"):
+        messages.error(request, "Choose when to be emailed: after every prompt, or only when you must order.")
+        return redirect("games:detail", game_id=game.pk)
+    seat_services.seat_email_every_prompt_set(seat=seat, every=every == "1")
+    if every == "1":
+        messages.success(request, "You will be emailed after every prompt of this game.")
+    else:
+        messages.success(
+            request,
+            "You will be emailed only when you must order (and at the start, the end and "
+            "for reminders); the game page shows every move.",
+        )
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     """The organizer's tools: extend the deadline, pause, resume, replace a seat, end."""
     game = load_game(game_id)
