@@ -1,4 +1,5 @@
-"""How legal orders are offered to a person (email lines, web form fields)."""
+"""How games and their orders are offered to a person: rulesets' names, legal orders as
+email lines and as web form fields."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def order_word_labels(
 ) -> list[str]:
     """What each word of a word-by-word order stands for, where the ruleset says so
     (4X Dice's ``ALLOCATE``: an area for each of the seat's dice, in the order its view
-    lists them); generic "Word N" otherwise."""
+    lists them; 6x5's ``PLACE``: a colour and a hex); generic "Word N" otherwise."""
     if ruleset == "4x-dice" and verb.upper() == "ALLOCATE" and seat_name:
         mine = (engine_view.get("players") or {}).get(seat_name) or {}
         dice = mine.get("dice") or []
@@ -62,4 +63,6 @@ def order_word_labels(
                 f"Die {i}: {ships}/{asteroids} (ships/asteroids)"
                 for i, (ships, asteroids) in enumerate(faces, start=1)
             ]
+    if ruleset == "6x5" and verb.upper() == "PLACE" and count == 2:
+        return ["Colour", "Hex (q,r)"]
     return [f"Word {i}" for i in range(1, count + 1)]

@@ -3,6 +3,8 @@ order form, and drawn by their own templates (an SVG hex map, dice and tracks)."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -36,6 +38,10 @@ def test_6x5_on_the_web(client):
     client.force_login(game.seats.get(name=mover).user)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "<svg" in page and "PLACE BLUE" in page
+    # The first move can only place a tile: one choice of colour and one of hex.
+    form = page.split('id="legal-orders"', 1)[1].split("</form>", 1)[0]
+    assert 'name="verb" value="PLACE"' in form
+    assert re.findall(r'<label class="word">\s*([^<]+?)\s*<select', form) == ["Colour", "Hex (q,r)"]
     resp = client.post(reverse("games:order", args=[game.pk]), {"text": "PLACE RED 0,1", "prompt": 1}, follow=True)
     assert "Order received and sealed" in resp.content.decode()
     from games.services.resolution import prompt_resolve
