@@ -515,17 +515,12 @@ def format_view(value: Any, indent: int = 0) -> str:
 
 
 def view_as_text(*, ruleset: str, view: dict[str, Any], seat_name: str | None) -> str:
-    """An engine view as an email shows it: the ruleset's own text template
-    (``games/email/views/<ruleset>.txt``, written for people) if it has one, else every
-    key of the view (``format_view``)."""
-    from django.template import TemplateDoesNotExist
-    from django.template.loader import get_template
+    """An engine view as an email shows it: the ruleset's own rendering in words
+    (``games.email_views``) if it has one, else every key of the view (``format_view``)."""
+    from games.email_views import RENDERERS
 
-    try:
-        template = get_template(f"games/email/views/{ruleset}.txt")
-    except TemplateDoesNotExist:
-        return format_view(view)
-    return template.render({"v": view, "seat_name": seat_name}).strip("\n")
+    render = RENDERERS.get(ruleset)
+    return format_view(view) if render is None else render(view, seat_name)
 
 
 def _inline(value: Any) -> str:

@@ -120,26 +120,3 @@ def track(value: Any, maximum: int = 19) -> list[bool]:
     except (TypeError, ValueError):
         n = 0
     return [i < n for i in range(maximum)]
-
-
-@register.simple_tag
-def tiles_by_colour(board: Any) -> list[dict[str, Any]]:
-    """The 6x5 board for text: per colour (black, blue, red, yellow), its hexes
-    ``q,r`` in the board's order."""
-    board = board if isinstance(board, dict) else {}
-    return [
-        {"colour": name, "hexes": [key for key, tile in board.items() if tile == letter]}
-        for letter, name in TILE_NAME.items()
-    ]
-
-
-@register.filter
-def cells_text(cells: Any) -> str:
-    """A goal shape's cells as text: ``0,0 0,1 1,0 1,1 2,0``."""
-    out = []
-    for cell in cells if isinstance(cells, list) else []:
-        try:
-            out.append(f"{int(cell[0])},{int(cell[1])}")
-        except (TypeError, ValueError, IndexError):
-            continue
-    return " ".join(out)

@@ -1,0 +1,159 @@
+"""Each game's table as a turn email (and the STATUS answer) shows it, in words.
+
+Plain Python rather than templates: a resolution renders one per seat inside the
+worker's transaction, and a Django template cost ~1 ms each (~20 times this). A ruleset
+without an entry here is shown by ``notifications.format_view`` (every key of its view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.fivex import data as fivex_data
+
+
+def _n(value: Any) -> Any:
+    """2.0 -> 2, 2.5 stays."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _s(count: Any) -> str:
+    return "" if count == 1 else "s"
+
+
+def _you(name: str, seat: str | None) -> str:
+    return f"{name} (you)" if name == seat else name
+
+
+def fivex(v: dict[str, Any], seat: str | None) -> str:
+    if v.get("phase") == "over":
+        head = f"Game over after round {v.get('round')}."
+    elif v.get("round") == 0:
+        head = "Great Leader draft."
+    else:
+        head = f"Round {v.get('round')} of {v.get('rounds')}, phase {v.get('phase')}."
+    lines = [head]
+    if v.get("hand"):
+        lines.append("Your hand: " + ", ".join(v["hand"]))
+    if v.get("dealt"):
+        text = "Leaders dealt to you: " + ", ".join(v["dealt"])
+        if v.get("passed"):
+            text += f"; you passed {v['passed']['leader']} to {v['passed']['to']}"
+        if v.get("received"):
+            text += f"; you received {v['received']['leader']} from {v['received']['from']}"
+        lines.append(text)
+    wonders = v.get("wonders") or {}
+    built, removed = wonders.get("built") or {}, set(wonders.get("removed") or [])
+    lines += ["", "Wonders:"]
+    for w in fivex_data.WONDERS:
+        bonus = f" (+{w.bonus} resource{_s(w.bonus)} when built)" if w.bonus else ""
+        if w.letter in built:
+            state = f"built by {built[w.letter]}"
+        elif w.letter in removed:
+            state = "removed"
+        elif w.letter == wonders.get("current"):
+            state = "up for bids now"
+        else:
+            state = "to come"
+        lines.append(f"  {w.letter} {w.name}, {_n(w.vp_halves / 2)} VP{bonus}: {state}")
+    lines += ["", "Players:"]
+    for name, p in (v.get("players") or {}).items():
+        held = p.get("wonders") or []
+        text = (
+            f"  {_you(name, seat)}: {_n(p.get('vp'))} VP, {p.get('resources')} resources, "
+            + (f"Wonder{_s(len(held))} {' '.join(held)}" if held else "no Wonder")
+            + f", {p.get('hand_size') or 0} cards in hand"
+        )
+        if p.get("played"):
+            text += f", played {p['played']}"
+        if p.get("bid") is not None:
+            text += f", bid {p['bid']}"
+        lines.append(text + "; discard pile: " + (", ".join(p.get("discard") or []) or "empty"))
+    return "\n".join(lines)
+
+
+def _dice(dice: Any) -> str:
+    return ", ".join(f"{d['face'][0]}/{d['face'][1]} -> {d.get('area') or '?'}" for d in dice or [])
+
+
+def fourxdice(v: dict[str, Any], seat: str | None) -> str:
+    phase, turn, first = v.get("phase"), v.get("turn"), v.get("first")
+    if phase == "over":
+        head = f"Game over after round {v.get('round')}."
+    elif v.get("round") == 0:
+        head = "Set-up: every seat allocates its first roll."
+    else:
+        whose = "" if not turn else ": your turn" if turn == seat else f": {turn}'s turn"
+        head = f"Round {v.get('round')}, phase {phase}{whose}."
+    if first and phase != "over":
+        head += " You move first each round." if first == seat else f" {first} moves first each round."
+    lines = [head]
+    players = v.get("players") or {}
+    mine = players.get(seat) or {}
+    if mine.get("dice"):
+        lines.append(f"Your dice (ships/asteroids -> area): {_dice(mine['dice'])}")
+    lines += ["", "Players (tracks 0 to 19):"]
+    for name, p in players.items():
+        lines.append(
+            f"  {_you(name, seat)}: eXplore {p.get('explore')}, eXpand {p.get('expand')}, "
+            f"eXtract {p.get('extract')}, eXterminate {p.get('exterminate')}; {p.get('vp')} VP, "
+            f"score {p.get('score')}; dice {_dice(p.get('dice')) or 'none'}"
+        )
+    return "\n".join(lines)
+
+
+_COLOURS = (("K", "black"), ("B", "blue"), ("R", "red"), ("Y", "yellow"))
+
+
+def _cells(cells: Any) -> str:
+    return " ".join(f"{int(c[0])},{int(c[1])}" for c in cells or [])
+
+
+def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
+    if v.get("phase") == "over":
+        head = f"Game over after turn {v.get('turn')}."
+        if v.get("result"):
+            result = str(v["result"])
+            head += f" {result[:1].upper()}{result[1:]}."
+    else:
+        movers = ["your move" if s == seat else f"{s} to move" for s in v.get("pending") or []]
+        head = f"Turn {v.get('turn')}: {''.join(movers)}."
+    board = v.get("board") or {}
+    lines = [head, "", "Board (hexes q,r):"]
+    for letter, colour in _COLOURS:
+        hexes = [key for key, tile in board.items() if tile == letter]
+        lines.append(f"  {colour}: {' '.join(hexes) or 'none'}")
+    pawns = v.get("pawns") or {}
+    lines.append(
+        "Pawns: " + "; ".join(f"{_you(s, seat)} on {h or 'no hex yet'}" for s, h in pawns.items())
+    )
+    reserve = v.get("reserve") or {}
+    lines.append(
+        f"Reserve: {reserve.get('BLUE')} blue, {reserve.get('RED')} red, "
+        f"{reserve.get('YELLOW')} yellow. Goal cards left: {v.get('deck')}."
+    )
+    players = v.get("players") or {}
+    goals = (players.get(seat) or {}).get("goals") or []
+    if goals:
+        lines += ["", f"Your goal{_s(len(goals))} (any rotation, never mirrored):"]
+        lines += [f"  {i}. {_cells(g)}" for i, g in enumerate(goals, start=1)]
+    lines += ["", "Players:"]
+    for name, p in players.items():
+        text = (
+            f"  {_you(name, seat)}: {p.get('points')} point{_s(p.get('points'))}, "
+            f"{p.get('goal_count')} goal{_s(p.get('goal_count'))}"
+        )
+        if p.get("goals") and name != seat:
+            text += " (" + "; ".join(_cells(g) for g in p["goals"]) + ")"
+        if p.get("discarded"):
+            text += "; shown and discarded: " + "; ".join(_cells(g) for g in p["discarded"])
+        lines.append(text)
+    return "\n".join(lines)
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any], str | None], str]] = {
+    "5x": fivex,
+    "4x-dice": fourxdice,
+    "6x5": sixbyfive,
+}
