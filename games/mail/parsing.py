@@ -20,7 +20,7 @@ from email.utils import getaddresses
 
 import html2text
 
-COMMANDS = ("HELP", "STATUS", "SHOW")
+COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
 
 REPLY_MARKER = "#### Write your order above this line ####"
@@ -347,7 +347,7 @@ def strip_reply(text: str) -> str:
 
 
 def split_commands(text: str) -> tuple[list[str], str]:
-    """Separate the gateway commands (HELP, STATUS, SHOW, each alone on a line) from the
+    """Separate the gateway commands (``COMMANDS``, each alone on a line) from the
     order text. Returns (commands in order, without repeats; the remaining text)."""
     commands: list[str] = []
     rest: list[str] = []

@@ -360,6 +360,10 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         answered = prompt_answered(in_reply_to=parsed.in_reply_to, game_id=game.pk)
         outcome = _submit(seat, parsed.order_text, answered)
     for command in parsed.commands:
+        if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
+            from games.services.seats import seat_email_every_prompt_set
+
+            seat_email_every_prompt_set(seat=seat, every=command == "ALL")
         outcome.sections.append(replies.command_text(seat, command))
     return outcome
 

@@ -26,7 +26,8 @@ MAX_IGNORED_SHOWN = 10  # lines of an ignored sign-off quoted back
 FOOTER = (
     "Reply to this message to send an order: one order in the body, nothing else needed.\n"
     "Commands, alone on a line: HELP (the legal orders now), STATUS (your view of the "
-    "game), SHOW (your current order and its receipt)."
+    "game), SHOW (your current order and its receipt), QUIET (only the emails that ask "
+    "for your order), ALL (an email after every prompt)."
 )
 
 
@@ -226,6 +227,14 @@ def command_text(seat: Any, command: str) -> str:
         return "HELP: " + legal_orders_text(seat)
     if command == "STATUS":
         return status_text(seat)
+    if command == "QUIET":
+        return (
+            "QUIET: from now on you get only the emails that ask for your order in this game "
+            "(and its start, its end, reminders and notices). Send ALL for an email after "
+            "every prompt again."
+        )
+    if command == "ALL":
+        return "ALL: from now on you get an email after every prompt of this game."
     return show_text(seat)
 
 

@@ -117,6 +117,8 @@ def test_commands_are_separated_from_the_order() -> None:
     assert parsed.order_text == ""
     commands, rest = split_commands("SHOW\nPLAY EXPLOIT\nshow\n")
     assert commands == ["SHOW"] and rest == "PLAY EXPLOIT"
+    commands, rest = split_commands("quiet\nPLAY EXPLOIT\n  All \nall the best\n")
+    assert commands == ["QUIET", "ALL"] and rest == "PLAY EXPLOIT\nall the best"
 
 
 def test_random_bytes_are_garbled_not_a_crash() -> None:

@@ -148,6 +148,25 @@ def test_show_without_order(table) -> None:
     assert "SHOW: you have no order for the current prompt." in reply.body
 
 
+def test_quiet_and_all_set_when_the_seat_is_emailed(table) -> None:
+    from games.models import Seat
+
+    address = table.address("bob")
+    raw = b"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <q@x>\r\n\r\nQuiet\r\n"
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    assert Seat.objects.get(pk=table.seats["bob"].pk).email_every_prompt is False
+    [reply] = replies_to("bob@example.com")
+    assert "QUIET: from now on you get only the emails that ask for your order" in reply.body
+    # With an order in the same message: both happen.
+    raw = b"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <a@x>\r\n\r\nPLAY EXPAND\r\nALL\r\n"
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert Seat.objects.get(pk=table.seats["bob"].pk).email_every_prompt is True
+    assert current(table.seats["bob"]).text == "PLAY EXPAND"
+    assert "ALL: from now on you get an email after every prompt" in replies_to("bob@example.com")[-1].body
+
+
 def test_finished_game_is_answered(table) -> None:
     Game.objects.filter(pk=table.game.pk).update(status="finished")
     address = table.address("ann")
