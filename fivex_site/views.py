@@ -16,10 +16,10 @@ def home(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or a welcome page for visitors."""
     if not request.user.is_authenticated:
         return render(request, "home.html", {"games": None})
-    from games.selectors import games_for_user
+    from games.selectors import games_for_user, orders_needed
 
     games = games_for_user(user=request.user)
-    return render(request, "home.html", {"games": games})
+    return render(request, "home.html", {"games": games, "needed": orders_needed(user=request.user)})
 
 
 @never_cache

@@ -29,6 +29,29 @@ def games_for_user(*, user: Any) -> QuerySet[Game]:
     )
 
 
+def orders_needed(*, user: Any) -> dict[int, Prompt]:
+    """The user's active games whose open prompt waits for an order from the user's
+    (active) seat and has none yet: game id -> that prompt (its deadline, its phase)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return {}
+    seats = dict(
+        Seat.objects.filter(user=user, status=Seat.Status.ACTIVE, game__status=Game.Status.ACTIVE)
+        .values_list("game_id", "name")
+    )
+    if not seats:
+        return {}
+    waiting = {
+        p.game_id: p
+        for p in Prompt.objects.filter(game_id__in=seats, status=Prompt.Status.OPEN)
+        if seats[p.game_id] in (p.pending or [])
+    }
+    ordered = set(
+        SealedOrder.objects.filter(prompt__in=list(waiting.values()), is_current=True)
+        .values_list("prompt__game_id", "seat_name")
+    )
+    return {g: p for g, p in waiting.items() if (g, seats[g]) not in ordered}
+
+
 def open_games() -> QuerySet[Game]:
     """Public games still forming, newest first."""
     return Game.objects.filter(status=Game.Status.FORMING, is_private=False).order_by(

@@ -43,7 +43,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/game_list.html",
-        {"my_games": mine, "open_games": open_games},
+        {"my_games": mine, "open_games": open_games, "needed": selectors.orders_needed(user=request.user)},
     )
 
 

@@ -111,3 +111,22 @@ def test_a_6x5_turn_email_lists_tiles_by_colour_and_only_the_seats_own_goal():
     assert f"Your goal (any rotation, never mirrored):\n  1. {own['ann']}\n" in ann
     assert f"Your goal (any rotation, never mirrored):\n  1. {own['bob']}\n" in bob
     assert own["bob"] not in ann and own["ann"] not in bob
+
+
+def test_the_game_lists_say_where_the_players_order_is_needed(client):
+    """Home and the games list flag the games waiting for this player's order, until
+    it is sent."""
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_create(organizer=users[0], ruleset="6x5", options={}, seats_count=2, setup={"first": "ann"})
+    for user in users:
+        game_join(game=game, user=user)
+    from games.services.orders import order_submit
+
+    for url in (reverse("home"), reverse("games:list")):
+        client.force_login(users[0])
+        assert "your order is needed" in client.get(url).content.decode(), url
+        client.force_login(users[1])  # bob moves second: nothing is asked of him yet
+        assert "your order is needed" not in client.get(url).content.decode(), url
+    order_submit(seat=game.seats.get(name="ann"), text="PLACE RED 0,1", source="web")
+    client.force_login(users[0])
+    assert "your order is needed" not in client.get(reverse("home")).content.decode()
