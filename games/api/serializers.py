@@ -117,6 +117,19 @@ class GameSerializer(serializers.Serializer):
     warnings = serializers.JSONField()
 
 
+class MyGameSerializer(GameSerializer):
+    """One of the caller's games (``GET /api/games/``)."""
+
+    order_needed = serializers.SerializerMethodField(
+        help_text="The number of the open prompt that waits for your order (none sent yet), "
+        "or null: poll this list to know where to play."
+    )
+
+    def get_order_needed(self, game: Any) -> int | None:
+        prompt = (self.context.get("needed") or {}).get(game.pk)
+        return None if prompt is None else prompt.number
+
+
 class GameCreatedSerializer(GameSerializer):
     """The new game, with its invitation token (for the organizer to share)."""
 

@@ -166,14 +166,15 @@ class PingView(BaseAPIView):
 class GameListCreateView(BaseAPIView):
     """GET: the caller's games, newest first. POST: create a game (caller organizes)."""
 
-    @extend_schema(responses={200: s.GameSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: s.MyGameSerializer(many=True), **ERRORS})
     def get(self, request: Request) -> Response:
         games = (
             selectors.games_for_user(user=request.user)
             .select_related("organizer")
             .prefetch_related("seats__user")[:200]
         )
-        return Response(s.GameSerializer(games, many=True).data)
+        needed = selectors.orders_needed(user=request.user)
+        return Response(s.MyGameSerializer(games, many=True, context={"needed": needed}).data)
 
     @extend_schema(request=s.GameCreateInputSerializer, responses={201: s.GameCreatedSerializer, **ERRORS})
     def post(self, request: Request) -> Response:

@@ -130,3 +130,19 @@ def test_the_game_lists_say_where_the_players_order_is_needed(client):
     order_submit(seat=game.seats.get(name="ann"), text="PLACE RED 0,1", source="web")
     client.force_login(users[0])
     assert "your order is needed" not in client.get(reverse("home")).content.decode()
+
+
+def test_the_api_game_list_says_which_prompt_waits_for_the_callers_order():
+    from games.services.orders import order_submit
+    from tests.games.web_support import token_client
+
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_create(organizer=users[0], ruleset="6x5", options={}, seats_count=2, setup={"first": "ann"})
+    for user in users:
+        game_join(game=game, user=user)
+    [ann_game] = token_client(users[0]).get("/api/games/").json()
+    [bob_game] = token_client(users[1]).get("/api/games/").json()
+    assert (ann_game["id"], ann_game["order_needed"]) == (game.pk, 1)
+    assert bob_game["order_needed"] is None
+    order_submit(seat=game.seats.get(name="ann"), text="PLACE RED 0,1", source="api")
+    assert token_client(users[0]).get("/api/games/").json()[0]["order_needed"] is None
