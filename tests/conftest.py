@@ -201,10 +201,17 @@ def _purge_queue(app, queue: str) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _private_celery_queue(tmp_path_factory) -> Iterator[None]:
+def _private_celery_queue(tmp_path_factory) -> Iterator[dict[str, str]]:
     """Tasks the suite enqueues never reach a developer's `make run` worker or another run."""
-    with private_celery_route(tmp_path_factory.mktemp("celery-session")):
-        yield
+    with private_celery_route(tmp_path_factory.mktemp("celery-session")) as env:
+        yield env
+
+
+@pytest.fixture
+def private_celery_env(_private_celery_queue) -> dict[str, str]:
+    """The environment a ``manage.py`` subprocess needs so that the tasks it enqueues go
+    to this run's private queues (not a developer's ``var/celery`` or Redis queue)."""
+    return dict(_private_celery_queue)
 
 
 @dataclass

@@ -69,10 +69,14 @@ def test_ingest_email_without_recipient_is_a_usage_error(table, monkeypatch) -> 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_ingest_email_as_a_real_pipe(table) -> None:
+def test_ingest_email_as_a_real_pipe(table, private_celery_env) -> None:
     address = table.address("cy")
+    # A developer's embedded broker folder (what `make run` consumes) gets nothing.
+    developer_queue = ROOT / "var" / "celery" / "queue"
+    before = sorted(developer_queue.glob("*")) if developer_queue.exists() else []
     env = {
         **os.environ,
+        **private_celery_env,
         "DATABASE_URL": database_url_for_worker(),
         "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
         "ORDERS_DOMAIN": "orders.example",
@@ -90,6 +94,8 @@ def test_ingest_email_as_a_real_pipe(table) -> None:
     order = SealedOrder.objects.get(seat=table.seats["cy"], is_current=True)
     assert order.parsed == {"play": "EXTERMINATE"}
     assert table.seats["cy"].mail_token.encode() not in result.stdout + result.stderr
+    after = sorted(developer_queue.glob("*")) if developer_queue.exists() else []
+    assert after == before
 
 
 def _postmark(client, payload: dict, auth: str = "hook:secret"):

@@ -110,10 +110,11 @@ def test_storage_failure_answers_451_so_the_sender_retries(table, smtpd, monkeyp
     assert err.value.smtp_code == 451
 
 
-def test_runsmtpd_command_serves_smtp(table, orders_settings) -> None:
+def test_runsmtpd_command_serves_smtp(table, orders_settings, private_celery_env) -> None:
     port = _free_port()
     env = {
         **os.environ,
+        **private_celery_env,
         "DATABASE_URL": database_url_for_worker(),
         "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
         "ORDERS_DOMAIN": "orders.example",
