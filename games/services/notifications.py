@@ -658,7 +658,11 @@ def notify_prompt_resolved(
         if next_prompt is not None and not asked and not seat.email_every_prompt:
             continue  # this player only wants the emails that ask for an order
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
-        context["events"] = [e.get("text", "") for e in events_for(events, seat.name)]
+        seen = events
+        if not seat.email_every_prompt:  # what happened since this seat's last email
+            seen = [*_events_since_last_email(game=game, seat=seat, prompt=prompt), *events]
+            context["events_heading"] = "What happened since your last email"
+        context["events"] = [e.get("text", "") for e in events_for(seen, seat.name)]
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:
             subject = f"[{_title(game)}] The game is over"
@@ -678,6 +682,26 @@ def notify_prompt_resolved(
             prompt_number=None if next_prompt is None else next_prompt.number,
         )
     outbox_enqueue_many(messages=batch)
+
+
+def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:
+    """For a seat emailed only when asked: the events of the prompts resolved before
+    ``prompt`` since the seat's last email, i.e. since the latest earlier prompt that asked
+    it (that prompt included: its own move). Empty when the seat was asked at ``prompt``
+    itself. At most the last 100 prompts are looked at."""
+    earlier = list(
+        Prompt.objects.filter(game=game, number__lt=prompt.number, status=Prompt.Status.RESOLVED)
+        .order_by("-number")
+        .values_list("pending", "events")[:100]
+    )
+    if seat.name in (prompt.pending or []):
+        return []
+    out: list = []
+    for pending, events in earlier:  # newest first
+        out[:0] = list(events or [])
+        if seat.name in (pending or []):
+            break
+    return out
 
 
 def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:

@@ -62,3 +62,31 @@ def test_a_bad_choice_changes_nothing(client):
     answer = client.post(reverse("games:mail_when", args=[game.pk]), {"every": "0"}, follow=True)
     assert answer.status_code == 200
     assert Seat.objects.filter(game=game, email_every_prompt=False).count() == 0
+
+
+def test_a_quiet_seat_is_told_everything_since_its_last_email():
+    """ann (quiet) is emailed when her turn comes back: the email's "What happened"
+    holds her own move and both others', in order, not just the last one."""
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_create(organizer=users[0], ruleset="6x5", options={}, seats_count=3, setup={"first": "ann"})
+    for user in users:
+        game_join(game=game, user=user)
+    seats = {s.name: s for s in Seat.objects.filter(game=game)}
+    seating = [s.name for s in sorted(seats.values(), key=lambda s: s.position)]
+    start = seating.index("ann")  # ann moves first (set-up); turns follow the seating
+    order = seating[start:] + seating[:start]
+    Seat.objects.filter(pk=seats["ann"].pk).update(email_every_prompt=False)
+    moves = {order[0]: "PLACE RED 0,1", order[1]: "PLACE BLUE 0,-1", order[2]: "PLACE YELLOW 1,0"}
+    for number, name in enumerate(order, start=1):
+        order_submit(seat=Seat.objects.get(pk=seats[name].pk), text=moves[name], source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=number)
+    [mail] = OutboxMessage.objects.filter(game=game, kind="prompt_resolved", to="ann@example.test")
+    assert mail.key == f"resolved:{game.pk}:3:{seats['ann'].pk}"  # only when asked again
+    happened = mail.body.split("What happened since your last email:", 1)[1].split("\n\n", 1)[0]
+    positions = [happened.find(hex_) for hex_ in ("0,1", "0,-1", "1,0")]
+    assert -1 not in positions and positions == sorted(positions), happened
+    # The second mover (every prompt) got prompt 3's email with its own events only.
+    other = OutboxMessage.objects.get(game=game, kind="prompt_resolved", to=f"{order[1]}@example.test",
+                                      key__startswith=f"resolved:{game.pk}:3:")  # fmt: skip
+    other_happened = other.body.split("What happened:", 1)[1].split("\n\n", 1)[0]
+    assert "1,0" in other_happened and "0,1" not in other_happened
