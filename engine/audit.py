@@ -129,7 +129,7 @@ def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[s
         kind = entry.get("kind")
         payload = entry.get("payload") or {}
         seq = entry.get("seq")
-        if kind in ("order_received", "order_replaced", "nmr_applied"):
+        if kind in ("order_received", "order_replaced", "nmr_applied", "order_forced"):
             latest[(payload.get("prompt"), payload.get("seat"))] = payload.get("commitment")
         elif kind == "orders_revealed":
             prompt = payload.get("prompt")

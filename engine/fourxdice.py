@@ -224,6 +224,12 @@ class FourXDice(Ruleset):
         count = len(state["seats"][seat]["dice"])
         return "ALLOCATE " + " ".join(AREAS[i % len(AREAS)] for i in range(count))
 
+    def forced_order(self, state: State, seat: str) -> str | None:
+        """Never one legal order: an allocation has four areas for each die, and a seat
+        is asked to eXterminate only when a hit is possible (PASS is the other choice).
+        Spares building up to 4^dice allocations on every prompt."""
+        return None
+
     def legal_orders(self, state: State, seat: str) -> list[str]:
         """Every allocation (4^dice of them), or PASS and the hit lists (capped at
         ``LEGAL_ORDERS_CAP``); empty for a seat that is not pending."""

@@ -155,6 +155,9 @@ class Prompt(models.Model):
     # Every event of the resolution, with its visibility (``to``); shown to a seat only
     # through engine.events_for. Never shown raw to players.
     events = models.JSONField(default=list, blank=True)
+    # The pending seats whose only legal order the site entered when the prompt opened
+    # (``Ruleset.forced_order``): they were not asked.
+    forced = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -176,6 +179,7 @@ class SealedOrder(models.Model):
         API = "api", "api"
         EMAIL = "email", "email"
         DEFAULT = "default", "default"
+        FORCED = "forced", "forced (the only legal order)"
 
     prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="orders")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")

@@ -182,9 +182,18 @@ def show_text(seat: Any) -> str:
     lines += [
         "",
         f"Receipt (SHA-256 commitment): {order.commitment}",
-        f"Submitted: {_when(order.submitted_at)} (by {order.source})",
+        f"Submitted: {_when(order.submitted_at)} ({_source_words(order.source)})",
     ]
     return "\n".join(lines)
+
+
+def _source_words(source: str) -> str:
+    """How an order came in, for SHOW."""
+    if source == "forced":
+        return "entered for you: your only legal order"
+    if source == "default":
+        return "the default order"
+    return f"by {source}"
 
 
 def status_text(seat: Any) -> str:
@@ -212,7 +221,12 @@ def status_text(seat: Any) -> str:
             f"{when}: " + (f"waiting for {', '.join(waiting)}." if waiting else "every order is in.")
         )
         order = wrapper["my_order"]
-        lines.append(f"Your order: {order['text']}" if order else "You have no order for it.")
+        lines.append(
+            f"Your order: {order['text']}"
+            + (" (your only legal order, entered for you)" if order["source"] == "forced" else "")
+            if order
+            else "You have no order for it."
+        )
     if wrapper["legal_orders"]:
         lines += ["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(wrapper["legal_orders"]))]
     events = [e["text"] for e in wrapper["events"] or [] if e.get("text")]

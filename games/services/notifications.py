@@ -562,6 +562,8 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
 
     rules = ruleset_get(game.ruleset)
     pending = prompt is not None and seat.name in prompt.pending
+    forced = list(prompt.forced or []) if prompt is not None else []
+    asked = pending and seat.name not in forced
     return {
         "game": game,
         "seat": seat,
@@ -569,8 +571,15 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "view_text": view_as_text(
             ruleset=game.ruleset, view=rules.view(state, seat.name), seat_name=seat.name
         ),
-        "pending": pending and seat.status == Seat.Status.ACTIVE,
-        "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if pending else [],
+        "pending": asked and seat.status == Seat.Status.ACTIVE,
+        # Its only legal order, entered for it when the prompt opened.
+        "forced_order": (
+            rules.forced_order(state, seat.name) if pending and not asked else None
+        ),
+        "waiting_for": (
+            [name for name in prompt.pending if name not in forced] if prompt else []
+        ),
+        "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if asked else [],
         "reply_address": seat_reply_address(seat=seat),
         "url": game_url(game),
     }
@@ -653,6 +662,7 @@ def notify_prompt_resolved(
         asked = (
             next_prompt is not None
             and seat.name in next_prompt.pending
+            and seat.name not in next_prompt.forced
             and seat.status == Seat.Status.ACTIVE
         )
         if next_prompt is not None and not asked and not seat.email_every_prompt:
@@ -687,19 +697,20 @@ def notify_prompt_resolved(
 def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:
     """For a seat emailed only when asked: the events of the prompts resolved before
     ``prompt`` since the seat's last email, i.e. since the latest earlier prompt that asked
-    it (that prompt included: its own move). Empty when the seat was asked at ``prompt``
-    itself. At most the last 100 prompts are looked at."""
+    it (that prompt included: its own move; a prompt whose only legal order was entered
+    for it did not ask it). Empty when the seat was asked at ``prompt`` itself. At most
+    the last 100 prompts are looked at."""
+    if seat.name in (prompt.pending or []) and seat.name not in (prompt.forced or []):
+        return []
     earlier = list(
         Prompt.objects.filter(game=game, number__lt=prompt.number, status=Prompt.Status.RESOLVED)
         .order_by("-number")
-        .values_list("pending", "events")[:100]
+        .values_list("pending", "forced", "events")[:100]
     )
-    if seat.name in (prompt.pending or []):
-        return []
     out: list = []
-    for pending, events in earlier:  # newest first
+    for pending, forced, events in earlier:  # newest first
         out[:0] = list(events or [])
-        if seat.name in (pending or []):
+        if seat.name in (pending or []) and seat.name not in (forced or []):
             break
     return out
 

@@ -108,6 +108,8 @@ def _order_entry(
     if order.source == SealedOrder.Source.DEFAULT:
         payload["reason"] = reason
         return "nmr_applied", payload
+    if order.source == SealedOrder.Source.FORCED:
+        return "order_forced", payload
     return ("order_replaced" if previous is not None else "order_received"), payload
 
 
@@ -134,6 +136,20 @@ def order_fill_default(
         source="default",
         reason=reason,
     )
+
+
+def order_fill_forced(*, game: Game, prompt: Prompt, seat: Seat, text: str, state: dict) -> SealedOrder:
+    """Enter ``text``, the seat's only legal order (``Ruleset.forced_order``), for it
+    (source ``forced``), logged as ``order_forced``. The caller holds the game lock and
+    opened ``prompt`` in this transaction. The order stays sealed like any other until
+    the prompt resolves (everyone could work it out, but nothing is revealed early)."""
+    from games.services.games import ruleset_get
+
+    parsed = ruleset_get(game.ruleset).parse_order(state, seat.name, text)
+    return _store(
+        game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source="forced",
+        previous=None,
+    )  # fmt: skip
 
 
 def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = None) -> bool:

@@ -53,18 +53,33 @@ def prompt_open(
     seats: list[Seat] | None = None,
 ) -> Prompt:
     """Open prompt ``number`` for ``state``: store the prompt and the snapshot, set its
-    deadline from the game's policy, fill the orders of resigned seats with defaults and
+    deadline from the game's policy, fill the orders of resigned seats with defaults,
+    enter the only legal order of each seat that has no choice (``Prompt.forced``), and
     schedule resolution if nothing is missing. The caller holds the game lock.
     ``seats``: the game's seats that are not replaced (in seating order), if the caller
     already read them in this transaction; spares a query."""
     from games.services.deadlines import deadline_for
     from games.services.games import ruleset_get
-    from games.services.orders import order_fill_default, prompt_check_ready
+    from games.services.orders import order_fill_default, order_fill_forced, prompt_check_ready
 
     rules = ruleset_get(game.ruleset)
     now = now or timezone.now()
     pending = rules.pending(state)
     deadline = deadline_for(game=game, start=now)
+    if seats is None:
+        seats = list(
+            Seat.objects.filter(game=game, name__in=pending)
+            .exclude(status=Seat.Status.REPLACED)
+            .order_by("position", "id")
+        )
+    seats = [s for s in seats if s.name in pending]  # seating order, as pending
+    resigned = [s for s in seats if s.status == Seat.Status.RESIGNED]
+    forced: dict[str, str] = {}
+    for seat in seats:
+        if seat.status == Seat.Status.ACTIVE:
+            text = rules.forced_order(state, seat.name)
+            if text is not None:
+                forced[seat.name] = text
     prompt = insert_instance(
         Prompt(
             game=game,
@@ -76,19 +91,20 @@ def prompt_open(
             paused_remaining_seconds=(
                 None if game.status == Game.Status.ACTIVE else (deadline - now).total_seconds()
             ),
+            forced=list(forced),
         )
     )
     insert_instance(StateSnapshot(game=game, prompt_number=number, state=state))
-    if seats is None:
-        resigned = list(
-            Seat.objects.filter(game=game, status=Seat.Status.RESIGNED, name__in=pending)
-        )
-    else:  # seating order: the same order as the query's (positions are distinct)
-        resigned = [s for s in seats if s.status == Seat.Status.RESIGNED and s.name in pending]
     for seat in resigned:
         order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned", state=state)
-    # A prompt created in this transaction has no orders but the defaults just filled.
-    prompt_check_ready(game=game, prompt=prompt, have={seat.name for seat in resigned})
+    for seat in seats:
+        if seat.name in forced:
+            order_fill_forced(
+                game=game, prompt=prompt, seat=seat, text=forced[seat.name], state=state
+            )
+    # A prompt created in this transaction has no orders but the ones just entered.
+    have = {seat.name for seat in resigned} | set(forced)
+    prompt_check_ready(game=game, prompt=prompt, have=have)
     return prompt
 
 
@@ -342,7 +358,7 @@ def _apply(
             return new_state, events, orders
         except StepRejected as exc:
             order = orders.get(exc.seat)
-            if order is None or order.source == "default":
+            if order is None or order.source in ("default", "forced"):
                 raise
             logger.error(
                 "game %s prompt %s: engine refused a stored order of %s: %s",

@@ -150,7 +150,11 @@ def ruleset_name_filter(ruleset_id: Any) -> str:
 
 
 # Log entry kinds whose plain label would be jargon.
-_LOG_KINDS = {"nmr_applied": "Default order", "order_received": "Order sealed"}
+_LOG_KINDS = {
+    "nmr_applied": "Default order",
+    "order_received": "Order sealed",
+    "order_forced": "Only legal order entered",
+}
 
 
 @register.filter

@@ -58,8 +58,9 @@ def play_prompt(
     choose: Callable[[str, list[str]], str],
     capture,
 ) -> tuple[Prompt, dict[str, str]]:
-    """Submit one order for every pending seat of the open prompt (through
-    ``order_submit``, with on-commit callbacks executed); return the prompt and the step."""
+    """Submit one order for every pending seat of the open prompt that was asked
+    (through ``order_submit``, with on-commit callbacks executed); return the prompt and
+    the orders submitted. A seat with one legal order already has it (``Prompt.forced``)."""
     import engine
 
     prompt = current_prompt(game=game)
@@ -68,11 +69,27 @@ def play_prompt(
     state = current_state(game=game)
     step = {}
     for name in prompt.pending:
+        if name in prompt.forced:
+            continue
         text = choose(name, rules.legal_orders(state, name))
         step[name] = text
         with capture(execute=True):
             order_submit(seat=seats[name], text=text, source="web")
     return prompt, step
+
+
+def stored_steps(game: Game) -> list[dict[str, str]]:
+    """The orders every resolved prompt was resolved with, as a runner script's steps."""
+    from games.models import SealedOrder
+
+    steps: dict[int, dict[str, str]] = {}
+    for number, seat, text in (
+        SealedOrder.objects.filter(prompt__game=game, is_current=True, prompt__status="resolved")
+        .order_by("prompt__number", "seat_name")
+        .values_list("prompt__number", "seat_name", "text")
+    ):
+        steps.setdefault(number, {})[seat] = text
+    return [steps[n] for n in sorted(steps)]
 
 
 @pytest.fixture

@@ -59,12 +59,19 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
             finished = True
             break
         pending = overview["prompt"]["pending"]
-        assert pending and overview["prompt"]["ready"] == []
+        ready = set(overview["prompt"]["ready"])
+        # Someone is asked: a prompt whose every order is in has been resolved already.
+        assert pending and ready < set(pending)
         for name in pending:
             view = clients[name].get(f"/api/games/{game_id}/")
             assert view.status_code == 200
             data = view.json()
-            assert data["seat"] == name and data["my_order"] is None
+            assert data["seat"] == name
+            if name in ready:  # its only legal order, entered for it: not asked
+                assert data["my_order"]["source"] == "forced"
+                assert data["legal_orders"] == [data["my_order"]["text"]]
+                continue
+            assert data["my_order"] is None
             assert data["legal_orders"], f"{name} is pending but has no legal order"
             assert data["legal_orders"] == data["view"]["orders"]
             text = rng.choice(data["legal_orders"])
@@ -96,16 +103,26 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
     )
     # Every receipt is verifiable from the revealed salt and text.
     revealed = {}
+    forced_logged = set()
     for entry in export.json()["entries"]:
         if entry["kind"] == "orders_revealed":
             for seat, order in entry["payload"]["orders"].items():
                 revealed[(entry["payload"]["prompt"], seat)] = order
-    assert set(revealed) == set(receipts)
+        if entry["kind"] == "order_forced":
+            forced_logged.add((entry["payload"]["prompt"], entry["payload"]["seat"]))
+    assert set(receipts) <= set(revealed)
     for key, commitment in receipts.items():
         order = revealed[key]
         assert order["text"] == steps[key[0]][key[1]]
+        assert order["source"] == "api"
         digest = hashlib.sha256(f"{order['salt']}:{order['text']}".encode()).hexdigest()
         assert digest == commitment
+    # Every other order was a seat's only legal order, entered and logged for it.
+    others = set(revealed) - set(receipts)
+    assert {revealed[key]["source"] for key in others} <= {"forced"}
+    assert others == forced_logged
+    for (number, seat) in others:
+        steps.setdefault(number, {})[seat] = revealed[(number, seat)]["text"]
 
     script = {
         "game": "5x",

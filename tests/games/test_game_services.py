@@ -15,7 +15,13 @@ from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, game_export, game_log
 from games.services.games import NOT_RECOMMENDED_5X, game_create, game_join, game_leave
-from tests.games.core_support import eager_celery, make_users, play_prompt, start_fixed
+from tests.games.core_support import (
+    eager_celery,
+    make_users,
+    play_prompt,
+    start_fixed,
+    stored_steps,
+)
 
 pytestmark = pytest.mark.usefixtures("eager_celery")
 __all__ = ["eager_celery"]
@@ -38,20 +44,28 @@ def test_full_five_player_game_matches_engine_runner(django_capture_on_commit_ca
         game, seats = start_fixed(NAMES)
     assert game.status == Game.Status.ACTIVE
     assert [s.name for s in sorted(seats.values(), key=lambda s: s.position)] == NAMES
-    steps: list[dict[str, str]] = []
+    submitted: dict[int, dict[str, str]] = {}
     choosers = [_first_legal, _last_legal]
     for i in range(200):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        _prompt, step = play_prompt(
+        prompt, step = play_prompt(
             game, seats, choosers[i % 2], django_capture_on_commit_callbacks
         )
-        steps.append(step)
+        submitted[prompt.number] = step
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    steps = stored_steps(game)
     # 7 rounds of at least one play prompt each, plus the draft.
     assert len(steps) >= 8
+    # What the players sent is what the prompts were resolved with; every other order
+    # was a seat's only legal order, entered for it.
+    forced = {(p.number, n) for p in Prompt.objects.filter(game=game) for n in p.forced}
+    for number, step in enumerate(steps, start=1):
+        assert {n: t for n, t in step.items() if (number, n) not in forced} == submitted.get(
+            number, {}
+        )
     # The same script through `python -m engine run` gives the same final table.
     script = {
         "game": "5x",

@@ -102,6 +102,8 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         prompts += 1
         assert prompts <= 40, "the game does not end"
         for name in prompt.pending:
+            if name in prompt.forced:  # its only legal order was entered for it
+                continue
             seat = table.seats[name]
             order = legal_orders(seat=seat)[0]
             # The player answers the email that asks for this prompt (its Message-ID
@@ -134,7 +136,7 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         ("processed", "order_accepted")
     }
     assert InboundMail.objects.count() == sum(
-        len(p.pending) for p in Prompt.objects.filter(game=game)
+        len(set(p.pending) - set(p.forced)) for p in Prompt.objects.filter(game=game)
     )
     wait_until(
         lambda: not OutboxMessage.objects.exclude(status="sent").exists(),
@@ -142,6 +144,13 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         "the outbox to drain",
         worker,
     )
+    # A seat whose only legal order was entered for it is told so, not asked.
+    for p in Prompt.objects.filter(game=game):
+        for name in p.forced:
+            for m in asking(name, p.number):
+                body = m.get_body(("plain",)).get_content()
+                assert "YOUR ORDER IS NEEDED" not in body
+                assert "is your only legal order for prompt" in body
     for player in PLAYERS:
         subjects = [m["Subject"] for m in inbox(player)]
         assert any("resolved" in s for s in subjects), subjects

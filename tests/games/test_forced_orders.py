@@ -1,0 +1,151 @@
+"""A seat with exactly one legal order is not asked: the site enters that order for it
+when the prompt opens (engine.md's forced prompts; the runner keeps such seats pending,
+as 5x.md lists them and the conformance cases expect)."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+import engine
+from engine.audit import order_commitment
+from engine.base import events_for
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder
+from games.selectors import current_state
+from games.services import games as game_services
+from games.services.orders import order_submit
+from tests.games.web_support import eager_celery, make_user, visible_text
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+
+NAMES = ("ann", "bob", "cat")
+# Everybody keeps its first leader. Every seat starts with 3 resources, so CLEOPATRA and
+# NAPOLEON (minimum bid 3) can only bid 3 in round 1.
+DEAL = {"ann": ["CLEOPATRA", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "ERIK"]}
+DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
+
+
+@pytest.fixture
+def game(django_capture_on_commit_callbacks) -> Game:
+    users = {n: make_user(n) for n in NAMES}
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, name="Forced", setup={"deal": DEAL}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in NAMES:
+            game_services.game_join(game=game, user=users[name])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    return game
+
+
+def _orders(game: Game, capture, orders: dict[str, str]) -> None:
+    for name, text in orders.items():
+        with capture(execute=True):
+            order_submit(seat=game.seats.get(name=name), text=text, source="web")
+
+
+def _mail(game: Game, name: str, prompt_number: int) -> str:
+    """The body of the email telling ``name`` that prompt ``prompt_number`` resolved."""
+    return OutboxMessage.objects.get(
+        key=f"resolved:{game.pk}:{prompt_number}:{game.seats.get(name=name).pk}"
+    ).body
+
+
+def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
+    game, client, django_capture_on_commit_callbacks
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    _orders(game, capture, DRAFT)
+    _orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
+    bid = Prompt.objects.get(game=game, number=3)
+    assert (bid.phase, sorted(bid.pending), bid.forced, bid.status) == (
+        "bid", ["ann", "bob"], ["ann"], "open",
+    )  # fmt: skip
+    # ann holds 3 resources and CLEOPATRA bids at least 3: BID 3 is entered for her.
+    order = SealedOrder.objects.get(prompt=bid, seat_name="ann", is_current=True)
+    assert (order.text, order.source) == ("BID 3", "forced")
+    assert not SealedOrder.objects.filter(prompt=bid, seat_name="bob").exists()
+    entry = LogEntry.objects.get(game=game, kind="order_forced")
+    assert entry.payload == {
+        "prompt": 3, "seat": "ann", "commitment": order.commitment, "source": "forced",
+    }  # fmt: skip
+    assert order.commitment == order_commitment(salt=order.salt, text="BID 3")
+    assert "BID 3" not in str(entry.payload)  # sealed like any order until the reveal
+
+    # The emails after the play: ann is told, bob is asked.
+    ann_mail, bob_mail = _mail(game, "ann", 2), _mail(game, "bob", 2)
+    assert "YOUR ORDER IS NEEDED" not in ann_mail
+    assert "BID 3 is your only legal order for prompt 3 (bid), so it was entered for you" in ann_mail
+    assert "the prompt waits for bob." in ann_mail
+    assert "YOUR ORDER IS NEEDED for prompt 3" in bob_mail
+    assert "only legal order" not in bob_mail
+
+    # ann's page says so and offers no form; bob's asks for his bid.
+    client.force_login(game.seats.get(name="ann").user)
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "This is your only legal order, so it was entered for you" in page
+    assert "Order sealed: BID 3" in page
+    assert "Send order" not in page and "Replace my order" not in page
+    assert "Waiting for bob" in page
+    client.force_login(game.seats.get(name="bob").user)
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "Send order" in page and "only legal order" not in page
+
+    _orders(game, capture, {"bob": "BID 2"})
+    bid.refresh_from_db()
+    assert bid.status == Prompt.Status.RESOLVED
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed", payload__prompt=3).payload
+    assert revealed["orders"]["ann"]["text"] == "BID 3"
+    assert revealed["orders"]["ann"]["source"] == "forced"
+    assert revealed["orders"]["bob"]["text"] == "BID 2"
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
+
+
+def test_a_prompt_where_nobody_has_a_choice_resolves_by_itself(
+    game, django_capture_on_commit_callbacks
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    ann = game.seats.get(name="ann")
+    ann.email_every_prompt = False  # emailed only when asked
+    ann.save(update_fields=["email_every_prompt"])
+    _orders(game, capture, DRAFT)
+    _orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPLORE", "cat": "PLAY NAPOLEON"})
+    bid = Prompt.objects.get(game=game, number=3)
+    assert (bid.phase, sorted(bid.pending), sorted(bid.forced)) == (
+        "bid", ["ann", "cat"], ["ann", "cat"],
+    )  # fmt: skip
+    # Both could only bid 3: resolved without anyone being asked; NAPOLEON's 3½ wins.
+    assert bid.status == Prompt.Status.RESOLVED
+    assert {o.seat_name: (o.text, o.source) for o in bid.orders.filter(is_current=True)} == {
+        "ann": ("BID 3", "forced"),
+        "cat": ("BID 3", "forced"),
+    }
+    assert Prompt.objects.get(game=game, number=4).phase == "play"
+    assert LogEntry.objects.filter(game=game, kind="order_forced").count() == 2
+    assert Prompt.objects.get(game=game, number=4).status == Prompt.Status.OPEN
+    table = engine.get("5x").report(current_state(game=game))
+    assert table["wonders"]["built"] == {"A": "cat"}
+    assert (table["players"]["ann"]["resources"], table["players"]["cat"]["resources"]) == (
+        0,  # lost: CLEOPATRA pays 3
+        2,  # won: paid 3, the Pyramids give 2
+    )
+    # ann, emailed only when asked, got no email for the bid prompt; the one asking her for
+    # round 2's card tells both what happened at the play (her last email) and the bid.
+    ann_keys = set(OutboxMessage.objects.filter(seat=ann).values_list("key", flat=True))
+    assert f"resolved:{game.pk}:2:{ann.pk}" not in ann_keys
+    mail = _mail(game, "ann", 3)
+    assert "What happened since your last email" in mail
+    play, bid_events = (
+        [e["text"] for e in events_for(Prompt.objects.get(game=game, number=n).events, "ann")]
+        for n in (2, 3)
+    )
+    assert play and bid_events
+    for line in [*play, *bid_events]:
+        assert line in mail
