@@ -13,6 +13,7 @@ from django.urls import reverse
 import engine
 from engine.audit import order_commitment
 from engine.base import events_for
+from games.mail.replies import show_text, status_text
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder
 from games.selectors import current_state
 from games.services import games as game_services
@@ -95,6 +96,13 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     client.force_login(game.seats.get(name="bob").user)
     page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
     assert "Send order" in page and "only legal order" not in page
+
+    # By email: SHOW and STATUS say the same.
+    ann = game.seats.get(name="ann")
+    assert "(entered for you: your only legal order)" in show_text(ann)
+    assert "Your order: BID 3 (your only legal order, entered for you)" in status_text(ann)
+    bob = game.seats.get(name="bob")
+    assert "You have no order for it." in status_text(bob)
 
     _orders(game, capture, {"bob": "BID 2"})
     bid.refresh_from_db()
