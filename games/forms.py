@@ -105,7 +105,10 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
     is_private = forms.BooleanField(
         required=False,
         label="Private (by invitation link only)",
-        help_text="Private games are not listed; players join with the invitation link.",
+        help_text=(
+            "Private games are not listed and only their players and organizer can watch"
+            " them; players join with the invitation link."
+        ),
     )
     play = forms.BooleanField(
         required=False, initial=True, label="I play in this game too (take the first seat)"

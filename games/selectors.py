@@ -85,9 +85,31 @@ def seat_for_user(*, game: Game, user: Any) -> Seat | None:
     return seat
 
 
+def game_visible(*, game: Game, user: Any) -> bool:
+    """Whether ``user`` may watch ``game``. Any game that is not private; a private game
+    only by its organizer, anyone who holds or held a seat in it, and staff. Everyone
+    else is told there is no such game (private games are unlisted; ids are sequential)."""
+    if not game.is_private:
+        return True
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if game.organizer_id == user.pk or user.is_staff:
+        return True
+    return Seat.objects.filter(game=game, user=user).exists()
+
+
+def game_for_viewer(*, game_id: Any, user: Any) -> Game:
+    """The game if ``user`` may watch it (``game_visible``); raises NotFound otherwise."""
+    game = game_get(game_id=game_id)
+    if not game_visible(game=game, user=user):
+        raise NotFound("No such game.")
+    return game
+
+
 def game_and_seat_for_user(*, game_id: Any, user: Any) -> tuple[Game, Seat | None]:
     """The game and the user's (non-replaced) seat in it, in one query when the user
-    holds a seat (the API's hot path). Raises NotFound for an unknown game."""
+    holds a seat (the API's hot path). Raises NotFound for an unknown game, or a private
+    one the user may not watch."""
     if user is not None and getattr(user, "is_authenticated", False):
         try:
             pk = int(game_id)
@@ -101,7 +123,7 @@ def game_and_seat_for_user(*, game_id: Any, user: Any) -> tuple[Game, Seat | Non
         )
         if seat is not None:
             return seat.game, seat
-    return game_get(game_id=game_id), None
+    return game_for_viewer(game_id=game_id, user=user), None
 
 
 def seats(*, game: Game) -> list[Seat]:

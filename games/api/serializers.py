@@ -162,6 +162,10 @@ class ReceiptSerializer(serializers.Serializer):
     prompt = serializers.IntegerField()
     submitted_at = serializers.DateTimeField()
     text = serializers.CharField()
+    source = serializers.CharField(
+        help_text="How the order came in: web, api, email; default (a no-show or resigned"
+        " seat's default order) or forced (the seat's only legal order, entered for it)."
+    )
 
 
 class EventSerializer(serializers.Serializer):

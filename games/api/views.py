@@ -45,6 +45,10 @@ class BaseAPIView(APIView):
     def game(self, game_id: int) -> Game:
         return selectors.game_get(game_id=game_id)
 
+    def visible_game(self, request: Request, game_id: int) -> Game:
+        """The game if the caller may watch it; a private game is a 404 to strangers."""
+        return selectors.game_for_viewer(game_id=game_id, user=request.user)
+
     def no_input(self, request: Request) -> None:
         """An operation that takes nothing still reads the body: malformed JSON (400) or
         an unsupported content type (415) is refused before anything changes."""
@@ -58,6 +62,7 @@ def receipt(order: SealedOrder) -> dict[str, Any]:
         "prompt": order.prompt.number,
         "submitted_at": order.submitted_at,
         "text": order.text,
+        "source": order.source,
     }
 
 
@@ -128,6 +133,7 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
             if order.get("submitted_at") is not None
             else None,
             "text": _text(order.get("text")),
+            "source": _text(order.get("source")),
         }
     )
     events = []
@@ -317,7 +323,7 @@ class GameLogView(BaseAPIView):
 
     @extend_schema(responses={200: s.LogSerializer, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
-        game = self.game(game_id)
+        game = self.visible_game(request, game_id)
         entries = public_log(game=game, for_user=request.user)
         return Response(s.LogSerializer({"game": game.pk, "entries": entries}).data)
 
@@ -327,5 +333,5 @@ class GameExportView(BaseAPIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
-        game = self.game(game_id)
+        game = self.visible_game(request, game_id)
         return Response(selectors.game_export(game=game))

@@ -185,11 +185,13 @@ def game_create_seated(
     users: list[Any],
     seating_fixed: bool = True,
     name: str = "",
+    is_private: bool = True,
     **policy: Any,
 ) -> Game:
-    """Create a private game with ``users`` already seated and start it at once (used by
-    tournaments, whose pairing fixes the seats). With ``seating_fixed`` the seating is
-    the clockwise order of ``users``; otherwise it is the seed's shuffle. ``policy``
+    """Create a game with ``users`` already seated and start it at once (used by
+    tournaments, whose pairing fixes the seats; their tables are public, ``is_private``
+    False). With ``seating_fixed`` the seating is the clockwise order of ``users``;
+    otherwise it is the seed's shuffle. ``policy``
     takes game_create's deadline keywords (``deadline_hours``...). Raises
     ValidationError / GameStateError like :func:`game_create` and :func:`game_start`."""
     if len({getattr(u, "pk", None) for u in users}) != len(users):
@@ -201,7 +203,7 @@ def game_create_seated(
             options=options,
             seats_count=len(users),
             name=name,
-            is_private=True,
+            is_private=is_private,
             **policy,
         )
         game = lock_game(game_id=game.pk)

@@ -31,6 +31,16 @@ def load_game(game_id: int) -> Any:
         raise Http404(exc.message) from None
 
 
+def load_visible_game(request: HttpRequest, game_id: int) -> Any:
+    """The game if the requester may watch it (``selectors.game_visible``), or a 404 page
+    (a private game is not shown to strangers)."""
+    user = request.user if request.user.is_authenticated else None
+    try:
+        return selectors.game_for_viewer(game_id=game_id, user=user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
 def engine_part(view: dict[str, Any]) -> dict[str, Any]:
     """The engine's own view inside a selectors view (nested under ``view`` or merged)."""
     inner = view.get("view")

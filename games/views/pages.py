@@ -27,7 +27,7 @@ from games.presentation import order_pattern, order_word_labels, ruleset_name
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
-from games.views.common import engine_part, load_game, public_log
+from games.views.common import engine_part, load_visible_game, public_log
 
 # Up to this many legal orders are offered as one button each; more go in a select.
 BUTTONS_MAX = 12
@@ -176,7 +176,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 @require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The seat's page for a player, the spectator page for anyone else."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     return render(request, "games/game_detail.html", detail_context(request, game))
 
 
@@ -203,7 +203,8 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
     seat, at least one row)."""
     game_t, prompt_t, order_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder))
     sql = (
-        f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name FROM {game_t} g"
+        f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name, g.is_private"
+        f" FROM {game_t} g"
         f" LEFT JOIN {prompt_t} p ON p.id = (SELECT p2.id FROM {prompt_t} p2"
         f" WHERE p2.game_id = g.id AND p2.status = %s AND g.status NOT IN (%s, %s)"
         " ORDER BY p2.number DESC LIMIT 1)"
@@ -216,11 +217,14 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
-def _status_payload_by_id(game_id: int) -> dict[str, Any]:
-    """status_payload(load_game(game_id)) from one query (the poll's hot path)."""
+def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """status_payload(load_visible_game(request, game_id)) from one query (the poll's
+    hot path; a private game takes the visibility check's queries too)."""
     rows = _status_rows(int(game_id))
     if not rows:
         raise Http404("No such game.")
+    if rows[0][5]:
+        load_visible_game(request, game_id)
     status, number, pending, deadline_at = rows[0][:4]
     ordered = sorted({row[4] for row in rows if row[4] is not None})
     pending = db_json(pending)
@@ -240,7 +244,7 @@ def _status_payload_by_id(game_id: int) -> dict[str, Any]:
 def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
     """A tiny public summary the page polls to notice that the prompt moved on. Answers
     304 Not Modified when the poller's If-None-Match holds the current ETag."""
-    body = json.dumps(_status_payload_by_id(game_id)).encode()
+    body = json.dumps(_status_payload_by_id(request, game_id)).encode()
     etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
@@ -254,7 +258,7 @@ def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The public audit log: entries in order, orders as commitments until revealed."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     user = request.user if request.user.is_authenticated else None
     entries = public_log(game=game, for_user=user)
     return render(request, "games/game_log.html", {"game": game, "entries": entries})
@@ -263,7 +267,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's full record as a JSON download (seed and orders included)."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     try:
         data = selectors.game_export(game=game)
     except ApplicationError as exc:

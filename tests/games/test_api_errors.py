@@ -255,7 +255,7 @@ def test_schema_of_the_games_api_generates_without_warnings(client):
     for route in ("/api/games/", "/api/games/{game_id}/", "/api/games/{game_id}/orders/"):
         assert route in paths
     receipt = schema["components"]["schemas"]["Receipt"]["properties"]
-    assert set(receipt) == {"commitment", "prompt", "submitted_at", "text"}
+    assert set(receipt) == {"commitment", "prompt", "submitted_at", "text", "source"}
     assert client.get("/api/schema/").status_code == 200
 
 

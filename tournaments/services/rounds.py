@@ -218,6 +218,7 @@ def round_start(*, rnd: Round, by: Any) -> Round:
                 options=tournament.options,
                 users=players,
                 name=f"{tournament.name} — round {rnd.number}, table {table.number}",
+                is_private=False,  # watched from the tournament's pages
                 deadline_hours=tournament.deadline_hours,
             )
             table.game = game
