@@ -17,7 +17,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # inbound order mail webhooks (games.mail)
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     path("", include("games.urls")),
     path("api/", include("games.api.urls")),
     path("tournaments/", include("tournaments.urls")),

@@ -63,7 +63,7 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
         text = (
             f"  {_you(name, seat)}: {_n(p.get('vp'))} VP, {p.get('resources')} resources, "
             + (f"Wonder{_s(len(held))} {' '.join(held)}" if held else "no Wonder")
-            + f", {p.get('hand_size') or 0} cards in hand"
+            + f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
         )
         if p.get("played"):
             text += f", played {p['played']}"

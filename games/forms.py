@@ -22,9 +22,22 @@ def option_field_name(ruleset_id: str, option_name: str) -> str:
     return f"opt__{ruleset_id}__{option_name}"
 
 
-def _option_field(option: Option) -> forms.Field:
+# The web form's wording where the engine's option help (written for the command line,
+# ``python -m engine games``) reads as developer text; other helps are capitalised.
+OPTION_HELP = {
+    ("5x", "leaders"): "Great Leaders in play. Untick for the rulebook's variant: 6 rounds "
+    "without leaders or the Rocket (not recommended for 5-6 players).",
+    ("5x", "all_leaders"): "Keep all 15 Great Leaders whatever the number of players.",
+    ("6x5", "target"): "0 for the standard game, or N (1 or more) for Scoring Points: "
+    "the first to N points wins.",
+}
+
+
+def _option_field(option: Option, ruleset_id: str = "") -> forms.Field:
     kind = type(option.default)
-    help_text = option.help
+    help_text = OPTION_HELP.get((ruleset_id, option.name)) or (
+        option.help[:1].upper() + option.help[1:]
+    )
     if kind is bool:
         return forms.BooleanField(required=False, initial=option.default, help_text=help_text)
     if option.choices is not None:
@@ -66,7 +79,7 @@ class RulesetOptionsMixin:
             names = []
             for option in ruleset.options:
                 field_name = option_field_name(ruleset.id, option.name)
-                field = _option_field(option)
+                field = _option_field(option, ruleset.id)
                 field.label = option.name.replace("_", " ").capitalize()
                 self.fields[field_name] = field  # type: ignore[attr-defined]
                 names.append(field_name)
@@ -196,13 +209,27 @@ class OrderForm(forms.Form):
 
 
 class DeadlineExtendForm(forms.Form):
-    hours = forms.IntegerField(min_value=1, max_value=24 * 7, initial=24)
+    hours = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 7,
+        initial=24,
+        error_messages={
+            "required": "Give the number of hours to extend the deadline by (1 to 168).",
+            "invalid": "Give the number of hours to extend the deadline by as a whole number.",
+            "min_value": "Extend the deadline by at least 1 hour.",
+            "max_value": "Extend the deadline by at most 168 hours (a week) at a time.",
+        },
+    )
     reason = forms.CharField(max_length=200, required=False)
 
 
 class GameEndForm(forms.Form):
     reason = forms.CharField(max_length=200, required=False)
-    confirm = forms.BooleanField(required=True, label="Yes, end this game now")
+    confirm = forms.BooleanField(
+        required=True,
+        label="Yes, end this game now",
+        error_messages={"required": "Tick \"Yes, end this game now\" to end the game."},
+    )
 
 
 class SeatReplaceForm(forms.Form):

@@ -66,3 +66,46 @@ def order_word_labels(
     if ruleset == "6x5" and verb.upper() == "PLACE" and count == 2:
         return ["Colour", "Hex (q,r)"]
     return [f"Word {i}" for i in range(1, count + 1)]
+
+
+def entered_order_text(*, source: str, reason: str, text: str) -> str:
+    """What a seat is told about its own order that it did not send itself (``source``
+    default or forced; ``reason`` of a default order: deadline, resigned, refused). The
+    order is the seat's own: show it to that seat only."""
+    if source == "forced":
+        return f"{text} was your only legal order: it was entered for you."
+    if reason == "deadline":
+        return (
+            f"You sent no order before the deadline: the default order {text} was played"
+            " for you."
+        )
+    if reason == "resigned":
+        return f"You have resigned: the default order {text} was played for you."
+    return f"The default order {text} was played for you."
+
+
+def waiting_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
+    """Why a seat that plays this round is not asked yet, when the rules make it wait
+    (5X: a seat that explored last round chooses after seeing the others' cards, ERIK's
+    player last of all). From the seat's own view; empty when there is nothing to say."""
+    if ruleset != "5x" or seat_name in (view.get("pending") or []):
+        return ""
+    me = (view.get("players") or {}).get(seat_name) or {}
+    erik = (me.get("discard") or [None])[-1] == "ERIK"
+    phase = view.get("phase")
+    if phase == "play" and me.get("hand_size"):
+        if erik:
+            return (
+                "You played Erik the Red last round: you choose your card last, after"
+                " seeing every card played this round."
+            )
+        return (
+            "You explored last round: you choose your card after seeing the cards the"
+            " others play now."
+        )
+    if phase == "explore-play" and erik and me.get("played") is None and me.get("hand_size"):
+        return (
+            "You played Erik the Red last round: you choose your card last, after seeing"
+            " every card played this round."
+        )
+    return ""

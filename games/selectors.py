@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from engine.base import events_for
 from games.errors import GameStateError, NotFound
@@ -27,6 +27,42 @@ def games_for_user(*, user: Any) -> QuerySet[Game]:
         .distinct()
         .order_by("-created_at", "-id")
     )
+
+
+def orders_entered_for(*, game: Game, seat_name: str) -> dict[int, dict[str, str]]:
+    """The seat's orders that it did not send itself, by prompt number: ``source``
+    (``default`` or ``forced``), ``text`` (the seat's own order: show it to that seat
+    only) and, for a default order, ``reason`` (deadline, resigned, refused)."""
+    out = {
+        number: {"source": source, "text": text, "reason": ""}
+        for number, source, text in SealedOrder.objects.filter(
+            prompt__game=game,
+            seat_name=seat_name,
+            is_current=True,
+            source__in=[SealedOrder.Source.DEFAULT, SealedOrder.Source.FORCED],
+        ).values_list("prompt__number", "source", "text")
+    }
+    if any(o["source"] == SealedOrder.Source.DEFAULT for o in out.values()):
+        for payload in LogEntry.objects.filter(
+            game=game, kind="nmr_applied", payload__seat=seat_name
+        ).order_by("seq").values_list("payload", flat=True):
+            entry = out.get(payload.get("prompt"))
+            if entry is not None:
+                entry["reason"] = str(payload.get("reason") or "")
+    return out
+
+
+def seated_counts(*, games: list[Game]) -> dict[int, int]:
+    """Game id -> the number of its seats that are held (a replaced seat is not), in one
+    query for a whole list of games."""
+    rows = (
+        Seat.objects.filter(game_id__in=[g.pk for g in games])
+        .exclude(status=Seat.Status.REPLACED)
+        .values("game_id")
+        .annotate(n=Count("id"))
+        .values_list("game_id", "n")
+    )
+    return {game.pk: 0 for game in games} | dict(rows)
 
 
 def orders_needed(*, user: Any) -> dict[int, Prompt]:
@@ -83,6 +119,16 @@ def seat_for_user(*, game: Game, user: Any) -> Seat | None:
     if seat is not None:
         seat.game = game  # already loaded: spare seat_view a query
     return seat
+
+
+def replaced_seat_name(*, game: Game, user: Any) -> str | None:
+    """The name of the user's seat in the game that the organizer handed to another
+    player, or None."""
+    return (
+        Seat.objects.filter(game=game, user=user, status=Seat.Status.REPLACED)
+        .values_list("name", flat=True)
+        .first()
+    )
 
 
 def game_visible(*, game: Game, user: Any) -> bool:

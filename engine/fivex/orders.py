@@ -246,6 +246,8 @@ def _parse_bid(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
         raise _wrong_verb(s, i, verb)
     if not arg:
         raise _refuse(s, i, "BID needs a number")
+    if arg[:1] == "-" and arg[1:].isdigit() and arg[1:].isascii():
+        raise IllegalOrder(_bid_rule(s, i))  # a negative number: say what the bid may be
     if not (arg.isdigit() and arg.isascii()):
         raise _refuse(s, i, f"{arg!r} is not a whole number")
     n = int(arg)

@@ -750,7 +750,7 @@ def _end_round(s: State, by: list[list[int]], ev: list[Event]) -> None:
         s["pending"] = []
         s["cur"] = -1
         vp, ranking = _ranking(s)
-        parts.append("game over: " + "; ".join([
+        parts.append("Game over: " + "; ".join([
             f"{k + 1}. " + ", ".join([f"{players[i]} ({fmt_vp(vp[i])} VP)" for i in g])
             for k, g in enumerate(ranking)
         ]))

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
-from games.presentation import order_patterns
+from games.presentation import entered_order_text, order_patterns
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
 
@@ -653,10 +653,14 @@ def notify_prompt_resolved(
     state: dict,
     next_prompt: Prompt | None,
     seats: list[Seat] | None = None,
+    entered: dict[str, tuple[str, str, str]] | None = None,
 ) -> None:
     """Tell every seat what it may see of the resolution and what it must do next
     (queued in one batch and one sending task). ``seats``: ``seats_for_mail`` if the
-    caller already read it in this transaction (spares a query)."""
+    caller already read it in this transaction (spares a query). ``entered``: seat name
+    -> (source, reason, text) of the orders of ``prompt`` the seats did not send
+    themselves (default or forced); each seat is told about its own."""
+    entered = entered or {}
     batch: list[dict[str, Any]] = []
     for seat in _recipients(game, seats):
         asked = (
@@ -673,6 +677,7 @@ def notify_prompt_resolved(
             seen = [*_events_since_last_email(game=game, seat=seat, prompt=prompt), *events]
             context["events_heading"] = "What happened since your last email"
         context["events"] = [e.get("text", "") for e in events_for(seen, seat.name)]
+        context["entered"] = _entered_line(seat, entered.get(seat.name))
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:
             subject = f"[{_title(game)}] The game is over"
@@ -692,6 +697,17 @@ def notify_prompt_resolved(
             prompt_number=None if next_prompt is None else next_prompt.number,
         )
     outbox_enqueue_many(messages=batch)
+
+
+def _entered_line(seat: Seat, order: tuple[str, str, str] | None) -> str:
+    """What a seat is told about its own order that it did not send (its text is its
+    own: this goes in its email only)."""
+    if order is None:
+        return ""
+    source, reason, text = order
+    if not reason and seat.status == Seat.Status.RESIGNED:
+        reason = "resigned"
+    return entered_order_text(source=source, reason=reason, text=text)
 
 
 def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:

@@ -318,6 +318,8 @@ def _submit_locked(
     lock first, so those rows need no lock of their own)."""
     from games.services.games import ruleset_get
 
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        raise GameStateError("The game is over.", code="game_finished")
     if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
         now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
         if prompt is None:
@@ -336,8 +338,6 @@ def _submit_locked(
         raise GameStateError("The game has not started yet.", code="not_started")
     if game.status == Game.Status.PAUSED:
         raise GameStateError("The game is paused; orders are accepted again when it resumes.")
-    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-        raise GameStateError("The game is over.", code="game_finished")
     if seat.status == Seat.Status.RESIGNED:
         raise NotPending("You resigned from this game; your orders are the default ones.")
     if prompt is None or seat.name not in prompt.pending:

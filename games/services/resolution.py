@@ -336,6 +336,11 @@ def prompt_resolve(
             state=new_state,
             next_prompt=next_prompt,
             seats=seats,
+            entered={
+                name: (orders[name].source, "deadline" if name in missing else "", orders[name].text)
+                for name in prompt.pending
+                if orders[name].source in ("default", "forced")
+            },
         )
     logger.info("game %s: prompt %s resolved", game_id, prompt_number)
     return True

@@ -161,3 +161,15 @@ _LOG_KINDS = {
 def log_kind(kind: Any) -> str:
     """A log entry's kind as the log page names it (``nmr_applied`` -> "Default order")."""
     return _LOG_KINDS.get(str(kind)) or label(kind)
+
+
+@register.filter
+def same_order(typed: Any, legal: Any) -> bool:
+    """Whether an order as typed is the legal order ``legal`` written another way (case
+    and spaces do not matter in the order language; ``#`` lines are ignored)."""
+    lines = [
+        " ".join(line.split()).upper()
+        for line in str(typed or "").splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    return lines == [" ".join(str(legal).split()).upper()]

@@ -23,7 +23,13 @@ from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
-from games.presentation import order_pattern, order_word_labels, ruleset_name
+from games.presentation import (
+    entered_order_text,
+    order_pattern,
+    order_word_labels,
+    ruleset_name,
+    waiting_note,
+)
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -43,7 +49,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/game_list.html",
-        {"my_games": mine, "open_games": open_games, "needed": selectors.orders_needed(user=request.user)},
+        {
+            "my_games": mine,
+            "open_games": open_games,
+            "needed": selectors.orders_needed(user=request.user),
+            "seated": selectors.seated_counts(games=mine + open_games),
+        },
     )
 
 
@@ -104,14 +115,28 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
     """The events of the resolved prompts this seat may see (None: public only), newest
     prompt first; built with engine.events_for like every other view."""
     prompts = Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED).order_by("-number")
+    entered = selectors.orders_entered_for(game=game, seat_name=seat_name) if seat_name else {}
     out = []
     for prompt in prompts[:limit]:
         texts = [e.get("text", "") for e in events_for(prompt.events or [], seat_name)]
         if texts:
             out.append(
-                {"number": prompt.number, "round": prompt.round, "phase": prompt.phase, "events": texts}
+                {
+                    "number": prompt.number,
+                    "round": prompt.round,
+                    "phase": prompt.phase,
+                    "events": texts,
+                    "entered": _entered_words(entered.get(prompt.number)),
+                }
             )
     return out
+
+
+def _entered_words(order: dict[str, str] | None) -> str:
+    """What the seat is told about an order it did not send itself."""
+    if order is None:
+        return ""
+    return entered_order_text(source=order["source"], reason=order["reason"], text=order["text"])
 
 
 def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -161,11 +186,18 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
         "ruleset_name": ruleset_name(game.ruleset),
+        "waiting_note": (
+            waiting_note(ruleset=game.ruleset, view=engine_part(view), seat_name=seat.name)
+            if seat is not None and seat.status == "active" and game.status == "active"
+            else ""
+        ),
     }
     if prompt and prompt.get("deadline"):
         ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
     if seat is not None:
         ctx["reply_address"] = seat_reply_address(seat=seat)
+    elif user is not None:  # a seat of this user's handed over to another player
+        ctx["replaced_seat"] = selectors.replaced_seat_name(game=game, user=user)
     if is_organizer and game.invite_token:
         ctx["invite_url"] = request.build_absolute_uri(
             reverse("games:invite", args=[game.pk, game.invite_token])
