@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
-from games.presentation import entered_order_text, order_patterns
+from games.presentation import entered_order_text, order_patterns, waiting_note
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
 
@@ -564,12 +564,17 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
     pending = prompt is not None and seat.name in prompt.pending
     forced = list(prompt.forced or []) if prompt is not None else []
     asked = pending and seat.name not in forced
+    view = rules.view(state, seat.name)
     return {
         "game": game,
         "seat": seat,
         "prompt": prompt,
-        "view_text": view_as_text(
-            ruleset=game.ruleset, view=rules.view(state, seat.name), seat_name=seat.name
+        "view_text": view_as_text(ruleset=game.ruleset, view=view, seat_name=seat.name),
+        # Why a seat that plays this round is not asked yet (5X's explorers, Erik).
+        "waiting_note": (
+            waiting_note(ruleset=game.ruleset, view=view, seat_name=seat.name)
+            if prompt is not None and not pending and seat.status == Seat.Status.ACTIVE
+            else ""
         ),
         "pending": asked and seat.status == Seat.Status.ACTIVE,
         # Its only legal order, entered for it when the prompt opened.

@@ -91,6 +91,16 @@ def test_explorers_are_told_why_they_wait(game, client, django_capture_on_commit
     assert (play.round, play.phase) == (2, "play") and "bob" not in play.pending
     assert "You explored last round: you choose your card after seeing" in _page(client, game, "bob")
     assert "You explored last round" not in _page(client, game, "ann")
+    # The email after the bid says it too.
+    bob_mail = OutboxMessage.objects.get(
+        key=f"resolved:{game.pk}:3:{game.seats.get(name='bob').pk}"
+    ).body
+    assert "Nothing to do for you now: prompt 4 (play) waits for" in bob_mail
+    assert "You explored last round: you choose your card after seeing" in bob_mail
+    ann_mail = OutboxMessage.objects.get(
+        key=f"resolved:{game.pk}:3:{game.seats.get(name='ann').pk}"
+    ).body
+    assert "You explored last round" not in ann_mail
 
 
 def test_a_replaced_player_is_told_and_lists_count_held_seats(
