@@ -12,7 +12,7 @@ from django.conf import settings
 import engine
 from engine.base import Option
 from games.errors import ApplicationError
-from games.services.games import game_options_check
+from games.services.games import SITE_OPTION_LIMITS, game_options_check
 
 ORDER_MAX_LENGTH = 4000
 
@@ -52,11 +52,12 @@ def _option_field(option: Option, ruleset_id: str = "") -> forms.Field:
             empty_value=None,
         )
     if kind is int:
+        site_max = SITE_OPTION_LIMITS.get((ruleset_id, option.name), (None, ""))[0]
         return forms.IntegerField(
             required=False,
             initial=option.default,
             min_value=option.minimum,
-            max_value=option.maximum,
+            max_value=option.maximum if option.maximum is not None else site_max,
             help_text=help_text,
         )
     return forms.CharField(initial=option.default, help_text=help_text, required=False)

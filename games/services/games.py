@@ -43,6 +43,23 @@ def creation_warnings(
     return warnings
 
 
+# Bounds the site puts on options the engine leaves open, so that a game created here
+# can end in a human lifetime: (ruleset, option) -> (largest value, why).
+SITE_OPTION_LIMITS = {
+    ("6x5", "max_turns"): (1000, "a game may last at most 1000 turns here"),
+    ("6x5", "target"): (33, "the goal deck has 33 cards, so at most 33 points can be scored"),
+}
+
+
+def options_within_site_limits(*, ruleset_id: str, options: Mapping[str, Any]) -> None:
+    """Raise ValidationError if a (normalized) option is above the site's bound for it
+    (``SITE_OPTION_LIMITS``); games and tournaments both check it."""
+    for (rid, name), (largest, why) in SITE_OPTION_LIMITS.items():
+        value = options.get(name) if rid == ruleset_id else None
+        if isinstance(value, int) and value > largest:
+            raise ValidationError(f"{name} is {value}; at most {largest}: {why}.")
+
+
 def game_options_check(
     *, ruleset: str, options: Mapping[str, Any] | None, seats_count: int
 ) -> tuple[Ruleset, dict[str, Any], list[str]]:
@@ -54,6 +71,7 @@ def game_options_check(
         normalized = rules.normalize_options(options or {})
     except ScriptError as exc:
         raise ValidationError(str(exc)) from None
+    options_within_site_limits(ruleset_id=rules.id, options=normalized)
     if (
         not isinstance(seats_count, int)
         or isinstance(seats_count, bool)

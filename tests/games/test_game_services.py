@@ -232,3 +232,34 @@ def test_create_seated_starts_at_once_with_the_given_seating() -> None:
     assert LogEntry.objects.get(game=game, kind="game_started").payload["seating_fixed"] is True
     with pytest.raises(ValidationError):
         game_create_seated(organizer=org, ruleset="5x", options={}, users=[players[0]] * 3)
+
+
+@pytest.mark.django_db
+def test_the_site_bounds_the_options_the_engine_leaves_open() -> None:
+    (org,) = make_users(["bounds"])
+    for options, words in (
+        ({"max_turns": 1001}, "max_turns is 1001; at most 1000"),
+        ({"target": 34}, "target is 34; at most 33: the goal deck has 33 cards"),
+    ):
+        with pytest.raises(ValidationError, match=words):
+            game_create(organizer=org, ruleset="6x5", options=options, seats_count=2)
+    game = game_create(
+        organizer=org, ruleset="6x5", options={"max_turns": 1000, "target": 33}, seats_count=2
+    )
+    assert (game.options["max_turns"], game.options["target"]) == (1000, 33)
+    # The engine itself still takes any value (its spec sets no bound).
+    import engine
+
+    state = engine.get("6x5").new_game(players=["a", "b"], options={"max_turns": 5000}, seed=1)
+    assert state["options"]["max_turns"] == 5000
+    from games.forms import GameCreateForm, option_field_name
+
+    field = GameCreateForm().fields[option_field_name("6x5", "max_turns")]
+    assert field.max_value == 1000
+    from tournaments.services import tournaments as tsvc
+
+    with pytest.raises(ValidationError, match="max_turns is 2000; at most 1000"):
+        tsvc.tournament_create(
+            organizer=org, name="Long cup", ruleset="6x5", options={"max_turns": 2000},
+            table_sizes=[2], rounds_count=1,
+        )  # fmt: skip

@@ -12,6 +12,7 @@ from django.utils.text import slugify
 
 import engine
 from games.errors import NotFound, ValidationError
+from games.services.games import options_within_site_limits
 from tournaments.models import Registration, Tournament
 from tournaments.services.common import (
     TournamentError,
@@ -77,6 +78,8 @@ def tournament_create(
         normalized = rules.normalize_options(options or {})
     except engine.ScriptError as exc:
         raise ValidationError(str(exc)) from None
+    # The bounds every game created on this site respects (its tables are such games).
+    options_within_site_limits(ruleset_id=rules.id, options=normalized)
     sizes = [int(s) for s in table_sizes] if table_sizes else []
     if not sizes or len(set(sizes)) != len(sizes):
         raise ValidationError("Give one or more distinct table sizes, most preferred first.")
