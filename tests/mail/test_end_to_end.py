@@ -98,7 +98,10 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         if game.status != Game.Status.ACTIVE:
             break
         prompt = current_prompt(game=game)
-        assert prompt is not None
+        if prompt is None:  # the game ended meanwhile: its last prompts asked nobody
+            game.refresh_from_db()
+            assert game.status == Game.Status.FINISHED
+            break
         prompts += 1
         assert prompts <= 40, "the game does not end"
         for name in prompt.pending:
