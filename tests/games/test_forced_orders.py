@@ -104,6 +104,10 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     bob = game.seats.get(name="bob")
     assert "You have no order for it." in status_text(bob)
 
+    log = visible_text(client.get(reverse("games:log", args=[game.pk])).content.decode())
+    assert "Only legal order entered" in log and order.commitment[:16] in log
+    assert "BID 3" not in log  # sealed until the reveal
+
     _orders(game, capture, {"bob": "BID 2"})
     bid.refresh_from_db()
     assert bid.status == Prompt.Status.RESOLVED
