@@ -132,6 +132,18 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
     return out
 
 
+def _plays_later(game: Game, view: dict[str, Any]) -> set[str]:
+    """The seats the rules make wait for the others' cards this round (public: who
+    explored or played Erik last round is on the table)."""
+    if game.status != "active":
+        return set()
+    return {
+        name
+        for name in view.get("players") or {}
+        if waiting_note(ruleset=game.ruleset, view=view, seat_name=name)
+    }
+
+
 def _entered_words(order: dict[str, str] | None) -> str:
     """What the seat is told about an order it did not send itself."""
     if order is None:
@@ -186,6 +198,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
         "ruleset_name": ruleset_name(game.ruleset),
+        # Seats that play later in this round (5X's explorers and Erik): public.
+        "plays_later": _plays_later(game, engine_part(view)),
         "waiting_note": (
             waiting_note(ruleset=game.ruleset, view=engine_part(view), seat_name=seat.name)
             if seat is not None and seat.status == "active" and game.status == "active"

@@ -91,6 +91,11 @@ def test_explorers_are_told_why_they_wait(game, client, django_capture_on_commit
     assert (play.round, play.phase) == (2, "play") and "bob" not in play.pending
     assert "You explored last round: you choose your card after seeing" in _page(client, game, "bob")
     assert "You explored last round" not in _page(client, game, "ann")
+    # Everyone (a spectator too) sees that bob plays later.
+    client.logout()
+    spectator = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "bob plays later" in spectator
+    assert "ann plays later" not in spectator and "cat plays later" not in spectator
     # The email after the bid says it too.
     bob_mail = OutboxMessage.objects.get(
         key=f"resolved:{game.pk}:3:{game.seats.get(name='bob').pk}"
