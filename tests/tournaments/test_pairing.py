@@ -338,7 +338,7 @@ def test_smaller_table_goes_on_top_when_that_keeps_points_closer() -> None:
 
 
 def test_table_sizes_ordered_to_keep_score_groups_together_in_big_fields() -> None:
-    # Regression (beyond the exhaustive search's 12 players): score groups of 3, 4, 4
+    # Regression (14 players, found before the exact search reached them): score groups of 3, 4, 4
     # and 3 at [4, 3] sit exactly at 3 + 4 + 4 + 3 tables, every table one score.
     players = (
         [_p(f"n{i}", 9) for i in range(3)]
@@ -349,3 +349,100 @@ def test_table_sizes_ordered_to_keep_score_groups_together_in_big_fields() -> No
     out = _run(_req([4, 3], players))
     assert [{p[0] for p in t} for t in out["tables"]] == [{"n"}, {"s"}, {"t"}, {"z"}]
     assert [len(t) for t in out["tables"]] == [3, 4, 4, 3]
+
+
+def test_closest_points_beyond_twelve_players_at_bigger_tables() -> None:
+    # Regression (13 players, [4, 3]): p8 has met p9 and p13 has met p10 and p11, so the
+    # plain standings order will not do. Worked by hand: p13 (0 points) joins p7 and p8
+    # (1 point each) and p9-p12 (0 points) share the four-table: 3, 3, 3 | 2, 2, 2 |
+    # 1, 1, 0 | 0, 0, 0, 0, no repeat, two pairs one point apart. The local search alone
+    # stopped at 1, 1, 0, 0 | 0, 0, 0 (four pairs one point apart).
+    players = (
+        [_p(f"p{i}", 3) for i in (1, 2, 3)]
+        + [_p(f"p{i}", 2) for i in (4, 5, 6)]
+        + [_p("p7", 1), _p("p8", 1, opponents=["p9"]), _p("p9", 0, opponents=["p8"])]
+        + [_p("p10", 0, opponents=["p13"]), _p("p11", 0, opponents=["p13"]), _p("p12", 0)]
+        + [_p("p13", 0, opponents=["p10", "p11"])]
+    )
+    out = _run(_req([4, 3], players))
+    assert [sorted(t) for t in out["tables"]] == [
+        ["p1", "p2", "p3"],
+        ["p4", "p5", "p6"],
+        ["p13", "p7", "p8"],
+        ["p10", "p11", "p12", "p9"],
+    ]
+
+
+def _brute_best(data: dict) -> tuple[int, int]:
+    """(repeats, sum over pairs at a table of the squared point gap in hundredths) of the
+    best layout, by enumerating every partition (no byes, one table size)."""
+    players = data["players"]
+    size = data["table_sizes"][0]
+    pts = {p["id"]: round(p["points"] * 100) for p in players}
+    met: dict[frozenset, int] = {}
+    for p in players:
+        for o in p.get("opponents", []):
+            key = frozenset((p["id"], o))
+            met[key] = met.get(key, 0) + 1
+    cost = {
+        frozenset((a, b)): (met.get(frozenset((a, b)), 0) // 2, (pts[a] - pts[b]) ** 2)
+        for a, b in itertools.combinations(pts, 2)
+    }
+    best = (10**9, 10**9)
+
+    def rec(free: tuple[str, ...], acc: tuple[int, int]) -> None:
+        nonlocal best
+        if acc >= best:
+            return
+        if not free:
+            best = acc
+            return
+        for combo in itertools.combinations(free[1:], size - 1):
+            group = (free[0], *combo)
+            r, d = acc
+            for a, b in itertools.combinations(group, 2):
+                r, d = r + cost[frozenset((a, b))][0], d + cost[frozenset((a, b))][1]
+            rec(tuple(x for x in free[1:] if x not in combo), (r, d))
+
+    rec(tuple(pts), (0, 0))
+    return best
+
+
+def _layout_cost(data: dict, tables: list) -> tuple[int, int]:
+    pts = {p["id"]: round(p["points"] * 100) for p in data["players"]}
+    opp = {p["id"]: p.get("opponents", []) for p in data["players"]}
+    repeats = gaps = 0
+    for t in tables:
+        for a, b in itertools.combinations(t, 2):
+            repeats += opp[a].count(b)
+            gaps += (pts[a] - pts[b]) ** 2
+    return repeats, gaps
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fields_of_fifteen_at_threes_are_as_close_as_brute_force_finds(seed: int) -> None:
+    rng = random.Random(seed)
+    ids = [f"q{i:02d}" for i in range(15)]
+    opponents: dict[str, list[str]] = {i: [] for i in ids}
+    for _ in range(rng.randint(8, 30)):
+        a, b = rng.sample(ids, 2)
+        opponents[a].append(b)
+        opponents[b].append(a)
+    players = [
+        _p(i, rng.choice([0, 0.5, 1, 1.5, 2, 2.5, 3]), opponents=opponents[i]) for i in ids
+    ]
+    data = _req([3], players)
+    out = _run(data)
+    assert out["byes"] == []
+    assert _layout_cost(data, out["tables"]) == _brute_best(data)
+
+
+def test_a_player_forbidden_with_everyone_gets_a_bye_however_far_down_the_order() -> None:
+    # 20 players at tables of 6: two byes. p12 and p13 may sit with nobody, so they must
+    # be the byes, though 20 other players come before them in the bye order.
+    ids = [f"p{i:02d}" for i in range(1, 21)]
+    players = [_p(pid, 0, rating=2000 - 10 * k) for k, pid in enumerate(ids)]
+    forbidden = [[x, y] for x in ("p12", "p13") for y in ids if y != x]
+    out = _run(_req([6], players, forbidden))
+    assert sorted(out["byes"]) == ["p12", "p13"]
+    assert sorted(len(t) for t in out["tables"]) == [6, 6, 6]
