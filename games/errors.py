@@ -35,6 +35,12 @@ class NotPending(ApplicationError):
     default_code = "not_your_turn"
 
 
+class DeadlinePassed(NotPending):
+    """The prompt's deadline (plus grace) is over: its missing orders are being filled."""
+
+    default_code = "deadline_passed"
+
+
 class GameStateError(ApplicationError):
     """The game's status does not allow the action (finished, not started, paused, full...)."""
 

@@ -11,7 +11,7 @@ log entry publishes ``text`` and ``salt`` so anyone can recompute it
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -19,7 +19,14 @@ from django.utils import timezone
 
 from engine.audit import order_commitment
 from engine.base import IllegalOrder
-from games.errors import GameStateError, NotFound, NotPending, OrderRefused, PermissionDenied
+from games.errors import (
+    DeadlinePassed,
+    GameStateError,
+    NotFound,
+    NotPending,
+    OrderRefused,
+    PermissionDenied,
+)
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
@@ -199,13 +206,19 @@ def order_submit(
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
     PermissionDenied."""
     _check_text(text, source)
-    with transaction.atomic():
-        game, locked, prompt, orders, tail = _lock_for_order(
-            game_id=seat.game_id, seat_id=seat.pk
-        )
-        if locked is None:  # the seat row is gone
-            raise PermissionDenied("You do not hold a seat in this game.")
-        return _submit_locked(game, locked, prompt, orders, tail, text, source, expected_prompt)
+    try:
+        with transaction.atomic():
+            game, locked, prompt, orders, tail = _lock_for_order(
+                game_id=seat.game_id, seat_id=seat.pk
+            )
+            if locked is None:  # the seat row is gone
+                raise PermissionDenied("You do not hold a seat in this game.")
+            return _submit_locked(
+                game, locked, prompt, orders, tail, text, source, expected_prompt
+            )
+    except DeadlinePassed:
+        _sweep_soon()
+        raise
 
 
 def order_submit_for_user(
@@ -215,19 +228,36 @@ def order_submit_for_user(
     under the game's lock. Raises NotFound for an unknown game, PermissionDenied when
     the user holds no seat, and what ``order_submit`` raises."""
     _check_text(text, source)
-    with transaction.atomic():
-        game, seat, prompt, orders, tail = _lock_for_order(game_id=game_id, user_id=user.pk)
-        if seat is None:
-            raise PermissionDenied("You do not hold a seat in this game.")
-        return _submit_locked(game, seat, prompt, orders, tail, text, source, expected_prompt)
+    try:
+        with transaction.atomic():
+            game, seat, prompt, orders, tail = _lock_for_order(game_id=game_id, user_id=user.pk)
+            if seat is None:
+                raise PermissionDenied("You do not hold a seat in this game.")
+            return _submit_locked(
+                game, seat, prompt, orders, tail, text, source, expected_prompt
+            )
+    except DeadlinePassed:
+        _sweep_soon()
+        raise
+
+
+def _sweep_soon() -> None:
+    """An order came after its prompt's deadline (plus grace) and before the beat's
+    sweep filled the missing orders: run the sweep now rather than at its next tick
+    (after the caller's transaction commits, if there is one)."""
+    from games.tasks import enforce_deadlines
+
+    transaction.on_commit(enforce_deadlines.delay)
 
 
 _LOCKED_GAME = field_order(
-    Game, {"id", "status", "ruleset", "seed_commitment", "early_resolution_delay_seconds"}
-)
+    Game,
+    {"id", "status", "ruleset", "seed_commitment", "early_resolution_delay_seconds",
+     "grace_minutes"},
+)  # fmt: skip
 _LOCKED_SEAT = field_order(Seat, {"id", "game_id", "user_id", "position", "name", "status"})
 _LOCKED_PROMPT = field_order(
-    Prompt, {"id", "game_id", "number", "round", "phase", "pending", "status"}
+    Prompt, {"id", "game_id", "number", "round", "phase", "pending", "status", "deadline"}
 )
 _CURRENT_ORDER = field_order(
     SealedOrder,
@@ -349,6 +379,16 @@ def _submit_locked(
     if current is not None and current.text == text and current.source != "default":
         current.prompt = prompt  # already read: spares the receipt a query
         return current
+    if prompt.deadline is not None:
+        # Orders close at the deadline plus grace, not when the beat's sweep next runs.
+        closes = prompt.deadline + timedelta(minutes=game.grace_minutes)
+        if timezone.now() >= closes:
+            after = " (its deadline plus the grace period)" if game.grace_minutes else ""
+            raise DeadlinePassed(
+                f"Orders for prompt {prompt.number} closed at "
+                f"{closes.astimezone(UTC).strftime('%Y-%m-%d %H:%M')} UTC{after}; nothing "
+                "was stored. The missing orders are being filled with default orders."
+            )
     rules = ruleset_get(game.ruleset)
     try:
         state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)

@@ -175,3 +175,68 @@ def test_sweep_reenqueues_a_complete_prompt_whose_task_was_lost(
         enforce_deadlines(now=timezone.now() + timedelta(seconds=READY_SWEEP_SECONDS + 1))
     assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
     assert not LogEntry.objects.filter(game=game, kind="nmr_applied").exists()
+
+
+def test_orders_close_at_the_deadline_plus_grace_not_at_the_next_sweep(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=1, grace_minutes=10)
+    state = current_state(game=game)
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["ann"], text=RULES.legal_orders(state, "ann")[-1], source="web")
+    prompt = Prompt.objects.get(game=game, number=1)
+    # Inside the grace period an order is still taken.
+    Prompt.objects.filter(pk=prompt.pk).update(
+        deadline=timezone.now() - timedelta(minutes=9, seconds=50)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[-1], source="web")
+    # Once deadline + grace is over, cat's order is refused and nothing is stored ...
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=timezone.now() - timedelta(minutes=11))
+    closes = (
+        Prompt.objects.get(pk=prompt.pk).deadline + timedelta(minutes=10)
+    ).strftime("%Y-%m-%d %H:%M")
+    entries = LogEntry.objects.filter(game=game).count()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(NotPending) as refused:
+            order_submit(
+                seat=seats["cat"], text=RULES.legal_orders(state, "cat")[-1], source="email"
+            )
+    assert refused.value.code == "deadline_passed"
+    assert str(refused.value) == (
+        f"Orders for prompt 1 closed at {closes} UTC (its deadline plus the grace period); "
+        "nothing was stored. The missing orders are being filled with default orders."
+    )
+    assert not SealedOrder.objects.filter(prompt=prompt, seat_name="cat", source="email").exists()
+    # ... and the sweep runs at once (eager here): cat's order is the default one.
+    assert callbacks[0].__name__ == "delay" and callbacks[0].__self__.name.endswith(
+        "enforce_deadlines"
+    )
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.RESOLVED
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed").payload["orders"]
+    assert {name: revealed[name]["source"] for name in NAMES} == {
+        "ann": "web", "bob": "web", "cat": "default",
+    }  # fmt: skip
+    assert LogEntry.objects.filter(game=game).count() > entries
+
+
+def test_a_retried_order_after_the_deadline_answers_its_receipt(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=1)
+    state = current_state(game=game)
+    text = RULES.legal_orders(state, "ann")[-1]
+    first = order_submit(seat=seats["ann"], text=text, source="api")
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=timezone.now() - timedelta(seconds=5)
+    )
+    # The same order again (a client's retry): its receipt, not a refusal.
+    assert order_submit(seat=seats["ann"], text=text, source="api").pk == first.pk
+    # A different one: too late.
+    other = next(t for t in RULES.legal_orders(state, "ann") if t != text)
+    with pytest.raises(NotPending, match="closed at .* UTC; nothing was stored"):
+        order_submit(seat=seats["ann"], text=other, source="api")
+    assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).pk == (
+        first.pk
+    )

@@ -115,17 +115,20 @@ def test_two_workers_and_deadline_racing_last_order_resolve_once(
     )
     try:
         game, seats, state = _game_two_orders_in()
-        Prompt.objects.filter(game=game, number=1).update(
-            deadline=timezone.now() - timezone.timedelta(minutes=1)
-        )
+        deadline = timezone.now() + timezone.timedelta(seconds=1)
+        Prompt.objects.filter(game=game, number=1).update(deadline=deadline)
         errors: list[Exception] = []
 
         def last_order() -> None:
             try:
+                time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() - 0.005))
                 order_submit(
-                    seat=seats["cat"], text=RULES.legal_orders(state, "cat")[0], source="web"
+                    seat=seats["cat"],
+                    text=RULES.legal_orders(state, "cat")[0],
+                    source="web",
+                    expected_prompt=1,
                 )
-            except ApplicationError as exc:  # the deadline won: cat's draft order is too late
+            except ApplicationError as exc:  # the deadline won: cat's order came too late
                 errors.append(exc)
             finally:
                 connections.close_all()
@@ -135,14 +138,19 @@ def test_two_workers_and_deadline_racing_last_order_resolve_once(
             resolve_prompt.delay(game.pk, 1)
         thread = threading.Thread(target=last_order)
         thread.start()
+        time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()))
         swept = enforce_deadlines()
         thread.join(30)
+        # Too late: after the deadline (a sweep is enqueued) or after the sweep resolved.
+        assert {e.code for e in errors} <= {"deadline_passed", "prompt_closed"}, errors
+        late = any(e.code == "deadline_passed" for e in errors)
         expected_tasks = 3 + (0 if errors else 1)
         logs = lambda: celery_worker_process.log() + (tmp_path / "w2.log").read_text()  # noqa: E731
         _wait(
-            lambda: _resolved_count(logs()) >= expected_tasks,
+            lambda: _resolved_count(logs()) >= expected_tasks
+            and (not late or re.search(r"enforce_deadlines\[[^\]]+\] succeeded", logs())),
             60,
-            f"{expected_tasks} resolve_prompt tasks to finish",
+            f"{expected_tasks} resolve_prompt tasks (and any sweep) to finish",
             logs,
         )
         resolved = LogEntry.objects.filter(game=game, kind="prompt_resolved")
@@ -156,11 +164,15 @@ def test_two_workers_and_deadline_racing_last_order_resolve_once(
         nmr = LogEntry.objects.filter(game=game, kind="nmr_applied", payload__prompt=1).count()
         # Either the last order or the deadline's default made it; never both resolved.
         assert (revealed["cat"]["source"] == "default") == (nmr == 1) == bool(errors)
-        # Exactly one actor resolved prompt 1: the sweep or one worker task.
+        # Exactly one actor resolved prompt 1: the sweep, one worker task, or the sweep a
+        # refused late order enqueued.
         worker_wins = len(
             re.findall(r"resolve_prompt\[[^\]]+\] succeeded in [0-9.e-]+s: True", logs())
         )
-        assert swept + worker_wins == 1, logs()
+        worker_sweeps = len(
+            re.findall(r"enforce_deadlines\[[^\]]+\] succeeded in [0-9.e-]+s: 1", logs())
+        )
+        assert swept + worker_wins + worker_sweeps == 1, logs()
     finally:
         _stop_process_group(extra)
 
