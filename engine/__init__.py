@@ -37,7 +37,7 @@ class UnknownGame(ScriptError):
 
 def get(game_id: str) -> Ruleset:
     """Return the ruleset registered under ``game_id``; raise UnknownGame if none."""
-    ruleset = _LOADED.get(game_id)
+    ruleset = _LOADED.get(game_id) if isinstance(game_id, str) else None
     if ruleset is not None:
         return ruleset
     target = _REGISTRY.get(game_id) if isinstance(game_id, str) else None

@@ -78,3 +78,11 @@ def test_options_and_setup_must_be_objects() -> None:
     assert run_script(script([], setup=[]))[0] == EXIT_MALFORMED
     assert run_script(script([], options=False))[0] == EXIT_MALFORMED
     assert run_script(script([], options=None, setup=None))[0] == EXIT_OK
+
+
+def test_a_game_that_is_not_a_string_is_malformed() -> None:
+    """``"game": {}`` or ``[]`` (unhashable) is exit 2 with a message, not a traceback."""
+    for game in ({}, [], 5, None, True):
+        code, out = run_script({**script([]), "game": game})
+        assert code == EXIT_MALFORMED
+        assert out["status"] == "error" and "unknown game" in out["error"]
