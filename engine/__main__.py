@@ -11,7 +11,10 @@ from engine.runner import EXIT_MALFORMED, run_script
 
 
 def _emit(obj: object) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    try:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    except UnicodeEncodeError:  # text the output's encoding cannot hold (a lone surrogate)
+        sys.stdout.write(json.dumps(obj) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

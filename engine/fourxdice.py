@@ -388,6 +388,8 @@ def _parse_allocate(state: State, seat: str, lines: list[str]) -> dict[str, Any]
     if len(lines) > 1:
         raise IllegalOrder(f"send one order on one line, not {len(lines)} lines: {_allocate_hint(count)}")
     tokens = lines[0].replace(",", " ").split()
+    if not tokens:  # a line of commas only
+        raise IllegalOrder(f"empty order: {_allocate_hint(count)}")
     if tokens[0].upper() != "ALLOCATE":
         raise IllegalOrder(f"you are allocating your dice now, so {_allocate_hint(count)}")
     areas = []

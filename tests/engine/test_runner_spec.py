@@ -86,3 +86,42 @@ def test_a_game_that_is_not_a_string_is_malformed() -> None:
         code, out = run_script({**script([]), "game": game})
         assert code == EXIT_MALFORMED
         assert out["status"] == "error" and "unknown game" in out["error"]
+
+
+def test_a_four_x_dice_order_of_commas_only_is_refused_not_a_crash() -> None:
+    for text in (",", ", ,", "\n ,"):
+        code, out = run_script(
+            {
+                "game": "4x-dice",
+                "players": ["ann", "bob"],
+                "seed": 1,
+                "orders": [{"ann": text, "bob": "ALLOCATE EXPLORE EXPAND EXTRACT"}],
+            }
+        )
+        assert code == EXIT_REJECTED
+        assert out["rejected"]["seat"] == "ann"
+        assert out["rejected"]["reason"].startswith("empty order")
+
+
+def test_an_order_holding_a_lone_surrogate_is_refused_and_printed(tmp_path) -> None:
+    """Valid JSON (``"\\ud800"``) that UTF-8 output cannot hold: the runner still prints
+    its one JSON object (ASCII-escaped) and exits 3."""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.json"
+    path.write_text(
+        '{"game": "6x5", "players": ["ann", "bob"], "setup": {"first": "ann"},'
+        ' "orders": [{"ann": "PLACE \\ud800 1,0"}]}'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(path)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == EXIT_REJECTED, done.stderr
+    out = json.loads(done.stdout)
+    assert out["status"] == "rejected" and out["rejected"]["order"] == "PLACE \ud800 1,0"
