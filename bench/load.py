@@ -195,6 +195,10 @@ def start_site(
         "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
         "FIVEX_BASE_URL": f"http://127.0.0.1:{port}",
         "PYTHONUNBUFFERED": "1",
+        # Simulated players replace orders far faster than the per-user limits allow:
+        # limits no client reaches, so their cost is measured but nothing is refused.
+        "API_ORDERS_RATE": "1000000/min",
+        "API_GAMES_CREATE_RATE": "1000000/min",
     }
     psql(f'CREATE DATABASE "{database}"')
     site = Site(port=port, env=env, database=database, queue=queue)

@@ -5,6 +5,7 @@ before the game is over (their commitments do)."""
 from __future__ import annotations
 
 import functools
+import secrets
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -142,6 +143,24 @@ def game_visible(*, game: Game, user: Any) -> bool:
     if game.organizer_id == user.pk or user.is_staff:
         return True
     return Seat.objects.filter(game=game, user=user).exists()
+
+
+def invite_valid(*, game: Game, token: Any) -> bool:
+    """Whether ``token`` is the game's invitation token."""
+    return (
+        isinstance(token, str)
+        and bool(game.invite_token)
+        and secrets.compare_digest(token.encode(), str(game.invite_token).encode())
+    )
+
+
+def game_for_joining(*, game_id: Any, user: Any, token: Any) -> Game:
+    """The game if ``user`` may watch it or holds its invitation token; NotFound
+    otherwise (the same answer as for an unknown id)."""
+    game = game_get(game_id=game_id)
+    if not game_visible(game=game, user=user) and not invite_valid(game=game, token=token):
+        raise NotFound("No such game.")
+    return game
 
 
 def game_for_viewer(*, game_id: Any, user: Any) -> Game:

@@ -1,5 +1,14 @@
 """REST API: Django REST framework with session + token auth, OpenAPI by drf-spectacular."""
 
+from .base import env
+
+
+def _rate(name: str, default: str) -> str | None:
+    """A throttle rate from the environment (``120/min``); ``off`` turns it off."""
+    value = env.str(name, default=default).strip()
+    return None if value.lower() in ("off", "none", "") else value
+
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -11,8 +20,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
+    # JSON only: no endpoint takes files (a multipart body is a 415 before it is read),
+    # and errors are JSON whatever the Accept header asks (no browsable HTML pages).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.api.parsers.JSONOnlyNegotiation",
+    # Per user, in the default cache (CACHE_URL shares it between machines).
+    "DEFAULT_THROTTLE_RATES": {
+        "orders": _rate("API_ORDERS_RATE", "120/min"),
+        "games_create": _rate("API_GAMES_CREATE_RATE", "60/hour"),
+    },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
 }
 

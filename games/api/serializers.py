@@ -3,10 +3,12 @@ data only; the services and the engine decide what is allowed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils import html
 
 import engine
 
@@ -15,12 +17,73 @@ ORDER_MAX_LENGTH = 4000
 
 # --- inputs -----------------------------------------------------------------------
 
+# A form post through the session carries Django's CSRF token as a field of its own.
+_TRANSPORT_FIELDS = frozenset({"csrfmiddlewaretoken"})
 
-class GameCreateInputSerializer(serializers.Serializer):
+
+class StrictInputSerializer(serializers.Serializer):
+    """An input that names a field it does not know is refused (400, the field named)
+    rather than silently ignored: a misspelt ``prompt`` would otherwise send an order
+    unguarded to whatever prompt is open."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        data = self.initial_data
+        keys = data.keys() if hasattr(data, "keys") else ()
+        unknown = sorted(k for k in keys if k not in self.fields and k not in _TRANSPORT_FIELDS)
+        if unknown:
+            known = ", ".join(sorted(self.fields)) or "none"
+            raise serializers.ValidationError(
+                {k: f"Unknown field (this operation takes: {known})." for k in unknown}
+            )
+        return attrs
+
+
+class StrictCharField(serializers.CharField):
+    """A string, and only a string: a number or a boolean is refused, not turned into
+    text (``"text": 5`` is a client's bug, not an order)."""
+
+    default_error_messages = {
+        "not_a_string": "Must be a string.",
+        "not_unicode": "Must be valid Unicode text (it holds a lone surrogate).",
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_a_string")
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail("not_unicode")
+        return super().to_internal_value(data)
+
+
+class OptionsField(serializers.DictField):
+    """The ruleset's options: a JSON object (in a form-encoded body, the field's value
+    is that object's JSON text)."""
+
+    default_error_messages = {"not_json": "Must be a JSON object (in a form: its JSON text)."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary) and self.field_name in dictionary:
+            raw = dictionary.get(self.field_name)
+            try:
+                value = json.loads(raw)
+            except (TypeError, ValueError):
+                return raw  # refused by to_internal_value
+            return value
+        return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            self.fail("not_json")
+        return super().to_internal_value(data)
+
+
+class GameCreateInputSerializer(StrictInputSerializer):
     ruleset = serializers.ChoiceField(choices=[])
-    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
     seats_count = serializers.IntegerField(min_value=2, max_value=12)
-    options = serializers.DictField(required=False, default=dict)
+    options = OptionsField(required=False, default=dict)
     is_private = serializers.BooleanField(required=False, default=False)
     deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
     grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
@@ -40,6 +103,7 @@ class GameCreateInputSerializer(serializers.Serializer):
         self.fields["ruleset"].choices = engine.ids()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
         ruleset = engine.get(attrs["ruleset"])
         try:
             attrs["options"] = ruleset.normalize_options(attrs.get("options") or {})
@@ -56,23 +120,23 @@ class GameCreateInputSerializer(serializers.Serializer):
         return attrs
 
 
-class JoinInputSerializer(serializers.Serializer):
-    invite_token = serializers.CharField(max_length=200, required=False, allow_blank=True)
+class JoinInputSerializer(StrictInputSerializer):
+    invite_token = StrictCharField(max_length=200, required=False, allow_blank=True)
 
 
-class EmptyInputSerializer(serializers.Serializer):
+class EmptyInputSerializer(StrictInputSerializer):
     """No fields: the operation takes nothing but the game in the URL."""
 
 
 @extend_schema_field(
     {"type": "string", "minLength": 1, "maxLength": ORDER_MAX_LENGTH, "pattern": r"\S"}
 )
-class OrderTextField(serializers.CharField):
+class OrderTextField(StrictCharField):
     """An order's text: surrounding white space dropped, so it must hold a character that
     is not white space (the schema says so with its pattern)."""
 
 
-class OrderInputSerializer(serializers.Serializer):
+class OrderInputSerializer(StrictInputSerializer):
     text = OrderTextField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
     prompt = serializers.IntegerField(
         required=False,
@@ -84,6 +148,16 @@ class OrderInputSerializer(serializers.Serializer):
 
 
 # --- outputs ----------------------------------------------------------------------
+
+
+class WhenField(serializers.DateTimeField):
+    """A moment, written as everywhere in the API (ISO 8601, UTC as ``Z``), also when the
+    view holds it as ISO text already."""
+
+    def to_representation(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return value[:-6] + "Z" if value.endswith("+00:00") else value
+        return super().to_representation(value)
 
 
 class SeatSerializer(serializers.Serializer):
@@ -113,8 +187,16 @@ class GameSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ranking = serializers.JSONField(allow_null=True)
-    seats = SeatSerializer(many=True)
+    seats = serializers.SerializerMethodField(
+        help_text="The seats as they are held now (a replaced player's old seat is left out: "
+        "the seat keeps its name, ``user`` is who holds it)."
+    )
     warnings = serializers.JSONField()
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, game: Any) -> list[dict[str, Any]]:
+        held = [seat for seat in game.seats.all() if seat.status != "replaced"]
+        return SeatSerializer(held, many=True).data
 
 
 class MyGameSerializer(GameSerializer):
@@ -125,9 +207,20 @@ class MyGameSerializer(GameSerializer):
         "or null: poll this list to know where to play."
     )
 
+    invite_token = serializers.SerializerMethodField(
+        help_text="A private game's invitation token, for its organizer to share; null "
+        "for everyone else and for public games."
+    )
+
     def get_order_needed(self, game: Any) -> int | None:
         prompt = (self.context.get("needed") or {}).get(game.pk)
         return None if prompt is None else prompt.number
+
+    def get_invite_token(self, game: Any) -> str | None:
+        user = self.context.get("user")
+        if game.is_private and user is not None and game.organizer_id == user.pk:
+            return str(game.invite_token)
+        return None
 
 
 class GameCreatedSerializer(GameSerializer):
@@ -147,7 +240,7 @@ class PromptSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     round = serializers.IntegerField(required=False)
     phase = serializers.CharField()
-    deadline = serializers.CharField(allow_null=True)
+    deadline = WhenField(allow_null=True)
     pending = serializers.ListField(child=serializers.CharField())
     ready = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Seats whose order is sealed."
@@ -160,7 +253,7 @@ class ReceiptSerializer(serializers.Serializer):
 
     commitment = serializers.CharField()
     prompt = serializers.IntegerField()
-    submitted_at = serializers.DateTimeField()
+    submitted_at = WhenField()
     text = serializers.CharField()
     source = serializers.CharField(
         help_text="How the order came in: web, api, email; default (a no-show or resigned"
@@ -207,3 +300,8 @@ class PingSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField()
     message = serializers.CharField()
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="With 400 invalid: the message of each field that was refused.",
+    )

@@ -4,14 +4,18 @@ calls into games.services and games.selectors. Errors: games.api.exceptions.hand
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers as drf_serializers
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, selectors_hot
@@ -33,14 +37,45 @@ ERRORS = {
 }
 
 
+class UserThrottle(SimpleRateThrottle):
+    """A per-user rate from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`` (read at
+    each request; ``None`` turns it off), counted in the default cache."""
+
+    scope = ""
+
+    def get_rate(self) -> str | None:
+        return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(self.scope)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class OrdersThrottle(UserThrottle):
+    scope = "orders"
+
+
+class GamesCreateThrottle(UserThrottle):
+    scope = "games_create"
+
+
 class BaseAPIView(APIView):
-    """Token or session authentication, authenticated callers, JSON errors."""
+    """Token or session authentication, authenticated callers, JSON errors; answers
+    are the caller's own (``Cache-Control: private, no-store``: a seat view holds a
+    hand, a log its owner's salts)."""
 
     authentication_classes = [FastTokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     def get_exception_handler(self) -> Any:
         return handler
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if "Cache-Control" not in response:
+            response["Cache-Control"] = "private, no-store"
+        return response
 
     def game(self, game_id: int) -> Game:
         return selectors.game_get(game_id=game_id)
@@ -53,6 +88,75 @@ class BaseAPIView(APIView):
         """An operation that takes nothing still reads the body: malformed JSON (400) or
         an unsupported content type (415) is refused before anything changes."""
         s.EmptyInputSerializer(data=request.data).is_valid(raise_exception=True)
+
+
+# --- lists: pages by limit and offset ---------------------------------------------
+
+PAGE_DEFAULT = 100
+PAGE_MAX = 200
+
+
+class PageQuerySerializer(s.StrictInputSerializer):
+    limit = drf_serializers.IntegerField(
+        min_value=1, max_value=PAGE_MAX, default=PAGE_DEFAULT, help_text="Games per page."
+    )
+    offset = drf_serializers.IntegerField(min_value=0, default=0, help_text="Games skipped.")
+
+
+class MyGamesQuerySerializer(PageQuerySerializer):
+    status = drf_serializers.ChoiceField(
+        choices=Game.Status.values, required=False, help_text="Only games with this status."
+    )
+    order_needed = drf_serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only games whose open prompt waits for your order; false: the others.",
+    )
+
+
+PAGE_HEADERS = [
+    OpenApiParameter(
+        "X-Total-Count",
+        int,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description="How many games match, over every page.",
+    ),
+    OpenApiParameter(
+        "Link",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description='The other pages, when there are: <url>; rel="next", <url>; rel="prev".',
+    ),
+]
+
+
+def _query(request: Request, serializer_class: type) -> dict[str, Any]:
+    params = {k: v for k, v in request.query_params.items() if k != "format"}
+    query = serializer_class(data=params)
+    query.is_valid(raise_exception=True)
+    return dict(query.validated_data)
+
+
+def _page(request: Request, data: list[Any], total: int, query: dict[str, Any]) -> Response:
+    """A list answer: this page's items, with ``X-Total-Count`` and a ``Link`` header to
+    the next and previous pages (RFC 8288), so the body stays a plain list."""
+    limit, offset = query["limit"], query["offset"]
+    base = request.build_absolute_uri(request.path)
+    kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}
+    links = []
+    if offset + limit < total:
+        links.append(f'<{base}?{urlencode({**kept, "limit": limit, "offset": offset + limit})}>; rel="next"')
+    if offset > 0:
+        prev = max(0, offset - limit)
+        links.append(f'<{base}?{urlencode({**kept, "limit": limit, "offset": prev})}>; rel="prev"')
+    response = Response(data)
+    response["X-Total-Count"] = str(total)
+    if links:
+        response["Link"] = ", ".join(links)
+    return response
 
 
 def receipt(order: SealedOrder) -> dict[str, Any]:
@@ -100,6 +204,13 @@ def _int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+_WHEN = s.WhenField()
+
+
+def _when(value: Any) -> str | None:
+    return None if value is None else _WHEN.to_representation(value)
+
+
 def _texts(values: Any) -> list[str | None] | None:
     return None if values is None else [_text(x) for x in values]
 
@@ -114,7 +225,7 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
         if "round" in prompt:
             prompt_out["round"] = _int(prompt["round"])
         prompt_out["phase"] = _text(prompt.get("phase"))
-        prompt_out["deadline"] = _text(prompt.get("deadline"))
+        prompt_out["deadline"] = _when(prompt.get("deadline"))
         prompt_out["pending"] = _texts(prompt.get("pending"))
         if "ready" in prompt:
             prompt_out["ready"] = _texts(prompt["ready"])
@@ -127,11 +238,7 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
         else {
             "commitment": _text(order.get("commitment")),
             "prompt": _int(order.get("prompt")),
-            "submitted_at": s.ReceiptSerializer().fields["submitted_at"].to_representation(
-                order["submitted_at"]
-            )
-            if order.get("submitted_at") is not None
-            else None,
+            "submitted_at": _when(order.get("submitted_at")),
             "text": _text(order.get("text")),
             "source": _text(order.get("source")),
         }
@@ -170,19 +277,47 @@ class PingView(BaseAPIView):
 
 
 class GameListCreateView(BaseAPIView):
-    """GET: the caller's games, newest first. POST: create a game (caller organizes)."""
+    """GET: the caller's games, newest first, a page at a time. POST: create a game
+    (the caller organizes it)."""
 
-    @extend_schema(responses={200: s.MyGameSerializer(many=True), **ERRORS})
+    def get_throttles(self) -> list[Any]:
+        return [GamesCreateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[MyGamesQuerySerializer, *PAGE_HEADERS],
+        responses={
+            200: OpenApiResponse(s.MyGameSerializer(many=True), description="One page"),
+            400: ERRORS[400],
+            401: ERRORS[401],
+        },
+    )
     def get(self, request: Request) -> Response:
-        games = (
-            selectors.games_for_user(user=request.user)
-            .select_related("organizer")
-            .prefetch_related("seats__user")[:200]
-        )
+        query = _query(request, MyGamesQuerySerializer)
+        games = selectors.games_for_user(user=request.user)
         needed = selectors.orders_needed(user=request.user)
-        return Response(s.MyGameSerializer(games, many=True, context={"needed": needed}).data)
+        if query.get("status"):
+            games = games.filter(status=query["status"])
+        if query.get("order_needed") is True:
+            games = games.filter(pk__in=list(needed))
+        elif query.get("order_needed") is False:
+            games = games.exclude(pk__in=list(needed))
+        total = games.count()
+        limit, offset = query["limit"], query["offset"]
+        page = games.select_related("organizer").prefetch_related("seats__user")[
+            offset : offset + limit
+        ]
+        context = {"needed": needed, "user": request.user}
+        return _page(request, s.MyGameSerializer(page, many=True, context=context).data, total, query)
 
-    @extend_schema(request=s.GameCreateInputSerializer, responses={201: s.GameCreatedSerializer, **ERRORS})
+    @extend_schema(
+        request=s.GameCreateInputSerializer,
+        responses={
+            201: s.GameCreatedSerializer,
+            **{k: ERRORS[k] for k in (400, 401)},
+            429: OpenApiResponse(s.ErrorSerializer, description="Too many games created"),
+        },
+    )
     def post(self, request: Request) -> Response:
         data_in = s.GameCreateInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
@@ -211,12 +346,24 @@ class GameListCreateView(BaseAPIView):
 class OpenGamesView(BaseAPIView):
     """Public games still looking for players, newest first."""
 
-    @extend_schema(responses={200: s.GameSerializer(many=True), **ERRORS})
+    @extend_schema(
+        operation_id="games_open_list",
+        parameters=[PageQuerySerializer, *PAGE_HEADERS],
+        responses={
+            200: OpenApiResponse(s.GameSerializer(many=True), description="One page"),
+            400: ERRORS[400],
+            401: ERRORS[401],
+        },
+    )
     def get(self, request: Request) -> Response:
-        games = (
-            selectors.open_games().select_related("organizer").prefetch_related("seats__user")[:200]
-        )
-        return Response(s.GameSerializer(games, many=True).data)
+        query = _query(request, PageQuerySerializer)
+        games = selectors.open_games()
+        total = games.count()
+        limit, offset = query["limit"], query["offset"]
+        page = games.select_related("organizer").prefetch_related("seats__user")[
+            offset : offset + limit
+        ]
+        return _page(request, s.GameSerializer(page, many=True).data, total, query)
 
 
 class GameDetailView(BaseAPIView):
@@ -246,8 +393,8 @@ class GameJoinView(BaseAPIView):
     def post(self, request: Request, game_id: int) -> Response:
         data_in = s.JoinInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
-        game = self.game(game_id)
         token = data_in.validated_data.get("invite_token") or None
+        game = selectors.game_for_joining(game_id=game_id, user=request.user, token=token)
         held = selectors.seat_for_user(game=game, user=request.user)
         seat = game_services.game_join(game=game, user=request.user, invite_token=token)
         # Joining again (a retry, a double click) answers the seat already held: 200.
@@ -263,7 +410,7 @@ class GameStartView(BaseAPIView):
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
-        game = self.game(game_id)
+        game = self.visible_game(request, game_id)
         game = game_services.game_start(game=game, user=request.user)
         return Response(s.GameSerializer(game).data)
 
@@ -274,7 +421,7 @@ class GameLeaveView(BaseAPIView):
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
-        game = self.game(game_id)
+        game = self.visible_game(request, game_id)
         game_services.game_leave(game=game, user=request.user)
         return Response(s.GameSerializer(self.game(game_id)).data)
 
@@ -285,7 +432,7 @@ class SeatResignView(BaseAPIView):
     @extend_schema(request=s.EmptyInputSerializer, responses={200: s.SeatSerializer, **ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
-        game = self.game(game_id)
+        game = self.visible_game(request, game_id)
         seat = selectors.seat_for_user(game=game, user=request.user)
         if seat is None:
             raise PermissionDenied("You do not hold a seat in this game.")
@@ -297,24 +444,32 @@ class SeatResignView(BaseAPIView):
 class OrderSubmitView(BaseAPIView):
     """Submit or replace the caller's sealed order for the open prompt."""
 
+    throttle_classes = [OrdersThrottle]
+
     @extend_schema(
         request=s.OrderInputSerializer,
         responses={
             201: s.ReceiptSerializer,
             422: OpenApiResponse(s.ErrorSerializer, description="Order refused"),
+            429: OpenApiResponse(s.ErrorSerializer, description="Too many orders"),
             **ERRORS,
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
         data_in = s.OrderInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
-        order = order_services.order_submit_for_user(
-            game_id=game_id,
-            user=request.user,
-            text=data_in.validated_data["text"],
-            source="api",
-            expected_prompt=data_in.validated_data.get("prompt"),
-        )
+        try:
+            order = order_services.order_submit_for_user(
+                game_id=game_id,
+                user=request.user,
+                text=data_in.validated_data["text"],
+                source="api",
+                expected_prompt=data_in.validated_data.get("prompt"),
+            )
+        except PermissionDenied:
+            # Holding no seat: a private game does not exist for a stranger.
+            self.visible_game(request, game_id)
+            raise
         return Response(s.ReceiptSerializer(receipt(order)).data, status=status.HTTP_201_CREATED)
 
 

@@ -254,7 +254,8 @@ def _join_locked(*, game: Game, user: Any) -> Seat:
 
 
 def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat:
-    """Take a seat in a forming game (a private game needs its invitation token).
+    """Take a seat in a forming game (a private game needs its invitation token, except
+    for its organizer).
     Joining twice returns the same seat. The game starts by itself when the last seat
     fills. Raises GameStateError (not forming, full) or PermissionDenied."""
     with transaction.atomic():
@@ -266,9 +267,13 @@ def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat
             return existing
         if game.status != Game.Status.FORMING:
             raise GameStateError("This game has already started; no seat is free.")
-        if game.is_private and not (
-            isinstance(invite_token, str)
-            and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+        if (
+            game.is_private
+            and game.organizer_id != getattr(user, "pk", None)
+            and not (
+                isinstance(invite_token, str)
+                and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+            )
         ):
             raise PermissionDenied("This game is private: you need a valid invitation link.")
         seated = Seat.objects.filter(game=game).count()

@@ -11,14 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils.crypto import constant_time_compare
 
 from games import selectors
-from games.errors import ApplicationError, PermissionDenied
+from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
 from games.models import Seat
 from games.services import games as game_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
 from games.services import seats as seat_services
-from games.views.common import load_game, post_action
+from games.views.common import load_game, load_visible_game, post_action
 
 
 def _my_seat(request: HttpRequest, game: object) -> Seat:
@@ -38,8 +38,12 @@ def _form_error(request: HttpRequest, form: object) -> None:
 @post_action
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     """Take a free seat in an open game (or a private one with its invitation token)."""
-    game = load_game(game_id)
     token = request.POST.get("invite_token") or None
+    user = request.user
+    try:
+        game = selectors.game_for_joining(game_id=game_id, user=user, token=token)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
     held = selectors.seat_for_user(game=game, user=request.user)
     seat = game_services.game_join(game=game, user=request.user, invite_token=token)
     if held is not None and held.pk == seat.pk:  # a double click, a stale page
@@ -65,7 +69,7 @@ def game_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 @post_action
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """Give up a seat before the game starts."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     game_services.game_leave(game=game, user=request.user)
     messages.success(request, "You left the game.")
     return redirect("games:list")
@@ -75,7 +79,7 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """The organizer starts the game with the seats filled so far."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     game_services.game_start(game=game, user=request.user)
     messages.success(request, "The game has started.")
     return redirect("games:detail", game_id=game.pk)
@@ -85,7 +89,7 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     """Submit (or replace) the seat's sealed order for the open prompt."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     data = request.POST.copy()
     if not data.get("text") and data.getlist("word"):  # the word-by-word form
@@ -114,7 +118,7 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def seat_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """Resign the seat (the game goes on with default orders for it)."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     if request.POST.get("confirm") != "yes":
         messages.error(request, "Tick the confirmation box to resign.")
@@ -128,7 +132,7 @@ def seat_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
     """Replace the seat's private reply address (the old one stops working)."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     seat_services.mail_token_rotate(seat=seat)
     seat.refresh_from_db()
@@ -141,7 +145,7 @@ def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
     """Email the seat after every prompt (``every=1``) or only when it must order (``0``)."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     every = request.POST.get("every")
     if every not in ("0", "1"):
@@ -163,7 +167,7 @@ def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
 @post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     """The organizer's tools: extend the deadline, pause, resume, replace a seat, end."""
-    game = load_game(game_id)
+    game = load_visible_game(request, game_id)
     if game.organizer_id != request.user.pk:
         raise PermissionDenied("Only the organizer of this game may do that.")
     if action == "extend":

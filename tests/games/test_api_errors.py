@@ -201,18 +201,26 @@ def test_private_game_needs_the_invitation(table):
     )
     assert created.status_code == 201
     private = created.json()
-    assert_error(
-        clients["bob"].post(f"/api/games/{private['id']}/join/", {}, format="json"), 403, "forbidden", "invitation"
-    )
-    assert_error(
-        clients["bob"].post(f"/api/games/{private['id']}/join/", {"invite_token": "nope"}, format="json"),
-        403,
-        "forbidden",
-    )
-    ok = clients["bob"].post(
-        f"/api/games/{private['id']}/join/", {"invite_token": private["invite_token"]}, format="json"
-    )
+    url = f"/api/games/{private['id']}/"
+    # To a stranger without the token a private game does not exist: every operation
+    # answers what an unknown id does.
+    unknown = clients["bob"].post("/api/games/999999/join/", {}, format="json").json()
+    for body in ({}, {"invite_token": "nope"}):
+        answer = clients["bob"].post(url + "join/", body, format="json")
+        assert assert_error(answer, 404, "not_found") == unknown
+    for op, body in (("start/", {}), ("leave/", {}), ("resign/", {}), ("orders/", {"text": "X"})):
+        answer = clients["bob"].post(url + op, body, format="json")
+        assert assert_error(answer, 404, "not_found") == unknown, op
+    # The organizer needs no token to sit at its own game; the token is in its list.
+    assert clients["zed"].post(url + "join/", {}, format="json").status_code == 201
+    listed = {g["id"]: g for g in clients["zed"].get("/api/games/").json()}
+    assert listed[private["id"]]["invite_token"] == private["invite_token"]
+    ok = clients["bob"].post(url + "join/", {"invite_token": private["invite_token"]}, format="json")
     assert ok.status_code == 201
+    # Seated, bob sees the game but not the token (it is the organizer's to share).
+    listed = {g["id"]: g for g in clients["bob"].get("/api/games/").json()}
+    assert listed[private["id"]]["invite_token"] is None
+    assert_error(clients["bob"].post(url + "start/", {}, format="json"), 403, "forbidden", "organizer")
 
 
 def test_api_create_reports_the_not_recommended_warning(table):
