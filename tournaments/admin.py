@@ -1,3 +1,9 @@
+"""The tournaments in Django's admin: to look, search and rename. Everything that moves
+standings or ratings (registrations, pairings, results, settings once a round exists)
+goes through the organizer's panel, whose services check it and write the tournament's
+log; here it is read-only, so a stray edit or delete cannot break a running tournament
+or leave a table pointing at a registration that is gone."""
+
 from django.contrib import admin
 
 from tournaments.models import (
@@ -11,9 +17,28 @@ from tournaments.models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View only: no add, change or delete."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
+    can_delete = False
+    fields = ("user", "status", "first_round", "withdrawn_after_round", "requested_byes")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Tournament)
@@ -23,36 +48,41 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
     inlines = [RegistrationInline]
 
+    def get_readonly_fields(self, request, obj=None):
+        # Once registration opens, only the name may change here (the panel does the rest).
+        if obj is not None and (obj.status != Tournament.Status.DRAFT or obj.rounds.exists()):
+            return [f.name for f in Tournament._meta.concrete_fields if f.name not in ("id", "name")]
+        return []
+
+    def has_delete_permission(self, request, obj=None):
+        # A tournament with rounds holds rated games: deleting it would rewrite ratings.
+        if obj is not None and obj.rounds.exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "number", "status", "paired_by_hand", "started_at")
     list_filter = ("status",)
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ("round", "number", "game", "result_source")
 
 
 @admin.register(Bye)
-class ByeAdmin(admin.ModelAdmin):
+class ByeAdmin(ReadOnlyAdmin):
     list_display = ("round", "registration", "kind", "points")
 
 
 @admin.register(RatingEntry)
-class RatingEntryAdmin(admin.ModelAdmin):
+class RatingEntryAdmin(ReadOnlyAdmin):
     list_display = ("pool", "seq", "user", "game_key", "rating_before", "rating_after", "k")
     list_filter = ("pool",)
 
 
 @admin.register(TournamentLog)
-class TournamentLogAdmin(admin.ModelAdmin):
+class TournamentLogAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "seq", "kind", "actor", "created_at")
-    readonly_fields = ("tournament", "seq", "kind", "actor", "payload", "created_at")
-
-    def has_change_permission(self, request, obj=None):  # the log is append-only
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

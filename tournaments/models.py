@@ -166,6 +166,7 @@ class RatingEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name_plural = "rating entries"
         ordering = ["pool", "seq", "id"]
         constraints = [
             models.UniqueConstraint(fields=["pool", "game_key", "user"], name="tournaments_rating_once")

@@ -446,3 +446,19 @@ def test_a_player_forbidden_with_everyone_gets_a_bye_however_far_down_the_order(
     out = _run(_req([6], players, forbidden))
     assert sorted(out["byes"]) == ["p12", "p13"]
     assert sorted(len(t) for t in out["tables"]) == [6, 6, 6]
+
+
+def test_between_players_tied_for_the_bye_the_one_that_avoids_a_repeat_gets_it() -> None:
+    # a and b are tied on byes, points and rating; c has met a. Rule 2 does not choose
+    # between a and b, rule 3 does: a's bye leaves b-c, a new meeting.
+    players = [
+        _p("a", 1, rating=1480, opponents=["c"]),
+        _p("b", 1, rating=1480),
+        _p("c", 1, rating=1520, opponents=["a"]),
+    ]
+    out = _run(_req([2], players))
+    assert out["byes"] == ["a"]
+    assert sorted(out["tables"][0]) == ["b", "c"]
+    # Not tied (b rated lower): rule 2 decides, even with a repeat.
+    players[1] = _p("b", 1, rating=1470)
+    assert _run(_req([2], players))["byes"] == ["b"]

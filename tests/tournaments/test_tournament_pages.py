@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -14,8 +14,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people():
+    from django.contrib.auth.models import Permission
+
     User = get_user_model()
     org = User.objects.create_user("org", "org@example.com", "pw")
+    # A league administrator: may enter other players (players register themselves).
+    org.user_permissions.add(Permission.objects.get(codename="add_registration"))
     players = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("ann", "bob", "cat", "dan")]
     return org, players
 
@@ -53,7 +57,24 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     assert "Round 1 is under way" in detail and "Standings after round" not in detail
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     assert "<td>Round started</td>" in panel and "round_started" not in panel
-    # Enter both results by hand, with a reason; the round finishes.
+    # A result by hand is refused while the table's game is played (the panel says so) ...
+    first = rnd.tables.first()
+    names = [
+        get_user_model().objects.get(pk=t.registrations.get(pk=p).user_id).username
+        for p in first.players
+    ]
+    refused = client.post(
+        reverse("tournaments:manage_action", args=[t.slug, "result"]),
+        {"table": first.pk, "ranking": " > ".join(names), "reason": "played offline"},
+        follow=True,
+    )
+    assert "still being played" in refused.content.decode()
+    assert Table.objects.get(pk=first.pk).ranking is None
+    # ... so the organizer ends the games (played offline), then enters both results.
+    from games.services.organizer import game_end
+
+    for table in rnd.tables.all():
+        game_end(game=table.game, by=org, reason="played offline")
     for table in rnd.tables.all():
         winner = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[1]).user_id)
         loser = get_user_model().objects.get(pk=t.registrations.get(pk=table.players[0]).user_id)

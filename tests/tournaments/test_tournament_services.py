@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 import engine
+from games.errors import ValidationError
 from games.models import Game, Prompt, Seat
 from games.selectors import current_state
 from games.services.orders import order_submit
+from games.services.organizer import game_end
 from games.services.resolution import prompt_resolve
 from tournaments import selectors
 from tournaments.models import RatingEntry, Round, Table
@@ -143,9 +145,16 @@ def test_bye_and_late_entry_and_correction():
         rounds.round_repair(rnd=rnd, by=organizer)
     late = tsvc.registration_add(tournament=t, user=players[5])
     assert late.first_round == 2
-    # The organizer enters a result by hand (with a reason) instead of playing.
+    # The organizer enters a result by hand (with a reason) instead of playing: not
+    # while the table's game is being played (its result would come from the game) ...
     table = rnd.tables.first()
     a, b = table.players
+    with pytest.raises(ValidationError, match="still being played"):
+        results.result_enter(table=table, ranking=[[b], [a]], by=organizer, reason="a forfeited")
+    assert Table.objects.get(pk=table.pk).ranking is None
+    # ... but once the organizer has ended it.
+    for each in rnd.tables.all():
+        game_end(game=each.game, by=organizer, reason="decided by the organizer")
     results.result_enter(table=table, ranking=[[b], [a]], by=organizer, reason="a forfeited")
     for other in rnd.tables.exclude(pk=table.pk):
         x, y = other.players
@@ -214,3 +223,95 @@ def test_4x_dice_tournament_with_tables_of_up_to_six():
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.FINISHED
     assert len(selectors.standings(tournament=t)) == 6
+
+
+def _finished_duel_round(prefix: str):
+    """A 2-player 6x5 tournament whose round 1 has been played (results by hand after
+    the organizer ended the games)."""
+    organizer, *players = make_users(5, prefix=prefix)
+    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.all():
+        game_end(game=table.game, by=organizer, reason="offline")
+        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
+                             by=organizer, reason="played offline")
+    return organizer, players, t, rnd
+
+
+def test_a_closed_tournament_keeps_its_results():
+    organizer, _players, t, rnd = _finished_duel_round("cl")
+    tsvc.tournament_close(tournament=t, by=organizer)
+    table = rnd.tables.first()
+    before = Table.objects.get(pk=table.pk).ranking
+    with pytest.raises(ValidationError, match="closed: its results are final"):
+        results.result_enter(table=table, ranking=[[table.players[1]], [table.players[0]]],
+                             by=organizer, reason="second thoughts")
+    assert Table.objects.get(pk=table.pk).ranking == before
+    assert not t.log.filter(kind="result_corrected").exists()
+
+
+def test_entering_another_player_takes_a_league_administrator():
+    from django.contrib.auth.models import Permission
+
+    from games.errors import PermissionDenied
+
+    organizer, player = make_users(2, prefix="en")
+    t = tsvc.tournament_create(organizer=organizer, name="Open", ruleset="6x5", table_sizes=[2],
+                               rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    with pytest.raises(PermissionDenied, match="register themselves"):
+        tsvc.registration_add(tournament=t, user=player, by=organizer)
+    assert not t.registrations.exists()
+    tsvc.registration_add(tournament=t, user=player)  # by themselves: fine
+    other = make_users(1, prefix="en2")[0]
+    organizer.user_permissions.add(Permission.objects.get(codename="add_registration"))
+    organizer = get_user_model().objects.get(pk=organizer.pk)  # fresh permission cache
+    tsvc.registration_add(tournament=t, user=other, by=organizer)
+    assert t.registrations.count() == 2
+
+
+def test_one_broken_table_does_not_hold_back_other_tournaments_results(caplog):
+    broken = []
+    for name in ("a", "b"):
+        org, *people = make_users(3, prefix=f"br{name}")
+        t = tsvc.tournament_create(organizer=org, name=f"T{name}", ruleset="6x5",
+                                   table_sizes=[2], rounds_count=1)
+        tsvc.tournament_open(tournament=t, by=org)
+        for user in people[:2]:
+            tsvc.registration_add(tournament=t, user=user)
+        rnd = rounds.round_pair(tournament=t, by=org)
+        rounds.round_start(rnd=rnd, by=org)
+        table = rnd.tables.get()
+        Game.objects.filter(pk=table.game_id).update(
+            status=Game.Status.FINISHED, ranking=[[s.name] for s in table.game.seats.all()]
+        )
+        broken.append(table)
+    # The first table names a registration that is gone (an old admin delete).
+    Table.objects.filter(pk=broken[0].pk).update(players=[999999, broken[0].players[1]])
+    assert results.results_collect() == 1
+    assert Table.objects.get(pk=broken[1].pk).ranking is not None
+    assert Table.objects.get(pk=broken[0].pk).ranking is None
+    assert "recording the result of tournament table" in caplog.text
+
+
+def test_the_admin_cannot_delete_or_edit_what_standings_rest_on(admin_client):
+    organizer, _players, t, rnd = _finished_duel_round("ad")
+    reg = t.registrations.first()
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'name="registrations-0-DELETE"' not in text
+    assert 'name="table_sizes"' not in text and 'name="name"' in text
+    assert admin_client.get(f"/admin/tournaments/tournament/{t.pk}/delete/").status_code == 403
+    table = rnd.tables.first()
+    assert admin_client.post(
+        f"/admin/tournaments/table/{table.pk}/change/", {"ranking": "[]"}
+    ).status_code == 403
+    assert admin_client.get("/admin/tournaments/tournamentlog/add/").status_code == 403
+    assert t.registrations.filter(pk=reg.pk).exists()
+    assert Table.objects.get(pk=table.pk).ranking is not None

@@ -6,7 +6,8 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
   next, ...; byes only when no split exists, as few as possible).
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
-  points, then lowest rating, then the id that sorts last). If the forbidden pairs make
+  points, then lowest rating; between players tied on all three, the choice with the
+  fewest repeat meetings, then the id that sorts last). If the forbidden pairs make
   the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
   never added to get around forbidden pairs: if no choice of the minimum number of byes
   works, the input is rejected ("no way to seat ..."). Choices that would seat a player
@@ -36,7 +37,7 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, islice
+from itertools import combinations, islice, product
 
 from . import two
 from .model import (
@@ -122,8 +123,78 @@ def pair(request: PairingRequest) -> PairingResult:
             if attempts <= 0:
                 break
             continue
+        if _repeats(request, result.tables):
+            result, byes = _best_among_tied_byes(request, active, sizes, candidates, chosen,
+                                                 result, byes)  # fmt: skip
         return PairingResult(tables=result.tables, byes=tuple(p.id for p in byes))
     raise PairingError("no way to seat the players: the forbidden pairs cannot all be kept apart")
+
+
+# How many other choices of bye players, tied with the first on byes, points and rating,
+# are tried when the first one leads to repeat meetings.
+TIED_BYE_TRIES = 20
+
+
+def _tie_key(p: Player) -> tuple[int, float, float]:
+    return (p.byes, p.points, p.rating)
+
+
+def _repeats(request: PairingRequest, tables: tuple[tuple[str, ...], ...]) -> int:
+    """Repeat meetings of a layout, once per earlier meeting (rule 3)."""
+    opponents = {p.id: p.opponents for p in request.players}
+    return sum(
+        opponents[a].count(b) for table in tables for a, b in combinations(table, 2)
+    )
+
+
+def _spread(request: PairingRequest, tables: tuple[tuple[str, ...], ...]) -> float:
+    points = {p.id: p.points for p in request.players}
+    return sum((points[a] - points[b]) ** 2 for t in tables for a, b in combinations(t, 2))
+
+
+def _best_among_tied_byes(
+    request: PairingRequest,
+    active: list[Player],
+    sizes: list[int],
+    candidates: list[Player],
+    chosen: tuple[int, ...],
+    result: PairingResult,
+    byes: list[Player],
+) -> tuple[PairingResult, list[Player]]:
+    """Rule 2 names who gets a bye by fewest byes, then points, then rating; between
+    players tied on all three it does not choose, so rule 3 does: of the choices that
+    swap a bye player for one tied with it, the one with the fewest repeat meetings
+    (then the closest points; the first in standings order among equals)."""
+    groups: dict[tuple[int, float, float], list[int]] = {}
+    for i, p in enumerate(candidates):
+        groups.setdefault(_tie_key(p), []).append(i)
+    needed: dict[tuple[int, float, float], int] = {}
+    for i in chosen:
+        needed[_tie_key(candidates[i])] = needed.get(_tie_key(candidates[i]), 0) + 1
+    if all(len(groups[k]) == n for k, n in needed.items()):
+        return result, byes  # nobody is tied with a bye player
+    pools = [list(combinations(groups[k], n)) for k, n in sorted(needed.items())]
+    best = (_repeats(request, result.tables), _spread(request, result.tables))
+    tried = 0
+    for parts in product(*pools):
+        option = tuple(sorted(i for part in parts for i in part))
+        if option == tuple(sorted(chosen)):
+            continue
+        if tried >= TIED_BYE_TRIES:
+            break
+        tried += 1
+        other = [candidates[i] for i in option]
+        other_ids = {p.id for p in other}
+        try:
+            seated = _seat_round(request, [p for p in active if p.id not in other_ids], sizes)
+        except (two.Infeasible, TablesInfeasible):
+            continue
+        cost = (_repeats(request, seated.tables), _spread(request, seated.tables))
+        if cost < best:
+            best, result, byes = cost, seated, other
+            if cost[0] == 0:
+                break
+    return result, byes
 
 
 def _bye_choices(

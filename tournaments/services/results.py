@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ from tournaments.models import RatingEntry, Round, Table, Tournament
 from tournaments.ratings import rate
 from tournaments.selectors import INITIAL_RATING
 from tournaments.services.common import lock_tournament, log_add, require_organizer
+
+logger = logging.getLogger(__name__)
 
 
 def _ranking_from_game(*, table: Table, game: Game) -> list[list[int]] | None:
@@ -58,25 +61,36 @@ def results_collect() -> int:
         .order_by("game__finished_at", "game_id")
     )
     for table in tables:
-        with transaction.atomic():
-            tournament = lock_tournament(tournament_id=table.round.tournament_id)
-            table = Table.objects.select_related("game").get(pk=table.pk)
-            if table.ranking is not None:
-                continue
-            ranking = _ranking_from_game(table=table, game=table.game)
-            if ranking is None:
-                continue  # an abandoned game without a result: the organizer enters one
-            table.ranking = ranking
-            table.result_source = "game"
-            table.recorded_at = table.game.finished_at or timezone.now()
-            table.save(update_fields=["ranking", "result_source", "recorded_at"])
-            log_add(tournament=tournament, kind="result_recorded",
-                    payload={"round": table.round.number, "table": table.number,
-                             "game": table.game_id, "ranking": ranking})
-            ratings_sync(pool=tournament.rating_pool)
-        recorded += 1
-        round_check_finished(rnd=table.round)
+        try:
+            done = _collect_one(table)
+        except Exception:  # one broken table must not hold back every other tournament
+            logger.exception("recording the result of tournament table %s failed", table.pk)
+            continue
+        if done:
+            recorded += 1
+            round_check_finished(rnd=table.round)
     return recorded
+
+
+def _collect_one(table: Table) -> bool:
+    """Record one table's result from its finished game; whether it was recorded."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=table.round.tournament_id)
+        table = Table.objects.select_related("game").get(pk=table.pk)
+        if table.ranking is not None:
+            return False
+        ranking = _ranking_from_game(table=table, game=table.game)
+        if ranking is None:
+            return False  # an abandoned game without a result: the organizer enters one
+        table.ranking = ranking
+        table.result_source = "game"
+        table.recorded_at = table.game.finished_at or timezone.now()
+        table.save(update_fields=["ranking", "result_source", "recorded_at"])
+        log_add(tournament=tournament, kind="result_recorded",
+                payload={"round": table.round.number, "table": table.number,
+                         "game": table.game_id, "ranking": ranking})
+        ratings_sync(pool=tournament.rating_pool)
+    return True
 
 
 def result_enter(
@@ -91,7 +105,18 @@ def result_enter(
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=table.round.tournament_id)
         require_organizer(tournament=tournament, user=by)
-        table = Table.objects.select_related("round").get(pk=table.pk)
+        table = Table.objects.select_related("round", "game").get(pk=table.pk)
+        if tournament.status == Tournament.Status.CLOSED:
+            raise ValidationError("The tournament is closed: its results are final.")
+        if table.game is not None and table.game.status not in (
+            Game.Status.FINISHED,
+            Game.Status.ABANDONED,
+        ):
+            raise ValidationError(
+                f"Table {table.number}'s game is still being played: its result comes from "
+                "the game when it ends. To decide it now, end the game first (the game's "
+                "page, organizer tools: End the game)."
+            )
         flat = [p for g in ranking for p in g]
         if sorted(flat) != sorted(table.players):
             raise ValidationError("The result must rank every player of the table exactly once.")

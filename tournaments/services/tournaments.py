@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import engine
-from games.errors import NotFound, ValidationError
+from games.errors import NotFound, PermissionDenied, ValidationError
 from games.services.games import options_within_site_limits
 from tournaments.models import Registration, Tournament
 from tournaments.services.common import (
@@ -175,6 +175,15 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
         tournament = lock_tournament(tournament_id=tournament.pk)
         if by is not None and by != user:
             require_organizer(tournament=tournament, user=by)
+            if not (by.is_staff or by.has_perm("tournaments.add_registration")):
+                # Entering someone else seats them in games and moves their rating: a
+                # league administrator's right (staff, or the permission), not every
+                # player's who creates a tournament. Players register themselves.
+                raise PermissionDenied(
+                    "Players register themselves from the tournament's page; entering "
+                    "another player takes a league administrator (the site's \"can add "
+                    "registration\" permission)."
+                )
         if tournament.status == Tournament.Status.CLOSED:
             raise TournamentError("This tournament is closed.")
         if tournament.status == Tournament.Status.DRAFT and by != tournament.organizer:
