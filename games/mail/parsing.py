@@ -391,5 +391,11 @@ def parse_message(
     out.commands, order_text = split_commands(out.text)
     # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard) is no
     # part of any order language.
-    out.order_text = "\n".join(_END_PUNCT_RE.sub("", line) for line in order_text.split("\n"))
+    # Lines starting with "#" are the player's notes: never part of the sealed order
+    # (the turn emails say so), so never published with it either.
+    out.order_text = "\n".join(
+        _END_PUNCT_RE.sub("", line)
+        for line in order_text.split("\n")
+        if not line.lstrip().startswith("#")
+    ).strip()
     return out

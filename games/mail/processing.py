@@ -321,9 +321,12 @@ def _decide(row: InboundMail) -> Outcome:
         if outcome.code != "order_accepted":
             prompt = current_prompt(game=seat.game)
             number = None if prompt is None else prompt.number
-        replies.send_reply(
+        sent = replies.send_reply(
             seat=seat, inbound=row, parsed=parsed, sections=outcome.sections, prompt_number=number
         )
+        if sent is None:  # recorded on the row: the player was not told
+            note = "not answered (hourly answer limit)"
+            outcome.error = f"{outcome.error}; {note}" if outcome.error else note
     return outcome
 
 
@@ -352,12 +355,20 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if not parsed.commands and not parsed.order_text:
         return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
+    signoff = ""
+    if parsed.commands and parsed.order_text and _is_signoff(parsed.order_text):
+        # "STATUS\n\nThanks,\nBob": the command is the message, the rest a sign-off.
+        signoff, parsed.order_text = parsed.order_text, ""
     if parsed.order_text:
         from games.services.notifications import prompt_answered
 
         # A reply to the email of one prompt answers that prompt: if it has closed since,
-        # the order is refused rather than put on the next one.
+        # the order is refused rather than put on the next one. Any other message answers
+        # the prompt that was open when it arrived (it may be read later: a worker down,
+        # a retry), never one opened after it.
         answered = prompt_answered(in_reply_to=parsed.in_reply_to, game_id=game.pk)
+        if answered is None:
+            answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered)
     for command in parsed.commands:
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
@@ -365,7 +376,41 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
 
             seat_email_every_prompt_set(seat=seat, every=command == "ALL")
         outcome.sections.append(replies.command_text(seat, command))
+    if signoff:
+        outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
     return outcome
+
+
+_SIGNOFF_RE = re.compile(
+    r"(thanks?|thank you|thx|cheers|regards|best|br|kind regards|greetings|grü(ß|ss)e|gruss|"
+    r"saludos|merci|cordialement|ciao|bye|sent from)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_signoff(text: str) -> bool:
+    """Whether the text beside a command reads as a sign-off ("Thanks,\nBob"): its first
+    line starts with a parting word or ends with a comma, and it is a few lines only."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines or len(lines) > 4:
+        return False
+    return bool(_SIGNOFF_RE.match(lines[0])) or lines[0].endswith(",")
+
+
+def _prompt_open_at(*, game_id: int, moment: datetime | None) -> int | None:
+    """The number of the game's prompt that was open at ``moment`` (None before the
+    first one, or without a moment)."""
+    from games.models import Prompt
+
+    if moment is None:
+        return None
+    prompt = (
+        Prompt.objects.filter(game_id=game_id, opened_at__lte=moment)
+        .order_by("-number")
+        .only("number")
+        .first()
+    )
+    return None if prompt is None else prompt.number
 
 
 def _submit(seat: Seat, text: str, expected_prompt: int | None = None) -> Outcome:

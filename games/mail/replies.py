@@ -86,11 +86,13 @@ def accepted_text(seat: Any, sealed: Any) -> str:
     return "\n".join(lines)
 
 
-def signoff_note(*, ignored: str, paragraph: bool = True) -> str:
+def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False) -> str:
     """Said with an order read from a message's first paragraph (or, with ``paragraph``
-    false, its first line) only."""
+    false, its first line) only; with ``command``, beside a command and no order."""
     shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
-    if paragraph:
+    if command:
+        head = ["The rest of your message was taken for a sign-off, not an order, and ignored:"]
+    elif paragraph:
         head = [
             "Only the first paragraph was read as your order; what followed the blank line",
             "was taken for a sign-off and ignored:",
@@ -256,7 +258,8 @@ def _subject(parsed: ParsedMail, seat: Any) -> str:
     subject = (parsed.subject or "").strip()
     if not subject:
         return f"Re: {seat.game.title}"[:200]
-    if re.match(r"(re|aw|sv|antw|réf)\s*:", subject, re.IGNORECASE):
+    # Every reply prefix goes ("Re: Re: AW: ..."), then one "Re:" comes back.
+    while re.match(r"(re|aw|sv|antw|réf)\s*:", subject, re.IGNORECASE):
         subject = re.sub(r"^\w+\s*:\s*", "", subject)
     return f"Re: {subject}"[:200]
 
@@ -270,13 +273,26 @@ def _threading_headers(parsed: ParsedMail) -> dict[str, str]:
     return headers
 
 
-def rate_limited(seat: Any) -> bool:
-    """Whether the seat already got its quota of answers in the last hour."""
+def answers_last_hour(seat: Any) -> int:
+    """How many answers the seat got in the last hour."""
     from games.models import OutboxMessage
 
     since = timezone.now() - timedelta(hours=1)
-    sent = OutboxMessage.objects.filter(seat=seat, kind=REPLY_KIND, created_at__gte=since)
-    return sent.count() >= replies_per_hour()
+    return OutboxMessage.objects.filter(seat=seat, kind=REPLY_KIND, created_at__gte=since).count()
+
+
+def rate_limited(seat: Any) -> bool:
+    """Whether the seat already got its quota of answers in the last hour."""
+    return answers_last_hour(seat) >= replies_per_hour()
+
+
+def limit_notice() -> str:
+    return (
+        f"This is the last answer you get for an hour: FiveX answers at most "
+        f"{replies_per_hour()} messages an hour per seat (so that two machines cannot "
+        "answer each other forever). Orders you send meanwhile are still taken, but not "
+        "confirmed by email: the game's page shows your order and its receipt."
+    )
 
 
 def reply_recipient(seat: Any, parsed: ParsedMail) -> str:
@@ -306,7 +322,8 @@ def send_reply(
     if not to:
         logger.warning("inbound #%s: no address to answer", inbound.pk)
         return None
-    if rate_limited(seat):
+    sent = answers_last_hour(seat)
+    if sent >= replies_per_hour():
         logger.warning(
             "inbound #%s: answer to %s suppressed (over %s answers an hour for this seat)",
             inbound.pk,
@@ -314,6 +331,8 @@ def send_reply(
             replies_per_hour(),
         )
         return None
+    if sent == replies_per_hour() - 1:  # the last one this hour says so
+        sections = [*sections, limit_notice()]
     body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER]) + "\n"
     headers = _threading_headers(parsed)
     if prompt_number is not None:

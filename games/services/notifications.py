@@ -253,6 +253,11 @@ class SharedMailer:
                 logger.debug("closing the mail connection failed", exc_info=True)
 
 
+# Everything FiveX mails is sent by a machine: out-of-office responders and
+# autoresponders are asked not to answer it (RFC 3834; Exchange's own header).
+AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
+
+
 def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None:
     email = EmailMultiAlternatives(
         subject=message.subject,
@@ -260,7 +265,7 @@ def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None
         from_email=getattr(settings, "DEFAULT_FROM_EMAIL", None),
         to=[message.to],
         reply_to=[message.reply_to] if message.reply_to else None,
-        headers=message.headers or None,
+        headers={**AUTOMATIC_HEADERS, **(message.headers or {})},
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")

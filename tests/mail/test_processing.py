@@ -314,3 +314,67 @@ def test_no_order_is_guessed_from_an_ambiguous_message(table, body: str, reason:
     [reply] = replies_to("ann@example.com")
     assert "NOT accepted: " in reply.body and reason in reply.body
     assert "first paragraph" not in reply.body
+
+
+@pytest.mark.parametrize("body", ["STATUS\n\nThanks,\nBob\n", "HELP\n\nGrüße, Bób\n"])
+def test_a_command_with_a_sign_off_is_answered_without_a_refusal(table, body: str) -> None:
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    [reply] = replies_to("ann@example.com")
+    assert "NOT accepted" not in reply.body
+    assert "taken for a sign-off, not an order, and ignored" in reply.body
+    assert current(table.seats["ann"]) is None
+
+
+def test_a_command_with_an_order_still_sends_the_order(table) -> None:
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body="STATUS\nPLAY EXPAND\n"), address)
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).parsed == {"play": "EXPAND"}
+
+
+def test_note_lines_are_never_part_of_the_sealed_order(table) -> None:
+    address = table.address("ann")
+    body = "# note to self: bob is ahead\nPLAY EXPAND\n"
+    row = process_message(body_message(to=address, body=body), address)
+    assert row.outcome == "order_accepted"
+    order = current(table.seats["ann"])
+    assert order.text == "PLAY EXPAND"  # sealed, and revealed later, without the note
+    [reply] = replies_to("ann@example.com")
+    assert "bob is ahead" not in reply.body
+    only_note = process_message(body_message(to=address, body="# just a note\n"), address)
+    assert only_note.outcome == "empty"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+def test_a_message_read_late_answers_the_prompt_open_when_it_arrived(table) -> None:
+    """Stored while prompt 1 was open, read after prompt 1 resolved: refused (prompt 1 is
+    closed), never put on prompt 2."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail.processing import process_stored, store_message
+    from games.models import Prompt
+    from games.services.orders import order_submit
+
+    address = table.address("ann")
+    row, _created = store_message(
+        body_message(to=address, body="PLAY EXPLOIT\n"), address, source="pipe"
+    )
+    InboundMail.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    Prompt.objects.filter(game=table.game, number=1).update(
+        opened_at=timezone.now() - timedelta(minutes=10)
+    )
+    for seat in table.seats.values():  # every seat orders by the web: prompt 1 resolves
+        order_submit(seat=seat, text="PLAY EXPAND", source="web")
+    from games.services.resolution import prompt_resolve
+
+    prompt_resolve(game_id=table.game.pk, prompt_number=1)
+    assert Prompt.objects.get(game=table.game, number=2).status == "open"
+    row = process_stored(row.pk)
+    assert (row.status, row.outcome) == ("rejected", "prompt_closed")
+    assert not SealedOrder.objects.filter(prompt__number=2, seat=table.seats["ann"]).exists()
+    [reply] = replies_to("ann@example.com")
+    assert "Prompt 1 is not open any more" in reply.body

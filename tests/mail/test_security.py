@@ -102,7 +102,14 @@ def test_reply_rate_limit_stops_loops(table, settings) -> None:
     for i in range(5):
         process_message(eml("commands.eml", to=address, msgid=f"<loop{i}@example.com>"), address)
     assert InboundMail.objects.filter(status="processed").count() == 5
-    assert len(mail_replies()) == 3
+    answers = sorted(mail_replies(), key=lambda m: m.pk)
+    assert len(answers) == 3
+    # The last answer of the hour says so; the rows left unanswered say so too.
+    assert "This is the last answer you get for an hour" in answers[-1].body
+    assert "at most 3 messages an hour" in answers[-1].body
+    assert not any("last answer" in m.body for m in answers[:-1])
+    rows = InboundMail.objects.order_by("pk")
+    assert [("not answered" in r.error) for r in rows] == [False, False, False, True, True]
     # another seat has its own quota
     process_message(
         eml("commands.eml", to=table.address("bob"), sender="bob@example.com"), table.address("bob")
@@ -144,3 +151,37 @@ def test_a_refusal_never_reveals_another_seats_order(table) -> None:
         assert bob_order.commitment not in body
         assert "played: EXPLOIT" not in body  # bob's sealed card
     assert "SHOW: you have no order" in to_ann[1]
+
+
+def test_every_mail_asks_autoresponders_not_to_answer(mailoutbox) -> None:
+    from games.models import OutboxMessage
+    from games.services.notifications import _deliver
+
+    _deliver(OutboxMessage(to="ann@example.com", subject="Your turn", body="PLAY?", headers={}))
+    _deliver(
+        OutboxMessage(
+            to="ann@example.com", subject="Re: x", body="ok",
+            headers={"Auto-Submitted": "auto-replied"},
+        )
+    )
+    turn, answer = (m.message() for m in mailoutbox)
+    assert turn["Auto-Submitted"] == "auto-generated"
+    assert turn["X-Auto-Response-Suppress"] == "All"
+    assert answer["Auto-Submitted"] == "auto-replied"  # an answer says it is one
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [
+        ("Re: Re: AW: League 7: your turn", "Re: League 7: your turn"),
+        ("re:League 7", "Re: League 7"),
+        ("League 7", "Re: League 7"),
+    ],
+)
+def test_answer_subjects_carry_one_reply_prefix(table, subject: str, expected: str) -> None:
+    from games.mail.parsing import ParsedMail
+    from games.mail.replies import _subject
+
+    parsed = ParsedMail()
+    parsed.subject = subject
+    assert _subject(parsed, table.seats["ann"]) == expected
