@@ -370,6 +370,12 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered)
+    if (
+        outcome.code == "order_accepted"
+        and parsed.sender
+        and not sender_matches(seat=seat, sender=parsed.sender)
+    ):
+        outcome.sections.append(replies.foreign_sender_text(sender=parsed.sender))
     for command in parsed.commands:
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set

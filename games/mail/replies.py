@@ -80,10 +80,35 @@ def accepted_text(seat: Any, sealed: Any) -> str:
         f"Receipt (SHA-256 commitment): {sealed.commitment}",
         f"Submitted: {_when(sealed.submitted_at)}",
         f"Deadline: {_when(prompt.deadline)}",
+    ]
+    from games.models import SealedOrder
+
+    earlier = SealedOrder.objects.filter(replaced_by=sealed).only("text").first()
+    if earlier is not None:
+        lines.append(f"It replaces your earlier order: {' / '.join(earlier.text.strip().splitlines())}")
+    lines += [
         "",
         "Until the deadline you may replace it by sending another order; the last one counts.",
     ]
     return "\n".join(lines)
+
+
+def standing_order_text(seat: Any) -> str:
+    """What a refusal leaves in force: the seat's current order for the open prompt, or
+    that it has none yet (empty when the seat is not asked now)."""
+    from games.models import SealedOrder
+    from games.selectors import current_prompt
+
+    prompt = current_prompt(game=seat.game)
+    if prompt is None or seat.name not in (prompt.pending or []):
+        return ""
+    order = SealedOrder.objects.filter(prompt=prompt, seat=seat, is_current=True).first()
+    if order is None:
+        return f"You have no order for prompt {prompt.number} yet."
+    return (
+        f"Your order for prompt {prompt.number} stays as it was: "
+        f"{' / '.join(order.text.strip().splitlines())} (receipt {order.commitment[:16]}...)."
+    )
 
 
 def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False) -> str:
@@ -106,8 +131,24 @@ def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False)
 
 
 def refused_text(seat: Any, exc: Any) -> str:
-    """A refused order: the exact reason and what is allowed now."""
-    return f"Your order was NOT accepted: {exc.message}\n\n{legal_orders_text(seat)}"
+    """A refused order: the exact reason, what still stands, and what is allowed now."""
+    parts = [f"Your order was NOT accepted: {exc.message}"]
+    standing = standing_order_text(seat)
+    if standing:
+        parts.append(standing)
+    legal = legal_orders_text(seat)
+    if not ("not asked for an order" in exc.message and legal.startswith("You are not asked")):
+        parts.append(legal)
+    return "\n\n".join(parts)
+
+
+def foreign_sender_text(*, sender: str) -> str:
+    """To the seat holder: an accepted message came from another address than theirs."""
+    return (
+        f"Note: this message came from {sender or 'an unknown sender'}, which is not your "
+        "account address. If that was not you, someone has your seat's private address: "
+        "use New private address on the game's page (the old one stops working at once)."
+    )
 
 
 def empty_text(seat: Any) -> str:
@@ -333,7 +374,9 @@ def send_reply(
         return None
     if sent == replies_per_hour() - 1:  # the last one this hour says so
         sections = [*sections, limit_notice()]
-    body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER]) + "\n"
+    over = str(seat.game.status) in ("finished", "abandoned") or str(seat.status) != "active"
+    footer = [] if over else ["-- ", FOOTER]  # nothing to reply with any more
+    body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, *footer]) + "\n"
     headers = _threading_headers(parsed)
     if prompt_number is not None:
         headers["Message-ID"] = prompt_message_id(game_id=seat.game_id, prompt_number=prompt_number)

@@ -150,3 +150,18 @@ def test_webhook_refuses_a_wrong_secret(table, client, settings) -> None:
     response = _postmark(client, payload, auth="hook:guess")
     assert response.status_code in (400, 401, 403)
     assert InboundMail.objects.count() == 0
+
+
+def test_production_without_a_webhook_secret_mounts_no_webhook(settings) -> None:
+    """Without ANYMAIL_WEBHOOK_SECRET anyone could post mail in: in production the
+    webhook is not there at all (404) until the secret is set."""
+    from fivex_site.urls import webhook_urls
+
+    settings.IS_PRODUCTION = True
+    settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
+    assert webhook_urls() == []
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    assert [p.pattern.describe() for p in webhook_urls()] == ["'anymail/'"]
+    settings.IS_PRODUCTION = False
+    settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
+    assert len(webhook_urls()) == 1  # development: open, with anymail's warning

@@ -378,3 +378,50 @@ def test_a_message_read_late_answers_the_prompt_open_when_it_arrived(table) -> N
     assert not SealedOrder.objects.filter(prompt__number=2, seat=table.seats["ann"]).exists()
     [reply] = replies_to("ann@example.com")
     assert "Prompt 1 is not open any more" in reply.body
+
+
+def test_answers_say_what_stands_after_a_replacement_or_a_refusal(table) -> None:
+    address = table.address("ann")
+    process_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    replaced = process_message(body_message(to=address, body="PLAY EXPLORE\n"), address)
+    assert replaced.outcome == "order_accepted"
+    second = replies_to("ann@example.com")[-1]
+    assert "It replaces your earlier order: PLAY EXPAND" in second.body
+    receipt = current(table.seats["ann"]).commitment
+    refused = process_message(body_message(to=address, body="PLAY DANCE\n"), address)
+    assert refused.outcome == "order_refused"
+    third = replies_to("ann@example.com")[-1]
+    assert "NOT accepted" in third.body
+    assert f"Your order for prompt 1 stays as it was: PLAY EXPLORE (receipt {receipt[:16]}" in (
+        third.body
+    )
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_a_refusal_before_any_order_says_there_is_none(table) -> None:
+    address = table.address("ann")
+    process_message(body_message(to=address, body="PLAY DANCE\n"), address)
+    [reply] = replies_to("ann@example.com")
+    assert "You have no order for prompt 1 yet." in reply.body
+
+
+def test_an_order_from_another_address_is_flagged_to_the_seat_holder(table) -> None:
+    address = table.address("ann")
+    row = process_message(
+        body_message(to=address, body="PLAY EXPAND\n", sender="mallory@elsewhere.test"), address
+    )
+    assert row.outcome == "order_accepted"
+    [reply] = replies_to("ann@example.com")  # the account address, not mallory's
+    assert "came from mallory@elsewhere.test, which is not your account address" in reply.body
+    own = process_message(body_message(to=address, body="PLAY EXPLORE\n"), address)
+    assert own.outcome == "order_accepted"
+    assert "not your account address" not in replies_to("ann@example.com")[-1].body
+
+
+def test_an_answer_about_a_finished_game_does_not_invite_a_reply(table) -> None:
+    Game.objects.filter(pk=table.game.pk).update(status="finished")
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    assert row.outcome == "game_finished"
+    [reply] = replies_to("ann@example.com")
+    assert "Reply to this message to send an order" not in reply.body
