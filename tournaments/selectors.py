@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
@@ -14,8 +14,20 @@ INITIAL_RATING = 1500.0
 
 
 def tournaments_list() -> QuerySet[Tournament]:
-    """Every tournament that is not a draft, newest first."""
-    return Tournament.objects.exclude(status=Tournament.Status.DRAFT).select_related("organizer")
+    """Every tournament that is not a draft, newest first, with ``entrants`` (players who
+    take or took part: not those who withdrew before round 1) and ``rounds_paired``."""
+    never_started = Q(registrations__status=Registration.Status.WITHDRAWN) & (
+        Q(registrations__withdrawn_after_round__isnull=True)
+        | Q(registrations__withdrawn_after_round=0)
+    )
+    return (
+        Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+        .select_related("organizer")
+        .annotate(
+            entrants=Count("registrations", filter=~never_started, distinct=True),
+            rounds_paired=Count("rounds", distinct=True),
+        )
+    )
 
 
 def points_for(tournament: Tournament) -> dict[int, list[float]]:
@@ -50,9 +62,26 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
     return rounds
 
 
+def _never_started(registration: Registration) -> bool:
+    return (
+        registration.status == Registration.Status.WITHDRAWN
+        and not registration.withdrawn_after_round
+    )
+
+
+def entrants_count(*, tournament: Tournament) -> int:
+    """How many players take or took part (not those who withdrew before round 1)."""
+    return sum(1 for r in tournament.registrations.all() if not _never_started(r))
+
+
 def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[str, Any]]:
-    """The standings table: rank, registration, user, points, tie-breaks, games played."""
-    regs = {str(r.pk): r for r in tournament.registrations.select_related("user")}
+    """The standings table: rank, registration, user, points, tie-breaks, games played.
+    A player who withdrew before any round was paired never took part and is not in it."""
+    regs = {
+        str(r.pk): r
+        for r in tournament.registrations.select_related("user")
+        if not _never_started(r)
+    }
     rows = standings_mod.compute(
         list(regs),
         history(tournament=tournament, upto=upto),
@@ -105,7 +134,7 @@ def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> di
     for reg in regs:
         entry: dict[str, Any] = {
             "id": str(reg.pk),
-            "points": rows[reg.pk]["points"],
+            "points": rows[reg.pk]["points"] if reg.pk in rows else 0.0,
             "rating": round(ratings.get(reg.user_id, INITIAL_RATING), 1),
             "opponents": opponents[reg.pk],
             "byes": byes[reg.pk],

@@ -315,3 +315,101 @@ def test_the_admin_cannot_delete_or_edit_what_standings_rest_on(admin_client):
     assert admin_client.get("/admin/tournaments/tournamentlog/add/").status_code == 403
     assert t.registrations.filter(pk=reg.pk).exists()
     assert Table.objects.get(pk=table.pk).ranking is not None
+
+
+def test_a_player_who_withdrew_after_the_pairing_is_not_seated():
+    organizer, *players = make_users(5, prefix="wd")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup wd", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    seated = next(r for r in regs if any(r.pk in tb.players for tb in rnd.tables.all()))
+    tsvc.registration_withdraw(registration=seated, by=seated.user)
+    with pytest.raises(TournamentError, match=f"{seated.user.username} withdrew after this round"):
+        rounds.round_start(rnd=rnd, by=organizer)
+    assert not Game.objects.exists()
+    rounds.round_repair(rnd=rnd, by=organizer)
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert all(seated.pk not in tb.players for tb in rnd.tables.all())
+    rounds.round_start(rnd=rnd, by=organizer)
+    assert Game.objects.count() == rnd.tables.count() == 1  # three left: a table and a bye
+
+
+def test_a_seat_that_resigned_ranks_last_at_its_table():
+    from games.services.games import seat_resign
+
+    organizer, *players = make_users(4, prefix="rs")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup rs", ruleset="5x",
+                               table_sizes=[3], rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.get()
+    game = table.game
+    seats = {s.position: s for s in game.seats.all()}
+    seat_resign(seat=seats[1])
+    # The game's own ranking puts the resigned seat first (its default orders scored well).
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.FINISHED,
+        ranking=[[seats[1].name], [seats[0].name, seats[2].name]],
+    )
+    assert results.results_collect() == 1
+    table = Table.objects.get(pk=table.pk)
+    assert table.ranking == [[table.players[0], table.players[2]], [table.players[1]]]
+
+
+def test_a_player_who_withdrew_before_round_one_is_not_in_the_standings(client):
+    from django.urls import reverse
+
+    organizer, *players = make_users(6, prefix="ns")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup ns", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    tsvc.registration_withdraw(registration=regs[0], by=regs[0].user)  # before round 1
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.all():
+        game_end(game=table.game, by=organizer, reason="offline")
+        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
+                             by=organizer, reason="offline")
+    tsvc.registration_withdraw(registration=regs[1], by=regs[1].user)  # after playing
+    shown = [row["registration"].pk for row in selectors.standings(tournament=t)]
+    assert regs[0].pk not in shown and regs[1].pk in shown and len(shown) == 4
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    row = listing[listing.index("Cup ns") :].split("</tr>")[0]
+    assert "<td>4</td>" in row and "<td>1 / 2</td>" in row
+
+
+def test_pages_after_the_last_round_and_hand_pairing_errors_name_players(client):
+    from django.urls import reverse
+
+    organizer, _players, t, rnd = _finished_duel_round("lr")
+    t.rounds_count = 1
+    t.save(update_fields=["rounds_count"])
+    client.force_login(organizer)
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert "Pair next round" not in panel and "close the tournament" in panel
+    tsvc.tournament_close(tournament=t, by=organizer)
+    detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    assert "Final standings" in detail and "Standings after round" not in detail
+
+
+def test_hand_pairing_names_the_players_it_refuses():
+    organizer, *players = make_users(5, prefix="hp")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup hp", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    tsvc.registration_withdraw(registration=regs[3], by=regs[3].user)
+    with pytest.raises(ValidationError) as refused:
+        rounds.round_pair_by_hand(
+            tournament=t, tables=[[regs[0].pk, regs[3].pk]], byes=[regs[1].pk], by=organizer
+        )
+    assert str(refused.value) == (
+        f"Not playing round 1: {players[3].username} (withdrawn, a requested bye, or a late "
+        "entry from a later round)."
+    )

@@ -21,15 +21,22 @@ logger = logging.getLogger(__name__)
 
 def _ranking_from_game(*, table: Table, game: Game) -> list[list[int]] | None:
     """The game's final ranking (seat names) as registration ids: a seat stands for
-    the registration paired at its position, even if a substitute played it."""
+    the registration paired at its position, even if a substitute played it. A seat
+    that resigned ranks last whatever its score (a resignation is a loss), tied with
+    any other that resigned."""
     if not game.ranking:
         return None
-    positions = dict(
-        Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).values_list("name", "position")
-    )
+    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
+    positions = {seat.name: seat.position for seat in seats}
+    resigned = {seat.name for seat in seats if seat.status == Seat.Status.RESIGNED}
     out = []
     for group in game.ranking:
-        out.append([table.players[positions[name]] for name in group])
+        kept = [table.players[positions[name]] for name in group if name not in resigned]
+        if kept:
+            out.append(kept)
+    last = [table.players[positions[name]] for g in game.ranking for name in g if name in resigned]
+    if last:
+        out.append(last)
     return out
 
 

@@ -163,11 +163,22 @@ def round_pair_by_hand(
         if len(placed) != len(set(placed)):
             raise ValidationError("A player is placed twice.")
         unknown = set(placed) - active
+        names = {
+            r.pk: str(r.user)
+            for r in tournament.registrations.select_related("user").filter(pk__in=set(placed) | active)
+        }
+
+        def who(ids: set[int]) -> str:
+            return ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
+
         if unknown:
-            raise ValidationError(f"Not active in this round: registration(s) {sorted(unknown)}.")
+            raise ValidationError(
+                f"Not playing round {number}: {who(unknown)} (withdrawn, a requested bye, or a "
+                "late entry from a later round)."
+            )
         missing = active - set(placed)
         if missing:
-            raise ValidationError(f"Not placed: registration(s) {sorted(missing)}.")
+            raise ValidationError(f"Not placed: {who(missing)}.")
         for t, players in enumerate(tables, start=1):
             if len(players) not in tournament.table_sizes:
                 raise ValidationError(
@@ -209,7 +220,19 @@ def round_start(*, rnd: Round, by: Any) -> Round:
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PAIRED:
             raise TournamentError("This round has already started.")
-        users = {r.pk: r.user for r in tournament.registrations.select_related("user")}
+        registrations = {r.pk: r for r in tournament.registrations.select_related("user")}
+        users = {pk: r.user for pk, r in registrations.items()}
+        gone = sorted(
+            str(registrations[p].user) if p in registrations else f"entry #{p}"
+            for table in rnd.tables.all()
+            for p in table.players
+            if p not in registrations or registrations[p].status != Registration.Status.ACTIVE
+        )
+        if gone:
+            raise TournamentError(
+                f"{', '.join(gone)} withdrew after this round was paired: re-pair the round "
+                "before starting it."
+            )
         for table in rnd.tables.order_by("number"):
             players = [users[p] for p in table.players]
             game = game_create_seated(
