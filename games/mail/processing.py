@@ -21,7 +21,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -309,6 +309,7 @@ def _decide(row: InboundMail) -> Outcome:
     if parsed.is_auto:
         return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
     seat = _load_seat(row.seat_id)
+    parsed.order_text = _before_our_email(parsed.order_text, seat.game)
     outcome = _answer(seat, row, parsed)
     if outcome.sections:
         from games.selectors import current_prompt
@@ -385,6 +386,20 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if signoff:
         outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
     return outcome
+
+
+def _before_our_email(text: str, game: Any) -> str:
+    """The text above a copy of one of our own emails pasted or quoted without ``>``
+    (some clients reply that way): our game emails start with a line "<game title> — ..."
+    (answers start with the "above this line" marker, which ``strip_reply`` cuts at)."""
+    if not text:
+        return text
+    head = f"{game.title} — "
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip().startswith(head):
+            return "\n".join(lines[:i]).strip()
+    return text
 
 
 _SIGNOFF_RE = re.compile(

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -99,10 +100,24 @@ class OrdersHandler:
         return "250 2.0.0 Message accepted"
 
 
+class OrdersSMTP(SMTP):
+    """aiosmtpd's server with longer lines allowed: RFC 5321 caps a line at 1,000 bytes,
+    but real mail (HTML from some clients, long unwrapped lines) exceeds it, and aiosmtpd
+    answers a permanent ``500 Line too long`` that makes the sender's server bounce the
+    order instead of delivering it. The message size limit still applies."""
+
+    line_length_limit = 1024 * 1024
+
+
+class OrdersController(Controller):
+    def factory(self) -> SMTP:
+        return OrdersSMTP(self.handler, **self.SMTP_kwargs)
+
+
 def make_controller(host: str = "127.0.0.1", port: int = 2525) -> Controller:
     """An aiosmtpd Controller (call ``start()``/``stop()``) serving order mail."""
     redact_aiosmtpd_logs()
-    return Controller(
+    return OrdersController(
         OrdersHandler(),
         hostname=host,
         port=port,

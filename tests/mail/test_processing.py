@@ -425,3 +425,18 @@ def test_an_answer_about_a_finished_game_does_not_invite_a_reply(table) -> None:
     assert row.outcome == "game_finished"
     [reply] = replies_to("ann@example.com")
     assert "Reply to this message to send an order" not in reply.body
+
+
+def test_an_order_above_an_unquoted_copy_of_the_turn_email_is_read(table) -> None:
+    """Some clients paste the email replied to without ">": our turn emails start with
+    "<game title> — ...", and the order is what comes before it."""
+    address = table.address("ann")
+    body = (
+        "PLAY EXPAND\n\n"
+        f"{table.game.title} — prompt 1 is open: your order is needed\n"
+        "Legal orders now:\n    PLAY EXPLOIT\n    PLAY EXPAND\n"
+        "Reply to this message to send an order: one order in the body.\n"
+    )
+    row = process_message(body_message(to=address, body=body), address)
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"

@@ -174,3 +174,18 @@ def test_one_message_to_two_seat_addresses_is_stored_once_per_seat(table, smtpd)
     rows = InboundMail.objects.order_by("id")
     assert [r.seat_id for r in rows] == [table.seats["ann"].pk, table.seats["bob"].pk]
     assert {r.message_id for r in rows} == {"<cc@example.com>"}
+
+
+def test_a_message_with_a_very_long_line_is_accepted(table, smtpd) -> None:
+    """An HTML line of a few kB (some mail clients send them) is not a permanent 500."""
+    address = table.address("ann")
+    long_line = "<p>" + "x" * 5600 + "</p>"
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: order\r\n"
+        "Message-ID: <long-1@example.com>\r\nContent-Type: text/plain\r\n\r\n"
+        f"PLAY EXPAND\r\n\r\n{long_line}\r\n"
+    ).encode()
+    with smtplib.SMTP(*smtpd) as smtp:
+        assert smtp.sendmail("ann@example.com", [address], raw) == {}
+    row = InboundMail.objects.get()
+    assert long_line.encode() in bytes(row.raw)
