@@ -99,11 +99,24 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if rnd.status != Round.Status.FINISHED:
             break
         finished = rnd.number
+    my_game = None
+    round_open = next((r for r in rounds if r.status != Round.Status.FINISHED), None)
+    if registration is not None and round_open is not None:
+        table = next(
+            (
+                tb
+                for tb in round_open.tables.select_related("game")
+                if registration.pk in tb.players and tb.game is not None
+            ),
+            None,
+        )
+        my_game = None if table is None else {"round": round_open.number, "game": table.game}
     return render(request, "tournaments/detail.html", {
         "t": tournament,
+        "my_game": my_game,
         "standings": selectors.standings(tournament=tournament),
         "standings_after": finished,
-        "round_open": next((r for r in rounds if r.status != Round.Status.FINISHED), None),
+        "round_open": round_open,
         "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
         "rounds": rounds,
@@ -209,14 +222,27 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     current = tournament.rounds.order_by("-number").first()
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
+    byes = []
     if current is not None:
         for table in current.tables.select_related("game").order_by("number"):
-            tables.append({"table": table, "players": [regs[p] for p in table.players]})
+            result = (
+                " > ".join(
+                    " = ".join(str(regs[p].user) if p in regs else f"#{p}" for p in group)
+                    for group in table.ranking
+                )
+                if table.ranking
+                else ""
+            )
+            tables.append(
+                {"table": table, "players": [regs[p] for p in table.players], "result": result}
+            )
+        byes = list(current.byes.select_related("registration__user"))
     return render(request, "tournaments/manage.html", {
         "t": tournament,
         "registrations": tournament.registrations.select_related("user"),
         "current": current,
         "tables": tables,
+        "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
     })
 

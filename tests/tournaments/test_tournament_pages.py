@@ -55,8 +55,15 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     assert all(r["points"] == 0 and set(r["tiebreaks"].values()) == {0} for r in standings(tournament=t))
     detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert "Round 1 is under way" in detail and "Standings after round" not in detail
+    # A player's tournament page links to the game they play now.
+    client.force_login(players[0])
+    mine = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    game = next(tb.game for tb in rnd.tables.all() if t.registrations.get(user=players[0]).pk in tb.players)
+    assert 'id="my-game"' in mine and reverse("games:detail", args=[game.pk]) in mine
+    client.force_login(org)
+    assert 'id="my-game"' not in client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
-    assert "<td>Round started</td>" in panel and "round_started" not in panel
+    assert "<td>Round started (round 1)</td>" in panel and "round_started" not in panel
     # A result by hand is refused while the table's game is played (the panel says so) ...
     first = rnd.tables.first()
     names = [
@@ -82,6 +89,9 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
         assert resp.status_code == 302
     rnd.refresh_from_db()
     assert rnd.status == "finished"
+    # The panel shows each table's result and that it was entered by hand.
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert panel.count("(entered by hand)") == 2 and "pending" not in panel
     detail = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert "Buchholz" in detail and "Wins" in detail
     assert "Standings after round 1" in detail and 'id="round-open"' not in detail
