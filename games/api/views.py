@@ -395,12 +395,14 @@ class GameJoinView(BaseAPIView):
         data_in.is_valid(raise_exception=True)
         token = data_in.validated_data.get("invite_token") or None
         game = selectors.game_for_joining(game_id=game_id, user=request.user, token=token)
-        held = selectors.seat_for_user(game=game, user=request.user)
-        seat = game_services.game_join(game=game, user=request.user, invite_token=token)
-        # Joining again (a retry, a double click) answers the seat already held: 200.
-        again = held is not None and held.pk == seat.pk
+        seat, created = game_services.game_join_seat(
+            game=game, user=request.user, invite_token=token
+        )
+        # Joining again (a retry, a double click, even at the same moment) answers the
+        # seat already held: 200; only the call that took it answers 201.
         return Response(
-            s.SeatSerializer(seat).data, status=status.HTTP_200_OK if again else status.HTTP_201_CREATED
+            s.SeatSerializer(seat).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
 

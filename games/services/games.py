@@ -254,8 +254,15 @@ def _join_locked(*, game: Game, user: Any) -> Seat:
 
 
 def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat:
+    """``game_join_seat`` without whether the seat is new."""
+    return game_join_seat(game=game, user=user, invite_token=invite_token)[0]
+
+
+def game_join_seat(
+    *, game: Game, user: Any, invite_token: str | None = None
+) -> tuple[Seat, bool]:
     """Take a seat in a forming game (a private game needs its invitation token, except
-    for its organizer).
+    for its organizer); returns the seat and whether this call took it.
     Joining twice returns the same seat. The game starts by itself when the last seat
     fills. Raises GameStateError (not forming, full) or PermissionDenied."""
     with transaction.atomic():
@@ -264,7 +271,7 @@ def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat
             Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
         )
         if existing is not None:
-            return existing
+            return existing, False
         if game.status != Game.Status.FORMING:
             raise GameStateError("This game has already started; no seat is free.")
         if (
@@ -283,7 +290,7 @@ def game_join(*, game: Game, user: Any, invite_token: str | None = None) -> Seat
         if seated + 1 == game.seats_count:
             _start_locked(game=game, fixed_order=None)
             seat.refresh_from_db()
-    return seat
+    return seat, True
 
 
 def game_leave(*, game: Game, user: Any) -> None:

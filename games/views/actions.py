@@ -44,9 +44,8 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
         game = selectors.game_for_joining(game_id=game_id, user=user, token=token)
     except NotFound as exc:
         raise Http404(exc.message) from None
-    held = selectors.seat_for_user(game=game, user=request.user)
-    seat = game_services.game_join(game=game, user=request.user, invite_token=token)
-    if held is not None and held.pk == seat.pk:  # a double click, a stale page
+    seat, created = game_services.game_join_seat(game=game, user=request.user, invite_token=token)
+    if not created:  # a double click, a stale page
         messages.info(request, f"You already hold the seat {seat.name} in this game.")
     else:
         messages.success(request, "You joined the game.")

@@ -263,3 +263,18 @@ def test_the_site_bounds_the_options_the_engine_leaves_open() -> None:
             organizer=org, name="Long cup", ruleset="6x5", options={"max_turns": 2000},
             table_sizes=[2], rounds_count=1,
         )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_joining_says_whether_this_call_took_the_seat() -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.services.games import game_create, game_join_seat
+
+    users = [get_user_model().objects.create_user(f"js{i}", f"js{i}@example.com") for i in range(2)]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    seat, created = game_join_seat(game=game, user=users[1])
+    assert created is True
+    again, created_again = game_join_seat(game=game, user=users[1])  # a retry, a double click
+    assert (again.pk, created_again) == (seat.pk, False)
+    assert Seat.objects.filter(game=game).count() == 1
