@@ -35,7 +35,8 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "FiveX API",
-    "DESCRIPTION": "Play sealed-order board games: games, seats, orders, logs and tournaments.",
+    "DESCRIPTION": "Play sealed-order board games: games, seats, orders and logs "
+    "(tournaments are run from the site's pages).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs page works offline: Swagger UI's files come from drf-spectacular-sidecar.
@@ -45,5 +46,9 @@ SPECTACULAR_SETTINGS = {
     # <id:...> (fivex_site.converters): an integer row id.
     # Routes also served without their trailing slash are listed once (games.api.urls).
     "PREPROCESSING_HOOKS": ["games.api.schema.slashed_only"],
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "SeatStatusEnum": "games.models.Seat.Status",
+    },
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from rest_framework.utils import html
 
 import engine
+from games.models import Game, Seat
 
 ORDER_MAX_LENGTH = 4000
 
@@ -163,7 +164,7 @@ class WhenField(serializers.DateTimeField):
 class SeatSerializer(serializers.Serializer):
     name = serializers.CharField()
     position = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Seat.Status.choices)
     user = serializers.CharField(source="user.username")
 
 
@@ -172,7 +173,7 @@ class GameSerializer(serializers.Serializer):
     name = serializers.CharField()
     ruleset = serializers.CharField()
     options = serializers.JSONField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     seats_count = serializers.IntegerField()
     is_private = serializers.BooleanField()
     organizer = serializers.CharField(source="organizer.username")
