@@ -1,23 +1,51 @@
 """Site URLs: home, health, accounts, admin, API schema/docs, and each app's own URLs."""
 
+import functools
+import logging
+
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path, register_converter
+from django.http import HttpResponseBadRequest
+from django.urls import URLPattern, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from fivex_site import views
 from fivex_site.converters import RowIdConverter
 
+logger = logging.getLogger("games.mail")
+
 # Before the rooms' URLs are included: they use <id:...>.
 register_converter(RowIdConverter, "id")
+
+
+def _payload_errors_are_400(view):  # noqa: ANN001, ANN202 - a view function
+    """A webhook post the provider's parser cannot read (an empty or malformed body) is
+    a 400, not a 500; a failure to store it (the database down) stays a 500, so the
+    provider tries again later."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        try:
+            return view(request, *args, **kwargs)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            logger.warning("inbound webhook %s: unreadable payload", request.path, exc_info=True)
+            return HttpResponseBadRequest("Unreadable webhook payload.")
+
+    return wrapped
 
 
 def webhook_urls() -> list:
     """Inbound order mail webhooks (games.mail): in production only with the secret the
     provider must send (ANYMAIL_WEBHOOK_SECRET); without it anyone could post mail in."""
-    if settings.ANYMAIL.get("WEBHOOK_SECRET") or not settings.IS_PRODUCTION:
-        return [path("anymail/", include("anymail.urls"))]
-    return []
+    if not (settings.ANYMAIL.get("WEBHOOK_SECRET") or not settings.IS_PRODUCTION):
+        return []
+    import anymail.urls
+
+    patterns = [
+        URLPattern(p.pattern, _payload_errors_are_400(p.callback), p.default_args, p.name)
+        for p in anymail.urls.urlpatterns
+    ]
+    return [path("anymail/", include((patterns, "anymail")))]
 
 
 urlpatterns = [

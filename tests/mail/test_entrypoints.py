@@ -165,3 +165,16 @@ def test_production_without_a_webhook_secret_mounts_no_webhook(settings) -> None
     settings.IS_PRODUCTION = False
     settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
     assert len(webhook_urls()) == 1  # development: open, with anymail's warning
+
+
+@pytest.mark.django_db
+def test_an_unreadable_webhook_post_is_a_400_and_stores_nothing(client, settings) -> None:
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    auth = "Basic " + base64.b64encode(b"hook:secret").decode()
+    for body in (b"", b"{not json", b"[]"):
+        answer = client.post(
+            "/anymail/postmark/inbound/", data=body, content_type="application/json",
+            HTTP_AUTHORIZATION=auth,
+        )
+        assert answer.status_code == 400, (body, answer.status_code)
+    assert InboundMail.objects.count() == 0
