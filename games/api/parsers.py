@@ -33,5 +33,5 @@ class JSONOnlyNegotiation(DefaultContentNegotiation):
             return super().select_renderer(request, renderers, format_suffix)
         except NotAcceptable:
             if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE):
-                raise  # an explicit ?format= that does not exist stays a 406
+                raise  # an explicit ?format= stays DRF's answer
             return renderers[0], renderers[0].media_type

@@ -227,7 +227,12 @@ class MyGameSerializer(GameSerializer):
 class GameCreatedSerializer(GameSerializer):
     """The new game, with its invitation token (for the organizer to share)."""
 
-    invite_token = serializers.CharField()
+    invite_token = serializers.SerializerMethodField(
+        help_text="A private game's invitation token (null for a public game)."
+    )
+
+    def get_invite_token(self, game: Any) -> str | None:
+        return str(game.invite_token) if game.is_private else None
 
 
 class GameBriefSerializer(serializers.Serializer):

@@ -39,9 +39,16 @@ ERRORS = {
 
 class UserThrottle(SimpleRateThrottle):
     """A per-user rate from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`` (read at
-    each request; ``None`` turns it off), counted in the default cache."""
+    each request; ``None`` turns it off), counted in the default cache, on POST requests
+    only (an OPTIONS or a GET costs the quota nothing). Approximate, as DRF's throttles
+    are: simultaneous requests may pass a few over the limit."""
 
     scope = ""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "POST":
+            return True
+        return super().allow_request(request, view)
 
     def get_rate(self) -> str | None:
         return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(self.scope)
@@ -100,7 +107,9 @@ class PageQuerySerializer(s.StrictInputSerializer):
     limit = drf_serializers.IntegerField(
         min_value=1, max_value=PAGE_MAX, default=PAGE_DEFAULT, help_text="Games per page."
     )
-    offset = drf_serializers.IntegerField(min_value=0, default=0, help_text="Games skipped.")
+    offset = drf_serializers.IntegerField(
+        min_value=0, max_value=10**9, default=0, help_text="Games skipped."
+    )
 
 
 class MyGamesQuerySerializer(PageQuerySerializer):
@@ -144,13 +153,14 @@ def _page(request: Request, data: list[Any], total: int, query: dict[str, Any]) 
     """A list answer: this page's items, with ``X-Total-Count`` and a ``Link`` header to
     the next and previous pages (RFC 8288), so the body stays a plain list."""
     limit, offset = query["limit"], query["offset"]
-    base = request.build_absolute_uri(request.path)
+    # The site's public address (FIVEX_BASE_URL), as in emails: right behind a proxy too.
+    base = settings.FIVEX_BASE_URL + request.path
     kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}
     links = []
     if offset + limit < total:
         links.append(f'<{base}?{urlencode({**kept, "limit": limit, "offset": offset + limit})}>; rel="next"')
-    if offset > 0:
-        prev = max(0, offset - limit)
+    if offset > 0 and total > 0:
+        prev = max(0, min(offset - limit, total - limit))  # past the end: the last page
         links.append(f'<{base}?{urlencode({**kept, "limit": limit, "offset": prev})}>; rel="prev"')
     response = Response(data)
     response["X-Total-Count"] = str(total)

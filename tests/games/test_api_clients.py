@@ -238,3 +238,31 @@ def test_orders_are_rate_limited_per_user(table, settings) -> None:  # noqa: F81
     )
     for _ in range(3):
         assert clients["zed"].get("/api/games/").status_code == 200
+
+
+def test_list_links_use_the_sites_address_and_prev_past_the_end_is_the_last_page(settings) -> None:
+    settings.FIVEX_BASE_URL = "https://fivex.example.org"
+    user = make_user("pat")
+    for _ in range(5):
+        game_services.game_create(organizer=user, ruleset="6x5", seats_count=2)
+    client = token_client(user)
+    page = client.get("/api/games/?limit=2&status=forming")
+    nxt = _link(page, "next")
+    assert nxt.startswith("https://fivex.example.org/api/games/?")
+    assert "status=forming" in nxt and "offset=2" in nxt
+    beyond = client.get("/api/games/?limit=2&offset=40")
+    assert beyond.json() == [] and "offset=3" in _link(beyond, "prev")
+    assert_error(client.get("/api/games/?offset=99999999999999999999"), 400, "invalid", "offset")
+
+
+def test_only_posts_count_against_the_rate_limits(table, settings) -> None:  # noqa: F811
+    game, clients = table
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"orders": "2/min", "games_create": "2/hour"},
+    }
+    for _ in range(5):
+        assert clients["ann"].options(orders_url(game)).status_code == 200
+    for text in ("PASS GANDHI", "PASS CAESAR"):
+        assert clients["ann"].post(orders_url(game), {"text": text}, format="json").status_code == 201
+    assert_error(clients["ann"].post(orders_url(game), {"text": "PASS GANDHI"}, format="json"), 429, "throttled")
