@@ -8,3 +8,13 @@ class AccountAdapter(DefaultAccountAdapter):
         **DefaultAccountAdapter.error_messages,
         "username_taken": "That player name is taken; choose another.",
     }
+
+    def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
+        """allauth's emails (sign-up confirmation, password reset) are sent by a machine
+        like every other mail of the site: autoresponders are asked not to answer."""
+        from games.services.notifications import AUTOMATIC_HEADERS
+
+        msg = super().render_mail(template_prefix, email, context, headers=headers)
+        for name, value in AUTOMATIC_HEADERS.items():
+            msg.extra_headers.setdefault(name, value)
+        return msg

@@ -31,6 +31,7 @@ HEADER_LIMIT = 64 * 1024
 """At most this many bytes are read as the header section of an oversize message."""
 
 _SIG_LINES = {"-- ", "--"}
+_NOTE_RE = re.compile(r"\s+#.*$")
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
 _END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
@@ -237,9 +238,12 @@ def html_to_text(html: str) -> str:
     converter.ignore_images = True
     converter.ignore_emphasis = True
     try:
-        return converter.handle(html)
+        text = converter.handle(html)
     except Exception:  # noqa: BLE001 - broken HTML: keep its text crudely
         return re.sub(r"<[^>]*>", " ", html)
+    # Headings come out as "## text": an order typed in a heading is still an order, not
+    # a "#" note line.
+    return re.sub(r"(?m)^#{1,6} +", "", text)
 
 
 def body_text(msg: Message) -> tuple[str | None, bool]:
@@ -391,10 +395,10 @@ def parse_message(
     out.commands, order_text = split_commands(out.text)
     # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard) is no
     # part of any order language.
-    # Lines starting with "#" are the player's notes: never part of the sealed order
-    # (the turn emails say so), so never published with it either.
+    # "#" starts the player's note, at a line's start or after a space at its end: never
+    # part of the sealed order (the turn emails say so), so never published with it.
     out.order_text = "\n".join(
-        _END_PUNCT_RE.sub("", line)
+        _END_PUNCT_RE.sub("", _NOTE_RE.sub("", line))
         for line in order_text.split("\n")
         if not line.lstrip().startswith("#")
     ).strip()

@@ -319,9 +319,10 @@ def _decide(row: InboundMail) -> Outcome:
         # player often replies to the newest email, which may be the confirmation of the
         # order that closed the prompt, to order for the next one).
         number = None
-        if outcome.code != "order_accepted":
+        if outcome.code not in ("order_accepted", "deadline_passed"):
             prompt = current_prompt(game=seat.game)
-            number = None if prompt is None else prompt.number
+            if prompt is not None and seat.name in (prompt.pending or []):
+                number = prompt.number
         sent = replies.send_reply(
             seat=seat, inbound=row, parsed=parsed, sections=outcome.sections, prompt_number=number
         )
@@ -357,7 +358,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     signoff = ""
-    if parsed.commands and parsed.order_text and _is_signoff(parsed.order_text):
+    if parsed.commands and parsed.order_text and _is_signoff(parsed.order_text, seat):
         # "STATUS\n\nThanks,\nBob": the command is the message, the rest a sign-off.
         signoff, parsed.order_text = parsed.order_text, ""
     if parsed.order_text:
@@ -370,13 +371,8 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         answered = prompt_answered(in_reply_to=parsed.in_reply_to, game_id=game.pk)
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
-        outcome = _submit(seat, parsed.order_text, answered)
-    if (
-        outcome.code == "order_accepted"
-        and parsed.sender
-        and not sender_matches(seat=seat, sender=parsed.sender)
-    ):
-        outcome.sections.append(replies.foreign_sender_text(sender=parsed.sender))
+        outcome = _submit(seat, parsed.order_text, answered, row.created_at)
+    foreign = not sender_matches(seat=seat, sender=parsed.sender)
     for command in parsed.commands:
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -385,19 +381,22 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         outcome.sections.append(replies.command_text(seat, command))
     if signoff:
         outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
+    if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
+        outcome.sections.append(replies.foreign_sender_text(sender=parsed.sender))
     return outcome
 
 
 def _before_our_email(text: str, game: Any) -> str:
     """The text above a copy of one of our own emails pasted or quoted without ``>``
-    (some clients reply that way): our game emails start with a line "<game title> — ..."
-    (answers start with the "above this line" marker, which ``strip_reply`` cuts at)."""
+    (some clients reply that way): our game emails start with "<game title> — ...", a
+    reminder with "Reminder: <game title> ...", a notice with "<game title>: ..." (answers
+    start with the "above this line" marker, which ``strip_reply`` cuts at)."""
     if not text:
         return text
-    head = f"{game.title} — "
+    heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if line.strip().startswith(head):
+        if line.strip().startswith(heads):
             return "\n".join(lines[:i]).strip()
     return text
 
@@ -409,13 +408,20 @@ _SIGNOFF_RE = re.compile(
 )
 
 
-def _is_signoff(text: str) -> bool:
-    """Whether the text beside a command reads as a sign-off ("Thanks,\nBob"): its first
-    line starts with a parting word or ends with a comma, and it is a few lines only."""
+def _is_signoff(text: str, seat: Any) -> bool:
+    """Whether the text beside a command reads as a sign-off ("Thanks,\nBob"): a few
+    lines whose first starts with a parting word, or ends with a comma without starting
+    with one of the seat's order words ("PLAY EXPLORE," is an order)."""
+    from games.selectors import legal_orders
+
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if not lines or len(lines) > 4:
+    if not lines or len(lines) > 8:
         return False
-    return bool(_SIGNOFF_RE.match(lines[0])) or lines[0].endswith(",")
+    if _SIGNOFF_RE.match(lines[0]):
+        return True
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    first = lines[0].split()[0].upper().strip(",.;:")
+    return lines[0].endswith(",") and first not in verbs
 
 
 def _prompt_open_at(*, game_id: int, moment: datetime | None) -> int | None:
@@ -434,17 +440,19 @@ def _prompt_open_at(*, game_id: int, moment: datetime | None) -> int | None:
     return None if prompt is None else prompt.number
 
 
-def _submit(seat: Seat, text: str, expected_prompt: int | None = None) -> Outcome:
+def _submit(
+    seat: Seat, text: str, expected_prompt: int | None = None, arrived_at: Any = None
+) -> Outcome:
     from games.errors import ApplicationError, OrderRefused
 
     try:
-        sealed = _submit_text(seat, text, expected_prompt)
+        sealed = _submit_text(seat, text, expected_prompt, arrived_at)
     except OrderRefused as exc:
         head = signed_off_head(seat, text)
         if head is None:
             return _refused(seat, exc)
         try:
-            sealed = _submit_text(seat, head, expected_prompt)
+            sealed = _submit_text(seat, head, expected_prompt, arrived_at)
         except ApplicationError as head_exc:
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count.
@@ -452,20 +460,38 @@ def _submit(seat: Seat, text: str, expected_prompt: int | None = None) -> Outcom
         ignored = text.strip()[len(head) :]
         paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
         note = replies.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
-        sections = [replies.accepted_text(seat, sealed), note]
+        fresh = _fresh(sealed, arrived_at)
+        sections = [replies.accepted_text(seat, sealed, fresh=fresh), note]
         return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)
     except ApplicationError as exc:
         return _refused(seat, exc)
-    return Outcome(Status.PROCESSED, "order_accepted", "", [replies.accepted_text(seat, sealed)])
+    text = replies.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
+    return Outcome(Status.PROCESSED, "order_accepted", "", [text])
 
 
-def _submit_text(seat: Seat, text: str, expected_prompt: int | None = None):
-    from games.services.orders import order_submit
+def _fresh(sealed: Any, arrived_at: Any) -> bool:
+    """Whether this message stored the order (not a resend of the current one)."""
+    return arrived_at is None or sealed.submitted_at is None or sealed.submitted_at >= arrived_at
 
-    with transaction.atomic():
-        return order_submit(
-            seat=seat, text=text, source="email", expected_prompt=expected_prompt
-        )
+
+def _submit_text(
+    seat: Seat, text: str, expected_prompt: int | None = None, arrived_at: Any = None
+):
+    from games.errors import DeadlinePassed
+    from games.services.orders import order_submit, sweep_soon
+
+    try:
+        with transaction.atomic():
+            return order_submit(
+                seat=seat,
+                text=text,
+                source="email",
+                expected_prompt=expected_prompt,
+                arrived_at=arrived_at,
+            )
+    except DeadlinePassed:
+        sweep_soon()  # this savepoint's rollback dropped the one order_submit asked for
+        raise
 
 
 def _refused(seat: Seat, exc) -> Outcome:

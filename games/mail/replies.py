@@ -64,8 +64,10 @@ def _parsed_summary(parsed: Any) -> str:
     return str(parsed or "")
 
 
-def accepted_text(seat: Any, sealed: Any) -> str:
-    """Confirmation of an accepted order: as understood, its receipt and the deadline."""
+def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
+    """Confirmation of an accepted order: as understood, its receipt and the deadline;
+    with ``fresh`` (the message stored it, not a resend of the current order) the order
+    it replaced, if any."""
     prompt = sealed.prompt
     lines = [
         f"Order received for prompt {prompt.number} ({prompt.phase}, round {prompt.round}):",
@@ -81,9 +83,15 @@ def accepted_text(seat: Any, sealed: Any) -> str:
         f"Submitted: {_when(sealed.submitted_at)}",
         f"Deadline: {_when(prompt.deadline)}",
     ]
+    grace = getattr(seat.game, "grace_minutes", 0) or 0
+    if grace and prompt.deadline is not None:
+        closes = prompt.deadline + timedelta(minutes=grace)
+        lines.append(f"Orders are taken until {_when(closes)} (the grace period).")
     from games.models import SealedOrder
 
-    earlier = SealedOrder.objects.filter(replaced_by=sealed).only("text").first()
+    earlier = (
+        SealedOrder.objects.filter(replaced_by=sealed).only("text").first() if fresh else None
+    )
     if earlier is not None:
         lines.append(f"It replaces your earlier order: {' / '.join(earlier.text.strip().splitlines())}")
     lines += [
@@ -136,6 +144,8 @@ def refused_text(seat: Any, exc: Any) -> str:
     standing = standing_order_text(seat)
     if standing:
         parts.append(standing)
+    if getattr(exc, "code", "") == "deadline_passed":
+        return "\n\n".join(parts)  # nothing to send any more for that prompt
     legal = legal_orders_text(seat)
     if not ("not asked for an order" in exc.message and legal.startswith("You are not asked")):
         parts.append(legal)
@@ -299,10 +309,11 @@ def _subject(parsed: ParsedMail, seat: Any) -> str:
     subject = (parsed.subject or "").strip()
     if not subject:
         return f"Re: {seat.game.title}"[:200]
-    # Every reply prefix goes ("Re: Re: AW: ..."), then one "Re:" comes back.
-    while re.match(r"(re|aw|sv|antw|réf)\s*:", subject, re.IGNORECASE):
-        subject = re.sub(r"^\w+\s*:\s*", "", subject)
-    return f"Re: {subject}"[:200]
+    # Every reply or forward prefix goes ("Re: Re[2]: AW: Fwd: ..."), then one "Re:".
+    prefix = re.compile(r"(re|aw|sv|antw|réf|fwd?|wg|tr)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
+    while prefix.match(subject):
+        subject = prefix.sub("", subject, count=1)
+    return f"Re: {subject or seat.game.title}"[:200]
 
 
 def _threading_headers(parsed: ParsedMail) -> dict[str, str]:
@@ -372,11 +383,14 @@ def send_reply(
             replies_per_hour(),
         )
         return None
-    if sent == replies_per_hour() - 1:  # the last one this hour says so
-        sections = [*sections, limit_notice()]
+    if sent == replies_per_hour() - 1 and str(seat.game.status) not in ("finished", "abandoned"):
+        sections = [*sections, limit_notice()]  # the last one this hour says so
     over = str(seat.game.status) in ("finished", "abandoned") or str(seat.status) != "active"
-    footer = [] if over else ["-- ", FOOTER]  # nothing to reply with any more
-    body = "\n\n".join([REPLY_MARKER, _game_line(seat), *sections, *footer]) + "\n"
+    # Nothing to reply with any more: neither the marker nor the footer.
+    parts = [_game_line(seat), *sections] if over else [
+        REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER
+    ]
+    body = "\n\n".join(parts) + "\n"
     headers = _threading_headers(parsed)
     if prompt_number is not None:
         headers["Message-ID"] = prompt_message_id(game_id=seat.game_id, prompt_number=prompt_number)

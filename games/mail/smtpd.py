@@ -111,7 +111,12 @@ class OrdersSMTP(SMTP):
 
 class OrdersController(Controller):
     def factory(self) -> SMTP:
-        return OrdersSMTP(self.handler, **self.SMTP_kwargs)
+        # A single line may be as long as the largest message (then refused as too big
+        # during DATA, with an answer, rather than bounced as "Line too long"). A class
+        # of its own: aiosmtpd sizes its stream reader from the class attribute.
+        limit = max(OrdersSMTP.line_length_limit, smtp_max_bytes())
+        server_class = type("OrdersSMTPSized", (OrdersSMTP,), {"line_length_limit": limit})
+        return server_class(self.handler, **self.SMTP_kwargs)
 
 
 def make_controller(host: str = "127.0.0.1", port: int = 2525) -> Controller:

@@ -194,7 +194,12 @@ def schedule_resolution(*, game_id: int, prompt_number: int, countdown: int = 0)
 
 
 def order_submit(
-    *, seat: Seat, text: str, source: str, expected_prompt: int | None = None
+    *,
+    seat: Seat,
+    text: str,
+    source: str,
+    expected_prompt: int | None = None,
+    arrived_at: Any = None,
 ) -> SealedOrder:
     """Submit (or replace) a seat's sealed order for the prompt it is pending on.
 
@@ -204,7 +209,8 @@ def order_submit(
     (a stale page or a late client); checked under the game's lock, so an order never
     lands on the next prompt. When every pending seat has an order, resolution is
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
-    PermissionDenied."""
+    PermissionDenied. ``arrived_at``: when the order reached the site, if earlier than
+    now (an email stored before the deadline and read after it counts as in time)."""
     _check_text(text, source)
     try:
         with transaction.atomic():
@@ -214,10 +220,10 @@ def order_submit(
             if locked is None:  # the seat row is gone
                 raise PermissionDenied("You do not hold a seat in this game.")
             return _submit_locked(
-                game, locked, prompt, orders, tail, text, source, expected_prompt
+                game, locked, prompt, orders, tail, text, source, expected_prompt, arrived_at
             )
     except DeadlinePassed:
-        _sweep_soon()
+        sweep_soon()
         raise
 
 
@@ -237,14 +243,16 @@ def order_submit_for_user(
                 game, seat, prompt, orders, tail, text, source, expected_prompt
             )
     except DeadlinePassed:
-        _sweep_soon()
+        sweep_soon()
         raise
 
 
-def _sweep_soon() -> None:
+def sweep_soon() -> None:
     """An order came after its prompt's deadline (plus grace) and before the beat's
     sweep filled the missing orders: run the sweep now rather than at its next tick
-    (after the caller's transaction commits, if there is one)."""
+    (once the caller's transaction commits, if there is one). A caller that wraps
+    ``order_submit`` in a savepoint of its own, rolled back on the refusal, loses this
+    callback with it and calls this again outside (the email gateway does)."""
     from games.tasks import enforce_deadlines
 
     transaction.on_commit(enforce_deadlines.delay)
@@ -342,6 +350,7 @@ def _submit_locked(
     text: str,
     source: str,
     expected_prompt: int | None,
+    arrived_at: Any = None,
 ) -> SealedOrder:
     """order_submit's work; the caller holds the game's lock and read the seat, the
     open prompt and its current orders after taking it (every writer takes the game's
@@ -382,7 +391,7 @@ def _submit_locked(
     if prompt.deadline is not None:
         # Orders close at the deadline plus grace, not when the beat's sweep next runs.
         closes = prompt.deadline + timedelta(minutes=game.grace_minutes)
-        if timezone.now() >= closes:
+        if (arrived_at or timezone.now()) >= closes:
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             raise DeadlinePassed(
                 f"Orders for prompt {prompt.number} closed at "

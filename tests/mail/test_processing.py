@@ -440,3 +440,119 @@ def test_an_order_above_an_unquoted_copy_of_the_turn_email_is_read(table) -> Non
     row = process_message(body_message(to=address, body=body), address)
     assert row.outcome == "order_accepted"
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+def test_a_late_order_by_email_is_refused_and_the_defaults_are_filled_at_once(
+    table, django_capture_on_commit_callbacks
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Prompt
+
+    address = table.address("ann")
+    Prompt.objects.filter(game=table.game, number=1).update(
+        deadline=timezone.now() - timedelta(minutes=1)
+    )
+    from fivex_site.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            row = process_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    finally:
+        app.conf.task_always_eager = saved
+    assert (row.status, row.outcome) == ("rejected", "deadline_passed")
+    assert Prompt.objects.get(game=table.game, number=1).status == "resolved"
+    [reply] = replies_to("ann@example.com")
+    assert "closed at" in reply.body and "Legal orders now" not in reply.body
+
+
+def test_an_email_stored_before_the_deadline_and_read_after_it_counts(table) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail.processing import process_stored, store_message
+    from games.models import Prompt
+
+    address = table.address("ann")
+    row, _created = store_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    Prompt.objects.filter(game=table.game, number=1).update(
+        deadline=row.created_at + timedelta(seconds=1), opened_at=row.created_at - timedelta(hours=1)
+    )
+    InboundMail.objects.filter(pk=row.pk).update(created_at=row.created_at)
+    assert timezone.now() > row.created_at  # read "later": after it arrived
+    Prompt.objects.filter(game=table.game, number=1).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    InboundMail.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(seconds=30))
+    row = process_stored(row.pk)
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+def test_an_order_above_an_unquoted_copy_of_a_reminder_is_read(table) -> None:
+    address = table.address("ann")
+    body = (
+        "PLAY EXPLORE\n\n"
+        f"Reminder: {table.game.title} still needs your order for prompt 1 (round 1, play).\n"
+        "Legal orders now:\n    PLAY EXPLOIT\n    PLAY EXPAND\n"
+    )
+    row = process_message(body_message(to=address, body=body), address)
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_a_note_at_the_end_of_an_order_line_is_never_sealed(table) -> None:
+    address = table.address("ann")
+    row = process_message(
+        body_message(to=address, body="PLAY EXPAND   # my secret plan: explore next\n"), address
+    )
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+    assert not SealedOrder.objects.filter(text__contains="secret").exists()
+
+
+def test_a_command_beside_an_order_ending_in_a_comma_is_read_as_an_order(table) -> None:
+    """"PLAY EXPLORE," starts with an order word: not a sign-off to drop silently, but an
+    order the engine judges (and here refuses, saying why)."""
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body="SHOW\nPLAY EXPLORE,\n"), address)
+    assert row.outcome == "order_refused"
+    [reply] = replies_to("ann@example.com")
+    assert "NOT accepted" in reply.body and "sign-off" not in reply.body
+    ok = process_message(body_message(to=address, body="SHOW\nPLAY EXPLORE\n"), address)
+    assert ok.outcome == "order_accepted"
+
+
+def test_resending_the_current_order_does_not_claim_a_replacement(table) -> None:
+    address = table.address("ann")
+    process_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    process_message(body_message(to=address, body="PLAY EXPLORE\n"), address)
+    again = body_message(to=address, body="PLAY EXPLORE\n").replace(b"<sig-", b"<again-")
+    row = process_message(again, address)
+    assert row.outcome == "order_accepted"
+    assert "It replaces" not in replies_to("ann@example.com")[-1].body
+
+
+def test_an_order_in_an_html_heading_is_an_order(table) -> None:
+    address = table.address("ann")
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: x\r\nMessage-ID: <h-1@example.com>\r\n"
+        "Content-Type: text/html; charset=utf-8\r\n\r\n<html><body><h2>PLAY EXPLORE</h2></body></html>\r\n"
+    ).encode()
+    row = process_message(raw, address)
+    assert row.outcome == "order_accepted"
+
+
+def test_a_command_from_another_address_is_flagged_too(table) -> None:
+    address = table.address("ann")
+    row = process_message(
+        body_message(to=address, body="QUIET\n", sender="mallory@elsewhere.test"), address
+    )
+    assert row.outcome == "commands"
+    [reply] = replies_to("ann@example.com")
+    assert "came from mallory@elsewhere.test" in reply.body

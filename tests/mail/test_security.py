@@ -176,6 +176,8 @@ def test_every_mail_asks_autoresponders_not_to_answer(mailoutbox) -> None:
         ("Re: Re: AW: League 7: your turn", "Re: League 7: your turn"),
         ("re:League 7", "Re: League 7"),
         ("League 7", "Re: League 7"),
+        ("Re[2]: Fwd: Re: League 7", "Re: League 7"),
+        ("Re:", "Re: League 7"),
     ],
 )
 def test_answer_subjects_carry_one_reply_prefix(table, subject: str, expected: str) -> None:
@@ -185,3 +187,14 @@ def test_answer_subjects_carry_one_reply_prefix(table, subject: str, expected: s
     parsed = ParsedMail()
     parsed.subject = subject
     assert _subject(parsed, table.seats["ann"]) == expected
+
+
+def test_account_mails_ask_autoresponders_not_to_answer(client, mailoutbox) -> None:
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("zoe", "zoe@example.com", "pw")
+    answer = client.post("/accounts/password/reset/", {"email": "zoe@example.com"})
+    assert answer.status_code in (200, 302)
+    [message] = mailoutbox
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
+    assert message.extra_headers["X-Auto-Response-Suppress"] == "All"

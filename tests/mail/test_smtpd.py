@@ -177,15 +177,22 @@ def test_one_message_to_two_seat_addresses_is_stored_once_per_seat(table, smtpd)
 
 
 def test_a_message_with_a_very_long_line_is_accepted(table, smtpd) -> None:
-    """An HTML line of a few kB (some mail clients send them) is not a permanent 500."""
+    """An HTML line of a few kB (some mail clients send them) is not a permanent 500; a
+    line over 1 MiB is taken too, and (over MAIL_MAX_BYTES here) kept as oversize."""
     address = table.address("ann")
-    long_line = "<p>" + "x" * 5600 + "</p>"
-    raw = (
-        f"From: ann@example.com\r\nTo: {address}\r\nSubject: order\r\n"
-        "Message-ID: <long-1@example.com>\r\nContent-Type: text/plain\r\n\r\n"
-        f"PLAY EXPAND\r\n\r\n{long_line}\r\n"
-    ).encode()
+
+    def message(n: int, line: str) -> bytes:
+        return (
+            f"From: ann@example.com\r\nTo: {address}\r\nSubject: order\r\n"
+            f"Message-ID: <long-{n}@example.com>\r\nContent-Type: text/plain\r\n\r\n"
+            f"PLAY EXPAND\r\n\r\n{line}\r\n"
+        ).encode()
+
+    html_line = "<p>" + "x" * 5600 + "</p>"
+    huge_line = "<p>" + "y" * 1_100_000 + "</p>"
     with smtplib.SMTP(*smtpd) as smtp:
-        assert smtp.sendmail("ann@example.com", [address], raw) == {}
-    row = InboundMail.objects.get()
-    assert long_line.encode() in bytes(row.raw)
+        assert smtp.sendmail("ann@example.com", [address], message(1, html_line)) == {}
+        assert smtp.sendmail("ann@example.com", [address], message(2, huge_line)) == {}
+    first, second = InboundMail.objects.order_by("pk")
+    assert html_line.encode() in bytes(first.raw) and not first.truncated
+    assert second.truncated and second.size > 1_100_000
