@@ -332,21 +332,33 @@ def play_game(
                 status, mine = client.request("GET", f"/api/games/{gid}/", tokens[seat])
                 with stats.lock:
                     stats.view.append(time.perf_counter() - started)
-                if status != 200 or not mine["legal_orders"]:
+                if status != 200:
+                    raise RuntimeError(f"{seat}: seat view {status}")
+                shown = (mine.get("prompt") or {}).get("number")
+                if shown != prompt:
+                    break  # the prompt resolved by itself (every seat left had one order)
+                if (mine.get("my_order") or {}).get("source") == "forced":
+                    continue  # its only legal order was entered for it
+                if not mine["legal_orders"]:
                     raise RuntimeError(f"{seat} pending without legal orders ({status})")
                 text = rng.choice(mine["legal_orders"])
                 if think:
                     time.sleep(rng.uniform(0, 2 * think))
                 started = time.perf_counter()
                 status, receipt = client.request(
-                    "POST", f"/api/games/{gid}/orders/", tokens[seat], {"text": text}
+                    "POST", f"/api/games/{gid}/orders/", tokens[seat],
+                    {"text": text, "prompt": prompt},
                 )
+                if status == 409 and receipt.get("error") == "prompt_closed":
+                    break  # resolved meanwhile: nothing stored, read the next prompt
                 last_sent = time.perf_counter()
                 if status != 201:
                     raise RuntimeError(f"order {text!r} refused: {status} {receipt}")
                 with stats.lock:
                     stats.submit.append(last_sent - started)
                     stats.orders += 1
+            timed = bool(last_sent)  # nothing sent for this prompt: nothing to time
+            last_sent = last_sent or time.perf_counter()
             # Wait for the next prompt (or the end) to be visible on the public status,
             # revalidating like a browser: 304 Not Modified while nothing changed.
             etag = None
@@ -357,8 +369,9 @@ def play_game(
                 if status == 200:
                     summary, etag = fresh, client.etag
                 if summary["status"] == "finished" or summary["prompt"] != prompt:
-                    with stats.lock:
-                        stats.turnaround.append(time.perf_counter() - last_sent)
+                    if timed:
+                        with stats.lock:
+                            stats.turnaround.append(time.perf_counter() - last_sent)
                     break
                 if time.perf_counter() - last_sent > PROMPT_TIMEOUT:
                     raise RuntimeError(f"prompt {prompt} not resolved after {PROMPT_TIMEOUT}s")
