@@ -35,6 +35,11 @@ ERRORS = {
     404: OpenApiResponse(s.ErrorSerializer, description="Unknown game"),
     409: OpenApiResponse(s.ErrorSerializer, description="Wrong game status or prompt"),
 }
+# What any POST may also answer: a body over the size limit, or not JSON/form-encoded.
+BODY_ERRORS = {
+    413: OpenApiResponse(s.ErrorSerializer, description="Request body too large"),
+    415: OpenApiResponse(s.ErrorSerializer, description="Unsupported content type"),
+}
 
 
 class UserThrottle(SimpleRateThrottle):
@@ -325,6 +330,7 @@ class GameListCreateView(BaseAPIView):
         responses={
             201: s.GameCreatedSerializer,
             **{k: ERRORS[k] for k in (400, 401)},
+            **BODY_ERRORS,
             429: OpenApiResponse(s.ErrorSerializer, description="Too many games created"),
         },
     )
@@ -398,7 +404,7 @@ class GameJoinView(BaseAPIView):
 
     @extend_schema(
         request=s.JoinInputSerializer,
-        responses={201: s.SeatSerializer, 200: s.SeatSerializer, **ERRORS},
+        responses={201: s.SeatSerializer, 200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         data_in = s.JoinInputSerializer(data=request.data)
@@ -419,7 +425,10 @@ class GameJoinView(BaseAPIView):
 class GameStartView(BaseAPIView):
     """The organizer starts the game."""
 
-    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
+    @extend_schema(
+        request=s.EmptyInputSerializer,
+        responses={200: s.GameSerializer, **ERRORS, **BODY_ERRORS},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
         game = self.visible_game(request, game_id)
@@ -430,7 +439,10 @@ class GameStartView(BaseAPIView):
 class GameLeaveView(BaseAPIView):
     """Give up the caller's seat before the game starts."""
 
-    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.GameSerializer, **ERRORS})
+    @extend_schema(
+        request=s.EmptyInputSerializer,
+        responses={200: s.GameSerializer, **ERRORS, **BODY_ERRORS},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
         game = self.visible_game(request, game_id)
@@ -441,7 +453,10 @@ class GameLeaveView(BaseAPIView):
 class SeatResignView(BaseAPIView):
     """Resign the caller's seat in a running game (default orders from now on)."""
 
-    @extend_schema(request=s.EmptyInputSerializer, responses={200: s.SeatSerializer, **ERRORS})
+    @extend_schema(
+        request=s.EmptyInputSerializer,
+        responses={200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
         game = self.visible_game(request, game_id)
@@ -465,6 +480,7 @@ class OrderSubmitView(BaseAPIView):
             422: OpenApiResponse(s.ErrorSerializer, description="Order refused"),
             429: OpenApiResponse(s.ErrorSerializer, description="Too many orders"),
             **ERRORS,
+            **BODY_ERRORS,
         },
     )
     def post(self, request: Request, game_id: int) -> Response:

@@ -20,6 +20,8 @@ from email.utils import getaddresses
 
 import html2text
 
+from games.notes import without_notes
+
 COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
 
@@ -31,7 +33,6 @@ HEADER_LIMIT = 64 * 1024
 """At most this many bytes are read as the header section of an oversize message."""
 
 _SIG_LINES = {"-- ", "--"}
-_NOTE_RE = re.compile(r"\s+#.*$")
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
 _END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
@@ -398,8 +399,6 @@ def parse_message(
     # "#" starts the player's note, at a line's start or after a space at its end: never
     # part of the sealed order (the turn emails say so), so never published with it.
     out.order_text = "\n".join(
-        _END_PUNCT_RE.sub("", _NOTE_RE.sub("", line))
-        for line in order_text.split("\n")
-        if not line.lstrip().startswith("#")
+        _END_PUNCT_RE.sub("", line) for line in without_notes(order_text).split("\n")
     ).strip()
     return out

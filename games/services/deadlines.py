@@ -80,6 +80,7 @@ def enforce_deadlines(*, now: datetime | None = None) -> int:
         due_at = enforce_due_at(game=prompt.game, prompt=prompt)
         if due_at is None or due_at > now:
             continue
+        _read_mail_that_came_in_time(game_id=prompt.game_id, due_at=due_at)
         try:
             if prompt_resolve(
                 game_id=prompt.game_id, prompt_number=prompt.number, fill_missing=True, now=now
@@ -96,6 +97,26 @@ def enforce_deadlines(*, now: datetime | None = None) -> int:
         with transaction.atomic():
             schedule_resolution(game_id=prompt.game_id, prompt_number=prompt.number)
     return resolved
+
+
+def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
+    """Orders by email stored before the prompt closed but not read yet (a worker
+    down, a queue behind): read them now, before their seats' orders are filled by
+    default, so an order that arrived in time counts (each is processed once; a failure
+    leaves the row for its own retries)."""
+    from games.mail.models import InboundMail
+    from games.mail.processing import MailSystemError, process_stored
+
+    waiting = InboundMail.objects.filter(
+        status__in=[InboundMail.Status.RECEIVED],
+        seat__game_id=game_id,
+        created_at__lt=due_at,
+    ).order_by("created_at", "pk").values_list("pk", flat=True)
+    for inbound_id in waiting:
+        try:
+            process_stored(inbound_id)
+        except MailSystemError:  # recorded on the row; its retries go on
+            logger.warning("deadline sweep: inbound #%s could not be read first", inbound_id)
 
 
 def send_reminders(*, now: datetime | None = None) -> int:

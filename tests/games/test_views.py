@@ -176,6 +176,17 @@ def test_order_post_redirects_with_receipt_and_double_click_is_one_order(client,
     assert current.text == "pass gandhi"
 
 
+def test_notes_in_a_web_order_are_never_sealed(client, users, started):
+    login(client, users["ann"])
+    url = reverse("games:order", args=[started.pk])
+    client.post(url, {"text": "# bob bluffs\nPASS CAESAR   # keep Gandhi for later"})
+    order = SealedOrder.objects.get(prompt__game=started, seat_name="ann")
+    assert order.text == "PASS CAESAR"
+    only_notes = client.post(url, {"text": "# thinking"}, follow=True)
+    assert any("lines starting with # are your notes" in m for m in messages_of(only_notes))
+    assert SealedOrder.objects.filter(prompt__game=started, seat_name="ann").count() == 1
+
+
 def test_illegal_or_empty_order_is_a_message_not_a_500(client, users, started):
     login(client, users["bob"])
     url = reverse("games:order", args=[started.pk])

@@ -556,3 +556,28 @@ def test_a_command_from_another_address_is_flagged_too(table) -> None:
     assert row.outcome == "commands"
     [reply] = replies_to("ann@example.com")
     assert "came from mallory@elsewhere.test" in reply.body
+
+
+def test_the_deadline_sweep_reads_mail_that_came_in_time_before_filling_defaults(table) -> None:
+    """Stored before the deadline, not read yet (the worker was down): the sweep reads it
+    first, so the order counts instead of a default one."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail.processing import store_message
+    from games.models import LogEntry, Prompt
+    from games.services.deadlines import enforce_deadlines
+
+    address = table.address("ann")
+    row, _created = store_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    assert row.status == "received"
+    Prompt.objects.filter(game=table.game, number=1).update(
+        deadline=row.created_at + timedelta(seconds=1)
+    )
+    assert enforce_deadlines(now=timezone.now() + timedelta(minutes=1)) == 1
+    row.refresh_from_db()
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    revealed = LogEntry.objects.get(game=table.game, kind="orders_revealed").payload["orders"]
+    assert revealed["ann"]["text"] == "PLAY EXPAND" and revealed["ann"]["source"] == "email"
+    assert {revealed[n]["source"] for n in revealed if n != "ann"} == {"default"}

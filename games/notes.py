@@ -1,0 +1,18 @@
+"""Players' notes in an order's text: a line starting with "#", or "#" and what follows it
+after a space at a line's end. The engines ignore them; the site drops them before an
+order is sealed, so a note is never stored, revealed or published with the order."""
+
+from __future__ import annotations
+
+import re
+
+_TRAILING_NOTE_RE = re.compile(r"\s+#.*$")
+
+
+def without_notes(text: str) -> str:
+    """``text`` without its note lines and end-of-line notes."""
+    return "\n".join(
+        _TRAILING_NOTE_RE.sub("", line)
+        for line in text.split("\n")
+        if not line.lstrip().startswith("#")
+    ).strip()
