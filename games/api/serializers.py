@@ -106,10 +106,24 @@ class GameCreateInputSerializer(StrictInputSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
         ruleset = engine.get(attrs["ruleset"])
+        from games.errors import ValidationError as ServiceError
+        from games.services.games import options_within_site_limits
+
         try:
             attrs["options"] = ruleset.normalize_options(attrs.get("options") or {})
-        except engine.ScriptError as exc:
+            options_within_site_limits(ruleset_id=ruleset.id, options=attrs["options"])
+        except (engine.ScriptError, ServiceError) as exc:
             raise serializers.ValidationError({"options": str(exc)}) from None
+        start, end = attrs.get("quiet_hours_start"), attrs.get("quiet_hours_end")
+        if (start is None) != (end is None):
+            missing = "quiet_hours_end" if end is None else "quiet_hours_start"
+            raise serializers.ValidationError(
+                {missing: "Quiet hours need both a start and an end hour, or neither."}
+            )
+        if start is not None and start == end:
+            raise serializers.ValidationError(
+                {"quiet_hours_end": "Quiet hours must not start and end at the same hour."}
+            )
         seats = attrs["seats_count"]
         if not ruleset.min_players <= seats <= ruleset.max_players:
             raise serializers.ValidationError(

@@ -266,3 +266,20 @@ def test_only_posts_count_against_the_rate_limits(table, settings) -> None:  # n
     for text in ("PASS GANDHI", "PASS CAESAR"):
         assert clients["ann"].post(orders_url(game), {"text": text}, format="json").status_code == 201
     assert_error(clients["ann"].post(orders_url(game), {"text": "PASS GANDHI"}, format="json"), 429, "throttled")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"ruleset": "5x", "seats_count": 3, "quiet_hours_start": 5}, "quiet_hours_end"),
+        ({"ruleset": "5x", "seats_count": 3, "quiet_hours_start": 5, "quiet_hours_end": 5},
+         "quiet_hours_end"),
+        ({"ruleset": "6x5", "seats_count": 2, "options": {"max_turns": 1001}}, "options"),
+        ({"ruleset": "6x5", "seats_count": 2, "options": {"target": 34}}, "options"),
+    ],
+)
+def test_a_refused_game_names_the_field(body: dict, field: str) -> None:
+    client = token_client(make_user("pat"))
+    refused = assert_error(client.post("/api/games/", body, format="json"), 400, "invalid")
+    assert field in refused["fields"]
+    assert not Game.objects.exists()
