@@ -413,3 +413,21 @@ def test_hand_pairing_names_the_players_it_refuses():
         f"Not playing round 1: {players[3].username} (withdrawn, a requested bye, or a late "
         "entry from a later round)."
     )
+
+
+def test_a_player_with_a_bye_is_told_by_email_once():
+    from games.models import OutboxMessage
+
+    organizer, *players = make_users(4, prefix="by")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup by", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    [bye] = rnd.byes.all()
+    rounds.round_start(rnd=rnd, by=organizer)
+    [mail] = OutboxMessage.objects.filter(kind="tournament")
+    assert mail.to == bye.registration.user.email
+    assert mail.subject == "Cup by: round 1 has started — you have a bye"
+    assert "1 point in the standings" in mail.body and "/tournaments/" in mail.body

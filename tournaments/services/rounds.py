@@ -209,6 +209,36 @@ def round_pair_by_hand(
     return rnd, warnings
 
 
+def _tell_the_byes(*, tournament: Tournament, rnd: Round) -> None:
+    """Players without a table this round get an email saying so (those at a table get
+    their game's start email): once per round and player, sent after the commit."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from games.services.notifications import outbox_enqueue
+
+    url = settings.FIVEX_BASE_URL + reverse("tournaments:detail", args=[tournament.slug])
+    for bye in rnd.byes.filter(kind__in=[Bye.Kind.PAIRING, Bye.Kind.REQUESTED]).select_related(
+        "registration__user"
+    ):
+        user = bye.registration.user
+        if not user.email:
+            continue
+        points = f"{bye.points:g} point{'' if bye.points == 1 else 's'}"
+        why = "you asked for it" if bye.kind == Bye.Kind.REQUESTED else "the players could not all be seated"
+        outbox_enqueue(
+            to=user.email,
+            subject=f"{tournament.name}: round {rnd.number} has started — you have a bye",
+            body=(
+                f"Round {rnd.number} of {tournament.name} has started. You have a bye this "
+                f"round ({why}): no game to play, {points} in the standings.\n\n"
+                f"Standings and pairings: {url}\n"
+            ),
+            kind="tournament",
+            key=f"tournament:{tournament.pk}:round:{rnd.number}:bye:{bye.registration_id}",
+        )
+
+
 def round_start(*, rnd: Round, by: Any) -> Round:
     """Create and start one game per table, its seats in the paired order, with the
     tournament's ruleset, options and deadline policy."""
@@ -249,6 +279,7 @@ def round_start(*, rnd: Round, by: Any) -> Round:
         rnd.status = Round.Status.STARTED
         rnd.started_at = timezone.now()
         rnd.save(update_fields=["status", "started_at"])
+        _tell_the_byes(tournament=tournament, rnd=rnd)
         log_add(
             tournament=tournament,
             kind="round_started",
