@@ -227,6 +227,18 @@ def current_state(*, game: Game) -> dict:
     return snapshot.state if snapshot is not None else {}
 
 
+def _state_for(game: Game, prompt: Prompt | None) -> dict:
+    """The engine state that goes with ``prompt`` (read after it): the open prompt's own
+    snapshot, so a resolution committing between the two reads cannot pair the new
+    prompt with the old board or the old legal orders with the new prompt; without an
+    open prompt, the latest snapshot."""
+    if prompt is not None:
+        snapshot = StateSnapshot.objects.filter(game=game, prompt_number=prompt.number).first()
+        if snapshot is not None:
+            return snapshot.state
+    return current_state(game=game)
+
+
 def _open_and_last_resolved(game: Game) -> tuple[Prompt | None, Prompt | None]:
     """The open prompt and the latest resolved one, in one query: at most one prompt is
     open and it is always the newest, so the two newest prompts hold both."""
@@ -332,9 +344,9 @@ def seat_view(*, seat: Seat) -> dict[str, Any]:
     game = seat.game
     # A player who handed the seat over no longer sees its hidden information.
     viewer = None if seat.status == Seat.Status.REPLACED else seat.name
-    state = current_state(game=game) if game.status != Game.Status.FORMING else {}
-    out = _view(game, viewer, state)
     prompt, last = _open_and_last_resolved(game)
+    state = _state_for(game, prompt) if game.status != Game.Status.FORMING else {}
+    out = _view(game, viewer, state)
     orders = (
         list(SealedOrder.objects.filter(prompt=prompt, is_current=True)) if prompt else []
     )
@@ -370,8 +382,8 @@ def seat_view(*, seat: Seat) -> dict[str, Any]:
 
 def spectator_view(*, game: Game) -> dict[str, Any]:
     """The public view of the game (the engine's spectator view plus public events)."""
-    out = _view(game, None)
     prompt, last = _open_and_last_resolved(game)
+    out = _view(game, None, _state_for(game, prompt) if game.status != Game.Status.FORMING else {})
     out.update(
         {
             "game": _game_info(game),

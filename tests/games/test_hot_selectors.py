@@ -158,3 +158,28 @@ def test_hot_seat_view_unknown_game_and_no_seat() -> None:
         selectors_hot.seat_view_for_user(game_id=987654, user_id=1)
     with pytest.raises(NotFound):
         selectors_hot.seat_view_for_user(game_id="x", user_id=1)
+
+
+def test_the_page_view_pairs_the_open_prompt_with_its_own_snapshot() -> None:
+    """A resolution may commit between the page's reads: a newer snapshot than the open
+    prompt it read must not give the old prompt the next board and legal orders."""
+    import engine
+    from games.models import StateSnapshot
+
+    game, seats = start_fixed(NAMES)
+    rules = engine.get("5x")
+    first = StateSnapshot.objects.get(game=game, prompt_number=1).state
+    before = seat_view(seat=seats["ann"])
+    # The next state, as the resolution would store it, already there.
+    pending = [first["players"][i] for i in first["pending"]]
+    orders = {
+        name: rules.parse_order(first, name, rules.legal_orders(first, name)[0])
+        for name in pending
+    }
+    after, _events = rules.resolve(first, orders)
+    StateSnapshot.objects.create(game=game, prompt_number=2, state=after)
+    view = seat_view(seat=seats["ann"])
+    assert view["prompt"]["number"] == 1
+    assert view["legal_orders"] == before["legal_orders"]
+    assert view["phase"] == before["phase"] and view["round"] == before["round"]
+    assert selectors.spectator_view(game=game)["phase"] == before["phase"]
