@@ -173,3 +173,15 @@ def same_order(typed: Any, legal: Any) -> bool:
         if line.strip() and not line.strip().startswith("#")
     ]
     return lines == [" ".join(str(legal).split()).upper()]
+
+
+@register.filter
+def placed(ranking: Any) -> list[tuple[int, Any]]:
+    """A ranking (groups, best first) with each group's place, tied groups sharing it and
+    the next place skipping as many ("1. ann  2. bob = cat  4. dan")."""
+    out: list[tuple[int, Any]] = []
+    place = 1
+    for group in ranking or []:
+        out.append((place, group))
+        place += len(group) if isinstance(group, list | tuple) else 1
+    return out

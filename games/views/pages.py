@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from engine.base import events_for
+from engine.fourxdice import LEGAL_ORDERS_CAP
 from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
@@ -37,6 +38,7 @@ from games.views.common import engine_part, load_visible_game, public_log
 
 # Up to this many legal orders are offered as one button each; more go in a select.
 BUTTONS_MAX = 12
+LEGAL_LIST_MAX = LEGAL_ORDERS_CAP  # 4X Dice lists at most this many hit lists
 
 
 @login_required
@@ -183,6 +185,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
+        # The engine lists at most this many (4X Dice's hit lists): the rest are typed.
+        "legal_truncated": len(legal) >= LEGAL_LIST_MAX,
         # Every combination of a few words (4X Dice's ALLOCATE): one choice per word.
         "order_words": _order_words(game, seat, legal, view)
         if len(legal) > BUTTONS_MAX

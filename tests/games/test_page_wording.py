@@ -185,3 +185,53 @@ def test_the_last_event_says_game_over_with_a_capital() -> None:
         state, events = rules.submit_step(state, step)
     last = events[-1]["text"]
     assert "Game over: 1. " in last and "game over" not in last
+
+
+def test_tied_places_share_a_number_and_the_next_skips() -> None:
+    from games.templatetags.games_extras import placed
+
+    ranking = [["dp4"], ["dp1", "dp2"], ["dp3", "dp5"]]
+    assert placed(ranking) == [(1, ["dp4"]), (2, ["dp1", "dp2"]), (4, ["dp3", "dp5"])]
+    assert placed([]) == [] and placed(None) == []
+
+
+@pytest.mark.django_db
+def test_the_invitation_link_is_shown_only_while_the_game_forms(client) -> None:
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from games.services import games as game_services
+
+    User = get_user_model()
+    org = User.objects.create_user("orgx", "orgx@example.com", "pw")
+    game = game_services.game_create(organizer=org, ruleset="6x5", seats_count=2, is_private=True)
+    client.force_login(org)
+    page = lambda: client.get(reverse("games:detail", args=[game.pk])).content.decode()  # noqa: E731
+    assert "Invitation link" in page()
+    game_services.game_join(game=game, user=org)
+    game_services.game_join(
+        game=game, user=User.objects.create_user("py", "py@example.com", "pw"),
+        invite_token=game.invite_token,
+    )
+    game.refresh_from_db()
+    assert game.status == "active" and "Invitation link" not in page()
+
+
+def test_a_cut_legal_order_list_says_the_rest_can_be_typed(rf) -> None:
+    from django.template.loader import render_to_string
+
+    from engine.fourxdice import LEGAL_ORDERS_CAP
+
+    game = type("G", (), {"pk": 1, "status": "active", "ruleset": "4x-dice"})()
+    legal = [f"HIT bob {i} SHIP" for i in range(LEGAL_ORDERS_CAP)]
+    context = {
+        "game": game, "prompt": {"number": 3, "phase": "exterminate"}, "is_pending": True,
+        "legal_orders": legal, "legal_as_buttons": False, "order_words": None,
+        "legal_truncated": True, "my_order": None,
+    }
+    html = render_to_string("games/_prompt_panel.html", context, request=rf.get("/"))
+    assert 'id="legal-truncated"' in html and f"first {LEGAL_ORDERS_CAP} legal orders" in html
+    context["legal_truncated"] = False
+    assert 'id="legal-truncated"' not in render_to_string(
+        "games/_prompt_panel.html", context, request=rf.get("/")
+    )

@@ -19,7 +19,7 @@
     var now = Date.now();
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
       var t = Date.parse(el.getAttribute("data-countdown"));
-      if (!isNaN(t)) { el.textContent = describe(t - now); el.classList.toggle("urgent", t - now < 3600 * 1000); }
+      if (!isNaN(t)) { el.textContent = describe(t - now); el.classList.toggle("urgent", t - now < 15 * 60 * 1000); }
     });
   }
 
