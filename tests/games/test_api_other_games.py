@@ -79,6 +79,21 @@ def test_6x5_game_through_the_api(eager_celery, django_capture_on_commit_callbac
     assert view["ranking"] == printed["ranking"]
     assert view["board"] == printed["board"]
     assert view["reserve"] == printed["reserve"]
+    # The finished game's page gives its result and the ranking, places numbered.
+    from django.test import Client
+
+    page = Client().get(f"/games/{played['final']['game']['id']}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="final-ranking"' in html
+    expected = "Final ranking: " + " &nbsp; ".join(
+        f"{place}. {' = '.join(group)}"
+        for place, group in zip(
+            [1 + sum(len(g) for g in printed["ranking"][:i]) for i in range(len(printed["ranking"]))],
+            printed["ranking"],
+            strict=True,
+        )
+    )
+    assert " ".join(expected.split()) in " ".join(html.split())
 
 
 def test_4x_dice_game_through_the_api(eager_celery, django_capture_on_commit_callbacks, tmp_path):  # noqa: F811
