@@ -154,10 +154,22 @@ def _query(request: Request, serializer_class: type) -> dict[str, Any]:
     return dict(query.validated_data)
 
 
-def _page(request: Request, data: list[Any], total: int, query: dict[str, Any]) -> Response:
-    """A list answer: this page's items, with ``X-Total-Count`` and a ``Link`` header to
-    the next and previous pages (RFC 8288), so the body stays a plain list."""
+def _games_page(
+    request: Request,
+    games: Any,
+    query: dict[str, Any],
+    serializer_class: type,
+    context: dict[str, Any] | None = None,
+) -> Response:
+    """A list answer: this page of ``games`` (``limit`` and ``offset`` of ``query``),
+    with ``X-Total-Count`` and a ``Link`` header to the next and previous pages (RFC
+    8288), so the body stays a plain list."""
     limit, offset = query["limit"], query["offset"]
+    total = games.count()
+    page = games.select_related("organizer").prefetch_related("seats__user")[
+        offset : offset + limit
+    ]
+    data = serializer_class(page, many=True, context=context or {}).data
     # The site's public address (FIVEX_BASE_URL), as in emails: right behind a proxy too.
     base = settings.FIVEX_BASE_URL + request.path
     kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}
@@ -317,13 +329,8 @@ class GameListCreateView(BaseAPIView):
             games = games.filter(pk__in=list(needed))
         elif query.get("order_needed") is False:
             games = games.exclude(pk__in=list(needed))
-        total = games.count()
-        limit, offset = query["limit"], query["offset"]
-        page = games.select_related("organizer").prefetch_related("seats__user")[
-            offset : offset + limit
-        ]
         context = {"needed": needed, "user": request.user}
-        return _page(request, s.MyGameSerializer(page, many=True, context=context).data, total, query)
+        return _games_page(request, games, query, s.MyGameSerializer, context)
 
     @extend_schema(
         request=s.GameCreateInputSerializer,
@@ -373,13 +380,7 @@ class OpenGamesView(BaseAPIView):
     )
     def get(self, request: Request) -> Response:
         query = _query(request, PageQuerySerializer)
-        games = selectors.open_games()
-        total = games.count()
-        limit, offset = query["limit"], query["offset"]
-        page = games.select_related("organizer").prefetch_related("seats__user")[
-            offset : offset + limit
-        ]
-        return _page(request, s.GameSerializer(page, many=True).data, total, query)
+        return _games_page(request, selectors.open_games(), query, s.GameSerializer)
 
 
 class GameDetailView(BaseAPIView):

@@ -83,17 +83,17 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
         f"Submitted: {_when(sealed.submitted_at)}",
         f"Deadline: {_when(prompt.deadline)}",
     ]
-    grace = getattr(seat.game, "grace_minutes", 0) or 0
-    if grace and prompt.deadline is not None:
-        closes = prompt.deadline + timedelta(minutes=grace)
-        lines.append(f"Orders are taken until {_when(closes)} (the grace period).")
     from games.models import SealedOrder
+    from games.services.deadlines import enforce_due_at
 
+    closes = enforce_due_at(game=seat.game, prompt=prompt)
+    if closes is not None and closes != prompt.deadline:
+        lines.append(f"Orders are taken until {_when(closes)} (the grace period).")
     earlier = (
         SealedOrder.objects.filter(replaced_by=sealed).only("text").first() if fresh else None
     )
     if earlier is not None:
-        lines.append(f"It replaces your earlier order: {' / '.join(earlier.text.strip().splitlines())}")
+        lines.append(f"It replaces your earlier order: {_one_line(earlier.text)}")
     lines += [
         "",
         "Until the deadline you may replace it by sending another order; the last one counts.",
@@ -104,19 +104,23 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
 def standing_order_text(seat: Any) -> str:
     """What a refusal leaves in force: the seat's current order for the open prompt, or
     that it has none yet (empty when the seat is not asked now)."""
-    from games.models import SealedOrder
-    from games.selectors import current_prompt
+    from games.selectors import current_order, current_prompt
 
     prompt = current_prompt(game=seat.game)
     if prompt is None or seat.name not in (prompt.pending or []):
         return ""
-    order = SealedOrder.objects.filter(prompt=prompt, seat=seat, is_current=True).first()
+    order = current_order(seat=seat)
     if order is None:
         return f"You have no order for prompt {prompt.number} yet."
     return (
         f"Your order for prompt {prompt.number} stays as it was: "
-        f"{' / '.join(order.text.strip().splitlines())} (receipt {order.commitment[:16]}...)."
+        f"{_one_line(order.text)} (receipt {order.commitment[:16]}...)."
     )
+
+
+def _one_line(text: str) -> str:
+    """An order (one or more lines) quoted on one line."""
+    return " / ".join(text.strip().splitlines())
 
 
 def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False) -> str:
@@ -333,11 +337,6 @@ def answers_last_hour(seat: Any) -> int:
     return OutboxMessage.objects.filter(seat=seat, kind=REPLY_KIND, created_at__gte=since).count()
 
 
-def rate_limited(seat: Any) -> bool:
-    """Whether the seat already got its quota of answers in the last hour."""
-    return answers_last_hour(seat) >= replies_per_hour()
-
-
 def limit_notice() -> str:
     return (
         f"This is the last answer you get for an hour: FiveX answers at most "
@@ -383,13 +382,14 @@ def send_reply(
             replies_per_hour(),
         )
         return None
-    if sent == replies_per_hour() - 1 and str(seat.game.status) not in ("finished", "abandoned"):
+    game_over = str(seat.game.status) in ("finished", "abandoned")
+    if sent == replies_per_hour() - 1 and not game_over:
         sections = [*sections, limit_notice()]  # the last one this hour says so
-    over = str(seat.game.status) in ("finished", "abandoned") or str(seat.status) != "active"
     # Nothing to reply with any more: neither the marker nor the footer.
-    parts = [_game_line(seat), *sections] if over else [
-        REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER
-    ]
+    if game_over or str(seat.status) != "active":
+        parts = [_game_line(seat), *sections]
+    else:
+        parts = [REPLY_MARKER, _game_line(seat), *sections, "-- ", FOOTER]
     body = "\n\n".join(parts) + "\n"
     headers = _threading_headers(parsed)
     if prompt_number is not None:

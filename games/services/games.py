@@ -16,6 +16,7 @@ from engine.audit import seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
+from games.selectors import invite_valid
 from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
 
@@ -277,10 +278,7 @@ def game_join_seat(
         if (
             game.is_private
             and game.organizer_id != getattr(user, "pk", None)
-            and not (
-                isinstance(invite_token, str)
-                and secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
-            )
+            and not invite_valid(game=game, token=invite_token)
         ):
             raise PermissionDenied("This game is private: you need a valid invitation link.")
         seated = Seat.objects.filter(game=game).count()

@@ -30,6 +30,7 @@ from games.errors import (
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
+from games.services.deadlines import enforce_due_at
 from games.services.locking import locked_game_row
 from games.sql import (
     field_order,
@@ -388,9 +389,9 @@ def _submit_locked(
     if current is not None and current.text == text and current.source != "default":
         current.prompt = prompt  # already read: spares the receipt a query
         return current
-    if prompt.deadline is not None:
-        # Orders close at the deadline plus grace, not when the beat's sweep next runs.
-        closes = prompt.deadline + timedelta(minutes=game.grace_minutes)
+    # Orders close at the deadline plus grace, not when the beat's sweep next runs.
+    closes = enforce_due_at(game=game, prompt=prompt)
+    if closes is not None:
         if (arrived_at or timezone.now()) >= closes:
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             raise DeadlinePassed(

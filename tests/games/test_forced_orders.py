@@ -16,9 +16,12 @@ from engine.base import events_for
 from games.mail.replies import show_text, status_text
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder
 from games.selectors import current_state
-from games.services import games as game_services
-from games.services.orders import order_submit
-from tests.games.web_support import eager_celery, make_user, visible_text
+from tests.games.web_support import (
+    dealt_5x_game,
+    eager_celery,
+    submit_orders,
+    visible_text,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
@@ -32,22 +35,9 @@ DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
 
 @pytest.fixture
 def game(django_capture_on_commit_callbacks) -> Game:
-    users = {n: make_user(n) for n in NAMES}
-    game = game_services.game_create(
-        organizer=users["ann"], ruleset="5x", seats_count=3, name="Forced", setup={"deal": DEAL}
+    return dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="ann", deal=DEAL, name="Forced"
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        for name in NAMES:
-            game_services.game_join(game=game, user=users[name])
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE
-    return game
-
-
-def _orders(game: Game, capture, orders: dict[str, str]) -> None:
-    for name, text in orders.items():
-        with capture(execute=True):
-            order_submit(seat=game.seats.get(name=name), text=text, source="web")
 
 
 def _mail(game: Game, name: str, prompt_number: int) -> str:
@@ -61,8 +51,8 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     game, client, django_capture_on_commit_callbacks
 ) -> None:
     capture = django_capture_on_commit_callbacks
-    _orders(game, capture, DRAFT)
-    _orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
+    submit_orders(game, capture, DRAFT)
+    submit_orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
     bid = Prompt.objects.get(game=game, number=3)
     assert (bid.phase, sorted(bid.pending), bid.forced, bid.status) == (
         "bid", ["ann", "bob"], ["ann"], "open",
@@ -108,7 +98,7 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     assert "Only legal order entered" in log and order.commitment[:16] in log
     assert "BID 3" not in log  # sealed until the reveal
 
-    _orders(game, capture, {"bob": "BID 2"})
+    submit_orders(game, capture, {"bob": "BID 2"})
     bid.refresh_from_db()
     assert bid.status == Prompt.Status.RESOLVED
     revealed = LogEntry.objects.get(game=game, kind="orders_revealed", payload__prompt=3).payload
@@ -127,8 +117,8 @@ def test_a_prompt_where_nobody_has_a_choice_resolves_by_itself(
     ann = game.seats.get(name="ann")
     ann.email_every_prompt = False  # emailed only when asked
     ann.save(update_fields=["email_every_prompt"])
-    _orders(game, capture, DRAFT)
-    _orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPLORE", "cat": "PLAY NAPOLEON"})
+    submit_orders(game, capture, DRAFT)
+    submit_orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPLORE", "cat": "PLAY NAPOLEON"})
     bid = Prompt.objects.get(game=game, number=3)
     assert (bid.phase, sorted(bid.pending), sorted(bid.forced)) == (
         "bid", ["ann", "cat"], ["ann", "cat"],

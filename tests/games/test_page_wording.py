@@ -10,10 +10,15 @@ from django.urls import reverse
 from games.models import Game, OutboxMessage, Prompt
 from games.services import games as game_services
 from games.services import organizer as organizer_services
-from games.services.orders import order_submit
 from games.services.resolution import prompt_resolve
 from games.templatetags.games_extras import same_order
-from tests.games.web_support import eager_celery, make_user, visible_text
+from tests.games.web_support import (
+    dealt_5x_game,
+    eager_celery,
+    make_user,
+    submit_orders,
+    visible_text,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
@@ -25,22 +30,9 @@ DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
 
 @pytest.fixture
 def game(django_capture_on_commit_callbacks) -> Game:
-    users = {n: make_user(n) for n in ("org", *NAMES)}
-    game = game_services.game_create(
-        organizer=users["org"], ruleset="5x", seats_count=3, name="Words", setup={"deal": DEAL}
+    return dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Words"
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        for name in NAMES:
-            game_services.game_join(game=game, user=users[name])
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE
-    return game
-
-
-def _orders(game: Game, capture, orders: dict[str, str]) -> None:
-    for name, text in orders.items():
-        with capture(execute=True):
-            order_submit(seat=game.seats.get(name=name), text=text, source="web")
 
 
 def _page(client, game: Game, name: str) -> str:
@@ -54,7 +46,7 @@ def test_a_missed_deadline_is_told_to_that_seat_only(
     game, client, django_capture_on_commit_callbacks
 ) -> None:
     capture = django_capture_on_commit_callbacks
-    _orders(game, capture, {"ann": "PASS CAESAR", "bob": "PASS DIDO"})  # cat misses it
+    submit_orders(game, capture, {"ann": "PASS CAESAR", "bob": "PASS DIDO"})  # cat misses it
     with capture(execute=True):
         assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True)
     # cat's default (the first of its two leaders alphabetically, README) is ERIK.
@@ -83,10 +75,10 @@ def test_a_paused_game_offers_no_order_form(game, client) -> None:
 
 def test_explorers_are_told_why_they_wait(game, client, django_capture_on_commit_callbacks) -> None:
     capture = django_capture_on_commit_callbacks
-    _orders(game, capture, DRAFT)
-    _orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPLORE", "cat": "PLAY EXPAND"})
+    submit_orders(game, capture, DRAFT)
+    submit_orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPLORE", "cat": "PLAY EXPAND"})
     # ann (CLEOPATRA, 3 resources) can only bid 3, entered for her; cat bids.
-    _orders(game, capture, {"cat": "BID 1"})
+    submit_orders(game, capture, {"cat": "BID 1"})
     play = Prompt.objects.get(game=game, status="open")
     assert (play.round, play.phase) == (2, "play") and "bob" not in play.pending
     assert "You explored last round: you choose your card after seeing" in _page(client, game, "bob")
@@ -200,7 +192,6 @@ def test_the_invitation_link_is_shown_only_while_the_game_forms(client) -> None:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from games.services import games as game_services
 
     User = get_user_model()
     org = User.objects.create_user("orgx", "orgx@example.com", "pw")

@@ -20,6 +20,34 @@ def make_user(name: str) -> Any:
     )
 
 
+def dealt_5x_game(capture, *, names: tuple[str, ...], organizer: str, deal: dict, name: str) -> Any:
+    """A started 3-seat 5X game with a fixed deal, joined by ``names`` (``organizer``
+    is one of them or a user of its own); ``capture`` is django_capture_on_commit_callbacks."""
+    from games.models import Game
+    from games.services import games as game_services
+
+    users = {n: make_user(n) for n in dict.fromkeys((organizer, *names))}
+    game = game_services.game_create(
+        organizer=users[organizer], ruleset="5x", seats_count=len(names), name=name,
+        setup={"deal": deal},
+    )  # fmt: skip
+    with capture(execute=True):
+        for player in names:
+            game_services.game_join(game=game, user=users[player])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    return game
+
+
+def submit_orders(game: Any, capture, orders: dict[str, str]) -> None:
+    """Each seat's order through ``order_submit`` (web), on-commit callbacks run."""
+    from games.services.orders import order_submit
+
+    for seat_name, text in orders.items():
+        with capture(execute=True):
+            order_submit(seat=game.seats.get(name=seat_name), text=text, source="web")
+
+
 def token_client(user: Any) -> APIClient:
     """An API client authenticated with the user's DRF token (a real header)."""
     token, _ = Token.objects.get_or_create(user=user)

@@ -225,21 +225,33 @@ def test_4x_dice_tournament_with_tables_of_up_to_six():
     assert len(selectors.standings(tournament=t)) == 6
 
 
-def _finished_duel_round(prefix: str):
-    """A 2-player 6x5 tournament whose round 1 has been played (results by hand after
-    the organizer ended the games)."""
-    organizer, *players = make_users(5, prefix=prefix)
-    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset="6x5",
-                               table_sizes=[2], rounds_count=2)
+def _open_cup(prefix: str, players: int, *, ruleset: str = "6x5", table_sizes=(2,),
+              rounds_count: int = 2):
+    """Tournament "Cup <prefix>", open, with ``players`` registered (users
+    ``<prefix>01``...; ``<prefix>00`` organizes). Returns (organizer, players, t, regs)."""
+    organizer, *users = make_users(players + 1, prefix=prefix)
+    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset=ruleset,
+                               table_sizes=list(table_sizes), rounds_count=rounds_count)
     tsvc.tournament_open(tournament=t, by=organizer)
-    for user in players:
-        tsvc.registration_add(tournament=t, user=user)
-    rnd = rounds.round_pair(tournament=t, by=organizer)
-    rounds.round_start(rnd=rnd, by=organizer)
+    regs = [tsvc.registration_add(tournament=t, user=user) for user in users]
+    return organizer, users, t, regs
+
+
+def _results_by_hand(rnd: Round, organizer, reason: str) -> None:
+    """End every table's game and enter its result: the first seat beats the second."""
     for table in rnd.tables.all():
         game_end(game=table.game, by=organizer, reason="offline")
         results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
-                             by=organizer, reason="played offline")
+                             by=organizer, reason=reason)
+
+
+def _finished_duel_round(prefix: str):
+    """A 2-player 6x5 tournament whose round 1 has been played (results by hand after
+    the organizer ended the games)."""
+    organizer, players, t, _regs = _open_cup(prefix, 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    _results_by_hand(rnd, organizer, "played offline")
     return organizer, players, t, rnd
 
 
@@ -318,11 +330,7 @@ def test_the_admin_cannot_delete_or_edit_what_standings_rest_on(admin_client):
 
 
 def test_a_player_who_withdrew_after_the_pairing_is_not_seated():
-    organizer, *players = make_users(5, prefix="wd")
-    t = tsvc.tournament_create(organizer=organizer, name="Cup wd", ruleset="6x5",
-                               table_sizes=[2], rounds_count=2)
-    tsvc.tournament_open(tournament=t, by=organizer)
-    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    organizer, _players, t, regs = _open_cup("wd", 4)
     rnd = rounds.round_pair(tournament=t, by=organizer)
     seated = next(r for r in regs if any(r.pk in tb.players for tb in rnd.tables.all()))
     tsvc.registration_withdraw(registration=seated, by=seated.user)
@@ -339,12 +347,8 @@ def test_a_player_who_withdrew_after_the_pairing_is_not_seated():
 def test_a_seat_that_resigned_ranks_last_at_its_table():
     from games.services.games import seat_resign
 
-    organizer, *players = make_users(4, prefix="rs")
-    t = tsvc.tournament_create(organizer=organizer, name="Cup rs", ruleset="5x",
-                               table_sizes=[3], rounds_count=1)
-    tsvc.tournament_open(tournament=t, by=organizer)
-    for user in players:
-        tsvc.registration_add(tournament=t, user=user)
+    organizer, _players, t, _regs = _open_cup("rs", 3, ruleset="5x", table_sizes=(3,),
+                                              rounds_count=1)
     rnd = rounds.round_pair(tournament=t, by=organizer)
     rounds.round_start(rnd=rnd, by=organizer)
     table = rnd.tables.get()
@@ -364,18 +368,11 @@ def test_a_seat_that_resigned_ranks_last_at_its_table():
 def test_a_player_who_withdrew_before_round_one_is_not_in_the_standings(client):
     from django.urls import reverse
 
-    organizer, *players = make_users(6, prefix="ns")
-    t = tsvc.tournament_create(organizer=organizer, name="Cup ns", ruleset="6x5",
-                               table_sizes=[2], rounds_count=2)
-    tsvc.tournament_open(tournament=t, by=organizer)
-    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    organizer, _players, t, regs = _open_cup("ns", 5)
     tsvc.registration_withdraw(registration=regs[0], by=regs[0].user)  # before round 1
     rnd = rounds.round_pair(tournament=t, by=organizer)
     rounds.round_start(rnd=rnd, by=organizer)
-    for table in rnd.tables.all():
-        game_end(game=table.game, by=organizer, reason="offline")
-        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
-                             by=organizer, reason="offline")
+    _results_by_hand(rnd, organizer, "offline")
     tsvc.registration_withdraw(registration=regs[1], by=regs[1].user)  # after playing
     shown = [row["registration"].pk for row in selectors.standings(tournament=t)]
     assert regs[0].pk not in shown and regs[1].pk in shown and len(shown) == 4
@@ -399,11 +396,7 @@ def test_pages_after_the_last_round_and_hand_pairing_errors_name_players(client)
 
 
 def test_hand_pairing_names_the_players_it_refuses():
-    organizer, *players = make_users(5, prefix="hp")
-    t = tsvc.tournament_create(organizer=organizer, name="Cup hp", ruleset="6x5",
-                               table_sizes=[2], rounds_count=2)
-    tsvc.tournament_open(tournament=t, by=organizer)
-    regs = [tsvc.registration_add(tournament=t, user=user) for user in players]
+    organizer, players, t, regs = _open_cup("hp", 4)
     tsvc.registration_withdraw(registration=regs[3], by=regs[3].user)
     with pytest.raises(ValidationError) as refused:
         rounds.round_pair_by_hand(
@@ -418,12 +411,7 @@ def test_hand_pairing_names_the_players_it_refuses():
 def test_a_player_with_a_bye_is_told_by_email_once():
     from games.models import OutboxMessage
 
-    organizer, *players = make_users(4, prefix="by")
-    t = tsvc.tournament_create(organizer=organizer, name="Cup by", ruleset="6x5",
-                               table_sizes=[2], rounds_count=2)
-    tsvc.tournament_open(tournament=t, by=organizer)
-    for user in players:
-        tsvc.registration_add(tournament=t, user=user)
+    organizer, _players, t, _regs = _open_cup("by", 3)
     rnd = rounds.round_pair(tournament=t, by=organizer)
     [bye] = rnd.byes.all()
     rounds.round_start(rnd=rnd, by=organizer)
