@@ -419,3 +419,96 @@ def test_a_player_with_a_bye_is_told_by_email_once():
     assert mail.to == bye.registration.user.email
     assert mail.subject == "Cup by: round 1 has started — you have a bye"
     assert "1 point in the standings" in mail.body and "/tournaments/" in mail.body
+
+
+def _mails(t, **filters) -> dict[str, list]:
+    """The tournament's emails by recipient."""
+    from games.models import OutboxMessage
+
+    out: dict[str, list] = {}
+    for mail in OutboxMessage.objects.filter(kind="tournament", key__startswith=f"tournament:{t.pk}:",
+                                             **filters).order_by("id"):
+        out.setdefault(mail.to, []).append(mail)
+    return out
+
+
+def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_changes():
+    organizer, players, t, regs = _open_cup("ro", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    user_of = {r.pk: r.user for r in regs}
+    first, second = rnd.tables.order_by("number")
+    for table in (first, second):
+        game_end(game=table.game, by=organizer, reason="offline")
+
+    # The first table's result, while the other is still missing: its two players hear it.
+    results.result_enter(table=first, ranking=[[first.players[0]], [first.players[1]]],
+                         by=organizer, reason="played offline")
+    winner, loser = (user_of[p] for p in first.players)
+    told = _mails(t)
+    assert set(told) == {winner.email, loser.email}
+    [to_winner] = told[winner.email]
+    assert to_winner.subject == "Cup ro: the organizer entered your result of round 1"
+    assert f"Your result at table 1: 1st of 2, 1 point ({winner} > {loser})." in to_winner.body
+    assert "Reason: played offline" in to_winner.body and "It was" not in to_winner.body
+    assert f"2nd of 2, 0 points ({winner} > {loser})" in told[loser.email][0].body
+
+    # The last result ends the round: one email each (not a second "entered"), and the
+    # organizer is told to pair round 2.
+    results.result_enter(table=second, ranking=[[second.players[1]], [second.players[0]]],
+                         by=organizer, reason="played offline")
+    over = _mails(t, key__contains=":over:")
+    assert set(over) == {u.email for u in players} | {organizer.email}
+    assert not _mails(t, key__contains=":result:").keys() - {winner.email, loser.email}
+    third, fourth = (user_of[p] for p in second.players)  # fourth won table 2
+    [mail] = over[fourth.email]
+    assert mail.subject == "Cup ro: round 1 is over — you are tied 1st of 4"
+    assert f"Your result at table 2: 1st of 2, 1 point ({fourth} > {third}). Entered by the organizer." in mail.body
+    assert "You are tied 1st of 4 with 1 point." in mail.body
+    assert "Round 2 of 2 starts when the organizer pairs it" in mail.body
+    assert f"  3. {third} — 0 points" in mail.body and f"  1. {fourth} — 1 point  <- you" in mail.body
+    assert over[third.email][0].subject == "Cup ro: round 1 is over — you are tied 3rd of 4"
+    [to_organizer] = over[organizer.email]
+    assert to_organizer.subject == "Cup ro: every result of round 1 is in"
+    assert "Pair round 2" in to_organizer.body and f"/tournaments/{t.slug}/manage/" in to_organizer.body
+
+    # Ending the round again sends nothing more.
+    assert results.round_check_finished(rnd=rnd)
+    assert sum(map(len, _mails(t, key__contains=":over:").values())) == 5
+
+    # A correction of a finished round: the table's players get the old and the new result.
+    results.result_enter(table=first, ranking=[[first.players[1]], [first.players[0]]],
+                         by=organizer, reason="score sheet misread")
+    corrected = _mails(t, subject="Cup ro: the organizer corrected your result of round 1")
+    assert set(corrected) == {winner.email, loser.email}
+    body = corrected[loser.email][0].body
+    assert f"1st of 2, 1 point ({loser} > {winner})" in body
+    assert f"It was: {winner} > {loser}." in body and "Reason: score sheet misread" in body
+
+
+def test_every_player_gets_the_final_standings_when_the_tournament_closes():
+    organizer, players, t, regs = _open_cup("fs", 4)
+    user_of = {r.pk: r.user for r in regs}
+    for _ in range(2):
+        rnd = rounds.round_pair(tournament=t, by=organizer)
+        rounds.round_start(rnd=rnd, by=organizer)
+        _results_by_hand(rnd, organizer, "played offline")
+    # Every table's first seat won: the player who won both rounds is alone on 2 points.
+    wins = {u.pk: 0 for u in players}
+    for table in Table.objects.filter(round__tournament=t):
+        wins[user_of[table.players[0]].pk] += 1
+    [champion] = [u for u in players if wins[u.pk] == 2]
+    [last] = [u for u in players if wins[u.pk] == 0]
+    assert not _mails(t, key__contains=":closed:")
+    tsvc.tournament_close(tournament=t, by=organizer)
+    closed = _mails(t, key__contains=":closed:")
+    assert set(closed) == {u.email for u in players}
+    [mail] = closed[champion.email]
+    assert mail.subject == "Cup fs is over — you finished 1st of 4"
+    assert "You finished 1st of 4 with 2 points. You won!" in mail.body
+    [mail] = closed[last.email]
+    assert mail.subject == "Cup fs is over — you finished 4th of 4"
+    assert f"Winner: {champion}." in mail.body and f"  4. {last} — 0 points  <- you" in mail.body
+    # Closing twice sends nothing more.
+    tsvc.tournament_close(tournament=t, by=organizer)
+    assert sum(map(len, _mails(t, key__contains=":closed:").values())) == 4

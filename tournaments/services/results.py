@@ -14,6 +14,7 @@ from games.models import Game, Seat
 from tournaments.models import RatingEntry, Round, Table, Tournament
 from tournaments.ratings import rate
 from tournaments.selectors import INITIAL_RATING
+from tournaments.services import notices
 from tournaments.services.common import lock_tournament, log_add, require_organizer
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def round_check_finished(*, rnd: Round) -> bool:
         rnd.finished_at = timezone.now()
         rnd.save(update_fields=["status", "finished_at"])
         log_add(tournament=tournament, kind="round_finished", payload={"round": rnd.number})
+        notices.round_finished(tournament=tournament, rnd=rnd)
     return True
 
 
@@ -134,9 +136,16 @@ def result_enter(
         table.result_source = "organizer"
         table.recorded_at = table.recorded_at or timezone.now()
         table.save(update_fields=["ranking", "result_source", "recorded_at"])
-        log_add(tournament=tournament, kind="result_corrected" if old else "result_entered", actor=by,
-                payload={"round": table.round.number, "table": table.number, "old": old,
-                         "new": ranking, "reason": reason})
+        entry = log_add(tournament=tournament, kind="result_corrected" if old else "result_entered",
+                        actor=by, payload={"round": table.round.number, "table": table.number,
+                                           "old": old, "new": ranking, "reason": reason})
+        finishes_round = (
+            table.round.status == Round.Status.STARTED
+            and not table.round.tables.filter(ranking__isnull=True).exists()
+        )
+        if not finishes_round:  # else the round's end email gives the result
+            notices.result_by_hand(tournament=tournament, table=table, old=old, reason=reason,
+                                   seq=entry.seq)
         ratings_sync(pool=tournament.rating_pool, rebuild=True)
     round_check_finished(rnd=table.round)
     return table

@@ -14,6 +14,7 @@ import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.services.games import options_within_site_limits
 from tournaments.models import Registration, Tournament
+from tournaments.services import notices
 from tournaments.services.common import (
     TournamentError,
     lock_tournament,
@@ -275,6 +276,7 @@ def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
         tournament.closed_at = timezone.now()
         tournament.save(update_fields=["status", "closed_at"])
         log_add(tournament=tournament, kind="tournament_closed", actor=by, payload={})
+        notices.tournament_closed(tournament=tournament)
     return tournament
 
 

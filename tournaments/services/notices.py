@@ -1,0 +1,256 @@
+"""Emails of the tournaments room: a finished round (to its players and the
+organizer), a result entered or corrected by hand (to the table's players) and the
+final standings (to every player). Written inside the caller's transaction (which
+holds the tournament's lock) into the games room's outbox, so they are sent after the
+commit, once: every message has a key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+
+from tournaments import selectors
+from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.standings import place_points
+
+#: How many lines of the standings an email quotes (the page has them all).
+TOP_LINES = 10
+
+
+def _points(value: float) -> str:
+    text = f"{round(value, 2):g}"
+    return f"{text} point{'' if text == '1' else 's'}"
+
+
+def _url(name: str, *args: Any) -> str:
+    return settings.FIVEX_BASE_URL + reverse(name, args=args)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _rank(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """``3rd``, or ``tied 3rd`` when another player has the same rank."""
+    tied = sum(1 for r in rows if r["rank"] == row["rank"]) > 1
+    return f"{'tied ' if tied else ''}{_ordinal(row['rank'])}"
+
+
+def _standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]:
+    """The top of the standings, one line a player (tied ranks share their number), and
+    the reader's own line below them if it is further down."""
+    lines = []
+    for row in rows[:TOP_LINES]:
+        mark = "  <- you" if row["registration"].pk == me else ""
+        lines.append(f"{row['rank']:>3}. {row['user']} — {_points(row['points'])}{mark}")
+    mine = next((r for r in rows[TOP_LINES:] if r["registration"].pk == me), None)
+    if mine is not None:
+        lines.append("     …")
+        lines.append(f"{mine['rank']:>3}. {mine['user']} — {_points(mine['points'])}  <- you")
+    if len(rows) > TOP_LINES and mine is None:
+        lines.append(f"     … and {len(rows) - TOP_LINES} more")
+    return lines
+
+
+def _place_text(ranking: list[list[int]], reg_id: int) -> str:
+    place = 1
+    for group in ranking:
+        if reg_id in group:
+            size = sum(len(g) for g in ranking)
+            tied = " (tied)" if len(group) > 1 else ""
+            return f"{_ordinal(place)} of {size}{tied}"
+        place += len(group)
+    return "not ranked"
+
+
+def _table_result(tournament: Tournament, table: Table, reg_id: int, names: dict[int, str]) -> str:
+    ppp = selectors.points_for(tournament).get(len(table.players), [])
+    points = place_points([[str(p) for p in g] for g in table.ranking], ppp)[str(reg_id)]
+    order = " > ".join(" = ".join(names[p] for p in group) for group in table.ranking)
+    by_hand = " Entered by the organizer." if table.result_source == "organizer" else ""
+    return (
+        f"Your result at table {table.number}: {_place_text(table.ranking, reg_id)}, "
+        f"{_points(points)} ({order}).{by_hand}"
+    )
+
+
+def round_finished(*, tournament: Tournament, rnd: Round) -> None:
+    """Round ``rnd`` has every result: each of its players gets their result and the
+    standings; the organizer is told what to do next."""
+    from games.services.notifications import outbox_enqueue_many
+
+    rows = selectors.standings(tournament=tournament)
+    by_reg = {row["registration"].pk: row for row in rows}
+    names = {row["registration"].pk: str(row["user"]) for row in rows}
+    last = rnd.number >= tournament.rounds_count
+    detail = _url("tournaments:detail", tournament.slug)
+    if last:
+        next_step = (
+            "That was the last round. The standings become final when the organizer closes "
+            "the tournament."
+        )
+    else:
+        next_step = (
+            f"Round {rnd.number + 1} of {tournament.rounds_count} starts when the organizer "
+            f"pairs it: you will get your game's email then."
+        )
+    results: dict[int, str] = {}
+    for table in rnd.tables.all():
+        for reg_id in table.players:
+            results[reg_id] = _table_result(tournament, table, reg_id, names)
+    for bye in rnd.byes.all():
+        results[bye.registration_id] = (
+            f"You had a bye ({bye.get_kind_display()}): {_points(bye.points)}."
+        )
+    messages = []
+    for reg in tournament.registrations.filter(
+        pk__in=list(results), status=Registration.Status.ACTIVE
+    ).select_related("user"):
+        row = by_reg.get(reg.pk)
+        if not reg.user.email or row is None:
+            continue
+        body = "\n".join(
+            [
+                f"Round {rnd.number} of {tournament.name} is over.",
+                "",
+                results[reg.pk],
+                f"You are {_rank(row, rows)} of {len(rows)} with {_points(row['points'])}.",
+                "",
+                f"Standings after round {rnd.number}:",
+                *_standings_lines(rows, me=reg.pk),
+                "",
+                next_step,
+                "",
+                f"Standings and pairings: {detail}",
+                "",
+            ]
+        )
+        messages.append(
+            {
+                "to": reg.user.email,
+                "subject": f"{tournament.name}: round {rnd.number} is over — you are "
+                f"{_rank(row, rows)} of {len(rows)}",
+                "body": body,
+                "kind": "tournament",
+                "key": f"tournament:{tournament.pk}:round:{rnd.number}:over:{reg.pk}",
+            }
+        )
+    organizer = tournament.organizer
+    if organizer.email:
+        manage = _url("tournaments:manage", tournament.slug)
+        todo = (
+            "Close the tournament to make the standings final."
+            if last
+            else f"Pair round {rnd.number + 1}, check the tables and start it."
+        )
+        messages.append(
+            {
+                "to": organizer.email,
+                "subject": f"{tournament.name}: every result of round {rnd.number} is in",
+                "body": "\n".join(
+                    [
+                        f"Every table of round {rnd.number} of {tournament.name} has its "
+                        "result.",
+                        "",
+                        f"Standings after round {rnd.number}:",
+                        *_standings_lines(rows, me=None),
+                        "",
+                        todo,
+                        f"Organizer panel: {manage}",
+                        "",
+                    ]
+                ),
+                "kind": "tournament",
+                "key": f"tournament:{tournament.pk}:round:{rnd.number}:over:organizer",
+            }
+        )
+    outbox_enqueue_many(messages=messages)
+
+
+def result_by_hand(
+    *, tournament: Tournament, table: Table, old: list[list[int]] | None, reason: str, seq: int
+) -> None:
+    """The organizer entered or corrected a table's result: its players are told the
+    result, the old one if there was one, and why."""
+    from games.services.notifications import outbox_enqueue_many
+
+    regs = {
+        r.pk: r
+        for r in tournament.registrations.filter(pk__in=table.players).select_related("user")
+    }
+    names = {pk: str(r.user) for pk, r in regs.items()}
+    rnd = table.round
+    what = "corrected" if old else "entered"
+    before = (
+        "It was: " + " > ".join(" = ".join(names[p] for p in g) for g in old) + ".\n" if old else ""
+    )
+    messages = []
+    for reg_id in table.players:
+        reg = regs.get(reg_id)
+        if reg is None or not reg.user.email:
+            continue
+        messages.append(
+            {
+                "to": reg.user.email,
+                "subject": f"{tournament.name}: the organizer {what} your result of round "
+                f"{rnd.number}",
+                "body": (
+                    f"The organizer of {tournament.name} {what} the result of round "
+                    f"{rnd.number}, table {table.number}.\n\n"
+                    f"{_table_result(tournament, table, reg_id, names)}\n{before}"
+                    f"Reason: {reason}\n\n"
+                    f"Standings and pairings: {_url('tournaments:detail', tournament.slug)}\n"
+                ),
+                "kind": "tournament",
+                "key": f"tournament:{tournament.pk}:log:{seq}:result:{reg_id}",
+            }
+        )
+    outbox_enqueue_many(messages=messages)
+
+
+def tournament_closed(*, tournament: Tournament) -> None:
+    """Final standings to every player who took part (withdrawn players included: their
+    place is final too)."""
+    from games.services.notifications import outbox_enqueue_many
+
+    rows = selectors.standings(tournament=tournament)
+    detail = _url("tournaments:detail", tournament.slug)
+    winners = {r["registration"].pk: str(r["user"]) for r in rows if r["rank"] == 1}
+    messages = []
+    for row in rows:
+        user = row["user"]
+        if not user.email:
+            continue
+        reg = row["registration"]
+        others = [name for pk, name in winners.items() if pk != reg.pk]
+        if reg.pk in winners:
+            won = f"You share first place with {', '.join(others)}." if others else "You won!"
+        else:
+            won = f"{'Winners' if len(winners) > 1 else 'Winner'}: {', '.join(winners.values())}."
+        messages.append(
+            {
+                "to": user.email,
+                "subject": f"{tournament.name} is over — you finished {_rank(row, rows)} "
+                f"of {len(rows)}",
+                "body": "\n".join(
+                    [
+                        f"{tournament.name} is closed: the standings are final.",
+                        "",
+                        f"You finished {_rank(row, rows)} of {len(rows)} with "
+                        f"{_points(row['points'])}. {won}",
+                        "",
+                        "Final standings:",
+                        *_standings_lines(rows, me=reg.pk),
+                        "",
+                        f"Standings, rounds and every game: {detail}",
+                        "",
+                    ]
+                ),
+                "kind": "tournament",
+                "key": f"tournament:{tournament.pk}:closed:{reg.pk}",
+            }
+        )
+    outbox_enqueue_many(messages=messages)
