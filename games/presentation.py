@@ -109,3 +109,99 @@ def waiting_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
             " every card played this round."
         )
     return ""
+
+
+# The eXterminate picker offers at most this many hit rows; longer lists are typed.
+HIT_ROWS_MAX = 12
+HIT_KINDS = ("SHIP", "ASTEROID")  # 4X Dice: what a hit lowers, index 0 or 1 of a face
+
+
+def hit_picker(
+    *, ruleset: str, view: dict[str, Any], seat_name: str, current_order: str = ""
+) -> dict[str, Any] | None:
+    """The 4X Dice eXterminate prompt as one row of choices per hit (seat, die, SHIP or
+    ASTEROID), built from the seat's own view: as many rows as the ships on its
+    eXterminate dice (no more than the other dice can take, at most ``HIT_ROWS_MAX``),
+    and only the other seats' dice that show something. ``current_order`` (the seat's
+    sealed order, if any) preselects its hits. None for any other prompt or seat."""
+    if ruleset != "4x-dice" or view.get("phase") != "exterminate":
+        return None
+    if seat_name not in (view.get("pending") or []):
+        return None
+    players = view.get("players") or {}
+    ships = sum(
+        _face(d)[0]
+        for d in (players.get(seat_name) or {}).get("dice") or []
+        if isinstance(d, dict) and d.get("area") == "EXTERMINATE"
+    )
+    targets = []
+    for name, player in players.items():
+        if name == seat_name:
+            continue
+        dice = [
+            {"n": n, "ships": ships_shown, "asteroids": asteroids_shown}
+            for n, (ships_shown, asteroids_shown) in enumerate(
+                (_face(d) for d in player.get("dice") or []), start=1
+            )
+            if ships_shown > 0 or asteroids_shown > 0
+        ]
+        if dice:
+            targets.append({"seat": name, "dice": dice})
+    units = sum(d["ships"] + d["asteroids"] for t in targets for d in t["dice"])
+    count = min(ships, units, HIT_ROWS_MAX)
+    if count <= 0:
+        return None
+    chosen = _offered_hits(current_order, targets)[:count]
+    rows = []
+    for number in range(1, count + 1):
+        seat, die, kind = chosen[number - 1] if number <= len(chosen) else ("", 0, "")
+        dice = next((t["dice"] for t in targets if t["seat"] == seat), [])
+        face = next((d for d in dice if d["n"] == die), None)
+        kinds = [k for k, key in zip(HIT_KINDS, ("ships", "asteroids"), strict=True)
+                 if face and face[key]]  # fmt: skip
+        rows.append(
+            {"number": number, "seat": seat, "die": die, "kind": kind, "dice": dice, "kinds": kinds}
+        )
+    return {
+        "ships": ships,
+        "rows": rows,
+        "cut": count < min(ships, units),
+        "targets": targets,
+        "text": "; ".join(f"HIT {s} {d} {k}" for s, d, k in chosen) or "PASS",
+    }
+
+
+def _face(die: Any) -> tuple[int, int]:
+    """A die's ``[ships, asteroids]`` from a view, (0, 0) when it is not one."""
+    face = die.get("face") if isinstance(die, dict) else None
+    if isinstance(face, list | tuple) and len(face) == 2 and all(isinstance(x, int) for x in face):
+        return face[0], face[1]
+    return 0, 0
+
+
+def _offered_hits(text: str, targets: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+    """The hits of a sealed ``HIT ...; ...`` order that the picker offers, to preselect
+    them; empty when the order is PASS or has a hit the picker cannot show."""
+    offered = {
+        (t["seat"], d["n"], kind)
+        for t in targets
+        for d in t["dice"]
+        for kind, key in zip(HIT_KINDS, ("ships", "asteroids"), strict=True)
+        if d[key]
+    }
+    seats = {t["seat"].lower(): t["seat"] for t in targets}
+    hits = []
+    for segment in (s for line in text.splitlines() for s in line.split(";")):
+        words = segment.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0].upper() == "HIT":
+            words = words[1:]
+        if len(words) != 3 or not words[1].isdigit():
+            return []
+        seat = words[0] if words[0] in seats.values() else seats.get(words[0].lower(), "")
+        hit = (seat, int(words[1]), words[2].upper())
+        if hit not in offered:
+            return []
+        hits.append(hit)
+    return hits

@@ -26,6 +26,7 @@ from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
 from games.presentation import (
     entered_order_text,
+    hit_picker,
     order_pattern,
     order_word_labels,
     ruleset_name,
@@ -190,6 +191,15 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # Every combination of a few words (4X Dice's ALLOCATE): one choice per word.
         "order_words": _order_words(game, seat, legal, view)
         if len(legal) > BUTTONS_MAX
+        else None,
+        # 4X Dice's eXterminate: one row of choices per hit, for the acting seat only.
+        "hit_picker": hit_picker(
+            ruleset=game.ruleset,
+            view=engine_part(view),
+            seat_name=seat.name,
+            current_order=str((view.get("my_order") or {}).get("text") or ""),
+        )
+        if seat is not None and seat.name in pending and seat.status == "active"
         else None,
         "history": seat_history(game=game, seat_name=seat.name if seat else None),
         "seats": seats,

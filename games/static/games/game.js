@@ -94,6 +94,74 @@
     });
   }
 
+  // 4X Dice's eXterminate: the rows of #hit-picker (seat, die, SHIP or ASTEROID, one row
+  // per ship) compose the HIT order into the form's hidden "text"; the picker then stands
+  // in for the long list of every hit order. Only dice that show something are offered
+  // (#hit-targets); the server still checks the order. Options are rebuilt only when the
+  // player changes a row, so editing() still sees the page's own choices as unedited.
+  function hitPicker() {
+    var form = document.getElementById("hit-picker");
+    var source = document.getElementById("hit-targets");
+    if (!form || !source) { return; }
+    var dice = {};
+    JSON.parse(source.textContent).forEach(function (t) { dice[t.seat] = t.dice; });
+    var text = form.querySelector("[data-hit-text]");
+    var shown = document.getElementById("hit-order");
+    var rows = form.querySelectorAll("[data-hit-row]");
+
+    function part(row, name) { return row.querySelector('[data-hit="' + name + '"]'); }
+
+    // items: [[value, label]]; an empty list leaves one disabled "—".
+    function setOptions(select, items) {
+      var keep = select.value;
+      select.textContent = "";
+      (items.length ? items : [["", "\u2014"]]).forEach(function (item) {
+        var option = document.createElement("option");
+        option.value = item[0];
+        option.textContent = item[1];
+        select.appendChild(option);
+      });
+      if (items.some(function (item) { return item[0] === keep; })) { select.value = keep; }
+      select.disabled = !items.length;
+    }
+
+    function refresh(row, changed) {
+      var list = dice[part(row, "seat").value] || [];
+      if (changed === "seat") {
+        setOptions(part(row, "die"), list.map(function (d) {
+          return [String(d.n), d.n + " (" + d.ships + "/" + d.asteroids + ")"];
+        }));
+      }
+      var die = part(row, "die").value;
+      var face = list.filter(function (d) { return String(d.n) === die; })[0];
+      var kinds = [];
+      if (face && face.ships > 0) { kinds.push(["SHIP", "SHIP"]); }
+      if (face && face.asteroids > 0) { kinds.push(["ASTEROID", "ASTEROID"]); }
+      setOptions(part(row, "kind"), kinds);
+    }
+
+    function compose() {
+      var hits = [];
+      rows.forEach(function (row) {
+        var seat = part(row, "seat").value, die = part(row, "die").value, kind = part(row, "kind").value;
+        if (seat && die && kind) { hits.push("HIT " + seat + " " + die + " " + kind); }
+      });
+      text.value = hits.length ? hits.join("; ") : "PASS";
+      if (shown) { shown.textContent = text.value; }
+    }
+
+    rows.forEach(function (row) {
+      row.addEventListener("change", function (ev) {
+        refresh(row, ev.target.getAttribute("data-hit"));
+        compose();
+      });
+    });
+    compose();
+    var list = document.getElementById("legal-orders");
+    if (list) { list.hidden = true; }
+    form.hidden = false;
+  }
+
   // <time datetime="..." data-local>: the reader's own time zone, the UTC text kept as
   // the tooltip (quiet hours are set in UTC).
   function localTimes() {
@@ -118,5 +186,6 @@
     if (root) { poll(root); }
     guardForms();
     fillOrder();
+    hitPicker();
   });
 })();

@@ -1,0 +1,109 @@
+"""4X Dice's eXterminate prompt in real headless Chromium: the per-hit picker composes
+the HIT order, sends it through the order form, and the receipt and the stored order
+are exactly that order; with JavaScript off the long list is still there to use.
+
+The game is the one of ``test_4x_dice_hit_picker``: ann has 2 ships on eXterminate;
+bob's dice show 1/1, 0/0, 2/2 and cat's 1/0, 0/2, 0/0."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import SealedOrder
+from tests.games.test_4x_dice_hit_picker import exterminate_game
+from tests.games.test_browser import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def option_texts(page, selector: str) -> list[str]:
+    return [t.strip() for t in page.locator(f"{selector} option").all_inner_texts()]
+
+
+def test_the_hit_picker_composes_and_sends_two_hits(browser_page, live_server, settings):
+    from games.services.resolution import prompt_resolve
+
+    settings.GAMES_PAGE_POLL_SECONDS = 600  # no reload racing with the clicks
+    game = exterminate_game()
+    url = f"{live_server.url}/games/{game.pk}/"
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(url)
+    assert "Your order — exterminate" in page.inner_text("#prompt")
+    # With JavaScript the picker stands in for the long list of every hit order.
+    assert page.is_visible("#hit-picker") and page.is_hidden("#legal-orders")
+    rows = page.locator("#hit-picker [data-hit-row]")
+    assert rows.count() == 2
+    assert page.inner_text("#hit-order") == "PASS"
+    first, second = rows.nth(0), rows.nth(1)
+    assert first.locator('[data-hit="die"]').is_disabled()
+
+    first.locator('[data-hit="seat"]').select_option("bob")
+    # bob's die 2 shows nothing: only dice 1 and 3, with what they show.
+    assert [t.strip() for t in first.locator('[data-hit="die"] option').all_inner_texts()] == [
+        "1 (1/1)", "3 (2/2)",
+    ]  # fmt: skip
+    first.locator('[data-hit="die"]').select_option("3")
+    first.locator('[data-hit="kind"]').select_option("SHIP")
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP"
+
+    second.locator('[data-hit="seat"]').select_option("cat")
+    second.locator('[data-hit="die"]').select_option("1")
+    # cat's die 1 shows a ship and no asteroid; its die 2 asteroids only.
+    kinds = second.locator('[data-hit="kind"] option')
+    assert [t.strip() for t in kinds.all_inner_texts()] == ["SHIP"]
+    second.locator('[data-hit="die"]').select_option("2")
+    assert [t.strip() for t in kinds.all_inner_texts()] == ["ASTEROID"]
+    assert second.locator('[data-hit="kind"]').input_value() == "ASTEROID"
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
+
+    page.locator("#hit-picker button[type='submit']").click()
+    page.wait_for_selector("#receipt")
+    receipt = page.inner_text("#receipt")
+    assert "Order sealed: HIT bob 3 SHIP; HIT cat 2 ASTEROID" in receipt
+    assert re.search(r"[0-9a-f]{64}", receipt)
+    stored = SealedOrder.objects.get(prompt__game=game, prompt__number=2, seat_name="ann", is_current=True)
+    assert stored.text == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
+    # The page offers the sealed hits again, chosen.
+    rows = page.locator("#hit-picker [data-hit-row]")
+    assert [rows.nth(0).locator(f'[data-hit="{p}"]').input_value() for p in ("seat", "die", "kind")] == [
+        "bob", "3", "SHIP",
+    ]  # fmt: skip
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
+
+    # Resolved, the hits land on the dice the table numbers 3 (bob) and 2 (cat).
+    assert prompt_resolve(game_id=game.pk, prompt_number=2)
+    page.goto(url)
+    for seat, die, face in (("bob", 3, "1/2"), ("cat", 2, "0/1"), ("bob", 1, "1/1")):
+        row = page.locator("table tbody tr", has=page.locator(f"strong:text-is('{seat}')"))
+        cell = row.locator("td").nth(1)
+        number = cell.locator(".die-no").nth(die - 1)
+        assert number.inner_text() == str(die)
+        assert cell.locator(".die").nth(die - 1).inner_text() == face, (seat, die)
+
+
+def test_without_javascript_the_list_and_the_text_field_still_work(browser_page, live_server):
+    game = exterminate_game()
+    context = browser_page.context.browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_server.url, "ann")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        assert page.is_hidden("#hit-picker") and page.is_visible("#legal-orders select")
+        page.select_option("#legal-orders select", "HIT bob 1 ASTEROID; HIT cat 1 SHIP")
+        page.locator("#legal-orders button[type='submit']").click()
+        page.wait_for_selector("#receipt")
+        assert "HIT bob 1 ASTEROID; HIT cat 1 SHIP" in page.inner_text("#receipt")
+        page.locator("#prompt details > summary").click()
+        page.fill("#id_text", "HIT cat 3 SHIP")
+        page.locator("#prompt details button[type='submit']").click()
+        page.wait_for_load_state()
+        # The engine's own reason; the sealed order is unchanged.
+        assert "cat's die 3 shows no ship" in page.inner_text("main")
+        stored = SealedOrder.objects.get(prompt__game=game, prompt__number=2, seat_name="ann", is_current=True)
+        assert stored.text == "HIT bob 1 ASTEROID; HIT cat 1 SHIP"
+    finally:
+        context.close()
