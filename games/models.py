@@ -307,3 +307,16 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to} ({self.status})"
+
+
+class PlayerSettings(models.Model):
+    """A player's own settings, whatever the game: the time zone its pages and emails
+    write dates in (deadlines are stored and enforced in UTC)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
+    )
+    time_zone = models.CharField(max_length=64, default="UTC")
+
+    def __str__(self) -> str:
+        return f"settings of {self.user}"

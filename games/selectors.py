@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import zoneinfo
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -475,3 +476,18 @@ def game_export_unchecked(*, game: Game) -> dict[str, Any]:
         "entries": [_entry_dict(e) for e in LogEntry.objects.filter(game=game).order_by("seq")],
         "final_state": current_state(game=game) or None,
     }
+
+
+def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
+    """The time zone the player's pages and emails write dates in (UTC unless set).
+    Reads ``user.player_settings`` (select it with the user to spare a query)."""
+    from games.models import PlayerSettings
+
+    try:
+        name = user.player_settings.time_zone
+    except (PlayerSettings.DoesNotExist, AttributeError):
+        return zoneinfo.ZoneInfo("UTC")
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # a zone this machine lost
+        return zoneinfo.ZoneInfo("UTC")

@@ -27,4 +27,5 @@ urlpatterns = [
         name="organizer",
     ),
     path("account/api-tokens/", account.api_tokens, name="api_tokens"),
+    path("account/settings/", account.player_settings, name="player_settings"),
 ]

@@ -40,6 +40,7 @@ from games.mail.parsing import (
     parse_bytes,
     parse_message,
 )
+from games.selectors import time_zone_of
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -280,7 +281,7 @@ def _envelope_sender(row: InboundMail) -> str | None:
 def _load_seat(seat_id: int) -> Seat:
     from games.models import Seat
 
-    return Seat.objects.select_related("game", "user").get(pk=seat_id)
+    return Seat.objects.select_related("game", "user", "user__player_settings").get(pk=seat_id)
 
 
 def sender_matches(*, seat: Seat, sender: str) -> bool:
@@ -309,6 +310,11 @@ def _decide(row: InboundMail) -> Outcome:
     if parsed.is_auto:
         return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
     seat = _load_seat(row.seat_id)
+    with timezone.override(time_zone_of(user=seat.user)):  # the answer's dates
+        return _decide_for_seat(row, parsed, seat)
+
+
+def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
     parsed.order_text = _before_our_email(parsed.order_text, seat.game)
     outcome = _answer(seat, row, parsed)
     if outcome.sections:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -37,9 +37,12 @@ def replies_per_hour() -> int:
 
 
 def _when(value: datetime | None) -> str:
+    """A moment in the reader's time zone (the gateway answers in the seat player's)."""
     if value is None:
         return "none"
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    from games.services.notifications import local_time
+
+    return local_time(value)
 
 
 def _game_line(seat: Any) -> str:

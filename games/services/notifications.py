@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import smtplib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.utils import timezone
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
 from games.presentation import entered_order_text, order_patterns, waiting_note
+from games.selectors import time_zone_of
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
 
@@ -551,7 +553,7 @@ def seats_for_mail(*, game: Game) -> list[Seat]:
     return list(
         Seat.objects.filter(game=game)
         .exclude(status=Seat.Status.REPLACED)
-        .select_related("user")
+        .select_related("user", "user__player_settings")
         .order_by("position", "id")
     )
 
@@ -612,10 +614,12 @@ def _send_to_seat(
     headers = {"X-FiveX-Game": str(game.pk)}
     if prompt_number is not None:
         headers["Message-ID"] = prompt_message_id(game_id=game.pk, prompt_number=prompt_number)
+    with timezone.override(time_zone_of(user=seat.user)):
+        body = render_to_string(template, context)
     message = {
         "to": seat.user.email,
         "subject": subject,
-        "body": render_to_string(template, context),
+        "body": body,
         "seat": seat,
         "game": game,
         "kind": kind,
@@ -760,12 +764,24 @@ def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
     )
 
 
-def _notice(*, game: Game, seat: Seat, subject: str, text: str, key: str, reply: bool) -> None:
+def local_time(value: datetime) -> str:
+    """A moment as the emails write it, in the time zone active for the reader (set by
+    ``_send_to_seat``, ``_notice`` and the email gateway): ``2026-11-25 18:00 CET``."""
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _notice(
+    *, game: Game, seat: Seat, subject: str, text: str | Callable[[], str], key: str, reply: bool
+) -> None:
     """One short notice (games/email/notice.txt) to a seat's player; ``reply``: with the
-    seat's reply address."""
-    body = render_to_string(
-        "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
-    )
+    seat's reply address. ``text`` may be a function, called in the reader's time zone
+    (for a text that names a moment: ``local_time``)."""
+    with timezone.override(time_zone_of(user=seat.user)):
+        if callable(text):
+            text = text()
+        body = render_to_string(
+            "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
+        )
     outbox_enqueue(
         to=seat.user.email,
         subject=f"[{_title(game)}] {subject}",
@@ -779,7 +795,7 @@ def _notice(*, game: Game, seat: Seat, subject: str, text: str, key: str, reply:
     )
 
 
-def notify_game_notice(*, game: Game, subject: str, text: str, key: str) -> None:
+def notify_game_notice(*, game: Game, subject: str, text: str | Callable[[], str], key: str) -> None:
     """A short notice to every seat (paused, resumed, deadline moved, game ended)."""
     for seat in _recipients(game):
         _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}", reply=True)

@@ -11,7 +11,7 @@ log entry publishes ``text`` and ``salt`` so anyone can recompute it
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -396,7 +396,7 @@ def _submit_locked(
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             raise DeadlinePassed(
                 f"Orders for prompt {prompt.number} closed at "
-                f"{closes.astimezone(UTC).strftime('%Y-%m-%d %H:%M')} UTC{after}; nothing "
+                f"{timezone.localtime(closes).strftime('%Y-%m-%d %H:%M %Z')}{after}; nothing "
                 "was stored. The missing orders are being filled with default orders."
             )
     rules = ruleset_get(game.ruleset)

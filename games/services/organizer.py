@@ -48,7 +48,7 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
     """Push the open prompt's deadline back by ``hours`` (at most
     ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt). Works while paused too (the
     remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
-    from games.services.notifications import notify_game_notice
+    from games.services.notifications import local_time, notify_game_notice
 
     if (
         not isinstance(hours, int | float)
@@ -85,15 +85,18 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
                 "reason": _clean_reason(reason),
             },
         )
-        when = (
-            f"the new deadline is {prompt.deadline:%Y-%m-%d %H:%M} UTC"
-            if prompt.deadline
-            else "the game is paused"
-        )
+        deadline, number = prompt.deadline, prompt.number
+
+        def text() -> str:  # in each reader's time zone
+            when = (
+                f"the new deadline is {local_time(deadline)}" if deadline else "the game is paused"
+            )
+            return f"the deadline of prompt {number} was extended by {hours:g} hours; {when}."
+
         notify_game_notice(
             game=game,
             subject="Deadline extended",
-            text=f"the deadline of prompt {prompt.number} was extended by {hours:g} hours; {when}.",
+            text=text,
             key=f"extended:{game.pk}:{prompt.number}:{prompt.extensions}",
         )
     return prompt
@@ -142,7 +145,7 @@ def log_count(game: Game) -> int:
 
 def game_resume(*, game: Game, by: Any) -> Game:
     """Resume a paused game: the deadline is now plus the time that remained."""
-    from games.services.notifications import notify_game_notice
+    from games.services.notifications import local_time, notify_game_notice
     from games.services.orders import schedule_resolution
 
     with transaction.atomic():
@@ -168,7 +171,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
         notify_game_notice(
             game=game,
             subject="Game resumed",
-            text=f"the game is running again; the deadline is {prompt.deadline:%Y-%m-%d %H:%M} UTC.",
+            text=lambda: f"the game is running again; the deadline is {local_time(prompt.deadline)}.",
             key=f"resumed:{game.pk}:{log_count(game)}",
         )
     return game

@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.base import StepRejected, events_for
-from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
+from games.models import Game, LogEntry, PlayerSettings, Prompt, SealedOrder, Seat, StateSnapshot
 from games.services.audit import end_reveal, log_append_many
 from games.services.locking import lock_game
 from games.sql import db_json, insert_instance, instance, update_row
@@ -150,6 +150,8 @@ def _read_for_resolution(
         else:
             seat = instance(Seat, _SEAT_COLS, row[_S])
             seat.user = instance(_User, _USER_COLS, row[_U])
+            # The player's time zone for its email (as select_related would cache it).
+            seat.user.player_settings = PlayerSettings(time_zone=row[_TZ] or "UTC")
             seats.append(seat)
     return prompt, state, tail, orders, seats
 
@@ -170,11 +172,13 @@ _STATE = _P.stop  # then the tail's seq and hash
 _O = slice(_STATE + 3, _STATE + 3 + len(_ORDER_COLS))
 _S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
 _U = slice(_S.stop, _S.stop + len(_USER_COLS))
+_TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set
 
 
 def _read_sql() -> str:
-    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t = (
-        m._meta.db_table for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User)
+    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t, settings_t = (
+        m._meta.db_table
+        for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User, PlayerSettings)
     )
 
     def cols(alias: str, model: Any) -> list[str]:
@@ -191,13 +195,14 @@ def _read_sql() -> str:
         f"(SELECT l.seq {newest})",
         f"(SELECT l.hash {newest})",
         *cols("o", SealedOrder),
-        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS)),
+        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 1),
     ]
     second = [
         "1",
         *["NULL"] * (_O.stop - 1),
         *cols("s", Seat),
         *cols("u", _User),
+        "ps.time_zone",
     ]
 
     def at(part: slice, model: Any, name: str) -> int:  # an output column's position
@@ -212,7 +217,8 @@ def _read_sql() -> str:
         f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
         " WHERE p.game_id = %s AND p.number = %s"
         f" UNION ALL SELECT {', '.join(second)} FROM {seat_t} s"
-        f" JOIN {user_t} u ON u.id = s.user_id WHERE s.game_id = %s AND s.status <> %s"
+        f" JOIN {user_t} u ON u.id = s.user_id"
+        f" LEFT JOIN {settings_t} ps ON ps.user_id = u.id WHERE s.game_id = %s AND s.status <> %s"
         # kind; orders as current_orders (submitted_at, id); seats as seats_for_mail
         f" ORDER BY 1, {', '.join(map(str, order_by))}"
     )

@@ -42,3 +42,29 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             "new_key": new_key if token and new_key == token.key else None,
         },
     )
+
+
+@login_required
+def player_settings(request: HttpRequest) -> HttpResponse:
+    """The player's time zone: every page and email writes dates in it."""
+    from games.errors import ValidationError
+    from games.selectors import time_zone_of
+    from games.services.players import player_time_zone_set, time_zone_names
+
+    error = ""
+    chosen = time_zone_of(user=request.user).key
+    if request.method == "POST":
+        chosen = str(request.POST.get("time_zone", ""))[:80]
+        try:
+            player_time_zone_set(user=request.user, time_zone=chosen)
+        except ValidationError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Dates are now written in {chosen.strip()} time.")
+            return redirect("games:player_settings")
+    return render(
+        request,
+        "games/player_settings.html",
+        {"zones": time_zone_names(), "chosen": chosen, "error": error},
+        status=400 if error else 200,
+    )

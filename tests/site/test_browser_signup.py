@@ -24,3 +24,36 @@ def test_sign_up_in_the_browser(live_server, browser_page) -> None:
         "getComputedStyle(document.querySelector('.site-header')).backgroundColor"
     )
     assert background == "rgb(21, 26, 38)"
+
+
+@pytest.mark.browser
+def test_sign_up_takes_the_browsers_time_zone(live_server, _chromium) -> None:
+    from games.models import PlayerSettings
+
+    context = _chromium.new_context(timezone_id="America/Sao_Paulo")
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/accounts/signup/")
+        page.fill("input[name=email]", "leo@example.com")
+        page.fill("input[name=username]", "leo")
+        page.fill("input[name=password1]", "correct-horse-battery-7")
+        page.fill("input[name=password2]", "correct-horse-battery-7")
+        page.locator(".account-card button[type=submit]").click()
+        page.wait_for_url(live_server.url + "/")
+        user = get_user_model().objects.get(username="leo")
+        assert PlayerSettings.objects.get(user=user).time_zone == "America/Sao_Paulo"
+        # The settings page shows it chosen, and offers nothing else from this browser.
+        page.goto(live_server.url + "/account/settings/")
+        assert page.locator("#id_time_zone").input_value() == "America/Sao_Paulo"
+        assert page.locator("#browser-zone").is_hidden()
+        # Another zone chosen by hand; the browser's own is then offered back.
+        page.select_option("#id_time_zone", "Asia/Tokyo")
+        page.locator("#time-zone-form button[type=submit]").click()
+        page.wait_for_url("**/account/settings/")
+        assert PlayerSettings.objects.get(user=user).time_zone == "Asia/Tokyo"
+        assert page.locator("[data-browser-zone]").inner_text() == "America/Sao_Paulo"
+        page.locator("[data-use-browser-zone]").click()
+        assert page.locator("#id_time_zone").input_value() == "America/Sao_Paulo"
+    finally:
+        context.close()

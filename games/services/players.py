@@ -1,0 +1,49 @@
+"""A player's own settings (``PlayerSettings``): the time zone of its pages and emails."""
+
+from __future__ import annotations
+
+import functools
+import zoneinfo
+from typing import Any
+
+from django.db import transaction
+
+from games.errors import ValidationError
+from games.models import PlayerSettings
+
+
+@functools.cache
+def time_zone_names() -> tuple[str, ...]:
+    """Every IANA time zone name this machine knows, sorted (``UTC`` among them)."""
+    # Legacy aliases ("US/Eastern", "Etc/GMT+5", "EST5EDT") only confuse a chooser;
+    # they are still accepted when typed (``time_zone_valid``).
+    names = {
+        n
+        for n in zoneinfo.available_timezones()
+        if "/" in n and not n.startswith(("Etc/", "US/", "SystemV/"))
+    }
+    return ("UTC", *sorted(names))
+
+
+def time_zone_valid(name: Any) -> str:
+    """``name`` if it names a known time zone (any IANA name, aliases included), else a
+    ValidationError that says so."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValidationError("Choose a time zone.")
+    name = name.strip()
+    if name not in zoneinfo.available_timezones() and name != "UTC":
+        raise ValidationError(
+            f"Unknown time zone {name[:64]!r}: use a name such as Europe/Paris or America/New_York."
+        )
+    return name
+
+
+def player_time_zone_set(*, user: Any, time_zone: Any) -> PlayerSettings:
+    """Set the time zone the player's pages and emails write dates in."""
+    name = time_zone_valid(time_zone)
+    with transaction.atomic():
+        settings_row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        if settings_row.time_zone != name:
+            settings_row.time_zone = name
+            settings_row.save(update_fields=["time_zone"])
+    return settings_row

@@ -1,0 +1,142 @@
+"""A player's time zone: dates on its pages, in its emails and in the email gateway's
+answers are written in it; the API and the stored deadlines stay in UTC."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+
+from games.errors import ValidationError
+from games.models import OutboxMessage, PlayerSettings, Prompt
+from games.services.notifications import notify_reminder
+from games.services.organizer import deadline_extend
+from games.services.players import player_time_zone_set
+from tests.games.web_support import eager_celery, make_user
+
+__all__ = ["eager_celery"]
+
+pytestmark = pytest.mark.django_db
+
+# 2027-01-15 12:00 UTC is 13:00 in Paris (CET, winter) and 07:00 in New York (EST).
+DEADLINE = datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+
+
+def _game_with_deadline():
+    from games.services.games import game_create, game_join
+
+    org = make_user("tzorg")
+    game = game_create(organizer=org, ruleset="5x", options={"leaders": False}, seats_count=3,
+                       name="Zones", deadline_hours=24)  # fmt: skip
+    for name in ("paris", "newyork", "utc"):
+        game_join(game=game, user=make_user(name))
+    prompt = Prompt.objects.get(game=game, resolved_at__isnull=True)
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=DEADLINE)
+    prompt.refresh_from_db()
+    game.refresh_from_db()
+    player_time_zone_set(user=game.seats.get(name="paris").user, time_zone="Europe/Paris")
+    player_time_zone_set(user=game.seats.get(name="newyork").user, time_zone="America/New_York")
+    return org, game, prompt
+
+
+def test_a_time_zone_is_checked_and_a_bad_one_changes_nothing():
+    user = make_user("zed")
+    player_time_zone_set(user=user, time_zone=" Asia/Tokyo ")
+    assert PlayerSettings.objects.get(user=user).time_zone == "Asia/Tokyo"
+    for bad in ("Mars/Olympus", "", None, "Europe/Paris\x00", 42):
+        with pytest.raises(ValidationError):
+            player_time_zone_set(user=user, time_zone=bad)
+    assert PlayerSettings.objects.get(user=user).time_zone == "Asia/Tokyo"
+
+
+def test_the_settings_page_sets_the_zone_and_refuses_an_unknown_one(client):
+    user = make_user("set")
+    url = reverse("games:player_settings")
+    assert client.get(url).status_code == 302  # signed in only
+    client.force_login(user)
+    page = client.get(url).content.decode()
+    assert '<option value="UTC" selected>UTC</option>' in page
+    assert '<option value="Europe/Paris">Europe/Paris</option>' in page
+
+    response = client.post(url, {"time_zone": "Europe/Paris"})
+    assert response.status_code == 302
+    assert PlayerSettings.objects.get(user=user).time_zone == "Europe/Paris"
+    assert "Dates are now written in Europe/Paris time." in client.get(url).content.decode()
+
+    response = client.post(url, {"time_zone": "Europe/Atlantis"})
+    assert response.status_code == 400
+    assert "Unknown time zone &#x27;Europe/Atlantis&#x27;" in response.content.decode()
+    assert PlayerSettings.objects.get(user=user).time_zone == "Europe/Paris"
+
+
+def test_pages_write_the_deadline_in_the_players_zone(client):
+    _org, game, _prompt = _game_with_deadline()
+    client.force_login(game.seats.get(name="paris").user)
+    assert "your order is needed by 15 Jan 13:00 CET" in client.get("/").content.decode()
+    assert "Fri 15 Jan 2027, 13:00 CET" in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(game.seats.get(name="newyork").user)
+    assert "your order is needed by 15 Jan 07:00 EST" in client.get("/games/").content.decode()
+    # A player who chose nothing reads UTC.
+    client.force_login(game.organizer)
+    assert "Fri 15 Jan 2027, 12:00 UTC" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_api_stays_in_utc_for_a_player_with_a_zone(client):
+    _org, game, _prompt = _game_with_deadline()
+    client.force_login(game.seats.get(name="paris").user)
+    data = client.get(f"/api/games/{game.pk}/").json()
+    assert data["prompt"]["deadline"] == "2027-01-15T12:00:00Z"
+
+
+def test_emails_write_dates_in_each_readers_zone(django_capture_on_commit_callbacks):
+    org, game, prompt = _game_with_deadline()
+    for seat in game.seats.all():
+        notify_reminder(game=game, prompt=prompt, seat=seat)
+    reminders = {m.to: m.body for m in OutboxMessage.objects.filter(kind="reminder")}
+    assert "Deadline: 2027-01-15 13:00 CET." in reminders["paris@example.test"]
+    assert "Deadline: 2027-01-15 07:00 EST." in reminders["newyork@example.test"]
+
+    deadline_extend(game=game, by=org, hours=2, reason="snow")  # 14:00 UTC
+    notices = {m.to: m.body for m in OutboxMessage.objects.filter(kind="notice")}
+    assert "the new deadline is 2027-01-15 15:00 CET" in notices["paris@example.test"]
+    assert "the new deadline is 2027-01-15 09:00 EST" in notices["newyork@example.test"]
+    # Stored and enforced in UTC.
+    prompt.refresh_from_db()
+    assert prompt.deadline == datetime(2027, 1, 15, 14, 0, tzinfo=UTC)
+
+
+def test_the_email_gateway_answers_in_the_players_zone(settings):
+    from games.mail.processing import process_message
+    from games.services.seats import seat_reply_address
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    _org, game, _prompt = _game_with_deadline()
+    seat = game.seats.get(name="newyork")
+    address = seat_reply_address(seat=seat)
+    raw = (
+        f"From: <newyork@example.test>\r\nTo: {address}\r\nSubject: order\r\n"
+        "Message-ID: <tz-1@example.test>\r\n\r\nPLAY EXPLORE\r\n"
+    ).encode()
+    row = process_message(raw, address, source="pipe")
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    [reply] = OutboxMessage.objects.filter(kind="mail_reply", to="newyork@example.test")
+    assert "Deadline: 2027-01-15 07:00 EST" in reply.body
+
+
+def test_the_emails_after_a_resolution_are_in_each_readers_zone(
+    django_capture_on_commit_callbacks, eager_celery
+):
+    import zoneinfo
+
+    from tests.games.web_support import submit_orders
+
+    _org, game, _prompt = _game_with_deadline()
+    submit_orders(game, django_capture_on_commit_callbacks,
+                  {"paris": "PLAY EXCAVATE", "newyork": "PLAY EXPAND", "utc": "PLAY EXPLOIT"})  # fmt: skip
+    nxt = Prompt.objects.get(game=game, resolved_at__isnull=True)
+    assert nxt.number == 2 and nxt.deadline is not None
+    for name, zone in (("paris", "Europe/Paris"), ("newyork", "America/New_York"), ("utc", "UTC")):
+        local = nxt.deadline.astimezone(zoneinfo.ZoneInfo(zone))
+        [mail] = OutboxMessage.objects.filter(kind="prompt_resolved", to=f"{name}@example.test")
+        assert f"deadline {local:%Y-%m-%d %H:%M} {local.tzname()}." in mail.body
