@@ -6,10 +6,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+ADDRPORT ?= 127.0.0.1:8000
 
 help:
 	@echo "make run    - install, migrate, create the demo organizer, serve http://127.0.0.1:8000"
-	@echo "             (web server + Celery worker + Celery beat; Ctrl-C stops them all)"
+	@echo "             (web server + Celery worker + Celery beat; Ctrl-C stops them all;"
+	@echo "             another address: make run ADDRPORT=0.0.0.0:8001 FIVEX_BASE_URL=http://host:8001)"
 	@echo "make test   - install and run the whole test suite"
 	@echo "make lint   - ruff"
 
@@ -28,7 +30,7 @@ migrate: install
 
 run: migrate
 	$(PY) manage.py demo_setup
-	$(PY) manage.py runall
+	$(PY) manage.py runall --addrport $(ADDRPORT)
 
 test: install
 	@scripts/ensure-chromium

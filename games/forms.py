@@ -125,6 +125,14 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
             " them; players join with the invitation link."
         ),
     )
+    require_sender_match = forms.BooleanField(
+        required=False,
+        label="Orders by email only from the player's own address",
+        help_text=(
+            "Besides the seat's private reply address, an emailed order must come from the"
+            " address of the player's account."
+        ),
+    )
     play = forms.BooleanField(
         required=False, initial=True, label="I play in this game too (take the first seat)"
     )

@@ -86,6 +86,11 @@ class GameCreateInputSerializer(StrictInputSerializer):
     seats_count = serializers.IntegerField(min_value=2, max_value=12)
     options = OptionsField(required=False, default=dict)
     is_private = serializers.BooleanField(required=False, default=False)
+    require_sender_match = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Orders by email must also come from the player's account address.",
+    )
     deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
     grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
     quiet_hours_start = serializers.IntegerField(
@@ -190,6 +195,7 @@ class GameSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seats_count = serializers.IntegerField()
     is_private = serializers.BooleanField()
+    require_sender_match = serializers.BooleanField()
     organizer = serializers.CharField(source="organizer.username")
     seed_commitment = serializers.CharField(allow_null=True, allow_blank=True)
     deadline_hours = serializers.FloatField()

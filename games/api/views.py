@@ -352,6 +352,7 @@ class GameListCreateView(BaseAPIView):
             "seats_count": data["seats_count"],
             "name": data.get("name", ""),
             "is_private": data.get("is_private", False),
+            "require_sender_match": data.get("require_sender_match", False),
         }
         policy = (
             "deadline_hours",

@@ -342,6 +342,25 @@ def _check_text(text: str, source: str) -> None:
         raise OrderRefused(f"The order is too long (at most {MAX_ORDER_CHARS} characters).")
 
 
+def _same_order_played(*, seat: Seat, number: int, text: str) -> SealedOrder | None:
+    """The seat's order for its earlier prompt ``number`` if it is exactly ``text`` and
+    the player sent it (a client retrying after a lost answer, when that order closed
+    the prompt): it was stored and played, so the retry gets its receipt, not a refusal
+    that says nothing was stored."""
+    if not isinstance(number, int) or number < 1:
+        return None
+    order = (
+        SealedOrder.objects.select_related("prompt")
+        .filter(prompt__game_id=seat.game_id, prompt__number=number, seat_name=seat.name,
+                is_current=True, seat=seat)
+        .exclude(prompt__resolved_at__isnull=True)
+        .first()
+    )  # fmt: skip
+    if order is None or order.text != text or order.source not in PLAYER_SOURCES:
+        return None
+    return order
+
+
 def _submit_locked(
     game: Game,
     seat: Seat,
@@ -361,6 +380,15 @@ def _submit_locked(
     if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
         raise GameStateError("The game is over.", code="game_finished")
     if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
+        # A retry (web, API) of an order that counted gets its receipt again. Email has
+        # its own: a message is read once (its Message-ID).
+        played = (
+            _same_order_played(seat=seat, number=expected_prompt, text=text)
+            if source in ("web", "api")
+            else None
+        )
+        if played is not None:
+            return played
         now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
         if prompt is None:
             state = "is not open"

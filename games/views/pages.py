@@ -84,6 +84,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 seats_count=data["seats_count"],
                 name=data["name"],
                 is_private=data["is_private"],
+                require_sender_match=data["require_sender_match"],
                 deadline_hours=data["deadline_hours"],
                 grace_minutes=data["grace_minutes"],
                 quiet_hours_start=data["quiet_hours_start"],

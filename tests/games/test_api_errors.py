@@ -292,6 +292,15 @@ def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
             answer = clients[name].post(orders_url(game), {"text": text, "prompt": 1}, format="json")
             assert answer.status_code == 201, answer.content
+    played = SealedOrder.objects.get(prompt__number=1, seat_name="cat", is_current=True)
+    # cat's client lost the answer to the order that closed prompt 1 and sends it again:
+    # it was stored and played, so it gets its receipt, not "nothing was stored".
+    retry = clients["cat"].post(orders_url(game), {"text": "PASS NAPOLEON", "prompt": 1}, format="json")
+    assert retry.status_code == 201, retry.content
+    assert (retry.json()["prompt"], retry.json()["commitment"]) == (1, played.commitment)
+    # The same prompt with another text is refused.
+    other = clients["cat"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    assert_error(other, 409, "prompt_closed", "prompt 1 is not open any more")
     # A late client still answering prompt 1 must not land on prompt 2.
     late = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 1}, format="json")
     assert_error(late, 409, "prompt_closed", "prompt 1 is not open any more", "prompt 2 is open")

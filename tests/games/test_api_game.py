@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from games.models import Game
 from tests.games.web_support import eager_celery, make_user, token_client  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +37,12 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
     game_id = created.json()["id"]
     assert created.json()["status"] == "forming"
     assert created.json()["seats"] == []
+    assert created.json()["require_sender_match"] is False
+    strict = token_client(make_user("strict")).post(
+        "/api/games/", {"ruleset": "5x", "seats_count": 3, "require_sender_match": True}, format="json"
+    )
+    assert strict.status_code == 201 and strict.json()["require_sender_match"] is True
+    assert Game.objects.get(pk=strict.json()["id"]).require_sender_match is True
 
     for name in NAMES:
         with django_capture_on_commit_callbacks(execute=True):

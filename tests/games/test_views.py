@@ -501,6 +501,9 @@ def test_the_deadline_policy_is_set_on_the_form(client, users):
     assert (game.deadline_hours, game.grace_minutes, game.reminder_hours) == (24, 30, 2)
     assert (game.quiet_hours_start, game.quiet_hours_end) == (22, 7)
     assert game.early_resolution_delay_seconds == 60
+    assert game.require_sender_match is False
+    strict = client.post(reverse("games:create"), {**base, "name": "Strict", "require_sender_match": "on"})
+    assert strict.status_code == 302 and Game.objects.get(name="Strict").require_sender_match is True
     half = client.post(reverse("games:create"), {**base, "name": "Half", "quiet_hours_start": 22})
     assert half.status_code == 200
     assert "Quiet hours need both a start and an end hour" in half.content.decode()

@@ -34,6 +34,8 @@ print(json.dumps({
     "max_extensions": s.GAMES_MAX_DEADLINE_EXTENSIONS,
     "default_deadline": s.GAMES_DEFAULT_DEADLINE_HOURS,
     "rest": s.REST_FRAMEWORK, "apps": s.INSTALLED_APPS,
+    "ssl_redirect": getattr(s, "SECURE_SSL_REDIRECT", False),
+    "redirect_exempt": getattr(s, "SECURE_REDIRECT_EXEMPT", []),
 }))
 """
 
@@ -133,6 +135,20 @@ def test_production_is_strict() -> None:
     assert s["verification"] == "mandatory"
     assert s["secure_cookies"] == [True, True]
     assert s["allowed_hosts"] == ["fivex.example.org"]
+    assert s["ssl_redirect"] is True
+
+
+@pytest.mark.django_db
+def test_production_redirects_to_https_but_not_the_health_probe(client, settings) -> None:
+    # A load balancer probes /healthz over plain HTTP: a 301 would read as "down".
+    production = settings_with(
+        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org"
+    )
+    settings.SECURE_SSL_REDIRECT = production["ssl_redirect"]
+    settings.SECURE_REDIRECT_EXEMPT = production["redirect_exempt"]
+    assert client.get("/").status_code == 301
+    assert client.get("/healthz").status_code in (200, 503)
+    assert client.get("/healthzz").status_code == 301
 
 
 @pytest.mark.parametrize("value", ["staging", "prod"])
