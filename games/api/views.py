@@ -504,7 +504,8 @@ class OrderSubmitView(BaseAPIView):
 
 
 class GameLogView(BaseAPIView):
-    """The public audit log (orders as commitments until the rules reveal them)."""
+    """The audit log: while the game runs, other seats' orders as their commitments only
+    (what the rules reveal is in the caller's view); everything once the game is over."""
 
     @extend_schema(responses={200: s.LogSerializer, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:

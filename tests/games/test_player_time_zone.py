@@ -140,3 +140,10 @@ def test_the_emails_after_a_resolution_are_in_each_readers_zone(
         local = nxt.deadline.astimezone(zoneinfo.ZoneInfo(zone))
         [mail] = OutboxMessage.objects.filter(kind="prompt_resolved", to=f"{name}@example.test")
         assert f"deadline {local:%Y-%m-%d %H:%M} {local.tzname()}." in mail.body
+
+
+def test_the_log_page_names_the_zone_its_times_are_in(client):
+    _org, game, _prompt = _game_with_deadline()
+    assert "When (UTC)" in client.get(f"/games/{game.pk}/log/").content.decode()
+    client.force_login(game.seats.get(name="paris").user)
+    assert "When (Europe/Paris)" in client.get(f"/games/{game.pk}/log/").content.decode()
