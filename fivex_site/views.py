@@ -17,9 +17,13 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html", {"games": None})
     from games.selectors import games_for_user, orders_needed
+    from tournaments.selectors import tournaments_for_user
 
-    games = games_for_user(user=request.user)
-    return render(request, "home.html", {"games": games, "needed": orders_needed(user=request.user)})
+    return render(request, "home.html", {
+        "games": games_for_user(user=request.user),
+        "needed": orders_needed(user=request.user),
+        "tournaments": tournaments_for_user(user=request.user),
+    })  # fmt: skip
 
 
 @never_cache

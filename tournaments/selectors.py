@@ -195,3 +195,30 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
 def rating_history(*, pool: str, user: Any) -> list[RatingEntry]:
     """The user's ledger rows in a pool, oldest first."""
     return list(RatingEntry.objects.filter(pool=pool, user=user).order_by("seq", "id"))
+
+
+def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:
+    """The tournaments a player takes part in or organizes (not drafts of others), the
+    ones still going first, newest first within each: the tournament, ``rounds_paired``,
+    whether ``user`` organizes it and its registration's status (None if not entered)."""
+    entered = {
+        r.tournament_id: r.status
+        for r in Registration.objects.filter(user=user).only("tournament_id", "status")
+    }
+    rows = (
+        Tournament.objects.filter(Q(pk__in=list(entered)) | Q(organizer=user))
+        .select_related("organizer")
+        .annotate(rounds_paired=Count("rounds", distinct=True))
+        .order_by("-created_at", "-id")
+    )
+    out = [
+        {
+            "tournament": t,
+            "organizer": t.organizer_id == user.pk,
+            "registration": entered.get(t.pk),
+        }
+        for t in rows
+        if t.status != Tournament.Status.DRAFT or t.organizer_id == user.pk
+    ]
+    out.sort(key=lambda row: row["tournament"].status == Tournament.Status.CLOSED)
+    return out

@@ -512,3 +512,25 @@ def test_every_player_gets_the_final_standings_when_the_tournament_closes():
     # Closing twice sends nothing more.
     tsvc.tournament_close(tournament=t, by=organizer)
     assert sum(map(len, _mails(t, key__contains=":closed:").values())) == 4
+
+
+def test_the_home_page_lists_the_players_tournaments(client):
+    organizer, players, t, regs = _open_cup("hp", 4)
+    other_org, *_ = make_users(1, prefix="ot")
+    draft = tsvc.tournament_create(organizer=other_org, name="Secret draft", ruleset="6x5",
+                                   table_sizes=[2], rounds_count=1)  # fmt: skip
+    rounds.round_pair(tournament=t, by=organizer)
+    tsvc.registration_withdraw(registration=regs[3], by=regs[3].user)
+    client.force_login(players[0])
+    html = client.get("/").content.decode()
+    assert "Your tournaments" in html and "Cup hp" in html and "round 1 of 2" in html
+    assert "<td>player</td>" in html and "Secret draft" not in html and "manage" not in html
+    client.force_login(players[3])
+    assert "<td>withdrawn</td>" in client.get("/").content.decode()
+    client.force_login(organizer)
+    assert f'organizer · <a href="/tournaments/{t.slug}/manage/">manage</a>' in client.get("/").content.decode()
+    client.force_login(other_org)  # its own draft only
+    html = client.get("/").content.decode()
+    assert "Secret draft" in html and "Cup hp" not in html and draft.status == "draft"
+    client.force_login(make_users(1, prefix="nn")[0])
+    assert "Your tournaments" not in client.get("/").content.decode()
