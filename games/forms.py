@@ -157,11 +157,17 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         min_value=0,
         max_value=23,
         required=False,
-        label="Quiet hours from (UTC hour)",
+        label="Quiet hours from (hour, 0-23)",
         help_text="Optional: no deadline falls in the quiet hours; it moves to their end.",
     )
     quiet_hours_end = forms.IntegerField(
-        min_value=0, max_value=23, required=False, label="Quiet hours until (UTC hour)"
+        min_value=0, max_value=23, required=False, label="Quiet hours until (hour, 0-23)"
+    )
+    quiet_hours_time_zone = forms.ChoiceField(
+        choices=(),
+        required=False,
+        label="Quiet hours on the clock of",
+        help_text="Your own time zone unless you choose another (daylight saving included).",
     )
     reminder_hours = forms.FloatField(
         min_value=0,
@@ -180,10 +186,17 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         help_text="When every order is in, wait this long (orders may still be replaced).",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, time_zone: str = "UTC", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
+        from games.services.players import time_zone_names
+
+        zones = time_zone_names()
+        self.fields["quiet_hours_time_zone"].choices = [
+            (z, z) for z in (zones if time_zone in zones else (time_zone, *zones))
+        ]
+        self.fields["quiet_hours_time_zone"].initial = time_zone
 
     # Left empty: the model's default (what an unset policy field means everywhere).
     POLICY_DEFAULTS = {"grace_minutes": 0, "reminder_hours": 12, "early_resolution_delay_seconds": 0}
@@ -193,6 +206,7 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         for name, default in self.POLICY_DEFAULTS.items():
             if name in data and data[name] is None:
                 data[name] = default
+        data["quiet_hours_time_zone"] = data.get("quiet_hours_time_zone") or "UTC"
         raw = self.chosen_options(data)
         seats = data.get("seats_count")
         if raw is None or seats is None:

@@ -66,6 +66,8 @@ class Game(models.Model):
     grace_minutes = models.PositiveIntegerField(default=0)
     quiet_hours_start = models.PositiveSmallIntegerField(null=True, blank=True)
     quiet_hours_end = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The zone the quiet hours are read in (an IANA name): the players' night, with DST.
+    quiet_hours_time_zone = models.CharField(max_length=64, default="UTC")
     reminder_hours = models.FloatField(default=12)
     early_resolution_delay_seconds = models.PositiveIntegerField(default=0)
     require_sender_match = models.BooleanField(default=False)

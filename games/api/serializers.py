@@ -94,10 +94,24 @@ class GameCreateInputSerializer(StrictInputSerializer):
     deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
     grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
     quiet_hours_start = serializers.IntegerField(
-        min_value=0, max_value=23, required=False, allow_null=True, help_text="UTC hour"
+        min_value=0,
+        max_value=23,
+        required=False,
+        allow_null=True,
+        help_text="hour on the clock of quiet_hours_time_zone",
     )
     quiet_hours_end = serializers.IntegerField(
-        min_value=0, max_value=23, required=False, allow_null=True, help_text="UTC hour"
+        min_value=0,
+        max_value=23,
+        required=False,
+        allow_null=True,
+        help_text="hour on the clock of quiet_hours_time_zone",
+    )
+    quiet_hours_time_zone = StrictCharField(
+        max_length=64,
+        required=False,
+        default="UTC",
+        help_text="IANA time zone of the quiet hours, e.g. Europe/Paris (default UTC)",
     )
     reminder_hours = serializers.FloatField(min_value=0, max_value=24 * 14, required=False)
     early_resolution_delay_seconds = serializers.IntegerField(
@@ -129,6 +143,14 @@ class GameCreateInputSerializer(StrictInputSerializer):
             raise serializers.ValidationError(
                 {"quiet_hours_end": "Quiet hours must not start and end at the same hour."}
             )
+        from games.services.players import time_zone_valid
+
+        try:
+            attrs["quiet_hours_time_zone"] = time_zone_valid(
+                attrs.get("quiet_hours_time_zone") or "UTC"
+            )
+        except ServiceError as exc:
+            raise serializers.ValidationError({"quiet_hours_time_zone": str(exc)}) from None
         seats = attrs["seats_count"]
         if not ruleset.min_players <= seats <= ruleset.max_players:
             raise serializers.ValidationError(
@@ -202,6 +224,7 @@ class GameSerializer(serializers.Serializer):
     grace_minutes = serializers.IntegerField()
     quiet_hours_start = serializers.IntegerField(allow_null=True)
     quiet_hours_end = serializers.IntegerField(allow_null=True)
+    quiet_hours_time_zone = serializers.CharField()
     reminder_hours = serializers.FloatField()
     early_resolution_delay_seconds = serializers.IntegerField()
     created_at = serializers.DateTimeField()

@@ -359,6 +359,7 @@ class GameListCreateView(BaseAPIView):
             "grace_minutes",
             "quiet_hours_start",
             "quiet_hours_end",
+            "quiet_hours_time_zone",
             "reminder_hours",
             "early_resolution_delay_seconds",
         )

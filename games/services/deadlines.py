@@ -2,8 +2,8 @@
 
 Policy (per game): a prompt opened at ``t`` is due at ``t + deadline_hours``. If that
 moment falls inside the quiet hours (``quiet_hours_start`` to ``quiet_hours_end``, whole
-hours in UTC, wrapping past midnight when start > end), it is pushed to the end of the
-quiet window. ``Prompt.deadline`` is the announced deadline; the orders of missing seats
+hours of the clock in ``quiet_hours_time_zone``, UTC unless chosen, wrapping past midnight
+when start > end), it is pushed to the end of the quiet window. ``Prompt.deadline`` is the announced deadline; the orders of missing seats
 are filled ``grace_minutes`` after it. Reminders go ``reminder_hours`` before the
 announced deadline to every active seat still without an order, once per prompt.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -31,25 +32,38 @@ def _in_quiet(hour_float: float, start: int, end: int) -> bool:
     return hour_float >= start or hour_float < end
 
 
-def push_out_of_quiet_hours(*, moment: datetime, start: int | None, end: int | None) -> datetime:
-    """``moment`` moved to the end of the quiet window if it falls inside it (UTC)."""
+def push_out_of_quiet_hours(
+    *, moment: datetime, start: int | None, end: int | None, zone: str = "UTC"
+) -> datetime:
+    """``moment`` moved to the end of the quiet window if it falls inside it; the hours
+    are read on the clock of ``zone`` (so a window follows its daylight saving time).
+    The result is in UTC."""
     if start is None or end is None:
         return moment
-    utc = moment.astimezone(UTC)
-    hour = utc.hour + utc.minute / 60 + utc.second / 3600 + utc.microsecond / 3.6e9
+    try:
+        tz = ZoneInfo(zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        tz = ZoneInfo("UTC")
+    local = moment.astimezone(tz)
+    hour = local.hour + local.minute / 60 + local.second / 3600 + local.microsecond / 3.6e9
     if not _in_quiet(hour, start, end):
         return moment
-    end_of_window = utc.replace(hour=end, minute=0, second=0, microsecond=0)
-    if end_of_window <= utc:
-        end_of_window += timedelta(days=1)
-    return end_of_window
+    # The window's end on the local clock, today or tomorrow (wall-clock days: a DST
+    # change in between moves the instant, not the hour).
+    wall = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
+    if wall <= local.replace(tzinfo=None):
+        wall += timedelta(days=1)
+    return wall.replace(tzinfo=tz).astimezone(UTC)
 
 
 def deadline_for(*, game: Game, start: datetime) -> datetime:
     """The announced deadline of a prompt opened at ``start`` under the game's policy."""
     moment = start + timedelta(hours=game.deadline_hours)
     return push_out_of_quiet_hours(
-        moment=moment, start=game.quiet_hours_start, end=game.quiet_hours_end
+        moment=moment,
+        start=game.quiet_hours_start,
+        end=game.quiet_hours_end,
+        zone=game.quiet_hours_time_zone,
     )
 
 

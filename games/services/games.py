@@ -105,7 +105,7 @@ def _check_policy(
         raise ValidationError("Quiet hours need both a start and an end hour, or neither.")
     for hour in (quiet_hours_start, quiet_hours_end):
         if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
-            raise ValidationError("Quiet hours are whole hours from 0 to 23 (UTC).")
+            raise ValidationError("Quiet hours are whole hours from 0 to 23.")
     if quiet_hours_start is not None and quiet_hours_start == quiet_hours_end:
         raise ValidationError("Quiet hours must not start and end at the same hour.")
     if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
@@ -128,6 +128,7 @@ def game_create(
     grace_minutes: int = 0,
     quiet_hours_start: int | None = None,
     quiet_hours_end: int | None = None,
+    quiet_hours_time_zone: str = "UTC",
     reminder_hours: float = 12,
     early_resolution_delay_seconds: int = 0,
     require_sender_match: bool = False,
@@ -150,6 +151,9 @@ def game_create(
         reminder_hours=reminder_hours,
         early_resolution_delay_seconds=early_resolution_delay_seconds,
     )
+    from games.services.players import time_zone_valid
+
+    quiet_hours_time_zone = time_zone_valid(quiet_hours_time_zone or "UTC")
     setup = dict(setup or {})
     for key in setup:
         if key not in rules.setup_keys:
@@ -170,6 +174,7 @@ def game_create(
             grace_minutes=grace_minutes,
             quiet_hours_start=quiet_hours_start,
             quiet_hours_end=quiet_hours_end,
+            quiet_hours_time_zone=quiet_hours_time_zone,
             reminder_hours=float(reminder_hours),
             early_resolution_delay_seconds=early_resolution_delay_seconds,
             require_sender_match=bool(require_sender_match),
@@ -188,6 +193,11 @@ def game_create(
                 "deadline_hours": game.deadline_hours,
                 "grace_minutes": grace_minutes,
                 "quiet_hours": [quiet_hours_start, quiet_hours_end],
+                **(
+                    {"quiet_hours_time_zone": quiet_hours_time_zone}
+                    if quiet_hours_time_zone != "UTC"
+                    else {}
+                ),
                 "warnings": warnings,
             },
         )

@@ -64,7 +64,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def game_create(request: HttpRequest) -> HttpResponse:
     """The creation form (GET) and creation itself (POST, then redirect to the game)."""
-    form = GameCreateForm(request.POST or None)
+    form = GameCreateForm(
+        request.POST or None, time_zone=selectors.time_zone_of(user=request.user).key
+    )
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -89,6 +91,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 grace_minutes=data["grace_minutes"],
                 quiet_hours_start=data["quiet_hours_start"],
                 quiet_hours_end=data["quiet_hours_end"],
+                quiet_hours_time_zone=data["quiet_hours_time_zone"],
                 reminder_hours=data["reminder_hours"],
                 early_resolution_delay_seconds=data["early_resolution_delay_seconds"],
                 seat_organizer=data["play"],

@@ -240,3 +240,33 @@ def test_a_retried_order_after_the_deadline_answers_its_receipt(
     assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).pk == (
         first.pk
     )
+
+
+def test_quiet_hours_are_read_on_the_clock_of_their_time_zone() -> None:
+    from datetime import UTC, datetime
+
+    paris = "Europe/Paris"
+    # Winter (UTC+1): 22:00-07:00 Paris is 21:00-06:00 UTC.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 1, 10, 21, 30, tzinfo=UTC), start=22, end=7, zone=paris
+    ) == datetime(2027, 1, 11, 6, 0, tzinfo=UTC)
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 1, 10, 20, 59, tzinfo=UTC), start=22, end=7, zone=paris
+    ) == datetime(2027, 1, 10, 20, 59, tzinfo=UTC)
+    # Summer (UTC+2): the same window is 20:00-05:00 UTC.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 7, 10, 20, 30, tzinfo=UTC), start=22, end=7, zone=paris
+    ) == datetime(2027, 7, 11, 5, 0, tzinfo=UTC)
+    # Across the spring change (28 March 2027, 02:00 -> 03:00): a deadline at 23:30 local
+    # on the 27th (22:30 UTC) waits until 07:00 local on the 28th, which is 05:00 UTC.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 3, 27, 22, 30, tzinfo=UTC), start=22, end=7, zone=paris
+    ) == datetime(2027, 3, 28, 5, 0, tzinfo=UTC)
+    # A window ending in the skipped hour (02:00 on the 28th does not exist in Paris).
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 3, 28, 0, 30, tzinfo=UTC), start=1, end=2, zone=paris
+    ) == datetime(2027, 3, 28, 1, 0, tzinfo=UTC)
+    # UTC stays the default.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2027, 1, 10, 23, 30, tzinfo=UTC), start=22, end=7
+    ) == datetime(2027, 1, 11, 7, 0, tzinfo=UTC)

@@ -147,3 +147,49 @@ def test_the_log_page_names_the_zone_its_times_are_in(client):
     assert "When (UTC)" in client.get(f"/games/{game.pk}/log/").content.decode()
     client.force_login(game.seats.get(name="paris").user)
     assert "When (Europe/Paris)" in client.get(f"/games/{game.pk}/log/").content.decode()
+
+
+def test_quiet_hours_are_chosen_in_a_time_zone_the_organizers_own_by_default(client):
+    from games.models import Game
+    from tests.games.web_support import token_client
+
+    user = make_user("quietorg")
+    player_time_zone_set(user=user, time_zone="Asia/Tokyo")
+    client.force_login(user)
+    page = client.get(reverse("games:create")).content.decode()
+    assert '<option value="Asia/Tokyo" selected>Asia/Tokyo</option>' in page
+    base = {"ruleset": "5x", "seats_count": 3, "deadline_hours": 24, "play": "on",
+            "quiet_hours_start": 23, "quiet_hours_end": 7}  # fmt: skip
+    assert client.post(reverse("games:create"), {**base, "name": "Tokyo nights",
+                                                 "quiet_hours_time_zone": "Asia/Tokyo"}).status_code == 302  # fmt: skip
+    assert Game.objects.get(name="Tokyo nights").quiet_hours_time_zone == "Asia/Tokyo"
+    bad = client.post(reverse("games:create"), {**base, "name": "Nowhere",
+                                                "quiet_hours_time_zone": "Asia/Atlantis"})  # fmt: skip
+    assert bad.status_code == 200 and not Game.objects.filter(name="Nowhere").exists()
+
+    api = token_client(user)
+    body = {"ruleset": "5x", "seats_count": 3, "quiet_hours_start": 23, "quiet_hours_end": 7}
+    made = api.post("/api/games/", {**body, "quiet_hours_time_zone": "America/Chicago"}, format="json")
+    assert made.status_code == 201 and made.json()["quiet_hours_time_zone"] == "America/Chicago"
+    default = api.post("/api/games/", body, format="json")
+    assert default.json()["quiet_hours_time_zone"] == "UTC"
+    refused = api.post("/api/games/", {**body, "quiet_hours_time_zone": "Mars/Base"}, format="json")
+    assert refused.status_code == 400
+    assert "Unknown time zone" in str(refused.json()["fields"]["quiet_hours_time_zone"])
+
+
+def test_a_deadline_in_the_quiet_hours_of_the_games_zone_waits_for_their_end():
+    from datetime import timedelta
+
+    from games.services.deadlines import deadline_for
+    from games.services.games import game_create
+
+    game = game_create(organizer=make_user("qz"), ruleset="5x", seats_count=3, deadline_hours=24,
+                       quiet_hours_start=22, quiet_hours_end=7,
+                       quiet_hours_time_zone="America/New_York")  # fmt: skip
+    # Opened at 03:30 UTC on 12 Jan 2027: due 03:30 UTC the next day = 22:30 EST, quiet.
+    start = datetime(2027, 1, 12, 3, 30, tzinfo=UTC)
+    assert deadline_for(game=game, start=start) == datetime(2027, 1, 13, 12, 0, tzinfo=UTC)
+    # Three hours earlier it is 19:30 EST: not quiet.
+    assert deadline_for(game=game, start=start - timedelta(hours=3)) == start - timedelta(hours=3) + timedelta(hours=24)
+    assert game.log.get(kind="game_created").payload["quiet_hours_time_zone"] == "America/New_York"
