@@ -329,17 +329,29 @@ class SeatViewSerializer(serializers.Serializer):
 
 
 class LogEntrySerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    kind = serializers.CharField()
-    payload = serializers.JSONField()
-    created_at = serializers.CharField(allow_null=True, required=False)
-    hash = serializers.CharField(required=False)
-    prev_hash = serializers.CharField(required=False, allow_blank=True)
+    seq = serializers.IntegerField(help_text="1, 2, 3, ... in order")
+    kind = serializers.CharField(
+        help_text="game_created, seat_joined, seat_left, game_started, order_received, "
+        "order_replaced, order_forced, nmr_applied, orders_revealed, prompt_resolved, "
+        "deadline_extended, game_paused, game_resumed, seat_replaced, seat_resigned, "
+        "game_finished, game_ended"
+    )
+    payload = serializers.JSONField(help_text="what happened; its keys depend on ``kind``")
+    created_at = serializers.CharField(help_text="ISO 8601 in UTC, microseconds, ``Z``")
+    prev_hash = serializers.CharField(help_text="the previous entry's ``hash`` (64 zeros first)")
+    hash = serializers.CharField(
+        help_text="SHA-256 over this entry and ``prev_hash`` (``python -m engine verify``)"
+    )
+    redacted = serializers.BooleanField(
+        required=False,
+        help_text="present (true) on an ``orders_revealed`` entry while the game runs: other "
+        "seats' orders are shown as their commitments only",
+    )
 
 
 class LogSerializer(serializers.Serializer):
     game = serializers.IntegerField()
-    entries = serializers.ListField(child=serializers.DictField())
+    entries = LogEntrySerializer(many=True)
 
 
 class PingSerializer(serializers.Serializer):

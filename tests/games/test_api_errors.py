@@ -264,7 +264,32 @@ def test_schema_of_the_games_api_generates_without_warnings(client):
         assert route in paths
     receipt = schema["components"]["schemas"]["Receipt"]["properties"]
     assert set(receipt) == {"commitment", "prompt", "submitted_at", "text", "source"}
+    entry = schema["components"]["schemas"]["LogEntry"]
+    assert set(entry["properties"]) == {
+        "seq", "kind", "payload", "created_at", "prev_hash", "hash", "redacted"
+    }  # fmt: skip
+    assert "redacted" not in entry["required"] and "hash" in entry["required"]
     assert client.get("/api/schema/").status_code == 200
+
+
+def test_the_api_log_is_the_log_as_stored_and_redacted(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+    from games.models import LogEntry
+
+    game, clients = table
+    with django_capture_on_commit_callbacks(execute=True):
+        for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
+            assert clients[name].post(orders_url(game), {"text": text}, format="json").status_code == 201
+    entries = clients["ann"].get(f"/api/games/{game.pk}/log/").json()["entries"]
+    stored = list(LogEntry.objects.filter(game=game).order_by("seq"))
+    assert [(e["seq"], e["kind"], e["hash"], e["prev_hash"]) for e in entries] == [
+        (s.seq, s.kind, s.hash, s.prev_hash) for s in stored
+    ]
+    [revealed] = [e for e in entries if e["kind"] == "orders_revealed"]
+    assert revealed["redacted"] is True
+    assert revealed["payload"]["orders"]["ann"]["text"] == "PASS GANDHI"
+    assert "text" not in revealed["payload"]["orders"]["bob"]
+    assert all("redacted" not in e for e in entries if e["kind"] != "orders_revealed")
+    assert all(e["created_at"].endswith("Z") for e in entries)
 
 
 def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
