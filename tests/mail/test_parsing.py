@@ -190,3 +190,18 @@ def test_parsing_works_in_a_fresh_interpreter() -> None:
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, cwd=root)
     assert result.returncode == 0, result.stderr.decode()
+
+
+def test_an_order_as_the_engine_read_it_is_written_in_words() -> None:
+    from games.mail.replies import _parsed_summary
+
+    assert _parsed_summary({"kind": "allocate", "areas": ["EXPLORE", "EXPAND"]}) == (
+        "kind: allocate; areas: EXPLORE EXPAND"
+    )
+    assert _parsed_summary(
+        {"kind": "hit", "hits": [{"seat": "bob", "die": 2, "what": "SHIP"}, {"seat": "cat", "die": 1, "what": "ASTEROID"}]}
+    ) == "kind: hit; hits: seat bob die 2 what SHIP, seat cat die 1 what ASTEROID"
+    assert _parsed_summary({"kind": "place", "colour": "BLUE", "hex": "-1,0", "change": None}) == (
+        "kind: place; colour: BLUE; hex: -1,0"
+    )
+    assert _parsed_summary({}) == "" and _parsed_summary(None) == ""

@@ -62,7 +62,7 @@ def test_recorded_order_is_accepted_and_confirmed(table, name: str, card: str) -
     assert reply.subject.lower().startswith("re")
     assert f"Receipt (SHA-256 commitment): {order.commitment}" in reply.body
     assert "Deadline: " in reply.body and "Deadline: none" not in reply.body
-    assert f"play={card}" in reply.body
+    assert f"Understood as: play: {card}\n" in reply.body
     assert order.salt not in reply.body
 
 
