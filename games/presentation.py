@@ -3,9 +3,12 @@ email lines and as web form fields."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import engine
+from engine.base import IllegalOrder
+from engine.sixbyfive_orders import order_text, parse_text
 
 
 def ruleset_name(ruleset_id: str) -> str:
@@ -205,3 +208,117 @@ def _offered_hits(text: str, targets: list[dict[str, Any]]) -> list[tuple[str, i
             return []
         hits.append(hit)
     return hits
+
+
+# 6x5's actions as the picker offers them: the order language's words, what the
+# action does, the order it composes, and what the first choice after the action is
+# ("colour": a reserve colour, then one hex; "hex": a first hex, then a second one;
+# "": one hex).
+HEX_ACTIONS = (
+    ("PLACE", "a tile from the reserve on an empty hex", "PLACE {colour} {hex}", "colour"),
+    ("SWITCH", "a tile for one of another colour", "SWITCH {hex} TO {colour}", "colour"),
+    ("MOVE BLACK", "the black tile to an empty hex", "MOVE BLACK TO {hex}", ""),
+    ("SWAP", "two tiles with each other", "SWAP {hex} {hex2}", "hex"),
+)
+HEX_COLOURS = ("BLUE", "RED", "YELLOW")
+
+
+def hex_picker(
+    *,
+    ruleset: str,
+    view: dict[str, Any],
+    seat_name: str,
+    legal_orders: list[str],
+    current_order: str = "",
+) -> dict[str, Any] | None:
+    """6x5's turn as choices: the action (the order language's words), the colour (only
+    colours with tiles left in the seat's view of the reserve) and the hex(es), tapped
+    on the board. Which hexes each choice may target comes from the seat's legal orders
+    (``targets``: colour, first hex or "" -> hexes); ``changes`` are the goal numbers
+    ``CHANGE`` may name (change_goal). ``chosen`` and ``text``: the sealed order's
+    choices, when it is one the picker can show; otherwise the action alone when there
+    is only one. For the acting seat only: None for any other ruleset, phase or seat."""
+    if ruleset != "6x5" or view.get("phase") != "turn":
+        return None
+    if seat_name not in (view.get("pending") or []):
+        return None
+    reserve = view.get("reserve") or {}
+    left = {c: n for c in HEX_COLOURS if isinstance(n := reserve.get(c), int) and n > 0}
+    targets: dict[str, dict[str, list[str]]] = {}
+    changes: list[int] = []
+    for order in legal_orders:
+        lines = order.split("\n")
+        if len(lines) == 2 and re.fullmatch(r"CHANGE [0-9]+", lines[0]):
+            # The same actions are listed on their own too: only the number is new.
+            if int(lines[0].split()[1]) not in changes:
+                changes.append(int(lines[0].split()[1]))
+            continue
+        found = _hex_action(order.split(), left)
+        if found is not None:
+            verb, key, target = found
+            targets.setdefault(verb, {}).setdefault(key, []).append(target)
+    actions = [
+        {"verb": verb, "hint": hint, "template": template, "by": by, "targets": targets[verb]}
+        for verb, hint, template, by in HEX_ACTIONS
+        if verb in targets
+    ]
+    if not actions:
+        return None
+    chosen = _hex_chosen(current_order, actions, changes)
+    if not chosen and len(actions) == 1:
+        chosen = {"verb": actions[0]["verb"]}
+    black = next((k for k, tile in (view.get("board") or {}).items() if tile == "K"), "")
+    return {
+        "actions": actions,
+        "colours": [{"name": c, "left": n} for c, n in left.items()],
+        "changes": sorted(changes),
+        "chosen": chosen,
+        "text": chosen.get("text", ""),
+        "data": {"actions": actions, "black": black},
+    }
+
+
+def _hex_action(words: list[str], left: dict[str, int]) -> tuple[str, str, str] | None:
+    """``(action, colour or first hex or "", target hex)`` of one legal 6x5 action in
+    its canonical form (``engine.sixbyfive_orders.order_text``); None otherwise, or
+    when it needs a colour with no tile left."""
+    if len(words) == 3 and words[0] == "PLACE" and words[1] in left:
+        return "PLACE", words[1], words[2]
+    if len(words) == 4 and words[0] == "SWITCH" and words[2] == "TO" and words[3] in left:
+        return "SWITCH", words[3], words[1]
+    if len(words) == 4 and words[:3] == ["MOVE", "BLACK", "TO"]:
+        return "MOVE BLACK", "", words[3]
+    if len(words) == 3 and words[0] == "SWAP":
+        return "SWAP", words[1], words[2]
+    return None
+
+
+def _hex_chosen(
+    text: str, actions: list[dict[str, Any]], changes: list[int]
+) -> dict[str, Any]:
+    """The picker's choices for a sealed 6x5 order (any spelling the order language
+    accepts), with its canonical ``text``; empty when the picker cannot show it."""
+    if not text.strip():
+        return {}
+    try:
+        parsed = parse_text(text, ["CHANGE"] if changes else [])
+    except IllegalOrder:
+        return {}
+    verb = {"place": "PLACE", "switch": "SWITCH", "move": "MOVE BLACK", "swap": "SWAP"}.get(
+        str(parsed.get("kind"))
+    )
+    action = next((a for a in actions if a["verb"] == verb), None)
+    if action is None or (parsed["change"] is not None and parsed["change"] not in changes):
+        return {}
+    key = {"colour": parsed.get("colour", ""), "hex": parsed["hex"], "": ""}[action["by"]]
+    target = parsed.get("hex2", "") if action["by"] == "hex" else parsed["hex"]
+    if target not in action["targets"].get(key, []):
+        return {}
+    return {
+        "verb": verb,
+        "colour": parsed.get("colour", ""),
+        "hex": parsed["hex"],
+        "hex2": parsed.get("hex2", ""),
+        "change": parsed["change"],
+        "text": order_text(parsed),
+    }

@@ -14,7 +14,14 @@ HEX_SIZE = 26.0
 TILE_FILL = {"K": "#1d2330", "B": "#2f5bd3", "R": "#c0392b", "Y": "#e0b000"}
 TILE_NAME = {"K": "black", "B": "blue", "R": "red", "Y": "yellow"}
 PAWN_COLOURS = ("#ffffff", "#1f8a4c", "#8a5a2b", "#7b3fb5", "#e07b00")
+PAWN_INK = {"#1f8a4c": "#ffffff", "#8a5a2b": "#ffffff", "#7b3fb5": "#ffffff"}  # else dark
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+# The map never shrinks below this many CSS px per viewBox unit (its box scrolls
+# instead): a hex stays about 45 px wide and a 13-unit label 13 px high on a phone.
+MIN_SCALE = 1.0
+LABEL_FONT = 13  # viewBox units; longer labels ("-10,-2") get LABEL_FONT_LONG
+LABEL_FONT_LONG = 11
+PAWN_LABEL_MAX = 3  # letters; longer prefixes fall back to seat numbers
 
 
 def _cell(key: Any) -> tuple[int, int] | None:
@@ -37,6 +44,25 @@ def _corners(x: float, y: float, size: float) -> str:
     return " ".join(points)
 
 
+def pawn_labels(seats: list[str]) -> dict[str, str]:
+    """A short label per seat, distinct from every other seat's: the fewest first
+    letters of its name that no other seat's name starts with ("ann", "amy", "bob" ->
+    "An", "Am", "B"); when that fails for any seat (a name that begins another, or
+    more than ``PAWN_LABEL_MAX`` letters needed), every seat gets its position number."""
+    names = [s.lower() for s in seats]
+    labels: dict[str, str] = {}
+    for i, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        others = names[:i] + names[i + 1 :]
+        for length in range(1, min(len(name), PAWN_LABEL_MAX) + 1):
+            prefix = name[:length]
+            if not any(o.startswith(prefix) for o in others):
+                labels[seat] = seat[:length].capitalize()
+                break
+        else:
+            return {s: str(i) for i, s in enumerate(seats, start=1)}
+    return labels
+
+
 def _layout(cells: list[dict[str, Any]], size: float, pad: float) -> str:
     if not cells:
         return f"{-size - pad} {-size - pad} {2 * (size + pad)} {2 * (size + pad)}"
@@ -48,52 +74,61 @@ def _layout(cells: list[dict[str, Any]], size: float, pad: float) -> str:
 
 @register.simple_tag
 def hex_board(view: Any) -> dict[str, Any]:
-    """Tiles, empty playable hexes around them and pawns, as SVG geometry."""
+    """Tiles, empty playable hexes around them and pawns, as SVG geometry; each pawn
+    and the legend carry the seat's short label (``pawn_labels``). ``min_width``: the
+    map's width in CSS px at ``MIN_SCALE``, below which it scrolls instead of shrinking."""
     view = view if isinstance(view, dict) else {}
     board = view.get("board") or {}
     pawns = view.get("pawns") or {}
     seats = list(pawns)
+    labels = pawn_labels(seats)
+    colours = {s: PAWN_COLOURS[i % len(PAWN_COLOURS)] for i, s in enumerate(seats)}
+    stands = {
+        cell: seat for seat, where in pawns.items() if (cell := _cell(where or "")) is not None
+    }
     tiles = {}
     for key, tile in board.items():
         cell = _cell(key)
         if cell is not None:
             tiles[cell] = str(tile)
-    cells: list[dict[str, Any]] = []
-    for (q, r), tile in sorted(tiles.items()):
-        x, y = _centre(q, r, HEX_SIZE)
-        cells.append(
-            {"x": x, "y": y, "points": _corners(x, y, HEX_SIZE - 1), "fill": TILE_FILL.get(tile, "#999"),
-             "label": f"{q},{r}", "tile": TILE_NAME.get(tile, tile), "dark": tile in ("K", "B", "R"),
-             "empty": False}
-        )  # fmt: skip
     empty = set()
     for q, r in tiles:
         for dq, dr in NEIGHBOURS:
             if (q + dq, r + dr) not in tiles:
                 empty.add((q + dq, r + dr))
-    for q, r in sorted(empty):
+    cells: list[dict[str, Any]] = []
+    pawn_marks: list[dict[str, Any]] = []
+    for (q, r), tile in [*sorted(tiles.items()), *((c, "") for c in sorted(empty))]:
         x, y = _centre(q, r, HEX_SIZE)
+        label = f"{q},{r}"
+        seat = stands.get((q, r))
         cells.append(
-            {"x": x, "y": y, "points": _corners(x, y, HEX_SIZE - 1), "fill": "none",
-             "label": f"{q},{r}", "tile": "empty", "dark": False, "empty": True}
+            {"x": x, "y": y, "points": _corners(x, y, HEX_SIZE - 1), "label": label,
+             "fill": TILE_FILL.get(tile, "#999") if tile else "none",
+             "tile": TILE_NAME.get(tile, tile) if tile else "empty",
+             "dark": tile in ("K", "B", "R"), "empty": not tile,
+             "font": LABEL_FONT if len(label) <= 5 else LABEL_FONT_LONG,
+             # A pawn stands in the upper half: the label moves down to stay readable.
+             "label_y": y + HEX_SIZE * 0.3 if seat else y}
         )  # fmt: skip
-    pawn_marks = []
-    for i, (seat, where) in enumerate(pawns.items()):
-        cell = _cell(where) if where else None
-        if cell is None:
-            continue
-        x, y = _centre(cell[0], cell[1], HEX_SIZE)
-        pawn_marks.append(
-            {"x": x + HEX_SIZE * 0.35, "y": y - HEX_SIZE * 0.35, "seat": seat,
-             "initial": seat[:1].upper(), "colour": PAWN_COLOURS[i % len(PAWN_COLOURS)]}
-        )  # fmt: skip
+        if seat is not None:
+            width, top = max(18, 7 * len(labels[seat]) + 8), y - HEX_SIZE * 0.42
+            pawn_marks.append(
+                {"x": x, "y": top, "left": x - width / 2, "top": top - 9, "w": width,
+                 "seat": seat, "label": labels[seat], "colour": colours[seat],
+                 "ink": PAWN_INK.get(colours[seat], "#1d2330")}
+            )  # fmt: skip
+    viewbox = _layout(cells, HEX_SIZE, 6)
     return {
-        "viewbox": _layout(cells, HEX_SIZE, 6),
+        "viewbox": viewbox,
+        "min_width": round(float(viewbox.split()[2]) * MIN_SCALE),
         "cells": cells,
         "pawns": pawn_marks,
         "legend": [
-            {"seat": s, "colour": PAWN_COLOURS[i % len(PAWN_COLOURS)]} for i, s in enumerate(seats)
-        ],
+            {"seat": s, "label": labels[s], "colour": colours[s],
+             "ink": PAWN_INK.get(colours[s], "#1d2330")}
+            for s in seats
+        ],  # fmt: skip
     }
 
 

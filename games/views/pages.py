@@ -26,6 +26,7 @@ from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder
 from games.presentation import (
     entered_order_text,
+    hex_picker,
     hit_picker,
     order_pattern,
     order_word_labels,
@@ -201,6 +202,16 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             ruleset=game.ruleset,
             view=engine_part(view),
             seat_name=seat.name,
+            current_order=str((view.get("my_order") or {}).get("text") or ""),
+        )
+        if seat is not None and seat.name in pending and seat.status == "active"
+        else None,
+        # 6x5's turn: action, colour, then a hex tapped on the board; acting seat only.
+        "hex_picker": hex_picker(
+            ruleset=game.ruleset,
+            view=engine_part(view),
+            seat_name=seat.name,
+            legal_orders=legal,
             current_order=str((view.get("my_order") or {}).get("text") or ""),
         )
         if seat is not None and seat.name in pending and seat.status == "active"

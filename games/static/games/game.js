@@ -162,6 +162,127 @@
     form.hidden = false;
   }
 
+  // 6x5's turn (#hex-picker): the action, the colour (only colours left in the reserve)
+  // and a hex tapped on the board compose the order into the form's hidden "text". The
+  // board (#hex-board) moves into the picker, so choices and taps sit together on a
+  // phone; the hexes the choices so far may target (#hex-picker-data, from the legal
+  // orders) are highlighted, and only they can be picked. The server still checks the
+  // order. Choices live in real fields, so editing() sees a picked hex as an edit.
+  function hexPicker() {
+    var form = document.getElementById("hex-picker");
+    var source = document.getElementById("hex-picker-data");
+    var board = document.getElementById("hex-board");
+    if (!form || !source || !board) { return; }
+    var data = JSON.parse(source.textContent);
+    var actions = {};
+    data.actions.forEach(function (a) { actions[a.verb] = a; });
+    var text = form.querySelector("[data-hex-text]");
+    var shown = document.getElementById("hex-order");
+    var hint = document.getElementById("hex-hint");
+    var send = form.querySelector("button[type=submit]");
+    var change = form.querySelector('[data-hex-pick="change"]');
+    var first = form.querySelector('[data-hex-pick="hex"]');
+    var second = form.querySelector('[data-hex-pick="hex2"]');
+    var colourStep = form.querySelector('[data-hex-step="colour"]');
+    var secondRow = form.querySelector("[data-hex-second]");
+    var svg = board.querySelector("svg");
+    var cells = board.querySelectorAll("[data-hex]");
+
+    function checked(name) {
+      var input = form.querySelector('[data-hex-pick="' + name + '"]:checked');
+      return input ? input.value : "";
+    }
+    function has(list, key) { return !!list && list.indexOf(key) >= 0; }
+
+    // What a tap may pick now: {list: hexes, into: the field it fills}.
+    function tappable(a) {
+      if (!a) { return { list: [], into: null }; }
+      if (a.by === "colour") { return { list: a.targets[checked("colour")] || [], into: first }; }
+      if (a.by === "hex") {
+        if (first.value && !second.value) { return { list: a.targets[first.value] || [], into: second }; }
+        return { list: Object.keys(a.targets), into: first };
+      }
+      return { list: a.targets[""] || [], into: first };
+    }
+
+    function compose(a) {
+      var colour = checked("colour");
+      var ready = !!a && !!first.value && (a.by !== "colour" || !!colour) && (a.by !== "hex" || !!second.value);
+      var order = "";
+      if (ready) {
+        order = a.template.replace("{colour}", colour).replace("{hex}", first.value).replace("{hex2}", second.value);
+        if (change && change.value) { order = "CHANGE " + change.value + "\n" + order; }
+      }
+      text.value = order;
+      if (shown) { shown.textContent = order || "\u2014"; }
+      send.disabled = !ready;
+      return ready;
+    }
+
+    function refresh() {
+      var a = actions[checked("action")] || null;
+      var byColour = !!a && a.by === "colour";
+      colourStep.hidden = !byColour;
+      form.querySelectorAll('[data-hex-pick="colour"]').forEach(function (radio) {
+        radio.disabled = byColour && !a.targets[radio.value];
+        if (radio.disabled && radio.checked) { radio.checked = false; }
+      });
+      secondRow.hidden = !(a && a.by === "hex");
+      // A picked hex the choices no longer allow is dropped.
+      var allowed = !a ? [] : a.by === "hex" ? Object.keys(a.targets) : a.targets[byColour ? checked("colour") : ""];
+      if (!has(allowed, first.value)) { first.value = ""; }
+      if (!a || a.by !== "hex" || !has(a.targets[first.value], second.value)) { second.value = ""; }
+      var now = tappable(a);
+      cells.forEach(function (g) {
+        var key = g.getAttribute("data-hex");
+        var target = has(now.list, key);
+        g.classList.toggle("hex-target", target);
+        g.classList.toggle("hex-picked", key === first.value || key === second.value);
+        if (target) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
+        else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
+      });
+      svg.classList.toggle("picking", now.list.length > 0);
+      var ready = compose(a);
+      if (hint) {
+        hint.textContent = !a ? "Choose an action." :
+          byColour && !checked("colour") ? "Choose a colour." :
+          ready ? "Send the order, or tap another highlighted hex." :
+          now.into === second ? "Tap the second hex (highlighted) on the board." :
+          "Tap a highlighted hex on the board.";
+      }
+    }
+
+    function pick(key) {
+      var now = tappable(actions[checked("action")] || null);
+      if (!now.into || !has(now.list, key)) { return; }
+      now.into.value = key;
+      if (now.into === first) { second.value = ""; }
+      refresh();
+    }
+
+    form.addEventListener("change", refresh);
+    board.addEventListener("click", function (ev) {
+      var g = ev.target.closest ? ev.target.closest("[data-hex]") : null;
+      if (g) { pick(g.getAttribute("data-hex")); }
+    });
+    board.addEventListener("keydown", function (ev) {
+      var g = ev.target.closest ? ev.target.closest("[data-hex]") : null;
+      if (g && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); pick(g.getAttribute("data-hex")); }
+    });
+    form.querySelector("[data-hex-board-slot]").appendChild(board);
+    refresh();
+    var list = document.getElementById("legal-orders");
+    if (list) { list.hidden = true; }
+    form.hidden = false;
+    // A board wider than the screen scrolls in its box: start with the black tile centred.
+    var box = board.querySelector(".hexmap-box");
+    var black = data.black && board.querySelector('[data-hex="' + data.black + '"]');
+    if (box && black && box.scrollWidth > box.clientWidth) {
+      var at = black.getBoundingClientRect(), view = box.getBoundingClientRect();
+      box.scrollLeft += at.left + at.width / 2 - (view.left + view.width / 2);
+    }
+  }
+
   // <time datetime="..." data-local>: the reader's own time zone, the UTC text kept as
   // the tooltip (quiet hours are set in UTC).
   function localTimes() {
@@ -187,5 +308,6 @@
     guardForms();
     fillOrder();
     hitPicker();
+    hexPicker();
   });
 })();

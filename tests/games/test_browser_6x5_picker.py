@@ -1,0 +1,217 @@
+"""6x5's order picker in real headless Chromium on a phone (390 x 844, touch): the
+player taps an action, a colour and a hex of the board, the page sends the order it
+composed, and the stored order is exactly that; the board's hexes stay large enough to
+tap and their labels large enough to read; with JavaScript off the list still works.
+
+The games are those of ``test_6x5_hex_picker``: in ``blue_line_game`` ann and amy laid
+the 8 BLUE tiles on 1,0 .. 8,0 (ann's pawn on 7,0, amy's on 8,0) and it is ann's turn."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import SealedOrder
+from tests.games.test_6x5_hex_picker import (
+    SWAP_CELLS,
+    blue_line_game,
+    frontier,
+    open_swap_game,
+    played_game,
+)
+from tests.games.test_browser import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 3}  # fmt: skip
+LINE_BOARD = {"0,0": "K", **{f"{q},0": "B" for q in range(1, 9)}}
+
+
+@pytest.fixture
+def phone(browser_page):
+    """A page in a phone-sized, touch-enabled context of its own."""
+    context = browser_page.context.browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def choose(page, value: str) -> None:
+    """Tap the picker's choice (action or colour) whose value is ``value``; a tap's click
+    comes a moment later, so wait for the choice to be taken."""
+    from playwright.sync_api import expect
+
+    page.locator(f'#hex-picker label.pick:has(input[value="{value}"])').tap()
+    expect(page.locator(f'#hex-picker input[value="{value}"]')).to_be_checked()
+
+
+def highlighted(page) -> set[str]:
+    return set(page.eval_on_selector_all("#hex-board g.hex-target", "gs => gs.map(g => g.dataset.hex)"))
+
+
+def tap_hex(page, key: str) -> None:
+    """Tap hex ``key`` of the board and wait until the click the tap makes has reached
+    the document (counted by a listener of this test's own, which runs after the
+    board's), so whatever the picker does with the tap is done."""
+    count = page.evaluate(
+        """() => {
+            if (window.clicksSeen === undefined) {
+                window.clicksSeen = 0;
+                document.addEventListener("click", () => { window.clicksSeen += 1; });
+            }
+            return window.clicksSeen;
+        }"""
+    )
+    page.locator(f'#hex-board g[data-hex="{key}"]').tap()
+    page.wait_for_function(f"() => window.clicksSeen > {count}")
+
+
+def test_a_tapped_order_is_composed_and_sent(phone, live_server, settings):
+    settings.GAMES_PAGE_POLL_SECONDS = 600  # no reload racing with the taps
+    game = blue_line_game()
+    page = phone
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert "Your order — turn" in page.inner_text("#prompt")
+    # The picker stands in for the long list, with the board right inside it.
+    assert page.is_visible("#hex-picker") and page.is_hidden("#legal-orders")
+    assert page.locator("#hex-picker #hex-board svg.hexmap").count() == 1
+    hex_field = page.locator('#hex-picker [data-hex-pick="hex"]')
+    send = page.locator("#hex-picker button[type='submit']")
+    assert send.is_disabled()
+
+    # SWITCH: any tile but the black one and those under a pawn, to a colour left in
+    # the reserve (no BLUE: all 8 are on the board).
+    choose(page, "SWITCH")
+    colours = page.eval_on_selector_all(
+        '#hex-picker [data-hex-pick="colour"]:not(:disabled)', "rs => rs.map(r => r.value)"
+    )
+    assert colours == ["RED", "YELLOW"]
+    assert highlighted(page) == set()  # no colour yet, no hex to tap
+    choose(page, "YELLOW")
+    assert highlighted(page) == {f"{q},0" for q in range(1, 7)}
+    tap_hex(page, "8,0")  # under amy's pawn: not a target, nothing happens
+    assert hex_field.input_value() == ""
+    tap_hex(page, "3,0")
+    assert hex_field.input_value() == "3,0"
+    assert page.inner_text("#hex-order") == "SWITCH 3,0 TO YELLOW"
+    assert send.is_enabled()
+
+    # PLACE instead: 3,0 holds a tile, so the pick is dropped until a hex is tapped.
+    choose(page, "PLACE")
+    assert hex_field.input_value() == "" and send.is_disabled()
+    choose(page, "RED")
+    assert highlighted(page) == frontier(LINE_BOARD)
+    tap_hex(page, "4,-1")
+    assert hex_field.input_value() == "4,-1"
+    assert page.inner_text("#hex-order") == "PLACE RED 4,-1"
+    send.tap()
+    page.wait_for_selector("#receipt")
+    assert "Order sealed: PLACE RED 4,-1" in page.inner_text("#receipt")
+    stored = SealedOrder.objects.get(prompt__game=game, prompt__number=9, seat_name="ann", is_current=True)
+    assert stored.text == "PLACE RED 4,-1"
+    # The page offers the sealed order again, chosen and highlighted.
+    assert page.locator('#hex-picker input[value="PLACE"]').is_checked()
+    assert page.locator('#hex-picker input[value="RED"]').is_checked()
+    assert hex_field.input_value() == "4,-1"
+    assert page.eval_on_selector_all("#hex-board g.hex-picked", "gs => gs.map(g => g.dataset.hex)") == ["4,-1"]
+
+
+def test_change_goal_comes_first_in_the_composed_order(phone, live_server, settings):
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = played_game(("ann", "amy"), [], {"change_goal": True})
+    page = phone
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    # The first turn can only place: that action is already chosen.
+    assert page.locator('#hex-picker input[value="PLACE"]').is_checked()
+    page.select_option('#hex-picker [data-hex-pick="change"]', "1")
+    choose(page, "BLUE")
+    assert highlighted(page) == frontier({"0,0": "K"})
+    tap_hex(page, "1,-1")
+    assert page.inner_text("#hex-order").splitlines() == ["CHANGE 1", "PLACE BLUE 1,-1"]
+    assert page.input_value("#hex-picker [data-hex-text]") == "CHANGE 1\nPLACE BLUE 1,-1"
+    page.locator("#hex-picker button[type='submit']").tap()
+    page.wait_for_selector("#receipt")
+    stored = SealedOrder.objects.get(prompt__game=game, prompt__number=1, seat_name="ann", is_current=True)
+    # Browsers send a form's line breaks as CRLF (the HTML form encoding), as they do
+    # for the text field and the list; the lines are the composed ones.
+    assert stored.text.replace("\r\n", "\n") == "CHANGE 1\nPLACE BLUE 1,-1"
+
+
+def test_a_swap_takes_two_taps(phone, live_server, settings):
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = open_swap_game()
+    page = phone
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.is_hidden('#hex-picker [data-hex-step="colour"]')  # the reserve is empty
+    choose(page, "SWAP")
+    free = {"0,0"} | {f"{q},{r}" for q, r in SWAP_CELLS} - {"12,-1", "13,-1"}  # no pawned tile
+    assert highlighted(page) == free
+    tap_hex(page, "13,-1")  # amy's pawn stands there
+    assert page.input_value('#hex-picker [data-hex-pick="hex"]') == ""
+    tap_hex(page, "3,0")
+    assert highlighted(page) == free - {"3,0"}
+    assert page.inner_text("#hex-order") != "SWAP 3,0"  # not an order yet
+    assert page.locator("#hex-picker button[type='submit']").is_disabled()
+    tap_hex(page, "5,-1")
+    assert page.input_value('#hex-picker [data-hex-pick="hex2"]') == "5,-1"
+    assert page.inner_text("#hex-order") == "SWAP 3,0 5,-1"
+    page.locator("#hex-picker button[type='submit']").tap()
+    page.wait_for_selector("#receipt")
+    stored = SealedOrder.objects.get(prompt__game=game, prompt__number=25, seat_name="ann", is_current=True)
+    assert stored.text == "SWAP 3,0 5,-1"
+
+
+@pytest.mark.parametrize("viewer", ["ann", "amy"])
+def test_hexes_are_large_enough_to_tap_and_labels_to_read(phone, live_server, viewer):
+    """Measured as drawn at 390 px (getBoundingClientRect), on a board 11 hexes wide,
+    for the acting seat (the board inside the picker) and the other one."""
+    game = blue_line_game()
+    page = phone
+    log_in(page, live_server.url, viewer)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    sizes = page.eval_on_selector_all(
+        "#hex-board g[data-hex]",
+        """gs => gs.map(g => {
+            const hex = g.querySelector("polygon").getBoundingClientRect();
+            const label = g.querySelector("text");
+            const box = label.getBoundingClientRect();
+            const svg = g.ownerSVGElement;
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return {key: g.dataset.hex, w: hex.width, h: hex.height, text: label.textContent,
+                    textH: box.height, fontPx: parseFloat(getComputedStyle(label).fontSize) * scale};
+        })""",
+    )
+    assert len(sizes) == len(LINE_BOARD) + len(frontier(LINE_BOARD))
+    for s in sizes:
+        assert s["text"] == s["key"]  # each hex shows its own q,r
+        assert s["w"] >= 32 and s["h"] >= 32, s
+        assert s["textH"] >= 12 and s["fontPx"] >= 11, s
+    # The wide board scrolls inside its own box; the page itself does not scroll sideways.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_without_javascript_the_list_and_the_board_still_work(browser_page, live_server):
+    game = blue_line_game()
+    context = browser_page.context.browser.new_context(java_script_enabled=False, **PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_server.url, "ann")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        assert page.is_hidden("#hex-picker") and page.is_visible("#legal-orders select")
+        assert page.locator("#hex-picker #hex-board").count() == 0 and page.is_visible("#hex-board svg")
+        page.select_option("#legal-orders select", "MOVE BLACK TO 1,-1")
+        page.locator("#legal-orders button[type='submit']").click()
+        page.wait_for_selector("#receipt")
+        assert re.search(r"Order sealed:\s*MOVE BLACK TO 1,-1", page.inner_text("#receipt"))
+        stored = SealedOrder.objects.get(prompt__game=game, prompt__number=9, seat_name="ann", is_current=True)
+        assert stored.text == "MOVE BLACK TO 1,-1"
+    finally:
+        context.close()
