@@ -795,9 +795,19 @@ def _notice(
     )
 
 
-def notify_game_notice(*, game: Game, subject: str, text: str | Callable[[], str], key: str) -> None:
-    """A short notice to every seat (paused, resumed, deadline moved, game ended)."""
+def notify_game_notice(
+    *,
+    game: Game,
+    subject: str,
+    text: str | Callable[[], str],
+    key: str,
+    exclude: list[int] | None = None,
+) -> None:
+    """A short notice to every seat (paused, resumed, deadline moved, game ended, a seat
+    handed over), but the seats whose ids are in ``exclude``."""
     for seat in _recipients(game):
+        if exclude and seat.pk in exclude:
+            continue
         _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}", reply=True)
 
 

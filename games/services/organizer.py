@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
-from games.models import Game, Prompt, Seat
+from games.models import Game, Prompt, SealedOrder, Seat
 from games.services.audit import end_reveal, log_append
 from games.services.locking import lock_game
 
@@ -27,7 +27,10 @@ MAX_EXTENSION_HOURS = 24 * 14
 
 
 def _check_organizer(game: Game, by: Any) -> None:
-    if by is None or game.organizer_id != getattr(by, "pk", None):
+    """The game's organizer, or staff (site administrators stand in for any organizer)."""
+    if by is None or not (
+        game.organizer_id == getattr(by, "pk", None) or getattr(by, "is_staff", False)
+    ):
         raise PermissionDenied("Only the organizer of this game can do that.")
 
 
@@ -180,8 +183,14 @@ def game_resume(*, game: Game, by: Any) -> Game:
 def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
     """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
     address stops working), a new row with the same engine name and position takes
-    over, active. The seat's sealed order for the open prompt, if any, stays in force
-    until the new player replaces it. Returns the new seat."""
+    over, active. The old player's sealed order for the open prompt, if it sent one, is
+    withdrawn unread: the new player orders for itself (the default order if it does
+    not), and a sealed order is never shown to anyone else. A replaced player does not
+    come back to the game (unless staff hands the seat): handing a seat to a friend to
+    read its hand and then back would be a peek. Every other seat is told. Returns the
+    new seat."""
+    from games.services.orders import PLAYER_SOURCES
+
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
         _check_organizer(game, by)
@@ -190,27 +199,49 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             raise GameStateError("Players can only be replaced in a game in progress.")
         if old.status == Seat.Status.REPLACED:
             raise GameStateError("This seat has already been handed to another player.")
-        if (
-            Seat.objects.filter(game=game, user=new_user)
-            .exclude(status=Seat.Status.REPLACED)
-            .exists()
-        ):
+        held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
+        if any(status != Seat.Status.REPLACED for status in held):
             raise ValidationError("That player already holds a seat in this game.")
+        if held and not getattr(by, "is_staff", False):
+            raise ValidationError(
+                f"{new_user} was replaced in this game before, and a replaced player does not "
+                "come back (a site administrator can do it if it was a mistake)."
+            )
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])
         new = Seat.objects.create(game=game, user=new_user, name=old.name, position=old.position)
+        from games.services.notifications import (
+            notify_game_notice,
+            notify_seat_handover,
+            notify_seat_released,
+        )
+        from games.services.resolution import open_prompt_locked
+
+        prompt = open_prompt_locked(game=game)
+        withdrawn = False
+        if prompt is not None:
+            withdrawn = bool(
+                SealedOrder.objects.filter(
+                    prompt=prompt, seat_name=old.name, is_current=True, source__in=PLAYER_SOURCES
+                ).update(is_current=False)
+            )
+            if withdrawn and prompt.ready_at is not None:  # incomplete again
+                Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
+                prompt.ready_at = prompt.resolve_after = None
         log_append(
             game=game,
             kind="seat_replaced",
-            payload={"seat": old.name, "was_resigned": was_resigned},
+            payload={"seat": old.name, "was_resigned": was_resigned, "order_withdrawn": withdrawn},
         )
-        from games.services.notifications import notify_seat_handover, notify_seat_released
-        from games.services.resolution import open_prompt_locked
-
         notify_seat_released(game=game, seat=old)
-
-        prompt = open_prompt_locked(game=game)
+        notify_game_notice(
+            game=game,
+            subject=f"Seat {old.name} has a new player",
+            text=f"the organizer handed the seat {old.name} to another player.",
+            key=f"replaced:{game.pk}:{log_count(game)}",
+            exclude=[new.pk, old.pk],
+        )
         if prompt is not None:
             from games.services.orders import prompt_state
 

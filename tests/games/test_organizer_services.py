@@ -105,8 +105,12 @@ def test_replace_seat_hands_over_name_position_and_mail(
     former = seat_view(seat=Seat.objects.get(pk=seats["bob"].pk))
     assert "hand" not in former and "dealt" not in former and former["my_order"] is None
     assert "hand" in seat_view(seat=new)
-    # The old player's sealed order stays in force and is visible to the new player.
-    assert seat_view(seat=new)["my_order"]["text"] == RULES.legal_orders(state, "bob")[0]
+    # The old player's sealed order is withdrawn unread: nobody else ever sees it, and the
+    # new player orders for itself.
+    assert seat_view(seat=new)["my_order"] is None
+    assert not SealedOrder.objects.filter(seat_name="bob", is_current=True).exists()
+    replaced = LogEntry.objects.get(game=game, kind="seat_replaced").payload
+    assert replaced == {"seat": "bob", "was_resigned": False, "order_withdrawn": True}
     with pytest.raises(PermissionDenied):
         order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[1], source="web")
     with django_capture_on_commit_callbacks(execute=True):
@@ -120,6 +124,63 @@ def test_replace_seat_hands_over_name_position_and_mail(
     farewell = OutboxMessage.objects.get(kind="notice", to=seats["bob"].user.email)
     assert "handed your seat bob to another player" in farewell.body
     assert not farewell.reply_to
+    # Every other player is told; the new one got its welcome instead.
+    told = set(OutboxMessage.objects.filter(kind="notice", subject__contains="Seat bob has a new player")
+               .values_list("to", flat=True))  # fmt: skip
+    assert told == {seats[n].user.email for n in NAMES if n != "bob"}
+
+
+def test_a_replaced_player_does_not_come_back_unless_staff_says_so(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # Handing a seat to a friend to read its hand, then back, would be a peek.
+    game, seats = start_fixed(NAMES)
+    (sock, staff) = make_users(["sock", "staffer"])
+    staff.is_staff = True
+    staff.save()
+    bob = seats["bob"].user
+    new = seat_replace(seat=seats["bob"], new_user=sock, by=game.organizer)
+    with pytest.raises(ValidationError, match="replaced in this game before"):
+        seat_replace(seat=new, new_user=bob, by=game.organizer)
+    assert Seat.objects.get(pk=new.pk).status == Seat.Status.ACTIVE
+    back = seat_replace(seat=new, new_user=bob, by=staff)
+    assert (back.user, back.status, back.name) == (bob, Seat.Status.ACTIVE, "bob")
+
+
+def test_a_game_with_a_withdrawn_order_is_played_to_the_end_and_verifies(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.services.resolution import prompt_resolve
+
+    game, seats = start_fixed(NAMES)
+    (newbie,) = make_users(["newbie"])
+    state = current_state(game=game)
+    for name in NAMES:  # every order in: the prompt is ready to resolve
+        order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    assert Prompt.objects.get(game=game, number=1).ready_at is not None
+    seat_replace(seat=seats["cat"], new_user=newbie, by=game.organizer)
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert prompt.ready_at is None  # incomplete again: a scheduled resolution does nothing
+    assert prompt_resolve(game_id=game.pk, prompt_number=1) is False
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+        state = current_state(game=game)
+        for name in prompt.pending:
+            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
+            if not SealedOrder.objects.filter(prompt=prompt, seat_name=name, is_current=True).exists():
+                order_submit(seat=seat, text=RULES.legal_orders(state, name)[-1], source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
+    assert game.status == Game.Status.FINISHED
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
 
 
 def test_end_game_abandons_reveals_seed_and_stays_verifiable(
