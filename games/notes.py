@@ -10,9 +10,11 @@ _TRAILING_NOTE_RE = re.compile(r"\s+#.*$")
 
 
 def without_notes(text: str) -> str:
-    """``text`` without its note lines and end-of-line notes."""
+    """``text`` without its note lines and end-of-line notes, its lines ended by ``\n``
+    (a browser sends ``\r\n``)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     return "\n".join(
-        _TRAILING_NOTE_RE.sub("", line)
+        _TRAILING_NOTE_RE.sub("", line).rstrip()
         for line in text.split("\n")
         if not line.lstrip().startswith("#")
     ).strip()

@@ -10,6 +10,16 @@ import engine
 from engine.base import IllegalOrder
 from engine.sixbyfive_orders import order_text, parse_text
 
+# Control characters have no place in a one-line text (a name, a subject, a header; NUL
+# cannot even be stored in a PostgreSQL text column): each becomes a space.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def one_line(value: Any) -> str:
+    """``value`` on one line: control characters and runs of white space become one space
+    (a game or tournament name, an email subject, a header's text)."""
+    return " ".join(_CONTROL_RE.sub(" ", str(value or "")).split())
+
 
 def ruleset_name(ruleset_id: str) -> str:
     """The ruleset's own name ("5X", "4X Dice"), or its id if no engine has it."""

@@ -491,3 +491,20 @@ def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # a zone this machine lost
         return zoneinfo.ZoneInfo("UTC")
+
+
+def player_by_name_or_email(*, text: Any) -> Any:
+    """The account a person means by ``text``: an email address (anything with an ``@``)
+    is looked up as an address first, so a player name that looks like someone's
+    address cannot stand in for it; otherwise the player name. None when nobody."""
+    from django.contrib.auth import get_user_model
+
+    text = str(text or "").replace("\x00", "").strip()
+    if not text:
+        return None
+    users = get_user_model().objects
+    if "@" in text:
+        found = users.filter(email__iexact=text).order_by("pk").first()
+        if found is not None:
+            return found
+    return users.filter(username__iexact=text).order_by("pk").first()

@@ -10,7 +10,6 @@ from typing import Any
 
 from django import forms as django_forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from fivex_site.converters import RowIdConverter
 from games.errors import ApplicationError
+from games.selectors import player_by_name_or_email
 from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
@@ -251,6 +251,11 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     tournament = _tournament(slug)
+    if not _is_organizer(request, tournament):
+        # Before reading anything posted: a stranger learns nothing (not even whether an
+        # email address has an account).
+        messages.error(request, "Only the tournament's organizer can manage it.")
+        return redirect("tournaments:detail", slug=slug)
     user = request.user
     post = request.POST
     current = tournament.rounds.order_by("-number").first()
@@ -258,8 +263,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         return _act(request, tournament, lambda: tsvc.tournament_open(tournament=tournament, by=user),
                     "Registration is open.")
     if action == "register":
-        who = (post.get("user") or "").strip()
-        target = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who)).first()
+        who = (post.get("user") or "").replace("\x00", "").strip()
+        target = player_by_name_or_email(text=who)
         if target is None:
             messages.error(request, f"No user {who!r}.")
             return redirect("tournaments:manage", slug=slug)

@@ -17,6 +17,7 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 2
+ACCOUNT_USERNAME_VALIDATORS = "fivex_site.validators.username_validators"
 ACCOUNT_EMAIL_VERIFICATION = env.str(
     "ACCOUNT_EMAIL_VERIFICATION", default="mandatory" if IS_PRODUCTION else "optional"
 )

@@ -179,7 +179,13 @@ class OrderTextField(StrictCharField):
 
 
 class OrderInputSerializer(StrictInputSerializer):
-    text = OrderTextField(max_length=ORDER_MAX_LENGTH, trim_whitespace=True)
+    text = OrderTextField(
+        max_length=ORDER_MAX_LENGTH,
+        trim_whitespace=True,
+        help_text="The order in the game's order language. Notes (a line starting with #, or "
+        "# after a space at a line's end) are dropped before it is sealed, as on the web and "
+        "by email: the receipt's text is what was sealed.",
+    )
     prompt = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -187,6 +193,16 @@ class OrderInputSerializer(StrictInputSerializer):
         "click is then safe). If that prompt is no longer open the order is refused (409) "
         "instead of landing on the next prompt.",
     )
+
+    def validate_text(self, value: str) -> str:
+        from games.notes import without_notes
+
+        text = without_notes(value)
+        if not text:
+            raise serializers.ValidationError(
+                "The order is empty: lines starting with # are notes, not orders."
+            )
+        return text
 
 
 # --- outputs ----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from email.utils import getaddresses
 import html2text
 
 from games.notes import without_notes
+from games.presentation import one_line
 
 COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
@@ -115,7 +116,7 @@ def header_section(raw: bytes, limit: int = HEADER_LIMIT) -> bytes:
 
 def header_text(msg: Message, name: str) -> str:
     """A header's value as text ("" when absent); RFC 2047 words decoded when possible,
-    never raising on a malformed header."""
+    never raising on a malformed header; control characters (NUL included) dropped."""
     for key, value in msg.raw_items():
         if key.lower() != name.lower():
             continue
@@ -124,13 +125,13 @@ def header_text(msg: Message, name: str) -> str:
             value = str(make_header(decode_header(value)))
         except Exception:  # noqa: BLE001 - a broken encoded-word keeps its raw form
             pass
-        return " ".join(value.split())
+        return one_line(value)
     return ""
 
 
 def all_header_texts(msg: Message, name: str) -> list[str]:
     """Every value of a repeated header, raw (not decoded)."""
-    return [" ".join(str(v).split()) for k, v in msg.raw_items() if k.lower() == name.lower()]
+    return [one_line(str(v)) for k, v in msg.raw_items() if k.lower() == name.lower()]
 
 
 def first_address(value: str) -> str:
@@ -184,6 +185,11 @@ def dkim_result(msg: Message) -> str:
 
 
 def _decode_part(part: Message) -> str:
+    """A text part's text; NUL characters dropped (no database text column takes them)."""
+    return _decode_part_raw(part).replace("\x00", "")
+
+
+def _decode_part_raw(part: Message) -> str:
     try:
         payload = part.get_payload(decode=True)
     except Exception:  # noqa: BLE001

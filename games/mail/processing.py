@@ -98,6 +98,10 @@ def store_message(
     An oversize message keeps only its header section. Raises only on a database
     failure (the caller then asks the sender's MTA to try again later)."""
     raw_bytes = bytes(raw_bytes or b"")
+    # Envelope values come from the MTA, a pipe's arguments or a webhook's JSON: no NUL.
+    envelope_recipient = str(envelope_recipient or "").replace("\x00", "")
+    if envelope_sender is not None:
+        envelope_sender = str(envelope_sender).replace("\x00", "")
     size = len(raw_bytes)
     truncated = size > max_bytes()
     head = parse_bytes(header_section(raw_bytes), headers_only=True)

@@ -16,6 +16,7 @@ from engine.audit import seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
+from games.presentation import one_line
 from games.selectors import invite_valid
 from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
@@ -158,7 +159,7 @@ def game_create(
     for key in setup:
         if key not in rules.setup_keys:
             raise ValidationError(f"Unknown setup key {key!r} for {rules.id}.")
-    name = (name or "").strip()[:120]
+    name = one_line(name)[:120]  # it ends up in email subjects: one line
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=rules.id,

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
-from games.presentation import entered_order_text, order_patterns, waiting_note
+from games.presentation import entered_order_text, one_line, order_patterns, waiting_note
 from games.selectors import time_zone_of
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
@@ -85,7 +85,7 @@ def outbox_enqueue(
         with transaction.atomic():
             message = OutboxMessage.objects.create(
                 to=to,
-                subject=subject[:255],
+                subject=one_line(subject)[:255],  # a line break would make it unsendable
                 body=body,
                 html=html or "",
                 reply_to=reply_to or "",
@@ -142,7 +142,7 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
 def _outbox_row(message: dict[str, Any]) -> OutboxMessage:
     return OutboxMessage(
         to=message["to"],
-        subject=message["subject"][:255],
+        subject=one_line(message["subject"])[:255],
         body=message["body"],
         html=message.get("html") or "",
         reply_to=message.get("reply_to") or "",

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -193,12 +192,7 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         if not form.is_valid():
             _form_error(request, form)
         else:
-            user_model = get_user_model()
-            who = form.cleaned_data["username"].strip()
-            new_user = (
-                user_model.objects.filter(username__iexact=who).first()
-                or user_model.objects.filter(email__iexact=who).first()
-            )
+            new_user = selectors.player_by_name_or_email(text=form.cleaned_data["username"])
             if new_user is None:
                 messages.error(request, "There is no player with that name or email address.")
             else:

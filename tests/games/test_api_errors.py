@@ -490,3 +490,23 @@ def test_an_unknown_endpoint_posted_with_a_session_cookie_is_a_json_404(table):
     refused = browser.post(f"/api/games/{game.pk}/orders/", {"text": "PASS GANDHI"})
     assert refused.status_code == 403 and "CSRF" in refused.json()["message"]
     assert not SealedOrder.objects.filter(prompt__game=game).exists()
+
+
+def test_api_notes_are_dropped_before_sealing(table, django_capture_on_commit_callbacks):  # noqa: F811
+    import hashlib
+
+    game, clients = table
+    sent = clients["ann"].post(orders_url(game), {
+        "text": "# plan: keep DIDO, bid 5 on C\r\nPASS GANDHI   # the weak one\r\n", "prompt": 1,
+    }, format="json")  # fmt: skip
+    assert sent.status_code == 201, sent.content
+    order = SealedOrder.objects.get(seat_name="ann", is_current=True)
+    assert order.text == "PASS GANDHI" == sent.json()["text"]
+    assert order.commitment == hashlib.sha256(f"{order.salt}:PASS GANDHI".encode()).hexdigest()
+    from games.models import LogEntry
+
+    assert not any("DIDO, bid" in str(e.payload) for e in LogEntry.objects.filter(game=game))
+    only_notes = clients["ann"].post(orders_url(game), {"text": "# thinking...", "prompt": 1}, format="json")
+    assert only_notes.status_code == 400
+    assert "lines starting with # are notes" in str(only_notes.json()["fields"]["text"])
+    assert SealedOrder.objects.get(seat_name="ann", is_current=True).pk == order.pk

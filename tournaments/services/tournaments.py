@@ -12,6 +12,7 @@ from django.utils.text import slugify
 
 import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
+from games.presentation import one_line
 from games.services.games import options_within_site_limits
 from tournaments.models import Registration, Tournament
 from tournaments.services import notices
@@ -68,7 +69,7 @@ def tournament_create(
     """Create a tournament in draft. Checks the ruleset, its options (through the
     engine), the table sizes against the ruleset's player counts, the points per place
     and the tie-breaks. Raises ValidationError."""
-    name = (name or "").strip()
+    name = one_line(name)  # it ends up in email subjects: one line
     if not name:
         raise ValidationError("A tournament needs a name.")
     try:
