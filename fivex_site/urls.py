@@ -57,7 +57,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        # GET and HEAD only: an OPTIONS request rendered the page's template without its
+        # context (a 500).
+        SpectacularSwaggerView.as_view(
+            url_name="api-schema", template_name="api_docs.html", http_method_names=["get", "head"]
+        ),
         name="api-docs",
     ),
     path("", include("games.urls")),

@@ -73,3 +73,21 @@ def test_healthz_reports_a_database_failure(client, monkeypatch) -> None:
         "error": "database unreachable: connection refused by the test",
     }
     assert body["broker"]["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_in_production_names_no_internal_address_but_to_staff(client, monkeypatch, settings) -> None:
+    from django.contrib.auth import get_user_model
+
+    settings.IS_PRODUCTION = True
+    port = _closed_port()
+    _point_broker_at(monkeypatch, f"redis://127.0.0.1:{port}/0")
+    public = client.get("/healthz")
+    assert public.status_code == 503
+    body = public.json()
+    assert body["broker"] == {"status": "error"} and "127.0.0.1" not in public.content.decode()
+    assert body["database"]["status"] == "ok" and "url" not in body["database"]
+    staff = get_user_model().objects.create_user("ops", "ops@example.com", "pw", is_staff=True)
+    client.force_login(staff)
+    detailed = client.get("/healthz").json()
+    assert f"broker unreachable at redis://127.0.0.1:{port}/0" in detailed["broker"]["error"]

@@ -43,3 +43,10 @@ def test_server_error_page_renders_without_a_request_context() -> None:
 
     html = render_to_string("500.html", {})
     assert "Something went wrong on our side" in html
+
+
+@pytest.mark.django_db
+def test_the_api_docs_page_answers_other_methods_without_an_error(client) -> None:
+    assert client.get("/api/docs/").status_code == 200
+    for method in (client.options, client.post, client.delete):
+        assert method("/api/docs/").status_code == 405
