@@ -22,9 +22,11 @@ The exact formulas, so anyone can re-check a game without our code:
   ``game_ended`` when the organizer stops a started game) reveals ``seed``,
   ``seed_salt``, ``setup`` and ``setup_salt``. (Logs written before the commitment
   existed carry ``setup`` in ``game_started``; they are still accepted.)
-- seating: the seat names in the order they joined, shuffled with
-  ``engine.rng.shuffled(engine.rng.seed_state(seed), names)`` unless the organizer
-  fixed the seating (``game_started.payload.seating_fixed``).
+- seating: the seat names in the order they joined, shuffled unless the organizer fixed
+  the seating (``game_started.payload.seating_fixed``), by ``game_started.payload.
+  seating_rule``: 2 is ``engine.rng.shuffled(s, names)`` with ``s`` the first 8 bytes
+  (big-endian) of ``sha256("fivex-seating:" + decimal_seed)``, a stream the engine never
+  deals from; 1 (logs without the key) is ``shuffled(engine.rng.seed_state(seed), names)``.
 
 An export (``games.selectors.game_export``) is
 ``{"format": "fivex-game-log/1", "game": {...}, "entries": [...], "final_state": {...}}``;
@@ -74,11 +76,27 @@ def setup_commitment(*, setup_salt: str, setup: Any) -> str:
     return hashlib.sha256(f"{setup_salt}:{canonical(setup)}".encode()).hexdigest()
 
 
-def seating_from_seed(*, seed: int, names: list[str]) -> list[str]:
-    """The shuffled seating of ``names`` (join order) for ``seed``."""
+#: How a game's seating is drawn from its seed (logged as ``seating_rule`` in
+#: ``game_started``). Rule 1 shuffled with the seed's own RNG stream, the one the engine
+#: deals from, so the public seating gave away the first draws of the hidden deal (which
+#: 5X leaders are in play). Rule 2 shuffles with a stream of its own, derived from the
+#: seed by SHA-256, that the engine never uses.
+SEATING_RULE = 2
+
+
+def seating_from_seed(*, seed: int, names: list[str], rule: int = 1) -> list[str]:
+    """The shuffled seating of ``names`` (join order) for ``seed`` under ``rule`` (1 for
+    games logged without a ``seating_rule``)."""
     from engine.rng import seed_state, shuffled
 
-    out, _state = shuffled(seed_state(seed), list(names))
+    if rule == 2:
+        digest = hashlib.sha256(f"fivex-seating:{int(seed)}".encode()).digest()
+        state = int.from_bytes(digest[:8], "big")
+    elif rule == 1:
+        state = seed_state(seed)
+    else:
+        raise ValueError(f"unknown seating rule {rule!r}")
+    out, _state = shuffled(state, list(names))
     return out
 
 
@@ -242,7 +260,11 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
         return problems
     players = setup.get("seating") or []
     if not setup.get("seating_fixed"):
-        if seating_from_seed(seed=seed, names=list(setup.get("join_order") or [])) != players:
+        rule = setup.get("seating_rule", 1)
+        names = list(setup.get("join_order") or [])
+        if rule not in (1, 2):
+            problems.append(f"entry {started.get('seq')}: unknown seating rule {rule!r}")
+        elif seating_from_seed(seed=seed, names=names, rule=rule) != players:
             problems.append(f"entry {started.get('seq')}: seating is not the shuffle of the seed")
 
     script = {

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from engine.audit import seating_from_seed, seed_commitment
+from engine.audit import SEATING_RULE, seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
@@ -349,7 +349,7 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
             raise ValidationError("The fixed seating must list every seated player exactly once.")
         seating = list(fixed_order)
     else:
-        seating = seating_from_seed(seed=seed, names=join_order)
+        seating = seating_from_seed(seed=seed, names=join_order, rule=SEATING_RULE)
     try:
         state = rules.new_game(players=seating, options=game.options, seed=seed, setup=game.setup)
     except ScriptError as exc:
@@ -380,6 +380,7 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
             "join_order": join_order,
             "seating": seating,
             "seating_fixed": fixed_order is not None,
+            "seating_rule": SEATING_RULE,
         },
     )
     prompt = prompt_open(game=game, state=state, number=1, now=now)

@@ -201,7 +201,7 @@ def test_join_private_leave_and_automatic_start_with_seed_shuffle() -> None:
     from engine.audit import seating_from_seed
 
     seating = [s.name for s in Seat.objects.filter(game=game).order_by("position")]
-    assert seating == seating_from_seed(seed=game.seed, names=["a", "b", "c"])
+    assert seating == seating_from_seed(seed=game.seed, names=["a", "b", "c"], rule=2)
     started = LogEntry.objects.get(game=game, kind="game_started")
     assert started.payload["seed_commitment"] == game.seed_commitment
     assert "seed" not in started.payload
