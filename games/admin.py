@@ -53,6 +53,19 @@ class SealedOrderAdmin(admin.ModelAdmin):
 class LogEntryAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "kind", "created_at", "hash")
     list_filter = ("kind",)
+    # The payload as the public log shows it: while the game runs, revealed orders are
+    # commitments only (some, like a 5X draft pass, the rules never show to others).
+    fields = ("game", "seq", "kind", "created_at", "public_payload", "prev_hash", "hash")
+    readonly_fields = fields
+
+    @admin.display(description="payload")
+    def public_payload(self, obj: LogEntry) -> str:
+        import json
+
+        from games.selectors import log_entry_public
+
+        payload = log_entry_public(entry=obj)["payload"]
+        return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
 
     def has_add_permission(self, request):  # noqa: ANN001, D102
         return False
@@ -68,5 +81,6 @@ class LogEntryAdmin(admin.ModelAdmin):
 class OutboxMessageAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind")
-    exclude = ("body", "html")
+    # The body is the player's own view; the reply address is the seat's credential.
+    exclude = ("body", "html", "reply_to", "headers")
     readonly_fields = ("to", "subject", "status", "attempts", "last_error", "sent_at")

@@ -426,6 +426,12 @@ def _redact(entry: dict[str, Any], own: set[str]) -> dict[str, Any]:
     return {**entry, "payload": {**entry["payload"], "orders": orders}, "redacted": True}
 
 
+def log_entry_public(*, entry: LogEntry) -> dict[str, Any]:
+    """One log entry as anyone who holds no seat may see it (the admin shows this)."""
+    shown = _entry_dict(entry)
+    return shown if entry.game.status in OVER else _redact(shown, set())
+
+
 def game_log(*, game: Game, for_user: Any = None) -> list[dict[str, Any]]:
     """The game's audit log as a player may see it. While the game runs, order texts
     and salts of other seats are replaced by their commitments (the viewer's own seat

@@ -190,3 +190,32 @@ def test_admin_change_page_does_not_show_a_fixed_setup(admin_client):
         game_join(game=game, user=user)
     page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert "SULEIMAN" not in page and "NAPOLEON" not in page
+
+
+def test_the_admin_shows_revealed_orders_as_commitments_and_no_reply_address_mid_game(
+    admin_client, django_capture_on_commit_callbacks
+):
+    """Regression: the admin's log entry page showed a 5X draft pass (never revealed to
+    the others) while the game ran, and the outbox page the seat's private address."""
+    from games.services.games import game_create, game_join
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+    from games.services.seats import seat_reply_address
+
+    users = [make_user(n) for n in ("adm1", "adm2", "adm3")]
+    deal = {"adm1": ["SULEIMAN", "CAESAR"], "adm2": ["QIN", "DIDO"], "adm3": ["ERIK", "NAPOLEON"]}
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": deal})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    for seat, passed in (("adm1", "CAESAR"), ("adm2", "DIDO"), ("adm3", "NAPOLEON")):
+        order_submit(seat=game.seats.get(name=seat), text=f"PASS {passed}", source="web")
+    assert prompt_resolve(game_id=game.pk, prompt_number=1)
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed")
+    page = admin_client.get(f"/admin/games/logentry/{revealed.pk}/change/").content.decode()
+    assert revealed.payload["orders"]["adm2"]["commitment"] in page
+    assert "PASS DIDO" not in page and "PASS CAESAR" not in page
+    message = OutboxMessage.objects.filter(game=game, seat__name="adm2").first()
+    page = admin_client.get(f"/admin/games/outboxmessage/{message.pk}/change/").content.decode()
+    token = seat_reply_address(seat=game.seats.get(name="adm2")).split("+")[1].split("@")[0]
+    assert message.subject in page and token not in page
