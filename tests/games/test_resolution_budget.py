@@ -175,14 +175,13 @@ def test_resolution_reads_exactly_what_the_orm_reads() -> None:
     from games.errors import NotFound
     from games.models import Game, StateSnapshot
     from games.services.audit import log_tail
+    from games.services.games import seat_resign
     from games.services.locking import lock_game as _lock_game
     from games.services.notifications import seats_for_mail
     from games.services.orders import current_orders
     from games.services.organizer import seat_replace
     from games.services.resolution import _read_for_resolution
     from tests.games.core_support import make_users
-
-    from games.services.games import seat_resign
 
     game, seats = start_fixed(NAMES)
     state = current_state(game=game)
