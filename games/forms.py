@@ -111,6 +111,14 @@ class RulesetOptionsMixin:
         return {k: v for k, v in raw.items() if v is not None}
 
 
+def time_zone_choices(current: str) -> list[tuple[str, str]]:
+    """Every time zone for a select, ``current`` among them (an alias kept if chosen)."""
+    from games.services.players import time_zone_names
+
+    zones = time_zone_names()
+    return [(z, z) for z in (zones if current in zones else (current, *zones))]
+
+
 class GameCreateForm(RulesetOptionsMixin, forms.Form):
     """Create a game: ruleset, its options, seats, privacy and deadline."""
 
@@ -190,12 +198,7 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
-        from games.services.players import time_zone_names
-
-        zones = time_zone_names()
-        self.fields["quiet_hours_time_zone"].choices = [
-            (z, z) for z in (zones if time_zone in zones else (time_zone, *zones))
-        ]
+        self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
         self.fields["quiet_hours_time_zone"].initial = time_zone
 
     # Left empty: the model's default (what an unset policy field means everywhere).

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from games.forms import RulesetOptionsMixin, ruleset_choices
+from games.forms import RulesetOptionsMixin, ruleset_choices, time_zone_choices
 from tournaments.standings import TIEBREAK_NAMES
 
 
@@ -22,6 +22,17 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     )
     rounds_count = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Rounds")
     deadline_hours = forms.FloatField(min_value=1, max_value=24 * 30, initial=48, label="Deadline (hours)")
+    quiet_hours_start = forms.IntegerField(
+        min_value=0, max_value=23, required=False, label="Quiet hours from (hour, 0-23)",
+        help_text="Optional: no deadline of the tournament's games falls in the quiet hours.",
+    )
+    quiet_hours_end = forms.IntegerField(
+        min_value=0, max_value=23, required=False, label="Quiet hours until (hour, 0-23)"
+    )
+    quiet_hours_time_zone = forms.ChoiceField(
+        choices=(), required=False, label="Quiet hours on the clock of",
+        help_text="Your own time zone unless you choose another (daylight saving included).",
+    )
     points_per_place = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
@@ -39,13 +50,16 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         "Default: the game's short name (e.g. 5x).",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, time_zone: str = "UTC", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
+        self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
+        self.fields["quiet_hours_time_zone"].initial = time_zone
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["quiet_hours_time_zone"] = data.get("quiet_hours_time_zone") or "UTC"
         options = self.chosen_options(data)
         if options is not None:
             data["options"] = options

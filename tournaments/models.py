@@ -30,6 +30,10 @@ class Tournament(models.Model):
     table_sizes = models.JSONField(default=list)  # allowed sizes, most preferred first
     rounds_count = models.PositiveSmallIntegerField()
     deadline_hours = models.FloatField(default=48)
+    # The tables' quiet hours (whole hours on the clock of the zone), as a game's.
+    quiet_hours_start = models.PositiveSmallIntegerField(null=True, blank=True)
+    quiet_hours_end = models.PositiveSmallIntegerField(null=True, blank=True)
+    quiet_hours_time_zone = models.CharField(max_length=64, default="UTC")
     # {"2": [1, 0], "4": [1, 0.67, 0.33, 0]}: points per place for each table size.
     points_per_place = models.JSONField(default=dict, blank=True)
     bye_points = models.FloatField(default=1.0)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from fivex_site.converters import RowIdConverter
 from games.errors import ApplicationError
-from games.selectors import player_by_name_or_email
+from games.selectors import player_by_name_or_email, time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
@@ -64,7 +64,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(
+        request.POST or None, time_zone=time_zone_of(user=request.user).key
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -76,6 +78,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 table_sizes=data["table_sizes"],
                 rounds_count=data["rounds_count"],
                 deadline_hours=data["deadline_hours"],
+                quiet_hours_start=data["quiet_hours_start"],
+                quiet_hours_end=data["quiet_hours_end"],
+                quiet_hours_time_zone=data["quiet_hours_time_zone"],
                 points_per_place=data["points_per_place"],
                 tiebreaks=data["tiebreaks"] or ["buchholz"],
                 rating_pool=data["rating_pool"],

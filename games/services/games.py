@@ -89,7 +89,7 @@ def game_options_check(
     )
 
 
-def _check_policy(
+def deadline_policy_check(
     *,
     deadline_hours: float,
     grace_minutes: int,
@@ -144,7 +144,7 @@ def game_create(
     rules, normalized, warnings = game_options_check(
         ruleset=ruleset, options=options, seats_count=seats_count
     )
-    _check_policy(
+    deadline_policy_check(
         deadline_hours=deadline_hours,
         grace_minutes=grace_minutes,
         quiet_hours_start=quiet_hours_start,

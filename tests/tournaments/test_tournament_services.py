@@ -534,3 +534,36 @@ def test_the_home_page_lists_the_players_tournaments(client):
     assert "Secret draft" in html and "Cup hp" not in html and draft.status == "draft"
     client.force_login(make_users(1, prefix="nn")[0])
     assert "Your tournaments" not in client.get("/").content.decode()
+
+
+def test_a_tournaments_quiet_hours_go_to_every_table_game(client):
+    organizer, *players = make_users(5, prefix="qh")
+    client.force_login(organizer)
+    form = client.get("/tournaments/new/").content.decode()
+    assert 'name="quiet_hours_time_zone"' in form
+    answer = client.post("/tournaments/new/", {
+        "name": "Night owls", "ruleset": "6x5", "table_sizes": "2", "rounds_count": 1,
+        "deadline_hours": 24, "tiebreaks": ["buchholz"], "quiet_hours_start": 22,
+        "quiet_hours_end": 7, "quiet_hours_time_zone": "Europe/Lisbon",
+    })  # fmt: skip
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    from tournaments.models import Tournament
+
+    t = Tournament.objects.get(name="Night owls")
+    assert (t.quiet_hours_start, t.quiet_hours_end, t.quiet_hours_time_zone) == (22, 7, "Europe/Lisbon")
+    assert "none from 22:00 to 7:00 Europe/Lisbon" in client.get(f"/tournaments/{t.slug}/").content.decode()
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=organizer), by=organizer)
+    games = [table.game for table in rnd.tables.all()]
+    assert len(games) == 2
+    assert {(g.quiet_hours_start, g.quiet_hours_end, g.quiet_hours_time_zone) for g in games} == {
+        (22, 7, "Europe/Lisbon")
+    }
+    half = client.post("/tournaments/new/", {
+        "name": "Half", "ruleset": "6x5", "table_sizes": "2", "rounds_count": 1,
+        "deadline_hours": 24, "quiet_hours_start": 22,
+    })  # fmt: skip
+    assert half.status_code == 200 and "Quiet hours need both a start and an end hour" in half.content.decode()
+    assert not Tournament.objects.filter(name="Half").exists()

@@ -273,6 +273,9 @@ def round_start(*, rnd: Round, by: Any) -> Round:
                 name=f"{tournament.name} — round {rnd.number}, table {table.number}",
                 is_private=False,  # watched from the tournament's pages
                 deadline_hours=tournament.deadline_hours,
+                quiet_hours_start=tournament.quiet_hours_start,
+                quiet_hours_end=tournament.quiet_hours_end,
+                quiet_hours_time_zone=tournament.quiet_hours_time_zone,
             )
             table.game = game
             table.save(update_fields=["game"])

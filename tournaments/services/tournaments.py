@@ -13,7 +13,8 @@ from django.utils.text import slugify
 import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
-from games.services.games import options_within_site_limits
+from games.services.games import deadline_policy_check, options_within_site_limits
+from games.services.players import time_zone_valid
 from tournaments.models import Registration, Tournament
 from tournaments.services import notices
 from tournaments.services.common import (
@@ -58,6 +59,9 @@ def tournament_create(
     table_sizes: Sequence[int],
     rounds_count: int,
     deadline_hours: float = 48,
+    quiet_hours_start: int | None = None,
+    quiet_hours_end: int | None = None,
+    quiet_hours_time_zone: str = "UTC",
     points_per_place: Mapping[str, Any] | None = None,
     bye_points: float | None = None,
     requested_bye_points: float = 0.5,
@@ -93,6 +97,11 @@ def tournament_create(
             )
         if not 2 <= size <= 6:
             raise ValidationError("Tables seat 2 to 6 players.")
+    deadline_policy_check(
+        deadline_hours=deadline_hours, grace_minutes=0, quiet_hours_start=quiet_hours_start,
+        quiet_hours_end=quiet_hours_end, reminder_hours=12, early_resolution_delay_seconds=0,
+    )  # fmt: skip
+    quiet_hours_time_zone = time_zone_valid(quiet_hours_time_zone or "UTC")
     if not isinstance(rounds_count, int) or not 1 <= rounds_count <= 30:
         raise ValidationError("The number of rounds must be 1 to 30.")
     for tb in tiebreaks:
@@ -124,6 +133,9 @@ def tournament_create(
             table_sizes=sizes,
             rounds_count=rounds_count,
             deadline_hours=float(deadline_hours),
+            quiet_hours_start=quiet_hours_start,
+            quiet_hours_end=quiet_hours_end,
+            quiet_hours_time_zone=quiet_hours_time_zone,
             points_per_place=points,
             bye_points=float(bye_points),
             requested_bye_points=float(requested_bye_points),
@@ -142,6 +154,8 @@ def tournament_create(
                 "options": normalized,
                 "table_sizes": sizes,
                 "rounds": rounds_count,
+                "deadline_hours": float(deadline_hours),
+                "quiet_hours": [quiet_hours_start, quiet_hours_end, quiet_hours_time_zone],
                 "points_per_place": points,
                 "bye_points": tournament.bye_points,
                 "tiebreaks": list(tiebreaks),
