@@ -273,8 +273,9 @@ class SeatReplaceForm(forms.Form):
         coerce=int,
         choices=(),
         error_messages={
-            "invalid_choice": "That seat is not an active seat of this game any more "
-            "(it was handed over, or the page is out of date); choose a seat from the list."
+            "invalid_choice": "That seat cannot be handed over: it is not a seat of this game "
+            "any more (it was handed over already, or the page is out of date); choose a "
+            "seat from the list."
         },
     )
     username = forms.CharField(max_length=150, label="New player's username")

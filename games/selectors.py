@@ -133,6 +133,14 @@ def replaced_seat_name(*, game: Game, user: Any) -> str | None:
     )
 
 
+def may_organize(*, game: Game, user: Any) -> bool:
+    """Whether ``user`` may use the game's organizer tools: its organizer, or staff (site
+    administrators stand in for any organizer)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return game.organizer_id == user.pk or bool(getattr(user, "is_staff", False))
+
+
 def game_visible(*, game: Game, user: Any) -> bool:
     """Whether ``user`` may watch ``game``. Any game that is not private; a private game
     only by its organizer, anyone who holds or held a seat in it, and staff. Everyone

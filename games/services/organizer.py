@@ -28,9 +28,9 @@ MAX_EXTENSION_HOURS = 24 * 14
 
 def _check_organizer(game: Game, by: Any) -> None:
     """The game's organizer, or staff (site administrators stand in for any organizer)."""
-    if by is None or not (
-        game.organizer_id == getattr(by, "pk", None) or getattr(by, "is_staff", False)
-    ):
+    from games.selectors import may_organize
+
+    if not may_organize(game=game, user=by):
         raise PermissionDenied("Only the organizer of this game can do that.")
 
 
@@ -238,7 +238,7 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
         notify_game_notice(
             game=game,
             subject=f"Seat {old.name} has a new player",
-            text=f"the organizer handed the seat {old.name} to another player.",
+            text=_handover_notice(old.name, prompt, was_resigned=was_resigned, withdrawn=withdrawn),
             key=f"replaced:{game.pk}:{log_count(game)}",
             exclude=[new.pk, old.pk],
         )
@@ -249,6 +249,20 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
                 game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt
             )
     return new
+
+
+def _handover_notice(name: str, prompt: Prompt | None, *, was_resigned: bool, withdrawn: bool) -> str:
+    """What the other seats are told when seat ``name`` gets a new player."""
+    text = f"the organizer handed the seat {name} to another player"
+    if was_resigned:
+        text += " (its player had resigned: the new player orders for it from now on)"
+    if withdrawn and prompt is not None:
+        text += (
+            f". The order the previous player had sealed for prompt {prompt.number} was"
+            " withdrawn unread, so the prompt waits for the new player's order (or the"
+            " deadline)"
+        )
+    return text + "."
 
 
 def game_end(*, game: Game, by: Any, reason: str = "") -> Game:

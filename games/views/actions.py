@@ -166,7 +166,7 @@ def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     """The organizer's tools: extend the deadline, pause, resume, replace a seat, end."""
     game = load_visible_game(request, game_id)
-    if game.organizer_id != request.user.pk:
+    if not selectors.may_organize(game=game, user=request.user):
         raise PermissionDenied("Only the organizer of this game may do that.")
     if action == "extend":
         form = DeadlineExtendForm(request.POST)
@@ -187,7 +187,8 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         organizer_services.game_resume(game=game, by=request.user)
         messages.success(request, "The game is running again.")
     elif action == "replace":
-        seats = list(Seat.objects.filter(game=game, status="active"))
+        # An active seat, or one whose player resigned (a substitute takes it over).
+        seats = list(Seat.objects.filter(game=game, status__in=("active", "resigned")))
         form = SeatReplaceForm(request.POST, seats=seats)
         if not form.is_valid():
             _form_error(request, form)

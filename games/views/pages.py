@@ -172,7 +172,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ordered = set(prompt.get("ready") or []) if prompt else set()
     legal = list(view.get("legal_orders") or []) if seat else []
     seats = selectors.seats(game=game)
-    is_organizer = bool(user and (game.organizer_id == user.pk or user.is_staff))
+    is_organizer = selectors.may_organize(game=game, user=user)
     ruleset_template = select_template(
         [f"games/rulesets/{game.ruleset}.html", "games/rulesets/_generic.html"]
     ).template.name

@@ -257,7 +257,7 @@ def test_organizer_tools(client, users, started):
         {"seat": cat_seat.pk, "username": "ann"},
         follow=True,
     )
-    assert any("not an active seat of this game any more" in m for m in messages_of(stale))
+    assert any("not a seat of this game any more" in m for m in messages_of(stale))
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     seats_list = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
     assert "cat (played by zed)" in seats_list and "ann (played by" not in seats_list
@@ -273,6 +273,39 @@ def test_organizer_tools(client, users, started):
     assert export.status_code == 200
     assert export["Content-Disposition"].startswith("attachment")
     assert json.loads(export.content)["game"]["seed"] == started.seed
+
+
+def test_staff_use_the_organizer_tools_of_any_game(client, users, started):
+    staff = users["zed"]
+    staff.is_staff = True
+    staff.save()
+    login(client, staff)
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert "Deadline, pause, replace, end" in page
+    client.post(reverse("games:organizer", args=[started.pk, "pause"]))
+    started.refresh_from_db()
+    assert started.status == "paused"
+    client.post(reverse("games:organizer", args=[started.pk, "resume"]))
+    started.refresh_from_db()
+    assert started.status == "active"
+
+
+def test_a_resigned_seat_is_handed_to_a_substitute_on_the_web(client, users, started):
+    from games.services.games import seat_resign
+
+    cat_seat = started.seats.get(name="cat")
+    seat_resign(seat=cat_seat)
+    login(client, users["ann"])
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert f'<option value="{cat_seat.pk}">cat (cat, resigned)</option>' in page
+    answer = client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": "zed"},
+        follow=True,
+    )
+    assert "Seat cat now belongs to zed." in messages_of(answer)
+    assert started.seats.get(name="cat", status="active").user == users["zed"]
+    assert started.seats.get(pk=cat_seat.pk).status == "replaced"
 
 
 def test_organizer_tools_refuse_other_players(client, users, started):

@@ -463,7 +463,7 @@ def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_c
     third, fourth = (user_of[p] for p in second.players)  # fourth won table 2
     [mail] = over[fourth.email]
     assert mail.subject == "Cup ro: round 1 is over — you are tied 1st of 4"
-    assert f"Your result at table 2: 1st of 2, 1 point ({fourth} > {third}). Entered by the organizer." in mail.body
+    assert f"Your result at table 2: 1st of 2, 1 point ({fourth} > {third}). Entered by the organizer: played offline." in mail.body
     assert "You are tied 1st of 4 with 1 point." in mail.body
     assert "Round 2 of 2 starts when the organizer pairs it" in mail.body
     assert f"  3. {third} — 0 points" in mail.body and f"  1. {fourth} — 1 point  <- you" in mail.body
@@ -484,6 +484,55 @@ def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_c
     body = corrected[loser.email][0].body
     assert f"1st of 2, 1 point ({loser} > {winner})" in body
     assert f"It was: {winner} > {loser}." in body and "Reason: score sheet misread" in body
+
+
+def test_a_player_who_withdrew_during_a_round_still_gets_its_result():
+    organizer, players, t, regs = _open_cup("wd", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.order_by("number").first()
+    quitter = next(r for r in regs if r.pk == table.players[1])
+    tsvc.registration_withdraw(registration=quitter, by=quitter.user)
+    _results_by_hand(rnd, organizer, "played offline")
+    over = _mails(t, key__contains=":over:")
+    assert set(over) == {u.email for u in players} | {organizer.email}
+    [mail] = over[quitter.user.email]
+    assert f"Your result at table {table.number}: 2nd of 2, 0 points" in mail.body
+    assert "You have withdrawn from the tournament: you will not be paired again." in mail.body
+    assert "starts when the organizer pairs it" not in mail.body
+    stayer = next(r for r in regs if r.pk == table.players[0])
+    assert "Round 2 of 2 starts when the organizer pairs it" in over[stayer.user.email][0].body
+
+
+@pytest.mark.parametrize("reason", ["", "   ", "\x00\x01"])
+def test_a_result_by_hand_needs_a_reason(reason):
+    organizer, players, t, regs = _open_cup("nr" + str(len(reason)), 2)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    [table] = rnd.tables.all()
+    game_end(game=table.game, by=organizer, reason="offline")
+    with pytest.raises(ValidationError, match="Say why"):
+        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
+                             by=organizer, reason=reason)
+    assert Table.objects.get(pk=table.pk).ranking is None
+
+
+def test_a_result_reason_is_one_clean_line_of_at_most_500_characters():
+    organizer, players, t, regs = _open_cup("rl", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    first, second = rnd.tables.order_by("number")
+    game_end(game=first.game, by=organizer, reason="offline")
+    ranking = [[first.players[0]], [first.players[1]]]
+    with pytest.raises(ValidationError, match="too long .501 characters; at most 500"):
+        results.result_enter(table=first, ranking=ranking, by=organizer, reason="x" * 501)
+    results.result_enter(table=first, ranking=ranking, by=organizer,
+                         reason="sheet\x00 lost\r\nplayed  offline")
+    entry = t.log.filter(kind="result_entered").get()
+    assert entry.payload["reason"] == "sheet lost played offline"
+    winner = next(r.user.email for r in regs if r.pk == first.players[0])
+    [mail] = _mails(t)[winner]
+    assert "Reason: sheet lost played offline" in mail.body and "\x00" not in mail.body
 
 
 def test_every_player_gets_the_final_standings_when_the_tournament_closes():

@@ -66,15 +66,32 @@ def _place_text(ranking: list[list[int]], reg_id: int) -> str:
     return "not ranked"
 
 
-def _table_result(tournament: Tournament, table: Table, reg_id: int, names: dict[int, str]) -> str:
+def _table_result(
+    tournament: Tournament, table: Table, reg_id: int, names: dict[int, str], reason: str = ""
+) -> str:
     ppp = selectors.points_for(tournament).get(len(table.players), [])
     points = place_points([[str(p) for p in g] for g in table.ranking], ppp)[str(reg_id)]
     order = " > ".join(" = ".join(names[p] for p in group) for group in table.ranking)
-    by_hand = " Entered by the organizer." if table.result_source == "organizer" else ""
+    by_hand = ""
+    if table.result_source == "organizer":
+        by_hand = f" Entered by the organizer: {reason}" if reason else " Entered by the organizer."
+        by_hand += "" if by_hand.endswith((".", "!", "?")) else "."
     return (
         f"Your result at table {table.number}: {_place_text(table.ranking, reg_id)}, "
         f"{_points(points)} ({order}).{by_hand}"
     )
+
+
+def _hand_reasons(tournament: Tournament, rnd: Round) -> dict[int, str]:
+    """The organizer's latest reason for each table of ``rnd`` whose result was entered
+    or corrected by hand (from the tournament's log), by table number."""
+    reasons: dict[int, str] = {}
+    entries = tournament.log.filter(kind__in=("result_entered", "result_corrected")).order_by("seq")
+    for entry in entries:
+        payload = entry.payload or {}
+        if payload.get("round") == rnd.number and isinstance(payload.get("table"), int):
+            reasons[payload["table"]] = str(payload.get("reason") or "")
+    return reasons
 
 
 def round_finished(*, tournament: Tournament, rnd: Round) -> None:
@@ -98,41 +115,51 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
             f"pairs it: you will get your game's email then."
         )
     results: dict[int, str] = {}
+    reasons = _hand_reasons(tournament, rnd)
     for table in rnd.tables.all():
         for reg_id in table.players:
-            results[reg_id] = _table_result(tournament, table, reg_id, names)
+            reason = reasons.get(table.number, "")
+            results[reg_id] = _table_result(tournament, table, reg_id, names, reason)
     for bye in rnd.byes.all():
         results[bye.registration_id] = (
             f"You had a bye ({bye.get_kind_display()}): {_points(bye.points)}."
         )
     messages = []
-    for reg in tournament.registrations.filter(
-        pk__in=list(results), status=Registration.Status.ACTIVE
-    ).select_related("user"):
-        row = by_reg.get(reg.pk)
-        if not reg.user.email or row is None:
+    # Everyone who played the round, also a player who withdrew during it (told only
+    # that they will not be paired again).
+    for reg in tournament.registrations.filter(pk__in=list(results)).select_related("user"):
+        if not reg.user.email:
             continue
+        row = by_reg.get(reg.pk)
+        withdrawn = reg.status == Registration.Status.WITHDRAWN
+        place = (
+            [f"You are {_rank(row, rows)} of {len(rows)} with {_points(row['points'])}."]
+            if row is not None
+            else []
+        )
         body = "\n".join(
             [
                 f"Round {rnd.number} of {tournament.name} is over.",
                 "",
                 results[reg.pk],
-                f"You are {_rank(row, rows)} of {len(rows)} with {_points(row['points'])}.",
+                *place,
                 "",
                 f"Standings after round {rnd.number}:",
                 *_standings_lines(rows, me=reg.pk),
                 "",
-                next_step,
+                "You have withdrawn from the tournament: you will not be paired again."
+                if withdrawn
+                else next_step,
                 "",
                 f"Standings and pairings: {detail}",
                 "",
             ]
         )
+        standing = f" — you are {_rank(row, rows)} of {len(rows)}" if row is not None else ""
         messages.append(
             {
                 "to": reg.user.email,
-                "subject": f"{tournament.name}: round {rnd.number} is over — you are "
-                f"{_rank(row, rows)} of {len(rows)}",
+                "subject": f"{tournament.name}: round {rnd.number} is over{standing}",
                 "body": body,
                 "kind": "tournament",
                 "key": f"tournament:{tournament.pk}:round:{rnd.number}:over:{reg.pk}",

@@ -11,11 +11,15 @@ from django.utils import timezone
 
 from games.errors import ValidationError
 from games.models import Game, Seat
+from games.presentation import one_line
 from tournaments.models import RatingEntry, Round, Table, Tournament
 from tournaments.ratings import rate
 from tournaments.selectors import INITIAL_RATING
 from tournaments.services import notices
 from tournaments.services.common import lock_tournament, log_add, require_organizer
+
+#: The longest reason for a result entered by hand (it goes into the log and the emails).
+MAX_REASON_CHARS = 500
 
 logger = logging.getLogger(__name__)
 
@@ -107,9 +111,13 @@ def result_enter(
 ) -> Table:
     """Enter or correct a table's result by hand (logged with who and why). Ratings of
     the pool are rebuilt from scratch, since a correction changes everything after it."""
-    reason = (reason or "").strip()
+    reason = one_line(reason)  # no control characters (a NUL is no database text)
     if not reason:
         raise ValidationError("Say why the result is entered or corrected.")
+    if len(reason) > MAX_REASON_CHARS:
+        raise ValidationError(
+            f"The reason is too long ({len(reason)} characters; at most {MAX_REASON_CHARS})."
+        )
     ranking = [[int(p) for p in group] for group in ranking if group]
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=table.round.tournament_id)
