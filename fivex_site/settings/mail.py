@@ -10,6 +10,10 @@ MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)  # bigger: answe
 MAIL_SMTP_MAX_BYTES = env.int("MAIL_SMTP_MAX_BYTES", default=32 * 1024 * 1024)  # runsmtpd: 552
 MAIL_REPLIES_PER_HOUR = env.int("MAIL_REPLIES_PER_HOUR", default=20)  # per seat: stops loops
 MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=5)  # processing retries on system errors
+# The receiving mail server's authserv-id (comma-separated for several): its
+# Authentication-Results headers decide whether "From:" is genuine in games that only take
+# orders from the player's own address. Empty: "From:" is compared, not verified.
+MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="")
 ANYMAIL = {
     key: value
     for key, value in {

@@ -86,6 +86,8 @@ class ParsedMail:
     """The message this one answers (its Message-ID), as the sender's program wrote it."""
     auto_reason: str = ""
     dkim: str = ""
+    auth_results: list[str] = field(default_factory=list)
+    """Every Authentication-Results header, topmost first (``games.mail.authresults``)."""
     text: str = ""
     """The cleaned body: quotes, attribution lines and signatures removed."""
     has_text: bool = False
@@ -388,6 +390,7 @@ def parse_message(
     out.in_reply_to = header_text(msg, "In-Reply-To")[:998]
     out.auto_reason = auto_reply_reason(msg, envelope_sender)
     out.dkim = dkim_result(msg)
+    out.auth_results = all_header_texts(msg, "Authentication-Results")[:50]
     if headers_only:
         return out
     text, out.has_attachments = body_text(msg)

@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.mail import replies
+from games.mail import authresults, replies
 from games.mail.addresses import address_digest, redact_address, token_from_address
 from games.mail.models import InboundMail
 from games.mail.parsing import (
@@ -288,6 +288,13 @@ def _load_seat(seat_id: int) -> Seat:
     return Seat.objects.select_related("game", "user", "user__player_settings").get(pk=seat_id)
 
 
+def authserv_ids() -> list[str]:
+    """The authserv-ids of the site's own receiving mail servers (``MAIL_AUTHSERV_ID``,
+    comma-separated): their Authentication-Results headers are trusted."""
+    value = getattr(settings, "MAIL_AUTHSERV_ID", "") or ""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
 def sender_matches(*, seat: Seat, sender: str) -> bool:
     """Whether ``sender`` is the seat holder's account address (or one of its verified
     allauth addresses), compared case-insensitively."""
@@ -350,6 +357,11 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     ):
         text = replies.sender_mismatch_text(sender=parsed.sender)
         return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
+    if getattr(game, "require_sender_match", False) and authserv_ids():
+        verified, why = authresults.verdict(parsed.auth_results, parsed.sender, authserv_ids())
+        if not verified:
+            text = replies.sender_unverified_text(sender=parsed.sender, why=why)
+            return Outcome(rejected, "sender_unverified", why[:200], [text])
     if str(getattr(seat, "status", "active")) != "active":
         return Outcome(
             rejected, "seat_inactive", "seat is not active", [replies.inactive_text(seat)]

@@ -233,6 +233,18 @@ def sender_mismatch_text(*, sender: str) -> str:
     )
 
 
+def sender_unverified_text(*, sender: str, why: str) -> str:
+    """To the seat holder: a message for the seat said it came from their address, but
+    the receiving mail server could not confirm it."""
+    return (
+        f"A message for your seat said it came from {sender}, your account address, but "
+        f"our mail server could not confirm that ({why}). This game only accepts orders "
+        "that provably come from your account address, so it was ignored. If it was you, "
+        "your email provider may not sign its mail: send your order on the game's page "
+        "instead, or ask the organizer about it."
+    )
+
+
 def system_failure_text() -> str:
     """After the last retry: the message is kept, nothing was lost on the player's side."""
     return (

@@ -1,0 +1,136 @@
+"""Orders only from the player's own address, verified: the receiving server's
+Authentication-Results header (MAIL_AUTHSERV_ID) must show a DKIM, SPF or DMARC pass
+for the From: domain; a header from anyone else counts for nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.mail import authresults
+from games.mail.processing import process_message
+from games.models import OutboxMessage, SealedOrder
+from tests.mail.conftest import eml, make_table
+
+# The recorded message's own header (plain.eml): a DKIM pass for example.net and an SPF
+# pass for example.net, written by mail.orders.example.
+RECORDED = (
+    b"Authentication-Results: mail.orders.example;\r\n"
+    b"\tdkim=pass header.d=example.net header.s=s1 header.b=AbCdEf12;\r\n"
+    b"\tspf=pass smtp.mailfrom=example.net\r\n"
+)
+
+
+def with_results(raw: bytes, *headers: str) -> bytes:
+    """``raw`` with its Authentication-Results header replaced by headers with the
+    values ``headers`` (topmost first)."""
+    assert RECORDED in raw
+    lines = "".join(f"Authentication-Results: {h}\r\n" for h in headers)
+    return raw.replace(RECORDED, lines.encode())
+
+
+@pytest.mark.parametrize(
+    ("header", "ok"),
+    [
+        ("mx.orders.example; dkim=pass header.d=example.com header.s=s1", True),
+        ("mx.orders.example; dkim=pass header.i=@mail.example.com", True),  # subdomain
+        ("mx.orders.example; spf=pass smtp.mailfrom=ann@example.com", True),
+        ("mx.orders.example; dmarc=pass (p=reject) header.from=example.com", True),
+        ("MX.Orders.Example 1; dkim=pass (good signature) header.d=\"example.com\"", True),
+        ("mx.orders.example; dkim=pass header.d=example.net", False),  # another domain
+        ("mx.orders.example; dkim=pass header.d=com", False),  # a top-level domain
+        ("mx.orders.example; dkim=fail header.d=example.com; spf=softfail smtp.mailfrom=example.com", False),
+        ("mx.orders.example; spf=pass smtp.helo=example.com", False),  # a host, not a sender
+        ("mx.orders.example; dmarc=pass header.from=evil.example", False),
+        ("mx.orders.example; none", False),
+        ("evil.example; dkim=pass header.d=example.com", False),  # not our server
+        ("", False),
+        (";;;==(((", False),
+    ],
+)
+def test_verdict(header: str, ok: bool) -> None:
+    verified, why = authresults.verdict([header], "ann@example.com", ["mx.orders.example"])
+    assert verified is ok, why
+
+
+def test_only_the_topmost_header_of_our_server_counts() -> None:
+    ours_fail = "mx.orders.example; dkim=fail header.d=example.com"
+    forged_pass = "mx.orders.example; dkim=pass header.d=example.com"  # added by the sender
+    assert authresults.verdict([ours_fail, forged_pass], "ann@example.com", ["mx.orders.example"]) == (
+        False, "no DKIM, SPF or DMARC pass for example.com (dkim=fail)",
+    )  # fmt: skip
+    # Several receiving servers: either one's header is read.
+    assert authresults.verdict(
+        ["backup.orders.example; spf=pass smtp.mailfrom=example.com"],
+        "ann@example.com",
+        ["mx.orders.example", "backup.orders.example"],
+    ) == (True, "SPF pass")
+    assert authresults.verdict([], "ann@example.com", ["mx.orders.example"]) == (
+        False, "the receiving mail server did not check it",
+    )  # fmt: skip
+
+
+@pytest.fixture
+def verified_table(db, orders_settings):
+    orders_settings.MAIL_AUTHSERV_ID = "mail.orders.example"
+    return make_table(require_sender_match=True)
+
+
+def test_a_forged_from_without_our_servers_pass_is_refused(verified_table) -> None:
+    address = verified_table.address("ann")
+    raw = with_results(
+        eml("plain.eml", to=address, sender="ann@example.com"),
+        "mail.orders.example; dkim=none; spf=fail smtp.mailfrom=evil.example",
+        "evil.example; dkim=pass header.d=example.com",
+    )
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("rejected", "sender_unverified")
+    assert "dkim=none, spf=fail" in row.error
+    assert SealedOrder.objects.count() == 0
+    [warning] = OutboxMessage.objects.filter(kind="mail_reply")
+    assert warning.to == "ann@example.com"
+    assert "our mail server could not confirm that" in warning.body
+    assert "send your order on the game's page" in warning.body
+
+
+def test_the_recorded_signature_of_another_domain_is_not_the_players(verified_table) -> None:
+    # plain.eml is signed by example.net; From: says example.com.
+    address = verified_table.address("ann")
+    row = process_message(eml("plain.eml", to=address, sender="ann@example.com"), address)
+    assert row.outcome == "sender_unverified"
+    assert SealedOrder.objects.count() == 0
+
+
+def test_a_signed_message_from_the_account_address_is_taken(verified_table) -> None:
+    address = verified_table.address("ann")
+    raw = with_results(
+        eml("plain.eml", to=address, sender="ann@example.com"),
+        "mail.orders.example; dkim=pass header.d=example.com header.s=s1; spf=neutral",
+    )
+    row = process_message(raw, address)
+    assert row.outcome == "order_accepted"
+    assert SealedOrder.objects.filter(seat=verified_table.seats["ann"], is_current=True).count() == 1
+
+
+def test_the_sender_check_comes_first(verified_table) -> None:
+    # A signed message from another address is still someone else.
+    address = verified_table.address("ann")
+    raw = with_results(
+        eml("plain.eml", to=address, sender="mallory@evil.example"),
+        "mail.orders.example; dkim=pass header.d=evil.example",
+    )
+    assert process_message(raw, address).outcome == "sender_mismatch"
+
+
+def test_without_an_authserv_id_from_is_compared_only(db, orders_settings) -> None:
+    table = make_table(require_sender_match=True)
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address, sender="ann@example.com"), address)
+    assert row.outcome == "order_accepted"
+
+
+def test_games_without_the_sender_check_ignore_the_header(db, orders_settings) -> None:
+    orders_settings.MAIL_AUTHSERV_ID = "mail.orders.example"
+    table = make_table()
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address, sender="ann.other@example.org"), address)
+    assert row.outcome == "order_accepted"
