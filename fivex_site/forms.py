@@ -15,7 +15,17 @@ class PlayerSignupForm(SignupForm):
         username.widget.attrs["placeholder"] = "Player name"
 
     # Filled by account.js with the browser's time zone; the player can change it later.
-    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    # A plain Field: CharField's own checks (length, NUL) would refuse the sign-up.
+    time_zone = forms.Field(required=False, widget=forms.HiddenInput)
+
+    def clean_time_zone(self) -> str:
+        """The browser's zone if it is a plain short name; anything odd (too long, a NUL)
+        is ignored rather than refusing the sign-up (the player reads UTC until it
+        chooses)."""
+        value = self.cleaned_data.get("time_zone") or ""
+        if not isinstance(value, str) or len(value) > 64 or not value.isprintable():
+            return ""
+        return value.strip()
 
     def save(self, request):  # noqa: ANN001, ANN201 - allauth's signature
         from games.errors import ValidationError

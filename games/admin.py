@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
@@ -15,8 +16,25 @@ class SeatInline(admin.TabularInline):
     can_delete = False
 
 
+class GameAdminForm(forms.ModelForm):
+    class Meta:
+        model = Game
+        fields = "__all__"  # noqa: DJ007 - the admin's own fields/exclude choose
+
+    def clean_quiet_hours_time_zone(self) -> str:
+        """A known zone (a typo would silently read the quiet hours in UTC)."""
+        from games.errors import ValidationError
+        from games.services.players import time_zone_valid
+
+        try:
+            return time_zone_valid(self.cleaned_data.get("quiet_hours_time_zone"))
+        except ValidationError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameAdminForm
     list_display = ("id", "name", "ruleset", "status", "seats_count", "organizer", "created_at")
     list_filter = ("status", "ruleset", "is_private")
     search_fields = ("name", "public_id")

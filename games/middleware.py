@@ -19,9 +19,14 @@ class PlayerTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # The zone the player chose ("" if none): pages leave its dates as written
+        # instead of letting the browser rewrite them in the browser's own zone.
+        request.player_time_zone = ""
         if request.path.startswith(_SKIPPED) or not request.user.is_authenticated:
             return self.get_response(request)
-        from games.selectors import time_zone_of
+        from games.selectors import chosen_time_zone, time_zone_of
 
-        with timezone.override(time_zone_of(user=request.user)):
+        zone = time_zone_of(user=request.user)
+        request.player_time_zone = zone.key if chosen_time_zone(user=request.user) else ""
+        with timezone.override(zone):
             return self.get_response(request)

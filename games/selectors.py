@@ -492,6 +492,16 @@ def game_export_unchecked(*, game: Game) -> dict[str, Any]:
     }
 
 
+def chosen_time_zone(*, user: Any) -> str:
+    """The time zone name the player chose (its settings), "" if it chose none."""
+    from games.models import PlayerSettings
+
+    try:
+        return str(user.player_settings.time_zone or "")
+    except (PlayerSettings.DoesNotExist, AttributeError):
+        return ""
+
+
 def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
     """The time zone the player's pages and emails write dates in (UTC unless set).
     Reads ``user.player_settings`` (select it with the user to spare a query)."""

@@ -32,39 +32,69 @@ def _in_quiet(hour_float: float, start: int, end: int) -> bool:
     return hour_float >= start or hour_float < end
 
 
+def _local_hour(moment: datetime, tz: ZoneInfo) -> float:
+    local = moment.astimezone(tz)
+    return local.hour + local.minute / 60 + local.second / 3600 + local.microsecond / 3.6e9
+
+
+#: Every UTC offset and clock change of today's time zones falls on a quarter hour.
+_QUARTER = timedelta(minutes=15)
+
+
 def push_out_of_quiet_hours(
     *, moment: datetime, start: int | None, end: int | None, zone: str = "UTC"
 ) -> datetime:
-    """``moment`` moved to the end of the quiet window if it falls inside it; the hours
-    are read on the clock of ``zone`` (so a window follows its daylight saving time).
-    The result is in UTC."""
+    """``moment`` moved to the first moment after it that is outside the quiet window if
+    it falls inside it; the hours are read on the clock of ``zone`` (so a window follows
+    its daylight saving time). The result is in UTC.
+
+    That moment is the window's end on the local clock, unless the clocks change in
+    between: a window that ends inside the hour skipped in spring ends when the clocks
+    jump past it (or the next day, if they jump into the window), and a clock set back
+    into the open hours opens them at the change."""
     if start is None or end is None:
         return moment
     try:
         tz = ZoneInfo(zone or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         tz = ZoneInfo("UTC")
-    local = moment.astimezone(tz)
-    hour = local.hour + local.minute / 60 + local.second / 3600 + local.microsecond / 3.6e9
-    if not _in_quiet(hour, start, end):
+    if not _in_quiet(_local_hour(moment, tz), start, end):
         return moment
     # The window's end on the local clock, today or tomorrow (wall-clock days: a DST
     # change in between moves the instant, not the hour).
+    local = moment.astimezone(tz)
     wall = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
     if wall <= local.replace(tzinfo=None):
         wall += timedelta(days=1)
-    return wall.replace(tzinfo=tz).astimezone(UTC)
+    found = wall.replace(tzinfo=tz).astimezone(UTC)
+    if found.astimezone(tz).utcoffset() == local.utcoffset() and not _in_quiet(
+        _local_hour(found, tz), start, end
+    ):
+        return found  # no clock change in between: the usual case
+    # A clock change in between: the first quarter hour (UTC) outside the window. Window
+    # ends and clock changes both fall on quarter hours, so none is skipped.
+    step = moment.astimezone(UTC)
+    step = step.replace(minute=step.minute - step.minute % 15, second=0, microsecond=0)
+    for _ in range(4 * 24 * 3):
+        step += _QUARTER
+        if not _in_quiet(_local_hour(step, tz), start, end):
+            return step
+    return found
 
 
-def deadline_for(*, game: Game, start: datetime) -> datetime:
-    """The announced deadline of a prompt opened at ``start`` under the game's policy."""
-    moment = start + timedelta(hours=game.deadline_hours)
+def out_of_quiet_hours(*, game: Game, moment: datetime) -> datetime:
+    """``moment`` moved out of the game's quiet hours (``push_out_of_quiet_hours``)."""
     return push_out_of_quiet_hours(
         moment=moment,
         start=game.quiet_hours_start,
         end=game.quiet_hours_end,
         zone=game.quiet_hours_time_zone,
     )
+
+
+def deadline_for(*, game: Game, start: datetime) -> datetime:
+    """The announced deadline of a prompt opened at ``start`` under the game's policy."""
+    return out_of_quiet_hours(game=game, moment=start + timedelta(hours=game.deadline_hours))
 
 
 def enforce_due_at(*, game: Game, prompt: Prompt) -> datetime | None:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.services.audit import end_reveal, log_append
+from games.services.deadlines import out_of_quiet_hours
 from games.services.locking import lock_game
 
 MAX_EXTENSION_HOURS = 24 * 14
@@ -49,8 +50,8 @@ def _clean_reason(reason: str) -> str:
 
 def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> Prompt:
     """Push the open prompt's deadline back by ``hours`` (at most
-    ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt). Works while paused too (the
-    remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
+    ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt; a new deadline in the quiet hours
+    moves to their end). Works while paused too (the remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
     from games.services.notifications import local_time, notify_game_notice
 
     if (
@@ -72,8 +73,11 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
                 f"(the limit is {cap})."
             )
         prompt.extensions += 1
-        if prompt.deadline is not None:
-            prompt.deadline += timedelta(hours=hours)
+        quiet = False
+        if prompt.deadline is not None:  # a deadline in the quiet hours moves to their end
+            extended = prompt.deadline + timedelta(hours=hours)
+            prompt.deadline = out_of_quiet_hours(game=game, moment=extended)
+            quiet = prompt.deadline != extended
         else:
             prompt.paused_remaining_seconds = (prompt.paused_remaining_seconds or 0) + hours * 3600
         prompt.save(update_fields=["extensions", "deadline", "paused_remaining_seconds"])
@@ -94,6 +98,8 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
             when = (
                 f"the new deadline is {local_time(deadline)}" if deadline else "the game is paused"
             )
+            if quiet:
+                when += " (the end of the game's quiet hours)"
             return f"the deadline of prompt {number} was extended by {hours:g} hours; {when}."
 
         notify_game_notice(
@@ -147,7 +153,8 @@ def log_count(game: Game) -> int:
 
 
 def game_resume(*, game: Game, by: Any) -> Game:
-    """Resume a paused game: the deadline is now plus the time that remained."""
+    """Resume a paused game: the deadline is now plus the time that remained (moved to
+    the end of the quiet hours if it falls in them)."""
     from games.services.notifications import local_time, notify_game_notice
     from games.services.orders import schedule_resolution
 
@@ -159,7 +166,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
         now = timezone.now()
         prompt = _open_prompt(game)
         remaining = prompt.paused_remaining_seconds or 0.0
-        prompt.deadline = now + timedelta(seconds=remaining)
+        prompt.deadline = out_of_quiet_hours(game=game, moment=now + timedelta(seconds=remaining))
         prompt.paused_remaining_seconds = None
         prompt.save(update_fields=["deadline", "paused_remaining_seconds"])
         game.status = Game.Status.ACTIVE

@@ -11,6 +11,11 @@ from django.db import transaction
 from games.errors import ValidationError
 from games.models import PlayerSettings
 
+#: Files of the time zone database that are no zone of their own: ``localtime`` is the
+#: machine's zone (two machines would read a game's quiet hours differently), the others
+#: are placeholders.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules", "leapseconds", "leap-seconds"})
+
 
 @functools.cache
 def time_zone_names() -> tuple[str, ...]:
@@ -20,7 +25,7 @@ def time_zone_names() -> tuple[str, ...]:
     names = {
         n
         for n in zoneinfo.available_timezones()
-        if "/" in n and not n.startswith(("Etc/", "US/", "SystemV/"))
+        if "/" in n and not n.startswith(("Etc/", "US/", "SystemV/")) and n not in NOT_ZONES
     }
     return ("UTC", *sorted(names))
 
@@ -31,7 +36,7 @@ def time_zone_valid(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ValidationError("Choose a time zone.")
     name = name.strip()
-    if name not in zoneinfo.available_timezones() and name != "UTC":
+    if name in NOT_ZONES or (name not in zoneinfo.available_timezones() and name != "UTC"):
         raise ValidationError(
             f"Unknown time zone {name[:64]!r}: use a name such as Europe/Paris or America/New_York."
         )

@@ -48,23 +48,27 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 def player_settings(request: HttpRequest) -> HttpResponse:
     """The player's time zone: every page and email writes dates in it."""
     from games.errors import ValidationError
+    from games.forms import time_zone_choices
     from games.selectors import time_zone_of
-    from games.services.players import player_time_zone_set, time_zone_names
+    from games.services.players import player_time_zone_set
 
     error = ""
-    chosen = time_zone_of(user=request.user).key
+    stored = time_zone_of(user=request.user).key
     if request.method == "POST":
-        chosen = str(request.POST.get("time_zone", ""))[:80]
+        wanted = str(request.POST.get("time_zone", ""))[:80]
         try:
-            player_time_zone_set(user=request.user, time_zone=chosen)
+            player_time_zone_set(user=request.user, time_zone=wanted)
         except ValidationError as exc:
-            error = str(exc)
+            error = str(exc)  # the select keeps the zone still in force
         else:
-            messages.success(request, f"Dates are now written in {chosen.strip()} time.")
+            messages.success(request, f"Dates are now written in {wanted.strip()} time.")
             return redirect("games:player_settings")
+    # Every zone, the stored one among them even if the list leaves it out (an alias
+    # the browser gave at sign-up, such as Etc/GMT+12): saving must not change it.
+    zones = [zone for zone, _label in time_zone_choices(stored)]
     return render(
         request,
         "games/player_settings.html",
-        {"zones": time_zone_names(), "chosen": chosen, "error": error},
+        {"zones": zones, "chosen": stored, "error": error},
         status=400 if error else 200,
     )

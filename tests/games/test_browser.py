@@ -270,6 +270,38 @@ def test_times_show_in_the_readers_time_zone(browser_page, live_server):
         context.close()
 
 
+def test_a_players_chosen_zone_wins_over_the_browsers(browser_page, live_server):
+    """A player who chose Kathmandu (UTC+5:45) reads Kathmandu time on the game page even
+    in a browser set to Tokyo, as on every other page and in its emails."""
+    from datetime import timedelta, timezone
+
+    from games.models import Prompt
+    from games.services import games as game_services
+    from games.services.players import player_time_zone_set
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    player_time_zone_set(user=users[0], time_zone="Asia/Kathmandu")
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    context = browser_page.context.browser.new_context(timezone_id="Asia/Tokyo", locale="en-GB")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_server.url, "ann")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_load_state("load")
+        deadline = Prompt.objects.get(game=game, number=1).deadline
+        kathmandu = deadline.astimezone(timezone(timedelta(hours=5, minutes=45)))
+        shown = page.locator("time[datetime]").first.inner_text()
+        assert shown == kathmandu.strftime("%a %-d %b %Y, %H:%M +0545")
+        click_first_order(page)
+        assert "+0545" in page.locator("#receipt time[datetime]").inner_text()
+    finally:
+        context.close()
+
+
 def test_an_organizer_creates_a_tournament_with_the_games_own_option_fields(
     browser_page, live_server
 ):

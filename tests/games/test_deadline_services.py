@@ -270,3 +270,25 @@ def test_quiet_hours_are_read_on_the_clock_of_their_time_zone() -> None:
     assert push_out_of_quiet_hours(
         moment=datetime(2027, 1, 10, 23, 30, tzinfo=UTC), start=22, end=7
     ) == datetime(2027, 1, 11, 7, 0, tzinfo=UTC)
+
+
+def test_quiet_hours_across_clock_changes_end_at_the_first_open_moment() -> None:
+    from datetime import UTC, datetime
+
+    # London, 29 March 2026: 01:00 GMT jumps to 02:00 BST. A window from 02:00 to 01:00
+    # leaves only 01:00-02:00 open, an hour that does not exist that day: the next open
+    # moment is 01:00 BST on the 30th (00:00 UTC), not 02:00 BST on the 29th (in the window).
+    assert push_out_of_quiet_hours(
+        moment=datetime(2026, 3, 28, 12, 0, tzinfo=UTC), start=2, end=1, zone="Europe/London"
+    ) == datetime(2026, 3, 30, 0, 0, tzinfo=UTC)
+    # Chatham, 5 April 2026: 03:45 (+13:45) goes back to 02:45 (+12:45) at 14:00 UTC on the
+    # 4th. A window from 03:00 to 01:00: at 03:10 local the clocks soon go back into the
+    # open hours, so the deadline is the change itself, not 01:00 the next day.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2026, 4, 4, 13, 25, tzinfo=UTC), start=3, end=1, zone="Pacific/Chatham"
+    ) == datetime(2026, 4, 4, 14, 0, tzinfo=UTC)
+    # New York, 1 November 2026 (02:00 EDT -> 01:00 EST at 06:00 UTC): a window from 01:00
+    # to 02:00 on the clock lasts two hours of real time that night.
+    assert push_out_of_quiet_hours(
+        moment=datetime(2026, 11, 1, 5, 30, tzinfo=UTC), start=1, end=2, zone="America/New_York"
+    ) == datetime(2026, 11, 1, 7, 0, tzinfo=UTC)

@@ -52,6 +52,34 @@ def test_extend_moves_deadline_and_is_capped(settings) -> None:
     ]  # fmt: skip
 
 
+def test_an_extended_or_resumed_deadline_keeps_out_of_the_quiet_hours(
+    django_capture_on_commit_callbacks,
+) -> None:
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    prompt = Prompt.objects.get(game=game, number=1)
+    # Quiet for two hours from the hour after the deadline's: one hour more falls in them.
+    later = prompt.deadline + timedelta(hours=1)
+    Game.objects.filter(pk=game.pk).update(
+        quiet_hours_start=later.hour, quiet_hours_end=(later.hour + 2) % 24
+    )
+    deadline_extend(game=game, by=game.organizer, hours=1, reason="")
+    prompt.refresh_from_db()
+    window_end = later.replace(minute=0, second=0, microsecond=0) + timedelta(hours=2)
+    assert prompt.deadline == window_end
+    notice = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended").first()
+    assert "(the end of the game's quiet hours)" in notice.body
+    # Resumed: now plus the remaining time, out of the quiet hours too.
+    game_pause(game=game, by=game.organizer)
+    remaining = Prompt.objects.get(pk=prompt.pk).paused_remaining_seconds
+    target = timezone.now() + timedelta(seconds=remaining)
+    Game.objects.filter(pk=game.pk).update(
+        quiet_hours_start=target.hour, quiet_hours_end=(target.hour + 2) % 24
+    )
+    game_resume(game=game, by=game.organizer)
+    prompt.refresh_from_db()
+    assert prompt.deadline == target.replace(minute=0, second=0, microsecond=0) + timedelta(hours=2)
+
+
 def test_pause_suspends_deadline_and_resume_restores_remaining_time(
     django_capture_on_commit_callbacks,
 ) -> None:

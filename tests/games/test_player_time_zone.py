@@ -44,7 +44,7 @@ def test_a_time_zone_is_checked_and_a_bad_one_changes_nothing():
     user = make_user("zed")
     player_time_zone_set(user=user, time_zone=" Asia/Tokyo ")
     assert PlayerSettings.objects.get(user=user).time_zone == "Asia/Tokyo"
-    for bad in ("Mars/Olympus", "", None, "Europe/Paris\x00", 42):
+    for bad in ("Mars/Olympus", "", None, "Europe/Paris\x00", 42, "localtime", "Factory", "posixrules"):
         with pytest.raises(ValidationError):
             player_time_zone_set(user=user, time_zone=bad)
     assert PlayerSettings.objects.get(user=user).time_zone == "Asia/Tokyo"
@@ -68,6 +68,34 @@ def test_the_settings_page_sets_the_zone_and_refuses_an_unknown_one(client):
     assert response.status_code == 400
     assert "Unknown time zone &#x27;Europe/Atlantis&#x27;" in response.content.decode()
     assert PlayerSettings.objects.get(user=user).time_zone == "Europe/Paris"
+
+
+def test_the_settings_page_keeps_a_stored_zone_it_does_not_list(client):
+    # Sign-up stores what the browser reports, an alias the list leaves out included:
+    # the page must show it, so that Save does not quietly switch the player to UTC.
+    user = make_user("alias")
+    player_time_zone_set(user=user, time_zone="Etc/GMT+12")
+    client.force_login(user)
+    url = reverse("games:player_settings")
+    page = client.get(url).content.decode()
+    assert '<option value="Etc/GMT+12" selected>Etc/GMT+12</option>' in page
+    assert page.count(" selected>") == 1
+    # After a refused value the zone still in force stays selected.
+    refused = client.post(url, {"time_zone": "Mars/Olympus"}).content.decode()
+    assert '<option value="Etc/GMT+12" selected>Etc/GMT+12</option>' in refused
+    assert PlayerSettings.objects.get(user=user).time_zone == "Etc/GMT+12"
+
+
+def test_the_browser_rewrites_times_only_for_readers_without_a_zone(client):
+    _org, game, _prompt = _game_with_deadline()
+    client.force_login(game.seats.get(name="paris").user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert '<time datetime="2027-01-15T12:00:00+00:00">Fri 15 Jan 2027, 13:00 CET</time>' in page
+    assert "data-local" not in page
+    client.force_login(game.seats.get(name="utc").user)  # chose nothing
+    assert " data-local>Fri 15 Jan 2027, 12:00 UTC</time>" in client.get(f"/games/{game.pk}/").content.decode()
+    client.logout()
+    assert " data-local>Fri 15 Jan 2027, 12:00 UTC</time>" in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_pages_write_the_deadline_in_the_players_zone(client):

@@ -219,3 +219,16 @@ def test_the_admin_shows_revealed_orders_as_commitments_and_no_reply_address_mid
     page = admin_client.get(f"/admin/games/outboxmessage/{message.pk}/change/").content.decode()
     token = seat_reply_address(seat=game.seats.get(name="adm2")).split("+")[1].split("@")[0]
     assert message.subject in page and token not in page
+
+
+def test_the_admin_refuses_an_unknown_quiet_hours_time_zone():
+    """A typo would silently read the game's quiet hours in UTC."""
+    from games.admin import GameAdminForm
+
+    form = GameAdminForm(data={"quiet_hours_time_zone": "Europe/Pariss"})
+    form.is_valid()
+    assert "Unknown time zone 'Europe/Pariss'" in form.errors["quiet_hours_time_zone"][0]
+    form = GameAdminForm(data={"quiet_hours_time_zone": " Europe/Paris "})
+    form.is_valid()
+    assert "quiet_hours_time_zone" not in form.errors
+    assert form.cleaned_data["quiet_hours_time_zone"] == "Europe/Paris"

@@ -115,3 +115,23 @@ def test_account_pages_link_to_password_and_api_tokens(client) -> None:
         assert 'href="/account/api-tokens/"' in html
     client.logout()
     assert 'href="/account/api-tokens/"' not in client.get("/accounts/login/").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("sent", "stored"),
+    [("Asia/Kathmandu", "Asia/Kathmandu"), ("Mars/Olympus", None), ("Europe/Paris\x00", None),
+     ("A/" + "b" * 100, None), ("localtime", None), ("", None)],
+)  # fmt: skip
+def test_sign_up_keeps_a_good_browser_zone_and_ignores_an_odd_one(client, sent, stored) -> None:
+    from games.models import PlayerSettings
+
+    response = client.post(
+        "/accounts/signup/",
+        {"email": "tz@example.com", "username": "tz", "password1": PASSWORD,
+         "password2": PASSWORD, "time_zone": sent},
+    )  # fmt: skip
+    assert response.status_code == 302  # signed up whatever the browser sent
+    user = get_user_model().objects.get(email="tz@example.com")
+    row = PlayerSettings.objects.filter(user=user).first()
+    assert (row.time_zone if row else None) == stored

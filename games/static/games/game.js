@@ -283,8 +283,9 @@
     }
   }
 
-  // <time datetime="..." data-local>: the reader's own time zone, the UTC text kept as
-  // the tooltip (quiet hours are set in UTC).
+  // <time datetime="..." data-local>: the browser's time zone, the server's text (UTC) kept
+  // as the tooltip. Only for readers who chose no zone of their own: a player's chosen
+  // zone (Account -> Time zone) is written by the server and left as it is.
   function localTimes() {
     if (!window.Intl || !Intl.DateTimeFormat) { return; }
     var format = new Intl.DateTimeFormat(undefined, {
