@@ -1,0 +1,14 @@
+// Every page: a form (or the button that submits it) with data-confirm asks first.
+// (Not an inline onsubmit: the Content-Security-Policy allows only the site's own scripts.)
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var button = event.submitter;
+    var question = (button && button.getAttribute("data-confirm")) || form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+})();
