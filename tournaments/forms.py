@@ -46,8 +46,11 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     )
     rating_pool = forms.CharField(
         required=False,
+        max_length=48,
         help_text="Tournaments with the same pool share their players' ratings. "
-        "Default: the game's short name (e.g. 5x).",
+        "Default: the game's short name (e.g. 5x). The league's pools are for league "
+        "administrators; anyone else's tournaments are rated in pools of their own "
+        "(yourname:5x).",
     )
 
     def __init__(self, *args: Any, time_zone: str = "UTC", **kwargs: Any) -> None:

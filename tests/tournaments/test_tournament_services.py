@@ -64,6 +64,8 @@ def play_to_the_end(game: Game) -> None:
 
 def test_sixteen_players_four_rounds_of_5x(django_capture_on_commit_callbacks):
     organizer, *players = make_users(17)
+    organizer.is_staff = True  # a league administrator: rated in the league's pool
+    organizer.save()
     t = tsvc.tournament_create(
         organizer=organizer, name="Winter league", ruleset="5x", table_sizes=[4], rounds_count=4,
         tiebreaks=["buchholz", "sonneborn_berger"],
@@ -616,3 +618,34 @@ def test_a_tournaments_quiet_hours_go_to_every_table_game(client):
     })  # fmt: skip
     assert half.status_code == 200 and "Quiet hours need both a start and an end hour" in half.content.decode()
     assert not Tournament.objects.filter(name="Half").exists()
+
+
+def test_only_league_administrators_rate_in_the_leagues_pools():
+    from django.contrib.auth.models import Permission
+
+    anyone, admin, staff, *players = make_users(5, prefix="lp")
+    admin.user_permissions.add(Permission.objects.get(codename="add_registration"))
+    staff.is_staff = True
+    staff.save()
+
+    def pool(organizer, asked=""):
+        t = tsvc.tournament_create(organizer=organizer, name=f"Cup {organizer}", ruleset="6x5",
+                                   table_sizes=[2], rounds_count=1, rating_pool=asked)
+        return t.rating_pool
+
+    # Anyone may run a tournament, with players anyone can sign up: it is rated in a pool
+    # of the organizer's own, never the league's.
+    assert pool(anyone) == "lp00:6x5"
+    assert pool(anyone, "5x") == "lp00:5x"
+    assert pool(admin) == "6x5" and pool(staff, "winter") == "winter"
+
+    # A duel played in the organizer's own pool leaves the league's ratings alone.
+    t = tsvc.tournament_create(organizer=anyone, name="Friends", ruleset="6x5", table_sizes=[2],
+                               rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=anyone)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=anyone)
+    rounds.round_start(rnd=rnd, by=anyone)
+    _results_by_hand(rnd, anyone, "played offline")
+    assert set(RatingEntry.objects.values_list("pool", flat=True)) == {"lp00:6x5"}

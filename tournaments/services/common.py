@@ -16,6 +16,26 @@ class TournamentError(ApplicationError):
     default_code = "conflict"
 
 
+def is_league_administrator(user: Any) -> bool:
+    """Staff, or a user given the "can add registration" permission in the admin: may
+    enter other players and rate tournaments in the league's shared rating pools."""
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and (user.is_staff or user.has_perm("tournaments.add_registration"))
+    )
+
+
+def own_rating_pool(*, organizer: Any, pool: str) -> str:
+    """The rating pool a tournament of ``organizer`` is rated in when it asks for
+    ``pool``: the pool itself for a league administrator; otherwise a pool of the
+    organizer's own (``ann:5x``: usernames hold no colon), so that a tournament anyone can
+    create, with players anyone can sign up, cannot move the league's ratings."""
+    if is_league_administrator(organizer):
+        return pool
+    return f"{organizer.username}:{pool}"[:64]
+
+
 def lock_tournament(*, tournament_id: int) -> Tournament:
     """Lock the tournament's row for the rest of the transaction and return it fresh."""
     if not connection.in_atomic_block:

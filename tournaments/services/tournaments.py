@@ -19,8 +19,10 @@ from tournaments.models import Registration, Tournament
 from tournaments.services import notices
 from tournaments.services.common import (
     TournamentError,
+    is_league_administrator,
     lock_tournament,
     log_add,
+    own_rating_pool,
     require_organizer,
 )
 from tournaments.standings import TIEBREAKS, default_points_per_place
@@ -140,7 +142,7 @@ def tournament_create(
             bye_points=float(bye_points),
             requested_bye_points=float(requested_bye_points),
             tiebreaks=list(tiebreaks),
-            rating_pool=rating_pool or rules.id,
+            rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
             forbidden_pairs=pairs,
             allow_late_entry=allow_late_entry,
         )
@@ -191,7 +193,7 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
         tournament = lock_tournament(tournament_id=tournament.pk)
         if by is not None and by != user:
             require_organizer(tournament=tournament, user=by)
-            if not (by.is_staff or by.has_perm("tournaments.add_registration")):
+            if not is_league_administrator(by):
                 # Entering someone else seats them in games and moves their rating: a
                 # league administrator's right (staff, or the permission), not every
                 # player's who creates a tournament. Players register themselves.
