@@ -66,6 +66,7 @@ urlpatterns = [
     ),
     path("", include("games.urls")),
     path("api/", include("games.api.urls")),
+    path("api/", include("tournaments.api_urls")),
     path("tournaments/", include("tournaments.urls")),
     # Anything else under /api/ is a JSON 404, DEBUG on or off (handler404 is skipped
     # when DEBUG is on).

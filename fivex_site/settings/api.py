@@ -35,8 +35,9 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "FiveX API",
-    "DESCRIPTION": "Play sealed-order board games: games, seats, orders and logs "
-    "(tournaments are run from the site's pages).",
+    "DESCRIPTION": "Play sealed-order board games: games, seats, orders and logs; "
+    "tournaments' standings and pairings, read-only (tournaments are run from the site's "
+    "pages).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs page works offline: Swagger UI's files come from drf-spectacular-sidecar.

@@ -135,7 +135,7 @@ PAGE_HEADERS = [
         int,
         OpenApiParameter.HEADER,
         response=[200],
-        description="How many games match, over every page.",
+        description="How many items match, over every page.",
     ),
     OpenApiParameter(
         "Link",
@@ -170,6 +170,14 @@ def _games_page(
         offset : offset + limit
     ]
     data = serializer_class(page, many=True, context=context or {}).data
+    return paged_response(request, data, total=total, limit=limit, offset=offset)
+
+
+def paged_response(
+    request: Request, data: list[Any], *, total: int, limit: int, offset: int
+) -> Response:
+    """A list answer (one page of ``total`` items) with ``X-Total-Count`` and a ``Link``
+    header to the next and previous pages (RFC 8288), so the body stays a plain list."""
     # The site's public address (FIVEX_BASE_URL), as in emails: right behind a proxy too.
     base = settings.FIVEX_BASE_URL + request.path
     kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}

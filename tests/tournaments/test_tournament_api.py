@@ -1,0 +1,118 @@
+"""The tournaments' read-only API: public lists and one tournament's settings, standings
+and rounds, as the pages show them."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.services.organizer import game_end
+from tournaments.models import Tournament
+from tournaments.services import results, rounds
+from tournaments.services import tournaments as tsvc
+
+pytestmark = pytest.mark.django_db
+
+
+def _users(*names):
+    User = get_user_model()
+    return [User.objects.create_user(n, f"{n}@example.com", "pw") for n in names]
+
+
+@pytest.fixture
+def duel_cup():
+    """A 5-player 6x5 duel tournament whose round 1 is over: two tables decided by hand
+    (the first seat won) and one pairing bye."""
+    organizer, *players = _users("org", "ann", "bob", "cat", "dan", "eve")
+    organizer.is_staff = True
+    organizer.save()
+    t = tsvc.tournament_create(organizer=organizer, name="Duel cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=3, quiet_hours_start=22, quiet_hours_end=7,
+                               quiet_hours_time_zone="Europe/Paris")  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.all():
+        game_end(game=table.game, by=organizer, reason="offline")
+        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]],
+                             by=organizer, reason="played offline")  # fmt: skip
+    return t
+
+
+def test_one_tournament_in_full(client, duel_cup):
+    t = duel_cup
+    names = {r.pk: r.user.username for r in t.registrations.select_related("user")}
+    data = client.get(f"/api/tournaments/{t.slug}/").json()  # anonymous: public
+    assert {k: data[k] for k in ("slug", "name", "ruleset", "status", "organizer", "table_sizes",
+                                 "rounds_count", "rounds_paired", "entrants", "rating_pool")} == {
+        "slug": t.slug, "name": "Duel cup", "ruleset": "6x5", "status": "running",
+        "organizer": "org", "table_sizes": [2], "rounds_count": 3, "rounds_paired": 1,
+        "entrants": 5, "rating_pool": "6x5",
+    }  # fmt: skip
+    assert data["url"].endswith(f"/tournaments/{t.slug}/")
+    assert data["quiet_hours"] == {"start": 22, "end": 7, "time_zone": "Europe/Paris"}
+    assert data["points_per_place"] == {"2": [1.0, 0.0]}
+    [rnd] = data["rounds"]
+    assert rnd["number"] == 1 and rnd["status"] == "finished"
+    tables = t.rounds.get(number=1).tables.order_by("number")
+    assert rnd["tables"] == [
+        {"number": tb.number, "players": [names[p] for p in tb.players], "game": tb.game_id,
+         "ranking": [[names[tb.players[0]]], [names[tb.players[1]]]], "result_source": "organizer"}
+        for tb in tables
+    ]  # fmt: skip
+    [bye] = t.rounds.get(number=1).byes.all()
+    assert rnd["byes"] == [{"player": names[bye.registration_id], "kind": "pairing", "points": 1.0}]
+    # Standings: the two winners and the bye on 1 point, the two losers on 0.
+    winners = {names[tb.players[0]] for tb in tables} | {names[bye.registration_id]}
+    points = {row["player"]: row["points"] for row in data["standings"]}
+    assert points == {n: (1.0 if n in winners else 0.0) for n in names.values()}
+    assert [row["rank"] for row in data["standings"]] == [1, 1, 1, 4, 4]
+    assert all(row["played"] in (0, 1) and not row["withdrawn"] for row in data["standings"])
+    assert all(row["rating"] > 0 for row in data["standings"])
+    assert [tb["key"] for tb in data["tiebreaks"]] == list(t.tiebreaks)
+
+
+def test_the_list_pages_and_leaves_drafts_out(client, duel_cup):
+    (other,) = _users("zed")
+    draft = tsvc.tournament_create(organizer=other, name="Not yet", ruleset="5x", table_sizes=[3],
+                                   rounds_count=1)  # fmt: skip
+    second = tsvc.tournament_create(organizer=other, name="Open one", ruleset="5x",
+                                    table_sizes=[3], rounds_count=1)  # fmt: skip
+    tsvc.tournament_open(tournament=second, by=other)
+    listed = client.get("/api/tournaments/")
+    assert listed.status_code == 200 and listed["X-Total-Count"] == "2"
+    assert [t["slug"] for t in listed.json()] == [second.slug, duel_cup.slug]  # newest first
+    assert draft.slug not in listed.content.decode()
+    first_page = client.get("/api/tournaments?limit=1")  # the slash is optional
+    assert [t["slug"] for t in first_page.json()] == [second.slug]
+    assert 'limit=1&offset=1>; rel="next"' in first_page["Link"]
+    assert first_page.json()[0]["entrants"] == 0 and first_page.json()[0]["rounds_paired"] == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "code", "error"),
+    [("/api/tournaments/no-such-cup/", 404, "not_found"),
+     ("/api/tournaments/?limit=0", 400, "invalid"),
+     ("/api/tournaments/?offset=-1", 400, "invalid"),
+     ("/api/tournaments/?limit=5&colour=red", 400, "invalid")],
+)  # fmt: skip
+def test_bad_requests_get_json_errors(client, db, path, code, error):
+    response = client.get(path)
+    assert response.status_code == code
+    assert response.json()["error"] == error and response.json()["message"]
+
+
+def test_the_api_is_read_only(client, duel_cup):
+    (user,) = _users("mallory")
+    client.force_login(user)
+    response = client.post(f"/api/tournaments/{duel_cup.slug}/", {}, content_type="application/json")
+    assert response.status_code == 405 and response.json()["error"]
+    assert Tournament.objects.get(pk=duel_cup.pk).name == "Duel cup"
+
+
+def test_the_schema_lists_the_tournament_endpoints(client, db):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    assert "/api/tournaments/" in paths and "/api/tournaments/{slug}/" in paths
+    assert "/api/tournaments" not in paths

@@ -1,0 +1,211 @@
+"""The tournaments' REST API: read-only, public like the tournament pages (a league's
+website or chat bot shows standings and pairings from it). Running a tournament stays on
+the organizer's panel, which checks and logs every action.
+
+    GET /api/tournaments/               every tournament but drafts, newest first (paged)
+    GET /api/tournaments/{slug}/        one tournament: settings, standings, rounds
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api import serializers as game_serializers
+from games.api.views import PAGE_HEADERS, BaseAPIView, PageQuerySerializer, _query, paged_response
+from games.errors import NotFound
+from tournaments import selectors
+from tournaments.models import Round, Tournament
+from tournaments.standings import TIEBREAK_NAMES
+
+ERRORS = {
+    400: OpenApiResponse(game_serializers.ErrorSerializer, description="Malformed request"),
+    404: OpenApiResponse(game_serializers.ErrorSerializer, description="Unknown tournament"),
+}
+
+
+def _when(value: Any) -> str | None:
+    return None if value is None else value.isoformat().replace("+00:00", "Z")
+
+
+def _url(name: str, *args: Any) -> str:
+    return settings.FIVEX_BASE_URL + reverse(name, args=args)
+
+
+class TournamentSummarySerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    status = serializers.ChoiceField(choices=Tournament.Status.values)
+    organizer = serializers.CharField()
+    table_sizes = serializers.ListField(child=serializers.IntegerField())
+    rounds_count = serializers.IntegerField()
+    rounds_paired = serializers.IntegerField()
+    entrants = serializers.IntegerField(help_text="Players who take or took part.")
+    rating_pool = serializers.CharField()
+    created_at = serializers.CharField()
+    url = serializers.CharField(help_text="The tournament's page.")
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Tied players share their rank.")
+    player = serializers.CharField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="By tie-break key.")
+    played = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    rating = serializers.FloatField(help_text="Current rating in the tournament's pool.")
+
+
+class TableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    game = serializers.IntegerField(allow_null=True, help_text="The table's game (`/api/games/{id}/`).")
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="Best first; tied players share a group. Null until the result is in.",
+    )
+    result_source = serializers.CharField(help_text='"game", "organizer" or "" (no result yet).')
+
+
+class ByeSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    kind = serializers.CharField()
+    points = serializers.FloatField()
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.values)
+    tables = TableSerializer(many=True)
+    byes = ByeSerializer(many=True)
+
+
+class TournamentDetailSerializer(TournamentSummarySerializer):
+    options = serializers.DictField()
+    deadline_hours = serializers.FloatField()
+    quiet_hours = serializers.DictField(
+        allow_null=True, help_text="`start`, `end` (hours) and `time_zone`; null when none."
+    )
+    points_per_place = serializers.DictField(
+        child=serializers.ListField(child=serializers.FloatField()), help_text="By table size."
+    )
+    tiebreaks = serializers.ListField(child=serializers.DictField(), help_text="`key` and `name`, in order.")
+    standings = StandingSerializer(many=True)
+    rounds = RoundSerializer(many=True)
+
+
+def _summary(t: Tournament, rounds_paired: int, entrants: int) -> dict[str, Any]:
+    return {
+        "slug": t.slug,
+        "name": t.name,
+        "ruleset": t.ruleset,
+        "status": t.status,
+        "organizer": t.organizer.username,
+        "table_sizes": [int(n) for n in t.table_sizes],
+        "rounds_count": t.rounds_count,
+        "rounds_paired": rounds_paired,
+        "entrants": entrants,
+        "rating_pool": t.rating_pool,
+        "created_at": _when(t.created_at),
+        "url": _url("tournaments:detail", t.slug),
+    }
+
+
+def tournament_payload(t: Tournament) -> dict[str, Any]:
+    """Everything public about a tournament: settings, standings and every round."""
+    registrations = {r.pk: r.user.username for r in t.registrations.select_related("user")}
+    ratings = selectors.current_ratings(pool=t.rating_pool)
+    rounds = list(t.rounds.order_by("number").prefetch_related("tables", "byes"))
+    standings = [
+        {
+            "rank": row["rank"],
+            "player": row["user"].username,
+            "points": row["points"],
+            "tiebreaks": dict(row["tiebreaks"]),
+            "played": row["played"],
+            "withdrawn": row["withdrawn"],
+            "rating": ratings.get(row["user"].pk, selectors.INITIAL_RATING),
+        }
+        for row in selectors.standings(tournament=t)
+    ]
+    data = _summary(t, len(rounds), selectors.entrants_count(tournament=t))
+    quiet = None
+    if t.quiet_hours_start is not None:
+        quiet = {"start": t.quiet_hours_start, "end": t.quiet_hours_end,
+                 "time_zone": t.quiet_hours_time_zone}  # fmt: skip
+    data.update(
+        options=dict(t.options or {}),
+        deadline_hours=t.deadline_hours,
+        quiet_hours=quiet,
+        points_per_place={str(k): v for k, v in selectors.points_for(t).items()},
+        tiebreaks=[{"key": k, "name": TIEBREAK_NAMES.get(k, k)} for k in t.tiebreaks],
+        standings=standings,
+        rounds=[
+            {
+                "number": rnd.number,
+                "status": rnd.status,
+                "tables": [
+                    {
+                        "number": table.number,
+                        "players": [registrations[p] for p in table.players],
+                        "game": table.game_id,
+                        "ranking": None
+                        if not table.ranking
+                        else [[registrations[p] for p in group] for group in table.ranking],
+                        "result_source": table.result_source or "",
+                    }
+                    for table in sorted(rnd.tables.all(), key=lambda tb: tb.number)
+                ],
+                "byes": [
+                    {"player": registrations[b.registration_id], "kind": b.kind,
+                     "points": b.points}  # fmt: skip
+                    for b in rnd.byes.all()
+                ],
+            }
+            for rnd in rounds
+        ],
+    )
+    return data
+
+
+class TournamentListView(BaseAPIView):
+    """Every tournament but drafts, newest first, a page at a time."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[PageQuerySerializer, *PAGE_HEADERS],
+        responses={200: TournamentSummarySerializer(many=True), 400: ERRORS[400]},
+        description="Every tournament but drafts, newest first: `limit` (1-200) and `offset`; "
+        "`X-Total-Count` gives the total and `Link` the other pages. Public, like the "
+        "tournament pages.",
+    )
+    def get(self, request: Request) -> Response:
+        query = _query(request, PageQuerySerializer)
+        limit, offset = query["limit"], query["offset"]
+        tournaments = selectors.tournaments_list().order_by("-created_at", "-id")
+        page = tournaments[offset : offset + limit]
+        data = [_summary(t, t.rounds_paired, t.entrants) for t in page]
+        return paged_response(request, data, total=tournaments.count(), limit=limit, offset=offset)
+
+
+class TournamentDetailView(BaseAPIView):
+    """One tournament: its settings, standings and rounds (tables, games, results, byes)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentDetailSerializer, 404: ERRORS[404]})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = Tournament.objects.select_related("organizer").filter(slug=slug).first()
+        if tournament is None:
+            raise NotFound("No such tournament.")
+        return Response(tournament_payload(tournament))

@@ -1,0 +1,12 @@
+"""The tournaments' API routes (under /api/; each also without its slash)."""
+
+
+from games.api.urls import route
+from tournaments import api
+
+app_name = "tournaments_api"
+
+urlpatterns = [
+    *route("tournaments/", api.TournamentListView.as_view(), "list"),
+    *route("tournaments/<slug:slug>/", api.TournamentDetailView.as_view(), "detail"),
+]
