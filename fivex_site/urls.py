@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from fivex_site import views
 from fivex_site.converters import RowIdConverter
+from tournaments import views as tournament_views
 
 logger = logging.getLogger("games.mail")
 
@@ -68,6 +69,8 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.api_urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("ratings/", tournament_views.ratings, name="ratings"),
+    path("ratings/<str:pool>/", tournament_views.rating_pool, name="rating_pool"),
     # Anything else under /api/ is a JSON 404, DEBUG on or off (handler404 is skipped
     # when DEBUG is on).
     re_path(r"^api/", views.api_not_found),

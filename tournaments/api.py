@@ -4,6 +4,8 @@ the organizer's panel, which checks and logs every action.
 
     GET /api/tournaments/               every tournament but drafts, newest first (paged)
     GET /api/tournaments/{slug}/        one tournament: settings, standings, rounds
+    GET /api/ratings/                   every rating pool with a rated game
+    GET /api/ratings/{pool}/            one pool's players by rating
 """
 
 from __future__ import annotations
@@ -209,3 +211,53 @@ class TournamentDetailView(BaseAPIView):
         if tournament is None:
             raise NotFound("No such tournament.")
         return Response(tournament_payload(tournament))
+
+
+class RatingPoolSerializer(serializers.Serializer):
+    pool = serializers.CharField()
+    players = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Rated games.")
+
+
+class RatingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Players whose ratings round alike share it.")
+    player = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games played in the pool.")
+    change = serializers.FloatField(help_text="The last game's rating change.")
+    last_played = serializers.CharField()
+
+
+class RatingListSerializer(serializers.Serializer):
+    pool = serializers.CharField()
+    players = RatingRowSerializer(many=True)
+
+
+class RatingPoolsView(BaseAPIView):
+    """Every rating pool with a rated game."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RatingPoolSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.rating_pools())
+
+
+class RatingListView(BaseAPIView):
+    """One pool's players by rating, best first."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RatingListSerializer, 404: ERRORS[404]})
+    def get(self, request: Request, pool: str) -> Response:
+        rows = selectors.rating_list(pool=pool)
+        if not rows and not Tournament.objects.filter(rating_pool=pool).exists():
+            raise NotFound("No such rating pool.")
+        return Response({
+            "pool": pool,
+            "players": [
+                {"rank": r["rank"], "player": r["user"].username, "rating": r["rating"],
+                 "games": r["games"], "change": r["change"], "last_played": _when(r["last_played"])}
+                for r in rows
+            ],
+        })  # fmt: skip

@@ -112,6 +112,39 @@ def current_ratings(*, pool: str) -> dict[int, float]:
     return out
 
 
+def rating_pools() -> list[dict[str, Any]]:
+    """Every pool with a rated game: ``pool``, ``players`` and ``games``; the league's
+    pools first (a pool of one organizer's own is named ``organizer:pool``), the busiest
+    first within each."""
+    rows = (
+        RatingEntry.objects.values("pool")
+        .annotate(players=Count("user", distinct=True), games=Count("game_key", distinct=True))
+        .order_by()
+    )
+    out = [dict(row) for row in rows]
+    out.sort(key=lambda r: (":" in r["pool"], -r["players"], r["pool"]))
+    return out
+
+
+def rating_list(*, pool: str) -> list[dict[str, Any]]:
+    """The pool's players by rating, best first: ``rank`` (players whose ratings round to
+    the same whole number share it), ``user``, ``rating``, ``games`` (rated games),
+    ``change`` (of the last one) and ``last_played``."""
+    players: dict[int, dict[str, Any]] = {}
+    entries = RatingEntry.objects.filter(pool=pool).select_related("user").order_by("seq", "id")
+    for entry in entries:
+        row = players.setdefault(entry.user_id, {"user": entry.user, "games": 0})
+        row["games"] += 1
+        row["rating"] = entry.rating_after
+        row["change"] = entry.rating_after - entry.rating_before
+        row["last_played"] = entry.created_at
+    rows = sorted(players.values(), key=lambda r: (-r["rating"], r["user"].username))
+    for i, row in enumerate(rows):
+        same = i > 0 and round(rows[i - 1]["rating"]) == round(row["rating"])
+        row["rank"] = rows[i - 1]["rank"] if same else i + 1
+    return rows
+
+
 def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> dict[str, Any]:
     """The contract's pairing input (``python -m tournaments.pairing``) for a round:
     active registrations with their points, rating, earlier opponents, pairing byes

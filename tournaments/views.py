@@ -12,7 +12,7 @@ from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -128,6 +128,19 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "registration": registration,
         "is_organizer": _is_organizer(request, tournament),
     })
+
+
+def ratings(request: HttpRequest) -> HttpResponse:
+    """Every rating pool with a rated game."""
+    return render(request, "tournaments/ratings.html", {"pools": selectors.rating_pools()})
+
+
+def rating_pool(request: HttpRequest, pool: str) -> HttpResponse:
+    """One pool's players by rating."""
+    rows = selectors.rating_list(pool=pool)
+    if not rows and not Tournament.objects.filter(rating_pool=pool).exists():
+        raise Http404("No such rating pool.")
+    return render(request, "tournaments/rating_pool.html", {"pool": pool, "rows": rows})
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:

@@ -116,3 +116,39 @@ def test_the_schema_lists_the_tournament_endpoints(client, db):
     paths = client.get("/api/schema/?format=json").json()["paths"]
     assert "/api/tournaments/" in paths and "/api/tournaments/{slug}/" in paths
     assert "/api/tournaments" not in paths
+
+
+def test_ratings_by_pool_on_the_api_and_the_pages(client, duel_cup):
+    names = {r.pk: r.user.username for r in duel_cup.registrations.select_related("user")}
+    tables = list(duel_cup.rounds.get(number=1).tables.order_by("number"))
+    winners = sorted(names[tb.players[0]] for tb in tables)
+    losers = sorted(names[tb.players[1]] for tb in tables)
+    # Two-player Elo from 1500, K = 40: a win scores 1 against an expected 0.5, +20.
+    assert client.get("/api/ratings/").json() == [{"pool": "6x5", "players": 4, "games": 2}]
+    data = client.get("/api/ratings/6x5/").json()
+    assert data["pool"] == "6x5"
+    assert [(r["rank"], r["player"], r["rating"], r["games"], r["change"]) for r in data["players"]] == [
+        (1, winners[0], 1520.0, 1, 20.0), (1, winners[1], 1520.0, 1, 20.0),
+        (3, losers[0], 1480.0, 1, -20.0), (3, losers[1], 1480.0, 1, -20.0),
+    ]  # fmt: skip
+    assert data["players"][0]["last_played"].endswith("Z")
+    assert client.get("/api/ratings/nowhere/").status_code == 404
+
+    page = client.get("/ratings/").content.decode()
+    assert 'href="/ratings/6x5/"' in page
+    pool_page = client.get("/ratings/6x5/").content.decode()
+    assert f"<td>1</td><td>{winners[0]}</td><td>1520</td><td>1</td>" in pool_page
+    assert "+20.0" in pool_page and "-20.0" in pool_page
+    assert client.get("/ratings/nowhere/").status_code == 404
+    assert 'href="/ratings/"' in client.get("/tournaments/").content.decode()
+
+
+@pytest.mark.parametrize("pool", ["winter league", "a/b", "x" * 49, "<b>"])
+def test_a_rating_pools_name_is_a_plain_word(db, pool):
+    from games.errors import ValidationError
+
+    (organizer,) = _users("org")
+    with pytest.raises(ValidationError, match="rating pool's name"):
+        tsvc.tournament_create(organizer=organizer, name="Cup", ruleset="5x", table_sizes=[3],
+                               rounds_count=1, rating_pool=pool)  # fmt: skip
+    assert not Tournament.objects.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +28,8 @@ from tournaments.services.common import (
 )
 from tournaments.standings import TIEBREAKS, default_points_per_place
 
+#: A rating pool's name (it is a part of the ratings page's address).
+RATING_POOL_RE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
 
 def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
@@ -88,6 +91,12 @@ def tournament_create(
         raise ValidationError(str(exc)) from None
     # The bounds every game created on this site respects (its tables are such games).
     options_within_site_limits(ruleset_id=rules.id, options=normalized)
+    rating_pool = (rating_pool or "").strip()
+    if rating_pool and not RATING_POOL_RE.fullmatch(rating_pool):
+        raise ValidationError(
+            "A rating pool's name is 1 to 48 letters, digits, dots, dashes or underscores "
+            "(e.g. 5x or winter-league)."
+        )
     sizes = [int(s) for s in table_sizes] if table_sizes else []
     if not sizes or len(set(sizes)) != len(sizes):
         raise ValidationError("Give one or more distinct table sizes, most preferred first.")
