@@ -13,8 +13,8 @@ register = template.Library()
 HEX_SIZE = 26.0
 TILE_FILL = {"K": "#1d2330", "B": "#2f5bd3", "R": "#c0392b", "Y": "#e0b000"}
 TILE_NAME = {"K": "black", "B": "blue", "R": "red", "Y": "yellow"}
-PAWN_COLOURS = ("#ffffff", "#1f8a4c", "#8a5a2b", "#7b3fb5", "#e07b00")
-PAWN_INK = {"#1f8a4c": "#ffffff", "#8a5a2b": "#ffffff", "#7b3fb5": "#ffffff"}  # else dark
+PAWN_COLOURS = ("#ffffff", "#17703d", "#8a5a2b", "#7b3fb5", "#e07b00")
+PAWN_INK = {"#17703d": "#ffffff", "#8a5a2b": "#ffffff", "#7b3fb5": "#ffffff"}  # else dark
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 # The map never shrinks below this many CSS px per viewBox unit (its box scrolls
 # instead): a hex stays about 45 px wide and a 13-unit label 13 px high on a phone.

@@ -43,6 +43,11 @@ def fivex_pip(card_id: Any) -> SafeString:
     card = _CARDS.get(str(card_id))
     if card is None:
         return format_html('<span class="pip">{}</span>', card_id)
+    if card.leader:  # the colour says which action a leader counts as; so do the words
+        return format_html(
+            '<span class="pip a{}" title="{}">{}<span class="visually-hidden"> ({})</span></span>',
+            card.action, card.id, card.name, _ACTION_NAMES[card.action],
+        )  # fmt: skip
     return format_html('<span class="pip a{}" title="{}">{}</span>', card.action, card.id, card.name)
 
 

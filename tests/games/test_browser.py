@@ -155,10 +155,13 @@ def test_three_players_sign_up_create_join_and_play_a_round(
 def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     browser_page, live_server, settings
 ):
-    """The seat page reloads itself when the game moves on, unless a form field differs
-    from how the page loaded it: then it shows the "moved on" notice instead."""
+    """The seat page marks another seat's sealed order in place (no reload that would move
+    the reader or a screen reader back to the top); when the reader's own seat or the
+    prompt changes it reloads itself, unless a form field differs from how the page
+    loaded it: then it shows the "moved on" notice instead."""
     from games.services import games as game_services
     from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
     from tests.games.web_support import make_user
 
     settings.GAMES_PAGE_POLL_SECONDS = 1
@@ -174,21 +177,65 @@ def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     page = browser_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    # Another seat seals its order: its line says so, the page stays where it is.
+    order_submit(seat=seats["bob"], text="PLAY EXPLORE", source="web")
+    page.wait_for_selector('[data-seat-tick="bob"] .tick', timeout=10_000)
+    assert page.inner_text('[data-seat-tick="bob"]') == "✓ sealed"
+    assert page.inner_text('[data-seat-tick="cat"]') == "waiting"
+    assert page.evaluate("() => window.sameDocument === true") and page.is_hidden("#moved-on")
+    # The reader's own seat changes (an order sent by email, say) while it types: no
+    # reload over the typing, the notice instead.
     page.locator("details:has(input[name='username']) > summary").first.click()
     page.fill("input[name='username']", "newcomer")
     page.locator("h1").first.click()  # focus leaves the field: only its value tells
-    page.evaluate("() => { window.sameDocument = true; }")
-    order_submit(seat=seats["bob"], text="PLAY EXPLORE", source="web")
+    order_submit(seat=seats["ann"], text="PLAY EXPLORE", source="web")
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")  # not reloaded
     assert page.input_value("input[name='username']") == "newcomer"
-    # Nothing edited any more: the next change reloads the page by itself.
+    # Nothing edited any more: the next change (the prompt resolves) reloads the page.
     page.fill("input[name='username']", "")
     page.locator("h1").first.click()
     order_submit(seat=seats["cat"], text="PLAY EXPLORE", source="web")
+    assert prompt_resolve(game_id=game.pk, prompt_number=1)
     page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
     page.wait_for_load_state()
     assert page.is_hidden("#moved-on")
+
+
+def test_a_keyboard_user_is_not_thrown_back_to_the_top(browser_page, live_server, settings):
+    """Focus on a control reached by keyboard counts as being busy: when the prompt moves
+    on the page shows the notice (a status, read out) instead of reloading under the
+    reader."""
+    from games.services import games as game_services
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+    from tests.games.web_support import make_user
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    users = {n: make_user(n) for n in ("ann", "bob", "cat")}
+    game = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3,
+                                     options={"leaders": False})  # fmt: skip
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    seats = {s.name: s for s in game.seats.all()}
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    for _ in range(60):  # Tab to the first order button, as a keyboard user does
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('#legal-orders button')"):
+            break
+    else:
+        raise AssertionError("no order button reached by Tab")
+    for name in ("ann", "bob", "cat"):
+        order_submit(seat=seats[name], text="PLAY EXPLORE", source="web")
+    assert prompt_resolve(game_id=game.pk, prompt_number=1)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")
+    assert page.evaluate("() => document.activeElement.matches('#legal-orders button')")
+    assert page.get_attribute("#moved-on", "role") == "status"
 
 
 @pytest.mark.parametrize("ruleset,seats", [("5x", 5), ("4x-dice", 6), ("6x5", 2)])

@@ -11,4 +11,14 @@
       event.stopImmediatePropagation();
     }
   }, true);
+
+  // A page that opens with a message (an order sealed, a refusal) puts the reader on it,
+  // so a screen reader reads it first instead of the page's top.
+  document.addEventListener("DOMContentLoaded", function () {
+    var messages = document.querySelector("ul.messages");
+    if (messages && !window.location.hash) {
+      messages.setAttribute("tabindex", "-1");
+      messages.focus();
+    }
+  });
 })();

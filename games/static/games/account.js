@@ -24,6 +24,7 @@
     offer.querySelector("[data-use-browser-zone]").addEventListener("click", function () {
       select.value = zone;
       offer.hidden = true;
+      select.focus();  // the button is gone: the choice it made has the focus
     });
   });
 })();

@@ -28,6 +28,12 @@
   // that away, so the page shows the "moved on" banner instead.
   function editing() {
     var active = document.activeElement;
+    // A keyboard (or screen-reader) user is somewhere on the page: a reload would throw
+    // them back to its top.
+    if (active && active.matches && active.matches(":focus-visible") &&
+        active.matches("a, button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])")) {
+      return true;
+    }
     var fields = document.querySelectorAll("form input, form textarea, form select");
     for (var i = 0; i < fields.length; i++) {
       var f = fields[i];
@@ -50,9 +56,30 @@
     return false;
   }
 
+  // Another seat sealed its order: its "waiting" becomes "✓ sealed" in place (no reload
+  // that would move the reader or a screen reader back to the page's top).
+  function markSealed(ordered) {
+    document.querySelectorAll("[data-seat-tick]").forEach(function (el) {
+      var sealed = ordered.indexOf(el.getAttribute("data-seat-tick")) >= 0;
+      var shown = el.querySelector(".tick") !== null;
+      if (sealed === shown) { return; }
+      var span = document.createElement("span");
+      span.className = sealed ? "tick" : "waiting";
+      if (sealed) { span.title = "order sealed"; }
+      span.textContent = sealed ? "✓ sealed" : "waiting";
+      el.replaceChildren(span);
+    });
+  }
+
   function poll(root) {
     var url = root.getAttribute("data-status-url");
     var version = root.getAttribute("data-version");
+    var stage = root.getAttribute("data-stage");
+    var mine = root.getAttribute("data-my-seat");
+    var ordered = [];  // the seats the page shows as sealed
+    document.querySelectorAll("[data-seat-tick]").forEach(function (el) {
+      if (el.querySelector(".tick")) { ordered.push(el.getAttribute("data-seat-tick")); }
+    });
     var every = parseInt(root.getAttribute("data-poll-seconds") || "5", 10) * 1000;
     var banner = document.getElementById("moved-on");
     function once() {
@@ -60,8 +87,15 @@
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (data) {
           if (data && data.version !== version) {
-            if (!editing()) { window.location.reload(); return; }
-            if (banner) { banner.hidden = false; }
+            var now = [data.status, data.prompt == null ? "" : data.prompt, data.deadline || ""].join("|");
+            var mineChanged = mine && (ordered.indexOf(mine) >= 0) !== (data.ordered.indexOf(mine) >= 0);
+            if (now === stage && !mineChanged) {
+              markSealed(data.ordered);  // the same prompt: only who has sealed changed
+              version = data.version;
+              ordered = data.ordered;
+            } else if (!editing()) {
+              window.location.reload(); return;
+            } else if (banner) { banner.hidden = false; }
           }
           window.setTimeout(once, every);
         })
@@ -237,18 +271,23 @@
         var key = g.getAttribute("data-hex");
         var target = has(now.list, key);
         g.classList.toggle("hex-target", target);
-        g.classList.toggle("hex-picked", key === first.value || key === second.value);
-        if (target) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
+        var picked = key === first.value || key === second.value;
+        g.classList.toggle("hex-picked", picked);
+        // A picked hex stays a button (pressed): a keyboard user who just picked it keeps
+        // the focus there instead of losing it to the page.
+        if (target || picked) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
         else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
+        if (picked) { g.setAttribute("aria-pressed", "true"); } else { g.removeAttribute("aria-pressed"); }
       });
       svg.classList.toggle("picking", now.list.length > 0);
       var ready = compose(a);
       if (hint) {
-        hint.textContent = !a ? "Choose an action." :
+        var said = !a ? "Choose an action." :
           byColour && !checked("colour") ? "Choose a colour." :
           ready ? "Send the order, or tap another highlighted hex." :
           now.into === second ? "Tap the second hex (highlighted) on the board." :
           "Tap a highlighted hex on the board.";
+        if (hint.textContent !== said) { hint.textContent = said; }  // a live region: say changes only
       }
     }
 
