@@ -136,7 +136,7 @@ def hex_board(view: Any) -> dict[str, Any]:
 def goal_shape(cells: Any) -> dict[str, Any]:
     """A small drawing of one goal shape (a list of [q, r] cells)."""
     size = 9.0
-    out = []
+    out, named = [], []
     for cell in cells if isinstance(cells, list) else []:
         try:
             q, r = int(cell[0]), int(cell[1])
@@ -144,7 +144,10 @@ def goal_shape(cells: Any) -> dict[str, Any]:
             continue
         x, y = _centre(q, r, size)
         out.append({"x": x, "y": y, "points": _corners(x, y, size - 0.5)})
-    return {"viewbox": _layout(out, size, 2), "cells": out}
+        named.append(f"{q},{r}")
+    # For screen readers: the shape as its cells (the drawing alone says nothing).
+    label = "goal: " + " ".join(named)
+    return {"viewbox": _layout(out, size, 2), "cells": out, "label": label}
 
 
 @register.filter

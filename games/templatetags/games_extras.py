@@ -38,7 +38,12 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], depth: int) -> SafeString:
         for key in row:
             if key not in columns:
                 columns.append(key)
-    head = format_html_join("", "<th>{}</th>", ((label(c),) for c in columns))
+    head = format_html_join(
+        "",
+        "<th>{}</th>",
+        # A column without a name still gets a header a screen reader can say.
+        ((label(c) or format_html('<span class="visually-hidden">{}</span>', "value"),) for c in columns),
+    )
     body = format_html_join(
         "",
         "<tr>{}</tr>",

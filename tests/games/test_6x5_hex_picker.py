@@ -150,7 +150,9 @@ def test_no_other_seats_hidden_goal_anywhere_in_the_acting_seats_page(client):
     html = page_for(client, game, "ann")
     assert picker_data(html) is not None
     mine = rules.secrets(state, "ann")
-    assert mine and html.count('aria-label="goal shape"') == 1  # ann's own goal only
+    assert mine and html.count('aria-label="goal: ') == 1  # ann's own goal only
+    [own] = state["goals"]["ann"]  # named by its cells, for a screen reader
+    assert 'aria-label="goal: ' + " ".join(f"{q},{r}" for q, r in own) + '"' in html
     for seat in ("amy", "bob"):
         for goal in state["goals"][seat]:
             for text in (dumps(goal), json.dumps(goal), " ".join(f"{q},{r}" for q, r in goal)):

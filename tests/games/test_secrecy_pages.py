@@ -180,4 +180,4 @@ def test_6x5_goals_of_other_seats_stay_hidden(django_capture_on_commit_callbacks
             assert fragment not in text, url
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "1 hidden" in page  # bob's row: a count, no drawing
-    assert page.count('aria-label="goal shape"') == 1  # ann's own goal only
+    assert page.count('aria-label="goal: ') == 1  # ann's own goal only
