@@ -97,3 +97,19 @@ def test_withdrawing_still_asks_first(browser_page, live_server) -> None:
     page.wait_for_timeout(300)
     registration.refresh_from_db()
     assert len(asked) == 2 and registration.status == Registration.Status.WITHDRAWN
+
+
+def test_a_form_sent_back_with_errors_puts_the_focus_on_the_first_one(browser_page, live_server):
+    from tests.games.web_support import make_user
+
+    make_user("taken")
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=email]", "new@example.com")
+    page.fill("input[name=username]", "taken")
+    page.fill("input[name=password1]", "correct-horse-battery-7")
+    page.fill("input[name=password2]", "correct-horse-battery-7")
+    page.locator(".account-card button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.get_attribute("input[name=username]", "aria-invalid") == "true"
+    page.wait_for_function("() => document.activeElement.name === 'username'")

@@ -15,10 +15,16 @@
   // A page that opens with a message (an order sealed, a refusal) puts the reader on it,
   // so a screen reader reads it first instead of the page's top.
   document.addEventListener("DOMContentLoaded", function () {
+    if (window.location.hash) { return; }
     var messages = document.querySelector("ul.messages");
-    if (messages && !window.location.hash) {
+    if (messages) {
       messages.setAttribute("tabindex", "-1");
       messages.focus();
+      return;
     }
+    // A form sent back with errors: the first field in error has the focus (its error
+    // is tied to it), not the page's top.
+    var invalid = document.querySelector("main [aria-invalid=true]");
+    if (invalid) { invalid.focus(); }
   });
 })();
