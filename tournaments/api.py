@@ -250,9 +250,9 @@ class RatingListView(BaseAPIView):
 
     @extend_schema(responses={200: RatingListSerializer, 404: ERRORS[404]})
     def get(self, request: Request, pool: str) -> Response:
-        rows = selectors.rating_list(pool=pool)
-        if not rows and not Tournament.objects.filter(rating_pool=pool).exists():
+        if not selectors.rating_pool_exists(pool=pool):
             raise NotFound("No such rating pool.")
+        rows = selectors.rating_list(pool=pool)
         return Response({
             "pool": pool,
             "players": [

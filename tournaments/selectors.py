@@ -126,6 +126,17 @@ def rating_pools() -> list[dict[str, Any]]:
     return out
 
 
+def rating_pool_exists(*, pool: str) -> bool:
+    """Whether ``pool`` names a pool some tournament or rated game uses (a name no
+    column could hold, a NUL say, names none)."""
+    if not isinstance(pool, str) or not pool or len(pool) > 64 or not pool.isprintable():
+        return False
+    return (
+        RatingEntry.objects.filter(pool=pool).exists()
+        or Tournament.objects.filter(rating_pool=pool).exists()
+    )
+
+
 def rating_list(*, pool: str) -> list[dict[str, Any]]:
     """The pool's players by rating, best first: ``rank`` (players whose ratings round to
     the same whole number share it), ``user``, ``rating``, ``games`` (rated games),

@@ -137,9 +137,9 @@ def ratings(request: HttpRequest) -> HttpResponse:
 
 def rating_pool(request: HttpRequest, pool: str) -> HttpResponse:
     """One pool's players by rating."""
-    rows = selectors.rating_list(pool=pool)
-    if not rows and not Tournament.objects.filter(rating_pool=pool).exists():
+    if not selectors.rating_pool_exists(pool=pool):
         raise Http404("No such rating pool.")
+    rows = selectors.rating_list(pool=pool)
     return render(request, "tournaments/rating_pool.html", {"pool": pool, "rows": rows})
 
 

@@ -11,7 +11,7 @@ read (``MAIL_AUTHSERV_ID``: the id, or several, comma-separated), the topmost on
 
 The ``From:`` address counts as authenticated when that header reports, for the
 ``From:`` domain (or a parent or subdomain of it, as DMARC's relaxed alignment):
-``dmarc=pass``, or ``dkim=pass`` with ``header.d`` (or ``header.i``), or ``spf=pass``
+``dmarc=pass`` with ``header.from``, or ``dkim=pass`` with ``header.d`` (or ``header.i``), or ``spf=pass``
 with ``smtp.mailfrom`` (a pass for ``smtp.helo`` alone is not enough: it names a host,
 not a sender).
 """
@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_COMMENT_RE = re.compile(r"\((?:[^()\\]|\\.)*\)")
-_PAIR_RE = re.compile(r'([A-Za-z0-9_.\-/]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s;]+)')
+# key=value, the value a run of quoted strings and plain characters (a quoted local part
+# and its domain are one value: "x.example.com"@evil.example is at evil.example).
+_PAIR_RE = re.compile(r'([A-Za-z0-9_.\-/]+)\s*=\s*((?:"(?:[^"\\]|\\.)*"|[^\s;"])+)')
 
 
 @dataclass
@@ -34,17 +35,53 @@ class Result:
     props: dict[str, str] = field(default_factory=dict)
 
 
-def _strip_comments(value: str) -> str:
-    previous = None
-    while previous != value:  # nested comments, innermost first
-        previous, value = value, _COMMENT_RE.sub(" ", value)
+def _split(value: str) -> list[str]:
+    """The header's parts between the semicolons that separate them, with comments
+    removed: a semicolon or parenthesis inside a quoted string (a local part such as
+    ``smtp.mailfrom="x;dkim=pass"@evil.example``, which the sender chooses) or inside a
+    comment separates nothing. Quoted strings are kept, quotes included."""
+    parts, part = [], []
+    depth, quoted, escaped = 0, False, False
+    for ch in value:
+        if escaped:
+            if depth == 0:
+                part.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+            if depth == 0:
+                part.append(ch)
+        elif quoted:
+            part.append(ch)
+            if ch == '"':
+                quoted = False
+        elif depth:
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+        elif ch == "(":
+            depth = 1
+            part.append(" ")
+        elif ch == '"':
+            quoted = True
+            part.append(ch)
+        elif ch == ";":
+            parts.append("".join(part))
+            part = []
+        else:
+            part.append(ch)
+    parts.append("".join(part))
+    return parts
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return re.sub(r"\\(.)", r"\1", value[1:-1])
     return value
 
 
 def parse(value: str) -> tuple[str, list[Result]]:
     """``(authserv-id, results)`` of one header value; the id lowercased, ``""`` when
     the value has none. Unknown or malformed parts are skipped, never raised on."""
-    parts = _strip_comments(value or "").split(";")
+    parts = _split(value or "")
     head = parts[0].split()
     authserv = head[0].lower() if head else ""
     results = []
@@ -56,17 +93,22 @@ def parse(value: str) -> tuple[str, list[Result]]:
         if "." in method:  # a property without a method: not a result
             continue
         props = {
-            key.lower(): val.strip('"').lower()
+            key.lower(): _unquote(val).lower()
             for key, val in pairs[1:]
             if "." in key
         }
-        results.append(Result(method.split("/")[0].lower(), result.strip('"').lower(), props))
+        results.append(Result(method.split("/")[0].lower(), _unquote(result).lower(), props))
     return authserv, results
 
 
 def _domain(value: str) -> str:
-    """The domain of an address or a domain (``ann@example.com`` -> ``example.com``)."""
-    return value.rpartition("@")[2].strip().strip(".").lower()
+    """The domain of an address or a domain (``ann@example.com`` -> ``example.com``),
+    lowercased, without a trailing dot, internationalized names in their ASCII form."""
+    domain = value.rpartition("@")[2].strip().strip(".").lower()
+    try:
+        return domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        return domain
 
 
 def aligned(domain: str, from_domain: str) -> bool:
@@ -103,10 +145,11 @@ def verdict(values: list[str], sender: str, authserv_ids: list[str]) -> tuple[bo
     for r in results:
         if r.result != "pass":
             continue
-        if r.method == "dmarc" and aligned(r.props.get("header.from", from_domain), from_domain):
+        # Each pass counts only for the domain the server names with it.
+        if r.method == "dmarc" and aligned(_domain(r.props.get("header.from", "")), from_domain):
             return True, "DMARC pass"
         if r.method == "dkim":
-            signer = r.props.get("header.d") or _domain(r.props.get("header.i", ""))
+            signer = _domain(r.props.get("header.d") or r.props.get("header.i", ""))
             if aligned(signer, from_domain):
                 return True, f"DKIM pass ({signer})"
         if r.method == "spf" and aligned(_domain(r.props.get("smtp.mailfrom", "")), from_domain):

@@ -107,16 +107,35 @@ def game_create(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
 
 
-def _ordered_seats(prompt: Any) -> set[str]:
-    """Names of the seats holding a current order for ``prompt`` (public: commitments
-    are published on receipt; the texts are not read here)."""
+def _sealed_seats(prompt: Any) -> dict[str, str]:
+    """Seat name -> the start of its current order's commitment, for ``prompt`` (public:
+    commitments are published in the log on receipt; the texts are not read here)."""
     if prompt is None:
-        return set()
-    return set(
-        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
-            "seat_name", flat=True
-        )
+        return {}
+    rows = SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+        "seat_name", "commitment"
     )
+    return {name: commitment[:SEALED_CHARS] for name, commitment in rows}
+
+
+#: How much of a commitment the poll shows: enough to tell one order from the next.
+SEALED_CHARS = 12
+
+
+def _status(status: str, number: Any, pending: Any, deadline: Any, sealed: dict[str, str]) -> dict[str, Any]:
+    """The poll's answer. ``version`` changes whenever the page would: the game's status,
+    the prompt, its deadline, or any seat's order (sealed, replaced or withdrawn)."""
+    orders = ",".join(f"{name}={sealed[name]}" for name in sorted(sealed))
+    digest = hashlib.sha256(orders.encode()).hexdigest()[:12] if orders else "-"
+    return {
+        "status": status,
+        "prompt": number,
+        "pending": list(pending) if number is not None else [],
+        "deadline": deadline,
+        "ordered": sorted(sealed),
+        "sealed": dict(sorted(sealed.items())),
+        "version": f"{status}:{number}:{len(sealed)}:{deadline}:{digest}",
+    }
 
 
 def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[dict[str, Any]]:
@@ -259,17 +278,10 @@ def status_payload(game: Game) -> dict[str, Any]:
     """The public summary the page polls; ``version`` changes whenever the page would."""
     prompt = selectors.current_prompt(game=game)
     open_prompt = prompt if prompt is not None and prompt.status == "open" else None
-    ordered = sorted(_ordered_seats(open_prompt))
     deadline = open_prompt.deadline.isoformat() if open_prompt and open_prompt.deadline else None
     number = open_prompt.number if open_prompt else None
-    return {
-        "status": game.status,
-        "prompt": number,
-        "pending": list(open_prompt.pending) if open_prompt else [],
-        "deadline": deadline,
-        "ordered": ordered,
-        "version": f"{game.status}:{number}:{len(ordered)}:{deadline}",
-    }
+    pending = open_prompt.pending if open_prompt else []
+    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt))
 
 
 def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
@@ -278,7 +290,8 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
     seat, at least one row)."""
     game_t, prompt_t, order_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder))
     sql = (
-        f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name, g.is_private"
+        f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name, g.is_private,"
+        " o.commitment"
         f" FROM {game_t} g"
         f" LEFT JOIN {prompt_t} p ON p.id = (SELECT p2.id FROM {prompt_t} p2"
         f" WHERE p2.game_id = g.id AND p2.status = %s AND g.status NOT IN (%s, %s)"
@@ -301,18 +314,11 @@ def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
     if rows[0][5]:
         load_visible_game(request, game_id)
     status, number, pending, deadline_at = rows[0][:4]
-    ordered = sorted({row[4] for row in rows if row[4] is not None})
-    pending = db_json(pending)
+    sealed = {row[4]: row[6][:SEALED_CHARS] for row in rows if row[4] is not None}
+    pending = db_json(pending) if number is not None else []
     deadline_at = db_datetime(deadline_at)  # SQLite hands back the stored text
     deadline = deadline_at.isoformat() if deadline_at else None
-    return {
-        "status": status,
-        "prompt": number,
-        "pending": list(pending) if number is not None else [],
-        "deadline": deadline,
-        "ordered": ordered,
-        "version": f"{status}:{number}:{len(ordered)}:{deadline}",
-    }
+    return _status(status, number, pending, deadline, sealed)
 
 
 @require_safe

@@ -238,6 +238,43 @@ def test_a_keyboard_user_is_not_thrown_back_to_the_top(browser_page, live_server
     assert page.get_attribute("#moved-on", "role") == "status"
 
 
+def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live_server, settings):
+    """A seat handed over (its order withdrawn) while another seals in the same poll: the
+    lines say so. The reader's own order replaced from another device: the page reloads
+    and shows it."""
+    from games.services import games as game_services
+    from games.services.orders import order_submit
+    from games.services.organizer import seat_replace
+    from tests.games.web_support import make_user
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    users = {n: make_user(n) for n in ("ann", "bob", "cat", "dan")}
+    game = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3,
+                                     options={"leaders": False})  # fmt: skip
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    seats = {s.name: s for s in game.seats.all()}
+    order_submit(seat=seats["ann"], text="PLAY EXPLORE", source="web")
+    order_submit(seat=seats["bob"], text="PLAY EXPLORE", source="web")
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    assert page.inner_text('[data-seat-tick="bob"]') == "✓ sealed"
+    seat_replace(seat=seats["bob"], new_user=users["dan"], by=users["ann"])
+    order_submit(seat=seats["cat"], text="PLAY EXPLORE", source="web")
+    page.wait_for_function(
+        "() => document.querySelector('[data-seat-tick=\"bob\"]').innerText === 'waiting'"
+        " && document.querySelector('[data-seat-tick=\"cat\"]').innerText === '✓ sealed'",
+        timeout=10_000,
+    )
+    assert page.evaluate("() => window.sameDocument === true")
+    order_submit(seat=seats["ann"], text="PLAY EXPLOIT", source="api")  # another device
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
+    page.wait_for_load_state()
+    assert "PLAY EXPLOIT" in page.inner_text("#receipt")
+
+
 @pytest.mark.parametrize("ruleset,seats", [("5x", 5), ("4x-dice", 6), ("6x5", 2)])
 def test_a_seat_page_fits_a_phone_screen(browser_page, live_server, ruleset, seats):
     """At 390 px (a phone held upright) the page does not scroll sideways: wide tables

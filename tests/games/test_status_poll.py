@@ -44,9 +44,9 @@ def test_poll_answers_from_one_query_with_the_open_prompt(client, started):
     body = answer.json()
     assert body["status"] == "active" and body["prompt"] == 1
     assert sorted(body["pending"]) == ["ann", "bob", "cat"]
-    assert body["ordered"] == []
+    assert body["ordered"] == [] and body["sealed"] == {}
     assert body["deadline"] == deadline.isoformat() and body["deadline"].endswith("+00:00")
-    assert body["version"] == f"active:1:0:{deadline.isoformat()}"
+    assert body["version"] == f"active:1:0:{deadline.isoformat()}:-"
 
 
 def test_poll_shows_who_ordered_but_never_the_text(client, started):
@@ -58,6 +58,38 @@ def test_poll_shows_who_ordered_but_never_the_text(client, started):
     body = answer.json()
     assert body["ordered"] == ["bob"] and body["prompt"] == 1
     assert "QIN" not in answer.content.decode() and "DIDO" not in answer.content.decode()
+
+
+def test_poll_changes_when_an_order_is_replaced_or_withdrawn(client, started):
+    """The page compares its own seat's order with the poll's: a replacement from another
+    device, or an order withdrawn when the seat was handed over, changes the answer even
+    though the number of sealed seats stays the same."""
+    from games.models import SealedOrder
+    from games.services.organizer import seat_replace
+    from tests.games.web_support import make_user
+
+    url = reverse("games:status", args=[started.pk])
+    bob = started.seats.get(name="bob")
+    first = order_services.order_submit(seat=bob, text="PASS DIDO", source="web")
+    before = client.get(url).json()
+    assert before["sealed"] == {"bob": first.commitment[:12]}  # public: the log has it
+    second = order_services.order_submit(seat=bob, text="PASS QIN", source="web")
+    after = client.get(url).json()
+    assert after["ordered"] == before["ordered"] == ["bob"]
+    assert after["sealed"] == {"bob": second.commitment[:12]}
+    assert after["version"] != before["version"]
+    # Bob's seat handed over and cat sealing in between: one sealed seat still, but whose
+    # changed.
+    seat_replace(seat=bob, new_user=make_user("dan"), by=started.organizer)
+    order_services.order_submit(seat=started.seats.get(name="cat"), text="PASS TOKUGAWA", source="web")
+    later = client.get(url).json()
+    assert later["ordered"] == ["cat"] and later["version"] != after["version"]
+    assert not SealedOrder.objects.filter(prompt__game=started, seat_name="bob", is_current=True).exists()
+    # The page renders the same version and its own seat's order, as the poll gives them.
+    client.force_login(started.seats.get(name="cat").user)
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert f'data-version="{later["version"]}"' in page
+    assert f'data-my-order="{later["sealed"]["cat"]}"' in page
 
 
 def test_poll_etag_gives_304_until_something_changes(client, started):
@@ -83,7 +115,8 @@ def test_poll_of_forming_and_unknown_games(client, users):
         "pending": [],
         "deadline": None,
         "ordered": [],
-        "version": "forming:None:0:None",
+        "sealed": {},
+        "version": "forming:None:0:None:-",
     }
     assert client.get(reverse("games:status", args=[forming.pk + 999])).status_code == 404
     assert client.post(reverse("games:status", args=[forming.pk])).status_code == 405

@@ -35,6 +35,7 @@ def with_results(raw: bytes, *headers: str) -> bytes:
         ("mx.orders.example; dkim=pass header.i=@mail.example.com", True),  # subdomain
         ("mx.orders.example; spf=pass smtp.mailfrom=ann@example.com", True),
         ("mx.orders.example; dmarc=pass (p=reject) header.from=example.com", True),
+        ("mx.orders.example; dmarc=pass", False),  # no domain named
         ("MX.Orders.Example 1; dkim=pass (good signature) header.d=\"example.com\"", True),
         ("mx.orders.example; dkim=pass header.d=example.net", False),  # another domain
         ("mx.orders.example; dkim=pass header.d=com", False),  # a top-level domain
@@ -134,3 +135,44 @@ def test_games_without_the_sender_check_ignore_the_header(db, orders_settings) -
     address = table.address("ann")
     row = process_message(eml("plain.eml", to=address, sender="ann.other@example.org"), address)
     assert row.outcome == "order_accepted"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        # A sender-chosen quoted local part smuggling a result past a naive split.
+        'mx.orders.example; spf=pass smtp.mailfrom="x;dkim=pass header.d=example.com;"@evil.example',
+        'mx.orders.example; spf=pass smtp.mailfrom="x;dmarc=pass;"@evil.example',
+        'mx.orders.example; spf=pass smtp.mailfrom="x.example.com"@evil.example',
+        'mx.orders.example; spf=pass smtp.mailfrom="a@example.com"@evil.example',
+        'mx.orders.example; dkim=fail reason="bad; dkim=pass header.d=example.com" header.d=example.com',
+        'mx.orders.example; dkim=none (comment; dkim=pass header.d=example.com)',
+        'mx.orders.example; dkim=none (nested (comment) ; dkim=pass header.d=example.com)',
+        # A DMARC pass that names no domain says nothing about this one.
+        "mx.orders.example; dmarc=pass",
+    ],
+)
+def test_what_the_sender_wrote_never_counts_as_a_pass(header: str) -> None:
+    verified, why = authresults.verdict([header], "ann@example.com", ["mx.orders.example"])
+    assert verified is False, why
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "mx.orders.example; dkim=pass header.d=example.com. header.s=s1",  # trailing dot
+        "mx.orders.example; dkim=pass header.d=EXAMPLE.COM",
+        'mx.orders.example; spf=pass smtp.mailfrom="ann;x"@example.com',
+        "mx.orders.example; dkim=pass (good; signature) header.d=example.com",
+    ],
+)
+def test_real_passes_in_their_odd_forms(header: str) -> None:
+    verified, why = authresults.verdict([header], "ann@example.com", ["mx.orders.example"])
+    assert verified is True, why
+
+
+def test_international_domains_compare_in_their_ascii_form() -> None:
+    header = "mx.orders.example; dkim=pass header.d=xn--bcher-kva.de"
+    assert authresults.verdict([header], "ann@bücher.de", ["mx.orders.example"])[0] is True
+    header = "mx.orders.example; dkim=pass header.d=bücher.de"
+    assert authresults.verdict([header], "ann@xn--bcher-kva.de", ["mx.orders.example"])[0] is True

@@ -140,6 +140,9 @@ def test_ratings_by_pool_on_the_api_and_the_pages(client, duel_cup):
     assert f"<td>1</td><td>{winners[0]}</td><td>1520</td><td>1</td>" in pool_page
     assert "+20.0" in pool_page and "-20.0" in pool_page
     assert client.get("/ratings/nowhere/").status_code == 404
+    for odd in ("%00", "a%00b", "x" * 65):  # no column holds these: no pool, not a 500
+        assert client.get(f"/ratings/{odd}/").status_code == 404
+        assert client.get(f"/api/ratings/{odd}/").json()["error"] == "not_found"
     assert 'href="/ratings/"' in client.get("/tournaments/").content.decode()
 
 
@@ -152,3 +155,16 @@ def test_a_rating_pools_name_is_a_plain_word(db, pool):
         tsvc.tournament_create(organizer=organizer, name="Cup", ruleset="5x", table_sizes=[3],
                                rounds_count=1, rating_pool=pool)  # fmt: skip
     assert not Tournament.objects.exists()
+
+
+def test_a_pool_named_after_a_users_id_has_its_pages(client, db):
+    from django.urls import reverse
+
+    (organizer,) = _users("p" * 70)  # too long a name to stand beside the pool
+    t = tsvc.tournament_create(organizer=organizer, name="Long", ruleset="6x5", table_sizes=[2],
+                               rounds_count=1)  # fmt: skip
+    assert t.rating_pool == f"#{organizer.pk}:6x5"
+    url = reverse("rating_pool", args=[t.rating_pool])
+    assert url == f"/ratings/%23{organizer.pk}:6x5/"
+    assert "No rated game in this pool yet." in client.get(url).content.decode()
+    assert client.get(f"/api/ratings/%23{organizer.pk}:6x5/").json() == {"pool": t.rating_pool, "players": []}

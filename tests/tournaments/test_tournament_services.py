@@ -638,6 +638,12 @@ def test_only_league_administrators_rate_in_the_leagues_pools():
     assert pool(anyone) == "lp00:6x5"
     assert pool(anyone, "5x") == "lp00:5x"
     assert pool(admin) == "6x5" and pool(staff, "winter") == "winter"
+    # A name too long to fit beside the pool is never cut (a cut could drop the colon,
+    # or give two users one pool): the user's id stands in, "#" being in no name.
+    User = get_user_model()
+    long_a = User.objects.create_user("league5x" + "_" * 56 + "alice", "a@example.com", "pw")
+    long_b = User.objects.create_user("league5x" + "_" * 56 + "bob", "b@example.com", "pw")
+    assert pool(long_a) == f"#{long_a.pk}:6x5" and pool(long_b) == f"#{long_b.pk}:6x5"
 
     # A duel played in the organizer's own pool leaves the league's ratings alone.
     t = tsvc.tournament_create(organizer=anyone, name="Friends", ruleset="6x5", table_sizes=[2],

@@ -26,14 +26,25 @@ def is_league_administrator(user: Any) -> bool:
     )
 
 
+#: The rating pool column's size.
+OWN_POOL_MAX = 64
+
+
 def own_rating_pool(*, organizer: Any, pool: str) -> str:
     """The rating pool a tournament of ``organizer`` is rated in when it asks for
     ``pool``: the pool itself for a league administrator; otherwise a pool of the
-    organizer's own (``ann:5x``: usernames hold no colon), so that a tournament anyone can
+    organizer's own (``ann:5x``: usernames hold no colon; ``#42:5x`` for a name too long
+    to fit), so that a tournament anyone can
     create, with players anyone can sign up, cannot move the league's ratings."""
     if is_league_administrator(organizer):
         return pool
-    return f"{organizer.username}:{pool}"[:64]
+    own = f"{organizer.username}:{pool}"
+    if len(own) > OWN_POOL_MAX:
+        # Never cut: a cut name could lose its colon (and pass for a league pool) or be
+        # shared by two users whose names start alike. "#<user id>" is nobody's name
+        # (usernames hold no "#") and no league pool's (their names are plain words).
+        own = f"#{organizer.pk}:{pool}"
+    return own
 
 
 def lock_tournament(*, tournament_id: int) -> Tournament:

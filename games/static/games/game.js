@@ -76,6 +76,7 @@
     var version = root.getAttribute("data-version");
     var stage = root.getAttribute("data-stage");
     var mine = root.getAttribute("data-my-seat");
+    var myOrder = root.getAttribute("data-my-order") || "";  // the start of its commitment
     var ordered = [];  // the seats the page shows as sealed
     document.querySelectorAll("[data-seat-tick]").forEach(function (el) {
       if (el.querySelector(".tick")) { ordered.push(el.getAttribute("data-seat-tick")); }
@@ -88,7 +89,9 @@
         .then(function (data) {
           if (data && data.version !== version) {
             var now = [data.status, data.prompt == null ? "" : data.prompt, data.deadline || ""].join("|");
-            var mineChanged = mine && (ordered.indexOf(mine) >= 0) !== (data.ordered.indexOf(mine) >= 0);
+            // The reader's own order sealed, replaced (another device, email) or withdrawn:
+            // its panel must change, so the page reloads.
+            var mineChanged = mine && ((data.sealed || {})[mine] || "") !== myOrder;
             if (now === stage && !mineChanged) {
               markSealed(data.ordered);  // the same prompt: only who has sealed changed
               version = data.version;
