@@ -319,6 +319,9 @@ class PlayerSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
     )
     time_zone = models.CharField(max_length=64, default="UTC")
+    # The SHA-256 of the secret in the player's calendar feed address ("" = no feed): the
+    # address is shown once; a copy of the database does not give it away.
+    calendar_digest = models.CharField(max_length=64, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

@@ -5,6 +5,7 @@ before the game is over (their commitments do)."""
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 import zoneinfo
 from typing import Any
@@ -88,6 +89,24 @@ def orders_needed(*, user: Any) -> dict[int, Prompt]:
         .values_list("prompt__game_id", "seat_name")
     )
     return {g: p for g, p in waiting.items() if (g, seats[g]) not in ordered}
+
+
+_CALENDAR_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def calendar_owner(*, token: Any) -> Any:
+    """The user whose calendar feed address holds ``token``, or None."""
+    from games.models import PlayerSettings
+    from games.services.players import calendar_digest
+
+    if not isinstance(token, str) or not _CALENDAR_TOKEN_RE.fullmatch(token):
+        return None  # not one we make (a NUL would be a database error on PostgreSQL)
+    row = (
+        PlayerSettings.objects.filter(calendar_digest=calendar_digest(token))
+        .select_related("user")
+        .first()
+    )
+    return row.user if row is not None and row.user.is_active else None
 
 
 def open_games() -> QuerySet[Game]:

@@ -28,4 +28,6 @@ urlpatterns = [
     ),
     path("account/api-tokens/", account.api_tokens, name="api_tokens"),
     path("account/settings/", account.player_settings, name="player_settings"),
+    path("account/calendar/", account.calendar, name="calendar"),
+    path("calendar/<str:token>.ics", account.calendar_feed, name="calendar_feed"),
 ]

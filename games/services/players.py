@@ -1,8 +1,11 @@
-"""A player's own settings (``PlayerSettings``): the time zone of its pages and emails."""
+"""A player's own settings (``PlayerSettings``): the time zone of its pages and emails,
+and the secret address of its calendar of deadlines."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import secrets
 import zoneinfo
 from typing import Any
 
@@ -52,3 +55,26 @@ def player_time_zone_set(*, user: Any, time_zone: Any) -> PlayerSettings:
             settings_row.time_zone = name
             settings_row.save(update_fields=["time_zone"])
     return settings_row
+
+
+def calendar_digest(token: str) -> str:
+    """What is stored of a calendar feed's secret."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def calendar_feed_create(*, user: Any) -> str:
+    """A new secret for the player's calendar feed address (the previous address stops
+    working). Returns the secret, which is not stored: only its digest is."""
+    token = secrets.token_urlsafe(24)
+    with transaction.atomic():
+        settings_row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        settings_row.calendar_digest = calendar_digest(token)
+        settings_row.save(update_fields=["calendar_digest"])
+    return token
+
+
+def calendar_feed_revoke(*, user: Any) -> bool:
+    """Turn the player's calendar feed off; whether there was one."""
+    return bool(
+        PlayerSettings.objects.filter(user=user).exclude(calendar_digest="").update(calendar_digest="")
+    )

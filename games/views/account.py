@@ -1,13 +1,23 @@
-"""The personal API token page: create (or regenerate) and revoke a DRF token."""
+"""The account pages of the games room: personal API tokens, the time zone and the
+calendar feed of the player's deadlines."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_safe
 from rest_framework.authtoken.models import Token
+
+from games.models import Game
 
 
 @login_required
@@ -72,3 +82,80 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         {"zones": zones, "chosen": stored, "error": error},
         status=400 if error else 200,
     )
+
+
+@login_required
+def calendar(request: HttpRequest) -> HttpResponse:
+    """The calendar of the player's deadlines: POST action=create makes a new secret
+    address (shown once; the old one stops working), action=revoke turns it off."""
+    from games.services.players import calendar_feed_create, calendar_feed_revoke
+
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "create":
+            token = calendar_feed_create(user=request.user)
+            request.session["new_calendar_url"] = settings.FIVEX_BASE_URL + reverse(
+                "games:calendar_feed", args=[token]
+            )
+            messages.success(request, "Your calendar address is ready. Copy it now.")
+        elif action == "revoke":
+            if calendar_feed_revoke(user=request.user):
+                messages.success(request, "Your calendar address no longer works.")
+            else:
+                messages.info(request, "You had no calendar address.")
+        else:
+            messages.error(request, "Unknown action.")
+        return redirect("games:calendar")
+    from games.models import PlayerSettings
+
+    active = PlayerSettings.objects.filter(user=request.user).exclude(calendar_digest="").exists()
+    new_url = request.session.pop("new_calendar_url", None)
+    return render(
+        request, "games/calendar.html", {"active": active, "new_url": new_url if active else None}
+    )
+
+
+@require_safe
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address: one
+    event for each prompt waiting for the player's order, ending at its deadline, with a
+    reminder an hour before. An order sent takes its event off at the next refresh."""
+    from icalendar import Alarm, Calendar, Event
+
+    from games import selectors
+
+    user = selectors.calendar_owner(token=token)
+    if user is None:
+        raise Http404("No such calendar.")
+    needed = selectors.orders_needed(user=user)
+    games = {g.pk: g for g in Game.objects.filter(pk__in=list(needed))}
+    host = urlsplit(settings.FIVEX_BASE_URL).hostname or "fivex"
+    cal = Calendar()
+    cal.add("prodid", "-//FiveX//Deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", "FiveX deadlines")
+    cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
+    now = timezone.now()
+    for game_id, prompt in sorted(needed.items()):
+        if prompt.deadline is None:  # paused
+            continue
+        game = games[game_id]
+        url = settings.FIVEX_BASE_URL + reverse("games:detail", args=[game_id])
+        event = Event()
+        event.add("uid", f"fivex-prompt-{prompt.pk}@{host}")
+        event.add("dtstamp", now)
+        event.add("dtstart", prompt.deadline - timedelta(minutes=30))
+        event.add("dtend", prompt.deadline)
+        event.add("summary", f"Order due: {game.title} (prompt {prompt.number})")
+        event.add("description", f"Your order for prompt {prompt.number} of {game.title} is due. {url}")
+        event.add("url", url)
+        alarm = Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", f"Order due in an hour: {game.title}")
+        alarm.add("trigger", timedelta(hours=-1), parameters={"RELATED": "END"})
+        event.add_component(alarm)
+        cal.add_component(event)
+    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = "private, max-age=300"
+    response["Content-Disposition"] = 'inline; filename="fivex-deadlines.ics"'
+    return response

@@ -1,0 +1,97 @@
+"""The calendar of a player's deadlines: a secret iCalendar address, shown once, that
+lists every prompt waiting for the player's order and nothing of anyone else's."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+from icalendar import Calendar
+
+from games.models import PlayerSettings, Prompt
+from games.services.orders import order_submit
+from games.services.players import calendar_feed_create
+from tests.games.web_support import make_user
+
+pytestmark = pytest.mark.django_db
+
+DEADLINE = datetime(2027, 1, 15, 12, 0, tzinfo=UTC)
+
+
+def _started(name: str, players=("ann", "bob", "cat")):
+    from games.services.games import game_create, game_join
+
+    users = {n: make_user(n) for n in players}
+    game = game_create(organizer=users[players[0]], ruleset="5x", seats_count=len(players),
+                       name=name, options={"leaders": False})  # fmt: skip
+    for user in users.values():
+        game_join(game=game, user=user)
+    Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).update(deadline=DEADLINE)
+    return game, users
+
+
+def _events(body: bytes) -> list:
+    return [c for c in Calendar.from_ical(body).walk() if c.name == "VEVENT"]
+
+
+def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
+    game, users = _started("Winter; league, table 1")
+    token = calendar_feed_create(user=users["ann"])
+    url = reverse("games:calendar_feed", args=[token])
+    response = client.get(url)  # no login: calendar apps have none
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    [event] = _events(response.content)
+    prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+    assert str(event["summary"]) == f"Order due: Winter; league, table 1 (prompt {prompt.number})"
+    assert event.decoded("dtend") == DEADLINE
+    assert (DEADLINE - event.decoded("dtstart")).total_seconds() == 30 * 60
+    assert str(event["url"]).endswith(f"/games/{game.pk}/")
+    assert str(event["uid"]).startswith(f"fivex-prompt-{prompt.pk}@")
+    [alarm] = [c for c in event.subcomponents if c.name == "VALARM"]
+    assert alarm.decoded("trigger").total_seconds() == -3600
+    # The text is escaped as iCalendar wants it (a comma and a semicolon in the name).
+    assert b"SUMMARY:Order due: Winter\\; league\\, table 1" in response.content
+    # The order sent: the event goes.
+    order_submit(seat=game.seats.get(user=users["ann"]), text="PLAY EXPLORE", source="web")
+    assert _events(client.get(url).content) == []
+
+
+def test_the_feed_is_only_the_players_own(client):
+    game, users = _started("Mine")
+    other, _ = _started("Theirs", players=("dan", "eve", "fay"))
+    token = calendar_feed_create(user=users["bob"])
+    body = client.get(reverse("games:calendar_feed", args=[token])).content
+    assert [str(e["summary"]) for e in _events(body)] == ["Order due: Mine (prompt 1)"]
+    assert b"Theirs" not in body
+
+
+def test_an_address_is_shown_once_renewed_and_turned_off(client):
+    user = make_user("zoe")
+    client.force_login(user)
+    page = reverse("games:calendar")
+    assert "You have no calendar address." in client.get(page).content.decode()
+    client.post(page, {"action": "create"})
+    shown = client.get(page).content.decode()
+    first = shown.split('id="new-calendar-url">')[1].split("<")[0]
+    token = first.rsplit("/", 1)[1].removesuffix(".ics")
+    assert first.startswith("http") and client.get(urlsplit(first).path).status_code == 200
+    assert 'id="new-calendar-url"' not in client.get(page).content.decode()  # once
+    assert token not in PlayerSettings.objects.get(user=user).calendar_digest  # a digest only
+    client.post(page, {"action": "create"})  # a new address: the old one stops working
+    assert client.get(reverse("games:calendar_feed", args=[token])).status_code == 404
+    client.post(page, {"action": "revoke"})
+    assert PlayerSettings.objects.get(user=user).calendar_digest == ""
+    assert "You have no calendar address." in client.get(page).content.decode()
+
+
+@pytest.mark.parametrize("token", ["x", "a" * 30, "a" * 200, "%00" * 30, "a%20" * 20])
+def test_an_unknown_address_is_a_404(client, db, token):
+    assert client.get(f"/calendar/{token}.ics").status_code == 404
+
+
+def test_the_calendar_page_needs_a_login(client, db):
+    response = client.get(reverse("games:calendar"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
