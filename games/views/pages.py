@@ -23,7 +23,7 @@ from engine.fourxdice import LEGAL_ORDERS_CAP
 from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
-from games.models import Game, Prompt, SealedOrder
+from games.models import Game, Prompt, SealedOrder, Seat
 from games.presentation import (
     entered_order_text,
     hex_picker,
@@ -122,9 +122,12 @@ def _sealed_seats(prompt: Any) -> dict[str, str]:
 SEALED_CHARS = 12
 
 
-def _status(status: str, number: Any, pending: Any, deadline: Any, sealed: dict[str, str]) -> dict[str, Any]:
+def _status(
+    status: str, number: Any, pending: Any, deadline: Any, sealed: dict[str, str], seats: int
+) -> dict[str, Any]:
     """The poll's answer. ``version`` changes whenever the page would: the game's status,
-    the prompt, its deadline, or any seat's order (sealed, replaced or withdrawn)."""
+    the prompt, its deadline, any seat's order (sealed, replaced or withdrawn) or the
+    seats (``seats``: how many seat rows are not active: a resignation, a handover)."""
     orders = ",".join(f"{name}={sealed[name]}" for name in sorted(sealed))
     digest = hashlib.sha256(orders.encode()).hexdigest()[:12] if orders else "-"
     return {
@@ -134,7 +137,8 @@ def _status(status: str, number: Any, pending: Any, deadline: Any, sealed: dict[
         "deadline": deadline,
         "ordered": sorted(sealed),
         "sealed": dict(sorted(sealed.items())),
-        "version": f"{status}:{number}:{len(sealed)}:{deadline}:{digest}",
+        "seats": seats,
+        "version": f"{status}:{number}:{len(sealed)}:{deadline}:{digest}:{seats}",
     }
 
 
@@ -281,17 +285,19 @@ def status_payload(game: Game) -> dict[str, Any]:
     deadline = open_prompt.deadline.isoformat() if open_prompt and open_prompt.deadline else None
     number = open_prompt.number if open_prompt else None
     pending = open_prompt.pending if open_prompt else []
-    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt))
+    inactive = Seat.objects.filter(game=game).exclude(status=Seat.Status.ACTIVE).count()
+    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt), inactive)
 
 
 def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
     """One SQL query for the poll: the game's status, its open prompt (newest; none once
-    the game is over) and the seats holding a current order for it (one row per such
-    seat, at least one row)."""
-    game_t, prompt_t, order_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder))
+    the game is over), the seats holding a current order for it (one row per such seat,
+    at least one row) and how many seats are not active."""
+    game_t, prompt_t, order_t, seat_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder, Seat))
     sql = (
         f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name, g.is_private,"
-        " o.commitment"
+        f" o.commitment, (SELECT count(*) FROM {seat_t} s WHERE s.game_id = g.id"
+        " AND s.status <> %s)"
         f" FROM {game_t} g"
         f" LEFT JOIN {prompt_t} p ON p.id = (SELECT p2.id FROM {prompt_t} p2"
         f" WHERE p2.game_id = g.id AND p2.status = %s AND g.status NOT IN (%s, %s)"
@@ -301,7 +307,7 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
     )
     over = [s.value for s in selectors.GAME_OVER]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Prompt.Status.OPEN.value, *over, game_id])
+        cursor.execute(sql, [Seat.Status.ACTIVE.value, Prompt.Status.OPEN.value, *over, game_id])
         return cursor.fetchall()
 
 
@@ -318,7 +324,7 @@ def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
     pending = db_json(pending) if number is not None else []
     deadline_at = db_datetime(deadline_at)  # SQLite hands back the stored text
     deadline = deadline_at.isoformat() if deadline_at else None
-    return _status(status, number, pending, deadline, sealed)
+    return _status(status, number, pending, deadline, sealed, rows[0][7])
 
 
 @require_safe

@@ -240,8 +240,8 @@ def test_a_keyboard_user_is_not_thrown_back_to_the_top(browser_page, live_server
 
 def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live_server, settings):
     """A seat handed over (its order withdrawn) while another seals in the same poll: the
-    lines say so. The reader's own order replaced from another device: the page reloads
-    and shows it."""
+    page reloads (who plays the seat changed) and its lines say so. The reader's own order
+    replaced from another device: the page reloads and shows it."""
     from games.services import games as game_services
     from games.services.orders import order_submit
     from games.services.organizer import seat_replace
@@ -263,12 +263,13 @@ def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live
     assert page.inner_text('[data-seat-tick="bob"]') == "✓ sealed"
     seat_replace(seat=seats["bob"], new_user=users["dan"], by=users["ann"])
     order_submit(seat=seats["cat"], text="PLAY EXPLORE", source="web")
-    page.wait_for_function(
-        "() => document.querySelector('[data-seat-tick=\"bob\"]').innerText === 'waiting'"
-        " && document.querySelector('[data-seat-tick=\"cat\"]').innerText === '✓ sealed'",
-        timeout=10_000,
-    )
-    assert page.evaluate("() => window.sameDocument === true")
+    # A seat handed over: the seat lines change (who plays it), so the page reloads.
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
+    page.wait_for_load_state()
+    assert page.inner_text('[data-seat-tick="bob"]') == "waiting"
+    assert page.inner_text('[data-seat-tick="cat"]') == "✓ sealed"
+    assert "played by dan" in page.inner_text(".seats")
+    page.evaluate("() => { window.sameDocument = true; }")
     order_submit(seat=seats["ann"], text="PLAY EXPLOIT", source="api")  # another device
     page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
     page.wait_for_load_state()

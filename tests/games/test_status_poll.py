@@ -46,7 +46,7 @@ def test_poll_answers_from_one_query_with_the_open_prompt(client, started):
     assert sorted(body["pending"]) == ["ann", "bob", "cat"]
     assert body["ordered"] == [] and body["sealed"] == {}
     assert body["deadline"] == deadline.isoformat() and body["deadline"].endswith("+00:00")
-    assert body["version"] == f"active:1:0:{deadline.isoformat()}:-"
+    assert body["version"] == f"active:1:0:{deadline.isoformat()}:-:0"
 
 
 def test_poll_shows_who_ordered_but_never_the_text(client, started):
@@ -84,6 +84,7 @@ def test_poll_changes_when_an_order_is_replaced_or_withdrawn(client, started):
     order_services.order_submit(seat=started.seats.get(name="cat"), text="PASS TOKUGAWA", source="web")
     later = client.get(url).json()
     assert later["ordered"] == ["cat"] and later["version"] != after["version"]
+    assert later["seats"] == 1  # bob's old seat row, replaced: the page's seat lines reload
     assert not SealedOrder.objects.filter(prompt__game=started, seat_name="bob", is_current=True).exists()
     # The page renders the same version and its own seat's order, as the poll gives them.
     client.force_login(started.seats.get(name="cat").user)
@@ -116,7 +117,8 @@ def test_poll_of_forming_and_unknown_games(client, users):
         "deadline": None,
         "ordered": [],
         "sealed": {},
-        "version": "forming:None:0:None:-",
+        "seats": 0,
+        "version": "forming:None:0:None:-:0",
     }
     assert client.get(reverse("games:status", args=[forming.pk + 999])).status_code == 404
     assert client.post(reverse("games:status", args=[forming.pk])).status_code == 405

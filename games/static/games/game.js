@@ -88,7 +88,8 @@
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (data) {
           if (data && data.version !== version) {
-            var now = [data.status, data.prompt == null ? "" : data.prompt, data.deadline || ""].join("|");
+            var now = [data.status, data.prompt == null ? "" : data.prompt, data.deadline || "",
+                       data.seats].join("|");
             // The reader's own order sealed, replaced (another device, email) or withdrawn:
             // its panel must change, so the page reloads.
             var mineChanged = mine && ((data.sealed || {})[mine] || "") !== myOrder;
