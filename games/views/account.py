@@ -3,7 +3,7 @@ calendar feed of the player's deadlines."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -14,12 +14,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
 
 
+@never_cache  # the new token is on the page once: no cache keeps it
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
     """GET: show whether a token exists. POST action=create: a new token (the old one
@@ -84,6 +86,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     )
 
 
+@never_cache  # the new address is on the page once: no cache keeps it
 @login_required
 def calendar(request: HttpRequest) -> HttpResponse:
     """The calendar of the player's deadlines: POST action=create makes a new secret
@@ -120,7 +123,7 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address: one
     event for each prompt waiting for the player's order, ending at its deadline, with a
     reminder an hour before. An order sent takes its event off at the next refresh."""
-    from icalendar import Alarm, Calendar, Event
+    from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard
 
     from games import selectors
 
@@ -135,6 +138,16 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     cal.add("version", "2.0")
     cal.add("x-wr-calname", "FiveX deadlines")
     cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
+    # Times are in UTC; the zone is also the calendar's one component when nothing is
+    # due (RFC 5545 wants at least one, and strict importers refuse an empty calendar).
+    utc, standard = Timezone(), TimezoneStandard()
+    utc.add("tzid", "UTC")
+    standard.add("dtstart", datetime(1970, 1, 1))
+    standard.add("tzoffsetfrom", timedelta(0))
+    standard.add("tzoffsetto", timedelta(0))
+    standard.add("tzname", "UTC")
+    utc.add_component(standard)
+    cal.add_component(utc)
     now = timezone.now()
     for game_id, prompt in sorted(needed.items()):
         if prompt.deadline is None:  # paused

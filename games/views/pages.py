@@ -127,7 +127,8 @@ def _status(
 ) -> dict[str, Any]:
     """The poll's answer. ``version`` changes whenever the page would: the game's status,
     the prompt, its deadline, any seat's order (sealed, replaced or withdrawn) or the
-    seats (``seats``: how many seat rows are not active: a resignation, a handover)."""
+    seats (``seats``: a counter that grows with every resignation and every handover:
+    one per seat row, one more per row no longer active)."""
     orders = ",".join(f"{name}={sealed[name]}" for name in sorted(sealed))
     digest = hashlib.sha256(orders.encode()).hexdigest()[:12] if orders else "-"
     return {
@@ -285,19 +286,20 @@ def status_payload(game: Game) -> dict[str, Any]:
     deadline = open_prompt.deadline.isoformat() if open_prompt and open_prompt.deadline else None
     number = open_prompt.number if open_prompt else None
     pending = open_prompt.pending if open_prompt else []
-    inactive = Seat.objects.filter(game=game).exclude(status=Seat.Status.ACTIVE).count()
-    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt), inactive)
+    rows = list(Seat.objects.filter(game=game).values_list("status", flat=True))
+    seats = sum(1 if status == Seat.Status.ACTIVE else 2 for status in rows)
+    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt), seats)
 
 
 def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
     """One SQL query for the poll: the game's status, its open prompt (newest; none once
     the game is over), the seats holding a current order for it (one row per such seat,
-    at least one row) and how many seats are not active."""
+    at least one row) and the seats' counter (``_status``)."""
     game_t, prompt_t, order_t, seat_t = (m._meta.db_table for m in (Game, Prompt, SealedOrder, Seat))
     sql = (
         f"SELECT g.status, p.number, p.pending, p.deadline, o.seat_name, g.is_private,"
-        f" o.commitment, (SELECT count(*) FROM {seat_t} s WHERE s.game_id = g.id"
-        " AND s.status <> %s)"
+        f" o.commitment, (SELECT sum(CASE WHEN s.status = %s THEN 1 ELSE 2 END)"
+        f" FROM {seat_t} s WHERE s.game_id = g.id)"
         f" FROM {game_t} g"
         f" LEFT JOIN {prompt_t} p ON p.id = (SELECT p2.id FROM {prompt_t} p2"
         f" WHERE p2.game_id = g.id AND p2.status = %s AND g.status NOT IN (%s, %s)"
@@ -324,7 +326,7 @@ def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
     pending = db_json(pending) if number is not None else []
     deadline_at = db_datetime(deadline_at)  # SQLite hands back the stored text
     deadline = deadline_at.isoformat() if deadline_at else None
-    return _status(status, number, pending, deadline, sealed, rows[0][7])
+    return _status(status, number, pending, deadline, sealed, int(rows[0][7] or 0))
 
 
 @require_safe

@@ -54,9 +54,12 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     assert alarm.decoded("trigger").total_seconds() == -3600
     # The text is escaped as iCalendar wants it (a comma and a semicolon in the name).
     assert b"SUMMARY:Order due: Winter\\; league\\, table 1" in response.content
-    # The order sent: the event goes.
+    # The order sent: the event goes; the calendar keeps one component (its zone), as
+    # RFC 5545 wants of every calendar.
     order_submit(seat=game.seats.get(user=users["ann"]), text="PLAY EXPLORE", source="web")
-    assert _events(client.get(url).content) == []
+    empty = client.get(url).content
+    assert _events(empty) == []
+    assert [c.name for c in Calendar.from_ical(empty).subcomponents] == ["VTIMEZONE"]
 
 
 def test_the_feed_is_only_the_players_own(client):
@@ -74,7 +77,9 @@ def test_an_address_is_shown_once_renewed_and_turned_off(client):
     page = reverse("games:calendar")
     assert "You have no calendar address." in client.get(page).content.decode()
     client.post(page, {"action": "create"})
-    shown = client.get(page).content.decode()
+    response = client.get(page)
+    assert "no-store" in response["Cache-Control"]  # the secret is on this page once
+    shown = response.content.decode()
     first = shown.split('id="new-calendar-url">')[1].split("<")[0]
     token = first.rsplit("/", 1)[1].removesuffix(".ics")
     assert first.startswith("http") and client.get(urlsplit(first).path).status_code == 200

@@ -46,7 +46,7 @@ def test_poll_answers_from_one_query_with_the_open_prompt(client, started):
     assert sorted(body["pending"]) == ["ann", "bob", "cat"]
     assert body["ordered"] == [] and body["sealed"] == {}
     assert body["deadline"] == deadline.isoformat() and body["deadline"].endswith("+00:00")
-    assert body["version"] == f"active:1:0:{deadline.isoformat()}:-:0"
+    assert body["version"] == f"active:1:0:{deadline.isoformat()}:-:3"  # three active seats
 
 
 def test_poll_shows_who_ordered_but_never_the_text(client, started):
@@ -84,13 +84,24 @@ def test_poll_changes_when_an_order_is_replaced_or_withdrawn(client, started):
     order_services.order_submit(seat=started.seats.get(name="cat"), text="PASS TOKUGAWA", source="web")
     later = client.get(url).json()
     assert later["ordered"] == ["cat"] and later["version"] != after["version"]
-    assert later["seats"] == 1  # bob's old seat row, replaced: the page's seat lines reload
+    assert (after["seats"], later["seats"]) == (3, 5)  # a row more, and one row replaced
     assert not SealedOrder.objects.filter(prompt__game=started, seat_name="bob", is_current=True).exists()
     # The page renders the same version and its own seat's order, as the poll gives them.
     client.force_login(started.seats.get(name="cat").user)
     page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
     assert f'data-version="{later["version"]}"' in page
     assert f'data-my-order="{later["sealed"]["cat"]}"' in page
+    # A seat that resigned, then handed over: the counter moves at each step (its default
+    # order stays, so the orders alone would not tell).
+    from games.services.games import seat_resign
+
+    seat_resign(seat=started.seats.get(name="cat"))
+    resigned = client.get(url).json()
+    seat_replace(seat=started.seats.get(name="cat", status="resigned"), new_user=make_user("eve"),
+                 by=started.organizer)  # fmt: skip
+    handed = client.get(url).json()
+    assert (resigned["seats"], handed["seats"]) == (6, 7)
+    assert len({later["version"], resigned["version"], handed["version"]}) == 3
 
 
 def test_poll_etag_gives_304_until_something_changes(client, started):
@@ -118,7 +129,7 @@ def test_poll_of_forming_and_unknown_games(client, users):
         "ordered": [],
         "sealed": {},
         "seats": 0,
-        "version": "forming:None:0:None:-:0",
+        "version": "forming:None:0:None:-:0",  # nobody seated yet
     }
     assert client.get(reverse("games:status", args=[forming.pk + 999])).status_code == 404
     assert client.post(reverse("games:status", args=[forming.pk])).status_code == 405
