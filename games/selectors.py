@@ -70,7 +70,9 @@ def seated_counts(*, games: list[Game]) -> dict[int, int]:
 
 def orders_needed(*, user: Any) -> dict[int, Prompt]:
     """The user's active games whose open prompt waits for an order from the user's
-    (active) seat and has none yet: game id -> that prompt (its deadline, its phase)."""
+    (active) seat and has none of the player's yet: game id -> that prompt (its deadline,
+    its phase). A default order does not count as the player's: it stands in for a seat
+    that resigned, and the player a handover gave that seat to chooses for itself."""
     if user is None or not getattr(user, "is_authenticated", False):
         return {}
     seats = dict(
@@ -86,6 +88,7 @@ def orders_needed(*, user: Any) -> dict[int, Prompt]:
     }
     ordered = set(
         SealedOrder.objects.filter(prompt__in=list(waiting.values()), is_current=True)
+        .exclude(source=SealedOrder.Source.DEFAULT)
         .values_list("prompt__game_id", "seat_name")
     )
     return {g: p for g, p in waiting.items() if (g, seats[g]) not in ordered}

@@ -100,3 +100,22 @@ def test_an_unknown_address_is_a_404(client, db, token):
 def test_the_calendar_page_needs_a_login(client, db):
     response = client.get(reverse("games:calendar"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client):
+    """The resigned seat's default order stands until the new player sends its own: the
+    new player is asked (home page, API, calendar), as on its game page."""
+    from games.selectors import orders_needed
+    from games.services.games import seat_resign
+    from games.services.organizer import seat_replace
+
+    game, users = _started("Handed")
+    seat_resign(seat=game.seats.get(user=users["cat"]))
+    assert game.pk not in orders_needed(user=users["cat"])
+    newcomer = make_user("eve")
+    seat_replace(seat=game.seats.get(user=users["cat"]), new_user=newcomer, by=users["ann"])
+    prompt = orders_needed(user=newcomer)[game.pk]
+    assert prompt.orders.filter(seat_name="cat", is_current=True, source="default").exists()
+    token = calendar_feed_create(user=newcomer)
+    [event] = _events(client.get(reverse("games:calendar_feed", args=[token])).content)
+    assert str(event["summary"]) == f"Order due: Handed (prompt {prompt.number})"
