@@ -70,7 +70,8 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", tournament_views.ratings, name="ratings"),
-    path("ratings/<str:pool>/", tournament_views.rating_pool, name="rating_pool"),
+    # <path:>: a pool named before names were checked may hold a slash.
+    path("ratings/<path:pool>/", tournament_views.rating_pool, name="rating_pool"),
     # Anything else under /api/ is a JSON 404, DEBUG on or off (handler404 is skipped
     # when DEBUG is on).
     re_path(r"^api/", views.api_not_found),

@@ -318,7 +318,8 @@ class PlayerSettings(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
     )
-    time_zone = models.CharField(max_length=64, default="UTC")
+    # "" = none chosen (UTC for emails; the browser's zone on the game page).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     # The SHA-256 of the secret in the player's calendar feed address ("" = no feed): the
     # address is shown once; a copy of the database does not give it away.
     calendar_digest = models.CharField(max_length=64, blank=True, db_index=True)

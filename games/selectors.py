@@ -530,7 +530,7 @@ def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
     from games.models import PlayerSettings
 
     try:
-        name = user.player_settings.time_zone
+        name = user.player_settings.time_zone or "UTC"  # "": none chosen
     except (PlayerSettings.DoesNotExist, AttributeError):
         return zoneinfo.ZoneInfo("UTC")
     try:

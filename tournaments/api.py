@@ -33,8 +33,12 @@ ERRORS = {
 }
 
 
+_WHEN = game_serializers.WhenField()
+
+
 def _when(value: Any) -> str | None:
-    return None if value is None else value.isoformat().replace("+00:00", "Z")
+    """A moment as the rest of the API writes it (``games.api.serializers.WhenField``)."""
+    return None if value is None else _WHEN.to_representation(value)
 
 
 def _url(name: str, *args: Any) -> str:
@@ -208,8 +212,10 @@ class TournamentDetailView(BaseAPIView):
     @extend_schema(responses={200: TournamentDetailSerializer, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
         tournament = Tournament.objects.select_related("organizer").filter(slug=slug).first()
-        if tournament is None:
-            raise NotFound("No such tournament.")
+        if tournament is None or not selectors.tournament_visible(
+            tournament=tournament, user=request.user
+        ):
+            raise NotFound("No such tournament.")  # a draft: only its organizer sees it
         return Response(tournament_payload(tournament))
 
 

@@ -10,5 +10,5 @@ urlpatterns = [
     *route("tournaments/", api.TournamentListView.as_view(), "list"),
     *route("tournaments/<slug:slug>/", api.TournamentDetailView.as_view(), "detail"),
     *route("ratings/", api.RatingPoolsView.as_view(), "ratings"),
-    *route("ratings/<str:pool>/", api.RatingListView.as_view(), "rating_pool"),
+    *route("ratings/<path:pool>/", api.RatingListView.as_view(), "rating_pool"),
 ]

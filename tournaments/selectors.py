@@ -13,6 +13,18 @@ from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tou
 INITIAL_RATING = 1500.0
 
 
+def tournament_visible(*, tournament: Tournament, user: Any) -> bool:
+    """Whether ``user`` may see the tournament: any but a draft, which only its organizer
+    and staff see (it is still being set up; its name makes its address guessable)."""
+    if tournament.status != Tournament.Status.DRAFT:
+        return True
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and (user.is_staff or tournament.organizer_id == user.pk)
+    )
+
+
 def tournaments_list() -> QuerySet[Tournament]:
     """Every tournament that is not a draft, newest first, with ``entrants`` (players who
     take or took part: not those who withdrew before round 1) and ``rounds_paired``."""
@@ -142,13 +154,18 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
     the same whole number share it), ``user``, ``rating``, ``games`` (rated games),
     ``change`` (of the last one) and ``last_played``."""
     players: dict[int, dict[str, Any]] = {}
-    entries = RatingEntry.objects.filter(pool=pool).select_related("user").order_by("seq", "id")
+    entries = (
+        RatingEntry.objects.filter(pool=pool).select_related("user", "game").order_by("seq", "id")
+    )
     for entry in entries:
         row = players.setdefault(entry.user_id, {"user": entry.user, "games": 0})
         row["games"] += 1
         row["rating"] = entry.rating_after
         row["change"] = entry.rating_after - entry.rating_before
-        row["last_played"] = entry.created_at
+        # When the game ended, not when its ledger row was written (a correction rebuilds
+        # the pool's ledger).
+        ended = entry.game.finished_at if entry.game is not None else None
+        row["last_played"] = ended or entry.created_at
     rows = sorted(players.values(), key=lambda r: (-r["rating"], r["user"].username))
     for i, row in enumerate(rows):
         same = i > 0 and round(rows[i - 1]["rating"]) == round(row["rating"])

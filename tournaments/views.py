@@ -95,6 +95,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")
     registration = None
     if request.user.is_authenticated:
         registration = tournament.registrations.filter(user=request.user).first()
@@ -234,6 +236,8 @@ def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")  # a draft: not there for a stranger
     if not _is_organizer(request, tournament):
         messages.error(request, "Only the tournament's organizer can manage it.")
         return redirect("tournaments:detail", slug=slug)
@@ -269,6 +273,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")  # a draft: not there for a stranger
     if not _is_organizer(request, tournament):
         # Before reading anything posted: a stranger learns nothing (not even whether an
         # email address has an account).

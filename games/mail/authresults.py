@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass, field
 
 # key=value, the value a run of quoted strings and plain characters (a quoted local part
-# and its domain are one value: "x.example.com"@evil.example is at evil.example).
-_PAIR_RE = re.compile(r'([A-Za-z0-9_.\-/]+)\s*=\s*((?:"(?:[^"\\]|\\.)*"|[^\s;"])+)')
+# and its domain are one value: "x.example.com"@evil.example is at evil.example). No
+# space around "=": an empty value must not take the next key=value for its own (servers
+# write none; a header that does is not read, which refuses rather than accepts).
+_PAIR_RE = re.compile(r'([A-Za-z0-9_.\-/]+)=((?:"(?:[^"\\]|\\.)*"|[^\s;"])+)')
 
 
 @dataclass

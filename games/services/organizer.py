@@ -190,8 +190,8 @@ def game_resume(*, game: Game, by: Any) -> Game:
 def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
     """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
     address stops working), a new row with the same engine name and position takes
-    over, active. The old player's sealed order for the open prompt, if it sent one, is
-    withdrawn unread: the new player orders for itself (the default order if it does
+    over, active. The old player's sealed order for the open prompt, if it sent one (or
+    the default order standing for a seat that resigned), is withdrawn unread: the new player orders for itself (the default order if it does
     not), and a sealed order is never shown to anyone else. A replaced player does not
     come back to the game (unless staff hands the seat): handing a seat to a friend to
     read its hand and then back would be a peek. Every other seat is told. Returns the
@@ -228,11 +228,14 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
         prompt = open_prompt_locked(game=game)
         withdrawn = False
         if prompt is not None:
+            # The old player's own order, or the default order standing for a seat that
+            # resigned: the new player chooses (a forced order stays: there is no choice).
             withdrawn = bool(
                 SealedOrder.objects.filter(
-                    prompt=prompt, seat_name=old.name, is_current=True, source__in=PLAYER_SOURCES
+                    prompt=prompt, seat_name=old.name, is_current=True,
+                    source__in=(*PLAYER_SOURCES, SealedOrder.Source.DEFAULT),
                 ).update(is_current=False)
-            )
+            )  # fmt: skip
             if withdrawn and prompt.ready_at is not None:  # incomplete again
                 Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
                 prompt.ready_at = prompt.resolve_after = None
@@ -264,10 +267,10 @@ def _handover_notice(name: str, prompt: Prompt | None, *, was_resigned: bool, wi
     if was_resigned:
         text += " (its player had resigned: the new player orders for it from now on)"
     if withdrawn and prompt is not None:
+        whose = "entered for the seat" if was_resigned else "the previous player had sealed"
         text += (
-            f". The order the previous player had sealed for prompt {prompt.number} was"
-            " withdrawn unread, so the prompt waits for the new player's order (or the"
-            " deadline)"
+            f". The order {whose} for prompt {prompt.number} was withdrawn unread, so the"
+            " prompt waits for the new player's order (or the deadline)"
         )
     return text + "."
 

@@ -110,11 +110,18 @@ def calendar(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:calendar")
     from games.models import PlayerSettings
+    from games.services.players import calendar_digest
 
-    active = PlayerSettings.objects.filter(user=request.user).exclude(calendar_digest="").exists()
+    stored = (
+        PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
+        or ""
+    )
     new_url = request.session.pop("new_calendar_url", None)
+    # Shown only if it is still the address in force (not one renewed since elsewhere).
+    token = new_url.rsplit("/", 1)[-1].removesuffix(".ics") if new_url else ""
+    current = bool(new_url) and calendar_digest(token) == stored
     return render(
-        request, "games/calendar.html", {"active": active, "new_url": new_url if active else None}
+        request, "games/calendar.html", {"active": bool(stored), "new_url": new_url if current else None}
     )
 
 

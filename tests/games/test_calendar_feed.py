@@ -3,6 +3,7 @@ lists every prompt waiting for the player's order and nothing of anyone else's."
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -84,7 +85,8 @@ def test_an_address_is_shown_once_renewed_and_turned_off(client):
     token = first.rsplit("/", 1)[1].removesuffix(".ics")
     assert first.startswith("http") and client.get(urlsplit(first).path).status_code == 200
     assert 'id="new-calendar-url"' not in client.get(page).content.decode()  # once
-    assert token not in PlayerSettings.objects.get(user=user).calendar_digest  # a digest only
+    stored = PlayerSettings.objects.get(user=user).calendar_digest  # its SHA-256 only
+    assert stored == hashlib.sha256(token.encode()).hexdigest()
     client.post(page, {"action": "create"})  # a new address: the old one stops working
     assert client.get(reverse("games:calendar_feed", args=[token])).status_code == 404
     client.post(page, {"action": "revoke"})
@@ -103,8 +105,8 @@ def test_the_calendar_page_needs_a_login(client, db):
 
 
 def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client):
-    """The resigned seat's default order stands until the new player sends its own: the
-    new player is asked (home page, API, calendar), as on its game page."""
+    """The resigned seat's default order is withdrawn at the handover: the new player is
+    asked (home page, API, calendar), as on its game page."""
     from games.selectors import orders_needed
     from games.services.games import seat_resign
     from games.services.organizer import seat_replace
@@ -115,7 +117,25 @@ def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client
     newcomer = make_user("eve")
     seat_replace(seat=game.seats.get(user=users["cat"]), new_user=newcomer, by=users["ann"])
     prompt = orders_needed(user=newcomer)[game.pk]
-    assert prompt.orders.filter(seat_name="cat", is_current=True, source="default").exists()
+    assert not prompt.orders.filter(seat_name="cat", is_current=True).exists()
     token = calendar_feed_create(user=newcomer)
     [event] = _events(client.get(reverse("games:calendar_feed", args=[token])).content)
     assert str(event["summary"]) == f"Order due: Handed (prompt {prompt.number})"
+
+
+def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():
+    from django.db import transaction
+
+    from games.selectors import orders_needed
+    from games.services.locking import lock_game
+    from games.services.orders import order_fill_default
+
+    game, users = _started("Stand-in")
+    prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+    with transaction.atomic():
+        locked = lock_game(game_id=game.pk)
+        order_fill_default(game=locked, prompt=prompt, seat=game.seats.get(user=users["bob"]),
+                           reason="test")  # fmt: skip
+    assert game.pk in orders_needed(user=users["bob"])
+    order_submit(seat=game.seats.get(user=users["bob"]), text="PLAY EXPLORE", source="web")
+    assert game.pk not in orders_needed(user=users["bob"])

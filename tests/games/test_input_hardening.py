@@ -95,12 +95,17 @@ def test_an_address_finds_its_owner_not_a_player_named_like_it():
 
 
 def test_a_stranger_learns_nothing_from_a_tournaments_manage_actions(client):
-    from tournaments.services.tournaments import tournament_create
+    from tournaments.services.tournaments import tournament_create, tournament_open
 
-    t = tournament_create(organizer=make_user("own"), name="Cup M", ruleset="6x5",
+    owner = make_user("own")
+    t = tournament_create(organizer=owner, name="Cup M", ruleset="6x5",
                           table_sizes=[2], rounds_count=1)  # fmt: skip
     make_user("known")
     client.force_login(make_user("stranger"))
+    # A draft is not there at all for a stranger.
+    draft = client.post(f"/tournaments/{t.slug}/manage/register/", {"user": "known"})
+    assert draft.status_code == 404
+    tournament_open(tournament=t, by=owner)
     answers = [
         client.post(f"/tournaments/{t.slug}/manage/register/", {"user": who}, follow=True)
         for who in ("known@example.test", "unknown@example.test", "\x00")

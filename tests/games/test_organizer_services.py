@@ -178,22 +178,34 @@ def test_a_replaced_player_does_not_come_back_unless_staff_says_so(
     assert (back.user, back.status, back.name) == (bob, Seat.Status.ACTIVE, "bob")
 
 
+@pytest.mark.parametrize("resigned", [False, True])
 def test_a_game_with_a_withdrawn_order_is_played_to_the_end_and_verifies(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, resigned
 ) -> None:
+    """The seat's order withdrawn at a handover: the player's own, or (``resigned``) the
+    default order standing for a seat whose player resigned: the new player chooses."""
     from io import StringIO
 
     from django.core.management import call_command
 
+    from games.services.games import seat_resign
     from games.services.resolution import prompt_resolve
 
     game, seats = start_fixed(NAMES)
     (newbie,) = make_users(["newbie"])
     state = current_state(game=game)
+    if resigned:
+        seat_resign(seat=seats["cat"])
+        assert SealedOrder.objects.get(seat_name="cat", is_current=True).source == "default"
     for name in NAMES:  # every order in: the prompt is ready to resolve
-        order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+        if not (resigned and name == "cat"):
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
     assert Prompt.objects.get(game=game, number=1).ready_at is not None
-    seat_replace(seat=seats["cat"], new_user=newbie, by=game.organizer)
+    seat_replace(seat=Seat.objects.get(pk=seats["cat"].pk), new_user=newbie, by=game.organizer)
+    assert not SealedOrder.objects.filter(prompt__game=game, seat_name="cat", is_current=True).exists()
+    notice = OutboxMessage.objects.filter(kind="notice", subject__contains="Seat cat has a new player").first()
+    whose = "entered for the seat" if resigned else "the previous player had sealed"
+    assert f"The order {whose} for prompt 1 was withdrawn unread" in notice.body
     prompt = Prompt.objects.get(game=game, number=1)
     assert prompt.ready_at is None  # incomplete again: a scheduled resolution does nothing
     assert prompt_resolve(game_id=game.pk, prompt_number=1) is False

@@ -187,12 +187,15 @@ def test_resolution_reads_exactly_what_the_orm_reads() -> None:
     state = current_state(game=game)
     for name in ("ann", "bob"):
         order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="api")
-    # cat resigns (its default order is entered at once) and its seat is handed over: a
-    # default order stays in force (a player's own would be withdrawn unread).
+    # cat resigns (its default order is entered at once) and its seat is handed over: the
+    # default is withdrawn with it. A forced order would stay in force (there is no choice
+    # to hand over): that order, of the replaced seat, stands in for one here.
     seat_resign(seat=seats["cat"])
+    stand_in = SealedOrder.objects.get(seat_name="cat", is_current=True)
     order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[-1], source="web")
     [newcomer] = make_users(["zed"])
     seat_replace(seat=Seat.objects.get(pk=seats["cat"].pk), new_user=newcomer, by=game.organizer)
+    SealedOrder.objects.filter(pk=stand_in.pk).update(is_current=True, source="forced")
     with transaction.atomic():
         locked = _lock_game(game_id=game.pk)
         assert _fields(locked) == _fields(Game.objects.get(pk=game.pk))

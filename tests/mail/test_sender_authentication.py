@@ -150,6 +150,8 @@ def test_games_without_the_sender_check_ignore_the_header(db, orders_settings) -
         'mx.orders.example; dkim=none (nested (comment) ; dkim=pass header.d=example.com)',
         # A DMARC pass that names no domain says nothing about this one.
         "mx.orders.example; dmarc=pass",
+        # An empty value does not take the next property for its own.
+        "mx.orders.example; spf=pass smtp.mailfrom= smtp.helo=mx1.example.com",
     ],
 )
 def test_what_the_sender_wrote_never_counts_as_a_pass(header: str) -> None:

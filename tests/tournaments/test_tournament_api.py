@@ -85,6 +85,13 @@ def test_the_list_pages_and_leaves_drafts_out(client, duel_cup):
     assert listed.status_code == 200 and listed["X-Total-Count"] == "2"
     assert [t["slug"] for t in listed.json()] == [second.slug, duel_cup.slug]  # newest first
     assert draft.slug not in listed.content.decode()
+    # A draft is nobody's business but its organizer's (and staff's), by address too.
+    assert client.get(f"/api/tournaments/{draft.slug}/").status_code == 404
+    assert client.get(f"/tournaments/{draft.slug}/").status_code == 404
+    client.force_login(other)
+    assert client.get(f"/api/tournaments/{draft.slug}/").json()["status"] == "draft"
+    assert client.get(f"/tournaments/{draft.slug}/").status_code == 200
+    client.logout()
     first_page = client.get("/api/tournaments?limit=1")  # the slash is optional
     assert [t["slug"] for t in first_page.json()] == [second.slug]
     assert 'limit=1&offset=1>; rel="next"' in first_page["Link"]
@@ -168,3 +175,27 @@ def test_a_pool_named_after_a_users_id_has_its_pages(client, db):
     assert url == f"/ratings/%23{organizer.pk}:6x5/"
     assert "No rated game in this pool yet." in client.get(url).content.decode()
     assert client.get(f"/api/ratings/%23{organizer.pk}:6x5/").json() == {"pool": t.rating_pool, "players": []}
+
+
+def test_a_pool_named_before_names_were_checked_still_has_its_pages(client, duel_cup):
+    """A pool with a slash (named before pool names were checked, or in the admin) is
+    listed and has its page; "last game" is when the game ended, not when a rebuild of
+    the pool's ledger wrote the row."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from tournaments.models import RatingEntry
+
+    RatingEntry.objects.filter(pool="6x5").update(pool="club/2025")
+    Tournament.objects.filter(pk=duel_cup.pk).update(rating_pool="club/2025")
+    long_ago = timezone.now() - timedelta(days=30)
+    Game.objects.filter(tournament_table__round__tournament=duel_cup).update(finished_at=long_ago)
+    assert 'href="/ratings/club/2025/"' in client.get("/ratings/").content.decode()
+    assert client.get("/ratings/club/2025/").status_code == 200
+    data = client.get("/api/ratings/club/2025/").json()
+    assert data["pool"] == "club/2025" and len(data["players"]) == 4
+    assert {p["last_played"] for p in data["players"]} == {
+        long_ago.isoformat().replace("+00:00", "Z")
+    }

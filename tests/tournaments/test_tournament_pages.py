@@ -130,10 +130,16 @@ def test_strangers_cannot_manage(client, people):
     org, players = people
     t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3], rounds_count=1)
     client.force_login(players[0])
-    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "open"]), follow=True)
-    assert "Only the tournament" in resp.content.decode()
+    # A draft is not there for them at all; an open tournament says who may manage it.
+    assert client.post(reverse("tournaments:manage_action", args=[t.slug, "open"])).status_code == 404
+    assert client.get(reverse("tournaments:manage", args=[t.slug])).status_code == 404
     t.refresh_from_db()
     assert t.status == "draft"
+    Tournament.objects.filter(pk=t.pk).update(status="open")
+    resp = client.post(reverse("tournaments:manage_action", args=[t.slug, "close"]), {"confirm": "1"}, follow=True)
+    assert "Only the tournament" in resp.content.decode()
+    t.refresh_from_db()
+    assert t.status == "open"
     resp = client.get(reverse("tournaments:manage", args=[t.slug]))
     assert resp.status_code == 302
 
