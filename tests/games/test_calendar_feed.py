@@ -139,3 +139,25 @@ def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():
     assert game.pk in orders_needed(user=users["bob"])
     order_submit(seat=game.seats.get(user=users["bob"]), text="PLAY EXPLORE", source="web")
     assert game.pk not in orders_needed(user=users["bob"])
+
+
+def test_a_calendar_address_is_no_choice_of_time_zone(client):
+    """Making the address creates the player's settings row; that is no time zone chosen:
+    the game page still shows times in the browser's zone and emails in UTC."""
+    from games.selectors import chosen_time_zone, time_zone_of
+
+    game, users = _started("Zones")
+    calendar_feed_create(user=users["ann"])
+    assert chosen_time_zone(user=PlayerSettings.objects.get(user=users["ann"]).user) == ""
+    assert time_zone_of(user=users["ann"]).key == "UTC"
+    client.force_login(users["ann"])
+    assert " data-local>" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_new_address_renewed_elsewhere_is_not_shown(client):
+    user = make_user("sam")
+    client.force_login(user)
+    page = reverse("games:calendar")
+    client.post(page, {"action": "create"})  # this session's address...
+    calendar_feed_create(user=user)  # ...renewed from another session before it was shown
+    assert 'id="new-calendar-url"' not in client.get(page).content.decode()
