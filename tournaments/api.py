@@ -254,16 +254,22 @@ class RatingListView(BaseAPIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: RatingListSerializer, 404: ERRORS[404]})
+    @extend_schema(
+        parameters=[PageQuerySerializer, *PAGE_HEADERS],
+        responses={200: RatingListSerializer, 400: ERRORS[400], 404: ERRORS[404]},
+        description="The pool's players by rating, best first, a page at a time (`limit` "
+        "1-200, `offset`; `X-Total-Count` and `Link` as on the other lists).",
+    )
     def get(self, request: Request, pool: str) -> Response:
+        query = _query(request, PageQuerySerializer)
         if not selectors.rating_pool_exists(pool=pool):
             raise NotFound("No such rating pool.")
         rows = selectors.rating_list(pool=pool)
-        return Response({
-            "pool": pool,
-            "players": [
-                {"rank": r["rank"], "player": r["user"].username, "rating": r["rating"],
-                 "games": r["games"], "change": r["change"], "last_played": _when(r["last_played"])}
-                for r in rows
-            ],
-        })  # fmt: skip
+        limit, offset = query["limit"], query["offset"]
+        page = [
+            {"rank": r["rank"], "player": r["user"].username, "rating": r["rating"],
+             "games": r["games"], "change": r["change"], "last_played": _when(r["last_played"])}
+            for r in rows[offset : offset + limit]
+        ]  # fmt: skip
+        body = {"pool": pool, "players": page}
+        return paged_response(request, body, total=len(rows), limit=limit, offset=offset)

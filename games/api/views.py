@@ -174,10 +174,11 @@ def _games_page(
 
 
 def paged_response(
-    request: Request, data: list[Any], *, total: int, limit: int, offset: int
+    request: Request, data: Any, *, total: int, limit: int, offset: int
 ) -> Response:
-    """A list answer (one page of ``total`` items) with ``X-Total-Count`` and a ``Link``
-    header to the next and previous pages (RFC 8288), so the body stays a plain list."""
+    """A list answer (``data``: one page of ``total`` items, or a body holding that page)
+    with ``X-Total-Count`` and a ``Link`` header to the next and previous pages (RFC
+    8288), so the body stays what it is."""
     # The site's public address (FIVEX_BASE_URL), as in emails: right behind a proxy too.
     base = settings.FIVEX_BASE_URL + request.path
     kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}

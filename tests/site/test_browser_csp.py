@@ -113,3 +113,17 @@ def test_a_form_sent_back_with_errors_puts_the_focus_on_the_first_one(browser_pa
     page.wait_for_load_state()
     assert page.get_attribute("input[name=username]", "aria-invalid") == "true"
     page.wait_for_function("() => document.activeElement.name === 'username'")
+
+
+def test_a_failed_log_in_puts_the_focus_on_its_error(browser_page, live_server):
+    from tests.games.web_support import make_user
+
+    make_user("ann")
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill('input[name="login"]', "ann@example.test")
+    page.fill('input[name="password"]', "not-the-password")
+    page.locator('main form button[type="submit"]').click()
+    page.wait_for_load_state()
+    page.wait_for_function("() => document.activeElement.matches('.errorlist.nonfield')")
+    assert "password" in page.inner_text(".errorlist.nonfield").lower()

@@ -139,6 +139,10 @@ def test_ratings_by_pool_on_the_api_and_the_pages(client, duel_cup):
         (3, losers[0], 1480.0, 1, -20.0), (3, losers[1], 1480.0, 1, -20.0),
     ]  # fmt: skip
     assert data["players"][0]["last_played"].endswith("Z")
+    second = client.get("/api/ratings/6x5/?limit=2&offset=2")  # paged like the other lists
+    assert [r["player"] for r in second.json()["players"]] == losers
+    assert second["X-Total-Count"] == "4" and 'limit=2&offset=0>; rel="prev"' in second["Link"]
+    assert client.get("/api/ratings/6x5/?limit=0").status_code == 400
     assert client.get("/api/ratings/nowhere/").status_code == 404
 
     page = client.get("/ratings/").content.decode()

@@ -25,6 +25,13 @@
     // A form sent back with errors: the first field in error has the focus (its error
     // is tied to it), not the page's top.
     var invalid = document.querySelector("main [aria-invalid=true]");
-    if (invalid) { invalid.focus(); }
+    if (invalid) { invalid.focus(); return; }
+    // An error of the whole form (a wrong password): the reader lands on it.
+    var formError = document.querySelector("main .errorlist.nonfield");
+    if (formError) {
+      formError.setAttribute("tabindex", "-1");
+      formError.setAttribute("role", "alert");
+      formError.focus();
+    }
   });
 })();
