@@ -13,15 +13,20 @@ from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tou
 INITIAL_RATING = 1500.0
 
 
-def tournament_visible(*, tournament: Tournament, user: Any) -> bool:
-    """Whether ``user`` may see the tournament: any but a draft, which only its organizer
-    and staff see (it is still being set up; its name makes its address guessable)."""
-    if tournament.status != Tournament.Status.DRAFT:
-        return True
+def may_manage(*, tournament: Tournament, user: Any) -> bool:
+    """Whether ``user`` runs the tournament: its organizer, or staff."""
     return bool(
         user is not None
         and getattr(user, "is_authenticated", False)
         and (user.is_staff or tournament.organizer_id == user.pk)
+    )
+
+
+def tournament_visible(*, tournament: Tournament, user: Any) -> bool:
+    """Whether ``user`` may see the tournament: any but a draft, which only its organizer
+    and staff see (it is still being set up; its name makes its address guessable)."""
+    return tournament.status != Tournament.Status.DRAFT or may_manage(
+        tournament=tournament, user=user
     )
 
 

@@ -35,8 +35,7 @@ def _tournament(slug: str) -> Tournament:
 
 
 def _is_organizer(request: HttpRequest, tournament: Tournament) -> bool:
-    user = request.user
-    return user.is_authenticated and (user.is_staff or tournament.organizer_id == user.pk)
+    return selectors.may_manage(tournament=tournament, user=request.user)
 
 
 def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any], ok: str,

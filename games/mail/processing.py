@@ -357,8 +357,9 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     ):
         text = replies.sender_mismatch_text(sender=parsed.sender)
         return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
-    if getattr(game, "require_sender_match", False) and authserv_ids():
-        verified, why = authresults.verdict(parsed.auth_results, parsed.sender, authserv_ids())
+    trusted = authserv_ids()
+    if getattr(game, "require_sender_match", False) and trusted:
+        verified, why = authresults.verdict(parsed.auth_results, parsed.sender, trusted)
         if not verified:
             text = replies.sender_unverified_text(sender=parsed.sender, why=why)
             return Outcome(rejected, "sender_unverified", why[:200], [text])

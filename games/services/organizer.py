@@ -51,7 +51,8 @@ def _clean_reason(reason: str) -> str:
 def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> Prompt:
     """Push the open prompt's deadline back by ``hours`` (at most
     ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt; a new deadline in the quiet hours
-    moves to their end). Works while paused too (the remaining time grows). Raises PermissionDenied, GameStateError, ValidationError."""
+    moves to their end). Works while paused too (the remaining time grows). Raises
+    PermissionDenied, GameStateError, ValidationError."""
     from games.services.notifications import local_time, notify_game_notice
 
     if (
@@ -191,13 +192,12 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
     """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
     address stops working), a new row with the same engine name and position takes
     over, active. The old player's sealed order for the open prompt, if it sent one (or
-    the default order standing for a seat that resigned), is withdrawn unread: the new player orders for itself (the default order if it does
-    not), and a sealed order is never shown to anyone else. A replaced player does not
+    the default order standing for a seat that resigned), is withdrawn unread: the new
+    player orders for itself (the default order if it does not), and a sealed order is
+    never shown to anyone else. A replaced player does not
     come back to the game (unless staff hands the seat): handing a seat to a friend to
     read its hand and then back would be a peek. Every other seat is told. Returns the
     new seat."""
-    from games.services.orders import PLAYER_SOURCES
-
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
         _check_organizer(game, by)
@@ -231,11 +231,10 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             # The old player's own order, or the default order standing for a seat that
             # resigned: the new player chooses (a forced order stays: there is no choice).
             withdrawn = bool(
-                SealedOrder.objects.filter(
-                    prompt=prompt, seat_name=old.name, is_current=True,
-                    source__in=(*PLAYER_SOURCES, SealedOrder.Source.DEFAULT),
-                ).update(is_current=False)
-            )  # fmt: skip
+                SealedOrder.objects.filter(prompt=prompt, seat_name=old.name, is_current=True)
+                .exclude(source=SealedOrder.Source.FORCED)
+                .update(is_current=False)
+            )
             if withdrawn and prompt.ready_at is not None:  # incomplete again
                 Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
                 prompt.ready_at = prompt.resolve_after = None

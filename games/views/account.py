@@ -96,10 +96,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            token = calendar_feed_create(user=request.user)
-            request.session["new_calendar_url"] = settings.FIVEX_BASE_URL + reverse(
-                "games:calendar_feed", args=[token]
-            )
+            request.session["new_calendar_token"] = calendar_feed_create(user=request.user)
             messages.success(request, "Your calendar address is ready. Copy it now.")
         elif action == "revoke":
             if calendar_feed_revoke(user=request.user):
@@ -116,13 +113,12 @@ def calendar(request: HttpRequest) -> HttpResponse:
         PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
         or ""
     )
-    new_url = request.session.pop("new_calendar_url", None)
+    token = request.session.pop("new_calendar_token", None)
+    new_url = None
     # Shown only if it is still the address in force (not one renewed since elsewhere).
-    token = new_url.rsplit("/", 1)[-1].removesuffix(".ics") if new_url else ""
-    current = bool(new_url) and calendar_digest(token) == stored
-    return render(
-        request, "games/calendar.html", {"active": bool(stored), "new_url": new_url if current else None}
-    )
+    if isinstance(token, str) and calendar_digest(token) == stored:
+        new_url = settings.FIVEX_BASE_URL + reverse("games:calendar_feed", args=[token])
+    return render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
 
 
 @require_safe

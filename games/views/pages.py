@@ -107,17 +107,6 @@ def game_create(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
 
 
-def _sealed_seats(prompt: Any) -> dict[str, str]:
-    """Seat name -> the start of its current order's commitment, for ``prompt`` (public:
-    commitments are published in the log on receipt; the texts are not read here)."""
-    if prompt is None:
-        return {}
-    rows = SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
-        "seat_name", "commitment"
-    )
-    return {name: commitment[:SEALED_CHARS] for name, commitment in rows}
-
-
 #: How much of a commitment the poll shows: enough to tell one order from the next.
 SEALED_CHARS = 12
 
@@ -280,15 +269,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def status_payload(game: Game) -> dict[str, Any]:
-    """The public summary the page polls; ``version`` changes whenever the page would."""
-    prompt = selectors.current_prompt(game=game)
-    open_prompt = prompt if prompt is not None and prompt.status == "open" else None
-    deadline = open_prompt.deadline.isoformat() if open_prompt and open_prompt.deadline else None
-    number = open_prompt.number if open_prompt else None
-    pending = open_prompt.pending if open_prompt else []
-    rows = list(Seat.objects.filter(game=game).values_list("status", flat=True))
-    seats = sum(1 if status == Seat.Status.ACTIVE else 2 for status in rows)
-    return _status(game.status, number, pending, deadline, _sealed_seats(open_prompt), seats)
+    """The public summary the page polls; ``version`` changes whenever the page would.
+    The page renders it from the same query as the poll, so the two always agree."""
+    return _status_from_rows(_status_rows(game.pk))
 
 
 def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
@@ -321,6 +304,11 @@ def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
         raise Http404("No such game.")
     if rows[0][5]:
         load_visible_game(request, game_id)
+    return _status_from_rows(rows)
+
+
+def _status_from_rows(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """The poll's answer from ``_status_rows``."""
     status, number, pending, deadline_at = rows[0][:4]
     sealed = {row[4]: row[6][:SEALED_CHARS] for row in rows if row[4] is not None}
     pending = db_json(pending) if number is not None else []

@@ -34,8 +34,8 @@ def own_rating_pool(*, organizer: Any, pool: str) -> str:
     """The rating pool a tournament of ``organizer`` is rated in when it asks for
     ``pool``: the pool itself for a league administrator; otherwise a pool of the
     organizer's own (``ann:5x``: usernames hold no colon; ``#42:5x`` for a name too long
-    to fit), so that a tournament anyone can
-    create, with players anyone can sign up, cannot move the league's ratings."""
+    to fit), so that a tournament anyone can create, with players anyone can sign up,
+    cannot move the league's ratings."""
     if is_league_administrator(organizer):
         return pool
     own = f"{organizer.username}:{pool}"
@@ -74,8 +74,7 @@ def log_add(*, tournament: Tournament, kind: str, actor: Any = None, payload: di
 def require_organizer(*, tournament: Tournament, user: Any) -> None:
     """Raise PermissionDenied unless ``user`` organizes the tournament (or is staff)."""
     from games.errors import PermissionDenied
+    from tournaments.selectors import may_manage
 
-    if user is None or not (
-        getattr(user, "is_staff", False) or tournament.organizer_id == getattr(user, "pk", None)
-    ):
+    if not may_manage(tournament=tournament, user=user):
         raise PermissionDenied("Only the tournament's organizer can do that.")

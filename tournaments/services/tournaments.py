@@ -28,8 +28,10 @@ from tournaments.services.common import (
 )
 from tournaments.standings import TIEBREAKS, default_points_per_place
 
-#: A rating pool's name (it is a part of the ratings page's address).
+#: A rating pool's name (a plain word: the league's pools never hold ":" or "#", which
+#: the pools of one organizer's own do).
 RATING_POOL_RE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
+
 
 def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
