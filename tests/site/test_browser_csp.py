@@ -127,3 +127,19 @@ def test_a_failed_log_in_puts_the_focus_on_its_error(browser_page, live_server):
     page.wait_for_load_state()
     page.wait_for_function("() => document.activeElement.matches('.errorlist.nonfield')")
     assert "password" in page.inner_text(".errorlist.nonfield").lower()
+
+
+def test_the_skip_link_and_a_message_take_the_reader_to_the_content(browser_page, live_server):
+    from tests.games.test_browser import log_in
+    from tests.games.web_support import make_user
+
+    make_user("ann")
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    page.keyboard.press("Tab")  # the first stop of every page
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the content"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.id === 'main'")
+    log_in(page, live_server.url, "ann")  # allauth says "Successfully signed in": a message
+    page.wait_for_function("() => document.activeElement.matches('ul.messages')")
+    assert page.get_attribute("ul.messages", "role") == "status"
