@@ -66,8 +66,8 @@ def test_pairing_cli_prints_tables_and_byes(tmp_path: Path) -> None:
         ),
         ({"table_sizes": [2], "players": _players("a", "a")}, None, "'a' appears twice"),
         ({"table_sizes": [], "players": _players("a", "b")}, None, "table_sizes"),
-        ({"table_sizes": [7], "players": _players("a", "b")}, None, "between 2 and 6"),
-        ({"table_sizes": [1], "players": _players("a", "b")}, None, "between 2 and 6"),
+        ({"table_sizes": [13], "players": _players("a", "b")}, None, "between 2 and 12"),
+        ({"table_sizes": [1], "players": _players("a", "b")}, None, "between 2 and 12"),
         ({"table_sizes": [4], "players": _players("a", "b", "c")}, None, "no way to seat"),
         (
             {"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]},

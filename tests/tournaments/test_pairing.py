@@ -151,10 +151,29 @@ def test_leaders_play_each_other() -> None:
     ]
 
 
-def test_within_a_score_group_top_half_meets_bottom_half() -> None:
+def test_within_a_score_group_the_leaders_play_each_other() -> None:
+    # Rule 4, "the leaders play each other": the standings go by points, then rating, so
+    # with equal points the two highest-rated meet (not the Swiss fold 1st v 3rd).
     players = [_p(f"r{r}", 1, rating=r) for r in (1900, 1800, 1700, 1600)]
     out = _run(_req([2], players))
-    assert [sorted(t) for t in out["tables"]] == [["r1700", "r1900"], ["r1600", "r1800"]]
+    assert [sorted(t) for t in out["tables"]] == [["r1800", "r1900"], ["r1600", "r1700"]]
+    # Round one of a league, everybody on 0 points: the same.
+    first = [_p(x, 0, rating=r) for x, r in (("d", 1300), ("b", 1500), ("a", 1600), ("c", 1400))]
+    out = _run(_req([2], first))
+    assert [sorted(t) for t in out["tables"]] == [["a", "b"], ["c", "d"]]
+
+
+def test_a_seat_preference_does_not_choose_the_partner() -> None:
+    # a and b both have had seat 2 less than seat 1 (both want seat 1): they still meet,
+    # as the two leaders; the seat goes to one of them.
+    players = [
+        _p("a", 1, rating=1900, seats=[1, 0]),
+        _p("b", 1, rating=1800, seats=[1, 0]),
+        _p("c", 1, rating=1700, seats=[0, 1]),
+        _p("d", 1, rating=1600, seats=[0, 1]),
+    ]
+    out = _run(_req([2], players))
+    assert [sorted(t) for t in out["tables"]] == [["a", "b"], ["c", "d"]]
 
 
 def test_repeat_avoided_by_floating_when_possible() -> None:
@@ -281,38 +300,20 @@ def test_planted_repeat_free_round_is_found(size: int) -> None:
     assert repeats == 0
 
 
-def test_bracket_repaired_when_greedy_fold_would_float_two() -> None:
-    # Regression: top half v bottom half in order gives a-c, then b (met d) finds nobody,
-    # so b and d would float down to e and f. Pairing a-d, b-c keeps every score together.
+def test_bracket_repaired_when_greedy_would_float_two() -> None:
+    # In standings order a-b, then c (met d) finds nobody, so c and d would float down to
+    # e and f. Re-pairing the score group keeps every score together; of a-c, b-d and
+    # a-d, b-c the first has partners closer in the standings (squared distances 4 + 4
+    # against 9 + 1).
     players = [
         _p("a", 2, rating=1900),
-        _p("b", 2, rating=1800, opponents=["d"]),
-        _p("c", 2, rating=1700),
-        _p("d", 2, rating=1600, opponents=["b"]),
+        _p("b", 2, rating=1800),
+        _p("c", 2, rating=1700, opponents=["d"]),
+        _p("d", 2, rating=1600, opponents=["c"]),
         _p("e", 0),
         _p("f", 0),
     ]
     out = _run(_req([2], players))
-    assert {frozenset(t) for t in out["tables"]} == {
-        frozenset("ad"),
-        frozenset("bc"),
-        frozenset("ef"),
-    }
-
-
-def test_forbidden_pair_does_not_push_floaters_far_from_their_score() -> None:
-    # Regression: the greedy paired a-b, then c (forbidden with d) and d floated down to e
-    # and f: gaps 1.5, 1.5 and 1. By hand, a-c, b-d, e-f keeps every gap smaller
-    # (1.5, 0.5, 0); every other repeat-free pairing has a bigger squared-gap sum.
-    players = [
-        _p("a", 3),
-        _p("b", 1.5, rating=1600),
-        _p("c", 1.5, rating=1500),
-        _p("d", 1),
-        _p("e", 0, rating=1600),
-        _p("f", 0, rating=1500),
-    ]
-    out = _run(_req([2], players, [["c", "d"]]))
     assert {frozenset(t) for t in out["tables"]} == {
         frozenset("ac"),
         frozenset("bd"),
@@ -320,145 +321,27 @@ def test_forbidden_pair_does_not_push_floaters_far_from_their_score() -> None:
     }
 
 
-def test_smaller_table_goes_on_top_when_that_keeps_points_closer() -> None:
-    # Regression: 7 players at [4, 3] were always seated 4 on top: {4, 4, 2, 1} {1, 0, 0},
-    # squared gaps 27 + 2 = 29. By hand {4, 4, 2} {1, 1, 0, 0} costs 8 + 4 = 12 and every
-    # player's table-mates are closer in points.
-    players = [
-        _p("a", 4, rating=1600),
-        _p("b", 4),
-        _p("c", 2),
-        _p("d", 1, rating=1600),
-        _p("e", 1),
-        _p("f", 0, rating=1600),
-        _p("g", 0),
-    ]
-    out = _run(_req([4, 3], players))
-    assert [sorted(t) for t in out["tables"]] == [["a", "b", "c"], ["d", "e", "f", "g"]]
+def test_a_tie_for_the_bye_goes_by_rule_4() -> None:
+    # x and y tie for the bye (no byes, 0 points, same rating). Bye to y: c (forbidden
+    # with x) must play a or b, so the gaps are 1 and 2. Bye to x: a-b and c-y, gaps 0
+    # and 1. Rule 4 decides what rule 2 leaves open.
+    players = [_p("a", 2), _p("b", 2), _p("c", 1), _p("x", 0), _p("y", 0)]
+    out = _run(_req([2], players, [["c", "x"]]))
+    assert out["byes"] == ["x"]
+    assert {frozenset(t) for t in out["tables"]} == {frozenset("ab"), frozenset("cy")}
+    # Without the forbidden pair both byes give the same gaps: the id that sorts last.
+    assert _run(_req([2], players))["byes"] == ["y"]
 
 
-def test_table_sizes_ordered_to_keep_score_groups_together_in_big_fields() -> None:
-    # Regression (14 players, found before the exact search reached them): score groups of 3, 4, 4
-    # and 3 at [4, 3] sit exactly at 3 + 4 + 4 + 3 tables, every table one score.
-    players = (
-        [_p(f"n{i}", 9) for i in range(3)]
-        + [_p(f"s{i}", 6) for i in range(4)]
-        + [_p(f"t{i}", 3) for i in range(4)]
-        + [_p(f"z{i}", 0) for i in range(3)]
-    )
-    out = _run(_req([4, 3], players))
-    assert [{p[0] for p in t} for t in out["tables"]] == [{"n"}, {"s"}, {"t"}, {"z"}]
-    assert [len(t) for t in out["tables"]] == [3, 4, 4, 3]
-
-
-def test_closest_points_beyond_twelve_players_at_bigger_tables() -> None:
-    # Regression (13 players, [4, 3]): p8 has met p9 and p13 has met p10 and p11, so the
-    # plain standings order will not do. Worked by hand: p13 (0 points) joins p7 and p8
-    # (1 point each) and p9-p12 (0 points) share the four-table: 3, 3, 3 | 2, 2, 2 |
-    # 1, 1, 0 | 0, 0, 0, 0, no repeat, two pairs one point apart. The local search alone
-    # stopped at 1, 1, 0, 0 | 0, 0, 0 (four pairs one point apart).
-    players = (
-        [_p(f"p{i}", 3) for i in (1, 2, 3)]
-        + [_p(f"p{i}", 2) for i in (4, 5, 6)]
-        + [_p("p7", 1), _p("p8", 1, opponents=["p9"]), _p("p9", 0, opponents=["p8"])]
-        + [_p("p10", 0, opponents=["p13"]), _p("p11", 0, opponents=["p13"]), _p("p12", 0)]
-        + [_p("p13", 0, opponents=["p10", "p11"])]
-    )
-    out = _run(_req([4, 3], players))
-    assert [sorted(t) for t in out["tables"]] == [
-        ["p1", "p2", "p3"],
-        ["p4", "p5", "p6"],
-        ["p13", "p7", "p8"],
-        ["p10", "p11", "p12", "p9"],
-    ]
-
-
-def _brute_best(data: dict) -> tuple[int, int]:
-    """(repeats, sum over pairs at a table of the squared point gap in hundredths) of the
-    best layout, by enumerating every partition (no byes, one table size)."""
-    players = data["players"]
-    size = data["table_sizes"][0]
-    pts = {p["id"]: round(p["points"] * 100) for p in players}
-    met: dict[frozenset, int] = {}
-    for p in players:
-        for o in p.get("opponents", []):
-            key = frozenset((p["id"], o))
-            met[key] = met.get(key, 0) + 1
-    cost = {
-        frozenset((a, b)): (met.get(frozenset((a, b)), 0) // 2, (pts[a] - pts[b]) ** 2)
-        for a, b in itertools.combinations(pts, 2)
-    }
-    best = (10**9, 10**9)
-
-    def rec(free: tuple[str, ...], acc: tuple[int, int]) -> None:
-        nonlocal best
-        if acc >= best:
-            return
-        if not free:
-            best = acc
-            return
-        for combo in itertools.combinations(free[1:], size - 1):
-            group = (free[0], *combo)
-            r, d = acc
-            for a, b in itertools.combinations(group, 2):
-                r, d = r + cost[frozenset((a, b))][0], d + cost[frozenset((a, b))][1]
-            rec(tuple(x for x in free[1:] if x not in combo), (r, d))
-
-    rec(tuple(pts), (0, 0))
-    return best
-
-
-def _layout_cost(data: dict, tables: list) -> tuple[int, int]:
-    pts = {p["id"]: round(p["points"] * 100) for p in data["players"]}
-    opp = {p["id"]: p.get("opponents", []) for p in data["players"]}
-    repeats = gaps = 0
-    for t in tables:
-        for a, b in itertools.combinations(t, 2):
-            repeats += opp[a].count(b)
-            gaps += (pts[a] - pts[b]) ** 2
-    return repeats, gaps
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_fields_of_fifteen_at_threes_are_as_close_as_brute_force_finds(seed: int) -> None:
-    rng = random.Random(seed)
-    ids = [f"q{i:02d}" for i in range(15)]
-    opponents: dict[str, list[str]] = {i: [] for i in ids}
-    for _ in range(rng.randint(8, 30)):
-        a, b = rng.sample(ids, 2)
-        opponents[a].append(b)
-        opponents[b].append(a)
-    players = [
-        _p(i, rng.choice([0, 0.5, 1, 1.5, 2, 2.5, 3]), opponents=opponents[i]) for i in ids
-    ]
-    data = _req([3], players)
-    out = _run(data)
-    assert out["byes"] == []
-    assert _layout_cost(data, out["tables"]) == _brute_best(data)
-
-
-def test_a_player_forbidden_with_everyone_gets_a_bye_however_far_down_the_order() -> None:
-    # 20 players at tables of 6: two byes. p12 and p13 may sit with nobody, so they must
-    # be the byes, though 20 other players come before them in the bye order.
-    ids = [f"p{i:02d}" for i in range(1, 21)]
-    players = [_p(pid, 0, rating=2000 - 10 * k) for k, pid in enumerate(ids)]
-    forbidden = [[x, y] for x in ("p12", "p13") for y in ids if y != x]
-    out = _run(_req([6], players, forbidden))
-    assert sorted(out["byes"]) == ["p12", "p13"]
-    assert sorted(len(t) for t in out["tables"]) == [6, 6, 6]
-
-
-def test_between_players_tied_for_the_bye_the_one_that_avoids_a_repeat_gets_it() -> None:
-    # a and b are tied on byes, points and rating; c has met a. Rule 2 does not choose
-    # between a and b, rule 3 does: a's bye leaves b-c, a new meeting.
-    players = [
-        _p("a", 1, rating=1480, opponents=["c"]),
-        _p("b", 1, rating=1480),
-        _p("c", 1, rating=1520, opponents=["a"]),
-    ]
-    out = _run(_req([2], players))
-    assert out["byes"] == ["a"]
-    assert sorted(out["tables"][0]) == ["b", "c"]
-    # Not tied (b rated lower): rule 2 decides, even with a repeat.
-    players[1] = _p("b", 1, rating=1470)
-    assert _run(_req([2], players))["byes"] == ["b"]
+def test_tables_bigger_than_six() -> None:
+    # 17 players at tables of 8: two tables and one bye. Each player sat once before, in
+    # seat (i % 8) + 1; with one used seat each, every table can give everyone a seat
+    # they never had (each player rules out one seat of eight), so the seat order does.
+    history = {f"p{i}": [1 if k == i % 8 else 0 for k in range(8)] for i in range(17)}
+    players = [_p(p, points=i % 3, seats=history[p]) for i, p in enumerate(history)]
+    out = _run(_req([8], players))
+    assert [len(t) for t in out["tables"]] == [8, 8] and len(out["byes"]) == 1
+    for table in out["tables"]:
+        assert [history[p][seat] for seat, p in enumerate(table)] == [0] * 8
+    with pytest.raises(PairingError, match="between 2 and 12"):
+        _run(_req([13], players))

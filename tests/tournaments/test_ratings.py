@@ -161,3 +161,13 @@ def test_replay_gives_identical_ratings() -> None:
 def test_bad_input_is_refused_with_a_reason(data: object, message: str) -> None:
     with pytest.raises(RatingError, match=message):
         parse_games(data)
+
+
+def test_ledger_prints_the_expected_score_unrounded() -> None:
+    # The contract rounds ratings only. Game 2: a (1520) v b (1480), a difference of 40:
+    # E = 1/(1+10^(-40/400)) = 0.55731163..., computed here from the formula.
+    out = rate([("g1", [["a"], ["b"]]), ("g2", [["a"], ["b"]])]).to_json()
+    row = next(r for r in out["ledger"] if r["game"] == "g2" and r["player"] == "a")
+    assert row["expected"] == pytest.approx(1 / (1 + 10 ** (-0.1)), rel=1e-12)
+    assert row["expected"] != round(row["expected"], 4)
+    assert row["rating_before"] == 1520.0

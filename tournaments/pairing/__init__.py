@@ -7,7 +7,8 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
   next, ...; byes only when no split exists, as few as possible).
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
-  fewest repeat meetings, then the id that sorts last). If the forbidden pairs make
+  fewest repeat meetings, then the closest points at the tables, then the id that sorts
+  last; up to ``TIED_BYE_TRIES`` other choices are tried). If the forbidden pairs make
   the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
   never added to get around forbidden pairs: if no choice of the minimum number of byes
   works, the input is rejected ("no way to seat ..."). Choices that would seat a player
@@ -123,7 +124,7 @@ def pair(request: PairingRequest) -> PairingResult:
             if attempts <= 0:
                 break
             continue
-        if _repeats(request, result.tables):
+        if byes and (_repeats(request, result.tables) or _spread(request, result.tables)):
             result, byes = _best_among_tied_byes(request, active, sizes, candidates, chosen,
                                                  result, byes)  # fmt: skip
         return PairingResult(tables=result.tables, byes=tuple(p.id for p in byes))
@@ -131,7 +132,8 @@ def pair(request: PairingRequest) -> PairingResult:
 
 
 # How many other choices of bye players, tied with the first on byes, points and rating,
-# are tried when the first one leads to repeat meetings.
+# are tried when the first one leads to repeat meetings or to points apart at a table
+# (each try is a full pairing, so big fields try fewer).
 TIED_BYE_TRIES = 20
 
 
@@ -162,9 +164,9 @@ def _best_among_tied_byes(
     byes: list[Player],
 ) -> tuple[PairingResult, list[Player]]:
     """Rule 2 names who gets a bye by fewest byes, then points, then rating; between
-    players tied on all three it does not choose, so rule 3 does: of the choices that
-    swap a bye player for one tied with it, the one with the fewest repeat meetings
-    (then the closest points; the first in standings order among equals)."""
+    players tied on all three it does not choose, so rules 3 and 4 do: of the choices
+    that swap a bye player for one tied with it, the one with the fewest repeat meetings,
+    then the closest points at the tables (the first in the bye order among equals)."""
     groups: dict[tuple[int, float, float], list[int]] = {}
     for i, p in enumerate(candidates):
         groups.setdefault(_tie_key(p), []).append(i)
@@ -176,11 +178,12 @@ def _best_among_tied_byes(
     pools = [list(combinations(groups[k], n)) for k, n in sorted(needed.items())]
     best = (_repeats(request, result.tables), _spread(request, result.tables))
     tried = 0
+    limit = min(TIED_BYE_TRIES, max(3, BYE_WORK // (10 * len(active))))
     for parts in product(*pools):
         option = tuple(sorted(i for part in parts for i in part))
         if option == tuple(sorted(chosen)):
             continue
-        if tried >= TIED_BYE_TRIES:
+        if tried >= limit:
             break
         tried += 1
         other = [candidates[i] for i in option]
@@ -192,7 +195,7 @@ def _best_among_tied_byes(
         cost = (_repeats(request, seated.tables), _spread(request, seated.tables))
         if cost < best:
             best, result, byes = cost, seated, other
-            if cost[0] == 0:
+            if cost == (0, 0):
                 break
     return result, byes
 

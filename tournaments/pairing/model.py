@@ -13,6 +13,8 @@ Documented readings of the contract (see also ``tournaments/pairing/__init__.py`
   once, at its first place.
 - ``seed`` is optional (default 0); it only drives the random restarts of the local search
   for tables of three or more, never the ordinary choices.
+- Table sizes run from 2 to ``MAX_TABLE`` (12): the contract sets no bound, a table needs
+  two players, and the seat order of a table is an exact search over its 2^k seatings.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any
+
+MAX_TABLE = 12
 
 
 class PairingError(ValueError):
@@ -110,8 +114,8 @@ def parse_request(data: Any) -> PairingRequest:
     if not isinstance(sizes, list) or not sizes:
         raise PairingError("table_sizes must be a non-empty list")
     for s in sizes:
-        if isinstance(s, bool) or not isinstance(s, int) or not 2 <= s <= 6:
-            raise PairingError(f"table_sizes: {s!r} is not a table size between 2 and 6")
+        if isinstance(s, bool) or not isinstance(s, int) or not 2 <= s <= MAX_TABLE:
+            raise PairingError(f"table_sizes: {s!r} is not a table size between 2 and {MAX_TABLE}")
     sizes = list(dict.fromkeys(sizes))  # a size listed twice counts once, where first listed
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):

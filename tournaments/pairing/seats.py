@@ -22,7 +22,6 @@ seat preference complements (see :mod:`.two`), which keeps most players exactly 
 from __future__ import annotations
 
 from functools import cache
-from itertools import permutations
 
 
 def _count(seats: tuple[int, ...], k: int) -> int:
@@ -31,22 +30,36 @@ def _count(seats: tuple[int, ...], k: int) -> int:
 
 @cache
 def _best_order(counts: tuple[tuple[int, ...], ...], reverse: bool) -> tuple[int, ...]:
-    """Best permutation: result[seat] = index into ``counts`` of the player in that seat."""
+    """Best permutation: result[seat] = index into ``counts`` of the player in that seat.
+
+    The first permutation, in the lexicographic order of ``base`` (standings order, or
+    reversed), with the least ``(total, squares)``: a dynamic programme over the sets of
+    players already seated (seat by seat from seat 1), 2^k states instead of k! orders.
+    """
     n = len(counts)
     base = tuple(range(n - 1, -1, -1)) if reverse else tuple(range(n))
-    best: tuple[int, ...] = base
-    best_key: tuple[int, int] | None = None
-    for perm in permutations(base):
-        total = 0
-        squares = 0
-        for seat, who in enumerate(perm):
+    full = (1 << n) - 1
+
+    @cache
+    def rest(mask: int) -> tuple[int, int, tuple[int, ...]]:
+        """Least (total, squares, positions in ``base``) seating everyone not in ``mask``
+        from seat ``popcount(mask)`` on."""
+        if mask == full:
+            return (0, 0, ())
+        seat = mask.bit_count()
+        best: tuple[int, int, tuple[int, ...]] | None = None
+        for pos, who in enumerate(base):
+            if mask >> who & 1:
+                continue
             c = _count(counts[who], seat)
-            total += c
-            squares += c * c
-        key = (total, squares)
-        if best_key is None or key < best_key:
-            best_key, best = key, perm
-    return best
+            total, squares, seq = rest(mask | 1 << who)
+            key = (total + c, squares + c * c, (pos, *seq))
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        return best
+
+    return tuple(base[pos] for pos in rest(0)[2])
 
 
 def seat_order(players: list[int], seats: list[tuple[int, ...]], table_no: int) -> list[int]:

@@ -1,28 +1,33 @@
 """Two players a table: a Swiss pairing by score brackets, repaired by exact matching.
 
 1. Greedy, bracket by bracket from the top (a bracket is one score group plus the
-   players floating down from above): the top half of the bracket meets the bottom half
-   in order (1st v (k+1)th, 2nd v (k+2)th, ... as in the Dutch system), skipping earlier
-   opponents and forbidden pairs, and preferring, among the next few candidates, one
-   whose seat preference complements the player's (one wants seat 1, the other seat 2).
-   When that leaves more than one player of the bracket unpaired, a bracket of up to
-   ``BRACKET_EXACT`` players is re-paired exactly (most pairs without repeats; then the
-   floaters from above first, the lowest-placed left to float, the fold, the seats).
-   Whoever is left floats down to the next bracket. This never makes a repeat.
+   players floating down from above): the leaders play each other, as the contract's
+   rule 4 says: the highest-placed unpaired player meets the next one in standings order
+   who is neither an earlier opponent nor a forbidden partner (1st v 2nd, 3rd v 4th,
+   ...). When that leaves more than one player of the bracket unpaired, a bracket of up
+   to ``BRACKET_EXACT`` players is re-paired exactly (most pairs without repeats; then
+   the floaters from above first, the lowest-placed left to float, partners as close in
+   the standings as possible, the seats). Whoever is left floats down to the next
+   bracket. This never makes a repeat. (Not the Dutch system's fold, 1st v (k+1)th of a
+   score group of 2k: the contract asks for the leaders to meet.)
 2. If players are left unpaired at the bottom, a window around them (their neighbours in
    the standings and the bottom of the field, whole pairs only) is re-paired with an
    exact maximum-weight perfect matching (networkx), whose integer weights put repeat
-   meetings first, then the squared point difference, then seat-preference clashes.
-   The window doubles until the result has no repeat or covers everybody, so the result
-   has the fewest repeats possible (up to ``EXACT_LIMIT`` players in the window: beyond,
-   a perfect matching with repeats is accepted; this only happens when repeats are
-   needed among more than a few hundred players).
+   meetings first, then the squared point difference, then the squared distance in the
+   standings, then seat-preference clashes. The window doubles until the result has no
+   repeat or covers everybody, so the result has the fewest repeats possible (up to
+   ``EXACT_LIMIT`` players in the window: beyond, a perfect matching with repeats is
+   accepted; this only happens when repeats are needed among more than a few hundred
+   players).
 3. Rule 4 check: the greedy commits bracket by bracket, so a forbidden pair or an earlier
    meeting met by a floater can push players farther from their score than needed. Unless
    the result has no repeat and point gaps no bigger than pairing in plain standings order
    (then nothing can be closer), a field of up to ``EXACT_FULL`` players is re-paired with
    the exact matching of step 2, which is kept when it has fewer repeats or a smaller sum
    of squared point differences.
+
+Seat preferences never choose who plays whom here: :mod:`.seats` gives the seat 1 of each
+pair to the player who has had it less.
 """
 
 from __future__ import annotations
@@ -31,7 +36,6 @@ from .model import Field
 
 EXACT_LIMIT = 400
 EXACT_FULL = 100  # fields up to this size are checked against the exact optimum (rule 4)
-LOOKAHEAD = 3
 BRACKET_EXACT = 80  # brackets up to this size are re-paired exactly when the greedy fails
 
 
@@ -58,18 +62,11 @@ def _greedy(f: Field) -> tuple[list[tuple[int, int]], list[int]]:
             end += 1
         bracket = carried + list(range(pos, end))
         pos = end
-        half = len(bracket) // 2
-        s1, s2 = bracket[:half], bracket[half:]
         used: set[int] = set()
-        head = 0  # s2[:head] are all used: skip them without looking
-        for k, p in enumerate(s1):
+        for k, p in enumerate(bracket):
             if p in used:
                 continue
-            while head < len(s2) and s2[head] in used:
-                head += 1
-            q = _choose(f, p, s2, head, used, pref)
-            if q is None:
-                q = _choose(f, p, s1, k + 1, used, pref)
+            q = _choose(f, p, bracket, k + 1, used)
             if q is not None:
                 used.add(p)
                 used.add(q)
@@ -93,16 +90,17 @@ def _bracket_exact(
     """Most pairs inside one bracket without repeats (the greedy left too many out).
 
     Among the largest pairings: pair the players who floated down from above first, then
-    the higher-placed (so the lowest float on), then the Dutch fold (top half v bottom
-    half), then complementary seat preferences.
+    the higher-placed (so the lowest float on), then partners as close in the bracket's
+    order as possible (least sum of squared distances), then complementary seat
+    preferences. Each weight outweighs every sum of the ones below it.
     """
     import networkx as nx
 
     m = len(bracket)
-    half = m // 2
-    fold_w = 2
-    place_w = fold_w * (m + 2)
-    float_w = place_w * 2 * (m + 1)
+    seat_w = 1
+    near_w = seat_w * (m + 1)  # seat clashes add up to at most m/2
+    place_w = near_w * (m * m * m + 1)  # squared distances add up to less than m^3 / 2
+    float_w = place_w * (2 * m * m + 1)  # the place terms add up to at most 2m^2
     g = nx.Graph()
     for i in range(m):
         a = bracket[i]
@@ -112,8 +110,8 @@ def _bracket_exact(
                 continue
             w = (2 * m - i - j) * place_w
             w += float_w * ((a in floaters) + (b in floaters))
-            w += (m - abs(j - i - half)) * fold_w
-            w += 0 if pref[a] != 0 and pref[a] == pref[b] else 1
+            w += (m * m - (j - i) ** 2) * near_w
+            w += 0 if pref[a] != 0 and pref[a] == pref[b] else seat_w
             g.add_edge(i, j, weight=w)
     matching = nx.max_weight_matching(g, maxcardinality=True)
     if not matching:
@@ -125,24 +123,14 @@ def _bracket_exact(
     return out
 
 
-def _choose(
-    f: Field, p: int, pool: list[int], start: int, used: set[int], pref: list[int]
-) -> int | None:
-    """First allowed unmet partner in ``pool[start:]``, preferring a complementary seat."""
-    first: int | None = None
-    seen = 0
+def _choose(f: Field, p: int, pool: list[int], start: int, used: set[int]) -> int | None:
+    """First allowed unmet partner of ``p`` in ``pool[start:]``."""
     for i in range(start, len(pool)):
         q = pool[i]
         if q in used or q == p or not f.allowed(p, q) or f.meetings(p, q):
             continue
-        if first is None:
-            first = q
-        if pref[p] == 0 or pref[q] != pref[p]:
-            return q
-        seen += 1
-        if seen > LOOKAHEAD:
-            break
-    return first
+        return q
+    return None
 
 
 def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
@@ -151,11 +139,15 @@ def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
 
     pref = [_seat_pref(f.seats[p]) for p in players]
     m = len(players)
-    clash_w = m + 1
-    max_d2 = 0
+    # Lexicographic weights: each outweighs every sum of the terms below it over a
+    # perfect matching (m/2 pairs): seat clashes (1 each), squared distance in the
+    # standings (below f.n^2 each), squared point difference (below max_d2 + 1 each).
+    clash_w = 1
+    near_w = clash_w * (m // 2 + 1)
+    points_w = near_w * (f.n * f.n * (m // 2 + 1) + 1)
     lo, hi = min(f.points[p] for p in players), max(f.points[p] for p in players)
     max_d2 = (hi - lo) ** 2
-    repeat_w = (max_d2 * clash_w + clash_w) * (m // 2 + 1) + 1
+    repeat_w = points_w * (max_d2 + 1) * (m // 2 + 1) + 1
     big = repeat_w * (max((f.meetings(a, b) for a in players for b in players), default=0) + 2)
     g = nx.Graph()
     g.add_nodes_from(range(m))
@@ -167,7 +159,8 @@ def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
                 continue
             d = f.points[a] - f.points[b]
             clash = 1 if pref[i] != 0 and pref[i] == pref[j] else 0
-            cost = f.meetings(a, b) * repeat_w + d * d * clash_w + clash
+            cost = f.meetings(a, b) * repeat_w + d * d * points_w + (a - b) ** 2 * near_w
+            cost += clash * clash_w
             g.add_edge(i, j, weight=big - cost)
     matching = nx.max_weight_matching(g, maxcardinality=True)
     if 2 * len(matching) != m:

@@ -11,8 +11,9 @@ Documented choices:
   for the player's first 30 rated games and 20 from the 31st game on. The 2400 rule
   takes precedence over the 30-game rule.
 - Precision: ratings are kept at full float precision; only printed values are rounded
-  (ratings and the ledger's ratings to one decimal, expected scores to four). A replay
-  of the same games therefore gives identical ratings.
+  (ratings and the ledger's ratings to one decimal; the expected score ``Σ E`` is printed
+  unrounded, as the contract rounds only ratings). A replay of the same games therefore
+  gives identical ratings.
 - A game needs at least two players, no empty group, no player twice, and a unique id.
   Unknown fields are ignored.
 """
@@ -47,12 +48,12 @@ class LedgerRow:
     rating_after: float
 
     def to_json(self) -> dict[str, Any]:
-        """Printed form: ratings to one decimal, expected score to four."""
+        """Printed form: ratings to one decimal, the expected score unrounded."""
         return {
             "game": self.game,
             "player": self.player,
             "rating_before": round(self.rating_before, 1),
-            "expected": round(self.expected, 4),
+            "expected": self.expected,
             "actual": self.actual,
             "k": self.k,
             "rating_after": round(self.rating_after, 1),
