@@ -15,8 +15,9 @@ For two players this is the familiar colour rule: the player who has had seat 1
 with fewer seat-1 games; with equal histories the first mover alternates from board to
 board (the leader of board 1 moves first, of board 2 second, and so on). The input holds
 seat counts, not their order, so a rule like "never the same colour three times in a
-row" cannot be applied; the pairing itself prefers, among near-equal partners, one whose
-seat preference complements (see :mod:`.two`), which keeps most players exactly even.
+row" cannot be applied. Seat preferences never choose who plays whom (rule 4, the
+leaders play each other, comes first); simulated tournaments of 5-7 rounds keep every
+player's two counts within one of each other.
 """
 
 from __future__ import annotations
