@@ -16,8 +16,9 @@ with fewer seat-1 games; with equal histories the first mover alternates from bo
 board (the leader of board 1 moves first, of board 2 second, and so on). The input holds
 seat counts, not their order, so a rule like "never the same colour three times in a
 row" cannot be applied. Seat preferences never choose who plays whom (rule 4, the
-leaders play each other, comes first); simulated tournaments of 5-7 rounds keep every
-player's two counts within one of each other.
+leaders play each other, comes first), so when two leaders who both had seat 1 more
+often meet, one of them gets it again: in simulated 6-round tournaments of 8-20 players
+a player's two counts end at most 2 apart in most runs, 3 in about one in six.
 """
 
 from __future__ import annotations
