@@ -163,15 +163,22 @@ def test_within_a_score_group_the_leaders_play_each_other() -> None:
     assert [sorted(t) for t in out["tables"]] == [["a", "b"], ["c", "d"]]
 
 
-def test_a_seat_preference_does_not_choose_the_partner() -> None:
-    # a and b both have had seat 2 less than seat 1 (both want seat 1): they still meet,
-    # as the two leaders; the seat goes to one of them.
+def test_among_equal_points_a_complementary_seat_is_preferred() -> None:
+    # a and b both had seat 1 more often (both want seat 2), c and d seat 2 (both want
+    # seat 1); all on 1 point, so every pairing is as close in points (rule 4) and rule
+    # 5 decides: a-c and b-d let everyone have the seat they had less.
     players = [
         _p("a", 1, rating=1900, seats=[1, 0]),
         _p("b", 1, rating=1800, seats=[1, 0]),
         _p("c", 1, rating=1700, seats=[0, 1]),
         _p("d", 1, rating=1600, seats=[0, 1]),
     ]
+    out = _run(_req([2], players))
+    assert out["tables"] == [["c", "a"], ["d", "b"]]
+    # A seat preference never pairs across points: with b on 2 points, a and b (the
+    # leaders) meet although both want seat 2.
+    players[1] = _p("b", 2, rating=1800, seats=[1, 0])
+    players[0] = _p("a", 2, rating=1900, seats=[1, 0])
     out = _run(_req([2], players))
     assert [sorted(t) for t in out["tables"]] == [["a", "b"], ["c", "d"]]
 

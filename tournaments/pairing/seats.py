@@ -15,10 +15,10 @@ For two players this is the familiar colour rule: the player who has had seat 1
 with fewer seat-1 games; with equal histories the first mover alternates from board to
 board (the leader of board 1 moves first, of board 2 second, and so on). The input holds
 seat counts, not their order, so a rule like "never the same colour three times in a
-row" cannot be applied. Seat preferences never choose who plays whom (rule 4, the
-leaders play each other, comes first), so when two leaders who both had seat 1 more
-often meet, one of them gets it again: in simulated 6-round tournaments of 8-20 players
-a player's two counts end at most 2 apart in most runs, 3 in about one in six.
+row" cannot be applied; among partners on the same points the pairing prefers one
+whose seat preference complements (see :mod:`.two`), which keeps most players within one
+(in simulated 6-round tournaments of 8-20 players, a player's counts end at most 2 apart in
+all but about one run in sixteen).
 """
 
 from __future__ import annotations

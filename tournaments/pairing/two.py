@@ -4,17 +4,20 @@
    players floating down from above): the leaders play each other, as the contract's
    rule 4 says: the highest-placed unpaired player meets the next one in standings order
    who is neither an earlier opponent nor a forbidden partner (1st v 2nd, 3rd v 4th,
-   ...). When that leaves more than one player of the bracket unpaired, a bracket of up
-   to ``BRACKET_EXACT`` players is re-paired exactly (most pairs without repeats; then
-   the floaters from above first, the lowest-placed left to float, partners as close in
-   the standings as possible, the seats). Whoever is left floats down to the next
+   ...), except that among the next few such players (all on the same points) one whose
+   seat preference complements the player's is preferred (rule 5: one wants seat 1, the
+   other seat 2). With no seat history (round 1) the leaders always meet. When that
+   leaves more than one player of the bracket unpaired, a bracket of up to
+   ``BRACKET_EXACT`` players is re-paired exactly (most pairs without repeats; then the
+   floaters from above first, the lowest-placed left to float, the seats, partners as
+   close in the standings as possible). Whoever is left floats down to the next
    bracket. This never makes a repeat. (Not the Dutch system's fold, 1st v (k+1)th of a
    score group of 2k: the contract asks for the leaders to meet.)
 2. If players are left unpaired at the bottom, a window around them (their neighbours in
    the standings and the bottom of the field, whole pairs only) is re-paired with an
    exact maximum-weight perfect matching (networkx), whose integer weights put repeat
-   meetings first, then the squared point difference, then the squared distance in the
-   standings, then seat-preference clashes. The window doubles until the result has no
+   meetings first, then the squared point difference, then seat-preference clashes,
+   then the squared distance in the standings. The window doubles until the result has no
    repeat or covers everybody, so the result has the fewest repeats possible (up to
    ``EXACT_LIMIT`` players in the window: beyond, a perfect matching with repeats is
    accepted; this only happens when repeats are needed among more than a few hundred
@@ -26,8 +29,7 @@
    the exact matching of step 2, which is kept when it has fewer repeats or a smaller sum
    of squared point differences.
 
-Seat preferences never choose who plays whom here: :mod:`.seats` gives the seat 1 of each
-pair to the player who has had it less.
+:mod:`.seats` then gives seat 1 of each pair to the player who has had it less.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .model import Field
 
 EXACT_LIMIT = 400
 EXACT_FULL = 100  # fields up to this size are checked against the exact optimum (rule 4)
+LOOKAHEAD = 3
 BRACKET_EXACT = 80  # brackets up to this size are re-paired exactly when the greedy fails
 
 
@@ -66,7 +69,7 @@ def _greedy(f: Field) -> tuple[list[tuple[int, int]], list[int]]:
         for k, p in enumerate(bracket):
             if p in used:
                 continue
-            q = _choose(f, p, bracket, k + 1, used)
+            q = _choose(f, p, bracket, k + 1, used, pref)
             if q is not None:
                 used.add(p)
                 used.add(q)
@@ -90,16 +93,16 @@ def _bracket_exact(
     """Most pairs inside one bracket without repeats (the greedy left too many out).
 
     Among the largest pairings: pair the players who floated down from above first, then
-    the higher-placed (so the lowest float on), then partners as close in the bracket's
-    order as possible (least sum of squared distances), then complementary seat
-    preferences. Each weight outweighs every sum of the ones below it.
+    the higher-placed (so the lowest float on), then complementary seat preferences,
+    then partners as close in the bracket's order as possible (least sum of squared
+    distances). Each weight outweighs every sum of the ones below it.
     """
     import networkx as nx
 
     m = len(bracket)
-    seat_w = 1
-    near_w = seat_w * (m + 1)  # seat clashes add up to at most m/2
-    place_w = near_w * (m * m * m + 1)  # squared distances add up to less than m^3 / 2
+    near_w = 1
+    seat_w = near_w * (m * m * m + 1)  # squared distances add up to less than m^3 / 2
+    place_w = seat_w * (m + 1)  # seat clashes add up to at most m/2
     float_w = place_w * (2 * m * m + 1)  # the place terms add up to at most 2m^2
     g = nx.Graph()
     for i in range(m):
@@ -123,14 +126,27 @@ def _bracket_exact(
     return out
 
 
-def _choose(f: Field, p: int, pool: list[int], start: int, used: set[int]) -> int | None:
-    """First allowed unmet partner of ``p`` in ``pool[start:]``."""
+def _choose(
+    f: Field, p: int, pool: list[int], start: int, used: set[int], pref: list[int]
+) -> int | None:
+    """First allowed unmet partner of ``p`` in ``pool[start:]`` on the points of the first
+    one, preferring among the next ``LOOKAHEAD`` of those a complementary seat."""
+    first: int | None = None
+    seen = 0
     for i in range(start, len(pool)):
         q = pool[i]
         if q in used or q == p or not f.allowed(p, q) or f.meetings(p, q):
             continue
-        return q
-    return None
+        if first is None:
+            first = q
+        elif f.points[q] != f.points[first]:
+            break
+        if pref[p] == 0 or pref[q] != pref[p]:
+            return q
+        seen += 1
+        if seen > LOOKAHEAD:
+            break
+    return first
 
 
 def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
@@ -140,11 +156,11 @@ def _exact(f: Field, players: list[int]) -> list[tuple[int, int]] | None:
     pref = [_seat_pref(f.seats[p]) for p in players]
     m = len(players)
     # Lexicographic weights: each outweighs every sum of the terms below it over a
-    # perfect matching (m/2 pairs): seat clashes (1 each), squared distance in the
-    # standings (below f.n^2 each), squared point difference (below max_d2 + 1 each).
-    clash_w = 1
-    near_w = clash_w * (m // 2 + 1)
-    points_w = near_w * (f.n * f.n * (m // 2 + 1) + 1)
+    # perfect matching (m/2 pairs): squared distance in the standings (below f.n^2
+    # each), seat clashes (1 each), squared point difference (below max_d2 + 1 each).
+    near_w = 1
+    clash_w = near_w * (f.n * f.n * (m // 2 + 1) + 1)
+    points_w = clash_w * (m // 2 + 1)
     lo, hi = min(f.points[p] for p in players), max(f.points[p] for p in players)
     max_d2 = (hi - lo) ** 2
     repeat_w = points_w * (max_d2 + 1) * (m // 2 + 1) + 1
