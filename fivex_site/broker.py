@@ -7,6 +7,7 @@ this the transport behind ``filesystem://`` URLs.
 """
 
 import itertools
+import logging
 import os
 import uuid
 from time import monotonic_ns
@@ -42,3 +43,14 @@ class Transport(filesystem.Transport):
     """kombu's filesystem transport with the atomic channel above."""
 
     Channel = Channel
+
+
+class NoHostnameNoise(logging.Filter):
+    """Drop kombu's "No hostname was supplied" warning for the embedded broker, whose
+    ``filesystem://`` URL has no host by design (it was printed six times at every
+    ``make run``). Any other broker URL keeps the warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.getMessage().startswith("No hostname was supplied"):
+            return True
+        return not os.environ.get("CELERY_BROKER_URL", "filesystem://").startswith("filesystem:")

@@ -143,5 +143,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"no_hostname_noise": {"()": "fivex_site.broker.NoHostnameNoise"}},
+    "loggers": {"kombu.connection": {"filters": ["no_hostname_noise"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

@@ -84,6 +84,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# What a task prints (the development email backend's messages) is logged at INFO, not as
+# a warning.
+CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 
 # Celery beat: run exactly one beat process per installation.
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(

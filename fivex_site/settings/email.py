@@ -46,7 +46,8 @@ elif env.str("EMAIL_HOST", default=""):
         },
     }
 else:
-    _mailer = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    # Printed in the terminal, decoded (fivex_site/devmail.py).
+    _mailer = {"BACKEND": "fivex_site.devmail.EmailBackend"}
 
 if env.str("EMAIL_BACKEND", default="") and env.str("EMAIL_BACKEND") != _mailer["BACKEND"]:
     _mailer = {"BACKEND": env.str("EMAIL_BACKEND")}

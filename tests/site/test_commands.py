@@ -39,6 +39,30 @@ def test_demo_setup_creates_the_organizer_once_and_prints_the_password_once(clie
     assert login.status_code == 302
 
 
+@pytest.mark.django_db
+def test_demo_setup_creates_the_demo_game_once_and_three_joins_start_it(client) -> None:
+    from games.models import Game
+    from games.services.games import game_join
+
+    call_command("demo_setup", stdout=StringIO())
+    call_command("demo_setup", stdout=StringIO())
+    game = Game.objects.get()  # once, not once per run
+    assert (game.ruleset, game.status, game.is_private) == ("5x", "forming", False)
+    assert game.organizer.email == "organizer@example.com"
+    assert game.seats.count() == 0  # the organizer organizes, it does not play
+    users = [
+        get_user_model().objects.create_user(username=f"p{i}", email=f"p{i}@example.com")
+        for i in range(3)
+    ]
+    # A newcomer finds it on the games list, open to join.
+    client.force_login(users[0])
+    assert game.name in client.get("/games/").content.decode()
+    for user in users:
+        game_join(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == "active"
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -27,6 +27,7 @@ print(json.dumps({
     "transport_options": s.CELERY_BROKER_TRANSPORT_OPTIONS,
     "beat": {k: [v["task"], v["schedule"]] for k, v in s.CELERY_BEAT_SCHEDULE.items()},
     "mailer": s.MAILERS["default"], "from": s.DEFAULT_FROM_EMAIL,
+    "redirect_level": s.CELERY_WORKER_REDIRECT_STDOUTS_LEVEL,
     "debug": s.DEBUG, "env": s.FIVEX_ENV, "verification": s.ACCOUNT_EMAIL_VERIFICATION,
     "secure_cookies": [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE],
     "allowed_hosts": s.ALLOWED_HOSTS, "orders_domain": s.ORDERS_DOMAIN,
@@ -68,7 +69,8 @@ def test_defaults_use_sqlite_and_the_embedded_broker_under_var() -> None:
     assert s["transport_options"]["data_folder_out"] == str(queue_dir)
     assert queue_dir.is_dir()  # created automatically
     assert s["result_backend"] == f"file://{ROOT / 'var' / 'celery' / 'results'}"
-    assert s["mailer"] == {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    assert s["mailer"] == {"BACKEND": "fivex_site.devmail.EmailBackend"}
+    assert s["redirect_level"] == "INFO"  # what tasks print is no warning
     assert s["env"] == "development" and s["debug"] is True
     assert s["verification"] == "optional"
     assert s["secure_cookies"] == [False, False]

@@ -1,4 +1,6 @@
-"""Create the demo organizer account once and print its login (the password is stored nowhere)."""
+"""Create the demo organizer account once and print its login (the password is stored
+nowhere), with the demo game it organizes: an open 3-player 5X game that newcomers join
+from the games list (three sign-ups, e.g. in three browser profiles, start it)."""
 
 import secrets
 
@@ -7,8 +9,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from games.services.games import game_create
+
 DEMO_EMAIL = "organizer@example.com"
 DEMO_USERNAME = "organizer"
+DEMO_GAME = "Demo game: join to play 5X"
 
 
 class Command(BaseCommand):
@@ -29,9 +34,12 @@ class Command(BaseCommand):
             )
             # Verified, so it can log in even where email verification is mandatory.
             EmailAddress.objects.create(user=user, email=DEMO_EMAIL, verified=True, primary=True)
+            game_create(organizer=user, ruleset="5x", seats_count=3, name=DEMO_GAME)
         self.stdout.write(
             self.style.SUCCESS(
                 "Created the demo organizer account; this password is shown only now:\n"
-                f"    email:    {DEMO_EMAIL}\n    password: {password}"
+                f"    email:    {DEMO_EMAIL}\n    password: {password}\n"
+                f"It organizes the open game {DEMO_GAME!r}: three players who sign up and "
+                "join it start it."
             )
         )
