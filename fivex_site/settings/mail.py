@@ -10,6 +10,9 @@ MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)  # bigger: answe
 MAIL_SMTP_MAX_BYTES = env.int("MAIL_SMTP_MAX_BYTES", default=32 * 1024 * 1024)  # runsmtpd: 552
 MAIL_REPLIES_PER_HOUR = env.int("MAIL_REPLIES_PER_HOUR", default=20)  # per seat: stops loops
 MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=5)  # processing retries on system errors
+# Seconds one inbound message may take to process (Celery soft limit; prefork pool): a longer
+# one is given up, and the player told, never retried.
+MAIL_TASK_SOFT_TIME_LIMIT = env.int("MAIL_TASK_SOFT_TIME_LIMIT", default=120)
 # The receiving mail server's authserv-id (comma-separated for several): its
 # Authentication-Results headers decide whether "From:" is genuine in games that only take
 # orders from the player's own address. Empty: "From:" is compared, not verified.

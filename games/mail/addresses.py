@@ -85,9 +85,33 @@ def redact_address(address: str | None) -> str:
 
 
 def address_digest(address: str | None) -> str:
-    """A stable SHA-256 digest of an address (lower-cased), used to de-duplicate
+    """A stable SHA-256 digest of an address (lower-cased, without a trailing dot on the
+    domain: ``x@orders.example.`` is ``x@orders.example``), used to de-duplicate
     deliveries without storing the secret address itself."""
-    return hashlib.sha256(_clean(address).lower().encode("utf-8", "replace")).hexdigest()
+    local, sep, domain = _clean(address).lower().rpartition("@")
+    normal = f"{local}@{domain.rstrip('.')}" if sep else domain
+    return hashlib.sha256(normal.encode("utf-8", "replace")).hexdigest()
+
+
+_PLAIN_ADDRESS_RE = re.compile(r"[\w.+-]{1,64}@[\w-]+(\.[\w-]+)+")
+_URL_LIKE_RE = re.compile(r"https?|www\.|//", re.IGNORECASE)
+
+
+def shown_address(address: str | None) -> str:
+    """An address a sender chose, as FiveX's own mail may quote it: as written when it
+    is a plain address (letters, digits, ``.+-_`` before the ``@``, no quotes, spaces or
+    URL-like text), else only its domain ("an address at evil.example") or, when even
+    that is not plain, "an address that cannot be shown"."""
+    address = _clean(address)
+    if not address:
+        return ""
+    if len(address) <= 254 and _PLAIN_ADDRESS_RE.fullmatch(address):
+        if not _URL_LIKE_RE.search(address.rpartition("@")[0]):
+            return address
+    domain = address.rpartition("@")[2]
+    if "@" in address and len(domain) <= 253 and re.fullmatch(r"[\w-]+(\.[\w-]+)+", domain):
+        return "an address at " + domain
+    return "an address that cannot be shown"
 
 
 _ADDRESS_IN_TEXT = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w.-]+")

@@ -12,10 +12,12 @@ import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from email import errors as email_errors
 from email import policy
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
+from email.policy import EmailPolicy
 from email.utils import getaddresses
 
 import html2text
@@ -33,7 +35,35 @@ ignored, so a reply that quotes the game report without '>' still parses."""
 HEADER_LIMIT = 64 * 1024
 """At most this many bytes are read as the header section of an oversize message."""
 
+PARSED_HEADER_LIMIT = 2000
+"""At most this many characters of a structured header (Content-Type, From, ...) are
+parsed: the stdlib's parse of a header with thousands of parameters is quadratic."""
+
+HEADER_TEXT_LIMIT = 16 * 1024
+"""At most this many characters of a header are decoded (``header_text``)."""
+
+HTML_LIMIT = 512 * 1024
+"""At most this many characters of an HTML part are converted to text (the order is at
+the top of a reply; what follows is quoted history)."""
+
+HTML_NESTING_LIMIT = 8
+"""Deeper nesting of quotes and lists is flattened before the HTML is converted:
+html2text repeats the prefix of every level on every line (quadratic output)."""
+
 _SIG_LINES = {"-- ", "--"}
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_COMMAND_PUNCT_RE = re.compile(r"[ \t]*[.!?]+[ \t]*$")
+_COMMENT_RE = re.compile(r"\([^()]*\)")
+_AUTO_SUBJECT_RE = re.compile(
+    r"^\s*(out of (the )?office|automatic reply|auto-?reply|abwesenheitsnotiz)\b", re.IGNORECASE
+)
+_HTML_NEST_RE = re.compile(r"<(/?)(blockquote|ul|ol|dl|dd)\b[^>]*>", re.IGNORECASE)
+_PLACEHOLDER_RE = re.compile(
+    r"(html (format|version|only|e-?mail|message)|in html\b|requires? (an )?html|"
+    r"supports? html|view (this|it) in (a |your )?(web )?browser|"
+    r"does not (support|display) html)",
+    re.IGNORECASE,
+)
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
 _END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
@@ -84,6 +114,9 @@ class ParsedMail:
     references: str = ""
     in_reply_to: str = ""
     """The message this one answers (its Message-ID), as the sender's program wrote it."""
+    sender_ok: bool = False
+    """Whether ``sender`` is the only mailbox of the only From: header, parsed without
+    defects (else the sender check counts it as not matching, whatever it says)."""
     auto_reason: str = ""
     dkim: str = ""
     auth_results: list[str] = field(default_factory=list)
@@ -102,9 +135,66 @@ class ParsedMail:
         return bool(self.auto_reason)
 
 
+def fix_surrogates(text: str) -> str:
+    """``text`` without surrogates: the parser keeps raw 8-bit header bytes (RFC 6532
+    UTF-8, or a Latin-1 client's bytes) as surrogate escapes, which no database column and
+    no outgoing header takes. They are read as UTF-8, else as cp1252, else as Latin-1
+    (which cannot fail)."""
+    if not _SURROGATE_RE.search(text):
+        return text
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        return _SURROGATE_RE.sub("\ufffd", text)
+    for charset in ("utf-8", "cp1252"):
+        try:
+            return data.decode(charset)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def clean_text(text: str) -> str:
+    """Text safe for a database column: no surrogates, no NUL."""
+    return fix_surrogates(str(text or "")).replace("\x00", "")
+
+
+class _SafePolicy(EmailPolicy):
+    """``policy.default`` whose structured headers can neither crash nor stall the
+    parse: 8-bit bytes are decoded (``fix_surrogates``), a value is cut at
+    ``PARSED_HEADER_LIMIT`` characters, and one the stdlib cannot parse (a
+    RecursionError on 2,000 nested comments) is kept as unstructured text."""
+
+    def header_fetch_parse(self, name, value):  # noqa: ANN001, ANN201 - stdlib signature
+        if hasattr(value, "name"):
+            return value
+        text = fix_surrogates("".join(str(value).splitlines()))
+        if len(text) > PARSED_HEADER_LIMIT:
+            text = text[:PARSED_HEADER_LIMIT]
+            text = text[: text.rfind(";")] if ";" in text else text
+        try:
+            return self.header_factory(name, text)
+        except Exception:  # noqa: BLE001 - unparseable: the value as plain text
+            return UnparsedHeader(text)
+
+
+class UnparsedHeader(str):
+    """A header value the stdlib could not parse, kept as text: a part whose
+    Content-Type is one cannot be read (``body_text`` says so)."""
+
+
+class UnreadableMessage(Exception):
+    """The message's structure cannot be read (a Content-Type nothing can parse)."""
+
+
+SAFE_POLICY = _SafePolicy()
+
+
 def parse_bytes(raw: bytes, *, headers_only: bool = False) -> EmailMessage:
-    """Parse raw bytes with ``policy.default``; never raises on malformed input."""
-    parser = BytesParser(_class=EmailMessage, policy=policy.default)
+    """Parse raw bytes with ``policy.default`` (made safe, ``_SafePolicy``). Malformed
+    headers never raise; a structure the parser cannot take (thousands of nested parts)
+    may: callers catch it."""
+    parser = BytesParser(_class=EmailMessage, policy=SAFE_POLICY)
     return parser.parsebytes(raw, headersonly=headers_only)  # type: ignore[return-value]
 
 
@@ -122,9 +212,11 @@ def header_text(msg: Message, name: str) -> str:
     for key, value in msg.raw_items():
         if key.lower() != name.lower():
             continue
-        value = str(value)
+        # Decoding encoded words is quadratic in their number: a bounded prefix only
+        # (every caller keeps at most a few thousand characters anyway).
+        value = fix_surrogates(str(value)[:HEADER_TEXT_LIMIT])
         try:
-            value = str(make_header(decode_header(value)))
+            value = fix_surrogates(str(make_header(decode_header(value))))
         except Exception:  # noqa: BLE001 - a broken encoded-word keeps its raw form
             pass
         return one_line(value)
@@ -132,8 +224,44 @@ def header_text(msg: Message, name: str) -> str:
 
 
 def all_header_texts(msg: Message, name: str) -> list[str]:
-    """Every value of a repeated header, raw (not decoded)."""
-    return [one_line(str(v)) for k, v in msg.raw_items() if k.lower() == name.lower()]
+    """Every value of a repeated header, raw (not decoded; 8-bit bytes read as text)."""
+    return [
+        one_line(fix_surrogates(str(v))) for k, v in msg.raw_items() if k.lower() == name.lower()
+    ]
+
+
+def _harmless(defect: Exception) -> bool:
+    """A defect that says nothing against the address: UTF-8 in a local part (RFC 6532),
+    a full stop in a display name ("J. Smith <j@example.com>", common obsolete syntax)."""
+    if isinstance(defect, email_errors.NonASCIILocalPartDefect):
+        return True
+    return isinstance(defect, email_errors.ObsoleteHeaderDefect) and "period in" in str(defect)
+
+
+def sender_address(msg: Message) -> tuple[str, bool]:
+    """``(address, ok)`` of the ``From:`` header: the addr-spec of its first mailbox,
+    read from the structured header (an RFC 2047 encoded display name is a display name,
+    never an address), and whether that is the only mailbox of the only ``From:``
+    header, parsed without defects. ``("", False)`` when there is none."""
+    values = [
+        one_line(fix_surrogates(str(v))) for k, v in msg.raw_items() if k.lower() == "from"
+    ]
+    if not values:
+        return "", False
+    value = values[0]
+    if len(value) > PARSED_HEADER_LIMIT:
+        return first_address(value[:PARSED_HEADER_LIMIT]), False
+    try:
+        header = policy.default.header_factory("from", value)
+        mailboxes = [a for group in header.groups for a in group.addresses]
+        defects = [d for d in header.defects if not _harmless(d)]
+    except Exception:  # noqa: BLE001 - unparseable: undecoded, and never trusted
+        return first_address(value), False
+    if not mailboxes:
+        return first_address(value), False
+    address = (mailboxes[0].addr_spec or "").strip()
+    ok = len(values) == 1 and len(mailboxes) == 1 and not defects and "@" in address
+    return address, ok
 
 
 def first_address(value: str) -> str:
@@ -155,12 +283,26 @@ def auto_reply_reason(msg: Message, envelope_sender: str | None = None) -> str:
     if msg.get("Return-Path") is not None and return_path.strip("<> ") == "":
         return "null return path (bounce)"
     auto = header_text(msg, "Auto-Submitted").lower()
-    if auto and auto.split(";")[0].strip() != "no":
+    # RFC 3834 allows comments: "no (a human wrote this)" is still "no".
+    bare = auto
+    for _ in range(20):  # nested comments, innermost first; bounded
+        bare, found = _COMMENT_RE.subn(" ", bare)
+        if not found:
+            break
+    if auto and bare.split(";")[0].strip() != "no":
         return f"Auto-Submitted: {auto}"
     precedence = header_text(msg, "Precedence").lower()
     if precedence in {"bulk", "junk", "list", "auto_reply"}:
         return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Auto-Reply"):
+    for name in (
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Autoresponder",
+        "X-Auto-Reply",
+        "X-Loop",
+        "X-MS-Exchange-Inbox-Rules-Loop",
+        "X-MS-Exchange-Generated-Message-Source",
+    ):
         if msg.get(name) is not None:
             return name
     suppress = header_text(msg, "X-Auto-Response-Suppress").lower()
@@ -170,10 +312,13 @@ def auto_reply_reason(msg: Message, envelope_sender: str | None = None) -> str:
         return "mailing list"
     if msg.get_content_type() == "multipart/report":
         return "delivery report (multipart/report)"
-    sender = (first_address(header_text(msg, "From")) or envelope_sender or "").lower()
+    sender = (sender_address(msg)[0] or envelope_sender or "").lower()
     local = sender.rpartition("@")[0] if "@" in sender else sender
     if local in {"mailer-daemon", "postmaster", "mail-daemon"}:
         return f"{local} sender"
+    subject = header_text(msg, "Subject")
+    if _AUTO_SUBJECT_RE.match(subject):
+        return f"Subject: {subject[:80]}"
     return ""
 
 
@@ -198,20 +343,23 @@ def _decode_part_raw(part: Message) -> str:
         payload = None
     if payload is None:
         raw = part.get_payload()
-        return raw if isinstance(raw, str) else ""
+        return fix_surrogates(raw) if isinstance(raw, str) else ""
     if not isinstance(payload, bytes):
-        return str(payload)
+        return fix_surrogates(str(payload))
     charset = part.get_content_charset() or "utf-8"
     try:
         codecs.lookup(charset)
     except (LookupError, ValueError):
         charset = "utf-8"
-    for candidate in (charset, "utf-8"):
+    # A body labelled UTF-8 with a few Latin-1 bytes (old clients) is read as cp1252
+    # rather than with replacement characters; random bytes still come out as control
+    # characters (Latin-1), which ``looks_garbled`` recognises.
+    for candidate in (charset, "utf-8", "cp1252"):
         try:
             return payload.decode(candidate)
         except (UnicodeDecodeError, LookupError):
             continue
-    return payload.decode(charset, errors="replace")
+    return payload.decode("latin-1")
 
 
 def _is_attachment(part: Message) -> bool:
@@ -220,6 +368,9 @@ def _is_attachment(part: Message) -> bool:
 
 
 def _walk(part: Message, found: dict[str, str | None], flags: dict[str, bool]) -> None:
+    if isinstance(part.get("Content-Type"), UnparsedHeader):
+        flags["unreadable"] = True
+        return
     ctype = part.get_content_type()
     if part.is_multipart():
         if ctype.startswith("message/"):
@@ -239,8 +390,39 @@ def _walk(part: Message, found: dict[str, str | None], flags: dict[str, bool]) -
         flags["attachments"] = True
 
 
+def _flatten_nesting(html: str, limit: int = HTML_NESTING_LIMIT) -> str:
+    """``html`` with quotes and lists nested deeper than ``limit`` flattened (their tags
+    dropped): one linear pass, so that the conversion stays linear too."""
+    depth = 0
+    excess = 0
+    out: list[str] = []
+    last = 0
+    for match in _HTML_NEST_RE.finditer(html):
+        closing = bool(match.group(1))
+        drop = False
+        if closing:
+            if excess:
+                excess -= 1
+                drop = True
+            elif depth:
+                depth -= 1
+        elif depth >= limit:
+            excess += 1
+            drop = True
+        else:
+            depth += 1
+        if drop:
+            out.append(html[last : match.start()])
+            last = match.end()
+    out.append(html[last:])
+    return "".join(out)
+
+
 def html_to_text(html: str) -> str:
-    """HTML mail as plain text (blockquotes become '>' lines, dropped later as quotes)."""
+    """HTML mail as plain text (blockquotes become '>' lines, dropped later as quotes).
+    The work is bounded: at most ``HTML_LIMIT`` characters, nesting flattened below
+    ``HTML_NESTING_LIMIT`` levels."""
+    html = _flatten_nesting(html[:HTML_LIMIT])
     converter = html2text.HTML2Text()
     converter.body_width = 0
     converter.ignore_links = True
@@ -257,15 +439,23 @@ def html_to_text(html: str) -> str:
 
 def body_text(msg: Message) -> tuple[str | None, bool]:
     """The first text/plain part (else the first text/html part as text) and whether the
-    message carries attachments. ``None`` when there is no text part at all."""
+    message carries attachments. ``None`` when there is no text part at all. Raises
+    ``UnreadableMessage`` when no text was found and a part's Content-Type could not be
+    parsed (the text may be in it)."""
     found: dict[str, str | None] = {"plain": None, "html": None}
-    flags = {"attachments": False}
+    flags = {"attachments": False, "unreadable": False}
     try:
         _walk(msg, found, flags)
     except Exception:  # noqa: BLE001 - a structure the email package chokes on
         found["plain"] = _decode_part(msg) if not msg.is_multipart() else None
-    if found["plain"] is not None and found["plain"].strip():
-        return found["plain"], flags["attachments"]
+    if flags["unreadable"] and not (found["plain"] or "").strip() and found["html"] is None:
+        raise UnreadableMessage("a Content-Type header could not be parsed")
+    plain = found["plain"]
+    if plain is not None and plain.strip():
+        # "This message is in HTML format" and nothing else: the HTML part is the message.
+        if found["html"] is not None and len(plain) < 500 and _PLACEHOLDER_RE.search(plain):
+            return html_to_text(found["html"]), flags["attachments"]
+        return plain, flags["attachments"]
     if found["html"] is not None:
         return html_to_text(found["html"]), flags["attachments"]
     return found["plain"], flags["attachments"]
@@ -317,6 +507,13 @@ def _is_outlook_header(lines: list[str], i: int) -> bool:
     return any(_OUTLOOK_NEXT_RE.match(nxt) for nxt in lines[i + 1 : i + 4])
 
 
+def _next_nonblank(lines: list[str], start: int) -> str:
+    for j in range(start, len(lines)):
+        if lines[j].strip():
+            return lines[j]
+    return ""
+
+
 def strip_reply(text: str) -> str:
     """The new part of a reply: stops at a signature ("-- "), an "Original Message"
     separator, an Outlook header block, the "above this line" marker, or an attribution
@@ -340,8 +537,9 @@ def strip_reply(text: str) -> str:
             break
         span = _attribution_span(lines, i)
         if span:
-            following = [n for n in lines[i + span :] if n.strip()]
-            if following and following[0].lstrip().startswith(">"):
+            # The next non-blank line only (linear: no copy of all the lines after it).
+            following = _next_nonblank(lines, i + span)
+            if following.lstrip().startswith(">"):
                 # A '>' quote follows: drop the attribution and the quote, keep reading
                 # (the answer may be below the quote: bottom posting, inline replies).
                 skip_to = i + span
@@ -365,7 +563,8 @@ def split_commands(text: str) -> tuple[list[str], str]:
     commands: list[str] = []
     rest: list[str] = []
     for line in text.split("\n"):
-        word = " ".join(line.split()).upper()
+        # "HELP." and "Help?" are commands: ending punctuation is no part of any.
+        word = " ".join(_COMMAND_PUNCT_RE.sub("", line).split()).upper()
         if word in COMMANDS:
             if word not in commands:
                 commands.append(word)
@@ -379,26 +578,64 @@ def parse_message(
 ) -> ParsedMail:
     """Read everything the gateway needs from raw bytes; never raises on bad input.
 
-    With ``headers_only`` (an oversize message) only the header section is read."""
-    msg = parse_bytes(header_section(raw) if headers_only else raw, headers_only=headers_only)
+    With ``headers_only`` (an oversize message) only the header section is read. A
+    message the parser cannot take apart (thousands of nested parts) has its headers
+    read and its body counted as unreadable (``garbled``): a permanent problem, answered,
+    never retried."""
     out = ParsedMail()
-    out.message_id = header_text(msg, "Message-ID")[:998]
-    out.sender = first_address(header_text(msg, "From"))[:320]
-    out.subject = header_text(msg, "Subject")[:500]
-    refs = header_text(msg, "References") or header_text(msg, "In-Reply-To")
-    out.references = refs[:4000]
-    out.in_reply_to = header_text(msg, "In-Reply-To")[:998]
-    out.auto_reason = auto_reply_reason(msg, envelope_sender)
-    out.dkim = dkim_result(msg)
-    out.auth_results = all_header_texts(msg, "Authentication-Results")[:50]
+    try:
+        msg = parse_bytes(header_section(raw) if headers_only else raw, headers_only=headers_only)
+    except Exception:  # noqa: BLE001 - RecursionError and the like: the headers alone
+        try:
+            msg = parse_bytes(header_section(raw), headers_only=True)
+        except Exception:  # noqa: BLE001
+            msg = None
+        if msg is not None:
+            _read_headers(out, msg, envelope_sender)
+        out.garbled = not headers_only
+        return out
+    _read_headers(out, msg, envelope_sender)
     if headers_only:
         return out
+    try:
+        _read_body(out, msg)
+    except Exception:  # noqa: BLE001 - a body nothing can read is unreadable, not an error
+        out.text, out.commands, out.order_text = "", [], ""
+        out.garbled = True
+    return out
+
+
+def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) -> None:
+    readers = {
+        "message_id": lambda: header_text(msg, "Message-ID")[:998],
+        "subject": lambda: header_text(msg, "Subject")[:500],
+        "references": lambda: (
+            header_text(msg, "References") or header_text(msg, "In-Reply-To")
+        )[:4000],
+        "in_reply_to": lambda: header_text(msg, "In-Reply-To")[:998],
+        "auto_reason": lambda: auto_reply_reason(msg, envelope_sender),
+        "dkim": lambda: dkim_result(msg),
+        "auth_results": lambda: all_header_texts(msg, "Authentication-Results")[:50],
+    }
+    try:
+        sender, out.sender_ok = sender_address(msg)
+        out.sender = sender[:320]
+    except Exception:  # noqa: BLE001 - no sender: never trusted
+        out.sender, out.sender_ok = "", False
+    for name, read in readers.items():
+        try:
+            setattr(out, name, read())
+        except Exception:  # noqa: BLE001 - an unreadable header reads as absent
+            continue
+
+
+def _read_body(out: ParsedMail, msg: Message) -> None:
     text, out.has_attachments = body_text(msg)
     out.has_text = text is not None and bool(text.strip())
     text = _INVISIBLE_RE.sub("", text or "")
     out.garbled = looks_garbled(text)
     if out.garbled:
-        return out
+        return
     # Compatibility forms read as what they look like: full-width "ＰＬＡＹ" (some phone
     # keyboards), no-break spaces, ligatures.
     out.text = unicodedata.normalize("NFKC", strip_reply(text))
@@ -410,4 +647,3 @@ def parse_message(
     out.order_text = "\n".join(
         _END_PUNCT_RE.sub("", line) for line in without_notes(order_text).split("\n")
     ).strip()
-    return out

@@ -33,12 +33,13 @@ from games.mail.addresses import address_digest, redact_address, token_from_addr
 from games.mail.models import InboundMail
 from games.mail.parsing import (
     ParsedMail,
+    clean_text,
     dkim_result,
-    first_address,
     header_section,
     header_text,
     parse_bytes,
     parse_message,
+    sender_address,
 )
 from games.selectors import time_zone_of
 
@@ -78,7 +79,7 @@ class Outcome:
 # --------------------------------------------------------------------------- storing
 
 
-def _seat_for_recipient(envelope_recipient: str) -> Seat | None:
+def seat_for_recipient(envelope_recipient: str) -> Seat | None:
     from games.services.seats import seat_for_token
 
     token = token_from_address(envelope_recipient)
@@ -99,17 +100,26 @@ def store_message(
     failure (the caller then asks the sender's MTA to try again later)."""
     raw_bytes = bytes(raw_bytes or b"")
     # Envelope values come from the MTA, a pipe's arguments or a webhook's JSON: no NUL.
-    envelope_recipient = str(envelope_recipient or "").replace("\x00", "")
+    envelope_recipient = clean_text(envelope_recipient)
     if envelope_sender is not None:
-        envelope_sender = str(envelope_sender).replace("\x00", "")
+        envelope_sender = clean_text(envelope_sender)
     size = len(raw_bytes)
     truncated = size > max_bytes()
-    head = parse_bytes(header_section(raw_bytes), headers_only=True)
-    message_id = header_text(head, "Message-ID")[:998]
+    # Whatever the headers hold, the message is stored: a header nothing can read is a
+    # problem of the message (answered when it is processed), never a reason to make the
+    # sender's server try again forever.
+    message_id, sender, dkim = "", "", ""
+    try:
+        head = parse_bytes(header_section(raw_bytes), headers_only=True)
+        message_id = clean_text(header_text(head, "Message-ID"))[:998]
+        sender = clean_text(sender_address(head)[0])[:320]
+        dkim = clean_text(dkim_result(head))[:32]
+    except Exception:  # noqa: BLE001 - unreadable headers: stored all the same
+        logger.warning("inbound message to %s: unreadable headers", redact_address(envelope_recipient))
     if not message_id:
         # No Message-ID: identical bytes are still recognised as the same delivery.
         message_id = f"<sha256-{hashlib.sha256(raw_bytes).hexdigest()}@fivex.invalid>"
-    seat = _seat_for_recipient(envelope_recipient)
+    seat = seat_for_recipient(envelope_recipient)
     if envelope_sender is None:
         stored_sender = ""
     else:
@@ -119,13 +129,13 @@ def store_message(
         "size": size,
         "truncated": truncated,
         "message_id": message_id,
-        "recipient": redact_address(envelope_recipient)[:320],
+        "recipient": clean_text(redact_address(envelope_recipient))[:320],
         "recipient_digest": address_digest(envelope_recipient),
-        "sender": first_address(header_text(head, "From"))[:320],
-        "envelope_sender": stored_sender[:320],
+        "sender": sender,
+        "envelope_sender": clean_text(stored_sender)[:320],
         "seat": seat,
         "source": source,
-        "dkim": dkim_result(head),
+        "dkim": dkim,
     }
     try:
         with transaction.atomic():
@@ -219,20 +229,33 @@ def process_stored(inbound_id: int) -> InboundMail:
         raise
     except Exception as exc:
         logger.exception("inbound #%s: system error while processing", inbound_id)
+        timed_out = _is_time_limit(exc)
         InboundMail.objects.filter(pk=inbound_id).update(
             status=Status.FAILED,
-            outcome="system_error",
-            attempts=F("attempts") + 1,
-            error=f"{type(exc).__name__}: {exc}"[:4000],
+            outcome="timeout" if timed_out else "system_error",
+            # A message that takes too long takes too long every time: no retry.
+            attempts=max_attempts() if timed_out else F("attempts") + 1,
+            error=clean_text(f"{type(exc).__name__}: {exc}")[:4000],
         )
         raise MailSystemError(str(exc)) from exc
     logger.info("inbound #%s to %s: %s (%s)", row.pk, row.recipient, row.status, row.outcome)
     return row
 
 
+def _is_time_limit(exc: BaseException) -> bool:
+    """Whether ``exc`` is Celery's soft time limit (the task took too long)."""
+    try:
+        from celery.exceptions import SoftTimeLimitExceeded
+    except ImportError:  # pragma: no cover - Celery is a dependency
+        return False
+    return isinstance(exc, SoftTimeLimitExceeded)
+
+
 def give_up(inbound_id: int) -> None:
     """After the last retry: keep the row as failed and tell the player, in words they
-    can act on, that the message could not be processed."""
+    can act on, that the message could not be processed. The answer is built from the
+    message's headers when they can be read, else without them (no threading, the
+    game's title as subject): the player is told either way."""
     with transaction.atomic():
         row = InboundMail.objects.select_for_update().get(pk=inbound_id)
         if row.status != Status.FAILED or row.outcome == "gave_up":
@@ -241,19 +264,33 @@ def give_up(inbound_id: int) -> None:
         row.save(update_fields=["outcome"])
         if row.seat_id is None:
             return
-        parsed = parse_message(
-            bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=True
-        )
+        try:
+            parsed = parse_message(
+                bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=True
+            )
+        except Exception:  # noqa: BLE001 - parse_message should not raise; if it does
+            parsed = ParsedMail()
         if parsed.is_auto:
             return
         seat = _load_seat(row.seat_id)
-        replies.send_reply(
-            seat=seat,
-            inbound=row,
-            parsed=parsed,
-            sections=[replies.system_failure_text()],
-            key="gave-up",
-        )
+        try:
+            with transaction.atomic():
+                replies.send_reply(
+                    seat=seat,
+                    inbound=row,
+                    parsed=parsed,
+                    sections=[replies.system_failure_text()],
+                    key="gave-up",
+                )
+        except Exception:  # noqa: BLE001 - the headers broke the answer: without them
+            logger.exception("inbound #%s: answer from its headers failed", inbound_id)
+            replies.send_reply(
+                seat=seat,
+                inbound=row,
+                parsed=ParsedMail(),
+                sections=[replies.system_failure_text()],
+                key="gave-up",
+            )
     logger.error(
         "inbound #%s to %s: gave up after %s attempts", inbound_id, row.recipient, row.attempts
     )
@@ -352,10 +389,12 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
 def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     game = seat.game
     rejected = Status.REJECTED
-    if getattr(game, "require_sender_match", False) and not sender_matches(
-        seat=seat, sender=parsed.sender
-    ):
-        text = replies.sender_mismatch_text(sender=parsed.sender)
+    # A From: with several mailboxes, or one parsed with defects, matches nobody.
+    sender_ok = parsed.sender_ok and sender_matches(seat=seat, sender=parsed.sender)
+    # The sender as the answers name it (None: no single address in the usual form).
+    named = parsed.sender if parsed.sender_ok or not parsed.sender else None
+    if getattr(game, "require_sender_match", False) and not sender_ok:
+        text = replies.sender_mismatch_text(sender=named)
         return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
     trusted = authserv_ids()
     if getattr(game, "require_sender_match", False) and trusted:
@@ -395,7 +434,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered, row.created_at)
-    foreign = not sender_matches(seat=seat, sender=parsed.sender)
+    foreign = not sender_ok
     for command in parsed.commands:
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -405,7 +444,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if signoff:
         outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
-        outcome.sections.append(replies.foreign_sender_text(sender=parsed.sender))
+        outcome.sections.append(replies.foreign_sender_text(sender=named))
     return outcome
 
 
@@ -474,13 +513,29 @@ def _submit(
         head = signed_off_head(seat, text)
         if head is None:
             return _refused(seat, exc)
+        ignored = text.strip()[len(head) :]
+        named = _other_order_named(seat, head, ignored)
+        if named is not None:
+            # "PLAY EXPAND / (blank) / Sorry, I meant PLAY EXPLORE": no sign-off, a
+            # correction. Nothing is guessed: refused, nothing changes.
+            order, line = named
+            part = "paragraph" if re.match(r"[ \t]*\n[ \t]*\n", ignored) else "line"
+            return _refused(
+                seat,
+                OrderRefused(
+                    f"your message is ambiguous: its first {part} is the order "
+                    f"{replies.one_line_order(head)}, but the text after it names the order "
+                    f'{order} ("{line[:120]}"). Nothing was stored for this message; send '
+                    "again with only the order you mean.",
+                    code="order_ambiguous",
+                ),
+            )
         try:
             sealed = _submit_text(seat, head, expected_prompt, arrived_at)
         except ApplicationError as head_exc:
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count.
             return _refused(seat, head_exc)
-        ignored = text.strip()[len(head) :]
         paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
         note = replies.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
         fresh = _fresh(sealed, arrived_at)
@@ -490,6 +545,33 @@ def _submit(
         return _refused(seat, exc)
     text = replies.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
     return Outcome(Status.PROCESSED, "order_accepted", "", [text])
+
+
+def _order_words(text: str) -> list[str]:
+    return [w for w in (w.strip(",.;:!?\"'()") for w in text.upper().split()) if w]
+
+
+def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | None:
+    """``(order, line)``: the first legal order of the seat, other than ``head``, that a
+    line of ``rest`` names as a phrase ("Sorry, I meant PLAY EXPLORE"); None when there
+    is none. Linear in the text: only words that start a legal order are looked at."""
+    from games.selectors import legal_orders
+
+    head_words = tuple(_order_words(head))
+    by_verb: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for order in legal_orders(seat=seat):
+        words = tuple(_order_words(order))
+        if words and words != head_words:
+            by_verb.setdefault(words[0], []).append((words, order))
+    if not by_verb:
+        return None
+    for line in rest.splitlines():
+        words = _order_words(line)
+        for i, word in enumerate(words):
+            for candidate, order in by_verb.get(word, ()):
+                if tuple(words[i : i + len(candidate)]) == candidate:
+                    return order, " ".join(line.split())
+    return None
 
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:

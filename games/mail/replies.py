@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.mail.addresses import redact_address
+from games.mail.addresses import redact_address, shown_address
 from games.mail.parsing import REPLY_MARKER, ParsedMail
 
 logger = logging.getLogger("games.mail")
@@ -138,6 +138,9 @@ def _one_line(text: str) -> str:
     return " / ".join(text.strip().splitlines())
 
 
+one_line_order = _one_line
+
+
 def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False) -> str:
     """Said with an order read from a message's first paragraph (or, with ``paragraph``
     false, its first line) only; with ``command``, beside a command and no order."""
@@ -171,10 +174,19 @@ def refused_text(seat: Any, exc: Any) -> str:
     return "\n\n".join(parts)
 
 
-def foreign_sender_text(*, sender: str) -> str:
+def _sender_words(sender: str | None) -> str:
+    """How an answer names the sender of a message: a plain address as written, others
+    reduced (``shown_address``); None: a From: line with several addresses or not in the
+    usual form, which is never taken for the player's own."""
+    if sender is None:
+        return "an unclear sender (its From: line names several addresses, or one not in the usual form)"
+    return shown_address(sender) or "an unknown sender"
+
+
+def foreign_sender_text(*, sender: str | None) -> str:
     """To the seat holder: an accepted message came from another address than theirs."""
     return (
-        f"Note: this message came from {sender or 'an unknown sender'}, which is not your "
+        f"Note: this message came from {_sender_words(sender)}, which is not your "
         "account address. If that was not you, someone has your seat's private address: "
         "use New private address on the game's page (the old one stops working at once)."
     )
@@ -224,10 +236,10 @@ def inactive_text(seat: Any) -> str:
     return f"Your seat is {seat.status}: orders from this address are no longer accepted."
 
 
-def sender_mismatch_text(*, sender: str) -> str:
+def sender_mismatch_text(*, sender: str | None) -> str:
     """To the seat holder: a message for the seat came from another address."""
     return (
-        f"A message for your seat came from {sender or 'an unknown sender'}, which is not "
+        f"A message for your seat came from {_sender_words(sender)}, which is not "
         "your account address, and this game only accepts orders sent from your account "
         "address. It was ignored. If it was you, send it again from your account address."
     )
@@ -237,7 +249,8 @@ def sender_unverified_text(*, sender: str, why: str) -> str:
     """To the seat holder: a message for the seat said it came from their address, but
     the receiving mail server could not confirm it."""
     return (
-        f"A message for your seat said it came from {sender}, your account address, but "
+        f"A message for your seat said it came from {shown_address(sender)}, your account "
+        "address, but "
         f"our mail server could not confirm that ({why}). This game only accepts orders "
         "that provably come from your account address, so it was ignored. If it was you, "
         "your email provider may not sign its mail: send your order on the game's page "

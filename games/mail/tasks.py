@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
 from games.mail.processing import (
     MailSystemError,
@@ -21,13 +22,25 @@ def _backoff(retries: int) -> int:
     return min(30 * 2**retries, 1800)
 
 
+SOFT_TIME_LIMIT = int(getattr(settings, "MAIL_TASK_SOFT_TIME_LIMIT", 120))
+"""Seconds one processing may take (``MAIL_TASK_SOFT_TIME_LIMIT``): a message that takes
+longer is given up at once (the player is told), never retried; the hard limit leaves
+time for that answer."""
+
+
 @shared_task(
-    bind=True, acks_late=True, max_retries=None, name="games.mail.tasks.process_inbound_mail"
+    bind=True,
+    acks_late=True,
+    max_retries=None,
+    soft_time_limit=SOFT_TIME_LIMIT,
+    time_limit=SOFT_TIME_LIMIT + 60,
+    name="games.mail.tasks.process_inbound_mail",
 )
 def process_inbound_mail(self, inbound_id: int) -> str:
     """Process a stored inbound message. System errors are retried with exponential
     back-off (30 s, 1 min, 2 min, ...) up to ``MAIL_MAX_ATTEMPTS`` attempts; then the
-    player is told, and the row stays ``failed`` for an administrator."""
+    player is told, and the row stays ``failed`` for an administrator. A processing that
+    hits the soft time limit counts as the last attempt (``process_stored``)."""
     from games.mail.models import InboundMail
 
     try:

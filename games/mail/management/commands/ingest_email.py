@@ -3,7 +3,7 @@
 The envelope recipient comes from the argument, else ORIGINAL_RECIPIENT, else RECIPIENT
 (as Postfix's local(8) and Exim's pipe transport set them). Exit codes follow
 sysexits.h so the MTA does the right thing: 0 stored (answered or queued), 67
-(EX_NOUSER) unknown recipient -> the MTA bounces, 75 (EX_TEMPFAIL) not stored -> the MTA
+(EX_NOUSER) unknown recipient (nothing stored) -> the MTA bounces, 75 (EX_TEMPFAIL) not stored -> the MTA
 keeps the message and tries again later.
 """
 
@@ -41,7 +41,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from games.mail.processing import process_message
+        from games.mail.processing import process_message, seat_for_recipient
 
         recipient = (
             options["recipient"]
@@ -55,6 +55,16 @@ class Command(BaseCommand):
             )
             sys.exit(EX_USAGE)
         sender = options["sender"] if options["sender"] is not None else os.environ.get("SENDER")
+        # The recipient first: mail to an address no seat has is bounced, never stored
+        # (spam to the whole orders domain would fill the table with other people's mail).
+        try:
+            seat = seat_for_recipient(recipient)
+        except Exception as exc:  # noqa: BLE001 - the database is away: retry later
+            self.stderr.write(f"ingest_email: could not look up the recipient ({type(exc).__name__})")
+            sys.exit(EX_TEMPFAIL)
+        if seat is None:
+            self.stderr.write(f"ingest_email: unknown recipient {redact_address(recipient)}")
+            sys.exit(EX_NOUSER)
         raw = sys.stdin.buffer.read()
         try:
             row = process_message(

@@ -1,0 +1,572 @@
+"""Hostile and odd mail from the QA attack on the gateway (/tmp/qa/email.md): spoofed
+display names, raw 8-bit headers, headers the stdlib cannot parse, messages built to
+burn CPU, punctuation on commands, auto-reply variants, duplicates, echoed sender text,
+corrections after a blank line, mixed charsets. Every message goes through a real entry
+point (``process_message``, the ``ingest_email`` pipe command or the SMTP server)."""
+
+from __future__ import annotations
+
+import smtplib
+import time
+
+import pytest
+
+from games.mail import parsing
+from games.mail.models import InboundMail
+from games.mail.processing import process_message
+from games.mail.tasks import process_inbound_mail
+from games.models import OutboxMessage, SealedOrder
+from tests.mail.conftest import make_table
+from tests.mail.test_entrypoints import run_ingest
+
+# The receiving server's own verdict for a sender at the player's provider (example.com):
+# what it writes for mallory@example.com, who really sent the message.
+PROVIDER_PASS = (
+    "mx.orders.example; dkim=pass header.d=example.com; "
+    "spf=pass smtp.mailfrom=mallory@example.com; dmarc=pass header.from=example.com"
+)
+
+
+def message(
+    *,
+    to: str,
+    sender: bytes | str = b"Ann <ann@example.com>",
+    subject: bytes | str = b"Re: League 7",
+    body: bytes | str = b"PLAY EXPLORE\r\n",
+    msgid: bytes | str | None = None,
+    headers: tuple[bytes | str, ...] = (),
+    content_type: bytes | str = b"text/plain; charset=utf-8",
+) -> bytes:
+    """A message as a mail program sends it (CRLF line ends), from raw header bytes."""
+
+    def b(value: bytes | str) -> bytes:
+        return value if isinstance(value, bytes) else value.encode()
+
+    msgid = msgid if msgid is not None else f"<{time.monotonic_ns()}@example.com>"
+    lines = [
+        b"From: " + b(sender),
+        b"To: " + b(to),
+        b"Subject: " + b(subject),
+        b"Message-ID: " + b(msgid),
+        b"MIME-Version: 1.0",
+        *(b(h) for h in headers),
+        b"Content-Type: " + b(content_type),
+    ]
+    return b"\r\n".join(lines) + b"\r\n\r\n" + b(body).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+def answers(to: str = "ann@example.com") -> list[OutboxMessage]:
+    return list(OutboxMessage.objects.filter(kind="mail_reply", to=to).order_by("id"))
+
+
+def current(seat) -> SealedOrder | None:
+    return SealedOrder.objects.filter(seat=seat, is_current=True).first()
+
+
+# ------------------------------------------------- 1. encoded display names are not senders
+
+
+SPOOFS = [
+    b"=?utf-8?q?ann=40example=2Ecom?= <mallory@example.com>",
+    # base64 word "ann@example.com, \xc3\xa9" (a comma: two mailboxes once decoded)
+    b"=?utf-8?b?YW5uQGV4YW1wbGUuY29tLCDDqQ==?= <mallory@example.com>",
+]
+
+
+@pytest.fixture
+def strict_table(db, orders_settings):
+    orders_settings.MAIL_AUTHSERV_ID = "mx.orders.example"
+    return make_table(require_sender_match=True, name="Strict Game")
+
+
+@pytest.mark.parametrize("sender", SPOOFS)
+def test_an_encoded_display_name_does_not_pass_the_strict_sender_check(
+    strict_table, monkeypatch, sender: bytes
+) -> None:
+    address = strict_table.address("ann")
+    raw = message(
+        to=address, sender=sender, headers=(f"Authentication-Results: {PROVIDER_PASS}",)
+    )
+    assert run_ingest(monkeypatch, raw, address) == 0
+    row = InboundMail.objects.get()
+    assert row.sender == "mallory@example.com"
+    assert (row.status, row.outcome) == ("rejected", "sender_mismatch")
+    assert SealedOrder.objects.count() == 0
+    [warning] = answers()
+    assert "came from mallory@example.com, which is not your account address" in warning.body
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        b"ann@example.com <mallory@example.com>",  # an address as a bare display name
+        b"ann@example.com, mallory@example.com",  # two mailboxes
+    ],
+)
+def test_a_from_with_defects_or_several_mailboxes_never_matches(
+    strict_table, sender: bytes
+) -> None:
+    address = strict_table.address("ann")
+    raw = message(
+        to=address,
+        sender=sender,
+        headers=("Authentication-Results: mx.orders.example; dkim=pass header.d=example.com",),
+    )
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("rejected", "sender_mismatch")
+    assert SealedOrder.objects.count() == 0
+    [warning] = answers()
+    assert "came from an unclear sender (its From: line names several addresses" in warning.body
+
+
+def test_an_unclear_from_gets_the_foreign_sender_note(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, sender=b"ann@example.com <mallory@example.com>"), address)
+    assert row.outcome == "order_accepted"
+    assert "Note: this message came from an unclear sender" in answers()[0].body
+
+
+def test_a_full_stop_in_the_display_name_is_still_the_player(strict_table) -> None:
+    address = strict_table.address("ann")
+    raw = message(
+        to=address,
+        sender=b"A. Smith <ann@example.com>",
+        headers=("Authentication-Results: mx.orders.example; dkim=pass header.d=example.com",),
+    )
+    assert process_message(raw, address).outcome == "order_accepted"
+
+
+def test_an_encoded_display_name_gets_the_foreign_sender_note(table, monkeypatch) -> None:
+    address = table.address("ann")
+    assert run_ingest(monkeypatch, message(to=address, sender=SPOOFS[0]), address) == 0
+    row = InboundMail.objects.get()
+    assert (row.outcome, row.sender) == ("order_accepted", "mallory@example.com")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+    [confirmation] = answers()
+    assert "Note: this message came from mallory@example.com, which is not your" in (
+        confirmation.body
+    )
+
+
+def test_the_account_address_with_an_encoded_display_name_is_the_player(strict_table) -> None:
+    address = strict_table.address("ann")
+    raw = message(
+        to=address,
+        sender=b"=?utf-8?q?Ann_M=C3=BCller?= <ann@example.com>",
+        headers=("Authentication-Results: mx.orders.example; dkim=pass header.d=example.com",),
+    )
+    row = process_message(raw, address)
+    assert row.outcome == "order_accepted"
+    assert "Note: this message came from" not in answers()[0].body
+
+
+def test_sender_address_reads_the_structured_header() -> None:
+    def read(value: bytes) -> tuple[str, bool]:
+        return parsing.sender_address(parsing.parse_bytes(b"From: " + value + b"\r\n\r\nx"))
+
+    assert read(SPOOFS[0]) == ("mallory@example.com", True)
+    assert read(b"Ann <ann@example.com>") == ("ann@example.com", True)
+    assert read(b"ann@example.com <mallory@example.com>")[1] is False
+    assert read(b"a@example.com, b@example.com") == ("a@example.com", False)
+    assert read(b"") == ("", False)
+
+
+# ---------------------------------------------------------------- 2. raw 8-bit headers
+
+
+def test_a_raw_utf8_subject_with_an_order_is_stored_and_sealed(table, monkeypatch) -> None:
+    address = table.address("bob")
+    raw = message(
+        to=address,
+        sender=b"Bob <bob@example.com>",
+        subject="Re: [League 7] Größe ✓ Ответ".encode(),
+        body=b"PLAY EXCAVATE\r\n",
+    )
+    assert run_ingest(monkeypatch, raw, address) == 0
+    row = InboundMail.objects.get()
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["bob"]).text == "PLAY EXCAVATE"
+    [confirmation] = answers("bob@example.com")
+    assert confirmation.subject == "Re: [League 7] Größe ✓ Ответ"
+
+
+def test_a_raw_latin1_subject_is_read_as_latin1(table, monkeypatch) -> None:
+    address = table.address("bob")
+    raw = message(to=address, sender=b"Bob <bob@example.com>", subject=b"Re: Gr\xf6\xdfe")
+    assert run_ingest(monkeypatch, raw, address) == 0
+    assert InboundMail.objects.get().outcome == "order_accepted"
+    assert answers("bob@example.com")[0].subject == "Re: Größe"
+
+
+@pytest.mark.parametrize(
+    ("sender", "msgid", "stored_sender", "stored_msgid"),
+    [
+        (
+            "Bob <bøb@exämple.com>".encode(),
+            "<größe-1@exämple.com>".encode(),
+            "bøb@exämple.com",
+            "<größe-1@exämple.com>",
+        ),
+        (b"Bob <b\xf8b@example.com>", b"<gr\xf6\xdfe-2@example.com>", "bøb@example.com", "<größe-2@example.com>"),
+    ],
+)
+def test_a_raw_8bit_from_and_message_id_are_stored(
+    table, monkeypatch, sender, msgid, stored_sender, stored_msgid
+) -> None:
+    address = table.address("bob")
+    raw = message(to=address, sender=sender, msgid=msgid, subject="Größe".encode())
+    assert run_ingest(monkeypatch, raw, address) == 0
+    row = InboundMail.objects.get()
+    assert (row.sender, row.message_id) == (stored_sender, stored_msgid)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    # the foreign sender is named as written: a plain (international) address
+    assert f"came from {stored_sender}" in answers("bob@example.com")[0].body
+
+
+def test_a_system_error_on_an_8bit_message_still_tells_the_player(
+    table, monkeypatch, settings
+) -> None:
+    import games.services.orders
+
+    settings.MAIL_MAX_ATTEMPTS = 2
+    address = table.address("bob")
+    raw = message(to=address, sender=b"Bob <b\xf8b@example.com>", subject=b"Gr\xc3\xb6\xc3\x9fe")
+    row = process_message(raw, address, defer=True)
+
+    def broken(**kwargs):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(games.services.orders, "order_submit", broken)
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "failed"
+    row.refresh_from_db()
+    assert (row.status, row.outcome) == ("failed", "gave_up")
+    [notice] = answers("bob@example.com")
+    assert notice.subject == "Re: Größe"
+    assert "could not be processed because of an internal error" in notice.body
+
+
+@pytest.fixture
+def smtpd(orders_settings):
+    from games.mail.smtpd import make_controller
+    from tests.conftest import _free_port
+
+    port = _free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    try:
+        yield "127.0.0.1", port
+    finally:
+        controller.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_smtputf8_mail_with_raw_utf8_headers_is_stored_and_sealed(table, smtpd) -> None:
+    address = table.address("bob")
+    raw = message(
+        to=address,
+        sender="Bøb <bøb@exämple.com>".encode(),
+        subject="Re: [League 7] Ответ ✓".encode(),
+        msgid="<ответ@exämple.com>".encode(),
+        body=b"PLAY EXCAVATE\r\n",
+    )
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.ehlo()
+        assert smtp.has_extn("smtputf8")
+        refused = smtp.sendmail("bøb@exämple.com", [address], raw, mail_options=["SMTPUTF8"])
+    assert refused == {}
+    row = InboundMail.objects.get()
+    assert (row.sender, row.message_id, row.envelope_sender) == (
+        "bøb@exämple.com",
+        "<ответ@exämple.com>",
+        "bøb@exämple.com",
+    )
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "processed"
+    assert current(table.seats["bob"]).text == "PLAY EXCAVATE"
+    assert answers("bob@example.com")[0].subject == "Re: [League 7] Ответ ✓"
+
+
+# ------------------------------------------------------ 3. headers the stdlib cannot parse
+
+
+def nested_multiparts(to: str, depth: int = 1000) -> bytes:
+    parts = [f"From: ann@example.com\r\nTo: {to}\r\nSubject: deep\r\nMessage-ID: <deep@x>\r\n"]
+    parts.append('Content-Type: multipart/mixed; boundary="b0"\r\n\r\n')
+    for i in range(1, depth):
+        parts.append(f'--b{i - 1}\r\nContent-Type: multipart/mixed; boundary="b{i}"\r\n\r\n')
+    parts.append(f"--b{depth - 1}\r\nContent-Type: text/plain\r\n\r\nPLAY EXPLORE\r\n")
+    return "".join(parts).encode()
+
+
+def test_a_content_type_with_2000_parentheses_is_stored_and_answered(table, monkeypatch) -> None:
+    address = table.address("ann")
+    raw = message(to=address, content_type=b"text/plain" + b"(" * 2000)
+    assert run_ingest(monkeypatch, raw, address) == 0
+    row = InboundMail.objects.get()
+    assert (row.status, row.outcome) == ("rejected", "garbled")
+    assert "could not be read as text" in answers()[0].body
+
+
+def test_a_content_type_with_2000_parentheses_to_an_unknown_address_bounces(
+    table, monkeypatch
+) -> None:
+    forged = "orders+ffffffffffffffffffffffff@orders.example"
+    raw = message(to=forged, content_type=b"text/plain" + b"(" * 2000)
+    assert run_ingest(monkeypatch, raw, forged) == 67
+
+
+def test_a_thousand_nested_multiparts_are_answered_not_retried(table, monkeypatch) -> None:
+    address = table.address("ann")
+    assert run_ingest(monkeypatch, nested_multiparts(address), address) == 0
+    row = InboundMail.objects.get()
+    assert (row.status, row.outcome, row.attempts) == ("rejected", "garbled", 1)
+    assert "could not be read as text" in answers()[0].body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unparseable_headers_over_smtp_are_stored_and_answered(table, smtpd) -> None:
+    address = table.address("ann")
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.sendmail(
+            "ann@example.com", [address], message(to=address, content_type="text/plain" + "(" * 2000)
+        )
+    row = InboundMail.objects.get()
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "rejected"
+    row.refresh_from_db()
+    assert (row.outcome, row.attempts) == ("garbled", 1)
+
+
+# ------------------------------------------------------------------ 4. bounded work
+
+
+def timed(fn):
+    start = time.monotonic()
+    result = fn()
+    return result, time.monotonic() - start
+
+
+def test_forty_thousand_unclosed_blockquotes_are_read_quickly(table) -> None:
+    address = table.address("ann")
+    html = "<html><body><p>PLAY EXPLORE</p>" + "<blockquote>x<br>y" * 40_000
+    raw = message(to=address, content_type="text/html; charset=utf-8", body=html)
+    assert 600_000 < len(raw) < 1024 * 1024  # under MAIL_MAX_BYTES: it is read
+    row, seconds = timed(lambda: process_message(raw, address))
+    assert seconds < 5, seconds
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_deeply_nested_lists_are_read_quickly() -> None:
+    text, seconds = timed(lambda: parsing.html_to_text("<p>PLAY EXPAND</p>" + "<ul><li>x" * 20_000))
+    assert seconds < 5, seconds
+    assert text.strip().startswith("PLAY EXPAND")
+    assert len(text) < 2_000_000
+
+
+def test_thirty_thousand_attribution_lines_are_read_quickly(table) -> None:
+    address = table.address("ann")
+    body = "PLAY EXPLORE\n\n" + "On Mon, X <a@b> wrote:\n> q\n" * 30_000
+    raw = message(to=address, body=body)
+    assert len(raw) < 1024 * 1024
+    row, seconds = timed(lambda: process_message(raw, address))
+    assert seconds < 5, seconds
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_a_content_type_with_twenty_thousand_parameters_is_read_quickly(table) -> None:
+    address = table.address("ann")
+    raw = message(to=address, content_type="text/plain; charset=utf-8" + "; a=b" * 20_000)
+    row, seconds = timed(lambda: process_message(raw, address))
+    assert seconds < 5, seconds
+    assert row.outcome == "order_accepted"
+
+
+def test_a_processing_over_the_time_limit_is_given_up_at_once(table, monkeypatch) -> None:
+    """Celery's soft time limit raises SoftTimeLimitExceeded inside the task: the
+    message is not retried (it would take as long again) and the player is told."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    import games.mail.processing
+
+    address = table.address("ann")
+    row = process_message(message(to=address), address, defer=True)
+    real = games.mail.processing.parse_message
+    calls = []
+
+    def slow(raw, **kwargs):
+        if not kwargs.get("headers_only"):
+            calls.append(1)
+            raise SoftTimeLimitExceeded()
+        return real(raw, **kwargs)
+
+    monkeypatch.setattr(games.mail.processing, "parse_message", slow)
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "failed"
+    assert len(calls) == 1
+    row.refresh_from_db()
+    assert (row.status, row.outcome) == ("failed", "gave_up")
+    [notice] = answers()
+    assert "could not be processed because of an internal error" in notice.body
+    assert SealedOrder.objects.count() == 0
+
+
+# -------------------------------------------------------------- 5. command punctuation
+
+
+@pytest.mark.parametrize("line", ["HELP.", "Help?", "help!", "Status ?", "SHOW..."])
+def test_commands_with_ending_punctuation_are_commands(table, line: str) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, body=f"{line}\r\n"), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    word = line.strip(" .?!").upper()
+    assert f"{word}:" in answers()[0].body
+    assert current(table.seats["ann"]) is None
+
+
+# ------------------------------------------------------------------- 6. auto-replies
+
+
+def test_auto_submitted_no_with_a_comment_is_a_person(table) -> None:
+    address = table.address("ann")
+    raw = message(to=address, headers=("Auto-Submitted: no (written by a human)",))
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+@pytest.mark.parametrize(
+    ("header", "subject"),
+    [
+        ("X-Loop: ann@example.com", "Re: League 7"),
+        ("X-MS-Exchange-Inbox-Rules-Loop: ann@example.com", "Re: League 7"),
+        ("X-MS-Exchange-Generated-Message-Source: Mailbox Rules Agent", "Re: League 7"),
+        ("X-Mailer: Mutt", "Out of Office: Re: League 7"),
+        ("X-Mailer: Mutt", "Automatic reply: League 7"),
+        ("X-Mailer: Mutt", "AutoReply: League 7"),
+        ("X-Mailer: Mutt", "Auto-Reply: League 7"),
+        ("X-Mailer: Mutt", "Abwesenheitsnotiz: League 7"),
+    ],
+)
+def test_more_auto_replies_are_ignored_without_an_answer(table, header, subject) -> None:
+    address = table.address("ann")
+    raw = message(to=address, headers=(header,), subject=subject, body="I am away until Monday.")
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("ignored", "auto_reply")
+    assert answers() == []
+
+
+# ----------------------------------------------------------------- 7. duplicates
+
+
+def test_a_trailing_dot_on_the_recipient_domain_is_the_same_delivery(table) -> None:
+    address = table.address("ann")
+    raw = message(to=address, msgid="<dup-dot@example.com>", body="SHOW\r\n")
+    first = process_message(raw, address)
+    again = process_message(raw, address + ".")
+    assert again.pk == first.pk
+    assert InboundMail.objects.count() == 1
+    assert len(answers()) == 1
+
+
+# --------------------------------------------------------- 8. sender text in our mail
+
+
+PHISH = b'"Your account is locked, visit http://evil.example/login now"@evil.example'
+
+
+def test_a_sentence_as_local_part_is_not_echoed_in_the_foreign_note(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, sender=PHISH), address)
+    assert row.outcome == "order_accepted"
+    [confirmation] = answers()
+    assert "http://evil.example/login" not in confirmation.body
+    assert "account is locked" not in confirmation.body
+    assert "this message came from an address at evil.example, which is not" in confirmation.body
+
+
+def test_a_sentence_as_local_part_is_not_echoed_in_the_strict_refusal(strict_table) -> None:
+    address = strict_table.address("ann")
+    row = process_message(message(to=address, sender=PHISH), address)
+    assert row.outcome == "sender_mismatch"
+    [warning] = answers()
+    assert "http://evil.example/login" not in warning.body
+    assert "came from an address at evil.example, which is not" in warning.body
+
+
+# ------------------------------------------------------- 9. unknown recipients are not kept
+
+
+def test_ingest_email_stores_nothing_for_an_unknown_recipient(table, monkeypatch) -> None:
+    forged = "orders+ffffffffffffffffffffffff@orders.example"
+    assert run_ingest(monkeypatch, message(to=forged), forged) == 67
+    assert run_ingest(monkeypatch, message(to="x@orders.example"), "x@orders.example") == 67
+    assert InboundMail.objects.count() == 0
+
+
+# ------------------------------------------------------- 10. a correction is ambiguous
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "PLAY EXPAND\n\nSorry, I meant PLAY EXPLORE",
+        "PLAY EXPAND\n\nOops - play explore, please!\nAnn",
+    ],
+)
+def test_a_correction_after_a_blank_line_is_refused_as_ambiguous(table, body: str) -> None:
+    address = table.address("ann")
+    process_message(message(to=address, body="PLAY EXPLOIT"), address)
+    before = current(table.seats["ann"])
+    row = process_message(message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("rejected", "order_ambiguous")
+    assert current(table.seats["ann"]).pk == before.pk  # nothing changed
+    refusal = answers()[-1].body
+    assert "ambiguous" in refusal
+    assert "PLAY EXPAND" in refusal and "names the order PLAY EXPLORE" in refusal
+    assert "stays as it was: PLAY EXPLOIT" in refusal
+
+
+def test_a_sign_off_repeating_the_same_order_is_no_correction(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, body="PLAY EXPAND\n\nso: play expand, thanks"), address)
+    assert row.outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+# ------------------------------------------------------------- 11. charsets, placeholders
+
+
+def test_a_utf8_body_with_a_few_latin1_bytes_is_read(table) -> None:
+    address = table.address("ann")
+    body = b"PLAY EXPLORE\r\n\r\nMerci \xe9\xe8 \xff\xfe\r\n"  # labelled UTF-8 (message())
+    row = process_message(message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_an_html_only_placeholder_falls_back_to_the_html_part(table) -> None:
+    address = table.address("ann")
+    body = (
+        "--ALT\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "This message is in HTML format. Please use an HTML mail reader.\r\n"
+        "--ALT\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+        "<html><body><p>PLAY EXPLORE</p></body></html>\r\n--ALT--\r\n"
+    )
+    raw = message(to=address, body=body, content_type='multipart/alternative; boundary="ALT"')
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_a_subject_of_seventy_thousand_encoded_words_is_read_quickly(table) -> None:
+    address = table.address("ann")
+    raw = message(to=address, subject="=?utf-8?q?a?= " * 70_000)
+    assert len(raw) < 1024 * 1024
+    row, seconds = timed(lambda: process_message(raw, address))
+    assert seconds < 5, seconds
+    assert row.outcome == "order_accepted"
+    assert answers()[0].subject.startswith("Re: aaaa")
+
+
+def test_the_inbound_task_has_a_time_limit_that_leaves_time_to_answer() -> None:
+    assert 0 < process_inbound_mail.soft_time_limit <= 300
+    assert process_inbound_mail.time_limit > process_inbound_mail.soft_time_limit
