@@ -94,6 +94,8 @@ def parse_points_per_place(text: str) -> dict[str, list[float]]:
             value = json.loads(text)
         except ValueError as exc:
             raise forms.ValidationError(f"The points per place are not valid JSON: {exc}.") from None
+        except RecursionError:
+            raise forms.ValidationError("The points per place are nested too deeply.") from None
         if not isinstance(value, dict):
             raise forms.ValidationError("The points per place must be a JSON object.")
         return value

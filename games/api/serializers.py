@@ -69,7 +69,7 @@ class OptionsField(serializers.DictField):
             raw = dictionary.get(self.field_name)
             try:
                 value = json.loads(raw)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, RecursionError):  # too deeply nested: as garbage
                 return raw  # refused by to_internal_value
             return value
         return super().get_value(dictionary)

@@ -396,9 +396,12 @@ def seat_resign(*, seat: Seat) -> None:
 
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
-        seat = Seat.objects.get(pk=seat.pk)
         if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameStateError("You can only resign from a game in progress.")
+        # Read under the lock: a leave that ran meanwhile may have removed the seat.
+        seat = Seat.objects.filter(pk=seat.pk).first()
+        if seat is None:
+            raise PermissionDenied("You do not hold a seat in this game.")
         if seat.status != Seat.Status.ACTIVE:
             raise NotPending("This seat has already resigned or been replaced.")
         seat.status = Seat.Status.RESIGNED

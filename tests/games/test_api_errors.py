@@ -397,6 +397,21 @@ def test_json_nested_too_deeply_is_a_parse_error(table):
     assert not SealedOrder.objects.filter(prompt__game=game).exists()
 
 
+def test_form_encoded_options_nested_too_deeply_are_a_400(table):
+    # In a form-encoded body the options field is JSON text: nested 5,000 deep, the
+    # decoder's RecursionError was a 500.
+    game, clients = table
+    before = Game.objects.count()
+    from urllib.parse import urlencode
+
+    form = urlencode({"ruleset": "5x", "seats_count": 3, "options": "[" * 5000 + "]" * 5000})
+    answer = clients["ann"].generic(
+        "POST", "/api/games/", form, content_type="application/x-www-form-urlencoded"
+    )
+    assert_error(answer, 400, "invalid", "options")
+    assert Game.objects.count() == before
+
+
 def test_too_many_form_fields_is_a_400(table, settings):
     game, clients = table
     settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 100

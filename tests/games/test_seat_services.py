@@ -107,3 +107,26 @@ def test_admin_pages_render_without_showing_sealed_orders(client) -> None:
         assert order.salt not in response.content.decode()
         assert order.text not in response.content.decode()
     assert SealedOrder.objects.count() == 1
+
+
+def test_a_resign_racing_a_leave_is_refused_not_a_crash() -> None:
+    # The API reads the caller's seat before the game lock; a leave that commits in
+    # between deletes it. The resign then finds a forming game (or no seat): a refusal,
+    # never Seat.DoesNotExist (a 500).
+    from games.errors import GameStateError, PermissionDenied
+    from games.models import Seat
+    from games.services.games import game_leave, seat_resign
+
+    org, ann = make_users(["org", "ann"])
+    game = game_create(organizer=org, ruleset="5x", seats_count=3)
+    stale = game_join(game=game, user=ann)
+    game_leave(game=game, user=ann)
+    assert not Seat.objects.filter(pk=stale.pk).exists()
+    with pytest.raises(GameStateError, match="in progress"):
+        seat_resign(seat=stale)
+    # A running game whose seat row went away: no seat to resign.
+    _game, seats = start_fixed(["bo", "cy", "di"])
+    gone = seats["bo"]
+    Seat.objects.filter(pk=gone.pk).delete()
+    with pytest.raises(PermissionDenied, match="do not hold a seat"):
+        seat_resign(seat=gone)

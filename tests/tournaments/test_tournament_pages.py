@@ -114,6 +114,11 @@ def test_bad_input_gets_a_message_not_a_500(client, people):
     assert resp.status_code == 200
     body = resp.content.decode()
     assert "not valid JSON" in body and "whole numbers" in body
+    deep = client.post(reverse("tournaments:create"), {
+        "name": "Deep", "ruleset": "5x", "points_per_place": '{"4": ' + "[" * 5000 + "]" * 5000 + "}",
+        "table_sizes": "4", "rounds_count": 2, "deadline_hours": 24,
+    })
+    assert deep.status_code == 200 and "nested too deeply" in deep.content.decode()
     resp = client.post(reverse("tournaments:create"), {
         "name": "Too big", "ruleset": "5x", "table_sizes": "7", "rounds_count": 2,
         "deadline_hours": 24,
