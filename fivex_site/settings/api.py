@@ -47,9 +47,15 @@ SPECTACULAR_SETTINGS = {
     # <id:...> (fivex_site.converters): an integer row id.
     # Routes also served without their trailing slash are listed once (games.api.urls).
     "PREPROCESSING_HOOKS": ["games.api.schema.slashed_only"],
+    # Request bodies refuse unknown fields (StrictInputSerializer): the schema says so.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.closed_inputs",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "SeatStatusEnum": "games.models.Seat.Status",
+        "TournamentStatusEnum": ["draft", "open", "running", "closed"],
     },
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

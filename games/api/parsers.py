@@ -3,23 +3,45 @@ and its content negotiation: JSON when the Accept header asks for something else
 
 from __future__ import annotations
 
+import codecs
 from typing import Any
 
 from rest_framework import parsers
 from rest_framework.exceptions import NotAcceptable, ParseError
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import get_encoding
+from rest_framework.utils import json
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object naming a key twice (``{"prompt": 1, "prompt": 2}``) is refused: which one
+    the client meant is a guess, and an order must never be guessed onto a prompt."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSONParser; a body nested deeper than Python's recursion limit (``[[[[...``,
-    a few kB) raises RecursionError in the decoder, which DRF does not catch: here it is
-    a parse error like any other malformed JSON."""
+    """DRF's JSONParser, with two more refusals, each a parse error (400) like any other
+    malformed JSON: a body nested deeper than Python's recursion limit (``[[[[...``, a few
+    kB; the decoder's RecursionError, which DRF does not catch) and a key given twice in
+    one object."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        encoding = get_encoding(parser_context or {})
         try:
-            return super().parse(stream, media_type, parser_context)
+            decoded = codecs.getreader(encoding)(stream)
+            parse_constant = json.strict_constant if self.strict else None
+            return json.load(
+                decoded, parse_constant=parse_constant, object_pairs_hook=_no_duplicate_keys
+            )
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
 
 
 class JSONOnlyNegotiation(DefaultContentNegotiation):
@@ -27,6 +49,14 @@ class JSONOnlyNegotiation(DefaultContentNegotiation):
     ``text/html``) gets the view's first representation (JSON for every API view)
     rather than a 406: a person who opened an API link in a browser learns more from
     the JSON answer."""
+
+    def filter_renderers(self, renderers: list[Any], format: str) -> list[Any]:
+        """``?format=xml``: DRF answers 404 "Not found.", which reads as if the endpoint
+        did not exist; here it is a 406 that says the API speaks JSON only."""
+        found = [r for r in renderers if r.format == format]
+        if not found:
+            raise NotAcceptable(f"format={format!r}: this API answers in JSON only (format=json).")
+        return found
 
     def select_renderer(self, request: Any, renderers: list[Any], format_suffix: Any = None) -> Any:
         try:
