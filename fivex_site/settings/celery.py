@@ -65,6 +65,9 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_outbox_message": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox_batch": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox": {"queue": FIVEX_MAIL_QUEUE},
+    # Reading an inbound message (up to MAIL_TASK_SOFT_TIME_LIMIT) never delays the
+    # deadline sweep and the reminders on the default queue.
+    "games.mail.tasks.process_inbound_mail": {"queue": FIVEX_MAIL_QUEUE},
 }
 CELERY_TASK_SERIALIZER = "json"
 # Nothing reads the results of the game, mail and beat tasks: don't store them (a round

@@ -170,3 +170,20 @@ def test_api_uses_session_and_token_auth_read_only_for_visitors() -> None:
     assert s["rest"]["DEFAULT_PERMISSION_CLASSES"] == [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly"
     ]
+
+
+def test_tasks_go_to_their_queues() -> None:
+    # Resolution alone on its queue; mail in and out on the mail queue; the sweeps on the
+    # default queue. Asked of Celery's own router, as a publisher does (the suite may run
+    # on private queue names: compared with each other, not with the settings' names).
+    from fivex_site.celery import app
+
+    def queue(name: str) -> str:
+        return app.amqp.router.route({}, name)["queue"].name
+
+    mail = queue("games.tasks.send_outbox_batch")
+    resolution = queue("games.tasks.resolve_prompt")
+    default = queue("games.tasks.enforce_deadlines")
+    assert len({mail, resolution, default}) == 3
+    assert queue("games.mail.tasks.process_inbound_mail") == mail
+    assert mail.endswith("mail") and resolution.endswith("resolution")
