@@ -212,19 +212,38 @@ def process_message(
 
 def process_stored(inbound_id: int) -> InboundMail:
     """Process a stored row once: a row already processed, rejected or ignored is left
-    alone (safe to run twice). Raises MailSystemError after recording a system failure."""
+    alone (safe to run twice). Raises MailSystemError after recording a system failure.
+
+    The attempt is counted before the work, in a transaction of its own: a worker killed
+    while reading the message (out of memory, the task's hard time limit) has used one all
+    the same, so a message that kills workers is given up, and the player told, after
+    ``MAIL_MAX_ATTEMPTS`` deliveries instead of being redelivered forever."""
+    pending = (Status.RECEIVED, Status.FAILED)
+    if not InboundMail.objects.filter(pk=inbound_id, status__in=pending).update(
+        attempts=F("attempts") + 1
+    ):
+        return InboundMail.objects.get(pk=inbound_id)  # done already (or DoesNotExist)
+    attempts = InboundMail.objects.values_list("attempts", flat=True).get(pk=inbound_id)
+    if attempts > max_attempts():
+        # The earlier attempts never finished (their workers died): no more tries.
+        InboundMail.objects.filter(pk=inbound_id, status__in=pending).update(
+            status=Status.FAILED,
+            outcome="system_error",
+            attempts=max_attempts(),
+            error="processing never finished (the worker was lost each time)",
+        )
+        raise MailSystemError("processing never finished")
     try:
         with transaction.atomic():
             row = InboundMail.objects.select_for_update().get(pk=inbound_id)
-            if row.status not in (Status.RECEIVED, Status.FAILED):
+            if row.status not in pending:
                 return row
             outcome = _decide(row)
             row.status = outcome.status
             row.outcome = outcome.code
             row.error = outcome.error[:4000]
-            row.attempts += 1
             row.processed_at = timezone.now()
-            row.save(update_fields=["status", "outcome", "error", "attempts", "processed_at"])
+            row.save(update_fields=["status", "outcome", "error", "processed_at"])
     except InboundMail.DoesNotExist:
         raise
     except Exception as exc:
@@ -233,8 +252,9 @@ def process_stored(inbound_id: int) -> InboundMail:
         InboundMail.objects.filter(pk=inbound_id).update(
             status=Status.FAILED,
             outcome="timeout" if timed_out else "system_error",
-            # A message that takes too long takes too long every time: no retry.
-            attempts=max_attempts() if timed_out else F("attempts") + 1,
+            # A message that takes too long takes too long every time: no retry. (The
+            # attempt itself was counted before the work.)
+            attempts=max_attempts() if timed_out else F("attempts"),
             error=clean_text(f"{type(exc).__name__}: {exc}")[:4000],
         )
         raise MailSystemError(str(exc)) from exc

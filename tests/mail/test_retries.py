@@ -73,3 +73,38 @@ def test_sweep_finds_rows_a_crash_left_behind(table) -> None:
     InboundMail.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(minutes=5))
     assert stalled_rows() == [old.pk]
     assert fresh.pk not in stalled_rows(now=timezone.now() + timedelta(minutes=1))
+
+
+class WorkerLost(BaseException):
+    """What a worker killed mid-task looks like from inside: nothing catches it."""
+
+
+def test_a_message_that_kills_its_workers_is_given_up_and_the_player_told(
+    table, monkeypatch, settings
+) -> None:
+    # Each delivery dies while reading the message (out of memory, the hard time limit):
+    # the attempt still counts, so after MAIL_MAX_ATTEMPTS the next delivery gives up
+    # and tells the player instead of dying again forever.
+    import games.mail.processing
+
+    settings.MAIL_MAX_ATTEMPTS = 2
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address), address, defer=True)
+
+    def dies(row):  # noqa: ANN001, ANN202
+        raise WorkerLost
+
+    monkeypatch.setattr(games.mail.processing, "_decide", dies)
+    for attempt in (1, 2):
+        with pytest.raises(WorkerLost):
+            process_stored(row.pk)
+        row.refresh_from_db()
+        assert (row.status, row.attempts) == ("received", attempt)  # the try was counted
+    # The third delivery (the broker's redelivery, or the sweep) does not try again.
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "failed"
+    row.refresh_from_db()
+    assert (row.status, row.outcome, row.attempts) == ("failed", "gave_up", 2)
+    [notice] = OutboxMessage.objects.filter(kind="mail_reply")
+    assert "could not be processed because of an internal error" in notice.body
+    assert SealedOrder.objects.count() == 0
+    assert row.pk not in stalled_rows(now=timezone.now() + timedelta(days=1))
