@@ -279,7 +279,25 @@ class SeatReplaceForm(forms.Form):
         },
     )
     username = forms.CharField(max_length=150, label="New player's username")
+    # A handover is final (the replaced player does not come back): ticked on purpose.
+    confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args: Any, seats: list[Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.seats = {s.pk: s for s in seats or []}
         self.fields["seat"].choices = [(s.pk, s.name) for s in seats or []]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seat = self.seats.get(data.get("seat"))
+        if seat is not None and not data.get("confirm"):
+            raise forms.ValidationError(
+                f'Nothing was changed: tick "{replace_confirm_label(seat)}" to hand the seat over.'
+            )
+        return data
+
+
+def replace_confirm_label(seat: Any) -> str:
+    """The replace form's tick box for ``seat``: "Yes, hand Bob's seat to the new player;
+    Bob cannot come back"."""
+    return f"Yes, hand {seat.name}'s seat to the new player; {seat.user} cannot come back"

@@ -124,6 +124,20 @@ def waiting_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
     return ""
 
 
+# 4X Dice's event texts write a die's face as the engine's list, "[1, 2]".
+_FACE_LIST = re.compile(r"\[(\d+), (\d+)\]")
+
+
+def event_text(*, ruleset: str, text: str) -> str:
+    """An engine event's text as pages and emails show it. 4X Dice writes a die's face
+    as the dice on the page do, ships/asteroids ("Bob allocated 1/1 to EXTRACT", "now
+    0/2"), not as the list "[1, 1]" of the engine's text (which stays as it is in the
+    log and the API: the log's hash chain and ``engine verify`` compare that text)."""
+    if ruleset == "4x-dice":
+        return _FACE_LIST.sub(r"\1/\2", text)
+    return text
+
+
 # The eXterminate picker offers at most this many hit rows; longer lists are typed.
 HIT_ROWS_MAX = 12
 HIT_KINDS = ("SHIP", "ASTEROID")  # 4X Dice: what a hit lowers, index 0 or 1 of a face
@@ -165,16 +179,30 @@ def hit_picker(
     if count <= 0:
         return None
     chosen = _offered_hits(current_order, targets)[:count]
+    # What each row may still hit: the dice as they are after the rows above it.
+    left = {t["seat"]: {d["n"]: [d["ships"], d["asteroids"]] for d in t["dice"]} for t in targets}
     rows = []
     for number in range(1, count + 1):
         seat, die, kind = chosen[number - 1] if number <= len(chosen) else ("", 0, "")
-        dice = next((t["dice"] for t in targets if t["seat"] == seat), [])
+        offered = {
+            name: [
+                {"n": n, "ships": f[0], "asteroids": f[1]} for n, f in faces.items() if f[0] or f[1]
+            ]
+            for name, faces in left.items()
+        }
+        dice = offered.get(seat, [])
         face = next((d for d in dice if d["n"] == die), None)
         kinds = [k for k, key in zip(HIT_KINDS, ("ships", "asteroids"), strict=True)
                  if face and face[key]]  # fmt: skip
+        if kind not in kinds:  # an earlier row took it: this row offers no such hit
+            seat, die, kind = "", 0, ""
+            dice, kinds = [], []
+        else:
+            left[seat][die][HIT_KINDS.index(kind)] -= 1
         rows.append(
-            {"number": number, "seat": seat, "die": die, "kind": kind, "dice": dice, "kinds": kinds}
-        )
+            {"number": number, "seat": seat, "die": die, "kind": kind, "dice": dice, "kinds": kinds,
+             "seats": [name for name, faces in offered.items() if faces]}
+        )  # fmt: skip
     return {
         "ships": ships,
         "rows": rows,

@@ -232,6 +232,40 @@ def seats(*, game: Game) -> list[Seat]:
     )
 
 
+def seat_handovers(*, game: Game, current: list[Seat]) -> dict[str, dict[str, Any]]:
+    """The seats (of ``current``, the game's current seats) that were handed to another
+    player: seat name -> ``{"holder": username now, "previous": the username it was
+    handed over from, "since_prompt": the prompt open when it was handed over (None
+    before the first)}``. Seat names stay as they are (they are in the engine and the
+    log); this says who holds them now."""
+    replaced = list(
+        Seat.objects.filter(game=game, status=Seat.Status.REPLACED)
+        .select_related("user")
+        .order_by("joined_at", "id")
+    )
+    if not replaced:
+        return {}
+    previous: dict[str, Seat] = {}
+    for old in replaced:  # the last player before the current one
+        previous[old.name] = old
+    out: dict[str, dict[str, Any]] = {}
+    for seat in current:
+        if seat.name not in previous:
+            continue
+        since = (
+            Prompt.objects.filter(game=game, opened_at__lte=seat.joined_at)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+        )
+        out[seat.name] = {
+            "holder": seat.user.get_username(),
+            "previous": previous[seat.name].user.get_username(),
+            "since_prompt": since,
+        }
+    return out
+
+
 GAME_OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
 

@@ -25,7 +25,13 @@ from django.utils import timezone
 
 from engine.base import events_for
 from games.models import Game, OutboxMessage, Prompt, Seat
-from games.presentation import entered_order_text, one_line, order_patterns, waiting_note
+from games.presentation import (
+    entered_order_text,
+    event_text,
+    one_line,
+    order_patterns,
+    waiting_note,
+)
 from games.selectors import time_zone_of
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
@@ -690,7 +696,10 @@ def notify_prompt_resolved(
         if not seat.email_every_prompt:  # what happened since this seat's last email
             seen = [*_events_since_last_email(game=game, seat=seat, prompt=prompt), *events]
             context["events_heading"] = "What happened since your last email"
-        context["events"] = [e.get("text", "") for e in events_for(seen, seat.name)]
+        context["events"] = [
+            event_text(ruleset=game.ruleset, text=e.get("text", ""))
+            for e in events_for(seen, seat.name)
+        ]
         context["entered"] = _entered_line(seat, entered.get(seat.name))
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:

@@ -3,6 +3,7 @@ small display filters. Everything is escaped; the data comes from per-seat views
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,12 +15,21 @@ register = template.Library()
 
 _MAX_DEPTH = 6
 
+# A salt, commitment or hash: 32 or more lowercase hex digits (the log shows them shortened).
+_HEX_DIGEST = re.compile(r"[0-9a-f]{32,}")
+_SHORT_HEX = 10
+
 
 def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def _scalar(value: Any) -> SafeString:
+def _scalar(value: Any, short_hex: bool = False) -> SafeString:
+    if short_hex and isinstance(value, str) and _HEX_DIGEST.fullmatch(value):
+        # The full value stays in the title (and in the JSON record), as the Hash column.
+        return format_html(
+            '<span class="mono digest" title="{}">{}</span>', value, short_hash(value, _SHORT_HEX)
+        )
     if value is None:
         return mark_safe('<span class="muted">—</span>')
     if value is True:
@@ -31,7 +41,9 @@ def _scalar(value: Any) -> SafeString:
     return format_html("{}", value)
 
 
-def _rows_table(rows: Sequence[Mapping[str, Any]], depth: int) -> SafeString:
+def _rows_table(
+    rows: Sequence[Mapping[str, Any]], depth: int, short_hex: bool = False
+) -> SafeString:
     """A list of dicts with the same keys: one table, one row per item."""
     columns: list[str] = []
     for row in rows:
@@ -44,11 +56,22 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], depth: int) -> SafeString:
         # A column without a name still gets a header a screen reader can say.
         ((label(c) or format_html('<span class="visually-hidden">{}</span>', "value"),) for c in columns),
     )
+    # Each cell names its column (``col-text``) so a page's CSS can size one column.
+    classes = ["col-" + c if re.fullmatch(r"[a-z][a-z0-9_]*", str(c)) else "col" for c in columns]
     body = format_html_join(
         "",
         "<tr>{}</tr>",
         (
-            (format_html_join("", "<td>{}</td>", ((_render(r.get(c), depth + 1),) for c in columns)),)
+            (
+                format_html_join(
+                    "",
+                    '<td class="{}">{}</td>',
+                    (
+                        (cls, _render(r.get(c), depth + 1, short_hex))
+                        for c, cls in zip(columns, classes, strict=True)
+                    ),
+                ),
+            )
             for r in rows
         ),
     )
@@ -57,9 +80,9 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], depth: int) -> SafeString:
     )
 
 
-def _render(value: Any, depth: int = 0) -> SafeString:
+def _render(value: Any, depth: int = 0, short_hex: bool = False) -> SafeString:
     if _is_scalar(value):
-        return _scalar(value)
+        return _scalar(value, short_hex)
     if depth >= _MAX_DEPTH:
         return format_html("<code>{}</code>", repr(value))
     if isinstance(value, Mapping):
@@ -69,11 +92,11 @@ def _render(value: Any, depth: int = 0) -> SafeString:
         if all(isinstance(v, Mapping) for v in inner) and len(inner) > 1:
             # A dict of records (e.g. players -> {resources, vp...}): one row per key.
             rows = [{"": k, **dict(v)} for k, v in value.items()]
-            return _rows_table(rows, depth)
+            return _rows_table(rows, depth, short_hex)
         body = format_html_join(
             "",
             "<tr><th>{}</th><td>{}</td></tr>",
-            ((label(k), _render(v, depth + 1)) for k, v in value.items()),
+            ((label(k), _render(v, depth + 1, short_hex)) for k, v in value.items()),
         )
         return format_html('<table class="view-table kv">{}</table>', body)
     if isinstance(value, list | tuple):
@@ -81,19 +104,23 @@ def _render(value: Any, depth: int = 0) -> SafeString:
             return mark_safe('<span class="muted">none</span>')
         if all(_is_scalar(v) for v in value):
             return format_html_join(
-                "", '<span class="chip">{}</span>', ((_scalar(v),) for v in value)
+                "", '<span class="chip">{}</span>', ((_scalar(v, short_hex),) for v in value)
             )
         if all(isinstance(v, Mapping) for v in value):
-            return _rows_table(value, depth)
-        items = format_html_join("", "<li>{}</li>", ((_render(v, depth + 1),) for v in value))
+            return _rows_table(value, depth, short_hex)
+        items = format_html_join(
+            "", "<li>{}</li>", ((_render(v, depth + 1, short_hex),) for v in value)
+        )
         return format_html('<ul class="plain">{}</ul>', items)
     return format_html("{}", str(value))
 
 
 @register.simple_tag
-def render_view(value: Any) -> SafeString:
-    """Render any JSON-like value (an engine view) as readable, escaped HTML tables."""
-    return _render(value)
+def render_view(value: Any, short_hex: bool = False) -> SafeString:
+    """Render any JSON-like value (an engine view) as readable, escaped HTML tables; with
+    ``short_hex`` salts, commitments and hashes show their first digits and an ellipsis,
+    the full value in the title."""
+    return _render(value, 0, short_hex)
 
 
 @register.filter
@@ -190,3 +217,24 @@ def placed(ranking: Any) -> list[tuple[int, Any]]:
         out.append((place, group))
         place += len(group) if isinstance(group, list | tuple) else 1
     return out
+
+
+@register.simple_tag
+def placed_scores(ranking: Any, players: Any, key: str) -> list[tuple[int, list[tuple[Any, Any]]]]:
+    """A ranking as ``placed`` gives it, each seat paired with its ``players[seat][key]``
+    (score, VP, points) for the game-over banner: ``[(1, [("ann", 40)]), ...]``."""
+    out = []
+    for place, group in placed(ranking):
+        names = list(group) if isinstance(group, list | tuple) else [group]
+        out.append(
+            (place, [(n, number((get_item(players, n) or {}).get(key))) for n in names])
+        )
+    return out
+
+
+@register.filter
+def replace_confirm(seat: Any) -> str:
+    """The organizer's tick box for handing ``seat`` to a new player."""
+    from games.forms import replace_confirm_label
+
+    return replace_confirm_label(seat)

@@ -26,6 +26,7 @@ from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.presentation import (
     entered_order_text,
+    event_text,
     hex_picker,
     hit_picker,
     order_pattern,
@@ -139,7 +140,10 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
     entered = selectors.orders_entered_for(game=game, seat_name=seat_name) if seat_name else {}
     out = []
     for prompt in prompts[:limit]:
-        texts = [e.get("text", "") for e in events_for(prompt.events or [], seat_name)]
+        texts = [
+            event_text(ruleset=game.ruleset, text=e.get("text", ""))
+            for e in events_for(prompt.events or [], seat_name)
+        ]
         if texts:
             out.append(
                 {
@@ -231,6 +235,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         else None,
         "history": seat_history(game=game, seat_name=seat.name if seat else None),
         "seats": seats,
+        # Seats handed to another player: who holds them now, since when.
+        "handovers": selectors.seat_handovers(game=game, current=seats),
         "is_organizer": is_organizer,
         "status_url": reverse("games:status", args=[game.pk]),
         "status": status,

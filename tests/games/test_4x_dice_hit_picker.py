@@ -189,3 +189,33 @@ def test_hit_rows_follow_the_ships_and_what_the_other_dice_can_take():
         {"ruleset": "4x-dice", "view": view(four_ships, [[0, 0]]), "seat_name": "ann"},
     ):
         assert hit_picker(**args) is None, args
+
+
+def test_a_sealed_order_hitting_one_die_twice_shows_each_row_what_is_left(client):
+    """Row 2 of the page (JavaScript or not) offers the dice as row 1 leaves them: after
+    a SHIP hit on cat's die 1 (it shows 1/0) that die is gone from row 2, and cat's die
+    2 (0/2) after one ASTEROID hit shows 0/1."""
+    from games.services.orders import order_submit
+
+    game = exterminate_game()
+    order_submit(
+        seat=game.seats.get(name="ann"), text="HIT cat 1 SHIP; HIT cat 2 ASTEROID", source="web"
+    )
+    html = page_for(client, game, "ann")
+    form = html.split('id="hit-picker"', 1)[1].split("</form>", 1)[0]
+    first, second = form.split("data-hit-row")[1:3]
+
+    def dice_offered(row: str) -> list[str]:
+        dice = re.search(r'<select data-hit="die"[^>]*>(.*?)</select>', row, re.S).group(1)
+        return [t.strip() for t in re.findall(r"<option[^>]*>([^<]*)</option>", dice)]
+
+    assert dice_offered(first) == ["1 (1/0)", "2 (0/2)"]
+    assert dice_offered(second) == ["2 (0/2)"]
+    assert re.findall(r'<option value="(\w+)" selected>', second) == ["cat", "2", "ASTEROID"]
+
+    order_submit(
+        seat=game.seats.get(name="ann"), text="HIT cat 2 ASTEROID; HIT cat 2 ASTEROID", source="web"
+    )
+    form = page_for(client, game, "ann").split('id="hit-picker"', 1)[1].split("</form>", 1)[0]
+    first, second = form.split("data-hit-row")[1:3]
+    assert dice_offered(second) == ["1 (1/0)", "2 (0/1)"]

@@ -78,7 +78,7 @@ def test_the_hit_picker_composes_and_sends_two_hits(browser_page, live_server, s
     page.goto(url)
     for seat, die, face in (("bob", 3, "1/2"), ("cat", 2, "0/1"), ("bob", 1, "1/1")):
         row = page.locator("table tbody tr", has=page.locator(f"strong:text-is('{seat}')"))
-        cell = row.locator("td").nth(1)
+        cell = row.locator("td", has=page.locator(".die")).first  # the Dice column
         number = cell.locator(".die-no").nth(die - 1)
         assert number.inner_text() == str(die)
         assert cell.locator(".die").nth(die - 1).inner_text() == face, (seat, die)
@@ -107,3 +107,55 @@ def test_without_javascript_the_list_and_the_text_field_still_work(browser_page,
         assert stored.text == "HIT bob 1 ASTEROID; HIT cat 1 SHIP"
     finally:
         context.close()
+
+
+def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_server, settings):
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = exterminate_game()
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    rows = page.locator("#hit-picker [data-hit-row]")
+    first, second = rows.nth(0), rows.nth(1)
+
+    def options(row, part: str) -> list[str]:
+        return [t.strip() for t in row.locator(f'[data-hit="{part}"] option').all_inner_texts()]
+
+    # cat's die 1 shows one ship (1/0): once hit 1 takes it, hit 2 no longer offers that die.
+    first.locator('[data-hit="seat"]').select_option("cat")
+    first.locator('[data-hit="die"]').select_option("1")
+    assert first.locator('[data-hit="kind"]').input_value() == "SHIP"
+    second.locator('[data-hit="seat"]').select_option("cat")
+    assert options(second, "die") == ["2 (0/2)"]
+    # bob's die 1 (1/1) after a SHIP hit above shows 0/1: only an ASTEROID is left on it.
+    first.locator('[data-hit="seat"]').select_option("bob")
+    first.locator('[data-hit="die"]').select_option("1")
+    first.locator('[data-hit="kind"]').select_option("SHIP")
+    second.locator('[data-hit="seat"]').select_option("bob")
+    assert options(second, "die") == ["1 (0/1)", "3 (2/2)"]
+    second.locator('[data-hit="die"]').select_option("1")
+    assert options(second, "kind") == ["ASTEROID"]
+    assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT bob 1 ASTEROID"
+
+    # Changing a row above updates the rows below: hit 2 holds cat's die 1 SHIP, then hit 1
+    # takes that ship; hit 2 no longer shows it, and the order is one the server accepts.
+    second.locator('[data-hit="seat"]').select_option("cat")
+    second.locator('[data-hit="die"]').select_option("1")
+    assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT cat 1 SHIP"
+    first.locator('[data-hit="seat"]').select_option("cat")
+    first.locator('[data-hit="die"]').select_option("1")
+    assert first.locator('[data-hit="kind"]').input_value() == "SHIP"
+    assert options(second, "die") == ["2 (0/2)"]
+    order = page.inner_text("#hit-order")
+    assert order == "HIT cat 1 SHIP; HIT cat 2 ASTEROID"
+    page.locator("#hit-picker button[type='submit']").click()
+    page.wait_for_selector("#receipt")
+    assert f"Order sealed: {order}" in page.inner_text("#receipt")
+    stored = SealedOrder.objects.get(
+        prompt__game=game, prompt__number=2, seat_name="ann", is_current=True
+    )
+    assert stored.text == order
+    # The page offers the sealed hits again, each row with what is left for it.
+    rows = page.locator("#hit-picker [data-hit-row]")
+    assert options(rows.nth(1), "die") == ["2 (0/2)"]
+    assert rows.nth(1).locator('[data-hit="die"]').input_value() == "2"

@@ -94,8 +94,11 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     bob = game.seats.get(name="bob")
     assert "You have no order for it." in status_text(bob)
 
-    log = visible_text(client.get(reverse("games:log", args=[game.pk])).content.decode())
-    assert "Only legal order entered" in log and order.commitment[:16] in log
+    log_html = client.get(reverse("games:log", args=[game.pk])).content.decode()
+    log = visible_text(log_html)
+    # The commitment is shortened on the page, whole in its title.
+    assert "Only legal order entered" in log and order.commitment[:10] + "…" in log
+    assert f'title="{order.commitment}"' in log_html
     assert "BID 3" not in log  # sealed until the reveal
 
     submit_orders(game, capture, {"bob": "BID 2"})

@@ -221,3 +221,14 @@ def test_a_deadline_in_the_quiet_hours_of_the_games_zone_waits_for_their_end():
     # Three hours earlier it is 19:30 EST: not quiet.
     assert deadline_for(game=game, start=start - timedelta(hours=3)) == start - timedelta(hours=3) + timedelta(hours=24)
     assert game.log.get(kind="game_created").payload["quiet_hours_time_zone"] == "America/New_York"
+
+
+def test_the_games_list_writes_created_times_with_their_zone(client):
+    import zoneinfo
+
+    _org, game, _prompt = _game_with_deadline()
+    for name, zone in (("paris", "Europe/Paris"), ("newyork", "America/New_York"), ("utc", "UTC")):
+        client.force_login(game.seats.get(name=name).user)
+        html = client.get(reverse("games:list")).content.decode()
+        local = game.created_at.astimezone(zoneinfo.ZoneInfo(zone))
+        assert f"{local:%Y-%m-%d %H:%M} {local.tzname()}" in html, name

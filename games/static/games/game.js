@@ -135,14 +135,16 @@
   // 4X Dice's eXterminate: the rows of #hit-picker (seat, die, SHIP or ASTEROID, one row
   // per ship) compose the HIT order into the form's hidden "text"; the picker then stands
   // in for the long list of every hit order. Only dice that show something are offered
-  // (#hit-targets); the server still checks the order. Options are rebuilt only when the
-  // player changes a row, so editing() still sees the page's own choices as unedited.
+  // (#hit-targets), and each row offers only what the rows above it leave (a die showing
+  // one ship is not offered a second SHIP hit); the server still checks the order.
+  // Options are rebuilt only when the player changes a row, so editing() still sees the
+  // page's own choices as unedited.
   function hitPicker() {
     var form = document.getElementById("hit-picker");
     var source = document.getElementById("hit-targets");
     if (!form || !source) { return; }
-    var dice = {};
-    JSON.parse(source.textContent).forEach(function (t) { dice[t.seat] = t.dice; });
+    var order = [], dice = {};  // the seats in the page's order (a name may look like a number)
+    JSON.parse(source.textContent).forEach(function (t) { order.push(t.seat); dice[t.seat] = t.dice; });
     var text = form.querySelector("[data-hit-text]");
     var shown = document.getElementById("hit-order");
     var rows = form.querySelectorAll("[data-hit-row]");
@@ -163,13 +165,34 @@
       select.disabled = !items.length;
     }
 
-    function refresh(row, changed) {
-      var list = dice[part(row, "seat").value] || [];
-      if (changed === "seat") {
-        setOptions(part(row, "die"), list.map(function (d) {
-          return [String(d.n), d.n + " (" + d.ships + "/" + d.asteroids + ")"];
-        }));
+    // What is left to hit before row `index`: every die as the rows above leave it.
+    function leftBefore(index) {
+      var left = {};
+      order.forEach(function (seat) {
+        left[seat] = dice[seat].map(function (d) { return { n: d.n, ships: d.ships, asteroids: d.asteroids }; });
+      });
+      for (var i = 0; i < index; i++) {
+        var seat = part(rows[i], "seat").value, die = part(rows[i], "die").value, kind = part(rows[i], "kind").value;
+        var face = (left[seat] || []).filter(function (d) { return String(d.n) === die; })[0];
+        if (face && kind === "SHIP" && face.ships > 0) { face.ships -= 1; }
+        if (face && kind === "ASTEROID" && face.asteroids > 0) { face.asteroids -= 1; }
       }
+      return left;
+    }
+
+    function showing(d) { return d.ships > 0 || d.asteroids > 0; }
+
+    // Row `index` offers only what the rows above leave: its seats, dice and kinds.
+    function refresh(index) {
+      var row = rows[index];
+      var left = leftBefore(index);
+      setOptions(part(row, "seat"), [["", "no hit"]].concat(order.filter(function (seat) {
+        return left[seat].some(showing);
+      }).map(function (seat) { return [seat, seat]; })));
+      var list = (left[part(row, "seat").value] || []).filter(showing);
+      setOptions(part(row, "die"), list.map(function (d) {
+        return [String(d.n), d.n + " (" + d.ships + "/" + d.asteroids + ")"];
+      }));
       var die = part(row, "die").value;
       var face = list.filter(function (d) { return String(d.n) === die; })[0];
       var kinds = [];
@@ -188,9 +211,10 @@
       if (shown) { shown.textContent = text.value; }
     }
 
-    rows.forEach(function (row) {
-      row.addEventListener("change", function (ev) {
-        refresh(row, ev.target.getAttribute("data-hit"));
+    // A change in one row can change what every row below it may still hit.
+    rows.forEach(function (row, index) {
+      row.addEventListener("change", function () {
+        for (var i = index; i < rows.length; i++) { refresh(i); }
         compose();
       });
     });
@@ -343,6 +367,20 @@
     });
   }
 
+  // Organizer tools -> Replace: the tick box names the seat chosen and its player.
+  function replaceConfirm() {
+    var select = document.querySelector("[data-replace-seat]");
+    var label = document.querySelector("[data-replace-confirm]");
+    if (!select || !label) { return; }
+    function update() {
+      var option = select.options[select.selectedIndex];
+      var text = option && option.getAttribute("data-confirm-label");
+      if (text) { label.textContent = text; }
+    }
+    select.addEventListener("change", update);
+    update();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
     tickCountdowns();
@@ -353,5 +391,6 @@
     fillOrder();
     hitPicker();
     hexPicker();
+    replaceConfirm();
   });
 })();

@@ -1,0 +1,66 @@
+"""4X Dice's "What happened" (game page and emails) writes dice as the rest of the page
+does, ships/asteroids ("2/0"), not as Python lists ("[2, 0]"); the engine's own text
+stays as it is in the log and the API (the hash chain and ``engine verify`` use it)."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import OutboxMessage
+from tests.games.test_4x_dice_hit_picker import ROLLS, SETUP_ORDERS, exterminate_game
+
+pytestmark = pytest.mark.django_db
+
+AREAS_OF = {name: text.split()[1:] for name, text in SETUP_ORDERS.items()}
+
+
+def allocated_line(name: str, index: int) -> str:
+    """What the set-up allocation of seat number ``index`` reads like, from the test's own
+    rolls and orders: "ann allocated 2/0 to EXTERMINATE, 1/0 to EXPLORE, 0/1 to EXPAND."."""
+    faces = ROLLS[3 * index : 3 * index + 3]
+    parts = [f"{s}/{a} to {area}" for (s, a), area in zip(faces, AREAS_OF[name], strict=True)]
+    return f"{name} allocated {', '.join(parts)}."
+
+
+def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_commit_callbacks):
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = exterminate_game()  # the set-up (prompt 1) is resolved
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=game.seats.get(name="ann"), text="HIT bob 3 SHIP; HIT bob 1 ASTEROID", source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=2)
+    expected = [allocated_line(name, i) for i, name in enumerate(("ann", "bob", "cat"))]
+    # bob's die 3 showed 2/2 and his die 1 1/1: after the hits, 1/2 and 1/0.
+    hits = ["ann hit bob's die 3: one ship fewer (now 1/2)", "ann hit bob's die 1: one asteroid fewer (now 1/0)"]
+
+    client = Client()
+    client.force_login(game.seats.get(name="cat").user)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    happened = [html_lib.unescape(t) for t in re.findall(r"<li>([^<]*)</li>", html)]
+    for line in expected:
+        assert line in happened, (line, happened)
+    for line in hits:
+        assert any(h.startswith(line) for h in happened), (line, happened)
+    assert not any(re.search(r"\[\d+, \d+\]", h) for h in happened), happened
+
+    resolved = OutboxMessage.objects.filter(game=game, subject__contains="Prompt 1 resolved")
+    assert resolved.count() == 3
+    for message in resolved:
+        for line in expected:
+            assert f"- {line}" in message.body, message.to
+        assert not re.search(r"\[\d+, \d+\]", message.body)
+    for message in OutboxMessage.objects.filter(game=game, subject__contains="Prompt 2 resolved"):
+        assert not re.search(r"\[\d+, \d+\]", message.body)
+        assert hits[0] in message.body
+
+    # The engine's text itself is unchanged in the API and the log (it is in the hash chain).
+    api = client.get(f"/api/games/{game.pk}/log/").json()
+    logged = [e for e in api["entries"] if e["kind"] == "prompt_resolved"][0]["payload"]["events"]
+    assert "ann allocated [2, 0] to EXTERMINATE, [1, 0] to EXPLORE, [0, 1] to EXPAND." in logged

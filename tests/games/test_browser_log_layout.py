@@ -1,0 +1,67 @@
+"""The game log page in real headless Chromium: an "Orders revealed" row of a 3-seat game
+stays a few lines tall (its 64-hex commitments are shown shortened, not one character
+per line), on a desktop and on a phone, while the game runs and once it is over."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.test_4x_dice_hit_picker import exterminate_game
+from tests.games.test_browser import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# A few lines of text with three seats' orders; the bug made such a row 1,500 px tall.
+MAX_ROW_HEIGHT = 200
+
+
+def revealed_row_heights(page, url: str) -> list[float]:
+    page.goto(url)
+    rows = page.locator("table.log > tbody > tr").filter(has_text="Orders revealed")
+    assert rows.count() >= 1
+    return [rows.nth(i).bounding_box()["height"] for i in range(rows.count())]
+
+
+def words_broken(cell) -> list[str]:
+    """The words of an element's text that the browser laid out over more than one line."""
+    return cell.evaluate(
+        """(el) => {
+            const text = el.firstChild && el.firstChild.nodeType === 3 ? el.firstChild : null;
+            if (!text) return ["no text node"];
+            const broken = [];
+            const re = /\\S+/g;
+            let m;
+            while ((m = re.exec(text.data))) {
+                const range = document.createRange();
+                range.setStart(text, m.index);
+                range.setEnd(text, m.index + m[0].length);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                if (tops.size > 1) broken.push(m[0]);
+            }
+            return broken;
+        }"""
+    )
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_an_orders_revealed_row_is_a_few_lines_tall(browser_page, live_server, width, height):
+    from games.services.organizer import game_end
+
+    game = exterminate_game()  # 3 seats, the set-up prompt resolved: one "Orders revealed"
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": height})
+    log_in(page, live_server.url, "ann")
+    url = f"{live_server.url}/games/{game.pk}/log/"
+
+    # While the game runs ann sees her own order and salt, the others' commitments.
+    heights = revealed_row_heights(page, url)
+    assert max(heights) <= MAX_ROW_HEIGHT, heights
+    # The entry's number, time and kind are not broken inside a word ("1 / 3", "reveale / d").
+    row = page.locator("table.log > tbody > tr").filter(has_text="Orders revealed").first
+    for cell in ("td.seq", "td.when", "td.kind"):
+        assert words_broken(row.locator(cell)) == [], cell
+
+    # Over, every seat's text, salt and commitment are in the row.
+    game_end(game=game, by=game.organizer, reason="testing the log layout")
+    heights = revealed_row_heights(page, url)
+    assert max(heights) <= MAX_ROW_HEIGHT, heights

@@ -1,0 +1,67 @@
+"""The game log page shows salts, commitments and hashes shortened (a few hex digits and
+an ellipsis) with the whole value in the title attribute; the JSON record keeps them whole."""
+
+from __future__ import annotations
+
+import hashlib
+import html as html_lib
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import SealedOrder
+from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+pytestmark = pytest.mark.django_db
+
+
+def titled(html: str) -> dict[str, str]:
+    """Each ``title="…"`` value on the page -> the text of the element carrying it."""
+    return {
+        title: html_lib.unescape(text).strip()
+        for title, text in re.findall(r'title="([^"]*)"[^>]*>([^<]*)<', html)
+    }
+
+
+def test_commitments_are_shortened_on_the_log_page_and_whole_in_its_title_and_the_export():
+    from games.services.organizer import game_end
+
+    game = exterminate_game()  # 3 seats, the set-up prompt resolved
+    orders = list(SealedOrder.objects.filter(prompt__game=game, prompt__number=1, is_current=True))
+    assert len(orders) == 3
+    for order in orders:  # the commitment as anyone recomputes it from the revealed order
+        expected = hashlib.sha256(f"{order.salt}:{order.text}".encode()).hexdigest()
+        assert order.commitment == expected
+
+    client = Client()
+    client.force_login(game.seats.get(name="bob").user)
+    page = client.get(reverse("games:log", args=[game.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    shown = titled(html)
+    for order in orders:
+        # Whole in a title, shown as its first 10 digits and an ellipsis.
+        assert shown.get(order.commitment) == order.commitment[:10] + "…", order.seat_name
+        # Nowhere on the page as visible text (only inside title attributes).
+        outside_titles = re.sub(r'title="[^"]*"', "", html)
+        assert order.commitment not in outside_titles
+    # bob sees his own salt (shortened, whole in the title); the others' not at all.
+    bob = next(o for o in orders if o.seat_name == "bob")
+    assert shown.get(bob.salt) == bob.salt[:10] + "…"
+    for order in orders:
+        if order.seat_name != "bob":
+            assert order.salt not in html
+
+    game_end(game=game, by=game.organizer, reason="over")
+    record = client.get(reverse("games:export", args=[game.pk]))
+    assert record.status_code == 200
+    revealed = [e for e in record.json()["entries"] if e["kind"] == "orders_revealed"]
+    assert {name: o["commitment"] for name, o in revealed[0]["payload"]["orders"].items()} == {
+        o.seat_name: o.commitment for o in orders
+    }
+    # Over, every salt is on the log page, shortened the same way.
+    shown = titled(client.get(reverse("games:log", args=[game.pk])).content.decode())
+    for order in orders:
+        assert shown.get(order.salt) == order.salt[:10] + "…"
