@@ -8,6 +8,7 @@ email at all). Nothing here raises on bad input; the result says what was found.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import re
 import unicodedata
@@ -75,24 +76,39 @@ _ORIGINAL_RE = re.compile(
     r"alkuperäinen viesti|wiadomość oryginalna|исходное сообщение)\s*-{2,}\s*$",
     re.IGNORECASE,
 )
+# Apple Mail's forward line (and its translations): the forwarded message follows.
+_FORWARDED_RE = re.compile(
+    r"^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|"
+    r"début du message réexpédié|inicio del mensaje reenviado|inizio messaggio inoltrato|"
+    r"begin doorgestuurd bericht|videresendt melding|videresendt besked|"
+    r"vidarebefordrat mejl|начало переадресованного сообщения)\s*:\s*$",
+    re.IGNORECASE,
+)
 _ATTRIBUTION_END_RE = re.compile(
     r"(wrote|writes|schrieb|escribió|escreveu|ha scritto|a écrit|schreef|skrev|"
     r"kirjoitti|napisał\(a\)|napisała|napisał|написал\(а\)|написала|написал|napsal|írta|"
-    r"yazdı|έγραψε|写道|が書きました)\s*:\s*$",
+    r"yazdı|έγραψε|пишет|пише|写道|寫道|が書きました)\s*:\s*$",
     re.IGNORECASE,
 )
 _ATTRIBUTION_VERB_RE = re.compile(
     r"\b(wrote|schrieb|escribió|escreveu|ha scritto|a écrit|schreef|skrev|kirjoitti|"
-    r"napisał|написал|napsal|írta|yazdı)\b",
+    r"napisał|написал|пишет|napsal|írta|yazdı)\b",
     re.IGNORECASE,
 )
 _ATTRIBUTION_START_RE = re.compile(
-    r"^\s*(on|le|am|el|il|em|no dia|op|den|på|dne|w dniu|в|el día)\b", re.IGNORECASE
+    r"^\s*((on|le|am|el|il|em|no dia|op|den|på|dne|w dniu|в|el día)\b|在|於|于)", re.IGNORECASE
 )
-_OUTLOOK_FROM_RE = re.compile(r"^\s*\**(from|de|von|da|van|från|od|от)\s*\**\s*:", re.IGNORECASE)
+# Gmail's attribution in languages without a "wrote" (Russian, Japanese, ...): a date,
+# the name and "<address>:". Taken for one only with a '>' quote below it.
+_ADDRESS_COLON_RE = re.compile(r"<[^<>\s@]+@[^<>\s]+>\s*:\s*$")
+_OUTLOOK_FROM_RE = re.compile(
+    r"^\s*\**(from|de|von|da|van|från|fra|od|от|lähettäjä)\s*\**\s*:", re.IGNORECASE
+)
 _OUTLOOK_NEXT_RE = re.compile(
-    r"^\s*\**(sent|date|envoyé|gesendet|datum|enviado|inviato|verzonden|skickat|"
-    r"wysłano|отправлено|to|à|an|para|a|aan|till|do|кому)\s*\**\s*:",
+    r"^\s*\**(sent|date|envoyé|gesendet|datum|dato|enviado|inviato|verzonden|skickat|sendt|"
+    r"wysłano|отправлено|lähetetty|to|à|an|para|a|aan|till|til|do|кому|vastaanottaja|"
+    r"subject|objet|betreff|asunto|oggetto|assunto|onderwerp|ämne|emne|temat|тема|aihe)"
+    r"\s*\**\s*:",
     re.IGNORECASE,
 )
 _MOBILE_RE = re.compile(
@@ -264,6 +280,26 @@ def sender_address(msg: Message) -> tuple[str, bool]:
     return address, ok
 
 
+_DAEMON_NAME_RE = re.compile(r"(?<![a-z0-9])mail(er)?[-_ ]?daemon(?![a-z0-9])", re.IGNORECASE)
+
+
+def sender_display_name(msg: Message) -> str:
+    """The display name of the first mailbox of the ``From:`` header, decoded ("" when
+    there is none or the header cannot be parsed)."""
+    for key, value in msg.raw_items():
+        if key.lower() != "from":
+            continue
+        try:
+            header = policy.default.header_factory(
+                "from", one_line(fix_surrogates(str(value)))[:PARSED_HEADER_LIMIT]
+            )
+            mailboxes = [a for group in header.groups for a in group.addresses]
+        except Exception:  # noqa: BLE001 - unparseable: no name
+            return ""
+        return one_line(mailboxes[0].display_name or "") if mailboxes else ""
+    return ""
+
+
 def first_address(value: str) -> str:
     """The first addr-spec in an address header value ("" when none)."""
     try:
@@ -314,8 +350,11 @@ def auto_reply_reason(msg: Message, envelope_sender: str | None = None) -> str:
         return "delivery report (multipart/report)"
     sender = (sender_address(msg)[0] or envelope_sender or "").lower()
     local = sender.rpartition("@")[0] if "@" in sender else sender
-    if local in {"mailer-daemon", "postmaster", "mail-daemon"}:
+    if local.replace("_", "-") in {"mailer-daemon", "postmaster", "mail-daemon"}:
         return f"{local} sender"
+    name = sender_display_name(msg)
+    if _DAEMON_NAME_RE.search(name):
+        return f"{name[:80]} sender"
     subject = header_text(msg, "Subject")
     if _AUTO_SUBJECT_RE.match(subject):
         return f"Subject: {subject[:80]}"
@@ -418,12 +457,80 @@ def _flatten_nesting(html: str, limit: int = HTML_NESTING_LIMIT) -> str:
     return "".join(out)
 
 
+_HIDDEN_STYLE_RE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)\b",
+    re.IGNORECASE,
+)
+_VOID_TAGS = frozenset(
+    "area base br col embed hr img input keygen link meta param source track wbr".split()
+)
+_ALWAYS_HIDDEN_TAGS = frozenset({"head", "template"})
+# Tags that end an open <p> (HTML's implied end tag): a hidden paragraph ends there.
+_ENDS_P = frozenset(
+    "address article aside blockquote details div dl fieldset figure footer form h1 h2 h3 "
+    "h4 h5 h6 header hr main nav ol p pre section table ul".split()
+)
+
+
+def _is_hidden(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    if tag in _ALWAYS_HIDDEN_TAGS:
+        return True
+    for name, value in attrs:
+        if name == "hidden":
+            return True
+        if name == "style" and value and _HIDDEN_STYLE_RE.search(value):
+            return True
+    return False
+
+
+class _VisibleText(html2text.HTML2Text):
+    """html2text that leaves out what a mail program does not show: ``<head>`` and
+    ``<template>``, elements with the ``hidden`` attribute or a style of
+    ``display:none`` / ``visibility:hidden`` / ``mso-hide:all``, with everything in them.
+    Constant work per tag: only the open tags of the hidden element's name are counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hidden_tag: str | None = None
+        self._hidden_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        hidden = self._hidden_tag
+        if hidden is not None and (
+            (hidden == "p" and tag in _ENDS_P) or (hidden == "head" and tag == "body")
+        ):
+            self._hidden_tag, self._hidden_depth = None, 0  # implied end of the element
+            hidden = None
+        if hidden is not None:
+            if tag == hidden:
+                self._hidden_depth += 1
+            return
+        if _is_hidden(tag, attrs):
+            if tag not in _VOID_TAGS:
+                self._hidden_tag, self._hidden_depth = tag, 1
+            return
+        super().handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._hidden_tag is not None:
+            if tag == self._hidden_tag:
+                self._hidden_depth -= 1
+                if self._hidden_depth <= 0:
+                    self._hidden_tag, self._hidden_depth = None, 0
+            return
+        super().handle_endtag(tag)
+
+    def handle_data(self, data: str, entity_char: bool = False) -> None:
+        if self._hidden_tag is None:
+            super().handle_data(data, entity_char)
+
+
 def html_to_text(html: str) -> str:
-    """HTML mail as plain text (blockquotes become '>' lines, dropped later as quotes).
-    The work is bounded: at most ``HTML_LIMIT`` characters, nesting flattened below
+    """HTML mail as plain text (blockquotes become '>' lines, dropped later as quotes),
+    without the text a mail program hides (``_VisibleText``). The work is bounded: at most ``HTML_LIMIT`` characters, nesting flattened below
     ``HTML_NESTING_LIMIT`` levels."""
     html = _flatten_nesting(html[:HTML_LIMIT])
-    converter = html2text.HTML2Text()
+    converter = _VisibleText()
     converter.body_width = 0
     converter.ignore_links = True
     converter.ignore_images = True
@@ -491,6 +598,13 @@ def _attribution_span(lines: list[str], i: int) -> int:
         and _ATTRIBUTION_VERB_RE.search(line)
     ):
         return 1
+    # "сб, 21 нояб. 2026 г. в 10:00, Name <address>:" above a '>' quote (Gmail).
+    if (
+        len(line) < 300
+        and _ADDRESS_COLON_RE.search(line)
+        and _next_nonblank(lines, i + 1).lstrip().startswith(">")
+    ):
+        return 1
     # Mail clients wrap a long "On <date>, <name> <address> wrote:" over two or three lines.
     if _ATTRIBUTION_START_RE.match(line):
         joined = line
@@ -514,6 +628,55 @@ def _next_nonblank(lines: list[str], start: int) -> str:
     return ""
 
 
+_PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
+_PGP_SIG_BEGIN = "-----BEGIN PGP SIGNATURE-----"
+_PGP_SIG_END = "-----END PGP SIGNATURE-----"
+_PGP_ARMOR_HEADER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: ?.*$")
+
+
+def _first_at_or_after(positions: list[int], start: int) -> int | None:
+    found = bisect.bisect_left(positions, start)
+    return positions[found] if found < len(positions) else None
+
+
+def strip_pgp_clearsign(text: str) -> str:
+    """``text`` with each PGP clear-signed block (RFC 4880 section 7) reduced to the text
+    that was signed: the ``BEGIN PGP SIGNED MESSAGE`` line and its armour headers
+    ("Hash: SHA256") up to the blank line go, dash-escaped lines ("- -- ") lose their
+    "- ", and the signature block goes. The signature is not checked (it proves nothing
+    the gateway uses). A block without its signature is left as it is. Linear."""
+    if _PGP_BEGIN not in text:
+        return text
+    lines = text.split("\n")
+    sigs = [k for k, line in enumerate(lines) if line.strip() == _PGP_SIG_BEGIN]
+    ends = [k for k, line in enumerate(lines) if line.strip() == _PGP_SIG_END]
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != _PGP_BEGIN:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and _PGP_ARMOR_HEADER_RE.match(lines[j].strip()):
+            j += 1
+        if j >= len(lines) or lines[j].strip():
+            out.append(lines[i])  # no blank line after the armour headers: not PGP
+            i += 1
+            continue
+        start = j + 1
+        sig = _first_at_or_after(sigs, start)
+        end = _first_at_or_after(ends, sig) if sig is not None else None
+        if sig is None or end is None:
+            out.append(lines[i])  # unfinished: read as it is
+            i += 1
+            continue
+        for line in lines[start:sig]:
+            out.append(line[2:] if line.startswith("- ") else line)
+        i = end + 1
+    return "\n".join(out)
+
+
 def strip_reply(text: str) -> str:
     """The new part of a reply: stops at a signature ("-- "), an "Original Message"
     separator, an Outlook header block, the "above this line" marker, or an attribution
@@ -528,7 +691,11 @@ def strip_reply(text: str) -> str:
         stripped = line.strip()
         if line.rstrip("\n") in _SIG_LINES or stripped == "--":
             break
-        if _ORIGINAL_RE.match(stripped) or "above this line" in stripped.lower():
+        if (
+            _ORIGINAL_RE.match(stripped)
+            or _FORWARDED_RE.match(stripped)
+            or "above this line" in stripped.lower()
+        ):
             break
         # A rule (Outlook's "____", html2text's "* * *") right above a "From:" header block.
         if _RULE_RE.fullmatch(stripped) and any(
@@ -638,7 +805,10 @@ def _read_body(out: ParsedMail, msg: Message) -> None:
         return
     # Compatibility forms read as what they look like: full-width "ＰＬＡＹ" (some phone
     # keyboards), no-break spaces, ligatures.
-    out.text = unicodedata.normalize("NFKC", strip_reply(text))
+    # Normalized before the reply is cut: a full-width "：" (Chinese and Japanese mail
+    # programs) ends an attribution line as ":" does. A clear-signed message is read as
+    # the text it signs.
+    out.text = strip_reply(strip_pgp_clearsign(unicodedata.normalize("NFKC", text)))
     out.commands, order_text = split_commands(out.text)
     # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard) is no
     # part of any order language.

@@ -430,13 +430,19 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         text = replies.too_large_text(size=row.size, limit=max_bytes())
         return Outcome(rejected, "too_large", f"{row.size} bytes", [text])
     if str(game.status) in ("finished", "abandoned"):
-        return Outcome(rejected, "game_finished", "game is over", [replies.finished_text(game)])
+        return _game_over(seat, parsed)
     if parsed.garbled:
         return Outcome(rejected, "garbled", "unreadable body", [replies.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
         text = replies.attachment_only_text(seat)
         return Outcome(rejected, "attachment_only", "no text part", [text])
     if not parsed.commands and not parsed.order_text:
+        in_subject = _order_in_subject(seat, parsed.subject)
+        if in_subject is not None:
+            # Never taken as the order (nothing is guessed): the player is told where to
+            # write it.
+            text = replies.order_in_subject_text(seat, in_subject)
+            return Outcome(rejected, "order_in_subject", "order in the subject only", [text])
         return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     signoff = ""
@@ -466,6 +472,62 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
         outcome.sections.append(replies.foreign_sender_text(sender=named))
     return outcome
+
+
+_SUBJECT_PREFIX_RE = re.compile(
+    r"^\s*(re|aw|sv|vs|antw|réf|ref|fwd?|wg|tr|rv|enc|odp|přep)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE
+)
+_SUBJECT_END_PUNCT_RE = re.compile(r"[\s.!]+$")
+
+
+def _order_in_subject(seat: Seat, subject: str) -> str | None:
+    """The order a message's Subject holds, once the reply and forward prefixes ("Re:",
+    "Fwd:") and the game's bracketed title ("[League 7]") are taken away: a legal order
+    of the seat (as the game writes it), or text the rules parse as an order. None
+    otherwise. Only said back to the player, never taken as the order."""
+    import unicodedata
+
+    from games.selectors import current_state, legal_orders
+    from games.services.games import ruleset_get
+
+    text = unicodedata.normalize("NFKC", subject or "")[:300].strip()
+    title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
+    for _ in range(20):  # "Re: [League 7] Fwd: ..." (bounded)
+        before = text
+        text = _SUBJECT_PREFIX_RE.sub("", text, count=1)
+        found = title.match(text)
+        if found:
+            text = text[found.end() :]
+        if text == before:
+            break
+    text = " ".join(_SUBJECT_END_PUNCT_RE.sub("", text).split())
+    if not text:
+        return None
+    for order in legal_orders(seat=seat):
+        if " ".join(order.split()).upper() == text.upper():
+            return order
+    state = current_state(game=seat.game)
+    if not state:
+        return None
+    try:
+        ruleset_get(seat.game.ruleset).parse_order(state, seat.name, text)
+    except Exception:  # noqa: BLE001 - IllegalOrder or worse: not an order
+        return None
+    return text
+
+
+def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
+    """A message for a finished or abandoned game: an order is refused; commands are
+    answered from what may be known once the game is over (``replies.game_over_text``:
+    a finished game's ranking and log, an abandoned game's page only)."""
+    sections = [replies.finished_text(seat.game)]
+    sections += [replies.game_over_text(seat, command) for command in parsed.commands]
+    order_text = parsed.order_text
+    if parsed.commands and order_text and _is_signoff(order_text, seat):
+        order_text = ""  # "STATUS\n\nThanks,\nAnn"
+    if order_text or not parsed.commands:
+        return Outcome(Status.REJECTED, "game_finished", "game is over", sections)
+    return Outcome(Status.PROCESSED, "commands", "game is over", sections)
 
 
 def _before_our_email(text: str, game: Any) -> str:

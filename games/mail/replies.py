@@ -200,6 +200,16 @@ def empty_text(seat: Any) -> str:
     )
 
 
+def order_in_subject_text(seat: Any, order: str) -> str:
+    """An answer to a message with an empty body whose Subject reads as an order."""
+    return (
+        f"Your message had no order in its body, but its subject reads as one "
+        f"({_one_line(order)[:120]}). Orders are read from the body only, so nothing was "
+        "stored: write the order in the body, not the subject, and send it again.\n\n"
+        f"{legal_orders_text(seat)}"
+    )
+
+
 def garbled_text(seat: Any) -> str:
     """An answer to a message whose body could not be read as text."""
     return (
@@ -229,6 +239,47 @@ def too_large_text(*, size: int, limit: int) -> str:
 def finished_text(game: Any) -> str:
     """An answer to a message for a finished game."""
     return f"This game is {game.status}: orders are no longer accepted."
+
+
+def final_ranking_lines(game: Any) -> list[str]:
+    """A finished game's ranking as its last turn email gives it ("1. ann", "2. bob, cy":
+    tied seats share a place); empty without one."""
+    from games.templatetags.games_extras import placed
+
+    lines = []
+    for place, group in placed(game.ranking or []):
+        names = group if isinstance(group, list | tuple) else [group]
+        lines.append(f"{place}. {', '.join(str(n) for n in names)}")
+    return ["Final ranking:", *lines] if lines else []
+
+
+def game_over_text(seat: Any, command: str) -> str:
+    """A command's answer once the game is over. Finished: every order has been revealed
+    by the rules, so STATUS gives the final ranking, the seat's last view and the log.
+    Abandoned: the last prompt's sealed orders were never revealed and stay sealed, so
+    no command shows a view or an order, only the game's page."""
+    from games.services.notifications import game_url
+
+    game = seat.game
+    url = game_url(game)
+    if str(game.status) != "finished":
+        return (
+            f"{command}: the game was ended early, without a ranking; orders sealed and not "
+            f"revealed stay sealed. The game's page: {url}"
+        )
+    log = f"{url}log/"
+    if command == "STATUS":
+        ranking = final_ranking_lines(game)
+        parts = [status_text(seat), "\n".join(ranking)] if ranking else [status_text(seat)]
+        return "\n\n".join([*parts, f"The game's page: {url}\nIts log, every order revealed: {log}"])
+    if command == "HELP":
+        return (
+            "HELP: no orders are asked any more. STATUS gives the final ranking; every "
+            f"order of the game is in its log: {log}"
+        )
+    if command == "SHOW":
+        return f"SHOW: no order is open any more. Every order of the game, yours too, is in its log: {log}"
+    return f"{command}: the game is over; it sends no more emails."
 
 
 def inactive_text(seat: Any) -> str:

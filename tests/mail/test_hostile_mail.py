@@ -570,3 +570,291 @@ def test_a_subject_of_seventy_thousand_encoded_words_is_read_quickly(table) -> N
 def test_the_inbound_task_has_a_time_limit_that_leaves_time_to_answer() -> None:
     assert 0 < process_inbound_mail.soft_time_limit <= 300
     assert process_inbound_mail.time_limit > process_inbound_mail.soft_time_limit
+
+
+# --------------------------------------------------- 12. PGP clear-signed mail (RFC 4880)
+
+
+def clear_signed(text: str) -> str:
+    """``text`` clear-signed as GnuPG writes it: armour header, dash-escaped lines, the
+    signature block (its base64 is junk: it is not checked, only taken away)."""
+    escaped = "\n".join("- " + line if line.startswith("-") else line for line in text.split("\n"))
+    return (
+        "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
+        f"{escaped}\n"
+        "-----BEGIN PGP SIGNATURE-----\n\n"
+        "iQEzBAEBCAAdFiEEq2m8xJ4tV0cQ3ZpRwW1HkLq5e0QFAmc/AAAACgkQwW1HkLq5\ne0Q=\n=abcd\n"
+        "-----END PGP SIGNATURE-----\n"
+    )
+
+
+def test_a_pgp_clear_signed_order_is_read(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, body=clear_signed("PLAY EXPLORE")), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+    [confirmation] = answers()
+    assert "sign-off" not in confirmation.body
+    assert "PGP" not in confirmation.body and "SHA256" not in confirmation.body
+
+
+def test_dash_escaped_lines_of_a_clear_signed_message_are_unescaped(table) -> None:
+    """"-- " (the signature separator) is "- -- " in the signed text: read as "-- ", the
+    signature below it is no sign-off to quote back."""
+    address = table.address("ann")
+    body = clear_signed("PLAY EXPAND\n-- \nAnn Example\n---\nmobile 555 0100")
+    row = process_message(message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+    [confirmation] = answers()
+    assert "sign-off" not in confirmation.body
+    assert "Ann Example" not in confirmation.body
+
+
+def test_a_second_order_in_a_clear_signed_message_is_still_ambiguous(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, body=clear_signed("PLAY EXPAND\nPLAY EXPLORE")), address)
+    assert row.status == "rejected"
+    assert current(table.seats["ann"]) is None
+
+
+# ------------------------------------------- 13. more reply and forward header blocks
+
+OUR_COPY = (
+    "League 7 — The game has started. Seating: bob, ann, cy\n\n"
+    "Your seat: ann\nRound 1 of 6, phase play.\n"
+    "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE\n\n"
+    "YOUR ORDER IS NEEDED for prompt 1 (round 1, play).\n"
+    "Legal orders now:\n  PLAY EXPLOIT\n  PLAY EXTERMINATE\n  PLAY EXPAND\n  PLAY EXPLORE\n"
+    "  PLAY EXCAVATE\n"
+)
+QUOTED_COPY = "".join(f"> {line}\n" for line in OUR_COPY.split("\n"))
+
+HEADER_BLOCKS = {
+    "danish_outlook": (
+        "Fra: FiveX <fivex@localhost>\nSendt: 21. november 2026 10:00\nTil: Ann\n"
+        "Emne: [League 7] The game has started\n\n" + OUR_COPY
+    ),
+    "norwegian_outlook_no_rule": (
+        "Fra: FiveX <fivex@localhost>\nDato: lørdag 21. november 2026 kl. 10:00\n"
+        "Til: Ann\nEmne: [League 7] The game has started\n\n" + OUR_COPY
+    ),
+    "swedish_outlook": (
+        "Från: FiveX <fivex@localhost>\nSkickat: den 21 november 2026 10:00\nTill: Ann\n"
+        "Ämne: [League 7] The game has started\n\n" + OUR_COPY
+    ),
+    "apple_forward": (
+        "Begin forwarded message:\n\nFrom: FiveX <fivex@localhost>\n"
+        "Subject: [League 7] The game has started\nDate: 21 November 2026 at 10:00:00 GMT\n"
+        "To: Ann\n\n" + OUR_COPY
+    ),
+    "chinese_gmail_fullwidth_colon": (
+        "FiveX <fivex@localhost> 于2026年11月21日周六 10:00写道：\n" + QUOTED_COPY
+    ),
+    "chinese_foxmail": "在 2026年11月26日 10:00，FiveX 写道：\n" + QUOTED_COPY,
+    "russian_gmail_no_verb": "сб, 21 нояб. 2026 г. в 10:00, FiveX <fivex@localhost>:\n" + QUOTED_COPY,
+    "russian_pishet": "21.11.2026 10:00, FiveX <fivex@localhost> пишет:\n" + QUOTED_COPY,
+}
+
+
+@pytest.mark.parametrize("block", HEADER_BLOCKS.values(), ids=HEADER_BLOCKS.keys())
+def test_an_order_above_more_header_blocks_is_read_without_a_sign_off_note(
+    table, block: str
+) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, body=f"PLAY EXPAND\n\n{block}"), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+    [confirmation] = answers()
+    assert "sign-off" not in confirmation.body
+    assert "fivex@localhost" not in confirmation.body
+    assert block.split("\n")[0].strip() not in confirmation.body
+
+
+def test_a_line_ending_in_an_address_and_colon_is_no_attribution_without_a_quote(table) -> None:
+    """Only a '>' quote below makes "…<address>:" an attribution: text under it is read."""
+    address = table.address("ann")
+    body = "Sent to FiveX <fivex@localhost>:\nPLAY EXPAND\n"
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome != "order_accepted"
+    assert current(table.seats["ann"]) is None
+
+
+# --------------------------------------------------------------- 14. hidden HTML
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<p>PLAY EXPLORE</p><span style="display:none">PLAY EXPAND</span><!-- PLAY EXPLOIT -->',
+        "<p>PLAY EXPLORE</p><div hidden>PLAY EXPAND</div>",
+        '<div style="color: red; DISPLAY : None !important">PLAY EXPAND</div><p>PLAY EXPLORE</p>',
+        '<div style="display:none"><div>PLAY EXPAND</div>PLAY EXPLOIT</div><p>PLAY EXPLORE</p>',
+        "<html><head>PLAY EXPAND<meta charset=utf-8><title>PLAY EXPLOIT</title></head>"
+        "<body><p>PLAY EXPLORE</p></body></html>",
+        '<p>PLAY EXPLORE</p><p hidden="hidden">PLAY EXPAND<img src="x.png" hidden></p>',
+    ],
+)
+def test_hidden_html_is_not_read(table, html: str) -> None:
+    address = table.address("ann")
+    raw = message(to=address, content_type="text/html; charset=utf-8", body=html)
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+    assert "sign-off" not in answers()[0].body
+
+
+def test_an_order_only_in_hidden_html_is_not_taken(table) -> None:
+    address = table.address("ann")
+    html = '<div style="display:none">PLAY EXPAND</div><p>Hello</p>'
+    row = process_message(message(to=address, content_type="text/html; charset=utf-8", body=html), address)
+    assert row.status == "rejected"
+    assert current(table.seats["ann"]) is None
+
+
+def test_twenty_thousand_nested_hidden_divs_are_read_quickly(table) -> None:
+    address = table.address("ann")
+    html = "<p>PLAY EXPLORE</p>" + '<div style="display:none">x' * 20_000
+    raw = message(to=address, content_type="text/html; charset=utf-8", body=html)
+    assert len(raw) < 1024 * 1024
+    row, seconds = timed(lambda: process_message(raw, address))
+    assert seconds < 5, seconds
+    assert row.outcome == "order_accepted"
+    assert "sign-off" not in answers()[0].body
+
+
+# ------------------------------------------------------- 15. an order in the Subject only
+
+
+@pytest.mark.parametrize(
+    "subject", ["PLAY EXPLORE", "Re: [League 7] play explore", "Fwd: RE: [League 7] Play Explore."]
+)
+def test_an_order_in_the_subject_with_an_empty_body_gets_a_hint(table, subject: str) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, subject=subject, body=""), address)
+    assert row.status == "rejected"
+    assert SealedOrder.objects.count() == 0  # nothing is guessed
+    [answer] = answers()
+    assert "write the order in the body, not the subject" in answer.body
+    assert "Legal orders now:" in answer.body
+
+
+@pytest.mark.parametrize(
+    ("subject", "body"),
+    [
+        ("Re: [League 7] The game has started", ""),
+        ("Re: [League 7] PLAY NAPOLEON", ""),
+        ("PLAY EXPLORE", "> PLAY EXPAND\n"),  # a quote only: empty, but the subject hint...
+    ],
+)
+def test_no_subject_hint_without_an_order_in_the_subject(table, subject: str, body: str) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, subject=subject, body=body), address)
+    assert row.status == "rejected"
+    assert SealedOrder.objects.count() == 0
+    [answer] = answers()
+    if body:  # ...applies to a body with nothing new in it as well
+        assert "write the order in the body, not the subject" in answer.body
+    else:
+        assert "did not contain an order" in answer.body
+        assert "not the subject" not in answer.body
+
+
+# -------------------------------------------------- 16. commands in a game that is over
+
+
+def test_status_in_a_finished_game_gives_the_final_ranking_and_the_log(table) -> None:
+    from games.models import Game
+    from tests.tournaments.test_tournament_services import play_to_the_end
+
+    game = table.game
+    play_to_the_end(game)
+    game.refresh_from_db()
+    assert game.status == "finished" and game.ranking
+    address = table.address("ann")
+    row = process_message(message(to=address, body="STATUS\n"), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    [answer] = answers()
+    assert "This game is finished" in answer.body
+    assert "Final ranking:" in answer.body
+    ranking = answer.body.split("Final ranking:", 1)[1]
+    positions = [ranking.index(name) for group in game.ranking for name in group]
+    assert positions == sorted(positions)  # best first, as the game recorded it
+    assert f"/games/{game.pk}/log/" in answer.body
+    assert "STATUS: your view of the game" in answer.body
+    assert Game.objects.get(pk=game.pk).status == "finished"
+
+
+@pytest.mark.parametrize("command", ["HELP", "SHOW"])
+def test_help_and_show_in_a_finished_game_point_to_the_log(table, command: str) -> None:
+    from tests.tournaments.test_tournament_services import play_to_the_end
+
+    play_to_the_end(table.game)
+    address = table.address("ann")
+    row = process_message(message(to=address, body=f"{command}\n"), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    [answer] = answers()
+    assert f"{command}:" in answer.body
+    assert f"/games/{table.game.pk}/log/" in answer.body
+    assert "Legal orders now" not in answer.body
+
+
+def test_commands_in_an_abandoned_game_reveal_no_sealed_order(table) -> None:
+    from games.services.organizer import game_end
+
+    bob = table.seats["bob"]
+    process_message(message(to=table.address("bob"), sender="bob@example.com", body="PLAY EXCAVATE"), table.address("bob"))
+    sealed = current(bob)
+    assert sealed.text == "PLAY EXCAVATE"
+    process_message(message(to=table.address("ann"), body="PLAY EXPAND"), table.address("ann"))
+    game_end(game=table.game, by=table.game.organizer, reason="")
+    address = table.address("ann")
+    row = process_message(message(to=address, body="STATUS\nSHOW\nHELP\n"), address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    answer = answers()[-1].body
+    assert "This game is abandoned" in answer
+    assert f"/games/{table.game.pk}/" in answer
+    for secret in ("PLAY EXCAVATE", "PLAY EXPAND", sealed.commitment, current(table.seats["ann"]).commitment):
+        assert secret not in answer
+
+
+def test_an_order_in_a_finished_game_is_still_refused(table) -> None:
+    from tests.tournaments.test_tournament_services import play_to_the_end
+
+    play_to_the_end(table.game)
+    before = SealedOrder.objects.count()
+    address = table.address("ann")
+    row = process_message(message(to=address, body="PLAY EXPLORE\nSTATUS\n"), address)
+    assert (row.status, row.outcome) == ("rejected", "game_finished")
+    assert SealedOrder.objects.count() == before
+    answer = answers()[-1].body
+    assert "orders are no longer accepted" in answer
+    assert "Final ranking:" in answer
+
+
+# ------------------------------------------------------------- 17. more bounce senders
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "MAILER_DAEMON@mx.example.com",
+        "Mail_Daemon <MAIL_DAEMON@mx.example.com>",
+        "MAILER-DAEMON <bounces@mx.example.com>",
+        '"Mailer_Daemon (mx.example.com)" <double-bounce@mx.example.com>',
+        "Mailer Daemon <noreply@mx.example.com>",
+    ],
+)
+def test_more_bounce_senders_are_ignored(table, sender: str) -> None:
+    address = table.address("ann")
+    body = "This is the mail system at host mx.example.com.\n\nPLAY EXPAND\n"
+    row = process_message(message(to=address, sender=sender, subject="Undelivered Mail", body=body), address)
+    assert (row.status, row.outcome) == ("ignored", "auto_reply")
+    assert answers() == []
+    assert current(table.seats["ann"]) is None
+
+
+def test_a_player_named_like_a_daemon_word_is_still_answered(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, sender="Daemon Mailer-Fan <ann@example.com>"), address)
+    assert row.outcome == "order_accepted"
