@@ -1,4 +1,4 @@
-"""Tables of three to six players (or mixed sizes): construction plus local search.
+"""Tables of three to twelve players (or mixed sizes): construction plus local search.
 
 0. Size order: the planned tables are stacked, top first, in the order of sizes that keeps
    points closest when seated in plain standings order (:func:`_size_order`).
