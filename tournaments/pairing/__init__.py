@@ -20,9 +20,10 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
   is reported as impossible (only conceivable with very dense forbidden lists).
 - Optimality of rule 4: proved (exact matching / exhaustive search) up to 100 players two
   a table; at bigger tables by a branch and bound from the local search's layout that
-  looks at up to 200,000 tables, for fields of up to 24 players (it finishes, and so
-  proves the minimum, for every field of up to 16 players we generated, and for most of
-  up to 20); beyond, the local search's best.
+  looks at up to 50,000 tables (a few seconds: the site pairs a round while the
+  organizer waits), for fields of up to 24 players (it finishes, and so proves the
+  minimum, for every field of up to 16 players we generated); beyond, the best layout
+  found.
 - Two players a table: :mod:`.two`; three or more (or mixed sizes): :mod:`.tables`;
   seat order: :mod:`.seats`.
 - Output: tables top first (ordered by their highest-placed player), each in seat
