@@ -353,3 +353,167 @@ def test_tables_bigger_than_six() -> None:
     with pytest.raises(PairingError, match="between 2 and 12"):
         _run(_req([13], players))
 
+
+
+def test_forbidden_pair_does_not_push_floaters_far_from_their_score() -> None:
+    # Regression: the greedy paired a-b, then c (forbidden with d) and d floated down to e
+    # and f: gaps 1.5, 1.5 and 1. By hand, a-c, b-d, e-f keeps every gap smaller
+    # (1.5, 0.5, 0); every other repeat-free pairing has a bigger squared-gap sum.
+    players = [
+        _p("a", 3),
+        _p("b", 1.5, rating=1600),
+        _p("c", 1.5, rating=1500),
+        _p("d", 1),
+        _p("e", 0, rating=1600),
+        _p("f", 0, rating=1500),
+    ]
+    out = _run(_req([2], players, [["c", "d"]]))
+    assert {frozenset(t) for t in out["tables"]} == {
+        frozenset("ac"),
+        frozenset("bd"),
+        frozenset("ef"),
+    }
+
+
+def test_smaller_table_goes_on_top_when_that_keeps_points_closer() -> None:
+    # Regression: 7 players at [4, 3] were always seated 4 on top: {4, 4, 2, 1} {1, 0, 0},
+    # squared gaps 27 + 2 = 29. By hand {4, 4, 2} {1, 1, 0, 0} costs 8 + 4 = 12 and every
+    # player's table-mates are closer in points.
+    players = [
+        _p("a", 4, rating=1600),
+        _p("b", 4),
+        _p("c", 2),
+        _p("d", 1, rating=1600),
+        _p("e", 1),
+        _p("f", 0, rating=1600),
+        _p("g", 0),
+    ]
+    out = _run(_req([4, 3], players))
+    assert [sorted(t) for t in out["tables"]] == [["a", "b", "c"], ["d", "e", "f", "g"]]
+
+
+def test_table_sizes_ordered_to_keep_score_groups_together_in_big_fields() -> None:
+    # Regression (14 players, found before the exact search reached them): score groups of 3, 4, 4
+    # and 3 at [4, 3] sit exactly at 3 + 4 + 4 + 3 tables, every table one score.
+    players = (
+        [_p(f"n{i}", 9) for i in range(3)]
+        + [_p(f"s{i}", 6) for i in range(4)]
+        + [_p(f"t{i}", 3) for i in range(4)]
+        + [_p(f"z{i}", 0) for i in range(3)]
+    )
+    out = _run(_req([4, 3], players))
+    assert [{p[0] for p in t} for t in out["tables"]] == [{"n"}, {"s"}, {"t"}, {"z"}]
+    assert [len(t) for t in out["tables"]] == [3, 4, 4, 3]
+
+
+def test_closest_points_beyond_twelve_players_at_bigger_tables() -> None:
+    # Regression (13 players, [4, 3]): p8 has met p9 and p13 has met p10 and p11, so the
+    # plain standings order will not do. Worked by hand: p13 (0 points) joins p7 and p8
+    # (1 point each) and p9-p12 (0 points) share the four-table: 3, 3, 3 | 2, 2, 2 |
+    # 1, 1, 0 | 0, 0, 0, 0, no repeat, two pairs one point apart. The local search alone
+    # stopped at 1, 1, 0, 0 | 0, 0, 0 (four pairs one point apart).
+    players = (
+        [_p(f"p{i}", 3) for i in (1, 2, 3)]
+        + [_p(f"p{i}", 2) for i in (4, 5, 6)]
+        + [_p("p7", 1), _p("p8", 1, opponents=["p9"]), _p("p9", 0, opponents=["p8"])]
+        + [_p("p10", 0, opponents=["p13"]), _p("p11", 0, opponents=["p13"]), _p("p12", 0)]
+        + [_p("p13", 0, opponents=["p10", "p11"])]
+    )
+    out = _run(_req([4, 3], players))
+    assert [sorted(t) for t in out["tables"]] == [
+        ["p1", "p2", "p3"],
+        ["p4", "p5", "p6"],
+        ["p13", "p7", "p8"],
+        ["p10", "p11", "p12", "p9"],
+    ]
+
+
+def _brute_best(data: dict) -> tuple[int, int]:
+    """(repeats, sum over pairs at a table of the squared point gap in hundredths) of the
+    best layout, by enumerating every partition (no byes, one table size)."""
+    players = data["players"]
+    size = data["table_sizes"][0]
+    pts = {p["id"]: round(p["points"] * 100) for p in players}
+    met: dict[frozenset, int] = {}
+    for p in players:
+        for o in p.get("opponents", []):
+            key = frozenset((p["id"], o))
+            met[key] = met.get(key, 0) + 1
+    cost = {
+        frozenset((a, b)): (met.get(frozenset((a, b)), 0) // 2, (pts[a] - pts[b]) ** 2)
+        for a, b in itertools.combinations(pts, 2)
+    }
+    best = (10**9, 10**9)
+
+    def rec(free: tuple[str, ...], acc: tuple[int, int]) -> None:
+        nonlocal best
+        if acc >= best:
+            return
+        if not free:
+            best = acc
+            return
+        for combo in itertools.combinations(free[1:], size - 1):
+            group = (free[0], *combo)
+            r, d = acc
+            for a, b in itertools.combinations(group, 2):
+                r, d = r + cost[frozenset((a, b))][0], d + cost[frozenset((a, b))][1]
+            rec(tuple(x for x in free[1:] if x not in combo), (r, d))
+
+    rec(tuple(pts), (0, 0))
+    return best
+
+
+def _layout_cost(data: dict, tables: list) -> tuple[int, int]:
+    pts = {p["id"]: round(p["points"] * 100) for p in data["players"]}
+    opp = {p["id"]: p.get("opponents", []) for p in data["players"]}
+    repeats = gaps = 0
+    for t in tables:
+        for a, b in itertools.combinations(t, 2):
+            repeats += opp[a].count(b)
+            gaps += (pts[a] - pts[b]) ** 2
+    return repeats, gaps
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fields_of_fifteen_at_threes_are_as_close_as_brute_force_finds(seed: int) -> None:
+    rng = random.Random(seed)
+    ids = [f"q{i:02d}" for i in range(15)]
+    opponents: dict[str, list[str]] = {i: [] for i in ids}
+    for _ in range(rng.randint(8, 30)):
+        a, b = rng.sample(ids, 2)
+        opponents[a].append(b)
+        opponents[b].append(a)
+    players = [
+        _p(i, rng.choice([0, 0.5, 1, 1.5, 2, 2.5, 3]), opponents=opponents[i]) for i in ids
+    ]
+    data = _req([3], players)
+    out = _run(data)
+    assert out["byes"] == []
+    assert _layout_cost(data, out["tables"]) == _brute_best(data)
+
+
+def test_a_player_forbidden_with_everyone_gets_a_bye_however_far_down_the_order() -> None:
+    # 20 players at tables of 6: two byes. p12 and p13 may sit with nobody, so they must
+    # be the byes, though 20 other players come before them in the bye order.
+    ids = [f"p{i:02d}" for i in range(1, 21)]
+    players = [_p(pid, 0, rating=2000 - 10 * k) for k, pid in enumerate(ids)]
+    forbidden = [[x, y] for x in ("p12", "p13") for y in ids if y != x]
+    out = _run(_req([6], players, forbidden))
+    assert sorted(out["byes"]) == ["p12", "p13"]
+    assert sorted(len(t) for t in out["tables"]) == [6, 6, 6]
+
+
+def test_between_players_tied_for_the_bye_the_one_that_avoids_a_repeat_gets_it() -> None:
+    # a and b are tied on byes, points and rating; c has met a. Rule 2 does not choose
+    # between a and b, rule 3 does: a's bye leaves b-c, a new meeting.
+    players = [
+        _p("a", 1, rating=1480, opponents=["c"]),
+        _p("b", 1, rating=1480),
+        _p("c", 1, rating=1520, opponents=["a"]),
+    ]
+    out = _run(_req([2], players))
+    assert out["byes"] == ["a"]
+    assert sorted(out["tables"][0]) == ["b", "c"]
+    # Not tied (b rated lower): rule 2 decides, even with a repeat.
+    players[1] = _p("b", 1, rating=1470)
+    assert _run(_req([2], players))["byes"] == ["b"]
