@@ -208,7 +208,9 @@ def hit_picker(
         "rows": rows,
         "cut": count < min(ships, units),
         "targets": targets,
-        "text": "; ".join(f"HIT {s} {d} {k}" for s, d, k in chosen) or "PASS",
+        # The rows as kept: a sealed hit a row could not keep is not sent again.
+        "text": "; ".join(f"HIT {r['seat']} {r['die']} {r['kind']}" for r in rows if r["seat"])
+        or "PASS",
     }
 
 
@@ -360,3 +362,99 @@ def _hex_chosen(
         "change": parsed["change"],
         "text": order_text(parsed),
     }
+
+
+def draft_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
+    """5X's draft, for a seat asked to pass a leader now: what passing means. The rules
+    (shared/spec/5x.md, phase 1): the leader passed goes to the seat on the left; the
+    seat keeps the other and receives one from the seat on its right. The neighbours come
+    from the seating order, which is the order of the view's ``players``."""
+    if ruleset != "5x" or view.get("phase") != "draft":
+        return ""
+    if seat_name not in (view.get("pending") or []):
+        return ""
+    names = list(view.get("players") or {})
+    if seat_name not in names or len(names) < 2:
+        return ""
+    i = names.index(seat_name)
+    left, right = names[(i + 1) % len(names)], names[(i - 1) % len(names)]
+    if left == right:
+        return (
+            f"Pass one of your two leaders to {left}; you keep the other, and receive one"
+            f" of {left}'s two."
+        )
+    return (
+        f"Pass one of your two leaders to the seat on your left ({left}); you keep the"
+        f" other, and receive one from the seat on your right ({right})."
+    )
+
+
+def history_heading(*, ruleset: str, round_number: Any, phase: str, number: Any) -> str:
+    """The heading of one resolved prompt in "What happened". 6x5 counts turns, and its
+    prompt's round number is the turn played (``Ruleset.progress``), as the board's
+    "Turn N" is the turn being played: "Turn 7 (prompt 7)". The others: "Round 2 ·
+    play (prompt 5)", without the round while it is 0 (5X's draft, 4X Dice's set-up)."""
+    if ruleset == "6x5":
+        return f"Turn {round_number} (prompt {number})"
+    if round_number:
+        return f"Round {round_number} · {phase} (prompt {number})"
+    return f"{phase} (prompt {number})"
+
+
+def _order_lines(text: str) -> list[str]:
+    """An order's lines as the order language reads them: ``#`` lines and blank lines
+    dropped, runs of spaces one space."""
+    return [
+        " ".join(line.split())
+        for line in str(text or "").splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+
+
+def order_reading(
+    *, text: str, legal_orders: list[str], parsed: Any = None, ruleset: str = ""
+) -> str:
+    """How the server read a seat's own order, when that is not the order exactly as
+    sealed (typed in lower case, with extra spaces or ``#`` lines): the legal order it is
+    (in the form ``legal_orders`` lists it), else the engine's parse ``parsed``: for 6x5
+    its canonical text, otherwise as the email confirmation's "Understood as" line gives
+    it. Empty when the text is already a legal order as listed, or when there is nothing
+    to tell. The order is the seat's own: show it to that seat only."""
+    lines = _order_lines(text)
+    if not lines:
+        return ""
+    typed = "\n".join(lines)
+    for legal in legal_orders:
+        canonical = "\n".join(_order_lines(legal))
+        if typed.upper() == canonical.upper():
+            return "" if text.strip() == legal.strip() else legal
+    if not parsed:
+        return ""
+    if ruleset == "6x5" and isinstance(parsed, dict):
+        try:
+            canonical = order_text(parsed)
+        except (KeyError, TypeError):
+            canonical = ""
+        if canonical:
+            return "" if canonical == typed else canonical
+    summary = parsed_summary(parsed)
+    return summary if summary and summary != typed else ""
+
+
+def _plain(value: Any) -> str:
+    """A parsed order's value in words: lists spaced (or comma-separated when they hold
+    lists or mappings), mappings as "key value" pairs; no Python brackets or quotes."""
+    if isinstance(value, dict):
+        return " ".join(f"{k} {_plain(v)}" for k, v in value.items() if v is not None)
+    if isinstance(value, list | tuple):
+        nested = any(isinstance(v, dict | list | tuple) for v in value)
+        return (", " if nested else " ").join(_plain(v) for v in value)
+    return str(value)
+
+
+def parsed_summary(parsed: Any) -> str:
+    """How the engine read an order (``kind: allocate; areas: EXPLORE EXPAND EXPAND``):
+    the "Understood as" of the email confirmation and of the game page's receipt."""
+    if isinstance(parsed, dict) and parsed:
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in parsed.items() if v is not None)
+    return _plain(parsed) if parsed else ""

@@ -10,7 +10,8 @@ import secrets
 import zoneinfo
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from engine.base import events_for
 from games.errors import GameStateError, NotFound
@@ -237,33 +238,39 @@ def seat_handovers(*, game: Game, current: list[Seat]) -> dict[str, dict[str, An
     player: seat name -> ``{"holder": username now, "previous": the username it was
     handed over from, "since_prompt": the prompt open when it was handed over (None
     before the first)}``. Seat names stay as they are (they are in the engine and the
-    log); this says who holds them now."""
-    replaced = list(
-        Seat.objects.filter(game=game, status=Seat.Status.REPLACED)
-        .select_related("user")
-        .order_by("joined_at", "id")
-    )
-    if not replaced:
+    log); this says who holds them now. One query, however many seats were handed over
+    (it is read on every game page)."""
+    if not current:
         return {}
-    previous: dict[str, Seat] = {}
-    for old in replaced:  # the last player before the current one
-        previous[old.name] = old
-    out: dict[str, dict[str, Any]] = {}
-    for seat in current:
-        if seat.name not in previous:
-            continue
-        since = (
-            Prompt.objects.filter(game=game, opened_at__lte=seat.joined_at)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        out[seat.name] = {
+    username = f"user__{get_user_model().USERNAME_FIELD}"
+    # Per current seat: the player of the last replaced seat of that name (none: never
+    # handed over) and the last prompt opened by the time it was handed over.
+    previous = (
+        Seat.objects.filter(game=game, status=Seat.Status.REPLACED, name=OuterRef("name"))
+        .order_by("-joined_at", "-id")
+        .values(username)[:1]
+    )
+    since = (
+        Prompt.objects.filter(game=game, opened_at__lte=OuterRef("joined_at"))
+        .order_by("-number")
+        .values("number")[:1]
+    )
+    found = {
+        pk: (before, number)
+        for pk, before, number in Seat.objects.filter(pk__in=[seat.pk for seat in current])
+        .annotate(previous=Subquery(previous), since_prompt=Subquery(since))
+        .filter(previous__isnull=False)
+        .values_list("pk", "previous", "since_prompt")
+    }
+    return {
+        seat.name: {
             "holder": seat.user.get_username(),
-            "previous": previous[seat.name].user.get_username(),
-            "since_prompt": since,
+            "previous": found[seat.pk][0],
+            "since_prompt": found[seat.pk][1],
         }
-    return out
+        for seat in current
+        if seat.pk in found
+    }
 
 
 GAME_OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,22 @@ def max_bytes() -> int:
 def max_attempts() -> int:
     """Processing attempts before giving up on a message (``MAIL_MAX_ATTEMPTS``)."""
     return int(getattr(settings, "MAIL_MAX_ATTEMPTS", 5))
+
+
+def time_budget() -> float:
+    """Seconds one processing may take (``MAIL_TASK_SOFT_TIME_LIMIT``, the inbound task's
+    soft time limit)."""
+    return float(getattr(settings, "MAIL_TASK_SOFT_TIME_LIMIT", 120))
+
+
+class ProcessingTimedOut(Exception):
+    """The processing ran past :func:`time_budget`. Celery's soft time limit is an
+    exception raised wherever the work happens to be; the parser's handlers, which turn
+    any failure into "unreadable" rather than a crash, may swallow it and carry on with a
+    wrong answer (an auto-reply read as an order, a false "could not be read"). So the
+    clock is also checked once the decision is made, inside its transaction: over the
+    budget, the decision and everything it wrote are rolled back, as for the limit
+    itself."""
 
 
 @dataclass
@@ -233,12 +250,16 @@ def process_stored(inbound_id: int) -> InboundMail:
             error="processing never finished (the worker was lost each time)",
         )
         raise MailSystemError("processing never finished")
+    started = time.monotonic()
     try:
         with transaction.atomic():
             row = InboundMail.objects.select_for_update().get(pk=inbound_id)
             if row.status not in pending:
                 return row
             outcome = _decide(row)
+            # 1 s of slack: the task's limit started counting a little before this clock.
+            if time.monotonic() - started >= time_budget() - 1:
+                raise ProcessingTimedOut(f"processing took over {time_budget():g} s")
             row.status = outcome.status
             row.outcome = outcome.code
             row.error = outcome.error[:4000]
@@ -264,6 +285,8 @@ def process_stored(inbound_id: int) -> InboundMail:
 
 def _is_time_limit(exc: BaseException) -> bool:
     """Whether ``exc`` is Celery's soft time limit (the task took too long)."""
+    if isinstance(exc, ProcessingTimedOut):
+        return True
     try:
         from celery.exceptions import SoftTimeLimitExceeded
     except ImportError:  # pragma: no cover - Celery is a dependency
@@ -648,9 +671,12 @@ def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | No
     if not by_verb:
         return None
     for line in rest.splitlines():
-        words = _order_words(line)
+        typed = [w for w in (w.strip(",.;:!?\"'()") for w in line.split()) if w]
+        words = [w.upper() for w in typed]
         for i, word in enumerate(words):
             for candidate, order in by_verb.get(word, ()):
+                if len(candidate) == 1 and typed[i] != word:
+                    continue  # a one-word order in lower case is prose: "pass the beer"
                 if tuple(words[i : i + len(candidate)]) == candidate:
                     return order, " ".join(line.split())
     return None

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.mail.addresses import redact_address, shown_address
 from games.mail.parsing import REPLY_MARKER, ParsedMail
+from games.presentation import parsed_summary
 
 logger = logging.getLogger("games.mail")
 
@@ -61,24 +62,6 @@ def legal_orders_text(seat: Any) -> str:
     return "\n".join(["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))])
 
 
-def _plain(value: Any) -> str:
-    """A parsed order's value in words: lists spaced (or comma-separated when they hold
-    lists or mappings), mappings as "key value" pairs; no Python brackets or quotes."""
-    if isinstance(value, dict):
-        return " ".join(f"{k} {_plain(v)}" for k, v in value.items() if v is not None)
-    if isinstance(value, list | tuple):
-        nested = any(isinstance(v, dict | list | tuple) for v in value)
-        return (", " if nested else " ").join(_plain(v) for v in value)
-    return str(value)
-
-
-def _parsed_summary(parsed: Any) -> str:
-    """How the engine read an order (``kind: allocate; areas: EXPLORE EXPAND EXPAND``)."""
-    if isinstance(parsed, dict) and parsed:
-        return "; ".join(f"{k}: {_plain(v)}" for k, v in parsed.items() if v is not None)
-    return _plain(parsed) if parsed else ""
-
-
 def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     """Confirmation of an accepted order: as understood, its receipt and the deadline;
     with ``fresh`` (the message stored it, not a resend of the current order) the order
@@ -90,7 +73,7 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
         *[f"    {line}" for line in sealed.text.strip().splitlines()],
         "",
     ]
-    summary = _parsed_summary(sealed.parsed)
+    summary = parsed_summary(sealed.parsed)
     if summary:
         lines.append(f"Understood as: {summary}")
     lines += [

@@ -75,7 +75,8 @@ def _layout(cells: list[dict[str, Any]], size: float, pad: float) -> str:
 @register.simple_tag
 def hex_board(view: Any) -> dict[str, Any]:
     """Tiles, empty playable hexes around them and pawns, as SVG geometry; each pawn
-    and the legend carry the seat's short label (``pawn_labels``). ``min_width``: the
+    and the legend (the pawns on the board; ``unplaced``: the seats with none yet) carry
+    the seat's short label (``pawn_labels``). ``min_width``: the
     map's width in CSS px at ``MIN_SCALE``, below which it scrolls instead of shrinking."""
     view = view if isinstance(view, dict) else {}
     board = view.get("board") or {}
@@ -124,11 +125,14 @@ def hex_board(view: Any) -> dict[str, Any]:
         "min_width": round(float(viewbox.split()[2]) * MIN_SCALE),
         "cells": cells,
         "pawns": pawn_marks,
+        # The pawns on the board only; a seat that has not played yet has none.
         "legend": [
             {"seat": s, "label": labels[s], "colour": colours[s],
              "ink": PAWN_INK.get(colours[s], "#1d2330")}
             for s in seats
+            if s in stands.values()
         ],  # fmt: skip
+        "unplaced": [s for s in seats if s not in stands.values()],
     }
 
 

@@ -92,19 +92,29 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     data = request.POST.copy()
     if not data.get("text") and data.getlist("word"):  # the word-by-word form
         data["text"] = " ".join([data.get("verb", ""), *data.getlist("word")]).strip()
+    # The text box's form says so: a refusal of what was typed there is shown next to it.
+    typed = data.get("typed") == "1"
     form = OrderForm(data)
     if not form.is_valid():
         _form_error(request, form)
+        if typed:
+            request.session[f"order_draft_{game.pk}"] = str(data.get("text") or "")[:4000]
+            request.session[f"order_error_{game.pk}"] = "; ".join(
+                e["message"] for field in form.errors.get_json_data().values() for e in field
+            )
         return redirect("games:detail", game_id=game.pk)
     text = form.cleaned_data["text"]
     try:
         order = order_services.order_submit(
             seat=seat, text=text, source="web", expected_prompt=form.cleaned_data.get("prompt")
         )
-    except ApplicationError:
+    except ApplicationError as exc:
         request.session[f"order_draft_{game.pk}"] = text
+        if typed:
+            request.session[f"order_error_{game.pk}"] = exc.message
         raise
     request.session.pop(f"order_draft_{game.pk}", None)
+    request.session.pop(f"order_error_{game.pk}", None)
     messages.success(
         request,
         f"Order received and sealed. Receipt (commitment): {order.commitment}",

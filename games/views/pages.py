@@ -25,11 +25,14 @@ from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.presentation import (
+    draft_note,
     entered_order_text,
     event_text,
     hex_picker,
+    history_heading,
     hit_picker,
     order_pattern,
+    order_reading,
     order_word_labels,
     ruleset_name,
     waiting_note,
@@ -150,6 +153,12 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
                     "number": prompt.number,
                     "round": prompt.round,
                     "phase": prompt.phase,
+                    "heading": history_heading(
+                        ruleset=game.ruleset,
+                        round_number=prompt.round,
+                        phase=prompt.phase,
+                        number=prompt.number,
+                    ),
                     "events": texts,
                     "entered": _entered_words(entered.get(prompt.number)),
                 }
@@ -167,6 +176,31 @@ def _plays_later(game: Game, view: dict[str, Any]) -> set[str]:
         for name in view.get("players") or {}
         if waiting_note(ruleset=game.ruleset, view=view, seat_name=name)
     }
+
+
+def _order_reading(
+    game: Game, seat: Seat, prompt: dict[str, Any] | None, order: Any, legal: list[str]
+) -> str:
+    """``order_reading`` of the seat's own current order (not shown for an order entered
+    for it). The engine's parse is read from the database only when the text is none of
+    the legal orders however written (the page's usual case costs no query)."""
+    if not order or not prompt or order.get("source") == "forced":
+        return ""
+    text = str(order.get("text") or "")
+    reading = order_reading(text=text, legal_orders=legal)
+    if reading or text.strip() in {o.strip() for o in legal}:
+        return reading
+    parsed = (
+        SealedOrder.objects.filter(
+            prompt__game=game,
+            prompt__number=prompt.get("number"),
+            seat_name=seat.name,
+            is_current=True,
+        )
+        .values_list("parsed", flat=True)
+        .first()
+    )
+    return order_reading(text=text, legal_orders=legal, parsed=parsed, ruleset=game.ruleset)
 
 
 def _entered_words(order: dict[str, str] | None) -> str:
@@ -242,6 +276,18 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "status": status,
         "poll_seconds": getattr(settings, "GAMES_PAGE_POLL_SECONDS", 5),
         "order_draft": request.session.pop(f"order_draft_{game.pk}", None),
+        # Why the order typed in the text box was refused: shown next to the box too.
+        "order_error": request.session.pop(f"order_error_{game.pk}", None),
+        # The seat's own order as the server read it, when it was typed another way.
+        "order_reading": _order_reading(game, seat, prompt, view.get("my_order"), legal)
+        if seat is not None
+        else "",
+        # 5X's draft: what passing a leader means, with the seat's two neighbours.
+        "draft_note": draft_note(
+            ruleset=game.ruleset, view=engine_part(view), seat_name=seat.name
+        )
+        if seat is not None and seat.status == "active"
+        else "",
         "can_join": bool(
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),

@@ -219,3 +219,33 @@ def test_a_sealed_order_hitting_one_die_twice_shows_each_row_what_is_left(client
     form = page_for(client, game, "ann").split('id="hit-picker"', 1)[1].split("</form>", 1)[0]
     first, second = form.split("data-hit-row")[1:3]
     assert dice_offered(second) == ["1 (1/0)", "2 (0/1)"]
+
+
+def test_the_picker_text_is_the_hits_its_rows_keep():
+    """A preselected hit that the rows above leave nothing for is shown as "no hit", and
+    the order the picker would send (its "text") leaves it out too."""
+    from games.presentation import hit_picker
+
+    view = {
+        "phase": "exterminate", "pending": ["ann"],
+        "players": {
+            "ann": {"dice": [{"face": [3, 0], "area": "EXTERMINATE"}]},
+            "bob": {"dice": [{"face": [1, 0], "area": "EXPLORE"}, {"face": [0, 2], "area": "EXPAND"}]},
+        },
+    }  # fmt: skip
+    picker = hit_picker(
+        ruleset="4x-dice", view=view, seat_name="ann",
+        current_order="HIT bob 1 SHIP; HIT bob 1 SHIP; HIT bob 2 ASTEROID",
+    )  # fmt: skip
+    assert [(r["seat"], r["die"], r["kind"]) for r in picker["rows"]] == [
+        ("bob", 1, "SHIP"), ("", 0, ""), ("bob", 2, "ASTEROID"),
+    ]  # fmt: skip
+    assert picker["text"] == "HIT bob 1 SHIP; HIT bob 2 ASTEROID"
+    only_dropped = hit_picker(
+        ruleset="4x-dice", view={**view, "players": {**view["players"], "bob": {"dice": [
+            {"face": [1, 0], "area": "EXPLORE"}, {"face": [1, 0], "area": "EXPAND"}]}}},
+        seat_name="ann", current_order="HIT bob 1 SHIP; HIT bob 1 SHIP",
+    )  # fmt: skip
+    assert [r["seat"] for r in only_dropped["rows"]] == ["bob", ""]
+    assert only_dropped["text"] == "HIT bob 1 SHIP"
+    assert hit_picker(ruleset="4x-dice", view=view, seat_name="ann")["text"] == "PASS"

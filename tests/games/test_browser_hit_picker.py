@@ -138,13 +138,17 @@ def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_s
     assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT bob 1 ASTEROID"
 
     # Changing a row above updates the rows below: hit 2 holds cat's die 1 SHIP, then hit 1
-    # takes that ship; hit 2 no longer shows it, and the order is one the server accepts.
+    # takes that ship; hit 2 becomes "no hit" (not some other hit), and then offers cat's
+    # die 2 only; the order is one the server accepts.
     second.locator('[data-hit="seat"]').select_option("cat")
     second.locator('[data-hit="die"]').select_option("1")
     assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT cat 1 SHIP"
     first.locator('[data-hit="seat"]').select_option("cat")
     first.locator('[data-hit="die"]').select_option("1")
     assert first.locator('[data-hit="kind"]').input_value() == "SHIP"
+    assert second.locator('[data-hit="seat"]').input_value() == ""
+    assert page.inner_text("#hit-order") == "HIT cat 1 SHIP"
+    second.locator('[data-hit="seat"]').select_option("cat")
     assert options(second, "die") == ["2 (0/2)"]
     order = page.inner_text("#hit-order")
     assert order == "HIT cat 1 SHIP; HIT cat 2 ASTEROID"
@@ -159,3 +163,58 @@ def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_s
     rows = page.locator("#hit-picker [data-hit-row]")
     assert options(rows.nth(1), "die") == ["2 (0/2)"]
     assert rows.nth(1).locator('[data-hit="die"]').input_value() == "2"
+
+
+def test_a_hit_taken_by_a_row_above_leaves_the_row_below_with_no_hit(
+    browser_page, live_server, settings
+):
+    """When a row above takes the die or the kind a row below had chosen, that row becomes
+    "no hit" (as the server's picker shows it), not another hit the player never picked.
+    bob's die 1 shows 1/1 and cat's die 1 shows 1/0; bob's die 3 shows 2/2."""
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = exterminate_game()
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    rows = page.locator("#hit-picker [data-hit-row]")
+    first, second = rows.nth(0), rows.nth(1)
+
+    def chosen(row) -> list[str]:
+        return [row.locator(f'[data-hit="{p}"]').input_value() for p in ("seat", "die", "kind")]
+
+    def pick(row, seat: str, die: str, kind: str) -> None:
+        row.locator('[data-hit="seat"]').select_option(seat)
+        row.locator('[data-hit="die"]').select_option(die)
+        row.locator('[data-hit="kind"]').select_option(kind)
+
+    # The kind taken: bob's die 1 keeps its asteroid, but hit 2 chose its ship.
+    pick(second, "bob", "1", "SHIP")
+    assert page.inner_text("#hit-order") == "HIT bob 1 SHIP"
+    pick(first, "bob", "1", "SHIP")
+    assert chosen(first) == ["bob", "1", "SHIP"]
+    assert chosen(second) == ["", "", ""]
+    assert second.locator('[data-hit="die"]').is_disabled()
+    assert second.locator('[data-hit="kind"]').is_disabled()
+    assert page.inner_text("#hit-order") == "HIT bob 1 SHIP"
+    assert page.input_value("#hit-picker [data-hit-text]") == "HIT bob 1 SHIP"
+
+    # The die taken: cat's die 1 has one ship only.
+    pick(second, "cat", "1", "SHIP")
+    assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT cat 1 SHIP"
+    first.locator('[data-hit="seat"]').select_option("cat")  # die 1 and SHIP come first
+    assert chosen(first) == ["cat", "1", "SHIP"]
+    assert chosen(second) == ["", "", ""]
+    assert page.inner_text("#hit-order") == "HIT cat 1 SHIP"
+
+    # A hit still there after the change above is kept as chosen.
+    pick(second, "bob", "3", "ASTEROID")
+    pick(first, "bob", "3", "SHIP")
+    assert chosen(second) == ["bob", "3", "ASTEROID"]
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT bob 3 ASTEROID"
+
+    page.locator("#hit-picker button[type='submit']").click()
+    page.wait_for_selector("#receipt")
+    stored = SealedOrder.objects.get(
+        prompt__game=game, prompt__number=2, seat_name="ann", is_current=True
+    )
+    assert stored.text == "HIT bob 3 SHIP; HIT bob 3 ASTEROID"

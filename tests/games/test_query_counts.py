@@ -71,3 +71,50 @@ def test_api_view_and_submit_query_budget(table, django_assert_max_num_queries) 
     with django_assert_max_num_queries(8):
         answer = client.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
     assert answer.status_code == 201, answer.content
+
+
+def test_game_page_costs_no_more_queries_per_handed_over_seat(
+    table, client, django_assert_num_queries
+) -> None:
+    """Who holds a handed-over seat is read in one query however many seats were handed
+    over: the game page costs the same with none, one or two (it was one query more per
+    seat)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from games.selectors import seat_handovers
+    from games.selectors import seats as current_seats
+    from games.services.organizer import seat_replace
+    from tests.games.core_support import make_users
+
+    game, seats = table
+    client.force_login(game.organizer)
+    url = reverse("games:detail", args=[game.pk])
+
+    def page_queries() -> int:
+        client.get(url)  # the per-prompt caches, filled
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    newcomers = {u.username: u for u in make_users(["zoe", "yan", "xia"])}
+    counts = [page_queries()]
+    seat_replace(seat=seats["bob"], new_user=newcomers["zoe"], by=game.organizer)
+    counts.append(page_queries())
+    seat_replace(seat=seats["dan"], new_user=newcomers["yan"], by=game.organizer)
+    counts.append(page_queries())
+    assert counts[2] <= counts[1], counts  # two handed-over seats cost no more than one
+    assert counts[1] == counts[0], counts  # nor does one cost more than none
+
+    # bob handed over a second time: the player before the current one is zoe.
+    bob = game.seats.get(name="bob", status="active")
+    seat_replace(seat=bob, new_user=newcomers["xia"], by=game.organizer)
+    now = current_seats(game=game)
+    with django_assert_num_queries(1):
+        handovers = seat_handovers(game=game, current=now)
+    assert handovers == {
+        "bob": {"holder": "xia", "previous": "zoe", "since_prompt": 1},
+        "dan": {"holder": "yan", "previous": "dan", "since_prompt": 1},
+    }
+    assert list(handovers) == ["bob", "dan"]  # in seating order, as ``current``

@@ -409,6 +409,45 @@ def test_a_processing_over_the_time_limit_is_given_up_at_once(table, monkeypatch
     assert SealedOrder.objects.count() == 0
 
 
+@pytest.mark.parametrize("where", ["html", "auto_reply"])
+def test_a_time_limit_swallowed_inside_the_parser_still_ends_the_processing(
+    table, monkeypatch, settings, where: str
+) -> None:
+    """The soft limit is an exception raised wherever the work is. Raised inside the HTML
+    conversion or the auto-reply check, the parser's own handlers caught it and went on:
+    a false "could not be read" answer, or an auto-reply sealed as an order. The clock is
+    checked once the decision is made: over the budget, it is all rolled back and the
+    message given up, the player told of an internal error."""
+    import time
+
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    import games.mail.parsing
+
+    settings.MAIL_TASK_SOFT_TIME_LIMIT = 1.3
+    address = table.address("ann")
+    if where == "html":
+        raw = message(to=address, body=b"<p>PLAY EXPLORE</p>", content_type=b"text/html")
+        target, name = games.mail.parsing._VisibleText, "handle"
+    else:
+        raw = message(to=address, headers=(b"Auto-Submitted: auto-replied",))
+        target, name = games.mail.parsing, "auto_reply_reason"
+
+    def limit_fires(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        time.sleep(0.5)  # the budget minus its 1 s of slack is used up here
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(target, name, limit_fires)
+    row = process_message(raw, address, defer=True)
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "failed"
+    row.refresh_from_db()
+    assert (row.status, row.outcome) == ("failed", "gave_up")
+    [notice] = answers()
+    assert "could not be processed because of an internal error" in notice.body
+    assert "could not be read" not in notice.body
+    assert SealedOrder.objects.count() == 0
+
+
 # -------------------------------------------------------------- 5. command punctuation
 
 
@@ -502,6 +541,25 @@ def test_ingest_email_stores_nothing_for_an_unknown_recipient(table, monkeypatch
     assert InboundMail.objects.count() == 0
 
 
+def test_ingest_email_reads_the_whole_message_before_refusing_it(table, monkeypatch) -> None:
+    # An MTA still writing into a pipe that closed may report its own write error instead
+    # of the exit status: the message is read to its end (and dropped) first.
+    import io
+    import sys
+
+    from django.core.management import call_command
+
+    forged = "orders+ffffffffffffffffffffffff@orders.example"
+    raw = message(to=forged, body=b"x" * 300_000 + b"\r\n")
+    stream = io.BytesIO(raw)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream))
+    with pytest.raises(SystemExit) as exited:
+        call_command("ingest_email", forged, stdout=io.StringIO(), stderr=io.StringIO())
+    assert exited.value.code == 67
+    assert stream.tell() == len(raw)
+    assert InboundMail.objects.count() == 0
+
+
 # ------------------------------------------------------- 10. a correction is ambiguous
 
 
@@ -530,6 +588,24 @@ def test_a_sign_off_repeating_the_same_order_is_no_correction(table) -> None:
     row = process_message(message(to=address, body="PLAY EXPAND\n\nso: play expand, thanks"), address)
     assert row.outcome == "order_accepted"
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+def test_a_one_word_order_in_lower_case_prose_is_no_correction(table, monkeypatch) -> None:
+    # 4X Dice's eXterminate prompt offers PASS: "I'll pass this round's beer to you" in a
+    # sign-off is prose, not a second order (it refused the player's real hit); "PASS" as
+    # an order is written as one.
+    import games.selectors
+    from games.mail.processing import _other_order_named
+
+    monkeypatch.setattr(
+        games.selectors, "legal_orders", lambda seat: ["HIT bob 1 SHIP", "HIT bob 2 SHIP", "PASS"]
+    )
+    seat = table.seats["ann"]
+    prose = "\n\nThanks, I'll pass this round's beer to you.\nAnn"
+    assert _other_order_named(seat, "HIT bob 1 SHIP", prose) is None
+    assert _other_order_named(seat, "HIT bob 1 SHIP", "\n\nSorry: PASS.") == ("PASS", "Sorry: PASS.")
+    # Orders of several words are corrections in any case.
+    assert _other_order_named(seat, "HIT bob 1 SHIP", "\n\nno, hit bob 2 ship")[0] == "HIT bob 2 SHIP"
 
 
 # ------------------------------------------------------------- 11. charsets, placeholders

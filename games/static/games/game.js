@@ -151,7 +151,9 @@
 
     function part(row, name) { return row.querySelector('[data-hit="' + name + '"]'); }
 
-    // items: [[value, label]]; an empty list leaves one disabled "—".
+    // items: [[value, label]]; an empty list leaves one disabled "—". True when the
+    // select keeps its value (or had none); false when that value is no longer offered
+    // (the browser then shows the first option).
     function setOptions(select, items) {
       var keep = select.value;
       select.textContent = "";
@@ -161,8 +163,10 @@
         option.textContent = item[1];
         select.appendChild(option);
       });
-      if (items.some(function (item) { return item[0] === keep; })) { select.value = keep; }
+      var kept = items.some(function (item) { return item[0] === keep; });
+      if (kept) { select.value = keep; }
       select.disabled = !items.length;
+      return kept || keep === "";
     }
 
     // What is left to hit before row `index`: every die as the rows above leave it.
@@ -182,23 +186,31 @@
 
     function showing(d) { return d.ships > 0 || d.asteroids > 0; }
 
-    // Row `index` offers only what the rows above leave: its seats, dice and kinds.
-    function refresh(index) {
+    // Row `index` offers only what the rows above leave: its seats, dice and kinds. The
+    // row being edited (`edited`) takes the first die and kind offered for a new seat or
+    // die; a row below it whose chosen hit is no longer offered becomes "no hit", as the
+    // server's hit_picker does, rather than a hit the player never picked.
+    function refresh(index, edited) {
       var row = rows[index];
       var left = leftBefore(index);
-      setOptions(part(row, "seat"), [["", "no hit"]].concat(order.filter(function (seat) {
+      var kept = setOptions(part(row, "seat"), [["", "no hit"]].concat(order.filter(function (seat) {
         return left[seat].some(showing);
       }).map(function (seat) { return [seat, seat]; })));
       var list = (left[part(row, "seat").value] || []).filter(showing);
-      setOptions(part(row, "die"), list.map(function (d) {
+      kept = setOptions(part(row, "die"), list.map(function (d) {
         return [String(d.n), d.n + " (" + d.ships + "/" + d.asteroids + ")"];
-      }));
+      })) && kept;
       var die = part(row, "die").value;
       var face = list.filter(function (d) { return String(d.n) === die; })[0];
       var kinds = [];
       if (face && face.ships > 0) { kinds.push(["SHIP", "SHIP"]); }
       if (face && face.asteroids > 0) { kinds.push(["ASTEROID", "ASTEROID"]); }
-      setOptions(part(row, "kind"), kinds);
+      kept = setOptions(part(row, "kind"), kinds) && kept;
+      if (!kept && !edited) {
+        part(row, "seat").value = "";
+        setOptions(part(row, "die"), []);
+        setOptions(part(row, "kind"), []);
+      }
     }
 
     function compose() {
@@ -214,7 +226,7 @@
     // A change in one row can change what every row below it may still hit.
     rows.forEach(function (row, index) {
       row.addEventListener("change", function () {
-        for (var i = index; i < rows.length; i++) { refresh(i); }
+        for (var i = index; i < rows.length; i++) { refresh(i, i === index); }
         compose();
       });
     });

@@ -57,12 +57,16 @@ class Command(BaseCommand):
         sender = options["sender"] if options["sender"] is not None else os.environ.get("SENDER")
         # The recipient first: mail to an address no seat has is bounced, never stored
         # (spam to the whole orders domain would fill the table with other people's mail).
+        # The message is read (and dropped) before either early exit: an MTA still writing
+        # to a pipe that closed may report its own write error instead of the exit status.
         try:
             seat = seat_for_recipient(recipient)
         except Exception as exc:  # noqa: BLE001 - the database is away: retry later
+            _drain(sys.stdin.buffer)
             self.stderr.write(f"ingest_email: could not look up the recipient ({type(exc).__name__})")
             sys.exit(EX_TEMPFAIL)
         if seat is None:
+            _drain(sys.stdin.buffer)
             self.stderr.write(f"ingest_email: unknown recipient {redact_address(recipient)}")
             sys.exit(EX_NOUSER)
         raw = sys.stdin.buffer.read()
@@ -77,3 +81,9 @@ class Command(BaseCommand):
             self.stderr.write(f"ingest_email: unknown recipient {redact_address(recipient)}")
             sys.exit(EX_NOUSER)
         self.stdout.write(f"ingest_email: #{row.pk} {row.status} {row.outcome}".rstrip())
+
+
+def _drain(stream: Any) -> None:
+    """Read ``stream`` to its end, keeping nothing (64 kB at a time)."""
+    while stream.read(65536):
+        pass
