@@ -652,8 +652,13 @@ def _submit(
     return Outcome(Status.PROCESSED, "order_accepted", "", [text])
 
 
+def _typed_words(text: str) -> list[str]:
+    """The words of ``text`` as typed, without the punctuation around them."""
+    return [w for w in (w.strip(",.;:!?\"'()") for w in text.split()) if w]
+
+
 def _order_words(text: str) -> list[str]:
-    return [w for w in (w.strip(",.;:!?\"'()") for w in text.upper().split()) if w]
+    return [w.upper() for w in _typed_words(text)]
 
 
 def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | None:
@@ -671,7 +676,7 @@ def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | No
     if not by_verb:
         return None
     for line in rest.splitlines():
-        typed = [w for w in (w.strip(",.;:!?\"'()") for w in line.split()) if w]
+        typed = _typed_words(line)
         words = [w.upper() for w in typed]
         for i, word in enumerate(words):
             for candidate, order in by_verb.get(word, ()):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.conf import settings
 
 from games.mail.processing import (
     MailSystemError,
@@ -13,6 +12,7 @@ from games.mail.processing import (
     max_attempts,
     process_stored,
     stalled_rows,
+    time_budget,
 )
 
 logger = logging.getLogger("games.mail")
@@ -22,7 +22,7 @@ def _backoff(retries: int) -> int:
     return min(30 * 2**retries, 1800)
 
 
-SOFT_TIME_LIMIT = int(getattr(settings, "MAIL_TASK_SOFT_TIME_LIMIT", 120))
+SOFT_TIME_LIMIT = int(time_budget())
 """Seconds one processing may take (``MAIL_TASK_SOFT_TIME_LIMIT``): a message that takes
 longer is given up at once (the player is told), never retried; the hard limit leaves
 time for that answer."""

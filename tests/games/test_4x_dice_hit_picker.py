@@ -13,11 +13,10 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from tests.games.web_support import make_user
+from tests.games.web_support import make_user, page_for
 
 pytestmark = pytest.mark.django_db
 
@@ -51,15 +50,6 @@ def exterminate_game(*, resolve: bool = True) -> Game:
         assert prompt_resolve(game_id=game.pk, prompt_number=1)
     game.refresh_from_db()
     return game
-
-
-def page_for(client: Client, game: Game, name: str | None) -> str:
-    client.logout()
-    if name is not None:
-        client.force_login(make_user(name) if name == "zed" else game.seats.get(name=name).user)
-    response = client.get(reverse("games:detail", args=[game.pk]))
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def die_numbers(html: str) -> list[str]:

@@ -16,11 +16,10 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from tests.games.web_support import make_user
+from tests.games.web_support import make_user, page_for
 
 pytestmark = pytest.mark.django_db
 
@@ -68,15 +67,6 @@ def blue_line_game(options: dict | None = None) -> Game:
 
 def open_swap_game() -> Game:
     return played_game(("ann", "amy"), ALL_TILES, {"open_game": True})
-
-
-def page_for(client: Client, game: Game, name: str | None) -> str:
-    client.logout()
-    if name is not None:
-        client.force_login(make_user(name) if name == "zed" else game.seats.get(name=name).user)
-    response = client.get(reverse("games:detail", args=[game.pk]))
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def picker_form(html: str) -> str:

@@ -17,6 +17,9 @@ from games.mail.replies import show_text, status_text
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder
 from games.selectors import current_state
 from tests.games.web_support import (
+    DEAL,  # everybody keeps its first leader; CLEOPATRA and NAPOLEON can only bid 3
+    DRAFT,
+    NAMES,
     dealt_5x_game,
     eager_celery,
     submit_orders,
@@ -26,11 +29,6 @@ from tests.games.web_support import (
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
 
-NAMES = ("ann", "bob", "cat")
-# Everybody keeps its first leader. Every seat starts with 3 resources, so CLEOPATRA and
-# NAPOLEON (minimum bid 3) can only bid 3 in round 1.
-DEAL = {"ann": ["CLEOPATRA", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "ERIK"]}
-DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
 
 
 @pytest.fixture

@@ -19,28 +19,19 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from tests.games.web_support import (
+    DEAL,
+    DRAFT,
+    NAMES,
     dealt_5x_game,
     eager_celery,
     make_user,
+    page_for,
     submit_orders,
     visible_text,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
-
-NAMES = ("ann", "bob", "cat")
-DEAL = {"ann": ["CLEOPATRA", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "ERIK"]}
-DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
-
-
-def page(client: Client, game: Game, name: str | None) -> str:
-    client.logout()
-    if name is not None:
-        client.force_login(game.seats.get(name=name).user)
-    answer = client.get(reverse("games:detail", args=[game.pk]))
-    assert answer.status_code == 200
-    return answer.content.decode()
 
 
 def element(html: str, element_id: str) -> str | None:
@@ -69,7 +60,7 @@ def test_the_draft_prompt_says_what_passing_a_leader_means(
     told = {}
     for i, name in enumerate(seating):
         left, right = seating[(i + 1) % 3], seating[(i - 1) % 3]
-        html = page(client, fivex, name)
+        html = page_for(client, fivex, name)
         note = element(html, "draft-note")
         assert note is not None, name
         assert f"to the seat on your left ({left})" in note, note
@@ -78,16 +69,16 @@ def test_the_draft_prompt_says_what_passing_a_leader_means(
         # The line stands above the PASS buttons it explains.
         assert html.index('id="draft-note"') < html.index(">PASS ")
         told[name] = (left, right)
-    assert element(page(client, fivex, None), "draft-note") is None  # spectator: no prompt
+    assert element(page_for(client, fivex, None), "draft-note") is None  # spectator: no prompt
 
     # What the engine did with the passes agrees with the neighbours the line named.
     submit_orders(fivex, django_capture_on_commit_callbacks, DRAFT)
     for name in NAMES:
-        text = visible_text(page(client, fivex, name))
+        text = visible_text(page_for(client, fivex, name))
         passed_to = re.search(r"you passed .*? to (\w+)", text).group(1)
         received_from = re.search(r"you received .*? from (\w+)", text).group(1)
         assert (passed_to, received_from) == told[name], (name, text)
-        assert "draft-note" not in page(client, fivex, name)  # the draft is over
+        assert "draft-note" not in page_for(client, fivex, name)  # the draft is over
 
 
 # --- 2. the 4X Dice table ------------------------------------------------------------
@@ -139,7 +130,7 @@ def table_rows(html: str) -> dict[str, list[str]]:
 
 def test_the_4x_table_explains_first_vp_and_the_score(client) -> None:
     game = fourx_game(40)
-    html = page(client, game, "bob")
+    html = page_for(client, game, "bob")
     legend = element(html, "score-legend")
     assert legend is not None
     weights = re.search(
@@ -171,7 +162,7 @@ def test_the_4x_table_explains_first_vp_and_the_score(client) -> None:
 
 def test_the_4x_set_up_panel_says_it_comes_before_round_1(client) -> None:
     game = fourx_game(0)
-    html = page(client, game, "cat")
+    html = page_for(client, game, "cat")
     headings = [visible_text(h).strip() for h in re.findall(r"<h2>(.*?)</h2>", html, re.S)]
     assert any(h.startswith("Set-up, before round 1") for h in headings), headings
     note = element(html, "setup-note")
@@ -179,7 +170,7 @@ def test_the_4x_set_up_panel_says_it_comes_before_round_1(client) -> None:
 
 
 def test_the_4x_round_1_panel_is_no_longer_the_set_up(client) -> None:
-    played = page(client, fourx_game(1), "cat")  # the set-up resolved: round 1
+    played = page_for(client, fourx_game(1), "cat")  # the set-up resolved: round 1
     assert "Set-up" not in played and element(played, "setup-note") is None
     assert re.search(r"<h2>\s*Round 1\b", played)
 
@@ -196,7 +187,7 @@ def sixbyfive_game(orders: list[str]) -> Game:
 def test_6x5_history_counts_turns_as_the_board_does(client) -> None:
     orders = ["PLACE BLUE 1,0", "PLACE RED -1,0", "PLACE YELLOW 0,1"]
     game = sixbyfive_game(orders)
-    html = page(client, game, "amy")
+    html = page_for(client, game, "amy")
     # Three turns were played: the board shows turn 4, the history turns 3, 2, 1.
     assert re.search(r"<h2>\s*Turn 4\b", html)
     history = html.split('id="history"', 1)[1].split("Full game log", 1)[0]
@@ -206,7 +197,7 @@ def test_6x5_history_counts_turns_as_the_board_does(client) -> None:
 
 
 def test_6x5_pawn_legend_on_turn_1_has_no_pawn(client) -> None:
-    html = page(client, sixbyfive_game([]), "ann")
+    html = page_for(client, sixbyfive_game([]), "ann")
     assert "data-pawn-legend" not in html and 'data-pawn="' not in html
     assert "Pawns: none on the board yet." in visible_text(html)
     unplaced = element(html, "pawns-unplaced")
@@ -214,7 +205,7 @@ def test_6x5_pawn_legend_on_turn_1_has_no_pawn(client) -> None:
 
 
 def test_6x5_pawn_legend_adds_a_pawn_once_its_seat_played(client) -> None:
-    html = page(client, sixbyfive_game(["PLACE BLUE 1,0"]), "ann")  # ann played: her pawn
+    html = page_for(client, sixbyfive_game(["PLACE BLUE 1,0"]), "ann")  # ann played: her pawn
     assert re.findall(r'data-pawn-legend="(\w+)"', html) == ["ann"]
     assert re.findall(r'<g class="pawn" data-pawn="(\w+)"', html) == ["ann"]
     unplaced = element(html, "pawns-unplaced")
@@ -242,7 +233,7 @@ def test_a_typed_order_shows_how_it_was_understood(fivex, client) -> None:
     assert element(html, "order-reading") == "Understood as: PASS CAESAR"
     # The reading is ann's alone: another seat and a spectator see neither.
     for viewer in ("bob", None):
-        other = page(client, fivex, viewer)
+        other = page_for(client, fivex, viewer)
         assert "order-reading" not in other and "CAESAR" not in other.split('id="prompt"')[-1]
     client.force_login(fivex.seats.get(name="ann").user)
     html = post_order(client, fivex, "PASS CAESAR", typed=False)  # a button: nothing to add
@@ -258,7 +249,7 @@ def test_a_typed_6x5_order_shows_its_canonical_reading(client) -> None:
     reading = element(html, "order-reading")
     assert reading is not None, html
     assert re.fullmatch(r"Understood as: CHANGE 1\s+PLACE YELLOW 0,-1", reading), reading
-    assert "order-reading" not in page(client, game, "amy")
+    assert "order-reading" not in page_for(client, game, "amy")
 
 
 # --- 5. a refused typed order's error, next to the text box ---------------------------

@@ -13,6 +13,9 @@ from games.services import organizer as organizer_services
 from games.services.resolution import prompt_resolve
 from games.templatetags.games_extras import same_order
 from tests.games.web_support import (
+    DEAL,
+    DRAFT,
+    NAMES,
     dealt_5x_game,
     eager_celery,
     make_user,
@@ -23,9 +26,6 @@ from tests.games.web_support import (
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
 
-NAMES = ("ann", "bob", "cat")
-DEAL = {"ann": ["CLEOPATRA", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "ERIK"]}
-DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
 
 
 @pytest.fixture

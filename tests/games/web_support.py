@@ -12,6 +12,26 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+# A 3-seat 5X game with a fixed deal in which everybody keeps its first leader. Every seat
+# starts with 3 resources, so CLEOPATRA and NAPOLEON (minimum bid 3) can only bid 3 in
+# round 1.
+NAMES = ("ann", "bob", "cat")
+DEAL = {"ann": ["CLEOPATRA", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "ERIK"]}
+DRAFT = {"ann": "PASS CAESAR", "bob": "PASS DIDO", "cat": "PASS ERIK"}
+
+
+def page_for(client: Any, game: Any, name: str | None) -> str:
+    """The game page's HTML as ``name`` sees it: a seat's player, ``"zed"`` (a new user
+    with no seat) or ``None`` (nobody logged in)."""
+    from django.urls import reverse
+
+    client.logout()
+    if name is not None:
+        client.force_login(make_user(name) if name == "zed" else game.seats.get(name=name).user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
 
 def make_user(name: str) -> Any:
     """A user whose username (and so seat name) is ``name``."""

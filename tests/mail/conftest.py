@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from email.utils import make_msgid
 from pathlib import Path
 
@@ -92,3 +93,18 @@ def orders_settings(settings):
 @pytest.fixture
 def table(db, orders_settings) -> Table:
     return make_table()
+
+
+@pytest.fixture
+def smtpd(orders_settings) -> Iterator[tuple[str, int]]:
+    """The real SMTP gateway (``runsmtpd``'s controller) on a free local port."""
+    from games.mail.smtpd import make_controller
+    from tests.conftest import _free_port
+
+    port = _free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    try:
+        yield "127.0.0.1", port
+    finally:
+        controller.stop()

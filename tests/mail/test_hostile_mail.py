@@ -245,20 +245,6 @@ def test_a_system_error_on_an_8bit_message_still_tells_the_player(
     assert "could not be processed because of an internal error" in notice.body
 
 
-@pytest.fixture
-def smtpd(orders_settings):
-    from games.mail.smtpd import make_controller
-    from tests.conftest import _free_port
-
-    port = _free_port()
-    controller = make_controller("127.0.0.1", port)
-    controller.start()
-    try:
-        yield "127.0.0.1", port
-    finally:
-        controller.stop()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_smtputf8_mail_with_raw_utf8_headers_is_stored_and_sealed(table, smtpd) -> None:
     address = table.address("bob")

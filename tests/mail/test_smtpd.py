@@ -8,14 +8,12 @@ import smtplib
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.db import OperationalError
 
 from games.mail.models import InboundMail
-from games.mail.smtpd import make_controller
 from games.mail.tasks import process_inbound_mail
 from games.models import OutboxMessage, SealedOrder
 from games.services.notifications import outbox_send
@@ -24,17 +22,6 @@ from tests.mail.conftest import eml
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def smtpd(orders_settings) -> Iterator[tuple[str, int]]:
-    port = _free_port()
-    controller = make_controller("127.0.0.1", port)
-    controller.start()
-    try:
-        yield "127.0.0.1", port
-    finally:
-        controller.stop()
 
 
 def test_unknown_recipients_are_refused_at_rcpt(table, smtpd) -> None:
