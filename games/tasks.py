@@ -12,7 +12,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games.errors import GameBusy
-from games.services import deadlines, notifications, resolution
+from games.services import deadlines, notifications, resolution, retention
 
 logger = logging.getLogger(__name__)
 
@@ -71,3 +71,13 @@ def send_outbox() -> int:
     for message_id in due:
         send_outbox_message.delay(message_id)
     return len(due)
+
+
+@shared_task
+def prune_mail() -> dict[str, int]:
+    """Beat (daily): delete inbound messages and sent emails older than
+    ``MAIL_RETENTION_DAYS``."""
+    pruned = retention.mail_prune()
+    if any(pruned.values()):
+        logger.info("pruned %(inbound)d inbound message(s), %(outbox)d sent email(s)", pruned)
+    return pruned

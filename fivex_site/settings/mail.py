@@ -13,6 +13,9 @@ MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=5)  # processing retrie
 # Seconds one inbound message may take to process (Celery soft limit; prefork pool): a longer
 # one is given up, and the player told, never retried.
 MAIL_TASK_SOFT_TIME_LIMIT = env.int("MAIL_TASK_SOFT_TIME_LIMIT", default=120)
+# Days inbound messages and sent emails are kept (they quote hands and orders); 0: for ever.
+# Games never need them: orders are sealed orders and log entries, which are kept.
+MAIL_RETENTION_DAYS = env.int("MAIL_RETENTION_DAYS", default=90)
 # The receiving mail server's authserv-id (comma-separated for several): its
 # Authentication-Results headers decide whether "From:" is genuine in games that only take
 # orders from the player's own address. Empty: "From:" is compared, not verified.
@@ -33,4 +36,8 @@ from .celery import CELERY_BEAT_SCHEDULE  # noqa: E402 - extend the beat schedul
 CELERY_BEAT_SCHEDULE["mail-retry-stalled"] = {
     "task": "games.mail.tasks.retry_stalled_inbound_mail",
     "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["mail-prune"] = {
+    "task": "games.tasks.prune_mail",
+    "schedule": 24 * 3600.0,
 }

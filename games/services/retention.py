@@ -1,0 +1,62 @@
+"""Retention of mail: inbound messages and sent emails are kept ``MAIL_RETENTION_DAYS``.
+
+Both tables hold what players wrote and what each seat was shown (hands, sealed orders
+in the email quoted back), so they are not kept for ever. The game itself never depends
+on them: orders live as sealed orders and in the hash-chained log, which are never
+pruned. Only rows that are done are removed: an inbound message still waiting to be read
+(``received``) and an email still to be sent (``queued``, ``retrying``) stay whatever
+their age.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import OutboxMessage
+
+BATCH = 1000
+"""Rows deleted per transaction: a big backlog never holds a long lock."""
+
+
+def retention_days() -> int:
+    """``MAIL_RETENTION_DAYS`` (0: keep everything)."""
+    return max(0, int(getattr(settings, "MAIL_RETENTION_DAYS", 90)))
+
+
+def _delete_in_batches(queryset) -> int:  # noqa: ANN001 - any model's queryset
+    deleted = 0
+    while True:
+        with transaction.atomic():
+            ids = list(queryset.order_by("pk").values_list("pk", flat=True)[:BATCH])
+            if not ids:
+                return deleted
+            deleted += queryset.model.objects.filter(pk__in=ids).delete()[0]
+
+
+def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
+    """Delete the inbound messages that were dealt with and the emails that were sent (or
+    failed for good) more than ``MAIL_RETENTION_DAYS`` ago. Returns how many of each."""
+    from games.mail.models import InboundMail
+
+    days = retention_days()
+    if not days:
+        return {"inbound": 0, "outbox": 0}
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    inbound = InboundMail.objects.filter(
+        created_at__lt=cutoff,
+        status__in=[
+            InboundMail.Status.PROCESSED,
+            InboundMail.Status.REJECTED,
+            InboundMail.Status.IGNORED,
+            InboundMail.Status.FAILED,
+        ],
+    )
+    outbox = OutboxMessage.objects.filter(
+        created_at__lt=cutoff,
+        status__in=[OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED],
+    )
+    return {"inbound": _delete_in_batches(inbound), "outbox": _delete_in_batches(outbox)}
