@@ -1,6 +1,6 @@
 # FiveX: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint migrate clean
+.PHONY: help install check-venv run test lint migrate clean
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -23,7 +23,14 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# A .venv left by an older Python (e.g. a `python3 -m venv` with 3.11) is made again.
+check-venv:
+	@if [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then \
+		echo "$(VENV) was made with $$($(PY) -V 2>&1), FiveX needs Python 3.12+: making it again"; \
+		rm -rf $(VENV); \
+	fi
+
+install: check-venv $(STAMP)
 
 migrate: install
 	$(PY) manage.py migrate --noinput

@@ -8,7 +8,9 @@ clients use): the trivial view (/api/ping/), the public poll (status.json, plain
 with If-None-Match), the seat view (GET /api/games/{id}/) and an order submission
 (POST /api/games/{id}/orders/, alternating two legal orders so each one is stored).
 Prints CPU milliseconds per request (``time.process_time``: this process's CPU, the
-Python side of PostgreSQL round trips included, PostgreSQL's own CPU not) and the SQL
+Python side of PostgreSQL round trips included, PostgreSQL's own CPU not), the CPU the
+PostgreSQL backend serving it spent (``PG ms``, read from its /proc entry: the server must
+run on this machine; 10 ms clock ticks, so use a --repeat of a few hundred) and the SQL
 statements per request. Then the Celery worker's two hot jobs: resolving one prompt
 (``prompt_resolve``, every seat's order filled untimed first) and sending that
 resolution's emails (``send_outbox_batch``, dummy email backend). ``--profile`` prints
@@ -218,18 +220,34 @@ def main() -> int:
             report(profiler, f"{args.repeat} x {label}", lines=45)
             return 0
 
-        print(f"{'request':40} {'CPU ms':>8} {'queries':>8}")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+
+        def backend_cpu() -> float | None:
+            """Seconds of CPU the PostgreSQL backend serving this process has used (its
+            /proc entry: the server on this machine), None when it cannot be read."""
+            try:
+                fields = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                return None
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        print(f"{'request':40} {'CPU ms':>8} {'PG ms':>8} {'queries':>8}")
         for label, run in cases.values():
             for _ in range(20):  # warm up
                 run()
             statements = counted(run)
-            figures = []
+            figures, pg = [], []
             for _ in range(args.rounds):
-                started = time.process_time()
+                started, pg_started = time.process_time(), backend_cpu()
                 for _ in range(args.repeat):
                     run()
                 figures.append((time.process_time() - started) / args.repeat * 1000)
-            print(f"{label:40} {statistics.median(figures):8.2f} {len(statements):8d}")
+                if pg_started is not None:
+                    pg.append((backend_cpu() - pg_started) / args.repeat * 1000)
+            pg_ms = f"{statistics.median(pg):8.2f}" if pg else f"{'?':>8}"
+            print(f"{label:40} {statistics.median(figures):8.2f} {pg_ms} {len(statements):8d}")
             if args.sql:
                 for sql in statements:
                     print("    ", sql[:150])
@@ -244,7 +262,7 @@ def main() -> int:
                 resolve_timed(number)
             spent.append(time.process_time() - started)
         print(f"{'prompt_resolve (one prompt, 5 seats)':40} {statistics.median(spent) * 1000:8.2f} "
-              f"{len(statements):8d}")
+              f"{'':8} {len(statements):8d}")
         if args.sql:
             for sql in statements:
                 print("    ", sql[:150])
@@ -263,7 +281,7 @@ def main() -> int:
                 send_outbox_batch.run(ids)
             spent.append(time.process_time() - started)
         print(f"{'send_outbox_batch (its 5 emails)':40} {statistics.median(spent) * 1000:8.2f} "
-              f"{len(statements):8d}")
+              f"{'':8} {len(statements):8d}")
         if args.sql:
             for sql in statements:
                 print("    ", sql[:150])

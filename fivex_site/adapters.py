@@ -1,6 +1,28 @@
-"""allauth's account adapter with the site's words (players have player names)."""
+"""allauth's account adapter with the site's words (players have player names) and the
+site's public address (``FIVEX_BASE_URL``) in its emails."""
+
+from dataclasses import dataclass
+from email.utils import make_msgid
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class PublicSite:
+    """What allauth's email templates call ``current_site``: FiveX at its public address,
+    not whatever Host header the request that sent the email came with."""
+
+    name: str
+    domain: str
+
+
+def on_base_url(url: str) -> str:
+    """``url``'s page at ``FIVEX_BASE_URL`` (its scheme and host; the path, query and
+    fragment kept)."""
+    base, parts = urlsplit(settings.FIVEX_BASE_URL), urlsplit(url)
+    return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -8,6 +30,18 @@ class AccountAdapter(DefaultAccountAdapter):
         **DefaultAccountAdapter.error_messages,
         "username_taken": "That player name is taken; choose another.",
     }
+
+    def send_mail(self, template_prefix, email, context):  # noqa: ANN001, ANN201
+        """Links in account emails (confirmation, password reset, sign-up) point at
+        ``FIVEX_BASE_URL`` like every other email: behind a proxy the request's Host may be
+        an internal name, and its scheme plain HTTP."""
+        context = {
+            key: on_base_url(value) if key.endswith("_url") and isinstance(value, str) else value
+            for key, value in context.items()
+        }
+        host = urlsplit(settings.FIVEX_BASE_URL).netloc
+        context.setdefault("current_site", PublicSite(name="FiveX", domain=host))
+        return super().send_mail(template_prefix, email, context)
 
     def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
         """allauth's emails (sign-up confirmation, password reset) are sent by a machine
@@ -17,4 +51,7 @@ class AccountAdapter(DefaultAccountAdapter):
         msg = super().render_mail(template_prefix, email, context, headers=headers)
         for name, value in AUTOMATIC_HEADERS.items():
             msg.extra_headers.setdefault(name, value)
+        # Named after the public host, not the machine that happened to send it.
+        domain = urlsplit(settings.FIVEX_BASE_URL).hostname or "localhost"
+        msg.extra_headers.setdefault("Message-ID", make_msgid(domain=domain))
         return msg

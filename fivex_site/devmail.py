@@ -14,7 +14,9 @@ from email.message import EmailMessage as MimeMessage
 from django.core.mail.backends import console
 
 RULE = "-" * 79
-HEADERS = ("From", "To", "Cc", "Reply-To", "Subject")
+# Message-ID and In-Reply-To too: a reply by hand to a turn email (to try orders by email
+# with ``runsmtpd``) names the message it answers, as a mail program does.
+HEADERS = ("From", "To", "Cc", "Reply-To", "Subject", "Message-ID", "In-Reply-To")
 
 
 def readable(mime: MimeMessage) -> str:

@@ -1,4 +1,5 @@
-"""Health checks for /healthz: can we reach the database and the Celery broker, quickly?"""
+"""Health checks for /healthz: can we reach the database and the Celery broker, quickly,
+and does this machine have the static files its pages name?"""
 
 import time
 from typing import Any
@@ -57,4 +58,21 @@ def check_broker(*, timeout: float = BROKER_TIMEOUT_SECONDS) -> dict[str, Any]:
         "transport": broker.transport_cls,
         "url": safe_url,
         "latency_ms": round((time.monotonic() - started) * 1000, 1),
+    }
+
+
+def check_static() -> dict[str, Any]:
+    """With hashed static files (production), the manifest ``collectstatic`` writes must
+    have been loaded by this process: without it every page fails (HTTP 500) while the API
+    still answers, so a machine where ``collectstatic`` was not run must not look healthy."""
+    from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+
+    if not isinstance(staticfiles_storage, ManifestFilesMixin):
+        return {"status": "ok"}
+    if staticfiles_storage.hashed_files:
+        return {"status": "ok", "files": len(staticfiles_storage.hashed_files)}
+    return {
+        "status": "error",
+        "error": "no static files manifest on this machine: run "
+        "`manage.py collectstatic --noinput` here, then restart the web server",
     }

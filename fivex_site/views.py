@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from fivex_site.health import check_broker, check_database
+from fivex_site.health import check_broker, check_database, check_static
 
 logger = logging.getLogger(__name__)
 
@@ -34,21 +34,29 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """JSON health report: 200 when the database and the broker answer, 503 otherwise."""
+    """JSON health report: 200 when the database and the broker answer and this machine
+    has its static files, 503 otherwise. Answered whatever the Host header
+    (``fivex_site.middleware.HealthCheckMiddleware``)."""
     database = check_database()
     broker = check_broker()
-    healthy = database["status"] == "ok" and broker["status"] == "ok"
+    static = check_static()
+    healthy = all(c["status"] == "ok" for c in (database, broker, static))
     if getattr(settings, "IS_PRODUCTION", False) and not request.user.is_staff:
         # The public answer names no internal address and quotes no error text (they
         # are in the logs, and staff signed in see them here).
-        for name, check in (("database", database), ("broker", broker)):
+        for name, check in (("database", database), ("broker", broker), ("static", static)):
             error = check.pop("error", None)
             if error:
                 logger.warning("healthz: %s: %s", name, error)
             check.pop("url", None)
             check.pop("transport", None)
     return JsonResponse(
-        {"status": "ok" if healthy else "error", "database": database, "broker": broker},
+        {
+            "status": "ok" if healthy else "error",
+            "database": database,
+            "broker": broker,
+            "static": static,
+        },
         status=200 if healthy else 503,
     )
 

@@ -1,5 +1,7 @@
 """Incoming order mail: every seat gets a reply address ORDERS_ADDRESS_PREFIX+<token>@ORDERS_DOMAIN."""
 
+import os
+
 from .base import env
 
 ORDERS_DOMAIN = env.str("ORDERS_DOMAIN", default="orders.localhost")
@@ -20,16 +22,20 @@ MAIL_RETENTION_DAYS = env.int("MAIL_RETENTION_DAYS", default=90)
 # Authentication-Results headers decide whether "From:" is genuine in games that only take
 # orders from the player's own address. Empty: "From:" is compared, not verified.
 MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="")
+# django-anymail's settings: any ANYMAIL_<NAME> variable becomes ANYMAIL["<NAME>"], so every
+# email provider's credentials come from the environment, e.g. with
+# EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend: ANYMAIL_MAILGUN_API_KEY=key-...
+# (and ANYMAIL_MAILGUN_SENDER_DOMAIN=...); ANYMAIL_WEBHOOK_SECRET is the "user:password" the
+# provider sends (HTTP basic auth) to /anymail/<esp>/inbound/.
 ANYMAIL = {
-    key: value
-    for key, value in {
-        # "user:password" the ESP sends (HTTP basic auth) to /anymail/<esp>/inbound/
-        "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),
-        "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
-        "POSTMARK_SERVER_TOKEN": env.str("POSTMARK_SERVER_TOKEN", default=""),
-    }.items()
-    if value
+    name.removeprefix("ANYMAIL_"): value
+    for name, value in os.environ.items()
+    if name.startswith("ANYMAIL_") and name != "ANYMAIL_" and value
 }
+# The two names FiveX read before (kept working).
+for _name in ("MAILGUN_WEBHOOK_SIGNING_KEY", "POSTMARK_SERVER_TOKEN"):
+    if env.str(_name, default=""):
+        ANYMAIL.setdefault(_name, env.str(_name))
 
 from .celery import CELERY_BEAT_SCHEDULE  # noqa: E402 - extend the beat schedule defined there
 

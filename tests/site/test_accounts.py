@@ -32,14 +32,19 @@ def test_sign_up_logs_in_and_shows_the_home_page(client) -> None:
 
 
 @pytest.mark.django_db
-def test_sign_up_sends_a_verification_email_optional_by_default(client) -> None:
+def test_sign_up_sends_a_verification_email_optional_by_default(client, settings) -> None:
+    settings.FIVEX_BASE_URL = "https://fivex.example.org"
     sign_up(client)
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["ada@example.com"]
     assert message.subject.startswith("[FiveX] ")
-    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", message.body)
+    # The link is on the public address, not the Host the request came with (testserver).
+    link = re.search(r"https://fivex\.example\.org(/accounts/confirm-email/\S+/)", message.body)
     assert link, message.body
+    assert "testserver" not in message.body
+    assert "Hello from FiveX!" in message.body
+    assert message.message()["Message-ID"].endswith("@fivex.example.org>")
     client.get(link.group(1))  # GET shows the confirmation page
     client.post(link.group(1))
     assert EmailAddress.objects.get(email="ada@example.com").verified is True
@@ -89,12 +94,32 @@ def test_mandatory_verification_blocks_login_until_confirmed(client, settings) -
 
 
 @pytest.mark.django_db
-def test_password_reset_mails_a_link(client) -> None:
+def test_password_reset_mails_a_link(client, settings) -> None:
+    settings.FIVEX_BASE_URL = "http://games.example.org:8080"
     get_user_model().objects.create_user("lin", "lin@example.com", PASSWORD)
-    response = client.post("/accounts/password/reset/", {"email": "lin@example.com"})
+    response = client.post(
+        "/accounts/password/reset/", {"email": "lin@example.com"}, HTTP_HOST="127.0.0.1"
+    )
     assert response.status_code == 302
     assert len(mail.outbox) == 1
-    assert "/accounts/password/reset/key/" in mail.outbox[0].body
+    link = re.search(
+        r"http://games\.example\.org:8080(/accounts/password/reset/key/\S+/)", mail.outbox[0].body
+    )
+    assert link, mail.outbox[0].body
+    # The path is the page itself: it leads to the new-password form.
+    form = client.get(link.group(1), follow=True)
+    assert form.status_code == 200 and b"password1" in form.content
+
+
+@pytest.mark.django_db
+def test_reset_for_an_unknown_address_links_sign_up_on_the_public_address(client, settings) -> None:
+    settings.FIVEX_BASE_URL = "https://fivex.example.org"
+    settings.ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = True
+    response = client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert "https://fivex.example.org/accounts/signup/" in mail.outbox[0].body
+    assert "testserver" not in mail.outbox[0].body
 
 
 @pytest.mark.django_db

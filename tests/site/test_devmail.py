@@ -31,6 +31,7 @@ def test_a_message_is_printed_decoded_with_its_link_whole() -> None:
         from_email="FiveX <fivex@localhost>",
         to=["Zoë <zoe@example.com>"],
         reply_to=["orders+abc@orders.example.org"],
+        headers={"Message-ID": "<p3.g7@orders.example.org>", "In-Reply-To": "<x@example.com>"},
     )
     msg.attach_alternative("<p>Hello</p>", "text/html")
     msg.attach("record.json", b"{}", "application/json")
@@ -42,6 +43,9 @@ def test_a_message_is_printed_decoded_with_its_link_whole() -> None:
     assert "To: Zoë <zoe@example.com>" in out.splitlines()
     assert "Reply-To: orders+abc@orders.example.org" in out.splitlines()
     assert "Attachments: record.json" in out.splitlines()
+    # What a reply by hand must quote to answer this very message.
+    assert "Message-ID: <p3.g7@orders.example.org>" in out.splitlines()
+    assert "In-Reply-To: <x@example.com>" in out.splitlines()
     assert "<p>Hello</p>" not in out
 
 

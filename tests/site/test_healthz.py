@@ -91,3 +91,73 @@ def test_healthz_in_production_names_no_internal_address_but_to_staff(client, mo
     client.force_login(staff)
     detailed = client.get("/healthz").json()
     assert f"broker unreachable at redis://127.0.0.1:{port}/0" in detailed["broker"]["error"]
+
+
+@pytest.mark.django_db
+def test_healthz_answers_a_probe_by_address_where_pages_refuse_the_host(client, settings) -> None:
+    """A load balancer probes each machine by its address, not the public name."""
+    settings.ALLOWED_HOSTS = ["fivex.example.org"]
+    for host in ("10.1.2.3:8000", "localhost", "fivex.example.org"):
+        response = client.get("/healthz", HTTP_HOST=host)
+        assert response.status_code == 200, host
+        assert response.json()["status"] == "ok"
+    # Everything else still refuses a host it does not serve.
+    assert client.get("/", HTTP_HOST="10.1.2.3:8000").status_code == 400
+    assert client.get("/api/games/", HTTP_HOST="10.1.2.3:8000").status_code == 400
+    assert client.get("/healthz/", HTTP_HOST="10.1.2.3:8000").status_code == 400
+
+
+@pytest.mark.django_db
+def test_healthz_by_address_still_gives_staff_the_details(client, settings, monkeypatch) -> None:
+    from django.contrib.auth import get_user_model
+
+    settings.ALLOWED_HOSTS = ["fivex.example.org"]
+    settings.IS_PRODUCTION = True
+    port = _closed_port()
+    _point_broker_at(monkeypatch, f"redis://127.0.0.1:{port}/0")
+    public = client.get("/healthz", HTTP_HOST="10.1.2.3")
+    assert public.status_code == 503 and public.json()["broker"] == {"status": "error"}
+    assert "127.0.0.1" not in public.content.decode()
+    staff = get_user_model().objects.create_user("ops", "ops@example.com", "pw", is_staff=True)
+    client.force_login(staff)
+    detailed = client.get("/healthz", HTTP_HOST="10.1.2.3").json()
+    assert f"broker unreachable at redis://127.0.0.1:{port}/0" in detailed["broker"]["error"]
+
+
+MANIFEST_STORAGE = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+
+
+@pytest.mark.django_db
+def test_healthz_fails_on_a_machine_without_collected_static_files(client, settings, tmp_path) -> None:
+    """Hashed static files (production): a machine where collectstatic was not run serves
+    no page (500), so it must not report healthy; once collected it does."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.STATIC_ROOT.mkdir()
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": MANIFEST_STORAGE}}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error"
+    assert body["database"]["status"] == "ok" and body["broker"]["status"] == "ok"
+    assert body["static"]["status"] == "error"
+    assert "collectstatic" in body["static"]["error"]
+
+    call_command("collectstatic", "--noinput", verbosity=0)
+    # A new process (the restart the message asks for) loads the manifest.
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": MANIFEST_STORAGE}}
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["static"]["status"] == "ok"
+    assert response.json()["static"]["files"] > 10
+
+
+@pytest.mark.django_db
+def test_healthz_static_error_is_not_detailed_to_the_public(client, settings, tmp_path) -> None:
+    settings.IS_PRODUCTION = True
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": MANIFEST_STORAGE}}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["static"] == {"status": "error"}

@@ -37,6 +37,7 @@ print(json.dumps({
     "rest": s.REST_FRAMEWORK, "apps": s.INSTALLED_APPS,
     "ssl_redirect": getattr(s, "SECURE_SSL_REDIRECT", False),
     "redirect_exempt": getattr(s, "SECURE_REDIRECT_EXEMPT", []),
+    "anymail": s.ANYMAIL,
 }))
 """
 
@@ -187,3 +188,44 @@ def test_tasks_go_to_their_queues() -> None:
     assert len({mail, resolution, default}) == 3
     assert queue("games.mail.tasks.process_inbound_mail") == mail
     assert mail.endswith("mail") and resolution.endswith("resolution")
+
+
+def test_any_email_provider_is_configured_from_anymail_variables() -> None:
+    """EMAIL_BACKEND may name any anymail backend: its credentials come from ANYMAIL_*
+    variables (the names anymail's docs give inside its ANYMAIL setting)."""
+    got = settings_with(
+        EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend",
+        ANYMAIL_MAILGUN_API_KEY="key-123",
+        ANYMAIL_MAILGUN_SENDER_DOMAIN="mg.example.org",
+        ANYMAIL_WEBHOOK_SECRET="user:pw",
+        POSTMARK_SERVER_TOKEN="tok",
+        ANYMAIL_EMPTY="",
+    )
+    assert got["mailer"] == {"BACKEND": "anymail.backends.mailgun.EmailBackend"}
+    assert got["anymail"] == {
+        "MAILGUN_API_KEY": "key-123",
+        "MAILGUN_SENDER_DOMAIN": "mg.example.org",
+        "WEBHOOK_SECRET": "user:pw",
+        "POSTMARK_SERVER_TOKEN": "tok",
+    }
+
+
+def test_anymail_backend_takes_its_key_from_the_environment() -> None:
+    """The backend itself accepts the configuration (anymail refuses one without a key)."""
+    code = (
+        "import django; django.setup()\n"
+        "from django.core.mail import get_connection\n"
+        "print(get_connection().api_key)\n"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="fivex_site.settings",
+        EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend",
+        ANYMAIL_MAILGUN_API_KEY="key-456",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "key-456"

@@ -655,3 +655,12 @@ def test_only_league_administrators_rate_in_the_leagues_pools():
     rounds.round_start(rnd=rnd, by=anyone)
     _results_by_hand(rnd, anyone, "played offline")
     assert set(RatingEntry.objects.values_list("pool", flat=True)) == {"lp00:6x5"}
+
+
+@pytest.mark.django_db
+def test_recompute_ratings_says_so_when_there_is_nothing_to_recompute():
+    from io import StringIO
+
+    out = StringIO()
+    call_command("recompute_ratings", stdout=out)
+    assert out.getvalue() == "no rating pools yet: nothing to recompute\n"

@@ -17,6 +17,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, pool=None, fix=False, **options):
         chosen = [pool] if pool else pools()
+        if not chosen:
+            self.stdout.write("no rating pools yet: nothing to recompute")
+            return
         problems = 0
         for name in chosen:
             diffs = ratings_differences(pool=name)

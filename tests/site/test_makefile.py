@@ -1,0 +1,50 @@
+"""The Makefile makes .venv again when an older Python made it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+FAKE_PYTHON = """#!/bin/sh
+# A Python {version}: says so, and answers the version check as that Python would.
+case "$1" in
+  -V) echo "Python {version}" ;;
+  -c) exit {check} ;;
+esac
+"""
+
+
+def _checkout_with_venv(tmp_path: Path, version: str, check: int) -> Path:
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_PYTHON.format(version=version, check=check))
+    python.chmod(0o755)
+    return tmp_path
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_a_venv_of_an_older_python_is_removed(tmp_path: Path) -> None:
+    checkout = _checkout_with_venv(tmp_path, "3.11.7", check=1)
+    done = subprocess.run(
+        ["make", "check-venv"], cwd=checkout, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "made with Python 3.11.7, FiveX needs Python 3.12+" in done.stdout
+    assert not (checkout / ".venv").exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_a_venv_of_a_recent_python_is_kept(tmp_path: Path) -> None:
+    checkout = _checkout_with_venv(tmp_path, "3.12.1", check=0)
+    done = subprocess.run(
+        ["make", "check-venv"], cwd=checkout, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert (checkout / ".venv" / "bin" / "python").exists()
