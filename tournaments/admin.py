@@ -48,11 +48,14 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
     inlines = [RegistrationInline]
 
-    def get_readonly_fields(self, request, obj=None):
-        # Once registration opens, only the name may change here (the panel does the rest).
-        if obj is not None and (obj.status != Tournament.Status.DRAFT or obj.rounds.exists()):
-            return [f.name for f in Tournament._meta.concrete_fields if f.name not in ("id", "name")]
-        return []
+    # Only the name may change here, a draft's too: the settings are checked by the
+    # service behind the site's form (a ruleset, table sizes or points it cannot play
+    # would break the tournament's pages, its API and its pairing), and tournaments are
+    # created there, where the creation is logged.
+    readonly_fields = [f.name for f in Tournament._meta.concrete_fields if f.name not in ("id", "name")]
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
     def has_delete_permission(self, request, obj=None):
         # A tournament with rounds holds rated games: deleting it would rewrite ratings.

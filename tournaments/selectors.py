@@ -93,7 +93,7 @@ def entrants_count(*, tournament: Tournament) -> int:
 
 def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[str, Any]]:
     """The standings table: rank, registration, user, points, tie-breaks, games played.
-    A player who withdrew before any round was paired never took part and is not in it."""
+    A player who withdrew before any round started never took part and is not in it."""
     regs = {
         str(r.pk): r
         for r in tournament.registrations.select_related("user")
@@ -104,6 +104,7 @@ def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[s
         history(tournament=tournament, upto=upto),
         points_for(tournament),
         tournament.tiebreaks,
+        scale_size=tournament.table_sizes[0],
     )
     return [
         {

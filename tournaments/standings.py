@@ -118,10 +118,15 @@ def compute(
     rounds: Sequence[Round],
     points_for: Mapping[int, Sequence[float]] | None = None,
     tiebreaks: Sequence[str] = ("buchholz", "sonneborn_berger"),
+    scale_size: int = 2,
 ) -> list[Row]:
     """Standings after ``rounds``: rows sorted by points then the chosen tie-breaks,
     with equal rows sharing a rank. ``points_for`` maps a table size to its points per
-    place (default: :func:`default_points_per_place`)."""
+    place (default: :func:`default_points_per_place`). A round a player did not play
+    (a bye, a late entry, a withdrawal) enters the tie-breaks on the scale of tables of
+    ``scale_size`` (the tournament's preferred size): a virtual opponent's result is
+    its first place's points, a draw its average place's; so multiplying every points
+    table by a constant never reorders the standings."""
     for name in tiebreaks:
         if name not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {name!r} (known: {', '.join(TIEBREAKS)})")
@@ -130,9 +135,9 @@ def compute(
     def ppp(size: int) -> Sequence[float]:
         return points_for.get(size) or default_points_per_place(size)
 
-    two = ppp(2)
-    draw = (two[0] + (two[1] if len(two) > 1 else 0.0)) / 2
-    win = two[0]
+    scale = ppp(scale_size)
+    win = scale[0]
+    draw = sum(scale) / len(scale)
     n_rounds = len(rounds)
 
     # Per player, per round: ("game", points, {opponent: pairwise}, won) or ("unplayed", points)

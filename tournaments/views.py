@@ -25,6 +25,7 @@ from tournaments.forms import TournamentForm, parse_ranking, parse_tables
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc
+from tournaments.services.common import is_league_administrator
 from tournaments.standings import TIEBREAK_NAMES
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,15 @@ log = logging.getLogger(__name__)
 
 def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
+
+
+def _visible_tournament(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament at ``slug`` if the caller may see it: a draft is a 404 to all but
+    its organizer and staff, on every page of it (its name and entrants are not public)."""
+    tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")
+    return tournament
 
 
 def _is_organizer(request: HttpRequest, tournament: Tournament) -> bool:
@@ -93,9 +103,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
-    if not selectors.tournament_visible(tournament=tournament, user=request.user):
-        raise Http404("No such tournament.")
+    tournament = _visible_tournament(request, slug)
     registration = None
     if request.user.is_authenticated:
         registration = tournament.registrations.filter(user=request.user).first()
@@ -145,7 +153,7 @@ def rating_pool(request: HttpRequest, pool: str) -> HttpResponse:
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _visible_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
@@ -167,7 +175,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def player_detail(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _visible_tournament(request, slug)
     registration = get_object_or_404(Registration, tournament=tournament, pk=registration_id)
     ledger = selectors.rating_history(pool=tournament.rating_pool, user=registration.user)
     return render(request, "tournaments/player.html", {
@@ -265,6 +273,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "tables": tables,
         "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
+        # Entering other players is a league administrator's right: the form is shown
+        # only to those who may use it, and only while it can succeed.
+        "may_register_others": is_league_administrator(request.user)
+        and tournament.status != Tournament.Status.CLOSED,
     })
 
 

@@ -13,6 +13,7 @@ from games.errors import ValidationError
 from tournaments import selectors
 from tournaments.models import Bye, Registration, Round, Table, Tournament
 from tournaments.pairing import PairingError, pair_json
+from tournaments.pairing.sizes import plan
 from tournaments.services.common import (
     TournamentError,
     lock_tournament,
@@ -187,6 +188,16 @@ def round_pair_by_hand(
                 )
         tables = [[int(p) for p in t] for t in tables]
         warnings = hand_pairing_warnings(tournament=tournament, number=number, tables=tables)
+        fewest = plan(len(active), tuple(tournament.table_sizes))
+        needed = fewest[0] if fewest else len(active)
+        if len(byes) > needed:
+            # A pairing bye scores points for no game: more than the fewest possible is
+            # the organizer's call, made knowingly (tournaments.md, rule 2).
+            warnings.append(
+                f"{len(byes)} pairing bye(s) ({who({int(b) for b in byes})}) where {needed} "
+                f"would do: tables of {' or '.join(map(str, tournament.table_sizes))} can seat "
+                f"more of them (a pairing bye scores {tournament.bye_points:g} points)."
+            )
         if warnings and not force:
             return None, warnings
         if rnd is None:
@@ -252,10 +263,12 @@ def round_start(*, rnd: Round, by: Any) -> Round:
             raise TournamentError("This round has already started.")
         registrations = {r.pk: r for r in tournament.registrations.select_related("user")}
         users = {pk: r.user for pk, r in registrations.items()}
+        # Everyone the round places, at a table or with a bye (a bye scores points).
+        placed = [p for table in rnd.tables.all() for p in table.players]
+        placed += [b.registration_id for b in rnd.byes.all()]
         gone = sorted(
             str(registrations[p].user) if p in registrations else f"entry #{p}"
-            for table in rnd.tables.all()
-            for p in table.players
+            for p in placed
             if p not in registrations or registrations[p].status != Registration.Status.ACTIVE
         )
         if gone:

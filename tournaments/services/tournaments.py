@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -16,7 +15,7 @@ from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
 from games.services.games import deadline_policy_check, options_within_site_limits
 from games.services.players import time_zone_valid
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Round, Tournament
 from tournaments.services import notices
 from tournaments.services.common import (
     TournamentError,
@@ -33,6 +32,22 @@ from tournaments.standings import TIEBREAKS, default_points_per_place
 RATING_POOL_RE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
 
 
+MAX_POINTS = 1000
+"""The most (and, negated, the least) points a place or a bye may score: scores stay
+exact sums in the standings and the audit log's JSON."""
+
+#: Slugs a tournament never gets: the paths of the tournaments' own pages.
+RESERVED_SLUGS = frozenset({"new"})
+
+
+def _points_value(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and -MAX_POINTS <= value <= MAX_POINTS  # False for NaN; no float() of a huge int
+    )
+
+
 def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for key, values in (points_per_place or {}).items():
@@ -45,12 +60,12 @@ def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> 
         if (
             not isinstance(values, list)
             or len(values) != size
-            or not all(
-                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-                for v in values
-            )
+            or not all(_points_value(v) for v in values)
         ):
-            raise ValidationError(f"Points per place for tables of {size} must be {size} numbers.")
+            raise ValidationError(
+                f"Points per place for tables of {size} must be {size} numbers from "
+                f"-{MAX_POINTS} to {MAX_POINTS}."
+            )
         if any(a < b for a, b in zip(values, values[1:], strict=False)):
             raise ValidationError(f"Points per place for tables of {size} must not increase.")
         out[str(size)] = [float(v) for v in values]
@@ -127,6 +142,9 @@ def tournament_create(
         size = sizes[0]
         ppp = points.get(str(size)) or default_points_per_place(size)
         bye_points = ppp[0] if size == 2 else sum(ppp) / len(ppp)
+    for what, value in (("A pairing bye", bye_points), ("A requested bye", requested_bye_points)):
+        if not _points_value(value) or value < 0:
+            raise ValidationError(f"{what} scores 0 to {MAX_POINTS} points.")
     pairs = []
     for pair in forbidden_pairs:
         if len(pair) != 2 or pair[0] == pair[1]:
@@ -134,7 +152,7 @@ def tournament_create(
         pairs.append(sorted(int(x) for x in pair))
     base = slugify(name)[:100] or "tournament"
     slug, n = base, 2
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -195,6 +213,10 @@ def _rounds_paired(tournament: Tournament) -> int:
     return tournament.rounds.count()
 
 
+def _rounds_started(tournament: Tournament) -> int:
+    return tournament.rounds.exclude(status=Round.Status.PAIRED).count()
+
+
 def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Registration:
     """Register ``user`` (by themselves, or by the organizer). A late entry (after the
     first round was paired) starts with the next round and scores 0 for the rounds it
@@ -227,7 +249,10 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
             if existing.status == Registration.Status.ACTIVE:
                 return existing
             if paired:
-                raise TournamentError("You withdrew from this tournament after it started.")
+                raise TournamentError(
+                    "You withdrew from this tournament after its first round was paired: "
+                    "you cannot register again."
+                )
             existing.status = Registration.Status.ACTIVE
             existing.save(update_fields=["status"])
             log_add(tournament=tournament, kind="registration_restored", actor=by or user,
@@ -261,7 +286,9 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
         registration.status = Registration.Status.WITHDRAWN
-        registration.withdrawn_after_round = _rounds_paired(tournament)
+        # The rounds it took part in: a round paired but not started is re-paired
+        # without it (round_start insists), so it is not one of them.
+        registration.withdrawn_after_round = _rounds_started(tournament)
         registration.save(update_fields=["status", "withdrawn_after_round"])
         log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
                 payload={"registration": registration.pk})
@@ -277,6 +304,10 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
             require_organizer(tournament=tournament, user=by)
         _require_not_closed(tournament)
         paired = _rounds_paired(tournament)
+        if paired >= tournament.rounds_count:
+            raise ValidationError(
+                "Every round of this tournament has been paired: no bye can be requested any more."
+            )
         if not isinstance(round_number, int) or not paired < round_number <= tournament.rounds_count:
             raise ValidationError(
                 f"A bye can be requested for a round that is not paired yet "

@@ -1,0 +1,264 @@
+"""Findings of an organizer's walk through a Swiss tournament: withdrawals between the
+pairing and the start, byes made by hand, tie-breaks on the tournament's own scale, the
+create form's bounds, drafts kept private, and the admin's reach."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+
+from games.errors import ValidationError
+from games.models import Game
+from tests.tournaments.test_tournament_services import _open_cup, _results_by_hand, make_users
+from tournaments import selectors, standings
+from tournaments.models import Round, Tournament
+from tournaments.services import rounds
+from tournaments.services import tournaments as tsvc
+from tournaments.services.common import TournamentError
+
+pytestmark = pytest.mark.django_db
+
+
+# --- a withdrawal after the pairing, before the start ---------------------------------
+
+
+def test_a_withdrawn_player_with_a_pairing_bye_blocks_the_start_until_re_paired():
+    organizer, _users, t, regs = _open_cup("wb", 3)  # duels: one bye a round
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    bye = rnd.byes.get()
+    withdrawn = next(r for r in regs if r.pk == bye.registration_id)
+    tsvc.registration_withdraw(registration=withdrawn, by=withdrawn.user)
+    mail.outbox.clear()
+    with pytest.raises(TournamentError, match=f"{withdrawn.user.username} withdrew after this round"):
+        rounds.round_start(rnd=rnd, by=organizer)
+    assert not Game.objects.exists() and Round.objects.get(pk=rnd.pk).status == Round.Status.PAIRED
+    assert not [m for m in mail.outbox if withdrawn.user.email in m.to]
+    rounds.round_repair(rnd=rnd, by=organizer)
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert not rnd.byes.exists() and rnd.tables.count() == 1  # the two left play
+    rounds.round_start(rnd=rnd, by=organizer)
+    assert withdrawn.pk not in [r["registration"].pk for r in selectors.standings(tournament=t)]
+
+
+def test_withdrawing_before_round_one_starts_is_withdrawing_before_the_tournament():
+    organizer, _users, t, regs = _open_cup("wp", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    gone = regs[0]
+    tsvc.registration_withdraw(registration=gone, by=gone.user)
+    gone.refresh_from_db()
+    assert gone.withdrawn_after_round == 0  # round 1 was paired, never started with it
+    rounds.round_repair(rnd=rnd, by=organizer)
+    rnd = Round.objects.get(pk=rnd.pk)
+    rounds.round_start(rnd=rnd, by=organizer)
+    _results_by_hand(rnd, organizer, "offline")
+    shown = [row["registration"].pk for row in selectors.standings(tournament=t)]
+    assert gone.pk not in shown and len(shown) == 3
+    assert selectors.entrants_count(tournament=t) == 3
+    with pytest.raises(TournamentError, match="after its first round was paired: you cannot register again"):
+        tsvc.registration_add(tournament=t, user=gone.user)
+
+
+def test_withdrawing_during_a_started_round_counts_that_round():
+    organizer, _users, t, regs = _open_cup("ws", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    tsvc.registration_withdraw(registration=regs[0], by=regs[0].user)
+    regs[0].refresh_from_db()
+    assert regs[0].withdrawn_after_round == 1
+    _results_by_hand(rnd, organizer, "offline")
+    assert regs[0].pk in [row["registration"].pk for row in selectors.standings(tournament=t)]
+
+
+# --- byes made by hand -----------------------------------------------------------------
+
+
+def test_pairing_by_hand_warns_about_byes_the_tables_could_avoid():
+    organizer, _users, t, regs = _open_cup("hb", 7, ruleset="5x", table_sizes=(4, 3))
+    ids = [r.pk for r in regs]
+    names = sorted(r.user.username for r in regs[3:])
+    rnd, warnings = rounds.round_pair_by_hand(
+        tournament=t, tables=[ids[:3]], byes=ids[3:], by=organizer
+    )
+    assert rnd is None and not Round.objects.exists()  # nothing saved without "anyway"
+    assert warnings == [
+        f"4 pairing bye(s) ({', '.join(names)}) where 0 would do: tables of 4 or 3 can seat "
+        f"more of them (a pairing bye scores {t.bye_points:g} points)."
+    ]
+    rnd, _ = rounds.round_pair_by_hand(
+        tournament=t, tables=[ids[:3]], byes=ids[3:], by=organizer, force=True
+    )
+    assert rnd.warnings == warnings and rnd.byes.count() == 4
+    # The fewest byes possible raise no warning (7 players at tables of 4 only: 3 byes).
+    organizer2, _u, t2, regs2 = _open_cup("hc", 7, ruleset="5x", table_sizes=(4,))
+    ids2 = [r.pk for r in regs2]
+    rnd2, warnings2 = rounds.round_pair_by_hand(
+        tournament=t2, tables=[ids2[:4]], byes=ids2[4:], by=organizer2
+    )
+    assert warnings2 == [] and rnd2 is not None
+
+
+# --- tie-breaks on the tournament's own scale ------------------------------------------
+
+
+def _random_rounds(rng: random.Random, players: list[str], n_rounds: int) -> list[standings.Round]:
+    out = []
+    for _ in range(n_rounds):
+        order = players[:]
+        rng.shuffle(order)
+        bye, seated = order[0], order[1:]  # 9 players: a bye and two tables of 4
+        games = []
+        for k in range(0, len(seated), 4):
+            table = seated[k:k + 4]
+            rng.shuffle(table)
+            ranking = [[p] for p in table]
+            if rng.random() < 0.3:  # a shared place now and then
+                ranking = [ranking[0] + ranking[1], *ranking[2:]]
+            games.append(standings.Game(ranking=ranking))
+        out.append(standings.Round(games=games, unplayed={bye: 0.5}))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_scaling_every_points_table_never_reorders_the_standings(seed):
+    rng = random.Random(seed)
+    players = [f"p{i}" for i in range(9)]
+    rounds_ = _random_rounds(rng, players, 3)
+    base = [3.0, 2.0, 1.0, 0.0]
+    tiebreaks = ("buchholz", "sonneborn_berger", "buchholz_cut1", "average_opponent")
+
+    def order(factor: float) -> list[tuple[str, int]]:
+        scaled = [
+            standings.Round(games=r.games, unplayed={p: v * factor for p, v in r.unplayed.items()})
+            for r in rounds_
+        ]
+        rows = standings.compute(
+            players, scaled, {4: [v * factor for v in base]}, tiebreaks, scale_size=4
+        )
+        return [(row.player, row.rank) for row in rows]
+
+    assert order(1.0) == order(1 / 3) == order(10.0)
+
+
+def test_an_unplayed_round_is_valued_on_the_preferred_tables_scale():
+    """A virtual opponent at tables of 4 scored 3-2-1-0: the player's result complemented
+    by a first place (3), then average places (1.5) for the rounds after."""
+    players = ["a", "b", "c", "d", "e"]
+    r1 = standings.Round(games=[standings.Game(ranking=[["a"], ["b"], ["c"], ["d"]])], unplayed={"e": 0.0})
+    rows = standings.compute(players, [r1, r1], {4: [3, 2, 1, 0]}, ("buchholz",), scale_size=4)
+    e = next(row for row in rows if row.player == "e")
+    # Round 1: 0 + (3 - 0) + 1.5 (one later round); round 2: 0 + 3 + 0.
+    assert e.tiebreaks["buchholz"] == pytest.approx(4.5 + 3.0)
+
+
+# --- the create form's bounds and the slug ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "points", [[1e308, 1e308, 0, 0], [10**400, 0, 0, 0], [1001, 0, 0, 0], [0, 0, 0, -1001]]
+)
+def test_points_per_place_are_bounded(points):
+    organizer = make_users(1, prefix="pb")[0]
+    with pytest.raises(ValidationError, match="numbers from -1000 to 1000"):
+        tsvc.tournament_create(organizer=organizer, name="Big", ruleset="5x", table_sizes=[4],
+                               rounds_count=3, points_per_place={"4": points})
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("field,value", [("bye_points", 1e308), ("requested_bye_points", -1),
+                                         ("bye_points", float("nan"))])
+def test_bye_points_are_bounded(field, value):
+    organizer = make_users(1, prefix="bb")[0]
+    with pytest.raises(ValidationError, match="scores 0 to 1000 points"):
+        tsvc.tournament_create(organizer=organizer, name="Byes", ruleset="5x", table_sizes=[4],
+                               rounds_count=3, **{field: value})
+
+
+def test_the_create_form_answers_huge_points_with_a_form_error(client):
+    organizer = make_users(1, prefix="cf")[0]
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", {
+        "name": "Huge", "ruleset": "5x", "table_sizes": "4", "rounds_count": "3",
+        "deadline_hours": "48", "points_per_place": "4: 1e308 1e308 0 0",
+        "tiebreaks": ["buchholz"],
+    })
+    assert response.status_code == 200
+    assert b"numbers from -1000 to 1000" in response.content
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_named_new_gets_a_page_of_its_own(client):
+    organizer = make_users(1, prefix="nw")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="New", ruleset="5x", table_sizes=[4],
+                               rounds_count=3)
+    assert t.slug == "new-2"
+    tsvc.tournament_open(tournament=t, by=organizer)
+    page = client.get(f"/tournaments/{t.slug}/")
+    assert page.status_code == 200 and b"<h1>New</h1>" in page.content
+
+
+# --- drafts stay private on every page ------------------------------------------------
+
+
+def test_a_drafts_player_and_round_pages_are_not_public(client):
+    organizer = make_users(1, prefix="dr")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Secret Winter Cup", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    reg = tsvc.registration_add(tournament=t, user=organizer, by=organizer)
+    stranger = get_user_model().objects.create_user("nosy", "nosy@example.com", "pw")
+    for who in (None, stranger):
+        if who is not None:
+            client.force_login(who)
+        for path in (f"/tournaments/{t.slug}/", f"/tournaments/{t.slug}/players/{reg.pk}/",
+                     f"/tournaments/{t.slug}/rounds/1/"):
+            response = client.get(path)
+            assert response.status_code == 404, (who, path)
+            assert b"Secret Winter Cup" not in response.content
+    client.force_login(organizer)
+    assert client.get(f"/tournaments/{t.slug}/players/{reg.pk}/").status_code == 200
+
+
+# --- the admin ------------------------------------------------------------------------
+
+
+def test_the_admin_changes_only_a_drafts_name_and_adds_none(admin_client):
+    organizer = make_users(1, prefix="ad")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Bad9", ruleset="5x", table_sizes=[4],
+                               rounds_count=3)
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    assert 'name="name"' in page
+    for field in ("ruleset", "table_sizes", "points_per_place", "tiebreaks", "status"):
+        assert f'name="{field}"' not in page, field
+    admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", {
+        "name": "Renamed", "ruleset": "chess", "table_sizes": "[9, 0]", "status": "open",
+        "registrations-TOTAL_FORMS": "0", "registrations-INITIAL_FORMS": "0",
+    })
+    t.refresh_from_db()
+    assert (t.name, t.ruleset, t.table_sizes, t.status) == ("Renamed", "5x", [4], "draft")
+    assert admin_client.get("/admin/tournaments/tournament/add/").status_code == 403
+
+
+# --- the panel and the player's page ------------------------------------------------------
+
+
+def test_register_player_is_offered_only_to_league_administrators(client):
+    organizer, _users, t, _regs = _open_cup("rp", 2)
+    client.force_login(organizer)
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert "Register player" not in page and "Players register themselves" in page
+    organizer.is_staff = True
+    organizer.save()
+    assert "Register player" in client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+
+
+def test_no_bye_request_or_register_once_every_round_is_paired(client):
+    organizer, users, t, regs = _open_cup("ar", 4, rounds_count=1)
+    client.force_login(users[0])
+    assert b"Request a bye" in client.get(f"/tournaments/{t.slug}/").content
+    rounds.round_pair(tournament=t, by=organizer)
+    page = client.get(f"/tournaments/{t.slug}/").content
+    assert b"Request a bye" not in page
+    with pytest.raises(ValidationError, match="Every round of this tournament has been paired"):
+        tsvc.bye_request(registration=regs[0], round_number=1, by=users[0])
