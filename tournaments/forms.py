@@ -39,10 +39,27 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         help_text="Optional, one line per table size: the size, a colon, the points from first "
         "to last place, e.g. 4: 3 2 1 0. Default: 1 for first, 0 for last, evenly between.",
     )
+    bye_points = forms.FloatField(
+        required=False, min_value=0, max_value=1000, label="Points for a pairing bye",
+        help_text="Optional. Default: a first place at tables of two, an average place at "
+        "bigger tables (of the first table size).",
+    )
+    requested_bye_points = forms.FloatField(
+        required=False, min_value=0, max_value=1000, label="Points for a requested bye",
+        help_text="Optional. Default: half a first place (of the first table size).",
+    )
+    allow_late_entry = forms.BooleanField(
+        required=False, initial=True, label="Late entries",
+        help_text="Players may register after round 1 is paired (they score 0 for the rounds "
+        "they missed).",
+    )
+    # Ticked boxes in the order they are posted: the page lists them in the chosen order,
+    # and moves one up or down with its arrows.
     tiebreaks = forms.MultipleChoiceField(
         choices=list(TIEBREAK_NAMES.items()), required=False,
         initial=["buchholz", "sonneborn_berger"], widget=forms.CheckboxSelectMultiple,
-        label="Tie-breaks", help_text="Applied in the order listed.",
+        label="Tie-breaks, in order",
+        help_text="The ticked tie-breaks apply from the top down; move one with its arrows.",
     )
     rating_pool = forms.CharField(
         required=False,
@@ -67,6 +84,22 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         if options is not None:
             data["options"] = options
         return data
+
+    def tiebreak_rows(self) -> list[dict[str, Any]]:
+        """Every tie-break for the page: the chosen ones first, in their order (as posted,
+        or the initial choice), then the others."""
+        if self.is_bound:
+            chosen = [k for k in self.data.getlist("tiebreaks") if k in TIEBREAK_NAMES]
+        else:
+            chosen = list(self.fields["tiebreaks"].initial)
+        chosen = list(dict.fromkeys(chosen))
+        rest = [k for k in TIEBREAK_NAMES if k not in chosen]
+        return [
+            {"key": k, "name": TIEBREAK_NAMES[k], "checked": k in chosen} for k in chosen + rest
+        ]
+
+    def clean_tiebreaks(self) -> list[str]:
+        return list(dict.fromkeys(self.cleaned_data.get("tiebreaks") or []))
 
     def clean_points_per_place(self) -> dict:
         return parse_points_per_place(self.cleaned_data.get("points_per_place") or "")

@@ -93,6 +93,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 points_per_place=data["points_per_place"],
                 tiebreaks=data["tiebreaks"] or ["buchholz"],
                 rating_pool=data["rating_pool"],
+                bye_points=data["bye_points"],
+                requested_bye_points=data["requested_bye_points"],
+                allow_late_entry=data["allow_late_entry"],
             )
         except ApplicationError as exc:
             form.add_error(None, exc.message)

@@ -262,3 +262,89 @@ def test_no_bye_request_or_register_once_every_round_is_paired(client):
     assert b"Request a bye" not in page
     with pytest.raises(ValidationError, match="Every round of this tournament has been paired"):
         tsvc.bye_request(registration=regs[0], round_number=1, by=users[0])
+
+
+# --- nobody decides their own game ------------------------------------------------------
+
+
+def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
+    from games.errors import PermissionDenied
+    from games.services.organizer import game_end
+    from tournaments.models import Table
+    from tournaments.services import results
+
+    organizer, users, t, regs = _open_cup("ow", 1)
+    mine = tsvc.registration_add(tournament=t, user=organizer)  # the organizer plays too
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.get()
+    assert mine.pk in table.players
+    game_end(game=table.game, by=organizer, reason="offline")
+    me_first = [[mine.pk], [p for p in table.players if p != mine.pk]]
+    with pytest.raises(PermissionDenied, match="You play at table 1"):
+        results.result_enter(table=table, ranking=me_first, by=organizer, reason="I won")
+    assert Table.objects.get(pk=table.pk).ranking is None
+    # Through the panel: the same refusal, nothing recorded.
+    client.force_login(organizer)
+    response = client.post(
+        f"/tournaments/{t.slug}/manage/result/",
+        {"table": table.pk, "ranking": f"{organizer.username} > {users[0].username}", "reason": "I won"},
+        follow=True,
+    )
+    assert b"You play at table 1" in response.content
+    assert Table.objects.get(pk=table.pk).ranking is None
+    # Staff who do not play there decide it.
+    staff = get_user_model().objects.create_user("judge", "judge@example.com", "pw", is_staff=True)
+    results.result_enter(table=table, ranking=me_first, by=staff, reason="offline, seen by the judge")
+    assert Table.objects.get(pk=table.pk).ranking == me_first
+
+
+# --- the create form: tie-breaks in order, byes, late entries ----------------------------
+
+
+def _create_form(**extra):
+    data = {"name": "Ordered", "ruleset": "5x", "table_sizes": "4, 3", "rounds_count": "3",
+            "deadline_hours": "48", "quiet_hours_time_zone": "UTC"}
+    data.update(extra)
+    return data
+
+
+def test_the_create_form_keeps_the_tie_breaks_in_the_order_given(client):
+    organizer = make_users(1, prefix="to")[0]
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        tiebreaks=["direct_encounter", "buchholz", "wins"], points_per_place="4: 3 2 1 0\n3: 3 1.5 0",
+        bye_points="2", requested_bye_points="", allow_late_entry="",
+    ))
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    t = Tournament.objects.get()
+    assert t.tiebreaks == ["direct_encounter", "buchholz", "wins"]
+    assert t.bye_points == 2.0
+    assert t.requested_bye_points == 1.5  # half a first place of the first table size
+    assert t.allow_late_entry is False
+
+
+def test_the_form_lists_the_chosen_tie_breaks_first_in_their_order(client):
+    organizer = make_users(1, prefix="tl")[0]
+    client.force_login(organizer)
+    page = client.get("/tournaments/new/").content.decode()
+    keys = [k for k in ("buchholz", "sonneborn_berger", "buchholz_cut1") if f'data-tiebreak="{k}"' in page]
+    assert page.index('data-tiebreak="buchholz"') < page.index('data-tiebreak="sonneborn_berger"')
+    assert keys and 'value="buchholz" checked' in page and 'value="wins" checked' not in page
+    # A refused form shows the order that was posted.
+    page = client.post("/tournaments/new/", _create_form(
+        name="", tiebreaks=["wins", "buchholz_cut1"],
+    )).content.decode()
+    assert page.index('data-tiebreak="wins"') < page.index('data-tiebreak="buchholz_cut1"')
+    assert page.index('data-tiebreak="buchholz_cut1"') < page.index('data-tiebreak="buchholz"')
+    assert 'value="wins" checked' in page and 'value="buchholz" checked' not in page
+
+
+def test_default_bye_values_follow_the_points_scale():
+    organizer = make_users(1, prefix="bv")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Scale", ruleset="5x", table_sizes=[4],
+                               rounds_count=3, points_per_place={"4": [3, 2, 1, 0]})
+    assert (t.bye_points, t.requested_bye_points) == (1.5, 1.5)
+    plain = tsvc.tournament_create(organizer=organizer, name="Plain", ruleset="6x5",
+                                   table_sizes=[2], rounds_count=3)
+    assert (plain.bye_points, plain.requested_bye_points) == (1.0, 0.5)

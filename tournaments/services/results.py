@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import ValidationError
+from games.errors import PermissionDenied, ValidationError
 from games.models import Game, Seat
 from games.presentation import one_line
 from tournaments.models import RatingEntry, Round, Table, Tournament
@@ -133,6 +133,16 @@ def result_enter(
                 f"Table {table.number}'s game is still being played: its result comes from "
                 "the game when it ends. To decide it now, end the game first (the game's "
                 "page, organizer tools: End the game)."
+            )
+        seated_by = table.round.tournament.registrations.filter(
+            pk__in=table.players, user_id=getattr(by, "pk", None)
+        ).exists()
+        if seated_by:
+            # Nobody decides their own game: an organizer (or staff) who plays leaves the
+            # table's result to its game or to a member of staff who does not play there.
+            raise PermissionDenied(
+                f"You play at table {table.number}: its result comes from its game, or is "
+                "entered by a member of staff who does not play at it."
             )
         flat = [p for g in ranking for p in g]
         if sorted(flat) != sorted(table.players):

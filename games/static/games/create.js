@@ -13,3 +13,24 @@
     sync();
   });
 })();
+
+/* The tournament form's tie-breaks: each row's arrows move it up or down the list; the
+   ticked ones are posted in the list's order, which is the order they apply in. */
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var list = document.querySelector("[data-tiebreak-order]");
+    if (!list) { return; }
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-move]");
+      if (!button) { return; }
+      var row = button.closest("li");
+      if (button.getAttribute("data-move") === "up" && row.previousElementSibling) {
+        list.insertBefore(row, row.previousElementSibling);
+      } else if (button.getAttribute("data-move") === "down" && row.nextElementSibling) {
+        list.insertBefore(row.nextElementSibling, row);
+      }
+      button.focus();
+    });
+  });
+})();
