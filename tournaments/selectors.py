@@ -44,6 +44,8 @@ def tournaments_list() -> QuerySet[Tournament]:
             entrants=Count("registrations", filter=~never_started, distinct=True),
             rounds_paired=Count("rounds", distinct=True),
         )
+        # Explicit: a model's default ordering does not apply to an aggregating query.
+        .order_by("-created_at", "-id")
     )
 
 

@@ -49,7 +49,7 @@ def _is_organizer(request: HttpRequest, tournament: Tournament) -> bool:
 
 
 def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any], ok: str,
-         to: str = "tournaments:manage") -> HttpResponse:
+         to: str = "tournaments:manage", query: str = "") -> HttpResponse:
     """Run one service call; its ApplicationError becomes a message (never a 500)."""
     try:
         action()
@@ -59,7 +59,10 @@ def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any]
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, ok)
-    return redirect(to, slug=tournament.slug)
+    response = redirect(to, slug=tournament.slug)
+    if query:
+        response["Location"] += f"?{query}"
+    return response
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -251,7 +254,11 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     if not _is_organizer(request, tournament):
         messages.error(request, "Only the tournament's organizer can manage it.")
         return redirect("tournaments:detail", slug=slug)
-    current = tournament.rounds.order_by("-number").first()
+    all_rounds = list(tournament.rounds.order_by("number"))
+    latest = all_rounds[-1] if all_rounds else None
+    # ?round=N shows an earlier round's tables, to correct a result there.
+    wanted = request.GET.get("round", "")
+    current = next((r for r in all_rounds if wanted.isdigit() and r.number == int(wanted)), latest)
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
     byes = []
@@ -273,6 +280,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "t": tournament,
         "registrations": tournament.registrations.select_related("user"),
         "current": current,
+        "latest": latest,
+        "all_rounds": all_rounds,
         "tables": tables,
         "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
@@ -355,7 +364,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                     if r.pk in table.players}
             ranking = parse_ranking(post.get("ranking", ""), regs)
             results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""))
-        return _act(request, tournament, do, "Result recorded.")
+        shown = post.get("round", "")
+        return _act(request, tournament, do, "Result recorded.",
+                    query=f"round={shown}" if shown.isdigit() and len(shown) < 4 else "")
     if action == "close":
         if not post.get("confirm"):
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")

@@ -348,3 +348,49 @@ def test_default_bye_values_follow_the_points_scale():
     plain = tsvc.tournament_create(organizer=organizer, name="Plain", ruleset="6x5",
                                    table_sizes=[2], rounds_count=3)
     assert (plain.bye_points, plain.requested_bye_points) == (1.0, 0.5)
+
+
+# --- the panel: earlier rounds, the log, the list ---------------------------------------
+
+
+def test_an_earlier_rounds_result_is_corrected_from_the_panel(client):
+    from tournaments.models import Table
+
+    organizer, users, t, regs = _open_cup("er", 4, rounds_count=3)
+    first = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=first, by=organizer)
+    _results_by_hand(first, organizer, "offline")
+    second = rounds.round_pair(tournament=t, by=organizer)
+    client.force_login(organizer)
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert "Round 2 — paired" in panel and 'href="?round=1"' in panel
+    earlier = client.get(f"/tournaments/{t.slug}/manage/?round=1").content.decode()
+    assert "Round 1 — finished" in earlier and "the actions below are for round 2" in earlier
+    assert "Start round 2" in earlier  # the actions still act on the latest round
+    table = first.tables.order_by("number").first()
+    names = {r.pk: r.user.username for r in regs}
+    loser, winner = table.players  # the hand result put players[0] first
+    response = client.post(f"/tournaments/{t.slug}/manage/result/", {
+        "table": table.pk, "round": "1", "reason": "scoresheet misread",
+        "ranking": f"{names[winner]} > {names[loser]}",
+    })
+    assert response.status_code == 302 and response["Location"].endswith("/manage/?round=1")
+    assert Table.objects.get(pk=table.pk).ranking == [[winner], [loser]]
+    assert second.pk == Round.objects.get(number=2, tournament=t).pk
+
+
+def test_the_log_names_whose_registration_changed(client):
+    organizer, users, t, regs = _open_cup("lg", 2)
+    tsvc.registration_withdraw(registration=regs[0], by=organizer)
+    client.force_login(organizer)
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert f"Registration withdrawn: {users[0].username}" in panel
+
+
+def test_the_tournament_list_is_newest_first(client):
+    organizer = make_users(1, prefix="ls")[0]
+    for name in ("Older", "Newer"):
+        t = tsvc.tournament_create(organizer=organizer, name=name, ruleset="6x5",
+                                   table_sizes=[2], rounds_count=2)
+        tsvc.tournament_open(tournament=t, by=organizer)
+    assert [t.name for t in selectors.tournaments_list()] == ["Newer", "Older"]

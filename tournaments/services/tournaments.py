@@ -260,14 +260,16 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
             existing.status = Registration.Status.ACTIVE
             existing.save(update_fields=["status"])
             log_add(tournament=tournament, kind="registration_restored", actor=by or user,
-                    payload={"registration": existing.pk, "user": user.pk})
+                    payload={"registration": existing.pk, "user": user.pk,
+                             "player": user.username})
             return existing
         reg = Registration.objects.create(tournament=tournament, user=user, first_round=paired + 1)
         log_add(
             tournament=tournament,
             kind="registration_added",
             actor=by or user,
-            payload={"registration": reg.pk, "user": user.pk, "first_round": reg.first_round},
+            payload={"registration": reg.pk, "user": user.pk, "player": user.username,
+                     "first_round": reg.first_round},
         )
     return reg
 
@@ -295,7 +297,7 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         registration.withdrawn_after_round = _rounds_started(tournament)
         registration.save(update_fields=["status", "withdrawn_after_round"])
         log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
-                payload={"registration": registration.pk})
+                payload={"registration": registration.pk, "player": registration.user.username})
     return registration
 
 
