@@ -1,0 +1,142 @@
+"""Phone-sized pages in real headless Chromium, from a phone walk of every page: nothing
+widens the page, wide tables scroll inside their box (and can be scrolled), the Join
+button of an open game is on screen, and a long player name wraps in the header."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from games.models import Game, Prompt, Seat
+from games.selectors import current_state
+from games.services import games as game_services
+from games.services.orders import order_submit
+from games.services.resolution import prompt_resolve
+from tests.games.test_browser import log_in
+from tests.games.web_support import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _started(ruleset: str, names: list[str]) -> Game:
+    users = [make_user(n) for n in names]
+    game = game_services.game_create(organizer=users[0], ruleset=ruleset, seats_count=len(names))
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def _play(game: Game, prompts: int) -> None:
+    """Every pending seat sends the engine's default order, ``prompts`` times."""
+    rules = engine.get(game.ruleset)
+    for _ in range(prompts):
+        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
+        if prompt is None:  # the game is over
+            return
+        state = current_state(game=game)
+        for name in prompt.pending:
+            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
+            if not seat.orders.filter(prompt=prompt).exists():
+                order_submit(seat=seat, text=rules.default_order(state, name), source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
+
+
+def _page_width(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
+@pytest.fixture
+def phone_page(_chromium):
+    """A page in a phone's browser: a mobile viewport at 390 px, touch, pixel ratio 2 (its
+    layout viewport grows with anything that sticks out, as a phone's does)."""
+    context = _chromium.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_a_5x_page_with_cards_played_does_not_widen_the_phone_page(phone_page, live_server):
+    game = _started("5x", ["ann", "bob", "cat", "dan", "bartholomew_featherstonehaugh"])
+    _play(game, 14)  # rounds of play: cards in the played and discard columns
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.locator(".gx .scroll .pip").count() > 0  # the cards whose hidden names escaped
+    assert _page_width(page) <= 390
+    # A wider players table (longer names, more cards: a finished 5X game's is ~830 px):
+    # its cards' screen-reader names sit at the table's right end and must stay inside the
+    # table's scrolling box, as the visible cards do.
+    page.evaluate("""() => {
+        const row = document.querySelector('.gx .scroll table tbody tr');
+        const cell = row.insertCell();
+        cell.innerHTML = '<span class="pip" style="margin-left: 800px">1'
+            + '<span class="visually-hidden"> (Exploit)</span></span>';
+    }""")
+    assert page.evaluate("() => document.querySelector('.gx .scroll').scrollWidth") > 800
+    assert _page_width(page) <= 390
+    page.goto(f"{live_server.url}/games/{game.pk}/log/")
+    assert _page_width(page) <= 390
+
+
+def test_the_standings_scroll_inside_their_box_to_the_last_column(browser_page, live_server):
+    from tournaments.services.tournaments import (
+        registration_add,
+        tournament_create,
+        tournament_open,
+    )
+
+    org = make_user("org")
+    t = tournament_create(organizer=org, name="Phone cup", ruleset="5x", table_sizes=[4],
+                          rounds_count=3, tiebreaks=["buchholz", "buchholz_cut1", "sonneborn_berger",
+                                                     "average_opponent", "wins", "direct_encounter"])
+    tournament_open(tournament=t, by=org)
+    for n in ("maximilian_wolfeschlegelstein", "bartholomew_featherstonehaugh", "cat", "dan"):
+        registration_add(tournament=t, user=make_user(n))
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/tournaments/{t.slug}/")
+    region = page.locator('.scroll-x[aria-label="Standings"]')
+    assert region.evaluate("(el) => el.scrollWidth > el.clientWidth")  # wider than the phone
+    last = region.locator("thead th").last
+    assert last.bounding_box()["x"] > 390  # off to the right at first ...
+    region.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+    box = last.bounding_box()
+    assert box["x"] + box["width"] <= 390 + 1  # ... and reached by scrolling the box
+    assert _page_width(page) <= 390
+
+
+def test_the_join_button_of_an_open_game_is_on_a_phone_screen(browser_page, live_server):
+    organizer = make_user("org")
+    game_services.game_create(
+        organizer=organizer, ruleset="4x-dice", seats_count=6,
+        name="A game with a rather long name for a small screen",
+    )
+    make_user("zed")
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "zed")
+    page.goto(f"{live_server.url}/games/")
+    join = page.get_by_role("button", name="Join A game with a rather long name")
+    box = join.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert _page_width(page) <= 390
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_long_player_name_wraps_in_the_header(browser_page, live_server, width):
+    game = _started("6x5", ["maximilian_wolfeschlegelstein", "bob"])
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 700})
+    log_in(page, live_server.url, "maximilian_wolfeschlegelstein")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert _page_width(page) <= width
+    log_out = page.get_by_role("button", name="Log out")
+    box = log_out.bounding_box()
+    assert box["x"] + box["width"] <= width and box["height"] < 40, box  # on one line
