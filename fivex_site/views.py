@@ -24,9 +24,20 @@ def home(request: HttpRequest) -> HttpResponse:
     from games.selectors import games_for_user, orders_needed
     from tournaments.selectors import tournaments_for_user
 
+    needed = orders_needed(user=request.user)
+    # The games waiting for the player's order come first, the nearest deadline first; the
+    # rest stay newest first (a stable sort).
+    games = sorted(
+        games_for_user(user=request.user),
+        key=lambda g: (
+            g.pk not in needed,
+            needed[g.pk].deadline is None if g.pk in needed else False,
+            needed[g.pk].deadline.timestamp() if g.pk in needed and needed[g.pk].deadline else 0,
+        ),
+    )
     return render(request, "home.html", {
-        "games": games_for_user(user=request.user),
-        "needed": orders_needed(user=request.user),
+        "games": games,
+        "needed": needed,
         "tournaments": tournaments_for_user(user=request.user),
     })  # fmt: skip
 

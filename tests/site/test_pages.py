@@ -50,3 +50,32 @@ def test_the_api_docs_page_answers_other_methods_without_an_error(client) -> Non
     assert client.get("/api/docs/").status_code == 200
     for method in (client.options, client.post, client.delete):
         assert method("/api/docs/").status_code == 405
+
+
+@pytest.mark.django_db
+def test_home_lists_the_games_waiting_for_my_order_first(client) -> None:
+    """Newest first, except that the games waiting for the player's order lead, the
+    nearest deadline first."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Prompt
+    from games.services.orders import order_submit
+    from tests.games.core_support import make_game
+
+    first, seats1 = make_game(["ann", "bob", "cat"])  # oldest: waits for ann, due latest
+    second, seats2 = make_game(["ann", "bob", "dan"])  # ann has sent her order
+    third, seats3 = make_game(["ann", "eve", "fay"])  # waits for ann, due soonest
+    fourth, _ = make_game(["bob", "cat", "dan"])  # not ann's
+    now = timezone.now()
+    Prompt.objects.filter(game=first, status="open").update(deadline=now + timedelta(hours=40))
+    Prompt.objects.filter(game=third, status="open").update(deadline=now + timedelta(hours=2))
+    from games.selectors import legal_orders
+
+    order_submit(seat=seats2["ann"], text=legal_orders(seat=seats2["ann"])[0], source="web")
+    client.force_login(seats1["ann"].user)
+    html = client.get("/").content.decode()
+    positions = [html.index(f'href="/games/{g.pk}/"') for g in (third, first, second)]
+    assert positions == sorted(positions), positions
+    assert f'href="/games/{fourth.pk}/"' not in html
