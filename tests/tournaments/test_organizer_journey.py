@@ -394,3 +394,21 @@ def test_the_tournament_list_is_newest_first(client):
                                    table_sizes=[2], rounds_count=2)
         tsvc.tournament_open(tournament=t, by=organizer)
     assert [t.name for t in selectors.tournaments_list()] == ["Newer", "Older"]
+
+
+def test_a_player_entered_by_a_league_administrator_is_told():
+    from games.models import OutboxMessage
+
+    admin, player, other = make_users(3, prefix="la")
+    admin.is_staff = True
+    admin.save()
+    t = tsvc.tournament_create(organizer=admin, name="League night", ruleset="6x5",
+                               table_sizes=[2], rounds_count=3)
+    tsvc.tournament_open(tournament=t, by=admin)
+    tsvc.registration_add(tournament=t, user=player, by=admin)
+    tsvc.registration_add(tournament=t, user=other)  # by themselves: no email
+    tsvc.registration_add(tournament=t, user=player, by=admin)  # again: nothing new
+    sent = list(OutboxMessage.objects.filter(kind="tournament"))
+    assert [m.to for m in sent] == [player.email]
+    assert sent[0].subject == f"League night: {admin.username} registered you"
+    assert f"/tournaments/{t.slug}/" in sent[0].body and "withdraw" in sent[0].body

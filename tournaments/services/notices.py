@@ -1,6 +1,6 @@
-"""Emails of the tournaments room: a finished round (to its players and the
-organizer), a result entered or corrected by hand (to the table's players) and the
-final standings (to every player). Written inside the caller's transaction (which
+"""Emails of the tournaments room: a registration someone else made (to the player), a
+finished round (to its players and the organizer), a result entered or corrected by hand
+(to the table's players) and the final standings (to every player). Written inside the caller's transaction (which
 holds the tournament's lock) into the games room's outbox, so they are sent after the
 commit, once: every message has a key."""
 
@@ -281,3 +281,33 @@ def tournament_closed(*, tournament: Tournament) -> None:
             }
         )
     outbox_enqueue_many(messages=messages)
+
+
+def registered_by_someone_else(*, tournament: Tournament, registration: Registration, by: Any) -> None:
+    """Tell a player a league administrator entered them (they did not register
+    themselves): what it means and how to withdraw."""
+    from games.services.notifications import outbox_enqueue_many
+
+    user = registration.user
+    if not user.email:
+        return
+    detail = _url("tournaments:detail", tournament.slug)
+    late = (
+        f" You start in round {registration.first_round}; the rounds before score 0 for you."
+        if registration.first_round > 1
+        else ""
+    )
+    outbox_enqueue_many(messages=[{
+        "to": user.email,
+        "subject": f"{tournament.name}: {by} registered you",
+        "body": "\n".join([
+            f"{by} registered you in {tournament.name} "
+            f"({tournament.rounds_count} rounds, one game per round).{late}",
+            "",
+            "Each round's game starts with its own email; you play it like any other game.",
+            f"If you do not want to play, withdraw on the tournament's page: {detail}",
+            "",
+        ]),
+        "kind": "tournament",
+        "key": f"tournament:{tournament.pk}:registered:{registration.pk}:{registration.first_round}",
+    }])
