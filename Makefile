@@ -1,6 +1,8 @@
 # FiveX: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
 .DEFAULT_GOAL := help
 .PHONY: help install check-venv run test lint migrate clean
+# One step at a time (also under -j): check-venv may remove the .venv the install fills.
+.NOTPARALLEL:
 
 VENV := .venv
 PY := $(VENV)/bin/python

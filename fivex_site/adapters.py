@@ -19,10 +19,14 @@ class PublicSite:
 
 
 def on_base_url(url: str) -> str:
-    """``url``'s page at ``FIVEX_BASE_URL`` (its scheme and host; the path, query and
-    fragment kept)."""
-    base, parts = urlsplit(settings.FIVEX_BASE_URL), urlsplit(url)
-    return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
+    """``url``'s page at ``FIVEX_BASE_URL``, as every other email writes it (the base, then
+    the page's path, query and fragment); an empty value stays empty."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    return settings.FIVEX_BASE_URL.rstrip("/") + urlunsplit(
+        ("", "", parts.path, parts.query, parts.fragment)
+    )
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -9,7 +9,7 @@ from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from fivex_site.health import check_broker, check_database, check_static
 
@@ -43,7 +43,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe  # GET and HEAD: load balancers probe with either
 def healthz(request: HttpRequest) -> JsonResponse:
     """JSON health report: 200 when the database and the broker answer and this machine
     has its static files, 503 otherwise. Answered whatever the Host header

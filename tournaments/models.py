@@ -39,6 +39,11 @@ class Tournament(models.Model):
     bye_points = models.FloatField(default=1.0)
     requested_bye_points = models.FloatField(default=0.5)
     tiebreaks = models.JSONField(default=list, blank=True)
+    # The table size whose points value an unplayed round in the tie-breaks (a virtual
+    # opponent's win is its first place, a draw its average place). Null: the first of
+    # ``table_sizes``. Tournaments created before this field keep 2, the scale their
+    # standings were published with.
+    tiebreak_scale_size = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_pool = models.CharField(max_length=64, blank=True)
     forbidden_pairs = models.JSONField(default=list, blank=True)  # [[user_id, user_id], ...]
     allow_late_entry = models.BooleanField(default=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
@@ -35,7 +35,7 @@ def tournaments_list() -> QuerySet[Tournament]:
     take or took part: not those who withdrew before round 1) and ``rounds_paired``."""
     never_started = Q(registrations__status=Registration.Status.WITHDRAWN) & (
         Q(registrations__withdrawn_after_round__isnull=True)
-        | Q(registrations__withdrawn_after_round=0)
+        | Q(registrations__withdrawn_after_round__lt=F("registrations__first_round"))
     )
     return (
         Tournament.objects.exclude(status=Tournament.Status.DRAFT)
@@ -82,9 +82,10 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
 
 
 def _never_started(registration: Registration) -> bool:
+    """Withdrawn before its first round started (round 1, or a late entry's first)."""
     return (
         registration.status == Registration.Status.WITHDRAWN
-        and not registration.withdrawn_after_round
+        and (registration.withdrawn_after_round or 0) < registration.first_round
     )
 
 
@@ -106,7 +107,7 @@ def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[s
         history(tournament=tournament, upto=upto),
         points_for(tournament),
         tournament.tiebreaks,
-        scale_size=tournament.table_sizes[0],
+        scale_size=tournament.tiebreak_scale_size or tournament.table_sizes[0],
     )
     return [
         {

@@ -25,8 +25,10 @@ who has no opponent in a round counts, for their own Buchholz and Sonneborn–Be
 having played a *virtual opponent* who starts the round with the player's points, takes
 the complement of the player's result in that round and "draws" every later round; and
 when an opponent's total enters someone's tie-break, the opponent's own unplayed rounds
-count as draws. A "draw" is worth the average of the points per place of a two-player
-table (``draw_points``, ½ with ``[1, 0]``).
+count as draws. The scale is the points per place of one table size (``scale_size``, the
+tournament's preferred size): the complement of a result is taken from its first place's
+points (a win), and a "draw" is worth its average place's points (½ with ``[1, 0]``), so
+multiplying every points table by a constant never reorders the standings.
 """
 
 from __future__ import annotations

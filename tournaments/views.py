@@ -196,7 +196,7 @@ def player_detail(request: HttpRequest, slug: str, registration_id: int) -> Http
 @login_required
 @require_POST
 def register(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _visible_tournament(request, slug)
     held = _my_registration(tournament, request.user)
     already = held is not None and held.status == Registration.Status.ACTIVE
     return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=request.user),
@@ -216,7 +216,7 @@ def _not_registered(request: HttpRequest, tournament: Tournament) -> HttpRespons
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _visible_tournament(request, slug)
     reg = _my_registration(tournament, request.user)
     if reg is None:
         return _not_registered(request, tournament)
@@ -229,7 +229,7 @@ def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _visible_tournament(request, slug)
     reg = _my_registration(tournament, request.user)
     if reg is None:
         return _not_registered(request, tournament)
@@ -258,7 +258,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     latest = all_rounds[-1] if all_rounds else None
     # ?round=N shows an earlier round's tables, to correct a result there.
     wanted = request.GET.get("round", "")
-    current = next((r for r in all_rounds if wanted.isdigit() and r.number == int(wanted)), latest)
+    number = int(wanted) if wanted.isascii() and wanted.isdecimal() and len(wanted) < 4 else None
+    current = next((r for r in all_rounds if r.number == number), latest)
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
     byes = []
@@ -365,8 +366,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             ranking = parse_ranking(post.get("ranking", ""), regs)
             results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""))
         shown = post.get("round", "")
+        shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
         return _act(request, tournament, do, "Result recorded.",
-                    query=f"round={shown}" if shown.isdigit() and len(shown) < 4 else "")
+                    query=f"round={int(shown)}" if shown_ok else "")
     if action == "close":
         if not post.get("confirm"):
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")

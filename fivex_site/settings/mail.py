@@ -1,6 +1,10 @@
 """Incoming order mail: every seat gets a reply address ORDERS_ADDRESS_PREFIX+<token>@ORDERS_DOMAIN."""
 
+import json
 import os
+import re
+
+from django.core.exceptions import ImproperlyConfigured
 
 from .base import env
 
@@ -27,8 +31,33 @@ MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="")
 # EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend: ANYMAIL_MAILGUN_API_KEY=key-...
 # (and ANYMAIL_MAILGUN_SENDER_DOMAIN=...); ANYMAIL_WEBHOOK_SECRET is the "user:password" the
 # provider sends (HTTP basic auth) to /anymail/<esp>/inbound/.
+# Credentials and names stay text; other values are read as anymail expects them: true/false
+# (yes/no, on/off, 1/0) as booleans, numbers as numbers, {...} or [...] as JSON.
+_ANYMAIL_TEXT = ("_KEY", "_TOKEN", "_SECRET", "_DOMAIN", "_URL", "_ID", "_USERNAME", "_PASSWORD")
+
+
+def _anymail_value(name: str, raw: str) -> object:
+    if name.endswith(_ANYMAIL_TEXT):
+        return raw
+    word = raw.strip().lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0"):
+        return False
+    if re.fullmatch(r"-?\d+", word):
+        return int(word)
+    if re.fullmatch(r"-?\d*\.\d+", word):
+        return float(word)
+    if word[:1] in ("{", "["):
+        try:
+            return json.loads(raw)
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"{name} is not valid JSON: {exc}") from None
+    return raw
+
+
 ANYMAIL = {
-    name.removeprefix("ANYMAIL_"): value
+    name.removeprefix("ANYMAIL_"): _anymail_value(name, value)
     for name, value in os.environ.items()
     if name.startswith("ANYMAIL_") and name != "ANYMAIL_" and value
 }

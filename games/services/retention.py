@@ -4,8 +4,8 @@ Both tables hold what players wrote and what each seat was shown (hands, sealed 
 in the email quoted back), so they are not kept for ever. The game itself never depends
 on them: orders live as sealed orders and in the hash-chained log, which are never
 pruned. Only rows that are done are removed: an inbound message still waiting to be read
-(``received``) and an email still to be sent (``queued``, ``retrying``) stay whatever
-their age.
+(``received``, or ``failed`` and not given up yet) and an email still to be sent
+(``queued``, ``retrying``) stay whatever their age.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import OutboxMessage
@@ -46,14 +47,11 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
     if not days:
         return {"inbound": 0, "outbox": 0}
     cutoff = (now or timezone.now()) - timedelta(days=days)
-    inbound = InboundMail.objects.filter(
-        created_at__lt=cutoff,
-        status__in=[
-            InboundMail.Status.PROCESSED,
-            InboundMail.Status.REJECTED,
-            InboundMail.Status.IGNORED,
-            InboundMail.Status.FAILED,
-        ],
+    done = [InboundMail.Status.PROCESSED, InboundMail.Status.REJECTED, InboundMail.Status.IGNORED]
+    inbound = InboundMail.objects.filter(created_at__lt=cutoff).filter(
+        # A failed message is done only once given up (its player was told); before that
+        # the retry sweep may still read it.
+        Q(status__in=done) | Q(status=InboundMail.Status.FAILED, outcome="gave_up")
     )
     outbox = OutboxMessage.objects.filter(
         created_at__lt=cutoff,

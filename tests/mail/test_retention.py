@@ -20,10 +20,10 @@ pytestmark = pytest.mark.django_db
 DAY = timedelta(days=1)
 
 
-def _inbound(status: str, age: timedelta, n: int) -> InboundMail:
+def _inbound(status: str, age: timedelta, n: int, outcome: str = "") -> InboundMail:
     row = InboundMail.objects.create(
         raw=b"Subject: x\r\n\r\nPLAY EXPAND\r\n", message_id=f"<m{n}@example.com>",
-        recipient_digest=f"d{n}", status=status,
+        recipient_digest=f"d{n}", status=status, outcome=outcome,
     )
     InboundMail.objects.filter(pk=row.pk).update(created_at=timezone.now() - age)
     return row
@@ -43,9 +43,12 @@ def test_old_done_rows_go_and_the_rest_stays(settings):
     old, recent = 31 * DAY, 29 * DAY
     gone = [
         _inbound(S.PROCESSED, old, 1), _inbound(S.REJECTED, old, 2),
-        _inbound(S.IGNORED, old, 3), _inbound(S.FAILED, old, 4),
+        _inbound(S.IGNORED, old, 3), _inbound(S.FAILED, old, 4, outcome="gave_up"),
     ]
-    kept = [_inbound(S.RECEIVED, old, 5), _inbound(S.PROCESSED, recent, 6)]
+    kept = [
+        _inbound(S.RECEIVED, old, 5), _inbound(S.PROCESSED, recent, 6),
+        _inbound(S.FAILED, old, 7),  # not given up: the retry sweep may still read it
+    ]
     sent_gone = [_outbox(M.SENT, old, 1), _outbox(M.FAILED, old, 2)]
     sent_kept = [
         _outbox(M.QUEUED, old, 3), _outbox(M.RETRYING, old, 4), _outbox(M.SENT, recent, 5)

@@ -160,3 +160,11 @@ def test_sign_up_keeps_a_good_browser_zone_and_ignores_an_odd_one(client, sent, 
     user = get_user_model().objects.get(email="tz@example.com")
     row = PlayerSettings.objects.filter(user=user).first()
     assert (row.time_zone if row else None) == stored
+
+
+@pytest.mark.django_db
+def test_account_links_keep_a_base_url_path(client, settings) -> None:
+    settings.FIVEX_BASE_URL = "https://example.org/fivex"
+    get_user_model().objects.create_user("pat", "pat@example.com", PASSWORD)
+    client.post("/accounts/password/reset/", {"email": "pat@example.com"})
+    assert "https://example.org/fivex/accounts/password/reset/key/" in mail.outbox[0].body

@@ -161,3 +161,11 @@ def test_healthz_static_error_is_not_detailed_to_the_public(client, settings, tm
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["static"] == {"status": "error"}
+
+
+@pytest.mark.django_db
+def test_healthz_answers_head_probes(client) -> None:
+    response = client.head("/healthz", HTTP_HOST="10.1.2.3")
+    assert response.status_code == 200
+    assert response.content == b""
+    assert client.post("/healthz").status_code == 405  # it changes nothing: no POST

@@ -229,3 +229,30 @@ def test_anymail_backend_takes_its_key_from_the_environment() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "key-456"
+
+
+def test_anymail_values_are_read_as_anymail_expects_them() -> None:
+    """A false is false (a string "false" would be true: rejected mail marked sent), a
+    timeout a number, a dict a dict; credentials stay text even when they look numeric."""
+    got = settings_with(
+        ANYMAIL_IGNORE_RECIPIENT_STATUS="false",
+        ANYMAIL_DEBUG_API_REQUESTS="Yes",
+        ANYMAIL_REQUESTS_TIMEOUT="10",
+        ANYMAIL_SEND_DEFAULTS='{"tags": ["fivex"]}',
+        ANYMAIL_MAILJET_SECRET_KEY="123456",
+        ANYMAIL_SENDINBLUE_API_KEY="0",
+    )["anymail"]
+    assert got == {
+        "IGNORE_RECIPIENT_STATUS": False,
+        "DEBUG_API_REQUESTS": True,
+        "REQUESTS_TIMEOUT": 10,
+        "SEND_DEFAULTS": {"tags": ["fivex"]},
+        "MAILJET_SECRET_KEY": "123456",
+        "SENDINBLUE_API_KEY": "0",
+    }
+
+
+def test_a_broken_anymail_json_value_is_refused_by_name() -> None:
+    done = resolve(ANYMAIL_SEND_DEFAULTS="{tags: fivex}")
+    assert done.returncode != 0
+    assert "ANYMAIL_SEND_DEFAULTS is not valid JSON" in done.stderr

@@ -280,9 +280,11 @@ def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
     table = rnd.tables.get()
     assert mine.pk in table.players
     game_end(game=table.game, by=organizer, reason="offline")
-    me_first = [[mine.pk], [p for p in table.players if p != mine.pk]]
-    with pytest.raises(PermissionDenied, match="You play at table 1"):
-        results.result_enter(table=table, ranking=me_first, by=organizer, reason="I won")
+    other = next(p for p in table.players if p != mine.pk)
+    me_first = [[mine.pk], [other]]
+    for ranking in (me_first, [[mine.pk, other]]):  # a win, or a shared first place
+        with pytest.raises(PermissionDenied, match="You play at table 1: you may enter its result only ranking yourself last"):
+            results.result_enter(table=table, ranking=ranking, by=organizer, reason="I won")
     assert Table.objects.get(pk=table.pk).ranking is None
     # Through the panel: the same refusal, nothing recorded.
     client.force_login(organizer)
@@ -293,7 +295,10 @@ def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
     )
     assert b"You play at table 1" in response.content
     assert Table.objects.get(pk=table.pk).ranking is None
-    # Staff who do not play there decide it.
+    # Conceding is allowed (the round can always finish) ...
+    results.result_enter(table=table, ranking=[[other], [mine.pk]], by=organizer, reason="I resign")
+    assert Table.objects.get(pk=table.pk).ranking == [[other], [mine.pk]]
+    # ... and staff who do not play there decide anything.
     staff = get_user_model().objects.create_user("judge", "judge@example.com", "pw", is_staff=True)
     results.result_enter(table=table, ranking=me_first, by=staff, reason="offline, seen by the judge")
     assert Table.objects.get(pk=table.pk).ranking == me_first
@@ -412,3 +417,108 @@ def test_a_player_entered_by_a_league_administrator_is_told():
     assert [m.to for m in sent] == [player.email]
     assert sent[0].subject == f"League night: {admin.username} registered you"
     assert f"/tournaments/{t.slug}/" in sent[0].body and "withdraw" in sent[0].body
+
+
+# --- from the review of this change ------------------------------------------------------
+
+
+def test_tournaments_created_before_the_scale_change_keep_their_published_standings():
+    import importlib
+
+    from django.apps import apps
+
+    organizer = make_users(1, prefix="sc")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Old", ruleset="5x", table_sizes=[4],
+                               rounds_count=3, points_per_place={"4": [3, 2, 1, 0]})
+    assert t.tiebreak_scale_size is None  # new tournaments: the first table size
+    migration = importlib.import_module("tournaments.migrations.0005_tiebreak_scale_size")
+    migration.keep_published_scale(apps, None)
+    t.refresh_from_db()
+    assert t.tiebreak_scale_size == 2
+    # The selector passes it on: the standings are those of the old scale.
+    rng = random.Random(6)
+    players = [f"p{i}" for i in range(9)]
+    history = _random_rounds(rng, players, 3)
+    old = standings.compute(players, history, {4: [3, 2, 1, 0]}, ("buchholz",), scale_size=2)
+    new = standings.compute(players, history, {4: [3, 2, 1, 0]}, ("buchholz",), scale_size=4)
+    assert [r.tiebreaks for r in old] != [r.tiebreaks for r in new]
+
+
+def test_the_selector_uses_the_stored_scale(monkeypatch):
+    organizer, _users, t, _regs = _open_cup("ss", 2, ruleset="5x", table_sizes=(4, 3))
+    seen = []
+    real = standings.compute
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["scale_size"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(standings, "compute", spy)
+    selectors.standings(tournament=t)
+    Tournament.objects.filter(pk=t.pk).update(tiebreak_scale_size=2)
+    t.refresh_from_db()
+    selectors.standings(tournament=t)
+    assert seen == [4, 2]
+
+
+def test_withdrawn_before_round_one_started_is_not_offered_register(client):
+    organizer, users, t, regs = _open_cup("wr", 4)
+    rounds.round_pair(tournament=t, by=organizer)
+    tsvc.registration_withdraw(registration=regs[0], by=users[0])
+    client.force_login(users[0])
+    page = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert "You withdrew before round 1 started; you cannot register again." in page
+    assert ">Register</button>" not in page
+
+
+def test_a_late_entrant_who_withdrew_before_their_first_round_never_took_part():
+    organizer, users, t, regs = _open_cup("lw", 4, rounds_count=3)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    late_user = make_users(1, prefix="lx")[0]
+    late = tsvc.registration_add(tournament=t, user=late_user)
+    assert late.first_round == 2
+    tsvc.registration_withdraw(registration=late, by=late_user)
+    _results_by_hand(rnd, organizer, "offline")
+    assert late.pk not in [r["registration"].pk for r in selectors.standings(tournament=t)]
+    assert selectors.entrants_count(tournament=t) == 4
+    assert next(x for x in selectors.tournaments_list() if x.pk == t.pk).entrants == 4
+
+
+def test_odd_round_numbers_in_the_panel_are_ignored(client):
+    organizer, _users, t, _regs = _open_cup("od", 2)
+    rounds.round_pair(tournament=t, by=organizer)
+    client.force_login(organizer)
+    for value in ("²", "١", "-1", "99999", "x"):
+        response = client.get(f"/tournaments/{t.slug}/manage/", {"round": value})
+        assert response.status_code == 200, value
+        assert "Round 1 — paired" in response.content.decode()
+
+
+def test_a_points_table_with_negative_places_gets_default_byes_of_zero():
+    organizer = make_users(1, prefix="ng")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Negative", ruleset="5x", table_sizes=[4],
+                               rounds_count=3, points_per_place={"4": [1, 0, -1, -2]})
+    assert (t.bye_points, t.requested_bye_points) == (0.0, 0.5)
+
+
+def test_player_actions_on_a_draft_are_404_to_strangers(client):
+    organizer = make_users(1, prefix="dx")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Hidden draft", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    stranger = get_user_model().objects.create_user("peek", "peek@example.com", "pw")
+    client.force_login(stranger)
+    for action in ("register", "withdraw", "bye"):
+        assert client.post(f"/tournaments/{t.slug}/{action}/").status_code == 404, action
+        assert client.post(f"/tournaments/no-such-{action}/{action}/").status_code == 404
+    assert not t.registrations.exists()
+
+
+def test_a_drafts_round_page_is_not_public(client):
+    organizer = make_users(1, prefix="dq")[0]
+    t = tsvc.tournament_create(organizer=organizer, name="Draft with a round", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)
+    Round.objects.create(tournament=t, number=1)  # as an edit by hand would leave it
+    assert client.get(f"/tournaments/{t.slug}/rounds/1/").status_code == 404
+    client.force_login(organizer)
+    assert client.get(f"/tournaments/{t.slug}/rounds/1/").status_code == 200

@@ -134,21 +134,24 @@ def result_enter(
                 "the game when it ends. To decide it now, end the game first (the game's "
                 "page, organizer tools: End the game)."
             )
-        seated_by = table.round.tournament.registrations.filter(
-            pk__in=table.players, user_id=getattr(by, "pk", None)
-        ).exists()
-        if seated_by:
-            # Nobody decides their own game: an organizer (or staff) who plays leaves the
-            # table's result to its game or to a member of staff who does not play there.
-            raise PermissionDenied(
-                f"You play at table {table.number}: its result comes from its game, or is "
-                "entered by a member of staff who does not play at it."
-            )
         flat = [p for g in ranking for p in g]
         if sorted(flat) != sorted(table.players):
             raise ValidationError("The result must rank every player of the table exactly once.")
         if table.round.status == Round.Status.PAIRED:
             raise ValidationError("This round has not started yet.")
+        mine = table.round.tournament.registrations.filter(
+            pk__in=table.players, user_id=getattr(by, "pk", None)
+        ).values_list("pk", flat=True).first()
+        if mine is not None and ranking[-1] != [mine]:
+            # Nobody awards themselves a game: an organizer (or staff) who plays at the
+            # table may concede it (rank themselves last, alone, so the round can finish),
+            # not place themselves level with or above anyone; a member of staff who does
+            # not play there can.
+            raise PermissionDenied(
+                f"You play at table {table.number}: you may enter its result only ranking "
+                "yourself last, alone (conceding it). Any other result comes from its game, or is "
+                "entered by a member of staff who does not play at it."
+            )
         old = table.ranking
         table.ranking = ranking
         table.result_source = "organizer"

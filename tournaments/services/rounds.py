@@ -192,7 +192,8 @@ def round_pair_by_hand(
         needed = fewest[0] if fewest else len(active)
         if len(byes) > needed:
             # A pairing bye scores points for no game: more than the fewest possible is
-            # the organizer's call, made knowingly (tournaments.md, rule 2).
+            # the organizer's call, made knowingly (the pairing contract's rule 2: byes only
+            # when the players cannot be seated, as few as possible).
             warnings.append(
                 f"{len(byes)} pairing bye(s) ({who({int(b) for b in byes})}) where {needed} "
                 f"would do: tables of {' or '.join(map(str, tournament.table_sizes))} can seat "

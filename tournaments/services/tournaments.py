@@ -141,11 +141,13 @@ def tournament_create(
         # at bigger ones.
         size = sizes[0]
         ppp = points.get(str(size)) or default_points_per_place(size)
-        bye_points = ppp[0] if size == 2 else sum(ppp) / len(ppp)
+        bye_points = max(0.0, ppp[0] if size == 2 else sum(ppp) / len(ppp))
     if requested_bye_points is None:
         # Half a win, on the tournament's own scale (0.5 with the default points).
         size = sizes[0]
-        requested_bye_points = (points.get(str(size)) or default_points_per_place(size))[0] / 2
+        requested_bye_points = max(
+            0.0, (points.get(str(size)) or default_points_per_place(size))[0] / 2
+        )
     for what, value in (("A pairing bye", bye_points), ("A requested bye", requested_bye_points)):
         if not _points_value(value) or value < 0:
             raise ValidationError(f"{what} scores 0 to {MAX_POINTS} points.")
