@@ -235,7 +235,64 @@ def test_a_keyboard_user_is_not_thrown_back_to_the_top(browser_page, live_server
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")
     assert page.evaluate("() => document.activeElement.matches('#legal-orders button')")
-    assert page.get_attribute("#moved-on", "role") == "status"
+    assert page.evaluate("() => document.getElementById('moved-on').closest('[role=status]') !== null")
+
+
+def _three_seat_game():
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = {n: make_user(n) for n in ("ann", "bob", "cat")}
+    game = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3,
+                                     options={"leaders": False})  # fmt: skip
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    return game, {s.name: s for s in game.seats.all()}
+
+
+def _resolve_first_prompt(seats) -> None:
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+
+    for name in ("ann", "bob", "cat"):
+        order_submit(seat=seats[name], text="PLAY EXPLORE", source="web")
+    assert prompt_resolve(game_id=seats["ann"].game_id, prompt_number=1)
+
+
+def test_a_reader_scrolled_down_the_page_is_not_thrown_back_to_the_top(browser_page, live_server, settings):
+    """Reading further down (the history) with the mouse or a screen reader's cursor, no
+    control focused: the page shows the notice instead of reloading to its top."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, seats = _three_seat_game()
+    page = browser_page
+    page.set_viewport_size({"width": 1000, "height": 300})
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; window.scrollTo(0, 400); }")
+    assert page.evaluate("() => window.scrollY") >= 300
+    _resolve_first_prompt(seats)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")
+    assert page.evaluate("() => window.scrollY") >= 300
+
+
+def test_an_automatic_reload_says_what_changed(browser_page, live_server, settings):
+    """At the top of the page and busy with nothing, the page reloads by itself, then
+    writes what changed into its status region (announced by screen readers)."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, seats = _three_seat_game()
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.is_hidden("#page-updated")
+    page.evaluate("() => { window.sameDocument = true; }")
+    _resolve_first_prompt(seats)
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
+    page.wait_for_selector("#page-updated:not([hidden])", timeout=10_000)
+    assert page.inner_text("#page-updated") == "The page was updated: prompt 2 is open."
+    assert page.evaluate("() => document.getElementById('page-updated').closest('[role=status]') !== null")
+    page.reload()  # a reload by hand is not announced again
+    assert page.is_hidden("#page-updated")
 
 
 def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live_server, settings):

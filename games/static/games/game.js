@@ -71,6 +71,26 @@
     });
   }
 
+  // The reader has scrolled down the page (the history, the log of rounds): a reload would
+  // take them back to its top, so the page shows the "moved on" notice instead.
+  function reading() {
+    return (window.scrollY || document.documentElement.scrollTop || 0) > 150;
+  }
+
+  var UPDATED_KEY = "fivex-updated:" + window.location.pathname;
+
+  // After an automatic reload: the note written before it goes into the page's status
+  // region, which screen readers announce (the reload itself says nothing).
+  function announceUpdate() {
+    var note = null;
+    try {
+      note = window.sessionStorage.getItem(UPDATED_KEY);
+      window.sessionStorage.removeItem(UPDATED_KEY);
+    } catch (e) { return; }
+    var region = document.getElementById("page-updated");
+    if (note && region) { region.textContent = note; region.hidden = false; }
+  }
+
   function poll(root) {
     var url = root.getAttribute("data-status-url");
     var version = root.getAttribute("data-version");
@@ -97,7 +117,13 @@
               markSealed(data.ordered);  // the same prompt: only who has sealed changed
               version = data.version;
               ordered = data.ordered;
-            } else if (!editing()) {
+            } else if (!editing() && !reading()) {
+              // Say what changed once the page has loaded again (announced there).
+              try {
+                window.sessionStorage.setItem(UPDATED_KEY, data.prompt == null
+                  ? "The page was updated: the game is " + data.status + "."
+                  : "The page was updated: prompt " + data.prompt + " is open.");
+              } catch (e) { /* private mode: no note, the page still updates */ }
               window.location.reload(); return;
             } else if (banner) { banner.hidden = false; }
           }
@@ -398,7 +424,7 @@
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
-    if (root) { poll(root); }
+    if (root) { announceUpdate(); poll(root); }
     guardForms();
     fillOrder();
     hitPicker();
