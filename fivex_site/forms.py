@@ -13,6 +13,15 @@ class PlayerSignupForm(SignupForm):
         username.label = "Player name"
         username.help_text = "Shown to the other players at the table. You log in with your email."
         username.widget.attrs["placeholder"] = "Player name"
+        password = self.fields.get("password1")
+        if password is not None:
+            # The rules as one sentence: Django's list (<ul>) inside the paragraph of the
+            # form's layout is invalid markup, and browsers empty the help element the
+            # field's aria-describedby names (screen readers read nothing).
+            from django.contrib.auth.password_validation import password_validators_help_texts
+
+            rules = [r.rstrip(".") for r in password_validators_help_texts()]
+            password.help_text = "; ".join(rules) + "." if rules else ""
 
     # Filled by account.js with the browser's time zone; the player can change it later.
     # A plain Field: CharField's own checks (length, NUL) would refuse the sign-up.

@@ -66,3 +66,11 @@ def test_the_panels_result_fields_name_their_table(client):
     for n in (1, 2):
         assert f'aria-label="Table {n}: ranking, best first"' in html
         assert f'aria-label="Save table {n}\'s result"' in html
+
+
+def test_the_sign_up_password_rules_are_read_with_the_field(client):
+    html = client.get("/accounts/signup/").content.decode()
+    help_id = re.search(r'name="password1"[^>]*aria-describedby="([^"]+)"', html).group(1).split()[0]
+    rules = re.search(rf'<span[^>]*id="{help_id}"[^>]*>(.*?)</span>', html, re.S).group(1)
+    assert "<ul>" not in rules and "<li>" not in rules  # no block list inside the paragraph
+    assert "at least 8 characters" in rules and "entirely numeric" in rules
