@@ -2,6 +2,7 @@
 
 from allauth.account.forms import SignupForm
 from django import forms
+from django.utils.html import escape
 
 
 class PlayerSignupForm(SignupForm):
@@ -21,7 +22,7 @@ class PlayerSignupForm(SignupForm):
             from django.contrib.auth.password_validation import password_validators_help_texts
 
             rules = [r.rstrip(".") for r in password_validators_help_texts()]
-            password.help_text = "; ".join(rules) + "." if rules else ""
+            password.help_text = escape("; ".join(rules) + ".") if rules else ""
 
     # Filled by account.js with the browser's time zone; the player can change it later.
     # A plain Field: CharField's own checks (length, NUL) would refuse the sign-up.

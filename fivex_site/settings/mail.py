@@ -32,21 +32,22 @@ MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="")
 # (and ANYMAIL_MAILGUN_SENDER_DOMAIN=...); ANYMAIL_WEBHOOK_SECRET is the "user:password" the
 # provider sends (HTTP basic auth) to /anymail/<esp>/inbound/.
 # Credentials and names stay text; other values are read as anymail expects them: true/false
-# (yes/no, on/off, 1/0) as booleans, numbers as numbers, {...} or [...] as JSON.
-_ANYMAIL_TEXT = ("_KEY", "_TOKEN", "_SECRET", "_DOMAIN", "_URL", "_ID", "_USERNAME", "_PASSWORD")
+# (yes/no, on/off) as booleans, numbers as numbers (1 and 0 count as true and false where a
+# boolean is meant), {...} or [...] as JSON.
+_ANYMAIL_TEXT = ("_KEY", "_TOKEN", "_SECRET", "_DOMAIN", "_URL", "_USERNAME", "_PASSWORD")
 
 
 def _anymail_value(name: str, raw: str) -> object:
     if name.endswith(_ANYMAIL_TEXT):
         return raw
     word = raw.strip().lower()
-    if word in ("true", "yes", "on", "1"):
+    if word in ("true", "yes", "on"):
         return True
-    if word in ("false", "no", "off", "0"):
+    if word in ("false", "no", "off"):
         return False
-    if re.fullmatch(r"-?\d+", word):
+    if re.fullmatch(r"-?[0-9]+", word):  # 1 and 0 too: a timeout of 1 is a number
         return int(word)
-    if re.fullmatch(r"-?\d*\.\d+", word):
+    if re.fullmatch(r"-?[0-9]*\.[0-9]+", word):
         return float(word)
     if word[:1] in ("{", "["):
         try:

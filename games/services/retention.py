@@ -42,6 +42,7 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
     """Delete the inbound messages that were dealt with and the emails that were sent (or
     failed for good) more than ``MAIL_RETENTION_DAYS`` ago. Returns how many of each."""
     from games.mail.models import InboundMail
+    from games.mail.processing import max_attempts
 
     days = retention_days()
     if not days:
@@ -49,9 +50,11 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
     cutoff = (now or timezone.now()) - timedelta(days=days)
     done = [InboundMail.Status.PROCESSED, InboundMail.Status.REJECTED, InboundMail.Status.IGNORED]
     inbound = InboundMail.objects.filter(created_at__lt=cutoff).filter(
-        # A failed message is done only once given up (its player was told); before that
-        # the retry sweep may still read it.
-        Q(status__in=done) | Q(status=InboundMail.Status.FAILED, outcome="gave_up")
+        # A failed message is done once given up (its player was told) or out of
+        # attempts; before that the retry sweep may still read it.
+        Q(status__in=done)
+        | Q(status=InboundMail.Status.FAILED)
+        & (Q(outcome="gave_up") | Q(attempts__gte=max_attempts()))
     )
     outbox = OutboxMessage.objects.filter(
         created_at__lt=cutoff,

@@ -259,9 +259,13 @@ def _resolve_first_prompt(seats) -> None:
     assert prompt_resolve(game_id=seats["ann"].game_id, prompt_number=1)
 
 
-def test_a_reader_scrolled_down_the_page_is_not_thrown_back_to_the_top(browser_page, live_server, settings):
-    """Reading further down (the history) with the mouse or a screen reader's cursor, no
-    control focused: the page shows the notice instead of reloading to its top."""
+def test_the_players_own_order_from_another_device_reloads_the_page_where_it_was(
+    browser_page, live_server, settings
+):
+    """Scrolled down the page, an order sealed from another device (email, API) still
+    reloads it (the order panel must change), at the same place, and says so."""
+    from games.services.orders import order_submit
+
     settings.GAMES_PAGE_POLL_SECONDS = 1
     game, seats = _three_seat_game()
     page = browser_page
@@ -269,11 +273,11 @@ def test_a_reader_scrolled_down_the_page_is_not_thrown_back_to_the_top(browser_p
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.evaluate("() => { window.sameDocument = true; window.scrollTo(0, 400); }")
-    assert page.evaluate("() => window.scrollY") >= 300
-    _resolve_first_prompt(seats)
-    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
-    assert page.evaluate("() => window.sameDocument === true")
-    assert page.evaluate("() => window.scrollY") >= 300
+    order_submit(seat=seats["ann"], text="PLAY EXPLORE", source="api")
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
+    page.wait_for_selector("#page-updated:not([hidden])", timeout=10_000)
+    assert page.inner_text("#page-updated") == "The page was updated: your order changed."
+    assert "PLAY EXPLORE" in page.inner_text("#receipt")
 
 
 def test_an_automatic_reload_says_what_changed(browser_page, live_server, settings):

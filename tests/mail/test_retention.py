@@ -105,3 +105,14 @@ def test_beat_runs_it_daily_by_default():
     assert entry["task"] == "games.tasks.prune_mail"
     assert entry["schedule"] == 24 * 3600
     assert settings.MAIL_RETENTION_DAYS == 90
+
+
+def test_failed_mail_out_of_attempts_goes_too(settings):
+    settings.MAIL_RETENTION_DAYS = 30
+    settings.MAIL_MAX_ATTEMPTS = 5
+    spent = _inbound(InboundMail.Status.FAILED, 31 * DAY, 1)
+    InboundMail.objects.filter(pk=spent.pk).update(attempts=5)
+    retrying = _inbound(InboundMail.Status.FAILED, 31 * DAY, 2)
+    InboundMail.objects.filter(pk=retrying.pk).update(attempts=2)
+    assert retention.mail_prune() == {"inbound": 1, "outbox": 0}
+    assert list(InboundMail.objects.values_list("pk", flat=True)) == [retrying.pk]

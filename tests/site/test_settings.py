@@ -241,8 +241,12 @@ def test_anymail_values_are_read_as_anymail_expects_them() -> None:
         ANYMAIL_SEND_DEFAULTS='{"tags": ["fivex"]}',
         ANYMAIL_MAILJET_SECRET_KEY="123456",
         ANYMAIL_SENDINBLUE_API_KEY="0",
+        ANYMAIL_AMAZON_SES_GENERATE_MESSAGE_ID="false",
+        ANYMAIL_MAILGUN_REQUESTS_RETRIES="1",
     )["anymail"]
     assert got == {
+        "AMAZON_SES_GENERATE_MESSAGE_ID": False,
+        "MAILGUN_REQUESTS_RETRIES": 1,
         "IGNORE_RECIPIENT_STATUS": False,
         "DEBUG_API_REQUESTS": True,
         "REQUESTS_TIMEOUT": 10,

@@ -283,7 +283,7 @@ def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
     other = next(p for p in table.players if p != mine.pk)
     me_first = [[mine.pk], [other]]
     for ranking in (me_first, [[mine.pk, other]]):  # a win, or a shared first place
-        with pytest.raises(PermissionDenied, match="You play at table 1: you may enter its result only ranking yourself last"):
+        with pytest.raises(PermissionDenied, match="You play at table 1: you may only concede it"):
             results.result_enter(table=table, ranking=ranking, by=organizer, reason="I won")
     assert Table.objects.get(pk=table.pk).ranking is None
     # Through the panel: the same refusal, nothing recorded.
@@ -471,7 +471,7 @@ def test_withdrawn_before_round_one_started_is_not_offered_register(client):
     assert ">Register</button>" not in page
 
 
-def test_a_late_entrant_who_withdrew_before_their_first_round_never_took_part():
+def test_a_late_entrant_who_withdrew_before_their_first_round_never_took_part(client):
     organizer, users, t, regs = _open_cup("lw", 4, rounds_count=3)
     rnd = rounds.round_pair(tournament=t, by=organizer)
     rounds.round_start(rnd=rnd, by=organizer)
@@ -483,6 +483,9 @@ def test_a_late_entrant_who_withdrew_before_their_first_round_never_took_part():
     assert late.pk not in [r["registration"].pk for r in selectors.standings(tournament=t)]
     assert selectors.entrants_count(tournament=t) == 4
     assert next(x for x in selectors.tournaments_list() if x.pk == t.pk).entrants == 4
+    client.force_login(late_user)
+    page = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert "You withdrew before round 2 started" in page and "You withdrew after" not in page
 
 
 def test_odd_round_numbers_in_the_panel_are_ignored(client):
@@ -522,3 +525,32 @@ def test_a_drafts_round_page_is_not_public(client):
     assert client.get(f"/tournaments/{t.slug}/rounds/1/").status_code == 404
     client.force_login(organizer)
     assert client.get(f"/tournaments/{t.slug}/rounds/1/").status_code == 200
+
+
+def test_conceding_at_a_bigger_table_moves_only_the_organizer():
+    """At tables of three a playing organizer's concession keeps the others as the table
+    stands (all level without a result): it cannot re-rank them."""
+    from games.errors import PermissionDenied
+    from games.services.organizer import game_end
+    from tournaments.models import Table
+    from tournaments.services import results
+
+    organizer, users, t, regs = _open_cup("cb", 2, ruleset="5x", table_sizes=(3,), rounds_count=1)
+    mine = tsvc.registration_add(tournament=t, user=organizer)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.get()
+    a, b = [p for p in table.players if p != mine.pk]
+    game_end(game=table.game, by=organizer, reason="offline")
+    with pytest.raises(PermissionDenied, match="you may only concede it"):
+        results.result_enter(table=table, ranking=[[a], [b], [mine.pk]], by=organizer, reason="x")
+    results.result_enter(table=table, ranking=[[b, a], [mine.pk]], by=organizer, reason="I resign")
+    assert Table.objects.get(pk=table.pk).ranking == [[b, a], [mine.pk]]
+    # A judge's result stands: the organizer may still only move themselves to last.
+    staff = get_user_model().objects.create_user("judge2", "judge2@example.com", "pw", is_staff=True)
+    results.result_enter(table=table, ranking=[[a], [mine.pk], [b]], by=staff, reason="scoresheet")
+    table = Table.objects.get(pk=table.pk)
+    with pytest.raises(PermissionDenied, match="may only concede"):
+        results.result_enter(table=table, ranking=[[b], [a], [mine.pk]], by=organizer, reason="x")
+    results.result_enter(table=table, ranking=[[a], [b], [mine.pk]], by=organizer, reason="I concede")
+    assert Table.objects.get(pk=table.pk).ranking == [[a], [b], [mine.pk]]

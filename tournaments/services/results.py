@@ -106,6 +106,27 @@ def _collect_one(table: Table) -> bool:
     return True
 
 
+def concession(table: Table, player: int) -> list[list[int]]:
+    """The only result a player of ``table`` may enter for it: the table's current
+    ranking (everyone level when it has none) with ``player`` moved to last place, alone."""
+    base = table.ranking or [[p for p in table.players]]
+    others = [[p for p in group if p != player] for group in base]
+    return [group for group in others if group] + [[player]]
+
+
+def _as_sets(ranking: Sequence[Sequence[int]]) -> list[frozenset[int]]:
+    return [frozenset(group) for group in ranking]
+
+
+def _ranking_text(table: Table, ranking: Sequence[Sequence[int]]) -> str:
+    names = dict(
+        table.round.tournament.registrations.filter(pk__in=table.players).values_list(
+            "pk", "user__username"
+        )
+    )
+    return " > ".join(" = ".join(names.get(p, f"#{p}") for p in group) for group in ranking)
+
+
 def result_enter(
     *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str
 ) -> Table:
@@ -142,15 +163,16 @@ def result_enter(
         mine = table.round.tournament.registrations.filter(
             pk__in=table.players, user_id=getattr(by, "pk", None)
         ).values_list("pk", flat=True).first()
-        if mine is not None and ranking[-1] != [mine]:
-            # Nobody awards themselves a game: an organizer (or staff) who plays at the
-            # table may concede it (rank themselves last, alone, so the round can finish),
-            # not place themselves level with or above anyone; a member of staff who does
-            # not play there can.
+        if mine is not None and _as_sets(ranking) != _as_sets(concession(table, mine)):
+            # Nobody decides their own game: an organizer (or staff) who plays at the table
+            # may only concede it, so that the round can finish: themselves last, alone,
+            # everyone else as the table's result already ranks them (all level when it
+            # has none). A member of staff who does not play there decides anything.
             raise PermissionDenied(
-                f"You play at table {table.number}: you may enter its result only ranking "
-                "yourself last, alone (conceding it). Any other result comes from its game, or is "
-                "entered by a member of staff who does not play at it."
+                f"You play at table {table.number}: you may only concede it, ranking "
+                f"yourself last and the others as they stand "
+                f"({_ranking_text(table, concession(table, mine))}). Any other result comes "
+                "from its game, or is entered by a member of staff who does not play at it."
             )
         old = table.ranking
         table.ranking = ranking

@@ -71,13 +71,19 @@
     });
   }
 
-  // The reader has scrolled down the page (the history, the log of rounds): a reload would
-  // take them back to its top, so the page shows the "moved on" notice instead.
-  function reading() {
-    return (window.scrollY || document.documentElement.scrollTop || 0) > 150;
-  }
-
   var UPDATED_KEY = "fivex-updated:" + window.location.pathname;
+
+  // The words for what made the page reload: stages are "status|prompt|deadline|seats".
+  function whatChanged(before, after, data, mineChanged) {
+    var was = before.split("|"), now = after.split("|");
+    if (was[1] !== now[1] && data.prompt != null) {
+      return "The page was updated: prompt " + data.prompt + " is open.";
+    }
+    if (was[0] !== now[0]) { return "The page was updated: the game is " + data.status + "."; }
+    if (mineChanged) { return "The page was updated: your order changed."; }
+    if (was[2] !== now[2]) { return "The page was updated: the deadline changed."; }
+    return "The page was updated: the seats changed.";
+  }
 
   // After an automatic reload: the note written before it goes into the page's status
   // region, which screen readers announce (the reload itself says nothing).
@@ -88,7 +94,9 @@
       window.sessionStorage.removeItem(UPDATED_KEY);
     } catch (e) { return; }
     var region = document.getElementById("page-updated");
-    if (note && region) { region.textContent = note; region.hidden = false; }
+    if (!note || !region) { return; }
+    // After the page has settled: a live region written during loading is often not read.
+    window.setTimeout(function () { region.textContent = note; region.hidden = false; }, 800);
   }
 
   function poll(root) {
@@ -117,12 +125,10 @@
               markSealed(data.ordered);  // the same prompt: only who has sealed changed
               version = data.version;
               ordered = data.ordered;
-            } else if (!editing() && !reading()) {
+            } else if (!editing()) {
               // Say what changed once the page has loaded again (announced there).
               try {
-                window.sessionStorage.setItem(UPDATED_KEY, data.prompt == null
-                  ? "The page was updated: the game is " + data.status + "."
-                  : "The page was updated: prompt " + data.prompt + " is open.");
+                window.sessionStorage.setItem(UPDATED_KEY, whatChanged(stage, now, data, mineChanged));
               } catch (e) { /* private mode: no note, the page still updates */ }
               window.location.reload(); return;
             } else if (banner) { banner.hidden = false; }
