@@ -554,3 +554,15 @@ def test_conceding_at_a_bigger_table_moves_only_the_organizer():
         results.result_enter(table=table, ranking=[[b], [a], [mine.pk]], by=organizer, reason="x")
     results.result_enter(table=table, ranking=[[a], [b], [mine.pk]], by=organizer, reason="I concede")
     assert Table.objects.get(pk=table.pk).ranking == [[a], [b], [mine.pk]]
+
+
+def test_a_re_pair_says_so_in_the_log(client):
+    organizer, _users, t, _regs = _open_cup("rl", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_repair(rnd=rnd, by=organizer)
+    entries = list(t.log.filter(kind="round_paired").order_by("seq"))
+    assert [e.payload.get("repaired", False) for e in entries] == [False, True]
+    client.force_login(organizer)
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert panel.count("Round re-paired (round 1)") == 1
+    assert panel.count("Round paired (round 1)") == 1

@@ -47,7 +47,9 @@ def _store_pairing(
                                points=tournament.requested_bye_points)
 
 
-def _pair_locked(*, tournament: Tournament, number: int, by: Any, rnd: Round | None) -> Round:
+def _pair_locked(
+    *, tournament: Tournament, number: int, by: Any, rnd: Round | None, repaired: bool = False
+) -> Round:
     seed = secrets.randbits(31)
     request = selectors.pairing_input(tournament=tournament, round_number=number, seed=seed)
     if not any(not p.get("withdrawn") for p in request["players"]):
@@ -69,7 +71,8 @@ def _pair_locked(*, tournament: Tournament, number: int, by: Any, rnd: Round | N
         tournament=tournament,
         kind="round_paired",
         actor=by,
-        payload={"round": number, "seed": seed, "input": request, "output": output},
+        payload={"round": number, "seed": seed, "input": request, "output": output,
+                 **({"repaired": True} if repaired else {})},
     )
     return rnd
 
@@ -107,7 +110,7 @@ def round_repair(*, rnd: Round, by: Any) -> Round:
             raise TournamentError("This round has started; it can no longer be re-paired.")
         rnd.tables.all().delete()
         rnd.byes.all().delete()
-        return _pair_locked(tournament=tournament, number=rnd.number, by=by, rnd=rnd)
+        return _pair_locked(tournament=tournament, number=rnd.number, by=by, rnd=rnd, repaired=True)
 
 
 def hand_pairing_warnings(
