@@ -1,8 +1,40 @@
 """Account forms: allauth's, with the wording of a games site."""
 
+from allauth.account import forms as allauth_forms
 from allauth.account.forms import SignupForm
 from django import forms
 from django.utils.html import escape
+
+
+def password_rules_in_one_sentence(form: forms.Form) -> None:
+    """The new password's rules as one sentence: Django's list (``<ul>``) inside the
+    paragraph of allauth's form layout is invalid markup, and browsers empty the help
+    element the field's ``aria-describedby`` names (screen readers read nothing)."""
+    from django.contrib.auth.password_validation import password_validators_help_texts
+
+    password = form.fields.get("password1")
+    if password is None:
+        return
+    rules = [r.rstrip(".") for r in password_validators_help_texts()]
+    password.help_text = escape("; ".join(rules) + ".") if rules else ""
+
+
+class ChangePasswordForm(allauth_forms.ChangePasswordForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        password_rules_in_one_sentence(self)
+
+
+class SetPasswordForm(allauth_forms.SetPasswordForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        password_rules_in_one_sentence(self)
+
+
+class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        password_rules_in_one_sentence(self)
 
 
 class PlayerSignupForm(SignupForm):
@@ -14,15 +46,7 @@ class PlayerSignupForm(SignupForm):
         username.label = "Player name"
         username.help_text = "Shown to the other players at the table. You log in with your email."
         username.widget.attrs["placeholder"] = "Player name"
-        password = self.fields.get("password1")
-        if password is not None:
-            # The rules as one sentence: Django's list (<ul>) inside the paragraph of the
-            # form's layout is invalid markup, and browsers empty the help element the
-            # field's aria-describedby names (screen readers read nothing).
-            from django.contrib.auth.password_validation import password_validators_help_texts
-
-            rules = [r.rstrip(".") for r in password_validators_help_texts()]
-            password.help_text = escape("; ".join(rules) + ".") if rules else ""
+        password_rules_in_one_sentence(self)
 
     # Filled by account.js with the browser's time zone; the player can change it later.
     # A plain Field: CharField's own checks (length, NUL) would refuse the sign-up.

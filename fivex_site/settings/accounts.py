@@ -26,4 +26,9 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if IS_PRODUCTION else "http"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_SESSION_REMEMBER = None
-ACCOUNT_FORMS = {"signup": "fivex_site.forms.PlayerSignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "fivex_site.forms.PlayerSignupForm",
+    "change_password": "fivex_site.forms.ChangePasswordForm",
+    "set_password": "fivex_site.forms.SetPasswordForm",
+    "reset_password_from_key": "fivex_site.forms.ResetPasswordKeyForm",
+}

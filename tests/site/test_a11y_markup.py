@@ -74,3 +74,21 @@ def test_the_sign_up_password_rules_are_read_with_the_field(client):
     rules = re.search(rf'<span[^>]*id="{help_id}"[^>]*>(.*?)</span>', html, re.S).group(1)
     assert "<ul>" not in rules and "<li>" not in rules  # no block list inside the paragraph
     assert "at least 8 characters" in rules and "entirely numeric" in rules
+
+
+def test_the_change_password_rules_are_read_with_the_field(client):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("pw", "pw@example.com", "An-old-pass-123")
+    client.force_login(user)
+    html = client.get("/accounts/password/change/").content.decode()
+    help_id = re.search(r'name="password1"[^>]*aria-describedby="([^"]+)"', html).group(1).split()[0]
+    rules = re.search(rf'<span[^>]*id="{help_id}"[^>]*>(.*?)</span>', html, re.S).group(1)
+    assert "<ul>" not in rules and "at least 8 characters" in rules
+    # The form still works.
+    response = client.post("/accounts/password/change/", {
+        "oldpassword": "An-old-pass-123", "password1": "A-new-pass-456", "password2": "A-new-pass-456",
+    })
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("A-new-pass-456")
