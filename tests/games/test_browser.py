@@ -181,7 +181,10 @@ def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     # Another seat seals its order: its line says so, the page stays where it is.
     order_submit(seat=seats["bob"], text="PLAY EXPLORE", source="web")
     page.wait_for_selector('[data-seat-tick="bob"] .tick', timeout=10_000)
-    assert page.inner_text('[data-seat-tick="bob"]') == "✓ sealed"
+    assert page.inner_text('[data-seat-tick="bob"] .tick') == "✓ sealed"
+    # Read out by the seats list (a polite live region) with the seat's name.
+    assert page.inner_text('[data-seat-tick="bob"] .visually-hidden') == "bob:"
+    assert page.get_attribute("ul.seats", "aria-live") == "polite"
     assert page.inner_text('[data-seat-tick="cat"]') == "waiting"
     assert page.evaluate("() => window.sameDocument === true") and page.is_hidden("#moved-on")
     # The reader's own seat changes (an order sent by email, say) while it types: no

@@ -67,7 +67,11 @@
       span.className = sealed ? "tick" : "waiting";
       if (sealed) { span.title = "order sealed"; }
       span.textContent = sealed ? "✓ sealed" : "waiting";
-      el.replaceChildren(span);
+      // Read out by the seats list's live region as "bob: ✓ sealed".
+      var who = document.createElement("span");
+      who.className = "visually-hidden";
+      who.textContent = el.getAttribute("data-seat-tick") + ": ";
+      el.replaceChildren(who, span);
     });
   }
 
