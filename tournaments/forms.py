@@ -10,6 +10,8 @@ from django import forms
 from games.forms import RulesetOptionsMixin, ruleset_choices, time_zone_choices
 from tournaments.standings import TIEBREAK_NAMES
 
+MAX_FORBIDDEN_PAIRS = 100
+
 
 class TournamentForm(RulesetOptionsMixin, forms.Form):
     """Create a tournament: the game and its options (one field per option, the chosen
@@ -52,6 +54,12 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         required=False, initial=True, label="Late entries",
         help_text="Players may register after round 1 is paired (they score 0 for the rounds "
         "they missed).",
+    )
+    forbidden_pairs = forms.CharField(
+        required=False, label="Pairs who must not meet",
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
+        help_text="Optional, one pair a line: two player names or email addresses, e.g. "
+        "ann bob. They are never seated at the same table (the pairing takes a bye rather).",
     )
     # Ticked boxes in the order they are posted: the page lists them in the chosen order,
     # and moves one up or down with its arrows.
@@ -100,6 +108,33 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
 
     def clean_tiebreaks(self) -> list[str]:
         return list(dict.fromkeys(self.cleaned_data.get("tiebreaks") or []))
+
+    def clean_forbidden_pairs(self) -> list[list[int]]:
+        """``"ann bob"`` lines into ``[[user id, user id], ...]``; every name must be an
+        account's."""
+        from games.selectors import player_by_name_or_email
+
+        lines = [ln.strip() for ln in (self.cleaned_data.get("forbidden_pairs") or "").splitlines()]
+        lines = [ln for ln in lines if ln]
+        if len(lines) > MAX_FORBIDDEN_PAIRS:
+            raise forms.ValidationError(f"At most {MAX_FORBIDDEN_PAIRS} pairs.")
+        pairs, errors = [], []
+        for number, line in enumerate(lines, start=1):
+            names = line.replace(",", " ").replace("&", " ").split()
+            if len(names) != 2:
+                errors.append(f"Line {number}: write two players, e.g. ann bob.")
+                continue
+            users = [player_by_name_or_email(text=n) for n in names]
+            unknown = [n for n, u in zip(names, users, strict=True) if u is None]
+            if unknown:
+                errors.append(f"Line {number}: no player {' or '.join(unknown)}.")
+            elif users[0].pk == users[1].pk:
+                errors.append(f"Line {number}: a pair is two different players.")
+            else:
+                pairs.append(sorted(u.pk for u in users))
+        if errors:
+            raise forms.ValidationError(errors)
+        return [list(p) for p in dict.fromkeys(tuple(p) for p in pairs)]
 
     def clean_points_per_place(self) -> dict:
         return parse_points_per_place(self.cleaned_data.get("points_per_place") or "")

@@ -566,3 +566,42 @@ def test_a_re_pair_says_so_in_the_log(client):
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert panel.count("Round re-paired (round 1)") == 1
     assert panel.count("Round paired (round 1)") == 1
+
+
+# --- pairs who must not meet, from the form ---------------------------------------------
+
+
+def test_the_create_form_takes_pairs_who_must_not_meet_and_the_pairing_keeps_them_apart(client):
+    organizer, ann, bob, cat, dan = make_users(5, prefix="fp")
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Family cup", ruleset="6x5", table_sizes="2", tiebreaks=["buchholz"],
+        forbidden_pairs=f"{ann.username} {bob.username}\n{cat.email}, {dan.username}\n"
+                        f"{bob.username} {ann.username}",  # the same pair again: once
+    ))
+    assert response.status_code == 302, response.content.decode()[-1500:]
+    t = Tournament.objects.get(name="Family cup")
+    assert t.forbidden_pairs == [sorted([ann.pk, bob.pk]), sorted([cat.pk, dan.pk])]
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert f"Never at the same table: {ann.username} &amp; {bob.username}" in panel
+    tsvc.tournament_open(tournament=t, by=organizer)
+    regs = {u.pk: tsvc.registration_add(tournament=t, user=u).pk for u in (ann, bob, cat, dan)}
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    for table in rnd.tables.all():
+        assert set(table.players) not in ({regs[ann.pk], regs[bob.pk]}, {regs[cat.pk], regs[dan.pk]})
+
+
+@pytest.mark.parametrize("text,message", [
+    ("fp01", "Line 1: write two players"),
+    ("fp01 nobody_here", "Line 1: no player nobody_here."),
+    ("fp01 fp01", "Line 1: a pair is two different players."),
+])
+def test_a_bad_pair_is_a_form_error_naming_its_line(client, text, message):
+    organizer, _ann = make_users(2, prefix="fp")
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Bad pairs", ruleset="6x5", table_sizes="2", forbidden_pairs=text,
+    ))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists()
