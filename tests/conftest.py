@@ -428,6 +428,23 @@ def _chromium() -> Iterator[object]:
         playwright.stop()
 
 
+#: A phone held upright (390 x 844 CSS px), touch, as mobile Chromium lays it out (its
+#: layout viewport grows with anything that sticks out, as a phone's does).
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 3}  # fmt: skip
+
+
+@pytest.fixture
+def phone_page(_chromium) -> Iterator[object]:
+    """A fresh page in a phone's browser (``PHONE``), in a context of its own."""
+    context = _chromium.new_context(**PHONE)  # type: ignore[attr-defined]
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def browser_page(_chromium) -> Iterator[object]:
     """A fresh Playwright page (own context: no cookies shared between tests) in headless Chromium.

@@ -292,3 +292,12 @@ def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:
     ]
     out.sort(key=lambda row: row["tournament"].status == Tournament.Status.CLOSED)
     return out
+
+
+def forbidden_pair_names(*, tournament: Tournament) -> list[str]:
+    """The pairs who must never meet, as "ann & bob" (an account gone shows as its id)."""
+    from django.contrib.auth import get_user_model
+
+    ids = {i for pair in tournament.forbidden_pairs for i in pair}
+    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    return [" & ".join(names.get(i, f"#{i}") for i in pair) for pair in tournament.forbidden_pairs]

@@ -247,14 +247,6 @@ def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
 # --- the organizer's panel -------------------------------------------------------
 
 
-def _forbidden_pair_names(tournament: Tournament) -> list[str]:
-    from django.contrib.auth import get_user_model
-
-    ids = {i for pair in tournament.forbidden_pairs for i in pair}
-    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
-    return [" & ".join(names.get(i, f"#{i}") for i in pair) for pair in tournament.forbidden_pairs]
-
-
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
@@ -297,7 +289,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
         # Entering other players is a league administrator's right: the form is shown
         # only to those who may use it, and only while it can succeed.
-        "forbidden_pairs": _forbidden_pair_names(tournament),
+        "forbidden_pairs": selectors.forbidden_pair_names(tournament=tournament),
         "may_register_others": is_league_administrator(request.user)
         and tournament.status != Tournament.Status.CLOSED,
     })

@@ -104,3 +104,24 @@ def eager_celery() -> Iterator[None]:
         yield
     finally:
         app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+def play_defaults(game: Game, prompts: int = 200) -> bool:
+    """Every pending seat without an order sends the engine's default order, prompt after
+    prompt, at most ``prompts`` times. Returns whether the game is over."""
+    import engine
+    from games.services.resolution import prompt_resolve
+
+    rules = engine.get(game.ruleset)
+    for _ in range(prompts):
+        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
+        if prompt is None:
+            break
+        state = current_state(game=game)
+        for name in prompt.pending:
+            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
+            if not seat.orders.filter(prompt=prompt, is_current=True).exists():
+                order_submit(seat=seat, text=rules.default_order(state, name), source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
+    game.refresh_from_db()
+    return game.status != Game.Status.ACTIVE

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from games.models import SealedOrder
+from tests.conftest import PHONE
 from tests.games.test_6x5_hex_picker import (
     SWAP_CELLS,
     blue_line_game,
@@ -24,20 +25,7 @@ from tests.games.test_browser import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-         "device_scale_factor": 3}  # fmt: skip
 LINE_BOARD = {"0,0": "K", **{f"{q},0": "B" for q in range(1, 9)}}
-
-
-@pytest.fixture
-def phone(browser_page):
-    """A page in a phone-sized, touch-enabled context of its own."""
-    context = browser_page.context.browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def choose(page, value: str) -> None:
@@ -70,10 +58,10 @@ def tap_hex(page, key: str) -> None:
     page.wait_for_function(f"() => window.clicksSeen > {count}")
 
 
-def test_a_tapped_order_is_composed_and_sent(phone, live_server, settings):
+def test_a_tapped_order_is_composed_and_sent(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600  # no reload racing with the taps
     game = blue_line_game()
-    page = phone
+    page = phone_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert "Your order — turn" in page.inner_text("#prompt")
@@ -121,10 +109,10 @@ def test_a_tapped_order_is_composed_and_sent(phone, live_server, settings):
     assert page.eval_on_selector_all("#hex-board g.hex-picked", "gs => gs.map(g => g.dataset.hex)") == ["4,-1"]
 
 
-def test_change_goal_comes_first_in_the_composed_order(phone, live_server, settings):
+def test_change_goal_comes_first_in_the_composed_order(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600
     game = played_game(("ann", "amy"), [], {"change_goal": True})
-    page = phone
+    page = phone_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     # The first turn can only place: that action is already chosen.
@@ -143,10 +131,10 @@ def test_change_goal_comes_first_in_the_composed_order(phone, live_server, setti
     assert stored.text.replace("\r\n", "\n") == "CHANGE 1\nPLACE BLUE 1,-1"
 
 
-def test_a_swap_takes_two_taps(phone, live_server, settings):
+def test_a_swap_takes_two_taps(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600
     game = open_swap_game()
-    page = phone
+    page = phone_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.is_hidden('#hex-picker [data-hex-step="colour"]')  # the reserve is empty
@@ -169,11 +157,11 @@ def test_a_swap_takes_two_taps(phone, live_server, settings):
 
 
 @pytest.mark.parametrize("viewer", ["ann", "amy"])
-def test_hexes_are_large_enough_to_tap_and_labels_to_read(phone, live_server, viewer):
+def test_hexes_are_large_enough_to_tap_and_labels_to_read(phone_page, live_server, viewer):
     """Measured as drawn at 390 px (getBoundingClientRect), on a board 11 hexes wide,
     for the acting seat (the board inside the picker) and the other one."""
     game = blue_line_game()
-    page = phone
+    page = phone_page
     log_in(page, live_server.url, viewer)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     sizes = page.eval_on_selector_all(

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from games.models import Game, Prompt, Seat
-from games.selectors import current_state
+from games.models import Game
 from games.services import games as game_services
-from games.services.orders import order_submit
-from games.services.resolution import prompt_resolve
+from tests.games.core_support import play_defaults
 from tests.games.test_browser import log_in
 from tests.games.web_support import make_user
 
@@ -29,42 +26,13 @@ def _started(ruleset: str, names: list[str]) -> Game:
     return game
 
 
-def _play(game: Game, prompts: int) -> None:
-    """Every pending seat sends the engine's default order, ``prompts`` times."""
-    rules = engine.get(game.ruleset)
-    for _ in range(prompts):
-        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
-        if prompt is None:  # the game is over
-            return
-        state = current_state(game=game)
-        for name in prompt.pending:
-            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
-            if not seat.orders.filter(prompt=prompt).exists():
-                order_submit(seat=seat, text=rules.default_order(state, name), source="web")
-        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
-
-
 def _page_width(page) -> int:
     return page.evaluate("() => document.documentElement.scrollWidth")
 
 
-@pytest.fixture
-def phone_page(_chromium):
-    """A page in a phone's browser: a mobile viewport at 390 px, touch, pixel ratio 2 (its
-    layout viewport grows with anything that sticks out, as a phone's does)."""
-    context = _chromium.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
-    )
-    context.set_default_timeout(10_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
 def test_a_5x_page_with_cards_played_does_not_widen_the_phone_page(phone_page, live_server):
     game = _started("5x", ["ann", "bob", "cat", "dan", "bartholomew_featherstonehaugh"])
-    _play(game, 14)  # rounds of play: cards in the played and discard columns
+    play_defaults(game, 14)  # rounds of play: cards in the played and discard columns
     page = phone_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")

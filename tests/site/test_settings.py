@@ -42,12 +42,13 @@ print(json.dumps({
 """
 
 
-def resolve(**env: str) -> subprocess.CompletedProcess:
-    """Load the settings in a fresh interpreter with only ``env`` configured."""
+def resolve(code: str = PRINT_SETTINGS, **env: str) -> subprocess.CompletedProcess:
+    """Run ``code`` (by default: print the settings) in a fresh interpreter with only
+    ``env`` configured."""
     clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     clean.update(env, DJANGO_SETTINGS_MODULE="fivex_site.settings")
     return subprocess.run(
-        [sys.executable, "-c", PRINT_SETTINGS],
+        [sys.executable, "-c", code],
         cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 
@@ -217,16 +218,11 @@ def test_anymail_backend_takes_its_key_from_the_environment() -> None:
         "from django.core.mail import get_connection\n"
         "print(get_connection().api_key)\n"
     )
-    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
-    clean.update(
-        DJANGO_SETTINGS_MODULE="fivex_site.settings",
+    done = resolve(
+        code,
         EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend",
         ANYMAIL_MAILGUN_API_KEY="key-456",
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "key-456"
 

@@ -10,13 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-import engine
 from games.errors import ValidationError
-from games.models import Game, Prompt, Seat
-from games.selectors import current_state
-from games.services.orders import order_submit
+from games.models import Game
 from games.services.organizer import game_end
-from games.services.resolution import prompt_resolve
+from tests.games.core_support import play_defaults
 from tournaments import selectors
 from tournaments.models import RatingEntry, Round, Table
 from tournaments.ratings import rate
@@ -48,18 +45,7 @@ def repeat_free_split_exists(players: list[int], met: set[frozenset], size: int)
 
 def play_to_the_end(game: Game) -> None:
     """Every pending seat sends the engine's default order until the game is over."""
-    rules = engine.get(game.ruleset)
-    for _ in range(200):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return
-        prompt = Prompt.objects.filter(game=game, resolved_at__isnull=True).order_by("-number").first()
-        state = current_state(game=game)
-        for name in prompt.pending:
-            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
-            order_submit(seat=seat, text=rules.default_order(state, name), source="web")
-        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)
-    raise AssertionError("the game did not end")
+    assert play_defaults(game), "the game did not end"
 
 
 def test_sixteen_players_four_rounds_of_5x(django_capture_on_commit_callbacks):
