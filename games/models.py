@@ -48,6 +48,10 @@ class Game(models.Model):
     setup = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     name = models.CharField(max_length=120, blank=True)
+    # A page the game belongs to (a tournament's round), linked from the game's pages.
+    # Set by whoever creates the game; the games room knows nothing else about it.
+    part_of_label = models.CharField(max_length=200, blank=True)
+    part_of_path = models.CharField(max_length=300, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.FORMING)
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_games"

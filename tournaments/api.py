@@ -67,7 +67,9 @@ class StandingSerializer(serializers.Serializer):
     tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="By tie-break key.")
     played = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
-    rating = serializers.FloatField(help_text="Current rating in the tournament's pool.")
+    rating = serializers.FloatField(
+        help_text="Current rating in the tournament's pool, to one decimal."
+    )
 
 
 class TableSerializer(serializers.Serializer):
@@ -139,7 +141,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
             "tiebreaks": dict(row["tiebreaks"]),
             "played": row["played"],
             "withdrawn": row["withdrawn"],
-            "rating": ratings.get(row["user"].pk, selectors.INITIAL_RATING),
+            "rating": round(ratings.get(row["user"].pk, selectors.INITIAL_RATING), 1),
         }
         for row in selectors.standings(tournament=t)
     ]
@@ -228,9 +230,9 @@ class RatingPoolSerializer(serializers.Serializer):
 class RatingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Players whose ratings round alike share it.")
     player = serializers.CharField()
-    rating = serializers.FloatField()
+    rating = serializers.FloatField(help_text="To one decimal, as the ratings contract prints.")
     games = serializers.IntegerField(help_text="Rated games played in the pool.")
-    change = serializers.FloatField(help_text="The last game's rating change.")
+    change = serializers.FloatField(help_text="The last game's rating change, to one decimal.")
     last_played = serializers.CharField()
 
 
@@ -267,8 +269,9 @@ class RatingListView(BaseAPIView):
         rows = selectors.rating_list(pool=pool)
         limit, offset = query["limit"], query["offset"]
         page = [
-            {"rank": r["rank"], "player": r["user"].username, "rating": r["rating"],
-             "games": r["games"], "change": r["change"], "last_played": _when(r["last_played"])}
+            {"rank": r["rank"], "player": r["user"].username, "rating": round(r["rating"], 1),
+             "games": r["games"], "change": round(r["change"], 1),
+             "last_played": _when(r["last_played"])}
             for r in rows[offset : offset + limit]
         ]  # fmt: skip
         body = {"pool": pool, "players": page}

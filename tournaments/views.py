@@ -48,15 +48,36 @@ def _is_organizer(request: HttpRequest, tournament: Tournament) -> bool:
     return selectors.may_manage(tournament=tournament, user=request.user)
 
 
+_DRAFT = "tournament_panel_draft"
+
+
+def _keep_draft(request: HttpRequest, tournament: Tournament, fields: dict[str, str]) -> None:
+    """Remember what a refused panel form held, so the panel shows it again (the answer is
+    a redirect): one draft per session, for the next panel page of this tournament."""
+    request.session[_DRAFT] = {"slug": tournament.slug,
+                               **{k: v[:5000] for k, v in fields.items()}}  # fmt: skip
+
+
+def _take_draft(request: HttpRequest, tournament: Tournament) -> dict[str, str]:
+    draft = request.session.get(_DRAFT) if _DRAFT in request.session else None
+    if not isinstance(draft, dict) or draft.get("slug") != tournament.slug:
+        return {}
+    del request.session[_DRAFT]
+    return draft
+
+
 def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any], ok: str,
-         to: str = "tournaments:manage", query: str = "") -> HttpResponse:
-    """Run one service call; its ApplicationError becomes a message (never a 500)."""
+         to: str = "tournaments:manage", query: str = "",
+         keep: dict[str, str] | None = None) -> HttpResponse:
+    """Run one service call; its ApplicationError becomes a message (never a 500). When
+    it is refused, ``keep`` (the form's fields) is shown again in the panel."""
     try:
         action()
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    except django_forms.ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    except (ApplicationError, django_forms.ValidationError) as exc:
+        text = exc.message if isinstance(exc, ApplicationError) else " ".join(exc.messages)
+        messages.error(request, text)
+        if keep:
+            _keep_draft(request, tournament, keep)
     else:
         messages.success(request, ok)
     response = redirect(to, slug=tournament.slug)
@@ -287,6 +308,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "tables": tables,
         "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
+        # What a refused form held, shown again in that form.
+        "draft": _take_draft(request, tournament),
         # Entering other players is a league administrator's right: the form is shown
         # only to those who may use it, and only while it can succeed.
         "forbidden_pairs": selectors.forbidden_pair_names(tournament=tournament),
@@ -317,9 +340,10 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         target = player_by_name_or_email(text=who)
         if target is None:
             messages.error(request, f"No user {who!r}.")
+            _keep_draft(request, tournament, {"form": "register", "user": who})
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
-                    f"{target} is registered.")
+                    f"{target} is registered.", keep={"form": "register", "user": who})
     if action == "withdraw":
         def do() -> None:
             reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
@@ -354,7 +378,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 messages.warning(request, w)
             if rnd is None:
                 raise ApplicationError("Not saved: confirm the warnings to pair this way anyway.")
-        return _act(request, tournament, do, "Round paired by hand.")
+        return _act(request, tournament, do, "Round paired by hand.",
+                    keep={"form": "pair_by_hand", "tables": post.get("tables", "")})
     if action == "result":
         def do() -> None:
             table_id = post.get("table", "")
@@ -370,7 +395,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         shown = post.get("round", "")
         shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
         return _act(request, tournament, do, "Result recorded.",
-                    query=f"round={int(shown)}" if shown_ok else "")
+                    query=f"round={int(shown)}" if shown_ok else "",
+                    keep={"form": "result", "table": post.get("table", ""),
+                          "ranking": post.get("ranking", ""), "reason": post.get("reason", "")})
     if action == "close":
         if not post.get("confirm"):
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")

@@ -135,10 +135,13 @@ def game_create(
     require_sender_match: bool = False,
     setup: Mapping[str, Any] | None = None,
     seat_organizer: bool = False,
+    part_of: tuple[str, str] | None = None,
 ) -> Game:
     """Create a forming game. Options are checked by the engine's ``normalize_options``;
     discouraged but allowed choices are listed in ``game.warnings``. With
-    ``seat_organizer`` the organizer also takes the first seat. Raises ValidationError."""
+    ``seat_organizer`` the organizer also takes the first seat. ``part_of`` is a
+    (label, site path) of the page the game belongs to, such as a tournament's round,
+    which the game's pages link to. Raises ValidationError."""
     if deadline_hours is None:
         deadline_hours = getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48)
     rules, normalized, warnings = game_options_check(
@@ -160,6 +163,9 @@ def game_create(
         if key not in rules.setup_keys:
             raise ValidationError(f"Unknown setup key {key!r} for {rules.id}.")
     name = one_line(name)[:120]  # it ends up in email subjects: one line
+    part_of_label, part_of_path = part_of or ("", "")
+    if part_of_path and (not part_of_path.startswith("/") or part_of_path.startswith("//")):
+        raise ValidationError("A game's part_of path must be a path on this site.")
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=rules.id,
@@ -167,6 +173,8 @@ def game_create(
             setup=setup,
             engine_version=rules.version,
             name=name,
+            part_of_label=one_line(part_of_label)[:200],
+            part_of_path=part_of_path[:300],
             organizer=organizer,
             seats_count=seats_count,
             is_private=bool(is_private),

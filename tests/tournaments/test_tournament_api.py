@@ -203,3 +203,18 @@ def test_a_pool_named_before_names_were_checked_still_has_its_pages(client, duel
     assert {p["last_played"] for p in data["players"]} == {
         long_ago.isoformat().replace("+00:00", "Z")
     }
+
+
+def test_ratings_on_the_api_are_to_one_decimal(client, duel_cup):
+    """The API gives ratings as the ratings contract prints them, to one decimal (a
+    three-player game's Elo changes are thirds)."""
+    from tournaments.models import RatingEntry
+
+    ann = duel_cup.registrations.get(user__username="ann").user
+    RatingEntry.objects.filter(pool="6x5", user=ann).delete()
+    RatingEntry.objects.create(pool="6x5", seq=99, user=ann, game_key="x", rating_before=1500.0,
+                               expected=1.0, actual=2.0, k=40.0, rating_after=1513.3333333)
+    rows = {r["player"]: r for r in client.get("/api/ratings/6x5/").json()["players"]}
+    assert (rows["ann"]["rating"], rows["ann"]["change"]) == (1513.3, 13.3)
+    standings = client.get(f"/api/tournaments/{duel_cup.slug}/").json()["standings"]
+    assert {r["player"]: r["rating"] for r in standings}["ann"] == 1513.3

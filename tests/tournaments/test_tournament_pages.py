@@ -311,3 +311,48 @@ def test_players_actions_answer_in_words(client, people):
     gone = client.post(reverse("tournaments:withdraw", args=[t.slug]), follow=True)
     assert "A game of yours already under way goes on" in gone.content.decode()
     assert Registration.objects.get(tournament=t, user=players[0]).status == "withdrawn"
+
+
+def test_a_refused_panel_form_shows_what_was_typed_once(client, people):
+    """A refused result, hand pairing or registration comes back with its text in the
+    same form (the table's own form, not the others'), once."""
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Typed", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    client.force_login(org)
+    act = lambda name, **data: client.post(reverse("tournaments:manage_action", args=[t.slug, name]), data)  # noqa: E731
+    panel = reverse("tournaments:manage", args=[t.slug])
+
+    act("pair_by_hand", tables="ann bob\ncat zed")
+    page = client.get(panel).content.decode()
+    assert "zed" in page and "ann bob\ncat zed</textarea>" in page
+    assert "</textarea>" in client.get(panel).content.decode()
+    assert "cat zed" not in client.get(panel).content.decode()  # shown once
+
+    act("register", user="nobody-here")
+    page = client.get(panel).content.decode()
+    assert 'value="nobody-here" aria-invalid="true"' in page
+
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    first, second = rnd.tables.order_by("number")
+    act("result", table=str(second.pk), round="1", ranking="ann > <b>nobody</b>", reason="no show")
+    page = client.get(panel).content.decode()
+    forms = page.split('name="table" value="')[1:]
+    mine = next(f for f in forms if f.startswith(f'{second.pk}"'))
+    other = next(f for f in forms if f.startswith(f'{first.pk}"'))
+    assert 'value="ann &gt; &lt;b&gt;nobody&lt;/b&gt;" aria-invalid="true"' in mine.split("</form>")[0]
+    assert 'value="no show"' in mine.split("</form>")[0]
+    assert "no show" not in other.split("</form>")[0]
+    assert Table.objects.get(pk=second.pk).ranking in (None, [])
+    # Another tournament's panel never shows this one's draft.
+    act("result", table=str(second.pk), round="1", ranking="x", reason="kept for Typed")
+    t2 = tsvc.tournament_create(organizer=org, name="Other", ruleset="6x5", table_sizes=[2],
+                                rounds_count=1)  # fmt: skip
+    assert "kept for Typed" not in client.get(reverse("tournaments:manage", args=[t2.slug])).content.decode()

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from games.errors import ValidationError
 from games.models import Game
+from games.services.games import game_create
 from games.services.organizer import game_end
 from tests.games.core_support import play_defaults
 from tournaments import selectors
@@ -650,3 +651,30 @@ def test_recompute_ratings_says_so_when_there_is_nothing_to_recompute():
     out = StringIO()
     call_command("recompute_ratings", stdout=out)
     assert out.getvalue() == "no rating pools yet: nothing to recompute\n"
+
+
+def test_a_tables_game_links_back_to_its_round(client):
+    """The game page and its log say which tournament round the game belongs to, and the
+    link opens that round's page, which links to the game in turn."""
+    organizer, players, t, _regs = _open_cup("lnk", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.order_by("number").first()
+    round_path = f"/tournaments/{t.slug}/rounds/1/"
+    client.force_login(players[0])
+    for page in (f"/games/{table.game_id}/", f"/games/{table.game_id}/log/"):
+        html = client.get(page).content.decode()
+        assert f'Part of <a href="{round_path}">Cup lnk, round 1</a>' in html, page
+    round_page = client.get(round_path)
+    assert round_page.status_code == 200
+    assert f'href="/games/{table.game_id}/"' in round_page.content.decode()
+    # A game made outside a tournament says nothing of the kind.
+    other = game_create(organizer=organizer, ruleset="6x5", seats_count=2)
+    assert "Part of" not in client.get(f"/games/{other.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("path", ["https://evil.example/", "//evil.example/", "rounds/1/"])
+def test_a_games_part_of_link_stays_on_the_site(path):
+    (organizer,) = make_users(1, prefix="pth")
+    with pytest.raises(ValidationError):
+        game_create(organizer=organizer, ruleset="6x5", seats_count=2, part_of=("x", path))

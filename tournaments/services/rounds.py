@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.errors import ValidationError
@@ -228,7 +229,6 @@ def _tell_the_byes(*, tournament: Tournament, rnd: Round) -> None:
     """Players without a table this round get an email saying so (those at a table get
     their game's start email): once per round and player, sent after the commit."""
     from django.conf import settings
-    from django.urls import reverse
 
     from games.services.notifications import outbox_enqueue
 
@@ -293,6 +293,10 @@ def round_start(*, rnd: Round, by: Any) -> Round:
                 quiet_hours_start=tournament.quiet_hours_start,
                 quiet_hours_end=tournament.quiet_hours_end,
                 quiet_hours_time_zone=tournament.quiet_hours_time_zone,
+                part_of=(
+                    f"{tournament.name}, round {rnd.number}",
+                    reverse("tournaments:round", args=[tournament.slug, rnd.number]),
+                ),
             )
             table.game = game
             table.save(update_fields=["game"])
