@@ -678,3 +678,19 @@ def test_a_games_part_of_link_stays_on_the_site(path):
     (organizer,) = make_users(1, prefix="pth")
     with pytest.raises(ValidationError):
         game_create(organizer=organizer, ruleset="6x5", seats_count=2, part_of=("x", path))
+
+
+def test_the_migration_links_existing_tables_games_to_their_rounds():
+    import importlib
+
+    from django.apps import apps
+
+    organizer, _players, t, _regs = _open_cup("mig", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    ids = [tb.game_id for tb in rnd.tables.all()]
+    Game.objects.filter(pk__in=ids).update(part_of_label="", part_of_path="")  # as before it
+    importlib.import_module("tournaments.migrations.0006_games_part_of").forwards(apps, None)
+    assert set(Game.objects.filter(pk__in=ids).values_list("part_of_label", "part_of_path")) == {
+        ("Cup mig, round 1", f"/tournaments/{t.slug}/rounds/1/")
+    }
