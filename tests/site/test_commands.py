@@ -94,7 +94,13 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path) -> None:
+# A parent that starts runall and waits, as make does; it dies of SIGTERM without
+# passing the signal on (make's behaviour when it is sent SIGTERM).
+_PARENT = "import subprocess, sys; sys.exit(subprocess.Popen(sys.argv[1:]).wait())"
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "hangup", "parent killed"])
+def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) -> None:
     port = _free_port()
     env = {
         **os.environ,
@@ -106,10 +112,15 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path) -> None:
         "CELERY_TASK_DEFAULT_QUEUE": f"runall-test-{port}",
     }
     log = (tmp_path / "runall.log").open("wb")
-    runall = subprocess.Popen(
-        [sys.executable, "manage.py", "runall", "--addrport", f"127.0.0.1:{port}", "--concurrency", "1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    command = [sys.executable, "manage.py", "runall", "--addrport", f"127.0.0.1:{port}",
+               "--concurrency", "1"]  # fmt: skip
+    if stop == "parent killed":
+        command = [sys.executable, "-c", _PARENT, *command]
+    started = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )  # fmt: skip
+    runall = started
+    children: set[int] = set()
     try:
         body = None
         deadline = time.monotonic() + 60
@@ -122,7 +133,7 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path) -> None:
                 time.sleep(0.5)
         assert body is not None, (tmp_path / "runall.log").read_text()
         assert body["broker"]["transport"] == "filesystem"
-        children = _children_of(runall.pid)
+        children = _children_of(started.pid)
         commands = [
             Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ") for pid in children
         ]
@@ -130,11 +141,27 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path) -> None:
         assert any(b" worker " in c for c in commands)
         assert any(b" beat " in c for c in commands)
 
-        runall.send_signal(signal.SIGINT)  # what Ctrl-C delivers
-        assert runall.wait(timeout=30) == 0
+        if stop == "parent killed":
+            [runall_pid] = [
+                pid for pid, c in zip(children, commands, strict=True) if b" runall " in c
+            ]
+            started.send_signal(signal.SIGTERM)
+            started.wait(timeout=10)
+            deadline = time.monotonic() + 30
+            while _alive(runall_pid) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert not _alive(runall_pid), (tmp_path / "runall.log").read_text()
+            assert "parent process is gone" in (tmp_path / "runall.log").read_text()
+        else:
+            # What Ctrl-C delivers, or what closing the terminal does.
+            runall.send_signal(signal.SIGINT if stop == "ctrl-c" else signal.SIGHUP)
+            assert runall.wait(timeout=30) == 0
         time.sleep(0.5)
         assert [pid for pid in children if _alive(pid)] == []
     finally:
-        if runall.poll() is None:
-            runall.kill()
+        for pid in _children_of(started.pid) | children:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if started.poll() is None:
+            started.kill()
         log.close()

@@ -1,6 +1,8 @@
 """Run the web server, a Celery worker and Celery beat together; stop them all together.
 
-Ctrl-C (SIGINT) or SIGTERM stops every process, and so does any one of them exiting.
+Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stops every process, and so
+does any one of them exiting, and so does the parent dying (``make run`` killed with
+SIGTERM: make exits without passing the signal on, and this command would be orphaned).
 """
 
 import os
@@ -41,8 +43,9 @@ class Command(BaseCommand):
             nonlocal stopping
             stopping = True
 
-        signal.signal(signal.SIGINT, request_stop)
-        signal.signal(signal.SIGTERM, request_stop)
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, request_stop)
+        parent = os.getppid()
 
         processes: dict[str, subprocess.Popen] = {}
         for name, command in commands.items():
@@ -56,6 +59,9 @@ class Command(BaseCommand):
         )
         exit_code = 0
         while not stopping:
+            if os.getppid() != parent:
+                self.stderr.write("The parent process is gone; stopping all.")
+                break
             for name, process in processes.items():
                 if process.poll() is not None:
                     self.stderr.write(
