@@ -108,3 +108,23 @@ def test_a_long_player_name_wraps_in_the_header(browser_page, live_server, width
     log_out = page.get_by_role("button", name="Log out")
     box = log_out.bounding_box()
     assert box["x"] + box["width"] <= width and box["height"] < 40, box  # on one line
+
+
+def test_on_a_phone_the_seats_come_before_the_history(phone_page, live_server):
+    """One column: the seats list (who has sealed an order) follows the table and comes
+    before the history and the side panels; on a wide screen it is beside the table."""
+    game = _started("5x", ["ann", "bob", "cat"])
+    play_defaults(game, 3)
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+
+    def top(selector: str) -> float:
+        return page.locator(selector).first.bounding_box()["y"]
+
+    seats, history = top("ul.seats"), top("#history")
+    assert top(".gx .panel.prompt") < seats < history < top("#reply-address")
+    assert _page_width(page) <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
+    box, table = page.locator("ul.seats").bounding_box(), page.locator("#history").bounding_box()
+    assert box["x"] > table["x"] + table["width"]  # the side column
