@@ -143,6 +143,14 @@ HIT_ROWS_MAX = 12
 HIT_KINDS = ("SHIP", "ASTEROID")  # 4X Dice: what a hit lowers, index 0 or 1 of a face
 
 
+def die_showing(n: int, ships: int, asteroids: int) -> str:
+    """A die in the hit picker, in words: "1: 2 ships, 1 asteroid" (what shows nothing is
+    left out). game.js's dieShowing says the same."""
+    shown = [f"{count} {word}{'' if count == 1 else 's'}"
+             for count, word in ((ships, "ship"), (asteroids, "asteroid")) if count]  # fmt: skip
+    return f"{n}: {', '.join(shown) or 'nothing'}"
+
+
 def hit_picker(
     *, ruleset: str, view: dict[str, Any], seat_name: str, current_order: str = ""
 ) -> dict[str, Any] | None:
@@ -186,7 +194,9 @@ def hit_picker(
         seat, die, kind = chosen[number - 1] if number <= len(chosen) else ("", 0, "")
         offered = {
             name: [
-                {"n": n, "ships": f[0], "asteroids": f[1]} for n, f in faces.items() if f[0] or f[1]
+                {"n": n, "ships": f[0], "asteroids": f[1], "label": die_showing(n, f[0], f[1])}
+                for n, f in faces.items()
+                if f[0] or f[1]
             ]
             for name, faces in left.items()
         }

@@ -199,8 +199,8 @@ def test_a_sealed_order_hitting_one_die_twice_shows_each_row_what_is_left(client
         dice = re.search(r'<select data-hit="die"[^>]*>(.*?)</select>', row, re.S).group(1)
         return [t.strip() for t in re.findall(r"<option[^>]*>([^<]*)</option>", dice)]
 
-    assert dice_offered(first) == ["1 (1/0)", "2 (0/2)"]
-    assert dice_offered(second) == ["2 (0/2)"]
+    assert dice_offered(first) == ["1: 1 ship", "2: 2 asteroids"]
+    assert dice_offered(second) == ["2: 2 asteroids"]
     assert re.findall(r'<option value="(\w+)" selected>', second) == ["cat", "2", "ASTEROID"]
 
     order_submit(
@@ -208,7 +208,7 @@ def test_a_sealed_order_hitting_one_die_twice_shows_each_row_what_is_left(client
     )
     form = page_for(client, game, "ann").split('id="hit-picker"', 1)[1].split("</form>", 1)[0]
     first, second = form.split("data-hit-row")[1:3]
-    assert dice_offered(second) == ["1 (1/0)", "2 (0/1)"]
+    assert dice_offered(second) == ["1: 1 ship", "2: 1 asteroid"]
 
 
 def test_the_picker_text_is_the_hits_its_rows_keep():

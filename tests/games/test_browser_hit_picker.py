@@ -43,7 +43,7 @@ def test_the_hit_picker_composes_and_sends_two_hits(browser_page, live_server, s
     first.locator('[data-hit="seat"]').select_option("bob")
     # bob's die 2 shows nothing: only dice 1 and 3, with what they show.
     assert [t.strip() for t in first.locator('[data-hit="die"] option').all_inner_texts()] == [
-        "1 (1/1)", "3 (2/2)",
+        "1: 1 ship, 1 asteroid", "3: 2 ships, 2 asteroids",
     ]  # fmt: skip
     first.locator('[data-hit="die"]').select_option("3")
     first.locator('[data-hit="kind"]').select_option("SHIP")
@@ -126,13 +126,13 @@ def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_s
     first.locator('[data-hit="die"]').select_option("1")
     assert first.locator('[data-hit="kind"]').input_value() == "SHIP"
     second.locator('[data-hit="seat"]').select_option("cat")
-    assert options(second, "die") == ["2 (0/2)"]
+    assert options(second, "die") == ["2: 2 asteroids"]
     # bob's die 1 (1/1) after a SHIP hit above shows 0/1: only an ASTEROID is left on it.
     first.locator('[data-hit="seat"]').select_option("bob")
     first.locator('[data-hit="die"]').select_option("1")
     first.locator('[data-hit="kind"]').select_option("SHIP")
     second.locator('[data-hit="seat"]').select_option("bob")
-    assert options(second, "die") == ["1 (0/1)", "3 (2/2)"]
+    assert options(second, "die") == ["1: 1 asteroid", "3: 2 ships, 2 asteroids"]
     second.locator('[data-hit="die"]').select_option("1")
     assert options(second, "kind") == ["ASTEROID"]
     assert page.inner_text("#hit-order") == "HIT bob 1 SHIP; HIT bob 1 ASTEROID"
@@ -149,7 +149,7 @@ def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_s
     assert second.locator('[data-hit="seat"]').input_value() == ""
     assert page.inner_text("#hit-order") == "HIT cat 1 SHIP"
     second.locator('[data-hit="seat"]').select_option("cat")
-    assert options(second, "die") == ["2 (0/2)"]
+    assert options(second, "die") == ["2: 2 asteroids"]
     order = page.inner_text("#hit-order")
     assert order == "HIT cat 1 SHIP; HIT cat 2 ASTEROID"
     page.locator("#hit-picker button[type='submit']").click()
@@ -161,7 +161,7 @@ def test_each_hit_row_offers_only_what_the_rows_above_leave(browser_page, live_s
     assert stored.text == order
     # The page offers the sealed hits again, each row with what is left for it.
     rows = page.locator("#hit-picker [data-hit-row]")
-    assert options(rows.nth(1), "die") == ["2 (0/2)"]
+    assert options(rows.nth(1), "die") == ["2: 2 asteroids"]
     assert rows.nth(1).locator('[data-hit="die"]').input_value() == "2"
 
 

@@ -222,6 +222,13 @@
 
     function showing(d) { return d.ships > 0 || d.asteroids > 0; }
 
+    // "1: 2 ships, 1 asteroid", as presentation.die_showing says it.
+    function dieShowing(d) {
+      var shown = [[d.ships, "ship"], [d.asteroids, "asteroid"]].filter(function (c) { return c[0] > 0; })
+        .map(function (c) { return c[0] + " " + c[1] + (c[0] === 1 ? "" : "s"); });
+      return d.n + ": " + (shown.join(", ") || "nothing");
+    }
+
     // Row `index` offers only what the rows above leave: its seats, dice and kinds. The
     // row being edited (`edited`) takes the first die and kind offered for a new seat or
     // die; a row below it whose chosen hit is no longer offered becomes "no hit", as the
@@ -234,7 +241,7 @@
       }).map(function (seat) { return [seat, seat]; })));
       var list = (left[part(row, "seat").value] || []).filter(showing);
       kept = setOptions(part(row, "die"), list.map(function (d) {
-        return [String(d.n), d.n + " (" + d.ships + "/" + d.asteroids + ")"];
+        return [String(d.n), dieShowing(d)];
       })) && kept;
       var die = part(row, "die").value;
       var face = list.filter(function (d) { return String(d.n) === die; })[0];
