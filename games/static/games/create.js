@@ -15,7 +15,8 @@
 })();
 
 /* The tournament form's tie-breaks: each row's arrows move it up or down the list; the
-   ticked ones are posted in the list's order, which is the order they apply in. */
+   ticked ones are posted in the list's order, which is the order they apply in. Each
+   move is read out ("Buchholz: 2 of 6") by the status line after the list. */
 (function () {
   "use strict";
   document.addEventListener("DOMContentLoaded", function () {
@@ -25,12 +26,23 @@
       var button = event.target.closest("[data-move]");
       if (!button) { return; }
       var row = button.closest("li");
-      if (button.getAttribute("data-move") === "up" && row.previousElementSibling) {
+      var up = button.getAttribute("data-move") === "up";
+      var moved = false;
+      if (up && row.previousElementSibling) {
         list.insertBefore(row, row.previousElementSibling);
-      } else if (button.getAttribute("data-move") === "down" && row.nextElementSibling) {
+        moved = true;
+      } else if (!up && row.nextElementSibling) {
         list.insertBefore(row.nextElementSibling, row);
+        moved = true;
       }
       button.focus();
+      var said = document.querySelector("[data-tiebreak-said]");
+      if (said) {
+        var rows = Array.prototype.slice.call(list.children);
+        var name = row.querySelector("label").textContent.trim();
+        said.textContent = name + ": " + (rows.indexOf(row) + 1) + " of " + rows.length
+          + (moved ? "" : (up ? ", already first" : ", already last"));
+      }
     });
   });
 })();
