@@ -78,7 +78,11 @@ def run_script(script: Any) -> tuple[int, dict[str, Any]]:
         ruleset, state = start(script)
         steps = check_steps(script.get("orders"))
     except ScriptError as exc:
-        return EXIT_MALFORMED, {"status": "error", "error": str(exc)}
+        out: dict[str, Any] = {"status": "error", "error": str(exc)}
+        game = script.get("game") if isinstance(script, dict) else None
+        if isinstance(game, str):  # the common fields start with the game, when one is named
+            out = {"game": game, **out}
+        return EXIT_MALFORMED, out
     for index, step in enumerate(steps):
         try:
             state, _events = ruleset.submit_step(state, step)

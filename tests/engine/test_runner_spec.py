@@ -80,6 +80,18 @@ def test_options_and_setup_must_be_objects() -> None:
     assert run_script(script([], options=None, setup=None))[0] == EXIT_OK
 
 
+def test_a_malformed_script_still_names_its_game() -> None:
+    """engine.md's common fields start with ``game``: an exit 2 names the game the
+    script named (wrong player count, unknown option), or none when it named none."""
+    code, out = run_script({"game": "5x", "players": ["ann", "bob"], "seed": 1, "orders": []})
+    assert (code, out["game"], out["status"]) == (EXIT_MALFORMED, "5x", "error")
+    assert "3 to 6 players" in out["error"]
+    code, out = run_script({**script([]), "options": {"no_such": 1}})
+    assert (code, out["game"]) == (EXIT_MALFORMED, script([])["game"])
+    code, out = run_script({"players": ["ann", "bob", "cat"], "seed": 1, "orders": []})
+    assert code == EXIT_MALFORMED and "game" not in out
+
+
 def test_a_game_that_is_not_a_string_is_malformed() -> None:
     """``"game": {}`` or ``[]`` (unhashable) is exit 2 with a message, not a traceback."""
     for game in ({}, [], 5, None, True):

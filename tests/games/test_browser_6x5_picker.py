@@ -203,3 +203,43 @@ def test_without_javascript_the_list_and_the_board_still_work(browser_page, live
         assert stored.text == "MOVE BLACK TO 1,-1"
     finally:
         context.close()
+
+
+def test_the_arrow_keys_move_between_the_hexes_that_can_be_picked(browser_page, live_server, settings):
+    """With a keyboard: the arrows move the focus to the nearest highlighted hex in that
+    direction (none there: it stays), Enter picks the focused hex."""
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = blue_line_game()
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.is_visible(".keyboard-hint")  # a mouse and keyboard: the hint is shown
+    page.locator('#hex-picker label.pick:has(input[value="SWITCH"])').click()
+    page.locator('#hex-picker label.pick:has(input[value="YELLOW"])').click()
+    assert highlighted(page) == {f"{q},0" for q in range(1, 7)}  # one row, 1,0 .. 6,0
+
+    def focused() -> str | None:
+        return page.evaluate("() => document.activeElement.getAttribute('data-hex')")
+
+    page.locator('#hex-board g[data-hex="3,0"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert focused() == "4,0"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert focused() == "2,0"
+    page.keyboard.press("ArrowUp")  # no highlighted hex above the row
+    assert focused() == "2,0"
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    assert focused() == "6,0"  # the last one: 7,0 and 8,0 are under pawns
+    page.keyboard.press("Enter")
+    assert page.locator('#hex-picker [data-hex-pick="hex"]').input_value() == "6,0"
+    assert page.inner_text("#hex-order") == "SWITCH 6,0 TO YELLOW"
+
+
+def test_a_phone_is_not_told_about_arrow_keys(phone_page, live_server, settings):
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game = blue_line_game()
+    log_in(phone_page, live_server.url, "ann")
+    phone_page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert phone_page.is_visible("#hex-picker") and phone_page.is_hidden(".keyboard-hint")

@@ -387,9 +387,34 @@
       var g = ev.target.closest ? ev.target.closest("[data-hex]") : null;
       if (g) { pick(g.getAttribute("data-hex")); }
     });
+    // The arrow keys move the focus to the nearest hex that can be picked in that direction
+    // (the board's hexes that can be picked, or are picked, are the focusable ones).
+    var arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    function centre(el) {
+      var r = el.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    }
+    function nextHex(from, dir) {
+      var c = centre(from), best = null, bestScore = Infinity;
+      board.querySelectorAll('[data-hex][tabindex="0"]').forEach(function (g) {
+        if (g === from) { return; }
+        var p = centre(g), dx = p[0] - c[0], dy = p[1] - c[1];
+        var along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
+        if (along <= 1) { return; }  // not in that direction
+        var score = along + 2 * across;
+        if (score < bestScore) { bestScore = score; best = g; }
+      });
+      return best;
+    }
     board.addEventListener("keydown", function (ev) {
       var g = ev.target.closest ? ev.target.closest("[data-hex]") : null;
-      if (g && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); pick(g.getAttribute("data-hex")); }
+      if (!g) { return; }
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(g.getAttribute("data-hex")); return; }
+      if (arrows[ev.key] && !ev.altKey && !ev.ctrlKey && !ev.metaKey) {
+        var next = nextHex(g, arrows[ev.key]);
+        ev.preventDefault();  // the box does not scroll instead
+        if (next) { next.focus(); }
+      }
     });
     form.querySelector("[data-hex-board-slot]").appendChild(board);
     refresh();
