@@ -83,9 +83,9 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connection
         from django.test import Client
-        from rest_framework.authtoken.models import Token
 
         from games.services import games as game_services
+        from games.services.tokens import api_token_create
         from games.tasks import resolve_prompt
 
         call_command("migrate", "--noinput", verbosity=0)
@@ -105,7 +105,7 @@ def main() -> int:
         for user in users:
             game_services.game_join(game=game, user=user)
         game.refresh_from_db()
-        token = Token.objects.create(user=users[1]).key
+        token = api_token_create(user=users[1])
         client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_HOST="127.0.0.1")
         gid = game.pk
         view = client.get(f"/api/games/{gid}/").json()

@@ -257,9 +257,9 @@ def create_games(site: Site, count: int) -> list[dict[str, Any]]:
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from games.services import games as game_services
+    from games.services.tokens import api_token_create
 
     user_model = get_user_model()
     out = []
@@ -268,7 +268,7 @@ def create_games(site: Site, count: int) -> list[dict[str, Any]]:
             user_model.objects.create_user(username=f"b{g}p{s}", email=f"b{g}p{s}@bench.test")
             for s in range(SEATS)
         ]
-        tokens = {u.username: Token.objects.create(user=u).key for u in users}
+        tokens = {u.username: api_token_create(user=u) for u in users}
         game = game_services.game_create(
             organizer=users[0], ruleset="5x", seats_count=SEATS, name=f"bench {g}", deadline_hours=240
         )

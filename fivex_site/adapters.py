@@ -47,6 +47,15 @@ class AccountAdapter(DefaultAccountAdapter):
         context.setdefault("current_site", PublicSite(name="FiveX", domain=host))
         return super().send_mail(template_prefix, email, context)
 
+    def set_password(self, user, password) -> None:  # noqa: ANN001
+        """A password changed, set or reset (allauth's flows all come here) also revokes the
+        player's API token: after a takeover, the new password must lock the other side out
+        of the API as it does out of the site's sessions."""
+        from games.services.tokens import api_token_revoke
+
+        super().set_password(user, password)
+        api_token_revoke(user=user)
+
     def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
         """allauth's emails (sign-up confirmation, password reset) are sent by a machine
         like every other mail of the site: autoresponders are asked not to answer."""

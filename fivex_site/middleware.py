@@ -1,4 +1,5 @@
-"""Site-wide middleware: /healthz answered whatever the Host header."""
+"""Site-wide middleware: /healthz answered whatever the Host header; pages shown to a
+signed-in player are not kept by caches."""
 
 from __future__ import annotations
 
@@ -31,3 +32,20 @@ class HealthCheckMiddleware:
 
         request.user = SimpleLazyObject(lambda: get_user(request))
         return healthz(request)
+
+
+class PrivatePagesMiddleware:
+    """A page answered to a signed-in player (its hand, its sealed order, its reply
+    address) gets ``Cache-Control: private, no-store`` unless the view chose its own:
+    no shared proxy may keep it, and no browser cache may keep it on disk after logout
+    (a shared computer). Anonymous pages (public games, standings) stay cacheable."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if "Cache-Control" not in response and user is not None and user.is_authenticated:
+            response["Cache-Control"] = "private, no-store"
+        return response

@@ -9,14 +9,14 @@ from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_safe
 
 from fivex_site.health import check_broker, check_database, check_static
 
 logger = logging.getLogger(__name__)
 
 
-@require_GET
+@require_safe  # GET and HEAD (uptime checks send HEAD)
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or a welcome page for visitors."""
     if not request.user.is_authenticated:

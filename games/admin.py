@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
+from django.db.models.constants import LOOKUP_SEP
 
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+
+
+class ListedFiltersOnly(admin.ModelAdmin):
+    """A list filters by its own filters only. Django's admin accepts a filter on any
+    field of the model from the address (``?text__startswith=PASS%20G``), hidden fields
+    included, and the number of rows it answers tells a hidden value one character at a
+    time (a sealed order, the seed, a seat's reply address). Here a lookup must start at
+    a field in ``list_filter``, the date hierarchy or the primary key."""
+
+    def lookup_allowed(self, lookup: str, value: Any, request: Any) -> bool:
+        root = lookup.split(LOOKUP_SEP, 1)[0]
+        allowed = {"pk", "id", self.model._meta.pk.name, self.date_hierarchy}
+        for item in self.get_list_filter(request):
+            if isinstance(item, str):
+                allowed.add(item.split(LOOKUP_SEP, 1)[0])
+            elif isinstance(item, (tuple, list)) and item and isinstance(item[0], str):
+                allowed.add(item[0].split(LOOKUP_SEP, 1)[0])
+        return root in allowed and super().lookup_allowed(lookup, value, request)
 
 
 class SeatInline(admin.TabularInline):
@@ -33,7 +54,7 @@ class GameAdminForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ListedFiltersOnly):
     form = GameAdminForm
     list_display = ("id", "name", "ruleset", "status", "seats_count", "organizer", "created_at")
     list_filter = ("status", "ruleset", "is_private")
@@ -46,7 +67,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Prompt)
-class PromptAdmin(admin.ModelAdmin):
+class PromptAdmin(ListedFiltersOnly):
     list_display = ("game", "number", "round", "phase", "status", "deadline", "resolved_at")
     list_filter = ("status", "phase")
     exclude = ("events",)
@@ -54,7 +75,7 @@ class PromptAdmin(admin.ModelAdmin):
 
 
 @admin.register(SealedOrder)
-class SealedOrderAdmin(admin.ModelAdmin):
+class SealedOrderAdmin(ListedFiltersOnly):
     list_display = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
     # Text, parsed order and salt are sealed: not shown in the normal admin.
     fields = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
@@ -68,7 +89,7 @@ class SealedOrderAdmin(admin.ModelAdmin):
 
 
 @admin.register(LogEntry)
-class LogEntryAdmin(admin.ModelAdmin):
+class LogEntryAdmin(ListedFiltersOnly):
     list_display = ("game", "seq", "kind", "created_at", "hash")
     list_filter = ("kind",)
     # The payload as the public log shows it: while the game runs, revealed orders are
@@ -96,7 +117,7 @@ class LogEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(OutboxMessage)
-class OutboxMessageAdmin(admin.ModelAdmin):
+class OutboxMessageAdmin(ListedFiltersOnly):
     list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind")
     # The body is the player's own view; the reply address is the seat's credential.

@@ -330,3 +330,20 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+class ApiToken(models.Model):
+    """A player's personal API token (one per player). Only the SHA-256 of the key is
+    kept: the key is shown once, when it is made, and a copy of the database (or the
+    admin) does not give it away. ``prefix`` (its first characters) tells the player
+    which token it is."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"API token {self.prefix}… of {self.user}"

@@ -15,10 +15,17 @@ from engine.sixbyfive_orders import order_text, parse_text
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
+# Bidirectional overrides, embeddings and isolates (a name could show reversed, and turn
+# the text after it round) and invisible spaces (two names that look alike).
+_INVISIBLE_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
+
+
 def one_line(value: Any) -> str:
-    """``value`` on one line: control characters and runs of white space become one space
-    (a game or tournament name, an email subject, a header's text)."""
-    return " ".join(_CONTROL_RE.sub(" ", str(value or "")).split())
+    """``value`` on one line: control characters and runs of white space become one space,
+    bidirectional overrides and invisible spaces go (a game or tournament name, an email
+    subject, a header's text)."""
+    text = _INVISIBLE_RE.sub("", str(value or ""))
+    return " ".join(_CONTROL_RE.sub(" ", text).split())
 
 
 def ruleset_name(ruleset_id: str) -> str:

@@ -6,6 +6,7 @@ or leave a table pointing at a registration that is gone."""
 
 from django.contrib import admin
 
+from games.admin import ListedFiltersOnly
 from tournaments.models import (
     Bye,
     RatingEntry,
@@ -17,7 +18,7 @@ from tournaments.models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ListedFiltersOnly):
     """View only: no add, change or delete."""
 
     def has_add_permission(self, request, obj=None):
@@ -42,7 +43,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ListedFiltersOnly):
     list_display = ("name", "ruleset", "status", "rounds_count", "organizer", "created_at")
     list_filter = ("status", "ruleset")
     search_fields = ("name", "slug")

@@ -7,11 +7,12 @@ from typing import Any
 
 from django.contrib import admin
 
+from games.admin import ListedFiltersOnly
 from games.mail.models import InboundMail
 
 
 @admin.register(InboundMail)
-class InboundMailAdmin(admin.ModelAdmin):
+class InboundMailAdmin(ListedFiltersOnly):
     list_display = (
         "id",
         "created_at",

@@ -206,6 +206,12 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             raise GameStateError("Players can only be replaced in a game in progress.")
         if old.status == Seat.Status.REPLACED:
             raise GameStateError("This seat has already been handed to another player.")
+        if getattr(new_user, "pk", None) == game.organizer_id and not getattr(by, "is_staff", False):
+            # The organizer would read the seat's hand (and could hand it on): a peek.
+            raise ValidationError(
+                "An organizer cannot take a seat of their own game's players: hand it to "
+                "another player (a site administrator can do it if it must be you)."
+            )
         held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
         if any(status != Seat.Status.REPLACED for status in held):
             raise ValidationError("That player already holds a seat in this game.")

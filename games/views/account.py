@@ -9,16 +9,15 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
-from rest_framework.authtoken.models import Token
 
-from games.models import Game
+from games.models import ApiToken, Game
+from games.services.tokens import api_token_create, api_token_revoke
 
 
 @never_cache  # the new token is on the page once: no cache keeps it
@@ -29,29 +28,25 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            with transaction.atomic():
-                Token.objects.filter(user=request.user).delete()
-                token = Token.objects.create(user=request.user)
-            # Shown once, on the next page only.
-            request.session["new_api_token"] = token.key
+            # Shown once, on the next page only (the site keeps only its SHA-256).
+            request.session["new_api_token"] = api_token_create(user=request.user)
             messages.success(request, "A new API token was created. Copy it now.")
         elif action == "revoke":
-            deleted, _ = Token.objects.filter(user=request.user).delete()
-            if deleted:
+            if api_token_revoke(user=request.user):
                 messages.success(request, "Your API token was revoked.")
             else:
                 messages.info(request, "You had no API token.")
         else:
             messages.error(request, "Unknown action.")
         return redirect("games:api_tokens")
-    token = Token.objects.filter(user=request.user).first()
+    token = ApiToken.objects.filter(user=request.user).first()
     new_key = request.session.pop("new_api_token", None)
     return render(
         request,
         "games/api_tokens.html",
         {
             "token": token,
-            "new_key": new_key if token and new_key == token.key else None,
+            "new_key": new_key if token and new_key and new_key.startswith(token.prefix) else None,
         },
     )
 

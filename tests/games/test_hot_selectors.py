@@ -132,15 +132,15 @@ def test_hot_seat_view_mid_prompt_shows_ready_and_own_order(
 def test_hot_api_view_uses_three_statements_and_matches_serializer(eager_celery) -> None:
     import json
 
-    from rest_framework.authtoken.models import Token
     from rest_framework.renderers import JSONRenderer
 
     from games.api.serializers import SeatViewSerializer
     from games.api.views import view_payload
+    from games.services.tokens import api_token_create
 
     game, seats = start_fixed(NAMES)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=seats['ann'].user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=seats['ann'].user)}")
     client.get(f"/api/games/{game.pk}/")  # fills the per-prompt engine cache
     with CaptureQueriesContext(connection) as queries:
         answer = client.get(f"/api/games/{game.pk}/")

@@ -115,3 +115,14 @@ def test_a_stranger_learns_nothing_from_a_tournaments_manage_actions(client):
     assert all("Only the tournament&#x27;s organizer can manage it." in page for page in texts)
     assert not any("No user" in page for page in texts)
     assert not t.registrations.exists()
+
+
+def test_names_lose_bidi_overrides_and_invisible_spaces():
+    """Regression (pen test): a game named with U+202E showed reversed in titles, emails
+    and the API; a zero-width space makes two names look alike."""
+    from games.presentation import one_line
+
+    assert one_line("\u202egnp.exe") == "gnp.exe"
+    assert one_line("Spring\u200b Cup\u2066\u2069\ufeff") == "Spring Cup"
+    assert one_line("caf\u00e9 \u05e9\u05dc\u05d5\u05dd") == "caf\u00e9 \u05e9\u05dc\u05d5\u05dd"  # RTL text stays
+    assert one_line("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"  # emoji joiner stays

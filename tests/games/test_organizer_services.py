@@ -254,3 +254,21 @@ def test_end_game_abandons_reveals_seed_and_stays_verifiable(
     assert verify_export(export) == []
     # Ann's unresolved sealed order is never revealed.
     assert "PLAY EXPLOIT" not in json.dumps(export["entries"])
+
+
+def test_an_organizer_cannot_hand_a_seat_to_themselves(django_capture_on_commit_callbacks) -> None:
+    """Regression (pen test): an organizer who does not play took a player's seat and read
+    its hand; a site administrator still can (a mistake to mend)."""
+    from games.services.games import game_create_seated
+
+    organizer, ann, bob, cat, staff = make_users(["boss", "ann2", "bob2", "cat2", "staff2"])
+    staff.is_staff = True
+    staff.save()
+    game = game_create_seated(organizer=organizer, ruleset="5x", users=[ann, bob, cat])
+    seat = game.seats.get(user=bob)
+    with pytest.raises(ValidationError, match="organizer cannot take a seat"):
+        seat_replace(seat=seat, new_user=organizer, by=organizer)
+    assert Seat.objects.get(pk=seat.pk).status == Seat.Status.ACTIVE
+    assert not Seat.objects.filter(game=game, user=organizer).exists()
+    taken = seat_replace(seat=seat, new_user=organizer, by=staff)
+    assert (taken.user, taken.status) == (organizer, Seat.Status.ACTIVE)

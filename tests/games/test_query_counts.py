@@ -54,11 +54,11 @@ def test_order_submit_query_budget(
 
 
 def test_api_view_and_submit_query_budget(table, django_assert_max_num_queries) -> None:
-    from rest_framework.authtoken.models import Token
+    from games.services.tokens import api_token_create
 
     game, seats = table
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=seats['ann'].user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=seats['ann'].user)}")
     with django_assert_max_num_queries(4):  # token+user, game+seats, prompts+orders, snapshot
         answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 200

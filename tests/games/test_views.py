@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
-from games.models import Game, SealedOrder, Seat
+from games.models import ApiToken, Game, SealedOrder, Seat
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
+from games.services.tokens import api_token_create
 from tests.games.web_support import eager_celery, make_user, visible_text  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -377,13 +378,14 @@ def test_api_token_page_creates_shows_once_and_revokes(client, users):
     url = reverse("games:api_tokens")
     assert "You have no API token." in client.get(url).content.decode()
     shown = client.post(url, {"action": "create"}, follow=True).content.decode()
-    key = Token.objects.get(user=users["ann"]).key
-    assert key in shown
+    key = re.search(r'id="new-token">([0-9a-f]{40})<', shown).group(1)
+    assert ApiToken.objects.get(user=users["ann"]).digest == hashlib.sha256(key.encode()).hexdigest()
     assert key not in client.get(url).content.decode()  # shown once only
+    assert client.get("/api/games/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
     client.post(url, {"action": "create"})
-    assert Token.objects.get(user=users["ann"]).key != key
+    assert client.get("/api/games/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 401
     client.post(url, {"action": "revoke"})
-    assert not Token.objects.filter(user=users["ann"]).exists()
+    assert not ApiToken.objects.filter(user=users["ann"]).exists()
 
 
 @pytest.mark.parametrize(
@@ -456,9 +458,9 @@ def test_a_game_ended_early_shows_no_open_prompt_anywhere(client, users, started
         [],
         None,
     )
-    token = Token.objects.create(user=users["bob"])
+    key = api_token_create(user=users["bob"])
     client.logout()
-    api = client.get(f"/api/games/{started.pk}/", HTTP_AUTHORIZATION=f"Token {token.key}").json()
+    api = client.get(f"/api/games/{started.pk}/", HTTP_AUTHORIZATION=f"Token {key}").json()
     assert api["game"]["status"] == "abandoned"
     assert api["prompt"] is None and api["legal_orders"] == [] and api["my_order"] is None
 

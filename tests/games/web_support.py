@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 # A 3-seat 5X game with a fixed deal in which everybody keeps its first leader. Every seat
@@ -68,11 +67,20 @@ def submit_orders(game: Any, capture, orders: dict[str, str]) -> None:
             order_submit(seat=game.seats.get(name=seat_name), text=text, source="web")
 
 
+_KEYS: dict[int, str] = {}  # user id -> the key of the token made for it (kept: only its hash is stored)
+
+
 def token_client(user: Any) -> APIClient:
-    """An API client authenticated with the user's DRF token (a real header)."""
-    token, _ = Token.objects.get_or_create(user=user)
+    """An API client authenticated with the user's API token (a real header); the same
+    token for every client of one user, made the first time."""
+    from games.models import ApiToken
+    from games.services.tokens import api_token_create, api_token_digest
+
+    key = _KEYS.get(user.pk)
+    if key is None or not ApiToken.objects.filter(user=user, digest=api_token_digest(key)).exists():
+        key = _KEYS[user.pk] = api_token_create(user=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

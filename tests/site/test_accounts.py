@@ -168,3 +168,65 @@ def test_account_links_keep_a_base_url_path(client, settings) -> None:
     get_user_model().objects.create_user("pat", "pat@example.com", PASSWORD)
     client.post("/accounts/password/reset/", {"email": "pat@example.com"})
     assert "https://example.org/fivex/accounts/password/reset/key/" in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+def test_changing_or_resetting_the_password_revokes_the_api_token(client, settings) -> None:
+    """After a takeover the new password must also lock the other side out of the API."""
+    from games.services.tokens import api_token_create
+
+    user = get_user_model().objects.create_user("kim", "kim@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="kim@example.com", verified=True, primary=True)
+    api = lambda key: client.get("/api/games/", HTTP_AUTHORIZATION=f"Token {key}").status_code  # noqa: E731
+
+    key = api_token_create(user=user)
+    client.force_login(user)
+    assert api(key) == 200
+    changed = client.post("/accounts/password/change/", {
+        "oldpassword": PASSWORD, "password1": "another-horse-battery-8",
+        "password2": "another-horse-battery-8"})  # fmt: skip
+    assert changed.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("another-horse-battery-8")
+    client.logout()
+    assert api(key) == 401
+
+    key = api_token_create(user=user)
+    assert api(key) == 200
+    client.post("/accounts/password/reset/", {"email": "kim@example.com"})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", mail.outbox[-1].body)
+    form = client.get(link.group(1), follow=True)
+    reset = client.post(form.redirect_chain[-1][0] if form.redirect_chain else link.group(1), {
+        "password1": "third-horse-battery-9", "password2": "third-horse-battery-9"})  # fmt: skip
+    assert reset.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("third-horse-battery-9")  # the reset went through
+    assert api(key) == 401
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name,ok", [
+    ("\u0430lice", False),  # Cyrillic a + Latin: passes for "alice"
+    ("\u03bfscar", False),  # Greek omicron + Latin
+    ("alice_2", True), ("\u0430\u043b\u0438\u0441\u0430", True),  # all Latin; all Cyrillic
+    ("\u3055\u304f\u3089\u685c", True),  # kana with a kanji: one name in Japanese
+    ("zo\u00eb", True),  # Latin with a diaeresis
+])  # fmt: skip
+def test_a_player_name_does_not_mix_lookalike_alphabets(client, name, ok) -> None:
+    """Regression (pen test): "аlice" (Cyrillic а) signed up next to "alice"."""
+    response = sign_up(client, email=f"u{abs(hash(name))}@example.com", username=name)
+    made = get_user_model().objects.filter(username=name).exists()
+    assert made is ok
+    if not ok:
+        assert "A player name uses one alphabet" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_signed_in_pages_are_not_cached_and_public_ones_may_be(client) -> None:
+    """Regression (pen test): the seat page (its hand) came with no Cache-Control."""
+    home_anonymous = client.head("/")
+    assert home_anonymous.status_code == 200  # HEAD answered (uptime checks); was 405
+    assert "no-store" not in home_anonymous.get("Cache-Control", "")
+    sign_up(client)
+    for path in ("/", "/games/", "/account/settings/"):
+        assert client.get(path)["Cache-Control"] == "private, no-store", path

@@ -164,7 +164,7 @@ def test_unknown_environment_name_is_refused(value: str) -> None:
 
 def test_api_uses_session_and_token_auth_read_only_for_visitors() -> None:
     s = settings_with()
-    assert "rest_framework.authtoken" in s["apps"]
+    assert "rest_framework.authtoken" not in s["apps"]  # games.ApiToken keeps hashes only
     assert s["rest"]["DEFAULT_AUTHENTICATION_CLASSES"] == [
         "rest_framework.authentication.SessionAuthentication",
         "games.api.authentication.FastTokenAuthentication",
