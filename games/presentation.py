@@ -418,6 +418,14 @@ def history_heading(*, ruleset: str, round_number: Any, phase: str, number: Any)
     return f"{phase} (prompt {number})"
 
 
+def prompt_stage(*, ruleset: str, round_number: Any, phase: str) -> str:
+    """Where a prompt stands, in words: "turn 6" (6x5 counts turns), "round 2, play", or
+    the phase alone while the round is 0 (5X's draft, 4X Dice's set-up)."""
+    if ruleset == "6x5":
+        return f"turn {round_number}"
+    return f"round {round_number}, {phase}" if round_number else str(phase)
+
+
 def _order_lines(text: str) -> list[str]:
     """An order's lines as the order language reads them: ``#`` lines and blank lines
     dropped, runs of spaces one space."""

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.mail.addresses import redact_address, shown_address
 from games.mail.parsing import REPLY_MARKER, ParsedMail
-from games.presentation import parsed_summary
+from games.presentation import order_reading, prompt_stage
 
 logger = logging.getLogger("games.mail")
 
@@ -66,16 +66,25 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     """Confirmation of an accepted order: as understood, its receipt and the deadline;
     with ``fresh`` (the message stored it, not a resend of the current order) the order
     it replaced, if any."""
+    from games.selectors import current_prompt, legal_orders
+
     prompt = sealed.prompt
+    game = seat.game
+    stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
     lines = [
-        f"Order received for prompt {prompt.number} ({prompt.phase}, round {prompt.round}):",
+        f"Order received for prompt {prompt.number} ({stage}):",
         "",
         *[f"    {line}" for line in sealed.text.strip().splitlines()],
         "",
     ]
-    summary = parsed_summary(sealed.parsed)
-    if summary:
-        lines.append(f"Understood as: {summary}")
+    # As the game page's receipt says it: the legal order the text is, when it was written
+    # otherwise (lower case, "#" notes), else how the engine read it.
+    now = current_prompt(game=game)
+    legal = legal_orders(seat=seat) if now is not None and now.pk == prompt.pk else []
+    reading = order_reading(text=sealed.text, legal_orders=legal, parsed=sealed.parsed,
+                            ruleset=game.ruleset)  # fmt: skip
+    if reading:
+        lines.append(f"Understood as: {reading}")
     lines += [
         f"Receipt (SHA-256 commitment): {sealed.commitment}",
         f"Submitted: {_when(sealed.submitted_at)}",

@@ -117,7 +117,10 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     request.session.pop(f"order_error_{game.pk}", None)
     messages.success(
         request,
-        f"Order received and sealed. Receipt (commitment): {order.commitment}",
+        # The receipt (the whole commitment) is in the order panel below; a 64-digit hash
+        # is no news to lead with.
+        f"Order received and sealed (receipt {order.commitment[:12]}…). You may replace it "
+        "until the prompt resolves.",
     )
     return redirect("games:detail", game_id=game.pk)
 

@@ -62,7 +62,9 @@ def test_recorded_order_is_accepted_and_confirmed(table, name: str, card: str) -
     assert reply.subject.lower().startswith("re")
     assert f"Receipt (SHA-256 commitment): {order.commitment}" in reply.body
     assert "Deadline: " in reply.body and "Deadline: none" not in reply.body
-    assert f"Understood as: play: {card}\n" in reply.body
+    # As the game page says it: the legal order the text is, unless written exactly so.
+    understood = [line for line in reply.body.splitlines() if line.startswith("Understood as")]
+    assert understood == ([] if order.text.strip() == f"PLAY {card}" else [f"Understood as: PLAY {card}"])
     assert order.salt not in reply.body
 
 
@@ -581,3 +583,19 @@ def test_the_deadline_sweep_reads_mail_that_came_in_time_before_filling_defaults
     revealed = LogEntry.objects.get(game=table.game, kind="orders_revealed").payload["orders"]
     assert revealed["ann"]["text"] == "PLAY EXPAND" and revealed["ann"]["source"] == "email"
     assert {revealed[n]["source"] for n in revealed if n != "ann"} == {"default"}
+
+
+def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
+    """Regression (new-player walk): the email said "Understood as: kind: place; colour:
+    RED; hex: -1,0" and "(turn, round 9)" where the page says "PLACE RED 4,-1", turn 9."""
+    from games.mail.replies import accepted_text
+    from games.services.orders import order_submit
+    from tests.games.test_6x5_hex_picker import blue_line_game
+
+    game = blue_line_game()
+    seat = game.seats.get(name="ann")
+    sealed = order_submit(seat=seat, text="place  red 4,-1", source="email")
+    text = accepted_text(seat, sealed)
+    assert "Order received for prompt 9 (turn 9):" in text
+    assert "Understood as: PLACE RED 4,-1\n" in text
+    assert "kind:" not in text and "round" not in text
