@@ -120,6 +120,14 @@ def open_games() -> QuerySet[Game]:
     )
 
 
+def watchable_games() -> QuerySet[Game]:
+    """Public games being played (active or paused), the most recently started first:
+    anyone may watch them (the spectator's view)."""
+    return Game.objects.filter(
+        status__in=(Game.Status.ACTIVE, Game.Status.PAUSED), is_private=False
+    ).order_by("-started_at", "-id")
+
+
 def game_get(*, game_id: Any) -> Game:
     """The game with this id; raises NotFound."""
     try:

@@ -347,7 +347,8 @@ class SeatViewSerializer(serializers.Serializer):
 class LogEntrySerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="1, 2, 3, ... in order")
     kind = serializers.CharField(
-        help_text="game_created, seat_joined, seat_left, game_started, order_received, "
+        help_text="game_created, seat_joined, seat_left, privacy_changed, game_started, "
+        "order_received, "
         "order_replaced, order_forced, nmr_applied, orders_revealed, prompt_resolved, "
         "deadline_extended, game_paused, game_resumed, seat_replaced, seat_resigned, "
         "game_finished, game_ended"

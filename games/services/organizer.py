@@ -280,6 +280,22 @@ def _handover_notice(name: str, prompt: Prompt | None, *, was_resigned: bool, wi
     return text + "."
 
 
+def game_privacy_set(*, game: Game, by: Any, private: bool) -> Game:
+    """Before the start, make a game private (joined by its invitation link only, its
+    pages shown to its players) or public (listed, open to anyone). Logged. Raises
+    PermissionDenied or GameStateError."""
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.FORMING:
+            raise GameStateError("Only a game that has not started can change its privacy.")
+        if game.is_private != bool(private):
+            game.is_private = bool(private)
+            game.save(update_fields=["is_private"])
+            log_append(game=game, kind="privacy_changed", payload={"private": game.is_private})
+    return game
+
+
 def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
     """End a game early: it becomes abandoned, without a ranking; the seed is revealed
     in the log. Raises PermissionDenied or GameStateError."""

@@ -177,7 +177,8 @@ def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
-    """The organizer's tools: extend the deadline, pause, resume, replace a seat, end."""
+    """The organizer's tools: extend the deadline, pause, resume, replace a seat, end (or,
+    before the start, cancel), and before the start make the game private or public."""
     game = load_visible_game(request, game_id)
     if not selectors.may_organize(game=game, user=request.user):
         raise PermissionDenied("Only the organizer of this game may do that.")
@@ -213,6 +214,15 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
                 seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
                 messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
+    elif action == "privacy":
+        private = request.POST.get("private") == "1"
+        organizer_services.game_privacy_set(game=game, by=request.user, private=private)
+        messages.success(
+            request,
+            "The game is private: share its invitation link."
+            if private
+            else "The game is public: it is listed among the open games.",
+        )
     elif action == "end":
         form = GameEndForm(request.POST)
         if not form.is_valid():

@@ -47,21 +47,24 @@ BUTTONS_MAX = 12
 LEGAL_LIST_MAX = LEGAL_ORDERS_CAP  # 4X Dice lists at most this many hit lists
 
 
-@login_required
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
-    """My games and the open games anyone may join."""
-    mine = list(selectors.games_for_user(user=request.user)[:200])
+    """My games (signed in), the open games anyone may join, and the public games being
+    played, which anyone may watch (signed in or not)."""
+    signed_in = request.user.is_authenticated
+    mine = list(selectors.games_for_user(user=request.user)[:200]) if signed_in else []
     mine_ids = {g.pk for g in mine}
     open_games = [g for g in selectors.open_games()[:200] if g.pk not in mine_ids]
+    watching = [g for g in selectors.watchable_games()[:100] if g.pk not in mine_ids]
     return render(
         request,
         "games/game_list.html",
         {
             "my_games": mine,
             "open_games": open_games,
-            "needed": selectors.orders_needed(user=request.user),
-            "seated": selectors.seated_counts(games=mine + open_games),
+            "watchable": watching,
+            "needed": selectors.orders_needed(user=request.user) if signed_in else {},
+            "seated": selectors.seated_counts(games=mine + open_games + watching),
         },
     )
 

@@ -272,3 +272,38 @@ def test_an_organizer_cannot_hand_a_seat_to_themselves(django_capture_on_commit_
     assert not Seat.objects.filter(game=game, user=organizer).exists()
     taken = seat_replace(seat=seat, new_user=organizer, by=staff)
     assert (taken.user, taken.status) == (organizer, Seat.Status.ACTIVE)
+
+
+def test_before_the_start_the_organizer_cancels_or_changes_privacy(client) -> None:
+    """Regression (new-player walk): a forming game could not be cancelled or made private
+    after its creation, and an organizer who left kept an empty game for good."""
+    from django.urls import reverse
+
+    from games.services.games import game_create, game_join
+    from games.services.organizer import game_privacy_set
+
+    organizer, ann, other = make_users(["orgy", "annie", "other"])
+    game = game_create(organizer=organizer, ruleset="5x", seats_count=3, name="Walk 5X")
+    game_join(game=game, user=ann)
+    with pytest.raises(PermissionDenied):
+        game_privacy_set(game=game, by=other, private=True)
+    client.force_login(organizer)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Make it private" in page and "Cancel the game" in page
+    client.post(reverse("games:organizer", args=[game.pk, "privacy"]), {"private": "1"})
+    game.refresh_from_db()
+    assert game.is_private
+    assert LogEntry.objects.filter(game=game, kind="privacy_changed").get().payload == {"private": True}
+    client.force_login(other)  # a private game is a 404 to strangers now
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 404
+    client.force_login(organizer)
+    client.post(reverse("games:organizer", args=[game.pk, "end"]), {"reason": "cancelled before the start"})
+    game.refresh_from_db()
+    assert game.status == "forming"  # not confirmed: nothing happened
+    client.post(reverse("games:organizer", args=[game.pk, "end"]),
+                {"reason": "cancelled before the start", "confirm": "on"})  # fmt: skip
+    game.refresh_from_db()
+    assert game.status == "abandoned" and game.end_reason == "cancelled before the start"
+    with pytest.raises(GameStateError):
+        game_privacy_set(game=game, by=organizer, private=False)
+    assert "Make it p" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()

@@ -48,9 +48,10 @@ def messages_of(response) -> list[str]:
 
 
 def test_pages_need_login_where_they_act(client):
-    for name in ("games:list", "games:create", "games:api_tokens"):
+    for name in ("games:create", "games:api_tokens"):
         answer = client.get(reverse(name))
         assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    assert client.get(reverse("games:list")).status_code == 200  # to watch: open to all
 
 
 def test_create_form_offers_each_ruleset_and_its_options(client, users):
@@ -168,7 +169,7 @@ def test_order_post_redirects_with_receipt_and_double_click_is_one_order(client,
     second = client.post(url, {"text": "PASS CAESAR"}, follow=True)
     order = SealedOrder.objects.get(prompt__game=started, seat_name="ann")
     assert order.text == "PASS CAESAR"
-    assert any(order.commitment in m for m in messages_of(second))
+    assert any(order.commitment[:12] in m and "until the prompt resolves" in m for m in messages_of(second))
     html = second.content.decode()
     assert 'id="receipt"' in html and order.commitment in html
     # Replace it while the prompt is open.
@@ -434,6 +435,30 @@ def test_game_list_shows_mine_and_open_games(client, users, started):
     html = client.get(reverse("games:list")).content.decode()
     assert "Table one" in html and "Open one" in html
     assert reverse("games:join", args=[open_game.pk]) in html
+
+
+def test_anyone_finds_the_public_games_being_played_to_watch_them(client, users, started):
+    """Regression (new-player walk): a running public game could be watched at its address
+    but was listed nowhere, and /games/ sent visitors to the login page."""
+    open_game = game_services.game_create(organizer=users["zed"], ruleset="5x", seats_count=3, name="Open one")
+    game_services.game_create_seated(organizer=users["zed"], ruleset="6x5", name="Hush",
+                                     users=[users["zed"], users["bob"]], is_private=True)  # fmt: skip
+    anonymous = client.get(reverse("games:list"))
+    assert anonymous.status_code == 200
+    html = anonymous.content.decode()
+    watch = html.split("Being played: watch", 1)[1]
+    assert "Table one" in watch and f'href="/games/{started.pk}/"' in watch
+    assert "Hush" not in html and "Open one" in html
+    assert reverse("games:join", args=[open_game.pk]) not in html  # log in first
+    assert "Log in</a> or" in html and "My games" not in html
+    assert client.get(reverse("games:detail", args=[started.pk])).status_code == 200
+    login(client, users["zed"])  # not at Table one: watches it; plays Hush
+    html = client.get(reverse("games:list")).content.decode()
+    mine, watch = html.split("Being played: watch", 1)
+    assert "Hush" in mine and "Table one" in watch and "Hush" not in watch
+    login(client, users["ann"])  # plays Table one: it is in her games, not to watch
+    watch = client.get(reverse("games:list")).content.decode().split("Being played: watch", 1)[1]
+    assert "Table one" not in watch
 
 
 def test_a_game_ended_early_shows_no_open_prompt_anywhere(client, users, started):
