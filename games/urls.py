@@ -9,6 +9,7 @@ app_name = "games"
 urlpatterns = [
     path("games/", pages.game_list, name="list"),
     path("games/new/", pages.game_create, name="create"),
+    path("games/rules/<slug:ruleset>/", pages.game_rules, name="rules"),
     path("games/<id:game_id>/", pages.game_detail, name="detail"),
     path("games/<id:game_id>/status.json", pages.game_status, name="status"),
     path("games/<id:game_id>/log/", pages.game_log, name="log"),

@@ -10,11 +10,24 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from engine.fivex import data as D
+from games.rules_text import CARD_ACTIONS, LEADER_POWERS
 
 register = template.Library()
 
 _CARDS = {c.id: c for c in D.CARDS}
 _ACTION_NAMES = {1: "Exploit", 2: "Exterminate", 3: "Expand", 4: "Explore", 5: "Excavate"}
+
+
+@register.simple_tag
+def fivex_power(card_id: Any) -> str:
+    """What a card does, in one sentence (a leader's power, an action card's action)."""
+    return LEADER_POWERS.get(str(card_id)) or CARD_ACTIONS.get(str(card_id), "")
+
+
+def _tip(card: Any) -> str:
+    """A card's tooltip: its name and what it does."""
+    power = fivex_power(card.id)
+    return f"{card.name}: {power}" if power else card.name
 
 
 @register.simple_tag
@@ -29,7 +42,7 @@ def fivex_card(card_id: str) -> SafeString:
         '<div class="card a{} {}" title="{}"><span class="num">{}</span><span class="nm">{}</span></div>',
         card.action,
         kind,
-        card.id,
+        _tip(card),
         sub,
         card.name,
     )
@@ -46,9 +59,9 @@ def fivex_pip(card_id: Any) -> SafeString:
     if card.leader:  # the colour says which action a leader counts as; so do the words
         return format_html(
             '<span class="pip a{}" title="{}">{}<span class="visually-hidden"> ({})</span></span>',
-            card.action, card.id, card.name, _ACTION_NAMES[card.action],
+            card.action, _tip(card), card.name, _ACTION_NAMES[card.action],
         )  # fmt: skip
-    return format_html('<span class="pip a{}" title="{}">{}</span>', card.action, card.id, card.name)
+    return format_html('<span class="pip a{}" title="{}">{}</span>', card.action, _tip(card), card.name)
 
 
 @register.simple_tag

@@ -238,3 +238,11 @@ def replace_confirm(seat: Any) -> str:
     from games.forms import replace_confirm_label
 
     return replace_confirm_label(seat)
+
+
+@register.filter
+def game_summary(ruleset_id: Any) -> str:
+    """One sentence on what the game is (``games.rules_text.GAME_SUMMARIES``)."""
+    from games.rules_text import GAME_SUMMARIES
+
+    return GAME_SUMMARIES.get(str(ruleset_id), "")

@@ -37,6 +37,7 @@ from games.presentation import (
     ruleset_name,
     waiting_note,
 )
+from games.rules_text import PHASE_HINTS
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -67,6 +68,29 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "seated": selectors.seated_counts(games=mine + open_games + watching),
         },
     )
+
+
+@require_safe
+def game_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """The rules of one game, for players (public): what each prompt asks, the cards,
+    the scoring, the orders one can type."""
+    from django.template import TemplateDoesNotExist
+    from django.template.loader import get_template
+
+    from games.rules_text import GAME_SUMMARIES
+
+    if ruleset not in GAME_SUMMARIES:
+        raise Http404("No such game.")
+    try:
+        get_template(f"games/rules/{ruleset}.html")
+    except TemplateDoesNotExist:
+        raise Http404("No rules page for this game.") from None
+    return render(
+        request,
+        "games/rules_page.html",
+        {"ruleset": ruleset, "name": ruleset_name(ruleset), "summary": GAME_SUMMARIES[ruleset],
+         "others": [(r, ruleset_name(r)) for r in GAME_SUMMARIES if r != ruleset]},
+    )  # fmt: skip
 
 
 @login_required
@@ -285,6 +309,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "order_reading": _order_reading(game, seat, prompt, view.get("my_order"), legal)
         if seat is not None
         else "",
+        # What the open prompt asks, in a sentence or two (the draft has its own note).
+        "phase_hint": PHASE_HINTS.get((game.ruleset, str((prompt or {}).get("phase"))), ""),
         # 5X's draft: what passing a leader means, with the seat's two neighbours.
         "draft_note": draft_note(
             ruleset=game.ruleset, view=engine_part(view), seat_name=seat.name

@@ -4,9 +4,18 @@
   document.addEventListener("DOMContentLoaded", function () {
     var select = document.getElementById("id_ruleset");
     if (!select) { return; }
+    var seats = document.getElementById("id_seats_count");
     function sync() {
       document.querySelectorAll("[data-ruleset-options]").forEach(function (box) {
         box.hidden = box.getAttribute("data-ruleset-options") !== select.value;
+        // The seat count's bounds are the chosen game's (the server checks them too).
+        if (!box.hidden && seats && box.hasAttribute("data-max-players")) {
+          seats.min = box.getAttribute("data-min-players");
+          seats.max = box.getAttribute("data-max-players");
+          var n = parseInt(seats.value, 10);
+          if (n > +seats.max) { seats.value = seats.max; }
+          if (n < +seats.min) { seats.value = seats.min; }
+        }
       });
     }
     select.addEventListener("change", sync);

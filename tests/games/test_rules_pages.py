@@ -1,0 +1,88 @@
+"""The rules pages and the explanations on the game pages (from a new-player walk: nothing
+said what the games, the cards, the leaders or a bid were)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from engine.fivex import data as D
+from games.rules_text import CARD_ACTIONS, GAME_SUMMARIES, LEADER_POWERS, PHASE_HINTS
+from tests.games.web_support import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("ruleset,words", [
+    ("5x", ["Great Leader", "BID", "PASS", "Wonder", "Caesar"]),
+    ("4x-dice", ["ALLOCATE", "HIT", "asteroid", "19"]),
+    ("6x5", ["PLACE", "SWITCH", "MOVE BLACK", "black tile", "mirror"]),
+])  # fmt: skip
+def test_every_game_has_a_public_rules_page(client, ruleset, words):
+    page = client.get(reverse("games:rules", args=[ruleset]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    for word in words:
+        assert word in text, word
+    assert GAME_SUMMARIES[ruleset] in text
+    assert client.get("/games/rules/chess/").status_code == 404
+
+
+def test_the_5x_rules_name_every_leader_and_the_texts_cover_every_card_and_phase():
+    """The data the pages use is complete against the engine: every 5X card has a power,
+    every phase in which a player is asked has a hint (from the engine's own lists)."""
+    from django.template.loader import render_to_string
+
+    from engine.fivex import rules as R
+
+    leaders = {c.id for c in D.CARDS if c.leader}
+    actions = {c.id for c in D.CARDS if not c.leader}
+    assert set(LEADER_POWERS) == leaders and set(CARD_ACTIONS) == actions
+    page = render_to_string("games/rules/5x.html")
+    for card in D.CARDS:
+        assert card.name in page, card.name
+    phases = {v for k, v in vars(R).items() if k.isupper() and isinstance(v, str)
+              and re.fullmatch(r"[a-z]+(-[a-z]+)?", v)} - {"over"}  # fmt: skip
+    assert {("5x", p) for p in phases} <= set(PHASE_HINTS), phases
+    assert {("4x-dice", "allocate"), ("4x-dice", "exterminate"), ("6x5", "turn")} <= set(PHASE_HINTS)
+
+
+def test_the_game_page_explains_the_prompt_and_the_cards(client):
+    from games.services import games as game_services
+    from tests.games.core_support import play_defaults
+
+    users = [make_user(n) for n in ("ria", "sam", "tov")]
+    game = game_services.game_create_seated(organizer=users[0], ruleset="5x", users=users,
+                                            setup={"deal": {"ria": ["GENGHIS", "QIN"],
+                                                            "sam": ["CAESAR", "BOUDICCA"],
+                                                            "tov": ["ELIZABETH", "TOKUGAWA"]}})  # fmt: skip
+    client.force_login(users[0])
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'href="/games/rules/5x/"' in page
+    assert 'id="draft-note"' in page and 'id="phase-hint"' not in page  # the draft's own note
+    # A card's tooltip says what it does, and so does the list under the hand.
+    assert f'title="Genghis Khan: {LEADER_POWERS["GENGHIS"]}"' in page
+    powers = page.split('id="card-powers"', 1)[1].split("</details>", 1)[0]
+    assert CARD_ACTIONS["EXPLOIT"] in powers and LEADER_POWERS["QIN"] in powers
+    play_defaults(game, 1)  # the draft resolves: round 1's play
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    hint = re.search(r'<p class="small" id="phase-hint">(.*?) <a', page).group(1)
+    assert html.unescape(hint) == PHASE_HINTS[("5x", "play")]
+
+
+def test_the_create_form_and_the_invitation_say_what_each_game_is(client):
+    from games.services import games as game_services
+
+    ann = make_user("una")
+    client.force_login(ann)
+    form = client.get(reverse("games:create")).content.decode()
+    for ruleset, summary in GAME_SUMMARIES.items():
+        box = form.split(f'data-ruleset-options="{ruleset}"', 1)[1].split("</fieldset>", 1)[0]
+        assert summary in box and f'href="/games/rules/{ruleset}/"' in box
+    assert 'data-min-players="2" data-max-players="5"' in form.split('data-ruleset-options="6x5"', 1)[1][:80]
+    game = game_services.game_create(organizer=ann, ruleset="6x5", seats_count=2, is_private=True)
+    invite = client.get(reverse("games:invite", args=[game.pk, game.invite_token])).content.decode()
+    assert GAME_SUMMARIES["6x5"] in invite and 'href="/games/rules/6x5/"' in invite
