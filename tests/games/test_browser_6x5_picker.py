@@ -79,11 +79,18 @@ def test_a_tapped_order_is_composed_and_sent(phone_page, live_server, settings):
         '#hex-picker [data-hex-pick="colour"]:not(:disabled)', "rs => rs.map(r => r.value)"
     )
     assert colours == ["RED", "YELLOW"]
-    assert highlighted(page) == set()  # no colour yet, no hex to tap
-    choose(page, "YELLOW")
+    # No colour yet: the tile may be tapped first (every tile some colour can take).
+    assert highlighted(page) == {f"{q},0" for q in range(1, 7)}
+    tap_hex(page, "2,0")
+    assert hex_field.input_value() == "2,0" and send.is_disabled()
+    assert page.inner_text("#hex-hint") == "Choose a colour for 2,0."
+    choose(page, "RED")
+    assert page.inner_text("#hex-order") == "SWITCH 2,0 TO RED"
+    choose(page, "YELLOW")  # 2,0 can take yellow too: it stays picked
+    assert page.inner_text("#hex-order") == "SWITCH 2,0 TO YELLOW"
     assert highlighted(page) == {f"{q},0" for q in range(1, 7)}
     tap_hex(page, "8,0")  # under amy's pawn: not a target, nothing happens
-    assert hex_field.input_value() == ""
+    assert hex_field.input_value() == "2,0"
     tap_hex(page, "3,0")
     assert hex_field.input_value() == "3,0"
     assert page.inner_text("#hex-order") == "SWITCH 3,0 TO YELLOW"
@@ -243,3 +250,24 @@ def test_a_phone_is_not_told_about_arrow_keys(phone_page, live_server, settings)
     log_in(phone_page, live_server.url, "ann")
     phone_page.goto(f"{live_server.url}/games/{game.pk}/")
     assert phone_page.is_visible("#hex-picker") and phone_page.is_hidden(".keyboard-hint")
+
+
+def test_a_tile_tapped_first_leaves_only_the_colours_it_can_take(phone_page, live_server, settings):
+    """SWITCH with the tile first (a new player's natural order): only the colours that
+    tile can become stay offered (not its own)."""
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    # BLUE 1,0 and RED -1,0 free; YELLOW 2,0 and RED -2,0 under the pawns; ann's turn.
+    game = played_game(("ann", "amy"), ["PLACE BLUE 1,0", "PLACE RED -1,0", "PLACE YELLOW 2,0",
+                                        "PLACE RED -2,0"])  # fmt: skip
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    choose(page, "SWITCH")
+    assert highlighted(page) == {"1,0", "-1,0"}
+    tap_hex(page, "-1,0")
+    enabled = page.eval_on_selector_all(
+        '#hex-picker [data-hex-pick="colour"]:not(:disabled)', "rs => rs.map(r => r.value)"
+    )
+    assert sorted(enabled) == ["BLUE", "YELLOW"]
+    choose(page, "BLUE")
+    assert page.inner_text("#hex-order") == "SWITCH -1,0 TO BLUE"

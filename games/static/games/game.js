@@ -311,10 +311,23 @@
     }
     function has(list, key) { return !!list && list.indexOf(key) >= 0; }
 
-    // What a tap may pick now: {list: hexes, into: the field it fills}.
+    // Every hex some colour of action `a` may target (a hex may be tapped before the colour).
+    function anyColour(a) {
+      var all = [];
+      Object.keys(a.targets).forEach(function (c) {
+        a.targets[c].forEach(function (key) { if (!has(all, key)) { all.push(key); } });
+      });
+      return all;
+    }
+
+    // What a tap may pick now: {list: hexes, into: the field it fills}. With a colour to
+    // choose, the hex may come first: every hex some colour can take is offered.
     function tappable(a) {
       if (!a) { return { list: [], into: null }; }
-      if (a.by === "colour") { return { list: a.targets[checked("colour")] || [], into: first }; }
+      if (a.by === "colour") {
+        var colour = checked("colour");
+        return { list: colour ? a.targets[colour] || [] : anyColour(a), into: first };
+      }
       if (a.by === "hex") {
         if (first.value && !second.value) { return { list: a.targets[first.value] || [], into: second }; }
         return { list: Object.keys(a.targets), into: first };
@@ -340,13 +353,16 @@
       var a = actions[checked("action")] || null;
       var byColour = !!a && a.by === "colour";
       colourStep.hidden = !byColour;
+      // A hex tapped first leaves only the colours that can go there.
+      var hexFirst = byColour && !checked("colour") && has(anyColour(a), first.value);
       form.querySelectorAll('[data-hex-pick="colour"]').forEach(function (radio) {
-        radio.disabled = byColour && !a.targets[radio.value];
+        radio.disabled = byColour && (!a.targets[radio.value] || (hexFirst && !has(a.targets[radio.value], first.value)));
         if (radio.disabled && radio.checked) { radio.checked = false; }
       });
       secondRow.hidden = !(a && a.by === "hex");
       // A picked hex the choices no longer allow is dropped.
-      var allowed = !a ? [] : a.by === "hex" ? Object.keys(a.targets) : a.targets[byColour ? checked("colour") : ""];
+      var allowed = !a ? [] : a.by === "hex" ? Object.keys(a.targets) :
+        byColour ? (checked("colour") ? a.targets[checked("colour")] : anyColour(a)) : a.targets[""];
       if (!has(allowed, first.value)) { first.value = ""; }
       if (!a || a.by !== "hex" || !has(a.targets[first.value], second.value)) { second.value = ""; }
       var now = tappable(a);
@@ -366,7 +382,8 @@
       var ready = compose(a);
       if (hint) {
         var said = !a ? "Choose an action." :
-          byColour && !checked("colour") ? "Choose a colour." :
+          byColour && !checked("colour") && first.value ? "Choose a colour for " + first.value + "." :
+          byColour && !checked("colour") ? "Choose a colour, or tap a highlighted hex first." :
           ready ? "Send the order, or tap another highlighted hex." :
           now.into === second ? "Tap the second hex (highlighted) on the board." :
           "Tap a highlighted hex on the board.";
