@@ -185,7 +185,7 @@ def test_the_page_does_not_reload_over_what_the_organizer_is_typing(
     # Read out by the seats list (a polite live region) with the seat's name.
     assert page.inner_text('[data-seat-tick="bob"] .visually-hidden') == "bob:"
     assert page.get_attribute("ul.seats", "aria-live") == "polite"
-    assert page.inner_text('[data-seat-tick="cat"]') == "waiting"
+    assert page.inner_text('[data-seat-tick="cat"]') == "no order yet"
     assert page.evaluate("() => window.sameDocument === true") and page.is_hidden("#moved-on")
     # The reader's own seat changes (an order sent by email, say) while it types: no
     # reload over the typing, the notice instead.
@@ -330,7 +330,7 @@ def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live
     # A seat handed over: the seat lines change (who plays it), so the page reloads.
     page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
     page.wait_for_load_state()
-    assert page.inner_text('[data-seat-tick="bob"]') == "waiting"
+    assert page.inner_text('[data-seat-tick="bob"]') == "no order yet"
     assert page.inner_text('[data-seat-tick="cat"]') == "✓ sealed"
     assert "played by dan" in page.inner_text(".seats")
     page.evaluate("() => { window.sameDocument = true; }")

@@ -66,7 +66,7 @@
       var span = document.createElement("span");
       span.className = sealed ? "tick" : "waiting";
       if (sealed) { span.title = "order sealed"; }
-      span.textContent = sealed ? "✓ sealed" : "waiting";
+      span.textContent = sealed ? "✓ sealed" : "no order yet";
       // Read out by the seats list's live region as "bob: ✓ sealed".
       var who = document.createElement("span");
       who.className = "visually-hidden";
