@@ -8,6 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -18,6 +21,8 @@ _MAX_DEPTH = 6
 # A salt, commitment or hash: 32 or more lowercase hex digits (the log shows them shortened).
 _HEX_DIGEST = re.compile(r"[0-9a-f]{32,}")
 _SHORT_HEX = 10
+# A moment as the log stores it (ISO 8601 with its offset: a deadline, a resume time).
+_ISO_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)")
 
 
 def _is_scalar(value: Any) -> bool:
@@ -30,6 +35,14 @@ def _scalar(value: Any, short_hex: bool = False) -> SafeString:
         return format_html(
             '<span class="mono digest" title="{}">{}</span>', value, short_hash(value, _SHORT_HEX)
         )
+    if short_hex and isinstance(value, str) and _ISO_MOMENT.fullmatch(value):
+        # A moment in the log (a deadline): in the reader's time zone, like the When column.
+        moment = parse_datetime(value)
+        if moment is not None and moment.tzinfo is not None:
+            return format_html(
+                '<time datetime="{}">{}</time>', value,
+                date_format(timezone.localtime(moment), "j M Y H:i T"),
+            )  # fmt: skip
     if value is None:
         return mark_safe('<span class="muted">—</span>')
     if value is True:

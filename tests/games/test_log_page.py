@@ -65,3 +65,25 @@ def test_commitments_are_shortened_on_the_log_page_and_whole_in_its_title_and_th
     shown = titled(client.get(reverse("games:log", args=[game.pk])).content.decode())
     for order in orders:
         assert shown.get(order.salt) == order.salt[:10] + "…"
+
+
+def test_moments_in_the_log_are_dates_in_the_readers_time_zone():
+    """Regression (new-player walk): deadlines showed as 2026-11-28T16:17:30.474085+00:00."""
+    from zoneinfo import ZoneInfo
+
+    from games.models import LogEntry, Prompt
+    from games.services.players import player_time_zone_set
+
+    game = exterminate_game()
+    bob = game.seats.get(name="bob").user
+    player_time_zone_set(user=bob, time_zone="Europe/Paris")
+    deadline = Prompt.objects.get(game=game, number=2).deadline
+    raw = [e for e in LogEntry.objects.filter(game=game) if deadline.isoformat() in str(e.payload)]
+    assert raw  # the log holds the deadline as ISO 8601 text
+    client = Client()
+    client.force_login(bob)
+    html = client.get(reverse("games:log", args=[game.pk])).content.decode()
+    paris = deadline.astimezone(ZoneInfo("Europe/Paris"))
+    shown = f'<time datetime="{deadline.isoformat()}">{paris:%-d %b %Y %H:%M} {paris.tzname()}</time>'
+    assert shown in html, re.findall(r"<time[^>]*>[^<]*</time>", html)[:3]
+    assert f">{deadline.isoformat()}<" not in html
