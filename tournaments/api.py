@@ -29,7 +29,7 @@ from tournaments.standings import TIEBREAK_NAMES
 
 ERRORS = {
     400: OpenApiResponse(game_serializers.ErrorSerializer, description="Malformed request"),
-    404: OpenApiResponse(game_serializers.ErrorSerializer, description="Unknown tournament"),
+    404: OpenApiResponse(game_serializers.ErrorSerializer, description="Not found"),
 }
 
 

@@ -47,6 +47,9 @@ SPECTACULAR_SETTINGS = {
     # <id:...> (fivex_site.converters): an integer row id.
     # Routes also served without their trailing slash are listed once (games.api.urls).
     "PREPROCESSING_HOOKS": ["games.api.schema.slashed_only"],
+    # Request bodies are documented as JSON only (a form post still works, for the
+    # browser's session): client generators choked on the form variant.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     # Request bodies refuse unknown fields (StrictInputSerializer): the schema says so.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

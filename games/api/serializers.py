@@ -23,9 +23,10 @@ _TRANSPORT_FIELDS = frozenset({"csrfmiddlewaretoken"})
 
 
 class StrictInputSerializer(serializers.Serializer):
-    """An input that names a field it does not know is refused (400, the field named)
-    rather than silently ignored: a misspelt ``prompt`` would otherwise send an order
-    unguarded to whatever prompt is open."""
+    """Unknown fields are refused (400, the field named), not ignored."""
+
+    # (Ignored, a misspelt ``prompt`` would send an order unguarded to whatever prompt is
+    # open. The docstring above is every input's description in the schema.)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         data = self.initial_data
@@ -91,7 +92,10 @@ class GameCreateInputSerializer(StrictInputSerializer):
         default=False,
         help_text="Orders by email must also come from the player's account address.",
     )
-    deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, required=False)
+    deadline_hours = serializers.FloatField(
+        min_value=1, max_value=24 * 14, required=False,
+        help_text="Hours per prompt, 1 to 336 (fractions allowed: 1.5 is 90 minutes).",
+    )  # fmt: skip
     grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
     quiet_hours_start = serializers.IntegerField(
         min_value=0,
@@ -339,7 +343,17 @@ class SeatViewSerializer(serializers.Serializer):
     seat = serializers.CharField(allow_null=True)
     prompt = PromptSerializer(allow_null=True)
     my_order = ReceiptSerializer(allow_null=True)
-    legal_orders = serializers.ListField(child=serializers.CharField())
+    legal_orders = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Every order the seat may give now, in the game's order language (the "
+        "rules pages, /games/rules/<ruleset>/, describe it), as the engine lists them. "
+        "Empty when the seat is not asked.",
+    )
+    legal_orders_complete = serializers.BooleanField(
+        help_text="False when the list was cut (4X Dice's eXterminate lists at most 1,000 "
+        "hit lists, in the engine's order): other orders of the same language are legal too. "
+        "HIT dice are numbered from 1 in the order of their owner's ALLOCATE."
+    )
     events = EventSerializer(many=True)
     view = serializers.JSONField(help_text="The ruleset's own per-seat view.")
 
@@ -376,8 +390,19 @@ class PingSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    message = serializers.CharField()
+    """Every refusal: a code for programs and a message for people."""
+
+    error = serializers.CharField(
+        help_text="What went wrong, for programs: invalid, parse_error, bad_request (400); "
+        "not_authenticated, authentication_failed (401); forbidden (403); not_found (404); "
+        "method_not_allowed (405); not_acceptable (406); 409: prompt_closed (the prompt the "
+        "order named is not the open one; nothing was stored), not_your_turn, "
+        "deadline_passed, no_seat, not_started, game_finished, busy, conflict (the game's "
+        "state forbids it; the message says why); too_large (413); unsupported_media_type "
+        "(415); order_refused (422: the order itself; the message says what is allowed); "
+        "throttled (429, with Retry-After)."
+    )
+    message = serializers.CharField(help_text="For people: what was refused and why.")
     fields = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from engine.fourxdice import LEGAL_ORDERS_CAP
 from games import selectors, selectors_hot
 from games.api import serializers as s
 from games.api.authentication import FastTokenAuthentication
@@ -110,10 +111,10 @@ PAGE_MAX = 200
 
 class PageQuerySerializer(s.StrictInputSerializer):
     limit = drf_serializers.IntegerField(
-        min_value=1, max_value=PAGE_MAX, default=PAGE_DEFAULT, help_text="Games per page."
+        min_value=1, max_value=PAGE_MAX, default=PAGE_DEFAULT, help_text="Items per page."
     )
     offset = drf_serializers.IntegerField(
-        min_value=0, max_value=10**9, default=0, help_text="Games skipped."
+        min_value=0, max_value=10**9, default=0, help_text="Items skipped."
     )
 
 
@@ -212,6 +213,12 @@ def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[st
     return _payload(game_info, view, seat.name if seat is not None else None)
 
 
+def legal_orders_complete(ruleset: Any, orders: list[Any]) -> bool:
+    """False when the engine cut the list (4X Dice's hit lists stop at
+    ``LEGAL_ORDERS_CAP``): orders beyond it are legal too, and may be typed."""
+    return not (ruleset == "4x-dice" and len(orders) >= LEGAL_ORDERS_CAP)
+
+
 def _payload(game_info: dict[str, Any], view: dict[str, Any], seat: str | None) -> dict[str, Any]:
     prompt = view.get("prompt")
     my_order = view.get("my_order") if seat is not None else None
@@ -221,12 +228,14 @@ def _payload(game_info: dict[str, Any], view: dict[str, Any], seat: str | None) 
         {"kind": e.get("kind", ""), "text": e.get("text", ""), "data": e.get("data")}
         for e in view.get("events") or []
     ]
+    legal = list(view.get("legal_orders") or []) if seat is not None else []
     return {
         "game": game_info,
         "seat": seat,
         "prompt": prompt,
         "my_order": my_order,
-        "legal_orders": list(view.get("legal_orders") or []) if seat is not None else [],
+        "legal_orders": legal,
+        "legal_orders_complete": legal_orders_complete(game_info.get("ruleset"), legal),
         "events": events,
         "view": engine_part(view),
     }
@@ -296,6 +305,7 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
         "prompt": prompt_out,
         "my_order": order_out,
         "legal_orders": _texts(payload["legal_orders"]),
+        "legal_orders_complete": bool(payload["legal_orders_complete"]),
         "events": events,
         "view": payload["view"],
     }
@@ -412,7 +422,9 @@ class GameDetailView(BaseAPIView):
 
 
 class GameJoinView(BaseAPIView):
-    """Take a seat (a private game needs its invitation token)."""
+    """Take a seat (a private game needs its invitation token). Taking the last seat
+    starts the game: its status becomes active and the first prompt opens (GET the game
+    to see it); ``start`` then answers 409."""
 
     @extend_schema(
         request=s.JoinInputSerializer,
@@ -488,7 +500,12 @@ class OrderSubmitView(BaseAPIView):
     @extend_schema(
         request=s.OrderInputSerializer,
         responses={
-            201: s.ReceiptSerializer,
+            201: OpenApiResponse(s.ReceiptSerializer, description="Order sealed (stored now)"),
+            200: OpenApiResponse(
+                s.ReceiptSerializer,
+                description="The same order was already sealed for this prompt (a retry or "
+                "a double click): its receipt, nothing stored",
+            ),
             422: OpenApiResponse(s.ErrorSerializer, description="Order refused"),
             429: OpenApiResponse(s.ErrorSerializer, description="Too many orders"),
             **ERRORS,
@@ -510,7 +527,12 @@ class OrderSubmitView(BaseAPIView):
             # Holding no seat: a private game does not exist for a stranger.
             self.visible_game(request, game_id)
             raise
-        return Response(s.ReceiptSerializer(receipt(order)).data, status=status.HTTP_201_CREATED)
+        # The same order again (a retry, a double click): its receipt, nothing stored.
+        stored = not getattr(order, "already_stored", False)
+        return Response(
+            s.ReceiptSerializer(receipt(order)).data,
+            status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK,
+        )
 
 
 class GameLogView(BaseAPIView):

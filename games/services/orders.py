@@ -388,6 +388,7 @@ def _submit_locked(
             else None
         )
         if played is not None:
+            played.already_stored = True  # the API answers 200, not 201
             return played
         now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
         if prompt is None:
@@ -416,6 +417,7 @@ def _submit_locked(
     current = orders.get(seat.name)
     if current is not None and current.text == text and current.source != "default":
         current.prompt = prompt  # already read: spares the receipt a query
+        current.already_stored = True  # the API answers 200, not 201
         return current
     # Orders close at the deadline plus grace, not when the beat's sweep next runs.
     closes = enforce_due_at(game=game, prompt=prompt)

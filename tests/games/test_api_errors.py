@@ -93,7 +93,8 @@ def test_same_order_twice_is_one_order(table):
     game, clients = table
     first = clients["cat"].post(orders_url(game), {"text": "PASS NAPOLEON"}, format="json")
     second = clients["cat"].post(orders_url(game), {"text": "PASS NAPOLEON"}, format="json")
-    assert first.status_code == second.status_code == 201
+    # The second is a retry: its receipt again, 200 (nothing stored), not 201.
+    assert (first.status_code, second.status_code) == (201, 200)
     assert first.json() == second.json()
     assert SealedOrder.objects.filter(prompt__game=game, seat_name="cat").count() == 1
     replaced = clients["cat"].post(orders_url(game), {"text": "PASS TOKUGAWA"}, format="json")
@@ -342,7 +343,7 @@ def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django
     # cat's client lost the answer to the order that closed prompt 1 and sends it again:
     # it was stored and played, so it gets its receipt, not "nothing was stored".
     retry = clients["cat"].post(orders_url(game), {"text": "PASS NAPOLEON", "prompt": 1}, format="json")
-    assert retry.status_code == 201, retry.content
+    assert retry.status_code == 200, retry.content  # its receipt again; nothing stored now
     assert (retry.json()["prompt"], retry.json()["commitment"]) == (1, played.commitment)
     # The same prompt with another text is refused.
     other = clients["cat"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
@@ -578,3 +579,32 @@ def test_the_schema_says_request_bodies_take_no_other_fields(client, table):
     game, clients = table
     answer = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLOIT", "x": 1}, format="json")
     assert_error(answer, 400, "invalid", "x: unknown field")
+
+
+def test_the_schema_speaks_to_bot_authors(client, table):
+    """From a bot author's walk: request bodies are documented as JSON only (a generated
+    client sent forms that could not carry options), inputs have their own descriptions,
+    the error codes are listed, a retried order is a 200, a cut list of legal orders says
+    so, and the deadline takes fractions of an hour."""
+    from games.api.views import legal_orders_complete
+
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            if isinstance(op, dict) and "requestBody" in op:
+                assert list(op["requestBody"]["content"]) == ["application/json"], (path, method)
+    components = schema["components"]["schemas"]
+    assert "misspelt" not in str(components)
+    for code in ("prompt_closed", "order_refused", "not_your_turn", "throttled"):
+        assert code in components["Error"]["properties"]["error"]["description"]
+    assert "legal_orders_complete" in components["SeatView"]["required"]
+    orders = schema["paths"]["/api/games/{game_id}/orders/"]["post"]["responses"]
+    assert {"200", "201"} <= set(orders)
+    assert not legal_orders_complete("4x-dice", ["x"] * 1000)
+    assert legal_orders_complete("4x-dice", ["x"] * 999) and legal_orders_complete("6x5", ["x"] * 5000)
+    game, clients = table
+    view = clients["ann"].get(f"/api/games/{game.pk}/").json()
+    assert view["legal_orders_complete"] is True and view["legal_orders"]
+    made = clients["ann"].post("/api/games/", {"ruleset": "6x5", "seats_count": 2,
+                                               "deadline_hours": 1.5}, format="json")  # fmt: skip
+    assert made.status_code == 201 and made.json()["deadline_hours"] == 1.5
