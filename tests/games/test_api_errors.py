@@ -598,6 +598,11 @@ def test_the_schema_speaks_to_bot_authors(client, table):
     for code in ("prompt_closed", "order_refused", "not_your_turn", "throttled"):
         assert code in components["Error"]["properties"]["error"]["description"]
     assert "legal_orders_complete" in components["SeatView"]["required"]
+    # OpenAPI 3.1: a field that may be null says so as validators read it (3.0's
+    # "allOf + nullable" made strict validators refuse every null prompt and my_order).
+    assert schema["openapi"].startswith("3.1")
+    for field in ("prompt", "my_order"):
+        assert {"type": "null"} in components["SeatView"]["properties"][field]["oneOf"], field
     orders = schema["paths"]["/api/games/{game_id}/orders/"]["post"]["responses"]
     assert {"200", "201"} <= set(orders)
     assert not legal_orders_complete("4x-dice", ["x"] * 1000)
