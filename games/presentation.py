@@ -406,13 +406,20 @@ def draft_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
     )
 
 
-def history_heading(*, ruleset: str, round_number: Any, phase: str, number: Any) -> str:
+def history_heading(
+    *, ruleset: str, round_number: Any, phase: str, number: Any, pending: Any = None
+) -> str:
     """The heading of one resolved prompt in "What happened". 6x5 counts turns, and its
     prompt's round number is the turn played (``Ruleset.progress``), as the board's
-    "Turn N" is the turn being played: "Turn 7 (prompt 7)". The others: "Round 2 ·
-    play (prompt 5)", without the round while it is 0 (5X's draft, 4X Dice's set-up)."""
+    "Turn N" is the turn being played: "Turn 7 (prompt 7)". 4X Dice names the one seat
+    that was asked, prompt first: its events run on into the next seat's turn, often
+    the next round ("Prompt 4 · bob's allocate, round 1", then "Round 2 begins…"). The
+    others: "Round 2 · play (prompt 5)", without the round while it is 0 (5X's draft,
+    4X Dice's set-up)."""
     if ruleset == "6x5":
         return f"Turn {round_number} (prompt {number})"
+    if ruleset == "4x-dice" and round_number and isinstance(pending, list | tuple) and len(pending) == 1:
+        return f"Prompt {number} · {pending[0]}'s {phase}, round {round_number}"
     if round_number:
         return f"Round {round_number} · {phase} (prompt {number})"
     return f"{phase} (prompt {number})"

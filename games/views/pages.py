@@ -185,6 +185,7 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
                         round_number=prompt.round,
                         phase=prompt.phase,
                         number=prompt.number,
+                        pending=prompt.pending,
                     ),
                     "events": texts,
                     "entered": _entered_words(entered.get(prompt.number)),

@@ -64,3 +64,22 @@ def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_co
     api = client.get(f"/api/games/{game.pk}/log/").json()
     logged = [e for e in api["entries"] if e["kind"] == "prompt_resolved"][0]["payload"]["events"]
     assert "ann allocated [2, 0] to EXTERMINATE, [1, 0] to EXPLORE, [0, 1] to EXPAND." in logged
+
+
+def test_a_turns_history_is_headed_by_the_prompt_and_the_seat_asked(django_capture_on_commit_callbacks):
+    """Regression (new-player walk): "Round 1 · allocate (prompt 4)" stood over "Round 2
+    begins…": a seat's prompt runs on into the next seat's turn. The heading now names
+    the prompt and who was asked."""
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = exterminate_game()
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=game.seats.get(name="ann"), text="PASS", source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=2)
+    client = Client()
+    client.force_login(game.seats.get(name="cat").user)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    headings = [html_lib.unescape(h) for h in re.findall(r'<h3 class="small muted">([^<]*)</h3>', html)]
+    assert headings == ["Prompt 2 · ann's exterminate, round 1", "allocate (prompt 1)"], headings
