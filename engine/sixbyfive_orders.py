@@ -45,10 +45,12 @@ FORMS = {
     "CHANGE": "CHANGE <k> on one line, then the action on the next",
 }
 _COMMA = re.compile(r"\s*,\s*")
+# Minus signs as word processors and phones write them ("2,\u22121"): read as "-".
+_MINUS = str.maketrans(dict.fromkeys("\u2212\u2010\u2011\u2012\u2013\ufe63\uff0d", "-"))
 
 
 def _tokens(line: str) -> list[str]:
-    line = line.split("#", 1)[0]  # a comment may also end a line
+    line = line.split("#", 1)[0].translate(_MINUS)  # a comment may also end a line
     line = _COMMA.sub(",", line.upper()).replace("(", " ").replace(")", " ")
     return line.split()
 

@@ -694,7 +694,9 @@ def strip_reply(text: str) -> str:
         if (
             _ORIGINAL_RE.match(stripped)
             or _FORWARDED_RE.match(stripped)
-            or "above this line" in stripped.lower()
+            # Unquoted only: a bottom-poster's client quotes the marker ("> ####
+            # Write your order above this line ####") above the order it then writes.
+            or ("above this line" in stripped.lower() and not stripped.startswith(">"))
         ):
             break
         # A rule (Outlook's "____", html2text's "* * *") right above a "From:" header block.

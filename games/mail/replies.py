@@ -101,10 +101,20 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     )
     if earlier is not None:
         lines.append(f"It replaces your earlier order: {_one_line(earlier.text)}")
-    lines += [
-        "",
-        "Until the deadline you may replace it by sending another order; the last one counts.",
-    ]
+    from games.models import Prompt
+
+    now = Prompt.objects.filter(pk=prompt.pk).values("status", "ready_at", "resolve_after").first()
+    if now and (now["status"] != Prompt.Status.OPEN or now["ready_at"] is not None):
+        # Complete: no deadline to wait for (the promise of a replacement would be empty).
+        delayed = seat.game.early_resolution_delay_seconds > 0
+        if now["status"] == Prompt.Status.OPEN and delayed and now["resolve_after"] is not None:
+            last = (f"Every order is in: the prompt resolves at {_when(now['resolve_after'])}; "
+                    "until then you may still replace it.")  # fmt: skip
+        else:
+            last = "Every order is in: the prompt resolves now, with this order."
+    else:
+        last = "Until the deadline you may replace it by sending another order; the last one counts."
+    lines += ["", last]
     return "\n".join(lines)
 
 

@@ -30,8 +30,10 @@ from games.presentation import (
     event_text,
     one_line,
     order_patterns,
+    prompt_stage,
     waiting_note,
 )
+from games.rules_text import PHASE_HINTS
 from games.selectors import time_zone_of
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
@@ -54,6 +56,14 @@ def prompt_message_id(*, game_id: int, prompt_number: int) -> str:
     from games.mail.addresses import orders_domain
 
     return f"<fivex.{game_id}.p{prompt_number}.{secrets.token_hex(8)}@{orders_domain()}>"
+
+
+def game_thread_id(*, game_id: int) -> str:
+    """The id every email of the game names in ``References``: mail programs that thread
+    by it (Thunderbird, Apple Mail, Outlook) keep a game's emails in one conversation."""
+    from games.mail.addresses import orders_domain
+
+    return f"<fivex.{game_id}.thread@{orders_domain()}>"
 
 
 def prompt_answered(*, in_reply_to: str, game_id: int) -> int | None:
@@ -553,6 +563,12 @@ def game_url(game: Game) -> str:
     return f"{base}/games/{game.pk}/"
 
 
+def rules_url(ruleset: str) -> str:
+    """The game's rules page (``games:rules``)."""
+    base = getattr(settings, "FIVEX_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+    return f"{base}/games/rules/{ruleset}/"
+
+
 def seats_for_mail(*, game: Game) -> list[Seat]:
     """The game's seats that are not replaced, with their users, in seating order (the
     recipients of the game's emails, before dropping users without an address)."""
@@ -600,6 +616,13 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if asked else [],
         "reply_address": seat_reply_address(seat=seat),
         "url": game_url(game),
+        # What the prompt asks, and where the rules are: an email player never sees the
+        # game page's explanations.
+        "stage": prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
+        if prompt is not None
+        else "",
+        "phase_hint": PHASE_HINTS.get((game.ruleset, prompt.phase), "") if asked else "",
+        "rules_url": rules_url(game.ruleset),
     }
 
 
@@ -617,7 +640,7 @@ def _send_to_seat(
 ) -> None:
     """Queue one email to the seat now, or add it to ``batch`` (``outbox_enqueue_many``).
     ``prompt_number``: the prompt the email asks about (its Message-ID names it)."""
-    headers = {"X-FiveX-Game": str(game.pk)}
+    headers = {"X-FiveX-Game": str(game.pk), "References": game_thread_id(game_id=game.pk)}
     if prompt_number is not None:
         headers["Message-ID"] = prompt_message_id(game_id=game.pk, prompt_number=prompt_number)
     with timezone.override(time_zone_of(user=seat.user)):

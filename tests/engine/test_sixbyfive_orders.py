@@ -53,6 +53,9 @@ def test_other_action_spellings() -> None:
         "change": None,
     }
     assert R.parse_order(state, "ann", "MOVE K 1,1")["hex"] == "1,1"
+    # A word processor's or phone's minus sign (U+2212, en dash, full-width) is a minus.
+    for minus in ("\u2212", "\u2013", "\uff0d"):
+        assert R.parse_order(state, "ann", f"SWITCH {minus}1,0 TO YELLOW")["hex"] == "-1,0"
 
 
 # --- refusals ---------------------------------------------------------------------------

@@ -358,3 +358,23 @@ def test_email_views_show_nested_values_without_python_reprs():
     text = format_view({"players": {"ann": {"dice": [{"face": [1, 2], "area": None}], "vp": 3}}})
     assert text == "players:\n  ann:\n    dice: (face: [1, 2], area: -)\n    vp: 3"
     assert "{" not in text and "None" not in text and "'" not in text
+
+
+def test_a_games_emails_name_one_thread_in_references(django_capture_on_commit_callbacks) -> None:
+    """Regression (email-only walk): every prompt's email started a conversation of its
+    own. Each names the game's thread in References (and its prompt in Message-ID)."""
+    from games.services.games import game_create_seated
+    from games.services.notifications import game_thread_id
+    from tests.games.core_support import make_users, play_defaults
+
+    users = make_users(["th1", "th2", "th3"])
+    game = game_create_seated(organizer=users[0], ruleset="5x", users=users)
+    play_defaults(game, 2)
+    mails = OutboxMessage.objects.filter(game=game, seat__name="th1").order_by("id")
+    assert mails.count() >= 3
+    thread = game_thread_id(game_id=game.pk)
+    assert thread.startswith(f"<fivex.{game.pk}.thread@") and thread.endswith(">")
+    assert {m.headers["References"] for m in mails} == {thread}
+    assert len({m.headers["Message-ID"] for m in mails if "Message-ID" in m.headers}) == sum(
+        "Message-ID" in m.headers for m in mails
+    )

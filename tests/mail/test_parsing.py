@@ -151,6 +151,12 @@ def test_looks_garbled_accepts_accented_text() -> None:
         ("On Sat, 21 Nov 2026 at 10:00, FiveX\n<o@x> wrote:\n\n> Round 1\nBID 3", "BID 3"),
         # top posting with a quote, then the player's signature
         ("BID 3\n\nOn Sat, FiveX <f@x> wrote:\n> BID 1\n>\n\n-- \nBID 2", "BID 3"),
+        # bottom posting under a gateway answer: its marker line comes quoted (regression:
+        # the order below it was dropped)
+        ("On Sat, FiveX <f@x> wrote:\n> #### Write your order above this line ####\n>\n"
+         "> Your message did not contain an order.\n\nplay caesar\n", "play caesar"),
+        ("> #### Write your order above this line ####\n> Legal orders now:\nPLAY EXPAND",
+         "PLAY EXPAND"),
     ],
 )
 def test_strip_reply_keeps_only_the_new_text(text: str, expected: str) -> None:

@@ -599,3 +599,33 @@ def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
     assert "Order received for prompt 9 (turn 9):" in text
     assert "Understood as: PLACE RED 4,-1\n" in text
     assert "kind:" not in text and "round" not in text
+
+
+def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
+    """Regression (email-only walk): the emails never said what a prompt asks or where
+    the rules are; an email player never sees the game page."""
+    from games.rules_text import PHASE_HINTS
+    from games.services.games import game_create_seated
+    from tests.games.core_support import make_users
+
+    users = make_users(["em1", "em2", "em3"])
+    game = game_create_seated(organizer=users[0], ruleset="5x", users=users)
+    started = OutboxMessage.objects.get(game=game, seat__name="em1", kind="game_started")
+    assert "YOUR ORDER IS NEEDED for prompt 1 (draft)" in started.body
+    assert PHASE_HINTS[("5x", "draft")] in started.body
+    assert "Rules of 5X: http://" in started.body and "/games/rules/5x/" in started.body
+
+
+def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
+    """Regression (email-only walk): the confirmation of the order that completed a
+    prompt said "Until the deadline you may replace it" though it was resolving."""
+    from games.mail.replies import accepted_text
+    from games.services.orders import order_submit
+    from tests.games.test_6x5_hex_picker import blue_line_game
+
+    game = blue_line_game()  # ann alone is asked: her order completes the prompt
+    seat = game.seats.get(name="ann")
+    sealed = order_submit(seat=seat, text="PLACE RED 4,-1", source="email")
+    text = accepted_text(seat, sealed)
+    assert "Every order is in: the prompt resolves now, with this order." in text
+    assert "you may replace it" not in text

@@ -517,3 +517,48 @@ def test_between_players_tied_for_the_bye_the_one_that_avoids_a_repeat_gets_it()
     # Not tied (b rated lower): rule 2 decides, even with a repeat.
     players[1] = _p("b", 1, rating=1470)
     assert _run(_req([2], players))["byes"] == ["b"]
+
+
+# --- the preferred split of sizes yields to rules 1-3 (from a conformance audit) -------
+
+
+def _meetings(tables, players: list[dict]) -> int:
+    met = {p["id"]: p.get("opponents", []) for p in players}
+    return sum(met[a].count(b) for t in tables for a, b in itertools.combinations(t, 2))
+
+
+def test_a_forbidden_pair_takes_another_split_rather_than_failing():
+    # [4, 2] with 4 players prefers one table of 4, where c and d would meet: two tables
+    # of 2 keep them apart (rule 1 is hard; the size preference is not a rule).
+    out = pair_json(_req([4, 2], [{"id": i} for i in "abcd"], [["c", "d"]]))
+    assert sorted(len(t) for t in out["tables"]) == [2, 2] and out["byes"] == []
+    assert not any({"c", "d"} <= set(t) for t in out["tables"])
+
+
+def test_the_bye_goes_to_the_lowest_player_whatever_the_split():
+    # 5 players at [4, 2]: one bye, to e (no byes yet, 0 points, the lower rating: rule 2).
+    # One table of 4 without e would seat a with b, forbidden; two tables of 2 do not.
+    players = [{"id": "a", "points": 3}, {"id": "b", "points": 2}, {"id": "c", "points": 1},
+               {"id": "d", "points": 0, "rating": 1500}, {"id": "e", "points": 0, "rating": 1400}]
+    out = pair_json(_req([4, 2], players, [["a", "b"]]))
+    assert out["byes"] == ["e"]
+    assert not any({"a", "b"} <= set(t) for t in out["tables"])
+
+
+def test_no_repeat_when_another_split_needs_none():
+    # Round 2 of 6 players at [3, 2] after a,b,c and d,e,f met: any two tables of 3 repeat
+    # a meeting; three tables of 2, each across the two groups, repeat none (rule 3).
+    players = [{"id": i, "opponents": [o for o in grp if o != i]}
+               for grp in ("abc", "def") for i in grp]  # fmt: skip
+    out = pair_json(_req([3, 2], players))
+    assert _meetings(out["tables"], players) == 0
+    # Four players who have all met: one table of 4 repeats 6 meetings, two of 2 only 2.
+    everyone = [{"id": i, "opponents": [o for o in "abcd" if o != i]} for i in "abcd"]
+    out = pair_json(_req([4, 2], everyone))
+    assert _meetings(out["tables"], everyone) == 2
+
+
+def test_the_preferred_split_stays_when_nothing_is_at_stake():
+    # 12 fresh players at [4, 3]: three tables of 4, not four of 3.
+    out = pair_json(_req([4, 3], [{"id": f"p{i:02}"} for i in range(12)]))
+    assert sorted(len(t) for t in out["tables"]) == [4, 4, 4]

@@ -4,7 +4,10 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 
 - Standings order: points descending, then rating descending, then id ascending.
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
-  next, ...; byes only when no split exists, as few as possible).
+  next, ...; byes only when no split exists, as few as possible). The preference yields
+  to rules 1-3: another split (up to ``SPLITS_MAX`` in preference order) is taken when
+  it keeps forbidden pairs apart where the preferred one cannot, gives the byes to more
+  deserving players, or needs fewer repeat meetings; rules 4 and 5 choose within a split.
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
@@ -31,9 +34,10 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - The seed only drives the randomised parts of the search for bigger tables (tabu ties,
   annealing of the point spread); every loop is bounded by a step count, not the clock.
 - Priorities: forbidden pairs and table sizes are hard; then byes; then fewest repeats
-  (an earlier meeting counts once per meeting); then points close together (two a
-  table: fewest and smallest score gaps; bigger tables: sum over pairs at a table of the
-  squared point gap); then seats; ties in the end by standings order.
+  (an earlier meeting counts once per meeting); then the preferred split of sizes; then
+  points close together (two a table: fewest and smallest score gaps; bigger tables: sum
+  over pairs at a table of the squared point gap); then seats; ties in the end by
+  standings order.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from .model import (
     standings_key,
 )
 from .seats import seat_order
-from .sizes import plan
+from .sizes import plan, splits
 from .tables import Infeasible as TablesInfeasible
 from .tables import pair_tables
 
@@ -96,11 +100,20 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
     return PairingResult(tables=tuple(tables))
 
 
+# How many splits of the players into table sizes are tried, at most (each is a full
+# pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
+SPLITS_MAX = 6
+
+
 def pair(request: PairingRequest) -> PairingResult:
     """Pair one round: tables in seat order (top table first) and the byes.
 
-    Raises :class:`PairingError` when nobody can be seated or when the forbidden pairs
-    leave no way to seat the players at the allowed sizes.
+    The preferred split into table sizes (:mod:`.sizes`) is kept unless another split
+    does better on the contract's rules 1-3, which come first: one that keeps the
+    forbidden pairs apart when it cannot, one whose byes go to more deserving players, or
+    one with fewer repeat meetings. Rules 4 and 5 (points, seats) only choose within a
+    split. Raises :class:`PairingError` when nobody can be seated or when the forbidden
+    pairs leave no way to seat the players at the allowed sizes.
     """
     active = [p for p in request.players if not p.withdrawn]
     if not active:
@@ -111,8 +124,51 @@ def pair(request: PairingRequest) -> PairingResult:
             f"no way to seat anyone: {len(active)} active player(s) cannot fill a table "
             f"of {min(request.table_sizes)}"
         )
-    n_byes, sizes = layout
+    n_byes, _preferred = layout
     candidates = _bye_order(active)
+    rank = _deserving_rank(candidates)
+    best: tuple[tuple[tuple[int, ...], int, int], PairingResult] | None = None
+    for split_rank, sizes in enumerate(splits(len(active) - n_byes, request.table_sizes,
+                                              SPLITS_MAX)):  # fmt: skip
+        found = _pair_split(request, active, candidates, n_byes, sizes)
+        if found is None:
+            continue
+        result = found
+        key = (tuple(sorted(rank[b] for b in result.byes)), _repeats(request, result.tables),
+               split_rank)  # fmt: skip
+        if best is None or key < best[0]:
+            best = (key, result)
+        # Nothing can beat the most deserving byes with no repeat meeting: the splits
+        # after it are less preferred.
+        if key[0] == tuple(range(n_byes)) and key[1] == 0:
+            break
+    if best is None:
+        raise PairingError(
+            "no way to seat the players: the forbidden pairs cannot all be kept apart"
+        )
+    return best[1]
+
+
+def _deserving_rank(candidates: list[Player]) -> dict[str, int]:
+    """Each candidate's place in the bye order, players tied on byes, points and rating
+    sharing the first place of their group (rule 2 does not choose between them)."""
+    rank: dict[str, int] = {}
+    first: dict[tuple[int, float, float], int] = {}
+    for i, p in enumerate(candidates):
+        rank[p.id] = first.setdefault(_tie_key(p), i)
+    return rank
+
+
+def _pair_split(
+    request: PairingRequest,
+    active: list[Player],
+    candidates: list[Player],
+    n_byes: int,
+    sizes: list[int],
+) -> PairingResult | None:
+    """The pairing at these table sizes: the most deserving byes that let the forbidden
+    pairs be kept apart (between tied players, the fewest repeats, then the closest
+    points); None when no choice of byes does."""
     attempts = max(10, BYE_WORK // len(active))
     for chosen in islice(_bye_choices(request, candidates, n_byes, min(sizes)), BYE_CHOICES):
         byes = [candidates[i] for i in chosen]
@@ -129,7 +185,7 @@ def pair(request: PairingRequest) -> PairingResult:
             result, byes = _best_among_tied_byes(request, active, sizes, candidates, chosen,
                                                  result, byes)  # fmt: skip
         return PairingResult(tables=result.tables, byes=tuple(p.id for p in byes))
-    raise PairingError("no way to seat the players: the forbidden pairs cannot all be kept apart")
+    return None
 
 
 # How many other choices of bye players, tied with the first on byes, points and rating,
