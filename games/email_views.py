@@ -61,7 +61,8 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
     for name, p in (v.get("players") or {}).items():
         held = p.get("wonders") or []
         text = (
-            f"  {_you(name, seat)}: {_n(p.get('vp'))} VP, {p.get('resources')} resources, "
+            f"  {_you(name, seat)}: {_n(p.get('vp'))} VP, {p.get('resources')} "
+            f"resource{_s(p.get('resources') or 0)}, "
             + (f"Wonder{_s(len(held))} {' '.join(held)}" if held else "no Wonder")
             + f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
         )

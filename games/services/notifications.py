@@ -502,7 +502,10 @@ def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> lis
         if all(slot == slots[0] for slot in slots):
             lines.append(f"{verb}, then {len(slots)} words, each one of: {', '.join(slots[0])}")
         else:
-            lines.append(" ".join([verb, *("<" + "|".join(slot) + ">" for slot in slots)]))
+            # A word with one choice is written as it is ("MOVE BLACK TO <1,0|2,0|…>").
+            lines.append(" ".join([
+                verb, *(slot[0] if len(slot) == 1 else "<" + "|".join(slot) + ">" for slot in slots)
+            ]))  # fmt: skip
         count = 1
         for slot in slots:
             count *= len(slot)

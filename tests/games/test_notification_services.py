@@ -340,6 +340,10 @@ def test_emails_write_every_combination_of_words_as_one_pattern():
         "PLACE <BLUE|RED|YELLOW> <0,1|1,0|-1,1>",
         "  (9 orders; e.g. PLACE BLUE 0,1)",
     ]
+    # A word with one choice is written as itself, not as a choice (regression: the email
+    # read "MOVE <BLACK> <TO> <1,0|…>", fixed words looking like placeholders).
+    moves = [f"MOVE BLACK TO {q},0" for q in range(1, 11)]
+    assert legal_orders_lines(moves)[0] == "MOVE BLACK TO <" + "|".join(f"{q},0" for q in range(1, 11)) + ">"
     # Not every combination (one missing), few orders, or one word after the verb: listed.
     assert legal_orders_lines(places[:-1]) == places[:-1]
     assert legal_orders_lines(["PLAY EXPLOIT", "PLAY EXPAND"]) == ["PLAY EXPLOIT", "PLAY EXPAND"]
