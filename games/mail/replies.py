@@ -53,13 +53,27 @@ def _game_line(seat: Any) -> str:
 
 def legal_orders_text(seat: Any) -> str:
     """The legal orders of the seat now, or why there are none."""
-    from games.selectors import legal_orders
+    from games.selectors import current_order, current_prompt, legal_orders
     from games.services.notifications import legal_orders_lines
 
     orders = legal_orders(seat=seat)
     if not orders:
         return "You are not asked for an order right now."
-    return "\n".join(["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))])
+    # Which prompt, by when, and whether an order is already in: a reply needs no other mail.
+    prompt = current_prompt(game=seat.game)
+    context = []
+    if prompt is not None:
+        stage = prompt_stage(ruleset=seat.game.ruleset, round_number=prompt.round,
+                             phase=prompt.phase)  # fmt: skip
+        sealed = current_order(seat=seat)
+        context.append(
+            f"Prompt {prompt.number} ({stage})"
+            + (f", deadline {_when(prompt.deadline)}" if prompt.deadline else "")
+            + (f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
+               else "; no order from you yet.")  # fmt: skip
+        )
+    lines = [*context, "Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))]
+    return "\n".join(lines)
 
 
 def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:

@@ -134,7 +134,9 @@ def test_commands_help_status_show(table) -> None:
     assert (row.status, row.outcome) == ("processed", "commands")
     reply = replies_to("ann@example.com")[-1]
     order = current(table.seats["ann"])
-    assert "HELP: Legal orders now:" in reply.body
+    # HELP says which prompt, by when, and the order already in (plain.eml's).
+    assert "HELP: Prompt 1 (round 1, play), deadline " in reply.body
+    assert f"; your order so far: {order.text}.\nLegal orders now:" in reply.body
     assert "STATUS: your view of the game" in reply.body
     assert "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in reply.body
     assert "  ann (you): 1 VP, 3 resources, no Wonder, 5 cards in hand" in reply.body
