@@ -146,3 +146,14 @@ def test_the_api_game_list_says_which_prompt_waits_for_the_callers_order():
     assert bob_game["order_needed"] is None
     order_submit(seat=game.seats.get(name="ann"), text="PLACE RED 0,1", source="api")
     assert token_client(users[0]).get("/api/games/").json()[0]["order_needed"] is None
+
+
+def test_one_resource_is_singular_in_the_5x_email_view():
+    from games.email_views import fivex
+
+    view = {"round": 2, "phase": "play", "players": {
+        "ann": {"vp": 0, "resources": 1, "hand_size": 1, "wonders": []},
+        "bob": {"vp": 1, "resources": 0, "hand_size": 2, "wonders": ["A"]}}}  # fmt: skip
+    text = fivex(view, "ann")
+    assert "ann (you): 0 VP, 1 resource, no Wonder, 1 card in hand" in text
+    assert "bob: 1 VP, 0 resources, Wonder A, 2 cards in hand" in text
