@@ -106,11 +106,12 @@ PHASE_HINTS: Final[dict[tuple[str, str], str]] = {
 }
 
 GAME_SUMMARIES: Final[dict[str, str]] = {
-    "5x": "A micro civilisation game for 3 to 6 players: seven rounds of secretly played "
-    "action cards and Great Leaders, gathering resources and bidding for Wonders.",
+    "5x": "A micro civilisation game for 3 to 6 players: seven rounds (six without leaders) "
+    "of secretly played action cards and Great Leaders, gathering resources and bidding for "
+    "Wonders.",
     "4x-dice": "A space dice game for 2 to 6 players: your dice drive four tracks, "
     "eXplore, eXpand, eXtract and eXterminate, then you reroll and place them for your next "
     "turn.",
-    "6x5": "An abstract hex-tile game for 2 to 5 players: place, switch and move coloured "
-    "tiles around the black tile to complete your secret five-hex shape first.",
+    "6x5": "An abstract hex-tile game for 2 to 5 players: place and switch coloured tiles, "
+    "and move the black tile, to complete your secret five-hex shape first.",
 }
