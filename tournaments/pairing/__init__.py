@@ -127,6 +127,7 @@ def pair(request: PairingRequest) -> PairingResult:
     n_byes, _preferred = layout
     candidates = _bye_order(active)
     rank = _deserving_rank(candidates)
+    ideal = tuple(sorted(rank[p.id] for p in candidates[:n_byes]))  # the most deserving
     best: tuple[tuple[tuple[int, ...], int, int], PairingResult] | None = None
     for split_rank, sizes in enumerate(splits(len(active) - n_byes, request.table_sizes,
                                               SPLITS_MAX)):  # fmt: skip
@@ -140,7 +141,7 @@ def pair(request: PairingRequest) -> PairingResult:
             best = (key, result)
         # Nothing can beat the most deserving byes with no repeat meeting: the splits
         # after it are less preferred.
-        if key[0] == tuple(range(n_byes)) and key[1] == 0:
+        if key[0] == ideal and key[1] == 0:
             break
     if best is None:
         raise PairingError(
