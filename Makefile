@@ -39,7 +39,7 @@ migrate: install
 
 run: migrate
 	$(PY) manage.py demo_setup
-	$(PY) manage.py runall --addrport $(ADDRPORT)
+	$(PY) manage.py runall --addrport $(ADDRPORT) --stop-with-parent
 
 test: install
 	@scripts/ensure-chromium

@@ -15,7 +15,7 @@ _LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 def one_lookalike_script(value: str) -> None:
     """Refuse a player name whose letters come from two of Latin, Cyrillic and Greek."""
     found = set()
-    for ch in value:
+    for ch in unicodedata.normalize("NFKC", value):  # full-width and styled letters too
         if ch.isalpha():
             words = unicodedata.name(ch, "").split()
             found.update(w for w in words[:1] if w in _LOOKALIKE_SCRIPTS)

@@ -264,7 +264,7 @@ class GameEndForm(forms.Form):
     confirm = forms.BooleanField(
         required=True,
         label="Yes, end this game now",
-        error_messages={"required": "Tick \"Yes, end this game now\" to end the game."},
+        error_messages={"required": "Tick the box to confirm: nothing was ended."},
     )
 
 

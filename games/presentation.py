@@ -15,9 +15,9 @@ from engine.sixbyfive_orders import order_text, parse_text
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
-# Bidirectional overrides, embeddings and isolates (a name could show reversed, and turn
-# the text after it round) and invisible spaces (two names that look alike).
-_INVISIBLE_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
+# Bidirectional overrides, embeddings, isolates and marks (a name could show reversed, and
+# turn the text after it round) and invisible spaces (two names that look alike).
+_INVISIBLE_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u200e\u200f\u061c\u2060\ufeff]")
 
 
 def one_line(value: Any) -> str:

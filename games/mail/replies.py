@@ -121,7 +121,9 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     if now and (now["status"] != Prompt.Status.OPEN or now["ready_at"] is not None):
         # Complete: no deadline to wait for (the promise of a replacement would be empty).
         delayed = seat.game.early_resolution_delay_seconds > 0
-        if now["status"] == Prompt.Status.OPEN and delayed and now["resolve_after"] is not None:
+        if now["status"] != Prompt.Status.OPEN:
+            last = "The prompt has resolved, with this order."
+        elif delayed and now["resolve_after"] is not None:
             last = (f"Every order is in: the prompt resolves at {_when(now['resolve_after'])}; "
                     "until then you may still replace it.")  # fmt: skip
         else:

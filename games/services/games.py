@@ -164,7 +164,9 @@ def game_create(
             raise ValidationError(f"Unknown setup key {key!r} for {rules.id}.")
     name = one_line(name)[:120]  # it ends up in email subjects: one line
     part_of_label, part_of_path = part_of or ("", "")
-    if part_of_path and (not part_of_path.startswith("/") or part_of_path.startswith("//")):
+    if part_of_path and (
+        not part_of_path.startswith("/") or part_of_path.startswith("//") or "\\" in part_of_path
+    ):
         raise ValidationError("A game's part_of path must be a path on this site.")
     with transaction.atomic():
         game = Game.objects.create(

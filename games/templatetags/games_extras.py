@@ -22,6 +22,7 @@ _MAX_DEPTH = 6
 _HEX_DIGEST = re.compile(r"[0-9a-f]{32,}")
 _SHORT_HEX = 10
 # A moment as the log stores it (ISO 8601 with its offset: a deadline, a resume time).
+_MOMENT_KEYS = frozenset({"deadline"})  # the log's payload keys that hold a moment
 _ISO_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)")
 
 
@@ -35,14 +36,6 @@ def _scalar(value: Any, short_hex: bool = False) -> SafeString:
         return format_html(
             '<span class="mono digest" title="{}">{}</span>', value, short_hash(value, _SHORT_HEX)
         )
-    if short_hex and isinstance(value, str) and _ISO_MOMENT.fullmatch(value):
-        # A moment in the log (a deadline): in the reader's time zone, like the When column.
-        moment = parse_datetime(value)
-        if moment is not None and moment.tzinfo is not None:
-            return format_html(
-                '<time datetime="{}">{}</time>', value,
-                date_format(timezone.localtime(moment), "j M Y H:i T"),
-            )  # fmt: skip
     if value is None:
         return mark_safe('<span class="muted">—</span>')
     if value is True:
@@ -52,6 +45,32 @@ def _scalar(value: Any, short_hex: bool = False) -> SafeString:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return format_html("{}", value)
+
+
+def _moment(value: Any) -> SafeString | None:
+    """A log's moment (a deadline, stored as ISO 8601 text) in the reader's time zone, like
+    the When column; None when it is no such moment (shown as the text it is)."""
+    if not isinstance(value, str) or not _ISO_MOMENT.fullmatch(value):
+        return None
+    try:
+        moment = parse_datetime(value)
+    except (ValueError, OverflowError):  # shaped like one, no real date (30 February)
+        return None
+    if moment is None or moment.tzinfo is None:
+        return None
+    return format_html(
+        '<time datetime="{}">{}</time>', value, date_format(timezone.localtime(moment), "j M Y H:i T")
+    )
+
+
+def _value(key: Any, value: Any, depth: int, short_hex: bool) -> SafeString:
+    """A mapping's value; in the log (``short_hex``) the moments its known keys hold are
+    dates (only those keys: a game's name or a reason that looks like a date stays text)."""
+    if short_hex and key in _MOMENT_KEYS:
+        moment = _moment(value)
+        if moment is not None:
+            return moment
+    return _render(value, depth, short_hex)
 
 
 def _rows_table(
@@ -80,7 +99,7 @@ def _rows_table(
                     "",
                     '<td class="{}">{}</td>',
                     (
-                        (cls, _render(r.get(c), depth + 1, short_hex))
+                        (cls, _value(c, r.get(c), depth + 1, short_hex))
                         for c, cls in zip(columns, classes, strict=True)
                     ),
                 ),
@@ -109,7 +128,7 @@ def _render(value: Any, depth: int = 0, short_hex: bool = False) -> SafeString:
         body = format_html_join(
             "",
             "<tr><th>{}</th><td>{}</td></tr>",
-            ((label(k), _render(v, depth + 1, short_hex)) for k, v in value.items()),
+            ((label(k), _value(k, v, depth + 1, short_hex)) for k, v in value.items()),
         )
         return format_html('<table class="view-table kv">{}</table>', body)
     if isinstance(value, list | tuple):

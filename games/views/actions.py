@@ -12,7 +12,7 @@ from django.utils.crypto import constant_time_compare
 from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
-from games.models import Seat
+from games.models import Game, Seat
 from games.services import games as game_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
@@ -228,10 +228,13 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         if not form.is_valid():
             _form_error(request, form)
         else:
+            forming = game.status == Game.Status.FORMING
             organizer_services.game_end(
                 game=game, by=request.user, reason=form.cleaned_data["reason"]
             )
-            messages.success(request, "The game has been ended.")
+            messages.success(
+                request, "The game was cancelled." if forming else "The game has been ended."
+            )
     else:
         raise Http404("Unknown organizer action.")
     return redirect("games:detail", game_id=game.pk)

@@ -87,3 +87,18 @@ def test_moments_in_the_log_are_dates_in_the_readers_time_zone():
     shown = f'<time datetime="{deadline.isoformat()}">{paris:%-d %b %Y %H:%M} {paris.tzname()}</time>'
     assert shown in html, re.findall(r"<time[^>]*>[^<]*</time>", html)[:3]
     assert f">{deadline.isoformat()}<" not in html
+
+
+@pytest.mark.parametrize("name", ["2026-02-30T10:00Z", "2026-11-28T16:17:30+00:00"])
+def test_a_name_shaped_like_a_date_stays_text_and_never_breaks_the_log(name):
+    """Regression (review): a game named "2026-02-30T10:00Z" (no such day) made the log page
+    a 500 for everyone, and a real date as a name was shown as a time. Only the payload's
+    moments (deadlines) are dates."""
+    from games.services.games import game_create
+    from tests.games.web_support import make_user
+
+    game = game_create(organizer=make_user("dte"), ruleset="6x5", seats_count=2, name=name)
+    page = Client().get(reverse("games:log", args=[game.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"<td>{name}</td>" in html and f'<time datetime="{name}"' not in html

@@ -307,3 +307,18 @@ def test_before_the_start_the_organizer_cancels_or_changes_privacy(client) -> No
     with pytest.raises(GameStateError):
         game_privacy_set(game=game, by=organizer, private=False)
     assert "Make it p" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_cancelling_says_cancelled_and_a_refusal_says_nothing_was_ended(client) -> None:
+    from django.urls import reverse
+
+    from games.services.games import game_create
+
+    (organizer,) = make_users(["canc"])
+    game = game_create(organizer=organizer, ruleset="5x", seats_count=3)
+    client.force_login(organizer)
+    url = reverse("games:organizer", args=[game.pk, "end"])
+    refused = client.post(url, {"reason": "x"}, follow=True).content.decode()
+    assert "Tick the box to confirm: nothing was ended." in refused
+    done = client.post(url, {"reason": "x", "confirm": "on"}, follow=True).content.decode()
+    assert "The game was cancelled." in done

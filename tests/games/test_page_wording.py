@@ -92,7 +92,7 @@ def test_explorers_are_told_why_they_wait(game, client, django_capture_on_commit
     bob_mail = OutboxMessage.objects.get(
         key=f"resolved:{game.pk}:3:{game.seats.get(name='bob').pk}"
     ).body
-    assert "Nothing to do for you now: prompt 4 (play) waits for" in bob_mail
+    assert "Nothing to do for you now: prompt 4 (round 2, play) waits for" in bob_mail
     assert "You explored last round: you choose your card after seeing" in bob_mail
     ann_mail = OutboxMessage.objects.get(
         key=f"resolved:{game.pk}:3:{game.seats.get(name='ann').pk}"
@@ -118,7 +118,7 @@ def test_organizer_form_messages_name_the_field(game, client) -> None:
     client.force_login(game.organizer)
     url = reverse("games:organizer", args=[game.pk, "end"])
     page = visible_text(client.post(url, {"reason": ""}, follow=True).content.decode())
-    assert "Tick &quot;Yes, end this game now&quot; to end the game." in page
+    assert "Tick the box to confirm: nothing was ended." in page
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     url = reverse("games:organizer", args=[game.pk, "extend"])

@@ -99,7 +99,11 @@ def _alive(pid: int) -> bool:
 _PARENT = "import subprocess, sys; sys.exit(subprocess.Popen(sys.argv[1:]).wait())"
 
 
-@pytest.mark.parametrize("stop", ["ctrl-c", "hangup", "parent killed"])
+# Started under nohup: the hang-up is ignored, and exec keeps it ignored.
+_NOHUP = "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "hangup", "parent killed", "hangup under nohup"])
 def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) -> None:
     port = _free_port()
     env = {
@@ -115,7 +119,9 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) ->
     command = [sys.executable, "manage.py", "runall", "--addrport", f"127.0.0.1:{port}",
                "--concurrency", "1"]  # fmt: skip
     if stop == "parent killed":
-        command = [sys.executable, "-c", _PARENT, *command]
+        command = [sys.executable, "-c", _PARENT, *command, "--stop-with-parent"]
+    elif stop == "hangup under nohup":
+        command = [sys.executable, "-c", _NOHUP, *command]
     started = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )  # fmt: skip
@@ -152,6 +158,12 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) ->
                 time.sleep(0.2)
             assert not _alive(runall_pid), (tmp_path / "runall.log").read_text()
             assert "parent process is gone" in (tmp_path / "runall.log").read_text()
+        elif stop == "hangup under nohup":
+            runall.send_signal(signal.SIGHUP)
+            time.sleep(2)
+            assert runall.poll() is None and all(_alive(pid) for pid in children)
+            runall.send_signal(signal.SIGINT)
+            assert runall.wait(timeout=30) == 0
         else:
             # What Ctrl-C delivers, or what closing the terminal does.
             runall.send_signal(signal.SIGINT if stop == "ctrl-c" else signal.SIGHUP)

@@ -562,3 +562,13 @@ def test_the_preferred_split_stays_when_nothing_is_at_stake():
     # 12 fresh players at [4, 3]: three tables of 4, not four of 3.
     out = pair_json(_req([4, 3], [{"id": f"p{i:02}"} for i in range(12)]))
     assert sorted(len(t) for t in out["tables"]) == [4, 4, 4]
+
+
+def test_splits_past_the_first_few_are_tried_when_none_keeps_forbidden_pairs_apart(monkeypatch):
+    import tournaments.pairing as pairing
+
+    # Only two tables of 2 keep a from b and c from d; with one split tried at first, the
+    # others are still tried while none is feasible.
+    monkeypatch.setattr(pairing, "SPLITS_MAX", 1)
+    out = pair_json(_req([4, 2], [{"id": i} for i in "abcd"], [["a", "b"], ["c", "d"]]))
+    assert sorted(len(t) for t in out["tables"]) == [2, 2]

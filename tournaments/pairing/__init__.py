@@ -103,6 +103,8 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
 # How many splits of the players into table sizes are tried, at most (each is a full
 # pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
 SPLITS_MAX = 6
+# Beyond them, more splits are tried only while none keeps the forbidden pairs apart.
+SPLITS_ANY = 200
 
 
 def pair(request: PairingRequest) -> PairingResult:
@@ -130,7 +132,9 @@ def pair(request: PairingRequest) -> PairingResult:
     ideal = tuple(sorted(rank[p.id] for p in candidates[:n_byes]))  # the most deserving
     best: tuple[tuple[tuple[int, ...], int, int], PairingResult] | None = None
     for split_rank, sizes in enumerate(splits(len(active) - n_byes, request.table_sizes,
-                                              SPLITS_MAX)):  # fmt: skip
+                                              SPLITS_ANY)):  # fmt: skip
+        if split_rank >= SPLITS_MAX and best is not None:
+            break  # past the first few, only to find one that keeps forbidden pairs apart
         found = _pair_split(request, active, candidates, n_byes, sizes)
         if found is None:
             continue

@@ -1,8 +1,9 @@
 """Run the web server, a Celery worker and Celery beat together; stop them all together.
 
-Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stops every process, and so
-does any one of them exiting, and so does the parent dying (``make run`` killed with
-SIGTERM: make exits without passing the signal on, and this command would be orphaned).
+Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed; unless started under nohup)
+stops every process, and so does any one of them exiting. With ``--stop-with-parent`` (as
+``make run`` passes it) so does the parent's death: make killed with SIGTERM exits without
+passing the signal on, and this command would be left running.
 """
 
 import os
@@ -25,6 +26,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:  # noqa: ANN001 - argparse parser
         parser.add_argument("--addrport", default="127.0.0.1:8000")
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
+        parser.add_argument(
+            "--stop-with-parent", action="store_true",
+            help="stop everything when the parent process is gone (make run passes it)",
+        )  # fmt: skip
 
     def handle(self, *args: object, **options: object) -> None:
         python = sys.executable
@@ -43,9 +48,11 @@ class Command(BaseCommand):
             nonlocal stopping
             stopping = True
 
+        parent = os.getppid() if options["stop_with_parent"] else None
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, request_stop)
-        parent = os.getppid()
+            # A hang-up ignored on purpose (nohup) stays ignored.
+            if signum != signal.SIGHUP or signal.getsignal(signum) is not signal.SIG_IGN:
+                signal.signal(signum, request_stop)
 
         processes: dict[str, subprocess.Popen] = {}
         for name, command in commands.items():
@@ -59,7 +66,7 @@ class Command(BaseCommand):
         )
         exit_code = 0
         while not stopping:
-            if os.getppid() != parent:
+            if parent is not None and os.getppid() != parent:
                 self.stderr.write("The parent process is gone; stopping all.")
                 break
             for name, process in processes.items():
