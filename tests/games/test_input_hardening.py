@@ -124,5 +124,6 @@ def test_names_lose_bidi_overrides_and_invisible_spaces():
 
     assert one_line("\u202egnp.exe") == "gnp.exe"
     assert one_line("Spring\u200b Cup\u2066\u2069\ufeff") == "Spring Cup"
+    assert one_line("\u200fCup\u200e\u061c") == "Cup"  # direction marks
     assert one_line("caf\u00e9 \u05e9\u05dc\u05d5\u05dd") == "caf\u00e9 \u05e9\u05dc\u05d5\u05dd"  # RTL text stays
     assert one_line("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"  # emoji joiner stays

@@ -631,3 +631,8 @@ def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
     text = accepted_text(seat, sealed)
     assert "Every order is in: the prompt resolves now, with this order." in text
     assert "you may replace it" not in text
+    from games.services.resolution import prompt_resolve
+
+    assert prompt_resolve(game_id=game.pk, prompt_number=sealed.prompt.number)
+    sealed.refresh_from_db()
+    assert "The prompt has resolved, with this order." in accepted_text(seat, sealed)

@@ -211,6 +211,7 @@ def test_changing_or_resetting_the_password_revokes_the_api_token(client, settin
     ("alice_2", True), ("\u0430\u043b\u0438\u0441\u0430", True),  # all Latin; all Cyrillic
     ("\u3055\u304f\u3089\u685c", True),  # kana with a kanji: one name in Japanese
     ("zo\u00eb", True),  # Latin with a diaeresis
+    ("\uff41\u043b\u0438\u0441\u0430", False),  # a full-width Latin "a" with Cyrillic
 ])  # fmt: skip
 def test_a_player_name_does_not_mix_lookalike_alphabets(client, name, ok) -> None:
     """Regression (pen test): "аlice" (Cyrillic а) signed up next to "alice"."""

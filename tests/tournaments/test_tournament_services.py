@@ -673,7 +673,8 @@ def test_a_tables_game_links_back_to_its_round(client):
     assert "Part of" not in client.get(f"/games/{other.pk}/").content.decode()
 
 
-@pytest.mark.parametrize("path", ["https://evil.example/", "//evil.example/", "rounds/1/"])
+@pytest.mark.parametrize("path", ["https://evil.example/", "//evil.example/", "rounds/1/",
+                                  "/\\evil.example/"])
 def test_a_games_part_of_link_stays_on_the_site(path):
     (organizer,) = make_users(1, prefix="pth")
     with pytest.raises(ValidationError):
