@@ -408,3 +408,26 @@ class ErrorSerializer(serializers.Serializer):
         required=False,
         help_text="With 400 invalid: the message of each field that was refused.",
     )
+
+
+class RulesetOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    default = serializers.JSONField()
+    help = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False)
+
+
+class RulesetSerializer(serializers.Serializer):
+    """A game the server plays: what ``POST /api/games/`` takes as ``ruleset`` and
+    ``options``."""
+
+    id = serializers.CharField(help_text="The ruleset's id, as games name it.")
+    name = serializers.CharField()
+    version = serializers.CharField(help_text="The engine version new games get.")
+    players = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The fewest and the most seats."
+    )
+    options = RulesetOptionSerializer(many=True)
+    rules_url = serializers.CharField(help_text="The rules page for players, order language included.")

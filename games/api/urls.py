@@ -19,6 +19,7 @@ def route(pattern: str, view, name: str) -> list:
 
 urlpatterns = [
     *route("ping/", views.PingView.as_view(), "ping"),
+    *route("rulesets/", views.RulesetListView.as_view(), "rulesets"),
     *route("games/", views.GameListCreateView.as_view(), "games"),
     *route("games/open/", views.OpenGamesView.as_view(), "open_games"),
     *route("games/<id:game_id>/", views.GameDetailView.as_view(), "game"),

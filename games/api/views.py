@@ -322,6 +322,27 @@ class PingView(BaseAPIView):
         return Response({"ok": True})
 
 
+class RulesetListView(BaseAPIView):
+    """Every game the server plays, with its seat counts and options (their defaults and
+    bounds): what ``POST /api/games/`` takes. The site may bound an option further (6x5's
+    ``max_turns`` at most 1000, ``target`` at most 33)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.RulesetSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        import engine
+        from games.services.notifications import rules_url
+
+        out = []
+        for ruleset in engine.rulesets():
+            described = ruleset.describe()
+            out.append({key: described[key] for key in ("id", "name", "version", "players", "options")}
+                       | {"rules_url": rules_url(ruleset.id)})  # fmt: skip
+        return Response(out)
+
+
 class GameListCreateView(BaseAPIView):
     """GET: the caller's games, newest first, a page at a time. POST: create a game
     (the caller organizes it)."""

@@ -613,3 +613,17 @@ def test_the_schema_speaks_to_bot_authors(client, table):
     made = clients["ann"].post("/api/games/", {"ruleset": "6x5", "seats_count": 2,
                                                "deadline_hours": 1.5}, format="json")  # fmt: skip
     assert made.status_code == 201 and made.json()["deadline_hours"] == 1.5
+
+
+def test_the_api_lists_the_rulesets_with_their_options(client):
+    """From a bot author's walk: the games and their options were learnt from a 400."""
+    answer = client.get("/api/rulesets/")
+    assert answer.status_code == 200
+    rulesets = {r["id"]: r for r in answer.json()}
+    assert set(rulesets) == {"5x", "4x-dice", "6x5"}
+    assert rulesets["5x"]["players"] == [3, 6] and rulesets["6x5"]["players"] == [2, 5]
+    dice = next(o for o in rulesets["4x-dice"]["options"] if o["name"] == "dice")
+    assert (dice["default"], dice["choices"]) == (3, [2, 3, 4])
+    assert rulesets["6x5"]["rules_url"].endswith("/games/rules/6x5/")
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    assert "/api/rulesets/" in schema["paths"]
