@@ -115,6 +115,9 @@ class Ruleset:
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     setup_keys: ClassVar[tuple[str, ...]] = ()
+    # The most orders ``legal_orders`` lists (None: every one); past it the others are
+    # legal too, and may be typed.
+    legal_orders_cap: ClassVar[int | None] = None
 
     # --- set-up -----------------------------------------------------------------
 

@@ -85,6 +85,7 @@ class FourXDice(Ruleset):
         Option("dice", DICE_DEFAULT, "dice per player: 2, 3 or 4", choices=DICE_CHOICES),
     )
     setup_keys: ClassVar[tuple[str, ...]] = ("first", "rolls")
+    legal_orders_cap: ClassVar[int | None] = LEGAL_ORDERS_CAP
 
     # --- set-up -----------------------------------------------------------------
 

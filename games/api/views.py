@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from engine.fourxdice import LEGAL_ORDERS_CAP
+import engine
 from games import selectors, selectors_hot
 from games.api import serializers as s
 from games.api.authentication import FastTokenAuthentication
@@ -214,9 +214,13 @@ def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[st
 
 
 def legal_orders_complete(ruleset: Any, orders: list[Any]) -> bool:
-    """False when the engine cut the list (4X Dice's hit lists stop at
-    ``LEGAL_ORDERS_CAP``): orders beyond it are legal too, and may be typed."""
-    return not (ruleset == "4x-dice" and len(orders) >= LEGAL_ORDERS_CAP)
+    """False when the engine cut the list at its ruleset's ``legal_orders_cap`` (4X
+    Dice's hit lists): orders beyond it are legal too, and may be typed."""
+    try:
+        cap = engine.get(ruleset).legal_orders_cap
+    except engine.ScriptError:
+        return True
+    return cap is None or len(orders) < cap
 
 
 def _payload(game_info: dict[str, Any], view: dict[str, Any], seat: str | None) -> dict[str, Any]:
