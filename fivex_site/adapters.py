@@ -8,6 +8,8 @@ from urllib.parse import urlsplit, urlunsplit
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
+from fivex_site.links import public_url, site_path
+
 
 @dataclass(frozen=True)
 class PublicSite:
@@ -24,9 +26,7 @@ def on_base_url(url: str) -> str:
     if not url:
         return url
     parts = urlsplit(url)
-    return settings.FIVEX_BASE_URL.rstrip("/") + urlunsplit(
-        ("", "", parts.path, parts.query, parts.fragment)
-    )
+    return public_url(urlunsplit(("", "", site_path(parts.path), parts.query, parts.fragment)))
 
 
 class AccountAdapter(DefaultAccountAdapter):

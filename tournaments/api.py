@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from fivex_site.links import public_reverse
 from games.api import serializers as game_serializers
 from games.api.views import PAGE_HEADERS, BaseAPIView, PageQuerySerializer, _query, paged_response
 from games.errors import NotFound
@@ -42,7 +41,7 @@ def _when(value: Any) -> str | None:
 
 
 def _url(name: str, *args: Any) -> str:
-    return settings.FIVEX_BASE_URL + reverse(name, args=args)
+    return public_reverse(name, *args)
 
 
 class TournamentSummarySerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 import engine
+from fivex_site.links import public_url, site_path
 from games import selectors, selectors_hot
 from games.api import serializers as s
 from games.api.authentication import FastTokenAuthentication
@@ -27,7 +28,7 @@ from games.errors import PermissionDenied
 from games.models import Game, SealedOrder, Seat
 from games.services import games as game_services
 from games.services import orders as order_services
-from games.views.common import engine_part, public_log
+from games.views.common import engine_part, legal_orders_complete, public_log
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Malformed request"),
@@ -148,6 +149,21 @@ PAGE_HEADERS = [
 ]
 
 
+
+
+def location_header(description: str) -> OpenApiParameter:
+    """The ``Location`` of a 201 answer, in the schema."""
+    return OpenApiParameter(
+        "Location", str, OpenApiParameter.HEADER, response=[201], description=description
+    )
+
+
+def game_location(game_id: int) -> dict[str, str]:
+    """``Location``: the game's address in the API (``GET`` it for the caller's view),
+    at the site's public address."""
+    return {"Location": public_url(f"/api/games/{game_id}/")}
+
+
 def _query(request: Request, serializer_class: type) -> dict[str, Any]:
     params = {k: v for k, v in request.query_params.items() if k != "format"}
     query = serializer_class(data=params)
@@ -181,7 +197,7 @@ def paged_response(
     with ``X-Total-Count`` and a ``Link`` header to the next and previous pages (RFC
     8288), so the body stays what it is."""
     # The site's public address (FIVEX_BASE_URL), as in emails: right behind a proxy too.
-    base = settings.FIVEX_BASE_URL + request.path
+    base = public_url(site_path(request.path))
     kept = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}
     links = []
     if offset + limit < total:
@@ -211,16 +227,6 @@ def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[st
     """Reshape a selectors view into SeatViewSerializer's fields."""
     game_info = {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status}
     return _payload(game_info, view, seat.name if seat is not None else None)
-
-
-def legal_orders_complete(ruleset: Any, orders: list[Any]) -> bool:
-    """False when the engine cut the list at its ruleset's ``legal_orders_cap`` (4X
-    Dice's hit lists): orders beyond it are legal too, and may be typed."""
-    try:
-        cap = engine.get(ruleset).legal_orders_cap
-    except engine.ScriptError:
-        return True
-    return cap is None or len(orders) < cap
 
 
 def _payload(game_info: dict[str, Any], view: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -336,7 +342,6 @@ class RulesetListView(BaseAPIView):
 
     @extend_schema(responses={200: s.RulesetSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        import engine
         from games.services.notifications import rules_url
 
         out = []
@@ -378,6 +383,7 @@ class GameListCreateView(BaseAPIView):
 
     @extend_schema(
         request=s.GameCreateInputSerializer,
+        parameters=[location_header("The new game (GET it for its view).")],
         responses={
             201: s.GameCreatedSerializer,
             **{k: ERRORS[k] for k in (400, 401)},
@@ -409,7 +415,11 @@ class GameListCreateView(BaseAPIView):
         )
         kwargs.update({k: data[k] for k in policy if data.get(k) is not None})
         game = game_services.game_create(**kwargs)
-        return Response(s.GameCreatedSerializer(game).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.GameCreatedSerializer(game).data,
+            status=status.HTTP_201_CREATED,
+            headers=game_location(game.pk),
+        )
 
 
 class OpenGamesView(BaseAPIView):
@@ -453,6 +463,7 @@ class GameJoinView(BaseAPIView):
 
     @extend_schema(
         request=s.JoinInputSerializer,
+        parameters=[location_header("The game, where the seat's view is (GET it).")],
         responses={201: s.SeatSerializer, 200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -468,6 +479,7 @@ class GameJoinView(BaseAPIView):
         return Response(
             s.SeatSerializer(seat).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+            headers=game_location(game.pk) if created else None,
         )
 
 
@@ -524,6 +536,7 @@ class OrderSubmitView(BaseAPIView):
 
     @extend_schema(
         request=s.OrderInputSerializer,
+        parameters=[location_header("The game, whose view shows the order as my_order.")],
         responses={
             201: OpenApiResponse(s.ReceiptSerializer, description="Order sealed (stored now)"),
             200: OpenApiResponse(
@@ -557,6 +570,7 @@ class OrderSubmitView(BaseAPIView):
         return Response(
             s.ReceiptSerializer(receipt(order)).data,
             status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK,
+            headers=game_location(game_id) if stored else None,
         )
 
 

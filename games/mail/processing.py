@@ -615,6 +615,12 @@ def _submit(
     try:
         sealed = _submit_text(seat, text, expected_prompt, arrived_at)
     except OrderRefused as exc:
+        lead, rest = lead_in(seat, text)
+        if lead:  # "Hi all,\nMy order:\nPLAY EXPAND": the order is what follows
+            outcome = _submit(seat, rest, expected_prompt, arrived_at)
+            if outcome.status == Status.PROCESSED:
+                outcome.sections.insert(1, replies.lead_in_note(ignored=lead))
+            return outcome
         head = signed_off_head(seat, text)
         if head is None:
             return _refused(seat, exc)
@@ -685,6 +691,41 @@ def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | No
                 if tuple(words[i : i + len(candidate)]) == candidate:
                     return order, " ".join(line.split())
     return None
+
+
+LEAD_IN_LINES = 3
+
+
+def lead_in(seat: Seat, text: str) -> tuple[str, str]:
+    """``(lead-in, the rest)``: the greeting or lead-in above the order of a message whose
+    whole text was refused ("Hi all," "Changed my mind:"): up to ``LEAD_IN_LINES``
+    leading lines that end with a colon or a comma, none starting with one of the seat's
+    order words or naming one of its legal orders (then it is an order, and the message
+    stays ambiguous), nor holding an address (an attribution: what follows may be quoted). ``("", text)`` when there is none, or nothing follows it."""
+    from games.selectors import legal_orders
+
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    lines = text.strip().split("\n")
+    taken: list[str] = []
+    i = 0
+    while i < len(lines) and len(taken) < LEAD_IN_LINES:
+        line = " ".join(lines[i].split())
+        if not line:
+            i += 1
+            continue
+        words = _order_words(line)
+        if not line.endswith((":", ",")) or not words or words[0] in verbs:
+            break
+        if "@" in line:  # "… <fivex@localhost>:" may attribute what follows to someone
+            break
+        if _other_order_named(seat, "", line) is not None:
+            break
+        taken.append(line)
+        i += 1
+    rest = "\n".join(lines[i:]).strip()
+    if not taken or not rest:
+        return "", text
+    return "\n".join(taken), rest
 
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:

@@ -178,6 +178,13 @@ def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False)
     return "\n".join([*head, "", *shown])
 
 
+def lead_in_note(*, ignored: str) -> str:
+    """Said with an order read below a greeting or a lead-in ("Changed my mind:")."""
+    shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
+    head = "The lines above your order were taken for a greeting, not an order, and ignored:"
+    return "\n".join([head, "", *shown])
+
+
 def refused_text(seat: Any, exc: Any) -> str:
     """A refused order: the exact reason, what still stands, and what is allowed now."""
     parts = [f"Your order was NOT accepted: {exc.message}"]

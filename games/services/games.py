@@ -253,9 +253,12 @@ def game_create_seated(
 
 
 def _seat_name(*, game: Game, user: Any) -> str:
-    """The engine seat name for a user: the username, made safe for order texts and
-    unique (case-insensitively) within the game."""
-    base = _NAME_CHARS.sub("_", str(user.get_username()))[:40] or "player"
+    """The engine seat name for a user: the username, made safe for order texts (written
+    in ASCII letters: "Zoë" -> "Zoe", "Иван" -> "Ivan", anything else left "_") and unique
+    (case-insensitively) within the game."""
+    from anyascii import anyascii
+
+    base = _NAME_CHARS.sub("_", anyascii(str(user.get_username())))[:40] or "player"
     taken = {
         n.lower()
         for n in Seat.objects.filter(game=game)

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from engine.base import events_for
+from fivex_site.links import public_url
 from games.models import Game, OutboxMessage, Prompt, Seat
 from games.presentation import (
     entered_order_text,
@@ -562,14 +563,12 @@ def _inline(value: Any) -> str:
 
 def game_url(game: Game) -> str:
     """The game's page."""
-    base = getattr(settings, "FIVEX_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
-    return f"{base}/games/{game.pk}/"
+    return public_url(f"/games/{game.pk}/")
 
 
 def rules_url(ruleset: str) -> str:
     """The game's rules page (``games:rules``)."""
-    base = getattr(settings, "FIVEX_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
-    return f"{base}/games/rules/{ruleset}/"
+    return public_url(f"/games/rules/{ruleset}/")
 
 
 def seats_for_mail(*, game: Game) -> list[Seat]:

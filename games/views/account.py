@@ -11,11 +11,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from fivex_site.links import public_reverse
 from games.models import ApiToken, Game
 from games.services.tokens import api_token_create, api_token_revoke
 
@@ -112,7 +112,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
     new_url = None
     # Shown only if it is still the address in force (not one renewed since elsewhere).
     if isinstance(token, str) and calendar_digest(token) == stored:
-        new_url = settings.FIVEX_BASE_URL + reverse("games:calendar_feed", args=[token])
+        new_url = public_reverse("games:calendar_feed", token)
     return render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
 
 
@@ -151,7 +151,7 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
         if prompt.deadline is None:  # paused
             continue
         game = games[game_id]
-        url = settings.FIVEX_BASE_URL + reverse("games:detail", args=[game_id])
+        url = public_reverse("games:detail", game_id)
         event = Event()
         event.add("uid", f"fivex-prompt-{prompt.pk}@{host}")
         event.add("dtstamp", now)

@@ -49,6 +49,18 @@ def engine_part(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in WRAPPER_KEYS}
 
 
+def legal_orders_complete(ruleset: Any, orders: list[Any]) -> bool:
+    """False when the engine cut the list at its ruleset's ``legal_orders_cap`` (4X
+    Dice's hit lists): orders beyond it are legal too, and may be typed."""
+    import engine
+
+    try:
+        cap = engine.get(ruleset).legal_orders_cap
+    except engine.ScriptError:
+        return True
+    return cap is None or len(orders) < cap
+
+
 def game_url(game: Any) -> str:
     from django.urls import reverse
 

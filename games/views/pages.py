@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from engine.base import events_for
-from engine.fourxdice import LEGAL_ORDERS_CAP
+from fivex_site.links import public_reverse
 from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
@@ -41,11 +41,10 @@ from games.rules_text import PHASE_HINTS
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
-from games.views.common import engine_part, load_visible_game, public_log
+from games.views.common import engine_part, legal_orders_complete, load_visible_game, public_log
 
 # Up to this many legal orders are offered as one button each; more go in a select.
 BUTTONS_MAX = 12
-LEGAL_LIST_MAX = LEGAL_ORDERS_CAP  # 4X Dice lists at most this many hit lists
 
 
 @require_safe
@@ -270,8 +269,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "my_order": view.get("my_order") if seat else None,
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
-        # The engine lists at most this many (4X Dice's hit lists): the rest are typed.
-        "legal_truncated": len(legal) >= LEGAL_LIST_MAX,
+        # The engine cut the list (4X Dice's hit lists): the rest are typed.
+        "legal_truncated": not legal_orders_complete(game.ruleset, legal),
         # Every combination of a few words (4X Dice's ALLOCATE): one choice per word.
         "order_words": _order_words(game, seat, legal, view)
         if len(legal) > BUTTONS_MAX
@@ -337,9 +336,9 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     elif user is not None:  # a seat of this user's handed over to another player
         ctx["replaced_seat"] = selectors.replaced_seat_name(game=game, user=user)
     if is_organizer and game.invite_token:
-        ctx["invite_url"] = request.build_absolute_uri(
-            reverse("games:invite", args=[game.pk, game.invite_token])
-        )
+        # The public address, as emails write it (behind a proxy the request's Host and
+        # scheme may be internal ones).
+        ctx["invite_url"] = public_reverse("games:invite", game.pk, game.invite_token)
     return ctx
 
 

@@ -586,7 +586,7 @@ def test_the_schema_speaks_to_bot_authors(client, table):
     client sent forms that could not carry options), inputs have their own descriptions,
     the error codes are listed, a retried order is a 200, a cut list of legal orders says
     so, and the deadline takes fractions of an hour."""
-    from games.api.views import legal_orders_complete
+    from games.views.common import legal_orders_complete
 
     schema = client.get("/api/schema/", {"format": "json"}).json()
     for path, ops in schema["paths"].items():
@@ -627,3 +627,31 @@ def test_the_api_lists_the_rulesets_with_their_options(client):
     assert rulesets["6x5"]["rules_url"].endswith("/games/rules/6x5/")
     schema = client.get("/api/schema/", {"format": "json"}).json()
     assert "/api/rulesets/" in schema["paths"]
+
+
+def test_created_answers_say_where_the_game_is(table, settings):
+    """A 201 carries ``Location`` (RFC 9110): the game's API address at the public base,
+    which a client GETs next; a replayed join or order (200) has none."""
+    settings.FIVEX_BASE_URL = "https://play.example.org"
+    game, clients = table
+    made = clients["bob"].post("/api/games/", {"ruleset": "5x", "seats_count": 3}, format="json")
+    assert made.status_code == 201
+    new_id = made.json()["id"]
+    assert made["Location"] == f"https://play.example.org/api/games/{new_id}/"
+    assert clients["bob"].get(made["Location"].removeprefix("https://play.example.org")).json()[
+        "game"]["id"] == new_id  # fmt: skip
+    joined = clients["cat"].post(f"/api/games/{new_id}/join/", {}, format="json")
+    assert joined.status_code == 201
+    assert joined["Location"] == f"https://play.example.org/api/games/{new_id}/"
+    again = clients["cat"].post(f"/api/games/{new_id}/join/", {}, format="json")
+    assert again.status_code == 200 and "Location" not in again
+    view = clients["ann"].get(f"/api/games/{game.pk}/").json()
+    text = view["legal_orders"][0]
+    order = clients["ann"].post(orders_url(game), {"text": text}, format="json")
+    assert order.status_code == 201, order.content
+    assert order["Location"] == f"https://play.example.org/api/games/{game.pk}/"
+    replay = clients["ann"].post(orders_url(game), {"text": text}, format="json")
+    assert replay.status_code == 200 and "Location" not in replay
+    schema = clients["ann"].get("/api/schema/", {"format": "json"}).json()["paths"]
+    for path in ("/api/games/", "/api/games/{game_id}/join/", "/api/games/{game_id}/orders/"):
+        assert "Location" in schema[path]["post"]["responses"]["201"]["headers"], path

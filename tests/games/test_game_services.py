@@ -278,3 +278,19 @@ def test_joining_says_whether_this_call_took_the_seat() -> None:
     again, created_again = game_join_seat(game=game, user=users[1])  # a retry, a double click
     assert (again.pk, created_again) == (seat.pk, False)
     assert Seat.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_seat_names_write_player_names_in_ascii_letters() -> None:
+    """The order language is ASCII: a seat's name is its player's name transliterated
+    (it was "Zo_" and "____", which players of 6x5 and 4X Dice must type to name a seat),
+    still unique within the game."""
+    from django.contrib.auth import get_user_model
+
+    users = [
+        get_user_model().objects.create_user(name, f"{i}@example.test", "pw")
+        for i, name in enumerate(["Zoë", "Иван", "李雷", "Zoe", "Mario_R"])
+    ]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=5)
+    names = [game_join(game=game, user=user).name for user in users]
+    assert names == ["Zoe", "Ivan", "LiLei", "Zoe-2", "Mario_R"]

@@ -226,3 +226,28 @@ def test_a_cut_legal_order_list_says_the_rest_can_be_typed(rf) -> None:
     assert 'id="legal-truncated"' not in render_to_string(
         "games/_prompt_panel.html", context, request=rf.get("/")
     )
+
+
+@pytest.mark.parametrize(("ruleset", "cut"), [("4x-dice", True), ("5x", False), ("6x5", False)])
+def test_the_page_says_a_list_is_cut_only_where_the_ruleset_cuts_it(
+    rf, monkeypatch, ruleset, cut
+) -> None:
+    """Only 4X Dice cuts its list (at 1,000 hit lists); another game's long list is whole,
+    as the API's ``legal_orders_complete`` says."""
+    from games import selectors
+    from games.views import pages
+
+    game = Game(pk=1, ruleset=ruleset, status="active", name="Long")
+    view = {"prompt": {"number": 3, "phase": "x", "pending": ["ann"]},
+            "legal_orders": [f"ORDER {i}" for i in range(1000)]}  # fmt: skip
+    seat = type("S", (), {"name": "ann", "status": "active", "mail_token": "t"})()
+    monkeypatch.setattr(pages, "status_payload", lambda game: {})
+    monkeypatch.setattr(selectors, "seat_for_user", lambda **kw: seat)
+    monkeypatch.setattr(selectors, "seat_view", lambda **kw: view)
+    monkeypatch.setattr(selectors, "seats", lambda **kw: [])
+    monkeypatch.setattr(selectors, "may_organize", lambda **kw: False)
+    monkeypatch.setattr(pages, "_order_words", lambda *a: None)
+    monkeypatch.setattr(pages, "hit_picker", lambda **kw: None)
+    request = rf.get("/")
+    request.user, request.session = type("U", (), {"is_authenticated": True})(), {}
+    assert pages.detail_context(request, game)["legal_truncated"] is cut

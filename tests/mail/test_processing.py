@@ -636,3 +636,52 @@ def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
     assert prompt_resolve(game_id=game.pk, prompt_number=sealed.prompt.number)
     sealed.refresh_from_db()
     assert "The prompt has resolved, with this order." in accepted_text(seat, sealed)
+
+
+@pytest.mark.parametrize(
+    "body,ignored",
+    [
+        ("Changed my mind:\nPLAY EXPAND\n", ["Changed my mind:"]),
+        ("Hi all,\n\nmy order for this turn:\nplay expand\n\nThanks,\nAnn\n",
+         ["Hi all,", "my order for this turn:"]),  # fmt: skip
+        ("Hello,\nPLAY EXPAND.\n", ["Hello,"]),
+    ],
+)
+def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
+    table, body: str, ignored: list[str]
+) -> None:
+    """From an email-only player: "Changed my mind:" above the order was counted as a
+    second order ("send exactly one order per message, not 2"). Lines before the order
+    that end with a colon or a comma, and name no order, are a greeting or a lead-in."""
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted"), row.detail
+    order = current(table.seats["ann"])
+    assert order is not None and order.parsed == {"play": "EXPAND"}
+    assert order.text.upper().rstrip(".") == "PLAY EXPAND"
+    [reply] = replies_to("ann@example.com")
+    assert "Order received for prompt 1" in reply.body
+    assert "taken for a greeting" in reply.body
+    for line in ignored:
+        assert f"    {line}\n" in reply.body
+
+
+@pytest.mark.parametrize(
+    "body,reason",
+    [
+        # A lead-in that names another order is a second order: nothing is guessed.
+        ("PLAY EXPLORE, no wait:\nPLAY EXPAND\n", "one order per message"),
+        ("Not PLAY EXPLORE but:\nPLAY EXPAND\n", "one order per message"),
+        # A line above the order that ends with neither a colon nor a comma is no lead-in.
+        ("I think\nPLAY EXPAND\n", "one order per message"),
+        # A lead-in, then two orders: still ambiguous.
+        ("My order:\nPLAY EXPAND\nPLAY EXPLORE\n", "one order per message"),
+    ],
+)
+def test_a_lead_in_that_names_an_order_is_not_read_past(table, body: str, reason: str) -> None:
+    address = table.address("ann")
+    row = process_message(body_message(to=address, body=body), address)
+    assert row.status == "rejected"
+    assert current(table.seats["ann"]) is None
+    [reply] = replies_to("ann@example.com")
+    assert "NOT accepted" in reply.body and reason in reply.body, reply.body

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.urls import reverse
-
+from fivex_site.links import public_reverse
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.standings import place_points
@@ -25,7 +23,7 @@ def _points(value: float) -> str:
 
 
 def _url(name: str, *args: Any) -> str:
-    return settings.FIVEX_BASE_URL + reverse(name, args=args)
+    return public_reverse(name, *args)
 
 
 def _ordinal(n: int) -> str:

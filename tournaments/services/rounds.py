@@ -10,6 +10,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fivex_site.links import public_reverse
 from games.errors import ValidationError
 from tournaments import selectors
 from tournaments.models import Bye, Registration, Round, Table, Tournament
@@ -228,11 +229,9 @@ def round_pair_by_hand(
 def _tell_the_byes(*, tournament: Tournament, rnd: Round) -> None:
     """Players without a table this round get an email saying so (those at a table get
     their game's start email): once per round and player, sent after the commit."""
-    from django.conf import settings
-
     from games.services.notifications import outbox_enqueue
 
-    url = settings.FIVEX_BASE_URL + reverse("tournaments:detail", args=[tournament.slug])
+    url = public_reverse("tournaments:detail", tournament.slug)
     for bye in rnd.byes.filter(kind__in=[Bye.Kind.PAIRING, Bye.Kind.REQUESTED]).select_related(
         "registration__user"
     ):
