@@ -490,3 +490,101 @@ def parsed_summary(parsed: Any) -> str:
     if isinstance(parsed, dict) and parsed:
         return "; ".join(f"{k}: {_plain(v)}" for k, v in parsed.items() if v is not None)
     return _plain(parsed) if parsed else ""
+
+
+_SOURCE_WORDS = {"web": "on the web", "api": "through the API", "email": "by email"}
+_DEFAULT_REASONS = {
+    "deadline": "no order before the deadline",
+    "resigned": "the seat has resigned",
+    "refused": "the engine refused the stored order",
+}
+
+
+def _names(value: Any) -> str:
+    return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+def _hours(value: Any) -> str:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    text = f"{number:g}"
+    return f"{text} hour{'' if text == '1' else 's'}"
+
+
+def _because(payload: dict[str, Any]) -> str:
+    reason = str(payload.get("reason") or "").strip()
+    return f" ({reason})" if reason else ""
+
+
+def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
+    """A log entry in one sentence, above its details on the log page; from the payload
+    as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
+    list the orders, the page's head says why others' are commitments) and for a kind it
+    does not know (the details say it all)."""
+    p = payload if isinstance(payload, dict) else {}
+    seat, number = p.get("seat"), p.get("prompt")
+    source = _SOURCE_WORDS.get(str(p.get("source")), "")
+    if kind == "game_created":
+        privacy = "private" if p.get("private") else "public"
+        made = (
+            f"A {p.get('seats')}-seat game of {ruleset_name(str(p.get('ruleset') or ruleset))}"
+            f" was created ({privacy})"
+        )
+        if not p.get("deadline_hours"):
+            return made + "."
+        return f"{made}; each prompt's deadline is {_hours(p['deadline_hours'])} after it opens."
+    if kind == "seat_joined":
+        return f"{seat} took a seat."
+    if kind == "seat_left":
+        return f"{seat} left before the start."
+    if kind == "game_started":
+        how = "as the organizer fixed it" if p.get("seating_fixed") else "drawn with the game's seed"
+        return (
+            f"The game started. Seating: {_names(p.get('seating') or [])} ({how}). The seed"
+            " and the set-up stay sealed by their commitments until the game ends."
+        )
+    if kind == "order_received":
+        return f"{seat} sealed an order for prompt {number} {source}.".replace(" .", ".")
+    if kind == "order_replaced":
+        return f"{seat} replaced its order for prompt {number} {source}.".replace(" .", ".")
+    if kind == "nmr_applied":
+        why = _DEFAULT_REASONS.get(str(p.get("reason")), "")
+        return f"{seat}'s default order was entered for prompt {number}" + (
+            f" ({why})." if why else "."
+        )
+    if kind == "order_forced":
+        return f"{seat}'s only legal order for prompt {number} was entered for it."
+    if kind == "prompt_resolved":
+        following = p.get("next")
+        if isinstance(following, dict):
+            stage = prompt_stage(
+                ruleset=ruleset, round_number=following.get("round"), phase=str(following.get("phase"))
+            )
+            return f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+        return f"Prompt {number} was resolved; it ended the game."
+    if kind == "game_finished":
+        ranking = p.get("ranking") if isinstance(p.get("ranking"), list) else []
+        places = "; ".join(
+            f"{i}. {' and '.join(str(n) for n in group) if isinstance(group, list) else group}"
+            for i, group in enumerate(ranking, start=1)
+        )
+        return "The game is over" + (f": {places}" if places else "") + (
+            ". The seed and every order are revealed."
+        )
+    if kind == "game_ended":
+        return f"The organizer ended the game{_because(p)}; it has no ranking."
+    if kind == "deadline_extended":
+        return f"The organizer extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+    if kind == "game_paused":
+        return f"The organizer paused the game at prompt {number}{_because(p)}."
+    if kind == "game_resumed":
+        return "The organizer resumed the game" + (f" at prompt {number}" if number else "") + "."
+    if kind == "seat_replaced":
+        return f"Seat {seat} was handed to another player."
+    if kind == "seat_resigned":
+        return f"{seat} resigned; default orders are entered for the seat from now on."
+    if kind == "privacy_changed":
+        return f"The organizer made the game {'private' if p.get('private') else 'public'}."
+    return ""

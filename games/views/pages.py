@@ -31,6 +31,7 @@ from games.presentation import (
     hex_picker,
     history_heading,
     hit_picker,
+    log_summary,
     order_pattern,
     order_reading,
     order_word_labels,
@@ -418,7 +419,10 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The public audit log: entries in order, orders as commitments until revealed."""
     game = load_visible_game(request, game_id)
     user = request.user if request.user.is_authenticated else None
-    entries = public_log(game=game, for_user=user)
+    entries = [
+        {**e, "summary": log_summary(ruleset=game.ruleset, kind=e["kind"], payload=e["payload"])}
+        for e in public_log(game=game, for_user=user)
+    ]
     return render(request, "games/game_log.html", {"game": game, "entries": entries})
 
 

@@ -13,8 +13,10 @@ from django.urls import reverse
 
 from games.models import SealedOrder
 from tests.games.test_4x_dice_hit_picker import exterminate_game
+from tests.games.web_support import eager_celery
 
 pytestmark = pytest.mark.django_db
+__all__ = ["eager_celery"]
 
 
 def titled(html: str) -> dict[str, str]:
@@ -102,3 +104,86 @@ def test_a_name_shaped_like_a_date_stays_text_and_never_breaks_the_log(name):
     assert page.status_code == 200
     html = page.content.decode()
     assert f"<td>{name}</td>" in html and f'<time datetime="{name}"' not in html
+
+
+def _summaries(client: Client, game) -> list[str]:
+    html = client.get(reverse("games:log", args=[game.pk])).content.decode()
+    return [
+        html_lib.unescape(re.sub(r"\s+", " ", text)).strip()
+        for text in re.findall(r'<p class="log-summary">(.*?)</p>', html, re.S)
+    ]
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
+    django_capture_on_commit_callbacks,
+):
+    """The log listed payload fields only ("Seating rule 2", "Engine version 1"); each
+    entry now opens with a sentence. Other seats' orders stay commitments in it while the
+    game runs, as in the details."""
+    from games.services.organizer import game_end
+    from tests.games.web_support import DEAL, DRAFT, NAMES, dealt_5x_game, submit_orders
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Log"
+    )
+    submit_orders(game, django_capture_on_commit_callbacks, DRAFT)
+    ann = Client()
+    ann.force_login(game.seats.get(name="ann").user)
+    lines = _summaries(ann, game)
+    assert lines[0] == (
+        "A 3-seat game of 5X was created (public); each prompt's deadline is 48 hours after it opens."
+    )
+    assert lines[1:4] == ["ann took a seat.", "bob took a seat.", "cat took a seat."]
+    assert re.fullmatch(
+        r"The game started\. Seating: (ann|bob|cat), (ann|bob|cat), (ann|bob|cat) \(drawn with "
+        r"the game's seed\)\. The seed and the set-up stay sealed by their commitments until "
+        r"the game ends\.",
+        lines[4],
+    ), lines[4]
+    assert sorted(lines[5:8]) == [
+        f"{name} sealed an order for prompt 1 on the web." for name in ("ann", "bob", "cat")
+    ]
+    # "Orders revealed" has no sentence: its details list the orders (others' as commitments).
+    assert re.fullmatch(r"Prompt 1 was resolved; prompt 2 \(round 1, \w+\) opened\.", lines[8])
+    page = ann.get(reverse("games:log", args=[game.pk])).content.decode()
+    assert "PASS DIDO" not in page and "PASS ERIK" not in page
+    assert _summaries(Client(), game) == lines  # a watcher reads the same sentences
+
+    game_end(game=game, by=game.organizer, reason="club closed")
+    lines = _summaries(ann, game)
+    assert len(lines) == 10 and lines[-1] == "The organizer ended the game (club closed); it has no ranking."
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload", "expected"),
+    [
+        ("game_finished", {"ranking": [["bob"], ["ann", "cat"]]},
+         "The game is over: 1. bob; 2. ann and cat. The seed and every order are revealed."),
+        ("nmr_applied", {"prompt": 4, "seat": "cat", "reason": "deadline", "source": "default"},
+         "cat's default order was entered for prompt 4 (no order before the deadline)."),
+        ("order_forced", {"prompt": 7, "seat": "ann", "source": "forced"},
+         "ann's only legal order for prompt 7 was entered for it."),
+        ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
+         "bob replaced its order for prompt 2 by email."),
+        ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
+         "The organizer extended prompt 3's deadline by 1.5 hours (travel)."),
+        ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at prompt 3."),
+        ("game_resumed", {"prompt": 3}, "The organizer resumed the game at prompt 3."),
+        ("seat_resigned", {"seat": "dan"},
+         "dan resigned; default orders are entered for the seat from now on."),
+        ("seat_replaced", {"seat": "dan"}, "Seat dan was handed to another player."),
+        ("privacy_changed", {"private": True}, "The organizer made the game private."),
+        ("prompt_resolved", {"prompt": 30, "next": None}, "Prompt 30 was resolved; it ended the game."),
+        ("prompt_resolved", {"prompt": 5, "next": {"prompt": 6, "round": 6, "phase": "move"}},
+         "Prompt 5 was resolved; prompt 6 (turn 6) opened."),
+        ("game_created", {"ruleset": "6x5", "seats": 2, "private": True, "deadline_hours": None},
+         "A 2-seat game of 6x5 was created (private)."),
+        ("orders_revealed", {"prompt": 1, "orders": {"ann": {"commitment": "ab"}}}, ""),
+        ("something_new", {"x": 1}, ""),
+    ],
+)  # fmt: skip
+def test_log_summaries_in_words(kind, payload, expected):
+    from games.presentation import log_summary
+
+    assert log_summary(ruleset="6x5", kind=kind, payload=payload) == expected
