@@ -48,7 +48,8 @@ class Game(models.Model):
     setup = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     name = models.CharField(max_length=120, blank=True)
-    # A page the game belongs to (a tournament's round), linked from the game's pages.
+    # A page the game belongs to (a tournament's round), linked from the game's pages: its
+    # path from the site's root (without the prefix the site may be served under).
     # Set by whoever creates the game; the games room knows nothing else about it.
     part_of_label = models.CharField(max_length=200, blank=True)
     part_of_path = models.CharField(max_length=300, blank=True)

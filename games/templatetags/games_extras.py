@@ -205,6 +205,16 @@ def iso_time(value: Any) -> Any:
     return value
 
 
+@register.filter
+def site_href(path: Any) -> str:
+    """A path from the site's root (``Game.part_of_path``) as a link of the page, under
+    the prefix the site is served at (``/fivex/`` behind a proxy's path)."""
+    from django.urls import get_script_prefix
+
+    path = str(path or "")
+    return get_script_prefix().rstrip("/") + path if path.startswith("/") else path
+
+
 @register.filter(name="ruleset_name")
 def ruleset_name_filter(ruleset_id: Any) -> str:
     """``"4x-dice"`` -> ``"4X Dice"`` (the engine's own name for its ruleset)."""

@@ -673,6 +673,27 @@ def test_a_tables_game_links_back_to_its_round(client):
     assert "Part of" not in client.get(f"/games/{other.pk}/").content.decode()
 
 
+def test_a_round_link_under_a_script_prefix_is_stored_from_the_root_and_shown_under_it(client):
+    """Behind a proxy's path (/fivex/) the round is started from a page under the prefix;
+    the game keeps the path from the site's root (as the migration writes it) and its
+    pages link under the prefix they are served at (it was stored with the prefix, and a
+    page served elsewhere would have linked to it)."""
+    from django.urls import set_script_prefix
+
+    organizer, players, t, _regs = _open_cup("pfx", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    set_script_prefix("/fivex/")
+    try:
+        rounds.round_start(rnd=rnd, by=organizer)
+        game = Game.objects.get(pk=rnd.tables.order_by("number").first().game_id)
+        assert game.part_of_path == f"/tournaments/{t.slug}/rounds/1/"
+        client.force_login(players[0])
+        html = client.get(f"/games/{game.pk}/").content.decode()
+    finally:
+        set_script_prefix("/")
+    assert f'Part of <a href="/fivex/tournaments/{t.slug}/rounds/1/">' in html
+
+
 @pytest.mark.parametrize("path", ["https://evil.example/", "//evil.example/", "rounds/1/",
                                   "/\\evil.example/"])
 def test_a_games_part_of_link_stays_on_the_site(path):

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from fivex_site.links import public_reverse
+from fivex_site.links import public_reverse, site_path
 from games.errors import ValidationError
 from tournaments import selectors
 from tournaments.models import Bye, Registration, Round, Table, Tournament
@@ -294,7 +294,8 @@ def round_start(*, rnd: Round, by: Any) -> Round:
                 quiet_hours_time_zone=tournament.quiet_hours_time_zone,
                 part_of=(
                     f"{tournament.name}, round {rnd.number}",
-                    reverse("tournaments:round", args=[tournament.slug, rnd.number]),
+                    # From the site's root: the pages add the prefix they are served under.
+                    site_path(reverse("tournaments:round", args=[tournament.slug, rnd.number])),
                 ),
             )
             table.game = game
