@@ -18,6 +18,8 @@ class ListedFiltersOnly(admin.ModelAdmin):
     time (a sealed order, the seed, a seat's reply address). Here a lookup must start at
     a field in ``list_filter``, the date hierarchy or the primary key."""
 
+    show_full_result_count = False  # a second COUNT of the whole table on every page
+
     def lookup_allowed(self, lookup: str, value: Any, request: Any) -> bool:
         root = lookup.split(LOOKUP_SEP, 1)[0]
         allowed = {"pk", "id", self.model._meta.pk.name, self.date_hierarchy}
@@ -59,6 +61,7 @@ class GameAdmin(ListedFiltersOnly):
     list_display = ("id", "name", "ruleset", "status", "seats_count", "organizer", "created_at")
     list_filter = ("status", "ruleset", "is_private")
     search_fields = ("name", "public_id")
+    raw_id_fields = ("organizer",)  # not a drop-down of every account
     # The seed, its salt and a fixed set-up (dealt cards, secret goals) stay out of the
     # admin form: the log reveals them when the game ends.
     exclude = ("seed", "seed_salt", "setup", "invite_token")
@@ -70,6 +73,7 @@ class GameAdmin(ListedFiltersOnly):
 class PromptAdmin(ListedFiltersOnly):
     list_display = ("game", "number", "round", "phase", "status", "deadline", "resolved_at")
     list_filter = ("status", "phase")
+    ordering = ("-id",)  # the primary key's index (the model's order sorts a join)
     exclude = ("events",)
     readonly_fields = ("game", "number", "round", "phase", "pending", "status", "resolved_at")
 
@@ -77,6 +81,8 @@ class PromptAdmin(ListedFiltersOnly):
 @admin.register(SealedOrder)
 class SealedOrderAdmin(ListedFiltersOnly):
     list_display = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
+    list_select_related = ("prompt__game",)
+    ordering = ("-id",)
     # Text, parsed order and salt are sealed: not shown in the normal admin.
     fields = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
     readonly_fields = fields
@@ -92,6 +98,7 @@ class SealedOrderAdmin(ListedFiltersOnly):
 class LogEntryAdmin(ListedFiltersOnly):
     list_display = ("game", "seq", "kind", "created_at", "hash")
     list_filter = ("kind",)
+    ordering = ("-id",)
     # The payload as the public log shows it: while the game runs, revealed orders are
     # commitments only (some, like a 5X draft pass, the rules never show to others).
     fields = ("game", "seq", "kind", "created_at", "public_payload", "prev_hash", "hash")
@@ -120,6 +127,8 @@ class LogEntryAdmin(ListedFiltersOnly):
 class OutboxMessageAdmin(ListedFiltersOnly):
     list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind")
+    ordering = ("-id",)
+    raw_id_fields = ("seat", "game")  # not drop-downs of every seat and game
     # The body is the player's own view; the reply address is the seat's credential.
     exclude = ("body", "html", "reply_to", "headers")
     readonly_fields = ("to", "subject", "status", "attempts", "last_error", "sent_at")

@@ -38,6 +38,9 @@ class RegistrationInline(admin.TabularInline):
     fields = ("user", "status", "first_round", "withdrawn_after_round", "requested_byes")
     readonly_fields = fields
 
+    def get_queryset(self, request):  # noqa: ANN001, ANN201, D102
+        return super().get_queryset(request).select_related("user", "tournament")
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -69,16 +72,19 @@ class TournamentAdmin(ListedFiltersOnly):
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "number", "status", "paired_by_hand", "started_at")
     list_filter = ("status",)
+    list_select_related = ("tournament",)
 
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
     list_display = ("round", "number", "game", "result_source")
+    list_select_related = ("round__tournament", "game")
 
 
 @admin.register(Bye)
 class ByeAdmin(ReadOnlyAdmin):
     list_display = ("round", "registration", "kind", "points")
+    list_select_related = ("round__tournament", "registration__user", "registration__tournament")
 
 
 @admin.register(RatingEntry)

@@ -264,7 +264,9 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
 
 def rating_history(*, pool: str, user: Any) -> list[RatingEntry]:
     """The user's ledger rows in a pool, oldest first."""
-    return list(RatingEntry.objects.filter(pool=pool, user=user).order_by("seq", "id"))
+    return list(
+        RatingEntry.objects.filter(pool=pool, user=user).select_related("game").order_by("seq", "id")
+    )
 
 
 def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from fivex_site.converters import RowIdConverter
 from games.errors import ApplicationError
+from games.models import Prompt
 from games.selectors import player_by_name_or_email, time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
@@ -185,10 +186,15 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
-    for table in rnd.tables.select_related("game").order_by("number"):
-        prompt = None
-        if table.game_id:
-            prompt = table.game.prompts.filter(resolved_at__isnull=True).order_by("-number").first()
+    round_tables = list(rnd.tables.select_related("game").order_by("number"))
+    # Each game's open prompt, in one query (it was one a table).
+    open_prompts: dict[int, Prompt] = {}
+    for prompt in Prompt.objects.filter(
+        game_id__in=[t.game_id for t in round_tables if t.game_id], resolved_at__isnull=True
+    ).order_by("game_id", "number"):
+        open_prompts[prompt.game_id] = prompt  # the newest last
+    for table in round_tables:
+        prompt = open_prompts.get(table.game_id) if table.game_id else None
         tables.append({
             "table": table,
             "players": [regs[p] for p in table.players],

@@ -716,3 +716,40 @@ def test_the_migration_links_existing_tables_games_to_their_rounds():
     assert set(Game.objects.filter(pk__in=ids).values_list("part_of_label", "part_of_path")) == {
         ("Cup mig, round 1", f"/tournaments/{t.slug}/rounds/1/")
     }
+
+
+def test_rating_a_pool_costs_the_same_queries_whatever_its_history():
+    """From a data-at-scale audit: one query per rated table of the pool's whole history
+    (its tournament's registrations), for every result recorded: 9,000+ queries and 40 s
+    for 24 results of a 200-player tournament."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    organizer, _players, t, rnd = _finished_duel_round("qpa")  # 2 rated tables
+    with CaptureQueriesContext(connection) as few:
+        results.ratings_sync(pool=t.rating_pool, rebuild=True)
+    rnd2 = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd2, by=organizer)
+    _results_by_hand(rnd2, organizer, "played offline")  # 4 rated tables now
+    with CaptureQueriesContext(connection) as more:
+        results.ratings_sync(pool=t.rating_pool, rebuild=True)
+    assert RatingEntry.objects.filter(pool=t.rating_pool).count() == 8
+    assert len(more.captured_queries) == len(few.captured_queries)
+
+
+def test_collecting_results_rates_each_pool_once(monkeypatch, django_capture_on_commit_callbacks):
+    """Every table's result is recorded, then each pool touched is rated once (a replay
+    of the pool per table made a round's results quadratic in the pool's history)."""
+    organizer, _players, t, _regs = _open_cup("once", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.select_related("game"):
+        play_to_the_end(table.game)
+    synced = []
+    real = results.ratings_sync
+    monkeypatch.setattr(results, "ratings_sync", lambda **kw: synced.append(kw) or real(**kw))
+    assert results.results_collect() == 2
+    assert synced == [{"pool": t.rating_pool}]
+    # The ledger is what a recomputation from scratch gives.
+    assert RatingEntry.objects.filter(pool=t.rating_pool).count() == 4
+    assert results.ratings_differences(pool=t.rating_pool) == []

@@ -277,7 +277,7 @@ def _bye_choices(
             barred.setdefault(index[b], set()).add(index[a])
     partners_needed = smallest - 1
     seated_count = len(candidates) - n_byes
-    for chosen in combinations(range(len(candidates)), n_byes):
+    for chosen in _by_deserving(candidates, n_byes):
         out = set(chosen)
         if all(
             seated_count - 1 - len(others - out) >= partners_needed
@@ -285,6 +285,35 @@ def _bye_choices(
             if x not in out
         ):
             yield chosen
+
+
+def _by_deserving(candidates: list[Player], n_byes: int) -> Iterator[tuple[int, ...]]:
+    """Every choice of ``n_byes`` candidates (sorted indexes), the most deserving first:
+    in the order of their places in the bye order, players tied on byes, points and
+    rating counting as one place (rule 2 does not choose between them). Plain index order
+    put byes (0, 5) before (3, 4) when 0-4 are tied: a second bye for the player at 5
+    while two of the tied players could take it. Lazy: big fields are cut off early."""
+    groups: list[list[int]] = []  # candidates tied with each other (they are adjacent)
+    for i, p in enumerate(candidates):
+        if groups and _tie_key(candidates[groups[-1][0]]) == _tie_key(p):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+
+    def counts(start: int, left: int) -> Iterator[list[tuple[int, int]]]:
+        """(group, how many of it) lists taking ``left`` players from groups ``start``
+        on, in lexicographic order of the groups taken (so of their places)."""
+        if left == 0:
+            yield []
+            return
+        for g in range(start, len(groups)):
+            for take in range(min(left, len(groups[g])), 0, -1):
+                for rest in counts(g + 1, left - take):
+                    yield [(g, take), *rest]
+
+    for picks in counts(0, n_byes):
+        for parts in product(*(combinations(groups[g], n) for g, n in picks)):
+            yield tuple(sorted(i for part in parts for i in part))
 
 
 def pair_json(data: object) -> dict[str, object]:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.errors import PermissionDenied, ValidationError
 from games.models import Game, Seat
 from games.presentation import one_line
-from tournaments.models import RatingEntry, Round, Table, Tournament
+from tournaments.models import RatingEntry, Registration, Round, Table, Tournament
 from tournaments.ratings import rate
 from tournaments.selectors import INITIAL_RATING
 from tournaments.services import notices
@@ -67,21 +67,32 @@ def results_collect() -> int:
     finish first), update ratings and finish rounds. Safe to run at any time, twice.
     Returns how many results were recorded."""
     recorded = 0
+    touched: set[str] = set()
     tables = (
         Table.objects.filter(ranking__isnull=True, round__status=Round.Status.STARTED,
                              game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
-        .select_related("game", "round")
+        .select_related("game", "round__tournament")
         .order_by("game__finished_at", "game_id")
     )
     for table in tables:
         try:
             done = _collect_one(table)
+            if done:
+                recorded += 1
+                touched.add(table.round.tournament.rating_pool)
+                round_check_finished(rnd=table.round)
         except Exception:  # one broken table must not hold back every other tournament
             logger.exception("recording the result of tournament table %s failed", table.pk)
             continue
-        if done:
-            recorded += 1
-            round_check_finished(rnd=table.round)
+    # Once per pool, after the results and outside the tournaments' locks: a replay of the
+    # pool's history per result made a round of 50 tables cost minutes. A run that stops
+    # before this is caught up by the pool's next result (the sync appends every missing
+    # row), or by ``recompute_ratings``.
+    for pool in sorted(touched):
+        try:
+            ratings_sync(pool=pool)
+        except Exception:
+            logger.exception("updating the ratings of pool %s failed", pool)
     return recorded
 
 
@@ -92,6 +103,9 @@ def _collect_one(table: Table) -> bool:
         table = Table.objects.select_related("game").get(pk=table.pk)
         if table.ranking is not None:
             return False
+        registered = set(tournament.registrations.values_list("pk", flat=True))
+        if not set(table.players) <= registered:  # an old admin delete: nobody to rate
+            raise ValueError(f"table {table.pk} names registrations that are gone")
         ranking = _ranking_from_game(table=table, game=table.game)
         if ranking is None:
             return False  # an abandoned game without a result: the organizer enters one
@@ -102,7 +116,6 @@ def _collect_one(table: Table) -> bool:
         log_add(tournament=tournament, kind="result_recorded",
                 payload={"round": table.round.number, "table": table.number,
                          "game": table.game_id, "ranking": ranking})
-        ratings_sync(pool=tournament.rating_pool)
     return True
 
 
@@ -203,8 +216,12 @@ def pool_games(*, pool: str) -> list[tuple[str, list[list[str]], Table]]:
         .select_related("round__tournament")
         .order_by("recorded_at", "id")
     )
+    # Registration -> user for the whole pool in one query (registration ids are unique
+    # across tournaments): it was one query per rated table.
+    users = dict(
+        Registration.objects.filter(tournament__rating_pool=pool).values_list("pk", "user_id")
+    )
     for table in tables:
-        users = dict(table.round.tournament.registrations.values_list("pk", "user_id"))
         ranking = [[str(users[p]) for p in group] for group in table.ranking]
         out.append((f"t{table.pk}", ranking, table))
     return out
@@ -219,6 +236,23 @@ def ratings_compute(*, pool: str):
 def ratings_sync(*, pool: str, rebuild: bool = False) -> int:
     """Bring the stored ledger up to date: append rows for newly recorded games (or,
     with ``rebuild``, rewrite the whole ledger). Returns the rows written."""
+    with transaction.atomic():
+        _pool_lock(pool)
+        return _ratings_sync_locked(pool=pool, rebuild=rebuild)
+
+
+def _pool_lock(pool: str) -> None:
+    """Serialize the ledger's writers of one pool (two tournaments of a pool record
+    results under different locks) until the transaction ends. PostgreSQL: an advisory
+    lock on the pool's name; SQLite writes one transaction at a time anyway."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", [pool])
+
+
+def _ratings_sync_locked(*, pool: str, rebuild: bool) -> int:
     result, games = ratings_compute(pool=pool)
     tables = {key: table for key, _r, table in games}
     if rebuild:
