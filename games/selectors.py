@@ -513,11 +513,18 @@ def log_entry_public(*, entry: LogEntry) -> dict[str, Any]:
     return shown if entry.game.status in OVER else _redact(shown, set())
 
 
-def game_log(*, game: Game, for_user: Any = None) -> list[dict[str, Any]]:
+def game_log(
+    *, game: Game, for_user: Any = None, after: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
     """The game's audit log as a player may see it. While the game runs, order texts
     and salts of other seats are replaced by their commitments (the viewer's own seat
-    sees its own); once the game is over the whole log is public."""
-    entries = [_entry_dict(e) for e in LogEntry.objects.filter(game=game).order_by("seq")]
+    sees its own); once the game is over the whole log is public. ``after``/``limit``:
+    the entries after that sequence number, at most that many (a long game's log is
+    read a page at a time)."""
+    rows = LogEntry.objects.filter(game=game, seq__gt=after).order_by("seq")
+    if limit is not None:
+        rows = rows[:limit]
+    entries = [_entry_dict(e) for e in rows]
     if game.status in OVER:
         return entries
     own: set[str] = set()
@@ -528,6 +535,11 @@ def game_log(*, game: Game, for_user: Any = None) -> list[dict[str, Any]]:
             .values_list("name", flat=True)
         )
     return [_redact(e, own) for e in entries]
+
+
+def log_length(*, game: Game) -> int:
+    """How many entries the game's log has (their sequence numbers run 1, 2, ...)."""
+    return LogEntry.objects.filter(game=game).count()
 
 
 def game_export(*, game: Game) -> dict[str, Any]:

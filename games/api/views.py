@@ -119,6 +119,19 @@ class PageQuerySerializer(s.StrictInputSerializer):
     )
 
 
+LOG_LIMIT = 1000
+
+
+class LogQuerySerializer(s.StrictInputSerializer):
+    after = drf_serializers.IntegerField(
+        min_value=0, max_value=10**9, default=0,
+        help_text="Only the entries after this sequence number (the last one you have).",
+    )  # fmt: skip
+    limit = drf_serializers.IntegerField(
+        min_value=1, max_value=LOG_LIMIT, default=LOG_LIMIT, help_text="Entries at most."
+    )
+
+
 class MyGamesQuerySerializer(PageQuerySerializer):
     status = drf_serializers.ChoiceField(
         choices=Game.Status.values, required=False, help_text="Only games with this status."
@@ -578,11 +591,29 @@ class GameLogView(BaseAPIView):
     """The audit log: while the game runs, other seats' orders as their commitments only
     (what the rules reveal is in the caller's view); everything once the game is over."""
 
-    @extend_schema(responses={200: s.LogSerializer, **ERRORS})
+    @extend_schema(
+        parameters=[
+            LogQuerySerializer,
+            OpenApiParameter("X-Total-Count", int, OpenApiParameter.HEADER, response=[200],
+                             description="How many entries the log has."),
+            OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
+                             description='The next entries, when there are: <url>; rel="next".'),
+        ],
+        responses={200: s.LogSerializer, **ERRORS},
+    )  # fmt: skip
     def get(self, request: Request, game_id: int) -> Response:
-        game = self.visible_game(request, game_id)
-        entries = public_log(game=game, for_user=request.user)
-        return Response(s.LogSerializer({"game": game.pk, "entries": entries}).data)
+        game = self.visible_game(request, game_id)  # a stranger's 404 before any 400
+        query = _query(request, LogQuerySerializer)
+        total = selectors.log_length(game=game)
+        entries = public_log(
+            game=game, for_user=request.user, after=query["after"], limit=query["limit"]
+        )
+        response = Response(s.LogSerializer({"game": game.pk, "entries": entries}).data)
+        response["X-Total-Count"] = str(total)
+        if entries and entries[-1]["seq"] < total:
+            following = urlencode({"after": entries[-1]["seq"], "limit": query["limit"]})
+            response["Link"] = f'<{public_url(site_path(request.path))}?{following}>; rel="next"'
+        return response
 
 
 class GameExportView(BaseAPIView):

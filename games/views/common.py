@@ -86,14 +86,16 @@ def post_action(view_func: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     return wrapper
 
 
-def public_log(*, game: Any, for_user: Any) -> list[dict[str, Any]]:
+def public_log(
+    *, game: Any, for_user: Any, after: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
     """selectors.game_log, plus a safety net (defence in depth): while the game runs,
     a fixed set-up in an entry's payload (e.g. 5X's ``setup.deal``: every seat's
     leaders) is withheld, since it holds other seats' hidden cards. The log itself no
     longer carries it before the end (``game_started`` has only ``setup_commitment``;
     see ``engine.audit``), but logs written before that change still do. The full log
     is public once the game is over."""
-    entries = selectors.game_log(game=game, for_user=for_user)
+    entries = selectors.game_log(game=game, for_user=for_user, after=after, limit=limit)
     if game.status in ("finished", "abandoned"):
         return entries
     out = []

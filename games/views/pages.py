@@ -44,6 +44,8 @@ from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
 from games.views.common import engine_part, legal_orders_complete, load_visible_game, public_log
 
+# Log entries a page of the log page shows.
+LOG_PAGE = 200
 # Up to this many legal orders are offered as one button each; more go in a select.
 BUTTONS_MAX = 12
 
@@ -419,11 +421,27 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The public audit log: entries in order, orders as commitments until revealed."""
     game = load_visible_game(request, game_id)
     user = request.user if request.user.is_authenticated else None
+    total = selectors.log_length(game=game)
+    pages = max(1, -(-total // LOG_PAGE))
+    # The newest page unless another is asked for (a long game's log is thousands of
+    # entries: the whole of it was 2 MB of HTML and a second of CPU).
+    raw = request.GET.get("page", "")
+    page = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= pages else pages
     entries = [
         {**e, "summary": log_summary(ruleset=game.ruleset, kind=e["kind"], payload=e["payload"])}
-        for e in public_log(game=game, for_user=user)
+        for e in public_log(game=game, for_user=user, after=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
     ]
-    return render(request, "games/game_log.html", {"game": game, "entries": entries})
+    context = {
+        "game": game,
+        "entries": entries,
+        "page": page,
+        "pages": pages,
+        "page_numbers": range(1, pages + 1) if pages > 1 else (),
+        "total": total,
+        "first_seq": (page - 1) * LOG_PAGE + 1,
+        "last_seq": min(page * LOG_PAGE, total),
+    }
+    return render(request, "games/game_log.html", context)
 
 
 @require_safe

@@ -187,3 +187,49 @@ def test_log_summaries_in_words(kind, payload, expected):
     from games.presentation import log_summary
 
     assert log_summary(ruleset="6x5", kind=kind, payload=payload) == expected
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_a_long_log_comes_a_page_at_a_time(monkeypatch, django_capture_on_commit_callbacks):
+    """A data-at-scale audit: an 800-prompt game's log page was 2 MB of HTML and a second
+    of CPU. The page shows the newest entries, with links to the earlier pages; the API
+    reads the entries after a sequence number, with the total and the next link."""
+    from games.views import pages
+    from tests.games.web_support import DEAL, DRAFT, NAMES, dealt_5x_game, submit_orders
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Long"
+    )
+    submit_orders(game, django_capture_on_commit_callbacks, DRAFT)
+    from games.models import LogEntry
+
+    assert LogEntry.objects.filter(game=game).count() == 10
+    monkeypatch.setattr(pages, "LOG_PAGE", 4)
+    client = Client()
+
+    def seqs(url: str) -> list[int]:
+        html = client.get(url).content.decode()
+        return [int(n) for n in re.findall(r'<td class="seq">(\d+)</td>', html)]
+
+    url = reverse("games:log", args=[game.pk])
+    assert seqs(url) == [9, 10]  # the newest page: 3 of 3
+    assert seqs(url + "?page=1") == [1, 2, 3, 4]
+    assert seqs(url + "?page=2") == [5, 6, 7, 8]
+    for bad in ("?page=0", "?page=4", "?page=x", "?page=２"):
+        assert seqs(url + bad) == [9, 10], bad
+    text = html_lib.unescape(client.get(url + "?page=2").content.decode())
+    assert "Entries 5–8 of 10 (the newest are on page 3)." in text
+    assert '<a href="?page=2" aria-current="page">' in text and '<a href="?page=3">' in text
+
+    api = f"/api/games/{game.pk}/log/"
+    client.force_login(game.seats.get(name="ann").user)
+    whole = client.get(api)
+    assert [e["seq"] for e in whole.json()["entries"]] == list(range(1, 11))
+    assert whole["X-Total-Count"] == "10" and "Link" not in whole
+    first = client.get(api, {"limit": 5})
+    assert [e["seq"] for e in first.json()["entries"]] == [1, 2, 3, 4, 5]
+    assert first["Link"].endswith(f'{api}?after=5&limit=5>; rel="next"')
+    rest = client.get(api, {"after": 9})
+    assert [e["seq"] for e in rest.json()["entries"]] == [10] and "Link" not in rest
+    for bad in ({"limit": 0}, {"limit": 1001}, {"after": -1}, {"after": "x"}, {"offset": 3}):
+        assert client.get(api, bad).status_code == 400, bad
