@@ -1,9 +1,24 @@
 """Template context shared by every page."""
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.http import HttpRequest
+from django.urls import reverse
 
 
 def site(request: HttpRequest) -> dict[str, object]:
-    """Names every layout needs: the environment and the public base URL."""
-    return {"FIVEX_ENV": settings.FIVEX_ENV, "FIVEX_BASE_URL": settings.FIVEX_BASE_URL}
+    """Names every layout needs: the environment, the public base URL and the address
+    of the log-in page that comes back to this page (a player opening a game's link from
+    an email while signed out lands on the game, not the home page)."""
+    login = reverse("account_login")
+    path = request.get_full_path() if request.method in ("GET", "HEAD") else ""
+    if path and request.path_info not in ("/", "/404") and not request.path_info.startswith(
+        "/accounts/"
+    ):
+        login += "?" + urlencode({"next": path})
+    return {
+        "FIVEX_ENV": settings.FIVEX_ENV,
+        "FIVEX_BASE_URL": settings.FIVEX_BASE_URL,
+        "login_url": login,
+    }

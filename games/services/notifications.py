@@ -716,6 +716,8 @@ def notify_prompt_resolved(
         )
         if next_prompt is not None and not asked and not seat.email_every_prompt:
             continue  # this player only wants the emails that ask for an order
+        if next_prompt is not None and seat.status == Seat.Status.RESIGNED:
+            continue  # resigned: told when the game ends, not of every move after
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         seen = events
         if not seat.email_every_prompt:  # what happened since this seat's last email

@@ -119,7 +119,9 @@ def play_defaults(game: Game, prompts: int = 200) -> bool:
             break
         state = current_state(game=game)
         for name in prompt.pending:
-            seat = Seat.objects.get(game=game, name=name, status=Seat.Status.ACTIVE)
+            seat = Seat.objects.filter(game=game, name=name, status=Seat.Status.ACTIVE).first()
+            if seat is None:  # resigned: the server enters its default orders
+                continue
             if not seat.orders.filter(prompt=prompt, is_current=True).exists():
                 order_submit(seat=seat, text=rules.default_order(state, name), source="web")
         assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number)

@@ -130,3 +130,22 @@ def test_a_resign_racing_a_leave_is_refused_not_a_crash() -> None:
     Seat.objects.filter(pk=gone.pk).delete()
     with pytest.raises(PermissionDenied, match="do not hold a seat"):
         seat_resign(seat=gone)
+
+
+def test_a_resigned_seat_is_mailed_the_end_not_every_move(django_capture_on_commit_callbacks) -> None:
+    """From a league player's walk: after resigning, an email came after every move of the
+    others (up to ~100 in a 6x5 game), with no way to stop them."""
+    from games.models import OutboxMessage
+    from games.services.games import seat_resign
+    from tests.games.core_support import play_defaults
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_resign(seat=seats["ann"])
+    assert play_defaults(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    resolved = OutboxMessage.objects.filter(kind="prompt_resolved")
+    to_ann = list(resolved.filter(to=seats["ann"].user.email).values_list("subject", flat=True))
+    assert to_ann == [f"[{game.title}] The game is over"]
+    assert resolved.filter(to=seats["bob"].user.email).count() > 5  # the others are told

@@ -577,3 +577,30 @@ def test_receipt_shows_when_the_order_was_sealed_in_words(client, users, started
     text = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
     assert f"Submitted {order.submitted_at:%a %-d %b %Y, %H:%M:%S} UTC" in text
     assert order.submitted_at.isoformat() not in text
+
+
+def test_a_game_link_opened_signed_out_leads_back_to_the_game(client, users, started):
+    """From a league player's walk: a game's link from an email, opened signed out, showed
+    the spectator page with a header "Log in" to the home page, and a private game said
+    "Page not found" as if it were gone."""
+    from django.contrib.auth import get_user_model
+
+    url = reverse("games:detail", args=[started.pk])
+    back = f"/accounts/login/?next=%2Fgames%2F{started.pk}%2F"
+    html = client.get(url).content.decode()
+    assert f'<div class="notice" id="log-in-to-play">Playing in this game? <a href="{back}">' in html
+    assert f'<li><a href="{back}">Log in</a></li>' in html
+    hush = game_services.game_create_seated(organizer=users["zed"], ruleset="6x5", name="Hush",
+                                            users=[users["zed"], users["bob"]], is_private=True)  # fmt: skip
+    missing = client.get(reverse("games:detail", args=[hush.pk]))
+    assert missing.status_code == 404
+    assert f'<a href="/accounts/login/?next=%2Fgames%2F{hush.pk}%2F">log in</a>' in missing.content.decode()
+    # The log-in page itself, and the home page, need no way back.
+    assert '<li><a href="/accounts/login/">Log in</a></li>' in client.get("/accounts/login/").content.decode()
+    bob = users["bob"]
+    bob.set_password("a-long-pass-phrase-9")
+    bob.save()
+    get_user_model().objects.filter(pk=bob.pk).update(email="bob@example.test")
+    signed_in = client.post(back, {"login": "bob@example.test", "password": "a-long-pass-phrase-9"})
+    assert signed_in.status_code == 302 and signed_in["Location"] == url
+    assert "log-in-to-play" not in client.get(url).content.decode()
