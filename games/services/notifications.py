@@ -680,7 +680,8 @@ def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
             game=game,
             seat=seat,
             template="games/email/turn.txt",
-            subject=f"[{_title(game)}] The game has started",
+            subject=f"[{_title(game)}] The game has started"
+            + (f"; your order: {context['stage']}" if context["pending"] else ""),
             context=context,
             kind="game_started",
             key=f"started:{game.pk}:{seat.pk}",
@@ -733,8 +734,17 @@ def notify_prompt_resolved(
             subject = f"[{_title(game)}] The game is over"
             context["headline"] = "The game is over."
         else:
-            subject = f"[{_title(game)}] Prompt {prompt.number} resolved"
+            # The subject says whether to act, for an inbox of many games.
+            if asked:
+                subject = f"[{_title(game)}] Your order: {context['stage']}"
+            else:
+                subject = f"[{_title(game)}] Prompt {prompt.number} resolved: " + _waiting_words(
+                    context["waiting_for"]
+                )
             context["headline"] = f"Prompt {prompt.number} ({prompt.phase}) is resolved."
+        missed = entered.get(seat.name)
+        if missed is not None and missed[1] == "deadline":
+            subject += " (default order played for you)"
         _send_to_seat(
             game=game,
             seat=seat,
@@ -747,6 +757,18 @@ def notify_prompt_resolved(
             prompt_number=None if next_prompt is None else next_prompt.number,
         )
     outbox_enqueue_many(messages=batch)
+
+
+def _waiting_words(names: list[str]) -> str:
+    """Who the open prompt waits for, for a subject: "waiting for cat", "waiting for ann,
+    bob and 3 others"."""
+    if not names:
+        return "nothing to order"
+    shown = names[:2] if len(names) > 3 else names
+    text = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    if len(names) > len(shown):
+        text = ", ".join(shown) + f" and {len(names) - len(shown)} others"
+    return f"waiting for {text}"
 
 
 def _entered_line(seat: Seat, order: tuple[str, str, str] | None) -> str:
@@ -792,7 +814,7 @@ def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
         game=game,
         seat=seat,
         template="games/email/reminder.txt",
-        subject=f"[{_title(game)}] Reminder: your order for prompt {prompt.number}",
+        subject=f"[{_title(game)}] Reminder: your order for {context['stage']} (prompt {prompt.number})",
         context=context,
         kind="reminder",
         key=f"reminder:{game.pk}:{prompt.number}:{seat.pk}",

@@ -50,13 +50,15 @@ def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_co
         assert any(h.startswith(line) for h in happened), (line, happened)
     assert not any(re.search(r"\[\d+, \d+\]", h) for h in happened), happened
 
-    resolved = OutboxMessage.objects.filter(game=game, subject__contains="Prompt 1 resolved")
+    resolved = OutboxMessage.objects.filter(
+        game=game, kind="prompt_resolved", body__contains="— Prompt 1 ("
+    )
     assert resolved.count() == 3
     for message in resolved:
         for line in expected:
             assert f"- {line}" in message.body, message.to
         assert not re.search(r"\[\d+, \d+\]", message.body)
-    for message in OutboxMessage.objects.filter(game=game, subject__contains="Prompt 2 resolved"):
+    for message in OutboxMessage.objects.filter(game=game, body__contains="— Prompt 2 ("):
         assert not re.search(r"\[\d+, \d+\]", message.body)
         assert hits[0] in message.body
 

@@ -20,8 +20,10 @@ from games.services.notifications import (
     outbox_send,
     outbox_send_many,
 )
+from tests.games.web_support import eager_celery
 
 pytestmark = pytest.mark.django_db
+__all__ = ["eager_celery"]
 
 
 class ScriptedHandler:
@@ -382,3 +384,56 @@ def test_a_games_emails_name_one_thread_in_references(django_capture_on_commit_c
     assert len({m.headers["Message-ID"] for m in mails if "Message-ID" in m.headers}) == sum(
         "Message-ID" in m.headers for m in mails
     )
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_subjects_say_whether_to_act(django_capture_on_commit_callbacks) -> None:
+    """From a league player's walk: every turn email was "[Game] Prompt N resolved",
+    whether it asked for an order or not (42 % did not), and a missed deadline did not
+    show. The subject now says it."""
+    from games.models import Prompt
+    from games.services.deadlines import enforce_deadlines
+    from tests.games.web_support import DEAL, DRAFT, NAMES, dealt_5x_game, submit_orders
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Subj"
+    )
+    started = {m.seat.name: m.subject for m in OutboxMessage.objects.filter(kind="game_started")}
+    assert started == {name: "[Subj] The game has started; your order: draft" for name in NAMES}
+    submit_orders(game, django_capture_on_commit_callbacks, DRAFT)
+    after = {m.seat.name: m.subject for m in OutboxMessage.objects.filter(kind="prompt_resolved")}
+    prompt = Prompt.objects.get(game=game, number=2)
+    stage = f"round {prompt.round}, {prompt.phase}"
+    for name in NAMES:
+        asked = name in prompt.pending and name not in prompt.forced
+        waiting = [n for n in prompt.pending if n not in prompt.forced]
+        assert after[name] == (
+            f"[Subj] Your order: {stage}" if asked
+            else "[Subj] Prompt 1 resolved: waiting for " + " and ".join(waiting)
+        ), (name, after[name], prompt.pending)  # fmt: skip
+    # A missed deadline: the default order entered for a seat is in its subject.
+    late = [n for n in prompt.pending if n not in prompt.forced]
+    on_time = late[1:]
+    submit_orders(game, django_capture_on_commit_callbacks, {n: _first(game, n) for n in on_time})
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=prompt.opened_at)
+    with django_capture_on_commit_callbacks(execute=True):
+        enforce_deadlines()
+    missed = OutboxMessage.objects.get(kind="prompt_resolved", seat__name=late[0],
+                                       key__startswith=f"resolved:{game.pk}:2:")  # fmt: skip
+    assert missed.subject.endswith(" (default order played for you)"), missed.subject
+
+
+def _first(game, name: str) -> str:
+    from games.selectors import legal_orders
+
+    return legal_orders(seat=game.seats.get(name=name))[0]
+
+
+def test_who_a_prompt_waits_for_in_a_subject() -> None:
+    from games.services.notifications import _waiting_words
+
+    assert _waiting_words(["cat"]) == "waiting for cat"
+    assert _waiting_words(["ann", "bob"]) == "waiting for ann and bob"
+    assert _waiting_words(["ann", "bob", "cat"]) == "waiting for ann, bob and cat"
+    assert _waiting_words(["ann", "bob", "cat", "dan", "eve"]) == "waiting for ann, bob and 3 others"
+    assert _waiting_words([]) == "nothing to order"
