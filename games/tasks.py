@@ -66,11 +66,15 @@ def send_outbox_batch(message_ids: list[int]) -> int:
 
 @shared_task
 def send_outbox() -> int:
-    """Beat sweep: (re)send messages that are due (retries, lost tasks)."""
+    """Beat sweep: (re)send messages that are due (retries, lost tasks), a bounded number
+    a run, in batches sharing a mail connection."""
     due = notifications.outbox_due()
-    for message_id in due:
-        send_outbox_message.delay(message_id)
+    for start in range(0, len(due), OUTBOX_BATCH):
+        send_outbox_batch.delay(due[start : start + OUTBOX_BATCH])
     return len(due)
+
+
+OUTBOX_BATCH = 50
 
 
 @shared_task

@@ -166,35 +166,50 @@ def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
 def send_reminders(*, now: datetime | None = None) -> int:
     """Email every active seat that still owes an order when its prompt's deadline is
     less than the game's ``reminder_hours`` away; once per prompt and seat. Returns how
-    many reminders were queued."""
+    many reminders were queued. The orders, the reminders already sent and the seats of
+    every prompt in its window are read in three queries (the sweep runs every few
+    minutes: it read two a prompt and tried to insert every reminder again)."""
     from games.services.notifications import notify_reminder
 
     now = now or timezone.now()
-    sent = 0
-    prompts = Prompt.objects.filter(
-        status=Prompt.Status.OPEN,
-        game__status=Game.Status.ACTIVE,
-        deadline__gt=now,
-    ).select_related("game")
-    for prompt in prompts:
-        game = prompt.game
-        if game.reminder_hours <= 0 or prompt.deadline - timedelta(hours=game.reminder_hours) > now:
-            continue
-        have = set(
-            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
-                "seat_name", flat=True
-            )
+    prompts = [
+        prompt
+        for prompt in Prompt.objects.filter(
+            status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__gt=now
+        ).select_related("game")
+        if prompt.game.reminder_hours > 0
+        and prompt.deadline - timedelta(hours=prompt.game.reminder_hours) <= now
+    ]
+    if not prompts:
+        return 0
+    ids = [p.pk for p in prompts]
+    done = set(
+        SealedOrder.objects.filter(prompt_id__in=ids, is_current=True).values_list(
+            "prompt_id", "seat_name"
         )
+    )
+    done |= set(Reminder.objects.filter(prompt_id__in=ids).values_list("prompt_id", "seat_name"))
+    owing = [(p, name) for p in prompts for name in p.pending if (p.pk, name) not in done]
+    if not owing:
+        return 0
+    seats = {
+        (seat.game_id, seat.name): seat
         for seat in Seat.objects.filter(
-            game=game, status=Seat.Status.ACTIVE, name__in=prompt.pending
-        ).select_related("user"):
-            if seat.name in have:
-                continue
-            try:
-                with transaction.atomic():
-                    Reminder.objects.create(prompt=prompt, seat_name=seat.name)
-                    notify_reminder(game=game, prompt=prompt, seat=seat)
-            except IntegrityError:
-                continue  # already reminded
-            sent += 1
+            game_id__in={p.game_id for p, _n in owing},
+            status=Seat.Status.ACTIVE,
+            name__in={name for _p, name in owing},
+        ).select_related("user", "user__player_settings")
+    }
+    sent = 0
+    for prompt, name in owing:
+        seat = seats.get((prompt.game_id, name))
+        if seat is None:  # resigned or replaced meanwhile: no reminder
+            continue
+        try:
+            with transaction.atomic():
+                Reminder.objects.create(prompt=prompt, seat_name=name)
+                notify_reminder(game=prompt.game, prompt=prompt, seat=seat)
+        except IntegrityError:
+            continue  # reminded by a sweep running at the same moment
+        sent += 1
     return sent

@@ -471,17 +471,26 @@ _FAILED_SQL = (
 )
 
 
-def outbox_due(*, now: datetime | None = None) -> list[int]:
-    """Ids of messages to (re)try now: retrying ones whose time has come and queued ones
-    older than a minute (their task was lost)."""
+# The beat's sweep hands at most this many messages to the workers a minute: behind a
+# mail outage it re-queued every waiting message (52,000 tasks) each minute.
+OUTBOX_SWEEP_MAX = 500
+
+
+def outbox_due(*, now: datetime | None = None, limit: int = OUTBOX_SWEEP_MAX) -> list[int]:
+    """Ids of messages to (re)try now, at most ``limit``: retrying ones whose time has
+    come (longest due first), then queued ones older than a minute (their task was lost;
+    oldest first)."""
     now = now or timezone.now()
     retrying = OutboxMessage.objects.filter(
         status=OutboxMessage.Status.RETRYING, next_attempt_at__lte=now
-    )
-    stale = OutboxMessage.objects.filter(
-        status=OutboxMessage.Status.QUEUED, created_at__lte=now - timedelta(minutes=1)
-    )
-    return list(retrying.values_list("pk", flat=True)) + list(stale.values_list("pk", flat=True))
+    ).order_by("next_attempt_at", "id")
+    due = list(retrying.values_list("pk", flat=True)[:limit])
+    if len(due) < limit:
+        stale = OutboxMessage.objects.filter(
+            status=OutboxMessage.Status.QUEUED, created_at__lte=now - timedelta(minutes=1)
+        ).order_by("id")
+        due += list(stale.values_list("pk", flat=True)[: limit - len(due)])
+    return due
 
 
 # --- game emails --------------------------------------------------------------------

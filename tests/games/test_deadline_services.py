@@ -292,3 +292,30 @@ def test_quiet_hours_across_clock_changes_end_at_the_first_open_moment() -> None
     assert push_out_of_quiet_hours(
         moment=datetime(2026, 11, 1, 5, 30, tzinfo=UTC), start=1, end=2, zone="America/New_York"
     ) == datetime(2026, 11, 1, 7, 0, tzinfo=UTC)
+
+
+def test_the_reminder_sweep_reads_every_prompt_at_once(django_capture_on_commit_callbacks) -> None:
+    """A data-at-scale audit: with 229 games in their reminder window, a sweep with nothing
+    left to send cost 1,638 queries (two reads a prompt, and an insert tried again for every
+    seat already reminded), every five minutes. Now: three reads, whatever the games."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game
+
+    games = []
+    for i in range(3):
+        names = [f"{n}{i}" for n in NAMES]
+        game, _seats = start_fixed(names, deadline_hours=24, reminder_hours=6)
+        games.append(game)
+    Prompt.objects.filter(game__in=games).update(deadline=timezone.now() + timedelta(hours=2))
+    assert send_reminders() == 9
+    with CaptureQueriesContext(connection) as again:
+        assert send_reminders() == 0
+    assert len(again.captured_queries) == 3, [q["sql"][:80] for q in again.captured_queries]
+    assert not any("INSERT" in q["sql"] for q in again.captured_queries)
+    # A paused game, or one with reminders off, is not reminded.
+    Game.objects.filter(pk=games[0].pk).update(status=Game.Status.PAUSED)
+    Game.objects.filter(pk=games[1].pk).update(reminder_hours=0)
+    Reminder.objects.all().delete()
+    assert send_reminders() == 3

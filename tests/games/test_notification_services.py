@@ -437,3 +437,32 @@ def test_who_a_prompt_waits_for_in_a_subject() -> None:
     assert _waiting_words(["ann", "bob", "cat"]) == "waiting for ann, bob and cat"
     assert _waiting_words(["ann", "bob", "cat", "dan", "eve"]) == "waiting for ann, bob and 3 others"
     assert _waiting_words([]) == "nothing to order"
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_the_outbox_sweep_is_bounded_and_sends_in_batches(monkeypatch, settings) -> None:
+    """A data-at-scale audit: behind a mail outage the beat's sweep queued one task per
+    waiting message (52,000) every minute. It now takes the longest-due retries first,
+    then the oldest lost ones, at most OUTBOX_SWEEP_MAX, in batches of one connection."""
+    from games import tasks
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    now = timezone.now()
+    old = now - timedelta(minutes=5)
+    queued = [_queue() for _ in range(7)]
+    OutboxMessage.objects.filter(pk__in=[m.pk for m in queued]).update(created_at=old)
+    retrying = [_queue() for _ in range(2)]
+    for i, m in enumerate(retrying):
+        OutboxMessage.objects.filter(pk=m.pk).update(
+            status="retrying", next_attempt_at=now - timedelta(minutes=2 - i), created_at=old
+        )
+    assert outbox_due(now=now, limit=5) == [
+        retrying[0].pk, retrying[1].pk, queued[0].pk, queued[1].pk, queued[2].pk]  # fmt: skip
+    assert outbox_due(now=now, limit=1) == [retrying[0].pk]
+    batches = []
+    real = tasks.send_outbox_batch.delay
+    monkeypatch.setattr(tasks, "OUTBOX_BATCH", 4)
+    monkeypatch.setattr(tasks.send_outbox_batch, "delay", lambda ids: batches.append(ids) or real(ids))
+    assert tasks.send_outbox() == 9
+    assert [len(b) for b in batches] == [4, 4, 1]
+    assert set(OutboxMessage.objects.values_list("status", flat=True)) == {"sent"}
