@@ -181,9 +181,9 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         min_value=0,
         max_value=24 * 14,
         required=False,
-        initial=12,
         label="Reminder (hours before the deadline)",
-        help_text="Seats without an order get an email this long before the deadline; 0: none.",
+        help_text="Seats without an order get an email this long before the deadline; 0: none;"
+        " empty: 12 hours, or half the deadline when that is shorter.",
     )
     early_resolution_delay_seconds = forms.IntegerField(
         min_value=0,
@@ -202,7 +202,7 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         self.fields["quiet_hours_time_zone"].initial = time_zone
 
     # Left empty: the model's default (what an unset policy field means everywhere).
-    POLICY_DEFAULTS = {"grace_minutes": 0, "reminder_hours": 12, "early_resolution_delay_seconds": 0}
+    POLICY_DEFAULTS = {"grace_minutes": 0, "early_resolution_delay_seconds": 0}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

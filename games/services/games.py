@@ -89,6 +89,14 @@ def game_options_check(
     )
 
 
+def default_reminder_hours(deadline_hours: Any) -> float:
+    """The reminder when none is chosen: 12 hours before the deadline, or half the
+    deadline when that is shorter (a 12-hour deadline reminds at 6 hours)."""
+    if not isinstance(deadline_hours, int | float) or deadline_hours <= 0:
+        return 12.0
+    return float(min(12, deadline_hours / 2))
+
+
 def deadline_policy_check(
     *,
     deadline_hours: float,
@@ -111,6 +119,12 @@ def deadline_policy_check(
         raise ValidationError("Quiet hours must not start and end at the same hour.")
     if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
         raise ValidationError("The reminder time must be zero or more hours.")
+    if reminder_hours and reminder_hours >= deadline_hours:
+        # It would go out with every turn email: the prompt opens already inside it.
+        raise ValidationError(
+            f"The reminder must come before the deadline: fewer hours than the deadline's "
+            f"{deadline_hours:g}, or 0 for none."
+        )
     if not isinstance(early_resolution_delay_seconds, int) or not (
         0 <= early_resolution_delay_seconds <= 24 * 3600
     ):
@@ -130,7 +144,7 @@ def game_create(
     quiet_hours_start: int | None = None,
     quiet_hours_end: int | None = None,
     quiet_hours_time_zone: str = "UTC",
-    reminder_hours: float = 12,
+    reminder_hours: float | None = None,
     early_resolution_delay_seconds: int = 0,
     require_sender_match: bool = False,
     setup: Mapping[str, Any] | None = None,
@@ -144,6 +158,8 @@ def game_create(
     which the game's pages link to. Raises ValidationError."""
     if deadline_hours is None:
         deadline_hours = getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48)
+    if reminder_hours is None:
+        reminder_hours = default_reminder_hours(deadline_hours)
     rules, normalized, warnings = game_options_check(
         ruleset=ruleset, options=options, seats_count=seats_count
     )

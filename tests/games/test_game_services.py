@@ -294,3 +294,17 @@ def test_seat_names_write_player_names_in_ascii_letters() -> None:
     game = game_create(organizer=users[0], ruleset="5x", seats_count=5)
     names = [game_join(game=game, user=user).name for user in users]
     assert names == ["Zoe", "Ivan", "LiLei", "Zoe-2", "Mario_R"]
+
+
+@pytest.mark.django_db
+def test_a_reminder_comes_before_the_deadline() -> None:
+    """From a league player's walk: a 12-hour deadline with the 12-hour default reminder
+    sent a reminder minutes after every turn email (a tournament's tables all did). The
+    default is now half a short deadline; a reminder as long as the deadline is refused."""
+    (org,) = make_users(["rem"])
+    assert game_create(organizer=org, ruleset="5x", seats_count=3, deadline_hours=12).reminder_hours == 6
+    assert game_create(organizer=org, ruleset="5x", seats_count=3).reminder_hours == 12  # 48 h
+    assert game_create(organizer=org, ruleset="5x", seats_count=3, deadline_hours=1,
+                       reminder_hours=0).reminder_hours == 0  # fmt: skip
+    with pytest.raises(ValidationError, match="before the deadline: fewer hours than the deadline's 12"):
+        game_create(organizer=org, ruleset="5x", seats_count=3, deadline_hours=12, reminder_hours=12)

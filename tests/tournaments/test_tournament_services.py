@@ -753,3 +753,16 @@ def test_collecting_results_rates_each_pool_once(monkeypatch, django_capture_on_
     # The ledger is what a recomputation from scratch gives.
     assert RatingEntry.objects.filter(pool=t.rating_pool).count() == 4
     assert results.ratings_differences(pool=t.rating_pool) == []
+
+
+def test_a_tournament_with_short_deadlines_reminds_its_tables_in_time():
+    organizer, players, t, _regs = _open_cup("rmd", 4)
+    Tournament = type(t)
+    Tournament.objects.filter(pk=t.pk).update(deadline_hours=12)
+    t.refresh_from_db()
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    assert {tb.game.reminder_hours for tb in rnd.tables.select_related("game")} == {6}
+    made = tsvc.tournament_create(organizer=organizer, name="Short", ruleset="6x5",
+                                  table_sizes=[2], rounds_count=1, deadline_hours=12)  # fmt: skip
+    assert made.deadline_hours == 12

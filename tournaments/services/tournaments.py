@@ -13,7 +13,11 @@ from django.utils.text import slugify
 import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
-from games.services.games import deadline_policy_check, options_within_site_limits
+from games.services.games import (
+    deadline_policy_check,
+    default_reminder_hours,
+    options_within_site_limits,
+)
 from games.services.players import time_zone_valid
 from tournaments.models import Registration, Round, Tournament
 from tournaments.services import notices
@@ -127,7 +131,8 @@ def tournament_create(
             raise ValidationError("Tables seat 2 to 6 players.")
     deadline_policy_check(
         deadline_hours=deadline_hours, grace_minutes=0, quiet_hours_start=quiet_hours_start,
-        quiet_hours_end=quiet_hours_end, reminder_hours=12, early_resolution_delay_seconds=0,
+        quiet_hours_end=quiet_hours_end,
+        reminder_hours=default_reminder_hours(deadline_hours), early_resolution_delay_seconds=0,
     )  # fmt: skip
     quiet_hours_time_zone = time_zone_valid(quiet_hours_time_zone or "UTC")
     if not isinstance(rounds_count, int) or not 1 <= rounds_count <= 30:
