@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.html import format_html
 
 from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
@@ -122,7 +128,35 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         f"Order received and sealed (receipt {order.commitment[:12]}…). You may replace it "
         "until the prompt resolves.",
     )
+    _point_to_the_next_game(request, game)
     return redirect("games:detail", game_id=game.pk)
+
+
+def _point_to_the_next_game(request: HttpRequest, game: Any) -> None:
+    """After an order, the player's next game waiting for one (the nearest deadline
+    first), for someone playing many games at once."""
+    needed = {
+        game_id: prompt
+        for game_id, prompt in selectors.orders_needed(user=request.user).items()
+        if game_id != game.pk
+    }
+    if not needed:
+        return
+    far = timezone.now() + timedelta(days=3650)
+    game_id = min(needed, key=lambda g: (needed[g].deadline or far, g))
+    nearest = Game.objects.filter(pk=game_id).first()
+    if nearest is None:
+        return
+    others = len(needed) - 1
+    messages.info(
+        request,
+        format_html(
+            'Next: <a href="{}">{}</a> waits for your order{}.',
+            reverse("games:detail", args=[game_id]),
+            nearest.title,
+            f" ({others} more game{'s' if others != 1 else ''} too)" if others else "",
+        ),
+    )
 
 
 @login_required

@@ -604,3 +604,43 @@ def test_a_game_link_opened_signed_out_leads_back_to_the_game(client, users, sta
     signed_in = client.post(back, {"login": "bob@example.test", "password": "a-long-pass-phrase-9"})
     assert signed_in.status_code == 302 and signed_in["Location"] == url
     assert "log-in-to-play" not in client.get(url).content.decode()
+
+
+def test_after_an_order_the_next_game_waiting_for_one_is_named(client, users, started):
+    """From a league player's walk: with ten games, an order left the player on the same
+    page with no way on to the next game that waits for one but the home page."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Prompt
+
+    def waiting_game(name: str, hours: int):
+        game = game_services.game_create_seated(  # a 5X draft asks every seat
+            organizer=users["zed"], ruleset="5x", name=name,
+            users=[users["ann"], users["zed"], users["cat"]],
+        )  # fmt: skip
+        Prompt.objects.filter(game=game).update(deadline=timezone.now() + timedelta(hours=hours))
+        return game
+
+    login(client, users["ann"])
+    url = reverse("games:order", args=[started.pk])
+    alone = client.post(url, {"text": "PASS CAESAR"}, follow=True)
+    assert not any(m.startswith("Next:") for m in messages_of(alone))
+    later = waiting_game("Later <duel>", 30)
+    sooner = waiting_game("Sooner", 5)
+    again = client.post(url, {"text": "PASS GANDHI"}, follow=True)
+    shown = [m for m in messages_of(again) if m.startswith("Next:")]
+    assert shown == [f'Next: <a href="/games/{sooner.pk}/">Sooner</a> waits for your order (1 more game too).']
+    assert f'Next: <a href="/games/{sooner.pk}/">Sooner</a>' in again.content.decode()  # a link
+    from games.selectors import legal_orders
+
+    seat = sooner.seats.get(name="ann")
+    there = client.post(reverse("games:order", args=[sooner.pk]),
+                        {"text": legal_orders(seat=seat)[0]}, follow=True)  # fmt: skip
+    assert [m for m in messages_of(there) if m.startswith("Next:")] == [
+        f'Next: <a href="/games/{later.pk}/">Later &lt;duel&gt;</a> waits for your order.'
+    ]
+    last = client.post(url, {"text": "PASS CAESAR"}, follow=True)
+    shown = [m for m in messages_of(last) if m.startswith("Next:")]
+    assert shown == [f'Next: <a href="/games/{later.pk}/">Later &lt;duel&gt;</a> waits for your order.']
