@@ -21,25 +21,48 @@ def home(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or a welcome page for visitors."""
     if not request.user.is_authenticated:
         return render(request, "home.html", {"games": None})
-    from games.selectors import games_for_user, orders_needed
+    from games.models import Seat
+    from games.selectors import OVER, games_for_user, orders_needed
     from tournaments.selectors import tournaments_for_user
 
     needed = orders_needed(user=request.user)
-    # The games waiting for the player's order come first, the nearest deadline first; the
-    # rest stay newest first (a stable sort).
+    mine = games_for_user(user=request.user)
+    # The games still going: those waiting for the player's order first, the nearest
+    # deadline first; the rest newest first (a stable sort). Finished games: the last few
+    # only (a player's whole history made the page a wall of hundreds of rows).
     games = sorted(
-        games_for_user(user=request.user),
+        mine.exclude(status__in=OVER),
         key=lambda g: (
             g.pk not in needed,
             needed[g.pk].deadline is None if g.pk in needed else False,
             needed[g.pk].deadline.timestamp() if g.pk in needed and needed[g.pk].deadline else 0,
         ),
     )
+    finished = list(mine.filter(status__in=OVER).order_by("-finished_at", "-id")[:HOME_FINISHED])
+    finished_count = (
+        mine.filter(status__in=OVER).count() if len(finished) == HOME_FINISHED else len(finished)
+    )
+    seats = dict(
+        Seat.objects.filter(user=request.user, game_id__in=[g.pk for g in games + finished])
+        .exclude(status=Seat.Status.REPLACED)
+        .values_list("game_id", "status")
+    )
     return render(request, "home.html", {
         "games": games,
+        "finished": finished,
+        "finished_more": finished_count - len(finished),
         "needed": needed,
+        "roles": {
+            g.pk: ("resigned" if seats.get(g.pk) == Seat.Status.RESIGNED else
+                   "player" if g.pk in seats else "organizer")
+            for g in games + finished
+        },
         "tournaments": tournaments_for_user(user=request.user),
     })  # fmt: skip
+
+
+# The finished games the home page lists (the newest); the games list has the others.
+HOME_FINISHED = 10
 
 
 @never_cache

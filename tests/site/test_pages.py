@@ -82,3 +82,37 @@ def test_home_lists_the_games_waiting_for_my_order_first(client) -> None:
     positions = [html.index(f'href="/games/{g.pk}/"') for g in (third, first, second)]
     assert positions == sorted(positions), positions
     assert f'href="/games/{fourth.pk}/"' not in html
+
+
+@pytest.mark.django_db
+def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -> None:
+    """A league player's walk and a data-at-scale audit: the home page listed every game
+    the player ever had (382 rows for one), and games the player only organizes looked
+    like its own."""
+    import re
+
+    from games.services.games import seat_resign
+    from games.services.organizer import game_end
+    from tests.games.core_support import make_game
+
+    going, seats = make_game(["ann", "bob", "cat"])
+    ann = seats["ann"].user
+    resigned, others = make_game(["ann", "dan", "eve"])
+    seat_resign(seat=others["ann"])
+    from games.services.games import game_create
+
+    organized = game_create(organizer=ann, ruleset="5x", seats_count=3, name="Hosting")
+    over = []
+    for i in range(12):
+        game = game_create(organizer=ann, ruleset="6x5", seats_count=2, name=f"Old {i:02d}")
+        game_end(game=game, by=ann, reason="done")
+        over.append(game)
+    client.force_login(ann)
+    html = client.get("/").content.decode()
+    head, tail = html.split('id="finished-games"', 1)
+    rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td>(player|organizer|resigned)</td>',
+                           head, re.S))  # fmt: skip
+    assert rows == {str(going.pk): "player", str(resigned.pk): "resigned", str(organized.pk): "organizer"}
+    listed = re.findall(r'href="/games/(\d+)/">Old (\d+)</a>', tail)
+    assert [name for _pk, name in listed] == [f"{i:02d}" for i in range(11, 1, -1)]  # newest 10
+    assert "2 more finished games</a> in your games list." in tail
