@@ -271,6 +271,11 @@ class MyGameSerializer(GameSerializer):
         "or null: poll this list to know where to play."
     )
 
+    order_deadline = serializers.SerializerMethodField(
+        help_text="When ``order_needed`` is a prompt: its deadline (null while the game is "
+        "paused); null otherwise. Which game next is the nearest of these."
+    )
+
     invite_token = serializers.SerializerMethodField(
         help_text="A private game's invitation token, for its organizer to share; null "
         "for everyone else and for public games."
@@ -279,6 +284,13 @@ class MyGameSerializer(GameSerializer):
     def get_order_needed(self, game: Any) -> int | None:
         prompt = (self.context.get("needed") or {}).get(game.pk)
         return None if prompt is None else prompt.number
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_order_deadline(self, game: Any) -> str | None:
+        prompt = (self.context.get("needed") or {}).get(game.pk)
+        if prompt is None or prompt.deadline is None:
+            return None
+        return WhenField().to_representation(prompt.deadline)
 
     def get_invite_token(self, game: Any) -> str | None:
         user = self.context.get("user")

@@ -66,6 +66,10 @@ def test_my_games_filter_by_status_and_by_order_needed(table) -> None:  # noqa: 
     # Every seat owes the first prompt's order: ann's one running game needs it ...
     needed = ann.get("/api/games/?order_needed=true")
     assert [g["id"] for g in needed.json()] == [game.pk] and needed["X-Total-Count"] == "1"
+    # ... by the deadline the seat view gives (which game next: one request, not one a game).
+    view = ann.get(f"/api/games/{game.pk}/").json()
+    assert needed.json()[0]["order_deadline"] == view["prompt"]["deadline"] is not None
+    assert ann.get("/api/games/?status=forming").json()[0]["order_deadline"] is None
     assert [g["id"] for g in ann.get("/api/games/?order_needed=false").json()] == [forming.pk]
     # ... until she orders.
     assert ann.post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json").status_code == 201
