@@ -177,3 +177,25 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) ->
         if started.poll() is None:
             started.kill()
         log.close()
+
+
+@pytest.mark.parametrize(
+    ("addrport", "configured", "expected"),
+    [
+        ("127.0.0.1:8741", None, "http://127.0.0.1:8741"),
+        ("8001", None, "http://127.0.0.1:8001"),
+        ("localhost:8002", None, "http://localhost:8002"),
+        ("[::1]:8003", None, "http://[::1]:8003"),
+        ("0.0.0.0:8004", None, None),  # no host to link to
+        ("127.0.0.1:8005", "https://play.example.org", "https://play.example.org"),
+    ],
+)
+def test_runall_links_emails_to_the_address_it_serves(addrport, configured, expected) -> None:
+    """From a league player's walk: `runall --addrport 127.0.0.1:8741` linked every email,
+    invitation and calendar to port 8000 unless FIVEX_BASE_URL was set too."""
+    from fivex_site.management.commands.runall import children_environment
+
+    environ = {"PATH": "/usr/bin"} | ({"FIVEX_BASE_URL": configured} if configured else {})
+    env = children_environment(addrport, environ)
+    assert env.get("FIVEX_BASE_URL") == expected
+    assert env["PATH"] == "/usr/bin"

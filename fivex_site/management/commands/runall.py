@@ -20,6 +20,24 @@ from kombu.utils.url import maybe_sanitize_url
 STOP_TIMEOUT_SECONDS = 10.0
 
 
+def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, str]:
+    """The environment of the web server, worker and beat: this one, with
+    ``FIVEX_BASE_URL`` set to the address served when none is configured (emails, the
+    invitation and the calendar linked to port 8000 while the site ran on another).
+    A wildcard address (``0.0.0.0``) names no host to link to: left as configured."""
+    env = dict(environ)
+    if env.get("FIVEX_BASE_URL"):  # the .env file's is in the environment too
+        return env
+    host, _sep, port = addrport.rpartition(":")
+    if not port.isdigit():
+        return env
+    host = host or "127.0.0.1"
+    if host in ("0.0.0.0", "[::]", "::"):
+        return env
+    env["FIVEX_BASE_URL"] = f"http://{host}:{port}"
+    return env
+
+
 class Command(BaseCommand):
     help = "Serve FiveX: runserver + celery worker + celery beat, supervised as one."
 
@@ -58,8 +76,9 @@ class Command(BaseCommand):
         for name, command in commands.items():
             # Own process group each: we decide when they stop, and stop their children too.
             processes[name] = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, start_new_session=True, stdin=subprocess.DEVNULL
-            )
+                command, cwd=settings.BASE_DIR, start_new_session=True, stdin=subprocess.DEVNULL,
+                env=children_environment(str(options["addrport"]), dict(os.environ)),
+            )  # fmt: skip
         self.stdout.write(
             f"FiveX is starting on http://{options['addrport']}/ "
             f"(broker: {maybe_sanitize_url(settings.CELERY_BROKER_URL)}). Press Ctrl-C to stop."
