@@ -588,3 +588,24 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     if kind == "privacy_changed":
         return f"The organizer made the game {'private' if p.get('private') else 'public'}."
     return ""
+
+
+def deadline_policy_text(*, game: Any) -> str:
+    """A game's deadline rules in a line, for its players (the organizer set them at
+    creation; only the log said them): "Each prompt: 36 hours, 15 minutes' grace;
+    deadlines falling 22:00-08:00 (Australia/Sydney) move to 08:00; reminder 12 hours
+    before." "" for a game without deadlines."""
+    hours = getattr(game, "deadline_hours", None)
+    if not hours:
+        return ""
+    parts = [f"Each prompt: {_hours(hours)}"]
+    grace = getattr(game, "grace_minutes", 0) or 0
+    if grace:
+        parts[0] += f", {grace} minute{'s' if grace != 1 else ''}' grace"
+    start, end = getattr(game, "quiet_hours_start", None), getattr(game, "quiet_hours_end", None)
+    if start is not None and end is not None:
+        zone = getattr(game, "quiet_hours_time_zone", "") or "UTC"
+        parts.append(f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}) move to {end:02d}:00")
+    reminder = getattr(game, "reminder_hours", 0) or 0
+    parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")
+    return "; ".join(parts) + "."

@@ -25,6 +25,7 @@ from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.presentation import (
+    deadline_policy_text,
     draft_note,
     entered_order_text,
     event_text,
@@ -334,6 +335,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
     if prompt and prompt.get("deadline"):
         ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
+        ctx["deadline_policy"] = deadline_policy_text(game=game)
     if seat is not None:
         ctx["reply_address"] = seat_reply_address(seat=seat)
     elif user is not None:  # a seat of this user's handed over to another player

@@ -251,3 +251,42 @@ def test_the_page_says_a_list_is_cut_only_where_the_ruleset_cuts_it(
     request = rf.get("/")
     request.user, request.session = type("U", (), {"is_authenticated": True})(), {}
     assert pages.detail_context(request, game)["legal_truncated"] is cut
+
+
+def test_deadline_rules_in_a_line():
+    from types import SimpleNamespace
+
+    from games.presentation import deadline_policy_text
+
+    game = SimpleNamespace(deadline_hours=36, grace_minutes=15, quiet_hours_start=22,
+                           quiet_hours_end=8, quiet_hours_time_zone="Australia/Sydney",
+                           reminder_hours=12)  # fmt: skip
+    assert deadline_policy_text(game=game) == (
+        "Each prompt: 36 hours, 15 minutes' grace; deadlines falling 22:00-08:00 "
+        "(Australia/Sydney) move to 08:00; reminder 12 hours before."
+    )
+    plain = SimpleNamespace(deadline_hours=1.5, grace_minutes=0, quiet_hours_start=None,
+                            quiet_hours_end=None, reminder_hours=0)  # fmt: skip
+    assert deadline_policy_text(game=plain) == "Each prompt: 1.5 hours; no reminder."
+
+
+def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
+    """From a league player's walk: the quiet hours, grace and reminder were known to the
+    organizer and the log only, and a seat with nothing to order saw "Deadline" as if it
+    were its own."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = game_services.game_create_seated(
+        organizer=ann, ruleset="6x5", users=[ann, bob], name="Duel", deadline_hours=36,
+        grace_minutes=15, quiet_hours_start=22, quiet_hours_end=8,
+        quiet_hours_time_zone="Australia/Sydney",
+    )  # fmt: skip
+    prompt = Prompt.objects.get(game=game, number=1)
+    (mover,) = prompt.pending
+    idle = "bob" if mover == "ann" else "ann"
+    rules = ("Each prompt: 36 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
+             "(Australia/Sydney) move to 08:00; reminder 12 hours before.")  # fmt: skip
+    for name, label in ((mover, "Deadline <time"), (idle, f"Deadline for {mover} <time")):
+        client.force_login(game.seats.get(name=name).user)
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        assert label in html, name
+        assert rules in html
