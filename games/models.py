@@ -328,6 +328,9 @@ class PlayerSettings(models.Model):
     # The SHA-256 of the secret in the player's calendar feed address ("" = no feed): the
     # address is shown once; a copy of the database does not give it away.
     calendar_digest = models.CharField(max_length=64, blank=True, db_index=True)
+    # What a seat the player takes from now on emails (``Seat.email_every_prompt``): after
+    # every prompt, or only when it must order.
+    email_every_prompt = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

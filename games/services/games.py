@@ -289,7 +289,12 @@ def _seat_name(*, game: Game, user: Any) -> str:
 
 
 def _join_locked(*, game: Game, user: Any) -> Seat:
-    seat = Seat.objects.create(game=game, user=user, name=_seat_name(game=game, user=user))
+    from games.services.players import email_every_prompt_default
+
+    seat = Seat.objects.create(
+        game=game, user=user, name=_seat_name(game=game, user=user),
+        email_every_prompt=email_every_prompt_default(user=user),
+    )  # fmt: skip
     log_append(game=game, kind="seat_joined", payload={"seat": seat.name})
     return seat
 

@@ -223,7 +223,12 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])
-        new = Seat.objects.create(game=game, user=new_user, name=old.name, position=old.position)
+        from games.services.players import email_every_prompt_default
+
+        new = Seat.objects.create(
+            game=game, user=new_user, name=old.name, position=old.position,
+            email_every_prompt=email_every_prompt_default(user=new_user),
+        )  # fmt: skip
         from games.services.notifications import (
             notify_game_notice,
             notify_seat_handover,

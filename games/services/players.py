@@ -57,6 +57,38 @@ def player_time_zone_set(*, user: Any, time_zone: Any) -> PlayerSettings:
     return settings_row
 
 
+def player_email_default_set(*, user: Any, every: bool, apply_now: bool = False) -> int:
+    """Whether the seats the player takes from now on email after every prompt or only
+    when an order is wanted; with ``apply_now`` the seats of its games still going change
+    too. Returns how many seats changed."""
+    from games.models import Game, Seat
+
+    with transaction.atomic():
+        row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        if row.email_every_prompt != bool(every):
+            row.email_every_prompt = bool(every)
+            row.save(update_fields=["email_every_prompt"])
+        if not apply_now:
+            return 0
+        return (
+            Seat.objects.filter(
+                user=user,
+                status=Seat.Status.ACTIVE,
+                game__status__in=[Game.Status.FORMING, Game.Status.ACTIVE, Game.Status.PAUSED],
+            )
+            .exclude(email_every_prompt=bool(every))
+            .update(email_every_prompt=bool(every))
+        )
+
+
+def email_every_prompt_default(*, user: Any) -> bool:
+    """The player's choice for new seats (after every prompt unless it chose otherwise)."""
+    value = (
+        PlayerSettings.objects.filter(user=user).values_list("email_every_prompt", flat=True).first()
+    )
+    return True if value is None else bool(value)
+
+
 def calendar_digest(token: str) -> str:
     """What is stored of a calendar feed's secret."""
     return hashlib.sha256(token.encode()).hexdigest()

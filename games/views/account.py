@@ -57,10 +57,26 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     from games.errors import ValidationError
     from games.forms import time_zone_choices
     from games.selectors import time_zone_of
-    from games.services.players import player_time_zone_set
+    from games.services.players import (
+        email_every_prompt_default,
+        player_email_default_set,
+        player_time_zone_set,
+    )
 
     error = ""
     stored = time_zone_of(user=request.user).key
+    if request.method == "POST" and request.POST.get("form") == "emails":
+        every = request.POST.get("email_every_prompt") != "0"
+        changed = player_email_default_set(
+            user=request.user, every=every, apply_now=request.POST.get("apply_now") == "1"
+        )
+        what = "after every prompt" if every else "only when your order is wanted"
+        messages.success(
+            request,
+            f"New seats email you {what}"
+            + (f"; {changed} seat{'s' if changed != 1 else ''} of your games changed too." if changed else "."),
+        )
+        return redirect("games:player_settings")
     if request.method == "POST":
         wanted = str(request.POST.get("time_zone", ""))[:80]
         try:
@@ -76,7 +92,8 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/player_settings.html",
-        {"zones": zones, "chosen": stored, "error": error},
+        {"zones": zones, "chosen": stored, "error": error,
+         "email_every_prompt": email_every_prompt_default(user=request.user)},  # fmt: skip
         status=400 if error else 200,
     )
 

@@ -232,3 +232,29 @@ def test_the_games_list_writes_created_times_with_their_zone(client):
         html = client.get(reverse("games:list")).content.decode()
         local = game.created_at.astimezone(zoneinfo.ZoneInfo(zone))
         assert f"{local:%Y-%m-%d %H:%M} {local.tzname()}" in html, name
+
+
+@pytest.mark.django_db
+def test_a_player_sets_the_emails_of_new_seats_once(client):
+    """From a league player's walk: "only when I must order" had to be chosen game by
+    game, and every new table started at "after every prompt" again."""
+    from games.models import Seat
+    from games.services.games import game_create, game_join
+    from tests.games.web_support import make_user
+
+    ann, org = make_user("ann"), make_user("org")
+    before = game_create(organizer=org, ruleset="5x", seats_count=3)
+    old_seat = game_join(game=before, user=ann)
+    client.force_login(ann)
+    page = client.get("/account/settings/").content.decode()
+    assert 'name="email_every_prompt" value="1" checked' in page
+    saved = client.post("/account/settings/", {"form": "emails", "email_every_prompt": "0"}, follow=True)
+    assert "New seats email you only when your order is wanted." in saved.content.decode()
+    assert Seat.objects.get(pk=old_seat.pk).email_every_prompt is True  # not asked to change
+    later = game_create(organizer=org, ruleset="5x", seats_count=3)
+    assert game_join(game=later, user=ann).email_every_prompt is False
+    assert 'name="email_every_prompt" value="0" checked' in client.get("/account/settings/").content.decode()
+    both = client.post("/account/settings/", {"form": "emails", "email_every_prompt": "1",
+                                              "apply_now": "1"}, follow=True)  # fmt: skip
+    assert "1 seat of your games changed too." in both.content.decode()
+    assert set(Seat.objects.filter(user=ann).values_list("email_every_prompt", flat=True)) == {True}
