@@ -766,3 +766,28 @@ def test_a_tournament_with_short_deadlines_reminds_its_tables_in_time():
     made = tsvc.tournament_create(organizer=organizer, name="Short", ruleset="6x5",
                                   table_sizes=[2], rounds_count=1, deadline_hours=12)  # fmt: skip
     assert made.deadline_hours == 12
+
+
+def test_an_organizer_who_plays_gets_one_email_when_a_round_ends(django_capture_on_commit_callbacks):
+    """From a league player's walk: the playing organizer got "round 2 is over — you are
+    tied 1st" and "every result of round 2 is in" at once, with the same standings."""
+    from games.models import OutboxMessage
+
+    organizer, *people = make_users(4, prefix="pog")
+    t = tsvc.tournament_create(organizer=organizer, name="Cup pog", ruleset="6x5",
+                               table_sizes=[2], rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in (organizer, *people):
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    for table in rnd.tables.select_related("game"):
+        play_to_the_end(table.game)
+    assert results.results_collect() == 2
+    over = OutboxMessage.objects.filter(kind="tournament", subject__contains="round 1")
+    mine = list(over.filter(to=organizer.email))
+    assert len(mine) == 1, [m.subject for m in mine]
+    assert "round 1 is over — you are" in mine[0].subject
+    assert "As the organizer: Pair round 2, check the tables and start it." in mine[0].body
+    assert f"/tournaments/{t.slug}/manage/" in mine[0].body
+    assert over.filter(to=people[0].email).count() == 1

@@ -164,6 +164,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
             }
         )
     organizer = tournament.organizer
+    playing = next((m for m in messages if m["to"] == organizer.email), None)
     if organizer.email:
         manage = _url("tournaments:manage", tournament.slug)
         todo = (
@@ -171,6 +172,10 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
             if last
             else f"Pair round {rnd.number + 1}, check the tables and start it."
         )
+    if organizer.email and playing is not None:
+        # An organizer who plays gets one email: its own result, then its task.
+        playing["body"] += f"As the organizer: {todo}\nOrganizer panel: {manage}\n"
+    elif organizer.email:
         messages.append(
             {
                 "to": organizer.email,
