@@ -310,7 +310,11 @@ class OutboxMessage(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"]),
+            # The lost-task sweep and the retention's pruning look for old rows of a status.
+            models.Index(fields=["status", "created_at"], name="games_outbox_status_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to} ({self.status})"

@@ -28,11 +28,11 @@ def retention_days() -> int:
     return max(0, int(getattr(settings, "MAIL_RETENTION_DAYS", 90)))
 
 
-def _delete_in_batches(queryset) -> int:  # noqa: ANN001 - any model's queryset
+def _delete_in_batches(queryset, order: tuple[str, ...] = ("pk",)) -> int:  # noqa: ANN001
     deleted = 0
     while True:
         with transaction.atomic():
-            ids = list(queryset.order_by("pk").values_list("pk", flat=True)[:BATCH])
+            ids = list(queryset.order_by(*order).values_list("pk", flat=True)[:BATCH])
             if not ids:
                 return deleted
             deleted += queryset.model.objects.filter(pk__in=ids).delete()[0]
@@ -60,4 +60,9 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
         created_at__lt=cutoff,
         status__in=[OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED],
     )
-    return {"inbound": _delete_in_batches(inbound), "outbox": _delete_in_batches(outbox)}
+    return {
+        "inbound": _delete_in_batches(inbound),
+        # Oldest first, along the (status, created_at) index: by id, a backlog of 250,000
+        # rows took 80 s, each batch walking the table past the rows it did not want.
+        "outbox": _delete_in_batches(outbox, ("created_at", "pk")),
+    }
