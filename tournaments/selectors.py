@@ -162,19 +162,35 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
     """The pool's players by rating, best first: ``rank`` (players whose ratings round to
     the same whole number share it), ``user``, ``rating``, ``games`` (rated games),
     ``change`` (of the last one) and ``last_played``."""
+    from django.db.models import Count, Max
+
+    # Each player's count and last ledger row, in SQL (loading the whole ledger made a
+    # public page cost a replay of the pool's history).
+    per_user = {
+        user_id: (games, last)
+        for user_id, games, last in RatingEntry.objects.filter(pool=pool)
+        .values("user_id")
+        .annotate(games=Count("id"), last=Max("seq"))
+        .values_list("user_id", "games", "last")
+    }
+    last_rows = RatingEntry.objects.filter(
+        pool=pool, seq__in=[last for _games, last in per_user.values()]
+    ).select_related("user", "game")
     players: dict[int, dict[str, Any]] = {}
-    entries = (
-        RatingEntry.objects.filter(pool=pool).select_related("user", "game").order_by("seq", "id")
-    )
-    for entry in entries:
-        row = players.setdefault(entry.user_id, {"user": entry.user, "games": 0})
-        row["games"] += 1
-        row["rating"] = entry.rating_after
-        row["change"] = entry.rating_after - entry.rating_before
+    for entry in last_rows:
+        games, last = per_user[entry.user_id]
+        if entry.seq != last:
+            continue
         # When the game ended, not when its ledger row was written (a correction rebuilds
         # the pool's ledger).
         ended = entry.game.finished_at if entry.game is not None else None
-        row["last_played"] = ended or entry.created_at
+        players[entry.user_id] = {
+            "user": entry.user,
+            "games": games,
+            "rating": entry.rating_after,
+            "change": entry.rating_after - entry.rating_before,
+            "last_played": ended or entry.created_at,
+        }
     rows = sorted(players.values(), key=lambda r: (-r["rating"], r["user"].username))
     for i, row in enumerate(rows):
         same = i > 0 and round(rows[i - 1]["rating"]) == round(row["rating"])

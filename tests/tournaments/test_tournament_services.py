@@ -791,3 +791,26 @@ def test_an_organizer_who_plays_gets_one_email_when_a_round_ends(django_capture_
     assert "As the organizer: Pair round 2, check the tables and start it." in mine[0].body
     assert f"/tournaments/{t.slug}/manage/" in mine[0].body
     assert over.filter(to=people[0].email).count() == 1
+
+
+def test_a_pools_rating_list_is_each_players_last_ledger_row():
+    """The list is read in SQL (each player's count and last row) instead of replaying the
+    whole ledger on every public page; it says what the ledger says."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    organizer, _players, t, _rnd = _finished_duel_round("rlst")
+    rnd2 = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd2, by=organizer)
+    _results_by_hand(rnd2, organizer, "offline")
+    with CaptureQueriesContext(connection) as reads:
+        rows = selectors.rating_list(pool=t.rating_pool)
+    assert len(reads.captured_queries) == 2
+    ledger = list(RatingEntry.objects.filter(pool=t.rating_pool).order_by("seq"))
+    expected = {}
+    for entry in ledger:  # the last row of each player wins
+        expected[entry.user_id] = (entry.rating_after, entry.rating_after - entry.rating_before,
+                                   sum(e.user_id == entry.user_id for e in ledger))  # fmt: skip
+    assert {r["user"].pk: (r["rating"], r["change"], r["games"]) for r in rows} == expected
+    assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    assert all(r["games"] == 2 for r in rows)
