@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/register/", views.register, name="register"),
     path("<slug:slug>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/bye/", views.request_bye, name="bye"),
+    path("<slug:slug>/bye/cancel/", views.cancel_bye, name="bye_cancel"),
     path("<slug:slug>/rounds/<id:number>/", views.round_detail, name="round"),
     path("<slug:slug>/players/<id:registration_id>/", views.player_detail, name="player"),
     path("<slug:slug>/manage/", views.manage, name="manage"),

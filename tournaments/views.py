@@ -142,7 +142,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if rnd.status != Round.Status.FINISHED:
             break
         finished = rnd.number
-    my_game = None
+    my_game = my_bye = None
     round_open = next((r for r in rounds if r.status != Round.Status.FINISHED), None)
     if registration is not None and round_open is not None:
         table = next(
@@ -154,9 +154,12 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             None,
         )
         my_game = None if table is None else {"round": round_open.number, "game": table.game}
+        if table is None:  # sitting this round out: say so (it was told by email only)
+            my_bye = round_open.byes.filter(registration=registration).first()
     return render(request, "tournaments/detail.html", {
         "t": tournament,
         "my_game": my_game,
+        "my_bye": my_bye,
         "standings": selectors.standings(tournament=tournament),
         "standings_after": finished,
         "round_open": round_open,
@@ -269,6 +272,24 @@ def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
     return _act(request, tournament,
                 lambda: tsvc.bye_request(registration=reg, round_number=number, by=request.user),
                 f"Bye requested for round {number}.", to="tournaments:detail")
+
+
+@login_required
+@require_POST
+def cancel_bye(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _visible_tournament(request, slug)
+    reg = _my_registration(tournament, request.user)
+    if reg is None:
+        return _not_registered(request, tournament)
+    raw = str(request.POST.get("round", ""))
+    if not (raw.isascii() and raw.isdigit()):
+        messages.error(request, "Choose the round whose bye you take back.")
+        return redirect("tournaments:detail", slug=slug)
+    number = int(raw)
+    return _act(request, tournament,
+                lambda: tsvc.bye_cancel(registration=reg, round_number=number, by=request.user),
+                f"Bye for round {number} taken back: you will be paired.",
+                to="tournaments:detail")  # fmt: skip
 
 
 # --- the organizer's panel -------------------------------------------------------

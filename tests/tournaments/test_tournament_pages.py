@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tournaments.models import Round, Table, Tournament
-from tournaments.services import results
+from tournaments.services import results, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -356,3 +356,32 @@ def test_a_refused_panel_form_shows_what_was_typed_once(client, people):
     t2 = tsvc.tournament_create(organizer=org, name="Other", ruleset="6x5", table_sizes=[2],
                                 rounds_count=1)  # fmt: skip
     assert "kept for Typed" not in client.get(reverse("tournaments:manage", args=[t2.slug])).content.decode()
+
+
+def test_a_player_sees_its_bye_and_may_take_back_a_requested_one(client):
+    """From a league player's walk: a bye was told by email only (the tournament's page
+    said nothing), and a requested bye could not be taken back."""
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, regs = _open_cup("byp", 4, rounds_count=3)
+    ann = players[0]
+    client.force_login(ann)
+    client.post(f"/tournaments/{t.slug}/bye/", {"round": "1"})
+    client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"})
+    page = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert 'aria-label="Take back the bye for round 2"' in page
+    taken = client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "2"}, follow=True)
+    assert "Bye for round 2 taken back: you will be paired." in taken.content.decode()
+    regs[0].refresh_from_db()
+    assert regs[0].requested_byes == [1]
+    again = client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "2"}, follow=True)
+    assert "No bye was requested for round 2." in again.content.decode()
+    assert client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "x"}).status_code == 302
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    page = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert 'id="my-bye">Round 1: you have a requested bye (' in page
+    late = client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "1"}, follow=True)
+    assert "Round 1 is paired already" in late.content.decode()
+    regs[0].refresh_from_db()
+    assert regs[0].requested_byes == [1]

@@ -310,6 +310,28 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
     return registration
 
 
+def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Registration:
+    """Take back a requested bye for a round that is not paired yet."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=registration.tournament_id)
+        registration = Registration.objects.get(pk=registration.pk)
+        if by != registration.user:
+            require_organizer(tournament=tournament, user=by)
+        _require_not_closed(tournament)
+        if round_number not in registration.requested_byes:
+            raise ValidationError(f"No bye was requested for round {round_number}.")
+        if round_number <= _rounds_paired(tournament):
+            raise ValidationError(
+                f"Round {round_number} is paired already: its bye stands (the organizer may "
+                "pair the round again)."
+            )
+        registration.requested_byes = [r for r in registration.requested_byes if r != round_number]
+        registration.save(update_fields=["requested_byes"])
+        log_add(tournament=tournament, kind="bye_cancelled", actor=by,
+                payload={"registration": registration.pk, "round": round_number})
+    return registration
+
+
 def bye_request(*, registration: Registration, round_number: int, by: Any) -> Registration:
     """Ask for a bye in a future round (scores the tournament's requested-bye points)."""
     with transaction.atomic():
