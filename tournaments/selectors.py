@@ -158,6 +158,30 @@ def rating_pool_exists(*, pool: str) -> bool:
     )
 
 
+def pairing_byes_ahead(*, tournament: Tournament, round_number: int) -> str:
+    """A warning when the byes requested for a round leave players the table sizes cannot
+    all seat (some will get a pairing bye); "" otherwise."""
+    from tournaments.pairing.sizes import plan
+
+    playing = [
+        r for r in tournament.registrations.filter(status="active")
+        if round_number not in (r.requested_byes or [])
+    ]  # fmt: skip
+    layout = plan(len(playing), tuple(tournament.table_sizes))
+    sizes = " or ".join(str(s) for s in tournament.table_sizes)
+    if layout is None:
+        return (f"With the byes asked for round {round_number}, {len(playing)} player(s) remain: "
+                f"too few for a table of {sizes}.")  # fmt: skip
+    byes = layout[0]
+    if not byes:
+        return ""
+    return (
+        f"With the byes asked for round {round_number}, {len(playing)} players remain for tables "
+        f"of {sizes}: {byes} of them will get a pairing bye unless someone else joins or asks "
+        "for one."
+    )
+
+
 def rating_list(*, pool: str) -> list[dict[str, Any]]:
     """The pool's players by rating, best first: ``rank`` (players whose ratings round to
     the same whole number share it), ``user``, ``rating``, ``games`` (rated games),

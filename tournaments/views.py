@@ -269,9 +269,15 @@ def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
     except ValueError:
         messages.error(request, "Choose the round you will miss.")
         return redirect("tournaments:detail", slug=slug)
-    return _act(request, tournament,
-                lambda: tsvc.bye_request(registration=reg, round_number=number, by=request.user),
-                f"Bye requested for round {number}.", to="tournaments:detail")
+    response = _act(request, tournament,
+                    lambda: tsvc.bye_request(registration=reg, round_number=number, by=request.user),
+                    f"Bye requested for round {number}.", to="tournaments:detail")  # fmt: skip
+    reg.refresh_from_db()
+    if number in reg.requested_byes:  # granted: say what it does to the round's seating
+        warning = selectors.pairing_byes_ahead(tournament=tournament, round_number=number)
+        if warning:
+            messages.warning(request, warning)
+    return response
 
 
 @login_required

@@ -385,3 +385,21 @@ def test_a_player_sees_its_bye_and_may_take_back_a_requested_one(client):
     assert "Round 1 is paired already" in late.content.decode()
     regs[0].refresh_from_db()
     assert regs[0].requested_byes == [1]
+
+
+def test_a_bye_request_that_leaves_players_unseated_says_so(client):
+    """From a league player's walk: six players at tables of 3; one bye request left five,
+    and two more got pairing byes with no warning to anyone."""
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    _organizer, players, t, _regs = _open_cup("byw", 6, table_sizes=(3,), rounds_count=3)
+    client.force_login(players[0])
+    asked = client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"}, follow=True).content.decode()
+    assert ("With the byes asked for round 2, 5 players remain for tables of 3: 2 of them will "
+            "get a pairing bye unless someone else joins or asks for one.") in asked  # fmt: skip
+    client.force_login(players[1])
+    second = client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"}, follow=True).content.decode()
+    assert "4 players remain for tables of 3: 1 of them will get a pairing bye" in second
+    client.force_login(players[2])
+    third = client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"}, follow=True).content.decode()
+    assert "Bye requested for round 2." in third and "pairing bye" not in third  # one table of 3
