@@ -466,3 +466,21 @@ def test_the_outbox_sweep_is_bounded_and_sends_in_batches(monkeypatch, settings)
     assert tasks.send_outbox() == 9
     assert [len(b) for b in batches] == [4, 4, 1]
     assert set(OutboxMessage.objects.values_list("status", flat=True)) == {"sent"}
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_a_turn_email_says_at_its_top_whether_to_act_and_links_the_game(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """From a league player's walk: the game's link was the last line, after 30-40 lines of
+    the table, and whether an order was wanted came after the table too."""
+    from tests.games.web_support import DEAL, NAMES, dealt_5x_game
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Top"
+    )
+    for message in OutboxMessage.objects.filter(kind="game_started"):
+        first, second = message.body.splitlines()[:2]
+        assert first.startswith("Top — The game has started.")
+        assert second.startswith("Your order is needed by ")
+        assert second.endswith(f"(the legal orders are below). Game page: http://127.0.0.1:8000/games/{game.pk}/")
