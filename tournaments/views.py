@@ -288,7 +288,7 @@ def cancel_bye(request: HttpRequest, slug: str) -> HttpResponse:
     if reg is None:
         return _not_registered(request, tournament)
     raw = str(request.POST.get("round", ""))
-    if not (raw.isascii() and raw.isdigit()):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
         messages.error(request, "Choose the round whose bye you take back.")
         return redirect("tournaments:detail", slug=slug)
     number = int(raw)

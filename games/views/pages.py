@@ -428,7 +428,8 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     # The newest page unless another is asked for (a long game's log is thousands of
     # entries: the whole of it was 2 MB of HTML and a second of CPU).
     raw = request.GET.get("page", "")
-    page = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= pages else pages
+    wanted = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 0
+    page = wanted if 1 <= wanted <= pages else pages
     entries = [
         {**e, "summary": log_summary(ruleset=game.ruleset, kind=e["kind"], payload=e["payload"])}
         for e in public_log(game=game, for_user=user, after=(page - 1) * LOG_PAGE, limit=LOG_PAGE)

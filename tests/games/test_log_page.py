@@ -233,3 +233,11 @@ def test_a_long_log_comes_a_page_at_a_time(monkeypatch, django_capture_on_commit
     assert [e["seq"] for e in rest.json()["entries"]] == [10] and "Link" not in rest
     for bad in ({"limit": 0}, {"limit": 1001}, {"after": -1}, {"after": "x"}, {"offset": 3}):
         assert client.get(api, bad).status_code == 400, bad
+
+
+def test_a_page_number_of_any_length_is_no_500(client):
+    from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+    game = exterminate_game()
+    answer = client.get(reverse("games:log", args=[game.pk]), {"page": "9" * 5000})
+    assert answer.status_code == 200

@@ -262,3 +262,16 @@ def test_a_second_bye_waits_while_tied_players_can_take_the_byes() -> None:
                      "forbidden": [["p0", "p1"], ["p0", "p2"]]})  # fmt: skip
     assert sorted(out["byes"]) == ["p1", "p2"]
     assert sorted(out["tables"][0]) == ["p0", "p3", "p4", "p5"]
+
+
+def test_a_big_field_tied_in_round_one_is_paired_at_once() -> None:
+    """From a code review: the bye choices of a field tied on everything (round 1) were
+    built in memory before the first was tried: 203 players at tables of 6 (5 byes,
+    C(203, 5) choices) never finished."""
+    import time
+
+    started = time.monotonic()
+    out = pair_json({"table_sizes": [6], "seed": 1,
+                     "players": [{"id": f"p{i:03d}"} for i in range(203)]})  # fmt: skip
+    assert len(out["byes"]) == 5 and len(out["tables"]) == 33
+    assert time.monotonic() - started < 20

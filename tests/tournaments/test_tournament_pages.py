@@ -377,6 +377,7 @@ def test_a_player_sees_its_bye_and_may_take_back_a_requested_one(client):
     again = client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "2"}, follow=True)
     assert "No bye was requested for round 2." in again.content.decode()
     assert client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "x"}).status_code == 302
+    assert client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": "9" * 5000}).status_code == 302
     rnd = rounds.round_pair(tournament=t, by=organizer)
     rounds.round_start(rnd=rnd, by=organizer)
     page = client.get(f"/tournaments/{t.slug}/").content.decode()

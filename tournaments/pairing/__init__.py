@@ -311,9 +311,20 @@ def _by_deserving(candidates: list[Player], n_byes: int) -> Iterator[tuple[int, 
                 for rest in counts(g + 1, left - take):
                     yield [(g, take), *rest]
 
+    def choices(picks: list[tuple[int, int]]) -> Iterator[tuple[int, ...]]:
+        """The choices of ``picks`` one at a time (``itertools.product`` would build
+        every combination first: billions in a big field tied in round 1)."""
+        if not picks:
+            yield ()
+            return
+        (g, n), rest = picks[0], picks[1:]
+        for head in combinations(groups[g], n):
+            for tail in choices(rest):
+                yield head + tail
+
     for picks in counts(0, n_byes):
-        for parts in product(*(combinations(groups[g], n) for g, n in picks)):
-            yield tuple(sorted(i for part in parts for i in part))
+        for chosen in choices(picks):
+            yield tuple(sorted(chosen))
 
 
 def pair_json(data: object) -> dict[str, object]:

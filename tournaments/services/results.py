@@ -74,18 +74,18 @@ def results_collect() -> int:
         .select_related("game", "round__tournament")
         .order_by("game__finished_at", "game_id")
     )
+    rounds_touched: dict[int, Round] = {}
     for table in tables:
         try:
-            done = _collect_one(table)
-            if done:
+            if _collect_one(table):
                 recorded += 1
                 touched.add(table.round.tournament.rating_pool)
-                round_check_finished(rnd=table.round)
+                rounds_touched[table.round_id] = table.round
         except Exception:  # one broken table must not hold back every other tournament
             logger.exception("recording the result of tournament table %s failed", table.pk)
-            continue
-    # Once per pool, after the results and outside the tournaments' locks: a replay of the
-    # pool's history per result made a round of 50 tables cost minutes. A run that stops
+    # Once per pool, after the results and outside the tournaments' locks (a replay of the
+    # pool's history per result made a round of 50 tables cost minutes), and before a
+    # round is finished, so the next round is paired on the new ratings. A run that stops
     # before this is caught up by the pool's next result (the sync appends every missing
     # row), or by ``recompute_ratings``.
     for pool in sorted(touched):
@@ -93,6 +93,11 @@ def results_collect() -> int:
             ratings_sync(pool=pool)
         except Exception:
             logger.exception("updating the ratings of pool %s failed", pool)
+    for rnd in rounds_touched.values():
+        try:
+            round_check_finished(rnd=rnd)
+        except Exception:
+            logger.exception("finishing tournament round %s failed", rnd.pk)
     return recorded
 
 
