@@ -54,7 +54,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "needed": needed,
         "roles": {
             g.pk: ("resigned" if seats.get(g.pk) == Seat.Status.RESIGNED else
-                   "player" if g.pk in seats else "organizer")
+                   "player" if g.pk in seats else
+                   "organizer" if g.organizer_id == request.user.pk else "seat handed over")
             for g in games + finished
         },
         "tournaments": tournaments_for_user(user=request.user),

@@ -113,6 +113,15 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td>(player|organizer|resigned)</td>',
                            head, re.S))  # fmt: skip
     assert rows == {str(going.pk): "player", str(resigned.pk): "resigned", str(organized.pk): "organizer"}
+    from games.services.organizer import seat_replace
+    from tests.games.web_support import make_user
+
+    going.refresh_from_db()
+    seat_replace(seat=seats["bob"], new_user=make_user("sub"), by=going.organizer)
+    client.force_login(seats["bob"].user)
+    bob_home = client.get("/").content.decode()
+    assert re.search(rf'href="/games/{going.pk}/">[^<]*</a></td>.*?<td>seat handed over</td>',
+                     bob_home, re.S)  # fmt: skip
     listed = re.findall(r'href="/games/(\d+)/">Old (\d+)</a>', tail)
     assert [name for _pk, name in listed] == [f"{i:02d}" for i in range(11, 1, -1)]  # newest 10
     assert "2 more finished games</a> in your games list." in tail
