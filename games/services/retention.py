@@ -56,13 +56,14 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
         | Q(status=InboundMail.Status.FAILED)
         & (Q(outcome="gave_up") | Q(attempts__gte=max_attempts()))
     )
-    outbox = OutboxMessage.objects.filter(
-        created_at__lt=cutoff,
-        status__in=[OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED],
+    # One status at a time, oldest first, along the (status, created_at) index: by id, a
+    # backlog of 250,000 rows took 80 s, each batch walking the table past the rows it did
+    # not want (and an IN of two statuses cannot read that index in order).
+    outbox = sum(
+        _delete_in_batches(
+            OutboxMessage.objects.filter(created_at__lt=cutoff, status=status),
+            ("created_at", "pk"),
+        )
+        for status in (OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED)
     )
-    return {
-        "inbound": _delete_in_batches(inbound),
-        # Oldest first, along the (status, created_at) index: by id, a backlog of 250,000
-        # rows took 80 s, each batch walking the table past the rows it did not want.
-        "outbox": _delete_in_batches(outbox, ("created_at", "pk")),
-    }
+    return {"inbound": _delete_in_batches(inbound), "outbox": outbox}
