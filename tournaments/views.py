@@ -257,6 +257,12 @@ def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
                 to="tournaments:detail")
 
 
+def _posted_round(request: HttpRequest) -> int | None:
+    """The round number posted as `round` (ASCII digits, at most four), or None."""
+    raw = str(request.POST.get("round", "")).strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 else None
+
+
 @login_required
 @require_POST
 def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
@@ -264,9 +270,8 @@ def request_bye(request: HttpRequest, slug: str) -> HttpResponse:
     reg = _my_registration(tournament, request.user)
     if reg is None:
         return _not_registered(request, tournament)
-    try:
-        number = int(request.POST.get("round", ""))
-    except ValueError:
+    number = _posted_round(request)
+    if number is None:
         messages.error(request, "Choose the round you will miss.")
         return redirect("tournaments:detail", slug=slug)
     response = _act(request, tournament,
@@ -287,11 +292,10 @@ def cancel_bye(request: HttpRequest, slug: str) -> HttpResponse:
     reg = _my_registration(tournament, request.user)
     if reg is None:
         return _not_registered(request, tournament)
-    raw = str(request.POST.get("round", ""))
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
+    number = _posted_round(request)
+    if number is None:
         messages.error(request, "Choose the round whose bye you take back.")
         return redirect("tournaments:detail", slug=slug)
-    number = int(raw)
     return _act(request, tournament,
                 lambda: tsvc.bye_cancel(registration=reg, round_number=number, by=request.user),
                 f"Bye for round {number} taken back: you will be paired.",

@@ -388,6 +388,27 @@ def test_a_player_sees_its_bye_and_may_take_back_a_requested_one(client):
     assert regs[0].requested_byes == [1]
 
 
+def test_a_garbled_round_in_a_bye_request_or_take_back_is_refused_and_changes_nothing(client):
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, regs = _open_cup("byg", 4, rounds_count=3)
+    client.force_login(players[0])
+    client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"})
+    for raw in ["", "x", "-1", "2.0", "\u0663", "9" * 5000, "12345"]:
+        asked = client.post(f"/tournaments/{t.slug}/bye/", {"round": raw}, follow=True)
+        assert asked.status_code == 200
+        assert "Choose the round you will miss." in asked.content.decode()
+        taken = client.post(f"/tournaments/{t.slug}/bye/cancel/", {"round": raw}, follow=True)
+        assert taken.status_code == 200
+        assert "Choose the round whose bye you take back." in taken.content.decode()
+    regs[0].refresh_from_db()
+    assert regs[0].requested_byes == [2]
+    padded = client.post(f"/tournaments/{t.slug}/bye/", {"round": " 3 "}, follow=True)
+    assert "Bye requested for round 3." in padded.content.decode()
+    regs[0].refresh_from_db()
+    assert regs[0].requested_byes == [2, 3]
+
+
 def test_a_bye_request_that_leaves_players_unseated_says_so(client):
     """From a league player's walk: six players at tables of 3; one bye request left five,
     and two more got pairing byes with no warning to anyone."""

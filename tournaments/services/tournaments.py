@@ -310,14 +310,21 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
     return registration
 
 
+def _locked_own_registration(*, registration: Registration, by: Any) -> tuple[Tournament, Registration]:
+    """Lock the registration's open tournament and reload the registration, for its player or
+    the organizer (call inside a transaction)."""
+    tournament = lock_tournament(tournament_id=registration.tournament_id)
+    registration = Registration.objects.get(pk=registration.pk)
+    if by != registration.user:
+        require_organizer(tournament=tournament, user=by)
+    _require_not_closed(tournament)
+    return tournament, registration
+
+
 def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Registration:
     """Take back a requested bye for a round that is not paired yet."""
     with transaction.atomic():
-        tournament = lock_tournament(tournament_id=registration.tournament_id)
-        registration = Registration.objects.get(pk=registration.pk)
-        if by != registration.user:
-            require_organizer(tournament=tournament, user=by)
-        _require_not_closed(tournament)
+        tournament, registration = _locked_own_registration(registration=registration, by=by)
         if round_number not in registration.requested_byes:
             raise ValidationError(f"No bye was requested for round {round_number}.")
         if round_number <= _rounds_paired(tournament):
@@ -335,11 +342,7 @@ def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Reg
 def bye_request(*, registration: Registration, round_number: int, by: Any) -> Registration:
     """Ask for a bye in a future round (scores the tournament's requested-bye points)."""
     with transaction.atomic():
-        tournament = lock_tournament(tournament_id=registration.tournament_id)
-        registration = Registration.objects.get(pk=registration.pk)
-        if by != registration.user:
-            require_organizer(tournament=tournament, user=by)
-        _require_not_closed(tournament)
+        tournament, registration = _locked_own_registration(registration=registration, by=by)
         paired = _rounds_paired(tournament)
         if paired >= tournament.rounds_count:
             raise ValidationError(
