@@ -7,8 +7,10 @@ whether the work is already done.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from games.errors import GameBusy
@@ -31,8 +33,24 @@ def resolve_prompt(game_id: int, prompt_number: int) -> bool:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def enforce_deadlines() -> int:
-    """Beat (every minute): resolve due prompts with default orders for missing seats."""
-    return deadlines.enforce_deadlines()
+    """Beat (every minute): resolve due prompts with default orders for missing seats
+    (after ``GAMES_DEADLINE_SWEEP_INLINE_SECONDS`` the rest go to the workers)."""
+    return deadlines.enforce_deadlines(inline_seconds=settings.GAMES_DEADLINE_SWEEP_INLINE_SECONDS)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, GameBusy),
+    retry_backoff=2,
+    max_retries=5,
+)
+def resolve_overdue_prompt(game_id: int, prompt_number: int, due_by: str) -> bool:
+    """One prompt the deadline sweep handed out: resolve it with default orders if its
+    deadline (plus grace) is still past at ``due_by`` (ISO time of the sweep)."""
+    return deadlines.overdue_prompt_resolve(
+        game_id=game_id, prompt_number=prompt_number, now=datetime.fromisoformat(due_by)
+    )
 
 
 @shared_task

@@ -39,6 +39,9 @@ else:
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 GAMES_MAX_DEADLINE_EXTENSIONS = env.int("GAMES_MAX_DEADLINE_EXTENSIONS", default=3)
 GAMES_DEFAULT_DEADLINE_HOURS = env.int("GAMES_DEFAULT_DEADLINE_HOURS", default=48)
+# The beat's deadline sweep resolves due prompts itself for this long, then hands the rest
+# to the workers (one task each on the resolution queue).
+GAMES_DEADLINE_SWEEP_INLINE_SECONDS = env.float("GAMES_DEADLINE_SWEEP_INLINE_SECONDS", default=20.0)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -62,6 +62,7 @@ FIVEX_MAIL_QUEUE = env.str(
 FIVEX_CELERY_QUEUES = [CELERY_TASK_DEFAULT_QUEUE, FIVEX_RESOLUTION_QUEUE, FIVEX_MAIL_QUEUE]
 CELERY_TASK_ROUTES = {
     "games.tasks.resolve_prompt": {"queue": FIVEX_RESOLUTION_QUEUE},
+    "games.tasks.resolve_overdue_prompt": {"queue": FIVEX_RESOLUTION_QUEUE},
     "games.tasks.send_outbox_message": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox_batch": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox": {"queue": FIVEX_MAIL_QUEUE},

@@ -11,6 +11,7 @@ announced deadline to every active seat still without an order, once per prompt.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -104,34 +105,46 @@ def enforce_due_at(*, game: Game, prompt: Prompt) -> datetime | None:
     return prompt.deadline + timedelta(minutes=game.grace_minutes)
 
 
-def enforce_deadlines(*, now: datetime | None = None) -> int:
+def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | None = None) -> int:
     """Resolve every open prompt of an active game whose deadline (plus grace) has
     passed, filling missing orders with default orders. Also re-enqueues prompts that
-    are complete but still open (lost task). Returns how many prompts were resolved."""
+    are complete but still open (lost task). Returns how many prompts were resolved here.
+
+    ``inline_seconds`` (the beat's sweep): once the sweep has spent that long, the
+    prompts still due are handed to the workers as ``resolve_overdue_prompt`` tasks
+    (on the resolution queue, shared by every worker) instead of being resolved one
+    after another in this task, so a minute with thousands of deadlines does not
+    overrun the next sweep. Each is resolved exactly once whoever gets it first."""
     from games.services.orders import schedule_resolution
-    from games.services.resolution import prompt_resolve
+    from games.tasks import resolve_overdue_prompt
 
     now = now or timezone.now()
+    started = time.monotonic()
     resolved = 0
+    handed: list[tuple[int, int]] = []
     due = (
         Prompt.objects.filter(
             status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__lte=now
         )
         .select_related("game")
-        .order_by("deadline")
+        .order_by("deadline", "pk")
     )
     for prompt in due:
         due_at = enforce_due_at(game=prompt.game, prompt=prompt)
         if due_at is None or due_at > now:
             continue
-        _read_mail_that_came_in_time(game_id=prompt.game_id, due_at=due_at)
+        if inline_seconds is not None and time.monotonic() - started >= inline_seconds:
+            handed.append((prompt.game_id, prompt.number))
+            continue
         try:
-            if prompt_resolve(
-                game_id=prompt.game_id, prompt_number=prompt.number, fill_missing=True, now=now
-            ):
+            if overdue_prompt_resolve(game_id=prompt.game_id, prompt_number=prompt.number, now=now):
                 resolved += 1
         except Exception:  # one broken game must not stop the sweep for the others
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
+    for game_id, number in handed:
+        resolve_overdue_prompt.delay(game_id, number, now.isoformat())
+    if handed:
+        logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))
     stale = Prompt.objects.filter(
         status=Prompt.Status.OPEN,
         game__status=Game.Status.ACTIVE,
@@ -141,6 +154,28 @@ def enforce_deadlines(*, now: datetime | None = None) -> int:
         with transaction.atomic():
             schedule_resolution(game_id=prompt.game_id, prompt_number=prompt.number)
     return resolved
+
+
+def overdue_prompt_resolve(*, game_id: int, prompt_number: int, now: datetime | None = None) -> bool:
+    """Resolve one prompt whose deadline (plus grace) has passed by ``now``: orders by
+    email that came in time are read first, then missing orders are filled by default.
+    The deadline is checked again under the game's lock (an extension or a pause that
+    committed after the sweep read the prompt wins). True if this call resolved it."""
+    from games.services.resolution import prompt_resolve
+
+    now = now or timezone.now()
+    prompt = (
+        Prompt.objects.filter(game_id=game_id, number=prompt_number, status=Prompt.Status.OPEN)
+        .select_related("game")
+        .first()
+    )
+    if prompt is None:
+        return False
+    due_at = enforce_due_at(game=prompt.game, prompt=prompt)
+    if due_at is None or due_at > now:
+        return False
+    _read_mail_that_came_in_time(game_id=game_id, due_at=due_at)
+    return prompt_resolve(game_id=game_id, prompt_number=prompt_number, fill_missing=True, now=now)
 
 
 def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:

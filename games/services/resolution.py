@@ -236,7 +236,7 @@ def prompt_resolve(
     active, an order is missing (unless ``fill_missing``: the deadline path, which gives
     each missing seat its default order, logged ``nmr_applied``), or the early-resolution
     delay has not passed."""
-    from games.services.deadlines import deadline_for
+    from games.services.deadlines import deadline_for, enforce_due_at
     from games.services.games import ruleset_get
     from games.services.notifications import notify_prompt_resolved
     from games.services.orders import order_fill_default, prompt_state
@@ -258,6 +258,11 @@ def prompt_resolve(
         missing = [name for name in prompt.pending if name not in orders]
         if missing and not fill_missing:
             return False
+        if missing:  # the deadline path: due still, as read under the lock (an extension
+            # or a pause committed after the sweep read the prompt keeps it open)
+            due_at = enforce_due_at(game=game, prompt=prompt)
+            if due_at is None or due_at > now:
+                return False
         if (
             not missing
             and not fill_missing

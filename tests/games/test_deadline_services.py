@@ -319,3 +319,58 @@ def test_the_reminder_sweep_reads_every_prompt_at_once(django_capture_on_commit_
     Game.objects.filter(pk=games[1].pk).update(reminder_hours=0)
     Reminder.objects.all().delete()
     assert send_reminders() == 3
+
+
+def test_an_extension_after_the_sweep_read_the_prompt_keeps_it_open(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """The sweep reads due prompts, then resolves them one by one: an organizer's
+    extension committed in between must win (players were just told the new deadline);
+    the deadline is checked again under the game's lock."""
+    from games.services.organizer import deadline_extend
+    from games.services.resolution import prompt_resolve
+
+    game, seats = start_fixed(NAMES, deadline_hours=1)
+    prompt = Prompt.objects.get(game=game, number=1)
+    swept_at = prompt.deadline + timedelta(minutes=1)  # what the sweep saw: due
+    with django_capture_on_commit_callbacks(execute=True):
+        deadline_extend(game=game, by=game.organizer, hours=24, reason="holiday")
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=swept_at) is False
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.OPEN
+    assert not LogEntry.objects.filter(game=game, kind="nmr_applied").exists()
+    assert not SealedOrder.objects.filter(prompt=prompt).exists()
+    # Once the new deadline has passed, the sweep fills the orders as usual.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enforce_deadlines(now=prompt.deadline + timedelta(seconds=1)) == 1
+    assert LogEntry.objects.filter(game=game, kind="nmr_applied").count() == 3
+
+
+def test_a_sweep_out_of_time_hands_the_due_prompts_to_the_workers(
+    django_capture_on_commit_callbacks, caplog,
+) -> None:
+    """A minute with more deadlines than the beat's sweep resolves in its budget: the
+    rest become one resolution task each (run here eagerly), each resolving its prompt
+    once; a prompt extended before its task runs stays open."""
+    from games.services.organizer import deadline_extend
+    from games.tasks import resolve_overdue_prompt
+
+    games = [start_fixed(NAMES, deadline_hours=1)[0] for _ in range(3)]
+    due = max(Prompt.objects.get(game=g, number=1).deadline for g in games) + timedelta(minutes=1)
+    with django_capture_on_commit_callbacks(execute=True), caplog.at_level("INFO"):
+        assert enforce_deadlines(now=due, inline_seconds=0) == 0  # none resolved in the sweep
+    assert "deadline sweep: 3 due prompts handed to the workers" in caplog.text
+    for g in games:
+        assert Prompt.objects.get(game=g, number=1).status == Prompt.Status.RESOLVED
+        assert LogEntry.objects.filter(game=g, kind="nmr_applied").count() == 3
+        assert LogEntry.objects.filter(game=g, kind="prompt_resolved").count() == 1
+    # A task handed out twice (the next minute's sweep) or late changes nothing more.
+    assert resolve_overdue_prompt(games[0].pk, 1, due.isoformat()) is False
+    assert LogEntry.objects.filter(game=games[0], kind="prompt_resolved").count() == 1
+    # Prompt 2 of the first game, extended after the sweep handed it out: kept open.
+    second = Prompt.objects.get(game=games[0], number=2)
+    handed_at = second.deadline + timedelta(minutes=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        deadline_extend(game=games[0], by=games[0].organizer, hours=2)
+    assert resolve_overdue_prompt(games[0].pk, 2, handed_at.isoformat()) is False
+    assert Prompt.objects.get(pk=second.pk).status == Prompt.Status.OPEN

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import connections, transaction
+from django.utils import timezone
 
 import engine
 from games.errors import ApplicationError
@@ -44,7 +46,9 @@ def test_order_that_waited_for_a_resolution_never_lands_on_the_resolved_prompt(v
                 lock_game(game_id=game.pk)  # what the resolution takes first
                 held.set()
                 time.sleep(0.5)  # cat's order is now waiting for the lock
-                assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True)
+                # as the sweep would once the deadline has passed (cat's order came first)
+                later = timezone.now() + timedelta(days=30)
+                assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=later)
         finally:
             connections.close_all()
 

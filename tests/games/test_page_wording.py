@@ -4,8 +4,11 @@ a seat that waits because it explored, a seat handed over, seat counts, messages
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game, OutboxMessage, Prompt
 from games.services import games as game_services
@@ -47,6 +50,7 @@ def test_a_missed_deadline_is_told_to_that_seat_only(
 ) -> None:
     capture = django_capture_on_commit_callbacks
     submit_orders(game, capture, {"ann": "PASS CAESAR", "bob": "PASS DIDO"})  # cat misses it
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=1))
     with capture(execute=True):
         assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True)
     # cat's default (the first of its two leaders alphabetically, README) is ERIK.

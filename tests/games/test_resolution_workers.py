@@ -28,7 +28,7 @@ from games.selectors import current_state
 from games.services.deadlines import READY_SWEEP_SECONDS, enforce_deadlines
 from games.services.orders import order_submit
 from games.services.resolution import SLEEP_ENV
-from games.tasks import resolve_prompt
+from games.tasks import resolve_overdue_prompt, resolve_prompt
 from tests.conftest import ROOT, WORKER_READY_TIMEOUT, _stop_process_group
 from tests.games.core_support import start_fixed
 
@@ -234,3 +234,32 @@ def test_worker_killed_mid_resolution_loses_nothing(
     assert OutboxMessage.objects.filter(game=game, kind="prompt_resolved").count() == 3
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+def test_a_sweep_out_of_time_hands_due_prompts_to_worker_processes(
+    celery_worker_process, tmp_path
+) -> None:
+    """The beat's sweep past its budget enqueues one task per due prompt on the
+    resolution queue; two worker processes resolve each exactly once."""
+    assert connection.vendor == "postgresql"
+    extra = start_worker(
+        celery_worker_process.env, celery_worker_process.queue, tmp_path / "w2.log"
+    )
+    try:
+        games = [start_fixed(NAMES, deadline_hours=1)[0] for _ in range(4)]
+        due = max(Prompt.objects.get(game=g, number=1).deadline for g in games)
+        due += timezone.timedelta(minutes=1)
+        assert enforce_deadlines(now=due, inline_seconds=0) == 0
+        # The same prompts handed out again (as the next minute's sweep may) change nothing.
+        for g in games:
+            resolve_overdue_prompt.delay(g.pk, 1, due.isoformat())
+        logs = lambda: celery_worker_process.log() + (tmp_path / "w2.log").read_text()  # noqa: E731
+        done = r"resolve_overdue_prompt\[[^\]]+\] succeeded in [0-9.e-]+s: (True|False)"
+        _wait(lambda: len(re.findall(done, logs())) >= 8, 60, "8 handed-out tasks", logs)
+        assert sorted(re.findall(done, logs())) == ["False"] * 4 + ["True"] * 4, logs()
+        for g in games:
+            assert Prompt.objects.get(game=g, number=1).status == Prompt.Status.RESOLVED
+            assert LogEntry.objects.filter(game=g, kind="prompt_resolved").count() == 1
+            assert LogEntry.objects.filter(game=g, kind="nmr_applied").count() == 3
+    finally:
+        _stop_process_group(extra)
