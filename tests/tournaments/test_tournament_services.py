@@ -4,11 +4,13 @@ checked against a direct computation."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from itertools import combinations
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from games.errors import ValidationError
 from games.models import Game
@@ -814,3 +816,45 @@ def test_a_pools_rating_list_is_each_players_last_ledger_row():
     assert {r["user"].pk: (r["rating"], r["change"], r["games"]) for r in rows} == expected
     assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
     assert all(r["games"] == 2 for r in rows)
+
+
+def _rate_by_hand_later(table: Table, *, minutes: int) -> None:
+    """A table's result stored as the collection stores it (first seat wins), recorded
+    ``minutes`` from now, without rating it."""
+    Table.objects.filter(pk=table.pk).update(
+        ranking=[[table.players[0]], [table.players[1]]], result_source="game",
+        recorded_at=timezone.now() + timedelta(minutes=minutes),
+    )  # fmt: skip
+
+
+def test_a_result_recorded_before_rated_games_rewrites_the_ledger_in_order():
+    """A game that finished first but whose result is recorded after later games were
+    rated (a failed sync, a late commit) comes first in the pool's history: appending
+    its rows after the others numbered them over rows already there and left the later
+    games rated without it (the stored ratings differed from a recomputation)."""
+    organizer, _players, t, _rnd = _finished_duel_round("ooo")
+    rnd2 = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd2, by=organizer)
+    first, second = rnd2.tables.order_by("number")
+    _rate_by_hand_later(second, minutes=10)
+    results.ratings_sync(pool=t.rating_pool)
+    _rate_by_hand_later(first, minutes=5)  # finished before `second`
+    results.ratings_sync(pool=t.rating_pool)
+    assert results.ratings_differences(pool=t.rating_pool) == []
+    seqs = list(RatingEntry.objects.filter(pool=t.rating_pool).values_list("seq", flat=True))
+    assert sorted(seqs) == list(range(1, 9))
+    keys = RatingEntry.objects.filter(pool=t.rating_pool).order_by("seq").values_list("game_key", flat=True)
+    assert list(keys)[4:] == [f"t{first.pk}"] * 2 + [f"t{second.pk}"] * 2
+
+
+def test_a_pool_whose_rating_was_missed_is_caught_up_by_the_next_collection():
+    organizer, _players, t, _rnd = _finished_duel_round("lag")
+    rnd2 = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd2, by=organizer)
+    for table in rnd2.tables.all():
+        _rate_by_hand_later(table, minutes=1)  # recorded; the sync after it failed
+    assert results.lagging_pools() == {t.rating_pool}
+    assert results.results_collect() == 0  # nothing new to record, yet the pool is rated
+    assert RatingEntry.objects.filter(pool=t.rating_pool).count() == 8
+    assert results.ratings_differences(pool=t.rating_pool) == []
+    assert results.lagging_pools() == set()

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import CharField, Exists, OuterRef, Value
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from games.errors import PermissionDenied, ValidationError
@@ -85,9 +87,9 @@ def results_collect() -> int:
             logger.exception("recording the result of tournament table %s failed", table.pk)
     # Once per pool, after the results and outside the tournaments' locks (a replay of the
     # pool's history per result made a round of 50 tables cost minutes), and before a
-    # round is finished, so the next round is paired on the new ratings. A run that stops
-    # before this is caught up by the pool's next result (the sync appends every missing
-    # row), or by ``recompute_ratings``.
+    # round is finished, so the next round is paired on the new ratings. A pool whose sync
+    # failed or never ran (a run that stopped before it) is caught up by the next run.
+    touched |= lagging_pools()
     for pool in sorted(touched):
         try:
             ratings_sync(pool=pool)
@@ -212,6 +214,21 @@ def result_enter(
     return table
 
 
+def lagging_pools() -> set[str]:
+    """Pools with a rated table that has no row in the ledger (one query: each rated
+    table looks its key up in the ledger's (pool, game key) index)."""
+    missing = RatingEntry.objects.filter(
+        pool=OuterRef("round__tournament__rating_pool"), game_key=OuterRef("key")
+    )
+    return set(
+        Table.objects.filter(ranking__isnull=False)
+        .annotate(key=Concat(Value("t"), Cast("pk", CharField())))
+        .filter(~Exists(missing))
+        .values_list("round__tournament__rating_pool", flat=True)
+        .distinct()
+    )
+
+
 def pool_games(*, pool: str) -> list[tuple[str, list[list[str]], Table]]:
     """The pool's rated games in the order they finished: ``(key, ranking by user id
     strings, table)``."""
@@ -260,9 +277,22 @@ def _pool_lock(pool: str) -> None:
 def _ratings_sync_locked(*, pool: str, rebuild: bool) -> int:
     result, games = ratings_compute(pool=pool)
     tables = {key: table for key, _r, table in games}
+    stored = list(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+    known = set(stored)
+    # Appending is right only when the stored rows are the start of the recomputed ledger.
+    # A game recorded before games already rated (it finished first but its result came
+    # later, or a sync failed in between) changes every rating after it: rewrite the
+    # pool's ledger in order (rows appended after it would have been rated without it,
+    # and numbered over the rows already there).
+    if not rebuild and (
+        len(stored) > len(result.ledger)
+        or any(row.game not in known for row in result.ledger[: len(stored)])
+    ):
+        logger.info("rating pool %s: a game was recorded out of order; ledger rebuilt", pool)
+        rebuild = True
     if rebuild:
         RatingEntry.objects.filter(pool=pool).delete()
-    known = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+        known = set()
     rows = []
     for seq, row in enumerate(result.ledger, start=1):
         if row.game in known:
