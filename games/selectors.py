@@ -98,6 +98,26 @@ def orders_needed(*, user: Any) -> dict[int, Prompt]:
 _CALENDAR_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 
 
+def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Each game's open prompt and the pending seats that have sealed no order yet (a
+    resigned seat's default and a forced order count as in), in two queries whatever
+    the number of games: ``{game_id: {"prompt": Prompt, "waiting": [seat names]}}``.
+    Who has sealed is public (the game page shows it); what is sealed is not read."""
+    out: dict[int, dict[str, Any]] = {}
+    prompts = Prompt.objects.filter(
+        game_id__in=[g for g in game_ids if g], status=Prompt.Status.OPEN
+    ).order_by("game_id", "number")
+    for prompt in prompts:
+        out[prompt.game_id] = {"prompt": prompt, "waiting": list(prompt.pending)}  # newest last
+    sealed = SealedOrder.objects.filter(
+        prompt_id__in=[o["prompt"].pk for o in out.values()], is_current=True
+    ).values_list("prompt__game_id", "seat_name")
+    for game_id, name in sealed:
+        if name in out[game_id]["waiting"]:
+            out[game_id]["waiting"].remove(name)
+    return out
+
+
 def calendar_owner(*, token: Any) -> Any:
     """The user whose calendar feed address holds ``token``, or None."""
     from games.models import PlayerSettings

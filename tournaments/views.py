@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from fivex_site.converters import RowIdConverter
+from games import selectors as games_selectors
 from games.errors import ApplicationError
-from games.models import Prompt
 from games.selectors import player_by_name_or_email, time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
@@ -190,19 +190,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     tables = []
     round_tables = list(rnd.tables.select_related("game").order_by("number"))
-    # Each game's open prompt, in one query (it was one a table).
-    open_prompts: dict[int, Prompt] = {}
-    for prompt in Prompt.objects.filter(
-        game_id__in=[t.game_id for t in round_tables if t.game_id], resolved_at__isnull=True
-    ).order_by("game_id", "number"):
-        open_prompts[prompt.game_id] = prompt  # the newest last
+    # Each game's open prompt and who it waits for, in two queries (it was one a table).
+    now = games_selectors.open_prompts_waiting(game_ids=[t.game_id for t in round_tables])
     for table in round_tables:
-        prompt = open_prompts.get(table.game_id) if table.game_id else None
         tables.append({
             "table": table,
             "players": [regs[p] for p in table.players],
             "ranking": [[regs[p].user for p in g] for g in (table.ranking or [])],
-            "prompt": prompt,
+            **now.get(table.game_id, {"prompt": None, "waiting": []}),
         })
     return render(request, "tournaments/round.html", {
         "t": tournament, "round": rnd, "tables": tables,
@@ -323,7 +318,9 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tables = []
     byes = []
     if current is not None:
-        for table in current.tables.select_related("game").order_by("number"):
+        current_tables = list(current.tables.select_related("game").order_by("number"))
+        now = games_selectors.open_prompts_waiting(game_ids=[t.game_id for t in current_tables])
+        for table in current_tables:
             result = (
                 " > ".join(
                     " = ".join(str(regs[p].user) if p in regs else f"#{p}" for p in group)
@@ -333,7 +330,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
                 else ""
             )
             tables.append(
-                {"table": table, "players": [regs[p] for p in table.players], "result": result}
+                {"table": table, "players": [regs[p] for p in table.players], "result": result,
+                 **now.get(table.game_id, {"prompt": None, "waiting": []})}
             )
         byes = list(current.byes.select_related("registration__user"))
     return render(request, "tournaments/manage.html", {

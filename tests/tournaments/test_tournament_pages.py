@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -425,3 +427,36 @@ def test_a_bye_request_that_leaves_players_unseated_says_so(client):
     client.force_login(players[2])
     third = client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"}, follow=True).content.decode()
     assert "Bye requested for round 2." in third and "pairing bye" not in third  # one table of 3
+
+
+def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
+    """From the organizer's side: chasing slow players meant opening every table's game."""
+    import engine
+    from games.selectors import current_state
+    from games.services.orders import order_submit
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, regs = _open_cup("wtf", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    first, second = rnd.tables.select_related("game").order_by("number")
+    pending = list(first.game.prompts.get(number=1).pending)
+    assert len(pending) == 1  # 6x5: one seat moves at a time
+    mover = first.game.seats.get(name=pending[0])
+    waiting_second = list(second.game.prompts.get(number=1).pending)
+
+    def cells(html: str) -> list[str]:
+        return re.findall(r'<span class="waiting-for">([^<]*)</span>', html)
+
+    page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
+    assert cells(page) == [pending[0], ", ".join(waiting_second)]
+    text = engine.get("6x5").legal_orders(current_state(game=first.game), mover.name)[0]
+    order_submit(seat=mover, text=text, source="web")  # its resolution is not run here
+    page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
+    assert cells(page) == [", ".join(waiting_second)]
+    assert "every order is in" in page
+    assert text not in page  # who has sealed is public, what is sealed is not
+    client.force_login(organizer)
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert cells(panel) == [", ".join(waiting_second)]
+    assert "every order is in" in panel and "(deadline " in panel
