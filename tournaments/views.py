@@ -153,7 +153,12 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             None,
         )
-        my_game = None if table is None else {"round": round_open.number, "game": table.game}
+        my_game = None if table is None else {
+            "round": round_open.number,
+            "game": table.game,
+            # the open prompt, when it waits for this player's order
+            "wanted": games_selectors.orders_needed(user=request.user).get(table.game_id),
+        }
         if table is None:  # sitting this round out: say so (it was told by email only)
             my_bye = round_open.byes.filter(registration=registration).first()
     return render(request, "tournaments/detail.html", {

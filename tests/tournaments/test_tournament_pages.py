@@ -450,12 +450,24 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
 
     page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
     assert cells(page) == [pending[0], ", ".join(waiting_second)]
+    # The player's own box on the tournament's page says whether its order is wanted.
+    other = first.game.seats.exclude(pk=mover.pk).get()
+    client.force_login(mover.user)
+    mine = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert re.search(r'id="my-game">[^\n]*<strong>your order is wanted</strong> by ', mine)
+    client.force_login(other.user)
+    theirs = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert re.search(r'id="my-game">[^\n]*: nothing to order now\.</p>', theirs)
+    client.logout()
     text = engine.get("6x5").legal_orders(current_state(game=first.game), mover.name)[0]
     order_submit(seat=mover, text=text, source="web")  # its resolution is not run here
     page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
     assert cells(page) == [", ".join(waiting_second)]
     assert "every order is in" in page
     assert text not in page  # who has sealed is public, what is sealed is not
+    client.force_login(mover.user)
+    mine = client.get(f"/tournaments/{t.slug}/").content.decode()
+    assert "your order is wanted" not in mine and ": nothing to order now." in mine
     client.force_login(organizer)
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert cells(panel) == [", ".join(waiting_second)]
