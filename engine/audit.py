@@ -20,7 +20,9 @@ The exact formulas, so anyone can re-check a game without our code:
   ``seed_commitment`` and ``setup_commitment`` (never the set-up itself: it holds other
   seats' hidden cards or goals). The entry that ends the game (``game_finished``, or
   ``game_ended`` when the organizer stops a started game) reveals ``seed``,
-  ``seed_salt``, ``setup`` and ``setup_salt``. (Logs written before the commitment
+  ``seed_salt``, ``setup`` and ``setup_salt``; so does ``game_walkover``, which ends a
+  game when every seat but one has resigned (``winner``; ``ranking``: the winner, then
+  the resigned seats sorted, tied). (Logs written before the commitment
   existed carry ``setup`` in ``game_started``; they are still accepted.)
 - seating: the seat names in the order they joined, shuffled unless the organizer fixed
   the seating (``game_started.payload.seating_fixed``), by ``game_started.payload.
@@ -44,6 +46,8 @@ from typing import Any
 
 GENESIS = "0" * 64
 EXPORT_FORMAT = "fivex-game-log/1"
+#: The log entries that end a started game and reveal its seed and set-up.
+ENDING_KINDS = ("game_finished", "game_ended", "game_walkover")
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -237,7 +241,7 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
         return problems
     setup = started.get("payload") or {}
     seed = game.get("seed")
-    ended = next((e for e in entries if e.get("kind") in ("game_finished", "game_ended")), None)
+    ended = next((e for e in entries if e.get("kind") in ENDING_KINDS), None)
     if ended is not None:
         revealed = (ended.get("payload") or {}).get("seed")
         if seed is None:
@@ -319,12 +323,43 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     ranking = game.get("ranking")
     if ruleset.is_over(state) and ranking is not None and ranking != ruleset.ranking(state):
         problems.append("replay: the stored ranking differs from the replayed ranking")
+    if ended is not None and ended.get("kind") == "game_walkover":
+        problems += _walkover_problems(entries, ended, players, ranking)
     if ended is not None and ended.get("kind") == "game_finished":
         logged_ranking = (ended.get("payload") or {}).get("ranking")
         if not ruleset.is_over(state):
             problems.append(f"entry {ended.get('seq')}: game_finished but the replay is not over")
         elif logged_ranking != ruleset.ranking(state):
             problems.append(f"entry {ended.get('seq')}: the logged ranking differs from the replay")
+    return problems
+
+
+def _walkover_problems(
+    entries: list[dict[str, Any]], ended: dict[str, Any], players: list[str], ranking: Any
+) -> list[str]:
+    """A game won because every other seat resigned: the winner is the one seat the log
+    shows not resigned (a seat handed to another player plays again), first, and the
+    resigned seats share last place."""
+    resigned: set[str] = set()
+    for entry in entries:
+        if entry is ended:
+            break
+        seat = (entry.get("payload") or {}).get("seat")
+        if entry.get("kind") == "seat_resigned":
+            resigned.add(seat)
+        elif entry.get("kind") == "seat_replaced":
+            resigned.discard(seat)
+    playing = [p for p in players if p not in resigned]
+    payload = ended.get("payload") or {}
+    where = f"entry {ended.get('seq')}"
+    if len(playing) != 1:
+        return [f"{where}: a walkover, but {len(playing)} seats had not resigned"]
+    problems = []
+    expected = [[playing[0]], sorted(resigned & set(players))]
+    if payload.get("winner") != playing[0] or payload.get("ranking") != expected:
+        problems.append(f"{where}: the walkover's ranking is not the one seat left, then the seats that resigned")
+    if ranking is not None and ranking != payload.get("ranking"):
+        problems.append("the stored ranking differs from the walkover's ranking")
     return problems
 
 

@@ -575,6 +575,11 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         )
     if kind == "game_ended":
         return f"The organizer ended the game{_because(p)}; it has no ranking."
+    if kind == "game_walkover":
+        return (
+            f"Every other player resigned: {p.get('winner')} wins. The seed and every order "
+            "are revealed."
+        )
     if kind == "deadline_extended":
         return f"The organizer extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
     if kind == "game_paused":

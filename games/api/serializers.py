@@ -377,7 +377,7 @@ class LogEntrySerializer(serializers.Serializer):
         "order_received, "
         "order_replaced, order_forced, nmr_applied, orders_revealed, prompt_resolved, "
         "deadline_extended, game_paused, game_resumed, seat_replaced, seat_resigned, "
-        "game_finished, game_ended"
+        "game_finished, game_ended, game_walkover"
     )
     payload = serializers.JSONField(help_text="what happened; its keys depend on ``kind``")
     created_at = serializers.CharField(help_text="ISO 8601 in UTC, microseconds, ``Z``")

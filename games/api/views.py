@@ -525,7 +525,8 @@ class GameLeaveView(BaseAPIView):
 
 
 class SeatResignView(BaseAPIView):
-    """Resign the caller's seat in a running game (default orders from now on)."""
+    """Resign the caller's seat in a running game (default orders from now on; when one
+    seat is left playing, the game ends at once and that seat wins: a walkover)."""
 
     @extend_schema(
         request=s.EmptyInputSerializer,

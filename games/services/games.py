@@ -423,8 +423,10 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
 
 def seat_resign(*, seat: Seat) -> None:
     """Resign a seat: from now on its orders are the engine's default orders (a pending
-    order it still owes is filled at once) and it never blocks a prompt. Raises
-    GameStateError or NotPending."""
+    order it still owes is filled at once) and it never blocks a prompt. When every
+    other seat has resigned, the game ends at once: the last seat playing wins, the
+    resigned seats share last place (a walkover; a duel is not played out against
+    default orders). Raises GameStateError or NotPending."""
     from games.services.orders import order_fill_default, prompt_check_ready
     from games.services.resolution import open_prompt_locked
 
@@ -441,6 +443,10 @@ def seat_resign(*, seat: Seat) -> None:
         seat.status = Seat.Status.RESIGNED
         seat.save(update_fields=["status"])
         log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})
+        playing = list(Seat.objects.filter(game=game, status=Seat.Status.ACTIVE))
+        if len(playing) == 1:
+            _walkover_locked(game=game, winner=playing[0])
+            return
         prompt = open_prompt_locked(game=game)
         if (
             prompt is not None
@@ -451,3 +457,33 @@ def seat_resign(*, seat: Seat) -> None:
         ):  # an order already sealed stands: only one still owed gets the default
             order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned")
             prompt_check_ready(game=game, prompt=prompt)
+
+
+def _walkover_locked(*, game: Game, winner: Seat) -> None:
+    """End the game because every seat but ``winner`` resigned (the caller holds the
+    game's lock): finished, ``winner`` first and the resigned seats tied last, the seed
+    and set-up revealed (``game_walkover``: ``engine verify`` replays the prompts played
+    and checks the ranking against the resignations logged). The open prompt stays
+    unresolved in the records, as when an organizer ends a game."""
+    from games.services.audit import end_reveal
+    from games.services.notifications import notify_game_notice
+
+    resigned = sorted(
+        Seat.objects.filter(game=game, status=Seat.Status.RESIGNED).values_list("name", flat=True)
+    )
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    game.ranking = [[winner.name], resigned]
+    game.end_reason = f"every other player resigned: {winner.name} wins"
+    game.save(update_fields=["status", "finished_at", "ranking", "end_reason"])
+    log_append(
+        game=game,
+        kind="game_walkover",
+        payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
+    )
+    notify_game_notice(
+        game=game,
+        subject=f"Game over: {winner.name} wins",
+        text=f"every other player resigned, so the game is over: {winner.name} wins.",
+        key=f"walkover:{game.pk}",
+    )

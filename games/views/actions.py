@@ -162,14 +162,19 @@ def _point_to_the_next_game(request: HttpRequest, game: Any) -> None:
 @login_required
 @post_action
 def seat_resign(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Resign the seat (the game goes on with default orders for it)."""
+    """Resign the seat (the game goes on with default orders for it, or ends when one
+    seat is left playing)."""
     game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     if request.POST.get("confirm") != "yes":
         messages.error(request, "Tick the confirmation box to resign.")
         return redirect("games:detail", game_id=game.pk)
     game_services.seat_resign(seat=seat)
-    messages.success(request, "You resigned from this game.")
+    game.refresh_from_db()
+    if game.status == game.Status.FINISHED:
+        messages.success(request, f"You resigned: the game is over ({game.end_reason}).")
+    else:
+        messages.success(request, "You resigned from this game.")
     return redirect("games:detail", game_id=game.pk)
 
 

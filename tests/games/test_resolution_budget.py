@@ -3,6 +3,8 @@ its SQL statements, and that the cheaper paths write the same rows as the plain 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 import engine
@@ -76,7 +78,10 @@ def test_game_with_default_orders_played_to_the_end_verifies() -> None:
             )
         if deadline:
             kinds.add("deadline")
-        assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number, fill_missing=deadline)
+        due = prompt.deadline + timedelta(minutes=1) if deadline else None  # as the sweep
+        assert prompt_resolve(
+            game_id=game.pk, prompt_number=prompt.number, fill_missing=deadline, now=due
+        )
     assert game.status == game.Status.FINISHED
     reasons = set(
         LogEntry.objects.filter(game=game, kind="nmr_applied").values_list(

@@ -858,3 +858,20 @@ def test_a_pool_whose_rating_was_missed_is_caught_up_by_the_next_collection():
     assert RatingEntry.objects.filter(pool=t.rating_pool).count() == 8
     assert results.ratings_differences(pool=t.rating_pool) == []
     assert results.lagging_pools() == set()
+
+
+def test_a_resignation_at_a_duel_table_is_its_result_at_once():
+    """A duel whose player resigns is over (a walkover): the round no longer waits for
+    the other player to play the game out against default orders."""
+    from games.models import Seat
+    from games.services.games import seat_resign
+
+    organizer, _players, t, _regs = _open_cup("wko", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    table = rnd.tables.select_related("game").order_by("number").first()
+    quitter = Seat.objects.get(game=table.game, position=1)
+    seat_resign(seat=quitter)
+    assert results.results_collect() == 1
+    table.refresh_from_db()
+    assert table.ranking == [[table.players[0]], [table.players[1]]]
