@@ -251,6 +251,11 @@ class GameSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ranking = serializers.JSONField(allow_null=True)
+    end_reason = serializers.CharField(
+        help_text="Why the game ended before its rules ended it: \"every other player resigned: "
+        "<seat> wins\" (a walkover: ``ranking`` is that seat, then the resigned seats tied), "
+        "or the organizer's reason for ending it (``abandoned``); empty otherwise."
+    )
     seats = serializers.SerializerMethodField(
         help_text="The seats as they are held now (a replaced player's old seat is left out: "
         "the seat keeps its name, ``user`` is who holds it)."

@@ -125,3 +125,16 @@ def test_a_three_player_game_does_not_warn_before_the_first_resignation(client) 
     game, seats = start_fixed(["ann", "bob", "cat"])
     client.force_login(seats["ann"].user)
     assert 'id="resign-ends"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_api_says_why_the_game_ended(client) -> None:
+    game, seats = _duel()
+    client.force_login(seats["ann"].user)
+    assert client.post(f"/api/games/{game.pk}/resign/", content_type="application/json").status_code == 200
+    assert client.get(f"/api/games/{game.pk}/").json()["game"]["status"] == "finished"
+    body = client.get("/api/games/").json()
+    rows = body["results"] if isinstance(body, dict) else body
+    (mine,) = [g for g in rows if g["id"] == game.pk]
+    bob = seats["bob"].name
+    assert mine["ranking"] == [[bob], [seats["ann"].name]]
+    assert mine["end_reason"] == f"every other player resigned: {bob} wins"
