@@ -500,6 +500,14 @@ _DEFAULT_REASONS = {
 }
 
 
+def and_list(names: list[str]) -> str:
+    """Names as a sentence says them: "ann", "ann and bob", "ann, bob and cat"."""
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _names(value: Any) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
@@ -590,6 +598,9 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         return f"Seat {seat} was handed to another player."
     if kind == "seat_resigned":
         return f"{seat} resigned; default orders are entered for the seat from now on."
+    if kind == "reminder_sent":
+        seats = p.get("seats") if isinstance(p.get("seats"), list) else []
+        return f"The organizer reminded {and_list(seats)} to send an order for prompt {number}."
     if kind == "privacy_changed":
         return f"The organizer made the game {'private' if p.get('private') else 'public'}."
     return ""

@@ -346,6 +346,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "latest": latest,
         "all_rounds": all_rounds,
         "tables": tables,
+        "any_waiting": any(row["waiting"] for row in tables),
         "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
         # What a refused form held, shown again in that form.
@@ -403,6 +404,19 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: rounds.round_start(rnd=current, by=user),
                     "The round's games have started.")
+    if action == "remind":
+        if current is None:
+            messages.error(request, "No round is being played.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            done = rounds.round_remind(rnd=current, by=user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"Reminder sent to {done['players']} player"
+                             f"{'s' if done['players'] != 1 else ''} at {done['tables']} table"
+                             f"{'s' if done['tables'] != 1 else ''}.")  # fmt: skip
+        return redirect("tournaments:manage", slug=slug)
     if action == "pair_by_hand":
         names = {
             r.user.username: r.pk for r in tournament.registrations.select_related("user")

@@ -381,7 +381,7 @@ class LogEntrySerializer(serializers.Serializer):
         help_text="game_created, seat_joined, seat_left, privacy_changed, game_started, "
         "order_received, "
         "order_replaced, order_forced, nmr_applied, orders_revealed, prompt_resolved, "
-        "deadline_extended, game_paused, game_resumed, seat_replaced, seat_resigned, "
+        "deadline_extended, reminder_sent, game_paused, game_resumed, seat_replaced, seat_resigned, "
         "game_finished, game_ended, game_walkover"
     )
     payload = serializers.JSONField(help_text="what happened; its keys depend on ``kind``")

@@ -812,23 +812,31 @@ def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:
     return out
 
 
-def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat) -> None:
-    """Remind one seat that its order is still missing."""
+def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat, by_organizer: bool = False) -> None:
+    """Remind one seat that its order is still missing (``by_organizer``: the organizer
+    asked for it now; once per prompt and seat, apart from the automatic one)."""
     from games.services.orders import prompt_state
 
     if not seat.user.email:
         return
     context = _seat_context(game=game, seat=seat, state=prompt_state(prompt=prompt), prompt=prompt)
+    context["by_organizer"] = by_organizer
+    who = "Reminder from the organizer" if by_organizer else "Reminder"
     _send_to_seat(
         game=game,
         seat=seat,
         template="games/email/reminder.txt",
-        subject=f"[{_title(game)}] Reminder: your order for {context['stage']} (prompt {prompt.number})",
+        subject=f"[{_title(game)}] {who}: your order for {context['stage']} (prompt {prompt.number})",
         context=context,
         kind="reminder",
-        key=f"reminder:{game.pk}:{prompt.number}:{seat.pk}",
+        key=f"{'nudge' if by_organizer else 'reminder'}:{game.pk}:{prompt.number}:{seat.pk}",
         prompt_number=prompt.number,
     )
+
+
+def organizer_reminder_sent(*, game: Game, prompt: Prompt, seat: Seat) -> bool:
+    """Whether the organizer's reminder for this prompt already went to this seat."""
+    return OutboxMessage.objects.filter(key=f"nudge:{game.pk}:{prompt.number}:{seat.pk}").exists()
 
 
 def local_time(value: datetime) -> str:

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, Prompt, SealedOrder, Seat
+from games.presentation import and_list
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours
 from games.services.locking import lock_game
@@ -110,6 +111,43 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
             key=f"extended:{game.pk}:{prompt.number}:{prompt.extensions}",
         )
     return prompt
+
+
+def game_remind(*, game: Game, by: Any) -> list[str]:
+    """Email every active seat that still owes an order for the open prompt a reminder
+    from the organizer, now (at most once per prompt and seat: a second click reminds
+    only seats not reminded yet). Returns the seats reminded; logged ``reminder_sent``
+    (who has not ordered is public: the game page shows it). Raises PermissionDenied,
+    GameStateError."""
+    from games.services.notifications import notify_reminder, organizer_reminder_sent
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.ACTIVE:
+            raise GameStateError("Only a running game's players can be reminded.")
+        prompt = _open_prompt(game)
+        sealed = set(
+            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+        )
+        owing = list(
+            Seat.objects.filter(
+                game=game, status=Seat.Status.ACTIVE, name__in=[n for n in prompt.pending if n not in sealed]
+            ).select_related("user", "user__player_settings").order_by("position")
+        )
+        if not owing:
+            raise GameStateError(f"Every order for prompt {prompt.number} is in: nobody to remind.")
+        fresh = [seat for seat in owing if not organizer_reminder_sent(game=game, prompt=prompt, seat=seat)]
+        if not fresh:
+            raise GameStateError(
+                f"{and_list([s.name for s in owing])} {'was' if len(owing) == 1 else 'were'} already "
+                f"reminded for prompt {prompt.number}."
+            )
+        for seat in fresh:
+            notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True)
+        names = [seat.name for seat in fresh]
+        log_append(game=game, kind="reminder_sent", payload={"prompt": prompt.number, "seats": names})
+    return names
 
 
 def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:

@@ -19,6 +19,7 @@ from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
 from games.models import Game, Seat
+from games.presentation import and_list
 from games.services import games as game_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
@@ -216,7 +217,8 @@ def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
-    """The organizer's tools: extend the deadline, pause, resume, replace a seat, end (or,
+    """The organizer's tools: extend the deadline, remind the players who owe an order,
+    pause, resume, replace a seat, end (or,
     before the start, cancel), and before the start make the game private or public."""
     game = load_visible_game(request, game_id)
     if not selectors.may_organize(game=game, user=request.user):
@@ -233,6 +235,9 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
                 reason=form.cleaned_data["reason"],
             )
             messages.success(request, f"Deadline extended by {form.cleaned_data['hours']} h.")
+    elif action == "remind":
+        reminded = organizer_services.game_remind(game=game, by=request.user)
+        messages.success(request, f"Reminder sent to {and_list(reminded)}.")
     elif action == "pause":
         organizer_services.game_pause(game=game, by=request.user)
         messages.success(request, "The game is paused; deadlines are stopped.")

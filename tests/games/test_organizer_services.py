@@ -322,3 +322,59 @@ def test_cancelling_says_cancelled_and_a_refusal_says_nothing_was_ended(client) 
     assert "Tick the box to confirm: nothing was ended." in refused
     done = client.post(url, {"reason": "x", "confirm": "on"}, follow=True).content.decode()
     assert "The game was cancelled." in done
+
+
+def test_the_organizer_reminds_the_players_who_owe_an_order_once_per_prompt(
+    django_capture_on_commit_callbacks, client
+) -> None:
+    from games.services.deadlines import send_reminders
+    from games.services.organizer import game_remind
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    state = current_state(game=game)
+    secret = RULES.legal_orders(state, "ann")[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=seats["ann"], text=secret, source="web")
+    with pytest.raises(PermissionDenied):
+        game_remind(game=game, by=seats["ann"].user)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=game.organizer) == ["bob", "cat"]
+    nudges = OutboxMessage.objects.filter(game=game, key__startswith="nudge:")
+    assert sorted(m.to for m in nudges) == ["bob@example.com", "cat@example.com"]
+    for message in nudges:
+        assert "Reminder from the organizer: your order for" in message.subject
+        assert "The organizer asks for it: the other players are waiting for you." in message.body
+        assert secret not in message.body  # ann's sealed draft pass names her hidden leader
+    entry = LogEntry.objects.filter(game=game, kind="reminder_sent").get()
+    assert entry.payload == {"prompt": 1, "seats": ["bob", "cat"]}
+    # A second click reminds nobody twice.
+    with pytest.raises(GameStateError, match="bob and cat were already reminded for prompt 1"):
+        game_remind(game=game, by=game.organizer)
+    assert OutboxMessage.objects.filter(game=game, key__startswith="nudge:").count() == 2
+    # The automatic reminder before the deadline still comes.
+    prompt = Prompt.objects.get(game=game, number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_reminders(now=prompt.deadline - timedelta(hours=1)) == 2
+    # Nobody owes an order once all are in; a paused game reminds nobody.
+    game_pause(game=game, by=game.organizer)
+    with pytest.raises(GameStateError, match="Only a running game"):
+        game_remind(game=game, by=game.organizer)
+
+
+def test_the_remind_button_on_the_game_page(client, django_capture_on_commit_callbacks) -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    client.force_login(game.organizer)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="remind-form"' in page and "Waiting for ann, bob, cat." in page
+    url = f"/games/{game.pk}/organizer/remind/"
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(url, follow=True).content.decode()
+    assert "Reminder sent to ann, bob and cat." in done
+    again = client.post(url, follow=True).content.decode()
+    assert "ann, bob and cat were already reminded for prompt 1." in again
+    log = client.get(f"/games/{game.pk}/log/").content.decode()
+    assert "The organizer reminded ann, bob and cat to send an order for prompt 1." in log
+    client.force_login(seats["bob"].user)
+    assert 'id="remind-form"' not in client.get(f"/games/{game.pk}/").content.decode()
+    assert client.post(url).status_code in (302, 403)
+    assert OutboxMessage.objects.filter(game=game, key__startswith="nudge:").count() == 3

@@ -472,3 +472,31 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert cells(panel) == [", ".join(waiting_second)]
     assert "every order is in" in panel and "(deadline " in panel
+
+
+def test_the_organizer_reminds_every_player_a_round_waits_for(client, django_capture_on_commit_callbacks):
+    from games.models import OutboxMessage
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, regs = _open_cup("rmr", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    client.force_login(organizer)
+    assert 'id="remind-round"' not in client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    rounds.round_start(rnd=rnd, by=organizer)
+    assert 'id="remind-round"' in client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    url = reverse("tournaments:manage_action", args=[t.slug, "remind"])
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(url, follow=True).content.decode()
+    assert "Reminder sent to 2 players at 2 tables." in done  # 6x5: one seat to move a table
+    waiting = sorted(
+        name for table in rnd.tables.select_related("game") for name in table.game.prompts.get(number=1).pending
+    )
+    nudged = OutboxMessage.objects.filter(key__startswith="nudge:", game__in=[tb.game for tb in rnd.tables.all()])
+    assert sorted(m.seat.name for m in nudged) == waiting
+    again = client.post(url, follow=True).content.decode()
+    assert "Nobody to remind in round 1" in again
+    assert t.log.filter(kind="players_reminded", payload__players=2).count() == 1
+    client.force_login(players[0])
+    refused = client.post(url, follow=True).content.decode()
+    assert "Only the tournament&#x27;s organizer can manage it." in refused
+    assert nudged.count() == 2

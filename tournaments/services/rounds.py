@@ -315,3 +315,35 @@ def round_start(*, rnd: Round, by: Any) -> Round:
 
     round_check_finished(rnd=rnd)
     return rnd
+
+
+def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
+    """The organizer's reminder to every player the round's games wait for (each game's
+    ``game_remind``: once per prompt and seat). Returns ``{"players": n, "tables": m}``
+    reminded; TournamentError when there was nobody to remind."""
+    from games.errors import GameStateError
+    from games.models import Game
+    from games.services.organizer import game_remind
+
+    tournament = rnd.tournament
+    require_organizer(tournament=tournament, user=by)
+    if rnd.status != Round.Status.STARTED:
+        raise TournamentError(f"Round {rnd.number} is not being played.")
+    players = tables = 0
+    for table in rnd.tables.select_related("game").filter(game__status=Game.Status.ACTIVE).order_by("number"):
+        try:
+            reminded = game_remind(game=table.game, by=by)
+        except GameStateError:  # every order in, or its players reminded already
+            continue
+        players += len(reminded)
+        tables += 1
+    if not players:
+        raise TournamentError(
+            f"Nobody to remind in round {rnd.number}: every order is in, or the players were "
+            "reminded for their prompt already."
+        )
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        log_add(tournament=tournament, kind="players_reminded", actor=by,
+                payload={"round": rnd.number, "players": players, "tables": tables})
+    return {"players": players, "tables": tables}
