@@ -104,9 +104,11 @@ def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
     the number of games: ``{game_id: {"prompt": Prompt, "waiting": [seat names]}}``.
     Who has sealed is public (the game page shows it); what is sealed is not read."""
     out: dict[int, dict[str, Any]] = {}
-    prompts = Prompt.objects.filter(
-        game_id__in=[g for g in game_ids if g], status=Prompt.Status.OPEN
-    ).order_by("game_id", "number")
+    prompts = (
+        Prompt.objects.filter(game_id__in=[g for g in game_ids if g], status=Prompt.Status.OPEN)
+        .exclude(game__status__in=GAME_OVER)  # a game ended early leaves its prompt open
+        .order_by("game_id", "number")
+    )
     for prompt in prompts:
         out[prompt.game_id] = {"prompt": prompt, "waiting": list(prompt.pending)}  # newest last
     sealed = SealedOrder.objects.filter(

@@ -472,6 +472,12 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert cells(panel) == [", ".join(waiting_second)]
     assert "every order is in" in panel and "(deadline " in panel
+    # A game that ended early (here a walkover) leaves its prompt open: nobody is waited for.
+    from games.services.games import seat_resign
+
+    seat_resign(seat=second.game.seats.get(name=waiting_second[0]))
+    page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
+    assert cells(page) == []
 
 
 def test_the_organizer_reminds_every_player_a_round_waits_for(client, django_capture_on_commit_callbacks):
