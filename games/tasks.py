@@ -12,6 +12,7 @@ from datetime import datetime
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 
 from games.errors import GameBusy
 from games.services import deadlines, notifications, resolution, retention
@@ -46,11 +47,11 @@ def enforce_deadlines() -> int:
     max_retries=5,
 )
 def resolve_overdue_prompt(game_id: int, prompt_number: int, due_by: str) -> bool:
-    """One prompt the deadline sweep handed out: resolve it with default orders if its
-    deadline (plus grace) is still past at ``due_by`` (ISO time of the sweep)."""
-    return deadlines.overdue_prompt_resolve(
-        game_id=game_id, prompt_number=prompt_number, now=datetime.fromisoformat(due_by)
-    )
+    """One prompt the deadline sweep handed out at ``due_by`` (ISO time): resolve it with
+    default orders if its deadline (plus grace) is still past, as of now (the sweep's time
+    if that is later: a sweep run ahead of the clock, as the tests do)."""
+    now = max(datetime.fromisoformat(due_by), timezone.now())
+    return deadlines.overdue_prompt_resolve(game_id=game_id, prompt_number=prompt_number, now=now)
 
 
 @shared_task
