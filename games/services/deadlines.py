@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, Prompt, Reminder, SealedOrder, Seat
@@ -184,13 +185,20 @@ def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
     default, so an order that arrived in time counts (each is processed once; a failure
     leaves the row for its own retries)."""
     from games.mail.models import InboundMail
-    from games.mail.processing import MailSystemError, process_stored
+    from games.mail.processing import MailSystemError, max_attempts, process_stored
 
-    waiting = InboundMail.objects.filter(
-        status__in=[InboundMail.Status.RECEIVED],
-        seat__game_id=game_id,
-        created_at__lt=due_at,
-    ).order_by("created_at", "pk").values_list("pk", flat=True)
+    # Not read yet, or a first reading that failed (a database error) whose retries are
+    # still to come: its retry may be hours away (a broker restart loses its countdown).
+    waiting = (
+        InboundMail.objects.filter(seat__game_id=game_id, created_at__lt=due_at)
+        .filter(
+            Q(status=InboundMail.Status.RECEIVED)
+            | Q(status=InboundMail.Status.FAILED, attempts__lt=max_attempts())
+        )
+        .exclude(outcome="gave_up")
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+    )
     for inbound_id in waiting:
         try:
             process_stored(inbound_id)

@@ -587,6 +587,36 @@ def test_the_deadline_sweep_reads_mail_that_came_in_time_before_filling_defaults
     assert {revealed[n]["source"] for n in revealed if n != "ann"} == {"default"}
 
 
+@pytest.mark.parametrize(
+    ("attempts", "outcome", "counts"),
+    [(1, "system_error", True), (99, "system_error", False), (1, "gave_up", False)],
+    ids=["retry-to-come", "out-of-attempts", "given-up"],
+)
+def test_the_deadline_sweep_reads_mail_whose_first_reading_failed(table, attempts, outcome, counts) -> None:
+    """From a failure-mode audit: an email stored in time whose first reading failed (a
+    database error) waits for a Celery retry, maybe an hour away (a broker restart loses
+    its countdown): the sweep gave its seat the default order, then the retry was refused
+    as too late. Still retrying: read first. Out of attempts or given up: not."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail.models import InboundMail
+    from games.mail.processing import store_message
+    from games.models import LogEntry, Prompt
+    from games.services.deadlines import enforce_deadlines
+
+    address = table.address("ann")
+    row, _created = store_message(body_message(to=address, body="PLAY EXPAND\n"), address)
+    InboundMail.objects.filter(pk=row.pk).update(status="failed", outcome=outcome, attempts=attempts)
+    Prompt.objects.filter(game=table.game, number=1).update(deadline=row.created_at + timedelta(seconds=1))
+    assert enforce_deadlines(now=timezone.now() + timedelta(minutes=1)) == 1
+    revealed = LogEntry.objects.get(game=table.game, kind="orders_revealed").payload["orders"]
+    assert (revealed["ann"]["source"] == "email") is counts
+    row.refresh_from_db()
+    assert (row.status == "processed") is counts
+
+
 def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
     """Regression (new-player walk): the email said "Understood as: kind: place; colour:
     RED; hex: -1,0" and "(turn, round 9)" where the page says "PLACE RED 4,-1", turn 9."""
