@@ -32,3 +32,10 @@ if _default["ENGINE"] == "django.db.backends.sqlite3":
 # Cache (allauth's rate limits live here): per process by default; share one across machines
 # with e.g. CACHE_URL=redis://127.0.0.1:6379/1.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://fivex")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # With Redis away the site keeps answering (rate limits off); a Redis that does not
+    # answer holds a request at most a second (fivex_site/cache.py).
+    CACHES["default"]["BACKEND"] = "fivex_site.cache.FailSoftRedisCache"
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 1)
+    CACHES["default"]["OPTIONS"].setdefault("socket_timeout", 1)

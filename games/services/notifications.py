@@ -36,6 +36,7 @@ from games.presentation import (
 )
 from games.rules_text import PHASE_HINTS
 from games.selectors import time_zone_of
+from games.services.queueing import enqueue_on_commit
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
 
@@ -114,7 +115,7 @@ def outbox_enqueue(
             )
     except IntegrityError:
         return OutboxMessage.objects.get(key=key)
-    transaction.on_commit(lambda: send_outbox_message.delay(message.pk))
+    enqueue_on_commit(send_outbox_message, message.pk)
     return message
 
 
@@ -133,7 +134,7 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
     if created is not None:  # the keys already queued were skipped
         if created:
             ids = [m.pk for m in created]
-            transaction.on_commit(lambda: send_outbox_batch.delay(ids))
+            enqueue_on_commit(send_outbox_batch, ids)
         return created
     created = _outbox_insert([_outbox_row(m) for m in messages])
     if created is None:  # a key is queued already: skip the queued ones
@@ -152,7 +153,7 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
                 "pk", flat=True
             )
         )
-    transaction.on_commit(lambda: send_outbox_batch.delay(ids))
+    enqueue_on_commit(send_outbox_batch, ids)
     return created
 
 

@@ -183,15 +183,10 @@ def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = No
 
 def schedule_resolution(*, game_id: int, prompt_number: int, countdown: int = 0) -> None:
     """Enqueue ``resolve_prompt`` once the current transaction commits."""
+    from games.services.queueing import enqueue_on_commit
     from games.tasks import resolve_prompt
 
-    def enqueue() -> None:
-        if countdown:
-            resolve_prompt.apply_async((game_id, prompt_number), countdown=countdown)
-        else:
-            resolve_prompt.delay(game_id, prompt_number)
-
-    transaction.on_commit(enqueue)
+    enqueue_on_commit(resolve_prompt, game_id, prompt_number, countdown=countdown)
 
 
 def order_submit(
@@ -254,9 +249,10 @@ def sweep_soon() -> None:
     (once the caller's transaction commits, if there is one). A caller that wraps
     ``order_submit`` in a savepoint of its own, rolled back on the refusal, loses this
     callback with it and calls this again outside (the email gateway does)."""
+    from games.services.queueing import enqueue_on_commit
     from games.tasks import enforce_deadlines
 
-    transaction.on_commit(enforce_deadlines.delay)
+    enqueue_on_commit(enforce_deadlines)
 
 
 _LOCKED_GAME = field_order(

@@ -1,0 +1,38 @@
+"""Enqueueing Celery tasks once the current transaction commits, without failing the
+request when the broker is away.
+
+The work a task stands for is already in the database when it is enqueued (an order
+stored, an email queued in the outbox): if the broker cannot take the message, the
+beat's sweeps find that work again (complete prompts after ``READY_SWEEP_SECONDS``,
+queued emails every minute, due deadlines every minute). So a broker outage costs a
+delay, never a 500 answer for an order that was in fact stored.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerError
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
+    """``task.delay(*args)`` (or after ``countdown`` seconds) once the transaction
+    commits; a broker that cannot be reached is logged, not raised."""
+
+    def enqueue() -> None:
+        try:
+            if countdown:
+                task.apply_async(args, countdown=countdown)
+            else:
+                task.delay(*args)
+        except (BrokerError, OSError) as exc:
+            logger.warning(
+                "could not queue %s%r (%s): a sweep of the beat picks the work up",
+                getattr(task, "name", task), args, exc,
+            )
+
+    transaction.on_commit(enqueue)
