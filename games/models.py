@@ -156,6 +156,9 @@ class Prompt(models.Model):
     extensions = models.PositiveSmallIntegerField(default=0)
     resolve_after = models.DateTimeField(null=True, blank=True)
     ready_at = models.DateTimeField(null=True, blank=True)
+    # When the deadline sweep last handed the prompt to the workers (past its budget):
+    # the next sweeps leave it to them for a while instead of queueing it again.
+    handed_out_at = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)

@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 # A prompt that has every order but is still open this long after it became
 # resolvable is re-enqueued by the sweep (a lost task, a killed worker).
 READY_SWEEP_SECONDS = 30
+# A due prompt the sweep handed to the workers is left to them this long (a lost task is
+# handed out again after it).
+HANDED_OUT_FOR = timedelta(minutes=5)
 
 
 def _in_quiet(hour_float: float, start: int, end: int) -> bool:
@@ -134,15 +137,19 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
         due_at = enforce_due_at(game=prompt.game, prompt=prompt)
         if due_at is None or due_at > now:
             continue
+        if prompt.handed_out_at is not None and prompt.handed_out_at > now - HANDED_OUT_FOR:
+            continue  # a worker has it (or will soon): neither queued again nor raced here
         if inline_seconds is not None and time.monotonic() - started >= inline_seconds:
-            handed.append((prompt.game_id, prompt.number))
+            handed.append((prompt.pk, prompt.game_id, prompt.number))
             continue
         try:
             if overdue_prompt_resolve(game_id=prompt.game_id, prompt_number=prompt.number, now=now):
                 resolved += 1
         except Exception:  # one broken game must not stop the sweep for the others
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
-    for game_id, number in handed:
+    if handed:
+        Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
+    for _pk, game_id, number in handed:
         resolve_overdue_prompt.delay(game_id, number, now.isoformat())
     if handed:
         logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))

@@ -35,4 +35,5 @@ def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
                 getattr(task, "name", task), args, exc,
             )
 
+    enqueue.task = task  # type: ignore[attr-defined]  # what it queues (tests read it)
     transaction.on_commit(enqueue)

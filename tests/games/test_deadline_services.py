@@ -209,9 +209,7 @@ def test_orders_close_at_the_deadline_plus_grace_not_at_the_next_sweep(
     )
     assert not SealedOrder.objects.filter(prompt=prompt, seat_name="cat", source="email").exists()
     # ... and the sweep runs at once (eager here): cat's order is the default one.
-    assert callbacks[0].__name__ == "delay" and callbacks[0].__self__.name.endswith(
-        "enforce_deadlines"
-    )
+    assert callbacks[0].task.name.endswith("enforce_deadlines")
     prompt.refresh_from_db()
     assert prompt.status == Prompt.Status.RESOLVED
     revealed = LogEntry.objects.get(game=game, kind="orders_revealed").payload["orders"]
@@ -364,7 +362,7 @@ def test_a_sweep_out_of_time_hands_the_due_prompts_to_the_workers(
         assert Prompt.objects.get(game=g, number=1).status == Prompt.Status.RESOLVED
         assert LogEntry.objects.filter(game=g, kind="nmr_applied").count() == 3
         assert LogEntry.objects.filter(game=g, kind="prompt_resolved").count() == 1
-    # A task handed out twice (the next minute's sweep) or late changes nothing more.
+    # A task handed out twice (a duplicate, or run late) changes nothing more.
     assert resolve_overdue_prompt(games[0].pk, 1, due.isoformat()) is False
     assert LogEntry.objects.filter(game=games[0], kind="prompt_resolved").count() == 1
     # Prompt 2 of the first game, extended after the sweep handed it out: kept open.
@@ -374,3 +372,24 @@ def test_a_sweep_out_of_time_hands_the_due_prompts_to_the_workers(
         deadline_extend(game=games[0], by=games[0].organizer, hours=2)
     assert resolve_overdue_prompt(games[0].pk, 2, handed_at.isoformat()) is False
     assert Prompt.objects.get(pk=second.pk).status == Prompt.Status.OPEN
+
+
+def test_a_prompt_handed_to_the_workers_is_not_queued_again_by_the_next_sweeps() -> None:
+    """From a review: every sweep (one a minute, and one per late order) queued every
+    prompt still due again while the workers were behind."""
+    from unittest import mock
+
+    from games.services.deadlines import HANDED_OUT_FOR
+
+    games = [start_fixed(NAMES, deadline_hours=1)[0] for _ in range(3)]
+    due = max(Prompt.objects.get(game=g, number=1).deadline for g in games) + timedelta(minutes=1)
+    with mock.patch("games.tasks.resolve_overdue_prompt.delay") as delay:  # the workers are behind
+        assert enforce_deadlines(now=due, inline_seconds=0) == 0
+        assert delay.call_count == 3
+        assert enforce_deadlines(now=due + timedelta(minutes=1), inline_seconds=0) == 0
+        assert enforce_deadlines(now=due + timedelta(minutes=2)) == 0  # nor raced inline
+        assert delay.call_count == 3
+        # A task lost on the way (a broker restart): handed out again once its time is up.
+        assert enforce_deadlines(now=due + HANDED_OUT_FOR + timedelta(seconds=1), inline_seconds=0) == 0
+        assert delay.call_count == 6
+    assert {p.status for p in Prompt.objects.filter(game__in=games, number=1)} == {Prompt.Status.OPEN}
