@@ -585,8 +585,8 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         return f"The organizer ended the game{_because(p)}; it has no ranking."
     if kind == "game_walkover":
         return (
-            f"Every other player resigned: {p.get('winner')} wins. The seed and every order "
-            "are revealed."
+            f"Every other player resigned: {p.get('winner')} wins. The seed and the set-up are "
+            "revealed; orders sealed for the prompt that was open stay sealed."
         )
     if kind == "deadline_extended":
         return f"The organizer extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."

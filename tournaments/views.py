@@ -416,6 +416,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.success(request, f"Reminder sent to {done['players']} player"
                              f"{'s' if done['players'] != 1 else ''} at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}.")  # fmt: skip
+            if done["failed"]:
+                messages.warning(request, "Not reminded: " + "; ".join(done["failed"]) + ".")
         return redirect("tournaments:manage", slug=slug)
     if action == "pair_by_hand":
         names = {

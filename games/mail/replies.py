@@ -281,8 +281,8 @@ def final_ranking_lines(game: Any) -> list[str]:
 def game_over_text(seat: Any, command: str) -> str:
     """A command's answer once the game is over. Finished: every order has been revealed
     by the rules, so STATUS gives the final ranking, the seat's last view and the log.
-    Abandoned: the last prompt's sealed orders were never revealed and stay sealed, so
-    no command shows a view or an order, only the game's page."""
+    Abandoned, or won by walkover: the last prompt's sealed orders were never revealed and
+    stay sealed, so no command shows a view or an order, only the game's page."""
     from games.services.notifications import game_url
 
     game = seat.game
@@ -291,6 +291,11 @@ def game_over_text(seat: Any, command: str) -> str:
         return (
             f"{command}: the game was ended early, without a ranking; orders sealed and not "
             f"revealed stay sealed. The game's page: {url}"
+        )
+    if game.end_reason:  # a walkover: over before its rules ended it
+        return (
+            f"{command}: the game is over ({game.end_reason}); orders sealed for the prompt "
+            f"that was open stay sealed. The game's page: {url}"
         )
     log = f"{url}log/"
     if command == "STATUS":

@@ -835,11 +835,6 @@ def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat, by_organizer: boo
     )
 
 
-def organizer_reminder_sent(*, game: Game, prompt: Prompt, seat: Seat) -> bool:
-    """Whether the organizer's reminder for this prompt already went to this seat."""
-    return OutboxMessage.objects.filter(key=f"nudge:{game.pk}:{prompt.number}:{seat.pk}").exists()
-
-
 def local_time(value: datetime) -> str:
     """A moment as the emails write it, in the time zone active for the reader (set by
     ``_send_to_seat``, ``_notice`` and the email gateway): ``2026-11-25 18:00 CET``."""

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
-from games.models import Game, Prompt, SealedOrder, Seat
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
 from games.presentation import and_list
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours
@@ -119,7 +119,7 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
     only seats not reminded yet). Returns the seats reminded; logged ``reminder_sent``
     (who has not ordered is public: the game page shows it). Raises PermissionDenied,
     GameStateError."""
-    from games.services.notifications import notify_reminder, organizer_reminder_sent
+    from games.services.notifications import notify_reminder
 
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
@@ -137,7 +137,18 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
         )
         if not owing:
             raise GameStateError(f"Every order for prompt {prompt.number} is in: nobody to remind.")
-        fresh = [seat for seat in owing if not organizer_reminder_sent(game=game, prompt=prompt, seat=seat)]
+        # Reminded already: as the log says (the outbox's rows are pruned in time).
+        done = {
+            name
+            for entry in LogEntry.objects.filter(game=game, kind="reminder_sent", payload__prompt=prompt.number)
+            for name in (entry.payload.get("seats") or [])
+        }
+        fresh = [seat for seat in owing if seat.name not in done]
+        if fresh and not any(seat.user.email for seat in fresh):
+            raise GameStateError(
+                f"{and_list([s.name for s in fresh])} cannot be reminded: no email address."
+            )
+        fresh = [seat for seat in fresh if seat.user.email]
         if not fresh:
             raise GameStateError(
                 f"{and_list([s.name for s in owing])} {'was' if len(owing) == 1 else 'were'} already "

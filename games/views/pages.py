@@ -258,10 +258,14 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ruleset_template = select_template(
         [f"games/rulesets/{game.ruleset}.html", "games/rulesets/_generic.html"]
     ).template.name
+    engine_view = engine_part(view)
+    if game.status in selectors.GAME_OVER and engine_view.get("pending"):
+        # Ended before its rules ended it (a walkover, the organizer): nobody is to act.
+        engine_view = {**engine_view, "pending": []}
     ctx: dict[str, Any] = {
         "game": game,
         "seat": seat,
-        "engine_view": engine_part(view),
+        "engine_view": engine_view,
         "ruleset_template": ruleset_template,
         "prompt": prompt,
         "pending": pending,

@@ -378,3 +378,25 @@ def test_the_remind_button_on_the_game_page(client, django_capture_on_commit_cal
     assert 'id="remind-form"' not in client.get(f"/games/{game.pk}/").content.decode()
     assert client.post(url).status_code in (302, 403)
     assert OutboxMessage.objects.filter(game=game, key__startswith="nudge:").count() == 3
+
+
+def test_a_reminder_counts_once_per_prompt_even_after_pruning_and_skips_seats_without_email(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """From a review: a seat without an email address was 'reminded' (and logged) on
+    every click; the once-per-prompt check read outbox rows, which retention prunes."""
+    from games.services.organizer import game_remind
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    type(seats["cat"].user).objects.filter(pk=seats["cat"].user.pk).update(email="")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=game.organizer) == ["ann", "bob"]
+    OutboxMessage.objects.filter(key__startswith="nudge:").delete()  # the retention ran
+    with pytest.raises(GameStateError, match="cat cannot be reminded: no email address"):
+        game_remind(game=game, by=game.organizer)
+    assert LogEntry.objects.filter(game=game, kind="reminder_sent").count() == 1
+    type(seats["cat"].user).objects.filter(pk=seats["cat"].user.pk).update(email="cat@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=game.organizer) == ["cat"]
+    with pytest.raises(GameStateError, match="ann, bob and cat were already reminded"):
+        game_remind(game=game, by=game.organizer)

@@ -117,6 +117,16 @@ def test_the_page_warns_before_and_says_after(client) -> None:
     done = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"}, follow=True).content.decode()
     assert f"You resigned: the game is over (every other player resigned: {bob.name} wins)." in done
     assert f'id="end-reason">Game over: every other player resigned: {bob.name} wins.</div>' in done
+    assert " to play</span>" not in done  # nobody is to act any more
+    from games.mail.replies import game_over_text
+
+    bob = type(bob).objects.select_related("game").get(pk=bob.pk)  # as the gateway loads it
+    assert game_over_text(bob, "STATUS") == (
+        f"STATUS: the game is over (every other player resigned: {bob.name} wins); orders "
+        f"sealed for the prompt that was open stay sealed. The game's page: "
+        f"{game_over_text(bob, 'STATUS').rsplit(' ', 1)[-1]}"
+    )
+    assert "every order" not in game_over_text(bob, "SHOW")
     log = client.get(f"/games/{game.pk}/log/").content.decode()
     assert f"Every other player resigned: {bob.name} wins." in log
 
@@ -138,3 +148,15 @@ def test_the_api_says_why_the_game_ended(client) -> None:
     bob = seats["bob"].name
     assert mine["ranking"] == [[bob], [seats["ann"].name]]
     assert mine["end_reason"] == f"every other player resigned: {bob} wins"
+
+
+def test_a_game_cancelled_before_its_start_says_so(client) -> None:
+    from games.services.organizer import game_end
+
+    org, ann = make_users(["org", "ann"])
+    game = game_create(organizer=org, ruleset="6x5", options={}, seats_count=2, name="Never")
+    game_join(game=game, user=ann)
+    game_end(game=game, by=org, reason="cancelled before the start")
+    client.force_login(ann)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="end-reason">The organizer cancelled the game before it started.</div>' in page

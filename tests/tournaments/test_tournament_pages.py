@@ -460,11 +460,11 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
     assert re.search(r'id="my-game">[^\n]*: nothing to order now\.</p>', theirs)
     client.logout()
     text = engine.get("6x5").legal_orders(current_state(game=first.game), mover.name)[0]
-    order_submit(seat=mover, text=text, source="web")  # its resolution is not run here
+    sealed = order_submit(seat=mover, text=text, source="web")  # not resolved here
     page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
     assert cells(page) == [", ".join(waiting_second)]
     assert "every order is in" in page
-    assert text not in page  # who has sealed is public, what is sealed is not
+    assert text not in page and sealed.salt not in page  # who sealed is public, not what
     client.force_login(mover.user)
     mine = client.get(f"/tournaments/{t.slug}/").content.decode()
     assert "your order is wanted" not in mine and ": nothing to order now." in mine

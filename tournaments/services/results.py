@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -214,14 +215,19 @@ def result_enter(
     return table
 
 
-def lagging_pools() -> set[str]:
-    """Pools with a rated table that has no row in the ledger (one query: each rated
-    table looks its key up in the ledger's (pool, game key) index)."""
+# The collection run catches up pools whose rating sync failed for results this recent.
+LAGGING_DAYS = 14
+
+
+def lagging_pools(*, days: int = LAGGING_DAYS) -> set[str]:
+    """Pools with a table rated in the last ``days`` that has no row in the ledger (one
+    query: each such table looks its key up in the ledger's (pool, game key) index; older
+    gaps are for ``recompute_ratings``)."""
     missing = RatingEntry.objects.filter(
         pool=OuterRef("round__tournament__rating_pool"), game_key=OuterRef("key")
     )
     return set(
-        Table.objects.filter(ranking__isnull=False)
+        Table.objects.filter(ranking__isnull=False, recorded_at__gte=timezone.now() - timedelta(days=days))
         .annotate(key=Concat(Value("t"), Cast("pk", CharField())))
         .filter(~Exists(missing))
         .values_list("round__tournament__rating_pool", flat=True)

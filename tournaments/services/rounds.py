@@ -319,9 +319,10 @@ def round_start(*, rnd: Round, by: Any) -> Round:
 
 def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
     """The organizer's reminder to every player the round's games wait for (each game's
-    ``game_remind``: once per prompt and seat). Returns ``{"players": n, "tables": m}``
-    reminded; TournamentError when there was nobody to remind."""
-    from games.errors import GameStateError
+    ``game_remind``: once per prompt and seat). Returns ``{"players": n, "tables": m,
+    "failed": [...]}`` (a table that could not be reminded does not stop the others);
+    TournamentError when nobody was reminded."""
+    from games.errors import ApplicationError, GameStateError
     from games.models import Game
     from games.services.organizer import game_remind
 
@@ -330,13 +331,19 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
     if rnd.status != Round.Status.STARTED:
         raise TournamentError(f"Round {rnd.number} is not being played.")
     players = tables = 0
+    failed: list[str] = []
     for table in rnd.tables.select_related("game").filter(game__status=Game.Status.ACTIVE).order_by("number"):
         try:
             reminded = game_remind(game=table.game, by=by)
         except GameStateError:  # every order in, or its players reminded already
             continue
+        except ApplicationError as exc:  # busy, say: the other tables are reminded all the same
+            failed.append(f"table {table.number}: {exc.message}")
+            continue
         players += len(reminded)
         tables += 1
+    if failed and not players:
+        raise TournamentError("No reminder sent: " + "; ".join(failed))
     if not players:
         raise TournamentError(
             f"Nobody to remind in round {rnd.number}: every order is in, or the players were "
@@ -346,4 +353,4 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
         tournament = lock_tournament(tournament_id=tournament.pk)
         log_add(tournament=tournament, kind="players_reminded", actor=by,
                 payload={"round": rnd.number, "players": players, "tables": tables})
-    return {"players": players, "tables": tables}
+    return {"players": players, "tables": tables, "failed": failed}
