@@ -1,10 +1,12 @@
 """Site-wide pages: the home page and the health check."""
 
 import logging
+import sys
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.cache import never_cache
@@ -124,8 +126,33 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+UNAVAILABLE_MESSAGE = (
+    "The site is briefly unavailable (its database is not answering). Try again in a "
+    "moment: an order sent again is never doubled."
+)
+RETRY_AFTER_SECONDS = 30
+
+
+def database_away(exc: BaseException | None) -> bool:
+    """Whether an error says the database cannot be reached (restarting, failing over),
+    rather than a bug: such a request is answered 503, to be tried again."""
+    from django.db import InterfaceError, OperationalError
+
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500 outside a DRF view (whose handler answers JSON itself): JSON under /api/."""
+    """500 outside a DRF view (whose handler answers JSON itself): JSON under /api/. The
+    database away (a restart): 503 with ``Retry-After``, not a bug's 500."""
+    if database_away(sys.exc_info()[1]):
+        if _api(request):
+            response: HttpResponse = JsonResponse(
+                {"error": "unavailable", "message": UNAVAILABLE_MESSAGE}, status=503
+            )
+        else:
+            response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if _api(request):
         body = {"error": "server_error", "message": "An unexpected error occurred. It has been logged."}
         return JsonResponse(body, status=500)

@@ -132,3 +132,13 @@ class OutboxMessageAdmin(ListedFiltersOnly):
     # The body is the player's own view; the reply address is the seat's credential.
     exclude = ("body", "html", "reply_to", "headers")
     readonly_fields = ("to", "subject", "status", "attempts", "last_error", "sent_at")
+    actions = ("send_again",)
+
+    @admin.action(description="Send the selected failed emails again", permissions=["change"])
+    def send_again(self, request, queryset):  # noqa: ANN001, ANN201
+        """Failed emails (the mail server was away for days, a setting was wrong) go back to
+        the queue: the minute's sweep sends them. Others are left as they are."""
+        from games.services.notifications import outbox_requeue_failed
+
+        count = outbox_requeue_failed(ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{count} failed email{'s' if count != 1 else ''} queued again.")

@@ -66,20 +66,24 @@ def send_outbox_message(self, message_id: int) -> str:  # noqa: ANN001 - celery'
     status, retry_in = notifications.outbox_send(message_id=message_id)
     if status == "retrying":
         send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
+    elif status == "sent":
+        notifications.outbox_wake_retries()
     return status
 
 
 @shared_task(acks_late=True)
 def send_outbox_batch(message_ids: list[int]) -> int:
     """Send several outbox messages in one task and one mail connection (the emails of
-    one resolution); one that fails temporarily gets its own retry task. Returns how
-    many were sent."""
+    one resolution); one that fails temporarily gets its own retry task, and the rest of
+    the batch is left to the sweep. Returns how many were sent."""
     sent = 0
     results = notifications.outbox_send_many(message_ids=message_ids)
     for message_id, (status, retry_in) in zip(message_ids, results, strict=True):
         if status == "retrying":
             send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
         sent += status == "sent"
+    if sent:
+        notifications.outbox_wake_retries()
     return sent
 
 

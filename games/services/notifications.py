@@ -42,8 +42,13 @@ from games.sql import db_datetime, instance
 
 logger = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 5
-BACKOFF_SECONDS = 30  # 30 s, 60 s, 120 s, 240 s between attempts
+# A temporary failure (the mail server away or busy) is tried again for about two days:
+# 30 s, 1, 2, 4, 8, 16 minutes, then every 30 minutes (it gave up after five attempts,
+# 7.5 minutes: a short mail outage lost every email of its games). Once any email goes
+# out again, the others waiting are tried at the next sweep (``outbox_wake_retries``).
+MAX_ATTEMPTS = 100
+BACKOFF_SECONDS = 30
+MAX_BACKOFF_SECONDS = 30 * 60
 
 
 # The Message-ID of every email that asks a seat for an order names the game and the
@@ -244,23 +249,37 @@ def classify_smtp_error(exc: BaseException) -> str:
     return "permanent"
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Whether a sending error says the server cannot be reached or does not answer (no
+    connection, a timeout, a dropped connection), rather than refusing one message."""
+    if isinstance(exc, smtplib.SMTPConnectError | smtplib.SMTPServerDisconnected):
+        return True
+    if isinstance(exc, smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused):
+        return False
+    return isinstance(exc, OSError)
+
+
 class SharedMailer:
     """One connection of the default mailer for several messages: opened on the first
     message sent, reopened after a failure, closed by ``close()``."""
 
     def __init__(self) -> None:
         self.backend: Any = None
+        # The server could not be reached or stopped answering (not a reply refusing one
+        # message): the caller stops trying the rest for now.
+        self.unreachable = False
 
     def send(self, email: EmailMultiAlternatives) -> None:
         from django.core.mail import mailers
 
-        if self.backend is None:
-            backend = mailers["default"]
-            backend.open()
-            self.backend = backend
         try:
+            if self.backend is None:
+                backend = mailers["default"]
+                backend.open()
+                self.backend = backend
             self.backend.send_messages([email])
-        except Exception:
+        except Exception as exc:
+            self.unreachable = self.unreachable or _unreachable(exc)
             self.close()  # a fresh connection for the next message
             raise
 
@@ -339,10 +358,30 @@ def _failure(
     the last attempt."""
     last_error = f"{type(exc).__name__}: {exc}"[:2000]
     if classify_smtp_error(exc) == "temporary" and attempts < MAX_ATTEMPTS:
-        delay = BACKOFF_SECONDS * 2 ** (attempts - 1)
+        delay = min(BACKOFF_SECONDS * 2 ** min(attempts - 1, 20), MAX_BACKOFF_SECONDS)
         return OutboxMessage.Status.RETRYING, delay, last_error, now + timedelta(seconds=delay)
-    logger.warning("outbox message %s failed: %s", message_id, last_error)
+    # An error: an operator should look (the admin's outbox can send it again).
+    logger.error("outbox message %s failed for good: %s", message_id, last_error)
     return OutboxMessage.Status.FAILED, 0, last_error, None
+
+
+def outbox_requeue_failed(*, ids: list[int]) -> int:
+    """Failed messages among ``ids`` queued again from scratch (an operator's choice, in
+    the admin): the outbox sweep sends them. Returns how many."""
+    return OutboxMessage.objects.filter(pk__in=ids, status=OutboxMessage.Status.FAILED).update(
+        status=OutboxMessage.Status.RETRYING, attempts=0, next_attempt_at=timezone.now(), sent_at=None
+    )
+
+
+def outbox_wake_retries(*, now: datetime | None = None) -> int:
+    """An email just went out: the mail server is back. Messages waiting for a later
+    attempt become due now, so the next sweep sends them within a minute instead of
+    after their back-off (up to 30 minutes: newer emails of a game overtook older
+    ones). Returns how many were woken."""
+    now = now or timezone.now()
+    return OutboxMessage.objects.filter(
+        status=OutboxMessage.Status.RETRYING, next_attempt_at__gt=now
+    ).update(next_attempt_at=now)
 
 
 def outbox_send_many(
@@ -359,8 +398,14 @@ def outbox_send_many(
     mailer = SharedMailer()
     try:
         states = _outbox_states(message_ids)
-        results = []
+        results: list[tuple[str, float]] = []
         for message_id in message_ids:
+            if mailer.unreachable:
+                # The server is away or not answering: the rest stay as they are, for the
+                # sweep, rather than each waiting for its own timeout (a server that never
+                # answers held a worker 30 s a message, 25 minutes a batch).
+                results.append(("skipped", 0))
+                continue
             at = now or timezone.now()
             result = None
             state = states.get(message_id)

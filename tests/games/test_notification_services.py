@@ -484,3 +484,75 @@ def test_a_turn_email_says_at_its_top_whether_to_act_and_links_the_game(
         assert first.startswith("Top — The game has started.")
         assert second.startswith("Your order is needed by ")
         assert second.endswith(f"(the legal orders are below). Game page: http://127.0.0.1:8000/games/{game.pk}/")
+
+
+def test_a_mail_outage_is_retried_for_about_two_days_with_a_capped_back_off() -> None:
+    """From a failure-mode audit: five attempts over 7.5 minutes; a longer mail outage
+    lost every email of its games for good."""
+    from games.services.notifications import MAX_BACKOFF_SECONDS, _failure
+
+    now = timezone.now()
+    down = ConnectionRefusedError(111, "Connection refused")
+    delays = []
+    for attempt in range(1, MAX_ATTEMPTS):
+        status, delay, _error, next_at = _failure(1, attempt, down, now)
+        assert status == "retrying" and next_at == now + timedelta(seconds=delay)
+        delays.append(delay)
+    assert delays[:8] == [30, 60, 120, 240, 480, 960, 1800, 1800]
+    assert max(delays) == MAX_BACKOFF_SECONDS == 1800
+    assert 46 * 3600 <= sum(delays) <= 50 * 3600
+    assert _failure(1, MAX_ATTEMPTS, down, now)[0] == "failed"
+
+
+def test_an_email_that_goes_out_wakes_the_ones_waiting_to_be_retried(scripted_smtp) -> None:
+    from games.services.notifications import outbox_wake_retries
+    from games.tasks import send_outbox_message
+
+    now = timezone.now()
+    waiting = _queue()
+    OutboxMessage.objects.filter(pk=waiting.pk).update(
+        status="retrying", attempts=6, next_attempt_at=now + timedelta(minutes=25)
+    )
+    assert waiting.pk not in outbox_due(now=now + timedelta(seconds=1))
+    fresh = _queue()
+    scripted_smtp.replies = ["250 OK"]
+    assert send_outbox_message(fresh.pk) == "sent"  # the server is back
+    assert waiting.pk in outbox_due(now=timezone.now() + timedelta(seconds=1))
+    assert outbox_wake_retries() == 0  # nothing left to wake
+
+
+def test_a_batch_stops_at_a_server_that_cannot_be_reached(settings) -> None:
+    """From a failure-mode audit: a server that never answers held a worker for each
+    message's timeout in turn (25 minutes a batch of 50); the rest wait for the sweep."""
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": _port(), "timeout": 2},
+        }
+    }
+    ids = [_queue().pk for _ in range(3)]
+    assert [status for status, _ in outbox_send_many(message_ids=ids)] == ["retrying", "skipped", "skipped"]
+    rows = {m.pk: (m.status, m.attempts) for m in OutboxMessage.objects.filter(pk__in=ids)}
+    assert [rows[i] for i in ids] == [("retrying", 1), ("queued", 0), ("queued", 0)]
+
+
+def test_a_reply_refusing_one_message_does_not_stop_the_batch(scripted_smtp) -> None:
+    scripted_smtp.replies = ["451 4.3.0 try again later", "250 OK"]
+    ids = [_queue().pk for _ in range(2)]
+    assert [status for status, _ in outbox_send_many(message_ids=ids)] == ["retrying", "sent"]
+
+
+def test_staff_send_failed_emails_again_from_the_admin(admin_client) -> None:
+    failed, sent = _queue(), _queue()
+    OutboxMessage.objects.filter(pk=failed.pk).update(status="failed", attempts=100, last_error="down")
+    OutboxMessage.objects.filter(pk=sent.pk).update(status="sent", sent_at=timezone.now())
+    answer = admin_client.post(
+        "/admin/games/outboxmessage/",
+        {"action": "send_again", "_selected_action": [failed.pk, sent.pk]},
+        follow=True,
+    )
+    assert "1 failed email queued again." in answer.content.decode()
+    failed.refresh_from_db()
+    sent.refresh_from_db()
+    assert (failed.status, failed.attempts) == ("retrying", 0) and sent.status == "sent"
+    assert failed.pk in outbox_due(now=timezone.now() + timedelta(seconds=1))
