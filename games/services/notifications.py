@@ -112,7 +112,7 @@ def outbox_enqueue(
                 body=body,
                 html=html or "",
                 reply_to=reply_to or "",
-                headers=headers or {},
+                headers=_with_message_id(headers),
                 seat=seat,
                 game=game if game is not None else (seat.game if seat is not None else None),
                 kind=kind,
@@ -162,6 +162,20 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
     return created
 
 
+def _with_message_id(headers: dict[str, str] | None) -> dict[str, str]:
+    """The headers with a Message-ID chosen now, when they name none: every attempt to
+    send the message carries the same one, so a copy delivered twice (a worker killed
+    between the server's acceptance and the commit) is one message to mail clients."""
+    from email.utils import make_msgid
+
+    from games.mail.addresses import orders_domain
+
+    headers = dict(headers or {})
+    if not any(name.lower() == "message-id" for name in headers):
+        headers["Message-ID"] = make_msgid(domain=orders_domain())
+    return headers
+
+
 def _outbox_row(message: dict[str, Any]) -> OutboxMessage:
     return OutboxMessage(
         to=message["to"],
@@ -169,7 +183,7 @@ def _outbox_row(message: dict[str, Any]) -> OutboxMessage:
         body=message["body"],
         html=message.get("html") or "",
         reply_to=message.get("reply_to") or "",
-        headers=message.get("headers") or {},
+        headers=_with_message_id(message.get("headers")),
         seat=message.get("seat"),
         game=message.get("game"),
         kind=message.get("kind", "game"),

@@ -173,7 +173,9 @@ def test_a_batch_shares_one_smtp_session_and_a_failure_opens_a_new_one(scripted_
 def _row(message_id: int) -> dict:
     message = OutboxMessage.objects.get(pk=message_id)
     skip = ("id", "to", "created_at")
-    return {f.attname: getattr(message, f.attname) for f in message._meta.concrete_fields if f.attname not in skip}
+    row = {f.attname: getattr(message, f.attname) for f in message._meta.concrete_fields if f.attname not in skip}
+    row["headers"] = {k: v for k, v in row["headers"].items() if k != "Message-ID"}  # one each
+    return row
 
 
 def test_a_batch_writes_the_rows_sending_one_by_one_writes(scripted_smtp, monkeypatch) -> None:
@@ -556,3 +558,21 @@ def test_staff_send_failed_emails_again_from_the_admin(admin_client) -> None:
     sent.refresh_from_db()
     assert (failed.status, failed.attempts) == ("retrying", 0) and sent.status == "sent"
     assert failed.pk in outbox_due(now=timezone.now() + timedelta(seconds=1))
+
+
+def test_every_attempt_at_an_email_carries_the_same_message_id(scripted_smtp) -> None:
+    """From a failure-mode audit: a worker killed after the server accepted an email but
+    before the commit sent it again with a new Message-ID (two messages in the inbox)."""
+    message = _queue()
+    chosen = message.headers["Message-ID"]
+    assert chosen.startswith("<") and chosen.endswith("@orders.localhost>")
+    import email
+
+    scripted_smtp.replies = ["451 4.3.0 later"]  # then accepted
+    now = timezone.now()
+    assert outbox_send(message_id=message.pk, now=now)[0] == "retrying"
+    assert outbox_send(message_id=message.pk, now=now + timedelta(minutes=1))[0] == "sent"
+    assert len(scripted_smtp.accepted) == 1
+    assert email.message_from_bytes(scripted_smtp.accepted[0])["Message-ID"] == chosen
+    other = _queue()
+    assert other.headers["Message-ID"] != chosen
