@@ -3,7 +3,8 @@
 What FiveX keeps in the cache is advisory: the API's per-user rate limits and allauth's
 login rate limits. Django's ``RedisCache`` raises when Redis cannot be reached, which
 turned every API order into a 500 during a Redis restart (a failure-mode audit). Here a
-read is a miss, a write is dropped, and a warning is logged (at most once a minute per
+read is a miss, a write is dropped, ``add`` succeeds (allauth's rate limits lock with it:
+a refusal answered every login 429), and a warning is logged (at most once a minute per
 process); the rate limits are off until Redis is back. Socket timeouts keep a Redis that
 does not answer from holding requests.
 """
@@ -16,12 +17,13 @@ from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
-UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# Unreachable, timing out, read-only after a fail-over, refusing the password: any error
+# of Redis itself.
+UNREACHABLE = (RedisError, OSError)
 _WARN_EVERY = 60.0
 _last_warning = [0.0]
 
@@ -62,7 +64,9 @@ class FailSoftRedisCache(RedisCache):
             return super().add(key, value, timeout, version)
         except UNREACHABLE as exc:
             _warn("add", exc)
-            return False
+            # allauth's rate limits take a lock with add(): False would refuse every login
+            # (429) while Redis is away. Nothing here relies on add() as a real lock.
+            return True
 
     def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> None:
         try:

@@ -133,12 +133,31 @@ UNAVAILABLE_MESSAGE = (
 RETRY_AFTER_SECONDS = 30
 
 
+# PostgreSQL's SQLSTATEs of a database that is away: connection exceptions (class 08), a
+# server shutting down or restarting (57P01-57P03), too many connections (53300).
+_AWAY_SQLSTATES = ("57P01", "57P02", "57P03", "53300")
+
+
 def database_away(exc: BaseException | None) -> bool:
-    """Whether an error says the database cannot be reached (restarting, failing over),
-    rather than a bug: such a request is answered 503, to be tried again."""
+    """Whether an error says the database cannot be reached (restarting, failing over,
+    full of connections), rather than a bug: such a request is answered 503, to be tried
+    again. A missing table (a release that skipped ``migrate``), a deadlock or a timeout
+    is a 500, logged with its traceback."""
     from django.db import InterfaceError, OperationalError
 
-    return isinstance(exc, OperationalError | InterfaceError)
+    if isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    if sqlstate:  # PostgreSQL named it
+        return sqlstate.startswith("08") or sqlstate in _AWAY_SQLSTATES
+    # No SQLSTATE: psycopg could not connect at all; SQLite could not open or lock its file.
+    text = str(exc).lower()
+    return any(
+        sign in text
+        for sign in ("connection", "could not connect", "server closed", "unable to open", "database is locked")
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

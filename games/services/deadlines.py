@@ -200,9 +200,8 @@ def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
         InboundMail.objects.filter(seat__game_id=game_id, created_at__lt=due_at)
         .filter(
             Q(status=InboundMail.Status.RECEIVED)
-            | Q(status=InboundMail.Status.FAILED, attempts__lt=max_attempts())
+            | Q(status=InboundMail.Status.FAILED, outcome="system_error", attempts__lt=max_attempts())
         )
-        .exclude(outcome="gave_up")
         .order_by("created_at", "pk")
         .values_list("pk", flat=True)
     )

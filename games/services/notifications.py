@@ -47,6 +47,9 @@ logger = logging.getLogger(__name__)
 # 7.5 minutes: a short mail outage lost every email of its games). Once any email goes
 # out again, the others waiting are tried at the next sweep (``outbox_wake_retries``).
 MAX_ATTEMPTS = 100
+# How ``last_error`` begins when the mail server itself failed (away, silent, refusing our
+# login), not one message.
+SERVER_SIDE = "mail server: "
 BACKOFF_SECONDS = 30
 MAX_BACKOFF_SECONDS = 30 * 60
 
@@ -247,6 +250,8 @@ _OUTBOX_FIELDS = [f for f in OutboxMessage._meta.concrete_fields if not f.primar
 
 def classify_smtp_error(exc: BaseException) -> str:
     """``"temporary"`` (retry later) or ``"permanent"`` (give up) for a sending error."""
+    if isinstance(exc, smtplib.SMTPAuthenticationError):
+        return "temporary"  # the server refuses our login: fixed by an operator, then sent
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _msg in exc.recipients.values()]
         return "temporary" if codes and all(400 <= c < 500 for c in codes) else "permanent"
@@ -264,9 +269,12 @@ def classify_smtp_error(exc: BaseException) -> str:
 
 
 def _unreachable(exc: BaseException) -> bool:
-    """Whether a sending error says the server cannot be reached or does not answer (no
-    connection, a timeout, a dropped connection), rather than refusing one message."""
+    """Whether a sending error is the mail server's, not one message's: it cannot be
+    reached or does not answer (no connection, a timeout, a dropped connection), or it
+    refuses FiveX's login (a password changed): every message would fail alike."""
     if isinstance(exc, smtplib.SMTPConnectError | smtplib.SMTPServerDisconnected):
+        return True
+    if isinstance(exc, smtplib.SMTPAuthenticationError):
         return True
     if isinstance(exc, smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused):
         return False
@@ -370,7 +378,10 @@ def _failure(
     seconds, last error, next attempt time or None to keep the old one)`` - retrying
     with exponential backoff after a temporary error, failed after a permanent one or
     the last attempt."""
-    last_error = f"{type(exc).__name__}: {exc}"[:2000]
+    last_error = f"{type(exc).__name__}: {exc}"
+    if _unreachable(exc):  # what outbox_wake_retries wakes once the server is back
+        last_error = SERVER_SIDE + last_error
+    last_error = last_error[:2000]
     if classify_smtp_error(exc) == "temporary" and attempts < MAX_ATTEMPTS:
         delay = min(BACKOFF_SECONDS * 2 ** min(attempts - 1, 20), MAX_BACKOFF_SECONDS)
         return OutboxMessage.Status.RETRYING, delay, last_error, now + timedelta(seconds=delay)
@@ -389,12 +400,15 @@ def outbox_requeue_failed(*, ids: list[int]) -> int:
 
 def outbox_wake_retries(*, now: datetime | None = None) -> int:
     """An email just went out: the mail server is back. Messages waiting for a later
-    attempt become due now, so the next sweep sends them within a minute instead of
-    after their back-off (up to 30 minutes: newer emails of a game overtook older
-    ones). Returns how many were woken."""
+    attempt because the server was away (not those refused on their own, a full mailbox
+    say: they keep their back-off) become due now, so the next sweep sends them within a
+    minute instead of after their back-off (up to 30 minutes: newer emails of a game
+    overtook older ones). Returns how many were woken."""
     now = now or timezone.now()
     return OutboxMessage.objects.filter(
-        status=OutboxMessage.Status.RETRYING, next_attempt_at__gt=now
+        status=OutboxMessage.Status.RETRYING,
+        next_attempt_at__gt=now,
+        last_error__startswith=SERVER_SIDE,
     ).update(next_attempt_at=now)
 
 

@@ -113,6 +113,10 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
     return prompt
 
 
+# game_remind's refusal when nothing is wrong: every order is in, or all were reminded.
+NOBODY_TO_REMIND = "nobody_to_remind"
+
+
 def game_remind(*, game: Game, by: Any) -> list[str]:
     """Email every active seat that still owes an order for the open prompt a reminder
     from the organizer, now (at most once per prompt and seat: a second click reminds
@@ -136,23 +140,30 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
             ).select_related("user", "user__player_settings").order_by("position")
         )
         if not owing:
-            raise GameStateError(f"Every order for prompt {prompt.number} is in: nobody to remind.")
-        # Reminded already: as the log says (the outbox's rows are pruned in time).
-        done = {
-            name
+            raise GameStateError(
+                f"Every order for prompt {prompt.number} is in: nobody to remind.", code=NOBODY_TO_REMIND
+            )
+        # Reminded already, as the log says (the outbox's rows are pruned in time): by
+        # seat name, since the seat's holder took it (a seat handed over is a new row).
+        sent = [
+            (entry.created_at, name)
             for entry in LogEntry.objects.filter(game=game, kind="reminder_sent", payload__prompt=prompt.number)
             for name in (entry.payload.get("seats") or [])
-        }
-        fresh = [seat for seat in owing if seat.name not in done]
+        ]
+        fresh = [
+            seat for seat in owing if not any(n == seat.name and at >= seat.joined_at for at, n in sent)
+        ]
         if fresh and not any(seat.user.email for seat in fresh):
             raise GameStateError(
-                f"{and_list([s.name for s in fresh])} cannot be reminded: no email address."
+                f"{and_list([s.name for s in fresh])} cannot be reminded: no email address.",
+                code="no_email",
             )
         fresh = [seat for seat in fresh if seat.user.email]
         if not fresh:
             raise GameStateError(
                 f"{and_list([s.name for s in owing])} {'was' if len(owing) == 1 else 'were'} already "
-                f"reminded for prompt {prompt.number}."
+                f"reminded for prompt {prompt.number}.",
+                code=NOBODY_TO_REMIND,
             )
         for seat in fresh:
             notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True)

@@ -29,7 +29,7 @@ def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
                 task.apply_async(args, countdown=countdown)
             else:
                 task.delay(*args)
-        except (BrokerError, OSError) as exc:
+        except BrokerError as exc:  # kombu's: the broker could not be reached
             logger.warning(
                 "could not queue %s%r (%s): a sweep of the beat picks the work up",
                 getattr(task, "name", task), args, exc,

@@ -511,15 +511,20 @@ def test_an_email_that_goes_out_wakes_the_ones_waiting_to_be_retried(scripted_sm
     from games.tasks import send_outbox_message
 
     now = timezone.now()
-    waiting = _queue()
+    waiting, full = _queue(), _queue()
     OutboxMessage.objects.filter(pk=waiting.pk).update(
-        status="retrying", attempts=6, next_attempt_at=now + timedelta(minutes=25)
-    )
+        status="retrying", attempts=6, next_attempt_at=now + timedelta(minutes=25),
+        last_error="mail server: ConnectionRefusedError: [Errno 111] Connection refused",
+    )  # fmt: skip
+    OutboxMessage.objects.filter(pk=full.pk).update(  # refused on its own: keeps its back-off
+        status="retrying", attempts=6, next_attempt_at=now + timedelta(minutes=25),
+        last_error="SMTPRecipientsRefused: {'ann@example.com': (452, b'mailbox full')}",
+    )  # fmt: skip
     assert waiting.pk not in outbox_due(now=now + timedelta(seconds=1))
     fresh = _queue()
-    scripted_smtp.replies = ["250 OK"]
     assert send_outbox_message(fresh.pk) == "sent"  # the server is back
-    assert waiting.pk in outbox_due(now=timezone.now() + timedelta(seconds=1))
+    due = outbox_due(now=timezone.now() + timedelta(seconds=1))
+    assert waiting.pk in due and full.pk not in due
     assert outbox_wake_retries() == 0  # nothing left to wake
 
 
@@ -576,3 +581,15 @@ def test_every_attempt_at_an_email_carries_the_same_message_id(scripted_smtp) ->
     assert email.message_from_bytes(scripted_smtp.accepted[0])["Message-ID"] == chosen
     other = _queue()
     assert other.headers["Message-ID"] != chosen
+
+
+def test_the_server_refusing_our_login_is_retried_and_marked_the_servers(settings) -> None:
+    """From a review: a rotated SMTP password failed every email for good at once."""
+    from games.services.notifications import SERVER_SIDE, _failure
+
+    refused = smtplib.SMTPAuthenticationError(535, b"5.7.8 Authentication credentials invalid")
+    assert classify_smtp_error(refused) == "temporary"
+    status, delay, error, _next = _failure(1, 1, refused, timezone.now())
+    assert (status, delay) == ("retrying", 30) and error.startswith(SERVER_SIDE)
+    one_message = smtplib.SMTPDataError(452, b"mailbox full")
+    assert not _failure(1, 1, one_message, timezone.now())[2].startswith(SERVER_SIDE)

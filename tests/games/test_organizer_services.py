@@ -400,3 +400,19 @@ def test_a_reminder_counts_once_per_prompt_even_after_pruning_and_skips_seats_wi
         assert game_remind(game=game, by=game.organizer) == ["cat"]
     with pytest.raises(GameStateError, match="ann, bob and cat were already reminded"):
         game_remind(game=game, by=game.organizer)
+
+
+def test_a_seat_handed_over_can_be_reminded_though_its_old_holder_was(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from games.services.organizer import game_remind
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=game.organizer) == ["ann", "bob", "cat"]
+    (dan,) = make_users(["dan"])
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=seats["cat"], new_user=dan, by=game.organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=game.organizer) == ["cat"]  # dan holds it now
+    assert OutboxMessage.objects.filter(key__startswith="nudge:", to="dan@example.com").count() == 1

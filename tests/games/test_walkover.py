@@ -124,7 +124,7 @@ def test_the_page_warns_before_and_says_after(client) -> None:
     assert game_over_text(bob, "STATUS") == (
         f"STATUS: the game is over (every other player resigned: {bob.name} wins); orders "
         f"sealed for the prompt that was open stay sealed. The game's page: "
-        f"{game_over_text(bob, 'STATUS').rsplit(' ', 1)[-1]}"
+        f"http://127.0.0.1:8000/games/{game.pk}/"
     )
     assert "every order" not in game_over_text(bob, "SHOW")
     log = client.get(f"/games/{game.pk}/log/").content.decode()

@@ -51,3 +51,41 @@ def test_a_bug_is_still_a_500(monkeypatch) -> None:
     monkeypatch.setattr("games.views.pages.detail_context", bug)
     answer = client.get(f"/games/{game.pk}/")
     assert answer.status_code == 500 and "Retry-After" not in answer
+
+
+def test_only_a_database_that_is_away_is_a_503() -> None:
+    """From a review: every OperationalError was a 503, so a release that skipped
+    ``migrate`` ('no such table') answered 'try again' for ever, without a traceback."""
+    import psycopg
+    from django.db import InterfaceError
+
+    from fivex_site.views import database_away
+
+    def wrapped(text: str, cause: BaseException | None = None) -> OperationalError:
+        try:
+            raise OperationalError(text) from cause
+        except OperationalError as exc:
+            return exc
+
+    assert database_away(wrapped("terminating connection", psycopg.errors.lookup("57P01")()))
+    assert database_away(wrapped("too many clients", psycopg.errors.lookup("53300")()))
+    assert database_away(wrapped("connection failure", psycopg.errors.lookup("08006")()))
+    assert database_away(wrapped("connection to server at 127.0.0.1, port 5432 failed"))
+    assert database_away(wrapped("database is locked"))
+    assert database_away(InterfaceError("connection already closed"))
+    assert not database_away(wrapped("deadlock detected", psycopg.errors.lookup("40P01")()))
+    assert not database_away(wrapped("canceling statement", psycopg.errors.lookup("57014")()))
+    assert not database_away(wrapped("no such table: games_apitoken"))
+    assert not database_away(KeyError("x"))
+
+
+def test_a_missing_table_is_a_500_not_a_retry(monkeypatch) -> None:
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    client = token_client(seats["ann"].user)
+
+    def no_table(*args, **kwargs):
+        raise OperationalError("no such table: games_prompt")
+
+    monkeypatch.setattr("games.api.views.selectors_hot.seat_view_for_user", no_table)
+    answer = client.get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 500 and "Retry-After" not in answer

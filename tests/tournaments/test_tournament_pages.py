@@ -506,3 +506,31 @@ def test_the_organizer_reminds_every_player_a_round_waits_for(client, django_cap
     refused = client.post(url, follow=True).content.decode()
     assert "Only the tournament&#x27;s organizer can manage it." in refused
     assert nudged.count() == 2
+
+
+def test_a_round_reminder_goes_on_past_a_busy_table_and_says_so(monkeypatch):
+    """From a review: a busy table (GameBusy is a GameStateError) was skipped as if it had
+    nobody to remind; with every table busy the organizer read 'Nobody to remind'."""
+    from games.errors import GameBusy
+    from games.services import organizer as organizer_services
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, regs = _open_cup("rmb", 4)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=organizer), by=organizer)
+    first = rnd.tables.order_by("number").first()
+    real = organizer_services.game_remind
+
+    def busy_first(*, game, by):
+        if game.pk == first.game_id:
+            raise GameBusy("This game is busy; try again in a moment.")
+        return real(game=game, by=by)
+
+    monkeypatch.setattr(organizer_services, "game_remind", busy_first)
+    done = rounds.round_remind(rnd=rnd, by=organizer)
+    assert (done["players"], done["tables"]) == (1, 1)
+    assert done["failed"] == ["table 1: This game is busy; try again in a moment."]
+    monkeypatch.setattr(organizer_services, "game_remind", lambda **kw: (_ for _ in ()).throw(GameBusy("busy")))
+    from tournaments.services.common import TournamentError
+
+    with pytest.raises(TournamentError, match="No reminder sent: table 1: busy; table 2: busy"):
+        rounds.round_remind(rnd=rnd, by=organizer)

@@ -324,7 +324,7 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
     TournamentError when nobody was reminded."""
     from games.errors import ApplicationError, GameStateError
     from games.models import Game
-    from games.services.organizer import game_remind
+    from games.services.organizer import NOBODY_TO_REMIND, game_remind
 
     tournament = rnd.tournament
     require_organizer(tournament=tournament, user=by)
@@ -335,10 +335,10 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
     for table in rnd.tables.select_related("game").filter(game__status=Game.Status.ACTIVE).order_by("number"):
         try:
             reminded = game_remind(game=table.game, by=by)
-        except GameStateError:  # every order in, or its players reminded already
-            continue
-        except ApplicationError as exc:  # busy, say: the other tables are reminded all the same
-            failed.append(f"table {table.number}: {exc.message}")
+        except ApplicationError as exc:
+            if isinstance(exc, GameStateError) and exc.code == NOBODY_TO_REMIND:
+                continue  # every order in, or its players reminded already
+            failed.append(f"table {table.number}: {exc.message}")  # busy, no email address
             continue
         players += len(reminded)
         tables += 1
