@@ -19,14 +19,18 @@ from games.services import deadlines, notifications, resolution, retention
 
 logger = logging.getLogger(__name__)
 
+# The resolution tasks: acknowledged once done (a worker lost mid-way gives the task to
+# another) and retried while the game is busy or the database is away.
+RESOLUTION_TASK = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, GameBusy),
+    "retry_backoff": 2,
+    "max_retries": 5,
+}
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, GameBusy),
-    retry_backoff=2,
-    max_retries=5,
-)
+
+@shared_task(**RESOLUTION_TASK)
 def resolve_prompt(game_id: int, prompt_number: int) -> bool:
     """Resolve the prompt if every order is in (exactly once; a no-op otherwise)."""
     return resolution.prompt_resolve(game_id=game_id, prompt_number=prompt_number)
@@ -39,13 +43,7 @@ def enforce_deadlines() -> int:
     return deadlines.enforce_deadlines(inline_seconds=settings.GAMES_DEADLINE_SWEEP_INLINE_SECONDS)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, GameBusy),
-    retry_backoff=2,
-    max_retries=5,
-)
+@shared_task(**RESOLUTION_TASK)
 def resolve_overdue_prompt(game_id: int, prompt_number: int, due_by: str) -> bool:
     """One prompt the deadline sweep handed out at ``due_by`` (ISO time): resolve it with
     default orders if its deadline (plus grace) is still past, as of now (the sweep's time

@@ -125,7 +125,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     now = now or timezone.now()
     started = time.monotonic()
     resolved = 0
-    handed: list[tuple[int, int]] = []
+    handed: list[tuple[int, int, int]] = []  # (prompt id, game id, prompt number)
     due = (
         Prompt.objects.filter(
             status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__lte=now
@@ -149,9 +149,8 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
     if handed:
         Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
-    for _pk, game_id, number in handed:
-        resolve_overdue_prompt.delay(game_id, number, now.isoformat())
-    if handed:
+        for _pk, game_id, number in handed:
+            resolve_overdue_prompt.delay(game_id, number, now.isoformat())
         logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))
     stale = Prompt.objects.filter(
         status=Prompt.Status.OPEN,

@@ -27,6 +27,7 @@ from engine.base import events_for
 from fivex_site.links import public_url
 from games.models import Game, OutboxMessage, Prompt, Seat
 from games.presentation import (
+    and_list,
     entered_order_text,
     event_text,
     one_line,
@@ -47,11 +48,11 @@ logger = logging.getLogger(__name__)
 # 7.5 minutes: a short mail outage lost every email of its games). Once any email goes
 # out again, the others waiting are tried at the next sweep (``outbox_wake_retries``).
 MAX_ATTEMPTS = 100
+BACKOFF_SECONDS = 30
+MAX_BACKOFF_SECONDS = 30 * 60
 # How ``last_error`` begins when the mail server itself failed (away, silent, refusing our
 # login), not one message.
 SERVER_SIDE = "mail server: "
-BACKOFF_SECONDS = 30
-MAX_BACKOFF_SECONDS = 30 * 60
 
 
 # The Message-ID of every email that asks a seat for an order names the game and the
@@ -848,7 +849,7 @@ def _waiting_words(names: list[str]) -> str:
     if not names:
         return "nothing to order"
     shown = names[:2] if len(names) > 3 else names
-    text = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    text = and_list(shown)
     if len(names) > len(shown):
         text = ", ".join(shown) + f" and {len(names) - len(shown)} others"
     return f"waiting for {text}"

@@ -317,7 +317,7 @@ def round_start(*, rnd: Round, by: Any) -> Round:
     return rnd
 
 
-def round_remind(*, rnd: Round, by: Any) -> dict[str, int]:
+def round_remind(*, rnd: Round, by: Any) -> dict[str, Any]:
     """The organizer's reminder to every player the round's games wait for (each game's
     ``game_remind``: once per prompt and seat). Returns ``{"players": n, "tables": m,
     "failed": [...]}`` (a table that could not be reminded does not stop the others);
