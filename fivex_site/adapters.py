@@ -7,6 +7,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.contrib import messages
 
 from fivex_site.links import public_url, site_path
 
@@ -48,13 +49,30 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().send_mail(template_prefix, email, context)
 
     def set_password(self, user, password) -> None:  # noqa: ANN001
-        """A password changed, set or reset (allauth's flows all come here) also revokes the
-        player's API token: after a takeover, the new password must lock the other side out
-        of the API as it does out of the site's sessions."""
+        """A password changed, set or reset (allauth's flows all come here) also revokes
+        every other key to the player's games: after a takeover, the new password must lock
+        the other side out as it does out of the site's sessions - the API token, the
+        calendar feed's address, and the seats' reply addresses (an order mailed to an old
+        one is refused; the next turn email carries the new one)."""
+        from games.services.players import calendar_feed_revoke
+        from games.services.seats import mail_tokens_rotate_for_user
         from games.services.tokens import api_token_revoke
 
         super().set_password(user, password)
         api_token_revoke(user=user)
+        feed = calendar_feed_revoke(user=user)
+        seats = mail_tokens_rotate_for_user(user=user)
+        request = getattr(self, "request", None)
+        if request is not None and (seats or feed):
+            told = []
+            if seats:
+                told.append(
+                    "Your games' reply addresses changed too: answer your next turn email,"
+                    " not an older one."
+                )
+            if feed:
+                told.append("Your calendar feed was turned off; turn it on again in Calendar.")
+            self.add_message(request, messages.INFO, message=" ".join(told))
 
     def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
         """allauth's emails (sign-up confirmation, password reset) are sent by a machine

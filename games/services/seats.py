@@ -36,6 +36,18 @@ def seat_email_every_prompt_set(*, seat: Seat, every: bool) -> None:
     seat.email_every_prompt = bool(every)
 
 
+def mail_tokens_rotate_for_user(*, user: object) -> int:
+    """New reply addresses for every seat ``user`` holds (the old ones stop working), as
+    after a password change: whoever read the player's mail or pages before it must not
+    keep ordering for them by email. Returns how many seats changed."""
+    changed = 0
+    with transaction.atomic():
+        seats = Seat.objects.filter(user=user).exclude(status=Seat.Status.REPLACED)
+        for pk in list(seats.values_list("pk", flat=True)):
+            changed += Seat.objects.filter(pk=pk).update(mail_token=new_mail_token())
+    return changed
+
+
 def mail_token_rotate(*, seat: Seat) -> str:
     """Give the seat a new mail token (the old reply address stops working); return it."""
     with transaction.atomic():

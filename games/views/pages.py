@@ -388,15 +388,17 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
-def _status_payload_by_id(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def _status_payload_by_id(request: HttpRequest, game_id: int) -> tuple[dict[str, Any], bool]:
     """status_payload(load_visible_game(request, game_id)) from one query (the poll's
-    hot path; a private game takes the visibility check's queries too)."""
+    hot path; a private game takes the visibility check's queries too), and whether the
+    game is private."""
     rows = _status_rows(int(game_id))
     if not rows:
         raise Http404("No such game.")
-    if rows[0][5]:
+    private = bool(rows[0][5])
+    if private:
         load_visible_game(request, game_id)
-    return _status_from_rows(rows)
+    return _status_from_rows(rows), private
 
 
 def _status_from_rows(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
@@ -413,14 +415,16 @@ def _status_from_rows(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
 def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
     """A tiny public summary the page polls to notice that the prompt moved on. Answers
     304 Not Modified when the poller's If-None-Match holds the current ETag."""
-    body = json.dumps(_status_payload_by_id(request, game_id)).encode()
+    payload, private = _status_payload_by_id(request, game_id)
+    body = json.dumps(payload).encode()
     etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
+    # A private game's summary is for its players only: no shared cache may keep it.
+    response["Cache-Control"] = "private, no-cache" if private else "no-cache"
     return response
 
 

@@ -133,3 +133,19 @@ def test_poll_of_forming_and_unknown_games(client, users):
     }
     assert client.get(reverse("games:status", args=[forming.pk + 999])).status_code == 404
     assert client.post(reverse("games:status", args=[forming.pk])).status_code == 405
+
+
+def test_a_private_games_poll_is_kept_by_no_shared_cache(client, users):
+    """A public game's summary is the same for everyone (a proxy may keep it and revalidate);
+    a private game's is for its players only."""
+    public = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3)
+    assert client.get(reverse("games:status", args=[public.pk]))["Cache-Control"] == "no-cache"
+    private = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, is_private=True
+    )
+    client.force_login(users["ann"])
+    answer = client.get(reverse("games:status", args=[private.pk]))
+    assert answer.status_code == 200
+    assert answer["Cache-Control"] == "private, no-cache"
+    client.logout()
+    assert client.get(reverse("games:status", args=[private.pk])).status_code == 404

@@ -198,3 +198,39 @@ def test_account_mails_ask_autoresponders_not_to_answer(client, mailoutbox) -> N
     [message] = mailoutbox
     assert message.extra_headers["Auto-Submitted"] == "auto-generated"
     assert message.extra_headers["X-Auto-Response-Suppress"] == "All"
+
+
+def test_a_password_change_renews_reply_addresses_and_turns_the_feed_off(table, client) -> None:
+    """Whoever read a player's turn emails, pages or feed before a password change (a
+    takeover, a shared computer) must not keep ordering for the seat by email, nor read
+    the player's deadlines, once the password is changed."""
+    from django.contrib.messages import get_messages
+
+    from games.services.players import calendar_feed_create
+
+    ann = table.seats["ann"].user
+    ann.set_password("old-horse-battery-7")
+    ann.save()
+    feed = calendar_feed_create(user=ann)
+    assert client.get(f"/calendar/{feed}.ics").status_code == 200
+    old = table.address("ann")
+    bob_address = table.address("bob")
+
+    client.force_login(ann)
+    changed = client.post("/accounts/password/change/", {
+        "oldpassword": "old-horse-battery-7", "password1": "new-horse-battery-8",
+        "password2": "new-horse-battery-8"})  # fmt: skip
+    assert changed.status_code == 302
+    told = " ".join(str(m) for m in get_messages(changed.wsgi_request))
+    assert "reply addresses changed" in told and "calendar feed was turned off" in told
+
+    stolen = process_message(eml("plain.eml", to=old, sender="mallory@evil.example"), old)
+    assert (stolen.seat_id, stolen.outcome) == (None, "unknown_recipient")
+    assert SealedOrder.objects.count() == 0
+    assert client.get(f"/calendar/{feed}.ics").status_code == 404
+
+    table.seats["ann"].refresh_from_db()
+    new = table.address("ann")
+    assert new != old
+    assert process_message(eml("plain.eml", to=new), new).outcome == "order_accepted"
+    assert table.address("bob") == bob_address  # other players' addresses stay
