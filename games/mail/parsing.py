@@ -55,8 +55,16 @@ _SIG_LINES = {"-- ", "--"}
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _COMMAND_PUNCT_RE = re.compile(r"[ \t]*[.!?]+[ \t]*$")
 _COMMENT_RE = re.compile(r"\([^()]*\)")
+# Out-of-office subjects, Exchange's and Outlook's translations too (a responder that
+# sets no header of its own is known by its subject alone).
 _AUTO_SUBJECT_RE = re.compile(
-    r"^\s*(out of (the )?office|automatic reply|auto-?reply|abwesenheitsnotiz)\b", re.IGNORECASE
+    r"^\s*(out of (the )?office|automatic reply|auto-?reply|auto[- ]?response|"
+    r"abwesenheitsnotiz|automatische antwort|réponse automatique|respuesta automática|"
+    r"risposta automatica|resposta automática|automatisch antwoord|autosvar|"
+    r"automaattinen vastaus|odpowiedź automatyczna|automatická odpověď|automatikus válasz|"
+    r"otomatik yanıt|автоматический ответ|автоматична відповідь|自動応答|自动回复|自動回覆|"
+    r"자동 회신)(?!\w)",
+    re.IGNORECASE,
 )
 _HTML_NEST_RE = re.compile(r"<(/?)(blockquote|ul|ol|dl|dd)\b[^>]*>", re.IGNORECASE)
 _PLACEHOLDER_RE = re.compile(
@@ -100,15 +108,21 @@ _ATTRIBUTION_START_RE = re.compile(
 )
 # Gmail's attribution in languages without a "wrote" (Russian, Japanese, ...): a date,
 # the name and "<address>:". Taken for one only with a '>' quote below it.
-_ADDRESS_COLON_RE = re.compile(r"<[^<>\s@]+@[^<>\s]+>\s*:\s*$")
+# Any line naming "<address>" and ending in ":" above a '>' quote: the attributions of
+# Gmail for Android ("Name <address> schrieb am Fr., 27. Nov. 2026, 09:00:"), mutt's
+# ("* Name <address> [2026-11-27 09:00]:") and others with words of their own.
+_ADDRESS_IN_RE = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
 _OUTLOOK_FROM_RE = re.compile(
-    r"^\s*\**(from|de|von|da|van|från|fra|od|от|lähettäjä)\s*\**\s*:", re.IGNORECASE
+    r"^\s*\**(from|de|von|da|van|från|fra|od|от|lähettäjä|差出人|发件人|寄件者|보낸 사람)"
+    r"\s*\**\s*[:：]",
+    re.IGNORECASE,
 )
 _OUTLOOK_NEXT_RE = re.compile(
     r"^\s*\**(sent|date|envoyé|gesendet|datum|dato|enviado|inviato|verzonden|skickat|sendt|"
     r"wysłano|отправлено|lähetetty|to|à|an|para|a|aan|till|til|do|кому|vastaanottaja|"
-    r"subject|objet|betreff|asunto|oggetto|assunto|onderwerp|ämne|emne|temat|тема|aihe)"
-    r"\s*\**\s*:",
+    r"subject|objet|betreff|asunto|oggetto|assunto|onderwerp|ämne|emne|temat|тема|aihe|"
+    r"送信日時|宛先|件名|发送时间|发送日期|收件人|主题|寄件日期|收件者|主旨|보낸 날짜|받는 사람|제목)"
+    r"\s*\**\s*[:：]",
     re.IGNORECASE,
 )
 _MOBILE_RE = re.compile(
@@ -341,9 +355,8 @@ def auto_reply_reason(msg: Message, envelope_sender: str | None = None) -> str:
     ):
         if msg.get(name) is not None:
             return name
-    suppress = header_text(msg, "X-Auto-Response-Suppress").lower()
-    if suppress and any(w in suppress for w in ("all", "oof", "autoreply")):
-        return "X-Auto-Response-Suppress"
+    # Not X-Auto-Response-Suppress: it asks the receiver not to answer automatically,
+    # and Outlook puts it on mail people write too (such an order was dropped unanswered).
     if msg.get("List-Id") is not None or msg.get("List-Unsubscribe") is not None:
         return "mailing list"
     if msg.get_content_type() == "multipart/report":
@@ -371,8 +384,52 @@ def dkim_result(msg: Message) -> str:
 
 
 def _decode_part(part: Message) -> str:
-    """A text part's text; NUL characters dropped (no database text column takes them)."""
-    return _decode_part_raw(part).replace("\x00", "")
+    """A text part's text; NUL characters dropped (no database text column takes them);
+    ``format=flowed`` lines joined back (``unflow``)."""
+    text = _decode_part_raw(part).replace("\x00", "")
+    if part.get_content_type() == "text/plain":
+        try:
+            flowed = str(part.get_param("format", "")).lower() == "flowed"
+            delsp = str(part.get_param("delsp", "")).lower() == "yes"
+        except Exception:  # noqa: BLE001 - an odd Content-Type: the text as it is
+            flowed = delsp = False
+        if flowed:
+            text = unflow(text, delsp=delsp)
+    return text
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Plain text sent as ``format=flowed`` (RFC 3676; Thunderbird, Apple Mail) as the
+    writer typed it: a line ending in a space goes on in the next line of the same
+    quote depth (with ``delsp=yes`` that space was added by the wrapping and is
+    dropped); a space after the quote marks is stuffing. A signature separator
+    ("-- ") is never joined to the next line."""
+    out: list[str] = []
+    held: list[str] | None = None  # [quote marks, text so far] of an unfinished line
+    for line in text.replace("\r\n", "\n").split("\n"):
+        content = line.lstrip(">")
+        quote = line[: len(line) - len(content)]
+        if content.startswith(" "):
+            content = content[1:]
+        soft = content.endswith(" ") and content != "-- "
+        if soft and delsp:
+            content = content[:-1]
+        if held is not None and held[0] == quote:
+            held[1] += content
+        else:
+            if held is not None:
+                out.append(_quoted_line(*held))
+            held = [quote, content]
+        if not soft:
+            out.append(_quoted_line(*held))
+            held = None
+    if held is not None:
+        out.append(_quoted_line(*held))
+    return "\n".join(out)
+
+
+def _quoted_line(quote: str, content: str) -> str:
+    return f"{quote} {content}" if quote else content
 
 
 def _decode_part_raw(part: Message) -> str:
@@ -406,7 +463,9 @@ def _is_attachment(part: Message) -> bool:
     return disposition == "attachment" or (disposition != "inline" and bool(part.get_filename()))
 
 
-def _walk(part: Message, found: dict[str, str | None], flags: dict[str, bool]) -> None:
+def _walk(
+    part: Message, found: dict[str, str | None], flags: dict[str, bool], parent: str = ""
+) -> None:
     if isinstance(part.get("Content-Type"), UnparsedHeader):
         flags["unreadable"] = True
         return
@@ -416,13 +475,19 @@ def _walk(part: Message, found: dict[str, str | None], flags: dict[str, bool]) -
             flags["attachments"] = True
             return
         for sub in part.iter_parts() if isinstance(part, EmailMessage) else part.get_payload():
-            _walk(sub, found, flags)
+            _walk(sub, found, flags, ctype)
         return
     if _is_attachment(part) or ctype.startswith("message/"):
         flags["attachments"] = True
         return
-    if ctype == "text/plain" and found["plain"] is None:
-        found["plain"] = _decode_part(part)
+    if ctype == "text/plain":
+        text = _decode_part(part)
+        if found["plain"] is None or not found["plain"].strip():
+            found["plain"] = text
+        elif parent == "multipart/mixed" and text.strip():
+            # Inline text parts of a mixed message follow each other (Apple Mail writes
+            # the text after a pasted picture as a part of its own): one body.
+            found["plain"] += "\n" + text
     elif ctype == "text/html" and found["html"] is None:
         found["html"] = _decode_part(part)
     elif not ctype.startswith("text/"):
@@ -545,8 +610,10 @@ def html_to_text(html: str) -> str:
 
 
 def body_text(msg: Message) -> tuple[str | None, bool]:
-    """The first text/plain part (else the first text/html part as text) and whether the
-    message carries attachments. ``None`` when there is no text part at all. Raises
+    """The first text/plain part that is not blank, with the inline text/plain parts
+    that follow it in a multipart/mixed message (else the first text/html part as
+    text), and whether the message carries attachments. ``None`` when there is no text
+    part at all. Raises
     ``UnreadableMessage`` when no text was found and a part's Content-Type could not be
     parsed (the text may be in it)."""
     found: dict[str, str | None] = {"plain": None, "html": None}
@@ -598,10 +665,12 @@ def _attribution_span(lines: list[str], i: int) -> int:
         and _ATTRIBUTION_VERB_RE.search(line)
     ):
         return 1
-    # "сб, 21 нояб. 2026 г. в 10:00, Name <address>:" above a '>' quote (Gmail).
+    # "сб, 21 нояб. 2026 г. в 10:00, Name <address>:" above a '>' quote (Gmail), or any
+    # line naming an address and ending in ":" there.
     if (
         len(line) < 300
-        and _ADDRESS_COLON_RE.search(line)
+        and line.endswith(":")
+        and _ADDRESS_IN_RE.search(line)
         and _next_nonblank(lines, i + 1).lstrip().startswith(">")
     ):
         return 1
@@ -774,13 +843,26 @@ def parse_message(
     return out
 
 
+_MESSAGE_ID_RE = re.compile(r"<[^<>\s]{1,250}>")
+THREAD_IDS_KEPT = 20
+
+
+def thread_ids(references: str, keep: int = THREAD_IDS_KEPT) -> str:
+    """A References header cut to at most ``keep`` whole message ids: the first (the
+    thread's root) and the newest (RFC 5322 3.6.4: a client threads by both ends)."""
+    ids = _MESSAGE_ID_RE.findall(references or "")
+    if len(ids) > keep:
+        ids = ids[:1] + ids[len(ids) - keep + 1 :]
+    return " ".join(ids)
+
+
 def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) -> None:
     readers = {
         "message_id": lambda: header_text(msg, "Message-ID")[:998],
         "subject": lambda: header_text(msg, "Subject")[:500],
-        "references": lambda: (
+        "references": lambda: thread_ids(
             header_text(msg, "References") or header_text(msg, "In-Reply-To")
-        )[:4000],
+        ),
         "in_reply_to": lambda: header_text(msg, "In-Reply-To")[:998],
         "auto_reason": lambda: auto_reply_reason(msg, envelope_sender),
         "dkim": lambda: dkim_result(msg),

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.mail.addresses import redact_address, shown_address
-from games.mail.parsing import REPLY_MARKER, ParsedMail
+from games.mail.parsing import REPLY_MARKER, ParsedMail, thread_ids
 from games.presentation import order_reading, prompt_stage
 
 logger = logging.getLogger("games.mail")
@@ -445,8 +445,10 @@ def _threading_headers(parsed: ParsedMail) -> dict[str, str]:
     headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
     if parsed.message_id:
         headers["In-Reply-To"] = parsed.message_id
-        refs = f"{parsed.references} {parsed.message_id}".strip()
-        headers["References"] = " ".join(refs.split()[-20:])
+        parent = parsed.message_id.strip()
+        if not parent.startswith("<"):
+            parent = f"<{parent}>"  # a bare id (some programs omit the brackets)
+        headers["References"] = thread_ids(f"{parsed.references} {parent}")
     return headers
 
 

@@ -11,6 +11,7 @@ log entry publishes ``text`` and ``salt`` so anyone can recompute it
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -329,6 +330,24 @@ def _lock_for_order(
     return game, seat, prompt, orders, tail
 
 
+def _foreign_letters_hint(text: str) -> str:
+    """For a refused order, the letters in its order part (before any ``#`` note) that
+    are not Latin though they may look it (a Cyrillic Е in "ЕXPAND", a keyboard left in
+    another layout): the refusal alone would name a card that reads the same as a legal
+    one. "" when there are none."""
+    order_part = text.split("#", 1)[0]
+    foreign = []
+    for char in dict.fromkeys(order_part):
+        if char.isalpha() and not char.isascii():
+            name = unicodedata.name(char, "")
+            if name and not name.startswith("LATIN"):
+                foreign.append(f"'{char}' ({name.title()}, U+{ord(char):04X})")
+    if not foreign:
+        return ""
+    listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+    return f" Orders are written in Latin letters; your order has {listed}."
+
+
 def _check_text(text: str, source: str) -> None:
     if source not in PLAYER_SOURCES:
         raise OrderRefused(f"Unknown order source {source!r}.", code="invalid")
@@ -430,7 +449,7 @@ def _submit_locked(
         state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
         parsed = rules.parse_order(state, seat.name, text)
     except IllegalOrder as exc:
-        raise OrderRefused(exc.reason) from None
+        raise OrderRefused(exc.reason + _foreign_letters_hint(text)) from None
     order = _store(
         game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
         previous=current, tail=tail,

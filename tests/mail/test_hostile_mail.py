@@ -469,6 +469,14 @@ def test_auto_submitted_no_with_a_comment_is_a_person(table) -> None:
         ("X-Mailer: Mutt", "AutoReply: League 7"),
         ("X-Mailer: Mutt", "Auto-Reply: League 7"),
         ("X-Mailer: Mutt", "Abwesenheitsnotiz: League 7"),
+        # Outlook's own subjects in other languages, with no header to go by
+        ("X-Mailer: Outlook", "Réponse automatique : Re: League 7"),
+        ("X-Mailer: Outlook", "Respuesta automática: Re: League 7"),
+        ("X-Mailer: Outlook", "Risposta automatica: Re: League 7"),
+        ("X-Mailer: Outlook", "Automatisch antwoord: Re: League 7"),
+        ("X-Mailer: Outlook", "Autosvar: Re: League 7"),
+        ("X-Mailer: Outlook", "Auto Response: Re: League 7"),
+        ("X-Mailer: Outlook", "自動応答: Re: League 7"),
     ],
 )
 def test_more_auto_replies_are_ignored_without_an_answer(table, header, subject) -> None:
