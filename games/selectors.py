@@ -624,10 +624,12 @@ def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
-def player_by_name_or_email(*, text: Any) -> Any:
-    """The account a person means by ``text``: an email address (anything with an ``@``)
-    is looked up as an address first, so a player name that looks like someone's
-    address cannot stand in for it; otherwise the player name. None when nobody."""
+def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
+    """The account a person means by ``text``: its player name, or with ``emails`` (a
+    site administrator asking) an email address (anything with an ``@``: player names
+    have none). None when nobody. Without ``emails`` an address finds nobody: an
+    organizer's form must not tell anyone whether an address has an account (allauth's
+    pages take care not to), nor which player name it belongs to."""
     from django.contrib.auth import get_user_model
 
     text = str(text or "").replace("\x00", "").strip()
@@ -635,7 +637,13 @@ def player_by_name_or_email(*, text: Any) -> Any:
         return None
     users = get_user_model().objects
     if "@" in text:
-        found = users.filter(email__iexact=text).order_by("pk").first()
-        if found is not None:
-            return found
+        if not emails:
+            return None
+        return users.filter(email__iexact=text).order_by("pk").first()
     return users.filter(username__iexact=text).order_by("pk").first()
+
+
+NAME_NOT_ADDRESS = (
+    "Give the player's name, as their games show it: only site administrators can find a "
+    "player by email address."
+)

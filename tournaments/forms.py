@@ -78,8 +78,16 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         "(yourname:5x).",
     )
 
-    def __init__(self, *args: Any, time_zone: str = "UTC", **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, time_zone: str = "UTC", emails: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.emails = emails  # players may be named by email address (staff only)
+        if not emails:
+            self.fields["forbidden_pairs"].help_text = (
+                "Optional, one pair a line: two player names, e.g. ann bob. They are never "
+                "seated at the same table (the pairing takes a bye rather)."
+            )
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
         self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
@@ -112,7 +120,7 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     def clean_forbidden_pairs(self) -> list[list[int]]:
         """``"ann bob"`` lines into ``[[user id, user id], ...]``; every name must be an
         account's."""
-        from games.selectors import player_by_name_or_email
+        from games.selectors import NAME_NOT_ADDRESS, player_by_name_or_email
 
         lines = [ln.strip() for ln in (self.cleaned_data.get("forbidden_pairs") or "").splitlines()]
         lines = [ln for ln in lines if ln]
@@ -124,9 +132,11 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
             if len(names) != 2:
                 errors.append(f"Line {number}: write two players, e.g. ann bob.")
                 continue
-            users = [player_by_name_or_email(text=n) for n in names]
+            users = [player_by_name_or_email(text=n, emails=self.emails) for n in names]
             unknown = [n for n, u in zip(names, users, strict=True) if u is None]
-            if unknown:
+            if unknown and any("@" in n for n in unknown) and not self.emails:
+                errors.append(f"Line {number}: {NAME_NOT_ADDRESS}")
+            elif unknown:
                 errors.append(f"Line {number}: no player {' or '.join(unknown)}.")
             elif users[0].pk == users[1].pk:
                 errors.append(f"Line {number}: a pair is two different players.")

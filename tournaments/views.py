@@ -99,7 +99,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(
-        request.POST or None, time_zone=time_zone_of(user=request.user).key
+        request.POST or None,
+        time_zone=time_zone_of(user=request.user).key,
+        emails=is_league_administrator(request.user),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -378,7 +380,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                     "Registration is open.")
     if action == "register":
         who = (post.get("user") or "").replace("\x00", "").strip()
-        target = player_by_name_or_email(text=who)
+        # Registering others is for league administrators (staff): by name or address.
+        target = player_by_name_or_email(text=who, emails=True)
         if target is None:
             messages.error(request, f"No user {who!r}.")
             _keep_draft(request, tournament, {"form": "register", "user": who})

@@ -251,9 +251,17 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         if not form.is_valid():
             _form_error(request, form)
         else:
-            new_user = selectors.player_by_name_or_email(text=form.cleaned_data["username"])
-            if new_user is None:
-                messages.error(request, "There is no player with that name or email address.")
+            who = form.cleaned_data["username"]
+            new_user = selectors.player_by_name_or_email(text=who, emails=request.user.is_staff)
+            if new_user is None and "@" in who and not request.user.is_staff:
+                messages.error(request, selectors.NAME_NOT_ADDRESS)
+            elif new_user is None:
+                messages.error(
+                    request,
+                    "There is no player with that name or email address."
+                    if request.user.is_staff
+                    else "There is no player with that name.",
+                )
             else:
                 seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)

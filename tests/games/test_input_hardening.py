@@ -87,9 +87,12 @@ def test_an_address_finds_its_owner_not_a_player_named_like_it():
     dave = get_user_model().objects.create_user("dave", "dave@example.test", "pw")
     # An account made before names were checked, named like dave's address.
     squatter = get_user_model().objects.create_user("Dave@example.test", "sq@example.test", "pw")
-    assert player_by_name_or_email(text=" DAVE@example.test ") == dave
+    assert player_by_name_or_email(text=" DAVE@example.test ", emails=True) == dave
     assert player_by_name_or_email(text="dave") == dave
-    assert player_by_name_or_email(text="nobody@example.test") is None
+    assert player_by_name_or_email(text="nobody@example.test", emails=True) is None
+    # Without ``emails`` (any organizer but staff) an address finds nobody, not even the
+    # account named like it.
+    assert player_by_name_or_email(text="dave@example.test") is None
     assert player_by_name_or_email(text="\x00") is None
     assert squatter.pk != dave.pk
 

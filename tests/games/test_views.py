@@ -247,10 +247,19 @@ def test_organizer_tools(client, users, started):
         {"seat": cat_seat.pk, "username": "nobody", "confirm": "on"},
         follow=True,
     )
-    assert "There is no player with that name or email address." in messages_of(unknown)
+    assert "There is no player with that name." in messages_of(unknown)
+    # An organizer finds players by name only: whether an address has an account, and
+    # whose, is not for any player who makes a game to learn (staff may; below).
+    by_address = client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": " ZED@example.test ", "confirm": "on"},
+        follow=True,
+    )
+    assert "only site administrators can find a player by email address" in messages_of(by_address)[0]
+    assert started.seats.get(name="cat", status="active").user != users["zed"]
     client.post(
         reverse("games:organizer", args=[started.pk, "replace"]),
-        {"seat": cat_seat.pk, "username": " ZED@example.test ", "confirm": "on"},  # by email, any case
+        {"seat": cat_seat.pk, "username": " ZED ", "confirm": "on"},  # by name, any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     # A second click on the same (now stale) form names the handed-over seat.
@@ -644,3 +653,16 @@ def test_after_an_order_the_next_game_waiting_for_one_is_named(client, users, st
     last = client.post(url, {"text": "PASS CAESAR"}, follow=True)
     shown = [m for m in messages_of(last) if m.startswith("Next:")]
     assert shown == [f'Next: <a href="/games/{later.pk}/">Later &lt;duel&gt;</a> waits for your order.']
+
+
+def test_staff_may_hand_a_seat_over_by_email_address(client, users, started):
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
+    client.force_login(staff)
+    cat_seat = started.seats.get(name="cat")
+    client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": " ZED@example.test ", "confirm": "on"},  # any case
+    )
+    assert started.seats.get(name="cat", status="active").user == users["zed"]

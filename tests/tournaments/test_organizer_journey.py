@@ -576,7 +576,7 @@ def test_the_create_form_takes_pairs_who_must_not_meet_and_the_pairing_keeps_the
     client.force_login(organizer)
     response = client.post("/tournaments/new/", _create_form(
         name="Family cup", ruleset="6x5", table_sizes="2", tiebreaks=["buchholz"],
-        forbidden_pairs=f"{ann.username} {bob.username}\n{cat.email}, {dan.username}\n"
+        forbidden_pairs=f"{ann.username} {bob.username}\n{cat.username}, {dan.username}\n"
                         f"{bob.username} {ann.username}",  # the same pair again: once
     ))
     assert response.status_code == 302, response.content.decode()[-1500:]
@@ -595,6 +595,8 @@ def test_the_create_form_takes_pairs_who_must_not_meet_and_the_pairing_keeps_the
     ("fp01", "Line 1: write two players"),
     ("fp01 nobody_here", "Line 1: no player nobody_here."),
     ("fp01 fp01", "Line 1: a pair is two different players."),
+    # an organizer learns nothing of who has an account by email address
+    ("fp01 fp01@example.com", "Line 1: Give the player&#x27;s name"),
 ])
 def test_a_bad_pair_is_a_form_error_naming_its_line(client, text, message):
     organizer, _ann = make_users(2, prefix="fp")
@@ -605,3 +607,16 @@ def test_a_bad_pair_is_a_form_error_naming_its_line(client, text, message):
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_a_league_administrator_may_name_pairs_by_email_address(client):
+    organizer, ann, bob = make_users(3, prefix="fe")
+    organizer.is_staff = True
+    organizer.save()
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Staff cup", ruleset="6x5", table_sizes="2", tiebreaks=["buchholz"],
+        forbidden_pairs=f"{ann.email.upper()} {bob.username}",
+    ))  # fmt: skip
+    assert response.status_code == 302
+    assert Tournament.objects.get(name="Staff cup").forbidden_pairs == [sorted([ann.pk, bob.pk])]
