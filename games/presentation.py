@@ -585,7 +585,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         return f"The organizer ended the game{_because(p)}; it has no ranking."
     if kind == "game_walkover":
         return (
-            f"Every other player resigned: {p.get('winner')} wins. The seed and the set-up are "
+            f"Every player but {p.get('winner')} resigned: {p.get('winner')} wins. The seed and the set-up are "
             "revealed; orders sealed for the prompt that was open stay sealed."
         )
     if kind == "deadline_extended":

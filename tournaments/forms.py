@@ -199,22 +199,46 @@ def parse_points_per_place(text: str) -> dict[str, list[float]]:
     return out
 
 
+def _name_index(names: dict[str, int]) -> dict[str, int]:
+    """``names`` (player name -> id) by any case and by their ASCII spelling, as the
+    games write seat names ("Zoë" is also "zoe"), where that names one player only."""
+    from anyascii import anyascii
+
+    index = {k.lower(): v for k, v in names.items()}
+    folded: dict[str, set[int]] = {}
+    for k, v in names.items():
+        folded.setdefault(anyascii(k).lower(), set()).add(v)
+    for key, ids in folded.items():
+        if len(ids) == 1:
+            index.setdefault(key, next(iter(ids)))
+    return index
+
+
+def _named(name: str, index: dict[str, int]) -> int | None:
+    from anyascii import anyascii
+
+    found = index.get(name.lower())
+    return found if found is not None else index.get(anyascii(name).lower())
+
+
 def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
-    """Parse ``"ann > bob = cat > dan"`` (usernames, ``=`` for ties) into groups of
-    registration ids. Raises forms.ValidationError naming the unknown player."""
+    """Parse ``"ann > bob = cat > dan"`` (player names in any case, or as the game
+    spells them in ASCII; ``=`` for ties) into groups of registration ids. Raises
+    forms.ValidationError naming the unknown player."""
     groups = []
-    lowered = {k.lower(): v for k, v in names.items()}
+    index = _name_index(names)
     for part in text.split(">"):
         group = []
         for name in part.split("="):
             name = name.strip()
             if not name:
                 continue
-            if name.lower() not in lowered:
+            found = _named(name, index)
+            if found is None:
                 raise forms.ValidationError(
                     f"{name!r} is not at this table (players: {', '.join(sorted(names))})."
                 )
-            group.append(lowered[name.lower()])
+            group.append(found)
         if group:
             groups.append(group)
     if not groups:
@@ -225,7 +249,7 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
 def parse_tables(text: str, names: dict[str, int]) -> tuple[list[list[int]], list[int]]:
     """Parse a pairing by hand: one table per line (players in seat order, separated
     by commas or spaces); a line starting with ``bye:`` lists players with a bye."""
-    lowered = {k.lower(): v for k, v in names.items()}
+    index = _name_index(names)
     tables: list[list[int]] = []
     byes: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -237,9 +261,10 @@ def parse_tables(text: str, names: dict[str, int]) -> tuple[list[list[int]], lis
             line = line[4:]
         ids = []
         for name in line.replace(",", " ").split():
-            if name.lower() not in lowered:
+            found = _named(name, index)
+            if found is None:
                 raise forms.ValidationError(f"Line {number}: {name!r} is not an active player.")
-            ids.append(lowered[name.lower()])
+            ids.append(found)
         (byes.extend if is_bye else tables.append)(ids)
     if not tables:
         raise forms.ValidationError("Write at least one table.")

@@ -249,7 +249,9 @@ def game_create_seated(
     False). With ``seating_fixed`` the seating is the clockwise order of ``users``;
     otherwise it is the seed's shuffle. ``policy``
     takes game_create's deadline keywords (``deadline_hours``...). Raises
-    ValidationError / GameStateError like :func:`game_create` and :func:`game_start`."""
+    ValidationError / GameStateError like :func:`game_create` and :func:`game_start`.
+    With fixed seating, the first seat moves first where the ruleset has a first player
+    (``setup.first``: 4X Dice, 6x5)."""
     if len({getattr(u, "pk", None) for u in users}) != len(users):
         raise ValidationError("A player can only take one seat.")
     with transaction.atomic():
@@ -264,6 +266,11 @@ def game_create_seated(
         )
         game = lock_game(game_id=game.pk)
         seats = [_join_locked(game=game, user=user) for user in users]
+        if seating_fixed and "first" in ruleset_get(ruleset).setup_keys:
+            # Seat 1 moves first (tournaments.md: the pairing alternates who does in a
+            # two-player game); left to the seed, it drew the first player at random.
+            game.setup = {**(game.setup or {}), "first": seats[0].name}
+            game.save(update_fields=["setup"])
         _start_locked(game=game, fixed_order=[s.name for s in seats] if seating_fixed else None)
     return game
 
@@ -474,7 +481,7 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.ranking = [[winner.name], resigned]
-    game.end_reason = f"every other player resigned: {winner.name} wins"
+    game.end_reason = f"every player but {winner.name} resigned; {winner.name} wins"
     game.save(update_fields=["status", "finished_at", "ranking", "end_reason"])
     log_append(
         game=game,
@@ -484,6 +491,6 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
     notify_game_notice(
         game=game,
         subject=f"Game over: {winner.name} wins",
-        text=f"every other player resigned, so the game is over: {winner.name} wins.",
+        text=f"every player but {winner.name} resigned, so the game is over: {winner.name} wins.",
         key=f"walkover:{game.pk}",
     )

@@ -43,6 +43,7 @@ from games.rules_text import PHASE_HINTS
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
+from games.templatetags.games_extras import placed
 from games.views.common import engine_part, legal_orders_complete, load_visible_game, public_log
 
 # Log entries a page of the log page shows.
@@ -262,10 +263,20 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     if game.status in selectors.GAME_OVER and engine_view.get("pending"):
         # Ended before its rules ended it (a walkover, the organizer): nobody is to act.
         engine_view = {**engine_view, "pending": []}
+    final_result = None
+    if game.status in selectors.GAME_OVER and game.started_at and not engine_view.get("ranking"):
+        # Ended before its rules ended it: the ranking is the site's (a walkover's), and the
+        # board shows the position it stopped at.
+        resigned = {s.name for s in seats if s.status == Seat.Status.RESIGNED}
+        final_result = [
+            (place, [(name, name in resigned) for name in group])
+            for place, group in placed(game.ranking or [])
+        ]
     ctx: dict[str, Any] = {
         "game": game,
         "seat": seat,
         "engine_view": engine_view,
+        "final_result": final_result,
         "ruleset_template": ruleset_template,
         "prompt": prompt,
         "pending": pending,
@@ -331,6 +342,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
         "ruleset_name": ruleset_name(game.ruleset),
+        "min_players": game_services.ruleset_get(game.ruleset).min_players,
         # Seats that play later in this round (5X's explorers and Erik): public.
         "plays_later": _plays_later(game, engine_part(view)),
         "waiting_note": (

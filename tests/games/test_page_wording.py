@@ -203,6 +203,14 @@ def test_the_invitation_link_is_shown_only_while_the_game_forms(client) -> None:
     client.force_login(org)
     page = lambda: client.get(reverse("games:detail", args=[game.pk])).content.decode()  # noqa: E731
     assert "Invitation link" in page()
+    # In the "Waiting for players" panel, at the top, as a field to copy from (a button
+    # where the browser may copy), not at the foot of the side column.
+    waiting = page().split("<h2>Waiting for players</h2>", 1)[1].split("</div>\n        </div>", 1)[0]
+    assert 'id="invite-url"' in waiting and "readonly" in waiting and 'data-copy="invite-url"' in waiting
+    assert f"/games/{game.pk}/invite/{game.invite_token}/" in waiting
+    # Nobody seated: starting is not offered as if it could work.
+    assert "6x5 needs at least 2 players to start; 0 joined." in page()
+    assert 'disabled aria-describedby="start-too-few"' in page()
     game_services.game_join(game=game, user=org)
     game_services.game_join(
         game=game, user=User.objects.create_user("py", "py@example.com", "pw"),

@@ -238,6 +238,11 @@ def test_organizer_tools(client, users, started):
     client.post(reverse("games:organizer", args=[started.pk, "pause"]))
     started.refresh_from_db()
     assert started.status == "paused"
+    # Resuming is the one thing to do now: in plain sight, not folded away with the rest.
+    panel = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    panel = panel.split('id="organizer"', 1)[1]
+    assert panel.index('id="resume-form"') < panel.index("<details")
+    assert panel.count("Resume the game") == 1 and "Pause the game" not in panel
     client.post(reverse("games:organizer", args=[started.pk, "resume"]))
     started.refresh_from_db()
     assert started.status == "active"
@@ -296,6 +301,11 @@ def test_staff_use_the_organizer_tools_of_any_game(client, users, started):
     client.post(reverse("games:organizer", args=[started.pk, "pause"]))
     started.refresh_from_db()
     assert started.status == "paused"
+    # Resuming is the one thing to do now: in plain sight, not folded away with the rest.
+    panel = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    panel = panel.split('id="organizer"', 1)[1]
+    assert panel.index('id="resume-form"') < panel.index("<details")
+    assert panel.count("Resume the game") == 1 and "Pause the game" not in panel
     client.post(reverse("games:organizer", args=[started.pk, "resume"]))
     started.refresh_from_db()
     assert started.status == "active"

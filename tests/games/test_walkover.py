@@ -54,7 +54,7 @@ def test_resigning_a_duel_ends_it_and_the_other_player_wins(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.ranking == [[bob.name], [ann.name]]
-    assert game.end_reason == f"every other player resigned: {bob.name} wins"
+    assert game.end_reason == f"every player but {bob.name} resigned; {bob.name} wins"
     last = LogEntry.objects.filter(game=game).order_by("-seq").first()
     assert last.kind == "game_walkover"
     assert last.payload["winner"] == bob.name and last.payload["seed"] == game.seed
@@ -115,20 +115,25 @@ def test_the_page_warns_before_and_says_after(client) -> None:
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="resign-ends"' in page and "the other player wins" in page
     done = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"}, follow=True).content.decode()
-    assert f"You resigned: the game is over (every other player resigned: {bob.name} wins)." in done
-    assert f'id="end-reason">Game over: every other player resigned: {bob.name} wins.</div>' in done
+    assert f"You resigned: the game is over (every player but {bob.name} resigned; {bob.name} wins)." in done
+    assert f'id="end-reason">Game over: every player but {bob.name} resigned; {bob.name} wins.</div>' in done
     assert " to play</span>" not in done  # nobody is to act any more
+    # The result in a panel of its own, above the board as it stood.
+    result = done.split('id="final-result"', 1)[1].split("</div>", 1)[0]
+    assert "<h2>Final result</h2>" in result
+    assert f"<li>1. {bob.name}</li>" in result
+    assert f'<li>2. {ann.name} <span class="muted small">(resigned)</span></li>' in result
     from games.mail.replies import game_over_text
 
     bob = type(bob).objects.select_related("game").get(pk=bob.pk)  # as the gateway loads it
     assert game_over_text(bob, "STATUS") == (
-        f"STATUS: the game is over (every other player resigned: {bob.name} wins); orders "
+        f"STATUS: the game is over (every player but {bob.name} resigned; {bob.name} wins); orders "
         f"sealed for the prompt that was open stay sealed. The game's page: "
         f"http://127.0.0.1:8000/games/{game.pk}/"
     )
     assert "every order" not in game_over_text(bob, "SHOW")
     log = client.get(f"/games/{game.pk}/log/").content.decode()
-    assert f"Every other player resigned: {bob.name} wins." in log
+    assert f"Every player but {bob.name} resigned: {bob.name} wins." in log
 
 
 def test_a_three_player_game_does_not_warn_before_the_first_resignation(client) -> None:
@@ -147,7 +152,7 @@ def test_the_api_says_why_the_game_ended(client) -> None:
     (mine,) = [g for g in rows if g["id"] == game.pk]
     bob = seats["bob"].name
     assert mine["ranking"] == [[bob], [seats["ann"].name]]
-    assert mine["end_reason"] == f"every other player resigned: {bob} wins"
+    assert mine["end_reason"] == f"every player but {bob} resigned; {bob} wins"
 
 
 def test_a_game_cancelled_before_its_start_says_so(client) -> None:
@@ -160,3 +165,17 @@ def test_a_game_cancelled_before_its_start_says_so(client) -> None:
     client.force_login(ann)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="end-reason">The organizer cancelled the game before it started.</div>' in page
+    assert 'id="final-result"' not in page  # it never started: no board, no result
+
+
+def test_a_game_ended_by_its_organizer_says_the_board_is_where_it_stopped(client) -> None:
+    from games.services.organizer import game_end
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    game_end(game=game, by=game.organizer, reason="the league closed")
+    client.force_login(seats["ann"].user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "The organizer ended the game early: the league closed. It has no ranking." in page
+    result = page.split('id="final-result"', 1)[1].split("</div>", 1)[0]
+    assert "<h2>Ended without a ranking</h2>" in result and "<li>" not in result
+    assert "The board below is the position when the game ended." in result

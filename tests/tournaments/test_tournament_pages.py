@@ -50,6 +50,11 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     for p in players:
         assert p.username in page
+    # Each table's game by the name its page and emails give it, not "Game 12".
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    for tb in rnd.tables.all():
+        link = f'<a href="{reverse("games:detail", args=[tb.game_id])}">Spring open — round 1, table {tb.number}</a>'
+        assert link in page and link in panel
     # While round 1 is played nobody has a result or a bye: the standings are all zero
     # (no virtual opponents' Buchholz) and the page says the round is under way.
     from tournaments.selectors import standings
@@ -156,7 +161,13 @@ def test_public_pages_render_for_anonymous_visitors(client, people):
     Tournament.objects.create(name="Public", slug="public", organizer=org, ruleset="5x", table_sizes=[3],
                               rounds_count=1, status="open")
     assert "Public" in client.get(reverse("tournaments:list")).content.decode()
-    assert client.get(reverse("tournaments:detail", args=["public"])).status_code == 200
+    page = client.get(reverse("tournaments:detail", args=["public"]))
+    assert page.status_code == 200
+    # A visitor is shown how to take part: log in (or sign up), then back to this page.
+    assert 'href="/accounts/login/?next=/tournaments/public/">Log in to register</a>' in page.content.decode()
+    assert 'href="/accounts/signup/?next=/tournaments/public/">sign up</a>' in page.content.decode()
+    Tournament.objects.filter(slug="public").update(status="closed")
+    assert "register-cta" not in client.get(reverse("tournaments:detail", args=["public"])).content.decode()
     assert client.get(reverse("tournaments:detail", args=["nope"])).status_code == 404
 
 

@@ -875,3 +875,29 @@ def test_a_resignation_at_a_duel_table_is_its_result_at_once():
     assert results.results_collect() == 1
     table.refresh_from_db()
     assert table.ranking == [[table.players[0]], [table.players[1]]]
+
+
+@pytest.mark.parametrize("ruleset", ["4x-dice", "6x5"])
+def test_seat_one_of_a_tournament_table_moves_first(ruleset):
+    """tournaments.md: seat 1 moves first, and the pairing alternates it in two-player
+    games. The engines draw the first player from the seed unless ``setup.first`` names
+    one: the tournament names seat 1's player (it was Bob, seat 2, at every table seen)."""
+    from games.selectors import current_state
+
+    organizer, *players = make_users(9, prefix="m")
+    t = tsvc.tournament_create(organizer=organizer, name="Duels", ruleset=ruleset,
+                               table_sizes=[2], rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players[:8]:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    regs = {r.pk: r.user for r in t.registrations.select_related("user")}
+    for table in rnd.tables.all():
+        seat_one = table.game.seats.get(user=regs[table.players[0]])
+        assert seat_one.position == 0
+        state = current_state(game=table.game)
+        # 4X Dice keeps the first seat; 6x5 the seat to move (turn 1: the first).
+        first = state["first"] if ruleset == "4x-dice" else state["players"][state["current"]]
+        assert first == seat_one.name
+        assert table.game.setup == {"first": seat_one.name}

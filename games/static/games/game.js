@@ -478,7 +478,30 @@
     update();
   }
 
+  // The organizer's invitation link: a read-only field selected whole on a click, and a
+  // Copy button where the browser may write to the clipboard (shown only then).
+  function copyButtons() {
+    document.querySelectorAll("[data-select-all]").forEach(function (el) {
+      el.addEventListener("focus", function () { el.select(); });
+    });
+    if (!navigator.clipboard || !window.isSecureContext) { return; }
+    document.querySelectorAll("[data-copy]").forEach(function (button) {
+      var id = button.getAttribute("data-copy");
+      var field = document.getElementById(id);
+      var said = document.querySelector('[data-copied="' + id + '"]');
+      if (!field) { return; }
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(field.value).then(
+          function () { if (said) { said.textContent = "Copied."; } },
+          function () { field.focus(); if (said) { said.textContent = "Select it and copy it (Ctrl+C)."; } }
+        );
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    copyButtons();
     localTimes();
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
