@@ -469,8 +469,27 @@ def order_reading(
             canonical = ""
         if canonical:
             return "" if canonical == typed else canonical
+    if ruleset == "5x" and isinstance(parsed, dict):
+        canonical = _fivex_order_text(parsed)
+        if canonical:
+            return "" if canonical == typed else canonical
     summary = parsed_summary(parsed)
     return summary if summary and summary != typed else ""
+
+
+def _fivex_order_text(parsed: dict[str, Any]) -> str:
+    """A parsed 5X order in the order language (5x.md's table), as the legal orders are
+    written: ``{"pass": "ELIZABETH"}`` -> ``PASS ELIZABETH``. "" for another shape."""
+    if set(parsed) == {"take", "from"}:
+        return f"TAKE {parsed['take']} FROM {parsed['from']}"
+    if len(parsed) != 1:
+        return ""
+    [(key, value)] = parsed.items()
+    if key == "dido" and value in ("BUILD", "DECLINE"):
+        return str(value)
+    if key in ("play", "pass", "bid", "take", "build"):
+        return f"{key.upper()} {value}"
+    return ""
 
 
 def _plain(value: Any) -> str:

@@ -887,15 +887,25 @@ def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:
     return out
 
 
-def notify_reminder(*, game: Game, prompt: Prompt, seat: Seat, by_organizer: bool = False) -> None:
+def notify_reminder(
+    *,
+    game: Game,
+    prompt: Prompt,
+    seat: Seat,
+    by_organizer: bool = False,
+    orders_in: tuple[int, int] | None = None,
+) -> None:
     """Remind one seat that its order is still missing (``by_organizer``: the organizer
-    asked for it now; once per prompt and seat, apart from the automatic one)."""
+    asked for it now; once per prompt and seat, apart from the automatic one).
+    ``orders_in``: how many of the orders the prompt wants are in, said to the player
+    (public: the game page shows who has ordered)."""
     from games.services.orders import prompt_state
 
     if not seat.user.email:
         return
     context = _seat_context(game=game, seat=seat, state=prompt_state(prompt=prompt), prompt=prompt)
     context["by_organizer"] = by_organizer
+    context["orders_in"] = orders_in
     who = "Reminder from the organizer" if by_organizer else "Reminder"
     _send_to_seat(
         game=game,

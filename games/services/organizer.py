@@ -49,6 +49,12 @@ def _clean_reason(reason: str) -> str:
     return (reason or "").strip()[:500]
 
 
+def _reason_said(reason: str) -> str:
+    """The organizer's reason as the players' notice gives it (one line), or ""."""
+    why = " ".join(_clean_reason(reason).split()).rstrip(".")
+    return f" The organizer's reason: {why}." if why else ""
+
+
 def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> Prompt:
     """Push the open prompt's deadline back by ``hours`` (at most
     ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt; a new deadline in the quiet hours
@@ -94,7 +100,7 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
                 "reason": _clean_reason(reason),
             },
         )
-        deadline, number = prompt.deadline, prompt.number
+        deadline, number, said = prompt.deadline, prompt.number, _reason_said(reason)
 
         def text() -> str:  # in each reader's time zone
             when = (
@@ -102,7 +108,7 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
             )
             if quiet:
                 when += " (the end of the game's quiet hours)"
-            return f"the deadline of prompt {number} was extended by {hours:g} hours; {when}."
+            return f"the deadline of prompt {number} was extended by {hours:g} hours; {when}.{said}"
 
         notify_game_notice(
             game=game,
@@ -143,6 +149,13 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
             raise GameStateError(
                 f"Every order for prompt {prompt.number} is in: nobody to remind.", code=NOBODY_TO_REMIND
             )
+        # An organizer who plays is not emailed a reminder from themselves.
+        others = [seat for seat in owing if seat.user_id != getattr(by, "pk", None)]
+        if not others:
+            raise GameStateError(
+                f"Only your own order for prompt {prompt.number} is missing.", code=NOBODY_TO_REMIND
+            )
+        owing = others
         # Reminded already, as the log says (the outbox's rows are pruned in time): by
         # seat name, since the seat's holder took it (a seat handed over is a new row).
         sent = [
@@ -165,8 +178,9 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
                 f"reminded for prompt {prompt.number}.",
                 code=NOBODY_TO_REMIND,
             )
+        orders_in = (len(sealed & set(prompt.pending)), len(prompt.pending))
         for seat in fresh:
-            notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True)
+            notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True, orders_in=orders_in)
         names = [seat.name for seat in fresh]
         log_append(game=game, kind="reminder_sent", payload={"prompt": prompt.number, "seats": names})
     return names
@@ -202,7 +216,7 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
         notify_game_notice(
             game=game,
             subject="Game paused",
-            text="the organizer paused the game; deadlines are suspended.",
+            text="the organizer paused the game; deadlines are suspended." + _reason_said(reason),
             key=f"paused:{game.pk}:{log_count(game)}",
         )
     return game

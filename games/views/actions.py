@@ -239,7 +239,9 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         reminded = organizer_services.game_remind(game=game, by=request.user)
         messages.success(request, f"Reminder sent to {and_list(reminded)}.")
     elif action == "pause":
-        organizer_services.game_pause(game=game, by=request.user)
+        organizer_services.game_pause(
+            game=game, by=request.user, reason=str(request.POST.get("reason") or "")[:200]
+        )
         messages.success(request, "The game is paused; deadlines are stopped.")
     elif action == "resume":
         organizer_services.game_resume(game=game, by=request.user)

@@ -343,7 +343,7 @@ def test_the_organizer_reminds_the_players_who_owe_an_order_once_per_prompt(
     assert sorted(m.to for m in nudges) == ["bob@example.com", "cat@example.com"]
     for message in nudges:
         assert "Reminder from the organizer: your order for" in message.subject
-        assert "The organizer asks for it: the other players are waiting for you." in message.body
+        assert "The organizer asks for it: 1 of the 3 orders wanted is in." in message.body
         assert secret not in message.body  # ann's sealed draft pass names her hidden leader
     entry = LogEntry.objects.filter(game=game, kind="reminder_sent").get()
     assert entry.payload == {"prompt": 1, "seats": ["bob", "cat"]}
@@ -416,3 +416,44 @@ def test_a_seat_handed_over_can_be_reminded_though_its_old_holder_was(
     with django_capture_on_commit_callbacks(execute=True):
         assert game_remind(game=game, by=game.organizer) == ["cat"]  # dan holds it now
     assert OutboxMessage.objects.filter(key__startswith="nudge:", to="dan@example.com").count() == 1
+
+
+def test_an_organizer_who_plays_is_not_reminded_by_themselves(django_capture_on_commit_callbacks) -> None:
+    """And with no order in yet, nobody is told the others wait for them."""
+    from games.services.organizer import game_remind
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    game.organizer = seats["ann"].user  # an organizer at the table
+    game.save(update_fields=["organizer"])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_remind(game=game, by=seats["ann"].user) == ["bob", "cat"]
+    nudges = list(OutboxMessage.objects.filter(game=game, key__startswith="nudge:"))
+    assert sorted(m.to for m in nudges) == ["bob@example.com", "cat@example.com"]
+    for message in nudges:
+        assert "The organizer asks for it.\n" in message.body  # no count when none is in
+    state = current_state(game=game)
+    for name in ("bob", "cat"):
+        with django_capture_on_commit_callbacks(execute=True):
+            order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
+    with pytest.raises(GameStateError, match="Only your own order for prompt 1 is missing."):
+        game_remind(game=game, by=seats["ann"].user)
+
+
+def test_the_players_are_told_the_organizers_reason(client) -> None:
+    """The reason typed for an extension or a pause went to the log only."""
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    deadline_extend(game=game, by=game.organizer, hours=2, reason="Bob is\ntravelling.")
+    [extended] = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended")[:1]
+    assert "The organizer's reason: Bob is travelling." in extended.body
+    client.force_login(game.organizer)
+    client.post(f"/games/{game.pk}/organizer/pause/", {"reason": "the league's summer break"})
+    game.refresh_from_db()
+    assert game.status == "paused"
+    paused = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Game paused").first()
+    assert "deadlines are suspended. The organizer's reason: the league's summer break." in paused.body
+    entry = LogEntry.objects.filter(game=game, kind="game_paused").get()
+    assert entry.payload["reason"] == "the league's summer break"
+    game_resume(game=game, by=game.organizer)
+    deadline_extend(game=game, by=game.organizer, hours=1, reason="")
+    last = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended").order_by("-id")[0]
+    assert "reason" not in last.body.split("extended by 1 hours", 1)[1].split("\n", 1)[0]

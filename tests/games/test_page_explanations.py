@@ -282,3 +282,23 @@ def test_a_refused_typed_order_shows_its_error_next_to_the_box(fivex, client) ->
 
 def flashed_errors(html: str) -> list[str]:
     return re.findall(r'<li class="message error[^"]*"[^>]*>(.*?)</li>', html, re.S)
+
+
+@pytest.mark.parametrize(
+    ("typed", "parsed", "reading"),
+    [
+        ("pass elizabeth i", {"pass": "ELIZABETH"}, "PASS ELIZABETH"),  # a leader's full name
+        ("play qin shi huang", {"play": "QIN"}, "PLAY QIN"),
+        ("bid  2", {"bid": 2}, "BID 2"),
+        ("take erik the red from bob", {"take": "ERIK", "from": "bob"}, "TAKE ERIK FROM bob"),
+        ("build  a", {"build": "A"}, "BUILD A"),
+        ("build", {"dido": "BUILD"}, "BUILD"),
+    ],
+)
+def test_a_5x_order_reads_as_the_order_language_writes_it(typed, parsed, reading) -> None:
+    """Typed with a leader's full name (not in the legal list as written), the reading was
+    the parse's summary: "pass: ELIZABETH"."""
+    from games.presentation import order_reading
+
+    assert order_reading(text=typed, legal_orders=[], parsed=parsed, ruleset="5x") == reading
+    assert order_reading(text=reading, legal_orders=[], parsed=parsed, ruleset="5x") == ""

@@ -143,3 +143,51 @@ def test_the_skip_link_and_a_message_take_the_reader_to_the_content(browser_page
     log_in(page, live_server.url, "ann")  # allauth says "Successfully signed in": a message
     page.wait_for_function("() => document.activeElement.matches('ul.messages')")
     assert page.get_attribute("ul.messages", "role") == "status"
+
+
+def test_revoking_the_api_token_asks_first(browser_page, live_server) -> None:
+    from games.models import ApiToken
+    from games.services.tokens import api_token_create
+    from tests.games.test_browser import log_in
+    from tests.games.web_support import make_user
+
+    bob = make_user("bob")
+    api_token_create(user=bob)
+    page = browser_page
+    log_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/account/api-tokens/")
+    asked: list[str] = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.get_by_role("button", name="Revoke").click()
+    page.wait_for_timeout(300)
+    assert asked == ["Revoke your API token? Programs using it stop working at once."]
+    assert ApiToken.objects.filter(user=bob).exists()
+    page.once("dialog", lambda d: answer(d, True))
+    page.get_by_role("button", name="Revoke").click()
+    page.wait_for_load_state()
+    page.wait_for_timeout(300)
+    assert len(asked) == 2 and not ApiToken.objects.filter(user=bob).exists()
+
+
+def test_the_invitation_link_is_copied_with_one_click(browser_page, live_server) -> None:
+    from games.services import games as game_services
+    from tests.games.test_browser import log_in
+    from tests.games.web_support import make_user
+
+    ann = make_user("ann")
+    game = game_services.game_create(organizer=ann, ruleset="5x", seats_count=3, is_private=True)
+    page = browser_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    link = page.input_value("#invite-url")
+    assert link.endswith(f"/games/{game.pk}/invite/{game.invite_token}/")
+    page.get_by_role("button", name="Copy the link").click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert page.inner_text('[data-copied="invite-url"]') == "Copied."
