@@ -575,7 +575,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     if kind == "order_received":
         return f"{seat} sealed an order for prompt {number} {source}.".replace(" .", ".")
     if kind == "order_replaced":
-        return f"{seat} replaced its order for prompt {number} {source}.".replace(" .", ".")
+        return f"{seat} replaced their order for prompt {number} {source}.".replace(" .", ".")
     if kind == "nmr_applied":
         why = _DEFAULT_REASONS.get(str(p.get("reason")), "")
         return f"{seat}'s default order was entered for prompt {number}" + (

@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
-from games.models import Game, Seat
+from games.models import Game, Prompt, Seat
 from games.presentation import and_list
 from games.services import games as game_services
 from games.services import orders as order_services
@@ -58,15 +58,16 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:detail", game_id=game.pk)
 
 
-@login_required
 def game_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """The invitation link of a private game: a page with one button to join."""
+    """The invitation link of a private game: a page with one button to join (for a
+    visitor not logged in: what the game is, and sign up or log in, back here after)."""
     game = load_game(game_id)
     if not game.invite_token or not constant_time_compare(str(game.invite_token), token):
         raise Http404("This invitation link is not valid.")
-    seat = selectors.seat_for_user(game=game, user=request.user)
-    if seat is not None:
-        return redirect("games:detail", game_id=game.pk)
+    if request.user.is_authenticated:
+        seat = selectors.seat_for_user(game=game, user=request.user)
+        if seat is not None:
+            return redirect("games:detail", game_id=game.pk)
     return render(request, "games/game_invite.html", {"game": game, "token": token})
 
 
@@ -122,13 +123,23 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         raise
     request.session.pop(f"order_draft_{game.pk}", None)
     request.session.pop(f"order_error_{game.pk}", None)
-    messages.success(
-        request,
-        # The receipt (the whole commitment) is in the order panel below; a 64-digit hash
-        # is no news to lead with.
-        f"Order received and sealed (receipt {order.commitment[:12]}…). You may replace it "
-        "until the prompt resolves.",
+    # The receipt (the whole commitment) is in the order panel below; a 64-digit hash is
+    # no news to lead with.
+    said = f"Order received and sealed (receipt {order.commitment[:12]}…)."
+    ready_at, resolve_after = (
+        Prompt.objects.filter(pk=order.prompt_id).values_list("ready_at", "resolve_after").first()
+        or (None, None)
     )
+    if ready_at is None:
+        said += " You may replace it until the prompt resolves."
+    elif resolve_after is not None and resolve_after > timezone.now():
+        said += (
+            " Every order is in: the prompt resolves in a moment, and until then you may "
+            "still replace yours."
+        )
+    else:
+        said += " Yours was the last order: the prompt is being resolved now."
+    messages.success(request, said)
     _point_to_the_next_game(request, game)
     return redirect("games:detail", game_id=game.pk)
 

@@ -165,7 +165,7 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         ("order_forced", {"prompt": 7, "seat": "ann", "source": "forced"},
          "ann's only legal order for prompt 7 was entered for it."),
         ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
-         "bob replaced its order for prompt 2 by email."),
+         "bob replaced their order for prompt 2 by email."),
         ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
          "The organizer extended prompt 3's deadline by 1.5 hours (travel)."),
         ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at prompt 3."),

@@ -133,6 +133,13 @@ def test_private_game_invitation_link(client, users):
     game = game_services.game_create(
         organizer=users["ann"], ruleset="5x", seats_count=3, is_private=True
     )
+    # A visitor not logged in is told what the game is and how to take a seat.
+    url = reverse("games:invite", args=[game.pk, game.invite_token])
+    visitor = client.get(url).content.decode()
+    assert "You are invited to" in visitor and 'id="invite-account"' in visitor
+    assert f'href="/accounts/signup/?next={url}"' in visitor and f'href="/accounts/login/?next={url}"' in visitor
+    assert "Take a seat" not in visitor
+    assert client.get(reverse("games:invite", args=[game.pk, "wrong"])).status_code == 404
     login(client, users["bob"])
     # Without the token a private game is not there (the same 404 as an unknown id).
     assert client.post(reverse("games:join", args=[game.pk])).status_code == 404
@@ -676,3 +683,29 @@ def test_staff_may_hand_a_seat_over_by_email_address(client, users, started):
         {"seat": cat_seat.pk, "username": " ZED@example.test ", "confirm": "on"},  # any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
+
+
+def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(client, users, started):
+    """The player whose order completes the prompt read "You may replace it until the prompt
+    resolves" above a page already showing the next prompt."""
+    url = reverse("games:order", args=[started.pk])
+    for name, text in (("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
+        login(client, users[name])
+        client.post(url, {"text": text})
+    login(client, users["ann"])
+    last = client.post(url, {"text": "PASS CAESAR"}, follow=True)
+    said = [m for m in messages_of(last) if "Order received" in m][-1]  # ann's, after the others'
+    assert said.endswith("Yours was the last order: the prompt is being resolved now.")
+    # With a delay before resolution the orders may still be replaced meanwhile.
+    game = game_services.game_create(
+        organizer=users["ann"], ruleset="5x", seats_count=3, setup={"deal": DEAL},
+        early_resolution_delay_seconds=600,
+    )
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    url = reverse("games:order", args=[game.pk])
+    for name, text in (("bob", "PASS QIN"), ("cat", "PASS NAPOLEON"), ("ann", "PASS CAESAR")):
+        login(client, users[name])
+        answer = client.post(url, {"text": text}, follow=True)
+    said = [m for m in messages_of(answer) if "Order received" in m][-1]
+    assert said.endswith("Every order is in: the prompt resolves in a moment, and until then you may still replace yours.")

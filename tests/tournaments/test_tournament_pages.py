@@ -166,6 +166,10 @@ def test_public_pages_render_for_anonymous_visitors(client, people):
     # A visitor is shown how to take part: log in (or sign up), then back to this page.
     assert 'href="/accounts/login/?next=/tournaments/public/">Log in to register</a>' in page.content.decode()
     assert 'href="/accounts/signup/?next=/tournaments/public/">sign up</a>' in page.content.decode()
+    Tournament.objects.filter(slug="public").update(rating_pool="own:5x")
+    detail = client.get(reverse("tournaments:detail", args=["public"])).content.decode()
+    assert (f'rated in <a href="{reverse("rating_pool", args=["own:5x"])}">the own:5x ratings</a> '
+            "(the organizer's own pool: the league's ratings do not move)") in detail.replace("&#x27;", "'")
     Tournament.objects.filter(slug="public").update(status="closed")
     assert "register-cta" not in client.get(reverse("tournaments:detail", args=["public"])).content.decode()
     assert client.get(reverse("tournaments:detail", args=["nope"])).status_code == 404
