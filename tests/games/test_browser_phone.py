@@ -128,3 +128,26 @@ def test_on_a_phone_the_seats_come_before_the_history(phone_page, live_server):
     page.set_viewport_size({"width": 1280, "height": 900})
     box, table = page.locator("ul.seats").bounding_box(), page.locator("#history").bounding_box()
     assert box["x"] > table["x"] + table["width"]  # the side column
+
+
+@pytest.mark.parametrize("ruleset,names", [("5x", ["ann", "bob", "cat"]), ("4x-dice", ["ann", "bob"])])
+def test_every_players_value_is_on_a_phone_screen_labelled(phone_page, live_server, ruleset, names):
+    """The players' table was eight columns in a 313 px box: Hand, Played, Bid and the
+    discard pile (4X Dice's counters) sat behind a sideways scroll with a faint hint. On a
+    phone each player is a card of labelled values, all on screen."""
+    game = _started(ruleset, names)
+    play_defaults(game, 4)
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    cells = page.locator('.scroll[aria-label="Players"] table.stack tbody td[data-label]')
+    assert cells.count() >= len(names) * 4
+    for i in range(cells.count()):
+        cell = cells.nth(i)
+        box = cell.bounding_box()
+        assert box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= 390, (i, box)
+        label = cell.evaluate("(el) => getComputedStyle(el, '::before').content")
+        assert label.strip('"') == cell.get_attribute("data-label")
+    box = page.locator('.scroll[aria-label="Players"]')
+    assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    assert _page_width(page) <= 390
