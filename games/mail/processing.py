@@ -623,7 +623,7 @@ def _submit(
             return outcome
         head = signed_off_head(seat, text)
         if head is None:
-            return _refused(seat, exc)
+            return _refused(seat, exc, text)
         ignored = text.strip()[len(head) :]
         named = _other_order_named(seat, head, ignored)
         if named is not None:
@@ -753,8 +753,15 @@ def _submit_text(
         raise
 
 
-def _refused(seat: Seat, exc) -> Outcome:
-    return Outcome(Status.REJECTED, exc.code[:32], exc.message, [replies.refused_text(seat, exc)])
+def _refused(seat: Seat, exc, text: str = "") -> Outcome:
+    """A refusal; with ``text`` (what was read as the order) the lines read are shown when
+    there are several: a quote or signature the gateway did not recognise is then plain
+    to see, where "not 3 orders" alone puzzles a player who wrote one."""
+    sections = [replies.refused_text(seat, exc)]
+    read = replies.lines_read_text(text)
+    if read:
+        sections.append(read)
+    return Outcome(Status.REJECTED, exc.code[:32], exc.message, sections)
 
 
 def signed_off_head(seat: Seat, text: str) -> str | None:

@@ -199,6 +199,27 @@ def refused_text(seat: Any, exc: Any) -> str:
     return "\n\n".join(parts)
 
 
+LINES_SHOWN = 8
+
+
+def lines_read_text(text: str) -> str:
+    """The lines of a refused message that were read as its order, when there are
+    several ("" otherwise): what to remove (or mark as a note with "#") to send one."""
+    lines = [ln.strip() for ln in (text or "").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    if len(lines) < 2:
+        return ""
+    shown = [f"  | {_one_line(ln)[:120]}" for ln in lines[:LINES_SHOWN]]
+    if len(lines) > LINES_SHOWN:
+        shown.append(f"  | ... ({len(lines) - LINES_SHOWN} more)")
+    return (
+        f"These {len(lines)} lines of your message were read as the order (quoted text and "
+        "signatures are left out when they are recognised):\n" + "\n".join(shown) + "\n"
+        "Send the order alone on the first line; start other lines with # to keep them as "
+        "notes."
+    )
+
+
 def _sender_words(sender: str | None) -> str:
     """How an answer names the sender of a message: a plain address as written, others
     reduced (``shown_address``); None: a From: line with several addresses or not in the

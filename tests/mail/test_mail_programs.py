@@ -145,3 +145,23 @@ def test_letters_of_another_alphabet_are_named_in_the_refusal(table) -> None:
     assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == 0
     body = answers()[0].body
     assert "Latin letters" in body and "U+0415" in body and "Cyrillic Capital Letter Ie" in body
+
+
+def test_a_refusal_of_several_lines_shows_the_lines_read(table) -> None:
+    """A signature whose first word is an order verb was read as three orders; the answer
+    said "not 3", and the player had written one. It now shows the lines it read."""
+    address = table.address("ann")
+    body = "PLAY EXPLORE\r\n\r\nAnn Smith\r\nPlay more games at example.com\r\n"
+    row = process_message(message(to=address, body=body), address)
+    assert row.status == "rejected"
+    answer = answers()[0].body
+    assert "These 3 lines of your message were read as the order" in answer
+    assert "  | PLAY EXPLORE\n  | Ann Smith\n  | Play more games at example.com\n" in answer
+    assert "start other lines with # to keep them as notes" in answer
+    assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == 0
+
+
+def test_a_one_line_refusal_does_not_list_lines(table) -> None:
+    address = table.address("ann")
+    process_message(message(to=address, body="PLAY NAPOLEON\r\n"), address)
+    assert "were read as the order" not in answers()[0].body

@@ -50,7 +50,7 @@ def test_the_organizer_tools_label_every_field(client):
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Deadline, pause, replace, end" in html
     assert unlabelled_inputs(html) == []
-    for label in ("Reason (shown in the log)", "New player's name or email address",
+    for label in ("Reason (told to the players, shown in the log)", "New player's name",
                   "Reason for ending the game"):
         assert f">{label}</label>" in html, label
 
