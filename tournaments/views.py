@@ -349,6 +349,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "all_rounds": all_rounds,
         "tables": tables,
         "any_waiting": any(row["waiting"] for row in tables),
+        "any_playing": any(
+            row["table"].game is not None and row["table"].game.status in ("active", "paused")
+            for row in tables
+        ),
         "byes": byes,
         "log": tournament.log.select_related("actor").order_by("-seq")[:30],
         # What a refused form held, shown again in that form.
@@ -421,6 +425,28 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                              f"{'s' if done['tables'] != 1 else ''}.")  # fmt: skip
             if done["failed"]:
                 messages.warning(request, "Not reminded: " + "; ".join(done["failed"]) + ".")
+        return redirect("tournaments:manage", slug=slug)
+    if action == "extend":
+        if current is None or current.status != Round.Status.STARTED:
+            messages.error(request, "No round is being played.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            hours = float(post.get("hours") or "")
+        except ValueError:
+            hours = 0.0
+        if not 1 <= hours <= 168:
+            messages.error(request, "Give the hours to add: a number from 1 to 168. Nothing was extended.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            done = rounds.round_extend(rnd=current, by=user, hours=hours,
+                                       reason=(post.get("reason") or "").replace("\x00", "")[:200])  # fmt: skip
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
+                             f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
+            if done["failed"]:
+                messages.warning(request, "Not extended: " + "; ".join(done["failed"]) + ".")
         return redirect("tournaments:manage", slug=slug)
     if action == "pair_by_hand":
         names = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -549,3 +550,40 @@ def test_a_round_reminder_goes_on_past_a_busy_table_and_says_so(monkeypatch):
 
     with pytest.raises(TournamentError, match="No reminder sent: table 1: busy; table 2: busy"):
         rounds.round_remind(rnd=rnd, by=organizer)
+
+
+def test_the_organizer_extends_every_deadline_of_the_round_at_once(client, people):
+    """One game at a time was the only way (a holiday, a server outage: every table)."""
+    from games.models import LogEntry, OutboxMessage, Prompt
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Winter", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2, deadline_hours=24)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=org), by=org)
+    games = [tb.game for tb in rnd.tables.order_by("number")]
+    before = {g.pk: Prompt.objects.get(game=g, status="open").deadline for g in games}
+    client.force_login(org)
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert 'id="extend-round"' in panel
+    url = reverse("tournaments:manage_action", args=[t.slug, "extend"])
+    bad = client.post(url, {"hours": "0"}, follow=True).content.decode()
+    assert "a number from 1 to 168. Nothing was extended." in bad
+    done = client.post(url, {"hours": "12", "reason": "the winter break"}, follow=True).content.decode()
+    assert "Deadline extended by 12 hours at 2 tables; their players are told." in done
+    for g in games:
+        after = Prompt.objects.get(game=g, status="open").deadline
+        assert round((after - before[g.pk]).total_seconds()) == 12 * 3600
+        entry = LogEntry.objects.get(game=g, kind="deadline_extended")
+        assert entry.payload["reason"] == "the winter break"
+    notices = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended")
+    assert notices.count() == 4 and all("the winter break" in m.body for m in notices)
+    assert "Deadlines extended (round 1): the winter break" in done
+    # A stranger cannot.
+    client.force_login(players[0])
+    client.post(url, {"hours": "12"})
+    assert Prompt.objects.get(game=games[0], status="open").deadline == before[games[0].pk] + timedelta(hours=12)

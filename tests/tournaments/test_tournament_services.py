@@ -901,3 +901,28 @@ def test_seat_one_of_a_tournament_table_moves_first(ruleset):
         first = state["first"] if ruleset == "4x-dice" else state["players"][state["current"]]
         assert first == seat_one.name
         assert table.game.setup == {"first": seat_one.name}
+
+
+def test_extending_a_round_reports_a_table_at_its_cap_and_extends_the_rest(settings):
+    from games.services.organizer import deadline_extend
+
+    settings.GAMES_MAX_DEADLINE_EXTENSIONS = 1
+    organizer, *players = make_users(5, prefix="x")
+    t = tsvc.tournament_create(organizer=organizer, name="Capped", ruleset="6x5",
+                               table_sizes=[2], rounds_count=1)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=organizer), by=organizer)
+    first, second = [tb.game for tb in rnd.tables.order_by("number")]
+    deadline_extend(game=first, by=organizer, hours=1)  # table 1 used its one extension
+    done = rounds.round_extend(rnd=rnd, by=organizer, hours=2, reason="snow")
+    assert done["tables"] == 1 and len(done["failed"]) == 1 and done["failed"][0].startswith("table 1: ")
+    with pytest.raises(TournamentError, match="No deadline extended: table 1: .*; table 2: "):
+        rounds.round_extend(rnd=rnd, by=organizer, hours=2)
+    from games.errors import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        rounds.round_extend(rnd=rnd, by=players[0], hours=2)  # not the organizer
+    entry = t.log.get(kind="deadlines_extended")
+    assert entry.payload == {"round": 1, "hours": 2, "tables": 1, "reason": "snow"}

@@ -354,3 +354,41 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, Any]:
         log_add(tournament=tournament, kind="players_reminded", actor=by,
                 payload={"round": rnd.number, "players": players, "tables": tables})
     return {"players": players, "tables": tables, "failed": failed}
+
+
+def round_extend(*, rnd: Round, by: Any, hours: float, reason: str = "") -> dict[str, Any]:
+    """Extend the open prompt's deadline of every game the round is playing (running or
+    paused) by ``hours``: each game's ``deadline_extend``, so each is capped, logged and
+    told to its players as one game's extension is. Returns ``{"tables": n, "failed":
+    [...]}`` (a table whose extension was refused, its cap reached say, does not stop the
+    others); TournamentError when no table was extended."""
+    from games.errors import ApplicationError
+    from games.models import Game
+    from games.services.organizer import deadline_extend
+
+    tournament = rnd.tournament
+    require_organizer(tournament=tournament, user=by)
+    if rnd.status != Round.Status.STARTED:
+        raise TournamentError(f"Round {rnd.number} is not being played.")
+    playing = (Game.Status.ACTIVE, Game.Status.PAUSED)
+    extended = 0
+    failed: list[str] = []
+    for table in rnd.tables.select_related("game").filter(game__status__in=playing).order_by("number"):
+        try:
+            deadline_extend(game=table.game, by=by, hours=hours, reason=reason)
+        except ApplicationError as exc:
+            failed.append(f"table {table.number}: {exc.message}")
+            continue
+        extended += 1
+    if not extended:
+        raise TournamentError(
+            "No deadline extended: " + "; ".join(failed)
+            if failed
+            else f"No game of round {rnd.number} is being played."
+        )
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        log_add(tournament=tournament, kind="deadlines_extended", actor=by,
+                payload={"round": rnd.number, "hours": hours, "tables": extended,
+                         "reason": (reason or "").strip()[:200]})  # fmt: skip
+    return {"tables": extended, "failed": failed}
