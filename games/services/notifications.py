@@ -986,12 +986,16 @@ def notify_seat_handover(*, game: Game, seat: Seat, state: dict, prompt: Prompt 
         return
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["events"] = []
-    context["headline"] = f"You now play the seat {seat.name}."
+    context["headline"] = (
+        f"{game.organizer}, who organizes it, handed you the seat {seat.name}: you play it "
+        "from now on. Not what you want? Resign on the game's page (its default orders are "
+        "played from then on) and tell the organizer."
+    )
     _send_to_seat(
         game=game,
         seat=seat,
         template="games/email/turn.txt",
-        subject=f"[{_title(game)}] You have taken over a seat",
+        subject=f"[{_title(game)}] You were handed the seat {seat.name}",
         context=context,
         kind="seat_handover",
         key=f"handover:{game.pk}:{seat.pk}",

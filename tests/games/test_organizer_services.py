@@ -148,6 +148,10 @@ def test_replace_seat_hands_over_name_position_and_mail(
     welcome = OutboxMessage.objects.get(kind="seat_handover")
     assert welcome.to == "newbie@example.com"
     assert welcome.reply_to == f"orders+{new.mail_token}@orders.localhost"
+    # Handed a seat without being asked: who did it, and the way out.
+    assert welcome.subject.endswith("You were handed the seat bob")
+    assert f"{game.organizer}, who organizes it, handed you the seat bob" in welcome.body
+    assert "Resign on the game's page" in welcome.body
     # The former player is told, with no reply address (the old one no longer works).
     farewell = OutboxMessage.objects.get(kind="notice", to=seats["bob"].user.email)
     assert "handed your seat bob to another player" in farewell.body
