@@ -28,6 +28,7 @@ from fivex_site.links import public_url
 from games.models import Game, OutboxMessage, Prompt, Seat
 from games.presentation import (
     and_list,
+    draft_note,
     entered_order_text,
     event_text,
     one_line,
@@ -707,7 +708,11 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "stage": prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
         if prompt is not None
         else "",
-        "phase_hint": PHASE_HINTS.get((game.ruleset, prompt.phase), "") if asked else "",
+        # 5X's draft also names the seat's neighbours, as the game page does.
+        "phase_hint": " ".join(filter(None, [
+            PHASE_HINTS.get((game.ruleset, prompt.phase), ""),
+            draft_note(ruleset=game.ruleset, view=view, seat_name=seat.name),
+        ])) if asked else "",  # fmt: skip
         "rules_url": rules_url(game.ruleset),
     }
 

@@ -645,6 +645,9 @@ def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
     started = OutboxMessage.objects.get(game=game, seat__name="em1", kind="game_started")
     assert "YOUR ORDER IS NEEDED for prompt 1 (draft)" in started.body
     assert PHASE_HINTS[("5x", "draft")] in started.body
+    # Who sits on either side, as the game page says (seating fixed: em1, em2, em3).
+    assert ("Pass one of your two leaders to the seat on your left (em2); you keep the other,"
+            " and receive one from the seat on your right (em3).") in " ".join(started.body.split())
     assert "Rules of 5X: http://" in started.body and "/games/rules/5x/" in started.body
 
 
