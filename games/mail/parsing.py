@@ -289,9 +289,29 @@ def sender_address(msg: Message) -> tuple[str, bool]:
         return first_address(value), False
     if not mailboxes:
         return first_address(value), False
+    if _unquoted_comma_name(mailboxes, defects):
+        # "Smith, Ann <ann@example.com>": a display name with a comma left unquoted (some
+        # programs write it so) parses as a bare word and a mailbox: one sender.
+        mailboxes, defects = mailboxes[-1:], []
     address = (mailboxes[0].addr_spec or "").strip()
     ok = len(values) == 1 and len(mailboxes) == 1 and not defects and "@" in address
     return address, ok
+
+
+_NAME_WORDS_RE = re.compile(r"[^\W\d_][\w.' -]*")
+
+
+def _unquoted_comma_name(mailboxes: list, defects: list) -> bool:
+    """Whether a From: that parsed as several mailboxes is one mailbox whose display name
+    holds an unquoted comma: every mailbox but the last is a bare name (letters, no
+    domain, no display name), the last a whole address, and the only defects are the
+    bare names' missing domains."""
+    if len(mailboxes) < 2 or not mailboxes[-1].domain or "@" not in mailboxes[-1].addr_spec:
+        return False
+    for box in mailboxes[:-1]:
+        if box.domain or box.display_name or not _NAME_WORDS_RE.fullmatch(box.username or ""):
+            return False
+    return all("no domain" in str(d) for d in defects)
 
 
 _DAEMON_NAME_RE = re.compile(r"(?<![a-z0-9])mail(er)?[-_ ]?daemon(?![a-z0-9])", re.IGNORECASE)

@@ -9,7 +9,7 @@ import pytest
 from games.mail.parsing import body_text, parse_bytes, thread_ids, unflow
 from games.mail.processing import process_message
 from games.models import SealedOrder
-from tests.mail.test_hostile_mail import answers, current, message
+from tests.mail.test_hostile_mail import answers, current, message, strict_table  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
