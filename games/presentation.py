@@ -4,7 +4,10 @@ email lines and as web form fields."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
 
 import engine
 from engine.base import IllegalOrder
@@ -644,3 +647,11 @@ def deadline_policy_text(*, game: Any) -> str:
     reminder = getattr(game, "reminder_hours", 0) or 0
     parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")
     return "; ".join(parts) + "."
+
+
+def local_time(value: datetime) -> str:
+    """A moment as emails and messages write it, in the active time zone (set for the
+    reader by ``_send_to_seat``, ``_notice``, the email gateway and the player's pages),
+    as the game page writes it: ``Wed 25 Nov 2026, 18:00 CET``."""
+    local = timezone.localtime(value)
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M %Z}"

@@ -41,7 +41,7 @@ def _when(value: datetime | None) -> str:
     """A moment in the reader's time zone (the gateway answers in the seat player's)."""
     if value is None:
         return "none"
-    from games.services.notifications import local_time
+    from games.presentation import local_time
 
     return local_time(value)
 

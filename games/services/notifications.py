@@ -924,10 +924,7 @@ def notify_reminder(
     )
 
 
-def local_time(value: datetime) -> str:
-    """A moment as the emails write it, in the time zone active for the reader (set by
-    ``_send_to_seat``, ``_notice`` and the email gateway): ``2026-11-25 18:00 CET``."""
-    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M %Z")
+
 
 
 def _notice(

@@ -29,6 +29,7 @@ from games.errors import (
     PermissionDenied,
 )
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
+from games.presentation import local_time
 from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
 from games.services.deadlines import enforce_due_at
@@ -441,7 +442,7 @@ def _submit_locked(
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             raise DeadlinePassed(
                 f"Orders for prompt {prompt.number} closed at "
-                f"{timezone.localtime(closes).strftime('%Y-%m-%d %H:%M %Z')}{after}; nothing "
+                f"{local_time(closes)}{after}; nothing "
                 "was stored. The missing orders are being filled with default orders."
             )
     rules = ruleset_get(game.ruleset)

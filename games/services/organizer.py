@@ -60,7 +60,8 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
     ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt; a new deadline in the quiet hours
     moves to their end). Works while paused too (the remaining time grows). Raises
     PermissionDenied, GameStateError, ValidationError."""
-    from games.services.notifications import local_time, notify_game_notice
+    from games.presentation import local_time
+    from games.services.notifications import notify_game_notice
 
     if (
         not isinstance(hours, int | float)
@@ -230,7 +231,8 @@ def log_count(game: Game) -> int:
 def game_resume(*, game: Game, by: Any) -> Game:
     """Resume a paused game: the deadline is now plus the time that remained (moved to
     the end of the quiet hours if it falls in them)."""
-    from games.services.notifications import local_time, notify_game_notice
+    from games.presentation import local_time
+    from games.services.notifications import notify_game_notice
     from games.services.orders import schedule_resolution
 
     with transaction.atomic():

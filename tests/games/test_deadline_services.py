@@ -192,10 +192,10 @@ def test_orders_close_at_the_deadline_plus_grace_not_at_the_next_sweep(
     with django_capture_on_commit_callbacks(execute=True):
         order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[-1], source="web")
     # Once deadline + grace is over, cat's order is refused and nothing is stored ...
-    Prompt.objects.filter(pk=prompt.pk).update(deadline=timezone.now() - timedelta(minutes=11))
-    closes = (
-        Prompt.objects.get(pk=prompt.pk).deadline + timedelta(minutes=10)
-    ).strftime("%Y-%m-%d %H:%M")
+    # (A deadline in the past at a known moment: the message names when orders closed, as
+    # the game page and the emails write moments.)
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 11, 20, 9, 0, tzinfo=UTC))
+    closes = "Fri 20 Nov 2026, 09:10"
     entries = LogEntry.objects.filter(game=game).count()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(NotPending) as refused:

@@ -122,13 +122,13 @@ def test_emails_write_dates_in_each_readers_zone(django_capture_on_commit_callba
     for seat in game.seats.all():
         notify_reminder(game=game, prompt=prompt, seat=seat)
     reminders = {m.to: m.body for m in OutboxMessage.objects.filter(kind="reminder")}
-    assert "Deadline: 2027-01-15 13:00 CET." in reminders["paris@example.test"]
-    assert "Deadline: 2027-01-15 07:00 EST." in reminders["newyork@example.test"]
+    assert "Deadline: Fri 15 Jan 2027, 13:00 CET." in reminders["paris@example.test"]
+    assert "Deadline: Fri 15 Jan 2027, 07:00 EST." in reminders["newyork@example.test"]
 
     deadline_extend(game=game, by=org, hours=2, reason="snow")  # 14:00 UTC
     notices = {m.to: m.body for m in OutboxMessage.objects.filter(kind="notice")}
-    assert "the new deadline is 2027-01-15 15:00 CET" in notices["paris@example.test"]
-    assert "the new deadline is 2027-01-15 09:00 EST" in notices["newyork@example.test"]
+    assert "the new deadline is Fri 15 Jan 2027, 15:00 CET" in notices["paris@example.test"]
+    assert "the new deadline is Fri 15 Jan 2027, 09:00 EST" in notices["newyork@example.test"]
     # Stored and enforced in UTC.
     prompt.refresh_from_db()
     assert prompt.deadline == datetime(2027, 1, 15, 14, 0, tzinfo=UTC)
@@ -149,7 +149,7 @@ def test_the_email_gateway_answers_in_the_players_zone(settings):
     row = process_message(raw, address, source="pipe")
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     [reply] = OutboxMessage.objects.filter(kind="mail_reply", to="newyork@example.test")
-    assert "Deadline: 2027-01-15 07:00 EST" in reply.body
+    assert "Deadline: Fri 15 Jan 2027, 07:00 EST" in reply.body
 
 
 def test_the_emails_after_a_resolution_are_in_each_readers_zone(
@@ -167,7 +167,7 @@ def test_the_emails_after_a_resolution_are_in_each_readers_zone(
     for name, zone in (("paris", "Europe/Paris"), ("newyork", "America/New_York"), ("utc", "UTC")):
         local = nxt.deadline.astimezone(zoneinfo.ZoneInfo(zone))
         [mail] = OutboxMessage.objects.filter(kind="prompt_resolved", to=f"{name}@example.test")
-        assert f"deadline {local:%Y-%m-%d %H:%M} {local.tzname()}." in mail.body
+        assert f"deadline {local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}." in mail.body
 
 
 def test_the_log_page_names_the_zone_its_times_are_in(client):
