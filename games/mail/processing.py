@@ -479,7 +479,10 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         # the order is refused rather than put on the next one. Any other message answers
         # the prompt that was open when it arrived (it may be read later: a worker down,
         # a retry), never one opened after it.
-        answered = prompt_answered(in_reply_to=parsed.in_reply_to, game_id=game.pk)
+        # Without In-Reply-To the parent is the last id of References (RFC 5322 3.6.4;
+        # some programs write only that).
+        parent = parsed.in_reply_to.strip() or (parsed.references.split() or [""])[-1]
+        answered = prompt_answered(in_reply_to=parent, game_id=game.pk)
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered, row.created_at)

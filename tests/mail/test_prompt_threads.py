@@ -103,3 +103,22 @@ def test_a_reply_naming_the_open_prompt_or_none_is_taken(table, mailoutbox) -> N
     on_two = SealedOrder.objects.filter(seat=table.seats["ann"], prompt__number=2)
     assert on_two.count() == 1 and on_two.get().source == "email"  # the same text: kept
     assert not SealedOrder.objects.filter(prompt__game=game, prompt__number__gt=2).exists()
+
+
+def test_without_in_reply_to_the_last_reference_is_the_parent(table) -> None:
+    """Some programs write only References: its last id is the message answered (RFC 5322
+    3.6.4). An answer to prompt 1's email after it closed was put on prompt 2."""
+    game, address = table.game, table.address("ann")
+    started_id = newest("ann@example.com", "game_started").headers["Message-ID"]
+    close_prompt_one(table)
+
+    def only_references(refs: str) -> bytes:
+        raw = answer(to=address, body="PLAY EXPAND", in_reply_to=None).decode()
+        return raw.replace("Content-Type:", f"References: {refs}\r\nContent-Type:", 1).encode()
+
+    row = process_message(only_references(f"<fivex.{game.pk}.thread@x.example> {started_id}"), address)
+    assert (row.status, row.outcome) == ("rejected", "prompt_closed")
+    assert not SealedOrder.objects.filter(prompt__game=game, prompt__number=2, source="email").exists()
+    # The thread's first id alone (an older email in the chain) does not decide: the parent does.
+    row = process_message(only_references(f"{started_id} <a-confirmation@example.com>"), address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
