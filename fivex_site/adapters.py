@@ -53,7 +53,8 @@ class AccountAdapter(DefaultAccountAdapter):
         every other key to the player's games: after a takeover, the new password must lock
         the other side out as it does out of the site's sessions - the API token, the
         calendar feed's address, and the seats' reply addresses (an order mailed to an old
-        one is refused; the next turn email carries the new one)."""
+        one is refused; the game pages and the emails from now on give the new one). Not
+        run by the admin's password form or ``manage.py changepassword``."""
         from games.services.players import calendar_feed_revoke
         from games.services.seats import mail_tokens_rotate_for_user
         from games.services.tokens import api_token_revoke
@@ -67,8 +68,9 @@ class AccountAdapter(DefaultAccountAdapter):
             told = []
             if seats:
                 told.append(
-                    "Your games' reply addresses changed too: answer your next turn email,"
-                    " not an older one."
+                    "Your games' reply addresses changed too: replies to emails you had"
+                    " before are refused; your game pages and the emails from now on give"
+                    " the new ones."
                 )
             if feed:
                 told.append("Your calendar feed was turned off; turn it on again in Calendar.")

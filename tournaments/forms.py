@@ -200,14 +200,14 @@ def parse_points_per_place(text: str) -> dict[str, list[float]]:
 
 
 def _name_index(names: dict[str, int]) -> dict[str, int]:
-    """``names`` (player name -> id) by any case and by their ASCII spelling, as the
-    games write seat names ("Zoë" is also "zoe"), where that names one player only."""
-    from anyascii import anyascii
+    """``names`` (player name -> id) by any case and as the games spell them at a table
+    ("Zoë" is also "zoe", "ann+b" "ann_b"), where that names one player only."""
+    from games.services.games import seat_name_base
 
     index = {k.lower(): v for k, v in names.items()}
     folded: dict[str, set[int]] = {}
     for k, v in names.items():
-        folded.setdefault(anyascii(k).lower(), set()).add(v)
+        folded.setdefault(seat_name_base(k).lower(), set()).add(v)
     for key, ids in folded.items():
         if len(ids) == 1:
             index.setdefault(key, next(iter(ids)))
@@ -215,10 +215,10 @@ def _name_index(names: dict[str, int]) -> dict[str, int]:
 
 
 def _named(name: str, index: dict[str, int]) -> int | None:
-    from anyascii import anyascii
+    from games.services.games import seat_name_base
 
     found = index.get(name.lower())
-    return found if found is not None else index.get(anyascii(name).lower())
+    return found if found is not None else index.get(seat_name_base(name).lower())
 
 
 def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from fivex_site.converters import RowIdConverter
 from games import selectors as games_selectors
 from games.errors import ApplicationError
-from games.selectors import player_by_name_or_email, time_zone_of
+from games.selectors import NAME_NOT_ADDRESS, player_by_name_or_email, time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
@@ -385,9 +385,12 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action == "register":
         who = (post.get("user") or "").replace("\x00", "").strip()
         # Registering others is for league administrators (staff): by name or address.
-        target = player_by_name_or_email(text=who, emails=True)
+        # Anyone else (refused by the service below) learns nothing of who has an account
+        # by address: the lookup does not take one from them.
+        admin = is_league_administrator(user)
+        target = player_by_name_or_email(text=who, emails=admin)
         if target is None:
-            messages.error(request, f"No user {who!r}.")
+            messages.error(request, NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}.")
             _keep_draft(request, tournament, {"form": "register", "user": who})
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),

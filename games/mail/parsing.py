@@ -20,6 +20,7 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.policy import EmailPolicy
 from email.utils import getaddresses
+from typing import Any
 
 import html2text
 
@@ -301,7 +302,7 @@ def sender_address(msg: Message) -> tuple[str, bool]:
 _NAME_WORDS_RE = re.compile(r"[^\W\d_][\w.' -]*")
 
 
-def _unquoted_comma_name(mailboxes: list, defects: list) -> bool:
+def _unquoted_comma_name(mailboxes: list[Any], defects: list[Any]) -> bool:
     """Whether a From: that parsed as several mailboxes is one mailbox whose display name
     holds an unquoted comma: every mailbox but the last is a bare name (letters, no
     domain, no display name), the last a whole address, and the only defects are the
@@ -434,6 +435,9 @@ def unflow(text: str, *, delsp: bool = False) -> str:
         soft = content.endswith(" ") and content != "-- "
         if soft and delsp:
             content = content[:-1]
+        if content == "-- " and held is not None:
+            out.append(_quoted_line(*held))  # a signature separator stands alone (3.4)
+            held = None
         if held is not None and held[0] == quote:
             held[1] += content
         else:
@@ -484,7 +488,7 @@ def _is_attachment(part: Message) -> bool:
 
 
 def _walk(
-    part: Message, found: dict[str, str | None], flags: dict[str, bool], parent: str = ""
+    part: Message, found: dict[str, Any], flags: dict[str, bool], parent: Message | None = None
 ) -> None:
     if isinstance(part.get("Content-Type"), UnparsedHeader):
         flags["unreadable"] = True
@@ -495,7 +499,7 @@ def _walk(
             flags["attachments"] = True
             return
         for sub in part.iter_parts() if isinstance(part, EmailMessage) else part.get_payload():
-            _walk(sub, found, flags, ctype)
+            _walk(sub, found, flags, part)
         return
     if _is_attachment(part) or ctype.startswith("message/"):
         flags["attachments"] = True
@@ -503,10 +507,16 @@ def _walk(
     if ctype == "text/plain":
         text = _decode_part(part)
         if found["plain"] is None or not found["plain"].strip():
-            found["plain"] = text
-        elif parent == "multipart/mixed" and text.strip():
-            # Inline text parts of a mixed message follow each other (Apple Mail writes
-            # the text after a pasted picture as a part of its own): one body.
+            found["plain"], found["plain_in"] = text, parent
+        elif (
+            parent is not None
+            and parent is found.get("plain_in")
+            and parent.get_content_type() == "multipart/mixed"
+            and text.strip()
+        ):
+            # Inline text parts of one mixed message follow each other (Apple Mail writes
+            # the text after a pasted picture as a part of its own): one body. Never
+            # across the branches of an alternative (the same text twice).
             found["plain"] += "\n" + text
     elif ctype == "text/html" and found["html"] is None:
         found["html"] = _decode_part(part)
@@ -636,7 +646,7 @@ def body_text(msg: Message) -> tuple[str | None, bool]:
     part at all. Raises
     ``UnreadableMessage`` when no text was found and a part's Content-Type could not be
     parsed (the text may be in it)."""
-    found: dict[str, str | None] = {"plain": None, "html": None}
+    found: dict[str, Any] = {"plain": None, "html": None, "plain_in": None}
     flags = {"attachments": False, "unreadable": False}
     try:
         _walk(msg, found, flags)
@@ -863,14 +873,14 @@ def parse_message(
     return out
 
 
-_MESSAGE_ID_RE = re.compile(r"<[^<>\s]{1,250}>")
+_MESSAGE_ID_RE = re.compile(r"<[^<>\s]{1,990}>|[^<>\s]{1,990}@[^<>\s]{1,990}")
 THREAD_IDS_KEPT = 20
 
 
 def thread_ids(references: str, keep: int = THREAD_IDS_KEPT) -> str:
     """A References header cut to at most ``keep`` whole message ids: the first (the
     thread's root) and the newest (RFC 5322 3.6.4: a client threads by both ends)."""
-    ids = _MESSAGE_ID_RE.findall(references or "")
+    ids = [i if i.startswith("<") else f"<{i}>" for i in _MESSAGE_ID_RE.findall(references or "")]
     if len(ids) > keep:
         ids = ids[:1] + ids[len(ids) - keep + 1 :]
     return " ".join(ids)

@@ -275,13 +275,20 @@ def game_create_seated(
     return game
 
 
+def seat_name_base(username: str) -> str:
+    """A player name as a table spells it, before any ``-2`` that keeps two seats apart:
+    ASCII letters ("Zoë" -> "Zoe"), anything else outside the order language's name
+    characters "_", at most 40 characters."""
+    from anyascii import anyascii
+
+    return _NAME_CHARS.sub("_", anyascii(username))[:40] or "player"
+
+
 def _seat_name(*, game: Game, user: Any) -> str:
     """The engine seat name for a user: the username, made safe for order texts (written
     in ASCII letters: "Zoë" -> "Zoe", "Иван" -> "Ivan", anything else left "_") and unique
     (case-insensitively) within the game."""
-    from anyascii import anyascii
-
-    base = _NAME_CHARS.sub("_", anyascii(str(user.get_username())))[:40] or "player"
+    base = seat_name_base(str(user.get_username()))
     taken = {
         n.lower()
         for n in Seat.objects.filter(game=game)

@@ -982,16 +982,23 @@ def notify_seat_released(*, game: Game, seat: Seat) -> None:
     _notice(game=game, seat=seat, subject=subject, text=text, key=key, reply=False)
 
 
-def notify_seat_handover(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> None:
-    """Welcome a player who takes over a seat: its view and what it must do now."""
+def notify_seat_handover(
+    *, game: Game, seat: Seat, state: dict, prompt: Prompt | None, by: Any = None
+) -> None:
+    """Welcome a player who takes over a seat: who handed it (``by``: the organizer or a
+    site administrator), its view and what it must do now."""
     if not seat.user.email:
         return
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["events"] = []
+    if by is not None and getattr(by, "pk", None) != game.organizer_id:
+        who = "A site administrator"
+    else:
+        who = f"{game.organizer}, who organizes it,"
     context["headline"] = (
-        f"{game.organizer}, who organizes it, handed you the seat {seat.name}: you play it "
-        "from now on. Not what you want? Resign on the game's page (its default orders are "
-        "played from then on) and tell the organizer."
+        f"{who} handed you the seat {seat.name}: you play it from now on. Not what you "
+        "want? Resign on the game's page (its default orders are played from then on) and "
+        "tell the organizer."
     )
     _send_to_seat(
         game=game,

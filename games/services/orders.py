@@ -332,21 +332,20 @@ def _lock_for_order(
 
 
 def _foreign_letters_hint(text: str) -> str:
-    """For a refused order, the letters in its order part (before any ``#`` note) that
-    are not Latin though they may look it (a Cyrillic Е in "ЕXPAND", a keyboard left in
-    another layout): the refusal alone would name a card that reads the same as a legal
-    one. "" when there are none."""
-    order_part = text.split("#", 1)[0]
+    """For a refused order, the letters outside A to Z in its order lines (not its ``#``
+    notes): a Cyrillic Е in "ЕXPAND" or a full-width "ＰＬＡＹ" (a keyboard left in
+    another layout) reads as a legal order, and the refusal alone would name a card that
+    looks the same as a legal one. "" when there are none."""
+    order_part = " ".join(line.split("#", 1)[0] for line in text.splitlines())
     foreign = []
     for char in dict.fromkeys(order_part):
         if char.isalpha() and not char.isascii():
-            name = unicodedata.name(char, "")
-            if name and not name.startswith("LATIN"):
-                foreign.append(f"'{char}' ({name.title()}, U+{ord(char):04X})")
+            name = unicodedata.name(char, "").title() or "a letter"
+            foreign.append(f"'{char}' ({name}, U+{ord(char):04X})")
     if not foreign:
         return ""
     listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
-    return f" Orders are written in Latin letters; your order has {listed}."
+    return f" Orders are written with the letters A to Z; your order has {listed}."
 
 
 def _check_text(text: str, source: str) -> None:

@@ -342,7 +342,7 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             from games.services.orders import prompt_state
 
             notify_seat_handover(
-                game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt
+                game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt, by=by
             )
     return new
 

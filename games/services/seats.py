@@ -39,13 +39,37 @@ def seat_email_every_prompt_set(*, seat: Seat, every: bool) -> None:
 def mail_tokens_rotate_for_user(*, user: object) -> int:
     """New reply addresses for every seat ``user`` holds (the old ones stop working), as
     after a password change: whoever read the player's mail or pages before it must not
-    keep ordering for them by email. Returns how many seats changed."""
-    changed = 0
+    keep ordering for them by email. Emails still waiting in the outbox are given the new
+    address. Returns how many of the seats are in games not over (forming or going on)."""
+    from django.db.models import Value
+    from django.db.models.functions import Replace
+
+    from games.models import Game, OutboxMessage
+
+    going_on = 0
     with transaction.atomic():
-        seats = Seat.objects.filter(user=user).exclude(status=Seat.Status.REPLACED)
-        for pk in list(seats.values_list("pk", flat=True)):
-            changed += Seat.objects.filter(pk=pk).update(mail_token=new_mail_token())
-    return changed
+        seats = list(
+            Seat.objects.select_for_update()
+            .filter(user=user)
+            .exclude(status=Seat.Status.REPLACED)
+            .select_related("game")
+        )
+        for seat in seats:
+            old = seat_reply_address(seat=seat)
+            seat.mail_token = new_mail_token()
+            seat.save(update_fields=["mail_token"])
+            new = seat_reply_address(seat=seat)
+            OutboxMessage.objects.filter(
+                seat=seat,
+                status__in=(OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING),
+            ).update(
+                reply_to=Replace("reply_to", Value(old), Value(new)),
+                body=Replace("body", Value(old), Value(new)),
+                html=Replace("html", Value(old), Value(new)),
+            )
+            if seat.game.status in (Game.Status.FORMING, Game.Status.ACTIVE, Game.Status.PAUSED):
+                going_on += 1
+    return going_on
 
 
 def mail_token_rotate(*, seat: Seat) -> str:

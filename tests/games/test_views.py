@@ -683,6 +683,10 @@ def test_staff_may_hand_a_seat_over_by_email_address(client, users, started):
         {"seat": cat_seat.pk, "username": " ZED@example.test ", "confirm": "on"},  # any case
     )
     assert started.seats.get(name="cat", status="active").user == users["zed"]
+    from games.models import OutboxMessage
+
+    welcome = OutboxMessage.objects.get(kind="seat_handover", to=users["zed"].email)
+    assert "A site administrator handed you the seat cat" in welcome.body  # not the organizer
 
 
 def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(client, users, started):

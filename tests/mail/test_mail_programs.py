@@ -67,6 +67,9 @@ def test_unflow_joins_soft_breaks_and_drops_delsp_spaces() -> None:
     assert unflow("PLAY EXP \nLORE", delsp=True) == "PLAY EXPLORE"
     assert unflow("> quoted \n> on\nmine") == "> quoted on\nmine"
     assert unflow("-- \nAnn") == "-- \nAnn"  # the signature separator stays on its own line
+    # ... even under a soft line: it ends that paragraph (RFC 3676 4.3), or the signature
+    # would be read as the order.
+    assert unflow("PLAY EXPLORE \n-- \nAnn Smith") == "PLAY EXPLORE \n-- \nAnn Smith"
     assert unflow("a \n> b") == "a \n> b"  # a quote depth change ends the paragraph
 
 
@@ -125,6 +128,9 @@ def test_a_long_references_keeps_whole_ids_the_root_and_the_newest() -> None:
     kept = thread_ids(" ".join(ids)).split()
     assert kept[0] == ids[0] and kept[1:] == ids[-19:]
     assert thread_ids("<a@b> junk <c@d>") == "<a@b> <c@d>"
+    assert thread_ids("a@b <c@d>") == "<a@b> <c@d>"  # a bare id (brackets left out) is kept
+    long_id = f"<{'y' * 400}@example.com>"
+    assert thread_ids(f"<a@b> {long_id}") == f"<a@b> {long_id}"
 
 
 def test_an_answer_to_a_long_thread_references_the_root_and_the_parent(table) -> None:
@@ -141,10 +147,10 @@ def test_letters_of_another_alphabet_are_named_in_the_refusal(table) -> None:
     """'PLAY ЕXPLORE' with a Cyrillic Е reads as a legal order; the refusal says why not."""
     address = table.address("ann")
     row = process_message(message(to=address, body="PLAY \u0415XPLORE\r\n"), address)
-    assert row.status == "rejected" or row.outcome != "order_accepted"
+    assert row.status == "rejected"
     assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == 0
     body = answers()[0].body
-    assert "Latin letters" in body and "U+0415" in body and "Cyrillic Capital Letter Ie" in body
+    assert "the letters A to Z" in body and "U+0415" in body and "Cyrillic Capital Letter Ie" in body
 
 
 def test_a_refusal_of_several_lines_shows_the_lines_read(table) -> None:
@@ -165,3 +171,38 @@ def test_a_one_line_refusal_does_not_list_lines(table) -> None:
     address = table.address("ann")
     process_message(message(to=address, body="PLAY NAPOLEON\r\n"), address)
     assert "were read as the order" not in answers()[0].body
+
+
+def test_a_flowed_reply_with_a_signature_is_the_order(table) -> None:
+    address = table.address("ann")
+    raw = message(
+        to=address,
+        body="PLAY EXPLORE \r\n-- \r\nAnn Smith\r\nPlay more at example.com\r\n",
+        content_type="text/plain; charset=utf-8; format=flowed",
+    )
+    assert process_message(raw, address).outcome == "order_accepted"
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
+def test_the_text_of_two_alternatives_is_read_once() -> None:
+    """An alternative of a plain text and a mixed part holding the same text and a
+    picture: the two branches are one message twice, not two parts of one."""
+    body = (
+        "--ALT\r\nContent-Type: text/plain\r\n\r\nPLAY EXPLORE\r\n"
+        "--ALT\r\nContent-Type: multipart/mixed; boundary=MIX\r\n\r\n"
+        "--MIX\r\nContent-Type: text/plain\r\n\r\nPLAY EXPLORE\r\n"
+        "--MIX\r\nContent-Type: image/png\r\nContent-Disposition: inline\r\n\r\nxx\r\n"
+        "--MIX--\r\n--ALT--\r\n"
+    )
+    raw = message(to="x@y", body=body, content_type="multipart/alternative; boundary=ALT")
+    text, _ = body_text(parse_bytes(raw))
+    assert text.split() == ["PLAY", "EXPLORE"]
+
+
+def test_the_foreign_letters_hint_reads_order_lines_not_notes() -> None:
+    from games.services.orders import _foreign_letters_hint
+
+    hint = _foreign_letters_hint("# заметка\nPLAY \u0415XPLORE")
+    assert "U+0415" in hint and "U+0437" not in hint  # the note's letters are not named
+    assert "Fullwidth Latin Capital Letter P" in _foreign_letters_hint("\uff30LAY EXPLORE")
+    assert _foreign_letters_hint("PLAY NAPOLEON # Наполеон") == ""

@@ -215,6 +215,9 @@ def test_a_password_change_renews_reply_addresses_and_turns_the_feed_off(table, 
     assert client.get(f"/calendar/{feed}.ics").status_code == 200
     old = table.address("ann")
     bob_address = table.address("bob")
+    # A turn email still waiting to go out (a mail server away) carries the old address.
+    waiting = OutboxMessage.objects.filter(seat=table.seats["ann"], status="queued", reply_to=old).first()
+    assert waiting is not None and old in waiting.body
 
     client.force_login(ann)
     changed = client.post("/accounts/password/change/", {
@@ -223,6 +226,7 @@ def test_a_password_change_renews_reply_addresses_and_turns_the_feed_off(table, 
     assert changed.status_code == 302
     told = " ".join(str(m) for m in get_messages(changed.wsgi_request))
     assert "reply addresses changed" in told and "calendar feed was turned off" in told
+    assert "your game pages and the emails from now on give the new ones" in told
 
     stolen = process_message(eml("plain.eml", to=old, sender="mallory@evil.example"), old)
     assert (stolen.seat_id, stolen.outcome) == (None, "unknown_recipient")
@@ -232,5 +236,7 @@ def test_a_password_change_renews_reply_addresses_and_turns_the_feed_off(table, 
     table.seats["ann"].refresh_from_db()
     new = table.address("ann")
     assert new != old
+    waiting.refresh_from_db()  # it goes out with the new address
+    assert waiting.reply_to == new and old not in waiting.body and new in waiting.body
     assert process_message(eml("plain.eml", to=new), new).outcome == "order_accepted"
     assert table.address("bob") == bob_address  # other players' addresses stay

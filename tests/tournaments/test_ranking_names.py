@@ -30,3 +30,9 @@ def test_an_ascii_spelling_shared_by_two_players_names_neither() -> None:
 
 def test_a_pairing_by_hand_takes_the_ascii_spelling_too() -> None:
     assert parse_tables("zoe dave\nbye: ivan", NAMES) == ([[1, 2]], [3])
+
+
+def test_a_name_with_other_characters_is_found_as_its_seat_is_named() -> None:
+    # "ann+b" sits as "ann_b", "Oʼneil" as "O_neil" (the table's spelling, games/services/games.py)
+    names = {"ann+b": 1, "O\u02bcneil": 2}
+    assert parse_ranking("ann_b > o_neil", names) == [[1], [2]]

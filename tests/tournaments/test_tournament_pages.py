@@ -587,3 +587,22 @@ def test_the_organizer_extends_every_deadline_of_the_round_at_once(client, peopl
     client.force_login(players[0])
     client.post(url, {"hours": "12"})
     assert Prompt.objects.get(game=games[0], status="open").deadline == before[games[0].pk] + timedelta(hours=12)
+
+
+def test_an_organizer_who_is_not_staff_learns_nothing_of_accounts_by_address(client, people):
+    """Anyone may make a tournament; its Register form told whether an address had an
+    account (one refusal for an account, another for none)."""
+    from tournaments.services import tournaments as tsvc
+
+    _admin, players = people
+    org = get_user_model().objects.create_user("plain", "plain@example.com", "pw")  # no rights
+    t = tsvc.tournament_create(organizer=org, name="Probe", ruleset="6x5", table_sizes=[2], rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=org)
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "register"])
+    said = []
+    for who in (players[0].email, "nobody@example.org"):
+        answer = client.post(url, {"user": who}, follow=True)
+        said.append([str(m) for m in answer.context["messages"]])
+    assert said[0] == said[1] and "only site administrators can find a player by email address" in said[0][0]
+    assert not t.registrations.exists()
