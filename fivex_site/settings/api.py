@@ -16,10 +16,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # DRF's defaults, with JSON nested too deeply a 400 instead of a RecursionError.
+    # DRF's defaults, with JSON nested too deeply a 400 instead of a RecursionError, and a
+    # key twice or a body not in UTF-8 a 400 in JSON and forms alike.
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
+        "games.api.parsers.FormParser",
     ],
     # JSON only: no endpoint takes files (a multipart body is a 415 before it is read),
     # and errors are JSON whatever the Accept header asks (no browsable HTML pages).

@@ -44,6 +44,30 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(f"JSON parse error - {exc}") from None
 
 
+class FormParser(parsers.FormParser):
+    """DRF's FormParser with the JSON parser's refusals (each a 400): a field given twice
+    (``prompt=7&prompt=1`` took the last: an order guessed onto a prompt), and a body that
+    is not valid UTF-8 (a raw byte was read as Latin-1, a ``%FF`` as U+FFFD)."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        from django.conf import settings
+        from django.http import QueryDict
+
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        body = stream.read() if stream is not None else b""
+        try:
+            body.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            raise ParseError(f"Form parse error - the body is not valid {encoding}") from None
+        data = QueryDict(body, encoding=encoding)
+        for key, values in data.lists():
+            if "\ufffd" in key or any("\ufffd" in value for value in values):
+                raise ParseError(f"Form parse error - the field {key[:40]!r} is not valid {encoding}")
+            if len(values) > 1:
+                raise ParseError(f"Form parse error - the field {key[:40]!r} is given {len(values)} times")
+        return data
+
+
 class JSONOnlyNegotiation(DefaultContentNegotiation):
     """DRF's negotiation, except that an Accept header no renderer satisfies (a browser's
     ``text/html``) gets the view's first representation (JSON for every API view)

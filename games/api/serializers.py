@@ -250,10 +250,15 @@ class GameSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    ranking = serializers.JSONField(allow_null=True)
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="Once the game is over: the seats in groups, best first, tied seats in one "
+        "group (``[[\"ann\"], [\"bob\", \"cat\"]]``); null before.",
+    )
     end_reason = serializers.CharField(
-        help_text="Why the game ended before its rules ended it: \"every other player resigned: "
-        "<seat> wins\" (a walkover: ``ranking`` is that seat, then the resigned seats tied), "
+        help_text="Why the game ended before its rules ended it: \"every player but <seat> "
+        "resigned; <seat> wins\" (a walkover: ``ranking`` is that seat, then the resigned seats tied), "
         "or the organizer's reason for ending it (``abandoned``); empty otherwise."
     )
     seats = serializers.SerializerMethodField(
