@@ -689,3 +689,27 @@ def test_created_answers_say_where_the_game_is(table, settings):
     schema = clients["ann"].get("/api/schema/", {"format": "json"}).json()["paths"]
     for path in ("/api/games/", "/api/games/{game_id}/join/", "/api/games/{game_id}/orders/"):
         assert "Location" in schema[path]["post"]["responses"]["201"]["headers"], path
+
+
+def test_gets_carry_an_etag_and_answer_304_when_nothing_changed(table):
+    """A bot polling its seat view or the log downloaded it whole every time."""
+    game, clients = table
+    ann = clients["ann"]
+    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/log/"):
+        first = ann.get(url)
+        etag = first["ETag"]
+        assert first.status_code == 200 and etag.startswith('"') and len(etag) == 26
+        same = ann.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert same.status_code == 304 and same.content == b"" and same["ETag"] == etag
+        assert same["Cache-Control"] == "private, no-store"
+        assert ann.get(url, HTTP_IF_NONE_MATCH='"other", W/' + etag).status_code == 304
+        assert ann.get(url, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
+    view = ann.get(f"/api/games/{game.pk}/")
+    answered = ann.post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    assert answered.status_code == 201
+    again = ann.get(f"/api/games/{game.pk}/", HTTP_IF_NONE_MATCH=view["ETag"])
+    assert again.status_code == 200 and again["ETag"] != view["ETag"]  # her order is in it now
+    # Another seat's tag is of its own view: never a 304 for ann's.
+    bob = clients["bob"].get(f"/api/games/{game.pk}/")
+    assert ann.get(f"/api/games/{game.pk}/", HTTP_IF_NONE_MATCH=bob["ETag"]).status_code == 200
+    assert "ETag" not in clients["ann"].get("/api/ping/")  # the benchmark's ceiling, as it was
