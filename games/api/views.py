@@ -4,6 +4,7 @@ calls into games.services and games.selectors. Errors: games.api.exceptions.hand
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 from urllib.parse import urlencode
 
@@ -57,7 +58,18 @@ class UserThrottle(SimpleRateThrottle):
     def allow_request(self, request: Request, view: Any) -> bool:
         if request.method != "POST":
             return True
-        return super().allow_request(request, view)
+        allowed = super().allow_request(request, view)
+        if self.rate is not None and self.key is not None:
+            # Told on the answer (``RateLimit-*`` headers): a client sees the limit coming
+            # instead of meeting it as a 429.
+            history = getattr(self, "history", [])
+            reset = self.duration - (self.now - history[-1]) if history else self.duration
+            request.rate_limit = (
+                self.num_requests,
+                max(0, self.num_requests - len(history)),
+                max(0, math.ceil(reset)),
+            )
+        return allowed
 
     def get_rate(self) -> str | None:
         return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(self.scope)
@@ -115,6 +127,11 @@ class BaseAPIView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         if "Cache-Control" not in response:
             response["Cache-Control"] = "private, no-store"
+        limit = getattr(request, "rate_limit", None)
+        if limit is not None:
+            response["RateLimit-Limit"], response["RateLimit-Remaining"], response["RateLimit-Reset"] = (
+                str(n) for n in limit
+            )
         if self.conditional and request.method in ("GET", "HEAD") and response.status_code == 200:
             return _conditional(request, response)
         return response

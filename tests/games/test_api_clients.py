@@ -222,11 +222,17 @@ def test_orders_are_rate_limited_per_user(table, settings) -> None:  # noqa: F81
         "DEFAULT_THROTTLE_RATES": {"orders": "3/min", "games_create": "2/hour"},
     }
     texts = ["PASS GANDHI", "PASS CAESAR", "PASS GANDHI"]
-    for text in texts:
-        assert clients["ann"].post(orders_url(game), {"text": text}, format="json").status_code == 201
+    for left, text in zip((2, 1, 0), texts, strict=True):
+        answer = clients["ann"].post(orders_url(game), {"text": text}, format="json")
+        assert answer.status_code == 201
+        # The limit is told before it is met (RateLimit-* headers).
+        assert (answer["RateLimit-Limit"], answer["RateLimit-Remaining"]) == ("3", str(left))
+        assert 0 < int(answer["RateLimit-Reset"]) <= 60
     fourth = clients["ann"].post(orders_url(game), {"text": "PASS CAESAR"}, format="json")
     assert_error(fourth, 429, "throttled")
     assert 0 < int(fourth["Retry-After"]) <= 60
+    assert (fourth["RateLimit-Limit"], fourth["RateLimit-Remaining"]) == ("3", "0")
+    assert "RateLimit-Limit" not in clients["ann"].get(f"/api/games/{game.pk}/")  # GETs cost nothing
     current = SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True)
     assert current.text == "PASS GANDHI"  # the refused fourth changed nothing
     # Per user: bob is not held back by ann's orders.
