@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
@@ -74,6 +74,10 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         message = f"The request body is too large (the limit is {limit} bytes)."
         return Response(error_body("too_large", message), status=413)
+    if isinstance(exc, TooManyFieldsSent):  # Django's DATA_UPLOAD_MAX_NUMBER_FIELDS
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        message = f"The request has too many fields (the limit is {limit})."
+        return Response(error_body("bad_request", message), status=400)
     if isinstance(exc, SuspiciousOperation):  # what Django's own handler answers with 400
         return Response(error_body("bad_request", "Bad request."), status=400)
     if isinstance(exc, DjangoPermissionDenied):
