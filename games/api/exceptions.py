@@ -96,6 +96,9 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
         else:
             codes = exc.get_codes()
             code = codes if isinstance(codes, str) else exc.default_code
+            # DRF's own 403 (a session without its CSRF token, a permission class) has the
+            # code the schema documents for every 403.
+            code = "forbidden" if code == "permission_denied" else code
             body = error_body(str(code), "; ".join(_flatten(exc.detail)))
         return Response(body, status=exc.status_code, headers=headers)
     view = context.get("view")

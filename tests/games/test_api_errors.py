@@ -541,6 +541,7 @@ def test_an_unknown_endpoint_posted_with_a_session_cookie_is_a_json_404(table):
     # A real endpoint still checks the token: DRF's JSON 403.
     refused = browser.post(f"/api/games/{game.pk}/orders/", {"text": "PASS GANDHI"})
     assert refused.status_code == 403 and "CSRF" in refused.json()["message"]
+    assert refused.json()["error"] == "forbidden"  # the code the schema lists for a 403
     assert not SealedOrder.objects.filter(prompt__game=game).exists()
 
 
