@@ -222,6 +222,16 @@ def game_location(game_id: int) -> dict[str, str]:
     return {"Location": public_url(f"/api/games/{game_id}/")}
 
 
+def _no_query(request: Request) -> None:
+    """An operation that takes no query parameters refuses them (400, named), as those
+    that take some refuse the ones they do not: a misspelt parameter is never ignored."""
+    unknown = sorted(k for k in request.query_params if k != "format")
+    if unknown:
+        raise drf_serializers.ValidationError(
+            {k: ["Unknown query parameter (this operation takes none)."] for k in unknown}
+        )
+
+
 def _query(request: Request, serializer_class: type) -> dict[str, Any]:
     params = {k: v for k, v in request.query_params.items() if k != "format"}
     query = serializer_class(data=params)
@@ -504,6 +514,8 @@ class GameDetailView(BaseAPIView):
 
     @extend_schema(responses={200: s.SeatViewSerializer, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
+        if request.query_params:
+            _no_query(request)
         # A seat in a running game (nearly every call): two hand-written SQL statements.
         hot = selectors_hot.seat_view_for_user(game_id=game_id, user_id=request.user.pk)
         if hot is not None:
@@ -669,5 +681,6 @@ class GameExportView(BaseAPIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
+        _no_query(request)
         game = self.visible_game(request, game_id)
         return Response(selectors.game_export(game=game))

@@ -724,3 +724,14 @@ def test_too_many_form_fields_says_so(table, settings):
         "POST", orders_url(game), body, content_type="application/x-www-form-urlencoded"
     )
     assert_error(answer, 400, "bad_request", "too many fields (the limit is 10)")
+
+
+def test_a_get_that_takes_no_query_parameters_refuses_one(table):
+    """The list and the log refused an unknown parameter; the seat view and the export
+    ignored one (a misspelt parameter looked as if it had worked)."""
+    game, clients = table
+    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/export/"):
+        answer = clients["ann"].get(url, {"limt": "5"})
+        assert_error(answer, 400, "invalid", "unknown query parameter")
+        assert answer.json()["fields"] == {"limt": ["Unknown query parameter (this operation takes none)."]}
+    assert clients["ann"].get(f"/api/games/{game.pk}/", {"format": "json"}).status_code == 200
