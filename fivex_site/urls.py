@@ -7,10 +7,11 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import HttpResponseBadRequest
 from django.urls import URLPattern, include, path, re_path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from fivex_site import views
 from fivex_site.converters import RowIdConverter
+from fivex_site.views import ApiDocsView
 from tournaments import views as tournament_views
 
 logger = logging.getLogger("games.mail")
@@ -60,7 +61,7 @@ urlpatterns = [
         "api/docs/",
         # GET and HEAD only: an OPTIONS request rendered the page's template without its
         # context (a 500).
-        SpectacularSwaggerView.as_view(
+        ApiDocsView.as_view(
             url_name="api-schema", template_name="api_docs.html", http_method_names=["get", "head"]
         ),
         name="api-docs",

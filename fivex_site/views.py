@@ -2,6 +2,7 @@
 
 import logging
 import sys
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
@@ -12,6 +13,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+from drf_spectacular.views import SpectacularSwaggerView
 
 from fivex_site.health import check_broker, check_database, check_static
 
@@ -176,3 +178,17 @@ def server_error(request: HttpRequest) -> HttpResponse:
         body = {"error": "server_error", "message": "An unexpected error occurred. It has been logged."}
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
+
+
+class ApiDocsView(SpectacularSwaggerView):
+    """The API's documentation page. Another method than GET or HEAD is a JSON 405, as
+    everywhere under ``/api/`` (Django's own 405 is an empty HTML answer)."""
+
+    def http_method_not_allowed(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        allowed = ", ".join(m.upper() for m in self.http_method_names if hasattr(self, m))
+        answer = JsonResponse(
+            {"error": "method_not_allowed", "message": f"Method \"{request.method}\" not allowed."},
+            status=405,
+        )
+        answer["Allow"] = allowed
+        return answer

@@ -52,7 +52,14 @@ def test_server_error_page_renders_without_a_request_context() -> None:
 def test_the_api_docs_page_answers_other_methods_without_an_error(client) -> None:
     assert client.get("/api/docs/").status_code == 200
     for method in (client.options, client.post, client.delete):
-        assert method("/api/docs/").status_code == 405
+        answer = method("/api/docs/")
+        assert answer.status_code == 405 and answer["Allow"] == "GET, HEAD"
+        # JSON, as every other answer under /api/ (it was an empty HTML page).
+        assert answer["Content-Type"] == "application/json"
+        assert answer.json() == {
+            "error": "method_not_allowed",
+            "message": f'Method "{answer.request["REQUEST_METHOD"]}" not allowed.',
+        }
 
 
 @pytest.mark.django_db
