@@ -205,8 +205,9 @@ LINES_SHOWN = 8
 def lines_read_text(text: str) -> str:
     """The lines of a refused message that were read as its order, when there are
     several ("" otherwise): what to remove (or mark as a note with "#") to send one."""
-    lines = [ln.strip() for ln in (text or "").splitlines()]
-    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    from engine.base import order_lines
+
+    lines = order_lines(text or "")  # as the engine counts them
     if len(lines) < 2:
         return ""
     shown = [f"  | {_one_line(ln)[:120]}" for ln in lines[:LINES_SHOWN]]

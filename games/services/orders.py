@@ -29,6 +29,7 @@ from games.errors import (
     PermissionDenied,
 )
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
+from games.notes import without_notes
 from games.presentation import local_time
 from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
@@ -336,7 +337,7 @@ def _foreign_letters_hint(text: str) -> str:
     notes): a Cyrillic Е in "ЕXPAND" or a full-width "ＰＬＡＹ" (a keyboard left in
     another layout) reads as a legal order, and the refusal alone would name a card that
     looks the same as a legal one. "" when there are none."""
-    order_part = " ".join(line.split("#", 1)[0] for line in text.splitlines())
+    order_part = without_notes(text)
     foreign = []
     for char in dict.fromkeys(order_part):
         if char.isalpha() and not char.isascii():

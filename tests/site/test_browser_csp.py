@@ -19,6 +19,21 @@ def _watch(page) -> list[str]:
     return refused
 
 
+def _click_and_answer(page, button: str, accept: bool, asked: list[str]) -> None:
+    """Click the button named ``button`` and answer its confirmation dialog (accept or
+    dismiss), noting the question in ``asked``."""
+
+    def answer(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_role("button", name=button).click()
+    if accept:
+        page.wait_for_load_state()
+    page.wait_for_timeout(300)
+
+
 def test_the_pages_run_under_the_policy(browser_page, live_server) -> None:
     from games.services import games as game_services
     from tests.games.test_browser import click_first_order, log_in
@@ -80,21 +95,11 @@ def test_withdrawing_still_asks_first(browser_page, live_server) -> None:
     log_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/tournaments/{cup.slug}/")
     asked: list[str] = []
-
-    def answer(dialog, accept: bool) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if accept else dialog.dismiss()
-
-    page.once("dialog", lambda d: answer(d, False))
-    page.get_by_role("button", name="Withdraw").click()
-    page.wait_for_timeout(300)
+    _click_and_answer(page, "Withdraw", False, asked)
     assert asked == ["Withdraw from Cup? You may register again until round 1 is paired."]
     registration.refresh_from_db()
     assert registration.status == Registration.Status.ACTIVE
-    page.once("dialog", lambda d: answer(d, True))
-    page.get_by_role("button", name="Withdraw").click()
-    page.wait_for_load_state()
-    page.wait_for_timeout(300)
+    _click_and_answer(page, "Withdraw", True, asked)
     registration.refresh_from_db()
     assert len(asked) == 2 and registration.status == Registration.Status.WITHDRAWN
 
@@ -157,20 +162,10 @@ def test_revoking_the_api_token_asks_first(browser_page, live_server) -> None:
     log_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/account/api-tokens/")
     asked: list[str] = []
-
-    def answer(dialog, accept: bool) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if accept else dialog.dismiss()
-
-    page.once("dialog", lambda d: answer(d, False))
-    page.get_by_role("button", name="Revoke").click()
-    page.wait_for_timeout(300)
+    _click_and_answer(page, "Revoke", False, asked)
     assert asked == ["Revoke your API token? Programs using it stop working at once."]
     assert ApiToken.objects.filter(user=bob).exists()
-    page.once("dialog", lambda d: answer(d, True))
-    page.get_by_role("button", name="Revoke").click()
-    page.wait_for_load_state()
-    page.wait_for_timeout(300)
+    _click_and_answer(page, "Revoke", True, asked)
     assert len(asked) == 2 and not ApiToken.objects.filter(user=bob).exists()
 
 
