@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
 
-from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat, SeatOffer
 
 
 class ListedFiltersOnly(admin.ModelAdmin):
@@ -142,3 +142,14 @@ class OutboxMessageAdmin(ListedFiltersOnly):
 
         count = outbox_requeue_failed(ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"{count} failed email{'s' if count != 1 else ''} queued again.")
+
+
+@admin.register(SeatOffer)
+class SeatOfferAdmin(ListedFiltersOnly):
+    """Offers of a seat (made, accepted, declined or withdrawn on the site): read-only."""
+
+    list_display = ("game", "seat", "to_user", "by", "status", "created_at", "decided_at")
+    list_filter = ("status",)
+    ordering = ("-id",)
+    fields = list_display
+    readonly_fields = fields

@@ -282,8 +282,11 @@ class SeatReplaceForm(forms.Form):
     # A handover is final (the replaced player does not come back): ticked on purpose.
     confirm = forms.BooleanField(required=False)
 
-    def __init__(self, *args: Any, seats: list[Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: list[Any] | None = None, at_once: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.at_once = at_once  # a site administrator's handover; an organizer's is an offer
         self.seats = {s.pk: s for s in seats or []}
         self.fields["seat"].choices = [(s.pk, s.name) for s in seats or []]
 
@@ -292,12 +295,19 @@ class SeatReplaceForm(forms.Form):
         seat = self.seats.get(data.get("seat"))
         if seat is not None and not data.get("confirm"):
             raise forms.ValidationError(
-                f'Nothing was changed: tick "{replace_confirm_label(seat)}" to hand the seat over.'
+                f'Nothing was changed: tick "{replace_confirm_label(seat, self.at_once)}" to '
+                + ("hand the seat over." if self.at_once else "offer the seat.")
             )
         return data
 
 
-def replace_confirm_label(seat: Any) -> str:
-    """The replace form's tick box for ``seat``: "Yes, hand Bob's seat to the new player;
-    Bob cannot come back"."""
-    return f"Yes, hand {seat.name}'s seat to the new player; {seat.user} cannot come back"
+def replace_confirm_label(seat: Any, at_once: bool = False) -> str:
+    """The replace form's tick box for ``seat``: "Yes, offer bob's seat to the new player;
+    if they accept, bob cannot come back" (``at_once``, a site administrator's handover:
+    "Yes, hand bob's seat to the new player; bob cannot come back")."""
+    if at_once:
+        return f"Yes, hand {seat.name}'s seat to the new player; {seat.user} cannot come back"
+    return (
+        f"Yes, offer {seat.name}'s seat to the new player; if they accept, {seat.user} "
+        "cannot come back"
+    )

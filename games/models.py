@@ -139,6 +139,45 @@ class Seat(models.Model):
         return f"{self.name} at {self.game_id}"
 
 
+class SeatOffer(models.Model):
+    """An organizer's offer of a seat in a game in progress to another player. Nothing
+    changes until that player accepts: then the seat is handed over (``seat_replace``,
+    logged); the player may decline, the organizer may withdraw it. At most one offer
+    waits per seat, and one per player in a game."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_offers")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="offers")
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_offers"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seat"], condition=Q(status="pending"), name="games_seatoffer_one_per_seat"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "to_user"],
+                condition=Q(status="pending"),
+                name="games_seatoffer_one_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat_id} offered to {self.to_user_id} ({self.status})"
+
+
 class Prompt(models.Model):
     """One sealed prompt: the seats in ``pending`` each owe an order."""
 

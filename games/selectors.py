@@ -15,7 +15,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from engine.base import events_for
 from games.errors import GameStateError, NotFound
-from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer, StateSnapshot
 from games.services.audit import log_time, setup_salt
 
 OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
@@ -186,6 +186,20 @@ def replaced_seat_name(*, game: Game, user: Any) -> str | None:
         .values_list("name", flat=True)
         .first()
     )
+
+
+def seat_offers_waiting(*, game: Game | None = None, user: Any = None) -> list[SeatOffer]:
+    """Offers of a seat still waiting for an answer, in a game in progress, whose seat
+    nobody took meanwhile: a game's (for its organizer) or a player's (offered to them)."""
+    offers = SeatOffer.objects.filter(
+        status=SeatOffer.Status.PENDING,
+        game__status__in=(Game.Status.ACTIVE, Game.Status.PAUSED),
+    ).exclude(seat__status=Seat.Status.REPLACED)
+    if game is not None:
+        offers = offers.filter(game=game)
+    if user is not None:
+        offers = offers.filter(to_user=user)
+    return list(offers.select_related("game", "seat", "to_user", "by").order_by("created_at", "id"))
 
 
 def may_organize(*, game: Game, user: Any) -> bool:

@@ -27,6 +27,14 @@ urlpatterns = [
         actions.organizer_action,
         name="organizer",
     ),
+    path(
+        "games/<id:game_id>/offers/<id:offer_id>/", actions.seat_offer_page, name="offer"
+    ),
+    path(
+        "games/<id:game_id>/offers/<id:offer_id>/<slug:answer>/",
+        actions.seat_offer_answer,
+        name="offer_answer",
+    ),
     path("account/api-tokens/", account.api_tokens, name="api_tokens"),
     path("account/settings/", account.player_settings, name="player_settings"),
     path("account/calendar/", account.calendar, name="calendar"),

@@ -1,4 +1,5 @@
-"""Organizer tools: extend a deadline, pause and resume, replace a player, end a game.
+"""Organizer tools: extend a deadline, pause and resume, replace a player (an offer the
+new player accepts), end a game.
 
 Each action is checked (organizer only, right game status, capped where it can be
 abused), logged in the game's audit log and announced to the seats.
@@ -16,10 +17,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
-from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
+from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer
 from games.presentation import and_list
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours
@@ -264,7 +266,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
     return game
 
 
-def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
+def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -> Seat:
     """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
     address stops working), a new row with the same engine name and position takes
     over, active. The old player's sealed order for the open prompt, if it sent one (or
@@ -273,29 +275,18 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
     never shown to anyone else. A replaced player does not
     come back to the game (unless staff hands the seat): handing a seat to a friend to
     read its hand and then back would be a peek. Every other seat is told. Returns the
-    new seat."""
+    new seat. An organizer's handover goes through an offer the new player accepts
+    (``seat_offer``; ``offered``: this is that acceptance); staff may hand a seat at once."""
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
         _check_organizer(game, by)
         old = Seat.objects.get(pk=seat.pk)
-        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-            raise GameStateError("Players can only be replaced in a game in progress.")
-        if old.status == Seat.Status.REPLACED:
-            raise GameStateError("This seat has already been handed to another player.")
-        if getattr(new_user, "pk", None) == game.organizer_id and not getattr(by, "is_staff", False):
-            # The organizer would read the seat's hand (and could hand it on): a peek.
-            raise ValidationError(
-                "An organizer cannot take a seat of their own game's players: hand it to "
-                "another player (a site administrator can do it if it must be you)."
-            )
-        held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
-        if any(status != Seat.Status.REPLACED for status in held):
-            raise ValidationError("That player already holds a seat in this game.")
-        if held and not getattr(by, "is_staff", False):
-            raise ValidationError(
-                f"{new_user} was replaced in this game before, and a replaced player does not "
-                "come back (a site administrator can do it if it was a mistake)."
-            )
+        _check_handover(game=game, old=old, new_user=new_user, by=by)
+        # An offer of this seat still waiting is moot now (``seat_offer_accept`` marks
+        # its own offer accepted after this).
+        SeatOffer.objects.filter(seat=old, status=SeatOffer.Status.PENDING).update(
+            status=SeatOffer.Status.WITHDRAWN, decided_at=timezone.now()
+        )
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])
@@ -342,9 +333,127 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any) -> Seat:
             from games.services.orders import prompt_state
 
             notify_seat_handover(
-                game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt, by=by
+                game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt, by=by,
+                offered=offered,
             )
     return new
+
+
+def _check_handover(*, game: Game, old: Seat, new_user: Any, by: Any) -> None:
+    """Whether seat ``old`` may go to ``new_user`` (handed by ``by``): raises
+    GameStateError or ValidationError with the reason if not."""
+    if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+        raise GameStateError("Players can only be replaced in a game in progress.")
+    if old.status == Seat.Status.REPLACED:
+        raise GameStateError("This seat has already been handed to another player.")
+    if getattr(new_user, "pk", None) == game.organizer_id and not getattr(by, "is_staff", False):
+        # The organizer would read the seat's hand (and could hand it on): a peek.
+        raise ValidationError(
+            "An organizer cannot take a seat of their own game's players: hand it to "
+            "another player (a site administrator can do it if it must be you)."
+        )
+    held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
+    if any(status != Seat.Status.REPLACED for status in held):
+        raise ValidationError(f"{new_user} already holds a seat in this game.")
+    if held and not getattr(by, "is_staff", False):
+        raise ValidationError(
+            f"{new_user} was replaced in this game before, and a replaced player does not "
+            "come back (a site administrator can do it if it was a mistake)."
+        )
+
+
+def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
+    """Offer seat ``seat`` to ``new_user``: nothing changes until they accept
+    (``seat_offer_accept``), and they are emailed the offer (who makes it, the game,
+    the seat; nothing of its hand). An offer of the same seat to another player still
+    waiting is withdrawn (that player is told); the same offer twice (a double click)
+    is one offer. Raises PermissionDenied, GameStateError or ValidationError."""
+    from games.services.notifications import notify_seat_offer, notify_seat_offer_closed
+
+    with transaction.atomic():
+        game = lock_game(game_id=seat.game_id)
+        _check_organizer(game, by)
+        old = Seat.objects.get(pk=seat.pk)
+        _check_handover(game=game, old=old, new_user=new_user, by=by)
+        waiting = list(
+            SeatOffer.objects.filter(game=game, status=SeatOffer.Status.PENDING)
+            .filter(Q(seat=old) | Q(to_user=new_user))
+            .select_related("seat", "to_user")
+        )
+        for offer in waiting:
+            if offer.seat_id == old.pk and offer.to_user_id == new_user.pk:
+                return offer  # the same offer again
+            if offer.to_user_id == new_user.pk:
+                raise ValidationError(
+                    f"{new_user} is already offered the seat {offer.seat.name} in this game: "
+                    "withdraw that offer first."
+                )
+        now = timezone.now()
+        for offer in waiting:  # this seat, offered to someone else: superseded
+            offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, now
+            offer.save(update_fields=["status", "decided_at"])
+            notify_seat_offer_closed(offer=offer, why="the organizer offered it to another player")
+        offer = SeatOffer.objects.create(game=game, seat=old, to_user=new_user, by=by)
+        notify_seat_offer(offer=offer)
+    return offer
+
+
+def _pending_offer(offer: SeatOffer) -> SeatOffer:
+    """``offer`` read again under its game's lock; GameStateError unless it still waits
+    for an answer in a game in progress whose seat nobody else took meanwhile."""
+    game = lock_game(game_id=offer.game_id)
+    offer = SeatOffer.objects.select_related("seat", "to_user", "by").get(pk=offer.pk)
+    offer.game = game
+    if offer.status != SeatOffer.Status.PENDING:
+        raise GameStateError(f"This offer was {offer.status} already: nothing was changed.")
+    if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+        raise GameStateError("This game is over: the offer no longer stands.")
+    return offer
+
+
+def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
+    """The player offered a seat takes it: the seat is handed over (``seat_replace``,
+    logged and announced as the organizer's handover). Returns the new seat. Raises
+    PermissionDenied (not their offer), GameStateError or ValidationError (the offer
+    no longer stands; it is then closed)."""
+    if getattr(by, "pk", None) != offer.to_user_id:
+        raise PermissionDenied("This offer is for another player.")
+    with transaction.atomic():
+        offer = _pending_offer(offer)
+        seat = seat_replace(seat=offer.seat, new_user=offer.to_user, by=offer.by, offered=True)
+        SeatOffer.objects.filter(pk=offer.pk).update(
+            status=SeatOffer.Status.ACCEPTED, decided_at=timezone.now()
+        )
+    return seat
+
+
+def seat_offer_decline(*, offer: SeatOffer, by: Any) -> SeatOffer:
+    """The player offered a seat says no; the organizer is told. Raises
+    PermissionDenied or GameStateError."""
+    from games.services.notifications import notify_seat_offer_declined
+
+    if getattr(by, "pk", None) != offer.to_user_id:
+        raise PermissionDenied("This offer is for another player.")
+    with transaction.atomic():
+        offer = _pending_offer(offer)
+        offer.status, offer.decided_at = SeatOffer.Status.DECLINED, timezone.now()
+        offer.save(update_fields=["status", "decided_at"])
+        notify_seat_offer_declined(offer=offer)
+    return offer
+
+
+def seat_offer_withdraw(*, offer: SeatOffer, by: Any) -> SeatOffer:
+    """The organizer takes an offer back before it is answered; the player is told.
+    Raises PermissionDenied or GameStateError."""
+    from games.services.notifications import notify_seat_offer_closed
+
+    _check_organizer(offer.game, by)
+    with transaction.atomic():
+        offer = _pending_offer(offer)
+        offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
+        offer.save(update_fields=["status", "decided_at"])
+        notify_seat_offer_closed(offer=offer, why="the organizer withdrew it")
+    return offer
 
 
 def _handover_notice(name: str, prompt: Prompt | None, *, was_resigned: bool, withdrawn: bool) -> str:

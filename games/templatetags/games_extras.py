@@ -275,11 +275,12 @@ def placed_scores(ranking: Any, players: Any, key: str) -> list[tuple[int, list[
 
 
 @register.filter
-def replace_confirm(seat: Any) -> str:
-    """The organizer's tick box for handing ``seat`` to a new player."""
+def replace_confirm(seat: Any, at_once: bool = False) -> str:
+    """The organizer's tick box for offering ``seat`` to a new player (``at_once``: a
+    site administrator's, for handing it over)."""
     from games.forms import replace_confirm_label
 
-    return replace_confirm_label(seat)
+    return replace_confirm_label(seat, bool(at_once))
 
 
 @register.filter

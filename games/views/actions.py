@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
-from games.models import Game, Prompt, Seat
+from games.models import Game, Prompt, Seat, SeatOffer
 from games.presentation import and_list
 from games.services import games as game_services
 from games.services import orders as order_services
@@ -260,7 +260,7 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
     elif action == "replace":
         # An active seat, or one whose player resigned (a substitute takes it over).
         seats = list(Seat.objects.filter(game=game, status__in=("active", "resigned")))
-        form = SeatReplaceForm(request.POST, seats=seats)
+        form = SeatReplaceForm(request.POST, seats=seats, at_once=request.user.is_staff)
         if not form.is_valid():
             _form_error(request, form)
         else:
@@ -275,10 +275,27 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
                     if request.user.is_staff
                     else "There is no player with that name.",
                 )
-            else:
+            elif request.user.is_staff:  # a site administrator hands it over at once
                 seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
                 messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
+            else:
+                seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
+                organizer_services.seat_offer(seat=seat, new_user=new_user, by=request.user)
+                messages.success(
+                    request,
+                    f"Seat {seat.name} is offered to {new_user}, who was emailed; it changes "
+                    "hands when they accept (nothing changes until then).",
+                )
+    elif action == "withdraw-offer":
+        offer = SeatOffer.objects.filter(
+            pk=_int_or_none(request.POST.get("offer")), game=game
+        ).first()
+        if offer is None:
+            messages.error(request, "There is no such offer in this game.")
+        else:
+            organizer_services.seat_offer_withdraw(offer=offer, by=request.user)
+            messages.success(request, f"The offer of seat {offer.seat.name} was withdrawn.")
     elif action == "privacy":
         private = request.POST.get("private") == "1"
         organizer_services.game_privacy_set(game=game, by=request.user, private=private)
@@ -303,3 +320,64 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
     else:
         raise Http404("Unknown organizer action.")
     return redirect("games:detail", game_id=game.pk)
+
+
+def _int_or_none(text: Any) -> int | None:
+    try:
+        return int(str(text))
+    except ValueError:
+        return None
+
+
+def _offer_for(request: HttpRequest, game_id: int, offer_id: int) -> SeatOffer:
+    """The offer of a seat made to the requester (anyone else: no such page)."""
+    offer = (
+        SeatOffer.objects.select_related("game", "game__organizer", "seat", "by")
+        .filter(pk=offer_id, game_id=game_id, to_user=request.user)
+        .first()
+    )
+    if offer is None:
+        raise Http404("There is no such offer.")
+    return offer
+
+
+@login_required
+def seat_offer_page(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
+    """The player offered a seat reads the offer (the game, the seat, who offers it;
+    nothing of the seat's hand) and accepts or declines it."""
+    offer = _offer_for(request, game_id, offer_id)
+    game = offer.game
+    standing = offer.status == SeatOffer.Status.PENDING and game.status in (
+        Game.Status.ACTIVE, Game.Status.PAUSED
+    )  # fmt: skip
+    return render(
+        request,
+        "games/seat_offer.html",
+        {
+            "offer": offer,
+            "game": game,
+            "standing": standing,
+            "prompt": selectors.current_prompt(game=game) if standing else None,
+        },
+    )
+
+
+@login_required
+def seat_offer_answer(request: HttpRequest, game_id: int, offer_id: int, answer: str) -> HttpResponse:
+    """Accept or decline an offer of a seat (POST; anything else, or an offer that no
+    longer stands: back to the offer's page, which says why)."""
+    offer = _offer_for(request, game_id, offer_id)
+    if answer not in ("accept", "decline"):
+        raise Http404("Unknown answer.")
+    if request.method != "POST":
+        return redirect("games:offer", game_id=game_id, offer_id=offer_id)
+    try:
+        if answer == "accept":
+            seat = organizer_services.seat_offer_accept(offer=offer, by=request.user)
+            messages.success(request, f"You play the seat {seat.name} from now on.")
+            return redirect("games:detail", game_id=game_id)
+        organizer_services.seat_offer_decline(offer=offer, by=request.user)
+        messages.success(request, "You declined the seat; the organizer was told.")
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    return redirect("games:offer", game_id=game_id, offer_id=offer_id)

@@ -70,6 +70,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "watchable": watching,
             "needed": selectors.orders_needed(user=request.user) if signed_in else {},
             "seated": selectors.seated_counts(games=mine + open_games + watching),
+            "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
         },
     )
 
@@ -320,6 +321,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # Seats handed to another player: who holds them now, since when.
         "handovers": selectors.seat_handovers(game=game, current=seats),
         "is_organizer": is_organizer,
+        # Seats offered to other players, waiting for their answer (organizer tools).
+        "offers": selectors.seat_offers_waiting(game=game) if is_organizer else [],
         "status_url": reverse("games:status", args=[game.pk]),
         "status": status,
         "poll_seconds": getattr(settings, "GAMES_PAGE_POLL_SECONDS", 5),

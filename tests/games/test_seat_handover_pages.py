@@ -1,5 +1,6 @@
 """Handing a seat to another player on the web: the organizer must tick a box naming the
-seat and its player (without it nothing changes and the page says why); afterwards the
+seat and its player (without it nothing changes and the page says why), the player
+offered accepts (test_seat_offers); afterwards the
 game page says who holds the seat now and since when, and the new holder reads "you
 play seat <name>". Seat names themselves never change (they are in the engine and log)."""
 
@@ -10,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import LogEntry, Seat
+from games.models import LogEntry, Seat, SeatOffer
 from tests.games.web_support import dealt_5x_game, make_user, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,16 @@ def replace(client, game, seat_name: str, username: str, **extra):
     )
 
 
+def accept(client, game, username: str) -> None:
+    """``username`` accepts the seat offered to them; the client logs back in as the
+    organizer."""
+    offer = SeatOffer.objects.get(game=game, to_user__username=username, status="pending")
+    client.force_login(offer.to_user)
+    answer = client.post(reverse("games:offer_answer", args=[game.pk, offer.pk, "accept"]))
+    assert answer.status_code == 302
+    client.force_login(game.organizer)
+
+
 def page(client, game) -> str:
     response = client.get(reverse("games:detail", args=[game.pk]))
     assert response.status_code == 200
@@ -64,19 +75,21 @@ def test_replace_without_the_tick_changes_nothing_and_says_why(client, game):
         answer = replace(client, game, "bob", "dave", **missing)
         shown = messages_of(answer)
         assert any(
-            "Yes, hand bob's seat to the new player; bob cannot come back" in m
+            "Yes, offer bob's seat to the new player; if they accept, bob cannot come back" in m
             and "Nothing was changed" in m
             for m in shown
         ), shown
-        assert not any("now belongs to" in m for m in shown)
+        assert not any("is offered to" in m for m in shown)
     assert (
         list(Seat.objects.filter(game=game).values_list("pk", "user__username", "status"))
         == seats_before
     )
     assert LogEntry.objects.filter(game=game).count() == log_before
+    assert not SeatOffer.objects.exists()
 
     answer = replace(client, game, "bob", "dave", confirm="on")
-    assert "Seat bob now belongs to dave." in messages_of(answer)
+    assert any("Seat bob is offered to dave" in m for m in messages_of(answer))
+    accept(client, game, "dave")
     assert game.seats.get(name="bob", status="active").user.username == "dave"
     assert game.seats.get(name="bob", status="replaced").user.username == "bob"
 
@@ -92,11 +105,13 @@ def test_the_page_says_who_holds_a_handed_over_seat(client, game):
     assert sorted(options) == ["ann", "bob", "cat"]
     # The tick box for each option names that seat and its player.
     assert (
-        'data-confirm-label="Yes, hand cat&#x27;s seat to the new player; cat cannot come back"'
+        'data-confirm-label="Yes, offer cat&#x27;s seat to the new player; if they accept, cat '
+        'cannot come back"'
         in html
     )
 
     replace(client, game, "bob", "dave", confirm="on")
+    accept(client, game, "dave")
     html = page(client, game)
     seats_panel = visible_text(html.split('<ul class="plain seats" aria-live="polite">', 1)[1].split("</ul>", 1)[0])
     assert "bob (played by dave since prompt 1, replacing bob)" in seats_panel

@@ -273,6 +273,8 @@ def test_organizer_tools(client, users, started):
         reverse("games:organizer", args=[started.pk, "replace"]),
         {"seat": cat_seat.pk, "username": " ZED ", "confirm": "on"},  # by name, any case
     )
+    accept_offer(client, started, users["zed"])
+    login(client, users["ann"])
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     # A second click on the same (now stale) form names the handed-over seat.
     stale = client.post(
@@ -331,9 +333,20 @@ def test_a_resigned_seat_is_handed_to_a_substitute_on_the_web(client, users, sta
         {"seat": cat_seat.pk, "username": "zed", "confirm": "on"},
         follow=True,
     )
-    assert "Seat cat now belongs to zed." in messages_of(answer)
+    assert any("Seat cat is offered to zed" in m for m in messages_of(answer))
+    accept_offer(client, started, users["zed"])
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     assert started.seats.get(pk=cat_seat.pk).status == "replaced"
+
+
+def accept_offer(client, game, user) -> None:
+    """``user`` accepts the seat the organizer offered them (the client is left logged in
+    as ``user``)."""
+    from games.models import SeatOffer
+
+    offer = SeatOffer.objects.get(game=game, to_user=user, status="pending")
+    login(client, user)
+    client.post(reverse("games:offer_answer", args=[game.pk, offer.pk, "accept"]))
 
 
 def test_organizer_tools_refuse_other_players(client, users, started):

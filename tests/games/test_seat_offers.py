@@ -1,0 +1,245 @@
+"""An organizer hands a seat over by offering it: nothing changes until the player
+offered accepts (on a page only they can open, which shows nothing of the seat's hand);
+they may decline (the organizer is told), the organizer may withdraw it (the player is
+told). A site administrator still hands a seat over at once (test_views)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
+from games.services import organizer as organizer_services
+from tests.games.web_support import dealt_5x_game, make_user, visible_text
+
+pytestmark = pytest.mark.django_db
+
+DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+HAND_WORDS = ("GANDHI", "CAESAR", "QIN", "DIDO", "NAPOLEON", "TOKUGAWA", "Qin", "Dido")
+
+
+@pytest.fixture
+def game(django_capture_on_commit_callbacks):
+    made = dealt_5x_game(
+        django_capture_on_commit_callbacks,
+        names=("ann", "bob", "cat"),
+        organizer="ann",
+        deal=DEAL,
+        name="Offers",
+    )
+    made.is_private = True
+    made.save(update_fields=["is_private"])
+    make_user("dave")
+    make_user("eve")
+    return made
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def offer_seat(client, game, seat_name: str, username: str):
+    seat = game.seats.get(name=seat_name, status="active")
+    client.force_login(game.organizer)
+    return client.post(
+        reverse("games:organizer", args=[game.pk, "replace"]),
+        {"seat": seat.pk, "username": username, "confirm": "on"},
+        follow=True,
+    )
+
+
+def holders(game) -> list[tuple[str, str, str]]:
+    return sorted(Seat.objects.filter(game=game).values_list("name", "user__username", "status"))
+
+
+def mail_to(name: str, kind: str = "seat_offer") -> list[OutboxMessage]:
+    return list(OutboxMessage.objects.filter(to=f"{name}@example.test", kind=kind).order_by("id"))
+
+
+def test_the_organizers_handover_is_an_offer_and_nothing_changes_until_it_is_accepted(client, game):
+    seats_before, log_before = holders(game), LogEntry.objects.filter(game=game).count()
+    answer = offer_seat(client, game, "bob", "dave")
+    assert (
+        "Seat bob is offered to dave, who was emailed; it changes hands when they accept "
+        "(nothing changes until then)." in messages_of(answer)
+    )
+    assert holders(game) == seats_before
+    assert LogEntry.objects.filter(game=game).count() == log_before
+    offer = SeatOffer.objects.get(game=game)
+    assert (offer.seat.name, offer.to_user.username, offer.status) == ("bob", "dave", "pending")
+    # The organizer's panel lists it, with a way to take it back.
+    panel = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "Seat bob offered to dave on" in panel and "Withdraw" in panel
+
+    (email,) = mail_to("dave")
+    assert email.subject == "[Offers] You are offered the seat bob"
+    assert "ann, who organizes it, offers you the seat bob in this game of 5X." in email.body
+    assert "It is at prompt 1; the deadline is " in email.body
+    url = f"/games/{game.pk}/offers/{offer.pk}/"
+    assert url in email.body
+    assert not email.reply_to  # nothing to order yet
+    assert not any(word in email.body for word in HAND_WORDS)
+
+    # Dave sees the offer in his games list and on its page (the game is private), and
+    # nothing of bob's hand.
+    client.force_login(offer.to_user)
+    listing = visible_text(client.get(reverse("games:list")).content.decode())
+    assert "Seats offered to you" in listing and "ann offers you the seat bob in Offers" in listing
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Accept the seat" in html and "Decline" in html
+    assert not any(word in html for word in HAND_WORDS)
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 404  # still private
+
+    # Accepting hands the seat over, logged once, and the game is his.
+    answer = client.post(f"{url}accept/", follow=True)
+    assert "You play the seat bob from now on." in messages_of(answer)
+    assert answer.request["PATH_INFO"] == f"/games/{game.pk}/"
+    assert game.seats.get(name="bob", status="active").user.username == "dave"
+    assert game.seats.get(name="bob", status="replaced").user.username == "bob"
+    assert LogEntry.objects.filter(game=game, kind="seat_replaced").count() == 1
+    (welcome,) = mail_to("dave", kind="seat_handover")
+    assert welcome.subject == "[Offers] You play the seat bob"
+    assert "You accepted the seat bob: you play it from now on." in welcome.body
+    assert mail_to("bob", kind="notice")  # told the seat went to another player
+    # A second click changes nothing and says why.
+    again = client.post(f"{url}accept/", follow=True)
+    assert "This offer was accepted already: nothing was changed." in messages_of(again)
+    assert LogEntry.objects.filter(game=game, kind="seat_replaced").count() == 1
+    assert "Seats offered to you" not in client.get(reverse("games:list")).content.decode()
+
+
+def test_only_the_player_offered_opens_or_answers_the_offer(client, game):
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get()
+    url = f"/games/{game.pk}/offers/{offer.pk}/"
+    for name in ("ann", "bob", "eve"):
+        client.force_login(Seat.objects.get(game=game, name=name).user if name != "eve" else game.organizer.__class__.objects.get(username="eve"))
+        assert client.get(url).status_code == 404
+        assert client.post(f"{url}accept/").status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302  # to the login page
+    assert SeatOffer.objects.get().status == "pending"
+    with pytest.raises(PermissionDenied):
+        organizer_services.seat_offer_accept(offer=offer, by=game.organizer)
+    # A GET of the answer does nothing: back to the offer.
+    client.force_login(offer.to_user)
+    assert client.get(f"{url}accept/")["Location"] == url
+    assert SeatOffer.objects.get().status == "pending"
+
+
+def test_a_declined_offer_changes_nothing_and_the_organizer_is_told(client, game):
+    seats_before = holders(game)
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get()
+    client.force_login(offer.to_user)
+    answer = client.post(f"/games/{game.pk}/offers/{offer.pk}/decline/", follow=True)
+    assert "You declined the seat; the organizer was told." in messages_of(answer)
+    assert "You declined this seat." in answer.content.decode()
+    assert holders(game) == seats_before
+    (told,) = mail_to("ann")
+    assert told.subject == "[Offers] dave declined the seat bob"
+    assert "dave declined the seat bob; it stays as it was." in told.body
+    late = client.post(f"/games/{game.pk}/offers/{offer.pk}/accept/", follow=True)
+    assert "This offer was declined already: nothing was changed." in messages_of(late)
+    assert holders(game) == seats_before
+
+
+def test_the_organizer_withdraws_an_offer_or_offers_the_seat_to_someone_else(client, game):
+    offer_seat(client, game, "bob", "dave")
+    first = SeatOffer.objects.get()
+    # A double click is one offer, one email.
+    offer_seat(client, game, "bob", "dave")
+    assert SeatOffer.objects.count() == 1 and len(mail_to("dave")) == 1
+    # The same seat to eve: dave's offer is withdrawn and he is told.
+    offer_seat(client, game, "bob", "eve")
+    first.refresh_from_db()
+    assert first.status == "withdrawn"
+    closed = mail_to("dave")[-1]
+    assert "the seat bob is no longer offered to you: the organizer offered it to another player." in closed.body
+    # eve cannot be offered a second seat while one waits for her.
+    refused = offer_seat(client, game, "cat", "eve")
+    assert any(
+        "eve is already offered the seat bob in this game: withdraw that offer first." in m
+        for m in messages_of(refused)
+    )
+    to_eve = SeatOffer.objects.get(to_user__username="eve")
+    answer = client.post(
+        reverse("games:organizer", args=[game.pk, "withdraw-offer"]), {"offer": to_eve.pk}, follow=True
+    )
+    assert "The offer of seat bob was withdrawn." in messages_of(answer)
+    assert "the organizer withdrew it." in mail_to("eve")[-1].body
+    client.force_login(to_eve.to_user)
+    page = client.get(f"/games/{game.pk}/offers/{to_eve.pk}/").content.decode()
+    assert "This offer was withdrawn" in page and "Accept the seat" not in page
+    late = client.post(f"/games/{game.pk}/offers/{to_eve.pk}/accept/", follow=True)
+    assert "This offer was withdrawn already: nothing was changed." in messages_of(late)
+    assert game.seats.get(name="bob", status="active").user.username == "bob"
+    # Nobody else withdraws an organizer's offer.
+    offer_seat(client, game, "cat", "dave")
+    bobs = Seat.objects.get(game=game, name="bob", status="active").user
+    client.force_login(bobs)
+    client.post(
+        reverse("games:organizer", args=[game.pk, "withdraw-offer"]),
+        {"offer": SeatOffer.objects.get(status="pending").pk},
+    )
+    assert SeatOffer.objects.get(to_user__username="dave", seat__name="cat").status == "pending"
+
+
+def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, game):
+    from django.contrib.auth import get_user_model
+
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get()
+    # A site administrator hands the seat to eve at once: dave's offer is moot.
+    staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
+    organizer_services.seat_replace(
+        seat=game.seats.get(name="bob", status="active"),
+        new_user=get_user_model().objects.get(username="eve"),
+        by=staff,
+    )
+    offer.refresh_from_db()
+    assert offer.status == "withdrawn"
+    with pytest.raises(GameStateError, match="withdrawn already"):
+        organizer_services.seat_offer_accept(offer=offer, by=offer.to_user)
+    # An offer in a game that then ends no longer stands.
+    offer_seat(client, game, "cat", "dave")
+    second = SeatOffer.objects.get(status="pending")
+    organizer_services.game_end(game=game, by=game.organizer, reason="done")
+    client.force_login(second.to_user)
+    assert "Seats offered to you" not in client.get(reverse("games:list")).content.decode()
+    page = client.get(f"/games/{game.pk}/offers/{second.pk}/").content.decode()
+    assert "This game is over: the offer no longer stands." in page
+    late = client.post(f"/games/{game.pk}/offers/{second.pk}/accept/", follow=True)
+    assert "This game is over: the offer no longer stands." in messages_of(late)
+    assert game.seats.get(name="cat", status="active").user.username == "cat"
+
+
+def test_an_offer_is_refused_for_who_could_not_take_the_seat(game):
+    with pytest.raises(ValidationError, match="cat already holds a seat in this game"):
+        organizer_services.seat_offer(
+            seat=game.seats.get(name="bob"), new_user=game.seats.get(name="cat").user, by=game.organizer
+        )
+    with pytest.raises(ValidationError, match="An organizer cannot take a seat"):
+        organizer_services.seat_offer(
+            seat=game.seats.get(name="bob"), new_user=game.organizer, by=game.organizer
+        )
+    bob = game.seats.get(name="bob").user
+    with pytest.raises(PermissionDenied):
+        organizer_services.seat_offer(
+            seat=game.seats.get(name="cat"), new_user=make_user("zoe"), by=bob
+        )
+    assert not SeatOffer.objects.exists() and not OutboxMessage.objects.filter(kind="seat_offer").exists()
+
+
+def test_the_admin_lists_offers_read_only(client, admin_client, game):
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get()
+    listing = admin_client.get("/admin/games/seatoffer/")
+    assert listing.status_code == 200 and "pending" in listing.content.decode()
+    assert admin_client.get(f"/admin/games/seatoffer/{offer.pk}/change/").status_code == 200
+    admin_client.post(f"/admin/games/seatoffer/{offer.pk}/change/", {"status": "accepted"})
+    offer.refresh_from_db()
+    assert offer.status == "pending"
