@@ -15,6 +15,7 @@ human reason; ``resolve`` applies a whole batch of parsed orders, one per pendin
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -119,6 +120,30 @@ class Ruleset:
     # legal too, and may be typed.
     legal_orders_cap: ClassVar[int | None] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset's own ``resolve`` takes parsed orders; wrapped, it takes order text
+        too (engine.md: ``resolve(state, {seat: order})`` with orders in the order
+        language), each parsed by ``parse_order`` first (IllegalOrder if it does not
+        parse)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("resolve")
+        if own is None or getattr(own, "_takes_text", False):
+            return
+
+        @functools.wraps(own)
+        def resolve(
+            self: Ruleset, state: State, orders: Mapping[str, Any]
+        ) -> tuple[State, list[Event]]:
+            if any(isinstance(order, str) for order in orders.values()):
+                orders = {
+                    seat: self.parse_order(state, seat, order) if isinstance(order, str) else order
+                    for seat, order in orders.items()
+                }
+            return own(self, state, orders)
+
+        resolve._takes_text = True  # type: ignore[attr-defined]
+        cls.resolve = resolve  # type: ignore[method-assign]
+
     # --- set-up -----------------------------------------------------------------
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -202,9 +227,9 @@ class Ruleset:
     def resolve(
         self, state: State, orders: Mapping[str, dict[str, Any]]
     ) -> tuple[State, list[Event]]:
-        """Apply one parsed order for every pending seat; return the new state and the
-        events, in order. Forced prompts that follow are answered by the engine. Never
-        changes ``state``."""
+        """Apply one order for every pending seat (parsed, or its text: see
+        ``__init_subclass__``); return the new state and the events, in order. Forced
+        prompts that follow are answered by the engine. Never changes ``state``."""
         raise NotImplementedError
 
     def default_order(self, state: State, seat: str) -> str:
