@@ -156,7 +156,14 @@ def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[s
         elif kind == "orders_revealed":
             prompt = payload.get("prompt")
             step: dict[str, str] = {}
-            for seat, order in sorted((payload.get("orders") or {}).items()):
+            orders = payload.get("orders") or {}
+            if not isinstance(orders, dict):
+                problems.append(f"entry {seq}: its orders are not an object of seat: order")
+                continue
+            for seat, order in sorted(orders.items()):
+                if not isinstance(order, dict):
+                    problems.append(f"entry {seq}: order of {seat} is not an object (text, salt, commitment)")
+                    continue
                 text, salt = order.get("text"), order.get("salt")
                 if not isinstance(text, str) or not isinstance(salt, str):
                     problems.append(f"entry {seq}: order of {seat} has no text or salt")
@@ -226,8 +233,18 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
 
     if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
         return ["not a game export: no entries list"]
-    game = export.get("game") or {}
+    if export.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        return [f"not a {EXPORT_FORMAT} export (format {export.get('format')!r})"]
+    game = export.get("game")
+    game = {} if game is None else game
     entries = export["entries"]
+    if not isinstance(game, dict):
+        return ["not a game export: its game record is not an object"]
+    if not entries:
+        return ["the log has no entries: nothing to verify (a game's log starts with game_created)"]
+    for index, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("payload", {}), dict | None):
+            return [f"entry #{index} of the list is not a log entry (an object with an object payload)"]
     problems = check_chain(entries)
     order_problems, steps = _check_orders(entries)
     problems += order_problems
@@ -375,7 +392,10 @@ def verify_export_file(path: str) -> int:
     if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
         sys.stdout.write(f"{path}: not a game export (no entries list)\n")
         return EXIT_UNREADABLE
-    problems = verify_export(export)
+    try:
+        problems = verify_export(export)
+    except Exception as exc:  # a shape no check above foresaw: a verdict, not a traceback
+        problems = [f"malformed export: {type(exc).__name__}: {exc}"]
     if problems:
         for line in problems:
             sys.stdout.write(line + "\n")
