@@ -123,3 +123,56 @@ def test_ratings_cli_bad_input_exits_2(payload: object, raw: str | None, message
     proc = _cli("tournaments.ratings", payload, raw)
     assert proc.returncode == 2
     assert message in proc.stderr
+
+
+def test_pairing_cli_avoids_a_repeat_with_a_split_far_down_the_preference() -> None:
+    """Rule 3, "When no repeat is needed, none happens": twelve players at [4, 3, 2], each
+    having met everyone but a partner (p01-p02, p03-p04, ...). Only six tables of two,
+    each pair of partners, have no repeat; that split comes 7th in preference."""
+    ids = [f"p{i:02d}" for i in range(1, 13)]
+    partner = {ids[i]: ids[i ^ 1] for i in range(12)}
+    players = [
+        {"id": p, "points": 0, "rating": 1500, "opponents": [q for q in ids if q not in (p, partner[p])]}
+        for p in ids
+    ]
+    run = _cli("tournaments.pairing", {"table_sizes": [4, 3, 2], "players": players})
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert sorted(sorted(t) for t in out["tables"]) == [[ids[i], ids[i + 1]] for i in range(0, 12, 2)]
+    assert out["byes"] == []
+
+
+def test_pairing_cli_counts_a_meeting_listed_on_one_side_only() -> None:
+    """b lists a; a does not list b. a, b and c are tied, so rule 2 leaves the bye to
+    rule 3: b sits out, a meets c (not a repeat)."""
+    for a_lists, b_lists in ((["b"], []), ([], ["a"]), (["b"], ["a"])):
+        data = {"table_sizes": [2], "players": [
+            {"id": "a", "opponents": a_lists}, {"id": "b", "opponents": b_lists}, {"id": "c"}]}  # fmt: skip
+        run = _cli("tournaments.pairing", data)
+        assert run.returncode == 0, run.stderr
+        out = json.loads(run.stdout)
+        assert [sorted(t) for t in out["tables"]] == [["a", "c"]] and out["byes"] == ["b"], (a_lists, b_lists)
+
+
+def test_pairing_cli_gives_byes_rather_than_seat_forbidden_pairs_together() -> None:
+    """Rule 1 is hard, rule 2 wants as few byes as possible: a may meet nobody, so a sits
+    out, and of b, c, d (tied) the last in the standings, d, too; b meets c. Exit 2 only
+    when nobody can be seated."""
+    data = {"table_sizes": [2], "players": _players("a", "b", "c", "d"),
+            "forbidden": [["a", "b"], ["a", "c"], ["a", "d"]]}  # fmt: skip
+    run = _cli("tournaments.pairing", data)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert [sorted(t) for t in out["tables"]] == [["b", "c"]]
+    assert sorted(out["byes"]) == ["a", "d"]
+
+    three = {"table_sizes": [3], "players": _players(*"abcdef"),
+             "forbidden": [["a", x] for x in "bcdef"]}  # fmt: skip
+    out = json.loads(_cli("tournaments.pairing", three).stdout)
+    assert [sorted(t) for t in out["tables"]] == [["b", "c", "d"]]
+    assert sorted(out["byes"]) == ["a", "e", "f"]
+
+    alone = {"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]}
+    run = _cli("tournaments.pairing", alone)
+    assert run.returncode == 2
+    assert "no way to seat anyone" in json.loads(run.stdout)["error"]

@@ -5,16 +5,19 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - Standings order: points descending, then rating descending, then id ascending.
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
   next, ...; byes only when no split exists, as few as possible). The preference yields
-  to rules 1-3: another split (up to ``SPLITS_MAX`` in preference order) is taken when
+  to rules 1-3: another split (in preference order; ``SPLITS_MAX`` in full, then, while
+  the best has a repeat meeting, any of the next ``STRICT_WORK // players`` that seats
+  everyone with none) is taken when
   it keeps forbidden pairs apart where the preferred one cannot, gives the byes to more
   deserving players, or needs fewer repeat meetings; rules 4 and 5 choose within a split.
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
   last; up to ``TIED_BYE_TRIES`` other choices are tried). If the forbidden pairs make
-  the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
-  never added to get around forbidden pairs: if no choice of the minimum number of byes
-  works, the input is rejected ("no way to seat ..."). Choices that would seat a player
+  the rest impossible to seat, the next candidate(s) in that order are tried; if no
+  choice of the minimum number of byes works, more byes are given, as few as work (rule 1
+  is hard), and only when nobody can be seated is the input rejected ("no way to seat
+  anyone ..."). Choices that would seat a player
   with fewer allowed partners than the smallest table needs are passed over at a glance
   (up to ``BYE_CHOICES`` choices looked at); of the others at most
   ``max(10, 2000 // active)`` are tried in full. For three or more a table the search
@@ -43,6 +46,7 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import combinations, islice, product
 
 from . import two
@@ -100,11 +104,15 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
     return PairingResult(tables=tuple(tables))
 
 
-# How many splits of the players into table sizes are tried, at most (each is a full
-# pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
+# How many splits of the players into table sizes are paired in full, at most (each is a
+# full pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
 SPLITS_MAX = 6
-# Beyond them, more splits are tried only while none keeps the forbidden pairs apart.
+# Beyond them (SPLITS_ANY splits at most), a split is looked at only while none keeps the
+# forbidden pairs apart, or for a layout with no repeat meeting while the best has one:
+# that for as long as splits looked at x active players stays under STRICT_WORK (every
+# split of a small field; a few of a big one, whose every search is dearer).
 SPLITS_ANY = 200
+STRICT_WORK = 240
 
 
 def pair(request: PairingRequest) -> PairingResult:
@@ -114,8 +122,9 @@ def pair(request: PairingRequest) -> PairingResult:
     does better on the contract's rules 1-3, which come first: one that keeps the
     forbidden pairs apart when it cannot, one whose byes go to more deserving players, or
     one with fewer repeat meetings. Rules 4 and 5 (points, seats) only choose within a
-    split. Raises :class:`PairingError` when nobody can be seated or when the forbidden
-    pairs leave no way to seat the players at the allowed sizes.
+    split. When the forbidden pairs leave no way to seat the players with the fewest
+    byes the sizes allow, more byes are given (rule 1 is hard; rule 2: as few as
+    possible). Raises :class:`PairingError` when nobody can be seated.
     """
     active = [p for p in request.players if not p.withdrawn]
     if not active:
@@ -129,13 +138,45 @@ def pair(request: PairingRequest) -> PairingResult:
     n_byes, _preferred = layout
     candidates = _bye_order(active)
     rank = _deserving_rank(candidates)
+    for byes in range(n_byes, len(active) - min(request.table_sizes) + 1):
+        if not splits(len(active) - byes, request.table_sizes, 1):
+            continue  # the rest cannot fill tables of the allowed sizes
+        found = _pair_with_byes(request, active, candidates, rank, byes)
+        if found is not None:
+            return found
+    raise PairingError(
+        "no way to seat anyone: the forbidden pairs keep apart every table the allowed "
+        "sizes could make"
+    )
+
+
+def _pair_with_byes(
+    request: PairingRequest,
+    active: list[Player],
+    candidates: list[Player],
+    rank: dict[str, int],
+    n_byes: int,
+) -> PairingResult | None:
+    """The best pairing with ``n_byes`` byes over the splits of the rest (rules 1-3,
+    then the preferred split), or None when the forbidden pairs rule out every one."""
     ideal = tuple(sorted(rank[p.id] for p in candidates[:n_byes]))  # the most deserving
     best: tuple[tuple[tuple[int, ...], int, int], PairingResult] | None = None
+    strict: PairingRequest | None = None
     for split_rank, sizes in enumerate(splits(len(active) - n_byes, request.table_sizes,
                                               SPLITS_ANY)):  # fmt: skip
-        if split_rank >= SPLITS_MAX and best is not None:
-            break  # past the first few, only to find one that keeps forbidden pairs apart
-        found = _pair_split(request, active, candidates, n_byes, sizes)
+        if best is None or split_rank < SPLITS_MAX:
+            found = _pair_split(request, active, candidates, n_byes, sizes)
+        elif best[0][1] == 0:
+            break  # past the first few, only to keep forbidden pairs apart or avoid repeats
+        elif (split_rank - SPLITS_MAX) * len(active) >= STRICT_WORK:
+            break
+        else:
+            # "When no repeat is needed, none happens": a less preferred split counts only
+            # if it seats everyone with no repeat meeting, so ask just that (the earlier
+            # meetings as forbidden pairs: ruled out at a glance when they are dense).
+            if strict is None:
+                strict = _no_repeats(request, active)
+            found = _pair_split(strict, active, candidates, n_byes, sizes)
         if found is None:
             continue
         result = found
@@ -147,11 +188,20 @@ def pair(request: PairingRequest) -> PairingResult:
         # after it are less preferred.
         if key[0] == ideal and key[1] == 0:
             break
-    if best is None:
-        raise PairingError(
-            "no way to seat the players: the forbidden pairs cannot all be kept apart"
-        )
-    return best[1]
+    return best[1] if best is not None else None
+
+
+def _no_repeats(request: PairingRequest, active: list[Player]) -> PairingRequest:
+    """``request`` with every earlier meeting between active players as a forbidden pair:
+    a pairing of it has no repeat meeting."""
+    ids = {p.id for p in active}
+    met = {
+        tuple(sorted((p.id, o)))
+        for p in active
+        for o in p.opponents
+        if o in ids and o != p.id
+    }
+    return replace(request, forbidden=tuple(sorted(set(request.forbidden) | met)))
 
 
 def _deserving_rank(candidates: list[Player]) -> dict[str, int]:
@@ -204,10 +254,13 @@ def _tie_key(p: Player) -> tuple[int, float, float]:
 
 
 def _repeats(request: PairingRequest, tables: tuple[tuple[str, ...], ...]) -> int:
-    """Repeat meetings of a layout, once per earlier meeting (rule 3)."""
+    """Repeat meetings of a layout, once per earlier meeting (rule 3). A meeting listed
+    on one side only counts (the larger of the two counts, as ``build_field`` reads)."""
     opponents = {p.id: p.opponents for p in request.players}
     return sum(
-        opponents[a].count(b) for table in tables for a, b in combinations(table, 2)
+        max(opponents[a].count(b), opponents[b].count(a))
+        for table in tables
+        for a, b in combinations(table, 2)
     )
 
 
