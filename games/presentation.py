@@ -472,8 +472,8 @@ def order_reading(
             canonical = ""
         if canonical:
             return "" if canonical == typed else canonical
-    if ruleset == "5x" and isinstance(parsed, dict):
-        canonical = _fivex_order_text(parsed)
+    if ruleset in _ORDER_TEXTS and isinstance(parsed, dict):
+        canonical = _ORDER_TEXTS[ruleset](parsed)
         if canonical:
             return "" if canonical == typed else canonical
     summary = parsed_summary(parsed)
@@ -493,6 +493,26 @@ def _fivex_order_text(parsed: dict[str, Any]) -> str:
     if key in ("play", "pass", "bid", "take", "build"):
         return f"{key.upper()} {value}"
     return ""
+
+
+def _fourx_order_text(parsed: dict[str, Any]) -> str:
+    """A parsed 4X Dice order in the order language, as the legal orders are written:
+    ``ALLOCATE EXPAND EXPLORE``, ``PASS``, ``HIT bob 2 SHIP; HIT cat 1 ASTEROID``. "" for
+    another shape."""
+    try:
+        if parsed.get("kind") == "allocate":
+            return "ALLOCATE " + " ".join(str(area) for area in parsed["areas"])
+        if parsed.get("kind") == "exterminate":
+            hits = parsed["hits"]
+            if not hits:
+                return "PASS"
+            return "; ".join(f"HIT {h['seat']} {h['die']} {h['lower']}" for h in hits)
+    except (KeyError, TypeError):
+        return ""
+    return ""
+
+
+_ORDER_TEXTS = {"5x": _fivex_order_text, "4x-dice": _fourx_order_text}
 
 
 def _plain(value: Any) -> str:

@@ -239,3 +239,24 @@ def test_the_picker_text_is_the_hits_its_rows_keep():
     assert [r["seat"] for r in only_dropped["rows"]] == ["bob", ""]
     assert only_dropped["text"] == "HIT bob 1 SHIP"
     assert hit_picker(ruleset="4x-dice", view=view, seat_name="ann")["text"] == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("resolve", "typed", "reading"),
+    [
+        (False, "allocate exterminate, explore,expand", "ALLOCATE EXTERMINATE EXPLORE EXPAND"),
+        (True, "hit bob 1 ship;hit  cat 1 ship", "HIT bob 1 SHIP; HIT cat 1 SHIP"),
+        (True, "pass\n# nothing to hit", "PASS"),
+    ],
+)
+def test_an_order_typed_otherwise_reads_back_in_the_order_language(client, resolve, typed, reading):
+    """"Understood as" gave the parse's fields ("kind: allocate; areas: EXTERMINATE
+    EXPLORE EXPAND") for an ALLOCATE typed with commas."""
+    from games.services.orders import order_submit
+
+    game = exterminate_game(resolve=resolve)
+    order_submit(seat=game.seats.get(name="ann"), text=typed, source="web")
+    html = page_for(client, game, "ann")
+    said = re.search(r'id="order-reading">Understood as: <code>([^<]*)</code>', html)
+    assert (said.group(1) if said else "") == reading
+    assert "kind:" not in html and "areas:" not in html
