@@ -174,12 +174,23 @@ def order_text(order: dict[str, Any]) -> str:
 
 
 def verbs_now(state: State) -> list[str]:
-    """The order forms allowed now, for error messages."""
+    """The order forms allowed now, for error messages: only those with a legal order
+    (no SWITCH while every tile but the black one is under a pawn, no MOVE BLACK while a
+    pawn stands on it)."""
     verbs = []
     empty = reserve_empty(state)
+    board, reserve = state["board"], state["reserve"]
+    pawned = {v for v in state["pawns"].values() if v is not None}
     if not empty:
-        verbs += ["PLACE <colour> <q>,<r>", "SWITCH <q>,<r> TO <colour>"]
-    verbs.append("MOVE BLACK TO <q>,<r>")
+        verbs.append("PLACE <colour> <q>,<r>")
+        if any(
+            tile != BLACK and key not in pawned
+            and any(reserve[c] and LETTER[c] != tile for c in COLOURS)
+            for key, tile in board.items()
+        ):  # fmt: skip
+            verbs.append("SWITCH <q>,<r> TO <colour>")
+    if black_hex(state) not in pawned and frontier(board, exclude_black=True):
+        verbs.append("MOVE BLACK TO <q>,<r>")
     if state["options"]["open_game"] and empty:
         verbs.append("SWAP <q1>,<r1> <q2>,<r2>")
     if state["options"]["change_goal"]:

@@ -300,3 +300,20 @@ def test_legal_orders_are_exactly_the_accepted_ones() -> None:
     for text in legal:
         R.parse_order(state, "ann", text)
     assert "SWAP 0,1 1,0" not in legal
+
+
+def test_an_unknown_order_names_only_the_actions_legal_now() -> None:
+    """ann's pawn stands on the only coloured tile and bob's on the black one: cat can
+    only PLACE, and the refusal said SWITCH and MOVE BLACK were allowed too."""
+    state = R.new_game(players=["ann", "bob", "cat"], seed=1, setup={"first": "ann"})
+    state, _ = R.submit_step(state, {"ann": "PLACE YELLOW 1,0"})
+    state, _ = R.submit_step(state, {"bob": "MOVE BLACK TO 2,0"})
+    assert {order.split()[0] for order in R.legal_orders(state, "cat")} == {"PLACE"}
+    assert refuse(state, "cat", "P YELLOW 1 0") == "unknown order 'P'; allowed now: PLACE <colour> <q>,<r>"
+    # After ann's first tile, bob may PLACE or MOVE BLACK (the tile is under ann's pawn).
+    state = R.new_game(players=["ann", "bob", "cat"], seed=1, setup={"first": "ann"})
+    state, _ = R.submit_step(state, {"ann": "PLACE YELLOW 1,0"})
+    assert {order.split()[0] for order in R.legal_orders(state, "bob")} == {"PLACE", "MOVE"}
+    assert refuse(state, "bob", "JUMP") == (
+        "unknown order 'JUMP'; allowed now: PLACE <colour> <q>,<r>; MOVE BLACK TO <q>,<r>"
+    )
