@@ -151,7 +151,7 @@ def goal_shape(cells: Any) -> dict[str, Any]:
         named.append(f"{q},{r}")
     # For screen readers: the shape as its cells (the drawing alone says nothing).
     label = "goal: " + " ".join(named)
-    return {"viewbox": _layout(out, size, 2), "cells": out, "label": label}
+    return {"viewbox": _layout(out, size, 2), "cells": out, "label": label, "named": " ".join(named)}
 
 
 @register.filter

@@ -141,6 +141,7 @@ def test_no_other_seats_hidden_goal_anywhere_in_the_acting_seats_page(client):
     assert picker_data(html) is not None
     mine = rules.secrets(state, "ann")
     assert mine and html.count('aria-label="goal: ') == 1  # ann's own goal only
+    assert 'data-card="1"><svg' in html and ">goal 1<" not in html  # one goal: no number
     [own] = state["goals"]["ann"]  # named by its cells, for a screen reader
     assert 'aria-label="goal: ' + " ".join(f"{q},{r}" for q, r in own) + '"' in html
     for seat in ("amy", "bob"):
@@ -236,3 +237,26 @@ def test_pawn_labels_stay_distinct_when_letters_cannot_tell_seats_apart():
         assert sorted(labels) == sorted(seats), seats
         assert len(set(labels.values())) == len(seats), (seats, labels)
         assert all(1 <= len(v) <= 3 for v in labels.values()), labels
+
+
+def test_goals_are_numbered_as_change_names_them_and_the_board_note_fits_the_picker(client):
+    """With two goals the CHANGE picker offers "my goal 1" and "my goal 2": the goal
+    pictures say which is which (one goal: no number). The board note said hexes to play
+    on were dashed, while the picker shows them highlighted."""
+    from games.services.games import game_create_seated
+
+    users = [make_user(n) for n in ("ann", "amy")]
+    goals = {"ann": GOALS["ann"] + GOALS["amy"], "amy": GOALS["bob"] + GOALS["ann"]}
+    game = game_create_seated(
+        organizer=users[0], ruleset="6x5", users=users, is_private=False,
+        options={"goals": 2, "change_goal": True}, setup={"first": "ann", "goals": goals},
+    )  # fmt: skip
+    html = page_for(client, game, "ann")
+    players = html.split('aria-label="Players"', 1)[1]
+    mine = players.split("<strong>ann</strong>", 1)[1].split("</tr>", 1)[0]
+    assert 'aria-label="goal 2: ' in mine
+    assert re.findall(r'data-card="(\d)"><span class="small muted">goal (\d)</span>', mine) == [("1", "1"), ("2", "2")]
+    assert "(highlighted while you choose where to play)" in html  # ann's turn: the picker
+    theirs = page_for(client, game, "amy").split('aria-label="Players"', 1)[1]
+    assert "2 hidden" in theirs.split("<strong>ann</strong>", 1)[1].split("</tr>", 1)[0]
+    assert "(highlighted while you choose where to play)" not in page_for(client, game, "amy")
