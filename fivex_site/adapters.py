@@ -1,6 +1,8 @@
 """allauth's account adapter with the site's words (players have player names) and the
 site's public address (``FIVEX_BASE_URL``) in its emails."""
 
+import logging
+import smtplib
 from dataclasses import dataclass
 from email.utils import make_msgid
 from urllib.parse import urlsplit, urlunsplit
@@ -10,6 +12,8 @@ from django.conf import settings
 from django.contrib import messages
 
 from fivex_site.links import public_url, site_path
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,35 @@ class AccountAdapter(DefaultAccountAdapter):
         }
         host = urlsplit(settings.FIVEX_BASE_URL).netloc
         context.setdefault("current_site", PublicSite(name="FiveX", domain=host))
-        return super().send_mail(template_prefix, email, context)
+        from allauth.core import context as allauth_context
+
+        msg = self.render_mail(
+            template_prefix, email, {"request": allauth_context.request, "email": email, **context}
+        )
+        try:
+            msg.send()
+        except (smtplib.SMTPException, OSError) as exc:
+            # The mail server is away or refused: the account is made all the same (a 500
+            # here left it made and unconfirmable), and the email waits in the outbox, tried
+            # again as game emails are.
+            self._send_later(msg, exc)
+
+    @staticmethod
+    def _send_later(msg, exc: BaseException) -> None:  # noqa: ANN001
+        from games.services.notifications import AUTOMATIC_HEADERS, outbox_enqueue
+
+        html = next(
+            (content for content, kind in getattr(msg, "alternatives", []) if kind == "text/html"), ""
+        )
+        headers = {k: v for k, v in msg.extra_headers.items() if k not in AUTOMATIC_HEADERS}
+        for to in msg.to:
+            outbox_enqueue(
+                to=to, subject=msg.subject, body=msg.body, html=html, kind="account", headers=headers
+            )
+        logger.warning(
+            "account email to %d recipient(s) queued in the outbox: %s: %s",
+            len(msg.to), type(exc).__name__, exc,
+        )  # fmt: skip
 
     def set_password(self, user, password) -> None:  # noqa: ANN001
         """A password changed, set or reset (allauth's flows all come here) also revokes

@@ -32,3 +32,12 @@ ACCOUNT_FORMS = {
     "set_password": "fivex_site.forms.SetPasswordForm",
     "reset_password_from_key": "fivex_site.forms.ResetPasswordKeyForm",
 }
+
+# allauth limits failed logins, sign-ups and password resets per client address. Behind
+# the TLS proxy production runs behind, every request comes from the proxy's address:
+# the client's is the last one the proxy adds to X-Forwarded-For (TRUSTED_PROXY_COUNT
+# proxies of yours in front), or a header the proxy sets (TRUSTED_CLIENT_IP_HEADER, e.g.
+# X-Real-IP or CF-Connecting-IP). Without it one stranger's ten bad logins a minute
+# would lock every player out.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1 if IS_PRODUCTION else 0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("TRUSTED_CLIENT_IP_HEADER", default="") or None

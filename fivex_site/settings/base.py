@@ -37,6 +37,13 @@ else:
     SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-fivex-development-only")
 
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+if IS_PRODUCTION and not FIVEX_BASE_URL.startswith("https://"):
+    # Emails link to it, the allowed host comes from it, and production's cookies are
+    # Secure: a default of http://127.0.0.1:8000 would leave nobody able to sign in.
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs FIVEX_BASE_URL, the https:// address players use "
+        f"(e.g. https://fivex.example.org), not {FIVEX_BASE_URL!r}."
+    )
 GAMES_MAX_DEADLINE_EXTENSIONS = env.int("GAMES_MAX_DEADLINE_EXTENSIONS", default=3)
 GAMES_DEFAULT_DEADLINE_HOURS = env.int("GAMES_DEFAULT_DEADLINE_HOURS", default=48)
 # The beat's deadline sweep resolves due prompts itself for this long, then hands the rest

@@ -6,7 +6,9 @@
 DEFAULT_FROM_EMAIL is the sender of everything FiveX sends.
 """
 
-from .base import env
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import IS_PRODUCTION, env
 
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="FiveX <fivex@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
@@ -32,7 +34,15 @@ if env.str("EMAIL_URL", default=""):
     if _mailer["BACKEND"] != _SMTP:
         _mailer["OPTIONS"] = {}
 elif env.str("EMAIL_HOST", default=""):
-    _port = env.int("EMAIL_PORT", default=587)
+    _ssl = env.bool("EMAIL_USE_SSL", default=env.int("EMAIL_PORT", default=587) == 465)
+    _port = env.int("EMAIL_PORT", default=465 if _ssl else 587)
+    # STARTTLS by default on 587, never with SSL (Django refuses both at once).
+    _tls = env.bool("EMAIL_USE_TLS", default=_port == 587 and not _ssl)
+    if _tls and _ssl:
+        raise ImproperlyConfigured(
+            "EMAIL_USE_TLS (STARTTLS, port 587) and EMAIL_USE_SSL (port 465) exclude each "
+            "other: set one."
+        )
     _mailer = {
         "BACKEND": _SMTP,
         "OPTIONS": {
@@ -40,8 +50,8 @@ elif env.str("EMAIL_HOST", default=""):
             "port": _port,
             "username": env.str("EMAIL_HOST_USER", default=""),
             "password": env.str("EMAIL_HOST_PASSWORD", default=""),
-            "use_tls": env.bool("EMAIL_USE_TLS", default=_port == 587),
-            "use_ssl": env.bool("EMAIL_USE_SSL", default=_port == 465),
+            "use_tls": _tls,
+            "use_ssl": _ssl,
             "timeout": _timeout,
         },
     }
@@ -52,4 +62,15 @@ else:
 if env.str("EMAIL_BACKEND", default="") and env.str("EMAIL_BACKEND") != _mailer["BACKEND"]:
     _mailer = {"BACKEND": env.str("EMAIL_BACKEND")}
 
+if IS_PRODUCTION and _mailer["BACKEND"] == "fivex_site.devmail.EmailBackend":
+    # The console mailer would print every confirmation link, password reset and seat
+    # reply address (a credential) into the logs, and nobody could confirm an address.
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs outgoing email: EMAIL_URL, EMAIL_HOST or EMAIL_BACKEND."
+    )
+
 MAILERS = {"default": _mailer}
+
+# Who is emailed the site's errors (a 500 in production), from SERVER_EMAIL:
+# comma-separated addresses.
+ADMINS = env.list("ADMINS", default=[])

@@ -51,6 +51,40 @@ def test_sign_up_sends_a_verification_email_optional_by_default(client, settings
 
 
 @pytest.mark.django_db
+def test_sign_up_while_the_mail_server_is_away_queues_the_email(client, settings, smtp_sink) -> None:
+    """A mail server refusing connections made sign-up a 500 with the account made and no
+    way to confirm it (the next try: "email taken"). Now the account is made, the email
+    waits in the outbox, and the outbox sends it once the server is back."""
+    import socket
+
+    from games.models import OutboxMessage
+    from games.services.notifications import outbox_send
+
+    settings.FIVEX_BASE_URL = "https://fivex.example.org"
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # nothing listens there once the socket is closed
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                                    "OPTIONS": {"host": "127.0.0.1", "port": port, "timeout": 5}}}  # fmt: skip
+    response = sign_up(client)
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(email="ada@example.com").exists()
+    (queued,) = OutboxMessage.objects.filter(kind="account")
+    assert queued.to == "ada@example.com" and queued.status == "queued"
+    assert re.search(r"https://fivex\.example\.org/accounts/confirm-email/\S+/", queued.body)
+    assert queued.headers["Message-ID"].endswith("@fivex.example.org>")
+
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                                    "OPTIONS": {"host": smtp_sink.host, "port": smtp_sink.port}}}  # fmt: skip
+    outbox_send(message_id=queued.pk)
+    (arrived,) = smtp_sink.wait_for(1)
+    assert arrived.rcpt_tos == ["ada@example.com"]
+    assert "/accounts/confirm-email/" in arrived.message.get_body(("plain",)).get_content()
+    queued.refresh_from_db()
+    assert queued.status == "sent"
+
+
+@pytest.mark.django_db
 def test_sign_up_refuses_a_taken_email_and_player_name(client) -> None:
     sign_up(client)
     client.logout()
@@ -231,3 +265,27 @@ def test_signed_in_pages_are_not_cached_and_public_ones_may_be(client) -> None:
     sign_up(client)
     for path in ("/", "/games/", "/account/settings/"):
         assert client.get(path)["Cache-Control"] == "private, no-store", path
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_failed_logins_behind_the_proxy_lock_out_their_sender_only(client, settings, proxies) -> None:
+    """allauth limits failed logins per address. Behind production's proxy every request
+    comes from the proxy: without counting the proxy (TRUSTED_PROXY_COUNT, 1 in
+    production), a stranger's eleven bad logins locked every player out."""
+    from django.test import Client
+
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = proxies
+    get_user_model().objects.create_user("ada", "ada@example.com", PASSWORD)
+    stranger = {"HTTP_X_FORWARDED_FOR": "203.0.113.9", "REMOTE_ADDR": "10.0.0.2"}
+    player = {"HTTP_X_FORWARDED_FOR": "198.51.100.7", "REMOTE_ADDR": "10.0.0.2"}
+    for n in range(11):
+        answer = client.post(
+            "/accounts/login/", {"login": f"nobody{n}@example.com", "password": "wrong"}, **stranger
+        )
+    assert "Too many failed login attempts" in answer.content.decode()
+    login = Client().post("/accounts/login/", {"login": "ada@example.com", "password": PASSWORD}, **player)
+    if proxies:
+        assert login.status_code == 302  # logged in
+    else:
+        assert "Too many failed login attempts" in login.content.decode()  # the old lock-out

@@ -14,7 +14,8 @@ CONTROLLED = (
     "CELERY_FILESYSTEM_BROKER_DIR", "EMAIL_URL", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_BACKEND",
     "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "FIVEX_ENV",
     "SECRET_KEY", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "FIVEX_BASE_URL", "ORDERS_DOMAIN",
-    "ACCOUNT_EMAIL_VERIFICATION", "DEFAULT_FROM_EMAIL",
+    "ACCOUNT_EMAIL_VERIFICATION", "DEFAULT_FROM_EMAIL", "ADMINS", "TRUSTED_PROXY_COUNT",
+    "TRUSTED_CLIENT_IP_HEADER",
 )  # fmt: skip
 PRINT_SETTINGS = """
 import json
@@ -37,7 +38,8 @@ print(json.dumps({
     "rest": s.REST_FRAMEWORK, "apps": s.INSTALLED_APPS,
     "ssl_redirect": getattr(s, "SECURE_SSL_REDIRECT", False),
     "redirect_exempt": getattr(s, "SECURE_REDIRECT_EXEMPT", []),
-    "anymail": s.ANYMAIL,
+    "anymail": s.ANYMAIL, "admins": s.ADMINS,
+    "proxies": [s.ALLAUTH_TRUSTED_PROXY_COUNT, s.ALLAUTH_TRUSTED_CLIENT_IP_HEADER],
 }))
 """
 
@@ -133,20 +135,60 @@ def test_production_requires_a_secret_key() -> None:
 
 def test_production_is_strict() -> None:
     s = settings_with(
-        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org"
+        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
+        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587",
     )
     assert s["debug"] is False
     assert s["verification"] == "mandatory"
     assert s["secure_cookies"] == [True, True]
     assert s["allowed_hosts"] == ["fivex.example.org"]
     assert s["ssl_redirect"] is True
+    # allauth's login limits count the client behind the proxy, not the proxy.
+    assert s["proxies"] == [1, None]
+
+
+PRODUCTION = {"FIVEX_ENV": "production", "SECRET_KEY": "x" * 50}
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"EMAIL_URL": "smtp://mail.example.org:25"}, "FIVEX_ENV=production needs FIVEX_BASE_URL, the https:// address"),
+        ({"EMAIL_URL": "smtp://mail.example.org:25", "FIVEX_BASE_URL": "http://fivex.example.org"},
+         "not 'http://fivex.example.org'"),
+        ({"FIVEX_BASE_URL": "https://fivex.example.org"},
+         "FIVEX_ENV=production needs outgoing email: EMAIL_URL, EMAIL_HOST or EMAIL_BACKEND."),
+    ],
+)  # fmt: skip
+def test_production_refuses_to_start_on_development_defaults(env: dict, said: str) -> None:
+    """With only FIVEX_ENV and SECRET_KEY, production ran on http://127.0.0.1:8000 (no
+    one could sign in) and printed every confirmation link and reply address in the logs."""
+    done = resolve(**PRODUCTION, **env)
+    assert done.returncode != 0
+    assert said in done.stderr
+
+
+def test_proxies_admins_and_smtp_over_ssl_from_the_environment() -> None:
+    s = settings_with(
+        TRUSTED_PROXY_COUNT="2", TRUSTED_CLIENT_IP_HEADER="X-Real-IP",
+        ADMINS="ops@example.org,Ann <ann@example.org>", EMAIL_HOST="smtp.example.org",
+        EMAIL_USE_SSL="true",
+    )  # fmt: skip
+    assert s["proxies"] == [2, "X-Real-IP"]
+    assert s["admins"] == ["ops@example.org", "Ann <ann@example.org>"]
+    options = s["mailer"]["OPTIONS"]
+    assert (options["port"], options["use_ssl"], options["use_tls"]) == (465, True, False)
+    assert settings_with()["proxies"] == [0, None]  # development: no proxy in front
+    both = resolve(EMAIL_HOST="smtp.example.org", EMAIL_USE_SSL="true", EMAIL_USE_TLS="true")
+    assert both.returncode != 0 and "exclude each other" in both.stderr
 
 
 @pytest.mark.django_db
 def test_production_redirects_to_https_but_not_the_health_probe(client, settings) -> None:
     # A load balancer probes /healthz over plain HTTP: a 301 would read as "down".
     production = settings_with(
-        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org"
+        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
+        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587",
     )
     settings.SECURE_SSL_REDIRECT = production["ssl_redirect"]
     settings.SECURE_REDIRECT_EXEMPT = production["redirect_exempt"]
