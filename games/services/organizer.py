@@ -282,11 +282,17 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
         _check_organizer(game, by)
         old = Seat.objects.get(pk=seat.pk)
         _check_handover(game=game, old=old, new_user=new_user, by=by)
-        # An offer of this seat still waiting is moot now (``seat_offer_accept`` marks
-        # its own offer accepted after this).
-        SeatOffer.objects.filter(seat=old, status=SeatOffer.Status.PENDING).update(
-            status=SeatOffer.Status.WITHDRAWN, decided_at=timezone.now()
-        )
+        # An offer of this seat still waiting is moot now, and its player is told
+        # (``seat_offer_accept`` marks its own offer accepted after this).
+        from games.services.notifications import notify_seat_offer_closed
+
+        for moot in SeatOffer.objects.filter(
+            seat=old, status=SeatOffer.Status.PENDING
+        ).select_related("seat", "to_user", "game"):
+            moot.status, moot.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
+            moot.save(update_fields=["status", "decided_at"])
+            if not (offered and moot.to_user_id == getattr(new_user, "pk", None)):
+                notify_seat_offer_closed(offer=moot, why="the seat was handed to another player")
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])

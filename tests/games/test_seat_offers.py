@@ -202,6 +202,9 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
     )
     offer.refresh_from_db()
     assert offer.status == "withdrawn"
+    assert "the seat bob is no longer offered to you: the seat was handed to another player." in (
+        mail_to("dave")[-1].body
+    )
     with pytest.raises(GameStateError, match="withdrawn already"):
         organizer_services.seat_offer_accept(offer=offer, by=offer.to_user)
     # An offer in a game that then ends no longer stands.
