@@ -601,7 +601,7 @@ def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> lis
         lines.append(f"  ({count} orders; e.g. {example})")
     if len(lines) > limit:
         more = len(lines) - limit
-        lines = [*lines[:limit], f"... and {more} more (the game page lists them all)"]
+        lines = [*lines[:limit], f"... and {more} more (the game page offers them all; any legal order may be typed)"]
     return lines
 
 

@@ -356,7 +356,7 @@ def test_emails_write_every_combination_of_words_as_one_pattern():
     # Past the limit the rest is counted.
     many = [f"TAKE CARD{n}" for n in range(70)]
     assert legal_orders_lines(many, limit=60) == [
-        *many[:60], "... and 10 more (the game page lists them all)"
+        *many[:60], "... and 10 more (the game page offers them all; any legal order may be typed)"
     ]
 
 
