@@ -289,3 +289,25 @@ def test_failed_logins_behind_the_proxy_lock_out_their_sender_only(client, setti
         assert login.status_code == 302  # logged in
     else:
         assert "Too many failed login attempts" in login.content.decode()  # the old lock-out
+
+
+@pytest.mark.django_db
+def test_account_pages_say_log_in_and_sign_up_as_the_site_does(client) -> None:
+    """The menu and every page say "Log in", "Sign up", "Log out"; allauth's own pages said
+    "Sign In", "Sign Up", "Sign Out" (locale/en overrides its words)."""
+    login = client.get("/accounts/login/").content.decode()
+    signup = client.get("/accounts/signup/").content.decode()
+    for html in (login, signup):
+        assert "Sign In" not in html and "Sign Up" not in html
+    assert re.search(r"<h1[^>]*>\s*Log in\s*</h1>", login)
+    assert re.search(r"<button[^>]*>\s*Log in\s*</button>", login)
+    assert re.search(r"<h1[^>]*>\s*Sign up\s*</h1>", signup)
+    assert "Then please <a" in signup and ">log in</a>" in signup
+    get_user_model().objects.create_user("ada", "ada@example.com", PASSWORD)
+    landed = client.post(
+        "/accounts/login/", {"login": "ada@example.com", "password": PASSWORD}, follow=True
+    ).content.decode()
+    assert "Logged in as ada." in landed and "Successfully signed in" not in landed
+    logout = client.get("/accounts/logout/").content.decode()
+    assert "Are you sure you want to log out?" in logout and "Sign Out" not in logout
+    assert "You have logged out." in client.post("/accounts/logout/", follow=True).content.decode()
