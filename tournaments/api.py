@@ -81,6 +81,10 @@ class TableSerializer(serializers.Serializer):
         help_text="Best first; tied players share a group. Null until the result is in.",
     )
     result_source = serializers.CharField(help_text='"game", "organizer" or "" (no result yet).')
+    rated = serializers.BooleanField(
+        help_text="False for a result entered for a game not played out (a forfeit): it counts "
+        "in the standings, not in the ratings."
+    )
 
 
 class ByeSerializer(serializers.Serializer):
@@ -169,6 +173,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
                         if not table.ranking
                         else [[registrations[p] for p in group] for group in table.ranking],
                         "result_source": table.result_source or "",
+                        "rated": table.rated,
                     }
                     for table in sorted(rnd.tables.all(), key=lambda tb: tb.number)
                 ],

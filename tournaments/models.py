@@ -126,6 +126,9 @@ class Table(models.Model):
     result_source = models.CharField(max_length=16, blank=True)  # "game" or "organizer"
     # When the result was first recorded: the table's place in the rating history.
     recorded_at = models.DateTimeField(null=True, blank=True)
+    # False: a result the organizer entered for a game not played out (a forfeit): it
+    # counts in the standings, not in the ratings (FIDE does not rate forfeits either).
+    rated = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["round", "number"]

@@ -479,7 +479,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
                     if r.pk in table.players}
             ranking = parse_ranking(post.get("ranking", ""), regs)
-            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""))
+            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
+                                 rated=not post.get("forfeit"))
         shown = post.get("round", "")
         shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
         return _act(request, tournament, do, "Result recorded.",

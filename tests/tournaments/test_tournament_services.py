@@ -926,3 +926,41 @@ def test_extending_a_round_reports_a_table_at_its_cap_and_extends_the_rest(setti
         rounds.round_extend(rnd=rnd, by=players[0], hours=2)  # not the organizer
     entry = t.log.get(kind="deadlines_extended")
     assert entry.payload == {"round": 1, "hours": 2, "tables": 1, "reason": "snow"}
+
+
+def test_a_forfeit_counts_in_the_standings_but_not_in_the_ratings(client):
+    """A result entered for a game not played out (the organizer ended it) was rated like
+    any game; FIDE does not rate forfeits. Marked a forfeit, it gives the points and no
+    rating change; corrected to a played result, it is rated again."""
+    organizer, players, t, rnd = _finished_duel_round("ff")
+    first, second = rnd.tables.order_by("number")
+    pool = t.rating_pool
+    rated_before = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+    assert rated_before == {f"t{first.pk}", f"t{second.pk}"}
+    results.result_enter(table=first, ranking=[[first.players[1]], [first.players[0]]],
+                         by=organizer, reason="no-show: forfeit", rated=False)  # fmt: skip
+    keys = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+    assert keys == {f"t{second.pk}"}
+    # The second table's players start from the initial rating: rated as if alone.
+    expected = rate([(f"t{second.pk}", [[str(u)] for u in (
+        t.registrations.get(pk=second.players[0]).user_id, t.registrations.get(pk=second.players[1]).user_id)])],
+        initial=1500)  # fmt: skip
+    for user_id, rating in expected.ratings.items():
+        assert RatingEntry.objects.get(pool=pool, user_id=int(user_id)).rating_after == rating
+    # The standings still count the forfeit's points: its winner leads with the other winner.
+    points = {row["registration"].pk: row["points"] for row in selectors.standings(tournament=t)}
+    assert points[first.players[1]] == points[second.players[0]] > points[first.players[0]]
+    assert t.log.filter(kind="result_corrected").latest("seq").payload["rated"] is False
+    assert str(t.rating_pool) not in results.lagging_pools()
+    # Shown as such to the organizer and in the API.
+    client.force_login(organizer)
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert "a forfeit, not rated" in page
+    api = client.get(f"/api/tournaments/{t.slug}/").json()
+    tables = {tb["number"]: tb for rn in api["rounds"] for tb in rn["tables"]}
+    assert (tables[first.number]["rated"], tables[second.number]["rated"]) == (False, True)
+    # Played after all: rated again.
+    results.result_enter(table=first, ranking=[[first.players[1]], [first.players[0]]],
+                         by=organizer, reason="it was played")  # fmt: skip
+    keys = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
+    assert keys == rated_before

@@ -149,10 +149,12 @@ def _ranking_text(table: Table, ranking: Sequence[Sequence[int]]) -> str:
 
 
 def result_enter(
-    *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str
+    *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str, rated: bool = True
 ) -> Table:
     """Enter or correct a table's result by hand (logged with who and why). Ratings of
-    the pool are rebuilt from scratch, since a correction changes everything after it."""
+    the pool are rebuilt from scratch, since a correction changes everything after it.
+    ``rated=False``: a game not played out (a forfeit): the result counts in the
+    standings, not in the ratings."""
     reason = one_line(reason)  # no control characters (a NUL is no database text)
     if not reason:
         raise ValidationError("Say why the result is entered or corrected.")
@@ -199,10 +201,14 @@ def result_enter(
         table.ranking = ranking
         table.result_source = "organizer"
         table.recorded_at = table.recorded_at or timezone.now()
-        table.save(update_fields=["ranking", "result_source", "recorded_at"])
+        table.rated = bool(rated)
+        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated"])
+        payload = {"round": table.round.number, "table": table.number, "old": old,
+                   "new": ranking, "reason": reason}  # fmt: skip
+        if not rated:
+            payload["rated"] = False
         entry = log_add(tournament=tournament, kind="result_corrected" if old else "result_entered",
-                        actor=by, payload={"round": table.round.number, "table": table.number,
-                                           "old": old, "new": ranking, "reason": reason})
+                        actor=by, payload=payload)
         finishes_round = (
             table.round.status == Round.Status.STARTED
             and not table.round.tables.filter(ranking__isnull=True).exists()
@@ -227,7 +233,8 @@ def lagging_pools(*, days: int = LAGGING_DAYS) -> set[str]:
         pool=OuterRef("round__tournament__rating_pool"), game_key=OuterRef("key")
     )
     return set(
-        Table.objects.filter(ranking__isnull=False, recorded_at__gte=timezone.now() - timedelta(days=days))
+        Table.objects.filter(ranking__isnull=False, rated=True,
+                             recorded_at__gte=timezone.now() - timedelta(days=days))
         .annotate(key=Concat(Value("t"), Cast("pk", CharField())))
         .filter(~Exists(missing))
         .values_list("round__tournament__rating_pool", flat=True)
@@ -237,10 +244,10 @@ def lagging_pools(*, days: int = LAGGING_DAYS) -> set[str]:
 
 def pool_games(*, pool: str) -> list[tuple[str, list[list[str]], Table]]:
     """The pool's rated games in the order they finished: ``(key, ranking by user id
-    strings, table)``."""
+    strings, table)``; forfeits (``Table.rated`` off) are not rated."""
     out = []
     tables = (
-        Table.objects.filter(round__tournament__rating_pool=pool, ranking__isnull=False)
+        Table.objects.filter(round__tournament__rating_pool=pool, ranking__isnull=False, rated=True)
         .select_related("round__tournament")
         .order_by("recorded_at", "id")
     )
