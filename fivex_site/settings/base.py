@@ -1,5 +1,7 @@
 """Core Django settings: environment, paths, apps, middleware, templates, static files."""
 
+import os
+import secrets
 from pathlib import Path
 
 import environ
@@ -14,6 +16,32 @@ env = environ.Env()
 # An optional .env file beside manage.py; real environment variables win over it.
 if (BASE_DIR / ".env").is_file():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+
+
+def _development_secret_key() -> str:
+    """This checkout's own development key, made once in ``var/`` (a key written in the
+    repository would let anyone who reaches a ``make run`` forge what it signs: email
+    confirmations, password-reset links). Every process of the checkout (web server,
+    workers, tests) reads the same file; the first to need it writes it, atomically."""
+    path = VAR_DIR / "development-secret-key"
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    draft = VAR_DIR / f".development-secret-key.{os.getpid()}"
+    draft.write_text(secrets.token_urlsafe(50), encoding="ascii")
+    draft.chmod(0o600)
+    try:
+        os.link(draft, path)  # fails if another process wrote it first: use theirs
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink(missing_ok=True)
+    return path.read_text(encoding="ascii").strip()
+
 
 FIVEX_ENV = env.str("FIVEX_ENV", default="development").strip().lower()
 if FIVEX_ENV not in {"development", "production"}:
@@ -34,7 +62,7 @@ if IS_PRODUCTION:
         )
     SECRET_KEY = env.str("SECRET_KEY")
 else:
-    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-fivex-development-only")
+    SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret_key()
 
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 if IS_PRODUCTION and not FIVEX_BASE_URL.startswith("https://"):

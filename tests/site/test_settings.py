@@ -298,3 +298,15 @@ def test_a_broken_anymail_json_value_is_refused_by_name() -> None:
     done = resolve(ANYMAIL_SEND_DEFAULTS="{tags: fivex}")
     assert done.returncode != 0
     assert "ANYMAIL_SEND_DEFAULTS is not valid JSON" in done.stderr
+
+
+def test_development_makes_its_own_secret_key_once_for_the_checkout() -> None:
+    """The development key was a constant in the repository: anyone who reached a
+    ``make run`` could forge what it signs. Now each checkout makes its own in var/, and
+    every process of the checkout reads the same one."""
+    code = "import fivex_site.settings as s; print(s.SECRET_KEY)"
+    first, second = resolve(code).stdout.strip(), resolve(code).stdout.strip()
+    stored = (ROOT / "var" / "development-secret-key").read_text(encoding="ascii").strip()
+    assert first == second == stored and len(stored) >= 50
+    assert "insecure" not in stored
+    assert resolve(code, SECRET_KEY="from-the-environment").stdout.strip() == "from-the-environment"
