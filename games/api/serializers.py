@@ -407,6 +407,42 @@ class LogSerializer(serializers.Serializer):
     entries = LogEntrySerializer(many=True)
 
 
+class ExportGameSerializer(serializers.Serializer):
+    """The game record of an export: what ``python -m engine verify`` replays it from."""
+
+    id = serializers.IntegerField()
+    public_id = serializers.CharField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    engine_version = serializers.CharField()
+    options = serializers.DictField(help_text="The ruleset's options as the game was created.")
+    setup = serializers.DictField(
+        allow_null=True, help_text="The fixed set-up the game was created with, if any."
+    )
+    status = serializers.CharField(help_text="finished or abandoned")
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seating order.")
+    seed = serializers.IntegerField(allow_null=True, help_text="The RNG seed, revealed.")
+    seed_salt = serializers.CharField(allow_null=True)
+    setup_salt = serializers.CharField(allow_null=True)
+    seed_commitment = serializers.CharField(help_text="SHA-256 published at the start.")
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="The seats in groups, best first; null for a game ended early.",
+    )
+
+
+class ExportSerializer(serializers.Serializer):
+    """A game that is over, whole: verifiable offline with ``python -m engine verify``."""
+
+    format = serializers.CharField(help_text="``fivex-game-log/1``")
+    game = ExportGameSerializer()
+    entries = LogEntrySerializer(many=True)
+    final_state = serializers.DictField(
+        allow_null=True, help_text="The engine's state at the end (its keys depend on the ruleset)."
+    )
+
+
 class PingSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
 

@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpResponseNotModified
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers as drf_serializers
 from rest_framework import status
@@ -40,6 +39,8 @@ ERRORS = {
     404: OpenApiResponse(s.ErrorSerializer, description="Unknown game"),
     409: OpenApiResponse(s.ErrorSerializer, description="Wrong game status or prompt"),
 }
+# What a read answers besides 200: no game state stops one (the export's 409 aside).
+READ_ERRORS = {code: answer for code, answer in ERRORS.items() if code != 409}
 # What any POST may also answer: a body over the size limit, or not JSON/form-encoded.
 BODY_ERRORS = {
     413: OpenApiResponse(s.ErrorSerializer, description="Request body too large"),
@@ -512,7 +513,7 @@ class OpenGamesView(BaseAPIView):
 class GameDetailView(BaseAPIView):
     """The caller's view of a game: its seat's view, or the spectator's."""
 
-    @extend_schema(responses={200: s.SeatViewSerializer, **ERRORS})
+    @extend_schema(responses={200: s.SeatViewSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
         if request.query_params:
             _no_query(request)
@@ -659,7 +660,7 @@ class GameLogView(BaseAPIView):
             OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
                              description='The next entries, when there are: <url>; rel="next".'),
         ],
-        responses={200: s.LogSerializer, **ERRORS},
+        responses={200: s.LogSerializer, **READ_ERRORS},
     )  # fmt: skip
     def get(self, request: Request, game_id: int) -> Response:
         game = self.visible_game(request, game_id)  # a stranger's 404 before any 400
@@ -679,7 +680,13 @@ class GameLogView(BaseAPIView):
 class GameExportView(BaseAPIView):
     """The finished game's full record: setup, seed, every order, the hash chain."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        responses={
+            200: s.ExportSerializer,
+            **READ_ERRORS,
+            409: OpenApiResponse(s.ErrorSerializer, description="The game is not over yet"),
+        }
+    )
     def get(self, request: Request, game_id: int) -> Response:
         _no_query(request)
         game = self.visible_game(request, game_id)

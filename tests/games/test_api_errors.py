@@ -272,6 +272,12 @@ def test_schema_of_the_games_api_generates_without_warnings(client):
         "seq", "kind", "payload", "created_at", "prev_hash", "hash", "redacted"
     }  # fmt: skip
     assert "redacted" not in entry["required"] and "hash" in entry["required"]
+    # A read answers 409 only where it can: the export of a game still running.
+    for route in ("/api/games/{game_id}/", "/api/games/{game_id}/log/"):
+        assert "409" not in paths[route]["get"]["responses"], route
+    export = paths["/api/games/{game_id}/export/"]["get"]["responses"]
+    assert "409" in export
+    assert export["200"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Export"}
     assert client.get("/api/schema/").status_code == 200
 
 

@@ -102,6 +102,7 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
 
     export = clients["ben"].get(f"/api/games/{game_id}/export/")
     assert export.status_code == 200, export.content
+    assert_matches_schema(export.json(), "Export")  # typed in the schema (was "object")
     record = export.json()["game"]
     assert sorted(record["players"]) == sorted(NAMES)
     # The seed revealed at the end matches the commitment published at the start.
@@ -204,3 +205,27 @@ def test_orders_over_the_api_are_resolved_by_a_real_worker(celery_worker_process
     # ann kept CAESAR and received the leader her right-hand neighbour passed.
     assert "CAESAR" in view["view"]["hand"] and "GANDHI" not in view["view"]["hand"]
     assert "PLAY CAESAR" in view["legal_orders"]
+
+
+def assert_matches_schema(body, component: str) -> None:
+    """``body`` validates against the OpenAPI schema's ``component`` (JSON Schema 2020-12,
+    as OpenAPI 3.1 writes it), every property of it named there."""
+    import jsonschema
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+
+    def closed(node):  # no property the schema does not name
+        if isinstance(node, dict):
+            node = {k: closed(v) for k, v in node.items()}
+            if node.get("type") == "object" and "properties" in node:
+                node.setdefault("additionalProperties", False)
+            return node
+        if isinstance(node, list):
+            return [closed(v) for v in node]
+        return node
+
+    root = {"$ref": f"#/components/schemas/{component}", "components": {"schemas": closed(components)}}
+    jsonschema.Draft202012Validator(root).validate(body)
+
