@@ -257,6 +257,10 @@ class DeadlineExtendForm(forms.Form):
         },
     )
     reason = forms.CharField(max_length=200, required=False)
+    # What the page showed: the prompt and how often its deadline was extended (a race
+    # with the deadline, or a double click, then changes nothing).
+    prompt = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    extensions = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
 
 class GameEndForm(forms.Form):

@@ -495,6 +495,9 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
         kind="game_walkover",
         payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
     )
+    from games.services.organizer import seat_offers_close
+
+    seat_offers_close(game=game, why="the game is over")
     notify_game_notice(
         game=game,
         subject=f"Game over: {winner.name} wins",

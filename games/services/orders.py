@@ -443,7 +443,8 @@ def _submit_locked(
             raise DeadlinePassed(
                 f"Orders for prompt {prompt.number} closed at "
                 f"{local_time(closes)}{after}; nothing "
-                "was stored. The missing orders are being filled with default orders."
+                "was stored. The missing orders are being filled with default orders (unless"
+                " the organizer extends the deadline first: you would be told)."
             )
     rules = ruleset_get(game.ruleset)
     try:

@@ -57,11 +57,23 @@ def _reason_said(reason: str) -> str:
     return f" The organizer's reason: {why}." if why else ""
 
 
-def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> Prompt:
+def deadline_extend(
+    *,
+    game: Game,
+    by: Any,
+    hours: float,
+    reason: str = "",
+    prompt_number: int | None = None,
+    extensions_seen: int | None = None,
+) -> Prompt:
     """Push the open prompt's deadline back by ``hours`` (at most
     ``GAMES_MAX_DEADLINE_EXTENSIONS`` times per prompt; a new deadline in the quiet hours
     moves to their end). Works while paused too (the remaining time grows). Raises
-    PermissionDenied, GameStateError, ValidationError."""
+    PermissionDenied, GameStateError, ValidationError.
+
+    ``prompt_number`` and ``extensions_seen``, what the organizer's page showed: when the
+    prompt was resolved meanwhile (the deadline won the race) or its deadline was extended
+    meanwhile (a double click), nothing is extended and the GameStateError says why."""
     from games.presentation import local_time
     from games.services.notifications import notify_game_notice
 
@@ -78,6 +90,17 @@ def deadline_extend(*, game: Game, by: Any, hours: float, reason: str = "") -> P
         if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameStateError("Only a game in progress has a deadline to extend.")
         prompt = _open_prompt(game)
+        if prompt_number is not None and prompt.number != prompt_number:
+            raise GameStateError(
+                f"Prompt {prompt_number} was resolved before the extension arrived (prompt "
+                f"{prompt.number} is open now): nothing was extended."
+            )
+        if extensions_seen is not None and prompt.extensions != extensions_seen:
+            now = f" (now {local_time(prompt.deadline)})" if prompt.deadline else ""
+            raise GameStateError(
+                f"The deadline of prompt {prompt.number} was just extended{now}: nothing more "
+                "was changed."
+            )
         if prompt.extensions >= cap:
             raise GameStateError(
                 f"This deadline has already been extended {prompt.extensions} times "
@@ -404,6 +427,23 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     return offer
 
 
+def seat_offers_close(*, game: Game, why: str) -> int:
+    """Close the game's offers still waiting (its end makes them moot) and tell each
+    player offered a seat ``why``. Called under the game's lock. Returns how many."""
+    from games.services.notifications import notify_seat_offer_closed
+
+    closed = 0
+    for offer in SeatOffer.objects.filter(game=game, status=SeatOffer.Status.PENDING).select_related(
+        "seat", "to_user"
+    ):
+        offer.game = game
+        offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
+        offer.save(update_fields=["status", "decided_at"])
+        notify_seat_offer_closed(offer=offer, why=why)
+        closed += 1
+    return closed
+
+
 def _pending_offer(offer: SeatOffer) -> SeatOffer:
     """``offer`` read again under its game's lock; GameStateError unless it still waits
     for an answer in a game in progress whose seat nobody else took meanwhile."""
@@ -511,6 +551,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         if was_started:
             payload.update(end_reveal(game=game))
         log_append(game=game, kind="game_ended", payload=payload)
+        seat_offers_close(game=game, why="the game was ended")
         notify_game_notice(
             game=game,
             subject="Game ended",

@@ -412,6 +412,9 @@ def _finish_locked(
     game.finished_at = now
     game.ranking = rules.ranking(state)
     game.save(update_fields=["status", "finished_at", "ranking"])
+    from games.services.organizer import seat_offers_close
+
+    seat_offers_close(game=game, why="the game is over")
     log_append_many(
         game=game,
         entries=[

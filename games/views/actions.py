@@ -239,13 +239,19 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         if not form.is_valid():
             _form_error(request, form)
         else:
-            organizer_services.deadline_extend(
+            prompt = organizer_services.deadline_extend(
                 game=game,
                 by=request.user,
                 hours=form.cleaned_data["hours"],
                 reason=form.cleaned_data["reason"],
+                prompt_number=form.cleaned_data.get("prompt"),
+                extensions_seen=form.cleaned_data.get("extensions"),
             )
-            messages.success(request, f"Deadline extended by {form.cleaned_data['hours']} h.")
+            messages.success(
+                request,
+                f"The deadline of prompt {prompt.number} was extended by "
+                f"{form.cleaned_data['hours']} h.",
+            )
     elif action == "remind":
         reminded = organizer_services.game_remind(game=game, by=request.user)
         messages.success(request, f"Reminder sent to {and_list(reminded)}.")
@@ -379,5 +385,10 @@ def seat_offer_answer(request: HttpRequest, game_id: int, offer_id: int, answer:
         organizer_services.seat_offer_decline(offer=offer, by=request.user)
         messages.success(request, "You declined the seat; the organizer was told.")
     except ApplicationError as exc:
+        offer.refresh_from_db(fields=["status"])
+        if answer == "accept" and offer.status == SeatOffer.Status.ACCEPTED:
+            # The second click of a double click: the first one took the seat.
+            messages.info(request, f"You play the seat {offer.seat.name} already.")
+            return redirect("games:detail", game_id=game_id)
         messages.error(request, exc.message)
     return redirect("games:offer", game_id=game_id, offer_id=offer_id)

@@ -323,6 +323,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "is_organizer": is_organizer,
         # Seats offered to other players, waiting for their answer (organizer tools).
         "offers": selectors.seat_offers_waiting(game=game) if is_organizer else [],
+        # The open prompt as the organizer's tools act on it (its extensions so far).
+        "organizer_prompt": selectors.current_prompt(game=game) if is_organizer else None,
         "status_url": reverse("games:status", args=[game.pk]),
         "status": status,
         "poll_seconds": getattr(settings, "GAMES_PAGE_POLL_SECONDS", 5),
@@ -346,6 +348,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ),
         "ruleset_name": ruleset_name(game.ruleset),
         "min_players": game_services.ruleset_get(game.ruleset).min_players,
+        "max_extensions": getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3),
         # Seats that play later in this round (5X's explorers and Erik): public.
         "plays_later": _plays_later(game, engine_part(view)),
         "waiting_note": (

@@ -205,7 +205,8 @@ def test_orders_close_at_the_deadline_plus_grace_not_at_the_next_sweep(
     assert refused.value.code == "deadline_passed"
     assert str(refused.value) == (
         f"Orders for prompt 1 closed at {closes} UTC (its deadline plus the grace period); "
-        "nothing was stored. The missing orders are being filled with default orders."
+        "nothing was stored. The missing orders are being filled with default orders (unless"
+        " the organizer extends the deadline first: you would be told)."
     )
     assert not SealedOrder.objects.filter(prompt=prompt, seat_name="cat", source="email").exists()
     # ... and the sweep runs at once (eager here): cat's order is the default one.

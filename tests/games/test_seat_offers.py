@@ -104,9 +104,10 @@ def test_the_organizers_handover_is_an_offer_and_nothing_changes_until_it_is_acc
     assert welcome.subject == "[Offers] You play the seat bob"
     assert "You accepted the seat bob: you play it from now on." in welcome.body
     assert mail_to("bob", kind="notice")  # told the seat went to another player
-    # A second click changes nothing and says why.
+    # A second click changes nothing and lands on the game too.
     again = client.post(f"{url}accept/", follow=True)
-    assert "This offer was accepted already: nothing was changed." in messages_of(again)
+    assert "You play the seat bob already." in messages_of(again)
+    assert again.request["PATH_INFO"] == f"/games/{game.pk}/"
     assert LogEntry.objects.filter(game=game, kind="seat_replaced").count() == 1
     assert "Seats offered to you" not in client.get(reverse("games:list")).content.decode()
 
@@ -214,9 +215,11 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
     client.force_login(second.to_user)
     assert "Seats offered to you" not in client.get(reverse("games:list")).content.decode()
     page = client.get(f"/games/{game.pk}/offers/{second.pk}/").content.decode()
-    assert "This game is over: the offer no longer stands." in page
+    assert "This offer was withdrawn" in page
     late = client.post(f"/games/{game.pk}/offers/{second.pk}/accept/", follow=True)
-    assert "This game is over: the offer no longer stands." in messages_of(late)
+    assert "This offer was withdrawn already: nothing was changed." in messages_of(late)
+    # Closed with the game, and its player told (a race audit: it stayed pending, unsaid).
+    assert "the seat cat is no longer offered to you: the game was ended." in mail_to("dave")[-1].body
     assert game.seats.get(name="cat", status="active").user.username == "cat"
 
 

@@ -726,3 +726,48 @@ def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(
         answer = client.post(url, {"text": text}, follow=True)
     said = [m for m in messages_of(answer) if "Order received" in m][-1]
     assert said.endswith("Every order is in: the prompt resolves in a moment, and until then you may still replace yours.")
+
+
+def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, users, started):
+    """A race audit: the organizer's Extend, sent as the deadline resolved prompt 1, was
+    spent on prompt 2; a double click extended twice (two of three extensions, two emails
+    to everyone). The form now carries the prompt and its extensions as shown."""
+    from django.utils import timezone
+
+    from games.models import LogEntry, OutboxMessage
+    from games.services.resolution import prompt_resolve
+
+    login(client, users["ann"])
+    page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    form = page.split(f'action="/games/{started.pk}/organizer/extend/"', 1)[1].split("</form>", 1)[0]
+    assert '<input type="hidden" name="prompt" value="1">' in form
+    assert '<input type="hidden" name="extensions" value="0">' in form
+    assert "Prompt 1's deadline: extended 0 of 3 times." in visible_text(form)
+    shown = {"hours": 2, "reason": "", "prompt": 1, "extensions": 0}
+
+    url = reverse("games:organizer", args=[started.pk, "extend"])
+    first = client.post(url, shown, follow=True)
+    assert "The deadline of prompt 1 was extended by 2 h." in messages_of(first)
+    again = client.post(url, shown, follow=True)  # the second click of a double click
+    assert any(
+        m.startswith("The deadline of prompt 1 was just extended (now ") and m.endswith(
+            "nothing more was changed.")
+        for m in messages_of(again)
+    ), messages_of(again)
+    prompt = started.prompts.get(number=1)
+    assert prompt.extensions == 1
+    assert LogEntry.objects.filter(game=started, kind="deadline_extended").count() == 1
+    assert OutboxMessage.objects.filter(game=started, subject__endswith="Deadline extended").count() == 3  # once each
+
+    # The deadline wins the race: prompt 1 resolves (default orders) before the click lands.
+    started.prompts.filter(number=1).update(deadline=timezone.now())
+    assert prompt_resolve(game_id=started.pk, prompt_number=1, fill_missing=True)
+    late = client.post(url, {**shown, "extensions": 1}, follow=True)
+    assert (
+        "Prompt 1 was resolved before the extension arrived (prompt 2 is open now): nothing "
+        "was extended." in messages_of(late)
+    )
+    assert started.prompts.get(number=2).extensions == 0
+    # A form without them (an older page) still extends the open prompt.
+    client.post(url, {"hours": 1})
+    assert started.prompts.get(number=2).extensions == 1

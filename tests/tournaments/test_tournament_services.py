@@ -964,3 +964,23 @@ def test_a_forfeit_counts_in_the_standings_but_not_in_the_ratings(client):
                          by=organizer, reason="it was played")  # fmt: skip
     keys = set(RatingEntry.objects.filter(pool=pool).values_list("game_key", flat=True))
     assert keys == rated_before
+
+
+def test_the_same_result_entered_twice_changes_nothing_the_second_time():
+    """A race audit: two clicks entering one result logged a "correction" from it to
+    itself, emailed the table's players that their result was corrected, and rebuilt the
+    ratings twice."""
+    from games.models import OutboxMessage
+
+    organizer, _players, t, rnd = _finished_duel_round("tw")
+    table = rnd.tables.order_by("number").first()
+    ranking = Table.objects.get(pk=table.pk).ranking
+    log_before = t.log.count()
+    mails_before = OutboxMessage.objects.count()
+    ledger_before = list(RatingEntry.objects.filter(pool=t.rating_pool).values_list("pk", flat=True))
+    with pytest.raises(ValidationError, match=r"result is already .*: nothing was changed"):
+        results.result_enter(table=table, ranking=[list(reversed(g)) for g in ranking],
+                             by=organizer, reason="double click")  # fmt: skip
+    assert t.log.count() == log_before
+    assert OutboxMessage.objects.count() == mails_before
+    assert list(RatingEntry.objects.filter(pool=t.rating_pool).values_list("pk", flat=True)) == ledger_before

@@ -198,6 +198,13 @@ def result_enter(
                 "from its game, or is entered by a member of staff who does not play at it."
             )
         old = table.ranking
+        if old and _as_sets(old) == _as_sets(ranking) and table.rated == bool(rated):
+            # A double click, or a second organizer entering what the first did: nothing to
+            # log, tell the players or rate again.
+            raise ValidationError(
+                f"Table {table.number}'s result is already {_ranking_text(table, old)}: "
+                "nothing was changed."
+            )
         table.ranking = ranking
         table.result_source = "organizer"
         table.recorded_at = table.recorded_at or timezone.now()
