@@ -92,3 +92,42 @@ def test_the_change_password_rules_are_read_with_the_field(client):
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password("A-new-pass-456")
+
+
+@pytest.mark.parametrize("ruleset", ["5x", "4x-dice", "6x5"])
+def test_wide_tables_of_the_rules_pages_scroll_in_a_named_region_a_keyboard_reaches(client, ruleset):
+    """An accessibility audit (axe, 400 % zoom): the rules' tables made the page scroll
+    sideways; now each scrolls in its own region, focusable and named after its heading."""
+    html = client.get(f"/games/rules/{ruleset}/").content.decode()
+    tables = html.count('<table class="view-table">')
+    regions = re.findall(
+        r'<div class="scroll" tabindex="0" role="region" aria-label="([^"]+)"><table class="view-table">', html
+    )
+    assert tables and len(regions) == tables
+    assert len(set(regions)) == len(regions)  # each named apart (landmark-unique)
+
+
+def test_the_6x5_board_scrolls_in_a_region_a_keyboard_reaches(client):
+    from tests.games.test_6x5_hex_picker import table_game
+    from tests.games.web_support import page_for
+
+    html = page_for(client, table_game(), None)  # a spectator: no hex to tab to
+    assert re.search(r'<div class="hexmap-box" tabindex="0" role="region" aria-label="Board[^"]*">', html)
+
+
+def test_messages_are_a_list_inside_a_live_region(client):
+    """role="status" on the <ul> itself took its list role away (axe: listitem)."""
+    from tests.games.web_support import make_user
+
+    client.force_login(make_user("ann"))
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.cookie import CookieStorage
+
+    response = client.get("/games/")  # no message: no region
+    assert 'class="messages-box"' not in response.content.decode()
+    storage = CookieStorage(response.wsgi_request)
+    storage.add(constants.SUCCESS, "Done.")
+    storage.update(response)
+    client.cookies.update(response.cookies)
+    html = client.get("/games/").content.decode()
+    assert re.search(r'<div class="messages-box" role="status">\s*<ul class="messages">\s*<li class="message success">Done\.</li>', html)

@@ -16,7 +16,7 @@
   // so a screen reader reads it first instead of the page's top.
   document.addEventListener("DOMContentLoaded", function () {
     if (window.location.hash) { return; }
-    var messages = document.querySelector("ul.messages");
+    var messages = document.querySelector(".messages-box");
     if (messages) {
       messages.setAttribute("tabindex", "-1");
       messages.focus();
