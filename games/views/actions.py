@@ -34,10 +34,14 @@ def _my_seat(request: HttpRequest, game: object) -> Seat:
     return seat
 
 
-def _form_error(request: HttpRequest, form: object) -> None:
+def _form_text(form: object) -> str:
+    """A refused form's errors in one message."""
     errors = form.errors.get_json_data()  # type: ignore[attr-defined]
-    text = "; ".join(e["message"] for field in errors.values() for e in field)
-    messages.error(request, text or "The form was not valid.")
+    return "; ".join(e["message"] for field in errors.values() for e in field) or "The form was not valid."
+
+
+def _form_error(request: HttpRequest, form: object) -> None:
+    messages.error(request, _form_text(form))
 
 
 @login_required
@@ -225,19 +229,49 @@ def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:detail", game_id=game.pk)
 
 
+# The organizer's fields kept when a tool refuses (the page shows them again, in error).
+_KEPT_FIELDS = ("hours", "reason", "username", "seat")
+
+
+def _keep_organizer_form(request: HttpRequest, game_id: int, action: str, error: str) -> None:
+    """Remember the refused tool, its error and what was typed: the page reopens the
+    tools on that form, with the values and the error tied to them."""
+    request.session[f"organizer_draft_{game_id}"] = {
+        "action": action,
+        "error": error,
+        **{name: str(request.POST.get(name) or "")[:200] for name in _KEPT_FIELDS},
+    }
+
+
 @login_required
 @post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     """The organizer's tools: extend the deadline, remind the players who owe an order,
     pause, resume, replace a seat, end (or,
-    before the start, cancel), and before the start make the game private or public."""
+    before the start, cancel), and before the start make the game private or public.
+    A refusal keeps the form (``_keep_organizer_form``)."""
     game = load_visible_game(request, game_id)
     if not selectors.may_organize(game=game, user=request.user):
         raise PermissionDenied("Only the organizer of this game may do that.")
+    try:
+        response = _organizer_action(request, game, action)
+    except ApplicationError as exc:
+        _keep_organizer_form(request, game.pk, action, exc.message)
+        raise
+    return response
+
+
+def _refuse(request: HttpRequest, game: Game, action: str, text: str) -> None:
+    """An organizer tool's refusal: the message, and the form kept."""
+    messages.error(request, text)
+    _keep_organizer_form(request, game.pk, action, text)
+
+
+def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
     if action == "extend":
         form = DeadlineExtendForm(request.POST)
         if not form.is_valid():
-            _form_error(request, form)
+            _refuse(request, game, action, _form_text(form))
         else:
             prompt = organizer_services.deadline_extend(
                 game=game,
@@ -268,19 +302,19 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
         seats = list(Seat.objects.filter(game=game, status__in=("active", "resigned")))
         form = SeatReplaceForm(request.POST, seats=seats, at_once=request.user.is_staff)
         if not form.is_valid():
-            _form_error(request, form)
+            _refuse(request, game, action, _form_text(form))
         else:
             who = form.cleaned_data["username"]
             new_user = selectors.player_by_name_or_email(text=who, emails=request.user.is_staff)
             if new_user is None and "@" in who and not request.user.is_staff:
-                messages.error(request, selectors.NAME_NOT_ADDRESS)
+                _refuse(request, game, action, selectors.NAME_NOT_ADDRESS)
             elif new_user is None:
-                messages.error(
-                    request,
+                _refuse(
+                    request, game, action,
                     "There is no player with that name or email address."
                     if request.user.is_staff
                     else "There is no player with that name.",
-                )
+                )  # fmt: skip
             elif request.user.is_staff:  # a site administrator hands it over at once
                 seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
@@ -298,7 +332,7 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
             pk=_int_or_none(request.POST.get("offer")), game=game
         ).first()
         if offer is None:
-            messages.error(request, "There is no such offer in this game.")
+            _refuse(request, game, action, "There is no such offer in this game.")
         else:
             organizer_services.seat_offer_withdraw(offer=offer, by=request.user)
             messages.success(request, f"The offer of seat {offer.seat.name} was withdrawn.")
@@ -314,7 +348,7 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
     elif action == "end":
         form = GameEndForm(request.POST)
         if not form.is_valid():
-            _form_error(request, form)
+            _refuse(request, game, action, _form_text(form))
         else:
             forming = game.status == Game.Status.FORMING
             organizer_services.game_end(

@@ -325,6 +325,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "offers": selectors.seat_offers_waiting(game=game) if is_organizer else [],
         # The open prompt as the organizer's tools act on it (its extensions so far).
         "organizer_prompt": selectors.current_prompt(game=game) if is_organizer else None,
+        # An organizer tool that refused: its form is shown again, open, with the error.
+        "organizer_draft": request.session.pop(f"organizer_draft_{game.pk}", None)
+        if is_organizer
+        else None,
         "status_url": reverse("games:status", args=[game.pk]),
         "status": status,
         "poll_seconds": getattr(settings, "GAMES_PAGE_POLL_SECONDS", 5),

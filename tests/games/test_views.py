@@ -771,3 +771,32 @@ def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, us
     # A form without them (an older page) still extends the open prompt.
     client.post(url, {"hours": 1})
     assert started.prompts.get(number=2).extensions == 1
+
+
+def test_a_refused_organizer_tool_comes_back_open_with_what_was_typed_and_its_error(client, users, started):
+    """An accessibility audit: a refusal was only the message at the top; the tools were
+    folded again, the typed name or hours gone, and no field was marked in error."""
+    login(client, users["ann"])
+    cat_seat = started.seats.get(name="cat")
+    client.post(reverse("games:organizer", args=[started.pk, "replace"]),
+                {"seat": cat_seat.pk, "username": "nobodyhere", "confirm": "on"})  # fmt: skip
+    html = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    panel = html.split('id="organizer"', 1)[1]
+    assert '<details class="tools" open>' in panel
+    assert '<p class="errorlist" id="org-error-replace">There is no player with that name.</p>' in panel
+    assert re.search(r'<input id="rep-user"[^>]*value="nobodyhere" aria-invalid="true" aria-describedby="org-error-replace"', panel)
+    assert re.search(rf'<option value="{cat_seat.pk}"[^>]* selected>', panel)
+    # Shown once: the next visit has the tools folded, nothing in error.
+    again = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert '<details class="tools">' in again and "org-error-" not in again
+
+    client.post(reverse("games:organizer", args=[started.pk, "extend"]), {"hours": 500, "reason": "exams"})
+    panel = client.get(reverse("games:detail", args=[started.pk])).content.decode().split('id="organizer"', 1)[1]
+    assert 'id="org-error-extend">Extend the deadline by at most 168 hours (a week) at a time.</p>' in panel
+    assert re.search(r'<input id="ext-hours"[^>]*value="500" aria-invalid="true" aria-describedby="org-error-extend"', panel)
+    assert re.search(r'<input id="ext-reason"[^>]*value="exams"', panel)
+    # A refusal from the service (not the form) is kept too: ending without the tick.
+    client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "rain"})
+    panel = client.get(reverse("games:detail", args=[started.pk])).content.decode().split('id="organizer"', 1)[1]
+    assert 'id="org-error-end">Tick the box to confirm: nothing was ended.</p>' in panel
+    assert re.search(r'<input id="end-reason"[^>]*value="rain"', panel)
