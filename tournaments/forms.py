@@ -59,7 +59,9 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         required=False, label="Pairs who must not meet",
         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
         help_text="Optional, one pair a line: two player names or email addresses, e.g. "
-        "ann bob. They are never seated at the same table (the pairing takes a bye rather).",
+        "ann bob. They are never seated at the same table (when a bye is needed anyway it "
+        "goes where it keeps them apart; if they leave no way to seat everyone, pairing says "
+        "so).",
     )
     # Ticked boxes in the order they are posted: the page lists them in the chosen order,
     # and moves one up or down with its arrows.
@@ -86,7 +88,8 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         if not emails:
             self.fields["forbidden_pairs"].help_text = (
                 "Optional, one pair a line: two player names, e.g. ann bob. They are never "
-                "seated at the same table (the pairing takes a bye rather)."
+                "seated at the same table (when a bye is needed anyway it goes where it keeps "
+                "them apart; if they leave no way to seat everyone, pairing says so)."
             )
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())

@@ -6,18 +6,18 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
   next, ...; byes only when no split exists, as few as possible). The preference yields
   to rules 1-3: another split (in preference order; ``SPLITS_MAX`` in full, then, while
-  the best has a repeat meeting, any of the next ``STRICT_WORK // players`` that seats
-  everyone with none) is taken when
+  the best has a repeat meeting, in a field of at most ``STRICT_PLAYERS``, any of the next
+  ``STRICT_WORK // players`` that seats everyone with none) is taken when
   it keeps forbidden pairs apart where the preferred one cannot, gives the byes to more
   deserving players, or needs fewer repeat meetings; rules 4 and 5 choose within a split.
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
   last; up to ``TIED_BYE_TRIES`` other choices are tried). If the forbidden pairs make
-  the rest impossible to seat, the next candidate(s) in that order are tried; if no
-  choice of the minimum number of byes works, more byes are given, as few as work (rule 1
-  is hard), and only when nobody can be seated is the input rejected ("no way to seat
-  anyone ..."). Choices that would seat a player
+  the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
+  never added to get around forbidden pairs: if no choice of the minimum number of byes
+  works, the input is rejected ("no way to seat ..."; at once when no table of the
+  smallest size is possible at all). Choices that would seat a player
   with fewer allowed partners than the smallest table needs are passed over at a glance
   (up to ``BYE_CHOICES`` choices looked at); of the others at most
   ``max(10, 2000 // active)`` are tried in full. For three or more a table the search
@@ -112,7 +112,11 @@ SPLITS_MAX = 6
 # that for as long as splits looked at x active players stays under STRICT_WORK (every
 # split of a small field; a few of a big one, whose every search is dearer).
 SPLITS_ANY = 200
-STRICT_WORK = 240
+STRICT_WORK = 72
+# ... and only for fields this small, whose search for a layout with no repeat finishes
+# quickly either way (beyond, a search that finds none runs its whole budget, seconds a
+# split: the first SPLITS_MAX splits decide, as before).
+STRICT_PLAYERS = 16
 
 
 def pair(request: PairingRequest) -> PairingResult:
@@ -122,9 +126,9 @@ def pair(request: PairingRequest) -> PairingResult:
     does better on the contract's rules 1-3, which come first: one that keeps the
     forbidden pairs apart when it cannot, one whose byes go to more deserving players, or
     one with fewer repeat meetings. Rules 4 and 5 (points, seats) only choose within a
-    split. When the forbidden pairs leave no way to seat the players with the fewest
-    byes the sizes allow, more byes are given (rule 1 is hard; rule 2: as few as
-    possible). Raises :class:`PairingError` when nobody can be seated.
+    split. Raises :class:`PairingError` when nobody can be seated, when the forbidden
+    pairs leave no table of the smallest size (found at a glance), or when they leave no
+    way to seat the players with the fewest byes the sizes allow.
     """
     active = [p for p in request.players if not p.withdrawn]
     if not active:
@@ -136,18 +140,58 @@ def pair(request: PairingRequest) -> PairingResult:
             f"of {min(request.table_sizes)}"
         )
     n_byes, _preferred = layout
+    smallest = min(request.table_sizes)
+    if request.forbidden and not _table_possible(request, active, smallest):
+        raise PairingError(
+            f"no way to seat anyone: the forbidden pairs leave no {smallest} players who may "
+            "all share a table"
+        )
     candidates = _bye_order(active)
     rank = _deserving_rank(candidates)
-    for byes in range(n_byes, len(active) - min(request.table_sizes) + 1):
-        if not splits(len(active) - byes, request.table_sizes, 1):
-            continue  # the rest cannot fill tables of the allowed sizes
-        found = _pair_with_byes(request, active, candidates, rank, byes)
-        if found is not None:
-            return found
-    raise PairingError(
-        "no way to seat anyone: the forbidden pairs keep apart every table the allowed "
-        "sizes could make"
-    )
+    found = _pair_with_byes(request, active, candidates, rank, n_byes)
+    if found is None:
+        # More byes than the table sizes need are not given to get around forbidden pairs
+        # (a search over every larger count took minutes, and still failed where they were
+        # dense): the organizer is told, and may withdraw a player or drop a pair.
+        raise PairingError(
+            "no way to seat the players: the forbidden pairs cannot all be kept apart with "
+            f"{n_byes} bye(s)"
+        )
+    return found
+
+
+# The clique search of ``_table_possible`` gives up (and answers "possible") after this
+# many steps.
+TABLE_CHECK_STEPS = 200_000
+
+
+def _table_possible(request: PairingRequest, active: list[Player], size: int) -> bool:
+    """Whether some ``size`` active players may all share a table (no forbidden pair among
+    them): a clique of ``size`` in the graph of allowed pairs. Two clubs whose members may
+    not meet, at tables of 3, have none; the full search took minutes to find that out."""
+    ids = [p.id for p in active]
+    barred: dict[str, set[str]] = {p: set() for p in ids}
+    for a, b in request.forbidden:
+        if a in barred and b in barred:
+            barred[a].add(b)
+            barred[b].add(a)
+    allowed = {p: set(ids) - barred[p] - {p} for p in ids}
+    steps = [TABLE_CHECK_STEPS]
+
+    def extend(size_left: int, candidates: list[str]) -> bool:
+        if size_left == 0:
+            return True
+        for i, v in enumerate(candidates):
+            steps[0] -= 1
+            if steps[0] <= 0:
+                return True  # too long to tell: let the full search decide
+            if len(candidates) - i < size_left:
+                return False
+            if extend(size_left - 1, [w for w in candidates[i + 1 :] if w in allowed[v]]):
+                return True
+        return False
+
+    return extend(size, sorted(ids, key=lambda p: -len(allowed[p])))
 
 
 def _pair_with_byes(
@@ -168,7 +212,7 @@ def _pair_with_byes(
             found = _pair_split(request, active, candidates, n_byes, sizes)
         elif best[0][1] == 0:
             break  # past the first few, only to keep forbidden pairs apart or avoid repeats
-        elif (split_rank - SPLITS_MAX) * len(active) >= STRICT_WORK:
+        elif len(active) > STRICT_PLAYERS or (split_rank - SPLITS_MAX) * len(active) >= STRICT_WORK:
             break
         else:
             # "When no repeat is needed, none happens": a less preferred split counts only
