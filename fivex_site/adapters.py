@@ -2,7 +2,6 @@
 site's public address (``FIVEX_BASE_URL``) in its emails."""
 
 import logging
-import smtplib
 from dataclasses import dataclass
 from email.utils import make_msgid
 from urllib.parse import urlsplit, urlunsplit
@@ -57,7 +56,7 @@ class AccountAdapter(DefaultAccountAdapter):
         )
         try:
             msg.send()
-        except (smtplib.SMTPException, OSError) as exc:
+        except Exception as exc:  # SMTP, a provider's API (anymail), a timeout: all wait
             # The mail server is away or refused: the account is made all the same (a 500
             # here left it made and unconfirmable), and the email waits in the outbox, tried
             # again as game emails are.
@@ -79,6 +78,18 @@ class AccountAdapter(DefaultAccountAdapter):
             "account email to %d recipient(s) queued in the outbox: %s: %s",
             len(msg.to), type(exc).__name__, exc,
         )  # fmt: skip
+
+    def get_client_ip(self, request) -> str:  # noqa: ANN001
+        """allauth's client address for its limits (X-Forwarded-For by
+        ``TRUSTED_PROXY_COUNT``), or the connection's own when the header does not fit:
+        allauth answered a header shorter than the count with ImproperlyConfigured (a
+        500) and an unreadable one with a 403."""
+        from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+
+        try:
+            return super().get_client_ip(request)
+        except (ImproperlyConfigured, PermissionDenied):
+            return request.META.get("REMOTE_ADDR") or "0.0.0.0"
 
     def set_password(self, user, password) -> None:  # noqa: ANN001
         """A password changed, set or reset (allauth's flows all come here) also revokes

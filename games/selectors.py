@@ -649,7 +649,7 @@ def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
     text = str(text or "").replace("\x00", "").strip()
     if not text:
         return None
-    users = get_user_model().objects
+    users = get_user_model().objects.filter(is_active=True)  # not a closed account
     if "@" in text:
         if not emails:
             return None

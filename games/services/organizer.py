@@ -310,11 +310,13 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
         from games.services.notifications import notify_seat_offer_closed
 
         for moot in SeatOffer.objects.filter(
-            seat=old, status=SeatOffer.Status.PENDING
+            Q(seat=old) | Q(to_user=new_user), game=game, status=SeatOffer.Status.PENDING
         ).select_related("seat", "to_user", "game"):
             moot.status, moot.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
             moot.save(update_fields=["status", "decided_at"])
-            if not (offered and moot.to_user_id == getattr(new_user, "pk", None)):
+            if moot.seat_id != old.pk:  # another seat offered to who takes this one
+                notify_seat_offer_closed(offer=moot, why=f"you play the seat {old.name} now")
+            elif not (offered and moot.to_user_id == getattr(new_user, "pk", None)):
                 notify_seat_offer_closed(offer=moot, why="the seat was handed to another player")
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED

@@ -249,3 +249,29 @@ def test_the_admin_lists_offers_read_only(client, admin_client, game):
     admin_client.post(f"/admin/games/seatoffer/{offer.pk}/change/", {"status": "accepted"})
     offer.refresh_from_db()
     assert offer.status == "pending"
+
+
+def test_an_offer_closes_when_its_player_is_handed_another_seat_and_closed_accounts_are_not_offered(client, game):
+    """Code review: a site administrator handing dave cat's seat left his offer of bob's
+    seat waiting, with an Accept that said "dave already holds a seat". And a closed
+    (inactive) account could be offered a seat, and emailed the private game's name."""
+    from django.contrib.auth import get_user_model
+
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get()
+    staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
+    organizer_services.seat_replace(
+        seat=game.seats.get(name="cat", status="active"), new_user=offer.to_user, by=staff
+    )
+    offer.refresh_from_db()
+    assert offer.status == "withdrawn"
+    assert "the seat bob is no longer offered to you: you play the seat cat now." in mail_to("dave")[-1].body
+    client.force_login(offer.to_user)
+    assert "Seats offered to you" not in client.get(reverse("games:list")).content.decode()
+
+    eve = get_user_model().objects.get(username="eve")
+    eve.is_active = False
+    eve.save(update_fields=["is_active"])
+    refused = offer_seat(client, game, "bob", "eve")
+    assert "There is no player with that name." in messages_of(refused)
+    assert not SeatOffer.objects.filter(to_user=eve).exists()

@@ -311,3 +311,39 @@ def test_account_pages_say_log_in_and_sign_up_as_the_site_does(client) -> None:
     logout = client.get("/accounts/logout/").content.decode()
     assert "Are you sure you want to log out?" in logout and "Sign Out" not in logout
     assert "You have logged out." in client.post("/accounts/logout/", follow=True).content.decode()
+
+
+class RefusingBackend:
+    """A mail provider's backend whose API refuses (not an SMTP error)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def send_messages(self, messages) -> int:
+        raise RuntimeError("provider API: 503 Service Unavailable")
+
+
+@pytest.mark.django_db
+def test_sign_up_while_a_mail_providers_api_refuses_queues_the_email_too(client, settings) -> None:
+    """Code review: only SMTP and socket errors were caught; an email provider's API
+    error (anymail) still made sign-up a 500 with the account half made."""
+    from games.models import OutboxMessage
+
+    settings.MAILERS = {"default": {"BACKEND": "tests.site.test_accounts.RefusingBackend"}}
+    assert sign_up(client).status_code == 302
+    (queued,) = OutboxMessage.objects.filter(kind="account")
+    assert queued.to == "ada@example.com" and "/accounts/confirm-email/" in queued.body
+
+
+@pytest.mark.django_db
+def test_a_forwarded_for_header_that_does_not_fit_the_proxy_count_is_no_error(client, settings) -> None:
+    """allauth answered a header with fewer addresses than TRUSTED_PROXY_COUNT with
+    ImproperlyConfigured (a 500), an unreadable one with a 403: the connection's own
+    address stands in."""
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    get_user_model().objects.create_user("ada", "ada@example.com", PASSWORD)
+    for forwarded in ("198.51.100.7", "not-an-address, nor-this"):
+        answer = client.post("/accounts/login/", {"login": "ada@example.com", "password": "wrong"},
+                             HTTP_X_FORWARDED_FOR=forwarded)  # fmt: skip
+        assert answer.status_code == 200, forwarded  # the form again, with its error
+        assert "The email address and/or password you specified are not correct." in answer.content.decode()
