@@ -76,6 +76,22 @@
   }
 
   var UPDATED_KEY = "fivex-updated:" + window.location.pathname;
+  // The reader's choice (every game page): "off" = never reload by itself, show the
+  // "moved on" notice instead (a screen reader in browse mode has no focus to tell).
+  var AUTO_KEY = "fivex-auto-update";
+
+  function autoUpdate() {
+    try { return window.localStorage.getItem(AUTO_KEY) !== "off"; } catch (e) { return true; }
+  }
+
+  function autoUpdateToggle() {
+    var box = document.getElementById("auto-update");
+    if (!box) { return; }
+    box.checked = autoUpdate();
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem(AUTO_KEY, box.checked ? "on" : "off"); } catch (e) { /* kept for this page only */ }
+    });
+  }
 
   // The words for what made the page reload: stages are "status|prompt|deadline|seats".
   function whatChanged(before, after, data, mineChanged) {
@@ -101,6 +117,11 @@
     if (!note || !region) { return; }
     // After the page has settled: a live region written during loading is often not read.
     window.setTimeout(function () { region.textContent = note; region.hidden = false; }, 800);
+  }
+
+  function autoUpdateOffHere() {
+    var box = document.getElementById("auto-update");
+    return box ? !box.checked : false;
   }
 
   function poll(root) {
@@ -129,7 +150,7 @@
               markSealed(data.ordered);  // the same prompt: only who has sealed changed
               version = data.version;
               ordered = data.ordered;
-            } else if (!editing()) {
+            } else if (!editing() && autoUpdate() && !autoUpdateOffHere()) {
               // Say what changed once the page has loaded again (announced there).
               try {
                 window.sessionStorage.setItem(UPDATED_KEY, whatChanged(stage, now, data, mineChanged));
@@ -506,7 +527,7 @@
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
-    if (root) { announceUpdate(); poll(root); }
+    if (root) { autoUpdateToggle(); announceUpdate(); poll(root); }
     guardForms();
     fillOrder();
     hitPicker();
