@@ -110,7 +110,10 @@ def hex_board(view: Any) -> dict[str, Any]:
              "dark": tile in ("K", "B", "R"), "empty": not tile,
              "font": LABEL_FONT if len(label) <= 5 else LABEL_FONT_LONG,
              # A pawn stands in the upper half: the label moves down to stay readable.
-             "label_y": y + HEX_SIZE * 0.3 if seat else y}
+             "label_y": y + HEX_SIZE * 0.3 if seat else y,
+             # The colour in a letter too (R, B, Y), low in the hex: not by colour alone.
+             "letter": tile if tile in ("R", "B", "Y") else "",
+             "letter_y": y + HEX_SIZE * 0.68}
         )  # fmt: skip
         if seat is not None:
             width, top = max(18, 7 * len(labels[seat]) + 8), y - HEX_SIZE * 0.42

@@ -260,3 +260,13 @@ def test_goals_are_numbered_as_change_names_them_and_the_board_note_fits_the_pic
     theirs = page_for(client, game, "amy").split('aria-label="Players"', 1)[1]
     assert "2 hidden" in theirs.split("<strong>ann</strong>", 1)[1].split("</tr>", 1)[0]
     assert "(highlighted while you choose where to play)" not in page_for(client, game, "amy")
+
+
+def test_each_coloured_tile_says_its_colour_in_a_letter_too(client):
+    """An accessibility audit (WCAG 1.4.1): red, blue and yellow tiles differed by their
+    fill alone; each now carries R, B or Y (the black tile and empty places none)."""
+    html = page_for(client, table_game(), None)
+    letters = dict(re.findall(r'<g class="hex" data-hex="([-\d,]+)">.*?(?:class="hex-letter"[^>]*>(\w)</text>|</g>)', html, re.S))
+    assert (letters.get("1,0"), letters.get("-1,0"), letters.get("0,1")) == ("B", "R", "Y")
+    assert not letters.get("0,0")  # the black tile
+    assert html.count('class="hex-letter"') == 3
