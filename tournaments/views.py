@@ -346,6 +346,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "registrations": tournament.registrations.select_related("user"),
         "current": current,
         "latest": latest,
+        # The pairing the Start button starts (refused if it changed meanwhile).
+        "latest_pairing": rounds.pairing_digest(rnd=latest)
+        if latest is not None and latest.status == Round.Status.PAIRED
+        else "",
         "all_rounds": all_rounds,
         "tables": tables,
         "any_waiting": any(row["waiting"] for row in tables),
@@ -412,8 +416,10 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         if current is None:
             messages.error(request, "Pair a round first.")
             return redirect("tournaments:manage", slug=slug)
-        return _act(request, tournament, lambda: rounds.round_start(rnd=current, by=user),
-                    "The round's games have started.")
+        seen = str(post.get("pairing") or "")[:64] or None
+        return _act(request, tournament,
+                    lambda: rounds.round_start(rnd=current, by=user, pairing_seen=seen),
+                    "The round's games have started.")  # fmt: skip
     if action == "remind":
         if current is None:
             messages.error(request, "No round is being played.")

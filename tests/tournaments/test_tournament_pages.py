@@ -606,3 +606,39 @@ def test_an_organizer_who_is_not_staff_learns_nothing_of_accounts_by_address(cli
         said.append([str(m) for m in answer.context["messages"]])
     assert said[0] == said[1] and "only site administrators can find a player by email address" in said[0][0]
     assert not t.registrations.exists()
+
+
+def test_start_starts_the_pairing_the_page_showed(client, people):
+    """A race audit: Start clicked while someone re-paired the round started the new
+    pairing, which the organizer had never seen. The button carries the pairing shown."""
+    import re
+
+    org, players = people
+    client.force_login(org)
+    client.post(reverse("tournaments:create"), {
+        "name": "Race cup", "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
+        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz"],
+    })  # fmt: skip
+    t = Tournament.objects.get(name="Race cup")
+    act = lambda name, **data: client.post(  # noqa: E731
+        reverse("tournaments:manage_action", args=[t.slug, name]), data, follow=True)
+    act("open")
+    for p in players:
+        act("register", user=p.username)
+    act("pair")
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    shown = re.search(r'<input type="hidden" name="pairing" value="([0-9a-f]{16})">', panel).group(1)
+    rnd = Round.objects.get(tournament=t, number=1)
+    # Meanwhile the round is paired again by hand: the first table's players swap seats.
+    first, second = rnd.tables.order_by("number")
+    rounds.round_pair_by_hand(tournament=t, tables=[list(reversed(first.players)), second.players],
+                              by=org, force=True)  # fmt: skip
+    assert rounds.pairing_digest(rnd=rnd) != shown
+    refused = act("start", pairing=shown)
+    said = [str(m) for m in refused.context["messages"]]
+    assert "Round 1 was paired again since your page showed it: check the new pairing, then start it. Nothing was started." in said
+    rnd.refresh_from_db()
+    assert rnd.status == "paired"
+    act("start", pairing=rounds.pairing_digest(rnd=rnd))
+    rnd.refresh_from_db()
+    assert rnd.status == "started"

@@ -253,9 +253,23 @@ def _tell_the_byes(*, tournament: Tournament, rnd: Round) -> None:
         )
 
 
-def round_start(*, rnd: Round, by: Any) -> Round:
+def pairing_digest(*, rnd: Round) -> str:
+    """A short digest of the round's pairing (tables in seat order, byes): a Start sent
+    from a page that showed another pairing is refused (``round_start``)."""
+    import hashlib
+    import json
+
+    tables = [[t.number, list(t.players)] for t in rnd.tables.order_by("number")]
+    byes = sorted(rnd.byes.values_list("registration_id", flat=True))
+    text = json.dumps([tables, byes], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:
     """Create and start one game per table, its seats in the paired order, with the
-    tournament's ruleset, options and deadline policy."""
+    tournament's ruleset, options and deadline policy. ``pairing_seen``: the
+    ``pairing_digest`` the organizer's page showed; a round paired again since (by
+    someone else, at the same moment) is not started."""
     from games.services.games import game_create_seated
 
     with transaction.atomic():
@@ -264,6 +278,11 @@ def round_start(*, rnd: Round, by: Any) -> Round:
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PAIRED:
             raise TournamentError("This round has already started.")
+        if pairing_seen and pairing_seen != pairing_digest(rnd=rnd):
+            raise TournamentError(
+                f"Round {rnd.number} was paired again since your page showed it: check the "
+                "new pairing, then start it. Nothing was started."
+            )
         registrations = {r.pk: r for r in tournament.registrations.select_related("user")}
         users = {pk: r.user for pk, r in registrations.items()}
         # Everyone the round places, at a table or with a bye (a bye scores points).
