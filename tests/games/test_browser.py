@@ -492,18 +492,8 @@ def test_a_reader_may_turn_the_pages_own_updates_off(browser_page, live_server, 
     """An accessibility audit: a screen reader in browse mode has no focus to tell, and
     the page reloaded under it when the game moved on. "Update this page by itself"
     (remembered by the browser) turned off, the notice says so instead."""
-    from games.services import games as game_services
-    from games.services.orders import order_submit
-    from games.services.resolution import prompt_resolve
-    from tests.games.web_support import make_user
-
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    users = {n: make_user(n) for n in ("ann", "bob", "cat")}
-    game = game_services.game_create(organizer=users["ann"], ruleset="5x", seats_count=3,
-                                     options={"leaders": False})  # fmt: skip
-    for name in ("ann", "bob", "cat"):
-        game_services.game_join(game=game, user=users[name])
-    seats = {s.name: s for s in game.seats.all()}
+    game, seats = _three_seat_game()
     page = browser_page
     log_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -511,9 +501,7 @@ def test_a_reader_may_turn_the_pages_own_updates_off(browser_page, live_server, 
     page.uncheck("#auto-update")
     page.locator("h1").first.click()  # nothing focused by keyboard, no field edited
     page.evaluate("() => { window.sameDocument = true; }")
-    for name in ("ann", "bob", "cat"):
-        order_submit(seat=seats[name], text="PLAY EXPLORE", source="web")
-    assert prompt_resolve(game_id=game.pk, prompt_number=1)
+    _resolve_first_prompt(seats)
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")  # not reloaded
     # Remembered: the next page load keeps it off.

@@ -19,17 +19,17 @@ pytestmark = pytest.mark.django_db
 DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
 
 
-@pytest.fixture
-def game(django_capture_on_commit_callbacks):
-    made = dealt_5x_game(
-        django_capture_on_commit_callbacks,
-        names=("ann", "bob", "cat"),
-        organizer="ann",
-        deal=DEAL,
-        name="Hand",
-    )
+def three_seat_game(capture, name: str):
+    """A dealt 5X game of ann (organizer), bob and cat, at its first prompt; dave has an
+    account and no seat."""
+    made = dealt_5x_game(capture, names=("ann", "bob", "cat"), organizer="ann", deal=DEAL, name=name)
     make_user("dave")
     return made
+
+
+@pytest.fixture
+def game(django_capture_on_commit_callbacks):
+    return three_seat_game(django_capture_on_commit_callbacks, "Hand")
 
 
 def messages_of(response) -> list[str]:

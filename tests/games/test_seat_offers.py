@@ -11,26 +11,19 @@ from django.urls import reverse
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
 from games.services import organizer as organizer_services
-from tests.games.web_support import dealt_5x_game, make_user, visible_text
+from tests.games.test_seat_handover_pages import DEAL, three_seat_game
+from tests.games.web_support import make_user, visible_text
 
 pytestmark = pytest.mark.django_db
 
-DEAL = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
-HAND_WORDS = ("GANDHI", "CAESAR", "QIN", "DIDO", "NAPOLEON", "TOKUGAWA", "Qin", "Dido")
+HAND_WORDS = (*[card for cards in DEAL.values() for card in cards], "Qin", "Dido")
 
 
 @pytest.fixture
 def game(django_capture_on_commit_callbacks):
-    made = dealt_5x_game(
-        django_capture_on_commit_callbacks,
-        names=("ann", "bob", "cat"),
-        organizer="ann",
-        deal=DEAL,
-        name="Offers",
-    )
+    made = three_seat_game(django_capture_on_commit_callbacks, "Offers")
     made.is_private = True
     made.save(update_fields=["is_private"])
-    make_user("dave")
     make_user("eve")
     return made
 
