@@ -165,7 +165,8 @@ def order_fill_forced(*, game: Game, prompt: Prompt, seat: Seat, text: str, stat
 
 def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = None) -> bool:
     """If every pending seat has a current order, mark the prompt ready and schedule
-    its resolution after commit (after the game's early-resolution delay). The caller
+    its resolution after commit (after the game's early-resolution delay, counted once:
+    a replacement once it is complete neither restarts it nor schedules again). The caller
     holds the game lock; ``have`` (the seat names with a current order) spares a query
     when the caller knows it. Returns whether the prompt is complete."""
     if prompt.status != Prompt.Status.OPEN:
@@ -174,6 +175,11 @@ def prompt_check_ready(*, game: Game, prompt: Prompt, have: set[str] | None = No
         have = set(current_orders(prompt=prompt))
     if not set(prompt.pending) <= have:
         return False
+    if prompt.ready_at is not None:
+        # Complete already (this was a replacement): its resolution is scheduled, and the
+        # delay runs from when the last order came in. Restarting it let a player hold a
+        # complete prompt open by replacing an order again and again (a race audit).
+        return True
     now = timezone.now()
     delay = game.early_resolution_delay_seconds
     prompt.ready_at = now
@@ -265,7 +271,7 @@ _LOCKED_GAME = field_order(
 )  # fmt: skip
 _LOCKED_SEAT = field_order(Seat, {"id", "game_id", "user_id", "position", "name", "status"})
 _LOCKED_PROMPT = field_order(
-    Prompt, {"id", "game_id", "number", "round", "phase", "pending", "status", "deadline"}
+    Prompt, {"id", "game_id", "number", "round", "phase", "pending", "status", "deadline", "ready_at"}
 )
 _CURRENT_ORDER = field_order(
     SealedOrder,

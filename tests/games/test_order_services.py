@@ -286,3 +286,26 @@ def test_a_replacing_order_reads_back_as_returned_and_points_from_the_old_one(
     assert SealedOrder.objects.get(pk=second.pk).replaced_by_id == third.pk
     assert SealedOrder.objects.get(pk=first.pk).replaced_by_id == second.pk
     assert [o.pk for o in SealedOrder.objects.filter(prompt_id=new.prompt_id, is_current=True)] == [third.pk]
+
+
+def test_a_replacement_does_not_restart_the_early_resolution_delay(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A race audit: each replacement during the delay set it again and queued another
+    resolution task, so a player could hold a complete prompt open to its deadline."""
+    game, seats = start_fixed(NAMES, early_resolution_delay_seconds=120)
+    state = current_state(game=game)
+    for name in NAMES:
+        _submit(django_capture_on_commit_callbacks, seats[name], RULES.legal_orders(state, name)[0])
+    prompt = Prompt.objects.get(game=game, number=1)
+    ready_at, resolve_after = prompt.ready_at, prompt.resolve_after
+    assert resolve_after == ready_at + timedelta(seconds=120)
+    for text in RULES.legal_orders(state, "bob")[1:4]:
+        with django_capture_on_commit_callbacks(execute=False) as queued:
+            order_submit(seat=seats["bob"], text=text, source="web")
+        tasks = [getattr(getattr(c, "task", None), "name", "") for c in queued]
+        assert not [t for t in tasks if t.endswith("resolve_prompt")], tasks  # none more
+    prompt.refresh_from_db()
+    assert (prompt.ready_at, prompt.resolve_after) == (ready_at, resolve_after)
+    later = resolve_after + timedelta(seconds=1)
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, now=later) is True
