@@ -521,7 +521,30 @@
     });
   }
 
+  // A log entry's recorded fields wider than a phone's screen scroll on their own: such a
+  // cell becomes a named stop of its own for the keyboard (and only such a cell: every
+  // entry a Tab stop would be a long walk). Checked again when the window changes size.
+  function scrollableDetails() {
+    document.querySelectorAll("table.log td.details").forEach(function (cell) {
+      var wide = cell.scrollWidth > cell.clientWidth + 1;
+      if (wide && !cell.hasAttribute("tabindex")) {
+        var row = cell.closest("tr");
+        var number = row ? row.querySelector("td.seq") : null;
+        var seq = number ? number.textContent.trim() : "";
+        cell.setAttribute("tabindex", "0");
+        cell.setAttribute("role", "region");
+        cell.setAttribute("aria-label", "Entry " + (seq || "") + ": recorded fields (scroll sideways)");
+      } else if (!wide && cell.getAttribute("role") === "region") {
+        cell.removeAttribute("tabindex");
+        cell.removeAttribute("role");
+        cell.removeAttribute("aria-label");
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    scrollableDetails();
+    window.addEventListener("resize", scrollableDetails);
     copyButtons();
     localTimes();
     tickCountdowns();
