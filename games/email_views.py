@@ -26,6 +26,24 @@ def _you(name: str, seat: str | None) -> str:
     return f"{name} (you)" if name == seat else name
 
 
+_FIVEX_CARDS = {card.id: card for card in fivex_data.CARDS}
+_FIVEX_ACTIONS = {card.action: card.name for card in fivex_data.CARDS if not card.leader}
+
+
+def _card(card_id: Any) -> str:
+    """A 5X card as an order names it, with a leader's full name and the action it counts
+    as, as the page shows them: ``QIN (Qin Shi Huang, an Exploit)``; an action card as
+    its id."""
+    card = _FIVEX_CARDS.get(str(card_id))
+    if card is None or not card.leader:
+        return str(card_id)
+    return f"{card.id} ({card.name}, an {_FIVEX_ACTIONS.get(card.action, card.action)})"
+
+
+def _cards(ids: Any) -> str:
+    return ", ".join(_card(c) for c in ids or [])
+
+
 def fivex(v: dict[str, Any], seat: str | None) -> str:
     if v.get("phase") == "over":
         head = f"Game over after round {v.get('round')}."
@@ -35,13 +53,13 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
         head = f"Round {v.get('round')} of {v.get('rounds')}, phase {v.get('phase')}."
     lines = [head]
     if v.get("hand"):
-        lines.append("Your hand: " + ", ".join(v["hand"]))
+        lines.append("Your hand: " + _cards(v["hand"]))
     if v.get("dealt"):
-        text = "Leaders dealt to you: " + ", ".join(v["dealt"])
+        text = "Leaders dealt to you: " + _cards(v["dealt"])
         if v.get("passed"):
-            text += f"; you passed {v['passed']['leader']} to {v['passed']['to']}"
+            text += f"; you passed {_card(v['passed']['leader'])} to {v['passed']['to']}"
         if v.get("received"):
-            text += f"; you received {v['received']['leader']} from {v['received']['from']}"
+            text += f"; you received {_card(v['received']['leader'])} from {v['received']['from']}"
         lines.append(text)
     wonders = v.get("wonders") or {}
     built, removed = wonders.get("built") or {}, set(wonders.get("removed") or [])
@@ -67,10 +85,10 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
             + f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
         )
         if p.get("played"):
-            text += f", played {p['played']}"
+            text += f", played {_card(p['played'])}"
         if p.get("bid") is not None:
             text += f", bid {p['bid']}"
-        lines.append(text + "; discard pile: " + (", ".join(p.get("discard") or []) or "empty"))
+        lines.append(text + "; discard pile: " + (_cards(p.get("discard")) or "empty"))
     return "\n".join(lines)
 
 

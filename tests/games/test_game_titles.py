@@ -54,7 +54,13 @@ def test_a_5x_turn_email_reads_as_the_table_and_keeps_others_leaders_secret():
         assert "Great Leader draft." in body
         assert "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in body
         dealt = re.search(r"^Leaders dealt to you: (.*)$", body, re.M).group(1)
-        assert sorted(dealt.split(", ")) == sorted(deal[name])
+        # Each leader as orders name it, with its full name and the action it counts as,
+        # as the game page shows them (the email gave the bare ids).
+        assert sorted(re.findall(r"\b([A-Z]+) \(", dealt)) == sorted(deal[name])
+        if name == "ann":
+            assert "GANDHI (Gandhi, an " in dealt and "CAESAR (Caesar, an " in dealt
+        if name == "bob":
+            assert "QIN (Qin Shi Huang, an Exploit)" in dealt
         # The spec's Wonder table.
         assert "  A the Pyramids, 1.5 VP (+2 resources when built): up for bids now" in body
         assert "  B the Great Wall, 2 VP (+1 resource when built): to come" in body
