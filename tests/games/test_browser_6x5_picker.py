@@ -242,6 +242,15 @@ def test_the_arrow_keys_move_between_the_hexes_that_can_be_picked(browser_page, 
     page.keyboard.press("Enter")
     assert page.locator('#hex-picker [data-hex-pick="hex"]').input_value() == "6,0"
     assert page.inner_text("#hex-order") == "SWITCH 6,0 TO YELLOW"
+    # The board is one Tab stop (an accessibility audit: every highlighted hex was one,
+    # 22 in a row on a grown board): the picked hex; Tab from it leaves the board.
+    stops = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#hex-board [data-hex][tabindex=\"0\"]')).map(g => g.getAttribute('data-hex'))"
+    )
+    assert stops == ["6,0"]
+    assert page.locator('#hex-board [data-hex][role="button"]').count() == 6
+    page.keyboard.press("Tab")
+    assert focused() is None  # out of the board
 
 
 def test_a_phone_is_not_told_about_arrow_keys(phone_page, live_server, settings):

@@ -325,6 +325,7 @@
     var secondRow = form.querySelector("[data-hex-second]");
     var svg = board.querySelector("svg");
     var cells = board.querySelectorAll("[data-hex]");
+    var reached = null;  // the hex the keyboard last reached (the board's one Tab stop)
 
     function checked(name) {
       var input = form.querySelector('[data-hex-pick="' + name + '"]:checked');
@@ -387,6 +388,7 @@
       if (!has(allowed, first.value)) { first.value = ""; }
       if (!a || a.by !== "hex" || !has(a.targets[first.value], second.value)) { second.value = ""; }
       var now = tappable(a);
+      var buttons = [], pressed = null;
       cells.forEach(function (g) {
         var key = g.getAttribute("data-hex");
         var target = has(now.list, key);
@@ -395,10 +397,14 @@
         g.classList.toggle("hex-picked", picked);
         // A picked hex stays a button (pressed): a keyboard user who just picked it keeps
         // the focus there instead of losing it to the page.
-        if (target || picked) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
+        if (target || picked) { g.setAttribute("tabindex", "-1"); g.setAttribute("role", "button"); buttons.push(g); }
         else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
-        if (picked) { g.setAttribute("aria-pressed", "true"); } else { g.removeAttribute("aria-pressed"); }
+        if (picked) { g.setAttribute("aria-pressed", "true"); pressed = pressed || g; } else { g.removeAttribute("aria-pressed"); }
       });
+      // One Tab stop for the whole board (a roving tabindex): the picked hex, else the
+      // one last reached, else the first; the arrow keys move between the others.
+      var stop = pressed || (buttons.indexOf(reached) >= 0 ? reached : buttons[0]);
+      if (stop) { stop.setAttribute("tabindex", "0"); }
       svg.classList.toggle("picking", now.list.length > 0);
       var ready = compose(a);
       if (hint) {
@@ -428,13 +434,17 @@
     // The arrow keys move the focus to the nearest hex that can be picked in that direction
     // (the board's hexes that can be picked, or are picked, are the focusable ones).
     var arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    board.addEventListener("focusin", function (ev) {
+      var g = ev.target.closest ? ev.target.closest('[data-hex][role="button"]') : null;
+      if (g) { reached = g; }
+    });
     function centre(el) {
       var r = el.getBoundingClientRect();
       return [r.left + r.width / 2, r.top + r.height / 2];
     }
     function nextHex(from, dir) {
       var c = centre(from), best = null, bestScore = Infinity;
-      board.querySelectorAll('[data-hex][tabindex="0"]').forEach(function (g) {
+      board.querySelectorAll('[data-hex][role="button"]').forEach(function (g) {
         if (g === from) { return; }
         var p = centre(g), dx = p[0] - c[0], dy = p[1] - c[1];
         var along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
@@ -451,7 +461,12 @@
       if (arrows[ev.key] && !ev.altKey && !ev.ctrlKey && !ev.metaKey) {
         var next = nextHex(g, arrows[ev.key]);
         ev.preventDefault();  // the box does not scroll instead
-        if (next) { next.focus(); }
+        if (next) {
+          g.setAttribute("tabindex", "-1");
+          next.setAttribute("tabindex", "0");
+          reached = next;
+          next.focus();
+        }
       }
     });
     form.querySelector("[data-hex-board-slot]").appendChild(board);
