@@ -78,7 +78,7 @@ def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any]
         text = exc.message if isinstance(exc, ApplicationError) else " ".join(exc.messages)
         messages.error(request, text)
         if keep:
-            _keep_draft(request, tournament, keep)
+            _keep_draft(request, tournament, {**keep, "error": text})
     else:
         messages.success(request, ok)
     response = redirect(to, slug=tournament.slug)
@@ -394,8 +394,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         admin = is_league_administrator(user)
         target = player_by_name_or_email(text=who, emails=admin)
         if target is None:
-            messages.error(request, NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}.")
-            _keep_draft(request, tournament, {"form": "register", "user": who})
+            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}."
+            messages.error(request, said)
+            _keep_draft(request, tournament, {"form": "register", "user": who, "error": said})
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
                     f"{target} is registered.", keep={"form": "register", "user": who})

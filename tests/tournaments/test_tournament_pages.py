@@ -642,3 +642,31 @@ def test_start_starts_the_pairing_the_page_showed(client, people):
     act("start", pairing=rounds.pairing_digest(rnd=rnd))
     rnd.refresh_from_db()
     assert rnd.status == "started"
+
+
+def test_a_refused_panel_form_ties_its_error_to_its_field(client, people):
+    """An accessibility audit: the result and pairing forms came back with the field
+    marked invalid but nothing saying why beside it (the reason was only the message at
+    the top)."""
+    import re
+
+    org, players = people
+    client.force_login(org)
+    client.post(reverse("tournaments:create"), {
+        "name": "Tied cup", "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
+        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz"],
+    })  # fmt: skip
+    t = Tournament.objects.get(name="Tied cup")
+    act = lambda name, **data: client.post(reverse("tournaments:manage_action", args=[t.slug, name]), data)  # noqa: E731
+    act("open")
+    for p in players:
+        act("register", user=p.username)
+    act("register", user="nobody_here")
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert '<span class="errorlist" id="register-error">No user &#x27;nobody_here&#x27;.</span>' in panel
+    assert re.search(r'name="user"[^>]*value="nobody_here" aria-invalid="true" aria-describedby="register-error"', panel)
+    act("pair_by_hand", tables="ann zed")
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    error = re.search(r'<p class="errorlist" id="pair-tables-error">([^<]+)</p>', panel)
+    assert error and "zed" in error.group(1)
+    assert 'aria-describedby="pair-tables-help pair-tables-error" aria-invalid="true">ann zed</textarea>' in panel
