@@ -926,9 +926,6 @@ def notify_reminder(
     )
 
 
-
-
-
 def _notice(
     *, game: Game, seat: Seat, subject: str, text: str | Callable[[], str], key: str, reply: bool
 ) -> None:
@@ -995,10 +992,6 @@ def notify_seat_handover(
         return
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["events"] = []
-    if by is not None and getattr(by, "pk", None) != game.organizer_id:
-        who = "A site administrator"
-    else:
-        who = f"{game.organizer}, who organizes it,"
     if offered:
         context["headline"] = (
             f"You accepted the seat {seat.name}: you play it from now on. Changed your "
@@ -1007,9 +1000,9 @@ def notify_seat_handover(
         )
     else:
         context["headline"] = (
-            f"{who} handed you the seat {seat.name}: you play it from now on. Not what you "
-            "want? Resign on the game's page (its default orders are played from then on) "
-            "and tell the organizer."
+            f"{_who_hands(game, by)} handed you the seat {seat.name}: you play it from now "
+            "on. Not what you want? Resign on the game's page (its default orders are played "
+            "from then on) and tell the organizer."
         )
     _send_to_seat(
         game=game,
@@ -1021,6 +1014,14 @@ def notify_seat_handover(
         kind="seat_handover",
         key=f"handover:{game.pk}:{seat.pk}",
     )
+
+
+def _who_hands(game: Game, by: Any) -> str:
+    """Who hands or offers a seat, as the new player is told: the game's organizer, or
+    a site administrator (``by`` someone else; None: the organizer)."""
+    if by is not None and getattr(by, "pk", None) != game.organizer_id:
+        return "A site administrator"
+    return f"{game.organizer}, who organizes it,"
 
 
 def _user_notice(
@@ -1058,11 +1059,7 @@ def notify_seat_offer(*, offer: Any) -> None:
 
     game, seat = offer.game, offer.seat
     prompt = open_prompt_locked(game=game)
-    who = (
-        f"{game.organizer}, who organizes it,"
-        if offer.by_id == game.organizer_id
-        else "A site administrator"
-    )
+    who = _who_hands(game, offer.by)
 
     def text() -> str:
         said = (

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer
-from games.presentation import and_list
+from games.presentation import and_list, local_time
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours
 from games.services.locking import lock_game
@@ -74,7 +74,6 @@ def deadline_extend(
     ``prompt_number`` and ``extensions_seen``, what the organizer's page showed: when the
     prompt was resolved meanwhile (the deadline won the race) or its deadline was extended
     meanwhile (a double click), nothing is extended and the GameStateError says why."""
-    from games.presentation import local_time
     from games.services.notifications import notify_game_notice
 
     if (
@@ -256,7 +255,6 @@ def log_count(game: Game) -> int:
 def game_resume(*, game: Game, by: Any) -> Game:
     """Resume a paused game: the deadline is now plus the time that remained (moved to
     the end of the quiet hours if it falls in them)."""
-    from games.presentation import local_time
     from games.services.notifications import notify_game_notice
     from games.services.orders import schedule_resolution
 
@@ -305,19 +303,17 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
         _check_organizer(game, by)
         old = Seat.objects.get(pk=seat.pk)
         _check_handover(game=game, old=old, new_user=new_user, by=by)
-        # An offer of this seat still waiting is moot now, and its player is told
-        # (``seat_offer_accept`` marks its own offer accepted after this).
-        from games.services.notifications import notify_seat_offer_closed
-
+        # An offer of this seat still waiting is moot now, and so is another seat's offer
+        # to the player who takes this one: they close, and their players are told.
         for moot in SeatOffer.objects.filter(
             Q(seat=old) | Q(to_user=new_user), game=game, status=SeatOffer.Status.PENDING
         ).select_related("seat", "to_user", "game"):
-            moot.status, moot.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
-            moot.save(update_fields=["status", "decided_at"])
-            if moot.seat_id != old.pk:  # another seat offered to who takes this one
-                notify_seat_offer_closed(offer=moot, why=f"you play the seat {old.name} now")
-            elif not (offered and moot.to_user_id == getattr(new_user, "pk", None)):
-                notify_seat_offer_closed(offer=moot, why="the seat was handed to another player")
+            if moot.seat_id != old.pk:
+                _offer_close(moot, why=f"you play the seat {old.name} now")
+            elif offered and moot.to_user_id == getattr(new_user, "pk", None):
+                continue  # the offer being accepted: ``seat_offer_accept`` closes it
+            else:
+                _offer_close(moot, why="the seat was handed to another player")
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])
@@ -399,7 +395,7 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     the seat; nothing of its hand). An offer of the same seat to another player still
     waiting is withdrawn (that player is told); the same offer twice (a double click)
     is one offer. Raises PermissionDenied, GameStateError or ValidationError."""
-    from games.services.notifications import notify_seat_offer, notify_seat_offer_closed
+    from games.services.notifications import notify_seat_offer
 
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
@@ -419,29 +415,33 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
                     f"{new_user} is already offered the seat {offer.seat.name} in this game: "
                     "withdraw that offer first."
                 )
-        now = timezone.now()
         for offer in waiting:  # this seat, offered to someone else: superseded
-            offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, now
-            offer.save(update_fields=["status", "decided_at"])
-            notify_seat_offer_closed(offer=offer, why="the organizer offered it to another player")
+            _offer_close(offer, why="the organizer offered it to another player")
         offer = SeatOffer.objects.create(game=game, seat=old, to_user=new_user, by=by)
         notify_seat_offer(offer=offer)
     return offer
 
 
+def _offer_close(offer: SeatOffer, *, why: str | None, status: str = SeatOffer.Status.WITHDRAWN) -> None:
+    """Close a waiting offer (withdrawn unless ``status`` says otherwise) and tell its
+    player ``why`` (None: nobody is told)."""
+    from games.services.notifications import notify_seat_offer_closed
+
+    offer.status, offer.decided_at = status, timezone.now()
+    offer.save(update_fields=["status", "decided_at"])
+    if why is not None:
+        notify_seat_offer_closed(offer=offer, why=why)
+
+
 def seat_offers_close(*, game: Game, why: str) -> int:
     """Close the game's offers still waiting (its end makes them moot) and tell each
     player offered a seat ``why``. Called under the game's lock. Returns how many."""
-    from games.services.notifications import notify_seat_offer_closed
-
     closed = 0
     for offer in SeatOffer.objects.filter(game=game, status=SeatOffer.Status.PENDING).select_related(
         "seat", "to_user"
     ):
         offer.game = game
-        offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
-        offer.save(update_fields=["status", "decided_at"])
-        notify_seat_offer_closed(offer=offer, why=why)
+        _offer_close(offer, why=why)
         closed += 1
     return closed
 
@@ -462,16 +462,14 @@ def _pending_offer(offer: SeatOffer) -> SeatOffer:
 def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
     """The player offered a seat takes it: the seat is handed over (``seat_replace``,
     logged and announced as the organizer's handover). Returns the new seat. Raises
-    PermissionDenied (not their offer), GameStateError or ValidationError (the offer
-    no longer stands; it is then closed)."""
+    PermissionDenied (not their offer), GameStateError (the offer no longer stands) or
+    ValidationError (the handover's checks; the offer stays as it was)."""
     if getattr(by, "pk", None) != offer.to_user_id:
         raise PermissionDenied("This offer is for another player.")
     with transaction.atomic():
         offer = _pending_offer(offer)
         seat = seat_replace(seat=offer.seat, new_user=offer.to_user, by=offer.by, offered=True)
-        SeatOffer.objects.filter(pk=offer.pk).update(
-            status=SeatOffer.Status.ACCEPTED, decided_at=timezone.now()
-        )
+        _offer_close(offer, why=None, status=SeatOffer.Status.ACCEPTED)
     return seat
 
 
@@ -484,8 +482,7 @@ def seat_offer_decline(*, offer: SeatOffer, by: Any) -> SeatOffer:
         raise PermissionDenied("This offer is for another player.")
     with transaction.atomic():
         offer = _pending_offer(offer)
-        offer.status, offer.decided_at = SeatOffer.Status.DECLINED, timezone.now()
-        offer.save(update_fields=["status", "decided_at"])
+        _offer_close(offer, why=None, status=SeatOffer.Status.DECLINED)
         notify_seat_offer_declined(offer=offer)
     return offer
 
@@ -493,14 +490,10 @@ def seat_offer_decline(*, offer: SeatOffer, by: Any) -> SeatOffer:
 def seat_offer_withdraw(*, offer: SeatOffer, by: Any) -> SeatOffer:
     """The organizer takes an offer back before it is answered; the player is told.
     Raises PermissionDenied or GameStateError."""
-    from games.services.notifications import notify_seat_offer_closed
-
     _check_organizer(offer.game, by)
     with transaction.atomic():
         offer = _pending_offer(offer)
-        offer.status, offer.decided_at = SeatOffer.Status.WITHDRAWN, timezone.now()
-        offer.save(update_fields=["status", "decided_at"])
-        notify_seat_offer_closed(offer=offer, why="the organizer withdrew it")
+        _offer_close(offer, why="the organizer withdrew it")
     return offer
 
 

@@ -316,11 +316,11 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
                     else "There is no player with that name.",
                 )  # fmt: skip
             elif request.user.is_staff:  # a site administrator hands it over at once
-                seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
+                seat = form.seats[form.cleaned_data["seat"]]
                 organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
                 messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
             else:
-                seat = next(s for s in seats if s.pk == form.cleaned_data["seat"])
+                seat = form.seats[form.cleaned_data["seat"]]
                 organizer_services.seat_offer(seat=seat, new_user=new_user, by=request.user)
                 messages.success(
                     request,

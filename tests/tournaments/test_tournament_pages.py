@@ -608,23 +608,30 @@ def test_an_organizer_who_is_not_staff_learns_nothing_of_accounts_by_address(cli
     assert not t.registrations.exists()
 
 
+def _duel_cup_with_players(client, org, players, name: str) -> Tournament:
+    """A 6x5 duel tournament ``name`` made on the panel by ``org`` (logged in), open,
+    with ``players`` registered."""
+    client.force_login(org)
+    client.post(reverse("tournaments:create"), {
+        "name": name, "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
+        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz"],
+    })  # fmt: skip
+    t = Tournament.objects.get(name=name)
+    client.post(reverse("tournaments:manage_action", args=[t.slug, "open"]))
+    for p in players:
+        client.post(reverse("tournaments:manage_action", args=[t.slug, "register"]), {"user": p.username})
+    return t
+
+
 def test_start_starts_the_pairing_the_page_showed(client, people):
     """A race audit: Start clicked while someone re-paired the round started the new
     pairing, which the organizer had never seen. The button carries the pairing shown."""
     import re
 
     org, players = people
-    client.force_login(org)
-    client.post(reverse("tournaments:create"), {
-        "name": "Race cup", "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
-        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz"],
-    })  # fmt: skip
-    t = Tournament.objects.get(name="Race cup")
+    t = _duel_cup_with_players(client, org, players, "Race cup")
     act = lambda name, **data: client.post(  # noqa: E731
         reverse("tournaments:manage_action", args=[t.slug, name]), data, follow=True)
-    act("open")
-    for p in players:
-        act("register", user=p.username)
     act("pair")
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     shown = re.search(r'<input type="hidden" name="pairing" value="([0-9a-f]{16})">', panel).group(1)
@@ -651,16 +658,8 @@ def test_a_refused_panel_form_ties_its_error_to_its_field(client, people):
     import re
 
     org, players = people
-    client.force_login(org)
-    client.post(reverse("tournaments:create"), {
-        "name": "Tied cup", "ruleset": "6x5", "opt__6x5__goals": "1", "table_sizes": "2",
-        "rounds_count": 2, "deadline_hours": 24, "tiebreaks": ["buchholz"],
-    })  # fmt: skip
-    t = Tournament.objects.get(name="Tied cup")
+    t = _duel_cup_with_players(client, org, players, "Tied cup")
     act = lambda name, **data: client.post(reverse("tournaments:manage_action", args=[t.slug, name]), data)  # noqa: E731
-    act("open")
-    for p in players:
-        act("register", user=p.username)
     act("register", user="nobody_here")
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     assert '<span class="errorlist" id="register-error">No user &#x27;nobody_here&#x27;.</span>' in panel

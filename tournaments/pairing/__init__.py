@@ -109,8 +109,8 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
 SPLITS_MAX = 6
 # Beyond them (SPLITS_ANY splits at most), a split is looked at only while none keeps the
 # forbidden pairs apart, or for a layout with no repeat meeting while the best has one:
-# that for as long as splits looked at x active players stays under STRICT_WORK (every
-# split of a small field; a few of a big one, whose every search is dearer).
+# that for as long as splits looked at x active players stays under STRICT_WORK (six
+# more splits at 12 players, four at 16).
 SPLITS_ANY = 200
 STRICT_WORK = 72
 # ... and only for fields this small, whose search for a layout with no repeat finishes
