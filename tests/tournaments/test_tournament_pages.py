@@ -669,3 +669,26 @@ def test_a_refused_panel_form_ties_its_error_to_its_field(client, people):
     error = re.search(r'<p class="errorlist" id="pair-tables-error">([^<]+)</p>', panel)
     assert error and "zed" in error.group(1)
     assert 'aria-describedby="pair-tables-help pair-tables-error" aria-invalid="true">ann zed</textarea>' in panel
+
+
+def test_the_panel_marks_a_result_a_forfeit(client, people):
+    """The panel's "not played (a forfeit): not rated" box reaches the result: counted,
+    not rated (test_tournament_services checks the ratings)."""
+    from games.services.organizer import game_end
+
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Forfeit cup")
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    table = rnd.tables.order_by("number").first()
+    game_end(game=table.game, by=org, reason="no-show")
+    names = {r.pk: r.user.username for r in t.registrations.select_related("user")}
+    client.post(reverse("tournaments:manage_action", args=[t.slug, "result"]), {
+        "table": table.pk, "round": 1, "ranking": f"{names[table.players[0]]} > {names[table.players[1]]}",
+        "reason": "no-show", "forfeit": "1",
+    })  # fmt: skip
+    table.refresh_from_db()
+    assert table.ranking == [[table.players[0]], [table.players[1]]] and table.rated is False
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert "(entered by hand; a forfeit, not rated)" in panel
+    assert re.search(r'<input type="checkbox" name="forfeit" value="1" checked>', panel)
