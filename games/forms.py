@@ -12,7 +12,7 @@ from django.conf import settings
 import engine
 from engine.base import Option
 from games.errors import ApplicationError
-from games.notes import without_notes
+from games.notes import order_text
 from games.services.games import SITE_OPTION_LIMITS, game_options_check
 
 ORDER_MAX_LENGTH = 4000
@@ -235,8 +235,9 @@ class OrderForm(forms.Form):
     prompt = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean_text(self) -> str:
-        """Notes ("# ...") are dropped before the order is sealed: never published."""
-        text = without_notes(self.cleaned_data["text"])
+        """Notes ("# ...") are dropped before the order is sealed: never published; so is
+        a full stop at a line's end, as by email."""
+        text = order_text(self.cleaned_data["text"])
         if not text:
             raise forms.ValidationError(
                 "The order is empty: lines starting with # are your notes, not orders."

@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 
 _TRAILING_NOTE_RE = re.compile(r"\s+#.*$")
+# Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard's full stop
+# after two spaces) is no part of any order language.
+_END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
 
 
 def without_notes(text: str) -> str:
@@ -17,4 +20,12 @@ def without_notes(text: str) -> str:
         _TRAILING_NOTE_RE.sub("", line).rstrip()
         for line in text.split("\n")
         if not line.lstrip().startswith("#")
+    ).strip()
+
+
+def order_text(text: str) -> str:
+    """What is sealed of what a player typed, the same on the web, by API and by email:
+    ``text`` without its notes and without sentence punctuation at its lines' ends."""
+    return "\n".join(
+        _END_PUNCT_RE.sub("", line) for line in without_notes(text).split("\n")
     ).strip()

@@ -187,8 +187,9 @@ class OrderInputSerializer(StrictInputSerializer):
         max_length=ORDER_MAX_LENGTH,
         trim_whitespace=True,
         help_text="The order in the game's order language. Notes (a line starting with #, or "
-        "# after a space at a line's end) are dropped before it is sealed, as on the web and "
-        "by email: the receipt's text is what was sealed.",
+        "# after a space at a line's end) and a full stop or ! at a line's end are dropped "
+        "before it is sealed, as on the web and by email: the receipt's text is what was "
+        "sealed.",
     )
     prompt = serializers.IntegerField(
         required=False,
@@ -199,9 +200,9 @@ class OrderInputSerializer(StrictInputSerializer):
     )
 
     def validate_text(self, value: str) -> str:
-        from games.notes import without_notes
+        from games.notes import order_text
 
-        text = without_notes(value)
+        text = order_text(value)
         if not text:
             raise serializers.ValidationError(
                 "The order is empty: lines starting with # are notes, not orders."

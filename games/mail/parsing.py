@@ -24,7 +24,7 @@ from typing import Any
 
 import html2text
 
-from games.notes import without_notes
+from games.notes import order_text as sealed_order_text
 from games.presentation import one_line
 
 COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL")
@@ -76,7 +76,6 @@ _PLACEHOLDER_RE = re.compile(
 )
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
-_END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
@@ -924,10 +923,7 @@ def _read_body(out: ParsedMail, msg: Message) -> None:
     # the text it signs.
     out.text = strip_reply(strip_pgp_clearsign(unicodedata.normalize("NFKC", text)))
     out.commands, order_text = split_commands(out.text)
-    # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard) is no
-    # part of any order language.
     # "#" starts the player's note, at a line's start or after a space at its end: never
-    # part of the sealed order (the turn emails say so), so never published with it.
-    out.order_text = "\n".join(
-        _END_PUNCT_RE.sub("", line) for line in without_notes(order_text).split("\n")
-    ).strip()
+    # part of the sealed order (the turn emails say so), so never published with it; nor
+    # is sentence punctuation at a line's end ("Play Exploit." from a phone keyboard).
+    out.order_text = sealed_order_text(order_text)

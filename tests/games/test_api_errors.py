@@ -569,6 +569,11 @@ def test_api_notes_are_dropped_before_sealing(table, django_capture_on_commit_ca
     assert only_notes.status_code == 400
     assert "lines starting with # are notes" in str(only_notes.json()["fields"]["text"])
     assert SealedOrder.objects.get(seat_name="ann", is_current=True).pk == order.pk
+    # A full stop or "!" at a line's end is dropped, as by email and on the web.
+    stop = clients["ann"].post(orders_url(game), {"text": "PASS CAESAR!", "prompt": 1}, format="json")
+    assert stop.status_code == 201, stop.content
+    assert stop.json()["text"] == "PASS CAESAR"
+    assert SealedOrder.objects.get(seat_name="ann", is_current=True).text == "PASS CAESAR"
 
 
 def test_a_key_given_twice_in_one_json_object_is_a_parse_error(table):

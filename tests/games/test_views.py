@@ -194,6 +194,11 @@ def test_notes_in_a_web_order_are_never_sealed(client, users, started):
     only_notes = client.post(url, {"text": "# thinking"}, follow=True)
     assert any("lines starting with # are your notes" in m for m in messages_of(only_notes))
     assert SealedOrder.objects.filter(prompt__game=started, seat_name="ann").count() == 1
+    # A full stop at the line's end (a phone keyboard's) is dropped as by email; it was
+    # refused on the web while the same reply by email was taken.
+    client.post(url, {"text": "Pass Gandhi.  # a sentence"})
+    current = SealedOrder.objects.get(prompt__game=started, seat_name="ann", is_current=True)
+    assert current.text == "Pass Gandhi"
 
 
 def test_illegal_or_empty_order_is_a_message_not_a_500(client, users, started):
