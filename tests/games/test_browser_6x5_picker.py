@@ -251,6 +251,9 @@ def test_the_arrow_keys_move_between_the_hexes_that_can_be_picked(browser_page, 
     assert page.locator('#hex-board [data-hex][role="button"]').count() == 6
     page.keyboard.press("Tab")
     assert focused() is None  # out of the board
+    # ... straight to Send: the read-only fields echoing the picked hexes are no Tab stops
+    # (they were two on the way; the order line above Send says the same).
+    assert page.evaluate("() => document.activeElement.matches('#hex-picker button[type=submit]')")
 
 
 def test_a_phone_is_not_told_about_arrow_keys(phone_page, live_server, settings):
