@@ -1,7 +1,6 @@
 """allauth's account adapter with the site's words (players have player names) and the
 site's public address (``FIVEX_BASE_URL``) in its emails."""
 
-import logging
 from dataclasses import dataclass
 from email.utils import make_msgid
 from urllib.parse import urlsplit, urlunsplit
@@ -11,8 +10,6 @@ from django.conf import settings
 from django.contrib import messages
 
 from fivex_site.links import public_url, site_path
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -54,17 +51,15 @@ class AccountAdapter(DefaultAccountAdapter):
         msg = self.render_mail(
             template_prefix, email, {"request": allauth_context.request, "email": email, **context}
         )
-        try:
-            msg.send()
-        except Exception as exc:  # SMTP, a provider's API (anymail), a timeout: all wait
-            # The mail server is away or refused: the account is made all the same (a 500
-            # here left it made and unconfirmable), and the email waits in the outbox, tried
-            # again as game emails are.
-            self._send_later(msg, exc)
+        self._queue(msg)
 
     @staticmethod
-    def _send_later(msg, exc: BaseException) -> None:  # noqa: ANN001
-        from games.services.notifications import AUTOMATIC_HEADERS, outbox_enqueue
+    def _queue(msg) -> None:  # noqa: ANN001
+        """The email goes out from the outbox, sent by a worker as game emails are, never
+        from the web request: a mail server that is slow or away held the request (and a
+        web worker) up to the mail timeout, or made sign-up a 500 with the account half
+        made. Its text is dropped once sent (it holds a one-time link)."""
+        from games.services.notifications import ACCOUNT_KIND, AUTOMATIC_HEADERS, outbox_enqueue
 
         html = next(
             (content for content, kind in getattr(msg, "alternatives", []) if kind == "text/html"), ""
@@ -72,12 +67,9 @@ class AccountAdapter(DefaultAccountAdapter):
         headers = {k: v for k, v in msg.extra_headers.items() if k not in AUTOMATIC_HEADERS}
         for to in msg.to:
             outbox_enqueue(
-                to=to, subject=msg.subject, body=msg.body, html=html, kind="account", headers=headers
-            )
-        logger.warning(
-            "account email to %d recipient(s) queued in the outbox: %s: %s",
-            len(msg.to), type(exc).__name__, exc,
-        )  # fmt: skip
+                to=to, subject=msg.subject, body=msg.body, html=html, kind=ACCOUNT_KIND,
+                headers=headers,
+            )  # fmt: skip
 
     def get_client_ip(self, request) -> str:  # noqa: ANN001
         """allauth's client address for its limits (X-Forwarded-For by

@@ -323,6 +323,15 @@ class SharedMailer:
 AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
 
 
+ACCOUNT_KIND = "account"
+# An account email (sign-up confirmation, password reset) holds a one-time link: once it
+# is sent the outbox keeps that it was sent, not the link (a database dump, the admin's
+# outbox and MAIL_RETENTION_DAYS of rows would otherwise hold working reset links).
+ACCOUNT_TEXT_DROPPED = (
+    "(An account email: its text, which held a one-time link, is not kept once it is sent.)"
+)
+
+
 def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None:
     email = EmailMultiAlternatives(
         subject=message.subject,
@@ -371,6 +380,8 @@ def outbox_send(
         message.status = OutboxMessage.Status.SENT
         message.sent_at = now
         message.next_attempt_at = None
+        if message.kind == ACCOUNT_KIND:
+            message.body, message.html = ACCOUNT_TEXT_DROPPED, ""
         message.save()
         return message.status, 0
 
@@ -521,6 +532,8 @@ def _send_claimed(
                     [status.value, last_error, _prep(_NEXT_AT, next_attempt_at), message_id],
                 )
             return status, delay
+        if message.kind == ACCOUNT_KIND:
+            OutboxMessage.objects.filter(pk=message_id).update(body=ACCOUNT_TEXT_DROPPED, html="")
         return OutboxMessage.Status.SENT, 0
 
 
@@ -531,8 +544,8 @@ def _prep(field: Any, value: Any) -> Any:
 # The claim needs UPDATE ... RETURNING (PostgreSQL, SQLite); elsewhere outbox_send.
 _CLAIMS = connection.features.can_return_rows_from_update
 _SENT_AT, _NEXT_AT = (OutboxMessage._meta.get_field(n) for n in ("sent_at", "next_attempt_at"))
-# The claim's RETURNING, after the id: what ``_deliver`` reads.
-_CLAIM_RETURNS = ("id", "to", "subject", "body", "html", "reply_to", "headers")
+# The claim's RETURNING, after the id: what ``_deliver`` reads, and the kind.
+_CLAIM_RETURNS = ("id", "to", "subject", "body", "html", "reply_to", "headers", "kind")
 _CLAIM_SQL = {
     unscheduled: (
         f"UPDATE {_OUTBOX_TABLE} SET status = %s, attempts = %s, sent_at = %s,"

@@ -5,7 +5,8 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.core import mail
+
+from tests.site.mail_support import sent_account_mail
 
 PASSWORD = "correct-horse-battery-7"
 
@@ -35,8 +36,9 @@ def test_sign_up_logs_in_and_shows_the_home_page(client) -> None:
 def test_sign_up_sends_a_verification_email_optional_by_default(client, settings) -> None:
     settings.FIVEX_BASE_URL = "https://fivex.example.org"
     sign_up(client)
-    assert len(mail.outbox) == 1
-    message = mail.outbox[0]
+    sent = sent_account_mail()
+    assert len(sent) == 1
+    message = sent[0]
     assert message.to == ["ada@example.com"]
     assert message.subject.startswith("[FiveX] ")
     # The link is on the public address, not the Host the request came with (testserver).
@@ -54,7 +56,8 @@ def test_sign_up_sends_a_verification_email_optional_by_default(client, settings
 def test_sign_up_while_the_mail_server_is_away_queues_the_email(client, settings, smtp_sink) -> None:
     """A mail server refusing connections made sign-up a 500 with the account made and no
     way to confirm it (the next try: "email taken"). Now the account is made, the email
-    waits in the outbox, and the outbox sends it once the server is back."""
+    waits in the outbox, and the outbox sends it once the server is back; once sent, the
+    row no longer holds the confirmation link."""
     import socket
 
     from games.models import OutboxMessage
@@ -73,15 +76,45 @@ def test_sign_up_while_the_mail_server_is_away_queues_the_email(client, settings
     assert queued.to == "ada@example.com" and queued.status == "queued"
     assert re.search(r"https://fivex\.example\.org/accounts/confirm-email/\S+/", queued.body)
     assert queued.headers["Message-ID"].endswith("@fivex.example.org>")
+    assert outbox_send(message_id=queued.pk)[0] == "retrying"  # the worker's first try
 
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
                                     "OPTIONS": {"host": smtp_sink.host, "port": smtp_sink.port}}}  # fmt: skip
-    outbox_send(message_id=queued.pk)
+    queued.refresh_from_db()
+    assert outbox_send(message_id=queued.pk, now=queued.next_attempt_at)[0] == "sent"
     (arrived,) = smtp_sink.wait_for(1)
     assert arrived.rcpt_tos == ["ada@example.com"]
     assert "/accounts/confirm-email/" in arrived.message.get_body(("plain",)).get_content()
     queued.refresh_from_db()
     assert queued.status == "sent"
+    assert "confirm-email" not in queued.body and "one-time link" in queued.body
+    assert queued.html == ""
+
+
+@pytest.mark.django_db
+def test_sign_up_never_waits_for_a_slow_mail_server(client, settings) -> None:
+    """A mail server that takes the connection and never answers held the sign-up (and a
+    web worker) for the whole mail timeout before the email was queued: the web request
+    now only queues it, and a worker sends it."""
+    import socket
+    import time
+
+    from games.models import OutboxMessage
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)  # the kernel takes connections; nobody ever says hello
+        settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                                        "OPTIONS": {"host": "127.0.0.1", "port": silent.getsockname()[1],
+                                                    "timeout": 3}}}  # fmt: skip
+        started = time.monotonic()
+        response = sign_up(client)
+        took = time.monotonic() - started
+        reset = client.post("/accounts/password/reset/", {"email": "ada@example.com"})
+        took_reset = time.monotonic() - started - took
+    assert response.status_code == 302 and reset.status_code == 302
+    assert took < 2 and took_reset < 2, (took, took_reset)
+    assert OutboxMessage.objects.filter(kind="account", status="queued").count() == 2
 
 
 @pytest.mark.django_db
@@ -135,11 +168,9 @@ def test_password_reset_mails_a_link(client, settings) -> None:
         "/accounts/password/reset/", {"email": "lin@example.com"}, HTTP_HOST="127.0.0.1"
     )
     assert response.status_code == 302
-    assert len(mail.outbox) == 1
-    link = re.search(
-        r"http://games\.example\.org:8080(/accounts/password/reset/key/\S+/)", mail.outbox[0].body
-    )
-    assert link, mail.outbox[0].body
+    (sent,) = sent_account_mail()
+    link = re.search(r"http://games\.example\.org:8080(/accounts/password/reset/key/\S+/)", sent.body)
+    assert link, sent.body
     # The path is the page itself: it leads to the new-password form.
     form = client.get(link.group(1), follow=True)
     assert form.status_code == 200 and b"password1" in form.content
@@ -151,9 +182,9 @@ def test_reset_for_an_unknown_address_links_sign_up_on_the_public_address(client
     settings.ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = True
     response = client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
     assert response.status_code == 302
-    assert len(mail.outbox) == 1
-    assert "https://fivex.example.org/accounts/signup/" in mail.outbox[0].body
-    assert "testserver" not in mail.outbox[0].body
+    (sent,) = sent_account_mail()
+    assert "https://fivex.example.org/accounts/signup/" in sent.body
+    assert "testserver" not in sent.body
 
 
 @pytest.mark.django_db
@@ -201,7 +232,7 @@ def test_account_links_keep_a_base_url_path(client, settings) -> None:
     settings.FIVEX_BASE_URL = "https://example.org/fivex"
     get_user_model().objects.create_user("pat", "pat@example.com", PASSWORD)
     client.post("/accounts/password/reset/", {"email": "pat@example.com"})
-    assert "https://example.org/fivex/accounts/password/reset/key/" in mail.outbox[0].body
+    assert "https://example.org/fivex/accounts/password/reset/key/" in sent_account_mail()[0].body
 
 
 @pytest.mark.django_db
@@ -228,7 +259,7 @@ def test_changing_or_resetting_the_password_revokes_the_api_token(client, settin
     key = api_token_create(user=user)
     assert api(key) == 200
     client.post("/accounts/password/reset/", {"email": "kim@example.com"})
-    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", mail.outbox[-1].body)
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", sent_account_mail()[-1].body)
     form = client.get(link.group(1), follow=True)
     reset = client.post(form.redirect_chain[-1][0] if form.redirect_chain else link.group(1), {
         "password1": "third-horse-battery-9", "password2": "third-horse-battery-9"})  # fmt: skip
@@ -328,11 +359,17 @@ def test_sign_up_while_a_mail_providers_api_refuses_queues_the_email_too(client,
     """Code review: only SMTP and socket errors were caught; an email provider's API
     error (anymail) still made sign-up a 500 with the account half made."""
     from games.models import OutboxMessage
+    from games.services.notifications import outbox_send
 
     settings.MAILERS = {"default": {"BACKEND": "tests.site.test_accounts.RefusingBackend"}}
     assert sign_up(client).status_code == 302
     (queued,) = OutboxMessage.objects.filter(kind="account")
     assert queued.to == "ada@example.com" and "/accounts/confirm-email/" in queued.body
+    # The worker's attempt fails; the row keeps its text for the next attempt (or for an
+    # operator's "send again" in the admin).
+    assert outbox_send(message_id=queued.pk)[0] in ("retrying", "failed")
+    queued.refresh_from_db()
+    assert "/accounts/confirm-email/" in queued.body
 
 
 @pytest.mark.django_db
@@ -347,3 +384,26 @@ def test_a_forwarded_for_header_that_does_not_fit_the_proxy_count_is_no_error(cl
                              HTTP_X_FORWARDED_FOR=forwarded)  # fmt: skip
         assert answer.status_code == 200, forwarded  # the form again, with its error
         assert "The email address and/or password you specified are not correct." in answer.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_account_email_sent_by_the_sweep_keeps_no_link_and_a_game_email_keeps_its_text(client) -> None:
+    """The beat's sweep sends waiting emails in batches (``outbox_send_many``, one claim
+    statement each): an account email's reset link is dropped there too."""
+    from games.models import OutboxMessage
+    from games.services.notifications import outbox_enqueue, outbox_send_many
+
+    get_user_model().objects.create_user("lin", "lin@example.com", PASSWORD)
+    client.post("/accounts/password/reset/", {"email": "lin@example.com"})
+    (account,) = OutboxMessage.objects.filter(kind="account")
+    assert "/accounts/password/reset/key/" in account.body
+    game = outbox_enqueue(to="lin@example.com", subject="Prompt 2", body="Your hand: QIN", kind="game")
+    results = outbox_send_many(message_ids=[account.pk, game.pk])
+    assert [status for status, _ in results] == ["sent", "sent"]
+    account.refresh_from_db()
+    game.refresh_from_db()
+    assert "/accounts/password/reset/key/" not in account.body and account.html == ""
+    assert game.body == "Your hand: QIN"  # other emails are kept as they were sent
+    from tests.site.mail_support import sent_account_mail
+
+    assert "/accounts/password/reset/key/" in sent_account_mail()[0].body  # it did go out
