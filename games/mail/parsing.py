@@ -24,6 +24,7 @@ from typing import Any
 
 import html2text
 
+from games.notes import INVISIBLE_RE
 from games.notes import order_text as sealed_order_text
 from games.presentation import one_line
 
@@ -76,7 +77,6 @@ _PLACEHOLDER_RE = re.compile(
 )
 # Invisible characters some mail programs and keyboards leave in text: zero-width
 # spaces and joiners, word joiner, byte order mark, soft hyphen.
-_INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
     r"message d'origine|mensaje original|messaggio originale|mensagem original|"
@@ -912,7 +912,7 @@ def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) ->
 def _read_body(out: ParsedMail, msg: Message) -> None:
     text, out.has_attachments = body_text(msg)
     out.has_text = text is not None and bool(text.strip())
-    text = _INVISIBLE_RE.sub("", text or "")
+    text = INVISIBLE_RE.sub("", text or "")
     out.garbled = looks_garbled(text)
     if out.garbled:
         return

@@ -457,7 +457,11 @@ def _submit_locked(
         state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
         parsed = rules.parse_order(state, seat.name, text)
     except IllegalOrder as exc:
-        raise OrderRefused(exc.reason + _foreign_letters_hint(text)) from None
+        hint = _foreign_letters_hint(text)
+        reason = exc.reason
+        if hint and not reason.rstrip().endswith((".", "!", "?")):
+            reason = reason.rstrip() + "."  # "... EXTRACT. Orders are written ..."
+        raise OrderRefused(reason + hint) from None
     order = _store(
         game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
         previous=current, tail=tail,

@@ -574,6 +574,9 @@ def test_api_notes_are_dropped_before_sealing(table, django_capture_on_commit_ca
     assert stop.status_code == 201, stop.content
     assert stop.json()["text"] == "PASS CAESAR"
     assert SealedOrder.objects.get(seat_name="ann", is_current=True).text == "PASS CAESAR"
+    wide = clients["ann"].post(orders_url(game), {"text": "ＰＡＳＳ\u00a0GAN\ufeffDHI", "prompt": 1}, format="json")
+    assert wide.status_code == 201, wide.content
+    assert wide.json()["text"] == "PASS GANDHI"
 
 
 def test_a_key_given_twice_in_one_json_object_is_a_parse_error(table):
@@ -737,3 +740,14 @@ def test_a_get_that_takes_no_query_parameters_refuses_one(table):
         assert_error(answer, 400, "invalid", "unknown query parameter")
         assert answer.json()["fields"] == {"limt": ["Unknown query parameter (this operation takes none)."]}
     assert clients["ann"].get(f"/api/games/{game.pk}/", {"format": "json"}).status_code == 200
+
+
+def test_a_refusal_naming_foreign_letters_is_two_sentences(table):
+    """The engine's reason has no full stop of its own; the hint about letters outside A
+    to Z ran on after it ("... ELIZABETH or GENGHIS Orders are written ...")."""
+    game, clients = table
+    refused = clients["ann"].post(orders_url(game), {"text": "PASS G\u0410NDHI", "prompt": 1}, format="json")
+    assert refused.status_code == 422
+    message = refused.json()["message"]
+    assert re.search(r"[A-Z]\. Orders are written with the letters A to Z", message), message
+    assert "U+0410" in message

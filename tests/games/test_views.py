@@ -199,6 +199,11 @@ def test_notes_in_a_web_order_are_never_sealed(client, users, started):
     client.post(url, {"text": "Pass Gandhi.  # a sentence"})
     current = SealedOrder.objects.get(prompt__game=started, seat_name="ann", is_current=True)
     assert current.text == "Pass Gandhi"
+    # So are a phone keyboard's full-width letters and a pasted zero-width space (taken by
+    # email, refused here): one reading of the same text everywhere.
+    client.post(url, {"text": "ＰＡＳＳ CAE\u200bSAR"})
+    current = SealedOrder.objects.get(prompt__game=started, seat_name="ann", is_current=True)
+    assert current.text == "PASS CAESAR"
 
 
 def test_illegal_or_empty_order_is_a_message_not_a_500(client, users, started):
