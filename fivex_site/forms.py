@@ -3,6 +3,7 @@
 from allauth.account import forms as allauth_forms
 from allauth.account.forms import SignupForm
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.utils.html import escape
 
 
@@ -73,3 +74,35 @@ class PlayerSignupForm(SignupForm):
             except ValidationError:
                 pass  # an odd browser value: UTC until the player chooses
         return user
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's login form, with the site login's limits: failed attempts count as
+    allauth's do (its ``login_failed`` rate: per client address and per name), so a staff
+    account's password cannot be guessed at ``/admin/login/`` without end (the admin's
+    own form counts nothing, and staff may hand over seats and end games)."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        "too_many": "Too many failed login attempts. Try again later.",
+    }
+
+    def clean(self) -> dict:
+        from allauth.account.adapter import get_adapter
+        from django.core.exceptions import ValidationError
+
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            try:
+                self.user_cache = get_adapter(self.request).authenticate(
+                    self.request, username=username, password=password
+                )
+            except ValidationError as exc:  # allauth's "too many login attempts"
+                raise forms.ValidationError(
+                    self.error_messages["too_many"], code="too_many"
+                ) from exc
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data

@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from fivex_site import views
 from fivex_site.converters import RowIdConverter
+from fivex_site.forms import AdminLoginForm
 from fivex_site.views import ApiDocsView
 from tournaments import views as tournament_views
 
@@ -49,6 +50,9 @@ def webhook_urls() -> list:
     ]
     return [path("anymail/", include((patterns, "anymail")))]
 
+
+# The admin's login counts failed attempts as the site's login does (allauth's limits).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -407,3 +407,31 @@ def test_an_account_email_sent_by_the_sweep_keeps_no_link_and_a_game_email_keeps
     from tests.site.mail_support import sent_account_mail
 
     assert "/accounts/password/reset/key/" in sent_account_mail()[0].body  # it did go out
+
+
+@pytest.mark.django_db
+def test_the_admin_login_counts_failed_attempts_as_the_site_login_does(client) -> None:
+    """Security audit: /admin/login/ took 40 wrong passwords for a staff account, then the
+    right one; the site's login locks a name out after 5 (allauth's limits)."""
+    get_user_model().objects.create_superuser("staffer", "staff@example.com", PASSWORD)
+    for _ in range(5):
+        wrong = client.post("/admin/login/", {"username": "staffer", "password": "guess"})
+        assert wrong.status_code == 200 and "_auth_user_id" not in client.session
+        assert "correct username and password" in wrong.content.decode()
+    locked = client.post("/admin/login/", {"username": "staffer", "password": PASSWORD})
+    assert locked.status_code == 200 and "_auth_user_id" not in client.session
+    assert "Too many failed login attempts" in locked.content.decode()
+    # Another staff name from the same address, under the address's limit, still logs in.
+    get_user_model().objects.create_superuser("other", "other@example.com", PASSWORD)
+    ok = client.post("/admin/login/", {"username": "other", "password": PASSWORD})
+    assert ok.status_code == 302 and "_auth_user_id" in client.session
+
+
+@pytest.mark.django_db
+def test_the_admin_login_still_refuses_players_and_takes_staff(client) -> None:
+    get_user_model().objects.create_user("pla", "pla@example.com", PASSWORD)
+    player = client.post("/admin/login/", {"username": "pla", "password": PASSWORD})
+    assert player.status_code == 200 and "_auth_user_id" not in client.session
+    get_user_model().objects.create_superuser("boss", "boss@example.com", PASSWORD)
+    staff = client.post("/admin/login/?next=/admin/", {"username": "boss", "password": PASSWORD})
+    assert staff.status_code == 302 and staff["Location"] == "/admin/"
