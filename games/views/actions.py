@@ -24,7 +24,7 @@ from games.services import games as game_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
 from games.services import seats as seat_services
-from games.views.common import load_game, load_visible_game, post_action
+from games.views.common import load_game, load_visible_game, over_api_rate, post_action
 
 
 def _my_seat(request: HttpRequest, game: object) -> Seat:
@@ -116,6 +116,12 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             )
         return redirect("games:detail", game_id=game.pk)
     text = form.cleaned_data["text"]
+    refusal = over_api_rate(request, "orders")
+    if refusal:
+        messages.error(request, refusal)
+        if typed:
+            request.session[f"order_draft_{game.pk}"] = text
+        return redirect("games:detail", game_id=game.pk)
     try:
         order = order_services.order_submit(
             seat=seat, text=text, source="web", expected_prompt=form.cleaned_data.get("prompt")

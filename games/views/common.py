@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -109,3 +110,30 @@ def public_log(
             }
         out.append(entry)
     return out
+
+
+def _wait_words(seconds: float) -> str:
+    seconds = max(1, math.ceil(seconds))
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minutes"
+
+
+def over_api_rate(request: HttpRequest, scope: str) -> str | None:
+    """The API's per-user limit ``scope`` (``orders``, ``games_create``), counted for the
+    web form too, in the same quota: a form was a way around the API's limits (150 orders
+    a minute, 70 games in 6 seconds). None while under it (this request is counted), else
+    what to tell the player."""
+    from games.api.views import GamesCreateThrottle, OrdersThrottle
+
+    throttle = {"orders": OrdersThrottle, "games_create": GamesCreateThrottle}[scope]()
+    if throttle.allow_request(request, None):
+        return None
+    limit, per = throttle.num_requests, {1: "a second", 60: "a minute", 3600: "an hour",
+                                         86400: "a day"}.get(throttle.duration, f"per {throttle.duration} s")  # fmt: skip
+    what = "orders" if scope == "orders" else "new games"
+    return (
+        f"Too many {what} at once (at most {limit} {per}): nothing was changed; "
+        f"try again in {_wait_words(throttle.wait() or 1)}."
+    )

@@ -44,7 +44,13 @@ from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
 from games.templatetags.games_extras import placed
-from games.views.common import engine_part, legal_orders_complete, load_visible_game, public_log
+from games.views.common import (
+    engine_part,
+    legal_orders_complete,
+    load_visible_game,
+    over_api_rate,
+    public_log,
+)
 
 # Log entries a page of the log page shows.
 LOG_PAGE = 200
@@ -115,6 +121,10 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 "games/game_create.html",
                 {"form": form, "warnings": warnings},
             )
+        refusal = over_api_rate(request, "games_create")
+        if refusal:
+            form.add_error(None, refusal)
+            return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
         try:
             game = game_services.game_create(
                 organizer=request.user,

@@ -810,3 +810,35 @@ def test_a_refused_organizer_tool_comes_back_open_with_what_was_typed_and_its_er
     panel = client.get(reverse("games:detail", args=[started.pk])).content.decode().split('id="organizer"', 1)[1]
     assert 'id="org-error-end">Tick the box to confirm: nothing was ended.</p>' in panel
     assert re.search(r'<input id="end-reason"[^>]*value="rain"', panel)
+
+
+def test_web_forms_share_the_apis_rate_limits(client, users, started, settings):
+    """Security audit: the web forms were a way around the API's per-user limits (150
+    orders a minute stored, 70 games created in 6 seconds). One quota for both."""
+    from rest_framework.test import APIClient
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"orders": "2/min", "games_create": "1/hour"},
+    }
+    login(client, users["ann"])
+    url = reverse("games:order", args=[started.pk])
+    for text in ("PASS GANDHI", "PASS CAESAR"):
+        client.post(url, {"text": text})
+    refused = client.post(url, {"text": "PASS GANDHI", "typed": "1"}, follow=True)
+    said = " ".join(messages_of(refused))
+    assert "Too many orders at once (at most 2 a minute): nothing was changed" in said, said
+    assert re.search(r"try again in \d+ seconds?\.", said)
+    current = SealedOrder.objects.get(prompt__game=started, seat_name="ann", is_current=True)
+    assert current.text == "PASS CAESAR"
+    api = APIClient()
+    api.force_authenticate(users["ann"])
+    assert api.post(f"/api/games/{started.pk}/orders/", {"text": "PASS GANDHI"}, format="json").status_code == 429
+    # Creating games: the web form and the API count together.
+    data = {"ruleset": "6x5", "name": "One", "seats_count": 2, "deadline_hours": 24}
+    assert client.post(reverse("games:create"), data).status_code == 302
+    again = client.post(reverse("games:create"), {**data, "name": "Two"})
+    assert again.status_code == 200
+    assert "Too many new games at once (at most 1 an hour)" in again.content.decode()
+    assert not Game.objects.filter(name="Two").exists()
+    assert api.post("/api/games/", {"ruleset": "6x5", "seats_count": 2}, format="json").status_code == 429
