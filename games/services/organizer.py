@@ -28,6 +28,13 @@ from games.services.deadlines import out_of_quiet_hours
 from games.services.locking import lock_game
 
 MAX_EXTENSION_HOURS = 24 * 14
+# Every offer and every pause or resume emails players, with the game's name (text the
+# organizer chose) in it: without a limit, offering a seat and withdrawing the offer, or
+# pausing and resuming, in a loop mailed any player of the site as often as an organizer
+# liked (a security audit: 20 emails to one player in a minute).
+OFFERS_PER_GAME_PER_DAY = 10
+OFFERS_PER_PLAYER_PER_DAY = 3
+PAUSES_PER_DAY = 4
 
 
 def _check_organizer(game: Game, by: Any) -> None:
@@ -222,6 +229,14 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only an active game can be paused.")
         now = timezone.now()
+        paused = LogEntry.objects.filter(
+            game=game, kind="game_paused", created_at__gte=now - timedelta(days=1)
+        ).count()
+        if paused >= PAUSES_PER_DAY:
+            raise ValidationError(
+                f"The game was paused {paused} times in the last day, the limit: every pause "
+                "and resume emails each seat. Pause it again later, or extend the deadline."
+            )
         prompt = _open_prompt(game)
         remaining = max(0.0, (prompt.deadline - now).total_seconds()) if prompt.deadline else 0.0
         prompt.paused_remaining_seconds = remaining
@@ -415,11 +430,44 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
                     f"{new_user} is already offered the seat {offer.seat.name} in this game: "
                     "withdraw that offer first."
                 )
+        _check_offer_limits(game=game, new_user=new_user)
         for offer in waiting:  # this seat, offered to someone else: superseded
             _offer_close(offer, why="the organizer offered it to another player")
         offer = SeatOffer.objects.create(game=game, seat=old, to_user=new_user, by=by)
         notify_seat_offer(offer=offer)
     return offer
+
+
+def _check_offer_limits(*, game: Game, new_user: Any) -> None:
+    """Each offer emails its player: a player who declined a seat in this game is not
+    asked again for a day, and a game's offers are capped a day, in all and per player."""
+    since = timezone.now() - timedelta(days=1)
+    declined = (
+        SeatOffer.objects.filter(
+            game=game, to_user=new_user, status=SeatOffer.Status.DECLINED, decided_at__gte=since
+        )
+        .order_by("-decided_at")
+        .first()
+    )
+    if declined is not None:
+        raise ValidationError(
+            f"{new_user} declined a seat in this game less than a day ago: offer a seat to "
+            f"another player, or to {new_user} again from "
+            f"{local_time(declined.decided_at + timedelta(days=1))}."
+        )
+    recent = SeatOffer.objects.filter(game=game, created_at__gte=since)
+    to_player = recent.filter(to_user=new_user).count()
+    if to_player >= OFFERS_PER_PLAYER_PER_DAY:
+        raise ValidationError(
+            f"{new_user} was offered a seat in this game {to_player} times in the last day, "
+            "the limit (each offer emails them): try again tomorrow, or offer it to another player."
+        )
+    made = recent.count()
+    if made >= OFFERS_PER_GAME_PER_DAY:
+        raise ValidationError(
+            f"This game's seats were offered {made} times in the last day, the limit (each "
+            "offer emails a player): try again tomorrow."
+        )
 
 
 def _offer_close(offer: SeatOffer, *, why: str | None, status: str = SeatOffer.Status.WITHDRAWN) -> None:

@@ -268,3 +268,52 @@ def test_an_offer_closes_when_its_player_is_handed_another_seat_and_closed_accou
     refused = offer_seat(client, game, "bob", "eve")
     assert "There is no player with that name." in messages_of(refused)
     assert not SeatOffer.objects.filter(to_user=eve).exists()
+
+
+def test_offers_are_capped_so_a_loop_cannot_mail_a_player_without_end(client, game):
+    """Security audit: offering a seat and withdrawing the offer in a loop emailed any
+    player of the site as often as an organizer liked (20 emails to one in a minute)."""
+
+    def withdraw() -> None:
+        pending = SeatOffer.objects.get(status="pending")
+        client.post(reverse("games:organizer", args=[game.pk, "withdraw-offer"]), {"offer": pending.pk})
+
+    for _ in range(organizer_services.OFFERS_PER_PLAYER_PER_DAY):
+        offer_seat(client, game, "bob", "eve")
+        withdraw()
+    emails = len(mail_to("eve"))
+    assert emails == 6  # three offers, three withdrawals
+    refused = offer_seat(client, game, "bob", "eve")
+    assert any(
+        "eve was offered a seat in this game 3 times in the last day, the limit" in m
+        for m in messages_of(refused)
+    ), messages_of(refused)
+    assert len(mail_to("eve")) == emails and not SeatOffer.objects.filter(status="pending").exists()
+    # A player who declined is not asked again for a day.
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get(status="pending")
+    client.force_login(offer.to_user)
+    client.post(f"/games/{game.pk}/offers/{offer.pk}/decline/")
+    again = offer_seat(client, game, "cat", "dave")
+    assert any("dave declined a seat in this game less than a day ago" in m for m in messages_of(again))
+    assert len(mail_to("dave")) == 1
+    # And the game's offers in all: ten a day.
+    for i in range(organizer_services.OFFERS_PER_GAME_PER_DAY - SeatOffer.objects.count()):
+        make_user(f"p{i}")
+        offer_seat(client, game, "bob", f"p{i}")
+        withdraw()
+    make_user("late")
+    last = offer_seat(client, game, "bob", "late")
+    assert any("This game's seats were offered 10 times in the last day" in m for m in messages_of(last))
+    assert not mail_to("late")
+
+
+def test_pauses_are_capped_a_day(game):
+    for _ in range(organizer_services.PAUSES_PER_DAY):
+        organizer_services.game_pause(game=game, by=game.organizer)
+        organizer_services.game_resume(game=game, by=game.organizer)
+    with pytest.raises(ValidationError, match="paused 4 times in the last day, the limit"):
+        organizer_services.game_pause(game=game, by=game.organizer)
+    game.refresh_from_db()
+    assert game.status == "active"
+    assert LogEntry.objects.filter(game=game, kind="game_paused").count() == 4
