@@ -54,7 +54,7 @@ def test_organizer_runs_a_round_from_the_panel(client, people):
     # Each table's game by the name its page and emails give it, not "Game 12".
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     for tb in rnd.tables.all():
-        link = f'<a href="{reverse("games:detail", args=[tb.game_id])}">Spring open — round 1, table {tb.number}</a>'
+        link = f'<a href="{reverse("games:detail", args=[tb.game_id])}">Spring open R1 · table {tb.number}</a>'
         assert link in page and link in panel
     # While round 1 is played nobody has a result or a bye: the standings are all zero
     # (no virtual opponents' Buchholz) and the page says the round is under way.

@@ -984,3 +984,17 @@ def test_the_same_result_entered_twice_changes_nothing_the_second_time():
     assert t.log.count() == log_before
     assert OutboxMessage.objects.count() == mails_before
     assert list(RatingEntry.objects.filter(pool=t.rating_pool).values_list("pk", flat=True)) == ledger_before
+
+
+def test_a_table_game_is_named_so_its_rounds_and_the_tournaments_are_told_apart():
+    """First-time organizer's walk: "[Winter Swiss — round 2, table 1] Your order: round 1,
+    play" used one word for the tournament's round and the game's. A long tournament name
+    gives way to the table's number."""
+    organizer, _players, t, _regs = _open_cup("nm", 4)
+    t.name = "W" * 120
+    t.save(update_fields=["name"])
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    names = sorted(table.game.name for table in rnd.tables.all())
+    assert names == ["W" * 107 + " R1 · table 1", "W" * 107 + " R1 · table 2"]
+    assert all(len(name) <= 120 and "round" not in name for name in names)

@@ -300,12 +300,16 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
             )
         for table in rnd.tables.order_by("number"):
             players = [users[p] for p in table.players]
+            # "R2", not "round 2": the game has rounds of its own, and its emails read
+            # "[Winter Swiss R2 · table 1] Your order: round 1, play". The tournament's name
+            # gives way to the suffix when both do not fit a game's name (120 characters).
+            suffix = f" R{rnd.number} · table {table.number}"
             game = game_create_seated(
                 organizer=tournament.organizer,
                 ruleset=tournament.ruleset,
                 options=tournament.options,
                 users=players,
-                name=f"{tournament.name} — round {rnd.number}, table {table.number}",
+                name=tournament.name[: 120 - len(suffix)].rstrip() + suffix,
                 is_private=False,  # watched from the tournament's pages
                 deadline_hours=tournament.deadline_hours,
                 quiet_hours_start=tournament.quiet_hours_start,
