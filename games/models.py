@@ -40,7 +40,7 @@ class Game(models.Model):
         ACTIVE = "active", "active"
         PAUSED = "paused", "paused"
         FINISHED = "finished", "finished"
-        ABANDONED = "abandoned", "abandoned"
+        ABANDONED = "abandoned", "ended early"  # shown: ended (or cancelled) by its organizer
 
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
     ruleset = models.CharField(max_length=32)

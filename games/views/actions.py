@@ -360,9 +360,14 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             organizer_services.game_end(
                 game=game, by=request.user, reason=form.cleaned_data["reason"]
             )
-            messages.success(
-                request, "The game was cancelled." if forming else "The game has been ended."
-            )
+            said = "The game was cancelled." if forming else "The game has been ended."
+            if game.part_of_path and not forming:
+                # A tournament's table: its result is entered in the tournament's panel.
+                said += (
+                    f" It has no ranking here: enter its result in "
+                    f"{game.part_of_label or 'the tournament it belongs to'} (the link above)."
+                )
+            messages.success(request, said)
     else:
         raise Http404("Unknown organizer action.")
     return redirect("games:detail", game_id=game.pk)

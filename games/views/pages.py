@@ -58,6 +58,9 @@ LOG_PAGE = 200
 BUTTONS_MAX = 12
 
 
+MY_GAMES_ORDER = {"active": 0, "paused": 0, "forming": 1, "finished": 2, "abandoned": 2}
+
+
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     """My games (signed in), the open games anyone may join, and the public games being
@@ -67,6 +70,10 @@ def game_list(request: HttpRequest) -> HttpResponse:
     mine_ids = {g.pk for g in mine}
     open_games = [g for g in selectors.open_games()[:200] if g.pk not in mine_ids]
     watching = [g for g in selectors.watchable_games()[:100] if g.pk not in mine_ids]
+    needed = selectors.orders_needed(user=request.user) if signed_in else {}
+    # The games waiting for my order first, then those going on, then those forming, then
+    # the ones over; newest first within each (a game owing an order sat under finished ones).
+    mine.sort(key=lambda g: (g.pk not in needed, MY_GAMES_ORDER.get(g.status, len(MY_GAMES_ORDER))))
     return render(
         request,
         "games/game_list.html",
@@ -74,7 +81,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "my_games": mine,
             "open_games": open_games,
             "watchable": watching,
-            "needed": selectors.orders_needed(user=request.user) if signed_in else {},
+            "needed": needed,
             "seated": selectors.seated_counts(games=mine + open_games + watching),
             "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
         },

@@ -842,3 +842,20 @@ def test_web_forms_share_the_apis_rate_limits(client, users, started, settings):
     assert "Too many new games at once (at most 1 an hour)" in again.content.decode()
     assert not Game.objects.filter(name="Two").exists()
     assert api.post("/api/games/", {"ruleset": "6x5", "seats_count": 2}, format="json").status_code == 429
+
+
+def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, started):
+    """First-time player's walk: "My games" was newest first, so the game waiting for an
+    order sat under games created later: finished, cancelled or still forming."""
+    from games.services.organizer import game_end
+
+    later = [
+        game_services.game_create(organizer=users["ann"], ruleset="6x5", seats_count=2, name=name)
+        for name in ("Forming later", "Cancelled later")
+    ]
+    game_end(game=later[1], by=users["ann"], reason="")
+    login(client, users["ann"])
+    html = client.get(reverse("games:list")).content.decode()
+    mine = html[html.index("My games"):]
+    at = {name: mine.index(name) for name in ("Table one", "Forming later", "Cancelled later")}
+    assert at["Table one"] < at["Forming later"] < at["Cancelled later"], at

@@ -692,3 +692,29 @@ def test_the_panel_marks_a_result_a_forfeit(client, people):
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     assert "(entered by hand; a forfeit, not rated)" in panel
     assert re.search(r'<input type="checkbox" name="forfeit" value="1" checked>', panel)
+
+
+def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, people):
+    """First-time organizer's walk: a table ended from its game page said "ABANDONED ...
+    It has no ranking" for good, and nothing said its result is entered in the panel."""
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Club cup")
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    game = rnd.tables.order_by("number").first().game
+    client.force_login(org)
+    ended = client.post(
+        reverse("games:organizer", args=[game.pk, "end"]), {"reason": "played at the club", "confirm": "on"},
+        follow=True,
+    )  # fmt: skip
+    said = " ".join(str(m) for m in ended.context["messages"])
+    assert "The game has been ended. It has no ranking here: enter its result in Club cup, round 1" in said, said
+    page = ended.content.decode()
+    round_url = reverse("tournaments:round", args=[t.slug, 1])
+    assert re.search(
+        r'The organizer ended the game early: played at the club\. It has no ranking here: its result in '
+        rf'<a href="{round_url}">Club cup, round 1</a> is the one the organizer enters there\.', page
+    ), page
+    assert '<span class="badge abandoned">ended early</span>' in page
+    listed = client.get(reverse("games:list")).content.decode()
+    assert '<span class="badge abandoned">ended early</span>' in listed and ">abandoned<" not in listed
