@@ -859,3 +859,18 @@ def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, starte
     mine = html[html.index("My games"):]
     at = {name: mine.index(name) for name in ("Table one", "Forming later", "Cancelled later")}
     assert at["Table one"] < at["Forming later"] < at["Cancelled later"], at
+
+
+def test_the_players_table_marks_only_the_seats_still_to_order(client, users, started):
+    """First-time walk: the players table's ● stayed on a seat that had ordered (it marked
+    every seat asked at this prompt) while the seats panel beside it said "sealed"."""
+    login(client, users["bob"])
+    before = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert before.count("(order awaited)") == 3
+    login(client, users["ann"])
+    client.post(reverse("games:order", args=[started.pk]), {"text": "PASS GANDHI"})
+    login(client, users["bob"])
+    after = client.get(reverse("games:detail", args=[started.pk])).content.decode()
+    assert after.count("(order awaited)") == 2
+    row = re.search(r"<strong>ann</strong>(.*?)</td>", after, re.S).group(1)
+    assert "order awaited" not in row
