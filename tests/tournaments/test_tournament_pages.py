@@ -692,6 +692,17 @@ def test_the_panel_marks_a_result_a_forfeit(client, people):
     panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
     assert "(entered by hand; a forfeit, not rated)" in panel
     assert re.search(r'<input type="checkbox" name="forfeit" value="1" checked>', panel)
+    # Players see it too (first-time walk: only the organizer's panel said so): on the
+    # round's page, in their history and in the email telling them the result.
+    round_page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    assert "(entered by the organizer; not played: a forfeit, not rated)" in round_page
+    history = client.get(reverse("tournaments:player", args=[t.slug, table.players[0]])).content.decode()
+    assert "(a forfeit, not rated)" in history
+    from games.models import OutboxMessage
+
+    told = OutboxMessage.objects.filter(kind="tournament", subject__contains="entered your result")
+    assert told.count() == 2
+    assert all("Not played (a forfeit): it counts in the standings, not in the ratings." in m.body for m in told)
 
 
 def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, people):

@@ -74,6 +74,8 @@ def _table_result(
     if table.result_source == "organizer":
         by_hand = f" Entered by the organizer: {reason}" if reason else " Entered by the organizer."
         by_hand += "" if by_hand.endswith((".", "!", "?")) else "."
+        if not table.rated:
+            by_hand += " Not played (a forfeit): it counts in the standings, not in the ratings."
     return (
         f"Your result at table {table.number}: {_place_text(table.ranking, reg_id)}, "
         f"{_points(points)} ({order}).{by_hand}"
