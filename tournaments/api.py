@@ -135,7 +135,9 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
     """Everything public about a tournament: settings, standings and every round."""
     registrations = {r.pk: r.user.username for r in t.registrations.select_related("user")}
     ratings = selectors.current_ratings(pool=t.rating_pool)
-    rounds = list(t.rounds.order_by("number").prefetch_related("tables", "byes"))
+    rounds = list(
+        t.rounds.order_by("number").defer(*selectors.PAIRING_DATA).prefetch_related("tables", "byes")
+    )
     standings = [
         {
             "rank": row["rank"],

@@ -138,7 +138,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     registration = None
     if request.user.is_authenticated:
         registration = tournament.registrations.filter(user=request.user).first()
-    rounds = list(tournament.rounds.order_by("number"))
+    rounds = list(tournament.rounds.order_by("number").defer(*selectors.PAIRING_DATA))
     finished = 0
     for rnd in rounds:  # the standings count the finished rounds before the first open one
         if rnd.status != Round.Status.FINISHED:
@@ -315,7 +315,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     if not _is_organizer(request, tournament):
         messages.error(request, "Only the tournament's organizer can manage it.")
         return redirect("tournaments:detail", slug=slug)
-    all_rounds = list(tournament.rounds.order_by("number"))
+    all_rounds = list(tournament.rounds.order_by("number").defer(*selectors.PAIRING_DATA))
     latest = all_rounds[-1] if all_rounds else None
     # ?round=N shows an earlier round's tables, to correct a result there.
     wanted = request.GET.get("round", "")
