@@ -117,3 +117,17 @@ def test_admin_pages_do_not_grow_with_the_site(admin_client) -> None:
         user = get_user_model().objects.create_user(f"late{i}", f"late{i}@example.test", "pw")
         small.registrations.create(user=user)
     assert counts() == before
+
+
+def test_the_admins_game_page_reads_its_seats_players_at_once(admin_client) -> None:
+    """Performance audit: the game's change page read each seat's player on its own."""
+    games = []
+    for prefix, seats in (("two", 2), ("six", 6)):
+        users = _users(prefix, seats)
+        game = game_create(organizer=users[0], ruleset="4x-dice", seats_count=seats)
+        for user in users[:-1]:  # one seat left open: the game stays forming
+            game_join(game=game, user=user)
+        games.append(game)
+    urls = [f"/admin/games/game/{game.pk}/change/" for game in games]
+    _queries(admin_client, urls[0])  # the first visit may write the session
+    assert _queries(admin_client, urls[0]) == _queries(admin_client, urls[1])
