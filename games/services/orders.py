@@ -75,7 +75,8 @@ def _store(
     lock), ``None`` if it has none, ``False`` (default) to look it up here. ``tail``:
     the log's tail if the caller read it under the game lock (``audit.log_append``).
     The rows are written with hand-written statements (the hottest write of the site);
-    on PostgreSQL, when ``tail`` is given, with a single one."""
+    on PostgreSQL, when ``tail`` is given, with a single one. The order's ``log_tail``
+    is the log's tail after its entry (a caller storing several chains them)."""
     if previous is False:
         previous = SealedOrder.objects.filter(
             prompt=prompt, seat_name=seat.name, is_current=True
@@ -100,7 +101,8 @@ def _store(
         insert_instance(order)
         if previous is not None:
             update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
-        log_append(game=game, kind=kind, payload=payload, tail=tail)
+        entry = log_append(game=game, kind=kind, payload=payload, tail=tail)
+    order.log_tail = (entry.seq, entry.hash)
     if previous is not None:
         previous.is_current, previous.replaced_by = False, order
     return order
@@ -125,11 +127,19 @@ def _order_entry(
 
 
 def order_fill_default(
-    *, game: Game, prompt: Prompt, seat: Seat, reason: str, state: dict | None = None
+    *,
+    game: Game,
+    prompt: Prompt,
+    seat: Seat,
+    reason: str,
+    state: dict | None = None,
+    previous: SealedOrder | None | bool = False,
+    tail: tuple[int, str] | None | bool = False,
 ) -> SealedOrder:
     """Give a pending seat the engine's default order (source ``default``), logged as
     ``nmr_applied``. The caller holds the game lock. ``state``: the prompt's snapshot
-    state if the caller has it (spares a query)."""
+    state if the caller has it (spares a query); ``previous`` and ``tail`` as ``_store``
+    takes them (each spares one)."""
     from games.services.games import ruleset_get
 
     rules = ruleset_get(game.ruleset)
@@ -146,6 +156,8 @@ def order_fill_default(
         parsed=parsed,
         source="default",
         reason=reason,
+        previous=previous,
+        tail=tail,
     )
 
 

@@ -273,14 +273,19 @@ def prompt_resolve(
         if missing:
             by_name = {s.name: s for s in seats}
             for name in missing:
-                orders[name] = order_fill_default(
+                # A missing seat has no current order; each nmr_applied entry follows
+                # the one before it (the deadline sweep read both once a seat: 17
+                # statements a prompt).
+                orders[name] = order = order_fill_default(
                     game=game,
                     prompt=prompt,
                     seat=by_name[name],
                     reason="deadline",
                     state=snapshot_state,
+                    previous=None,
+                    tail=tail,
                 )
-            tail = False  # nmr_applied entries were logged: read the tail again
+                tail = order.log_tail
         _test_sleep()
         rules = ruleset_get(game.ruleset)
         state = snapshot_state

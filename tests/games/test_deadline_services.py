@@ -394,3 +394,38 @@ def test_a_prompt_handed_to_the_workers_is_not_queued_again_by_the_next_sweeps()
         assert enforce_deadlines(now=due + HANDED_OUT_FOR + timedelta(seconds=1), inline_seconds=0) == 0
         assert delay.call_count == 6
     assert {p.status for p in Prompt.objects.filter(game__in=games, number=1)} == {Prompt.Status.OPEN}
+
+
+def test_a_default_order_costs_its_two_writes_and_nothing_more() -> None:
+    """Performance audit: each missing seat's default order re-read the seat's current
+    order and the log's tail (17 statements a prompt in a sweep of 500). They are known
+    under the lock: a missing seat has no order, and each entry follows the one before.
+    The chain stays whole (verify_game's replay)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from engine.audit import verify_export
+    from games.selectors import game_export_unchecked
+    from games.services.resolution import prompt_resolve
+
+    counts = []
+    games = []
+    for ordered in (2, 0):
+        names = [f"d{ordered}a", f"d{ordered}b", f"d{ordered}c"]
+        game, seats = start_fixed(names)
+        prompt = Prompt.objects.get(game=game, number=1)
+        rules = engine.get("5x")
+        state = current_state(game=game)
+        for name in names[:ordered]:
+            order_submit(seat=seats[name], text=rules.default_order(state, name), source="web")
+        later = prompt.deadline + timedelta(hours=1)
+        with CaptureQueriesContext(connection) as queries:
+            assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=later)
+        counts.append(len(queries))
+        games.append(game)
+    per_seat = (counts[1] - counts[0]) / 2
+    writes = 1 if connection.vendor == "postgresql" else 2  # the order and its entry
+    assert per_seat == writes, counts
+    for game in games:
+        export = game_export_unchecked(game=game)
+        assert verify_export(export, final_state=current_state(game=game)) == []
