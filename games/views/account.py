@@ -28,9 +28,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            # Shown once, on the next page only (the site keeps only its SHA-256).
-            request.session["new_api_token"] = api_token_create(user=request.user)
+            # Shown once, in this answer (never cached) and nowhere else: the site keeps
+            # only its SHA-256 (it was kept in the session, in clear, for the next page).
+            key = api_token_create(user=request.user)
             messages.success(request, "A new API token was created. Copy it now.")
+            token = ApiToken.objects.filter(user=request.user).first()
+            return render(request, "games/api_tokens.html", {"token": token, "new_key": key})
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(request, "Your API token was revoked.")
@@ -40,15 +43,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:api_tokens")
     token = ApiToken.objects.filter(user=request.user).first()
-    new_key = request.session.pop("new_api_token", None)
-    return render(
-        request,
-        "games/api_tokens.html",
-        {
-            "token": token,
-            "new_key": new_key if token and new_key and new_key.startswith(token.prefix) else None,
-        },
-    )
+    return render(request, "games/api_tokens.html", {"token": token, "new_key": None})
 
 
 @login_required
@@ -108,8 +103,11 @@ def calendar(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            request.session["new_calendar_token"] = calendar_feed_create(user=request.user)
+            # Shown once, in this answer (never cached), not kept in the session.
+            feed = calendar_feed_create(user=request.user)
             messages.success(request, "Your calendar address is ready. Copy it now.")
+            new_url = public_reverse("games:calendar_feed", feed)
+            return render(request, "games/calendar.html", {"active": True, "new_url": new_url})
         elif action == "revoke":
             if calendar_feed_revoke(user=request.user):
                 messages.success(request, "Your calendar address no longer works.")
@@ -119,18 +117,12 @@ def calendar(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:calendar")
     from games.models import PlayerSettings
-    from games.services.players import calendar_digest
 
     stored = (
         PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
         or ""
     )
-    token = request.session.pop("new_calendar_token", None)
-    new_url = None
-    # Shown only if it is still the address in force (not one renewed since elsewhere).
-    if isinstance(token, str) and calendar_digest(token) == stored:
-        new_url = public_reverse("games:calendar_feed", token)
-    return render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
+    return render(request, "games/calendar.html", {"active": bool(stored), "new_url": None})
 
 
 @require_safe

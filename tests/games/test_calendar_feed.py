@@ -77,9 +77,10 @@ def test_an_address_is_shown_once_renewed_and_turned_off(client):
     client.force_login(user)
     page = reverse("games:calendar")
     assert "You have no calendar address." in client.get(page).content.decode()
-    client.post(page, {"action": "create"})
-    response = client.get(page)
+    response = client.post(page, {"action": "create"})
+    assert response.status_code == 200  # shown in the answer itself, kept nowhere else
     assert "no-store" in response["Cache-Control"]  # the secret is on this page once
+    assert "new_calendar_token" not in client.session
     shown = response.content.decode()
     first = shown.split('id="new-calendar-url">')[1].split("<")[0]
     token = first.rsplit("/", 1)[1].removesuffix(".ics")
