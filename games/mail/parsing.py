@@ -503,6 +503,13 @@ def _walk(
     if _is_attachment(part) or ctype.startswith("message/"):
         flags["attachments"] = True
         return
+    if ctype.startswith("multipart/"):
+        # A multipart whose boundary is missing or not in the body: the parser leaves the
+        # body as one piece of text. Read as the text it most likely is ("Your message
+        # had attachments but no text" was false).
+        if found["plain"] is None or not found["plain"].strip():
+            found["plain"], found["plain_in"] = _decode_part(part), parent
+        return
     if ctype == "text/plain":
         text = _decode_part(part)
         if found["plain"] is None or not found["plain"].strip():
@@ -603,6 +610,8 @@ class _VisibleText(html2text.HTML2Text):
             if tag not in _VOID_TAGS:
                 self._hidden_tag, self._hidden_depth = tag, 1
             return
+        if tag in ("td", "th"):  # a table's cells are words of one line, not Markdown
+            super().handle_data(" ")  # columns ("PASS| BOUDICCA"): see html_to_text
         super().handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
@@ -629,6 +638,9 @@ def html_to_text(html: str) -> str:
     converter.ignore_links = True
     converter.ignore_images = True
     converter.ignore_emphasis = True
+    # A mail program lays out with tables (signatures, a phone's "table" of two words):
+    # their rows are lines, their cells words; as Markdown, "PASS| BOUDICCA" was refused.
+    converter.ignore_tables = True
     try:
         text = converter.handle(html)
     except Exception:  # noqa: BLE001 - broken HTML: keep its text crudely

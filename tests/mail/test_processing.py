@@ -552,6 +552,33 @@ def test_an_order_in_an_html_heading_is_an_order(table) -> None:
     assert row.outcome == "order_accepted"
 
 
+def test_an_order_in_an_html_table_reads_as_its_words(table) -> None:
+    """Fuzzing the gateway: table cells came out as Markdown columns, "PASS| BOUDICCA"."""
+    address = table.address("ann")
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: x\r\nMessage-ID: <t-1@example.com>\r\n"
+        "Content-Type: text/html; charset=utf-8\r\n\r\n<html><body><table><tr><td>PLAY</td>"
+        "<td>EXPLORE</td></tr></table><table><tr><td>-- <br>Ann</td></tr></table></body></html>\r\n"
+    ).encode()
+    row = process_message(raw, address)
+    assert row.outcome == "order_accepted", row.outcome
+    assert SealedOrder.objects.get(seat=table.seats["ann"], is_current=True).text == "PLAY EXPLORE"
+
+
+@pytest.mark.parametrize("content_type", ['multipart/mixed; boundary="nope"', "multipart/mixed"])
+def test_a_multipart_without_its_boundary_is_read_as_text(table, content_type: str) -> None:
+    """Fuzzing the gateway: a multipart message whose boundary is missing (or not in the
+    body) was answered "your message had attachments but no text"."""
+    address = table.address("ann")
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: x\r\nMessage-ID: <b-1@example.com>\r\n"
+        f"MIME-Version: 1.0\r\nContent-Type: {content_type}\r\n\r\nPLAY EXPLORE\r\n"
+    ).encode()
+    row = process_message(raw, address)
+    assert row.outcome == "order_accepted", row.outcome
+    assert current(table.seats["ann"]).text == "PLAY EXPLORE"
+
+
 def test_a_command_from_another_address_is_flagged_too(table) -> None:
     address = table.address("ann")
     row = process_message(
