@@ -189,7 +189,7 @@ class OrderInputSerializer(StrictInputSerializer):
         help_text="The order in the game's order language. Notes (a line starting with #, or "
         "# after a space at a line's end) and a full stop or ! at a line's end are dropped "
         "before it is sealed, as on the web and by email: the receipt's text is what was "
-        "sealed.",
+        "sealed. A text of notes only is refused (400), as an empty one is.",
     )
     prompt = serializers.IntegerField(
         required=False,
