@@ -101,10 +101,10 @@ def test_the_browser_rewrites_times_only_for_readers_without_a_zone(client):
 def test_pages_write_the_deadline_in_the_players_zone(client):
     _org, game, _prompt = _game_with_deadline()
     client.force_login(game.seats.get(name="paris").user)
-    assert "your order is needed by 15 Jan 13:00 CET" in client.get("/").content.decode()
+    assert "your order is needed by Fri 15 Jan, 13:00 CET" in client.get("/").content.decode()
     assert "Fri 15 Jan 2027, 13:00 CET" in client.get(f"/games/{game.pk}/").content.decode()
     client.force_login(game.seats.get(name="newyork").user)
-    assert "your order is needed by 15 Jan 07:00 EST" in client.get("/games/").content.decode()
+    assert "your order is needed by Fri 15 Jan, 07:00 EST" in client.get("/games/").content.decode()
     # A player who chose nothing reads UTC.
     client.force_login(game.organizer)
     assert "Fri 15 Jan 2027, 12:00 UTC" in client.get(f"/games/{game.pk}/").content.decode()
@@ -231,7 +231,7 @@ def test_the_games_list_writes_created_times_with_their_zone(client):
         client.force_login(game.seats.get(name=name).user)
         html = client.get(reverse("games:list")).content.decode()
         local = game.created_at.astimezone(zoneinfo.ZoneInfo(zone))
-        assert f"{local:%Y-%m-%d %H:%M} {local.tzname()}" in html, name
+        assert f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}" in html, name
 
 
 @pytest.mark.django_db

@@ -487,16 +487,22 @@
   // as the tooltip. Only for readers who chose no zone of their own: a player's chosen
   // zone (Account -> Time zone) is written by the server and left as it is.
   function localTimes() {
-    if (!window.Intl || !Intl.DateTimeFormat) { return; }
-    var format = new Intl.DateTimeFormat(undefined, {
+    if (!window.Intl || !Intl.DateTimeFormat || !Intl.DateTimeFormat.prototype.formatToParts) { return; }
+    // Written as the server writes every date ("Sun 29 Nov 2026, 17:05 CET"), in the
+    // browser's zone: the browser's own locale gave "Sun, Nov 29, 2026, 05:05 PM" on one
+    // page beside "Sun 29 Nov 2026, 17:05" on the next.
+    var format = new Intl.DateTimeFormat("en-US", {
       weekday: "short", day: "numeric", month: "short", year: "numeric",
-      hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"
     });
     document.querySelectorAll("time[datetime][data-local]").forEach(function (el) {
       var when = new Date(el.getAttribute("datetime"));
       if (isNaN(when.getTime())) { return; }
+      var p = {};
+      format.formatToParts(when).forEach(function (part) { p[part.type] = part.value; });
       el.title = el.textContent.trim();
-      el.textContent = format.format(when);
+      el.textContent = p.weekday + " " + p.day + " " + p.month + " " + p.year + ", " +
+        p.hour + ":" + p.minute + " " + p.timeZoneName;
     });
   }
 
