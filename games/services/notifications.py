@@ -842,7 +842,10 @@ def notify_prompt_resolved(
             if asked:
                 subject = f"[{_title(game)}] Your order: {context['stage']}"
             else:
-                subject = f"[{_title(game)}] Prompt {prompt.number} resolved: " + _waiting_words(
+                # Where the game stands, in the words of "Your order: round 5, play" (it
+                # said "Prompt 14 resolved": a second numbering, no round).
+                stage = context["stage"]
+                subject = f"[{_title(game)}] {stage[:1].upper()}{stage[1:]}: " + _waiting_words(
                     context["waiting_for"]
                 )
             context["headline"] = f"Prompt {prompt.number} ({prompt.phase}) is resolved."

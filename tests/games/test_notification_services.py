@@ -411,7 +411,7 @@ def test_subjects_say_whether_to_act(django_capture_on_commit_callbacks) -> None
         waiting = [n for n in prompt.pending if n not in prompt.forced]
         assert after[name] == (
             f"[Subj] Your order: {stage}" if asked
-            else "[Subj] Prompt 1 resolved: waiting for " + " and ".join(waiting)
+            else f"[Subj] R{stage[1:]}: waiting for " + " and ".join(waiting)
         ), (name, after[name], prompt.pending)  # fmt: skip
     # A missed deadline: the default order entered for a seat is in its subject.
     late = [n for n in prompt.pending if n not in prompt.forced]
