@@ -52,6 +52,18 @@ TIEBREAK_NAMES = {
     "wins": "Wins",
     "direct_encounter": "Direct encounter",
 }
+# What each tie-break counts, in a sentence, for the standings page's explanation.
+TIEBREAK_HELP = {
+    "buchholz": "the points of the players you met, averaged at each table and added up over "
+    "the rounds: stronger opponents, higher Buchholz",
+    "buchholz_cut1": "Buchholz without your weakest round",
+    "sonneborn_berger": "the points of the opponents you finished ahead of (half for a shared "
+    "place), averaged at each table and added up over the rounds",
+    "average_opponent": "Buchholz divided by the rounds that count for it",
+    "wins": "games you won outright (first place, not shared)",
+    "direct_encounter": "your results against the players level with you on points, in the "
+    "games where you met",
+}
 
 
 @dataclass(frozen=True)

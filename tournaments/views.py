@@ -27,7 +27,7 @@ from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc
 from tournaments.services.common import is_league_administrator
-from tournaments.standings import TIEBREAK_NAMES
+from tournaments.standings import TIEBREAK_HELP, TIEBREAK_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +172,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "round_open": round_open,
         "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
+        # How the standings count, for a player who never met a Buchholz.
+        "tiebreak_help": [(TIEBREAK_NAMES[n], TIEBREAK_HELP[n]) for n in tournament.tiebreaks],
+        "points_per_place": sorted(selectors.points_for(tournament).items()),
         "rounds": rounds,
         "registration": registration,
         "is_organizer": _is_organizer(request, tournament),

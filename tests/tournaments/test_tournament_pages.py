@@ -729,3 +729,17 @@ def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, 
     assert '<span class="badge abandoned">ended early</span>' in page
     listed = client.get(reverse("games:list")).content.decode()
     assert '<span class="badge abandoned">ended early</span>' in listed and ">abandoned<" not in listed
+
+
+def test_the_standings_say_how_they_are_counted(client, people):
+    """First-time walk: nothing said what the points (1 / 0.67 / 0.33 / 0) or a Buchholz
+    that jumps from 0.33 to 4.06 mean."""
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Counted cup")
+    page = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    help_ = page[page.index('id="standings-help"'):page.index("</details>", page.index('id="standings-help"'))]
+    assert "How the standings are counted" in help_
+    assert "at a table of 2, 1 / 0 (from first place down" in help_
+    assert "A bye scores 1, a bye you asked for 0.50." in help_, help_
+    assert "<strong>Buchholz</strong>: the points of the players you met" in help_
+    assert "Sonneborn" not in help_  # only the tie-breaks this tournament uses
