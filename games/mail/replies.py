@@ -51,7 +51,7 @@ def _game_line(seat: Any) -> str:
     return f"Game: {game.title} (#{game.pk}), your seat: {seat.name}"
 
 
-def legal_orders_text(seat: Any) -> str:
+def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
     """The legal orders of the seat now, or why there are none."""
     from games.selectors import current_order, current_prompt, legal_orders
     from games.services.notifications import legal_orders_lines
@@ -69,8 +69,8 @@ def legal_orders_text(seat: Any) -> str:
         context.append(
             f"Prompt {prompt.number} ({stage})"
             + (f", deadline {_when(prompt.deadline)}" if prompt.deadline else "")
-            + (f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
-               else "; no order from you yet.")  # fmt: skip
+            + ((f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
+                else "; no order from you yet.") if say_order else ".")  # fmt: skip
         )
     lines = [*context, "Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))]
     return "\n".join(lines)
@@ -193,7 +193,9 @@ def refused_text(seat: Any, exc: Any) -> str:
         parts.append(standing)
     if getattr(exc, "code", "") == "deadline_passed":
         return "\n\n".join(parts)  # nothing to send any more for that prompt
-    legal = legal_orders_text(seat)
+    # The order in force was just said (standing): not twice ("You have no order for
+    # prompt 1 yet." then "...; no order from you yet.").
+    legal = legal_orders_text(seat, say_order=not standing)
     if not ("not asked for an order" in exc.message and legal.startswith("You are not asked")):
         parts.append(legal)
     return "\n\n".join(parts)

@@ -723,11 +723,12 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "stage": prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
         if prompt is not None
         else "",
-        # 5X's draft also names the seat's neighbours, as the game page does.
-        "phase_hint": " ".join(filter(None, [
-            PHASE_HINTS.get((game.ruleset, prompt.phase), ""),
-            draft_note(ruleset=game.ruleset, view=view, seat_name=seat.name),
-        ])) if asked else "",  # fmt: skip
+        # 5X's draft says it with the seat's neighbours, in place of the general hint, as
+        # the game page does (both said the same thing twice).
+        "phase_hint": (
+            draft_note(ruleset=game.ruleset, view=view, seat_name=seat.name)
+            or PHASE_HINTS.get((game.ruleset, prompt.phase), "")
+        ) if asked else "",  # fmt: skip
         "rules_url": rules_url(game.ruleset),
     }
 

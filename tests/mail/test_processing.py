@@ -399,6 +399,7 @@ def test_answers_say_what_stands_after_a_replacement_or_a_refusal(table) -> None
     assert f"Your order for prompt 1 stays as it was: PLAY EXPLORE (receipt {receipt[:16]}" in (
         third.body
     )
+    assert "your order so far" not in third.body  # said once (a first-time walk: twice)
     assert current(table.seats["ann"]).text == "PLAY EXPLORE"
 
 
@@ -407,6 +408,7 @@ def test_a_refusal_before_any_order_says_there_is_none(table) -> None:
     process_message(body_message(to=address, body="PLAY DANCE\n"), address)
     [reply] = replies_to("ann@example.com")
     assert "You have no order for prompt 1 yet." in reply.body
+    assert "no order from you yet" not in reply.body and "Legal orders now:" in reply.body
 
 
 def test_an_order_from_another_address_is_flagged_to_the_seat_holder(table) -> None:
@@ -671,8 +673,9 @@ def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
     game = game_create_seated(organizer=users[0], ruleset="5x", users=users)
     started = OutboxMessage.objects.get(game=game, seat__name="em1", kind="game_started")
     assert "YOUR ORDER IS NEEDED for prompt 1 (draft)" in started.body
-    assert PHASE_HINTS[("5x", "draft")] in started.body
-    # Who sits on either side, as the game page says (seating fixed: em1, em2, em3).
+    # Who sits on either side, as the game page says (seating fixed: em1, em2, em3), in
+    # place of the general hint, which said the same (a first-time walk: twice).
+    assert PHASE_HINTS[("5x", "draft")] not in started.body
     assert ("Pass one of your two leaders to the seat on your left (em2); you keep the other,"
             " and receive one from the seat on your right (em3).") in " ".join(started.body.split())
     assert "Rules of 5X: http://" in started.body and "/games/rules/5x/" in started.body

@@ -743,3 +743,18 @@ def test_the_standings_say_how_they_are_counted(client, people):
     assert "A bye scores 1, a bye you asked for 0.50." in help_, help_
     assert "<strong>Buchholz</strong>: the points of the players you met" in help_
     assert "Sonneborn" not in help_  # only the tie-breaks this tournament uses
+
+
+def test_a_game_over_shows_no_empty_organizer_tools(client, people):
+    """First-time walk: a finished or ended game showed an "Organizer tools" panel with
+    nothing in it."""
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Tools cup")
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    game = rnd.tables.order_by("number").first().game
+    client.force_login(org)
+    url = reverse("games:detail", args=[game.pk])
+    assert 'id="organizer"' in client.get(url).content.decode()
+    client.post(reverse("games:organizer", args=[game.pk, "end"]), {"reason": "club", "confirm": "on"})
+    assert 'id="organizer"' not in client.get(url).content.decode()

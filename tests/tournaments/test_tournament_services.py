@@ -456,7 +456,7 @@ def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_c
     assert mail.subject == "Cup ro: round 1 is over — you are tied 1st of 4"
     assert f"Your result at table 2: 1st of 2, 1 point ({fourth} > {third}). Entered by the organizer: played offline." in mail.body
     assert "You are tied 1st of 4 with 1 point." in mail.body
-    assert "Round 2 of 2 starts when the organizer pairs it" in mail.body
+    assert "Round 2 of 2 starts when the organizer pairs and starts it" in mail.body
     assert f"  3. {third} — 0 points" in mail.body and f"  1. {fourth} — 1 point  <- you" in mail.body
     assert over[third.email][0].subject == "Cup ro: round 1 is over — you are tied 3rd of 4"
     [to_organizer] = over[organizer.email]
@@ -490,9 +490,9 @@ def test_a_player_who_withdrew_during_a_round_still_gets_its_result():
     [mail] = over[quitter.user.email]
     assert f"Your result at table {table.number}: 2nd of 2, 0 points" in mail.body
     assert "You have withdrawn from the tournament: you will not be paired again." in mail.body
-    assert "starts when the organizer pairs it" not in mail.body
+    assert "starts when the organizer pairs and starts it" not in mail.body
     stayer = next(r for r in regs if r.pk == table.players[0])
-    assert "Round 2 of 2 starts when the organizer pairs it" in over[stayer.user.email][0].body
+    assert "Round 2 of 2 starts when the organizer pairs and starts it" in over[stayer.user.email][0].body
 
 
 @pytest.mark.parametrize("reason", ["", "   ", "\x00\x01"])

@@ -112,7 +112,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
     else:
         next_step = (
             f"Round {rnd.number + 1} of {tournament.rounds_count} starts when the organizer "
-            f"pairs it: you will get your game's email then."
+            f"pairs and starts it: you will get your game's email then."
         )
     results: dict[int, str] = {}
     reasons = _hand_reasons(tournament, rnd)
