@@ -17,6 +17,8 @@ def password_rules_in_one_sentence(form: forms.Form) -> None:
     if password is None:
         return
     rules = [r.rstrip(".") for r in password_validators_help_texts()]
+    # One sentence: the rules after the first start in lower case ("...; your password").
+    rules = rules[:1] + [r[:1].lower() + r[1:] for r in rules[1:]]
     password.help_text = escape("; ".join(rules) + ".") if rules else ""
 
 

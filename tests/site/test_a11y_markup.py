@@ -74,6 +74,8 @@ def test_the_sign_up_password_rules_are_read_with_the_field(client):
     rules = re.search(rf'<span[^>]*id="{help_id}"[^>]*>(.*?)</span>', html, re.S).group(1)
     assert "<ul>" not in rules and "<li>" not in rules  # no block list inside the paragraph
     assert "at least 8 characters" in rules and "entirely numeric" in rules
+    # One sentence: "...; your password ...", not "...; Your password ..." (a first-time walk).
+    assert "; Your" not in rules and "; your password" in rules.replace("&#x27;", "'")
 
 
 def test_the_change_password_rules_are_read_with_the_field(client):

@@ -46,6 +46,9 @@ def test_sign_up_sends_a_verification_email_optional_by_default(client, settings
     assert link, message.body
     assert "testserver" not in message.body
     assert "Hello from FiveX!" in message.body
+    # The site's words, not allauth's stock ones ("user ada has given your email address
+    # to register an account on ...": a first-time walk).
+    assert "Welcome to FiveX, ada!" in message.body and "has given your email" not in message.body
     assert message.message()["Message-ID"].endswith("@fivex.example.org>")
     client.get(link.group(1))  # GET shows the confirmation page
     client.post(link.group(1))
@@ -171,6 +174,8 @@ def test_password_reset_mails_a_link(client, settings) -> None:
     (sent,) = sent_account_mail()
     link = re.search(r"http://games\.example\.org:8080(/accounts/password/reset/key/\S+/)", sent.body)
     assert link, sent.body
+    assert "Your player name is lin; you log in with your email address." in sent.body
+    assert "your username is" not in sent.body
     # The path is the page itself: it leads to the new-password form.
     form = client.get(link.group(1), follow=True)
     assert form.status_code == 200 and b"password1" in form.content
