@@ -1,0 +1,45 @@
+"""The organizer's round on a phone, in real headless Chromium: one card a table, each
+value under its column's name, the result form inside the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.test_browser import log_in
+from tests.games.web_support import make_user
+from tournaments.services import rounds
+from tournaments.services import tournaments as tsvc
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
+    """A first-time organizer's walk: at 390 px the round's table squeezed the result
+    into fragments ("an fay bo (en by ha...") and left the result form off-screen."""
+    org = make_user("olga")
+    players = [make_user(n) for n in ("annabel", "bartholomew", "cordelia", "desmond")]
+    t = tsvc.tournament_create(organizer=org, name="Phone cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    page = phone_page
+    log_in(page, live_server.url, "olga")
+    page.goto(f"{live_server.url}/tournaments/{t.slug}/manage/")
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways page
+    for field in ("ranking", "reason"):
+        box = page.locator(f'main input[name="{field}"]').first.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (field, box)
+    save = page.get_by_role("button", name="Save table 1's result")
+    save_box = save.bounding_box()
+    assert save_box["x"] + save_box["width"] <= width
+    # Each value says which column it is; the players' names are whole, on one line each card.
+    label = page.evaluate(
+        "() => getComputedStyle(document.querySelector('table.cards td[data-label=\"Players\"]'), '::before').content"
+    )
+    assert label == '"Players: "'
+    cell = page.locator('table.cards td[data-label="Players"]').first
+    assert cell.bounding_box()["width"] > width * 0.7
