@@ -132,3 +132,19 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     listed = re.findall(r'href="/games/(\d+)/">Old (\d+)</a>', tail)
     assert [name for _pk, name in listed] == [f"{i:02d}" for i in range(11, 1, -1)]  # newest 10
     assert "2 more finished games</a> in your games list." in tail
+
+
+@pytest.mark.django_db
+def test_the_programmers_links_stay_out_of_a_players_way(client) -> None:
+    """First-time walk: "API docs" in the main navigation and an "API token" button on
+    the games list greeted players who will never write a program. The API is in the
+    footer and in the account pages."""
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.create_user("pla", "pla@example.com", "pw"))
+    html = client.get("/games/").content.decode()
+    nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
+    assert "/api/docs/" not in nav and ">API token<" not in html
+    footer = html[html.index('<footer class="site-footer">'):]
+    assert 'href="/api/docs/">API docs</a>' in footer
+    assert 'href="/account/api-tokens/"' in client.get("/accounts/email/").content.decode()
