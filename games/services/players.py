@@ -7,6 +7,7 @@ import functools
 import hashlib
 import secrets
 import zoneinfo
+from importlib import resources
 from typing import Any
 
 from django.db import transaction
@@ -21,16 +22,49 @@ NOT_ZONES = frozenset({"localtime", "Factory", "posixrules", "leapseconds", "lea
 
 
 @functools.cache
+@functools.cache
 def time_zone_names() -> tuple[str, ...]:
-    """Every IANA time zone name this machine knows, sorted (``UTC`` among them)."""
-    # Legacy aliases ("US/Eastern", "Etc/GMT+5", "EST5EDT") only confuse a chooser;
-    # they are still accepted when typed (``time_zone_valid``).
+    """The time zones to choose from, sorted, ``UTC`` first: the zones of the time zone
+    database's ``zone.tab`` (one or more for every country: "Europe/Oslo", "Asia/Kathmandu"),
+    which this machine knows."""
+    # Legacy and renamed aliases ("US/Eastern", "Etc/GMT+5", "Africa/Asmera",
+    # "America/Buenos_Aires": about 600 names in all) only confuse a chooser; they are
+    # still accepted when typed (``time_zone_valid``), and one chosen before stays shown.
+    known = zoneinfo.available_timezones()
+    try:
+        table = (resources.files("tzdata.zoneinfo") / "zone.tab").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        table = ""
     names = {
-        n
-        for n in zoneinfo.available_timezones()
-        if "/" in n and not n.startswith(("Etc/", "US/", "SystemV/")) and n not in NOT_ZONES
-    }
+        fields[2]
+        for line in table.splitlines()
+        if line and not line.startswith("#") and len(fields := line.split("\t")) >= 3
+    } & known
+    if not names:  # no zone.tab: the machine's names, without the obvious legacy ones
+        names = {
+            n
+            for n in known
+            if "/" in n and not n.startswith(("Etc/", "US/", "SystemV/")) and n not in NOT_ZONES
+        }
     return ("UTC", *sorted(names))
+
+
+@functools.cache
+def time_zone_aliases() -> dict[str, str]:
+    """The old names of the zones offered (``time_zone_names``), each to its zone's name
+    now ("Asia/Calcutta" -> "Asia/Kolkata"), from the time zone database's links: a
+    browser may report one (Chrome names some zones as ICU does)."""
+    offered = set(time_zone_names())
+    try:
+        text = (resources.files("tzdata.zoneinfo") / "tzdata.zi").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        return {}
+    aliases = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "L" and parts[1] in offered and parts[2] not in offered:
+            aliases[parts[2]] = parts[1]
+    return aliases
 
 
 def time_zone_valid(name: Any) -> str:

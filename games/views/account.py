@@ -56,6 +56,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         email_every_prompt_default,
         player_email_default_set,
         player_time_zone_set,
+        time_zone_aliases,
     )
 
     error = ""
@@ -87,7 +88,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/player_settings.html",
-        {"zones": zones, "chosen": stored, "error": error,
+        {"zones": zones, "chosen": stored, "error": error, "zone_aliases": time_zone_aliases(),
          "email_every_prompt": email_every_prompt_default(user=request.user)},  # fmt: skip
         status=400 if error else 200,
     )

@@ -57,3 +57,33 @@ def test_sign_up_takes_the_browsers_time_zone(live_server, _chromium) -> None:
         assert page.locator("#id_time_zone").input_value() == "America/Sao_Paulo"
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_browser_reporting_an_old_zone_name_is_offered_its_name_now(live_server, _chromium) -> None:
+    """The chooser lists the zones of the database's zone.tab, not its ~600 names with
+    the renamed ones (a first-time walk: "Asmera", "Timbuktu", "America/Buenos_Aires");
+    a browser that reports an old name (Chrome says "Asia/Calcutta") is offered the zone
+    by its name now."""
+    from games.services.players import time_zone_aliases, time_zone_names
+    from tests.games.test_browser import log_in
+    from tests.games.web_support import make_user
+
+    names = time_zone_names()
+    assert {"Europe/Oslo", "Asia/Kolkata", "America/Argentina/Buenos_Aires", "Asia/Kathmandu"} <= set(names)
+    assert not {"Africa/Asmera", "Africa/Timbuktu", "America/Buenos_Aires", "Asia/Calcutta"} & set(names)
+    assert time_zone_aliases()["Asia/Calcutta"] == "Asia/Kolkata"
+    make_user("ira")
+    context = _chromium.new_context(timezone_id="Asia/Calcutta")
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        log_in(page, live_server.url, "ira")
+        page.goto(live_server.url + "/account/settings/")
+        reported = page.evaluate("() => Intl.DateTimeFormat().resolvedOptions().timeZone")
+        assert reported in ("Asia/Calcutta", "Asia/Kolkata")
+        assert page.locator("[data-browser-zone]").inner_text() == "Asia/Kolkata"
+        page.locator("[data-use-browser-zone]").click()
+        assert page.locator("#id_time_zone").input_value() == "Asia/Kolkata"
+    finally:
+        context.close()

@@ -17,6 +17,11 @@
     var offer = document.getElementById("browser-zone");
     var select = document.getElementById("id_time_zone");
     if (!offer || !select) { return; }
+    // An old name the browser reports ("Asia/Calcutta") offers the zone's name now.
+    var aliases = document.getElementById("zone-aliases");
+    if (aliases) {
+      try { zone = JSON.parse(aliases.textContent)[zone] || zone; } catch (e) { /* as reported */ }
+    }
     var known = Array.prototype.some.call(select.options, function (o) { return o.value === zone; });
     if (!known || select.value === zone) { return; }
     offer.querySelector("[data-browser-zone]").textContent = zone;
