@@ -62,7 +62,11 @@ class PlayerSignupForm(SignupForm):
         value = self.cleaned_data.get("time_zone") or ""
         if not isinstance(value, str) or len(value) > 64 or not value.isprintable():
             return ""
-        return value.strip()
+        from games.services.players import time_zone_aliases
+
+        # An old name a browser reports (Chrome's "Asia/Calcutta") is stored as the zone's
+        # name now, as the time zone chooser lists it.
+        return time_zone_aliases().get(value.strip(), value.strip())
 
     def save(self, request):  # noqa: ANN001, ANN201 - allauth's signature
         from games.errors import ValidationError
