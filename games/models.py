@@ -185,7 +185,9 @@ class Prompt(models.Model):
         OPEN = "open", "open"
         RESOLVED = "resolved", "resolved"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="prompts")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="prompts", db_index=False)
     number = models.PositiveIntegerField()
     round = models.IntegerField(default=0)
     phase = models.CharField(max_length=32)
@@ -262,7 +264,9 @@ class StateSnapshot(models.Model):
     """The engine state while prompt ``prompt_number`` is open (a cache of the replay).
     When the game ends after prompt N, snapshot N + 1 holds the final state."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     prompt_number = models.PositiveIntegerField()
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -283,7 +287,9 @@ class LogEntry(models.Model):
     """An append-only audit entry; ``hash`` chains it to the previous one (formula in
     ``engine.audit.entry_hash``)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32)
     payload = models.JSONField(default=dict)
@@ -305,7 +311,9 @@ class LogEntry(models.Model):
 class Reminder(models.Model):
     """A deadline reminder sent to one seat for one prompt (at most once)."""
 
-    prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="reminders")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="reminders", db_index=False)
     seat_name = models.CharField(max_length=150)
     sent_at = models.DateTimeField(auto_now_add=True)
 

@@ -65,7 +65,9 @@ class Registration(models.Model):
         ACTIVE = "active", "active"
         WITHDRAWN = "withdrawn", "withdrawn"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="registrations")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(default=1)  # > 1 for a late entry
@@ -91,7 +93,9 @@ class Round(models.Model):
         STARTED = "started", "started"
         FINISHED = "finished", "finished"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds", db_index=False)
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PAIRED)
     seed = models.BigIntegerField(default=0)
@@ -115,7 +119,9 @@ class Round(models.Model):
 class Table(models.Model):
     """One table of a round; ``players`` are registration ids in seat order."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables", db_index=False)
     number = models.PositiveSmallIntegerField()
     players = models.JSONField(default=list)
     game = models.OneToOneField(
@@ -148,7 +154,9 @@ class Bye(models.Model):
         REQUESTED = "requested", "requested bye"
         ABSENT = "absent", "absent"
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", db_index=False)
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="byes")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     points = models.FloatField(default=0)
@@ -191,7 +199,9 @@ class RatingEntry(models.Model):
 class TournamentLog(models.Model):
     """Append-only audit log of a tournament: every organizer action and pairing."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    # No index of its own: the unique constraint's index starts with it (a second
+    # one only slowed every insert).
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
