@@ -46,24 +46,41 @@ def home(request: HttpRequest) -> HttpResponse:
     finished_count = (
         mine.filter(status__in=OVER).count() if len(finished) == HOME_FINISHED else len(finished)
     )
-    seats = dict(
-        Seat.objects.filter(user=request.user, game_id__in=[g.pk for g in games + finished])
+    held = {
+        game_id: (status, name)
+        for game_id, status, name in Seat.objects.filter(
+            user=request.user, game_id__in=[g.pk for g in games + finished]
+        )
         .exclude(status=Seat.Status.REPLACED)
-        .values_list("game_id", "status")
-    )
+        .values_list("game_id", "status", "name")
+    }
     return render(request, "home.html", {
         "games": games,
         "finished": finished,
         "finished_more": finished_count - len(finished),
         "needed": needed,
-        "roles": {
-            g.pk: ("resigned" if seats.get(g.pk) == Seat.Status.RESIGNED else
-                   "player" if g.pk in seats else
-                   "organizer" if g.organizer_id == request.user.pk else "seat handed over")
-            for g in games + finished
-        },
+        "roles": {g.pk: _role(g, held.get(g.pk), request.user.pk) for g in games + finished},
         "tournaments": tournaments_for_user(user=request.user),
     })  # fmt: skip
+
+
+def _role(game, seat: tuple[str, str] | None, user_id: int) -> str:  # noqa: ANN001
+    """What the player is in ``game`` for the home page: ``player`` (and ``organizer``),
+    ``resigned``, ``organizer``, ``seat handed over``; a game over adds the place
+    ("player, 2nd of 5")."""
+    from games.models import Seat
+    from games.presentation import place_of
+    from games.selectors import OVER
+
+    organizer = game.organizer_id == user_id
+    if seat is None:
+        return "organizer" if organizer else "seat handed over"
+    status, name = seat
+    role = "resigned" if status == Seat.Status.RESIGNED else "player"
+    if organizer:
+        role += " and organizer"
+    place = place_of(game.ranking, name) if game.status in OVER else ""
+    return f"{role}, {place}" if place else role
 
 
 # The finished games the home page lists (the newest); the games list has the others.

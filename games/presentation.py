@@ -669,6 +669,23 @@ def deadline_policy_text(*, game: Any) -> str:
     return "; ".join(parts) + "."
 
 
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place_of(ranking: Any, name: str) -> str:
+    """Where seat ``name`` finished in ``ranking`` (groups, best first): ``2nd of 5``,
+    ``tied 2nd of 5``; "" when it is not ranked."""
+    place, size = 1, sum(len(group) for group in ranking or [])
+    for group in ranking or []:
+        if name in group:
+            return f"{'tied ' if len(group) > 1 else ''}{ordinal(place)} of {size}"
+        place += len(group)
+    return ""
+
+
 def local_time(value: datetime) -> str:
     """A moment as emails and messages write it, in the active time zone (set for the
     reader by ``_send_to_seat``, ``_notice``, the email gateway and the player's pages),

@@ -148,3 +148,27 @@ def test_the_programmers_links_stay_out_of_a_players_way(client) -> None:
     footer = html[html.index('<footer class="site-footer">'):]
     assert 'href="/api/docs/">API docs</a>' in footer
     assert 'href="/account/api-tokens/"' in client.get("/accounts/email/").content.decode()
+
+
+@pytest.mark.django_db
+def test_home_says_where_the_player_finished_and_that_it_also_organized(client) -> None:
+    """First-time walk: a finished game the player played and organized read "player",
+    with no place."""
+    import re
+
+    from games.services.games import game_create, game_join, seat_resign
+    from tests.games.web_support import make_user
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = game_create(organizer=ann, ruleset="6x5", seats_count=2, name="Duel")
+    game_join(game=game, user=ann)
+    game_join(game=game, user=bob)
+    seat_resign(seat=game.seats.get(user=bob))  # a walkover: ann first, bob second
+    client.force_login(ann)
+    html = client.get("/").content.decode()
+    tail = html.split('id="finished-games"', 1)[1]
+    assert re.search(rf'href="/games/{game.pk}/">Duel</a></td>.*?<td>player and organizer, 1st of 2</td>',
+                     tail, re.S), tail  # fmt: skip
+    client.force_login(bob)
+    tail = client.get("/").content.decode().split('id="finished-games"', 1)[1]
+    assert re.search(r"<td>resigned, 2nd of 2</td>", tail), tail

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fivex_site.links import public_reverse
+from games.presentation import ordinal
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.standings import place_points
@@ -26,15 +27,12 @@ def _url(name: str, *args: Any) -> str:
     return public_reverse(name, *args)
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _rank(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     """``3rd``, or ``tied 3rd`` when another player has the same rank."""
     tied = sum(1 for r in rows if r["rank"] == row["rank"]) > 1
-    return f"{'tied ' if tied else ''}{_ordinal(row['rank'])}"
+    return f"{'tied ' if tied else ''}{ordinal(row['rank'])}"
 
 
 def _standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]:
@@ -59,7 +57,7 @@ def _place_text(ranking: list[list[int]], reg_id: int) -> str:
         if reg_id in group:
             size = sum(len(g) for g in ranking)
             tied = " (tied)" if len(group) > 1 else ""
-            return f"{_ordinal(place)} of {size}{tied}"
+            return f"{ordinal(place)} of {size}{tied}"
         place += len(group)
     return "not ranked"
 
