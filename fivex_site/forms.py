@@ -95,19 +95,32 @@ class AdminLoginForm(AdminAuthenticationForm):
 
     def clean(self) -> dict:
         from allauth.account.adapter import get_adapter
+        from django.contrib.auth import get_user_model
         from django.core.exceptions import ValidationError
 
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if username is not None and password:
+            # One count per account, whether its name or its address was typed (each had
+            # its own five attempts).
+            account = (
+                get_user_model().objects.filter(email__iexact=username.strip()).first()
+                if "@" in username
+                else None
+            )
+            name = account.get_username() if account is not None else username
             try:
                 self.user_cache = get_adapter(self.request).authenticate(
-                    self.request, username=username, password=password
+                    self.request, username=name, password=password
                 )
             except ValidationError as exc:  # allauth's "too many login attempts"
                 raise forms.ValidationError(
                     self.error_messages["too_many"], code="too_many"
                 ) from exc
+            if self.user_cache is not None and not self.user_cache.is_active:
+                # allauth hands back an inactive account whose password matched; the
+                # admin's answer must not tell a right password from a wrong one.
+                self.user_cache = None
             if self.user_cache is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)

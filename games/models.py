@@ -90,6 +90,13 @@ class Game(models.Model):
         return self.title
 
     @property
+    def status_label(self) -> str:
+        """The status as pages say it: "cancelled" for a game ended before it started."""
+        if self.status == self.Status.ABANDONED and self.started_at is None:
+            return "cancelled"
+        return self.get_status_display()
+
+    @property
     def title(self) -> str:
         """What pages and emails call the game: its name, or its ruleset's name and its
         number ("5X game 12")."""

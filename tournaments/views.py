@@ -175,6 +175,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # How the standings count, for a player who never met a Buchholz.
         "tiebreak_help": [(TIEBREAK_NAMES[n], TIEBREAK_HELP[n]) for n in tournament.tiebreaks],
         "points_per_place": sorted(selectors.points_for(tournament).items()),
+        "uses_virtual_opponent": bool(
+            {"buchholz", "buchholz_cut1", "sonneborn_berger", "average_opponent"}
+            & set(tournament.tiebreaks)
+        ),
         "rounds": rounds,
         "registration": registration,
         "is_organizer": _is_organizer(request, tournament),

@@ -278,10 +278,12 @@ def game_create_seated(
 def seat_name_base(username: str) -> str:
     """A player name as a table spells it, before any ``-2`` that keeps two seats apart:
     ASCII letters ("Zoë" -> "Zoe"), anything else outside the order language's name
-    characters "_", at most 40 characters."""
+    characters "_", at most 40 characters, no full stop at the end."""
     from anyascii import anyascii
 
-    return _NAME_CHARS.sub("_", anyascii(username))[:40] or "player"
+    # Never ending in a full stop: an order's line loses its sentence punctuation at the
+    # end ("TAKE GANDHI FROM bob." would name "bob").
+    return _NAME_CHARS.sub("_", anyascii(username))[:40].rstrip(".") or "player"
 
 
 def _seat_name(*, game: Game, user: Any) -> str:

@@ -34,6 +34,8 @@ MAX_EXTENSION_HOURS = 24 * 14
 # liked (a security audit: 20 emails to one player in a minute).
 OFFERS_PER_GAME_PER_DAY = 10
 OFFERS_PER_PLAYER_PER_DAY = 3
+# ... and to one player from all games at once (games are easy to make).
+OFFERS_TO_A_PLAYER_PER_DAY = 5
 PAUSES_PER_DAY = 4
 
 
@@ -229,13 +231,19 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only an active game can be paused.")
         now = timezone.now()
-        paused = LogEntry.objects.filter(
-            game=game, kind="game_paused", created_at__gte=now - timedelta(days=1)
-        ).count()
-        if paused >= PAUSES_PER_DAY:
+        paused = list(
+            LogEntry.objects.filter(
+                game=game, kind="game_paused", created_at__gte=now - timedelta(days=1)
+            )
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        if len(paused) >= PAUSES_PER_DAY:
+            again = paused[len(paused) - PAUSES_PER_DAY] + timedelta(days=1)
             raise ValidationError(
-                f"The game was paused {paused} times in the last day, the limit: every pause "
-                "and resume emails each seat. Pause it again later, or extend the deadline."
+                f"The game was paused {len(paused)} times in the last day, the limit: every "
+                f"pause and resume emails each seat. It can be paused again from "
+                f"{local_time(again)}; meanwhile you may extend the deadline."
             )
         prompt = _open_prompt(game)
         remaining = max(0.0, (prompt.deadline - now).total_seconds()) if prompt.deadline else 0.0
@@ -439,9 +447,12 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
 
 
 def _check_offer_limits(*, game: Game, new_user: Any) -> None:
-    """Each offer emails its player: a player who declined a seat in this game is not
-    asked again for a day, and a game's offers are capped a day, in all and per player."""
-    since = timezone.now() - timedelta(days=1)
+    """Each offer emails its player (and its withdrawal once more): a player who declined
+    a seat in this game is not asked again for a day, and offers are capped over a day -
+    a game's in all and to one player, and to one player from any game. A refusal says
+    when the next offer may be made."""
+    now = timezone.now()
+    since = now - timedelta(days=1)
     declined = (
         SeatOffer.objects.filter(
             game=game, to_user=new_user, status=SeatOffer.Status.DECLINED, decided_at__gte=since
@@ -455,19 +466,25 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
             f"another player, or to {new_user} again from "
             f"{local_time(declined.decided_at + timedelta(days=1))}."
         )
-    recent = SeatOffer.objects.filter(game=game, created_at__gte=since)
-    to_player = recent.filter(to_user=new_user).count()
-    if to_player >= OFFERS_PER_PLAYER_PER_DAY:
-        raise ValidationError(
-            f"{new_user} was offered a seat in this game {to_player} times in the last day, "
-            "the limit (each offer emails them): try again tomorrow, or offer it to another player."
+    caps = (
+        (SeatOffer.objects.filter(game=game, to_user=new_user), OFFERS_PER_PLAYER_PER_DAY,
+         f"{new_user} was offered a seat in this game {{n}} times in the last day, the limit "
+         "(each offer emails them)"),
+        (SeatOffer.objects.filter(to_user=new_user), OFFERS_TO_A_PLAYER_PER_DAY,
+         f"{new_user} was offered seats {{n}} times in the last day, the limit (each offer "
+         "emails them)"),
+        (SeatOffer.objects.filter(game=game), OFFERS_PER_GAME_PER_DAY,
+         "This game's seats were offered {n} times in the last day, the limit (each offer "
+         "emails a player)"),
+    )  # fmt: skip
+    for offers, cap, said in caps:
+        recent = list(
+            offers.filter(created_at__gte=since).order_by("created_at").values_list("created_at", flat=True)
         )
-    made = recent.count()
-    if made >= OFFERS_PER_GAME_PER_DAY:
-        raise ValidationError(
-            f"This game's seats were offered {made} times in the last day, the limit (each "
-            "offer emails a player): try again tomorrow."
-        )
+        if len(recent) >= cap:
+            # The next offer is possible once the oldest counted is a day old.
+            again = recent[len(recent) - cap] + timedelta(days=1)
+            raise ValidationError(f"{said.format(n=len(recent))}: the next from {local_time(again)}.")
 
 
 def _offer_close(offer: SeatOffer, *, why: str | None, status: str = SeatOffer.Status.WITHDRAWN) -> None:

@@ -58,6 +58,7 @@ LOG_PAGE = 200
 BUTTONS_MAX = 12
 
 
+MY_GAMES_MAX = 200  # the newest; and every game waiting for the player's order
 MY_GAMES_ORDER = {"active": 0, "paused": 0, "forming": 1, "finished": 2, "abandoned": 2}
 
 
@@ -66,11 +67,15 @@ def game_list(request: HttpRequest) -> HttpResponse:
     """My games (signed in), the open games anyone may join, and the public games being
     played, which anyone may watch (signed in or not)."""
     signed_in = request.user.is_authenticated
-    mine = list(selectors.games_for_user(user=request.user)[:200]) if signed_in else []
+    mine = list(selectors.games_for_user(user=request.user)[:MY_GAMES_MAX]) if signed_in else []
+    needed = selectors.orders_needed(user=request.user) if signed_in else {}
+    # A game waiting for the player's order is listed even when older than the 200 newest.
+    owing = set(needed) - {g.pk for g in mine}
+    if owing:
+        mine += list(Game.objects.filter(pk__in=owing))
     mine_ids = {g.pk for g in mine}
     open_games = [g for g in selectors.open_games()[:200] if g.pk not in mine_ids]
     watching = [g for g in selectors.watchable_games()[:100] if g.pk not in mine_ids]
-    needed = selectors.orders_needed(user=request.user) if signed_in else {}
     # The games waiting for my order first, then those going on, then those forming, then
     # the ones over; newest first within each (a game owing an order sat under finished ones).
     mine.sort(key=lambda g: (g.pk not in needed, MY_GAMES_ORDER.get(g.status, len(MY_GAMES_ORDER))))

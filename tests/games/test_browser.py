@@ -510,3 +510,31 @@ def test_a_reader_may_turn_the_pages_own_updates_off(browser_page, live_server, 
     page.reload()
     assert not page.is_checked("#auto-update")
     assert page.evaluate("() => window.localStorage.getItem('fivex-auto-update')") == "off"
+
+
+def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, live_server):
+    """Code review: the browser wrote "GMT+1" where the server writes "CET" for the same
+    zone; America's (EST) and Europe's (CET) abbreviations are written as the server does."""
+    from zoneinfo import ZoneInfo
+
+    from games.models import Prompt
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    deadline = Prompt.objects.get(game=game, number=1).deadline
+    for zone in ("Europe/Paris", "America/New_York"):
+        context = browser_page.context.browser.new_context(timezone_id=zone, locale="de-DE")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            page.goto(f"{live_server.url}/games/{game.pk}/")
+            page.wait_for_load_state("load")
+            local = deadline.astimezone(ZoneInfo(zone))
+            expected = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+            assert page.locator("time[datetime][data-local]").first.inner_text() == expected
+        finally:
+            context.close()

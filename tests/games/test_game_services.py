@@ -308,3 +308,21 @@ def test_a_reminder_comes_before_the_deadline() -> None:
                        reminder_hours=0).reminder_hours == 0  # fmt: skip
     with pytest.raises(ValidationError, match="before the deadline: fewer hours than the deadline's 12"):
         game_create(organizer=org, ruleset="5x", seats_count=3, deadline_hours=12, reminder_hours=12)
+
+
+@pytest.mark.django_db
+def test_a_seat_name_never_ends_in_a_full_stop() -> None:
+    """Code review: an order line loses its sentence punctuation at the end (web, API and
+    email), so "TAKE GANDHI FROM bob." named "bob", not the seat "bob."."""
+    from django.contrib.auth import get_user_model
+
+    from games.notes import order_text
+
+    users = [
+        get_user_model().objects.create_user(name, f"d{i}@example.test", "pw")
+        for i, name in enumerate(["bob.", "...", "ann", "Dr.Who"])
+    ]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=4)
+    names = [game_join(game=game, user=user).name for user in users]
+    assert names == ["bob", "player", "ann", "Dr.Who"]
+    assert all(order_text(f"TAKE GANDHI FROM {name}") == f"TAKE GANDHI FROM {name}" for name in names)

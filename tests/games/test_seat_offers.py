@@ -285,7 +285,8 @@ def test_offers_are_capped_so_a_loop_cannot_mail_a_player_without_end(client, ga
     assert emails == 6  # three offers, three withdrawals
     refused = offer_seat(client, game, "bob", "eve")
     assert any(
-        "eve was offered a seat in this game 3 times in the last day, the limit" in m
+        "eve was offered a seat in this game 3 times in the last day, the limit (each offer "
+        "emails them): the next from " in m
         for m in messages_of(refused)
     ), messages_of(refused)
     assert len(mail_to("eve")) == emails and not SeatOffer.objects.filter(status="pending").exists()
@@ -317,3 +318,27 @@ def test_pauses_are_capped_a_day(game):
     game.refresh_from_db()
     assert game.status == "active"
     assert LogEntry.objects.filter(game=game, kind="game_paused").count() == 4
+
+
+def test_offers_to_one_player_are_capped_across_games(client, game, django_capture_on_commit_callbacks):
+    """Code review: the caps were per game, and games are easy to make: an organizer with
+    a second game could go on mailing the same player."""
+    from games.services.games import game_create_seated
+
+    fay, gus, hal = (make_user(n) for n in ("fay", "gus", "hal"))
+    with django_capture_on_commit_callbacks(execute=True):
+        other = game_create_seated(organizer=fay, ruleset="5x", users=[fay, gus, hal])
+    seat_of = {game.pk: "bob", other.pk: "gus"}
+
+    def offer_and_withdraw(g) -> None:
+        offer_seat(client, g, seat_of[g.pk], "eve")
+        pending = SeatOffer.objects.get(status="pending")
+        client.post(reverse("games:organizer", args=[g.pk, "withdraw-offer"]), {"offer": pending.pk})
+
+    for g in (game, game, game, other, other):
+        offer_and_withdraw(g)
+    refused = offer_seat(client, other, "gus", "eve")
+    assert any("eve was offered seats 5 times in the last day, the limit" in m for m in messages_of(refused)), (
+        messages_of(refused)
+    )
+    assert SeatOffer.objects.filter(to_user__username="eve").count() == 5

@@ -849,7 +849,7 @@ def test_web_forms_share_the_apis_rate_limits(client, users, started, settings):
     assert api.post("/api/games/", {"ruleset": "6x5", "seats_count": 2}, format="json").status_code == 429
 
 
-def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, started):
+def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, started, monkeypatch):
     """First-time player's walk: "My games" was newest first, so the game waiting for an
     order sat under games created later: finished, cancelled or still forming."""
     from games.services.organizer import game_end
@@ -864,6 +864,17 @@ def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, starte
     mine = html[html.index("My games"):]
     at = {name: mine.index(name) for name in ("Table one", "Forming later", "Cancelled later")}
     assert at["Table one"] < at["Forming later"] < at["Cancelled later"], at
+    # A game waiting for my order is listed even when older than the newest shown (code
+    # review: only the 200 newest were sorted).
+    import games.views.pages as pages
+
+    monkeypatch.setattr(pages, "MY_GAMES_MAX", 1)
+    few = client.get(reverse("games:list")).content.decode()
+    few_mine = few[few.index("My games"):few.index("Open games") if "Open games" in few else None]
+    assert "Table one" in few_mine and "Cancelled later" in few_mine
+    # Ended before it started: "cancelled" (code review: "ended early" said it had begun).
+    row = mine[at["Cancelled later"]:]
+    assert row.index('<span class="badge abandoned">cancelled</span>') < row.index("</tr>")
 
 
 def test_the_players_table_marks_only_the_seats_still_to_order(client, users, started):

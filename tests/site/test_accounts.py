@@ -109,14 +109,14 @@ def test_sign_up_never_waits_for_a_slow_mail_server(client, settings) -> None:
         silent.listen(5)  # the kernel takes connections; nobody ever says hello
         settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
                                         "OPTIONS": {"host": "127.0.0.1", "port": silent.getsockname()[1],
-                                                    "timeout": 3}}}  # fmt: skip
+                                                    "timeout": 8}}}  # fmt: skip
         started = time.monotonic()
         response = sign_up(client)
         took = time.monotonic() - started
         reset = client.post("/accounts/password/reset/", {"email": "ada@example.com"})
         took_reset = time.monotonic() - started - took
     assert response.status_code == 302 and reset.status_code == 302
-    assert took < 2 and took_reset < 2, (took, took_reset)
+    assert took < 5 and took_reset < 5, (took, took_reset)  # the mail timeout is 8 s
     assert OutboxMessage.objects.filter(kind="account", status="queued").count() == 2
 
 
@@ -431,6 +431,30 @@ def test_the_admin_login_counts_failed_attempts_as_the_site_login_does(client) -
     get_user_model().objects.create_superuser("other", "other@example.com", PASSWORD)
     ok = client.post("/admin/login/", {"username": "other", "password": PASSWORD})
     assert ok.status_code == 302 and "_auth_user_id" in client.session
+
+
+@pytest.mark.django_db
+def test_the_admin_login_counts_an_account_once_and_tells_nothing_of_an_inactive_one(client) -> None:
+    """Code review: the name and the address typed each had five attempts, and an
+    inactive account's right password was answered "This account is inactive"."""
+    staff = get_user_model().objects.create_superuser("staffer", "staff@example.com", PASSWORD)
+    for typed in ("staffer", "staff@example.com", "staffer"):
+        client.post("/admin/login/", {"username": typed, "password": "guess"})
+    for _ in range(2):
+        client.post("/admin/login/", {"username": "STAFF@example.com", "password": "guess"})
+    locked = client.post("/admin/login/", {"username": "staff@example.com", "password": PASSWORD})
+    assert "Too many failed login attempts" in locked.content.decode()
+    assert "_auth_user_id" not in client.session
+    staff.is_active = False
+    staff.save()
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+    right = client.post("/admin/login/", {"username": "staffer", "password": PASSWORD}).content.decode()
+    wrong = client.post("/admin/login/", {"username": "staffer", "password": "guess"}).content.decode()
+    assert "inactive" not in right and "correct username and password" in right
+    assert "correct username and password" in wrong
 
 
 @pytest.mark.django_db

@@ -50,3 +50,26 @@ def test_the_outbox_index_is_built_concurrently_on_postgresql() -> None:
             MigrationExecutor(connection).loader.graph.leaf_nodes()
         )
     assert _index_state() == (True, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_account_emails_sent_before_keep_no_link() -> None:
+    """Code review: account emails sent before their texts were dropped on sending (the
+    ones a mail server had refused first) kept their one-time links in the outbox."""
+    before, after = ("games", "0015_fk_indexes_covered"), ("games", "0016_drop_sent_account_email_text")
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([before])
+        old = executor.loader.project_state([before]).apps.get_model("games", "OutboxMessage")
+        link = "https://fivex.example.org/accounts/password/reset/key/abc-def/"
+        sent = old.objects.create(to="a@example.test", subject="s", body=link, kind="account", status="sent")
+        waiting = old.objects.create(to="b@example.test", subject="s", body=link, kind="account", status="queued")
+        game = old.objects.create(to="c@example.test", subject="s", body="Your hand", kind="game", status="sent")
+        executor = MigrationExecutor(connection)
+        executor.migrate([after])
+        new = executor.loader.project_state([after]).apps.get_model("games", "OutboxMessage")
+        assert "reset/key" not in new.objects.get(pk=sent.pk).body
+        assert new.objects.get(pk=waiting.pk).body == link  # still to be sent
+        assert new.objects.get(pk=game.pk).body == "Your hand"
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

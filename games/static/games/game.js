@@ -99,7 +99,11 @@
     if (was[1] !== now[1] && data.prompt != null) {
       return "The page was updated: prompt " + data.prompt + " is open.";
     }
-    if (was[0] !== now[0]) { return "The page was updated: the game is " + data.status + "."; }
+    if (was[0] !== now[0]) {
+      // The words the page shows for a status ("abandoned" reads "ended early").
+      var words = { abandoned: "ended early" }[data.status] || data.status;
+      return "The page was updated: the game is " + words + ".";
+    }
     if (mineChanged) { return "The page was updated: your order changed."; }
     if (was[2] !== now[2]) { return "The page was updated: the deadline changed."; }
     return "The page was updated: the seats changed.";
@@ -491,15 +495,27 @@
     // Written as the server writes every date ("Sun 29 Nov 2026, 17:05 CET"), in the
     // browser's zone: the browser's own locale gave "Sun, Nov 29, 2026, 05:05 PM" on one
     // page beside "Sun 29 Nov 2026, 17:05" on the next.
-    var format = new Intl.DateTimeFormat("en-US", {
+    var options = {
       weekday: "short", day: "numeric", month: "short", year: "numeric",
       hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"
-    });
+    };
+    var format = new Intl.DateTimeFormat("en-US", options);
+    // The zone's abbreviation as the server writes it where English has one: en-US knows
+    // America's (EST), en-GB Europe's (CET, BST); elsewhere both write an offset (GMT+9).
+    var european = new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" });
+    function parts(formatter, when) {
+      var p = {};
+      formatter.formatToParts(when).forEach(function (part) { p[part.type] = part.value; });
+      return p;
+    }
     document.querySelectorAll("time[datetime][data-local]").forEach(function (el) {
       var when = new Date(el.getAttribute("datetime"));
       if (isNaN(when.getTime())) { return; }
-      var p = {};
-      format.formatToParts(when).forEach(function (part) { p[part.type] = part.value; });
+      var p = parts(format, when);
+      if (/^GMT[+-]/.test(p.timeZoneName)) {
+        var zone = parts(european, when).timeZoneName;
+        if (zone && !/^GMT[+-]/.test(zone)) { p.timeZoneName = zone; }
+      }
       el.title = el.textContent.trim();
       el.textContent = p.weekday + " " + p.day + " " + p.month + " " + p.year + ", " +
         p.hour + ":" + p.minute + " " + p.timeZoneName;
