@@ -237,10 +237,13 @@ class OrderForm(forms.Form):
     def clean_text(self) -> str:
         """Notes ("# ...") are dropped before the order is sealed: never published; so is
         a full stop at a line's end, as by email."""
-        text = order_text(self.cleaned_data["text"])
+        typed = self.cleaned_data["text"]
+        text = order_text(typed)
         if not text:
             raise forms.ValidationError(
                 "The order is empty: lines starting with # are your notes, not orders."
+                if "#" in typed
+                else "The order is empty."
             )
         return text
 

@@ -206,6 +206,8 @@ class OrderInputSerializer(StrictInputSerializer):
         if not text:
             raise serializers.ValidationError(
                 "The order is empty: lines starting with # are notes, not orders."
+                if "#" in value
+                else "The order is empty."
             )
         return text
 

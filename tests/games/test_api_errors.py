@@ -574,6 +574,9 @@ def test_api_notes_are_dropped_before_sealing(table, django_capture_on_commit_ca
     assert stop.status_code == 201, stop.content
     assert stop.json()["text"] == "PASS CAESAR"
     assert SealedOrder.objects.get(seat_name="ann", is_current=True).text == "PASS CAESAR"
+    stop_only = clients["ann"].post(orders_url(game), {"text": " . ", "prompt": 1}, format="json")
+    assert stop_only.status_code == 400
+    assert stop_only.json()["fields"]["text"] == ["The order is empty."]  # no word of notes
     wide = clients["ann"].post(orders_url(game), {"text": "ＰＡＳＳ\u00a0GAN\ufeffDHI", "prompt": 1}, format="json")
     assert wide.status_code == 201, wide.content
     assert wide.json()["text"] == "PASS GANDHI"
