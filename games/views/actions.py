@@ -119,8 +119,8 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     refusal = over_api_rate(request, "orders")
     if refusal:
         messages.error(request, refusal)
-        if typed:
-            request.session[f"order_draft_{game.pk}"] = text
+        if typed:  # as typed, notes and all, to send again
+            request.session[f"order_draft_{game.pk}"] = str(data.get("text") or "")[:4000]
         return redirect("games:detail", game_id=game.pk)
     try:
         order = order_services.order_submit(
