@@ -352,7 +352,9 @@ def play_game(
                 if status == 409 and receipt.get("error") == "prompt_closed":
                     break  # resolved meanwhile: nothing stored, read the next prompt
                 last_sent = time.perf_counter()
-                if status != 201:
+                # 200: the seat's order was this one already (left by the submission-only
+                # measurement): its receipt, nothing stored again.
+                if status not in (200, 201):
                     raise RuntimeError(f"order {text!r} refused: {status} {receipt}")
                 with stats.lock:
                     stats.submit.append(last_sent - started)
