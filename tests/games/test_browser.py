@@ -538,3 +538,21 @@ def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, liv
             assert page.locator("time[datetime][data-local]").first.inner_text() == expected
         finally:
             context.close()
+
+
+def test_a_final_results_places_are_numbered_once(browser_page, live_server):
+    """Accessibility pass: the walkover's final result was an <ol> with typed places too,
+    "1. 1. carol" on screen and read twice."""
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    carol, erin = make_user("carol"), make_user("erin")
+    game = game_services.game_create(organizer=carol, ruleset="6x5", seats_count=2)
+    for user in (carol, erin):
+        game_services.game_join(game=game, user=user)
+    game_services.seat_resign(seat=game.seats.get(user=erin))
+    page = browser_page
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    listed = page.locator("#final-result ol")
+    assert listed.evaluate("el => getComputedStyle(el).listStyleType") == "none"
+    assert listed.locator("li").first.inner_text().startswith("1. carol")

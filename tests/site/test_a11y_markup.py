@@ -50,9 +50,13 @@ def test_the_organizer_tools_label_every_field(client):
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Deadline, pause, replace, end" in html
     assert unlabelled_inputs(html) == []
-    for label in ("Reason (told to the players, shown in the log)", "New player's name",
-                  "Reason for ending the game"):
+    # Each field its own name (an accessibility pass: two fields read the same "Reason").
+    for label in ("Reason for the extension (told to the players, shown in the log)",
+                  "Reason for pausing (told to the players, shown in the log)",
+                  "New player's name", "Reason for ending the game"):
         assert f">{label}</label>" in html, label
+    labels = re.findall(r"<label[^>]*>([^<]+)</label>", html)
+    assert len(labels) == len(set(labels)), sorted(label for label in labels if labels.count(label) > 1)
 
 
 def test_the_panels_result_fields_name_their_table(client):

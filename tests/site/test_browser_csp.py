@@ -132,6 +132,8 @@ def test_a_failed_log_in_puts_the_focus_on_its_error(browser_page, live_server):
     page.wait_for_load_state()
     page.wait_for_function("() => document.activeElement.matches('.errorlist.nonfield')")
     assert "password" in page.inner_text(".errorlist.nonfield").lower()
+    # Still a list (an accessibility pass: role=alert on the <ul> orphaned its items).
+    assert page.get_attribute(".errorlist.nonfield", "role") is None
 
 
 def test_the_skip_link_and_a_message_take_the_reader_to_the_content(browser_page, live_server):

@@ -43,3 +43,7 @@ def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
     assert label == '"Players: "'
     cell = page.locator('table.cards td[data-label="Players"]').first
     assert cell.bounding_box()["width"] > width * 0.7
+    # The result form's cell is named too: its column head is hidden on a phone, and the
+    # placeholders ("why") go once typed over.
+    form_cell = page.locator("table.cards td:has(input[name=ranking])").first
+    assert form_cell.get_attribute("data-label") == "Enter or correct the result"

@@ -27,10 +27,11 @@
     var invalid = document.querySelector("main [aria-invalid=true]");
     if (invalid) { invalid.focus(); return; }
     // An error of the whole form (a wrong password): the reader lands on it.
+    // The list keeps its role (a role on the <ul> itself orphaned its items: axe
+    // "listitem"); it is read when it takes the focus.
     var formError = document.querySelector("main .errorlist.nonfield");
     if (formError) {
       formError.setAttribute("tabindex", "-1");
-      formError.setAttribute("role", "alert");
       formError.focus();
     }
   });
