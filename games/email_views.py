@@ -93,7 +93,12 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
 
 
 def _dice(dice: Any) -> str:
-    return ", ".join(f"{d['face'][0]}/{d['face'][1]} -> {d.get('area') or '?'}" for d in dice or [])
+    """Each die with the number HIT orders give it: ``die 1: 2/0 -> EXPLORE`` (an email
+    player counted positions to know that ``HIT Cat 3`` meant the third)."""
+    return ", ".join(
+        f"die {i}: {d['face'][0]}/{d['face'][1]} -> {d.get('area') or '?'}"
+        for i, d in enumerate(dice or [], start=1)
+    )
 
 
 def fourxdice(v: dict[str, Any], seat: str | None) -> str:
@@ -105,10 +110,16 @@ def fourxdice(v: dict[str, Any], seat: str | None) -> str:
     else:
         whose = "" if not turn else ": your turn" if turn == seat else f": {turn}'s turn"
         head = f"Round {v.get('round')}, phase {phase}{whose}."
+    players = v.get("players") or {}
     if first and phase != "over":
         head += " You move first each round." if first == seat else f" {first} moves first each round."
+        names = list(players)
+        if first in names and len(names) > 2:
+            # The players below are in seating order; turns go round from the first.
+            at = names.index(first)
+            order = [_you(name, seat) for name in names[at:] + names[:at]]
+            head += f" Turn order: {', '.join(order)}."
     lines = [head]
-    players = v.get("players") or {}
     mine = players.get(seat) or {}
     if mine.get("dice"):
         lines.append(f"Your dice (ships/asteroids -> area): {_dice(mine['dice'])}")

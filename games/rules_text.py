@@ -97,8 +97,9 @@ PHASE_HINTS: Final[dict[tuple[str, str], str]] = {
     "<area> ...: EXPLORE, EXPAND, EXTRACT or EXTERMINATE). At set-up everyone allocates at "
     "once; later you allocate at the end of your own turn, for your next turn.",
     ("4x-dice", "exterminate"): "Each ship on your eXterminate dice may lower another "
-    "player's die by one ship or one asteroid (HIT <seat> <die> SHIP|ASTEROID, several "
-    "joined by ;), or PASS. Each hit adds 1 to your eXterminate track.",
+    "player's die by one ship or one asteroid (HIT <seat> <die> SHIP|ASTEROID, the die by "
+    "its number as listed: die 1, die 2, ...; several hits joined by ; or one per line, at "
+    "most one per ship), or PASS. Each hit adds 1 to your eXterminate track.",
     # --- 6x5 (engine/sixbyfive.py: the one phase "turn") ---
     ("6x5", "turn"): "Your turn: one action, PLACE a tile, SWITCH a tile's colour or MOVE "
     "BLACK (SWAP in the open game), with CHANGE <k> first if Change Goal is on. Your pawn "

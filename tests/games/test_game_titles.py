@@ -87,7 +87,9 @@ def test_a_4x_dice_turn_email_lists_the_dice_and_tracks_in_words():
     # Each seat's three dice come from the fixed rolls, in seating order: one seat has
     # 2/0, 1/1, 0/2 and the other 1/0, 2/2, 0/1, none allocated yet.
     dice = sorted(line.split("; dice ")[1] for line in seats.values())
-    assert dice == ["1/0 -> ?, 2/2 -> ?, 0/1 -> ?", "2/0 -> ?, 1/1 -> ?, 0/2 -> ?"]
+    # Numbered as HIT orders number them (an email-only player counted positions).
+    assert dice == ["die 1: 1/0 -> ?, die 2: 2/2 -> ?, die 3: 0/1 -> ?",
+                    "die 1: 2/0 -> ?, die 2: 1/1 -> ?, die 3: 0/2 -> ?"]
     mine = seats["ann (you)"].split("; dice ")[1]
     assert f"Your dice (ships/asteroids -> area): {mine}" in body
     assert "explore: 0" not in body
@@ -163,3 +165,18 @@ def test_one_resource_is_singular_in_the_5x_email_view():
     text = fivex(view, "ann")
     assert "ann (you): 0 VP, 1 resource, no Wonder, 1 card in hand" in text
     assert "bob: 1 VP, 0 resources, Wonder A, 2 cards in hand" in text
+
+
+def test_a_4x_dice_email_says_the_turn_order():
+    """An email-only player: "Seating: Eve, Cat, Dan" and "Cat moves first" left the order
+    of turns to work out (it is Cat, Dan, Eve)."""
+    from games.services.games import game_start
+
+    users = [make_user(n) for n in ("eve", "cat", "dan")]
+    game = game_create(organizer=users[0], ruleset="4x-dice", options={}, seats_count=4,
+                       setup={"first": "cat"})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    game_start(game=game, user=users[0], fixed_order=["eve", "cat", "dan"])
+    body = OutboxMessage.objects.get(game=game, kind="game_started", to="eve@example.test").body
+    assert "cat moves first each round. Turn order: cat, dan, eve (you)." in body
