@@ -923,12 +923,20 @@ def notify_reminder(
     asked for it now; once per prompt and seat, apart from the automatic one).
     ``orders_in``: how many of the orders the prompt wants are in, said to the player
     (public: the game page shows who has ordered)."""
+    from games.services.games import ruleset_get
     from games.services.orders import prompt_state
 
     if not seat.user.email:
         return
-    context = _seat_context(game=game, seat=seat, state=prompt_state(prompt=prompt), prompt=prompt)
+    state = prompt_state(prompt=prompt)
+    context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["by_organizer"] = by_organizer
+    # Which order the deadline would play (an email player learnt it afterwards: in 6x5 a
+    # real tile placed, which could complete another seat's goal). The seat's own.
+    try:
+        context["default_order"] = ruleset_get(game.ruleset).default_order(state, seat.name)
+    except Exception:  # noqa: BLE001 - the reminder goes out without it
+        context["default_order"] = ""
     context["orders_in"] = orders_in
     who = "Reminder from the organizer" if by_organizer else "Reminder"
     _send_to_seat(
