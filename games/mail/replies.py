@@ -462,7 +462,12 @@ def _subject(parsed: ParsedMail, seat: Any) -> str:
     prefix = re.compile(r"(re|aw|sv|antw|réf|fwd?|wg|tr)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
     while prefix.match(subject):
         subject = prefix.sub("", subject, count=1)
-    return f"Re: {subject or seat.game.title}"[:200]
+    title = seat.game.title
+    if subject and title.lower() not in subject.lower() and not re.search(r"\[[^\]]+\]", subject):
+        # A message written from scratch ("PASS"): the answer names its game, as every
+        # email of the game does (with two games going, "Re: PASS" said which?).
+        subject = f"[{title}] {subject}"
+    return f"Re: {subject or title}"[:200]
 
 
 def _threading_headers(parsed: ParsedMail) -> dict[str, str]:

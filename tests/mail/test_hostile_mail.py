@@ -195,7 +195,7 @@ def test_a_raw_latin1_subject_is_read_as_latin1(table, monkeypatch) -> None:
     raw = message(to=address, sender=b"Bob <bob@example.com>", subject=b"Re: Gr\xf6\xdfe")
     assert run_ingest(monkeypatch, raw, address) == 0
     assert InboundMail.objects.get().outcome == "order_accepted"
-    assert answers("bob@example.com")[0].subject == "Re: Größe"
+    assert answers("bob@example.com")[0].subject == "Re: [League 7] Größe"
 
 
 @pytest.mark.parametrize(
@@ -241,7 +241,7 @@ def test_a_system_error_on_an_8bit_message_still_tells_the_player(
     row.refresh_from_db()
     assert (row.status, row.outcome) == ("failed", "gave_up")
     [notice] = answers("bob@example.com")
-    assert notice.subject == "Re: Größe"
+    assert notice.subject == "Re: [League 7] Größe"
     assert "could not be processed because of an internal error" in notice.body
 
 
@@ -634,7 +634,7 @@ def test_a_subject_of_seventy_thousand_encoded_words_is_read_quickly(table) -> N
     row, seconds = timed(lambda: process_message(raw, address))
     assert seconds < 5, seconds
     assert row.outcome == "order_accepted"
-    assert answers()[0].subject.startswith("Re: aaaa")
+    assert answers()[0].subject.startswith("Re: [League 7] aaaa")
 
 
 def test_the_inbound_task_has_a_time_limit_that_leaves_time_to_answer() -> None:

@@ -221,7 +221,7 @@ def test_row_records_what_arrived(table) -> None:
         ("reply_localized.eml", "Re: [FiveX] Ligue 7"),
         ("reply_outlook.eml", "Re: [FiveX] League 7: round 1"),
         ("quoted_printable.eml", "Re: [FiveX] Ligue 7 — tour 1"),
-        ("commands.eml", "Re: help please"),
+        ("commands.eml", "Re: [League 7] help please"),  # a subject of its own: the game named
     ],
 )
 def test_reply_subject_has_one_re_prefix(table, name: str, subject: str) -> None:

@@ -178,6 +178,8 @@ def test_every_mail_asks_autoresponders_not_to_answer(mailoutbox) -> None:
         ("League 7", "Re: League 7"),
         ("Re[2]: Fwd: Re: League 7", "Re: League 7"),
         ("Re:", "Re: League 7"),
+        ("PASS", "Re: [League 7] PASS"),  # written from scratch: the game is named
+        ("Re: [league 7] Your order: draft", "Re: [league 7] Your order: draft"),
     ],
 )
 def test_answer_subjects_carry_one_reply_prefix(table, subject: str, expected: str) -> None:
