@@ -75,8 +75,6 @@ _PLACEHOLDER_RE = re.compile(
     r"does not (support|display) html)",
     re.IGNORECASE,
 )
-# Invisible characters some mail programs and keyboards leave in text: zero-width
-# spaces and joiners, word joiner, byte order mark, soft hyphen.
 _ORIGINAL_RE = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
     r"message d'origine|mensaje original|messaggio originale|mensagem original|"

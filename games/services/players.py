@@ -22,7 +22,6 @@ NOT_ZONES = frozenset({"localtime", "Factory", "posixrules", "leapseconds", "lea
 
 
 @functools.cache
-@functools.cache
 def time_zone_names() -> tuple[str, ...]:
     """The time zones to choose from, sorted, ``UTC`` first: the zones of the time zone
     database's ``zone.tab`` (one or more for every country: "Europe/Oslo", "Asia/Kathmandu"),
