@@ -30,7 +30,7 @@ from games.errors import (
 )
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.notes import without_notes
-from games.presentation import local_time
+from games.presentation import local_time, prompt_stage
 from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
 from games.services.deadlines import enforce_due_at
@@ -424,7 +424,12 @@ def _submit_locked(
         if played is not None:
             played.already_stored = True  # the API answers 200, not 201
             return played
-        now = f"prompt {prompt.number} is open" if prompt else "no prompt is open"
+        # Also in the words of the emails' subjects ("round 4, bid", "turn 4"): a player
+        # answering an old email knows prompts by those.
+        now = "no prompt is open"
+        if prompt is not None:
+            stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
+            now = f"prompt {prompt.number} is open now ({stage})"
         if prompt is None:
             state = "is not open"
         elif expected_prompt > prompt.number:
@@ -432,7 +437,7 @@ def _submit_locked(
         else:
             state = "is not open any more"
         raise NotPending(
-            f"Prompt {expected_prompt} {state} ({now}); nothing was stored.",
+            f"Prompt {expected_prompt} {state}: {now}. Nothing was stored.",
             code="prompt_closed",
         )
     if seat.status == Seat.Status.REPLACED:
