@@ -546,7 +546,7 @@ def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
     """A message for a finished or abandoned game: an order is refused; commands are
     answered from what may be known once the game is over (``replies.game_over_text``:
     a finished game's ranking and log, an abandoned game's page only)."""
-    sections = [replies.finished_text(seat.game)]
+    sections = [replies.finished_text(seat.game, details=not parsed.commands)]
     sections += [replies.game_over_text(seat, command) for command in parsed.commands]
     order_text = parsed.order_text
     if parsed.commands and order_text and _is_signoff(order_text, seat):

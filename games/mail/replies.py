@@ -285,9 +285,22 @@ def too_large_text(*, size: int, limit: int) -> str:
     )
 
 
-def finished_text(game: Any) -> str:
-    """An answer to a message for a finished game."""
-    return f"This game is {game.status}: orders are no longer accepted."
+def finished_text(game: Any, *, details: bool = False) -> str:
+    """An answer to a message for a game that is over; ``details`` (no command asked for
+    more): its final ranking and where to read the rest (an order sent after the end got
+    the one line)."""
+    from games.services.notifications import game_url
+
+    head = (
+        "This game is over: orders are no longer accepted."
+        if str(game.status) == "finished"
+        else "This game was ended early: orders are no longer accepted."
+    )
+    if not details:
+        return head
+    ranking = final_ranking_lines(game) if str(game.status) == "finished" else []
+    tail = f"The game's page: {game_url(game)} (or send STATUS)."
+    return "\n\n".join([head, *(["\n".join(ranking)] if ranking else []), tail])
 
 
 def final_ranking_lines(game: Any) -> list[str]:

@@ -845,7 +845,7 @@ def test_status_in_a_finished_game_gives_the_final_ranking_and_the_log(table) ->
     row = process_message(message(to=address, body="STATUS\n"), address)
     assert (row.status, row.outcome) == ("processed", "commands")
     [answer] = answers()
-    assert "This game is finished" in answer.body
+    assert "This game is over" in answer.body
     assert "Final ranking:" in answer.body
     ranking = answer.body.split("Final ranking:", 1)[1]
     positions = [ranking.index(name) for group in game.ranking for name in group]
@@ -882,7 +882,7 @@ def test_commands_in_an_abandoned_game_reveal_no_sealed_order(table) -> None:
     row = process_message(message(to=address, body="STATUS\nSHOW\nHELP\n"), address)
     assert (row.status, row.outcome) == ("processed", "commands")
     answer = answers()[-1].body
-    assert "This game is abandoned" in answer
+    assert "This game was ended early" in answer
     assert f"/games/{table.game.pk}/" in answer
     for secret in ("PLAY EXCAVATE", "PLAY EXPAND", sealed.commitment, current(table.seats["ann"]).commitment):
         assert secret not in answer
@@ -928,3 +928,17 @@ def test_a_player_named_like_a_daemon_word_is_still_answered(table) -> None:
     address = table.address("ann")
     row = process_message(message(to=address, sender="Daemon Mailer-Fan <ann@example.com>"), address)
     assert row.outcome == "order_accepted"
+
+
+def test_an_order_alone_after_the_end_gets_the_final_ranking(table) -> None:
+    """An email-only player: an order sent after the end got one line, no ranking, no
+    pointer."""
+    from tests.tournaments.test_tournament_services import play_to_the_end
+
+    play_to_the_end(table.game)
+    address = table.address("ann")
+    row = process_message(message(to=address, body="PLAY EXPLORE\n"), address)
+    assert (row.status, row.outcome) == ("rejected", "game_finished")
+    answer = answers()[-1].body
+    assert "This game is over: orders are no longer accepted." in answer
+    assert "Final ranking:" in answer and "(or send STATUS)." in answer

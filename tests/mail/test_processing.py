@@ -177,7 +177,9 @@ def test_finished_game_is_answered(table) -> None:
     row = process_message(eml("plain.eml", to=address), address)
     assert (row.status, row.outcome) == ("rejected", "game_finished")
     [reply] = replies_to("ann@example.com")
-    assert "This game is finished: orders are no longer accepted." in reply.body
+    assert "This game is over: orders are no longer accepted." in reply.body
+    # An order alone is told where to read the rest (an email-only player got one line).
+    assert f"/games/{table.game.pk}/ (or send STATUS)." in reply.body
 
 
 def test_replacing_an_order_by_email(table) -> None:
