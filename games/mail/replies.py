@@ -98,7 +98,9 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     reading = order_reading(text=sealed.text, legal_orders=legal, parsed=sealed.parsed,
                             ruleset=game.ruleset)  # fmt: skip
     if reading:
-        lines.append(f"Understood as: {reading}")
+        # A reading of several lines (6x5's "CHANGE 2" then its action) stays one block.
+        first, *rest = reading.splitlines() or [reading]
+        lines += [f"Understood as: {first}", *(f"               {line}" for line in rest)]
     lines += [
         f"Receipt (SHA-256 commitment): {sealed.commitment}",
         f"Submitted: {_when(sealed.submitted_at)}",

@@ -664,6 +664,22 @@ def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
     assert "kind:" not in text and "round" not in text
 
 
+def test_a_reading_of_two_lines_stays_one_block(db) -> None:
+    """An email-only player: "Understood as: CHANGE 1" was followed by "PLACE YELLOW 0,-1"
+    at the start of the next line, as if it were something else."""
+    from games.mail.replies import accepted_text
+    from games.services.orders import order_submit
+    from tests.games.test_6x5_hex_picker import played_game
+
+    game = played_game(("ann", "amy"), [], {"change_goal": True})
+    seat = game.seats.get(name="ann")
+    sealed = order_submit(seat=seat, text="change 1\nplace y 0 , -1", source="email")
+    lines = accepted_text(seat, sealed).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Understood as: "))
+    assert lines[at] == "Understood as: CHANGE 1"
+    assert lines[at + 1] == "               PLACE YELLOW 0,-1"
+
+
 def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
     """Regression (email-only walk): the emails never said what a prompt asks or where
     the rules are; an email player never sees the game page."""
