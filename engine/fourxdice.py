@@ -427,6 +427,16 @@ def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, 
     target_text, die_text, kind_text = " ".join(tokens[:-2]), tokens[-2], tokens[-1]
     target = _find_seat(state, target_text)
     if target is None:
+        words = target_text.replace(",", " ").split()
+        if "," in segment or any(w.upper() == "HIT" for w in words):
+            # "HIT cat 3 SHIP, HIT dan 1 ASTEROID": several hits read as one seat's name.
+            raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(ships)}")
+        if len(words) > 1 and _find_seat(state, words[0]) is not None:
+            # "HIT dan die 1 SHIP": a word between the seat and the die's number.
+            raise IllegalOrder(
+                f"there is no seat {target_text!r}: write the seat, then the die's number "
+                f"(HIT {_find_seat(state, words[0])} 1 SHIP)"
+            )
         raise IllegalOrder(
             f"there is no seat {target_text!r} (seats: {', '.join(state['players'])})"
         )

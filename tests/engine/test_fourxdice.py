@@ -199,6 +199,12 @@ def test_no_exterminate_prompt_without_ships_there():
         ("HIT bob 4 SHIP", "bob has 3 dice, numbered 1 to 3: '4' is not one of them"),
         ("HIT bob x SHIP", "bob has 3 dice, numbered 1 to 3: 'x' is not one of them"),
         ("HIT bob 1 LASER", "a hit lowers a SHIP or an ASTEROID, not 'LASER'"),
+        # Written as people write lists (an email-only player): the way to write them.
+        ("Hit bob 1 ship, hit cat 1 asteroid",
+         "cannot read 'Hit bob 1 ship, hit cat 1 asteroid': send HIT <seat> <die> SHIP|ASTEROID, "
+         "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
+        ("HIT bob die 1 SHIP",
+         "there is no seat 'bob die': write the seat, then the die's number (HIT bob 1 SHIP)"),
     ],
 )
 def test_hit_refusals(order, reason):
