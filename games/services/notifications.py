@@ -688,6 +688,22 @@ def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
     return [s for s in seats if s.user.email]
 
 
+def _legal_lines(ruleset: str, orders: list[str], view: dict[str, Any], seat_name: str) -> list[str]:
+    """The legal orders as an email lists them. 4X Dice's eXterminate: each single hit and
+    PASS, then how many may be joined (every combination of hits was listed: 80 lines and
+    "... and 902 more" with 8 ships, an email-only player found)."""
+    if ruleset == "4x-dice" and any(";" in order for order in orders):
+        dice = ((view.get("players") or {}).get(seat_name) or {}).get("dice") or []
+        ships = sum(int(d["face"][0]) for d in dice if d.get("area") == "EXTERMINATE")
+        singles = [order for order in orders if ";" not in order]
+        example = "; ".join([order for order in singles if order.startswith("HIT")][:2])
+        return [
+            *legal_orders_lines(singles),
+            f"or up to {ships} of these hits (one per ship) joined by ';', e.g. {example}",
+        ]
+    return legal_orders_lines(orders)
+
+
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
     from games.services.games import ruleset_get
 
@@ -715,7 +731,11 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
         "waiting_for": (
             [name for name in prompt.pending if name not in forced] if prompt else []
         ),
-        "legal_orders": legal_orders_lines(rules.legal_orders(state, seat.name)) if asked else [],
+        "legal_orders": (
+            _legal_lines(game.ruleset, rules.legal_orders(state, seat.name), view, seat.name)
+            if asked
+            else []
+        ),
         "reply_address": seat_reply_address(seat=seat),
         "url": game_url(game),
         # What the prompt asks, and where the rules are: an email player never sees the

@@ -260,3 +260,20 @@ def test_an_order_typed_otherwise_reads_back_in_the_order_language(client, resol
     said = re.search(r'id="order-reading">Understood as: <code>([^<]*)</code>', html)
     assert (said.group(1) if said else "") == reading
     assert "kind:" not in html and "areas:" not in html
+
+
+def test_an_email_lists_each_hit_once_and_says_how_many_may_be_joined():
+    """An email-only player: the eXterminate email listed every combination of hits (80
+    lines and "... and 902 more" with 8 ships) and never said how many were allowed."""
+    from games.models import Prompt
+    from games.services.notifications import _seat_context
+    from games.services.orders import prompt_state
+
+    game = exterminate_game()
+    prompt = Prompt.objects.get(game=game, number=2)
+    context = _seat_context(game=game, seat=game.seats.get(name="ann"), state=prompt_state(prompt=prompt),
+                            prompt=prompt)  # fmt: skip
+    lines = context["legal_orders"]
+    assert not any(";" in line for line in lines[:-1])  # one hit a line
+    assert "PASS" in lines and any(line.startswith("HIT bob ") for line in lines)
+    assert lines[-1].startswith("or up to 2 of these hits (one per ship) joined by ';', e.g. HIT ")
