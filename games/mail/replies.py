@@ -54,7 +54,7 @@ def _game_line(seat: Any) -> str:
 def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
     """The legal orders of the seat now, or why there are none."""
     from games.selectors import current_order, current_prompt, legal_orders
-    from games.services.notifications import legal_orders_lines
+    from games.services.notifications import email_legal_lines
 
     orders = legal_orders(seat=seat)
     if not orders:
@@ -72,7 +72,8 @@ def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
             + ((f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
                 else "; no order from you yet.") if say_order else ".")  # fmt: skip
         )
-    lines = [*context, "Legal orders now:", *(f"    {line}" for line in legal_orders_lines(orders))]
+    listed = email_legal_lines(seat.game.ruleset, orders, None, seat.name)
+    lines = [*context, "Legal orders now:", *(f"    {line}" for line in listed)]
     return "\n".join(lines)
 
 
@@ -417,7 +418,7 @@ def status_text(seat: Any) -> str:
     """STATUS: the seat's own view of the game (``seat_view``) as the turn emails show
     it, then the seats, the open prompt, the seat's order and the latest events."""
     from games.selectors import seat_view
-    from games.services.notifications import legal_orders_lines, view_as_text
+    from games.services.notifications import email_legal_lines, view_as_text
 
     view = dict(seat_view(seat=seat))
     wrapper = {k: view.pop(k, None) for k in ("game", "seat", "prompt", "my_order", "legal_orders", "events")}
@@ -445,7 +446,8 @@ def status_text(seat: Any) -> str:
             else "You have no order for it."
         )
     if wrapper["legal_orders"]:
-        lines += ["Legal orders now:", *(f"    {line}" for line in legal_orders_lines(wrapper["legal_orders"]))]
+        listed = email_legal_lines(seat.game.ruleset, wrapper["legal_orders"], view or None, seat.name)
+        lines += ["Legal orders now:", *(f"    {line}" for line in listed)]
     events = [e["text"] for e in wrapper["events"] or [] if e.get("text")]
     if events:
         lines += ["Last prompt:", *(f"- {text}" for text in events)]

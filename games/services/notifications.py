@@ -688,13 +688,17 @@ def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
     return [s for s in seats if s.user.email]
 
 
-def _legal_lines(ruleset: str, orders: list[str], view: dict[str, Any], seat_name: str) -> list[str]:
+def email_legal_lines(ruleset: str, orders: list[str], view: dict[str, Any] | None, seat_name: str) -> list[str]:
     """The legal orders as an email lists them. 4X Dice's eXterminate: each single hit and
     PASS, then how many may be joined (every combination of hits was listed: 80 lines and
-    "... and 902 more" with 8 ships, an email-only player found)."""
+    "... and 902 more" with 8 ships, an email-only player found). ``view``: the seat's
+    (its dice tell the ships); None: counted from the orders."""
     if ruleset == "4x-dice" and any(";" in order for order in orders):
-        dice = ((view.get("players") or {}).get(seat_name) or {}).get("dice") or []
-        ships = sum(int(d["face"][0]) for d in dice if d.get("area") == "EXTERMINATE")
+        if view is not None:
+            dice = ((view.get("players") or {}).get(seat_name) or {}).get("dice") or []
+            ships = sum(int(d["face"][0]) for d in dice if d.get("area") == "EXTERMINATE")
+        else:
+            ships = max(order.count(";") for order in orders) + 1
         singles = [order for order in orders if ";" not in order]
         example = "; ".join([order for order in singles if order.startswith("HIT")][:2])
         return [
@@ -732,7 +736,7 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
             [name for name in prompt.pending if name not in forced] if prompt else []
         ),
         "legal_orders": (
-            _legal_lines(game.ruleset, rules.legal_orders(state, seat.name), view, seat.name)
+            email_legal_lines(game.ruleset, rules.legal_orders(state, seat.name), view, seat.name)
             if asked
             else []
         ),

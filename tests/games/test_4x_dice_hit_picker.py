@@ -277,3 +277,14 @@ def test_an_email_lists_each_hit_once_and_says_how_many_may_be_joined():
     assert not any(";" in line for line in lines[:-1])  # one hit a line
     assert "PASS" in lines and any(line.startswith("HIT bob ") for line in lines)
     assert lines[-1].startswith("or up to 2 of these hits (one per ship) joined by ';', e.g. HIT ")
+
+
+def test_help_and_status_by_email_list_the_hits_the_same_way():
+    from games.mail.replies import legal_orders_text, status_text
+
+    game = exterminate_game()
+    seat = game.seats.get(name="ann")
+    for text in (legal_orders_text(seat), status_text(seat)):
+        listed = text.split("Legal orders now:", 1)[1]
+        assert "or up to 2 of these hits (one per ship) joined by ';'" in listed
+        assert not any(";" in line for line in listed.splitlines() if line.startswith("    HIT"))
