@@ -151,3 +151,9 @@ def test_every_players_value_is_on_a_phone_screen_labelled(phone_page, live_serv
     box = page.locator('.scroll[aria-label="Players"]')
     assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
     assert _page_width(page) <= 390
+    # A desktop at 200 % zoom lays out 640 px: cards too (an accessibility pass found the
+    # 4X Dice table scrolling sideways, "EXTERMI..." cut).
+    page.set_viewport_size({"width": 640, "height": 800})
+    assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    assert page.locator('.scroll[aria-label="Players"] table.stack > thead').evaluate(
+        "(el) => getComputedStyle(el).position") == "absolute"

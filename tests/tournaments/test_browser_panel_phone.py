@@ -47,3 +47,33 @@ def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
     # placeholders ("why") go once typed over.
     form_cell = page.locator("table.cards td:has(input[name=ranking])").first
     assert form_cell.get_attribute("data-label") == "Enter or correct the result"
+
+
+def test_the_extend_forms_labels_stay_with_their_fields(phone_page, live_server):
+    """An accessibility pass: on a phone the round's extend form wrapped so that "Reason
+    (told to the players)" sat beside the hours field, above the reason field."""
+    org = make_user("olga")
+    players = [make_user(n) for n in ("annabel", "bartholomew")]
+    t = tsvc.tournament_create(organizer=org, name="Extend cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    page = phone_page
+    log_in(page, live_server.url, "olga")
+    for width in (390, 640, 700):  # a phone; a desktop at 200 % zoom
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"{live_server.url}/tournaments/{t.slug}/manage/")
+        _reason_label_is_with_its_field(page)
+
+
+def _reason_label_is_with_its_field(page) -> None:
+    label = page.locator('label[for="extend-reason"]').bounding_box()
+    reason = page.locator("#extend-reason").bounding_box()
+    beside = abs((label["y"] + label["height"] / 2) - (reason["y"] + reason["height"] / 2)) < 12
+    if beside:  # on one line: the label just before its field
+        assert 0 <= reason["x"] - (label["x"] + label["width"]) < 40, (label, reason)
+    else:  # above its field, nothing between them (the hours field was)
+        assert 0 <= reason["y"] - (label["y"] + label["height"]) < 12, (label, reason)
