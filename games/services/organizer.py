@@ -238,8 +238,8 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
             .order_by("created_at")
             .values_list("created_at", flat=True)
         )
-        if len(paused) >= PAUSES_PER_DAY:
-            again = paused[len(paused) - PAUSES_PER_DAY] + timedelta(days=1)
+        again = _day_cap_reached(paused, PAUSES_PER_DAY)
+        if again is not None:
             raise ValidationError(
                 f"The game was paused {len(paused)} times in the last day, the limit: every "
                 f"pause and resume emails each seat. It can be paused again from "
@@ -446,6 +446,14 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     return offer
 
 
+def _day_cap_reached(times: list, cap: int):  # noqa: ANN202 - a datetime or None
+    """When a capped action (``times``: the last day's, oldest first) may be done again:
+    once the oldest counted is a day old; None while under ``cap``."""
+    if len(times) < cap:
+        return None
+    return times[len(times) - cap] + timedelta(days=1)
+
+
 def _check_offer_limits(*, game: Game, new_user: Any) -> None:
     """Each offer emails its player (and its withdrawal once more): a player who declined
     a seat in this game is not asked again for a day, and offers are capped over a day -
@@ -481,9 +489,8 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
         recent = list(
             offers.filter(created_at__gte=since).order_by("created_at").values_list("created_at", flat=True)
         )
-        if len(recent) >= cap:
-            # The next offer is possible once the oldest counted is a day old.
-            again = recent[len(recent) - cap] + timedelta(days=1)
+        again = _day_cap_reached(recent, cap)
+        if again is not None:
             raise ValidationError(f"{said.format(n=len(recent))}: the next from {local_time(again)}.")
 
 

@@ -13,18 +13,25 @@ from tournaments.services import tournaments as tsvc
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
-    """A first-time organizer's walk: at 390 px the round's table squeezed the result
-    into fragments ("an fay bo (en by ha...") and left the result form off-screen."""
+def _started_round(name: str, players: tuple[str, ...]):
+    """Tournament ``name`` of 6x5 duels organized by olga, with ``players``, its round 1
+    started."""
     org = make_user("olga")
-    players = [make_user(n) for n in ("annabel", "bartholomew", "cordelia", "desmond")]
-    t = tsvc.tournament_create(organizer=org, name="Phone cup", ruleset="6x5", table_sizes=[2],
+    users = [make_user(n) for n in players]
+    t = tsvc.tournament_create(organizer=org, name=name, ruleset="6x5", table_sizes=[2],
                                rounds_count=2)  # fmt: skip
     tsvc.tournament_open(tournament=t, by=org)
-    for user in players:
+    for user in users:
         tsvc.registration_add(tournament=t, user=user)
     rnd = rounds.round_pair(tournament=t, by=org)
     rounds.round_start(rnd=rnd, by=org)
+    return t
+
+
+def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
+    """A first-time organizer's walk: at 390 px the round's table squeezed the result
+    into fragments ("an fay bo (en by ha...") and left the result form off-screen."""
+    t = _started_round("Phone cup", ("annabel", "bartholomew", "cordelia", "desmond"))
     page = phone_page
     log_in(page, live_server.url, "olga")
     page.goto(f"{live_server.url}/tournaments/{t.slug}/manage/")
@@ -52,15 +59,7 @@ def test_the_round_is_one_card_a_table_on_a_phone(phone_page, live_server):
 def test_the_extend_forms_labels_stay_with_their_fields(phone_page, live_server):
     """An accessibility pass: on a phone the round's extend form wrapped so that "Reason
     (told to the players)" sat beside the hours field, above the reason field."""
-    org = make_user("olga")
-    players = [make_user(n) for n in ("annabel", "bartholomew")]
-    t = tsvc.tournament_create(organizer=org, name="Extend cup", ruleset="6x5", table_sizes=[2],
-                               rounds_count=2)  # fmt: skip
-    tsvc.tournament_open(tournament=t, by=org)
-    for user in players:
-        tsvc.registration_add(tournament=t, user=user)
-    rnd = rounds.round_pair(tournament=t, by=org)
-    rounds.round_start(rnd=rnd, by=org)
+    t = _started_round("Extend cup", ("annabel", "bartholomew"))
     page = phone_page
     log_in(page, live_server.url, "olga")
     for width in (390, 640, 700):  # a phone; a desktop at 200 % zoom

@@ -623,6 +623,14 @@ def _duel_cup_with_players(client, org, players, name: str) -> Tournament:
     return t
 
 
+def _first_table_game(client, org, players, name: str):
+    """``_duel_cup_with_players``, its round 1 started: the tournament and table 1's game."""
+    t = _duel_cup_with_players(client, org, players, name)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    return t, rnd.tables.order_by("number").first().game
+
+
 def test_start_starts_the_pairing_the_page_showed(client, people):
     """A race audit: Start clicked while someone re-paired the round started the new
     pairing, which the organizer had never seen. The button carries the pairing shown."""
@@ -709,10 +717,7 @@ def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, 
     """First-time organizer's walk: a table ended from its game page said "ABANDONED ...
     It has no ranking" for good, and nothing said its result is entered in the panel."""
     org, players = people
-    t = _duel_cup_with_players(client, org, players, "Club cup")
-    rnd = rounds.round_pair(tournament=t, by=org)
-    rounds.round_start(rnd=rnd, by=org)
-    game = rnd.tables.order_by("number").first().game
+    t, game = _first_table_game(client, org, players, "Club cup")
     client.force_login(org)
     ended = client.post(
         reverse("games:organizer", args=[game.pk, "end"]), {"reason": "played at the club", "confirm": "on"},
@@ -749,10 +754,7 @@ def test_a_game_over_shows_no_empty_organizer_tools(client, people):
     """First-time walk: a finished or ended game showed an "Organizer tools" panel with
     nothing in it."""
     org, players = people
-    t = _duel_cup_with_players(client, org, players, "Tools cup")
-    rnd = rounds.round_pair(tournament=t, by=org)
-    rounds.round_start(rnd=rnd, by=org)
-    game = rnd.tables.order_by("number").first().game
+    t, game = _first_table_game(client, org, players, "Tools cup")
     client.force_login(org)
     url = reverse("games:detail", args=[game.pk])
     assert 'id="organizer"' in client.get(url).content.decode()
