@@ -320,7 +320,8 @@ def _parse_excavate(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
         named = [j for j, p in enumerate(players) if " ".join(p.split()).casefold() == want]
         if not named:
             raise _refuse(s, i, f"{source.lower()!r} is not a seat in this game")
-        if named[0] != owner:
+        # Names that differ only in case are all this text: the one holding it is meant.
+        if owner not in named:
             raise _refuse(
                 s, i, f"{IDS[code]} is in {players[owner]}'s discard pile, "
                       f"not {players[named[0]]}'s"

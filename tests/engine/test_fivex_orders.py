@@ -143,6 +143,23 @@ def test_excavate_refusals() -> None:
     assert FIVEX.default_order(state, "ann") == "TAKE EXPLOIT"
 
 
+def test_caesar_takes_from_seats_whose_names_differ_only_in_case() -> None:
+    # Orders ignore case, so "FROM BOB" names both bob and BOB: the seat holding the
+    # leader is meant (the order legal_orders lists was refused as "not bob's").
+    players = ["ann", "bob", "BOB"]
+    deal = {"ann": ["CAESAR", "QIN"], "bob": ["NAPOLEON", "DIDO"], "BOB": ["GANDHI", "ERIK"]}
+    state = state_after(players, [
+        {"ann": "PASS QIN", "bob": "PASS DIDO", "BOB": "PASS ERIK"},
+        {"ann": "PLAY EXPLOIT", "bob": "PLAY EXPLOIT", "BOB": "PLAY GANDHI"},
+        {"ann": "PLAY CAESAR", "bob": "PLAY EXPLORE", "BOB": "PLAY EXPLORE"},
+    ], deal=deal, options={"all_leaders": True})
+    assert "TAKE GANDHI FROM BOB" in FIVEX.legal_orders(state, "ann")
+    for text in ("TAKE GANDHI FROM BOB", "take gandhi from bob"):
+        assert FIVEX.parse_order(state, "ann", text) == {"take": "GANDHI", "from": "BOB"}
+    assert refused(state, "ann", "TAKE GANDHI FROM ann").startswith(
+        "GANDHI is in BOB's discard pile, not ann's")
+
+
 def test_refusals_never_reveal_another_seats_hand() -> None:
     # QIN is in bob's hand: ann's refusal must not say so.
     state = started()
