@@ -6,10 +6,12 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
   next, ...; byes only when no split exists, as few as possible). The preference yields
   to rules 1-3: another split (in preference order; ``SPLITS_MAX`` in full, then, while
-  the best has a repeat meeting, in a field of at most ``STRICT_PLAYERS``, any of the next
-  ``STRICT_WORK // players`` that seats everyone with none) is taken when
-  it keeps forbidden pairs apart where the preferred one cannot, gives the byes to more
-  deserving players, or needs fewer repeat meetings; rules 4 and 5 choose within a split.
+  the best has a repeat meeting, any that seats everyone with none, as a quick search
+  (:mod:`.fresh`) tells) is taken when it keeps forbidden pairs apart where the
+  preferred one cannot, gives the byes to more deserving players, or needs fewer repeat
+  meetings; rules 4 and 5 choose within a split. When that search proves that no split
+  before some split can seat the players with the most deserving byes and no repeat
+  meeting, and that one can, it is the split (nothing can beat it).
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
@@ -50,7 +52,9 @@ from dataclasses import replace
 from itertools import combinations, islice, product
 
 from . import two
+from .fresh import OutOfSteps, Steps, fresh_layout
 from .model import (
+    Field,
     PairingError,
     PairingRequest,
     PairingResult,
@@ -96,7 +100,12 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
         groups = [list(pr) for pr in two.pair_two(f)]
     else:
         groups = pair_tables(f, sizes, request.seed)
-    groups.sort(key=min)
+    return _seated(f, groups)
+
+
+def _seated(f: Field, groups: list[list[int]]) -> PairingResult:
+    """The tables of these groups (indexes into ``f``): top table first, in seat order."""
+    groups = sorted(groups, key=min)
     tables = []
     for t, g in enumerate(groups):
         ordered = seat_order(sorted(g), f.seats, t)
@@ -104,18 +113,34 @@ def _seat_round(request: PairingRequest, seated: list[Player], sizes: list[int])
     return PairingResult(tables=tuple(tables))
 
 
+def _fresh_result(
+    request: PairingRequest, active: list[Player], layout: tuple[list[list[int]], list[int]]
+) -> PairingResult:
+    """The result of a layout found by :func:`.fresh.fresh_layout` (indexes into
+    ``active``): used when the full pairing of its split did not find one."""
+    tables, byes = layout
+    out = {active[i].id for i in byes}
+    seated = sorted((p for p in active if p.id not in out), key=standings_key)
+    f = build_field(request, seated)
+    where = {p.id: i for i, p in enumerate(seated)}
+    groups = [[where[active[i].id] for i in table] for table in tables]
+    bye_ids = tuple(active[i].id for i in byes)
+    return replace(_seated(f, groups), byes=bye_ids)
+
+
 # How many splits of the players into table sizes are paired in full, at most (each is a
 # full pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
 SPLITS_MAX = 6
 # Beyond them (SPLITS_ANY splits at most), a split is looked at only while none keeps the
 # forbidden pairs apart, or for a layout with no repeat meeting while the best has one:
-# that for as long as splits looked at x active players stays under STRICT_WORK (six
-# more splits at 12 players, four at 16).
+# :mod:`.fresh` tells at a glance whether the split has one (FRESH_STEPS steps for all the
+# splits together), and only a split that has one is paired in full, with the earlier
+# meetings as forbidden pairs.
 SPLITS_ANY = 200
-STRICT_WORK = 72
-# ... and only for fields this small, whose search for a layout with no repeat finishes
-# quickly either way (beyond, a search that finds none runs its whole budget, seconds a
-# split: the first SPLITS_MAX splits decide, as before).
+FRESH_STEPS = 100_000
+# In fields this small the full pairing's search is exhaustive; in bigger ones, with
+# byes to choose, each choice it tries could run its whole budget (seconds): the layout
+# the quick search found is taken as it is.
 STRICT_PLAYERS = 16
 
 
@@ -205,22 +230,36 @@ def _pair_with_byes(
     then the preferred split), or None when the forbidden pairs rule out every one."""
     ideal = tuple(sorted(rank[p.id] for p in candidates[:n_byes]))  # the most deserving
     best: tuple[tuple[tuple[int, ...], int, int], PairingResult] | None = None
-    strict: PairingRequest | None = None
-    for split_rank, sizes in enumerate(splits(len(active) - n_byes, request.table_sizes,
-                                              SPLITS_ANY)):  # fmt: skip
+    all_splits = splits(len(active) - n_byes, request.table_sizes, SPLITS_ANY)
+    strict = _no_repeats(request, active)
+    may_meet = _may_meet(strict, active)
+    steps = Steps(FRESH_STEPS)  # for both quick searches together
+    known: dict[int, object] = {}  # split -> a layout, or None: none (with no bye to choose)
+    ahead = _fresh_split(request, strict, active, candidates, n_byes, all_splits, may_meet,
+                         steps, known)  # fmt: skip
+    if ahead is not None:
+        return ahead
+    for split_rank, sizes in enumerate(all_splits):
         if best is None or split_rank < SPLITS_MAX:
             found = _pair_split(request, active, candidates, n_byes, sizes)
         elif best[0][1] == 0:
             break  # past the first few, only to keep forbidden pairs apart or avoid repeats
-        elif len(active) > STRICT_PLAYERS or (split_rank - SPLITS_MAX) * len(active) >= STRICT_WORK:
-            break
         else:
             # "When no repeat is needed, none happens": a less preferred split counts only
-            # if it seats everyone with no repeat meeting, so ask just that (the earlier
-            # meetings as forbidden pairs: ruled out at a glance when they are dense).
-            if strict is None:
-                strict = _no_repeats(request, active)
-            found = _pair_split(strict, active, candidates, n_byes, sizes)
+            # if it seats everyone with no repeat meeting, so ask just that: first at a
+            # glance, then in full (the earlier meetings as forbidden pairs).
+            try:
+                layout = (known[split_rank] if split_rank in known
+                          else fresh_layout(may_meet, sizes, n_byes, steps))  # fmt: skip
+            except OutOfSteps:
+                break
+            if layout is None:
+                continue
+            found = None
+            if n_byes == 0 or len(active) <= STRICT_PLAYERS:
+                found = _pair_split(strict, active, candidates, n_byes, sizes)
+            if found is None:
+                found = _fresh_result(request, active, layout)
         if found is None:
             continue
         result = found
@@ -235,6 +274,67 @@ def _pair_with_byes(
     return best[1] if best is not None else None
 
 
+def _fresh_split(
+    request: PairingRequest,
+    strict: PairingRequest,
+    active: list[Player],
+    candidates: list[Player],
+    n_byes: int,
+    all_splits: list[list[int]],
+    may_meet: list[int],
+    steps: Steps,
+    known: dict[int, object],
+) -> PairingResult | None:
+    """Rule 3 before the preferred split: when the preferred split provably cannot seat
+    the players with the most deserving byes and no repeat meeting, but a later one can
+    (each earlier one provably cannot), that split's pairing: nothing can beat it, and
+    pairing the splits before it in full only to find repeats took seconds each. None
+    when the preferred split may do (the usual case, left to the full pairing), or when
+    the quick search cannot tell."""
+    if len(all_splits) < 2 or all(m == (1 << len(active)) - 1 & ~(1 << i)
+                                  for i, m in enumerate(may_meet)):  # fmt: skip
+        return None  # nobody has met, nothing is forbidden: the preferred split will do
+    keys: dict[tuple[int, float, float], int] = {}
+    for p in candidates:
+        keys.setdefault(_tie_key(p), len(keys))
+    quota = [0] * len(keys)
+    for p in candidates[:n_byes]:
+        quota[keys[_tie_key(p)]] += 1
+    bye_groups = ([keys[_tie_key(p)] for p in active], quota)
+    for split_rank, sizes in enumerate(all_splits):
+        try:
+            layout = fresh_layout(may_meet, sizes, n_byes, steps, bye_groups)
+        except OutOfSteps:
+            return None
+        if n_byes == 0:  # who sits out is no question: the answer holds for the later search
+            known[split_rank] = layout
+        if layout is None:
+            continue
+        if split_rank == 0:
+            return None
+        bye_ids = {active[i].id for i in layout[1]}
+        if n_byes == 0 or len(active) <= STRICT_PLAYERS:
+            found = _pair_split(strict, active, candidates, n_byes, sizes)
+            if found is not None and sorted(_ranks_of(candidates, found.byes)) == sorted(
+                _ranks_of(candidates, bye_ids)
+            ):
+                return found
+            if n_byes == 0:
+                return _fresh_result(request, active, layout)
+        try:
+            seated = _seat_round(strict, [p for p in active if p.id not in bye_ids], sizes)
+        except (two.Infeasible, TablesInfeasible):
+            return _fresh_result(request, active, layout)
+        return replace(seated, byes=tuple(active[i].id for i in layout[1]))
+    return None
+
+
+def _ranks_of(candidates: list[Player], ids: object) -> list[int]:
+    """The bye-order ranks of these players (tied players share one)."""
+    rank = _deserving_rank(candidates)
+    return [rank[i] for i in ids]
+
+
 def _no_repeats(request: PairingRequest, active: list[Player]) -> PairingRequest:
     """``request`` with every earlier meeting between active players as a forbidden pair:
     a pairing of it has no repeat meeting."""
@@ -246,6 +346,20 @@ def _no_repeats(request: PairingRequest, active: list[Player]) -> PairingRequest
         if o in ids and o != p.id
     }
     return replace(request, forbidden=tuple(sorted(set(request.forbidden) | met)))
+
+
+def _may_meet(request: PairingRequest, active: list[Player]) -> list[int]:
+    """For each active player (by index), the bitmask of those it may share a table with
+    (no forbidden pair between them)."""
+    index = {p.id: i for i, p in enumerate(active)}
+    everyone = (1 << len(active)) - 1
+    masks = [everyone & ~(1 << i) for i in range(len(active))]
+    for a, b in request.forbidden:
+        i, j = index.get(a), index.get(b)
+        if i is not None and j is not None:
+            masks[i] &= ~(1 << j)
+            masks[j] &= ~(1 << i)
+    return masks
 
 
 def _deserving_rank(candidates: list[Player]) -> dict[str, int]:

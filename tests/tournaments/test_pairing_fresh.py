@@ -1,0 +1,151 @@
+"""Rule 3, "when no repeat is needed, none happens", where only a split far down the
+preference order seats everyone with no repeat meeting (found by a review of the
+contract: 12 players who had each met all but one, at [6, 5, 4, 3, 2], were seated 6+2+2+2
+with 12 repeats, while six tables of 2 have none), and the quick search
+(``tournaments.pairing.fresh``) that finds such splits, checked against brute force."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from tournaments.pairing import pair_json
+from tournaments.pairing.fresh import OutOfSteps, Steps, fresh_layout
+
+
+def _blocks(n: int, block: int, sizes: list[int], points: dict[str, float] | None = None) -> dict:
+    """``n`` players who have met everyone but the others of their block of ``block``."""
+    ids = [f"p{i:02}" for i in range(n)]
+    return {
+        "table_sizes": sizes,
+        "seed": 1,
+        "players": [
+            {"id": p, "points": (points or {}).get(p, 0.0), "rating": 1500,
+             "opponents": [q for j, q in enumerate(ids) if j // block != i // block]}
+            for i, p in enumerate(ids)
+        ],  # fmt: skip
+    }
+
+
+def _repeats(data: dict, tables: list[list[str]]) -> int:
+    met = {p["id"]: p["opponents"] for p in data["players"]}
+    return sum(met[a].count(b) for t in tables for a, b in itertools.combinations(t, 2))
+
+
+@pytest.mark.parametrize(
+    ("n", "block", "sizes", "expected"),
+    [
+        (12, 2, [6, 5, 4, 3, 2], [2] * 6),  # the review's case: all 2s is the 14th split of 14
+        (14, 2, [6, 5, 4, 3, 2], [2] * 7),
+        (20, 2, [4, 3, 2], [2] * 10),
+        (22, 2, [5, 4, 2], [2] * 11),
+        (24, 3, [6, 5, 4, 3], [3] * 8),  # more than 16 players
+        (60, 3, [6, 5, 4, 3], [3] * 20),
+    ],
+)
+def test_a_split_far_down_the_preference_is_taken_when_only_it_avoids_repeats(
+    n: int, block: int, sizes: list[int], expected: list[int]
+) -> None:
+    data = _blocks(n, block, sizes)
+    out = pair_json(data)
+    assert sorted(len(t) for t in out["tables"]) == expected
+    assert _repeats(data, out["tables"]) == 0
+    assert out["byes"] == []
+    # Each table is one block: everyone sits with the players it has not met.
+    assert all(len({int(p[1:]) // block for p in t}) == 1 for t in out["tables"])
+
+
+def test_with_a_bye_the_player_who_met_everyone_sits_out_and_nobody_meets_again() -> None:
+    # 25 players at [4, 2]: one bye; p24 has met everyone, the others all but a partner.
+    # Everyone is tied on byes, points and rating, so rule 3 chooses the bye (it took 25 s
+    # and still seated one table of 4 with 4 repeats).
+    data = _blocks(25, 2, [4, 2])
+    out = pair_json(data)
+    assert out["byes"] == ["p24"]
+    assert sorted(len(t) for t in out["tables"]) == [2] * 12
+    assert _repeats(data, out["tables"]) == 0
+
+
+def test_rule_2_still_comes_before_rule_3() -> None:
+    # The same field, but p03 is last in the standings: the bye is p03's (rule 2), though
+    # that leaves p02 only players it has met: the fewest repeats with p03 out, not zero.
+    data = _blocks(13, 2, [4, 2], points={p["id"]: 1.0 for p in _blocks(13, 2, [2])["players"]
+                                          if p["id"] != "p03"})  # fmt: skip
+    out = pair_json(data)
+    assert out["byes"] == ["p03"]
+    assert _repeats(data, out["tables"]) > 0
+
+
+# --- the quick search against brute force ----------------------------------------------
+
+
+def _brute(may_meet: list[int], sizes: list[int], byes: int, group: list[int], quota: list[int]) -> bool:
+    n = len(may_meet)
+    for out in itertools.combinations(range(n), byes):
+        if any(Counter(group[u] for u in out)[g] > q for g, q in enumerate(quota)):
+            continue
+        rest = [u for u in range(n) if u not in out]
+        for perm in itertools.permutations(rest):
+            tables, at = [], 0
+            for size in sizes:
+                tables.append(perm[at : at + size])
+                at += size
+            if all(may_meet[a] >> b & 1 for t in tables for a, b in itertools.combinations(t, 2)):
+                return True
+    return False
+
+
+def _check(may_meet: list[int], sizes: list[int], byes: int, group: list[int], quota: list[int],
+           layout: tuple[list[list[int]], list[int]]) -> None:  # fmt: skip
+    tables, out = layout
+    assert sorted(len(t) for t in tables) == sorted(sizes)
+    assert len(out) == byes
+    assert sorted([u for t in tables for u in t] + out) == list(range(len(may_meet)))
+    assert all(may_meet[a] >> b & 1 for t in tables for a, b in itertools.combinations(t, 2))
+    taken = Counter(group[u] for u in out)
+    assert all(taken[g] <= q for g, q in enumerate(quota))
+
+
+def test_the_quick_search_agrees_with_brute_force() -> None:
+    rng = random.Random(5)
+    found = none = 0
+    for _ in range(300):
+        n = rng.randint(2, 7)
+        density = rng.choice([0.3, 0.5, 0.7, 0.9])
+        may_meet = [0] * n
+        for a, b in itertools.combinations(range(n), 2):
+            if rng.random() < density:
+                may_meet[a] |= 1 << b
+                may_meet[b] |= 1 << a
+        byes = rng.randint(0, min(2, n - 2))
+        sizes: list[int] = []
+        left = n - byes
+        while left:
+            size = rng.choice([s for s in (2, 3, 4) if s <= left] or [left])
+            sizes.append(size)
+            left -= size
+        groups = rng.randint(1, 3)
+        group = [rng.randrange(groups) for _ in range(n)]
+        quota = [0] * groups
+        for _ in range(byes):
+            quota[rng.randrange(groups)] += 1
+        expected = _brute(may_meet, sizes, byes, group, quota)
+        layout = fresh_layout(may_meet, sizes, byes, Steps(10**6), (group, quota))
+        assert (layout is not None) == expected, (may_meet, sizes, byes, group, quota)
+        if layout is not None:
+            _check(may_meet, sizes, byes, group, quota, layout)
+            found += 1
+        else:
+            none += 1
+    assert found > 50 and none > 50  # both answers were put to the test
+
+
+def test_the_quick_search_stops_when_its_steps_run_out() -> None:
+    # Ten tables to set take ten steps at least: with five, no answer.
+    everyone = [((1 << 30) - 1) & ~(1 << i) for i in range(30)]
+    with pytest.raises(OutOfSteps):
+        fresh_layout(everyone, [3] * 10, 0, Steps(5))
+    assert fresh_layout(everyone, [3] * 10, 0, Steps(100)) is not None
