@@ -60,8 +60,8 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
         help_text="Optional, one pair a line: two player names or email addresses, e.g. "
         "ann bob. They are never seated at the same table (when a bye is needed anyway it "
-        "goes where it keeps them apart; if they leave no way to seat everyone, pairing says "
-        "so).",
+        "goes where it keeps them apart; if they leave no way to seat everyone, the fewest "
+        "players who must sit out get a bye, and you are told who).",
     )
     # Ticked boxes in the order they are posted: the page lists them in the chosen order,
     # and moves one up or down with its arrows.
@@ -89,7 +89,8 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
             self.fields["forbidden_pairs"].help_text = (
                 "Optional, one pair a line: two player names, e.g. ann bob. They are never "
                 "seated at the same table (when a bye is needed anyway it goes where it keeps "
-                "them apart; if they leave no way to seat everyone, pairing says so)."
+                "them apart; if they leave no way to seat everyone, the fewest players who "
+                "must sit out get a bye, and you are told who)."
             )
         self._add_option_fields()
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())

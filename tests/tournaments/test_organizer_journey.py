@@ -591,6 +591,30 @@ def test_the_create_form_takes_pairs_who_must_not_meet_and_the_pairing_keeps_the
         assert set(table.players) not in ({regs[ann.pk], regs[bob.pk]}, {regs[cat.pk], regs[dan.pk]})
 
 
+def test_a_player_forbidden_with_everyone_sits_out_and_the_organizer_is_told(client):
+    # ann may meet none of the others: she and one more sit out (three cannot play at
+    # tables of 2); the round was refused outright ("no way to seat the players").
+    organizer, ann, bob, cat, dan = make_users(5, prefix="fx")
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Star cup", ruleset="6x5", table_sizes="2", tiebreaks=["buchholz"],
+        forbidden_pairs="\n".join(f"{ann.username} {u.username}" for u in (bob, cat, dan)),
+    ))  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[-1500:]
+    t = Tournament.objects.get(name="Star cup")
+    tsvc.tournament_open(tournament=t, by=organizer)
+    regs = {u.pk: tsvc.registration_add(tournament=t, user=u).pk for u in (ann, bob, cat, dan)}
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    byes = set(rnd.byes.values_list("registration_id", flat=True))
+    assert regs[ann.pk] in byes and len(byes) == 2
+    [table] = rnd.tables.all()
+    assert regs[ann.pk] not in table.players
+    [warning] = rnd.warnings
+    assert warning.startswith(f"2 pairing bye(s) ({ann.username}, ") and "where 0 would do" in warning
+    panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert "where 0 would do: the pairs who must not meet leave no other way" in panel
+
+
 @pytest.mark.parametrize("text,message", [
     ("fp01", "Line 1: write two players"),
     ("fp01 nobody_here", "Line 1: no player nobody_here."),

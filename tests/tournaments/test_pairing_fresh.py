@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from tournaments.pairing import pair_json
+from tournaments.pairing import PairingError, pair_json
 from tournaments.pairing.fresh import OutOfSteps, Steps, fresh_layout
 
 
@@ -77,6 +77,38 @@ def test_rule_2_still_comes_before_rule_3() -> None:
     out = pair_json(data)
     assert out["byes"] == ["p03"]
     assert _repeats(data, out["tables"]) > 0
+
+
+def _players(*ids: str, points: float = 0.0) -> list[dict]:
+    return [{"id": i, "points": points, "rating": 1500} for i in ids]
+
+
+def test_forbidden_pairs_that_need_more_byes_get_the_fewest_more() -> None:
+    # Rule 1 is hard, rule 2 asks for as few byes as possible: a, forbidden with everyone,
+    # sits out rather than nobody playing (it was "no way to seat the players"), and with
+    # it the one more that three players at tables of 2 need.
+    star = {"table_sizes": [2], "players": _players("a", "b", "c", "d"),
+            "forbidden": [["a", "b"], ["a", "c"], ["a", "d"]]}  # fmt: skip
+    out = pair_json(star)
+    assert sorted(out["byes"]) == ["a", "d"]  # all tied: d is the id that sorts last
+    assert out["tables"] == [["b", "c"]] or out["tables"] == [["c", "b"]]
+    # Five at [5, 4] with a and b kept apart: one of them sits out, the other four play.
+    five = {"table_sizes": [5, 4], "players": _players("a", "b", "c", "d", "e"),
+            "forbidden": [["a", "b"]]}  # fmt: skip
+    out = pair_json(five)
+    assert len(out["byes"]) == 1 and out["byes"][0] in ("a", "b")
+    assert [len(t) for t in out["tables"]] == [4]
+    # Two clubs at tables of 3 where only p00 may meet its own club: one table, the rest out.
+    ids = [f"p{i:02d}" for i in range(16)]
+    clubs = {"table_sizes": [4, 3], "players": _players(*ids),
+             "forbidden": [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]
+                           if (i < 8) == (ids.index(b) < 8) and i != 0]}  # fmt: skip
+    out = pair_json(clubs)
+    assert len(out["tables"]) == 1 and len(out["tables"][0]) == 3 and "p00" in out["tables"][0]
+    assert len(out["byes"]) == 13
+    # Nobody who may meet anybody: still refused.
+    with pytest.raises(PairingError, match="no way to seat anyone"):
+        pair_json({"table_sizes": [2], "players": _players("a", "b"), "forbidden": [["a", "b"]]})
 
 
 # --- the quick search against brute force ----------------------------------------------

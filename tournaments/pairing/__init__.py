@@ -16,10 +16,11 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
   last; up to ``TIED_BYE_TRIES`` other choices are tried). If the forbidden pairs make
-  the rest impossible to seat, the next candidate(s) in that order are tried. Byes are
-  never added to get around forbidden pairs: if no choice of the minimum number of byes
-  works, the input is rejected ("no way to seat ..."; at once when no table of the
-  smallest size is possible at all). Choices that would seat a player
+  the rest impossible to seat, the next candidate(s) in that order are tried. If no
+  choice of the minimum number of byes works, the fewest more byes that do are given
+  (a player forbidden with everyone else sits out; the count is found by the quick
+  search of :mod:`.fresh`, within its step budget); if none do, the input is rejected
+  ("no way to seat ..."; at once when no table of the smallest size is possible at all). Choices that would seat a player
   with fewer allowed partners than the smallest table needs are passed over at a glance
   (up to ``BYE_CHOICES`` choices looked at); of the others at most
   ``max(10, 2000 // active)`` are tried in full. For three or more a table the search
@@ -175,14 +176,42 @@ def pair(request: PairingRequest) -> PairingResult:
     rank = _deserving_rank(candidates)
     found = _pair_with_byes(request, active, candidates, rank, n_byes)
     if found is None:
-        # More byes than the table sizes need are not given to get around forbidden pairs
-        # (a search over every larger count took minutes, and still failed where they were
-        # dense): the organizer is told, and may withdraw a player or drop a pair.
+        found = _with_more_byes(request, active, candidates, rank, n_byes)
+    if found is None:
         raise PairingError(
-            "no way to seat the players: the forbidden pairs cannot all be kept apart with "
-            f"{n_byes} bye(s)"
+            "no way to seat the players: the forbidden pairs cannot all be kept apart "
+            f"(with {n_byes} bye(s) or a few more)"
         )
     return found
+
+
+def _with_more_byes(
+    request: PairingRequest,
+    active: list[Player],
+    candidates: list[Player],
+    rank: dict[str, int],
+    n_byes: int,
+) -> PairingResult | None:
+    """When the forbidden pairs leave no way to seat the players with the byes the sizes
+    need: the fewest more byes that let them be kept apart (rule 1 is hard, rule 2 asks
+    for as few byes as possible; a player forbidden with everyone else sits out rather
+    than nobody playing). The quick search (:mod:`.fresh`) finds the count, a full pairing
+    then chooses who; None when the search runs out of steps or nobody can be seated."""
+    may_meet = _may_meet(request, active)
+    steps = Steps(FRESH_STEPS)
+    for count in range(n_byes + 1, len(active) - min(request.table_sizes) + 1):
+        layout = None
+        for sizes in splits(len(active) - count, request.table_sizes, SPLITS_ANY):
+            try:
+                layout = fresh_layout(may_meet, sizes, count, steps)
+            except OutOfSteps:
+                return None
+            if layout is not None:
+                break
+        if layout is not None:
+            found = _pair_with_byes(request, active, candidates, rank, count)
+            return found if found is not None else _fresh_result(request, active, layout)
+    return None
 
 
 # The clique search of ``_table_possible`` gives up (and answers "possible") after this

@@ -66,7 +66,7 @@ def _pair_locked(
     rnd.pairing_input = request
     rnd.pairing_output = output
     rnd.paired_by_hand = False
-    rnd.warnings = []
+    rnd.warnings = _extra_byes_warning(tournament=tournament, request=request, output=output)
     rnd.save()
     _store_pairing(rnd=rnd, tables=output["tables"], pairing_byes=output["byes"])
     log_add(
@@ -77,6 +77,24 @@ def _pair_locked(
                  **({"repaired": True} if repaired else {})},
     )
     return rnd
+
+
+def _extra_byes_warning(*, tournament: Tournament, request: dict, output: dict) -> list[str]:
+    """The pairing gives more byes than the table sizes need only when the forbidden pairs
+    leave no other way: the organizer is told who sits out (and may pair by hand)."""
+    active = sum(1 for p in request["players"] if not p.get("withdrawn"))
+    fewest = plan(active, tuple(tournament.table_sizes))
+    needed = fewest[0] if fewest else active
+    if len(output["byes"]) <= needed:
+        return []
+    ids = [int(b) for b in output["byes"]]
+    names = {r.pk: str(r.user)
+             for r in tournament.registrations.select_related("user").filter(pk__in=ids)}  # fmt: skip
+    who = ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
+    return [
+        f"{len(ids)} pairing bye(s) ({who}) where {needed} would do: the pairs who must not "
+        "meet leave no other way to seat everyone."
+    ]
 
 
 def _require_pairable(tournament: Tournament) -> None:
