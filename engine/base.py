@@ -243,10 +243,11 @@ class Ruleset:
 
     def forced_order(self, state: State, seat: str) -> str | None:
         """The order of a pending seat that has exactly one legal order (engine.md's
-        forced prompt), or ``None`` when it has a choice. The rulesets' specs list such
-        seats as pending (the runner waits for them, as the conformance cases expect);
-        the site enters this order for the seat when the prompt opens, so that nobody is
-        asked a question with one answer. Default: from ``legal_orders``."""
+        forced prompt), or whose choice the rules make pointless (4X Dice: an allocation
+        in the last round), or ``None`` when it has a choice. The rulesets' specs list
+        such seats as pending (the runner waits for them, as the conformance cases
+        expect); the site enters this order for the seat when the prompt opens, so that
+        nobody is asked a question with one answer. Default: from ``legal_orders``."""
         legal = self.legal_orders(state, seat)
         return legal[0] if len(legal) == 1 else None
 

@@ -226,9 +226,15 @@ class FourXDice(Ruleset):
         return "ALLOCATE " + " ".join(AREAS[i % len(AREAS)] for i in range(count))
 
     def forced_order(self, state: State, seat: str) -> str | None:
-        """Never one legal order: an allocation has four areas for each die, and a seat
-        is asked to eXterminate only when a hit is possible (PASS is the other choice).
-        Spares building up to 4^dice allocations on every prompt."""
+        """Never one legal order (an allocation has four areas for each die, and a seat
+        is asked to eXterminate only when a hit is possible, PASS being the other
+        choice), but an allocation in the last round is for a turn that never comes: the
+        game ends after this round (a counter stands at 19), and dice score nothing. The
+        spec still asks for it (the runner waits for it); the site enters the default
+        allocation rather than hold the game up to a deadline for it."""
+        if (state["phase"] == "allocate" and state["round"] > 0 and seat in self.pending(state)
+                and _end_reached(state)):  # fmt: skip
+            return self.default_order(state, seat)
         return None
 
     def legal_orders(self, state: State, seat: str) -> list[str]:

@@ -12,6 +12,7 @@ from django.utils import timezone
 import engine
 from engine.base import IllegalOrder
 from engine.sixbyfive_orders import order_text, parse_text
+from games.rules_text import FORCED_NOTES
 
 # Control characters have no place in a one-line text (a name, a subject, a header; NUL
 # cannot even be stored in a PostgreSQL text column): each becomes a space.
@@ -91,11 +92,14 @@ def order_word_labels(
     return [f"Word {i}" for i in range(1, count + 1)]
 
 
-def entered_order_text(*, source: str, reason: str, text: str) -> str:
+def entered_order_text(*, source: str, reason: str, text: str, ruleset: str = "") -> str:
     """What a seat is told about its own order that it did not send itself (``source``
     default or forced; ``reason`` of a default order: deadline, resigned, refused). The
     order is the seat's own: show it to that seat only."""
     if source == "forced":
+        note = FORCED_NOTES.get(ruleset)
+        if note:
+            return f"{text} was entered for you: {note}."
         return f"{text} was your only legal order: it was entered for you."
     if reason == "deadline":
         return (
@@ -605,6 +609,9 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             f" ({why})." if why else "."
         )
     if kind == "order_forced":
+        note = FORCED_NOTES.get(ruleset)
+        if note:
+            return f"{seat}'s order for prompt {number} was entered for it: {note}."
         return f"{seat}'s only legal order for prompt {number} was entered for it."
     if kind == "prompt_resolved":
         following = p.get("next")

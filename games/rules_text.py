@@ -106,6 +106,12 @@ PHASE_HINTS: Final[dict[tuple[str, str], str]] = {
     "then stands on that hex and every player's goals are checked.",
 }
 
+# Why an order was entered for a seat (``Ruleset.forced_order``) when it is not the
+# seat's only legal order: the rules make every choice the same.
+FORCED_NOTES: Final[dict[str, str]] = {
+    "4x-dice": "the game ends after this round, so these dice are not used again",
+}
+
 GAME_SUMMARIES: Final[dict[str, str]] = {
     "5x": "A micro civilisation game for 3 to 6 players: seven rounds (six without leaders) "
     "of secretly played action cards and Great Leaders, gathering resources and bidding for "

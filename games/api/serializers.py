@@ -351,7 +351,7 @@ class ReceiptSerializer(serializers.Serializer):
     text = serializers.CharField()
     source = serializers.CharField(
         help_text="How the order came in: web, api, email; default (a no-show or resigned"
-        " seat's default order) or forced (the seat's only legal order, entered for it)."
+        " seat's default order) or forced (entered for the seat: its only legal order, or one no choice would change)."
     )
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.mail.addresses import redact_address, shown_address
 from games.mail.parsing import REPLY_MARKER, ParsedMail, thread_ids
 from games.presentation import order_reading, prompt_stage
+from games.rules_text import FORCED_NOTES
 
 logger = logging.getLogger("games.mail")
 
@@ -400,15 +401,22 @@ def show_text(seat: Any) -> str:
     lines += [
         "",
         f"Receipt (SHA-256 commitment): {order.commitment}",
-        f"Submitted: {_when(order.submitted_at)} ({_source_words(order.source)})",
+        f"Submitted: {_when(order.submitted_at)} "
+        f"({_source_words(order.source, seat.game.ruleset)})",
     ]
     return "\n".join(lines)
 
 
-def _source_words(source: str) -> str:
+def _forced_words(ruleset: str) -> str:
+    """STATUS: why the seat's order was entered for it."""
+    note = FORCED_NOTES.get(ruleset)
+    return f" (entered for you: {note})" if note else " (your only legal order, entered for you)"
+
+
+def _source_words(source: str, ruleset: str) -> str:
     """How an order came in, for SHOW."""
     if source == "forced":
-        return "entered for you: your only legal order"
+        return f"entered for you: {FORCED_NOTES.get(ruleset) or 'your only legal order'}"
     if source == "default":
         return "the default order"
     return f"by {source}"
@@ -441,7 +449,7 @@ def status_text(seat: Any) -> str:
         order = wrapper["my_order"]
         lines.append(
             f"Your order: {order['text']}"
-            + (" (your only legal order, entered for you)" if order["source"] == "forced" else "")
+            + (_forced_words(seat.game.ruleset) if order["source"] == "forced" else "")
             if order
             else "You have no order for it."
         )

@@ -38,7 +38,7 @@ from games.presentation import (
     ruleset_name,
     waiting_note,
 )
-from games.rules_text import PHASE_HINTS
+from games.rules_text import FORCED_NOTES, PHASE_HINTS
 from games.selectors import time_zone_of
 from games.services.queueing import enqueue_on_commit
 from games.services.seats import seat_reply_address
@@ -728,10 +728,12 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
             else ""
         ),
         "pending": asked and seat.status == Seat.Status.ACTIVE,
-        # Its only legal order, entered for it when the prompt opened.
+        # Its only legal order (or one no choice changes), entered for it when the prompt
+        # opened, and why when it is not the only one.
         "forced_order": (
             rules.forced_order(state, seat.name) if pending and not asked else None
         ),
+        "forced_note": FORCED_NOTES.get(game.ruleset, ""),
         "waiting_for": (
             [name for name in prompt.pending if name not in forced] if prompt else []
         ),
@@ -857,7 +859,7 @@ def notify_prompt_resolved(
             event_text(ruleset=game.ruleset, text=e.get("text", ""))
             for e in events_for(seen, seat.name)
         ]
-        context["entered"] = _entered_line(seat, entered.get(seat.name))
+        context["entered"] = _entered_line(seat, entered.get(seat.name), game.ruleset)
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:
             subject = f"[{_title(game)}] The game is over"
@@ -903,7 +905,7 @@ def _waiting_words(names: list[str]) -> str:
     return f"waiting for {text}"
 
 
-def _entered_line(seat: Seat, order: tuple[str, str, str] | None) -> str:
+def _entered_line(seat: Seat, order: tuple[str, str, str] | None, ruleset: str) -> str:
     """What a seat is told about its own order that it did not send (its text is its
     own: this goes in its email only)."""
     if order is None:
@@ -911,7 +913,7 @@ def _entered_line(seat: Seat, order: tuple[str, str, str] | None) -> str:
     source, reason, text = order
     if not reason and seat.status == Seat.Status.RESIGNED:
         reason = "resigned"
-    return entered_order_text(source=source, reason=reason, text=text)
+    return entered_order_text(source=source, reason=reason, text=text, ruleset=ruleset)
 
 
 def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:

@@ -39,7 +39,7 @@ from games.presentation import (
     ruleset_name,
     waiting_note,
 )
-from games.rules_text import PHASE_HINTS
+from games.rules_text import FORCED_NOTES, PHASE_HINTS
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -215,7 +215,7 @@ def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[
                         pending=prompt.pending,
                     ),
                     "events": texts,
-                    "entered": _entered_words(entered.get(prompt.number)),
+                    "entered": _entered_words(entered.get(prompt.number), game.ruleset),
                 }
             )
     return out
@@ -258,11 +258,12 @@ def _order_reading(
     return order_reading(text=text, legal_orders=legal, parsed=parsed, ruleset=game.ruleset)
 
 
-def _entered_words(order: dict[str, str] | None) -> str:
+def _entered_words(order: dict[str, str] | None, ruleset: str) -> str:
     """What the seat is told about an order it did not send itself."""
     if order is None:
         return ""
-    return entered_order_text(source=order["source"], reason=order["reason"], text=order["text"])
+    return entered_order_text(source=order["source"], reason=order["reason"],
+                              text=order["text"], ruleset=ruleset)  # fmt: skip
 
 
 def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -363,6 +364,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         else "",
         # What the open prompt asks, in a sentence or two (the draft has its own note).
         "phase_hint": PHASE_HINTS.get((game.ruleset, str((prompt or {}).get("phase"))), ""),
+        "forced_note": FORCED_NOTES.get(game.ruleset, ""),
         # 5X's draft: what passing a leader means, with the seat's two neighbours.
         "draft_note": draft_note(
             ruleset=game.ruleset, view=engine_part(view), seat_name=seat.name

@@ -73,11 +73,28 @@ def test_5x_forced_orders_are_exactly_the_seats_with_one_legal_order() -> None:
     assert any(verb == "PLAY" for _phase, verb in kinds)
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("4x-dice", 3), ("6x5", 2), ("6x5", 3)])
+@pytest.mark.parametrize(("game_id", "players"), [("6x5", 2), ("6x5", 3)])
 def test_other_games_never_ask_a_question_with_one_answer(game_id: str, players: int) -> None:
-    """4X Dice answers None without building its orders; 6x5 from its legal orders: in
-    these random games, a pending seat always had a choice."""
+    """6x5 answers from its legal orders: in these random games, a pending seat always
+    had a choice."""
     rules = engine.get(game_id)
     for state, seat, legal in _random_prompts(game_id, players, 12):
         assert len(legal) > 1, (rules.phase(state), seat, legal)
         assert rules.forced_order(state, seat) is None
+
+
+def test_4x_dice_enters_only_the_allocations_of_the_last_round() -> None:
+    """A 4X Dice seat always has a choice, but once a counter stands at 19 its allocation
+    is for a turn that never comes: that one is entered (the default), no other."""
+    rules = engine.get("4x-dice")
+    entered = 0
+    for state, seat, legal in _random_prompts("4x-dice", 3, 12):
+        assert len(legal) > 1, (rules.phase(state), seat, legal)
+        last_round = state["round"] > 0 and any(
+            state["seats"][s][c] >= 19 for s in state["players"]
+            for c in ("explore", "expand", "extract", "exterminate"))  # fmt: skip
+        expected = (rules.default_order(state, seat)
+                    if last_round and rules.phase(state) == "allocate" else None)  # fmt: skip
+        assert rules.forced_order(state, seat) == expected
+        entered += expected is not None
+    assert entered >= 12  # at least the last seat's, in each game

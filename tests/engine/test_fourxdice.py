@@ -442,6 +442,25 @@ def test_round_completes_after_someone_reaches_19():
         step(s, {"ann": ALL_EXPLORE})
 
 
+def test_allocations_of_the_last_round_are_entered_for_the_seats():
+    # Once a counter stands at 19 the game ends with this round: an allocation now is for
+    # a turn that never comes, so the site need not wait for it (the runner still does).
+    s = end_state()
+    s["seats"]["cat"]["explore"] = 18
+    assert R.forced_order(s, "bob") is None  # round 1, nobody at 19 yet: a real choice
+    s, _ = step(s, {"bob": ALL_EXPLORE})
+    assert R.pending(s) == ["cat"]
+    assert R.forced_order(s, "cat") == "ALLOCATE EXPLORE EXPAND EXTRACT"  # the default
+    assert R.forced_order(s, "ann") is None  # not pending
+    s, _ = step(s, {"cat": R.forced_order(s, "cat")})
+    assert R.forced_order(s, "ann") == R.default_order(s, "ann")
+    s, _ = step(s, {"ann": R.forced_order(s, "ann")})
+    assert R.is_over(s)
+    # The set-up allocation is never entered, whatever the counters say.
+    fresh = new(players=("ann", "bob"), rolls=[[1, 0]] * 10)
+    assert [R.forced_order(fresh, p) for p in ("ann", "bob")] == [None, None]
+
+
 def test_game_goes_on_while_no_counter_is_at_19():
     s = end_state()
     for who in ("bob", "cat", "ann"):
