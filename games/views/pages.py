@@ -11,7 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import connection
+from django.db.models import Case, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -58,34 +60,66 @@ LOG_PAGE = 200
 BUTTONS_MAX = 12
 
 
-MY_GAMES_MAX = 200  # the newest; and every game waiting for the player's order
-MY_GAMES_ORDER = {"active": 0, "paused": 0, "forming": 1, "finished": 2, "abandoned": 2}
+GAMES_PAGE = 50  # games a page of each list of the games page shows
+
+
+def _games_page(request: HttpRequest, param: str, games: Any, anchor: str) -> tuple[list[Game], dict]:
+    """One page of a list of the games page (``?<param>=N``; a bad or too big number
+    gives the first or the last page) and its pager: where it is, the links to the
+    pages before and after (the other lists keep their pages)."""
+    raw = request.GET.get(param, "")
+    number = max(1, int(raw)) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 1
+    page = Paginator(games, GAMES_PAGE).get_page(number)
+
+    def link(n: int) -> str:
+        query = request.GET.copy()
+        query[param] = str(n)
+        return f"?{query.urlencode()}#{anchor}"
+
+    pager = {
+        "shown": f"{page.start_index()}–{page.end_index()} of {page.paginator.count}",
+        "previous": link(page.number - 1) if page.has_previous() else "",
+        "next": link(page.number + 1) if page.has_next() else "",
+    } if page.has_other_pages() else {}  # fmt: skip
+    return list(page.object_list), pager
 
 
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     """My games (signed in), the open games anyone may join, and the public games being
-    played, which anyone may watch (signed in or not)."""
+    played, which anyone may watch (signed in or not); each list a page at a time."""
     signed_in = request.user.is_authenticated
-    mine = list(selectors.games_for_user(user=request.user)[:MY_GAMES_MAX]) if signed_in else []
     needed = selectors.orders_needed(user=request.user) if signed_in else {}
-    # A game waiting for the player's order is listed even when older than the 200 newest.
-    owing = set(needed) - {g.pk for g in mine}
-    if owing:
-        mine += list(Game.objects.filter(pk__in=owing))
-    mine_ids = {g.pk for g in mine}
-    open_games = [g for g in selectors.open_games()[:200] if g.pk not in mine_ids]
-    watching = [g for g in selectors.watchable_games()[:100] if g.pk not in mine_ids]
-    # The games waiting for my order first, then those going on, then those forming, then
-    # the ones over; newest first within each (a game owing an order sat under finished ones).
-    mine.sort(key=lambda g: (g.pk not in needed, MY_GAMES_ORDER.get(g.status, len(MY_GAMES_ORDER))))
+    mine: list[Game] = []
+    mine_pager: dict = {}
+    if signed_in:
+        # The games waiting for my order first, then those going on, then those forming,
+        # then the ones over; newest first within each.
+        owing = Case(When(pk__in=list(needed), then=Value(0)), default=Value(1)) if needed else Value(1)
+        stage = Case(When(status__in=("active", "paused"), then=Value(0)),
+                     When(status="forming", then=Value(1)), default=Value(2))  # fmt: skip
+        ordered = selectors.games_for_user(user=request.user).annotate(owing=owing, stage=stage)
+        mine, mine_pager = _games_page(
+            request, "mine", ordered.order_by("owing", "stage", "-created_at", "-id"), "my-games"
+        )
+    # Games of mine are in my list, not in these.
+    others = selectors.games_for_user(user=request.user).values("pk") if signed_in else []
+    open_games, open_pager = _games_page(
+        request, "open", selectors.open_games().exclude(pk__in=others), "open-games"
+    )
+    watching, watch_pager = _games_page(
+        request, "watch", selectors.watchable_games().exclude(pk__in=others), "watch-games"
+    )
     return render(
         request,
         "games/game_list.html",
         {
             "my_games": mine,
+            "my_pager": mine_pager,
             "open_games": open_games,
+            "open_pager": open_pager,
             "watchable": watching,
+            "watch_pager": watch_pager,
             "needed": needed,
             "seated": selectors.seated_counts(games=mine + open_games + watching),
             "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],

@@ -864,17 +864,53 @@ def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, starte
     mine = html[html.index("My games"):]
     at = {name: mine.index(name) for name in ("Table one", "Forming later", "Cancelled later")}
     assert at["Table one"] < at["Forming later"] < at["Cancelled later"], at
-    # A game waiting for my order is listed even when older than the newest shown (code
-    # review: only the 200 newest were sorted).
+    # A game waiting for my order comes first even when older than a page of games (code
+    # review: only the 200 newest were sorted); the rest are on the next pages.
     import games.views.pages as pages
 
-    monkeypatch.setattr(pages, "MY_GAMES_MAX", 1)
+    monkeypatch.setattr(pages, "GAMES_PAGE", 1)
     few = client.get(reverse("games:list")).content.decode()
-    few_mine = few[few.index("My games"):few.index("Open games") if "Open games" in few else None]
-    assert "Table one" in few_mine and "Cancelled later" in few_mine
+    few_mine = few[few.index("My games"):few.index("Open games")]
+    assert "Table one" in few_mine and "Cancelled later" not in few_mine
+    assert "1–1 of 3." in few_mine and 'href="?mine=2#my-games"' in few_mine
+    last = client.get(reverse("games:list"), {"mine": "3"}).content.decode()
+    assert "Cancelled later" in last[last.index("My games"):last.index("Open games")]
     # Ended before it started: "cancelled" (code review: "ended early" said it had begun).
     row = mine[at["Cancelled later"]:]
     assert row.index('<span class="badge abandoned">cancelled</span>') < row.index("</tr>")
+
+
+def test_the_games_lists_come_a_page_at_a_time(client, users, monkeypatch):
+    """The games page listed up to 200 open games, 100 being played and every game of mine
+    (a long-time player's page grew without end): 50 a page now, each list its own pages,
+    and a bad or too big page number is the first or the last page, never an error."""
+    import games.views.pages as pages
+
+    monkeypatch.setattr(pages, "GAMES_PAGE", 2)
+    for n in range(5):
+        game_services.game_create(organizer=users["bob"], ruleset="6x5", seats_count=2,
+                                  name=f"Open {n}")  # fmt: skip
+    mine = game_services.game_create(organizer=users["ann"], ruleset="6x5", seats_count=2,
+                                     name="Anns own")  # fmt: skip
+    login(client, users["ann"])
+    first = client.get(reverse("games:list")).content.decode()
+    listed = first[first.index('id="open-games"'):first.index('id="watch-games"')]
+    assert "Open 4" in listed and "Open 3" in listed and "Open 2" not in listed  # newest first
+    assert "Anns own" not in listed  # in my list, not among the open ones
+    assert "1–2 of 5." in listed and 'href="?open=2#open-games"' in listed
+    second = client.get(reverse("games:list"), {"open": "2", "mine": "1"}).content.decode()
+    listed = second[second.index('id="open-games"'):second.index('id="watch-games"')]
+    assert "Open 2" in listed and "Open 1" in listed and "Open 4" not in listed
+    # The other list keeps its page in the links.
+    assert 'href="?open=1&amp;mine=1#open-games"' in listed
+    assert 'href="?open=3&amp;mine=1#open-games"' in listed
+    for bad, shows in (("0", "Open 4"), ("abc", "Open 4"), ("99", "Open 0"), ("-1", "Open 4")):
+        page = client.get(reverse("games:list"), {"open": bad})
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert shows in html[html.index('id="open-games"'):html.index('id="watch-games"')], bad
+    # One page only: no pager.
+    assert mine.name in first and "Pages of your games" not in first
 
 
 def test_the_players_table_marks_only_the_seats_still_to_order(client, users, started):
