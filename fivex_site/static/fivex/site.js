@@ -12,9 +12,33 @@
     }
   }, true);
 
+  // A box that scrolls (a wide table, the 6x5 board) is a keyboard stop, so that it can be
+  // scrolled without a mouse (axe scrollable-region-focusable); a box whose content fits
+  // is none (a Tab stop where nothing moves). Checked again when the page's size changes.
+  function scrollStops() {
+    var boxes = document.querySelectorAll(
+      ".scroll[role=region], .scroll-x[role=region], .hexmap-box[role=region]");
+    boxes.forEach(function (box) {
+      var wide = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+      if (wide) {
+        box.setAttribute("tabindex", "0");
+      } else if (document.activeElement !== box) {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(scrollStops, 150);
+  });
+  window.addEventListener("load", scrollStops);
+  document.addEventListener("htmx:afterSettle", scrollStops);
+
   // A page that opens with a message (an order sealed, a refusal) puts the reader on it,
   // so a screen reader reads it first instead of the page's top.
   document.addEventListener("DOMContentLoaded", function () {
+    scrollStops();
     if (window.location.hash) { return; }
     var messages = document.querySelector(".messages-box");
     if (messages) {
