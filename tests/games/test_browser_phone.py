@@ -97,6 +97,32 @@ def test_the_join_button_of_an_open_game_is_on_a_phone_screen(browser_page, live
     assert _page_width(page) <= 390
 
 
+def test_the_games_lists_are_cards_on_a_phone(browser_page, live_server):
+    """The accessibility/phone pass: the games list's tables scrolled sideways on a phone
+    (Created and Started out of sight). Each game is a card now, every field labelled."""
+    organizer = make_user("cardorg")
+    game = game_services.game_create(organizer=organizer, ruleset="5x", seats_count=3,
+                                     name="Cards for phones")  # fmt: skip
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "cardorg")
+    page.goto(f"{live_server.url}/games/")
+    assert _page_width(page) <= 390
+    box = page.locator('#my-games [role=region]')
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")  # nothing to scroll to
+    assert box.get_attribute("tabindex") is None  # so no keyboard stop either
+    row = page.locator("#my-games tbody tr").first
+    assert row.evaluate("r => getComputedStyle(r).display") == "grid"
+    labels = row.evaluate("r => Array.from(r.cells).map(c => getComputedStyle(c, '::before').content)")
+    assert labels[1:] == ['"Ruleset"', '"Status"', '"Seats"', '"Created"'], labels
+    assert game.name in row.inner_text()
+    # On a desktop screen it is a table with its header row.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/games/")
+    assert page.locator("#my-games thead").is_visible()
+    assert page.locator("#my-games tbody tr").first.evaluate("r => getComputedStyle(r).display") == "table-row"
+
+
 @pytest.mark.parametrize("width", [390, 320])
 def test_a_long_player_name_wraps_in_the_header(browser_page, live_server, width):
     game = _started("6x5", ["maximilian_wolfeschlegelstein", "bob"])
