@@ -186,8 +186,26 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "filters": {"no_hostname_noise": {"()": "fivex_site.broker.NoHostnameNoise"}},
-    "loggers": {"kombu.connection": {"filters": ["no_hostname_noise"]}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # A server error (not a 503: an outage) to ADMINS, in production, through the
+        # outbox, with no POST value and no local variable in it (fivex_site/errors.py).
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false", "not_unavailable"],
+            "class": "fivex_site.errors.QueuedAdminEmailHandler",
+        },
+    },
+    "filters": {
+        "no_hostname_noise": {"()": "fivex_site.broker.NoHostnameNoise"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "not_unavailable": {"()": "fivex_site.errors.NotUnavailable"},
+    },
+    "loggers": {
+        "kombu.connection": {"filters": ["no_hostname_noise"]},
+        # Django's own console handler (DEBUG only) is left out: the root's prints it.
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+DEFAULT_EXCEPTION_REPORTER_FILTER = "fivex_site.errors.PrivateReporterFilter"

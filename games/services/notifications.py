@@ -336,7 +336,9 @@ def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None
     email = EmailMultiAlternatives(
         subject=message.subject,
         body=message.body,
-        from_email=getattr(settings, "DEFAULT_FROM_EMAIL", None),
+        # The admins' error reports come from SERVER_EMAIL, as Django sends them.
+        from_email=getattr(settings, "SERVER_EMAIL" if message.kind == "admin_error"
+                           else "DEFAULT_FROM_EMAIL", None),  # fmt: skip
         to=[message.to],
         reply_to=[message.reply_to] if message.reply_to else None,
         headers={**AUTOMATIC_HEADERS, **(message.headers or {})},
