@@ -16,9 +16,24 @@ so a worker never looks for a row that is not committed yet (or was rolled back)
 
 from pathlib import Path
 
-from .base import VAR_DIR, env
+from django.core.exceptions import ImproperlyConfigured
 
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+from .base import IS_PRODUCTION, VAR_DIR, env
+
+_broker = env.str("CELERY_BROKER_URL", default="").strip()
+if IS_PRODUCTION and not _broker:
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs CELERY_BROKER_URL (e.g. redis://redis:6379/0): without it "
+        "each machine would queue its tasks in files of its own (var/celery). One machine "
+        "with the embedded broker anyway: CELERY_BROKER_URL=filesystem://."
+    )
+if _broker and "://" not in _broker:
+    # "redis//host:6379/0" passed `check`, and the worker then tried amqp://guest@redis%2F%2F...
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_URL {_broker!r} is not a URL: redis://host:6379/0, amqp://user:pw@host//, "
+        "or filesystem:// (the embedded broker)."
+    )
+CELERY_BROKER_URL = _broker or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 
 if CELERY_BROKER_URL.startswith("filesystem:"):
@@ -40,12 +55,24 @@ if CELERY_BROKER_URL.startswith("filesystem:"):
     _default_result_backend = f"file://{_results_dir}"
 elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
     _default_result_backend = CELERY_BROKER_URL
+    # A Redis that takes the connection but never answers (a failover, a half-open
+    # connection) held a request that queued a task for ever (an operations audit: an
+    # order request gave up after 190 s): a command waits BROKER_SOCKET_TIMEOUT at most
+    # (workers' BRPOP polls return within a second).
+    _socket_timeout = env.float("BROKER_SOCKET_TIMEOUT", default=5.0)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_timeout": _socket_timeout,
+        "socket_connect_timeout": _socket_timeout,
+    }
 elif CELERY_BROKER_URL.startswith(("amqp:", "pyamqp:")):
     _default_result_backend = "rpc://"
 else:
     _default_result_backend = ""
 
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=_default_result_backend) or None
+# The same bound for a Redis result backend (the few tasks whose answer is read).
+CELERY_REDIS_SOCKET_TIMEOUT = env.float("BROKER_SOCKET_TIMEOUT", default=5.0)
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_REDIS_SOCKET_TIMEOUT
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Resolving a prompt never waits behind mail: it has a queue of its own, and so does mail.

@@ -5,10 +5,22 @@ PostgreSQL: DATABASE_URL=postgres://user:password@host:5432/fivex (psycopg 3).
 
 import os
 
-from .base import VAR_DIR, env
+from django.core.exceptions import ImproperlyConfigured
 
+from .base import IS_PRODUCTION, VAR_DIR, env
+
+# Set but empty (an env file's `DATABASE_URL=`) is unset, not a crash (KeyError: 'ENGINE').
+_url = env.str("DATABASE_URL", default="").strip()
+if IS_PRODUCTION and not _url:
+    # Each machine would run on a SQLite file of its own: a worker machine that forgot the
+    # variable worked against another database than the web's, silently.
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs DATABASE_URL (e.g. postgres://fivex:secret@db:5432/fivex): "
+        "without it each machine would use a SQLite file of its own. One machine on SQLite "
+        "anyway: DATABASE_URL=sqlite:////srv/fivex/db.sqlite3."
+    )
 DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+    "default": env.db_url_config(_url) if _url else env.db_url_config(f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 _default = DATABASES["default"]
 # Persistent connections on PostgreSQL (a new connection per request or task costs more

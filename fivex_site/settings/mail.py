@@ -6,9 +6,16 @@ import re
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import env
+from .base import IS_PRODUCTION, env
 
-ORDERS_DOMAIN = env.str("ORDERS_DOMAIN", default="orders.localhost")
+ORDERS_DOMAIN = env.str("ORDERS_DOMAIN", default="").strip()
+if IS_PRODUCTION and not ORDERS_DOMAIN:
+    # Every turn email would give players a reply address at orders.localhost.
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs ORDERS_DOMAIN, the domain of the reply addresses of orders "
+        "by email (e.g. orders.example.org; see the README's Orders by email)."
+    )
+ORDERS_DOMAIN = ORDERS_DOMAIN or "orders.localhost"
 ORDERS_ADDRESS_PREFIX = env.str("ORDERS_ADDRESS_PREFIX", default="orders")
 
 # --- Email gateway (games.mail): limits, the retry sweep and django-anymail's inbound webhooks.

@@ -181,18 +181,13 @@ def store_message(
 
 def enqueue_processing(inbound_id: int) -> None:
     """Queue the Celery task that processes a stored row once the transaction commits.
-    A broker failure is logged, not raised: the row is stored, and the sweep
+    A broker failure is logged in one line, not raised (a traceback of a hundred lines for
+    each message while the broker was away): the row is stored, and the sweep
     (``retry_stalled_inbound_mail``) picks it up."""
+    from games.mail.tasks import process_inbound_mail
+    from games.services.queueing import enqueue_on_commit
 
-    def _send() -> None:
-        from games.mail.tasks import process_inbound_mail
-
-        try:
-            process_inbound_mail.delay(inbound_id)
-        except Exception:  # noqa: BLE001 - the stored row is picked up by the sweep
-            logger.exception("could not queue inbound #%s; the sweep will retry it", inbound_id)
-
-    transaction.on_commit(_send)
+    enqueue_on_commit(process_inbound_mail, inbound_id)
 
 
 def process_message(

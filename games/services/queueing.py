@@ -18,6 +18,8 @@ from kombu.exceptions import OperationalError as BrokerError
 
 logger = logging.getLogger(__name__)
 
+RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+
 
 def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
     """``task.delay(*args)`` (or after ``countdown`` seconds) once the transaction
@@ -25,10 +27,9 @@ def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
 
     def enqueue() -> None:
         try:
-            if countdown:
-                task.apply_async(args, countdown=countdown)
-            else:
-                task.delay(*args)
+            # One retry at most: a request waits for the broker a couple of socket
+            # timeouts, not Celery's default three retries of each.
+            task.apply_async(args, countdown=countdown or None, retry_policy=RETRY_POLICY)
         except BrokerError as exc:  # kombu's: the broker could not be reached
             logger.warning(
                 "could not queue %s%r (%s): a sweep of the beat picks the work up",

@@ -65,3 +65,51 @@ def test_many_messages_all_arrive(tmp_path: Path) -> None:
     # Regression: names carried whole milliseconds then a uuid, so messages written in
     # the same millisecond came out in random order. Fifty quick puts stay in order.
     assert got == list(range(count))
+
+
+def test_a_broker_that_never_answers_does_not_hold_the_request() -> None:
+    """An operations audit: a Redis that took the connection and never answered held an
+    order request for good (curl gave up after 190 s). Commands time out
+    (BROKER_SOCKET_TIMEOUT), one retry at most: the task is logged as not queued (a sweep
+    of the beat picks the work up) and the request goes on."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    port = silent.getsockname()[1]
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                accepted.append(silent.accept()[0])  # and never a byte back
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    code = (
+        "import django, logging, time; django.setup(); logging.basicConfig(level=logging.WARNING)\n"
+        "from games.services.queueing import enqueue_on_commit\n"
+        "from games.tasks import send_outbox_message\n"
+        "started = time.monotonic(); enqueue_on_commit(send_outbox_message, 1)\n"
+        "print(f'returned after {time.monotonic() - started:.1f} s')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "FIVEX_ENV")}
+    env.update(DJANGO_SETTINGS_MODULE="fivex_site.settings", BROKER_SOCKET_TIMEOUT="1",
+               CELERY_BROKER_URL=f"redis://127.0.0.1:{port}/0")  # fmt: skip
+    try:
+        done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                              env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    finally:
+        silent.close()
+        for connection in accepted:
+            connection.close()
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "returned after" in done.stdout
+    assert "could not queue games.tasks.send_outbox_message" in done.stderr
+    assert accepted  # it did reach the silent broker

@@ -101,7 +101,7 @@ def test_environment_selects_postgresql_and_redis() -> None:
     )  # fmt: skip
     assert s["broker"] == "redis://cache.example.org:6379/3"
     assert s["result_backend"] == "redis://cache.example.org:6379/3"
-    assert s["transport_options"] == {}
+    assert s["transport_options"] == {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
 
 
 def test_smtp_from_separate_variables() -> None:
@@ -127,6 +127,50 @@ def test_smtp_from_email_url() -> None:
     assert (options["host"], options["port"], options["use_ssl"]) == ("mail.example.org", 465, True)
 
 
+# What every production machine names: the shared database, broker and reply domain.
+SERVICES = {
+    "DATABASE_URL": "postgres://fivex:pw@db.example.org:5432/fivex",
+    "CELERY_BROKER_URL": "redis://redis.example.org:6379/0",
+    "ORDERS_DOMAIN": "orders.example.org",
+}
+READY = {"FIVEX_BASE_URL": "https://fivex.example.org", "EMAIL_URL": "smtp://mail.example.org:25"}
+
+
+@pytest.mark.parametrize(
+    ("missing", "said"),
+    [
+        ("DATABASE_URL", "FIVEX_ENV=production needs DATABASE_URL"),
+        ("CELERY_BROKER_URL", "FIVEX_ENV=production needs CELERY_BROKER_URL"),
+        ("ORDERS_DOMAIN", "FIVEX_ENV=production needs ORDERS_DOMAIN"),
+    ],
+)
+def test_production_names_its_shared_services(missing: str, said: str) -> None:
+    """An operations audit: production without DATABASE_URL or CELERY_BROKER_URL ran on a
+    SQLite file and a queue directory of each machine's own (a worker machine that forgot
+    one worked on another database, silently), and without ORDERS_DOMAIN it gave players
+    reply addresses at orders.localhost. Each is refused by name; set but empty counts
+    as missing; a single machine may still name SQLite and the embedded broker."""
+    env = {**PRODUCTION, **READY}
+    done = resolve(**{k: v for k, v in env.items() if k != missing})
+    assert done.returncode != 0 and said in done.stderr, done.stderr[-500:]
+    done = resolve(**{**env, missing: ""})
+    assert done.returncode != 0 and said in done.stderr, done.stderr[-500:]
+    one = settings_with(**{**env, "DATABASE_URL": "sqlite:////tmp/fivex-one.sqlite3",
+                           "CELERY_BROKER_URL": "filesystem://"})  # fmt: skip
+    assert (one["engine"], one["broker"]) == ("django.db.backends.sqlite3", "filesystem://")
+
+
+def test_settings_refuse_a_broker_address_that_is_no_url_and_take_an_empty_database_url() -> None:
+    done = resolve(CELERY_BROKER_URL="redis//127.0.0.1:6379/9")
+    assert done.returncode != 0
+    assert "CELERY_BROKER_URL 'redis//127.0.0.1:6379/9' is not a URL" in done.stderr
+    # `DATABASE_URL=` in an env file: the default (it crashed with KeyError: 'ENGINE').
+    assert settings_with(DATABASE_URL="")["engine"] == "django.db.backends.sqlite3"
+    # A Redis broker that takes the connection but never answers: commands time out.
+    options = settings_with(CELERY_BROKER_URL="redis://127.0.0.1:6379/9")["transport_options"]
+    assert options == {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
+
+
 def test_production_requires_a_secret_key() -> None:
     done = resolve(FIVEX_ENV="production")
     assert done.returncode != 0
@@ -136,7 +180,7 @@ def test_production_requires_a_secret_key() -> None:
 def test_production_is_strict() -> None:
     s = settings_with(
         FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
-        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587",
+        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587", **SERVICES,
     )
     assert s["debug"] is False
     assert s["verification"] == "mandatory"
@@ -147,7 +191,7 @@ def test_production_is_strict() -> None:
     assert s["proxies"] == [1, None]
 
 
-PRODUCTION = {"FIVEX_ENV": "production", "SECRET_KEY": "x" * 50}
+PRODUCTION = {"FIVEX_ENV": "production", "SECRET_KEY": "x" * 50, **SERVICES}
 
 
 @pytest.mark.parametrize(
@@ -188,7 +232,7 @@ def test_production_redirects_to_https_but_not_the_health_probe(client, settings
     # A load balancer probes /healthz over plain HTTP: a 301 would read as "down".
     production = settings_with(
         FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
-        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587",
+        EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587", **SERVICES,
     )
     settings.SECURE_SSL_REDIRECT = production["ssl_redirect"]
     settings.SECURE_REDIRECT_EXEMPT = production["redirect_exempt"]
