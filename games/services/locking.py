@@ -16,7 +16,9 @@ from games.errors import GameBusy, NotFound
 from games.models import Game
 from games.sql import instance
 
-LOCK_TIMEOUT_SECONDS = 30
+# Well under a web server's worker timeout (gunicorn's default 30 s: a request waiting as
+# long was killed with a 500, an operations audit) and far above any real hold (ms).
+LOCK_TIMEOUT_SECONDS = 10
 
 
 def lock_game(*, game_id: int) -> Game:

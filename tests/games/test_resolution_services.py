@@ -109,7 +109,7 @@ def test_lock_wait_is_bounded_and_answered_with_game_busy(monkeypatch) -> None:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_lock_bounds_its_own_transaction_only() -> None:
-    """The game lock sets the 30 s bound for its transaction in the locking statement
+    """The game lock sets the 10 s bound for its transaction in the locking statement
     itself: inside it the bound holds; outside (other locks, later transactions) the
     server's default (no bound) is left alone."""
     from django.db import connection, transaction
@@ -126,4 +126,4 @@ def test_the_lock_bounds_its_own_transaction_only() -> None:
         outside = show()
         lock_game(game_id=game.pk)
         inside = show()
-    assert (outside, inside, show()) == ("0", "30s", "0")
+    assert (outside, inside, show()) == ("0", "10s", "0")
