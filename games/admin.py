@@ -68,8 +68,19 @@ class GameAdmin(ListedFiltersOnly):
     # The seed, its salt and a fixed set-up (dealt cards, secret goals) stay out of the
     # admin form: the log reveals them when the game ends.
     exclude = ("seed", "seed_salt", "setup", "invite_token")
-    readonly_fields = ("seed_commitment", "ranking", "started_at", "finished_at", "status")
+    # What the game is and what happened in it are read-only (an operations audit: a
+    # finished game turned into 4X Dice for 5 seats answered 500 on every page while
+    # verify_game still said OK); its name, privacy and deadline policy for the prompts to
+    # come may be edited.
+    readonly_fields = (
+        "public_id", "ruleset", "options", "engine_version", "seats_count", "organizer",
+        "part_of_label", "part_of_path", "warnings", "seed_commitment", "status",
+        "started_at", "finished_at", "ranking", "end_reason",
+    )  # fmt: skip
     inlines = [SeatInline]
+
+    def has_add_permission(self, request):  # noqa: ANN001, D102
+        return False  # a game is made on the site: seats, a committed seed, its log
 
 
 @admin.register(Prompt)
@@ -79,6 +90,14 @@ class PromptAdmin(ListedFiltersOnly):
     ordering = ("-id",)  # the primary key's index (the model's order sorts a join)
     exclude = ("events",)
     readonly_fields = ("game", "number", "round", "phase", "pending", "status", "resolved_at")
+
+    # Deadlines move by the organizer's tools (capped, logged, the players told): the
+    # admin shows prompts only.
+    def has_add_permission(self, request):  # noqa: ANN001, D102
+        return False
+
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
+        return False
 
 
 @admin.register(SealedOrder)
@@ -134,8 +153,14 @@ class OutboxMessageAdmin(ListedFiltersOnly):
     raw_id_fields = ("seat", "game")  # not drop-downs of every seat and game
     # The body is the player's own view; the reply address is the seat's credential.
     exclude = ("body", "html", "reply_to", "headers")
-    readonly_fields = ("to", "subject", "status", "attempts", "last_error", "sent_at")
+    readonly_fields = (
+        "to", "subject", "kind", "seat", "game", "key", "status", "attempts", "last_error",
+        "next_attempt_at", "created_at", "sent_at",
+    )  # fmt: skip
     actions = ("send_again",)
+
+    def has_add_permission(self, request):  # noqa: ANN001, D102
+        return False  # emails are written by the site
 
     def get_queryset(self, request):  # noqa: ANN001, ANN201, D102
         # The list shows neither text (an outbox of 180,000 rows read them all a page).
