@@ -203,6 +203,9 @@ LOGGING = {
     },
     "loggers": {
         "kombu.connection": {"filters": ["no_hostname_noise"]},
+        # aiosmtpd (the SMTP gateway) logs every session's steps at INFO ("Connection lost
+        # during _handle_client()" for every ordinary QUIT): its warnings only.
+        "mail.log": {"level": "WARNING"},
         # Django's own console handler (DEBUG only) is left out: the root's prints it.
         "django": {"handlers": ["mail_admins"], "level": "INFO"},
     },

@@ -358,7 +358,10 @@ def prompt_resolve(
                 if orders[name].source in ("default", "forced")
             },
         )
-    logger.info("game %s: prompt %s resolved", game_id, prompt_number)
+    # What an operator looks for: a prompt the deadline closed, and whose orders it made
+    # (the seats' names are public; their orders are not logged).
+    logger.info("game %s: prompt %s resolved%s", game_id, prompt_number,
+                f" at its deadline, default orders for {', '.join(missing)}" if missing else "")  # fmt: skip
     return True
 
 

@@ -59,7 +59,7 @@ def test_prompt_deadline_follows_game_policy() -> None:
 
 
 def test_deadline_fills_missing_orders_with_defaults_after_grace(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, caplog,
 ) -> None:
     game, seats = start_fixed(NAMES, deadline_hours=1, grace_minutes=10)
     state = current_state(game=game)
@@ -71,10 +71,14 @@ def test_deadline_fills_missing_orders_with_defaults_after_grace(
     assert enforce_deadlines(now=prompt.deadline + timedelta(minutes=9)) == 0
     prompt.refresh_from_db()
     assert prompt.status == Prompt.Status.OPEN
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True), caplog.at_level("INFO"):
         assert enforce_deadlines(now=prompt.deadline + timedelta(minutes=11)) == 1
     prompt.refresh_from_db()
     assert prompt.status == Prompt.Status.RESOLVED
+    # The operator's log says the deadline closed it, and for whom it ordered (an
+    # operations audit: only "prompt 1 resolved"); no order's text.
+    assert f"game {game.pk}: prompt 1 resolved at its deadline, default orders for bob, cat" in caplog.text
+    assert RULES.default_order(state, "bob") not in caplog.text
     nmr = list(LogEntry.objects.filter(game=game, kind="nmr_applied").order_by("seq"))
     assert [(e.payload["seat"], e.payload["reason"]) for e in nmr] == [
         ("bob", "deadline"), ("cat", "deadline"),

@@ -199,3 +199,6 @@ def test_runall_links_emails_to_the_address_it_serves(addrport, configured, expe
     env = children_environment(addrport, environ)
     assert env.get("FIVEX_BASE_URL") == expected
     assert env["PATH"] == "/usr/bin"
+    # Their lines reach a log file as they are written (an operations audit: runserver's
+    # never appeared when the output was not a terminal).
+    assert env["PYTHONUNBUFFERED"] == "1"

@@ -26,6 +26,9 @@ def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, st
     invitation and the calendar linked to port 8000 while the site ran on another).
     A wildcard address (``0.0.0.0``) names no host to link to: left as configured."""
     env = dict(environ)
+    # Their lines appear as they are written when the output is a file or a pipe (a
+    # service manager's log), not in blocks or at exit.
+    env.setdefault("PYTHONUNBUFFERED", "1")
     if env.get("FIVEX_BASE_URL"):  # the .env file's is in the environment too
         return env
     host, _sep, port = addrport.rpartition(":")
@@ -83,6 +86,7 @@ class Command(BaseCommand):
             f"FiveX is starting on http://{options['addrport']}/ "
             f"(broker: {maybe_sanitize_url(settings.CELERY_BROKER_URL)}). Press Ctrl-C to stop."
         )
+        self.stdout.flush()  # at once, also into a file or a pipe
         exit_code = 0
         while not stopping:
             if parent is not None and os.getppid() != parent:
