@@ -11,6 +11,31 @@ from kombu.utils.url import maybe_sanitize_url
 from fivex_site.celery import app as celery_app
 
 BROKER_TIMEOUT_SECONDS = 2.0
+# The beat asks a worker for the deadline sweep every minute: five without one is news.
+WORKERS_LATE_SECONDS = 300
+
+
+def check_workers() -> dict[str, Any]:
+    """When a worker last ran the beat's deadline sweep (``Heartbeat`` "sweep"): ``late``
+    after WORKERS_LATE_SECONDS without one (the beat or every worker stopped; deadlines,
+    emails and prompts wait), ``unknown`` before the first. Reported, not part of this
+    web machine's own health: a load balancer must not take the web away for it."""
+    from django.utils import timezone
+
+    from games.models import Heartbeat
+
+    try:
+        beat = Heartbeat.objects.filter(name="sweep").values_list("at", flat=True).first()
+    except Exception as exc:  # the database check reports the database
+        return {"status": "unknown", "error": f"cannot read the last sweep: {exc}"}
+    if beat is None:
+        return {"status": "unknown", "last_sweep": None}
+    ago = (timezone.now() - beat).total_seconds()
+    return {
+        "status": "ok" if ago <= WORKERS_LATE_SECONDS else "late",
+        "last_sweep": beat.isoformat(),
+        "seconds_ago": round(ago),
+    }
 
 
 def check_database() -> dict[str, Any]:

@@ -412,3 +412,15 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API token {self.prefix}… of {self.user}"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last ran (``sweep``: the beat's deadline sweep, run by a
+    worker every minute): ``/healthz`` tells from it whether the beat and the workers
+    are alive, which the web machine's own checks cannot."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -39,7 +39,11 @@ def resolve_prompt(game_id: int, prompt_number: int) -> bool:
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def enforce_deadlines() -> int:
     """Beat (every minute): resolve due prompts with default orders for missing seats
-    (after ``GAMES_DEADLINE_SWEEP_INLINE_SECONDS`` the rest go to the workers)."""
+    (after ``GAMES_DEADLINE_SWEEP_INLINE_SECONDS`` the rest go to the workers). Its start
+    is recorded (``Heartbeat`` "sweep"): /healthz tells from it that beat and workers run."""
+    from games.models import Heartbeat
+
+    Heartbeat.objects.update_or_create(name="sweep", defaults={"at": timezone.now()})
     return deadlines.enforce_deadlines(inline_seconds=settings.GAMES_DEADLINE_SWEEP_INLINE_SECONDS)
 
 

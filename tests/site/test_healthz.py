@@ -169,3 +169,27 @@ def test_healthz_answers_head_probes(client) -> None:
     assert response.status_code == 200
     assert response.content == b""
     assert client.post("/healthz").status_code == 405  # it changes nothing: no POST
+
+
+@pytest.mark.django_db
+def test_healthz_tells_whether_the_workers_run_the_beats_sweep(client) -> None:
+    """An operations audit: with both workers and the beat stopped /healthz said ok while
+    prompts, deadlines and mail stood still. It reports when a worker last ran the
+    beat's deadline sweep (every minute); late after five minutes. The web machine's own
+    status stays 200: a load balancer must not take the site away for it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Heartbeat
+    from games.tasks import enforce_deadlines
+
+    assert client.get("/healthz").json()["workers"] == {"status": "unknown", "last_sweep": None}
+    enforce_deadlines()  # what the beat asks a worker to run
+    body = client.get("/healthz").json()
+    assert body["workers"]["status"] == "ok" and body["workers"]["seconds_ago"] <= 5
+    Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(minutes=6))
+    answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.json()["status"] == "ok"
+    assert answer.json()["workers"]["status"] == "late"
+    assert 355 <= answer.json()["workers"]["seconds_ago"] <= 370
