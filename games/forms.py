@@ -147,11 +147,15 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
     accept_warnings = forms.BooleanField(
         required=False, label="I understand; create the game anyway"
     )
-    deadline_hours = forms.IntegerField(
+    # Fractions as the API and the tournament form take them (an operations audit: 1.5
+    # was refused here only).
+    deadline_hours = forms.FloatField(
         min_value=1,
         max_value=24 * 14,
         initial=getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48),
-        help_text="Hours each prompt stays open before missing orders are filled in.",
+        widget=forms.NumberInput(attrs={"step": "0.25"}),
+        help_text="Hours each prompt stays open before missing orders are filled in "
+        "(1 to 336; 1.5 is 90 minutes).",
     )
     grace_minutes = forms.IntegerField(
         min_value=0,

@@ -622,6 +622,12 @@ def test_the_deadline_policy_is_set_on_the_form(client, users):
     assert half.status_code == 200
     assert "Quiet hours need both a start and an end hour" in half.content.decode()
     assert not Game.objects.filter(name="Half").exists()
+    # Fractions of an hour, as the API takes them (the form took whole hours only).
+    fast = client.post(reverse("games:create"), {**base, "name": "Fast", "deadline_hours": "1.5",
+                                                  "reminder_hours": 1})  # fmt: skip
+    assert fast.status_code == 302 and Game.objects.get(name="Fast").deadline_hours == 1.5
+    short = client.post(reverse("games:create"), {**base, "name": "Short", "deadline_hours": "0.5"})
+    assert short.status_code == 200 and not Game.objects.filter(name="Short").exists()
 
 
 def test_receipt_shows_when_the_order_was_sealed_in_words(client, users, started):
