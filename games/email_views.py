@@ -140,6 +140,38 @@ def _cells(cells: Any) -> str:
     return " ".join(f"{int(c[0])},{int(c[1])}" for c in cells or [])
 
 
+def hex_sketch(letters: dict[tuple[int, int], str], indent: str = "  ") -> list[str]:
+    """Hexes drawn in text (an email-only 6x5 player had coordinates only): one line a row
+    ``r`` (top to bottom), each hex two characters right of its neighbour ``q+1`` and a
+    row half a hex right of the one above, so that ``q,r``'s six neighbours sit around it.
+    Each line starts with its ``r``."""
+    if not letters:
+        return []
+    column = {cell: 2 * cell[0] + cell[1] for cell in letters}
+    left, right = min(column.values()), max(column.values())
+    rows = sorted({r for _q, r in letters})
+    width = max(len(str(r)) for r in rows)
+    lines = []
+    for r in rows:
+        line = [" "] * (right - left + 1)
+        for cell, letter in letters.items():
+            if cell[1] == r:
+                line[column[cell] - left] = letter
+        lines.append(f"{indent}r={r:>{width}}  {''.join(line).rstrip()}")
+    return lines
+
+
+def _board_cells(board: dict[str, Any]) -> dict[tuple[int, int], str]:
+    out = {}
+    for key, tile in board.items():
+        q, _sep, r = str(key).partition(",")
+        try:
+            out[(int(q), int(r))] = str(tile)
+        except ValueError:
+            continue
+    return out
+
+
 def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
     if v.get("phase") == "over":
         head = f"Game over after turn {v.get('turn')}."
@@ -154,6 +186,8 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
     for letter, colour in _COLOURS:
         hexes = [key for key, tile in board.items() if tile == letter]
         lines.append(f"  {colour}: {' '.join(hexes) or 'none'}")
+    if len(board) > 1:  # the black tile alone needs no drawing
+        lines += ["Sketch (K black, B blue, R red, Y yellow):", *hex_sketch(_board_cells(board))]
     pawns = v.get("pawns") or {}
     lines.append(
         "Pawns: " + "; ".join(f"{_you(s, seat)} on {h or 'no hex yet'}" for s, h in pawns.items())
@@ -167,7 +201,10 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
     goals = (players.get(seat) or {}).get("goals") or []
     if goals:
         lines += ["", f"Your goal{_s(len(goals))} (any rotation, never mirrored):"]
-        lines += [f"  {i}. {_cells(g)}" for i, g in enumerate(goals, start=1)]
+        for i, goal in enumerate(goals, start=1):
+            lines.append(f"  {i}. {_cells(goal)}")
+            shape = {(int(c[0]), int(c[1])): "o" for c in goal}
+            lines += hex_sketch(shape, indent="       ")
     lines += ["", "Players:"]
     for name, p in players.items():
         text = (

@@ -1,0 +1,35 @@
+"""6x5 by email: the board and the goals drawn in text (an email-only player had only
+coordinate lists: "blue: 1,0 0,-1" and a goal "0,0 1,0 2,0 0,1 1,1" to picture)."""
+
+from __future__ import annotations
+
+from games.email_views import hex_sketch, sixbyfive
+
+
+def test_hexes_are_drawn_with_their_neighbours_around_them():
+    # K at 0,0; its neighbours 1,0 (right), 0,1 (below right), -1,1 (below left) and
+    # 0,-1 (above left), as 6x5.md's axial coordinates have them.
+    cells = {(0, 0): "K", (1, 0): "B", (0, 1): "R", (-1, 1): "Y", (0, -1): "B"}
+    assert hex_sketch(cells) == [
+        "  r=-1  B",
+        "  r= 0   K B",
+        "  r= 1  Y R",
+    ]
+    assert hex_sketch({}) == []
+
+
+def test_the_turn_email_draws_the_board_and_the_seats_goal():
+    view = {
+        "phase": "turn", "turn": 3, "pending": ["ann"],
+        "board": {"0,0": "K", "1,0": "B", "0,1": "R"},
+        "pawns": {"ann": "1,0"}, "reserve": {"BLUE": 7, "RED": 7, "YELLOW": 8}, "deck": 20,
+        "players": {"ann": {"points": 0, "goal_count": 1,
+                            "goals": [[[0, 0], [1, 0], [2, 0], [0, 1], [1, 1]]]},
+                    "bob": {"points": 0, "goal_count": 1}},
+    }  # fmt: skip
+    text = sixbyfive(view, "ann")
+    assert "Sketch (K black, B blue, R red, Y yellow):\n  r=0  K B\n  r=1   R\n" in text
+    assert "  1. 0,0 1,0 2,0 0,1 1,1\n       r=0  o o o\n       r=1   o o\n" in text
+    # At the start (the black tile alone) there is nothing to draw.
+    start = sixbyfive({**view, "board": {"0,0": "K"}}, "ann")
+    assert "Sketch" not in start
