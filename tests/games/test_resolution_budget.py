@@ -158,7 +158,8 @@ def test_outbox_batch_task_gets_the_new_ids(monkeypatch, django_capture_on_commi
     from games import tasks
 
     sent: list[list[int]] = []
-    monkeypatch.setattr(tasks.send_outbox_batch, "delay", lambda ids: sent.append(ids))
+    monkeypatch.setattr(tasks.send_outbox_batch, "apply_async",
+                        lambda args, **options: sent.append(args[0]))  # fmt: skip
     messages = [{"to": "x@example.com", "subject": "s", "body": "b", "key": k} for k in "ab"]
     with django_capture_on_commit_callbacks(execute=True):
         created = outbox_enqueue_many(messages=messages)
