@@ -5,28 +5,30 @@ The contract is ``/work/shared/spec/tournaments.md``. Choices made where it is s
 - Standings order: points descending, then rating descending, then id ascending.
 - Table sizes: see :mod:`.sizes` (most tables of the most preferred size, then of the
   next, ...; byes only when no split exists, as few as possible). The preference yields
-  to rules 1-3: another split (in preference order; ``SPLITS_MAX`` in full, then, while
-  the best has a repeat meeting, any that seats everyone with none, as a quick search
-  (:mod:`.fresh`) tells) is taken when it keeps forbidden pairs apart where the
+  to rules 1-3: another split is taken when it keeps forbidden pairs apart where the
   preferred one cannot, gives the byes to more deserving players, or needs fewer repeat
-  meetings; rules 4 and 5 choose within a split. When that search proves that no split
-  before some split can seat the players with the most deserving byes and no repeat
-  meeting, and that one can, it is the split (nothing can beat it).
+  meetings; rules 4 and 5 choose within a split. The first ``SPLITS_MAX`` splits are
+  paired in full (every split, while the best has a repeat meeting, in fields of up to
+  ``ALL_SPLITS_PLAYERS``); beyond, while the best has a repeat meeting, any split that
+  seats everyone with none, as a quick search (:mod:`.fresh`, step-bounded) tells. When
+  that search proves that no split before some split can seat the players with the most
+  deserving byes and no repeat meeting, and that one can, it is the split at once.
 - Byes: candidates ordered by fewest earlier byes, then lowest in the standings (fewest
   points, then lowest rating; between players tied on all three, the choice with the
   fewest repeat meetings, then the closest points at the tables, then the id that sorts
-  last; up to ``TIED_BYE_TRIES`` other choices are tried). If the forbidden pairs make
-  the rest impossible to seat, the next candidate(s) in that order are tried. If no
-  choice of the minimum number of byes works, the fewest more byes that do are given
-  (a player forbidden with everyone else sits out; the count is found by the quick
-  search of :mod:`.fresh`, within its step budget); if none do, the input is rejected
-  ("no way to seat ..."; at once when no table of the smallest size is possible at all). Choices that would seat a player
-  with fewer allowed partners than the smallest table needs are passed over at a glance
-  (up to ``BYE_CHOICES`` choices looked at); of the others at most
-  ``max(10, 2000 // active)`` are tried in full. For three or more a table the search
-  for a forbidden-free layout is exhaustive only when its branch and bound finishes
-  (always, in practice, up to 16 players); beyond, a layout the tabu search cannot find
-  is reported as impossible (only conceivable with very dense forbidden lists).
+  last; up to ``TIED_BYE_TRIES`` other choices are tried, and the quick search looks for
+  tied players whose byes leave no repeat meeting). If the forbidden pairs make the rest
+  impossible to seat, the next candidate(s) in that order are tried (choices that would
+  seat a player with fewer allowed partners than the smallest table needs are passed
+  over at a glance; of the others at most ``max(10, 2000 // active)`` are tried in
+  full). When none of those works, the quick search decides: the most deserving byes
+  with which a seating exists; never more byes than the sizes need while one exists;
+  else the fewest more byes that keep the forbidden pairs apart (a player forbidden with
+  everyone else sits out rather than nobody playing). The input is rejected ("no way to
+  seat ...") when nobody can be seated (at once when no table of the smallest size is
+  possible at all), or when the search runs out of steps (very dense forbidden lists).
+  The quick search handles up to ``fresh.MAX_DEPTH`` tables and byes; beyond, the full
+  pairing alone decides.
 - Optimality of rule 4: proved (exact matching / exhaustive search) up to 100 players two
   a table; at bigger tables by a branch and bound from the local search's layout that
   looks at up to 50,000 tables (a few seconds: the site pairs a round while the
@@ -129,6 +131,25 @@ def _fresh_result(
     return replace(_seated(f, groups), byes=bye_ids)
 
 
+def _from_layout(
+    request: PairingRequest,
+    active: list[Player],
+    sizes: list[int],
+    layout: tuple[list[list[int]], list[int]],
+) -> PairingResult:
+    """A pairing with the byes of a layout the quick search found: the split's full
+    pairing of the others (rules 4 and 5 choose; ``request`` with the earlier meetings
+    as forbidden pairs when the layout has none), or the layout itself when that search
+    does not find one."""
+    bye_ids = tuple(active[i].id for i in layout[1])
+    out = set(bye_ids)
+    try:
+        seated = _seat_round(request, [p for p in active if p.id not in out], sizes)
+    except (two.Infeasible, TablesInfeasible):
+        return _fresh_result(request, active, layout)
+    return replace(seated, byes=bye_ids)
+
+
 # How many splits of the players into table sizes are paired in full, at most (each is a
 # full pairing): the preferred one, then the next ones when it breaks rule 1, 2 or 3.
 SPLITS_MAX = 6
@@ -139,6 +160,10 @@ SPLITS_MAX = 6
 # meetings as forbidden pairs.
 SPLITS_ANY = 200
 FRESH_STEPS = 100_000
+# In fields this small every split is paired in full while the best has a repeat meeting
+# ("as few repeat meetings as possible" when none is impossible: the quick search knows
+# only whether a split can have none; a few seconds at most).
+ALL_SPLITS_PLAYERS = 12
 # In fields this small the full pairing's search is exhaustive; in bigger ones, with
 # byes to choose, each choice it tries could run its whole budget (seconds): the layout
 # the quick search found is taken as it is.
@@ -174,43 +199,101 @@ def pair(request: PairingRequest) -> PairingResult:
         )
     candidates = _bye_order(active)
     rank = _deserving_rank(candidates)
-    found = _pair_with_byes(request, active, candidates, rank, n_byes)
+    steps = Steps(FRESH_STEPS)
+    proven_none = False
+    if request.forbidden:
+        # Forbidden pairs may leave no seating with these byes at all: found out at a
+        # glance, rather than by a full pairing of every choice of byes (seconds).
+        try:
+            proven_none = _any_seating(request, active, n_byes, steps) is None
+        except OutOfSteps:
+            pass
+    found = None if proven_none else _pair_with_byes(request, active, candidates, rank, n_byes)
     if found is None:
-        found = _with_more_byes(request, active, candidates, rank, n_byes)
-    if found is None:
-        raise PairingError(
-            "no way to seat the players: the forbidden pairs cannot all be kept apart "
-            f"(with {n_byes} bye(s) or a few more)"
-        )
+        found = _by_search(request, active, candidates, rank, n_byes, steps,
+                           more_only=proven_none)  # fmt: skip
     return found
 
 
-def _with_more_byes(
+def _any_seating(
+    request: PairingRequest, active: list[Player], count: int, steps: Steps
+) -> tuple[list[int], tuple[list[list[int]], list[int]]] | None:
+    """A split and a layout seating the active players but ``count`` with no forbidden
+    pair at a table (anyone on a bye), the most preferred split first; None when there
+    is provably none. Raises OutOfSteps."""
+    may_meet = _may_meet(request, active)
+    for sizes in splits(len(active) - count, request.table_sizes, SPLITS_ANY):
+        layout = fresh_layout(may_meet, sizes, count, steps)
+        if layout is not None:
+            return sizes, layout
+    return None
+
+
+def _by_search(
     request: PairingRequest,
     active: list[Player],
     candidates: list[Player],
     rank: dict[str, int],
     n_byes: int,
+    steps: Steps,
+    *,
+    more_only: bool,
+) -> PairingResult:
+    """When the full pairing found no seating with the byes the sizes need (its tries of
+    bye choices are bounded): the quick search (:mod:`.fresh`) decides. With these byes
+    if any seating exists (never more byes than needed); else the fewest more byes that
+    keep the forbidden pairs apart (rule 1 is hard, rule 2 asks for as few byes as
+    possible: a player forbidden with everyone else sits out rather than nobody playing).
+    Rule 2 then chooses who: the most deserving bye players with whom a seating exists.
+    Raises PairingError when nobody can be seated, or when the search runs out of steps."""
+    try:
+        for count in range(n_byes, len(active) - min(request.table_sizes) + 1):
+            if count == n_byes and more_only:
+                continue
+            anyone = _any_seating(request, active, count, steps)
+            if anyone is None:
+                continue  # provably no seating with this many byes
+            if count > n_byes:
+                found = _pair_with_byes(request, active, candidates, rank, count)
+                if found is not None:
+                    return found
+            found = _deserving_seating(request, active, candidates, count, steps)
+            return found if found is not None else _from_layout(request, active, *anyone)
+    except OutOfSteps:
+        raise PairingError(
+            "no way to seat the players was found in time: the forbidden pairs are too many "
+            "to keep apart by search; withdraw a player or drop a pair"
+        ) from None
+    raise PairingError("no way to seat the players: the forbidden pairs cannot all be kept apart")
+
+
+# How many choices of bye groups (rule 2's places) the search tries for a seating.
+SEARCH_BYE_TRIES = 200
+
+
+def _deserving_seating(
+    request: PairingRequest, active: list[Player], candidates: list[Player], count: int,
+    steps: Steps,
 ) -> PairingResult | None:
-    """When the forbidden pairs leave no way to seat the players with the byes the sizes
-    need: the fewest more byes that let them be kept apart (rule 1 is hard, rule 2 asks
-    for as few byes as possible; a player forbidden with everyone else sits out rather
-    than nobody playing). The quick search (:mod:`.fresh`) finds the count, a full pairing
-    then chooses who; None when the search runs out of steps or nobody can be seated."""
-    may_meet = _may_meet(request, active)
-    steps = Steps(FRESH_STEPS)
-    for count in range(n_byes + 1, len(active) - min(request.table_sizes) + 1):
-        layout = None
-        for sizes in splits(len(active) - count, request.table_sizes, SPLITS_ANY):
-            try:
-                layout = fresh_layout(may_meet, sizes, count, steps)
-            except OutOfSteps:
-                return None
-            if layout is not None:
-                break
-        if layout is not None:
-            found = _pair_with_byes(request, active, candidates, rank, count)
-            return found if found is not None else _fresh_result(request, active, layout)
+    """The most deserving ``count`` bye players (places in the bye order, tied players
+    alike) with whom the others can be seated keeping the forbidden pairs apart: with no
+    repeat meeting if that can be, in the most preferred split that allows it. None after
+    SEARCH_BYE_TRIES choices. Raises OutOfSteps."""
+    groups = _tie_groups(candidates)
+    group_of = {candidates[i].id: g for g, members in enumerate(groups) for i in members}
+    of_active = [group_of[p.id] for p in active]
+    strict = _no_repeats(request, active)
+    masks = ((strict, _may_meet(strict, active)), (request, _may_meet(request, active)))
+    all_splits = splits(len(active) - count, request.table_sizes, SPLITS_ANY)
+    for picks in islice(_pick_counts(groups, 0, count), SEARCH_BYE_TRIES):
+        quota = [0] * len(groups)
+        for g, k in picks:
+            quota[g] = k
+        for seating_request, may_meet in masks:
+            for sizes in all_splits:
+                layout = fresh_layout(may_meet, sizes, count, steps, (of_active, quota))
+                if layout is not None:
+                    return _from_layout(seating_request, active, sizes, layout)
     return None
 
 
@@ -263,32 +346,45 @@ def _pair_with_byes(
     strict = _no_repeats(request, active)
     may_meet = _may_meet(strict, active)
     steps = Steps(FRESH_STEPS)  # for both quick searches together
-    known: dict[int, object] = {}  # split -> a layout, or None: none (with no bye to choose)
+    # split -> a layout with the most deserving byes and no repeat meeting, or None when
+    # provably there is none (as far as the quick search looked).
+    known: dict[int, tuple[list[list[int]], list[int]] | None] = {}
     ahead = _fresh_split(request, strict, active, candidates, n_byes, all_splits, may_meet,
                          steps, known)  # fmt: skip
     if ahead is not None:
         return ahead
+    every_split = len(active) <= ALL_SPLITS_PLAYERS
     for split_rank, sizes in enumerate(all_splits):
-        if best is None or split_rank < SPLITS_MAX:
+        if best is None or split_rank < SPLITS_MAX or (every_split and best[0][1] > 0):
             found = _pair_split(request, active, candidates, n_byes, sizes)
+            layout = known.get(split_rank)
+            if layout is not None and (
+                found is None
+                or _repeats(request, found.tables)
+                or tuple(sorted(rank[b] for b in found.byes)) != ideal
+            ):
+                # The full pairing's tries of bye choices and its search stop somewhere;
+                # the quick search's layout has the most deserving byes and no repeat.
+                found = _from_layout(strict, active, sizes, layout)
         elif best[0][1] == 0:
             break  # past the first few, only to keep forbidden pairs apart or avoid repeats
         else:
             # "When no repeat is needed, none happens": a less preferred split counts only
             # if it seats everyone with no repeat meeting, so ask just that: first at a
             # glance, then in full (the earlier meetings as forbidden pairs).
-            try:
-                layout = (known[split_rank] if split_rank in known
-                          else fresh_layout(may_meet, sizes, n_byes, steps))  # fmt: skip
-            except OutOfSteps:
-                break
+            layout = known.get(split_rank)
+            if layout is None and (n_byes or split_rank not in known):
+                try:  # any byes will do here (the key below weighs them)
+                    layout = fresh_layout(may_meet, sizes, n_byes, steps)
+                except OutOfSteps:
+                    break
             if layout is None:
                 continue
             found = None
             if n_byes == 0 or len(active) <= STRICT_PLAYERS:
                 found = _pair_split(strict, active, candidates, n_byes, sizes)
             if found is None:
-                found = _fresh_result(request, active, layout)
+                found = _from_layout(strict, active, sizes, layout)
         if found is None:
             continue
         result = found
@@ -300,6 +396,27 @@ def _pair_with_byes(
         # after it are less preferred.
         if key[0] == ideal and key[1] == 0:
             break
+    if best is not None and best[0][1] and n_byes:
+        # Byes as deserving as the best's (other players of the same places) may let
+        # everyone else sit with no repeat meeting: the full pairing tries only a few.
+        groups = _tie_groups(candidates)
+        group_of = {candidates[i].id: g for g, members in enumerate(groups) for i in members}
+        quota = [0] * len(groups)
+        for b in best[1].byes:
+            quota[group_of[b]] += 1
+        of_active = [group_of[p.id] for p in active]
+        for split_rank, sizes in enumerate(all_splits):
+            try:
+                layout = fresh_layout(may_meet, sizes, n_byes, steps, (of_active, quota))
+            except OutOfSteps:
+                break
+            if layout is not None:
+                result = _from_layout(strict, active, sizes, layout)
+                key = (tuple(sorted(rank[b] for b in result.byes)),
+                       _repeats(request, result.tables), split_rank)  # fmt: skip
+                if key < best[0]:
+                    best = (key, result)
+                break
     return best[1] if best is not None else None
 
 
@@ -319,9 +436,8 @@ def _fresh_split(
     (each earlier one provably cannot), that split's pairing: nothing can beat it, and
     pairing the splits before it in full only to find repeats took seconds each. None
     when the preferred split may do (the usual case, left to the full pairing), or when
-    the quick search cannot tell."""
-    if len(all_splits) < 2 or all(m == (1 << len(active)) - 1 & ~(1 << i)
-                                  for i, m in enumerate(may_meet)):  # fmt: skip
+    the quick search cannot tell. Each split's answer goes into ``known``."""
+    if all(m == (1 << len(active)) - 1 & ~(1 << i) for i, m in enumerate(may_meet)):
         return None  # nobody has met, nothing is forbidden: the preferred split will do
     keys: dict[tuple[int, float, float], int] = {}
     for p in candidates:
@@ -335,8 +451,7 @@ def _fresh_split(
             layout = fresh_layout(may_meet, sizes, n_byes, steps, bye_groups)
         except OutOfSteps:
             return None
-        if n_byes == 0:  # who sits out is no question: the answer holds for the later search
-            known[split_rank] = layout
+        known[split_rank] = layout
         if layout is None:
             continue
         if split_rank == 0:
@@ -348,13 +463,7 @@ def _fresh_split(
                 _ranks_of(candidates, bye_ids)
             ):
                 return found
-            if n_byes == 0:
-                return _fresh_result(request, active, layout)
-        try:
-            seated = _seat_round(strict, [p for p in active if p.id not in bye_ids], sizes)
-        except (two.Infeasible, TablesInfeasible):
-            return _fresh_result(request, active, layout)
-        return replace(seated, byes=tuple(active[i].id for i in layout[1]))
+        return _from_layout(strict, active, sizes, layout)
     return None
 
 
@@ -533,23 +642,7 @@ def _by_deserving(candidates: list[Player], n_byes: int) -> Iterator[tuple[int, 
     rating counting as one place (rule 2 does not choose between them). Plain index order
     put byes (0, 5) before (3, 4) when 0-4 are tied: a second bye for the player at 5
     while two of the tied players could take it. Lazy: big fields are cut off early."""
-    groups: list[list[int]] = []  # candidates tied with each other (they are adjacent)
-    for i, p in enumerate(candidates):
-        if groups and _tie_key(candidates[groups[-1][0]]) == _tie_key(p):
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-
-    def counts(start: int, left: int) -> Iterator[list[tuple[int, int]]]:
-        """(group, how many of it) lists taking ``left`` players from groups ``start``
-        on, in lexicographic order of the groups taken (so of their places)."""
-        if left == 0:
-            yield []
-            return
-        for g in range(start, len(groups)):
-            for take in range(min(left, len(groups[g])), 0, -1):
-                for rest in counts(g + 1, left - take):
-                    yield [(g, take), *rest]
+    groups = _tie_groups(candidates)
 
     def choices(picks: list[tuple[int, int]]) -> Iterator[tuple[int, ...]]:
         """The choices of ``picks`` one at a time (``itertools.product`` would build
@@ -562,9 +655,34 @@ def _by_deserving(candidates: list[Player], n_byes: int) -> Iterator[tuple[int, 
             for tail in choices(rest):
                 yield head + tail
 
-    for picks in counts(0, n_byes):
+    for picks in _pick_counts(groups, 0, n_byes):
         for chosen in choices(picks):
             yield tuple(sorted(chosen))
+
+
+def _tie_groups(candidates: list[Player]) -> list[list[int]]:
+    """The candidates (indexes, in bye order) in groups of players tied on byes, points
+    and rating (adjacent in that order): rule 2 does not choose within a group."""
+    groups: list[list[int]] = []
+    for i, p in enumerate(candidates):
+        if groups and _tie_key(candidates[groups[-1][0]]) == _tie_key(p):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _pick_counts(groups: list[list[int]], start: int, left: int) -> Iterator[list[tuple[int, int]]]:
+    """(group, how many of it) lists taking ``left`` players from groups ``start`` on, in
+    lexicographic order of the groups taken (so of their places): the most deserving
+    byes first."""
+    if left == 0:
+        yield []
+        return
+    for g in range(start, len(groups)):
+        for take in range(min(left, len(groups[g])), 0, -1):
+            for rest in _pick_counts(groups, g + 1, left - take):
+                yield [(g, take), *rest]
 
 
 def pair_json(data: object) -> dict[str, object]:

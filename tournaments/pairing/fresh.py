@@ -17,6 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+# Tables plus byes the search seats at most (it recurses once for each, a table's members
+# a few levels more): 3,100 players at tables of 2 and 3 hit Python's recursion limit.
+MAX_DEPTH = 100
+
 
 class OutOfSteps(Exception):
     """The search ran out of steps before it could answer."""
@@ -48,6 +52,8 @@ def fresh_layout(
     n = len(may_meet)
     if sum(sizes) + byes != n:
         return None
+    if len(sizes) + byes > MAX_DEPTH:
+        raise OutOfSteps  # one level of recursion a table or bye: beyond, not looked at
     group, quota = bye_groups if bye_groups is not None else ([0] * n, [byes])
     quota = list(quota)
     left = Counter(sizes)
