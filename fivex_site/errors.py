@@ -3,9 +3,14 @@ never hold up a request.
 
 - What a report shows: Django's reports list the request's POST fields and every
   traceback frame's local variables, so a bug while an order was handled mailed its text
-  (a sealed order, its ``#`` notes) to the admins in clear. In production (``DEBUG``
-  off) :class:`PrivateReporterFilter` writes every POST value and every local variable as
-  ``********``: the report keeps the traceback's code, the URL and the exception.
+  (a sealed order, its ``#`` notes) to the admins in clear; and its settings (the broker's
+  URL with its password), the query string, the cookies and the request's headers. In
+  production (``DEBUG`` off) :class:`PrivateReporterFilter` writes every POST value and
+  every local variable as ``********``, and :class:`PrivateExceptionReporter` keeps of
+  the rest the method, the path with any token in it masked (an invitation's, a
+  calendar's), the query's names, the user agent, and of the settings the apps and the
+  middleware: the report keeps the traceback's code, the path and the exception. The
+  exception's own message is kept as raised (code should not put secrets in one).
 - When: Django's ``AdminEmailHandler`` sends from inside the failing request (a mail
   server that does not answer held the request for the whole mail timeout, and a
   worker's web process with it). :class:`QueuedAdminEmailHandler` queues the report in
@@ -18,12 +23,57 @@ never hold up a request.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
+from django.conf import settings
 from django.utils.log import AdminEmailHandler
-from django.views.debug import SafeExceptionReporterFilter
+from django.views.debug import ExceptionReporter, SafeExceptionReporterFilter
 
 logger = logging.getLogger(__name__)
+
+CLEANSED = "********"
+# A path segment this long is a token (an invitation's, a calendar's), not a word.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")
+# Request headers a report keeps (cookies, authorization, forwarded addresses: not).
+_SAFE_META = ("REQUEST_METHOD", "CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_USER_AGENT",
+              "HTTP_ACCEPT", "SERVER_PROTOCOL")  # fmt: skip
+
+
+def mask_tokens(text: str) -> str:
+    """``text`` with every token-like run (20 or more URL-safe characters) masked."""
+    return _TOKEN.sub(CLEANSED, text)
+
+
+class _RequestShown:
+    """What the report's text template reads of the request: method and masked path."""
+
+    def __init__(self, request: Any) -> None:
+        self.path_info = mask_tokens(request.path_info)
+        self.path = mask_tokens(request.path)
+        self.method = request.method
+        self.META = {"REQUEST_METHOD": request.META.get("REQUEST_METHOD", "")}
+        self.user = getattr(request, "user", None)
+
+
+class PrivateExceptionReporter(ExceptionReporter):
+    """Django's report, with only what cannot carry a secret (while ``DEBUG`` is off)."""
+
+    def get_traceback_data(self) -> dict[str, Any]:
+        data = super().get_traceback_data()
+        if settings.DEBUG:
+            return data
+        shown = data.get("settings") or {}
+        data["settings"] = {key: shown[key] for key in ("SETTINGS_MODULE", "INSTALLED_APPS",
+                                                         "MIDDLEWARE") if key in shown}  # fmt: skip
+        if self.request is not None:
+            data["request"] = _RequestShown(self.request)
+            data["request_insecure_uri"] = mask_tokens(self.request.path)
+            data["request_GET_items"] = [(key, CLEANSED) for key in self.request.GET]
+            data["request_COOKIES_items"] = [(key, CLEANSED) for key in self.request.COOKIES]
+            meta = self.request.META
+            data["request_meta"] = {key: meta[key] for key in _SAFE_META if key in meta}
+        return data
 
 
 class PrivateReporterFilter(SafeExceptionReporterFilter):
@@ -53,20 +103,26 @@ class NotUnavailable(logging.Filter):
 
 
 class QueuedAdminEmailHandler(AdminEmailHandler):
-    """Django's admin error email, queued in the outbox instead of sent from the request
-    (a failure to queue is logged, never raised into the request)."""
+    """Django's admin error email, queued in the outbox instead of sent from the request:
+    the row only, no task (the outbox's minute sweep sends it), so a broker that does not
+    answer cannot hold the failing request either. A failure to queue is logged, never
+    raised into the request. The subject and the log line above the report have any
+    token of the path masked."""
+
+    def format_subject(self, subject: str) -> str:
+        return super().format_subject(mask_tokens(subject))
 
     def send_mail(self, subject: str, message: str, *args: Any, **kwargs: Any) -> None:
-        from django.conf import settings
-
         from games.services.notifications import outbox_enqueue
 
+        line, sep, report = message.partition("\n\n")
+        message = mask_tokens(line) + sep + report
         try:
             for admin in settings.ADMINS:
                 address = admin if isinstance(admin, str) else admin[1]  # (name, address)
                 outbox_enqueue(
                     to=address, subject=f"{settings.EMAIL_SUBJECT_PREFIX}{subject}",
-                    body=message, kind="admin_error",
+                    body=message, kind="admin_error", queue_task=False,
                 )  # fmt: skip
         except Exception:  # noqa: BLE001 - the report must not fail the failing request
             logger.warning("could not queue the error report for the admins", exc_info=True)

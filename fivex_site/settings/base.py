@@ -212,3 +212,4 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 DEFAULT_EXCEPTION_REPORTER_FILTER = "fivex_site.errors.PrivateReporterFilter"
+DEFAULT_EXCEPTION_REPORTER = "fivex_site.errors.PrivateExceptionReporter"

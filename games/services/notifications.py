@@ -101,10 +101,12 @@ def outbox_enqueue(
     html: str = "",
     game: Game | None = None,
     key: str | None = None,
+    queue_task: bool = True,
 ) -> OutboxMessage:
-    """Queue an email; ``send_outbox_message`` is enqueued when the transaction commits.
-    A message with the same ``key`` as an existing one is not queued twice (the
-    existing row is returned)."""
+    """Queue an email; ``send_outbox_message`` is enqueued when the transaction commits
+    (with ``queue_task`` off, not: the outbox's minute sweep sends it). A message with
+    the same ``key`` as an existing one is not queued twice (the existing row is
+    returned)."""
     from games.tasks import send_outbox_message
 
     if key is not None:
@@ -127,7 +129,8 @@ def outbox_enqueue(
             )
     except IntegrityError:
         return OutboxMessage.objects.get(key=key)
-    enqueue_on_commit(send_outbox_message, message.pk)
+    if queue_task:
+        enqueue_on_commit(send_outbox_message, message.pk)
     return message
 
 

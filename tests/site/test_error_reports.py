@@ -68,3 +68,34 @@ def test_an_outage_503_mails_nobody(admins, monkeypatch):
     assert answer.status_code == 503
     assert not OutboxMessage.objects.filter(kind="admin_error").exists()
     assert mail.outbox == []
+
+
+def test_a_report_carries_no_setting_token_query_or_cookie(admins, settings, monkeypatch):
+    """A code review: the report's Settings section carried the broker's URL with its
+    password (Django hides only names like KEY or PASS), and the query string, the
+    cookies and a path's token (an invitation's) were shown in clear."""
+    from django.test import override_settings
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    token = "Zq3kV9xYwP2mN8rT4bL6cH1dF5gJ7sA0"  # an invitation's token, in the path
+
+    def bug(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("games.views.actions.load_game", bug)
+    client = Client(raise_request_exception=False)
+    client.force_login(seats["ann"].user)
+    client.cookies["secret_cookie"] = "cookie-value-XYZ"
+    with override_settings(CELERY_BROKER_URL="redis://:brokerS3cret@redis.internal:6379/0"):
+        answer = client.get(f"/games/{game.pk}/invite/{token}/?next=secret-query-ABC")
+    assert answer.status_code == 500
+    [report] = OutboxMessage.objects.filter(kind="admin_error")
+    text = report.subject + "\n" + report.body
+    for secret in ("brokerS3cret", token, "secret-query-ABC", "cookie-value-XYZ",
+                   settings.SECRET_KEY, "sessionid="):  # fmt: skip
+        assert secret not in text, secret
+    assert f"/games/{game.pk}/invite/********/" in text  # where it failed, still said
+    assert "RuntimeError" in text and "INSTALLED_APPS" in text
+    # Queued without a task (a silent broker must not hold the failing request): the
+    # outbox's minute sweep sends it.
+    assert report.status == "queued"
