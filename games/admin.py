@@ -57,6 +57,22 @@ class GameAdminForm(forms.ModelForm):
         except ValidationError as exc:
             raise forms.ValidationError(str(exc)) from None
 
+    def clean(self) -> dict[str, Any]:
+        """The deadline policy within the bounds the site's forms and the API keep (a
+        code review: a deadline of 1e8 hours overflowed every next prompt's deadline)."""
+        from games.errors import ValidationError
+        from games.services.games import deadline_policy_check
+
+        data = super().clean()
+        names = ("deadline_hours", "grace_minutes", "quiet_hours_start", "quiet_hours_end",
+                 "reminder_hours", "early_resolution_delay_seconds")  # fmt: skip
+        if not self.errors and all(name in data for name in names):
+            try:
+                deadline_policy_check(**{name: data[name] for name in names})
+            except ValidationError as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return data
+
 
 @admin.register(Game)
 class GameAdmin(ListedFiltersOnly):

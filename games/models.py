@@ -237,7 +237,7 @@ class SealedOrder(models.Model):
         API = "api", "api"
         EMAIL = "email", "email"
         DEFAULT = "default", "default"
-        FORCED = "forced", "forced (the only legal order)"
+        FORCED = "forced", "forced (entered for the seat: no choice to make)"
 
     prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="orders")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")

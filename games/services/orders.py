@@ -162,7 +162,8 @@ def order_fill_default(
 
 
 def order_fill_forced(*, game: Game, prompt: Prompt, seat: Seat, text: str, state: dict) -> SealedOrder:
-    """Enter ``text``, the seat's only legal order (``Ruleset.forced_order``), for it
+    """Enter ``text``, the seat's only legal order or one no choice would change
+    (``Ruleset.forced_order``: 4X Dice's last-round allocations), for it
     (source ``forced``), logged as ``order_forced``. The caller holds the game lock and
     opened ``prompt`` in this transaction. The order stays sealed like any other until
     the prompt resolves (everyone could work it out, but nothing is revealed early)."""

@@ -30,6 +30,21 @@ def test_what_a_game_is_cannot_be_edited_in_the_admin(admin_client):
     game.refresh_from_db()
     assert (game.name, game.ruleset, game.seats_count) == ("Renamed", "5x", 3)
     assert admin_client.get(f"/games/{game.pk}/").status_code == 200
+    # The deadline policy keeps the site's bounds (a deadline of 1e8 hours overflowed
+    # every next prompt's deadline; a quiet hour of 99 was taken).
+    for bad, said in (({"deadline_hours": 1e8}, "The deadline must be between"),
+                      ({"quiet_hours_start": 99, "quiet_hours_end": 7}, "whole hours from 0 to 23")):
+        refused = admin_client.post(f"/admin/games/game/{game.pk}/change/", {
+            "name": "Renamed", "deadline_hours": 24, "grace_minutes": 0,
+            "quiet_hours_time_zone": "UTC", "reminder_hours": 12,
+            "early_resolution_delay_seconds": 0, "seats-TOTAL_FORMS": 3,
+            "seats-INITIAL_FORMS": 3,
+            **{f"seats-{i}-id": seat.pk for i, seat in enumerate(game.seats.order_by("position"))},
+            **bad,
+        })  # fmt: skip
+        assert refused.status_code == 200 and said in refused.content.decode()
+        game.refresh_from_db()
+        assert game.deadline_hours == 24 and game.quiet_hours_start is None
 
 
 def test_prompts_and_emails_are_shown_not_made_or_moved(admin_client):

@@ -49,3 +49,18 @@ def test_only_boxes_that_scroll_are_keyboard_stops(phone_page, browser_page, liv
     narrow = {b["name"]: b for b in browser_page.evaluate(BOXES)}
     board = next(b for name, b in narrow.items() if name.startswith("Board"))
     assert board["wide"] and board["tab"] == "0"
+
+
+def test_a_box_whose_content_grows_becomes_a_stop_without_a_resize(browser_page, live_server, settings):
+    # A code review: content that widens a box without the window changing size (a late
+    # font, a board drawn by a script) left it without its keyboard stop.
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/games/rules/5x/")
+    page.wait_for_load_state("load")
+    box = page.locator(".scroll[role=region]").first
+    assert box.get_attribute("tabindex") is None  # fits on a desktop screen
+    box.evaluate("b => { b.firstElementChild.style.width = '4000px'; }")
+    page.wait_for_timeout(500)
+    assert box.get_attribute("tabindex") == "0"

@@ -28,12 +28,25 @@
     });
   }
   var resizing = null;
-  window.addEventListener("resize", function () {
+  function scrollStopsSoon() {
     window.clearTimeout(resizing);
     resizing = window.setTimeout(scrollStops, 150);
-  });
+  }
+  window.addEventListener("resize", scrollStopsSoon);
   window.addEventListener("load", scrollStops);
   document.addEventListener("htmx:afterSettle", scrollStops);
+  // A box's content may change size without the window doing so (a late font, a board
+  // drawn by a script): each box is watched too.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!window.ResizeObserver) { return; }
+    var watch = new ResizeObserver(scrollStopsSoon);
+    document.querySelectorAll(
+      ".scroll[role=region], .scroll-x[role=region], .hexmap-box[role=region]"
+    ).forEach(function (box) {
+      watch.observe(box);
+      if (box.firstElementChild) { watch.observe(box.firstElementChild); }
+    });
+  });
 
   // A page that opens with a message (an order sealed, a refusal) puts the reader on it,
   // so a screen reader reads it first instead of the page's top.
