@@ -22,7 +22,9 @@ class PlayerTimeZoneMiddleware:
         # The zone the player chose ("" if none): pages leave its dates as written
         # instead of letting the browser rewrite them in the browser's own zone.
         request.player_time_zone = ""
-        if request.path.startswith(_SKIPPED) or not request.user.is_authenticated:
+        # path_info: under a prefix (SCRIPT_NAME /fivex) request.path starts with it, and the
+        # API wrote a signed-in player's times in the player's zone.
+        if request.path_info.startswith(_SKIPPED) or not request.user.is_authenticated:
             return self.get_response(request)
         from games.selectors import chosen_time_zone, time_zone_of
 

@@ -10,7 +10,6 @@ from typing import Any
 from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -58,9 +57,7 @@ def _moment(value: Any) -> SafeString | None:
         return None
     if moment is None or moment.tzinfo is None:
         return None
-    return format_html(
-        '<time datetime="{}">{}</time>', value, date_format(timezone.localtime(moment), "j M Y H:i T")
-    )
+    return format_html('<time datetime="{}">{}</time>', iso_attr(moment), when(moment, "day"))
 
 
 def _value(key: Any, value: Any, depth: int, short_hex: bool) -> SafeString:
@@ -189,6 +186,35 @@ def short_hash(value: Any, length: int = 12) -> str:
 def split_words(value: str) -> list[str]:
     """``"a b c"|split_words`` -> ``["a", "b", "c"]`` (for loops over fixed keys)."""
     return str(value).split()
+
+
+@register.filter
+def when(value: Any, style: str = "") -> str:
+    """A moment in the active time zone as every page and email writes it, ``Sun 1 Nov
+    2026, 01:30 EST`` (``short``: no year; ``seconds``: with seconds; ``day``: no weekday,
+    ``1 Nov 2026 01:30 EST``). The zone's name comes from the zone itself: Django's ``T``
+    wrote none in the hour a clock goes back (``01:30 .``: two deadlines an hour apart
+    read alike)."""
+    value = iso_time(value)
+    if not hasattr(value, "tzinfo") or value.tzinfo is None:
+        return "" if value in (None, "") else str(value)
+    local = timezone.localtime(value)
+    zone = local.tzname() or local.strftime("%z")
+    clock = f"{local:%H:%M:%S}" if style == "seconds" else f"{local:%H:%M}"
+    if style == "day":
+        return f"{local.day} {local:%b %Y} {clock} {zone}"
+    year = "" if style == "short" else f" {local.year}"
+    return f"{local:%a} {local.day} {local:%b}{year}, {clock} {zone}"
+
+
+@register.filter
+def iso_attr(value: Any) -> str:
+    """A moment for a ``<time datetime>`` attribute: ISO 8601 to the second (HTML allows
+    at most three digits of a second's fraction; the views carry six)."""
+    value = iso_time(value)
+    if not hasattr(value, "isoformat") or getattr(value, "tzinfo", None) is None:
+        return "" if value is None else str(value)
+    return value.replace(microsecond=0).isoformat()
 
 
 @register.filter

@@ -258,3 +258,55 @@ def test_a_player_sets_the_emails_of_new_seats_once(client):
                                               "apply_now": "1"}, follow=True)  # fmt: skip
     assert "1 seat of your games changed too." in both.content.decode()
     assert set(Seat.objects.filter(user=ann).values_list("email_every_prompt", flat=True)) == {True}
+
+
+def test_the_hour_a_clock_goes_back_is_written_with_its_zone():
+    """A time audit: in the repeated hour of a DST end, Django's ``T`` wrote no zone
+    ("Sun 1 Nov 2026, 01:30 ."): two deadlines an hour apart read alike, on pages and in
+    the reminder and turn emails."""
+    from django.template import Context, Template
+    from django.utils import timezone as tz
+
+    from games.templatetags.games_extras import iso_attr, when
+
+    first, second = datetime(2026, 11, 1, 5, 30, tzinfo=UTC), datetime(2026, 11, 1, 6, 30, tzinfo=UTC)
+    with tz.override("America/New_York"):
+        assert when(first) == "Sun 1 Nov 2026, 01:30 EDT"
+        assert when(second) == "Sun 1 Nov 2026, 01:30 EST"
+        assert when(second, "short") == "Sun 1 Nov, 01:30 EST"
+        assert when("2026-11-01T06:30:21.225570+00:00", "seconds") == "Sun 1 Nov 2026, 01:30:21 EST"
+        page = Template("{% load games_extras %}{{ d|when }}").render(Context({"d": first}))
+        assert page == "Sun 1 Nov 2026, 01:30 EDT"
+    with tz.override("Europe/Paris"):  # 25 Oct 2026: 02:30 comes twice
+        assert when(datetime(2026, 10, 25, 0, 30, tzinfo=UTC)).endswith("02:30 CEST")
+        assert when(datetime(2026, 10, 25, 1, 30, tzinfo=UTC)).endswith("02:30 CET")
+    # A <time datetime> to the second (HTML allows three digits of a fraction at most).
+    assert iso_attr("2026-11-01T06:30:21.225570+00:00") == "2026-11-01T06:30:21+00:00"
+
+
+def test_a_reminder_in_the_repeated_hour_names_its_zone():
+    org, game, prompt = _game_with_deadline()
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 11, 1, 6, 30, tzinfo=UTC))
+    prompt.refresh_from_db()
+    seat = game.seats.get(name="newyork")
+    notify_reminder(game=game, prompt=prompt, seat=seat)
+    body = OutboxMessage.objects.filter(seat=seat, kind="reminder").latest("id").body
+    assert "Deadline: Sun 1 Nov 2026, 01:30 EST." in body
+
+
+def test_the_api_writes_utc_under_a_path_prefix_too(client):
+    """A time audit: served under /fivex/, the middleware read request.path (with the
+    prefix) and wrote a signed-in player's API times in the player's zone."""
+    from django.urls import set_script_prefix
+
+    org, game, prompt = _game_with_deadline()
+    client.force_login(game.seats.get(name="paris").user)
+    set_script_prefix("/fivex/")
+    try:
+        answer = client.get("/api/games/", SCRIPT_NAME="/fivex")
+    finally:
+        set_script_prefix("/")
+    assert answer.status_code == 200
+    text = answer.content.decode()
+    assert "+01:00" not in text and "+02:00" not in text
+    assert '"created_at":"' in text.replace(" ", "") and "Z\"" in text
