@@ -211,6 +211,54 @@ def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
             logger.warning("deadline sweep: inbound #%s could not be read first", inbound_id)
 
 
+# A reminder moved out of the quiet hours still comes this long before the deadline.
+REMINDER_MARGIN = timedelta(minutes=15)
+
+
+def reminder_due_at(*, game: Game, prompt: Prompt) -> datetime:
+    """When the reminder of ``prompt`` goes out: ``reminder_hours`` before its deadline,
+    unless that falls in the game's quiet hours (a time audit: reminders went out at
+    01:00): then at the window's end if that is still before the deadline (with
+    ``REMINDER_MARGIN``), else at the last quarter hour before the window while the prompt
+    was open, else as planned (nothing better)."""
+    planned = prompt.deadline - timedelta(hours=game.reminder_hours)
+    start, end = game.quiet_hours_start, game.quiet_hours_end
+    zone = game.quiet_hours_time_zone
+    after = push_out_of_quiet_hours(moment=planned, start=start, end=end, zone=zone)
+    if after == planned:
+        return planned
+    if after + REMINDER_MARGIN <= prompt.deadline:
+        return after
+    moment = planned.replace(second=0, microsecond=0)
+    opened = prompt.opened_at
+    for _step in range(24 * 4):
+        moment -= timedelta(minutes=15)
+        if opened is not None and moment < opened:
+            break
+        if push_out_of_quiet_hours(moment=moment, start=start, end=end, zone=zone) == moment:
+            return moment
+    return planned
+
+
+def reminders_reset(
+    *, game: Game, prompt: Prompt, seat_name: str | None = None, now: datetime | None = None
+) -> int:
+    """After a deadline moved (an extension, a resume) or a seat changed hands: the
+    reminders already sent for ``prompt`` (of ``seat_name`` only, if given) are forgotten
+    when the new reminder time is still to come, so that they go out again before the
+    new deadline (a time audit: a player reminded before the old deadline heard nothing
+    before the new one). A reminder time already past keeps them: the notice of the
+    change has just said the deadline. Returns how many were forgotten."""
+    if prompt.deadline is None or game.reminder_hours <= 0:
+        return 0
+    if reminder_due_at(game=game, prompt=prompt) <= (now or timezone.now()):
+        return 0
+    sent = Reminder.objects.filter(prompt=prompt)
+    if seat_name is not None:
+        sent = sent.filter(seat_name=seat_name)
+    return sent.delete()[0]
+
+
 def send_reminders(*, now: datetime | None = None) -> int:
     """Email every active seat that still owes an order when its prompt's deadline is
     less than the game's ``reminder_hours`` away; once per prompt and seat. Returns how
@@ -226,7 +274,10 @@ def send_reminders(*, now: datetime | None = None) -> int:
             status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__gt=now
         ).select_related("game")
         if prompt.game.reminder_hours > 0
-        and prompt.deadline - timedelta(hours=prompt.game.reminder_hours) <= now
+        # A quick bound first (the quiet hours only move a reminder earlier by a day
+        # at most, or later), then the exact moment.
+        and prompt.deadline - timedelta(hours=prompt.game.reminder_hours + 24) <= now
+        and reminder_due_at(game=prompt.game, prompt=prompt) <= now
     ]
     if not prompts:
         return 0

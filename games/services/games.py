@@ -97,6 +97,9 @@ def default_reminder_hours(deadline_hours: Any) -> float:
     return float(min(12, deadline_hours / 2))
 
 
+MIN_REMINDER_HOURS = 0.25
+
+
 def deadline_policy_check(
     *,
     deadline_hours: float,
@@ -119,6 +122,13 @@ def deadline_policy_check(
         raise ValidationError("Quiet hours must not start and end at the same hour.")
     if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
         raise ValidationError("The reminder time must be zero or more hours.")
+    if 0 < reminder_hours < MIN_REMINDER_HOURS:
+        # The reminder sweep runs every 5 minutes: a shorter window could fall between
+        # two sweeps, and nobody would be reminded (a time audit).
+        raise ValidationError(
+            f"A reminder comes at least {MIN_REMINDER_HOURS:g} hours (15 minutes) before the "
+            "deadline, or 0 for none."
+        )
     if reminder_hours and reminder_hours >= deadline_hours:
         # It would go out with every turn email: the prompt opens already inside it.
         raise ValidationError(

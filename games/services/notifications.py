@@ -970,6 +970,8 @@ def notify_reminder(
         context["default_order"] = ""
     context["orders_in"] = orders_in
     who = "Reminder from the organizer" if by_organizer else "Reminder"
+    # The automatic one once per deadline: an extended or resumed deadline gets its own.
+    deadline = "" if by_organizer or prompt.deadline is None else f":{prompt.deadline:%Y%m%d%H%M%S}"
     _send_to_seat(
         game=game,
         seat=seat,
@@ -977,7 +979,7 @@ def notify_reminder(
         subject=f"[{_title(game)}] {who}: your order for {context['stage']} (prompt {prompt.number})",
         context=context,
         kind="reminder",
-        key=f"{'nudge' if by_organizer else 'reminder'}:{game.pk}:{prompt.number}:{seat.pk}",
+        key=f"{'nudge' if by_organizer else 'reminder'}:{game.pk}:{prompt.number}:{seat.pk}{deadline}",
         prompt_number=prompt.number,
     )
 

@@ -24,7 +24,7 @@ from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer
 from games.presentation import and_list, local_time
 from games.services.audit import end_reveal, log_append
-from games.services.deadlines import out_of_quiet_hours
+from games.services.deadlines import out_of_quiet_hours, reminders_reset
 from games.services.locking import lock_game
 
 MAX_EXTENSION_HOURS = 24 * 14
@@ -123,6 +123,7 @@ def deadline_extend(
         else:
             prompt.paused_remaining_seconds = (prompt.paused_remaining_seconds or 0) + hours * 3600
         prompt.save(update_fields=["extensions", "deadline", "paused_remaining_seconds"])
+        reminders_reset(game=game, prompt=prompt)
         log_append(
             game=game,
             kind="deadline_extended",
@@ -292,6 +293,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
         prompt.deadline = out_of_quiet_hours(game=game, moment=now + timedelta(seconds=remaining))
         prompt.paused_remaining_seconds = None
         prompt.save(update_fields=["deadline", "paused_remaining_seconds"])
+        reminders_reset(game=game, prompt=prompt)
         game.status = Game.Status.ACTIVE
         game.save(update_fields=["status"])
         log_append(
@@ -366,6 +368,7 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
             if withdrawn and prompt.ready_at is not None:  # incomplete again
                 Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
                 prompt.ready_at = prompt.resolve_after = None
+            reminders_reset(game=game, prompt=prompt, seat_name=old.name)  # a new player
         log_append(
             game=game,
             kind="seat_replaced",

@@ -1,0 +1,96 @@
+"""When reminders go out, from a time-handling audit: reminders went out in the quiet
+hours (at 01:00 Paris), a player reminded before the old deadline heard nothing before
+an extended one, and a reminder window shorter than the sweep's 5 minutes could be
+missed altogether."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from games.errors import ValidationError
+from games.models import OutboxMessage, Prompt, Reminder
+from games.services.deadlines import reminder_due_at, send_reminders
+from games.services.games import game_create
+from games.services.organizer import deadline_extend
+from tests.games.core_support import start_fixed
+
+pytestmark = pytest.mark.django_db
+
+PARIS = ZoneInfo("Europe/Paris")
+NAMES = ["ann", "bob", "cat"]
+
+
+def _quiet_game(reminder_hours: float, deadline_local: datetime, opened_local: datetime):
+    game, seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=reminder_hours,
+                              quiet_hours_start=22, quiet_hours_end=8,
+                              quiet_hours_time_zone="Europe/Paris")  # fmt: skip
+    prompt = Prompt.objects.get(game=game, number=1)
+    Prompt.objects.filter(pk=prompt.pk).update(
+        deadline=deadline_local.astimezone(UTC), opened_at=opened_local.astimezone(UTC)
+    )
+    prompt.refresh_from_db()
+    return game, seats, prompt
+
+
+def test_a_reminder_due_in_the_quiet_hours_waits_for_their_end():
+    # Deadline Sat 16 Jan 2027 12:00 Paris, reminder 7 hours before: 05:00, quiet (22-8):
+    # at 08:00 instead, still four hours before the deadline.
+    game, _seats, prompt = _quiet_game(7, datetime(2027, 1, 16, 12, 0, tzinfo=PARIS),
+                                       datetime(2027, 1, 15, 12, 0, tzinfo=PARIS))  # fmt: skip
+    assert reminder_due_at(game=game, prompt=prompt) == datetime(2027, 1, 16, 8, 0, tzinfo=PARIS)
+    assert send_reminders(now=datetime(2027, 1, 16, 5, 5, tzinfo=PARIS)) == 0
+    assert send_reminders(now=datetime(2027, 1, 16, 8, 1, tzinfo=PARIS)) == 3
+
+
+def test_a_reminder_whose_quiet_hours_end_at_the_deadline_comes_before_them():
+    # The audit's case: deadline moved to Sat 16 Jan 08:00 (the quiet hours' end), reminder
+    # 7 hours before (01:00, quiet): the evening before, at 21:45, the last quarter hour
+    # before the quiet hours (the prompt was open since Thursday).
+    game, _seats, prompt = _quiet_game(7, datetime(2027, 1, 16, 8, 0, tzinfo=PARIS),
+                                       datetime(2027, 1, 14, 23, 0, tzinfo=PARIS))  # fmt: skip
+    due = reminder_due_at(game=game, prompt=prompt)
+    assert due == datetime(2027, 1, 15, 21, 45, tzinfo=PARIS)
+    assert send_reminders(now=datetime(2027, 1, 16, 1, 5, tzinfo=PARIS)) == 3  # past it: sent
+    assert Reminder.objects.count() == 3
+
+
+def test_without_quiet_hours_nothing_moves():
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert reminder_due_at(game=game, prompt=prompt) == prompt.deadline - timedelta(hours=6)
+
+
+def test_an_extension_sends_the_reminder_again_before_the_new_deadline():
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=2)
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert send_reminders(now=prompt.deadline - timedelta(hours=1)) == 3
+    deadline_extend(game=game, by=game.organizer, hours=48)
+    prompt.refresh_from_db()
+    assert Reminder.objects.count() == 0  # the new reminder time is still to come
+    assert send_reminders(now=prompt.deadline - timedelta(hours=3)) == 0
+    assert send_reminders(now=prompt.deadline - timedelta(hours=1)) == 3
+    assert OutboxMessage.objects.filter(kind="reminder").count() == 6
+
+
+def test_a_short_extension_inside_the_window_does_not_remind_at_once():
+    from django.utils import timezone
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    prompt = Prompt.objects.get(game=game, number=1)
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=timezone.now() + timedelta(minutes=30))
+    assert send_reminders() == 3
+    deadline_extend(game=game, by=game.organizer, hours=1)  # its notice says the deadline
+    assert Reminder.objects.count() == 3  # the new reminder time is past already
+    assert send_reminders() == 0
+
+
+def test_a_reminder_window_shorter_than_the_sweep_is_refused():
+    game, _seats = start_fixed(NAMES)
+    for hours in (0.05, 0.2):
+        with pytest.raises(ValidationError, match="at least 0.25 hours"):
+            game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=hours)
+    game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=0.25)
+    game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=0)
