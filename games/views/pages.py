@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -422,6 +422,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     if prompt and prompt.get("deadline"):
         ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
         ctx["deadline_policy"] = deadline_policy_text(game=game)
+        if game.grace_minutes:  # orders are taken this much longer: the countdown says so
+            ctx["grace_until"] = ctx["deadline_at"] + timedelta(minutes=game.grace_minutes)
     if seat is not None:
         ctx["reply_address"] = seat_reply_address(seat=seat)
     elif user is not None:  # a seat of this user's handed over to another player

@@ -5,8 +5,7 @@
 
   function pad(n) { return n < 10 ? "0" + n : "" + n; }
 
-  function describe(ms) {
-    if (ms <= 0) { return "deadline passed — resolving soon"; }
+  function left(ms) {
     var s = Math.floor(ms / 1000);
     var d = Math.floor(s / 86400); s -= d * 86400;
     var h = Math.floor(s / 3600); s -= h * 3600;
@@ -15,11 +14,24 @@
     return out + " left";
   }
 
+  // After the deadline, a grace period (data-grace-until) still takes orders: the
+  // countdown says so and counts to its end, rather than "resolving soon".
+  function describe(ms, graceMs) {
+    if (ms > 0) { return left(ms); }
+    if (graceMs > 0) { return "deadline passed — orders still taken: " + left(graceMs) + " in the grace period"; }
+    return "deadline passed — resolving soon";
+  }
+
   function tickCountdowns() {
     var now = Date.now();
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
       var t = Date.parse(el.getAttribute("data-countdown"));
-      if (!isNaN(t)) { el.textContent = describe(t - now); el.classList.toggle("urgent", t - now < 15 * 60 * 1000); }
+      var grace = Date.parse(el.getAttribute("data-grace-until") || "");
+      var graceMs = isNaN(grace) ? 0 : grace - now;
+      if (!isNaN(t)) {
+        el.textContent = describe(t - now, graceMs);
+        el.classList.toggle("urgent", (t - now > 0 ? t - now : graceMs) < 15 * 60 * 1000);
+      }
     });
   }
 
