@@ -165,6 +165,9 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
         event = Event()
         event.add("uid", f"fivex-prompt-{prompt.pk}@{host}")
         event.add("dtstamp", now)
+        # Each extension of the deadline is a revision: calendars that keep an event by
+        # its UID take the moved one (a time audit).
+        event.add("sequence", prompt.extensions)
         event.add("dtstart", prompt.deadline - timedelta(minutes=30))
         event.add("dtend", prompt.deadline)
         event.add("summary", f"Order due: {game.title} (prompt {prompt.number})")

@@ -4,7 +4,7 @@ lists every prompt waiting for the player's order and nothing of anyone else's."
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -55,6 +55,14 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     assert alarm.decoded("trigger").total_seconds() == -3600
     # The text is escaped as iCalendar wants it (a comma and a semicolon in the name).
     assert b"SUMMARY:Order due: Winter\\; league\\, table 1" in response.content
+    assert event["sequence"] == 0
+    # An extension moves the event and revises it (its SEQUENCE grows, its UID stays).
+    from games.services.organizer import deadline_extend
+
+    deadline_extend(game=game, by=users["ann"], hours=5)
+    [moved] = _events(client.get(url).content)
+    assert moved.decoded("dtend") == DEADLINE + timedelta(hours=5) and moved["sequence"] == 1
+    assert str(moved["uid"]) == str(event["uid"])
     # The order sent: the event goes; the calendar keeps one component (its zone), as
     # RFC 5545 wants of every calendar.
     order_submit(seat=game.seats.get(user=users["ann"]), text="PLAY EXPLORE", source="web")
