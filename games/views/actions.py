@@ -207,9 +207,12 @@ def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
     game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     seat_services.mail_token_rotate(seat=seat)
-    seat.refresh_from_db()
-    address = seat_services.seat_reply_address(seat=seat)
-    messages.success(request, f"Your new private order address is {address}.")
+    # The address itself is on the page (Orders by email), not in the message: a flash
+    # message travels in the messages cookie, signed but not encrypted (a security review).
+    messages.success(
+        request, "Your private order address was replaced: the new one is under Orders by "
+        "email; the old one no longer works.",
+    )  # fmt: skip
     return redirect("games:detail", game_id=game.pk)
 
 

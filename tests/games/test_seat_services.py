@@ -149,3 +149,22 @@ def test_a_resigned_seat_is_mailed_the_end_not_every_move(django_capture_on_comm
     to_ann = list(resolved.filter(to=seats["ann"].user.email).values_list("subject", flat=True))
     assert to_ann == [f"[{game.title}] The game is over"]
     assert resolved.filter(to=seats["bob"].user.email).count() > 5  # the others are told
+
+
+@pytest.mark.django_db
+def test_a_new_reply_address_is_shown_on_the_page_not_carried_in_a_cookie(client):
+    """A security review: the flash message named the new address, and flash messages
+    travel in the messages cookie (signed, not encrypted)."""
+    from tests.games.core_support import start_fixed
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    client.force_login(seats["ann"].user)
+    answer = client.post(f"/games/{game.pk}/mail-token/")
+    seats["ann"].refresh_from_db()
+    token = seats["ann"].mail_token
+    assert answer.status_code == 302
+    cookie = answer.cookies.get("messages")
+    assert cookie is not None and token not in cookie.value
+    page = client.get(answer["Location"]).content.decode()
+    assert "Your private order address was replaced" in page
+    assert f"orders+{token}@" in page  # on the page itself, under Orders by email
