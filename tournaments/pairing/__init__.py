@@ -159,7 +159,10 @@ SPLITS_MAX = 6
 # splits together), and only a split that has one is paired in full, with the earlier
 # meetings as forbidden pairs.
 SPLITS_ANY = 200
-FRESH_STEPS = 100_000
+FRESH_STEPS = 300_000
+# One split's share of them when the search looks for any split with no repeat meeting:
+# proving that a split has none can take long, and the one that has may come later.
+SPLIT_STEPS = 20_000
 # In fields this small every split is paired in full while the best has a repeat meeting
 # ("as few repeat meetings as possible" when none is impossible: the quick search knows
 # only whether a split can have none; a few seconds at most).
@@ -253,12 +256,16 @@ def _by_search(
             anyone = _any_seating(request, active, count, steps)
             if anyone is None:
                 continue  # provably no seating with this many byes
+            options = [_deserving_seating(request, active, candidates, count, steps)]
             if count > n_byes:
-                found = _pair_with_byes(request, active, candidates, rank, count)
-                if found is not None:
-                    return found
-            found = _deserving_seating(request, active, candidates, count, steps)
-            return found if found is not None else _from_layout(request, active, *anyone)
+                options.append(_pair_with_byes(request, active, candidates, rank, count))
+            found = [o for o in options if o is not None]
+            if not found:
+                return _from_layout(request, active, *anyone)
+            # The more deserving byes (the full pairing tries few choices), then fewer
+            # repeat meetings; the search's on a tie.
+            return min(found, key=lambda o: (sorted(rank[b] for b in o.byes),
+                                             _repeats(request, o.tables)))  # fmt: skip
     except OutOfSteps:
         raise PairingError(
             "no way to seat the players was found in time: the forbidden pairs are too many "
@@ -267,33 +274,45 @@ def _by_search(
     raise PairingError("no way to seat the players: the forbidden pairs cannot all be kept apart")
 
 
-# How many choices of bye groups (rule 2's places) the search tries for a seating.
-SEARCH_BYE_TRIES = 200
-
-
 def _deserving_seating(
     request: PairingRequest, active: list[Player], candidates: list[Player], count: int,
     steps: Steps,
 ) -> PairingResult | None:
     """The most deserving ``count`` bye players (places in the bye order, tied players
-    alike) with whom the others can be seated keeping the forbidden pairs apart: with no
-    repeat meeting if that can be, in the most preferred split that allows it. None after
-    SEARCH_BYE_TRIES choices. Raises OutOfSteps."""
+    alike) with whom the others can be seated keeping the forbidden pairs apart: decided
+    group by group of tied players in bye order, as many of each as a seating allows
+    (a search each), then with no repeat meeting if that can be, in the most preferred
+    split that allows it. None when nobody can be seated so. Raises OutOfSteps."""
     groups = _tie_groups(candidates)
     group_of = {candidates[i].id: g for g, members in enumerate(groups) for i in members}
+    forbid = _may_meet(request, active)
+    all_splits = splits(len(active) - count, request.table_sizes, SPLITS_ANY)
+
+    def seatable(profile: list[int]) -> bool:
+        """Whether the groups so far can give exactly ``profile`` byes, the later ones
+        (pooled) the rest."""
+        pooled = len(profile)
+        of_active = [min(group_of[p.id], pooled) for p in active]
+        quota = [*profile, count - sum(profile)]
+        return any(fresh_layout(forbid, sizes, count, steps, (of_active, quota)) is not None
+                   for sizes in all_splits)  # fmt: skip
+
+    profile: list[int] = []
+    for members in groups:
+        left = count - sum(profile)
+        for take in range(min(left, len(members)), -1, -1):
+            if seatable([*profile, take]):
+                profile.append(take)
+                break
+        else:
+            return None  # no seating at all with this many byes
     of_active = [group_of[p.id] for p in active]
     strict = _no_repeats(request, active)
-    masks = ((strict, _may_meet(strict, active)), (request, _may_meet(request, active)))
-    all_splits = splits(len(active) - count, request.table_sizes, SPLITS_ANY)
-    for picks in islice(_pick_counts(groups, 0, count), SEARCH_BYE_TRIES):
-        quota = [0] * len(groups)
-        for g, k in picks:
-            quota[g] = k
-        for seating_request, may_meet in masks:
-            for sizes in all_splits:
-                layout = fresh_layout(may_meet, sizes, count, steps, (of_active, quota))
-                if layout is not None:
-                    return _from_layout(seating_request, active, sizes, layout)
+    for seating_request, may_meet in ((strict, _may_meet(strict, active)), (request, forbid)):
+        for sizes in all_splits:
+            layout = fresh_layout(may_meet, sizes, count, steps, (of_active, profile))
+            if layout is not None:
+                return _from_layout(seating_request, active, sizes, layout)
     return None
 
 
@@ -350,7 +369,7 @@ def _pair_with_byes(
     # provably there is none (as far as the quick search looked).
     known: dict[int, tuple[list[list[int]], list[int]] | None] = {}
     ahead = _fresh_split(request, strict, active, candidates, n_byes, all_splits, may_meet,
-                         steps, known)  # fmt: skip
+                         steps.part(FRESH_STEPS // 3), known)  # fmt: skip
     if ahead is not None:
         return ahead
     every_split = len(active) <= ALL_SPLITS_PLAYERS
@@ -375,9 +394,11 @@ def _pair_with_byes(
             layout = known.get(split_rank)
             if layout is None and (n_byes or split_rank not in known):
                 try:  # any byes will do here (the key below weighs them)
-                    layout = fresh_layout(may_meet, sizes, n_byes, steps)
+                    layout = fresh_layout(may_meet, sizes, n_byes, steps.part(SPLIT_STEPS))
                 except OutOfSteps:
-                    break
+                    if steps.left <= 0:
+                        break
+                    continue  # this split's share ran out: the next may tell at once
             if layout is None:
                 continue
             found = None

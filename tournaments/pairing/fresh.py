@@ -27,15 +27,24 @@ class OutOfSteps(Exception):
 
 
 class Steps:
-    """A step budget shared by several searches."""
+    """A step budget shared by several searches; ``part`` gives one search a share of it
+    (its own cap, counted in the whole too)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, whole: Steps | None = None) -> None:
         self.left = count
+        self.whole = whole
 
     def take(self) -> None:
         self.left -= 1
+        if self.whole is not None:
+            self.whole.take()
         if self.left < 0:
             raise OutOfSteps
+
+    def part(self, count: int) -> Steps:
+        """A budget of at most ``count`` of these steps (running out of it raises
+        OutOfSteps while this one may have steps left)."""
+        return Steps(min(count, max(self.left, 0)), whole=self)
 
 
 def fresh_layout(
