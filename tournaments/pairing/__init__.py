@@ -256,7 +256,10 @@ def _by_search(
             anyone = _any_seating(request, active, count, steps)
             if anyone is None:
                 continue  # provably no seating with this many byes
-            options = [_deserving_seating(request, active, candidates, count, steps)]
+            try:
+                options = [_deserving_seating(request, active, candidates, count, steps)]
+            except OutOfSteps:  # a seating exists: the full pairing's, or the one found
+                options = []
             if count > n_byes:
                 options.append(_pair_with_byes(request, active, candidates, rank, count))
             found = [o for o in options if o is not None]
