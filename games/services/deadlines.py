@@ -260,8 +260,9 @@ def reminders_reset(
 
 
 def send_reminders(*, now: datetime | None = None) -> int:
-    """Email every active seat that still owes an order when its prompt's deadline is
-    less than the game's ``reminder_hours`` away; once per prompt and seat. Returns how
+    """Email every active seat that still owes an order when its prompt's reminder is due
+    (``reminder_due_at``: the game's ``reminder_hours`` before the deadline, out of the
+    quiet hours); once per prompt and seat (again after ``reminders_reset``). Returns how
     many reminders were queued. The orders, the reminders already sent and the seats of
     every prompt in its window are read in three queries (the sweep runs every few
     minutes: it read two a prompt and tried to insert every reminder again)."""
