@@ -476,9 +476,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             rnd, warnings = rounds.round_pair_by_hand(
                 tournament=tournament, tables=tables, byes=byes, by=user, force=bool(post.get("force"))
             )
-            for w in warnings:
-                messages.warning(request, w)
-            if rnd is None:
+            if rnd is None:  # saved, the round shows its warnings itself (they showed twice)
+                for w in warnings:
+                    messages.warning(request, w)
                 raise ApplicationError("Not saved: confirm the warnings to pair this way anyway.")
         return _act(request, tournament, do, "Round paired by hand.",
                     keep={"form": "pair_by_hand", "tables": post.get("tables", "")})

@@ -75,6 +75,19 @@ def test_withdrawing_during_a_started_round_counts_that_round():
 # --- byes made by hand -----------------------------------------------------------------
 
 
+def test_a_requested_bye_named_in_a_hand_pairing_is_kept_not_refused():
+    """An organizer's journey: the panel lists "Byes this round: Zoe (requested bye)";
+    typed back into a hand pairing it was refused ("Not playing round 1")."""
+    organizer, _users, t, regs = _open_cup("rb", 5, ruleset="5x", table_sizes=(4,))
+    tsvc.bye_request(registration=regs[4], round_number=1, by=regs[4].user)
+    ids = [r.pk for r in regs]
+    rnd, warnings = rounds.round_pair_by_hand(
+        tournament=t, tables=[ids[:4]], byes=[ids[4]], by=organizer
+    )
+    assert warnings == [] and rnd is not None
+    assert [(b.registration_id, b.kind) for b in rnd.byes.all()] == [(ids[4], "requested")]
+
+
 def test_pairing_by_hand_warns_about_byes_the_tables_could_avoid():
     organizer, _users, t, regs = _open_cup("hb", 7, ruleset="5x", table_sizes=(4, 3))
     ids = [r.pk for r in regs]
@@ -610,9 +623,9 @@ def test_a_player_forbidden_with_everyone_sits_out_and_the_organizer_is_told(cli
     [table] = rnd.tables.all()
     assert regs[ann.pk] not in table.players
     [warning] = rnd.warnings
-    assert warning.startswith(f"2 pairing bye(s) ({ann.username}, ") and "where 0 would do" in warning
+    assert warning.startswith(f"2 pairing bye(s) ({ann.username}, ") and ", 2 more than the table" in warning
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
-    assert "where 0 would do: the pairs who must not meet leave no other way" in panel
+    assert "2 more than the table sizes need: the pairs who must not meet leave no other way" in panel
 
 
 @pytest.mark.parametrize("text,message", [

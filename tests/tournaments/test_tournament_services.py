@@ -1014,3 +1014,25 @@ def test_reading_a_pool_for_its_ratings_reads_no_pairing_data():
     )
     assert len(queries) == 2
     assert not any("pairing_input" in q["sql"] or "pairing_output" in q["sql"] for q in queries)
+
+
+def test_an_automatic_pairing_tells_the_organizer_the_repeats_it_could_not_avoid():
+    """An organizer's journey: round 3 seated two players together a third time and the
+    panel said nothing (a hand pairing with the same table warned). Four players at one
+    table of 4 meet again in round 2: every pair is named."""
+    organizer, *players = make_users(5, prefix="rw")
+    t = tsvc.tournament_create(organizer=organizer, name="Four", ruleset="5x", table_sizes=[4],
+                               rounds_count=2, tiebreaks=["buchholz"])  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    first = rounds.round_pair(tournament=t, by=organizer)
+    assert first.warnings == []  # nobody had met
+    rounds.round_start(rnd=first, by=organizer)
+    [table] = first.tables.select_related("game")
+    play_to_the_end(table.game)
+    assert results.results_collect() == 1
+    second = rounds.round_pair(tournament=t, by=organizer)
+    assert len(second.warnings) == 6  # the six pairs of the one table
+    assert all(w.startswith("Table 1: ") and w.endswith("have met 1 time(s) before.")
+               for w in second.warnings)  # fmt: skip

@@ -66,7 +66,13 @@ def _pair_locked(
     rnd.pairing_input = request
     rnd.pairing_output = output
     rnd.paired_by_hand = False
-    rnd.warnings = _extra_byes_warning(tournament=tournament, request=request, output=output)
+    # The organizer sees what the pairing could not avoid, as a hand pairing shows it (an
+    # organizer's journey: a third meeting of two players went unsaid).
+    rnd.warnings = [
+        *hand_pairing_warnings(tournament=tournament, number=number,
+                               tables=[[int(p) for p in t] for t in output["tables"]]),
+        *_extra_byes_warning(tournament=tournament, request=request, output=output),
+    ]  # fmt: skip
     rnd.save()
     _store_pairing(rnd=rnd, tables=output["tables"], pairing_byes=output["byes"])
     log_add(
@@ -92,8 +98,8 @@ def _extra_byes_warning(*, tournament: Tournament, request: dict, output: dict) 
              for r in tournament.registrations.select_related("user").filter(pk__in=ids)}  # fmt: skip
     who = ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
     return [
-        f"{len(ids)} pairing bye(s) ({who}) where {needed} would do: the pairs who must not "
-        "meet leave no other way to seat everyone."
+        f"{len(ids)} pairing bye(s) ({who}), {len(ids) - needed} more than the table sizes "
+        "need: the pairs who must not meet leave no other way to seat everyone."
     ]
 
 
@@ -136,7 +142,8 @@ def round_repair(*, rnd: Round, by: Any) -> Round:
 def hand_pairing_warnings(
     *, tournament: Tournament, number: int, tables: Sequence[Sequence[int]]
 ) -> list[str]:
-    """Warnings about a pairing made by hand: repeat meetings and forbidden pairs."""
+    """Warnings about a pairing: repeat meetings and forbidden pairs (by hand; an
+    automatic pairing has only the repeats it could not avoid)."""
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     met: dict[frozenset[int], int] = {}
     for table in Table.objects.filter(round__tournament=tournament, round__number__lt=number):
@@ -183,6 +190,14 @@ def round_pair_by_hand(
             number = _next_number(tournament)
         request = selectors.pairing_input(tournament=tournament, round_number=number, seed=0)
         active = {int(p["id"]) for p in request["players"] if not p.get("withdrawn")}
+        # A player who asked for a bye this round keeps it: named among the byes (as the
+        # panel lists it), it is not a pairing bye, and not an error (an organizer's
+        # journey: copying the panel's own pairing was refused).
+        requested = {
+            r.pk for r in tournament.registrations.all()
+            if number in (r.requested_byes or []) and r.first_round <= number
+        }  # fmt: skip
+        byes = [b for b in byes if int(b) not in requested]
         placed = [int(p) for t in tables for p in t] + [int(b) for b in byes]
         if len(placed) != len(set(placed)):
             raise ValidationError("A player is placed twice.")
