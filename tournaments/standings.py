@@ -55,7 +55,8 @@ TIEBREAK_NAMES = {
 # What each tie-break counts, in a sentence, for the standings page's explanation.
 TIEBREAK_HELP = {
     "buchholz": "the points of the players you met, averaged at each table and added up over "
-    "the rounds: stronger opponents, higher Buchholz",
+    "the rounds: stronger opponents, higher Buchholz (an opponent's rounds without a game, "
+    "a bye or after a withdrawal, count as an average place, the FIDE way)",
     "buchholz_cut1": "Buchholz without your weakest round",
     "sonneborn_berger": "the points of the opponents you finished ahead of (half for a shared "
     "place), averaged at each table and added up over the rounds",

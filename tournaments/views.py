@@ -348,7 +348,14 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
                  **now.get(table.game_id, {"prompt": None, "waiting": []})}
             )
         byes = list(current.byes.select_related("registration__user"))
+    # Players who withdrew after this round was paired (by the organizer or themselves):
+    # said on the panel, not only when Start refuses (an organizer's journey).
+    gone = []
+    if current is not None and current.status == Round.Status.PAIRED:
+        seated = [p for row in tables for p in row["players"]] + [b.registration for b in byes]
+        gone = [str(r.user) for r in seated if r.status != Registration.Status.ACTIVE]
     return render(request, "tournaments/manage.html", {
+        "gone": gone,
         "t": tournament,
         "registrations": tournament.registrations.select_related("user"),
         "current": current,

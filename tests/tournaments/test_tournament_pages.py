@@ -760,3 +760,24 @@ def test_a_game_over_shows_no_empty_organizer_tools(client, people):
     assert 'id="organizer"' in client.get(url).content.decode()
     client.post(reverse("games:organizer", args=[game.pk, "end"]), {"reason": "club", "confirm": "on"})
     assert 'id="organizer"' not in client.get(url).content.decode()
+
+
+def test_the_panel_says_who_withdrew_after_the_round_was_paired(client, people):
+    """An organizer's journey: a player withdrew from a paired round and the panel still
+    seated them without a word until Start refused."""
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Gone", ruleset="6x5", table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    rounds.round_pair(tournament=t, by=org)
+    client.force_login(org)
+    url = reverse("tournaments:manage", args=[t.slug])
+    assert 'id="withdrawn-since"' not in client.get(url).content.decode()
+    reg = t.registrations.get(user=players[0])
+    tsvc.registration_withdraw(registration=reg, by=players[0])  # the player, not the organizer
+    page = client.get(url).content.decode()
+    assert f"{players[0]} withdrew after this round was paired: re-pair it before starting it." in page
