@@ -208,6 +208,15 @@ def when(value: Any, style: str = "") -> str:
 
 
 @register.filter
+def stage_of(prompt: Any, ruleset: str) -> str:
+    """Where a prompt stands in words ("round 2, play", "turn 6"), as emails say it:
+    organizers do not know prompt numbers (an organizer's journey)."""
+    from games.presentation import prompt_stage
+
+    return prompt_stage(ruleset=ruleset, round_number=prompt.round, phase=prompt.phase)
+
+
+@register.filter
 def iso_attr(value: Any) -> str:
     """A moment for a ``<time datetime>`` attribute: ISO 8601 to the second (HTML allows
     at most three digits of a second's fraction; the views carry six)."""

@@ -466,6 +466,9 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
 
     page = client.get(f"/tournaments/{t.slug}/rounds/1/").content.decode()
     assert cells(page) == [pending[0], ", ".join(waiting_second)]
+    # Where the game stands, as its emails say it (6x5 counts turns), not a prompt number
+    # (an organizer's journey: organizers do not know prompts).
+    assert '<span class="muted small">(turn 1)</span>' in page and "(prompt 1)" not in page
     # The player's own box on the tournament's page says whether its order is wanted.
     other = first.game.seats.exclude(pk=mover.pk).get()
     client.force_login(mover.user)
