@@ -693,9 +693,16 @@ def place_of(ranking: Any, name: str) -> str:
     return ""
 
 
-def local_time(value: datetime) -> str:
-    """A moment as emails and messages write it, in the active time zone (set for the
-    reader by ``_send_to_seat``, ``_notice``, the email gateway and the player's pages),
-    as the game page writes it: ``Wed 25 Nov 2026, 18:00 CET``."""
+def local_time(value: datetime, style: str = "") -> str:
+    """A moment as pages, emails and messages write it, in the active time zone (set for
+    the reader by ``_send_to_seat``, ``_notice``, the email gateway and the player's
+    pages): ``Wed 25 Nov 2026, 18:00 CET`` (``short``: no year; ``seconds``: with seconds;
+    ``day``: no weekday, ``25 Nov 2026 18:00 CET``). The zone's name comes from the zone
+    itself, right in the hour a clock goes back (Django's ``T`` writes none there)."""
     local = timezone.localtime(value)
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M %Z}"
+    zone = local.tzname() or local.strftime("%z")
+    clock = f"{local:%H:%M:%S}" if style == "seconds" else f"{local:%H:%M}"
+    if style == "day":
+        return f"{local.day} {local:%b %Y} {clock} {zone}"
+    year = "" if style == "short" else f" {local.year}"
+    return f"{local:%a} {local.day} {local:%b}{year}, {clock} {zone}"

@@ -240,23 +240,17 @@ def reminder_due_at(*, game: Game, prompt: Prompt) -> datetime:
     return planned
 
 
-def reminders_reset(
-    *, game: Game, prompt: Prompt, seat_name: str | None = None, now: datetime | None = None
-) -> int:
-    """After a deadline moved (an extension, a resume) or a seat changed hands: the
-    reminders already sent for ``prompt`` (of ``seat_name`` only, if given) are forgotten
-    when the new reminder time is still to come, so that they go out again before the
-    new deadline (a time audit: a player reminded before the old deadline heard nothing
-    before the new one). A reminder time already past keeps them: the notice of the
-    change has just said the deadline. Returns how many were forgotten."""
+def reminders_reset(*, game: Game, prompt: Prompt, now: datetime | None = None) -> int:
+    """After a deadline moved (an extension, a resume): the reminders already sent for
+    ``prompt`` are forgotten when the new reminder time is still to come, so that they go
+    out again before the new deadline (a time audit: a player reminded before the old
+    deadline heard nothing before the new one). A reminder time already past keeps them:
+    the notice of the change has just said the deadline. Returns how many were forgotten."""
     if prompt.deadline is None or game.reminder_hours <= 0:
         return 0
     if reminder_due_at(game=game, prompt=prompt) <= (now or timezone.now()):
         return 0
-    sent = Reminder.objects.filter(prompt=prompt)
-    if seat_name is not None:
-        sent = sent.filter(seat_name=seat_name)
-    return sent.delete()[0]
+    return Reminder.objects.filter(prompt=prompt).delete()[0]
 
 
 def send_reminders(*, now: datetime | None = None) -> int:

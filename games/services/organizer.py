@@ -368,7 +368,6 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
             if withdrawn and prompt.ready_at is not None:  # incomplete again
                 Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
                 prompt.ready_at = prompt.resolve_after = None
-            reminders_reset(game=game, prompt=prompt, seat_name=old.name)  # a new player
         log_append(
             game=game,
             kind="seat_replaced",

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -195,16 +194,12 @@ def when(value: Any, style: str = "") -> str:
     ``1 Nov 2026 01:30 EST``). The zone's name comes from the zone itself: Django's ``T``
     wrote none in the hour a clock goes back (``01:30 .``: two deadlines an hour apart
     read alike)."""
+    from games.presentation import local_time
+
     value = iso_time(value)
     if not hasattr(value, "tzinfo") or value.tzinfo is None:
         return "" if value in (None, "") else str(value)
-    local = timezone.localtime(value)
-    zone = local.tzname() or local.strftime("%z")
-    clock = f"{local:%H:%M:%S}" if style == "seconds" else f"{local:%H:%M}"
-    if style == "day":
-        return f"{local.day} {local:%b %Y} {clock} {zone}"
-    year = "" if style == "short" else f" {local.year}"
-    return f"{local:%a} {local.day} {local:%b}{year}, {clock} {zone}"
+    return local_time(value, style)
 
 
 @register.filter
