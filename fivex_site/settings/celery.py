@@ -123,6 +123,10 @@ CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
 )
+# Queued as soon as a game ends (games.services.queueing.enqueue_game_over_tasks), so a
+# tournament table's result, the ratings and the round's end follow within seconds rather
+# than at the beat's next minute.
+FIVEX_GAME_OVER_TASKS = ["tournaments.tasks.collect_results"]
 CELERY_BEAT_SCHEDULE = {
     "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},

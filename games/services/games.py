@@ -508,8 +508,10 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
         payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
     )
     from games.services.organizer import seat_offers_close
+    from games.services.queueing import enqueue_game_over_tasks
 
     seat_offers_close(game=game, why="the game is over")
+    enqueue_game_over_tasks()
     notify_game_notice(
         game=game,
         subject=f"Game over: {winner.name} wins",

@@ -26,6 +26,7 @@ from games.presentation import and_list, local_time
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours, reminders_reset
 from games.services.locking import lock_game
+from games.services.queueing import enqueue_game_over_tasks
 
 MAX_EXTENSION_HOURS = 24 * 14
 # Every offer and every pause or resume emails players, with the game's name (text the
@@ -621,6 +622,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
             payload.update(end_reveal(game=game))
         log_append(game=game, kind="game_ended", payload=payload)
         seat_offers_close(game=game, why="the game was ended")
+        enqueue_game_over_tasks()
         notify_game_notice(
             game=game,
             subject="Game ended",

@@ -23,7 +23,8 @@ RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "in
 
 def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
     """``task.delay(*args)`` (or after ``countdown`` seconds) once the transaction
-    commits; a broker that cannot be reached is logged, not raised."""
+    commits; a broker that cannot be reached is logged, not raised. ``task`` may be a
+    task or a signature (a task named, not imported)."""
 
     def enqueue() -> None:
         try:
@@ -38,3 +39,16 @@ def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
 
     enqueue.task = task  # type: ignore[attr-defined]  # what it queues (tests read it)
     transaction.on_commit(enqueue)
+
+
+def enqueue_game_over_tasks() -> None:
+    """A game ended (finished, walked over or ended by its organizer): once the
+    transaction commits, queue each task ``settings.FIVEX_GAME_OVER_TASKS`` names, without
+    arguments. By name, since what reacts to a game's end (the tournaments' results) lives
+    in rooms the games room does not import; each such task is a sweep, safe to run at any
+    time, that the beat runs every minute anyway: this only spares the wait for it."""
+    from celery import current_app
+    from django.conf import settings
+
+    for name in getattr(settings, "FIVEX_GAME_OVER_TASKS", ()):
+        enqueue_on_commit(current_app.signature(name))

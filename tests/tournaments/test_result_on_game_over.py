@@ -1,0 +1,80 @@
+"""A tournament table's result follows its game's end within seconds: the game's end
+queues the results sweep (by name), instead of leaving the table 'pending' until the
+beat's next minute."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Game
+from games.services.games import seat_resign
+from games.services.organizer import game_end
+from tests.games.core_support import play_defaults
+from tests.tournaments.test_tournament_services import make_users
+from tournaments.models import Round, Table
+from tournaments.services import rounds
+from tournaments.services import tournaments as tsvc
+
+RESULTS_TASK = "tournaments.tasks.collect_results"
+
+
+def _started_table(prefix: str) -> tuple[object, Table]:
+    organizer, *players = make_users(4, prefix=prefix)
+    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset="5x",
+                               table_sizes=[3], rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    return organizer, rnd.tables.select_related("game").get()
+
+
+def _queued_names(callbacks) -> list[str]:
+    return [getattr(getattr(cb, "task", None), "name", None) for cb in callbacks]
+
+
+@pytest.mark.django_db
+def test_every_way_a_game_ends_queues_the_results_sweep(django_capture_on_commit_callbacks):
+    _, table = _started_table("w")
+    seats = list(table.game.seats.order_by("position"))
+    with django_capture_on_commit_callbacks() as callbacks:
+        seat_resign(seat=seats[0])
+    assert RESULTS_TASK not in _queued_names(callbacks)  # the game goes on
+    with django_capture_on_commit_callbacks() as callbacks:
+        seat_resign(seat=seats[1])  # a walkover
+    table.game.refresh_from_db()
+    assert table.game.status == Game.Status.FINISHED
+    assert _queued_names(callbacks).count(RESULTS_TASK) == 1
+
+    organizer, table = _started_table("e")
+    with django_capture_on_commit_callbacks() as callbacks:
+        game_end(game=table.game, by=organizer, reason="the club closed")
+    assert _queued_names(callbacks).count(RESULTS_TASK) == 1
+
+    _, table = _started_table("p")
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert play_defaults(table.game)  # played to the end by the engine's rules
+    table.game.refresh_from_db()
+    assert table.game.status == Game.Status.FINISHED
+    assert _queued_names(callbacks).count(RESULTS_TASK) == 1
+
+
+@pytest.mark.worker
+def test_a_walkover_is_recorded_by_the_worker_without_the_beat(celery_worker_process):
+    _, table = _started_table("k")
+    seats = list(table.game.seats.order_by("position"))
+    seat_resign(seat=seats[0])
+    seat_resign(seat=seats[1])  # seats[2] wins; no beat runs in this test
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        table.refresh_from_db()
+        if table.ranking is not None:
+            break
+        time.sleep(0.2)
+    ranking = table.ranking and [set(group) for group in table.ranking]
+    assert ranking == [{table.players[2]}, set(table.players[:2])], celery_worker_process.log()
+    assert table.result_source == "game"
+    assert Round.objects.get(pk=table.round_id).status == Round.Status.FINISHED
