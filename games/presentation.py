@@ -546,6 +546,17 @@ _DEFAULT_REASONS = {
 }
 
 
+def short_number(value: Any, places: int = 2) -> str:
+    """A score as people write it: rounded to ``places`` decimals, without trailing
+    zeros (``1``, ``1.5``, ``2.33``; Django's floatformat wrote ``1`` beside ``1.50``)."""
+    try:
+        number = round(float(value), places)
+    except (TypeError, ValueError):
+        return str(value)
+    text = f"{number:.{places}f}".rstrip("0").rstrip(".") if places else f"{number:.0f}"
+    return "0" if text in ("-0", "") else text
+
+
 def and_list(names: list[str]) -> str:
     """Names as a sentence says them: "ann", "ann and bob", "ann, bob and cat"."""
     names = [str(n) for n in names]
@@ -682,7 +693,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def place_of(ranking: Any, name: str) -> str:
+def place_of(ranking: Any, name: Any) -> str:
     """Where seat ``name`` finished in ``ranking`` (groups, best first): ``2nd of 5``,
     ``tied 2nd of 5``; "" when it is not ranked."""
     place, size = 1, sum(len(group) for group in ranking or [])

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from games.presentation import place_of
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
 
@@ -295,6 +296,18 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
     return tournament.rounds.filter(number=number).first()
 
 
+def _absence(registration: Registration, number: int) -> str:
+    """Why a player has neither table nor bye in round ``number``."""
+    withdrawn = registration.withdrawn_after_round
+    if withdrawn is not None and withdrawn < number and (
+        withdrawn >= registration.first_round or number < registration.first_round
+    ):
+        return "withdrawn"
+    if number < registration.first_round:
+        return f"not entered yet (from round {registration.first_round})"
+    return "not paired"
+
+
 def player_history(*, tournament: Tournament, registration: Registration) -> list[dict[str, Any]]:
     """Round by round: the table, the opponents, the place and points, or the bye."""
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
@@ -316,10 +329,12 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
             )
             if table.ranking:
                 pts = standings_mod.place_points(table.ranking, ppp.get(len(table.players), [0.0]))
-                place = next(i for i, g in enumerate(table.ranking) if registration.pk in g) + 1
-                line.update(place=place, points=pts[registration.pk])
+                # as the result's email says it: "tied 2nd of 4", and 4th (not 3rd) after
+                # two players level in 2nd place
+                line.update(place=place_of(table.ranking, registration.pk),
+                            points=pts[registration.pk])
         else:
-            line.update(kind="not paired", points=0.0)
+            line.update(kind=_absence(registration, rnd.number), points=0.0)
         out.append(line)
     return out
 

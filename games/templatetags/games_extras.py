@@ -175,6 +175,14 @@ def number(value: Any) -> Any:
 
 
 @register.filter
+def points(value: Any) -> str:
+    """A score or tie-break: ``1``, ``1.5``, ``2.33`` (as the emails write them)."""
+    from games.presentation import short_number
+
+    return short_number(value)
+
+
+@register.filter
 def short_hash(value: Any, length: int = 12) -> str:
     """The first characters of a hex digest, for compact display."""
     text = str(value or "")

@@ -748,7 +748,7 @@ def test_the_standings_say_how_they_are_counted(client, people):
     help_ = page[page.index('id="standings-help"'):page.index("</details>", page.index('id="standings-help"'))]
     assert "How the standings are counted" in help_
     assert "at a table of 2, 1 / 0 (from first place down" in help_
-    assert "A bye scores 1, a bye you asked for 0.50." in help_, help_
+    assert "A bye scores 1, a bye you asked for 0.5." in help_, help_  # as the emails write it
     assert "<strong>Buchholz</strong>: the points of the players you met" in help_
     assert "Sonneborn" not in help_  # only the tie-breaks this tournament uses
 
@@ -784,3 +784,43 @@ def test_the_panel_says_who_withdrew_after_the_round_was_paired(client, people):
     tsvc.registration_withdraw(registration=reg, by=players[0])  # the player, not the organizer
     page = client.get(url).content.decode()
     assert f"{players[0]} withdrew after this round was paired: re-pair it before starting it." in page
+
+
+def test_history_and_standings_write_places_and_points_as_the_emails_do(client, people):
+    """An organizer's journey: a player's history put the player after two who tied for
+    2nd place at "3" (the result's email said 4th), a tied place had no mark, the
+    standings wrote 1 beside 1.50, and a late entrant's or a withdrawn player's rounds
+    read "not paired"."""
+    from games.services.organizer import game_end
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    User = get_user_model()
+    late = User.objects.create_user("eve", "eve@example.com", "pw")
+    t = tsvc.tournament_create(organizer=org, name="Ties cup", ruleset="5x", table_sizes=[4],
+                               rounds_count=2, points_per_place={"4": [3, 2, 1, 0]})
+    tsvc.tournament_open(tournament=t, by=org)
+    regs = [tsvc.registration_add(tournament=t, user=u, by=org) for u in players]
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    table = rnd.tables.get()
+    game_end(game=table.game, by=org, reason="the club closed")
+    a, b, c, d = table.players
+    results.result_enter(table=table, ranking=[[a], [b, c], [d]], by=org, reason="agreed")
+    late_reg = tsvc.registration_add(tournament=t, user=late, by=org)  # enters in round 2
+    gone = next(r for r in regs if r.pk == a)
+    tsvc.registration_withdraw(registration=gone, by=org)
+    rounds.round_pair(tournament=t, by=org)
+
+    def history(reg_id: int) -> str:
+        page = client.get(reverse("tournaments:player", args=[t.slug, reg_id])).content.decode()
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+    assert "4th of 4" in history(d)
+    assert "tied 2nd of 4" in history(b) and "tied 2nd of 4" in history(c)
+    assert re.search(r"ann, cat, dan tied 2nd of 4 1\.5 ", history(b))  # place, points
+    assert "1st of 4" in history(a) and "withdrawn" in history(a)
+    assert "not entered yet (from round 2)" in history(late_reg.pk)
+    assert "not paired" not in history(a) + history(late_reg.pk)
+    standings = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    assert "<strong>1.5</strong>" in standings and "1.50" not in standings

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fivex_site.links import public_reverse
-from games.presentation import ordinal
+from games.presentation import ordinal, place_of, short_number
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.standings import place_points
@@ -19,7 +19,7 @@ TOP_LINES = 10
 
 
 def _points(value: float) -> str:
-    text = f"{round(value, 2):g}"
+    text = short_number(value)
     return f"{text} point{'' if text == '1' else 's'}"
 
 
@@ -52,14 +52,7 @@ def _standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]
 
 
 def _place_text(ranking: list[list[int]], reg_id: int) -> str:
-    place = 1
-    for group in ranking:
-        if reg_id in group:
-            size = sum(len(g) for g in ranking)
-            tied = " (tied)" if len(group) > 1 else ""
-            return f"{ordinal(place)} of {size}{tied}"
-        place += len(group)
-    return "not ranked"
+    return place_of(ranking, reg_id) or "not ranked"
 
 
 def _table_result(
