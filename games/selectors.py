@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 import secrets
+import unicodedata
 import zoneinfo
 from typing import Any
 
@@ -655,6 +656,37 @@ def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
             return None
         return users.filter(email__iexact=text).order_by("pk").first()
     return users.filter(username__iexact=text).order_by("pk").first()
+
+
+def _folded(text: str) -> str:
+    """``Zoë`` -> ``zoe``: without accents, case folded."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
+    """Player names that read as ``text`` but for accents (``Zoe`` for Zoë, ``Jose``
+    for José), for a "did you mean" when ``text`` names nobody: a name is looked up
+    exactly, since two accounts may differ by an accent only."""
+    from django.db.models.functions import Length
+
+    text = str(text or "").replace("\x00", "").strip()
+    if not text or "@" in text:
+        return []
+    target = _folded(text)
+    names = (
+        get_user_model().objects.filter(is_active=True)
+        .annotate(length=Length("username")).filter(length=len(unicodedata.normalize("NFC", text)))
+        .values_list("username", flat=True)
+    )
+    return sorted(n for n in names if _folded(n) == target and n != text)[:limit]
+
+
+def did_you_mean(text: Any) -> str:
+    """`` Did you mean Zoë?`` after "no such player" when ``text`` reads as a player's
+    name but for accents; "" otherwise."""
+    like = player_names_like(text=text)
+    return f" Did you mean {' or '.join(like)}?" if like else ""
 
 
 NAME_NOT_ADDRESS = (

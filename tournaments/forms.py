@@ -124,7 +124,7 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     def clean_forbidden_pairs(self) -> list[list[int]]:
         """``"ann bob"`` lines into ``[[user id, user id], ...]``; every name must be an
         account's."""
-        from games.selectors import NAME_NOT_ADDRESS, player_by_name_or_email
+        from games.selectors import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
 
         lines = [ln.strip() for ln in (self.cleaned_data.get("forbidden_pairs") or "").splitlines()]
         lines = [ln for ln in lines if ln]
@@ -141,7 +141,8 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
             if unknown and any("@" in n for n in unknown) and not self.emails:
                 errors.append(f"Line {number}: {NAME_NOT_ADDRESS}")
             elif unknown:
-                errors.append(f"Line {number}: no player {' or '.join(unknown)}.")
+                hints = "".join(did_you_mean(n) for n in unknown)
+                errors.append(f"Line {number}: no player {' or '.join(unknown)}.{hints}")
             elif users[0].pk == users[1].pk:
                 errors.append(f"Line {number}: a pair is two different players.")
             else:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from fivex_site.converters import RowIdConverter
 from games import selectors as games_selectors
 from games.errors import ApplicationError
-from games.selectors import NAME_NOT_ADDRESS, player_by_name_or_email, time_zone_of
+from games.selectors import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email, time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
@@ -408,7 +408,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         admin = is_league_administrator(user)
         target = player_by_name_or_email(text=who, emails=admin)
         if target is None:
-            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}."
+            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}.{did_you_mean(who)}"
             messages.error(request, said)
             _keep_draft(request, tournament, {"form": "register", "user": who, "error": said})
             return redirect("tournaments:manage", slug=slug)

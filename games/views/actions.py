@@ -320,9 +320,9 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             elif new_user is None:
                 _refuse(
                     request, game, action,
-                    "There is no player with that name or email address."
-                    if request.user.is_staff
-                    else "There is no player with that name.",
+                    ("There is no player with that name or email address."
+                     if request.user.is_staff
+                     else "There is no player with that name.") + selectors.did_you_mean(who),
                 )  # fmt: skip
             elif request.user.is_staff:  # a site administrator hands it over at once
                 seat = form.seats[form.cleaned_data["seat"]]

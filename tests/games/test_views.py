@@ -270,6 +270,15 @@ def test_organizer_tools(client, users, started):
         follow=True,
     )
     assert "There is no player with that name." in messages_of(unknown)
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("Zoë", "zoe@example.test", "pw")
+    unaccented = client.post(
+        reverse("games:organizer", args=[started.pk, "replace"]),
+        {"seat": cat_seat.pk, "username": "zoe", "confirm": "on"},
+        follow=True,
+    )
+    assert "There is no player with that name. Did you mean Zoë?" in messages_of(unaccented)
     # An organizer finds players by name only: whether an address has an account, and
     # whose, is not for any player who makes a game to learn (staff may; below).
     by_address = client.post(

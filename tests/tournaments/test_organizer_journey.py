@@ -4,6 +4,7 @@ create form's bounds, drafts kept private, and the admin's reach."""
 
 from __future__ import annotations
 
+import html
 import random
 
 import pytest
@@ -657,3 +658,33 @@ def test_a_league_administrator_may_name_pairs_by_email_address(client):
     ))  # fmt: skip
     assert response.status_code == 302
     assert Tournament.objects.get(name="Staff cup").forbidden_pairs == [sorted([ann.pk, bob.pk])]
+
+
+def test_a_name_spelt_without_its_accent_is_refused_with_the_name_it_reads_as(client):
+    """An organizer's journey: 'Zoe' for Zoë was refused as 'no player Zoe' with no hint
+    (a name is looked up exactly: two accounts may differ by an accent only)."""
+    organizer, _ = make_users(2, prefix="za")
+    User = get_user_model()
+    zoe = User.objects.create_user("Zoë", "zoe@example.com", "pw")
+    User.objects.create_user("José", "jose@example.com", "pw")
+    client.force_login(organizer)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Accent cup", ruleset="6x5", table_sizes="2", forbidden_pairs="zoe jose",
+    ))
+    page = html.unescape(response.content.decode())
+    assert "Line 1: no player zoe or jose. Did you mean Zoë? Did you mean José?" in page
+    assert not Tournament.objects.exists()
+    # Spelt as the account is, the pair is taken; an exact name wins over a folded one.
+    twin = User.objects.create_user("zoe", "zoe2@example.com", "pw")
+    response = client.post("/tournaments/new/", _create_form(
+        name="Accent cup", ruleset="6x5", table_sizes="2", tiebreaks=["buchholz"],
+        forbidden_pairs="Zoë zoe",
+    ))
+    assert response.status_code == 302
+    assert Tournament.objects.get().forbidden_pairs == [sorted([zoe.pk, twin.pk])]
+    # Registering a player by name on the panel says the same.
+    t = Tournament.objects.get()
+    tsvc.tournament_open(tournament=t, by=organizer)
+    response = client.post(f"/tournaments/{t.slug}/manage/register/", {"user": "JOSE"}, follow=True)
+    panel = html.unescape(response.content.decode())
+    assert "No user 'JOSE'. Did you mean José?" in panel
