@@ -94,6 +94,21 @@ class PrivateReporterFilter(SafeExceptionReporterFilter):
         return [(name, self.cleansed_substitute) for name in tb_frame.f_locals]
 
 
+class MaskedPathTokens(logging.Filter):
+    """The tokens of the paths Django's request loggers name ("Not Found:
+    /calendar/<token>.ics", the development server's request lines) masked: an
+    operator's log is no place for the keys of a player's calendar or a game's
+    invitation. Only on those loggers: elsewhere a long run is a task id or a hash that
+    an operator needs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                mask_tokens(arg) if isinstance(arg, str) else arg for arg in record.args
+            )
+        return True
+
+
 class NotUnavailable(logging.Filter):
     """Drops a 503 answer's record (the database or the broker away): no mail to the
     admins."""

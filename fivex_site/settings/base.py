@@ -200,6 +200,7 @@ LOGGING = {
         "no_hostname_noise": {"()": "fivex_site.broker.NoHostnameNoise"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "not_unavailable": {"()": "fivex_site.errors.NotUnavailable"},
+        "masked_path_tokens": {"()": "fivex_site.errors.MaskedPathTokens"},
     },
     "loggers": {
         "kombu.connection": {"filters": ["no_hostname_noise"]},
@@ -208,6 +209,12 @@ LOGGING = {
         "mail.log": {"level": "WARNING"},
         # Django's own console handler (DEBUG only) is left out: the root's prints it.
         "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        # The paths these name may hold a token (a calendar's, an invitation's): masked.
+        "django.request": {"filters": ["masked_path_tokens"]},
+        # (Configuring a logger drops its handlers: the development server's request
+        # lines go to the console as every other line.)
+        "django.server": {"handlers": ["console"], "filters": ["masked_path_tokens"],
+                          "level": "INFO", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
