@@ -666,6 +666,29 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     return ""
 
 
+def _quiet_hours_here(zone_name: str, start: int, end: int) -> str:
+    """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` today in
+    the zone the page is written in (the reader's), when its clock reads otherwise."""
+    import zoneinfo
+    from datetime import time as clock
+    from datetime import timedelta
+
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return ""
+    here = timezone.get_current_timezone()
+    if getattr(here, "key", None) == zone_name:
+        return ""
+    today = timezone.now().astimezone(zone).date()
+    begins = datetime.combine(today, clock(start), tzinfo=zone).astimezone(here)
+    ends = datetime.combine(today + timedelta(days=end <= start), clock(end), tzinfo=zone).astimezone(here)
+    if (begins.hour, begins.minute) == (start, 0) and (ends.hour, ends.minute) == (end, 0):
+        return ""
+    name = getattr(here, "key", None) or str(here)
+    return f"; {begins:%H:%M}-{ends:%H:%M} in {name}"
+
+
 def deadline_policy_text(*, game: Any) -> str:
     """A game's deadline rules in a line, for its players (the organizer set them at
     creation; only the log said them): "Each prompt: 36 hours, 15 minutes' grace;
@@ -681,7 +704,10 @@ def deadline_policy_text(*, game: Any) -> str:
     start, end = getattr(game, "quiet_hours_start", None), getattr(game, "quiet_hours_end", None)
     if start is not None and end is not None:
         zone = getattr(game, "quiet_hours_time_zone", "") or "UTC"
-        parts.append(f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}) move to {end:02d}:00")
+        parts.append(
+            f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}{_quiet_hours_here(zone, start, end)})"
+            f" move to {end:02d}:00"
+        )
     reminder = getattr(game, "reminder_hours", 0) or 0
     parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")
     return "; ".join(parts) + "."
