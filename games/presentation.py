@@ -666,7 +666,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     return ""
 
 
-def _quiet_hours_here(zone_name: str, start: int, end: int) -> str:
+def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
     """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` today in
     the zone the page is written in (the reader's), when its clock reads otherwise."""
     import zoneinfo
@@ -705,7 +705,7 @@ def deadline_policy_text(*, game: Any) -> str:
     if start is not None and end is not None:
         zone = getattr(game, "quiet_hours_time_zone", "") or "UTC"
         parts.append(
-            f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}{_quiet_hours_here(zone, start, end)})"
+            f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}{quiet_hours_here(zone, start, end)})"
             f" move to {end:02d}:00"
         )
     reminder = getattr(game, "reminder_hours", 0) or 0

@@ -183,6 +183,18 @@ def points(value: Any) -> str:
 
 
 @register.filter
+def quiet_hours_here(owner: Any) -> str:
+    """``"; 13:00-23:00 in Europe/Paris"``: a game's or tournament's quiet hours on the
+    reader's clock, when it reads otherwise ("" if not)."""
+    from games.presentation import quiet_hours_here as here
+
+    start, end = getattr(owner, "quiet_hours_start", None), getattr(owner, "quiet_hours_end", None)
+    if start is None or end is None:
+        return ""
+    return here(getattr(owner, "quiet_hours_time_zone", "") or "UTC", start, end)
+
+
+@register.filter
 def short_hash(value: Any, length: int = 12) -> str:
     """The first characters of a hex digest, for compact display."""
     text = str(value or "")
