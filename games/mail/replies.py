@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.mail.addresses import redact_address, shown_address
 from games.mail.parsing import REPLY_MARKER, ParsedMail, thread_ids
-from games.presentation import order_reading, prompt_stage
+from games.presentation import and_list, event_text, order_reading, prompt_stage
 from games.rules_text import FORCED_NOTES
 
 logger = logging.getLogger("games.mail")
@@ -442,9 +442,13 @@ def status_text(seat: Any) -> str:
         deadline = prompt.get("deadline")
         when = _when(datetime.fromisoformat(deadline)) if deadline else "none"
         waiting = [p for p in prompt.get("pending") or [] if p not in (prompt.get("ready") or [])]
+        # As the turn emails say it ("prompt 4 (turn 4)"), and "you" to the seat itself.
+        stage = prompt_stage(ruleset=seat.game.ruleset, round_number=prompt["round"],
+                             phase=prompt["phase"])
+        waiting = ["you" if name == seat.name else name for name in waiting]
         lines.append(
-            f"Prompt {prompt['number']} (round {prompt['round']}, {prompt['phase']}), deadline "
-            f"{when}: " + (f"waiting for {', '.join(waiting)}." if waiting else "every order is in.")
+            f"Prompt {prompt['number']} ({stage}), deadline {when}: "
+            + (f"waiting for {and_list(waiting)}." if waiting else "every order is in.")
         )
         order = wrapper["my_order"]
         lines.append(
@@ -456,7 +460,9 @@ def status_text(seat: Any) -> str:
     if wrapper["legal_orders"]:
         listed = email_legal_lines(seat.game.ruleset, wrapper["legal_orders"], view or None, seat.name)
         lines += ["Legal orders now:", *(f"    {line}" for line in listed)]
-    events = [e["text"] for e in wrapper["events"] or [] if e.get("text")]
+    # as the turn emails write them (4X Dice's dice "0/1", not the log's "[0, 1]")
+    events = [event_text(ruleset=seat.game.ruleset, text=e["text"])
+              for e in wrapper["events"] or [] if e.get("text")]
     if events:
         lines += ["Last prompt:", *(f"- {text}" for text in events)]
     return "\n".join(lines)

@@ -3,6 +3,8 @@ game-specific code."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -62,6 +64,8 @@ def test_6x5_turn_by_email_and_a_precise_refusal():
     rules = engine.get("6x5")
     for fragment in rules.secrets(state, mover):
         assert fragment not in body, "the other seat's secret goal leaked into the STATUS reply"
+    # 6x5 counts turns, as its turn emails say; the seat asking is "you".
+    assert "Prompt 2 (turn 2), deadline " in body and ": waiting for you." in body
 
 
 def test_4x_dice_allocation_by_email_resolves_the_set_up():
@@ -79,3 +83,9 @@ def test_4x_dice_allocation_by_email_resolves_the_set_up():
     row = process_message(message(to, f"{first}@example.com", "ALLOCATE explore", 20), to)
     assert (row.status, row.outcome) == ("rejected", "order_refused")
     assert "you have 2 dice: name 2 areas" in last_reply(f"{first}@example.com")
+    # STATUS writes the last prompt's dice as the turn emails do ("1/0"), not as the
+    # log's lists ("[1, 0]").
+    row = process_message(message(to, f"{first}@example.com", "STATUS", 21), to)
+    body = last_reply(f"{first}@example.com")
+    last = body[body.index("Last prompt:"):]
+    assert re.search(r"allocated \d/\d to E", last) and not re.search(r"\[\d, \d\]", last), last

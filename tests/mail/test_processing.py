@@ -240,7 +240,10 @@ def test_status_renders_the_seat_list_one_line_each(table) -> None:
     assert sorted(seating.split(", ")) == ["ann", "bob", "cy"]
     assert f"\nSeats: {seating}\n" in reply.body
     assert "Prompt 1 (round 1, play), deadline " in reply.body
-    assert f"waiting for {seating}." in reply.body
+    # the seat that asks is "you", and the list reads as a sentence (a 6x5 player's
+    # journey: STATUS told bob it was "waiting for bob")
+    names = ["you" if n == "ann" else n for n in seating.split(", ")]
+    assert f"waiting for {', '.join(names[:-1])} and {names[-1]}." in reply.body
 
 
 def body_message(*, to: str, body: str, sender: str = "ann@example.com") -> bytes:
