@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.fivex import data as fivex_data
+from games.presentation import sixbyfive_result
 
 
 def _n(value: Any) -> Any:
@@ -176,7 +177,7 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
     if v.get("phase") == "over":
         head = f"Game over after turn {v.get('turn')}."
         if v.get("result"):
-            result = str(v["result"])
+            result = sixbyfive_result(str(v["result"]), v.get("board"))
             head += f" {result[:1].upper()}{result[1:]}."
     else:
         movers = ["your move" if s == seat else f"{s} to move" for s in v.get("pending") or []]

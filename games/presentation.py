@@ -142,13 +142,46 @@ def waiting_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
 _FACE_LIST = re.compile(r"\[(\d+), (\d+)\]")
 
 
-def event_text(*, ruleset: str, text: str) -> str:
+_SIXBYFIVE_WIN = re.compile(r"^(?P<seat>.+) wins: (?P=seat)'s goal (?P<cells>-?\d+,-?\d+(?: -?\d+,-?\d+)*) is complete$")
+_COLOUR_WORDS = {"B": "blue", "R": "red", "Y": "yellow"}
+
+
+def sixbyfive_result(text: str, board: Any) -> str:
+    """6x5's "ann wins: ann's goal 0,0 0,1 1,-2 1,-1 1,1 is complete" names the goal
+    card's own cells, which are not the board's (a player's journey: 1,-1 was a red tile
+    there): with the final ``board``, the hexes that make the goal instead, "ann wins: the
+    black tile at 0,0 and the blue tiles at 0,1 -1,2 -1,3 0,3 make ann's goal". Any
+    other text, or a board that does not show the goal, is returned as it is."""
+    from engine.sixbyfive_shapes import canonical, colour_group, hex_key, key_cell
+
+    match = _SIXBYFIVE_WIN.match(str(text or ""))
+    if not match or not isinstance(board, dict):
+        return text
+    goal = canonical(key_cell(cell) for cell in match["cells"].split())
+    black = next((key_cell(k) for k, v in board.items() if v == "K"), None)
+    if black is None:
+        return text
+    for letter, colour in _COLOUR_WORDS.items():
+        group = colour_group(board, black, letter)
+        if len(group) == len(goal) and canonical(group) == goal:
+            tiles = " ".join(hex_key(cell) for cell in group if cell != black)
+            seat = match["seat"]
+            return (f"{seat} wins: the black tile at {hex_key(black)} and the {colour} tiles at "
+                    f"{tiles} make {seat}'s goal")
+    return text
+
+
+def event_text(*, ruleset: str, text: str, board: Any = None) -> str:
     """An engine event's text as pages and emails show it. 4X Dice writes a die's face
     as the dice on the page do, ships/asteroids ("Bob allocated 1/1 to EXTRACT", "now
     0/2"), not as the list "[1, 1]" of the engine's text (which stays as it is in the
-    log and the API: the log's hash chain and ``engine verify`` compare that text)."""
+    log and the API: the log's hash chain and ``engine verify`` compare that text). 6x5's
+    win names the hexes that make the goal when the final ``board`` is given
+    (``sixbyfive_result``)."""
     if ruleset == "4x-dice":
         return _FACE_LIST.sub(r"\1/\2", text)
+    if ruleset == "6x5" and board is not None:
+        return sixbyfive_result(text, board)
     return text
 
 

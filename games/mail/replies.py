@@ -461,7 +461,9 @@ def status_text(seat: Any) -> str:
         listed = email_legal_lines(seat.game.ruleset, wrapper["legal_orders"], view or None, seat.name)
         lines += ["Legal orders now:", *(f"    {line}" for line in listed)]
     # as the turn emails write them (4X Dice's dice "0/1", not the log's "[0, 1]")
-    events = [event_text(ruleset=seat.game.ruleset, text=e["text"])
+    over = str(seat.game.status) == "finished"
+    events = [event_text(ruleset=seat.game.ruleset, text=e["text"],
+                         board=view.get("board") if over else None)
               for e in wrapper["events"] or [] if e.get("text")]
     if events:
         lines += ["Last prompt:", *(f"- {text}" for text in events)]

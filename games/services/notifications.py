@@ -861,7 +861,9 @@ def notify_prompt_resolved(
             seen = [*_events_since_last_email(game=game, seat=seat, prompt=prompt), *events]
             context["events_heading"] = "What happened since your last email"
         context["events"] = [
-            event_text(ruleset=game.ruleset, text=e.get("text", ""))
+            # the game's end names the final board's hexes (6x5): this state is that board
+            event_text(ruleset=game.ruleset, text=e.get("text", ""),
+                       board=state.get("board") if next_prompt is None else None)
             for e in events_for(seen, seat.name)
         ]
         context["entered"] = _entered_line(seat, entered.get(seat.name), game.ruleset)

@@ -194,6 +194,14 @@ def quiet_hours_here(owner: Any) -> str:
     return here(getattr(owner, "quiet_hours_time_zone", "") or "UTC", start, end)
 
 
+@register.filter(name="sixbyfive_result")
+def sixbyfive_result_filter(text: Any, board: Any) -> str:
+    """6x5's win with the hexes of the final board that make the goal."""
+    from games.presentation import sixbyfive_result
+
+    return sixbyfive_result(str(text or ""), board)
+
+
 @register.filter
 def short_hash(value: Any, length: int = 12) -> str:
     """The first characters of a hex digest, for compact display."""

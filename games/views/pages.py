@@ -224,15 +224,19 @@ def _status(
     }
 
 
-def seat_history(*, game: Game, seat_name: str | None, limit: int = 40) -> list[dict[str, Any]]:
+def seat_history(
+    *, game: Game, seat_name: str | None, limit: int = 40, final_board: Any = None
+) -> list[dict[str, Any]]:
     """The events of the resolved prompts this seat may see (None: public only), newest
-    prompt first; built with engine.events_for like every other view."""
+    prompt first; built with engine.events_for like every other view. ``final_board``:
+    the board of a game that is over (the last prompt's events may name its hexes)."""
     prompts = Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED).order_by("-number")
     entered = selectors.orders_entered_for(game=game, seat_name=seat_name) if seat_name else {}
     out = []
-    for prompt in prompts[:limit]:
+    for index, prompt in enumerate(prompts[:limit]):
+        board = final_board if index == 0 else None  # the newest prompt ended the game
         texts = [
-            event_text(ruleset=game.ruleset, text=e.get("text", ""))
+            event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
             for e in events_for(prompt.events or [], seat_name)
         ]
         if texts:
@@ -373,7 +377,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         )
         if seat is not None and seat.name in pending and seat.status == "active"
         else None,
-        "history": seat_history(game=game, seat_name=seat.name if seat else None),
+        "history": seat_history(
+            game=game, seat_name=seat.name if seat else None,
+            final_board=engine_part(view).get("board") if game.status == "finished" else None,
+        ),
         "seats": seats,
         # Seats handed to another player: who holds them now, since when.
         "handovers": selectors.seat_handovers(game=game, current=seats),
