@@ -381,10 +381,15 @@ def _allocate_hint(count: int) -> str:
     )
 
 
-def _hit_hint(ships: int) -> str:
+def _hit_hint(state: State, seat: str, ships: int) -> str:
+    """How to write hits, the example naming a seat the player may hit (the next one
+    clockwise), as the seat is written: an email-only player was shown "HIT bob 1 SHIP"
+    with bob the player's own seat, which nobody may hit."""
+    players = list(state["players"])
+    other = players[(players.index(seat) + 1) % len(players)] if seat in players else "bob"
     return (
         f"send HIT <seat> <die> SHIP|ASTEROID, up to {ships} separated by ';' "
-        f"(e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"
+        f"(e.g. HIT {other} 1 SHIP; HIT {other} 2 ASTEROID), or PASS"
     )
 
 
@@ -418,6 +423,19 @@ def _find_seat(state: State, text: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _words_after_hit(state: State, tokens: list[str]) -> list[str]:
+    """The words after a complete hit ("<seat> <die> SHIP|ASTEROID") at the start of
+    ``tokens``; [] when they do not start with one or nothing follows it."""
+    for end in range(1, len(tokens) - 2):
+        if (
+            _find_seat(state, " ".join(tokens[:end])) is not None
+            and tokens[end].isascii() and tokens[end].isdigit()
+            and tokens[end + 1].upper() in KINDS
+        ):
+            return tokens[end + 2:]
+    return []
+
+
 def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, int, str]:
     tokens = segment.split()
     # The word HIT is optional (after ';'), unless a seat is really called "hit".
@@ -429,14 +447,21 @@ def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, 
             f"or HIT {tokens[0]} {tokens[1]} ASTEROID"
         )
     if len(tokens) < 3:
-        raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(ships)}")
+        raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(state, seat, ships)}")
     target_text, die_text, kind_text = " ".join(tokens[:-2]), tokens[-2], tokens[-1]
     target = _find_seat(state, target_text)
     if target is None:
         words = target_text.replace(",", " ").split()
         if "," in segment or any(w.upper() == "HIT" for w in words):
             # "HIT cat 3 SHIP, HIT dan 1 ASTEROID": several hits read as one seat's name.
-            raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(ships)}")
+            raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(state, seat, ships)}")
+        extra = _words_after_hit(state, tokens)
+        if extra:
+            # "HIT alice 1 SHIP pls": a hit, then words that are not part of it.
+            raise IllegalOrder(
+                f"{' '.join(extra)!r} after HIT {' '.join(tokens[: len(tokens) - len(extra)])} "
+                f"is not part of a hit: {_hit_hint(state, seat, ships)}"
+            )
         if len(words) > 1 and _find_seat(state, words[0]) is not None:
             # "HIT dan die 1 SHIP": a word between the seat and the die's number.
             raise IllegalOrder(
@@ -463,14 +488,14 @@ def _parse_exterminate(state: State, seat: str, lines: list[str]) -> dict[str, A
     ships = _ships_in(state, seat, "EXTERMINATE")
     segments = [s.strip() for line in lines for s in line.split(";") if s.strip()]
     if not segments:
-        raise IllegalOrder(f"empty order: {_hit_hint(ships)}")
+        raise IllegalOrder(f"empty order: {_hit_hint(state, seat, ships)}")
     if any(s.upper() == "PASS" for s in segments):
         if len(segments) > 1:
-            raise IllegalOrder(f"PASS means no hits: send PASS alone, or only hits ({_hit_hint(ships)})")
+            raise IllegalOrder(f"PASS means no hits: send PASS alone, or only hits ({_hit_hint(state, seat, ships)})")
         return {"kind": "exterminate", "hits": []}
     if segments[0].split()[0].upper() == "ALLOCATE":
         raise IllegalOrder(
-            f"you eXterminate before you roll and allocate: {_hit_hint(ships)}"
+            f"you eXterminate before you roll and allocate: {_hit_hint(state, seat, ships)}"
         )
     hits = [_parse_hit(state, seat, s, ships) for s in segments]
     if len(hits) > ships:

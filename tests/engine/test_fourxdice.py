@@ -205,10 +205,25 @@ def test_no_exterminate_prompt_without_ships_there():
          "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
         ("HIT bob die 1 SHIP",
          "there is no seat 'bob die': write the seat, then the die's number (HIT bob 1 SHIP)"),
+        # A word after a whole hit (an email-only player's "pls") was read as part of the
+        # seat's name: "there is no seat 'bob 1'", with the order as written as the fix.
+        ("hit bob 1 ship pls",
+         "'pls' after HIT bob 1 ship is not part of a hit: send HIT <seat> <die> SHIP|ASTEROID, "
+         "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
     ],
 )
 def test_hit_refusals(order, reason):
     assert refusal(exterminate_state(), "ann", order) == reason
+
+
+def test_the_hit_example_names_a_seat_the_player_may_hit():
+    """An email-only player (bob) was shown "e.g. HIT bob 1 SHIP": his own seat. The
+    example names the next seat clockwise."""
+    s = exterminate_state()
+    s["seats"]["cat"]["dice"] = s["seats"]["ann"]["dice"]  # cat's turn to eXterminate, as ann's
+    s["turn"] = "cat"
+    reason = refusal(s, "cat", "ok then")
+    assert "(e.g. HIT ann 1 SHIP; HIT ann 2 ASTEROID)" in reason and "HIT cat" not in reason
 
 
 def test_other_exterminate_refusals():
