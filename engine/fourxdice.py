@@ -403,6 +403,11 @@ def _parse_allocate(state: State, seat: str, lines: list[str]) -> dict[str, Any]
     if not tokens:  # a line of commas only
         raise IllegalOrder(f"empty order: {_allocate_hint(count)}")
     if tokens[0].upper() != "ALLOCATE":
+        first = tokens[0].upper()
+        if first in AREAS:  # "explore expand extract": the areas without the word
+            raise IllegalOrder(f"start the order with ALLOCATE: {_allocate_hint(count)}")
+        if first not in ("PASS", "HIT"):  # "alocate ...": say which word was not read
+            raise IllegalOrder(f"{tokens[0]!r} is not ALLOCATE: {_allocate_hint(count)}")
         raise IllegalOrder(f"you are allocating your dice now, so {_allocate_hint(count)}")
     areas = []
     for word in tokens[1:]:

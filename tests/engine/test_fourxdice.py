@@ -276,6 +276,9 @@ def test_refused_step_through_the_runner_changes_nothing():
         ("ALLOCATE EXPL EXPAND EXTRACT", "'EXPL' is not an area"),
         ("PASS", "you are allocating your dice now, so send ALLOCATE and 3 areas"),
         ("HIT bob 1 SHIP", "you are allocating your dice now"),
+        # An email-only player's typo was answered with the hint alone, naming nothing.
+        ("alocate explore expand extrct", "'alocate' is not ALLOCATE: send ALLOCATE and 3 areas"),
+        ("explore expand extract", "start the order with ALLOCATE: send ALLOCATE and 3 areas"),
         ("ALLOCATE EXPLORE\nALLOCATE EXPAND EXTRACT", "send one order on one line, not 2 lines"),
         ("", "empty order"),
     ],
