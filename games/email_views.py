@@ -208,10 +208,12 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
             lines += hex_sketch(shape, indent="       ")
     lines += ["", "Players:"]
     for name, p in players.items():
-        text = (
-            f"  {_you(name, seat)}: {p.get('points')} point{_s(p.get('points'))}, "
-            f"{p.get('goal_count')} goal{_s(p.get('goal_count'))}"
+        # points only when the game scores them (Scoring Points: the ``target`` option)
+        scored = (
+            f"{p.get('points')} point{_s(p.get('points'))}, "
+            if (v.get("options") or {}).get("target") else ""
         )
+        text = f"  {_you(name, seat)}: {scored}{p.get('goal_count')} goal{_s(p.get('goal_count'))}"
         if p.get("goals") and name != seat:
             text += " (" + "; ".join(_cells(g) for g in p["goals"]) + ")"
         if p.get("discarded"):

@@ -33,3 +33,23 @@ def test_the_turn_email_draws_the_board_and_the_seats_goal():
     # At the start (the black tile alone) there is nothing to draw.
     start = sixbyfive({**view, "board": {"0,0": "K"}}, "ann")
     assert "Sketch" not in start
+
+
+def test_points_are_shown_only_when_the_game_scores_them():
+    """A player's journey: '0 points' beside every seat of a game without Scoring Points
+    (the ``target`` option), on the page and in the email."""
+    from django.template.loader import render_to_string
+
+    view = {
+        "phase": "turn", "turn": 3, "pending": ["ann"], "options": {"target": 0},
+        "board": {"0,0": "K", "1,0": "B"}, "pawns": {"ann": "1,0"},
+        "reserve": {"BLUE": 7, "RED": 8, "YELLOW": 8}, "deck": 20,
+        "players": {"ann": {"points": 0, "goal_count": 1, "goals": []},
+                    "bob": {"points": 0, "goal_count": 1}},
+    }  # fmt: skip
+    assert "\n  ann (you): 1 goal\n  bob: 1 goal" in sixbyfive(view, "ann")
+    scored = {**view, "options": {"target": 3}}
+    assert "\n  ann (you): 0 points, 1 goal\n  bob: 0 points, 1 goal" in sixbyfive(scored, "ann")
+    page = render_to_string("games/rulesets/6x5.html", {"v": view, "waiting": []})
+    assert "<th>Points</th>" not in page
+    assert "<th>Points</th>" in render_to_string("games/rulesets/6x5.html", {"v": scored, "waiting": []})
