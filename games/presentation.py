@@ -454,15 +454,15 @@ def history_heading(
     "Turn N" is the turn being played: "Turn 7 (prompt 7)". 4X Dice names the one seat
     that was asked, prompt first: its events run on into the next seat's turn, often
     the next round ("Prompt 4 · bob's allocate, round 1", then "Round 2 begins…"). The
-    others: "Round 2 · play (prompt 5)", without the round while it is 0 (5X's draft,
-    4X Dice's set-up)."""
+    others: "Round 2 · play (prompt 5)", and while the round is 0 (5X's draft, 4X Dice's
+    set-up) the phase alone, capitalized as every other heading: "Draft (prompt 1)"."""
     if ruleset == "6x5":
         return f"Turn {round_number} (prompt {number})"
     if ruleset == "4x-dice" and round_number and isinstance(pending, list | tuple) and len(pending) == 1:
         return f"Prompt {number} · {pending[0]}'s {phase}, round {round_number}"
     if round_number:
         return f"Round {round_number} · {phase} (prompt {number})"
-    return f"{phase} (prompt {number})"
+    return f"{str(phase)[:1].upper()}{str(phase)[1:]} (prompt {number})"
 
 
 def prompt_stage(*, ruleset: str, round_number: Any, phase: str) -> str:
