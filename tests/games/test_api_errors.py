@@ -384,14 +384,18 @@ def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django
 def test_ids_no_row_can_have_and_unknown_endpoints_are_json_404s(table, client):
     game, clients = table
     huge = "9" * 23  # beyond any 64-bit key: once an overflow in the query (500)
+    # An id no row can have names no game, as any unknown id does (it was "no such API
+    # endpoint": a player's journey found the two answers for one mistake).
     for method, url in (
         ("get", f"/api/games/{huge}/"),
         ("post", f"/api/games/{huge}/orders/"),
         ("get", f"/api/games/{huge}/log/"),
-        ("get", "/api/no-such-endpoint/"),
     ):
-        answer = getattr(clients["ann"], method)(url, {}, format="json")
-        assert_error(answer, 404, "not_found", "no such api endpoint")
+        data = {"text": "PASS GANDHI"} if method == "post" else {}
+        answer = getattr(clients["ann"], method)(url, data, format="json")
+        assert_error(answer, 404, "not_found", "no such game")
+    answer = clients["ann"].get("/api/no-such-endpoint/")
+    assert_error(answer, 404, "not_found", "no such api endpoint")
     # The pages answer with the site's 404 page.
     for url in (f"/games/{huge}/", f"/games/{huge}/status.json", f"/tournaments/x/rounds/{huge}/"):
         page = client.get(url)
@@ -500,9 +504,10 @@ def test_unknown_endpoints_are_json_404s_with_debug_on_too(table, settings):
     unmatched URL: the API still answers JSON."""
     game, clients = table
     settings.DEBUG = True
-    for url in (f"/api/games/{'9' * 23}/", "/api/no-such-endpoint/", "/api/games/1/nope"):
+    for url in ("/api/no-such-endpoint/", "/api/games/1/nope"):
         answer = clients["ann"].get(url)
         assert_error(answer, 404, "not_found", "no such api endpoint")
+    assert_error(clients["ann"].get(f"/api/games/{'9' * 23}/"), 404, "not_found", "no such game")
 
 
 def test_routes_answer_without_their_trailing_slash(table, client):
@@ -542,7 +547,7 @@ def test_an_unknown_endpoint_posted_with_a_session_cookie_is_a_json_404(table):
     game, _clients = table
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(game.seats.get(name="ann").user)
-    answer = browser.post(f"/api/games/{'9' * 23}/orders/", {"text": "PASS GANDHI"})
+    answer = browser.post("/api/no-such-endpoint/orders/", {"text": "PASS GANDHI"})
     assert_error(answer, 404, "not_found", "no such api endpoint")
     # A real endpoint still checks the token: DRF's JSON 403.
     refused = browser.post(f"/api/games/{game.pk}/orders/", {"text": "PASS GANDHI"})
