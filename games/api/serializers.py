@@ -355,6 +355,17 @@ class ReceiptSerializer(serializers.Serializer):
     )
 
 
+class SubmittedReceiptSerializer(ReceiptSerializer):
+    """The receipt of the order just sent: with how the server read it."""
+
+    understood_as = serializers.CharField(
+        help_text="How the server read the order, in the order language as the legal orders"
+        " are written (e.g. ALLOCATE EXPLORE EXPAND for 'allocate explore expand'), as the game"
+        " page's and the email confirmation's 'Understood as'; empty when the text is written"
+        " that way already."
+    )
+
+
 class EventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     text = serializers.CharField()

@@ -28,6 +28,7 @@ from games.api.authentication import FastTokenAuthentication
 from games.api.exceptions import handler
 from games.errors import PermissionDenied
 from games.models import Game, SealedOrder, Seat
+from games.presentation import order_reading
 from games.services import games as game_services
 from games.services import orders as order_services
 from games.views.common import engine_part, legal_orders_complete, public_log
@@ -612,9 +613,9 @@ class OrderSubmitView(BaseAPIView):
         request=s.OrderInputSerializer,
         parameters=[location_header("The game, whose view shows the order as my_order.")],
         responses={
-            201: OpenApiResponse(s.ReceiptSerializer, description="Order sealed (stored now)"),
+            201: OpenApiResponse(s.SubmittedReceiptSerializer, description="Order sealed (stored now)"),
             200: OpenApiResponse(
-                s.ReceiptSerializer,
+                s.SubmittedReceiptSerializer,
                 description="The same order was already sealed for this prompt (a retry or "
                 "a double click): its receipt, nothing stored",
             ),
@@ -641,8 +642,12 @@ class OrderSubmitView(BaseAPIView):
             raise
         # The same order again (a retry, a double click): its receipt, nothing stored.
         stored = not getattr(order, "already_stored", False)
+        # How the order was read, as the page and the email confirmation say it (a
+        # player's journey: the API gave the text as typed only).
+        understood = order_reading(text=order.text, legal_orders=[], parsed=order.parsed,
+                                   ruleset=order.seat.game.ruleset)  # fmt: skip
         return Response(
-            s.ReceiptSerializer(receipt(order)).data,
+            s.SubmittedReceiptSerializer({**receipt(order), "understood_as": understood}).data,
             status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK,
             headers=game_location(game_id) if stored else None,
         )

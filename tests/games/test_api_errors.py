@@ -759,3 +759,17 @@ def test_a_refusal_naming_foreign_letters_is_two_sentences(table):
     message = refused.json()["message"]
     assert re.search(r"[A-Z]\. Orders are written with the letters A to Z", message), message
     assert "U+0410" in message
+
+
+def test_the_receipt_says_how_the_order_was_read(table):
+    """As the game page and the email confirmation do ("Understood as"): a player's
+    journey found the API receipt giving the text as typed only."""
+    game, clients = table
+    url = f"/api/games/{game.pk}/orders/"
+    typed = clients["ann"].post(url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json")
+    assert typed.status_code == 201, typed.content
+    assert typed.json()["understood_as"] == "PASS GANDHI"
+    again = clients["ann"].post(url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json")
+    assert again.status_code == 200 and again.json()["understood_as"] == "PASS GANDHI"
+    plain = clients["ann"].post(url, {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    assert plain.status_code == 201 and plain.json()["understood_as"] == ""
