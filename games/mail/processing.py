@@ -621,7 +621,24 @@ def _submit(
             return outcome
         head = signed_off_head(seat, text)
         if head is None:
-            return _refused(seat, exc, text)
+            below = _order_below_a_line(seat, text)
+            if below is None:
+                return _refused(seat, exc, text)
+            # "ok then" above an order: still refused (a line above an order is read past
+            # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
+            # orders" puzzled a player who wrote one.
+            first, order = below
+            return _refused(
+                seat,
+                OrderRefused(
+                    f"the line above your order, {first!r}, is not part of it, so nothing "
+                    f"was stored. Send {replies.one_line_order(order)} again without that "
+                    f"line (or end it with a colon, '{first.rstrip('.!')}:', and it is read "
+                    "past as a lead-in).",
+                    code="order_refused",
+                ),
+                text,
+            )
         ignored = text.strip()[len(head) :]
         named = _other_order_named(seat, head, ignored)
         if named is not None:
@@ -689,6 +706,36 @@ def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | No
                 if tuple(words[i : i + len(candidate)]) == candidate:
                     return order, " ".join(line.split())
     return None
+
+
+def _order_below_a_line(seat: Seat, text: str) -> tuple[str, str] | None:
+    """``(first line, the rest)`` when ``text`` is one line that is no order (no order
+    word, no legal order named, no address) above text that is a legal order of the
+    seat now, as the engine reads it (nothing stored); None otherwise."""
+    from engine.base import EngineError
+    from games.models import StateSnapshot
+    from games.selectors import current_prompt, legal_orders
+    from games.services.games import ruleset_get
+
+    lines = text.strip().split("\n")
+    first, rest = " ".join(lines[0].split()), "\n".join(lines[1:]).strip()
+    if not first or not rest or "@" in first:
+        return None
+    words = _order_words(first)
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    if not words or words[0] in verbs or _other_order_named(seat, "", first) is not None:
+        return None
+    prompt = current_prompt(game=seat.game)
+    if prompt is None or seat.name not in (prompt.pending or []):
+        return None
+    state = StateSnapshot.objects.filter(game=seat.game, prompt_number=prompt.number).first()
+    if state is None:
+        return None
+    try:
+        ruleset_get(seat.game.ruleset).parse_order(state.state, seat.name, rest)
+    except EngineError:
+        return None
+    return first, rest
 
 
 LEAD_IN_LINES = 3

@@ -756,8 +756,12 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
         # A lead-in that names another order is a second order: nothing is guessed.
         ("PLAY EXPLORE, no wait:\nPLAY EXPAND\n", "one order per message"),
         ("Not PLAY EXPLORE but:\nPLAY EXPAND\n", "one order per message"),
-        # A line above the order that ends with neither a colon nor a comma is no lead-in.
-        ("I think\nPLAY EXPAND\n", "one order per message"),
+        # A line above the order that ends with neither a colon nor a comma is no lead-in;
+        # the refusal says so (a player's journey: "not 2 orders" for one order).
+        ("I think\nPLAY EXPAND\n", "the line above your order, 'I think', is not part of it, "
+         "so nothing was stored. Send PLAY EXPAND again without that line (or end it with a "
+         "colon, 'I think:', and it is read past as a lead-in)."),
+        ("ok then\nplay expand\n", "the line above your order, 'ok then', is not part of it"),
         # A lead-in, then two orders: still ambiguous.
         ("My order:\nPLAY EXPAND\nPLAY EXPLORE\n", "one order per message"),
     ],
