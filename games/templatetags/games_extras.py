@@ -108,6 +108,28 @@ def _rows_table(
     )
 
 
+#: What a log entry's less obvious fields mean, said under their names on the log page
+#: (a player's journey: "Seating rule 2", "Join order" were left to guess).
+LOG_FIELD_NOTES = {
+    "join_order": "the seats in the order their players joined, before the seating was drawn",
+    "seating": "the seating drawn from the game's seed (or fixed by the organizer), clockwise",
+    "seating_fixed": "whether the organizer fixed the seating instead of drawing it",
+    "seating_rule": "how the seating is drawn from the seed (engine verify redraws it)",
+    "seed_commitment": "SHA-256 of the seed's salt and the seed, published before the seed",
+    "setup_commitment": "SHA-256 of the sealed set-up (dealt cards, secret goals) and its salt",
+    "engine_version": "the version of the rules engine the game is played with",
+}
+
+
+def _key_cell(key: Any, short_hex: bool) -> SafeString:
+    """A mapping's key as its row's heading; in the log, with what it means when that is
+    not plain from the name."""
+    note = LOG_FIELD_NOTES.get(key) if short_hex and isinstance(key, str) else None
+    if note:
+        return format_html('{}<br><span class="small muted">{}</span>', label(key), note)
+    return format_html("{}", label(key))
+
+
 def _render(value: Any, depth: int = 0, short_hex: bool = False) -> SafeString:
     if _is_scalar(value):
         return _scalar(value, short_hex)
@@ -124,7 +146,7 @@ def _render(value: Any, depth: int = 0, short_hex: bool = False) -> SafeString:
         body = format_html_join(
             "",
             "<tr><th>{}</th><td>{}</td></tr>",
-            ((label(k), _value(k, v, depth + 1, short_hex)) for k, v in value.items()),
+            ((_key_cell(k, short_hex), _value(k, v, depth + 1, short_hex)) for k, v in value.items()),
         )
         return format_html('<table class="view-table kv">{}</table>', body)
     if isinstance(value, list | tuple):

@@ -241,3 +241,20 @@ def test_a_page_number_of_any_length_is_no_500(client):
     game = exterminate_game()
     answer = client.get(reverse("games:log", args=[game.pk]), {"page": "9" * 5000})
     assert answer.status_code == 200
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_the_logs_less_obvious_fields_say_what_they_mean(django_capture_on_commit_callbacks):
+    """A player's journey: "Seating rule 2" and "Join order" were left to guess."""
+    from games.templatetags.games_extras import LOG_FIELD_NOTES
+    from tests.games.web_support import DEAL, NAMES, dealt_5x_game
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Notes"
+    )
+    client = Client()
+    client.force_login(game.seats.get(name="ann").user)
+    page = html_lib.unescape(client.get(reverse("games:log", args=[game.pk])).content.decode())
+    for key in ("join_order", "seating_rule", "seed_commitment", "setup_commitment"):
+        assert f'<br><span class="small muted">{LOG_FIELD_NOTES[key]}</span>' in page, key
+    assert "how the seating is drawn from the seed" in page
