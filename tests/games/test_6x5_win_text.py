@@ -44,7 +44,7 @@ def test_the_win_names_the_hexes_that_make_the_goal(client):
     assert game.status == "finished" and game.ranking == [["ann"], ["amy"]]
     # The turn emails ask for the order at the top (4X Dice's hits and 6x5's CHANGE take
     # several lines: "as the first line" misled a player's journey).
-    first = OutboxMessage.objects.filter(to="amy@example.test").order_by("id").first()
+    first = OutboxMessage.objects.filter(to="ann@example.test").order_by("id").first()  # asked first
     assert "Reply to this email with your order at the top (lines starting with # are ignored)" in first.body
     engine_text = f"ann wins: ann's goal {card_cells} is complete"
     # The log keeps the engine's own text (its hashes and engine verify compare it).
