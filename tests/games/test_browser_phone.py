@@ -183,3 +183,27 @@ def test_every_players_value_is_on_a_phone_screen_labelled(phone_page, live_serv
     assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
     assert page.locator('.scroll[aria-label="Players"] table.stack > thead').evaluate(
         "(el) => getComputedStyle(el).position") == "absolute"
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_the_header_takes_little_of_a_phone_screen(phone_page, live_server, signed_in):
+    """A player's journey: on a 390 px phone the header's three wrapped rows (the brand,
+    the site's links, the account's) took ~150 px of every page."""
+    make_user("ann")
+    page = phone_page
+    if signed_in:
+        log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/")
+    height = page.evaluate("() => document.querySelector('.site-header').getBoundingClientRect().height")
+    assert height <= 100, height
+    assert _page_width(page) <= 390
+    # Everything is still there, and reachable by a finger.
+    names = ["Home", "Games", "Tournaments", *(["Account"] if signed_in else ["Log in", "Sign up"])]
+    for name in names:
+        link = page.locator(".site-header").get_by_role("link", name=name, exact=True)
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, name
+    if signed_in:
+        assert page.get_by_role("button", name="Log out").is_visible()
+        # who is signed in, said in full to a screen reader
+        assert page.locator(".site-header .who").text_content() == "Signed in as ann"
