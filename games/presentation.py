@@ -140,6 +140,16 @@ def waiting_note(*, ruleset: str, view: dict[str, Any], seat_name: str) -> str:
 
 # 4X Dice's event texts write a die's face as the engine's list, "[1, 2]".
 _FACE_LIST = re.compile(r"\[(\d+), (\d+)\]")
+_CAPPED_NOW = re.compile(r"\((\d+ ships?, track capped at \d+)\) \(now (\d+)\)")
+_FINAL_SCORES = re.compile(r"Final scores: ((?:\S+ -?\d+, )*\S+ -?\d+)\.$")
+
+
+def _best_first(match: re.Match) -> str:
+    """4X Dice's "Final scores: bob 15, ann 19, cat 22." (seating order) best first, as
+    the banner ranks them: "Final scores: cat 22, ann 19, bob 15."."""
+    pairs = [item.rsplit(" ", 1) for item in match[1].split(", ")]
+    ranked = sorted(pairs, key=lambda pair: -int(pair[1]))  # stable: ties keep seating order
+    return "Final scores: " + ", ".join(f"{name} {score}" for name, score in ranked) + "."
 
 
 _SIXBYFIVE_WIN = re.compile(r"^(?P<seat>.+) wins: (?P=seat)'s goal (?P<cells>-?\d+,-?\d+(?: -?\d+,-?\d+)*) is complete$")
@@ -179,7 +189,10 @@ def event_text(*, ruleset: str, text: str, board: Any = None) -> str:
     win names the hexes that make the goal when the final ``board`` is given
     (``sixbyfive_result``)."""
     if ruleset == "4x-dice":
-        return _FACE_LIST.sub(r"\1/\2", text)
+        text = _FACE_LIST.sub(r"\1/\2", text)
+        # "explored 3 (5 ships, track capped at 19) (now 19)": one bracket
+        text = _CAPPED_NOW.sub(r"(\1; now \2)", text)
+        return _FINAL_SCORES.sub(_best_first, text)
     if ruleset == "6x5" and board is not None:
         return sixbyfive_result(text, board)
     return text

@@ -86,3 +86,20 @@ def test_a_turns_history_is_headed_by_the_prompt_and_the_seat_asked(django_captu
     headings = [html_lib.unescape(h) for h in re.findall(r'<h3 class="small muted">([^<]*)</h3>', html)]
     # every heading capitalized (a player's journey: "allocate (prompt 1)" under "Prompt 2 ·")
     assert headings == ["Prompt 2 · ann's exterminate, round 1", "Allocate (prompt 1)"], headings
+
+
+def test_the_final_scores_come_best_first_and_a_capped_track_in_one_bracket():
+    """A player's journey: "Final scores: Bob 15, Alice 19, Carl 22." (seating order,
+    under a banner ranking Carl first) and "(5 ships, track capped at 19) (now 19)"."""
+    from games.presentation import event_text
+
+    assert event_text(
+        ruleset="4x-dice", text="The game is over after round 9. Final scores: Bob 15, Alice 19, Carl 22."
+    ) == "The game is over after round 9. Final scores: Carl 22, Alice 19, Bob 15."
+    # a tie keeps the seating order
+    assert event_text(ruleset="4x-dice", text="Final scores: b 3, a 5, c 3.") == "Final scores: a 5, b 3, c 3."
+    assert event_text(
+        ruleset="4x-dice", text="Alice explored 3 (5 ships, track capped at 19) (now 19)."
+    ) == "Alice explored 3 (5 ships, track capped at 19; now 19)."
+    # other games' texts are left as they are
+    assert event_text(ruleset="5x", text="Final scores: b 3, a 5.") == "Final scores: b 3, a 5."
