@@ -406,6 +406,8 @@ def _parse_allocate(state: State, seat: str, lines: list[str]) -> dict[str, Any]
         first = tokens[0].upper()
         if first in AREAS:  # "explore expand extract": the areas without the word
             raise IllegalOrder(f"start the order with ALLOCATE: {_allocate_hint(count)}")
+        if first.rstrip(":;.") == "ALLOCATE":  # "ALLOCATE: explore expand"
+            raise IllegalOrder(f"write ALLOCATE without {first[-1]!r}: {_allocate_hint(count)}")
         if first not in ("PASS", "HIT"):  # "alocate ...": say which word was not read
             raise IllegalOrder(f"{tokens[0]!r} is not ALLOCATE: {_allocate_hint(count)}")
         raise IllegalOrder(f"you are allocating your dice now, so {_allocate_hint(count)}")
@@ -428,17 +430,19 @@ def _find_seat(state: State, text: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def _words_after_hit(state: State, tokens: list[str]) -> list[str]:
-    """The words after a complete hit ("<seat> <die> SHIP|ASTEROID") at the start of
-    ``tokens``; [] when they do not start with one or nothing follows it."""
+def _words_after_hit(state: State, tokens: list[str]) -> tuple[str | None, list[str]]:
+    """``(seat, words)``: the seat a complete hit ("<seat> <die> SHIP|ASTEROID") at the
+    start of ``tokens`` names and the words after it; ``(None, [])`` when they do not
+    start with one or nothing follows it."""
     for end in range(1, len(tokens) - 2):
+        named = _find_seat(state, " ".join(tokens[:end]))
         if (
-            _find_seat(state, " ".join(tokens[:end])) is not None
+            named is not None
             and tokens[end].isascii() and tokens[end].isdigit()
             and tokens[end + 1].upper() in KINDS
         ):
-            return tokens[end + 2:]
-    return []
+            return named, tokens[end + 2:]
+    return None, []
 
 
 def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, int, str]:
@@ -460,7 +464,9 @@ def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, 
         if "," in segment or any(w.upper() == "HIT" for w in words):
             # "HIT cat 3 SHIP, HIT dan 1 ASTEROID": several hits read as one seat's name.
             raise IllegalOrder(f"cannot read {segment!r}: {_hit_hint(state, seat, ships)}")
-        extra = _words_after_hit(state, tokens)
+        named, extra = _words_after_hit(state, tokens)
+        if named == seat:  # "HIT ann 1 SHIP pls" from ann: the first thing wrong
+            raise IllegalOrder("you cannot hit your own dice")
         if extra:
             # "HIT alice 1 SHIP pls": a hit, then words that are not part of it.
             raise IllegalOrder(

@@ -96,12 +96,17 @@ class PrivateReporterFilter(SafeExceptionReporterFilter):
 
 class MaskedPathTokens(logging.Filter):
     """The tokens of the paths Django's request loggers name ("Not Found:
-    /calendar/<token>.ics", the development server's request lines) masked: an
-    operator's log is no place for the keys of a player's calendar or a game's
-    invitation. Only on those loggers: elsewhere a long run is a task id or a hash that
-    an operator needs."""
+    /calendar/<token>.ics", the development server's request lines, "Forbidden (CSRF
+    cookie not set.): /games/5/invite/<token>/") masked: an operator's log is no place for
+    the keys of a player's calendar or a game's invitation. A filter of the handlers, for
+    the records of those loggers only (``PATH_LOGGERS`` and their children): elsewhere a
+    long run is a task id or a hash that an operator needs."""
+
+    PATH_LOGGERS = ("django.request", "django.server", "django.security")
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith(self.PATH_LOGGERS):
+            return True
         if isinstance(record.args, tuple):
             record.args = tuple(
                 mask_tokens(arg) if isinstance(arg, str) else arg for arg in record.args

@@ -658,9 +658,16 @@ def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
     return users.filter(username__iexact=text).order_by("pk").first()
 
 
+#: Letters that carry no accent to drop but are written otherwise without them.
+_PLAIN_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß": "ss", "æ": "ae",
+                                "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D", "þ": "th",
+                                "Þ": "TH", "ı": "i"})  # fmt: skip
+
+
 def _folded(text: str) -> str:
-    """``Zoë`` -> ``zoe``: without accents, case folded."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    """``Zoë`` -> ``zoe``, ``Bjørn`` -> ``bjorn``, ``Straße`` -> ``strasse``: without
+    accents, case folded."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
@@ -676,10 +683,12 @@ def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
     target = _folded(text)
     names = (
         get_user_model().objects.filter(is_active=True)
-        .annotate(length=Length("username")).filter(length=len(unicodedata.normalize("NFC", text)))
+        # a name's plain spelling may be a letter or two longer or shorter (ß, æ)
+        .annotate(length=Length("username"))
+        .filter(length__range=(max(1, len(text) - 2), len(text) + 2))
         .values_list("username", flat=True)
     )
-    return sorted(n for n in names if _folded(n) == target and n != text)[:limit]
+    return sorted(n for n in names.iterator(chunk_size=2000) if _folded(n) == target and n != text)[:limit]
 
 
 def did_you_mean(text: Any) -> str:

@@ -299,9 +299,12 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
 def _absence(registration: Registration, number: int) -> str:
     """Why a player has neither table nor bye in round ``number``."""
     withdrawn = registration.withdrawn_after_round
-    if withdrawn is not None and withdrawn < number and (
-        withdrawn >= registration.first_round or number < registration.first_round
-    ):
+    if (
+        registration.status == Registration.Status.WITHDRAWN
+        and withdrawn is not None
+        and withdrawn < number
+        and number >= registration.first_round
+    ):  # (a registration restored before round 1 was paired keeps an old number here)
         return "withdrawn"
     if number < registration.first_round:
         return f"not entered yet (from round {registration.first_round})"

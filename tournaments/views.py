@@ -4,7 +4,6 @@ organizer's panel. Views are thin: parse, call one service, render or redirect."
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from fivex_site.converters import RowIdConverter
+from fivex_site.converters import row_id
 from games import selectors as games_selectors
 from games.errors import ApplicationError
 from games.selectors import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email, time_zone_of
@@ -491,10 +490,10 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                     keep={"form": "pair_by_hand", "tables": post.get("tables", "")})
     if action == "result":
         def do() -> None:
-            table_id = post.get("table", "")
-            if not re.fullmatch(RowIdConverter.regex, table_id):
+            table_id = row_id(post.get("table", ""))
+            if not table_id:
                 raise ApplicationError("Choose a table of this tournament.")
-            table = Table.objects.filter(pk=int(table_id), round__tournament=tournament).first()
+            table = Table.objects.filter(pk=table_id, round__tournament=tournament).first()
             if table is None:
                 raise ApplicationError("Choose a table of this tournament.")
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")

@@ -187,7 +187,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # The paths Django's request, server and security lines name may hold a token (a
+        # calendar's, an invitation's): masked (fivex_site/errors.py).
+        "console": {"class": "logging.StreamHandler", "formatter": "plain",
+                    "filters": ["masked_path_tokens"]},
         # A server error (not a 503: an outage) to ADMINS, in production, through the
         # outbox, with no POST value and no local variable in it (fivex_site/errors.py).
         "mail_admins": {
@@ -209,12 +212,9 @@ LOGGING = {
         "mail.log": {"level": "WARNING"},
         # Django's own console handler (DEBUG only) is left out: the root's prints it.
         "django": {"handlers": ["mail_admins"], "level": "INFO"},
-        # The paths these name may hold a token (a calendar's, an invitation's): masked.
-        "django.request": {"filters": ["masked_path_tokens"]},
         # (Configuring a logger drops its handlers: the development server's request
         # lines go to the console as every other line.)
-        "django.server": {"handlers": ["console"], "filters": ["masked_path_tokens"],
-                          "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

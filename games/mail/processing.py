@@ -628,13 +628,21 @@ def _submit(
             # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
             # orders" puzzled a player who wrote one.
             first, order = below
+            shown = first if len(first) <= 120 else first[:120] + "…"
+            lead = first.rstrip(".!?;,: ") + ":"
+            colon = f' "{lead}"' if len(lead) <= 40 else ""
+            if "\n" in order:  # a 6x5 CHANGE, 4X Dice hits a line each: as they are
+                again = "your order again without that line:\n\n" + "\n".join(
+                    f"    {line.strip()}" for line in order.splitlines() if line.strip()
+                ) + "\n\n"
+            else:
+                again = f"{order.strip()} again without that line "
             return _refused(
                 seat,
                 OrderRefused(
-                    f"the line above your order, {first!r}, is not part of it, so nothing "
-                    f"was stored. Send {replies.one_line_order(order)} again without that "
-                    f"line (or end it with a colon, '{first.rstrip('.!')}:', and it is read "
-                    "past as a lead-in).",
+                    f'the line above your order, "{shown}", is not part of it, so nothing '
+                    f"was stored. Send {again}(or end that line with a colon,{colon} and it "
+                    "is read past as a lead-in).",
                     code="order_refused",
                 ),
                 text,

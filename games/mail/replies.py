@@ -222,8 +222,8 @@ def lines_read_text(text: str) -> str:
     return (
         f"These {len(lines)} lines of your message were read as the order (quoted text and "
         "signatures are left out when they are recognised):\n" + "\n".join(shown) + "\n"
-        "Send the order alone on the first line; start other lines with # to keep them as "
-        "notes."
+        "Send the order alone at the top of the message; start other lines with # to keep "
+        "them as notes."
     )
 
 

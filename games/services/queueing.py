@@ -41,14 +41,38 @@ def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
     transaction.on_commit(enqueue)
 
 
+#: A game's end queues the sweeps of ``settings.FIVEX_GAME_OVER_TASKS`` this many seconds
+#: later, once for all the games that end meanwhile (a deadline that closes fifty tables
+#: at once: one sweep, not fifty replays of a rating pool's history).
+GAME_OVER_DELAY_SECONDS = 3
+
+
 def enqueue_game_over_tasks() -> None:
     """A game ended (finished, walked over or ended by its organizer): once the
     transaction commits, queue each task ``settings.FIVEX_GAME_OVER_TASKS`` names, without
-    arguments. By name, since what reacts to a game's end (the tournaments' results) lives
-    in rooms the games room does not import; each such task is a sweep, safe to run at any
-    time, that the beat runs every minute anyway: this only spares the wait for it."""
+    arguments, ``GAME_OVER_DELAY_SECONDS`` later, unless one was queued in the last such
+    interval (it runs after this game's end committed, and sees it). By name, since what
+    reacts to a game's end (the tournaments' results) lives in rooms the games room does
+    not import; each such task is a sweep, safe to run at any time, that the beat runs
+    every minute anyway: this only spares the wait for it."""
     from celery import current_app
     from django.conf import settings
+    from django.core.cache import cache
 
     for name in getattr(settings, "FIVEX_GAME_OVER_TASKS", ()):
-        enqueue_on_commit(current_app.signature(name))
+        task = current_app.signature(name)
+
+        def enqueue(task: Any = task, name: str = name) -> None:
+            try:  # the first game's end in the interval queues the sweep
+                first = cache.add(f"fivex:game-over:{name}", 1, timeout=GAME_OVER_DELAY_SECONDS)
+            except Exception:  # noqa: BLE001 - no cache: queue it anyway
+                first = True
+            if not first:
+                return
+            try:
+                task.apply_async(countdown=GAME_OVER_DELAY_SECONDS, retry_policy=RETRY_POLICY)
+            except BrokerError as exc:
+                logger.warning("could not queue %s (%s): the beat's sweep picks it up", name, exc)
+
+        enqueue.task = task  # type: ignore[attr-defined]  # what it queues (tests read it)
+        transaction.on_commit(enqueue)

@@ -115,8 +115,10 @@ LOG_FIELD_NOTES = {
     "seating": "the seating drawn from the game's seed (or fixed by the organizer), clockwise",
     "seating_fixed": "whether the organizer fixed the seating instead of drawing it",
     "seating_rule": "how the seating is drawn from the seed (engine verify redraws it)",
-    "seed_commitment": "SHA-256 of the seed's salt and the seed, published before the seed",
-    "setup_commitment": "SHA-256 of the sealed set-up (dealt cards, secret goals) and its salt",
+    "seed_commitment": "SHA-256 of the seed (which deals the cards, goals or dice) with its "
+    "salt; the seed is revealed when the game ends",
+    "setup_commitment": "SHA-256 of the set-up fixed for this game instead of drawn from the "
+    "seed (often none), with its salt; revealed when the game ends",
     "engine_version": "the version of the rules engine the game is played with",
 }
 

@@ -210,6 +210,8 @@ def test_no_exterminate_prompt_without_ships_there():
         ("hit bob 1 ship pls",
          "'pls' after HIT bob 1 ship is not part of a hit: send HIT <seat> <die> SHIP|ASTEROID, "
          "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
+        # ... but a hit on one's own dice is the first thing wrong (a code review)
+        ("HIT ann 1 SHIP pls", "you cannot hit your own dice"),
     ],
 )
 def test_hit_refusals(order, reason):
@@ -279,6 +281,7 @@ def test_refused_step_through_the_runner_changes_nothing():
         # An email-only player's typo was answered with the hint alone, naming nothing.
         ("alocate explore expand extrct", "'alocate' is not ALLOCATE: send ALLOCATE and 3 areas"),
         ("explore expand extract", "start the order with ALLOCATE: send ALLOCATE and 3 areas"),
+        ("Allocate: explore expand extract", "write ALLOCATE without ':': send ALLOCATE and 3 areas"),
         ("ALLOCATE EXPLORE\nALLOCATE EXPAND EXTRACT", "send one order on one line, not 2 lines"),
         ("", "empty order"),
     ],

@@ -89,3 +89,20 @@ def test_4x_dice_allocation_by_email_resolves_the_set_up():
     body = last_reply(f"{first}@example.com")
     last = body[body.index("Last prompt:"):]
     assert re.search(r"allocated \d/\d to E", last) and not re.search(r"\[\d, \d\]", last), last
+
+
+def test_a_line_above_a_two_line_order_is_named_and_the_order_quoted_as_its_lines():
+    """A code review: the refusal of "ok then" above 6x5's CHANGE and its action told the
+    player to send "CHANGE 1 / PLACE BLUE 1,0", which the engine refuses ("/")."""
+    game, seats = seated("6x5", ["hexa", "hexb"], options={"change_goal": True})
+    [mover] = Prompt.objects.get(game=game, number=1).pending
+    to = seat_reply_address(seat=seats[mover])
+    row = process_message(message(to, f"{mover}@example.com", "ok then\nCHANGE 1\nPLACE BLUE 1,0", 30), to)
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    reply = last_reply(f"{mover}@example.com")
+    assert ('"ok then", is not part of it, so nothing was stored. Send your order again without '
+            "that line:\n\n    CHANGE 1\n    PLACE BLUE 1,0\n\n(or end that line") in reply, reply
+    assert "alone at the top of the message" in reply
+    # sent as quoted, it is taken
+    row = process_message(message(to, f"{mover}@example.com", "CHANGE 1\nPLACE BLUE 1,0", 31), to)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")

@@ -758,10 +758,14 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
         ("Not PLAY EXPLORE but:\nPLAY EXPAND\n", "one order per message"),
         # A line above the order that ends with neither a colon nor a comma is no lead-in;
         # the refusal says so (a player's journey: "not 2 orders" for one order).
-        ("I think\nPLAY EXPAND\n", "the line above your order, 'I think', is not part of it, "
-         "so nothing was stored. Send PLAY EXPAND again without that line (or end it with a "
-         "colon, 'I think:', and it is read past as a lead-in)."),
-        ("ok then\nplay expand\n", "the line above your order, 'ok then', is not part of it"),
+        ("I think\nPLAY EXPAND\n", 'the line above your order, "I think", is not part of it, '
+         "so nothing was stored. Send PLAY EXPAND again without that line (or end that line "
+         'with a colon, "I think:" and it is read past as a lead-in).'),
+        ("ok then\nplay expand\n", 'the line above your order, "ok then", is not part of it'),
+        ("Is this right?\nPLAY EXPAND\n", 'with a colon, "Is this right:" and it is read past'),
+        # a long line is cut, and gets no colon form of its own (a code review: a 10,000
+        # character line was echoed twice)
+        ("x" * 300 + "\nPLAY EXPAND\n", '"' + "x" * 120 + '…", is not part of it'),
         # A lead-in, then two orders: still ambiguous.
         ("My order:\nPLAY EXPAND\nPLAY EXPLORE\n", "one order per message"),
     ],

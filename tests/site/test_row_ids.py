@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 HUGE = "9" * 23
 
 
-@pytest.mark.parametrize("path", [f"/api/games/{HUGE}/", "/api/games/9223372036854775808/"])
+@pytest.mark.parametrize("path", [f"/api/games/{HUGE}/", "/api/games/9223372036854775808/",
+                                  "/api/games/" + "9" * 5000 + "/", "/api/games/" + "0" * 4400 + "1/"])
 def test_an_id_too_large_is_no_such_game_in_the_api(client, path):
     from django.contrib.auth import get_user_model
 
@@ -30,4 +31,5 @@ def test_the_largest_id_is_still_read_as_itself(client):
 
     assert RowIdConverter().to_python(str(MAX_ROW_ID)) == MAX_ROW_ID
     assert RowIdConverter().to_python("0" * 30 + "7") == 7
+    assert RowIdConverter().to_python("0" * 5000 + "7") == 7  # zeros int() alone would refuse
     assert client.get(f"/games/{MAX_ROW_ID}/").status_code == 404

@@ -667,12 +667,19 @@ def test_a_name_spelt_without_its_accent_is_refused_with_the_name_it_reads_as(cl
     User = get_user_model()
     zoe = User.objects.create_user("Zoë", "zoe@example.com", "pw")
     User.objects.create_user("José", "jose@example.com", "pw")
+    User.objects.create_user("Bjørn_Straße", "bjorn@example.com", "pw")
     client.force_login(organizer)
     response = client.post("/tournaments/new/", _create_form(
         name="Accent cup", ruleset="6x5", table_sizes="2", forbidden_pairs="zoe jose",
     ))
     page = html.unescape(response.content.decode())
     assert "Line 1: no player zoe or jose. Did you mean Zoë? Did you mean José?" in page
+    # letters written otherwise without their mark (ø, ß: a code review)
+    response = client.post("/tournaments/new/", _create_form(
+        name="Accent cup", ruleset="6x5", table_sizes="2", forbidden_pairs="bjorn_strasse José",
+    ))
+    assert "Line 1: no player bjorn_strasse. Did you mean Bjørn_Straße?" in html.unescape(
+        response.content.decode())
     assert not Tournament.objects.exists()
     # Spelt as the account is, the pair is taken; an exact name wins over a folded one.
     twin = User.objects.create_user("zoe", "zoe2@example.com", "pw")

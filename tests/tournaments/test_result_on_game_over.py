@@ -69,12 +69,33 @@ def test_a_walkover_is_recorded_by_the_worker_without_the_beat(celery_worker_pro
     seat_resign(seat=seats[0])
     seat_resign(seat=seats[1])  # seats[2] wins; no beat runs in this test
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline:  # the result, then (another transaction) the round's end
         table.refresh_from_db()
-        if table.ranking is not None:
+        if table.ranking is not None and Round.objects.get(pk=table.round_id).status == Round.Status.FINISHED:
             break
         time.sleep(0.2)
     ranking = table.ranking and [set(group) for group in table.ranking]
     assert ranking == [{table.players[2]}, set(table.players[:2])], celery_worker_process.log()
     assert table.result_source == "game"
     assert Round.objects.get(pk=table.round_id).status == Round.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_games_ending_together_queue_one_sweep(django_capture_on_commit_callbacks, monkeypatch):
+    """A code review: every game's end queued a sweep of its own, each replaying its rating
+    pool; games ending within GAME_OVER_DELAY_SECONDS share the first one's sweep, which
+    runs that much later (after their ends committed)."""
+    from celery.canvas import Signature
+
+    from games.services.queueing import GAME_OVER_DELAY_SECONDS
+
+    sent = []
+    monkeypatch.setattr(Signature, "apply_async", lambda self, *a, **kw: sent.append((self.name, kw)))
+    tables = [_started_table(prefix)[1] for prefix in ("t1", "t2", "t3")]
+    for table in tables:
+        seats = list(table.game.seats.order_by("position"))
+        with django_capture_on_commit_callbacks(execute=True):
+            seat_resign(seat=seats[0])
+            seat_resign(seat=seats[1])
+    swept = [kw for name, kw in sent if name == RESULTS_TASK]
+    assert len(swept) == 1 and swept[0]["countdown"] == GAME_OVER_DELAY_SECONDS, sent

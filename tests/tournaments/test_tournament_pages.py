@@ -232,7 +232,8 @@ def test_closing_needs_confirming_and_a_closed_tournament_is_final(client, peopl
     assert not t.log.filter(kind__in=["registration_withdrawn", "bye_requested", "round_paired"]).exists()
 
 
-@pytest.mark.parametrize("table", ["abc", "", "-1", "99999999999999999999999", "1.5", "999999"])
+@pytest.mark.parametrize("table", ["abc", "", "-1", "99999999999999999999999", "1.5", "999999",
+                                   "9" * 5000, "0" * 4400 + "1"])  # past int()'s 4,300 digits: a 500
 def test_result_for_a_table_that_is_no_id_is_refused(client, people, table):
     org, _players = people
     t = Tournament.objects.create(name="X", slug="x", organizer=org, ruleset="5x", table_sizes=[3],
@@ -824,3 +825,26 @@ def test_history_and_standings_write_places_and_points_as_the_emails_do(client, 
     assert "not paired" not in history(a) + history(late_reg.pk)
     standings = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert "<strong>1.5</strong>" in standings and "1.50" not in standings
+
+
+@pytest.mark.parametrize(
+    ("first_round", "withdrawn_after", "expected"),
+    [
+        # a late entrant who withdrew after round 1 started (a code review: "not paired")
+        (2, 1, ["not entered yet (from round 2)", "withdrawn", "withdrawn"]),
+        # a late entrant who withdrew while round 1 was only paired
+        (2, 0, ["not entered yet (from round 2)", "withdrawn", "withdrawn"]),
+        # a player who withdrew before round 1 started
+        (1, 0, ["withdrawn", "withdrawn", "withdrawn"]),
+    ],
+)
+def test_a_withdrawn_players_rounds_without_a_game_say_withdrawn(first_round, withdrawn_after, expected):
+    from tournaments.models import Registration
+    from tournaments.selectors import _absence
+
+    reg = Registration(first_round=first_round, withdrawn_after_round=withdrawn_after,
+                       status=Registration.Status.WITHDRAWN)
+    assert [_absence(reg, n) for n in (1, 2, 3)] == expected
+    # restored before round 1 was paired: active, whatever number was kept
+    reg.status = Registration.Status.ACTIVE
+    assert _absence(reg, 3) == "not paired"
