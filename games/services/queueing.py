@@ -23,8 +23,7 @@ RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "in
 
 def enqueue_on_commit(task: Any, *args: Any, countdown: int = 0) -> None:
     """``task.delay(*args)`` (or after ``countdown`` seconds) once the transaction
-    commits; a broker that cannot be reached is logged, not raised. ``task`` may be a
-    task or a signature (a task named, not imported)."""
+    commits; a broker that cannot be reached is logged, not raised."""
 
     def enqueue() -> None:
         try:
