@@ -125,7 +125,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
 )
 # Queued as soon as a game ends (games.services.queueing.enqueue_game_over_tasks), so a
 # tournament table's result, the ratings and the round's end follow within seconds rather
-# than at the beat's next minute.
+# than at the beat's next minute: tasks by dotted path (each also its Celery name).
 FIVEX_GAME_OVER_TASKS = ["tournaments.tasks.collect_results"]
 CELERY_BEAT_SCHEDULE = {
     "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},

@@ -57,9 +57,15 @@ def enqueue_game_over_tasks() -> None:
     from celery import current_app
     from django.conf import settings
     from django.core.cache import cache
+    from django.utils.module_loading import import_string
 
     for name in getattr(settings, "FIVEX_GAME_OVER_TASKS", ()):
-        task = current_app.signature(name)
+        # The task itself, by its dotted path (it honours task_always_eager, which a
+        # signature sent by name does not), else a signature by that name.
+        try:
+            task = import_string(name)
+        except ImportError:
+            task = current_app.signature(name)
 
         def enqueue(task: Any = task, name: str = name) -> None:
             try:  # the first game's end in the interval queues the sweep

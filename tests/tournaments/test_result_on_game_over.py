@@ -85,12 +85,14 @@ def test_games_ending_together_queue_one_sweep(django_capture_on_commit_callback
     """A code review: every game's end queued a sweep of its own, each replaying its rating
     pool; games ending within GAME_OVER_DELAY_SECONDS share the first one's sweep, which
     runs that much later (after their ends committed)."""
+    from celery.app.task import Task
     from celery.canvas import Signature
 
     from games.services.queueing import GAME_OVER_DELAY_SECONDS
 
     sent = []
     monkeypatch.setattr(Signature, "apply_async", lambda self, *a, **kw: sent.append((self.name, kw)))
+    monkeypatch.setattr(Task, "apply_async", lambda self, *a, **kw: sent.append((self.name, kw)))
     tables = [_started_table(prefix)[1] for prefix in ("t1", "t2", "t3")]
     for table in tables:
         seats = list(table.game.seats.order_by("position"))
