@@ -254,6 +254,26 @@ def when(value: Any, style: str = "") -> str:
     return local_time(value, style)
 
 
+@register.simple_tag(takes_context=True)
+def moment(context: Any, value: Any, style: str = "") -> SafeString:
+    """``value`` as ``when`` writes it, in a ``<time>`` element; for a reader who chose no
+    time zone of their own, marked ``data-local`` so that site.js writes it in the
+    browser's zone, as the game page did alone (a participant's journey: one deadline in
+    UTC on the home and tournament pages, in CET on the game page)."""
+    text = when(value, style)
+    moment_value = iso_time(value)
+    if not text or not hasattr(moment_value, "tzinfo") or moment_value.tzinfo is None:
+        return format_html("{}", text)
+    request = context.get("request")
+    local = request is not None and not getattr(request, "player_time_zone", "")
+    return format_html(
+        '<time datetime="{}"{}>{}</time>',
+        iso_attr(moment_value),
+        format_html(' data-local data-style="{}"', style) if local else "",
+        text,
+    )
+
+
 @register.filter
 def stage_of(prompt: Any, ruleset: str) -> str:
     """Where a prompt stands in words ("round 2, play", "turn 6"), as emails say it:

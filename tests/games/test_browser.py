@@ -556,3 +556,38 @@ def test_a_final_results_places_are_numbered_once(browser_page, live_server):
     listed = page.locator("#final-result ol")
     assert listed.evaluate("el => getComputedStyle(el).listStyleType") == "none"
     assert listed.locator("li").first.inner_text().startswith("1. carol")
+
+
+def test_a_deadline_reads_the_same_on_every_page_for_a_reader_without_a_zone(browser_page, live_server):
+    """A participant's journey: with no time zone chosen, the home page and the
+    tournament's wrote a deadline in UTC, the game page in the browser's zone (CET)."""
+    from zoneinfo import ZoneInfo
+
+    from games.models import Prompt
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    deadline = Prompt.objects.get(game=game, number=1).deadline
+    local = deadline.astimezone(ZoneInfo("Europe/Paris"))
+    context = browser_page.context.browser.new_context(timezone_id="Europe/Paris", locale="en-US")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_server.url, "ann")
+        page.goto(f"{live_server.url}/")
+        page.wait_for_load_state("load")
+        home = page.locator(".order-needed time").first.inner_text()
+        assert home == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} {local.tzname()}"  # short
+        page.goto(f"{live_server.url}/games/")
+        page.wait_for_load_state("load")
+        assert page.locator(".order-needed time").first.inner_text() == home
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_load_state("load")
+        full = page.locator("time[datetime][data-local]").first.inner_text()
+        assert full == f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+    finally:
+        context.close()

@@ -101,13 +101,17 @@ def test_the_browser_rewrites_times_only_for_readers_without_a_zone(client):
 def test_pages_write_the_deadline_in_the_players_zone(client):
     _org, game, _prompt = _game_with_deadline()
     client.force_login(game.seats.get(name="paris").user)
-    assert "your order is needed by Fri 15 Jan, 13:00 CET" in client.get("/").content.decode()
+    home = client.get("/").content.decode()
+    assert "your order is needed by <time datetime=\"2027-01-15T12:00:00+00:00\">Fri 15 Jan, 13:00 CET</time>" in home
     assert "Fri 15 Jan 2027, 13:00 CET" in client.get(f"/games/{game.pk}/").content.decode()
     client.force_login(game.seats.get(name="newyork").user)
-    assert "your order is needed by Fri 15 Jan, 07:00 EST" in client.get("/games/").content.decode()
-    # A player who chose nothing reads UTC.
+    assert "your order is needed by <time datetime=\"2027-01-15T12:00:00+00:00\">Fri 15 Jan, 07:00 EST" in (
+        client.get("/games/").content.decode())
+    # A player who chose nothing reads UTC from the server, marked for the browser's zone
+    # on every page (site.js), not on the game page alone.
     client.force_login(game.organizer)
     assert "Fri 15 Jan 2027, 12:00 UTC" in client.get(f"/games/{game.pk}/").content.decode()
+    assert ' data-local data-style="">' in client.get("/games/").content.decode()  # its games' dates
 
 
 def test_the_api_stays_in_utc_for_a_player_with_a_zone(client):

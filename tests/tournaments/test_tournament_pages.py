@@ -474,7 +474,7 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
     other = first.game.seats.exclude(pk=mover.pk).get()
     client.force_login(mover.user)
     mine = client.get(f"/tournaments/{t.slug}/").content.decode()
-    assert re.search(r'id="my-game">[^\n]*<strong>your order is wanted</strong> by ', mine)
+    assert re.search(r'id="my-game">[^\n]*<strong>your order is needed</strong> by ', mine)  # as the home page says it
     client.force_login(other.user)
     theirs = client.get(f"/tournaments/{t.slug}/").content.decode()
     assert re.search(r'id="my-game">[^\n]*: nothing to order now\.</p>', theirs)
@@ -487,7 +487,7 @@ def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):
     assert text not in page and sealed.salt not in page  # who sealed is public, not what
     client.force_login(mover.user)
     mine = client.get(f"/tournaments/{t.slug}/").content.decode()
-    assert "your order is wanted" not in mine and ": nothing to order now." in mine
+    assert "your order is needed" not in mine and ": nothing to order now." in mine
     client.force_login(organizer)
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert cells(panel) == [", ".join(waiting_second)]

@@ -499,41 +499,6 @@
     }
   }
 
-  // <time datetime="..." data-local>: the browser's time zone, the server's text (UTC) kept
-  // as the tooltip. Only for readers who chose no zone of their own: a player's chosen
-  // zone (Account -> Time zone) is written by the server and left as it is.
-  function localTimes() {
-    if (!window.Intl || !Intl.DateTimeFormat || !Intl.DateTimeFormat.prototype.formatToParts) { return; }
-    // Written as the server writes every date ("Sun 29 Nov 2026, 17:05 CET"), in the
-    // browser's zone: the browser's own locale gave "Sun, Nov 29, 2026, 05:05 PM" on one
-    // page beside "Sun 29 Nov 2026, 17:05" on the next.
-    var options = {
-      weekday: "short", day: "numeric", month: "short", year: "numeric",
-      hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"
-    };
-    var format = new Intl.DateTimeFormat("en-US", options);
-    // The zone's abbreviation as the server writes it where English has one: en-US knows
-    // America's (EST), en-GB Europe's (CET, BST); elsewhere both write an offset (GMT+9).
-    var european = new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" });
-    function parts(formatter, when) {
-      var p = {};
-      formatter.formatToParts(when).forEach(function (part) { p[part.type] = part.value; });
-      return p;
-    }
-    document.querySelectorAll("time[datetime][data-local]").forEach(function (el) {
-      var when = new Date(el.getAttribute("datetime"));
-      if (isNaN(when.getTime())) { return; }
-      var p = parts(format, when);
-      if (/^GMT[+-]/.test(p.timeZoneName)) {
-        var zone = parts(european, when).timeZoneName;
-        if (zone && !/^GMT[+-]/.test(zone)) { p.timeZoneName = zone; }
-      }
-      el.title = el.textContent.trim();
-      el.textContent = p.weekday + " " + p.day + " " + p.month + " " + p.year + ", " +
-        p.hour + ":" + p.minute + " " + p.timeZoneName;
-    });
-  }
-
   // Organizer tools -> Replace: the tick box names the seat chosen and its player.
   function replaceConfirm() {
     var select = document.querySelector("[data-replace-seat]");
@@ -595,7 +560,6 @@
     scrollableDetails();
     window.addEventListener("resize", scrollableDetails);
     copyButtons();
-    localTimes();
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
