@@ -131,6 +131,9 @@ def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[s
         tournament.tiebreaks,
         scale_size=tournament.tiebreak_scale_size or tournament.table_sizes[0],
     )
+    # Players of one rank (level on points and every tie-break) by name, not by their
+    # registrations' ids as text ("10" before "9": a participant's journey).
+    rows = sorted(rows, key=lambda row: (row.rank, regs[row.player].user.username.casefold()))
     return [
         {
             "rank": row.rank,

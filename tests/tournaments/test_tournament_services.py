@@ -458,7 +458,10 @@ def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_c
     assert f"Your result at table 2: 1st of 2, 1 point ({fourth} > {third}). Entered by the organizer: played offline." in mail.body
     assert "You are tied 1st of 4 with 1 point." in mail.body
     assert "Round 2 of 2 starts when the organizer pairs and starts it" in mail.body
-    assert f"  3. {third} — 0 points" in mail.body and f"  1. {fourth} — 1 point  <- you" in mail.body
+    # Players level on points show the tie-breaks (by hand: a winner's opponents scored 0,
+    # a loser's 1; Sonneborn–Berger counts the points of the opponents beaten: 0 each).
+    assert f"  3. {third} — 0 points (Buchholz 1, Sonneborn–Berger 0)\n" in mail.body
+    assert f"  1. {fourth} — 1 point (Buchholz 0, Sonneborn–Berger 0)  <- you" in mail.body
     assert over[third.email][0].subject == "Cup ro: round 1 is over — you are tied 3rd of 4"
     [to_organizer] = over[organizer.email]
     assert to_organizer.subject == "Cup ro: every result of round 1 is in"
@@ -1043,3 +1046,19 @@ def test_an_automatic_pairing_tells_the_organizer_the_repeats_it_could_not_avoid
     assert len(second.warnings) == 6  # the six pairs of the one table
     assert all(w.startswith("Table 1: ") and w.endswith("have met 1 time(s) before.")
                for w in second.warnings)  # fmt: skip
+
+
+def test_players_level_on_everything_are_listed_by_name():
+    """A participant's journey: level players came in the order of their registrations'
+    ids as text ("10" before "9"); by name now."""
+    organizer, = make_users(1, prefix="lv")
+    User = get_user_model()
+    names = [f"{letter}ria" for letter in "kjihgfedcba"]  # registered in reverse order
+    t = tsvc.tournament_create(organizer=organizer, name="Level", ruleset="5x", table_sizes=[3],
+                               rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for name in names:
+        tsvc.registration_add(tournament=t, user=User.objects.create_user(name, f"{name}@example.com"))
+    rows = selectors.standings(tournament=t)
+    assert [r["user"].username for r in rows] == sorted(names)
+    assert {r["rank"] for r in rows} == {1}

@@ -12,7 +12,7 @@ from fivex_site.links import public_reverse
 from games.presentation import ordinal, place_of, short_number
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
-from tournaments.standings import place_points
+from tournaments.standings import TIEBREAK_NAMES, place_points
 
 #: How many lines of the standings an email quotes (the page has them all).
 TOP_LINES = 10
@@ -35,17 +35,36 @@ def _rank(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     return f"{'tied ' if tied else ''}{ordinal(row['rank'])}"
 
 
+def _tiebreak_words(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """`` (Buchholz 4.5, Wins 1)`` for a player level on points with another, whose order
+    the tie-breaks decided (a participant's journey: "2. grace — 2 points" above "3. erin —
+    2 points" said nothing of why); "" otherwise."""
+    level = sum(1 for r in rows if round(r["points"], 9) == round(row["points"], 9)) > 1
+    if not level or not row.get("tiebreaks"):
+        return ""
+    values = ", ".join(
+        f"{TIEBREAK_NAMES.get(key, key)} {short_number(value)}" for key, value in row["tiebreaks"].items()
+    )
+    return f" ({values})"
+
+
+def _standings_line(row: dict[str, Any], rows: list[dict[str, Any]], mark: str = "") -> str:
+    return (f"{row['rank']:>3}. {row['user']} — {_points(row['points'])}"
+            f"{_tiebreak_words(row, rows)}{mark}")
+
+
 def _standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]:
-    """The top of the standings, one line a player (tied ranks share their number), and
-    the reader's own line below them if it is further down."""
+    """The top of the standings, one line a player (tied ranks share their number, and
+    players level on points show the tie-breaks that ordered them), and the reader's own
+    line below them if it is further down."""
     lines = []
     for row in rows[:TOP_LINES]:
         mark = "  <- you" if row["registration"].pk == me else ""
-        lines.append(f"{row['rank']:>3}. {row['user']} — {_points(row['points'])}{mark}")
+        lines.append(_standings_line(row, rows, mark))
     mine = next((r for r in rows[TOP_LINES:] if r["registration"].pk == me), None)
     if mine is not None:
         lines.append("     …")
-        lines.append(f"{mine['rank']:>3}. {mine['user']} — {_points(mine['points'])}  <- you")
+        lines.append(_standings_line(mine, rows, "  <- you"))
     if len(rows) > TOP_LINES and mine is None:
         lines.append(f"     … and {len(rows) - TOP_LINES} more")
     return lines
