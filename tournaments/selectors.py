@@ -299,6 +299,26 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
     return tournament.rounds.filter(number=number).first()
 
 
+#: The ways an order comes from its player (not entered for the seat: a default, forced).
+PLAYERS_OWN_SOURCES = ("web", "api", "email")
+
+
+def silent_seats(*, game: Any) -> list[str]:
+    """The seats of ``game`` (as they stand: a substitute's orders count for its seat)
+    that sent no order of their own in the whole game: every order of theirs was a
+    default or entered for them. Their table is not rated."""
+    from games.models import SealedOrder, Seat
+
+    names = set(
+        Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).values_list("name", flat=True)
+    )
+    spoke = set(
+        SealedOrder.objects.filter(prompt__game=game, source__in=PLAYERS_OWN_SOURCES)
+        .values_list("seat_name", flat=True).distinct()
+    )
+    return sorted(names - spoke)
+
+
 def _absence(registration: Registration, number: int) -> str:
     """Why a player has neither table nor bye in round ``number``."""
     withdrawn = registration.withdrawn_after_round

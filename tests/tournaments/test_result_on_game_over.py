@@ -101,3 +101,58 @@ def test_games_ending_together_queue_one_sweep(django_capture_on_commit_callback
             seat_resign(seat=seats[1])
     swept = [kw for name, kw in sent if name == RESULTS_TASK]
     assert len(swept) == 1 and swept[0]["countdown"] == GAME_OVER_DELAY_SECONDS, sent
+
+
+@pytest.mark.django_db
+def test_a_game_a_seat_never_played_counts_but_is_not_rated():
+    """A participant's journey: a game in which a player never sent an order (every one a
+    default) was a rated result, as if the defaults had played; it counts in the
+    standings as it ended, and moves no rating (as chess servers abort a game without
+    moves)."""
+    from games.models import OutboxMessage
+    from games.services.orders import order_submit
+    from tournaments.models import RatingEntry, TournamentLog
+    from tournaments.services import results
+
+    _, table = _started_table("nr")
+    seats = list(table.game.seats.order_by("position"))
+    order_submit(seat=seats[0], text="PASS " + _a_dealt_leader(table.game, seats[0].name), source="web")
+    seat_resign(seat=seats[1])
+    seat_resign(seat=seats[2])  # a walkover: seats[0] wins; the other two never ordered
+    assert results.results_collect() == 1
+    table.refresh_from_db()
+    assert table.ranking is not None and table.rated is False
+    entry = TournamentLog.objects.get(tournament=table.round.tournament, kind="result_recorded")
+    assert entry.payload["no_orders_from"] == sorted([seats[1].name, seats[2].name])
+    assert not RatingEntry.objects.filter(game=table.game).exists()
+    told = OutboxMessage.objects.filter(kind="tournament", body__contains="Your result at table")
+    assert told.count() == 3
+    names = " and ".join(sorted([seats[1].name, seats[2].name]))
+    assert all(f"Not rated: {names} sent no order in the game" in m.body for m in told)
+
+
+def _a_dealt_leader(game, seat_name: str) -> str:
+    from games.selectors import legal_orders
+
+    seat = game.seats.get(name=seat_name)
+    return legal_orders(seat=seat)[0].split()[1]
+
+
+@pytest.mark.django_db
+def test_the_opponents_of_a_player_who_withdraws_mid_game_are_told():
+    """A participant's journey: an opponent learnt of a withdrawal from the standings."""
+    from games.models import OutboxMessage
+    from tournaments.models import Registration
+
+    _, table = _started_table("wd")
+    gone = Registration.objects.get(pk=table.players[0])
+    tsvc.registration_withdraw(registration=gone, by=gone.user)
+    told = OutboxMessage.objects.filter(kind="tournament", subject__endswith=f"{gone.user.username} withdrew")
+    others = Registration.objects.filter(pk__in=table.players[1:]).select_related("user")
+    assert sorted(m.to for m in told) == sorted(r.user.email for r in others)
+    body = told.first().body
+    assert f"Your game with {gone.user.username} (round 1, table {table.number}) goes on" in body
+    assert f"/games/{table.game_id}/" in body
+    # withdrawing twice tells nobody twice; a game over tells nobody
+    tsvc.registration_withdraw(registration=gone, by=gone.user)
+    assert told.count() == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fivex_site.links import public_reverse
-from games.presentation import ordinal, place_of, short_number
+from games.presentation import and_list, ordinal, place_of, short_number
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.standings import TIEBREAK_NAMES, place_points
@@ -86,6 +86,11 @@ def _table_result(
         by_hand += "" if by_hand.endswith((".", "!", "?")) else "."
         if not table.rated:
             by_hand += " Not played (a forfeit): it counts in the standings, not in the ratings."
+    elif not table.rated and table.game_id is not None:
+        silent = selectors.silent_seats(game=table.game_id)
+        who = and_list(silent) if silent else "a player"
+        by_hand = (f" Not rated: {who} sent no order in the game (every one was a default); it "
+                   "counts in the standings as it ended.")
     return (
         f"Your result at table {table.number}: {_place_text(table.ranking, reg_id)}, "
         f"{_points(points)} ({order}).{by_hand}"
@@ -326,3 +331,49 @@ def registered_by_someone_else(*, tournament: Tournament, registration: Registra
         "kind": "tournament",
         "key": f"tournament:{tournament.pk}:registered:{registration.pk}:{registration.first_round}",
     }])
+
+
+def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) -> int:
+    """Tell the other players of every game still going on of a player who withdrew
+    (a participant's journey: an opponent learnt it from the standings only). Returns how
+    many emails were queued."""
+    from games.models import Game
+    from games.services.notifications import outbox_enqueue_many
+
+    tables = (
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED,
+                             game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        .select_related("round", "game")
+    )
+    tables = [t for t in tables if registration.pk in t.players]
+    if not tables:
+        return 0
+    others = {r.pk: r for r in tournament.registrations.select_related("user")}
+    name = registration.user.username
+    messages = []
+    for table in tables:
+        for pk in table.players:
+            other = others.get(pk)
+            if pk == registration.pk or other is None or not other.user.email:
+                continue
+            messages.append({
+                "to": other.user.email,
+                "subject": f"{tournament.name}: {name} withdrew",
+                "body": "\n".join([
+                    f"{name} withdrew from {tournament.name}: {name} is not paired in the "
+                    "rounds to come.",
+                    "",
+                    f"Your game with {name} (round {table.round.number}, table {table.number}) "
+                    f"goes on: {name} may still play it, or resign it; at each deadline a "
+                    "missing order is filled with the default order. Its result counts as the "
+                    "game ends (a game in which a player sent no order of their own is not "
+                    "rated).",
+                    "",
+                    f"Your game: {public_reverse('games:detail', table.game_id)}",
+                    "",
+                ]),
+                "kind": "tournament",
+                "key": f"tournament:{tournament.pk}:withdrawn:{registration.pk}:{table.pk}:{pk}",
+            })
+    outbox_enqueue_many(messages=messages)
+    return len(messages)

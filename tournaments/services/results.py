@@ -17,7 +17,7 @@ from games.models import Game, Seat
 from games.presentation import one_line
 from tournaments.models import RatingEntry, Registration, Round, Table, Tournament
 from tournaments.ratings import rate
-from tournaments.selectors import INITIAL_RATING
+from tournaments.selectors import INITIAL_RATING, silent_seats
 from tournaments.services import notices
 from tournaments.services.common import lock_tournament, log_add, require_organizer
 
@@ -117,13 +117,21 @@ def _collect_one(table: Table) -> bool:
         ranking = _ranking_from_game(table=table, game=table.game)
         if ranking is None:
             return False  # an abandoned game without a result: the organizer enters one
+        # A game a seat never played (a no-show: every order of its defaults) counts in
+        # the standings as it ended, but moves nobody's rating: what the ratings would
+        # learn is the default orders' strength (a participant's journey: a game nobody
+        # ordered in was a rated draw). As chess servers abort a game without moves.
+        silent = silent_seats(game=table.game)
         table.ranking = ranking
         table.result_source = "game"
+        table.rated = not silent
         table.recorded_at = table.game.finished_at or timezone.now()
-        table.save(update_fields=["ranking", "result_source", "recorded_at"])
-        log_add(tournament=tournament, kind="result_recorded",
-                payload={"round": table.round.number, "table": table.number,
-                         "game": table.game_id, "ranking": ranking})
+        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated"])
+        payload = {"round": table.round.number, "table": table.number,
+                   "game": table.game_id, "ranking": ranking}
+        if silent:
+            payload.update(rated=False, no_orders_from=silent)
+        log_add(tournament=tournament, kind="result_recorded", payload=payload)
     return True
 
 

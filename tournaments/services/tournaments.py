@@ -307,6 +307,7 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         registration.save(update_fields=["status", "withdrawn_after_round"])
         log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
                 payload={"registration": registration.pk, "player": registration.user.username})
+        notices.withdrawn_mid_game(tournament=tournament, registration=registration)
     return registration
 
 
