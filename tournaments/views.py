@@ -238,8 +238,13 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible_tournament(request, slug)
     held = _my_registration(tournament, request.user)
     already = held is not None and held.status == Registration.Status.ACTIVE
+    paired = tournament.rounds.count()
+    said = "You are registered." if not paired else (
+        # a late entry (a participant's journey: nothing said when the player would play)
+        f"You are registered: you play from round {paired + 1} (the rounds before score 0 "
+        "for you).")
     return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=request.user),
-                "You are already registered." if already else "You are registered.",
+                "You are already registered." if already else said,
                 to="tournaments:detail")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -848,3 +849,32 @@ def test_a_withdrawn_players_rounds_without_a_game_say_withdrawn(first_round, wi
     # restored before round 1 was paired: active, whatever number was kept
     reg.status = Registration.Status.ACTIVE
     assert _absence(reg, 3) == "not paired"
+
+
+def test_a_late_entrant_is_told_when_they_play_and_hears_of_the_rounds_before(client, people):
+    """A participant's journey: a late entrant read only "You are registered." and got no
+    email when round 1 ended, though everyone's standings listed them."""
+    from games.models import OutboxMessage
+    from games.services.games import seat_resign
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    User = get_user_model()
+    late = User.objects.create_user("zoe", "zoe@example.com", "pw")
+    t = tsvc.tournament_create(organizer=org, name="Late cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2, tiebreaks=["buchholz"])
+    tsvc.tournament_open(tournament=t, by=org)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    client.force_login(late)
+    answer = client.post(reverse("tournaments:register", args=[t.slug]), follow=True)
+    assert "You are registered: you play from round 2 (the rounds before score 0 for you)." in (
+        html.unescape(answer.content.decode()))
+    for table in rnd.tables.select_related("game"):
+        seat_resign(seat=table.game.seats.order_by("position").first())
+    assert results.results_collect() == 2
+    [mail] = OutboxMessage.objects.filter(to="zoe@example.com", subject__contains="round 1 is over")
+    assert "You entered late: you play from round 2; the rounds before score 0 for you." in mail.body
+    assert "Round 2 of 2 starts when the organizer pairs and starts it" in mail.body

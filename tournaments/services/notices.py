@@ -141,7 +141,17 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
         )
     messages = []
     # Everyone who played the round, also a player who withdrew during it (told only
-    # that they will not be paired again).
+    # that they will not be paired again), and a late entrant waiting for a later round
+    # (a participant's journey: the standings everyone got listed them, and they heard
+    # nothing).
+    waiting = tournament.registrations.filter(
+        status=Registration.Status.ACTIVE, first_round__gt=rnd.number
+    ).exclude(pk__in=list(results))
+    for reg in waiting:
+        results[reg.pk] = (
+            f"You entered late: you play from round {reg.first_round}; the rounds before "
+            "score 0 for you."
+        )
     for reg in tournament.registrations.filter(pk__in=list(results)).select_related("user"):
         if not reg.user.email:
             continue
