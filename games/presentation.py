@@ -603,6 +603,23 @@ def short_number(value: Any, places: int = 2) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def options_text(*, ruleset: str, options: Any) -> str:
+    """A game's options in words, every one the ruleset has (its default where none was
+    chosen): "goals 1, visible goals off, ..., max turns 6"; "" for a ruleset without any
+    (a participant's journey: a tournament of draws after 6 turns never said so)."""
+    try:
+        known = engine.get(ruleset).options
+    except Exception:  # noqa: BLE001 - an unknown ruleset: nothing to say
+        return ""
+    chosen = options if isinstance(options, dict) else {}
+    parts = []
+    for option in known:
+        value = chosen.get(option.name, option.default)
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        parts.append(f"{option.name.replace('_', ' ')} {shown}")
+    return ", ".join(parts)
+
+
 def and_list(names: list[str]) -> str:
     """Names as a sentence says them: "ann", "ann and bob", "ann, bob and cat"."""
     names = [str(n) for n in names]

@@ -162,12 +162,14 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         }
         if table is None:  # sitting this round out: say so (it was told by email only)
             my_bye = round_open.byes.filter(registration=registration).first()
+    standings = selectors.standings(tournament=tournament)
     return render(request, "tournaments/detail.html", {
         "t": tournament,
         "my_game": my_game,
         "my_bye": my_bye,
-        "standings": selectors.standings(tournament=tournament),
+        "standings": standings,
         "standings_after": finished,
+        **_where_i_stand(tournament, registration, standings, rounds, round_open, finished),
         "round_open": round_open,
         "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
@@ -182,6 +184,52 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "registration": registration,
         "is_organizer": _is_organizer(request, tournament),
     })
+
+
+def _where_i_stand(
+    tournament: Tournament, registration: Registration | None, standings: list[dict[str, Any]],
+    rounds: list[Round], round_open: Round | None, finished: int,
+) -> dict[str, str]:
+    """What a participant's own box says (a participant's journey: their place, whom a
+    paired round seats them with, and when the next round comes were not on the page):
+    ``my_standing`` ("You are tied 2nd of 8 with 2 points."), ``my_pairing`` and
+    ``next_round_note``."""
+    from games.presentation import and_list, ordinal, short_number
+
+    out: dict[str, str] = {}
+    row = next((r for r in standings if registration is not None
+                and r["registration"].pk == registration.pk), None)
+    if row is not None and finished:
+        tied = sum(1 for r in standings if r["rank"] == row["rank"]) > 1
+        points = short_number(row["points"])
+        out["my_standing"] = (
+            f"You are {'tied ' if tied else ''}{ordinal(row['rank'])} of {len(standings)} with "
+            f"{points} point{'' if points == '1' else 's'}"
+            f"{'' if tournament.status == Tournament.Status.CLOSED else f' after round {finished}'}."
+        )
+    if (
+        registration is not None and round_open is not None
+        and round_open.status == Round.Status.PAIRED
+    ):
+        table = next((tb for tb in round_open.tables.all() if registration.pk in tb.players), None)
+        if table is not None:
+            names = dict(tournament.registrations.filter(pk__in=table.players)
+                         .values_list("pk", "user__username"))
+            others = [names.get(p, "?") for p in table.players if p != registration.pk]
+            out["my_pairing"] = (
+                f"Round {round_open.number} is paired: you play {and_list(others)} at table "
+                f"{table.number}. It starts when the organizer starts it; your game's email "
+                "tells you."
+            )
+    if (
+        round_open is None and tournament.status == Tournament.Status.RUNNING
+        and len(rounds) < tournament.rounds_count
+    ):
+        out["next_round_note"] = (
+            f"Round {len(rounds) + 1} of {tournament.rounds_count} starts when the organizer "
+            "pairs and starts it; its game's email tells each player."
+        )
+    return out
 
 
 def ratings(request: HttpRequest) -> HttpResponse:

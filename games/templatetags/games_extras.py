@@ -227,6 +227,14 @@ def sixbyfive_result_filter(text: Any, board: Any) -> str:
 
 
 @register.filter
+def options_words(owner: Any) -> str:
+    """A game's or tournament's options in words (``games.presentation.options_text``)."""
+    from games.presentation import options_text
+
+    return options_text(ruleset=str(getattr(owner, "ruleset", "")), options=getattr(owner, "options", {}))
+
+
+@register.filter
 def short_hash(value: Any, length: int = 12) -> str:
     """The first characters of a hex digest, for compact display."""
     text = str(value or "")

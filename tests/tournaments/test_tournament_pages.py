@@ -878,3 +878,43 @@ def test_a_late_entrant_is_told_when_they_play_and_hears_of_the_rounds_before(cl
     [mail] = OutboxMessage.objects.filter(to="zoe@example.com", subject__contains="round 1 is over")
     assert "You entered late: you play from round 2; the rounds before score 0 for you." in mail.body
     assert "Round 2 of 2 starts when the organizer pairs and starts it" in mail.body
+
+
+def test_a_participants_page_says_where_they_stand_whom_they_play_and_what_comes_next(client, people):
+    """A participant's journey: no "you are 2nd of 4" on the page, no own row marked,
+    nothing on whom a paired round seats one with or when the next round comes, and the
+    games' options (every game a draw after 6 turns) nowhere."""
+    from games.services.games import seat_resign
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Own cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2, tiebreaks=["buchholz"], options={"max_turns": 6})
+    tsvc.tournament_open(tournament=t, by=org)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    table = rnd.tables.order_by("number").first()
+    names = dict(t.registrations.values_list("pk", "user__username"))
+    me, other = (names[p] for p in table.players)
+    client.force_login(get_user_model().objects.get(username=me))
+
+    def page() -> str:
+        text = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+        return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text)))
+
+    paired = page()
+    assert f"Round 1 is paired: you play {other} at table {table.number}. It starts when" in paired
+    assert "Each game: goals 1, visible goals off, change goal off, open game off, target 0, max turns 6." in paired
+    rounds.round_start(rnd=rnd, by=org)
+    for tb in rnd.tables.select_related("game"):
+        seat_resign(seat=tb.game.seats.order_by("position").last())  # the first seat wins
+    results.results_collect()
+    after = page()
+    first_seat = names[table.players[0]]
+    place = "tied 1st of 4 with 1 point" if me == first_seat else "tied 3rd of 4 with 0 points"
+    assert f"You are {place} after round 1." in after
+    assert f"{me} (you)" in after
+    assert "Round 2 of 2 starts when the organizer pairs and starts it" in after
+    raw = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    assert len(re.findall(r'<tr class="[^"]*\bme\b', raw)) == 1
