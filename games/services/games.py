@@ -16,7 +16,7 @@ from engine.audit import SEATING_RULE, seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
-from games.presentation import one_line
+from games.presentation import and_list, one_line
 from games.selectors import invite_valid
 from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
@@ -515,6 +515,13 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
     notify_game_notice(
         game=game,
         subject=f"Game over: {winner.name} wins",
-        text=f"every player but {winner.name} resigned, so the game is over: {winner.name} wins.",
+        # with the final ranking, as the end of a game played out gives it (a participant's
+        # journey: one line, no ranking)
+        text=(
+            f"every player but {winner.name} resigned, so the game is over: {winner.name} "
+            f"wins.\n\nFinal ranking: 1st {winner.name}; {'tied ' if len(resigned) > 1 else ''}"
+            f"2nd {and_list(resigned)} (resigned). The game's seed and set-up are revealed in "
+            "its log."
+        ),
         key=f"walkover:{game.pk}",
     )

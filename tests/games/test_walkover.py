@@ -68,6 +68,8 @@ def test_resigning_a_duel_ends_it_and_the_other_player_wins(
     # Both players are told, once.
     told = OutboxMessage.objects.filter(game=game, subject__endswith=f"Game over: {bob.name} wins")
     assert sorted(m.to for m in told) == ["ann@example.com", "bob@example.com"]
+    # with the final ranking (a participant's journey: one line, no ranking)
+    assert all(f"Final ranking: 1st {bob.name}; 2nd {ann.name} (resigned)." in m.body for m in told)
     # The log verifies, here and offline from the export.
     call_command("verify_game", str(game.pk))
     export = game_export(game=game)
