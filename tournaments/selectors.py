@@ -39,7 +39,8 @@ PAIRING_DATA = ("pairing_input", "pairing_output")
 
 def tournaments_list() -> QuerySet[Tournament]:
     """Every tournament that is not a draft, newest first, with ``entrants`` (players who
-    take or took part: not those who withdrew before round 1) and ``rounds_paired``."""
+    take or took part: not those who withdrew before round 1), ``rounds_paired`` and
+    ``rounds_finished``."""
     never_started = Q(status=Registration.Status.WITHDRAWN) & (
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__lt=F("first_round"))
     )
@@ -60,12 +61,20 @@ def tournaments_list() -> QuerySet[Tournament]:
         .annotate(n=Count("pk"))
         .values("n")
     )
+    finished = (
+        Round.objects.filter(tournament=OuterRef("pk"), status=Round.Status.FINISHED)
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return (
         Tournament.objects.exclude(status=Tournament.Status.DRAFT)
         .select_related("organizer")
         .annotate(
             entrants=Coalesce(Subquery(entrants), 0),
             rounds_paired=Coalesce(Subquery(rounds), 0),
+            rounds_finished=Coalesce(Subquery(finished), 0),
         )
         .order_by("-created_at", "-id")
     )
@@ -374,8 +383,8 @@ def rating_history(*, pool: str, user: Any) -> list[RatingEntry]:
 
 def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:
     """The tournaments a player takes part in or organizes (not drafts of others), the
-    ones still going first, newest first within each: the tournament, ``rounds_paired``,
-    whether ``user`` organizes it and its registration's status (None if not entered)."""
+    ones still going first, newest first within each: the tournament, ``rounds_paired``
+    and ``rounds_finished``, whether ``user`` organizes it and its registration's status (None if not entered)."""
     entered = {
         r.tournament_id: r.status
         for r in Registration.objects.filter(user=user).only("tournament_id", "status")
@@ -383,7 +392,10 @@ def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:
     rows = (
         Tournament.objects.filter(Q(pk__in=list(entered)) | Q(organizer=user))
         .select_related("organizer")
-        .annotate(rounds_paired=Count("rounds", distinct=True))
+        .annotate(
+            rounds_paired=Count("rounds", distinct=True),
+            rounds_finished=Count("rounds", filter=Q(rounds__status=Round.Status.FINISHED), distinct=True),
+        )
         .order_by("-created_at", "-id")
     )
     out = [

@@ -568,6 +568,7 @@ def test_the_home_page_lists_the_players_tournaments(client):
     client.force_login(players[0])
     html = client.get("/").content.decode()
     assert "Your tournaments" in html and "Cup hp" in html and "round 1 of 2" in html
+    assert "round 1 of 2 finished" not in html
     assert "<td>player</td>" in html and "Secret draft" not in html and "manage" not in html
     client.force_login(players[3])
     assert "<td>withdrawn</td>" in client.get("/").content.decode()
@@ -1062,3 +1063,18 @@ def test_players_level_on_everything_are_listed_by_name():
     rows = selectors.standings(tournament=t)
     assert [r["user"].username for r in rows] == sorted(names)
     assert {r["rank"] for r in rows} == {1}
+
+
+def test_the_home_page_says_when_a_round_is_finished(client):
+    """A participant's journey: "round 1 of 2" read the same after round 1 ended."""
+    from games.services.games import seat_resign
+
+    organizer, players, t, _regs = _open_cup("hf", 2)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    client.force_login(players[0])
+    assert "round 1 of 2</td>" in client.get("/").content.decode()
+    table = rnd.tables.select_related("game").get()
+    seat_resign(seat=table.game.seats.order_by("position").first())
+    assert results.results_collect() == 1
+    assert "round 1 of 2 finished</td>" in client.get("/").content.decode()
