@@ -425,12 +425,17 @@ def test_a_player_entered_by_a_league_administrator_is_told():
                                table_sizes=[2], rounds_count=3)
     tsvc.tournament_open(tournament=t, by=admin)
     tsvc.registration_add(tournament=t, user=player, by=admin)
-    tsvc.registration_add(tournament=t, user=other)  # by themselves: no email
+    tsvc.registration_add(tournament=t, user=other)  # by themselves: a confirmation
     tsvc.registration_add(tournament=t, user=player, by=admin)  # again: nothing new
-    sent = list(OutboxMessage.objects.filter(kind="tournament"))
-    assert [m.to for m in sent] == [player.email]
+    tsvc.registration_add(tournament=t, user=other)  # again: nothing new
+    sent = list(OutboxMessage.objects.filter(kind="tournament").order_by("id"))
+    assert [m.to for m in sent] == [player.email, other.email]
     assert sent[0].subject == f"League night: {admin.username} registered you"
     assert f"/tournaments/{t.slug}/" in sent[0].body and "withdraw" in sent[0].body
+    # A player who registers is told so by email too (a participant's journey: on the
+    # page only), with what comes next.
+    assert sent[1].subject == "League night: you are registered"
+    assert "(3 rounds, one game per round). Round 1 starts when the organizer pairs and starts it." in sent[1].body
 
 
 # --- from the review of this change ------------------------------------------------------

@@ -313,6 +313,36 @@ def tournament_closed(*, tournament: Tournament) -> None:
     outbox_enqueue_many(messages=messages)
 
 
+def registered(*, tournament: Tournament, registration: Registration) -> None:
+    """Confirm a player's own registration: what it commits them to and what comes next
+    (a participant's journey: a self-registration was confirmed on the page only)."""
+    from games.services.notifications import outbox_enqueue_many
+
+    user = registration.user
+    if not user.email:
+        return
+    detail = _url("tournaments:detail", tournament.slug)
+    start = (
+        f"You play from round {registration.first_round}; the rounds before score 0 for you."
+        if registration.first_round > 1
+        else "Round 1 starts when the organizer pairs and starts it."
+    )
+    outbox_enqueue_many(messages=[{
+        "to": user.email,
+        "subject": f"{tournament.name}: you are registered",
+        "body": "\n".join([
+            f"You are registered in {tournament.name} ({tournament.rounds_count} rounds, one "
+            f"game per round). {start}",
+            "",
+            "Each round's game starts with its own email; you play it like any other game.",
+            f"Standings, pairings, byes and withdrawal: {detail}",
+            "",
+        ]),
+        "kind": "tournament",
+        "key": f"tournament:{tournament.pk}:registered:{registration.pk}:{registration.first_round}",
+    }])
+
+
 def registered_by_someone_else(*, tournament: Tournament, registration: Registration, by: Any) -> None:
     """Tell a player a league administrator entered them (they did not register
     themselves): what it means and how to withdraw."""

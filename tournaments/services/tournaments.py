@@ -280,6 +280,8 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
         )
         if by is not None and by != user:
             notices.registered_by_someone_else(tournament=tournament, registration=reg, by=by)
+        else:
+            notices.registered(tournament=tournament, registration=reg)
     return reg
 
 
