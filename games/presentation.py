@@ -615,7 +615,12 @@ def options_text(*, ruleset: str, options: Any) -> str:
     parts = []
     for option in known:
         value = chosen.get(option.name, option.default)
-        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        if isinstance(value, bool):
+            shown = "on" if value else "off"
+        elif value == 0 and option.default == 0:  # 6x5's target 0: the option is off
+            shown = "off"
+        else:
+            shown = str(value)
         parts.append(f"{option.name.replace('_', ' ')} {shown}")
     return ", ".join(parts)
 

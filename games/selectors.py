@@ -664,7 +664,7 @@ _PLAIN_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß"
                                 "Þ": "TH", "ı": "i"})  # fmt: skip
 
 
-def _folded(text: str) -> str:
+def folded_name(text: str) -> str:
     """``Zoë`` -> ``zoe``, ``Bjørn`` -> ``bjorn``, ``Straße`` -> ``strasse``: without
     accents, case folded."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
@@ -680,7 +680,7 @@ def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
     text = str(text or "").replace("\x00", "").strip()
     if not text or "@" in text:
         return []
-    target = _folded(text)
+    target = folded_name(text)
     names = (
         get_user_model().objects.filter(is_active=True)
         # a name's plain spelling may be a letter or two longer or shorter (ß, æ)
@@ -688,7 +688,7 @@ def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
         .filter(length__range=(max(1, len(text) - 2), len(text) + 2))
         .values_list("username", flat=True)
     )
-    return sorted(n for n in names.iterator(chunk_size=2000) if _folded(n) == target and n != text)[:limit]
+    return sorted(n for n in names.iterator(chunk_size=2000) if folded_name(n) == target and n != text)[:limit]
 
 
 def did_you_mean(text: Any) -> str:

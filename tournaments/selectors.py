@@ -9,6 +9,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from games.presentation import place_of
+from games.selectors import folded_name
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
 
@@ -142,7 +143,7 @@ def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[s
     )
     # Players of one rank (level on points and every tie-break) by name, not by their
     # registrations' ids as text ("10" before "9": a participant's journey).
-    rows = sorted(rows, key=lambda row: (row.rank, regs[row.player].user.username.casefold()))
+    rows = sorted(rows, key=lambda row: (row.rank, folded_name(regs[row.player].user.username)))
     return [
         {
             "rank": row.rank,
@@ -313,19 +314,32 @@ PLAYERS_OWN_SOURCES = ("web", "api", "email")
 
 
 def silent_seats(*, game: Any) -> list[str]:
-    """The seats of ``game`` (as they stand: a substitute's orders count for its seat)
-    that sent no order of their own in the whole game: every order of theirs was a
-    default or entered for them. Their table is not rated."""
-    from games.models import SealedOrder, Seat
+    """The players (user names; a substitute for the seat it holds) of ``game`` whose seat
+    was asked for orders and sent none of its own in the whole game: every order of
+    theirs a default or entered for them. A seat that resigned is not one (a resignation
+    is a loss, rated: resigning at once must not spare a rating), nor one never asked in a
+    prompt that resolved (a 6x5 seat whose opponent resigned before its first turn
+    ended). Their table is not rated."""
+    from games.models import Prompt, SealedOrder, Seat
 
-    names = set(
-        Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).values_list("name", flat=True)
-    )
+    seats = {
+        seat.name: seat.user.username
+        for seat in Seat.objects.filter(game=game, status=Seat.Status.ACTIVE).select_related("user")
+    }
+    if not seats:
+        return []
+    # asked in a prompt that then resolved (not the one a walkover left open)
+    asked = {
+        name
+        for pending in Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
+        .values_list("pending", flat=True)
+        for name in pending or []
+    }
     spoke = set(
         SealedOrder.objects.filter(prompt__game=game, source__in=PLAYERS_OWN_SOURCES)
         .values_list("seat_name", flat=True).distinct()
     )
-    return sorted(names - spoke)
+    return sorted(seats[name] for name in seats if name in asked and name not in spoke)
 
 
 def _absence(registration: Registration, number: int) -> str:

@@ -66,20 +66,21 @@ def _take_draft(request: HttpRequest, tournament: Tournament) -> dict[str, str]:
     return draft
 
 
-def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any], ok: str,
-         to: str = "tournaments:manage", query: str = "",
+def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], Any],
+         ok: str | Callable[[Any], str], to: str = "tournaments:manage", query: str = "",
          keep: dict[str, str] | None = None) -> HttpResponse:
     """Run one service call; its ApplicationError becomes a message (never a 500). When
-    it is refused, ``keep`` (the form's fields) is shown again in the panel."""
+    it is refused, ``keep`` (the form's fields) is shown again in the panel. ``ok`` may
+    be a function of the call's result."""
     try:
-        action()
+        done = action()
     except (ApplicationError, django_forms.ValidationError) as exc:
         text = exc.message if isinstance(exc, ApplicationError) else " ".join(exc.messages)
         messages.error(request, text)
         if keep:
             _keep_draft(request, tournament, {**keep, "error": text})
     else:
-        messages.success(request, ok)
+        messages.success(request, ok(done) if callable(ok) else ok)
     response = redirect(to, slug=tournament.slug)
     if query:
         response["Location"] += f"?{query}"
@@ -143,17 +144,14 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if rnd.status != Round.Status.FINISHED:
             break
         finished = rnd.number
-    my_game = my_bye = None
+    my_game = my_bye = my_table = None
     round_open = next((r for r in rounds if r.status != Round.Status.FINISHED), None)
     if registration is not None and round_open is not None:
-        table = next(
-            (
-                tb
-                for tb in round_open.tables.select_related("game")
-                if registration.pk in tb.players and tb.game is not None
-            ),
+        my_table = next(
+            (tb for tb in round_open.tables.select_related("game") if registration.pk in tb.players),
             None,
         )
+        table = my_table if my_table is not None and my_table.game is not None else None
         my_game = None if table is None else {
             "round": round_open.number,
             "game": table.game,
@@ -169,7 +167,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "my_bye": my_bye,
         "standings": standings,
         "standings_after": finished,
-        **_where_i_stand(tournament, registration, standings, rounds, round_open, finished),
+        **_where_i_stand(tournament, registration, standings, rounds, round_open, finished,
+                         my_table),
         "round_open": round_open,
         "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
@@ -188,7 +187,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _where_i_stand(
     tournament: Tournament, registration: Registration | None, standings: list[dict[str, Any]],
-    rounds: list[Round], round_open: Round | None, finished: int,
+    rounds: list[Round], round_open: Round | None, finished: int, my_table: Table | None,
 ) -> dict[str, str]:
     """What a participant's own box says (a participant's journey: their place, whom a
     paired round seats them with, and when the next round comes were not on the page):
@@ -208,18 +207,24 @@ def _where_i_stand(
             f"{'' if tournament.status == Tournament.Status.CLOSED else f' after round {finished}'}."
         )
     if (
-        registration is not None and round_open is not None
-        and round_open.status == Round.Status.PAIRED
+        registration is not None and registration.status == Registration.Status.ACTIVE
+        and round_open is not None and round_open.status == Round.Status.PAIRED
+        and my_table is not None
     ):
-        table = next((tb for tb in round_open.tables.all() if registration.pk in tb.players), None)
-        if table is not None:
-            names = dict(tournament.registrations.filter(pk__in=table.players)
-                         .values_list("pk", "user__username"))
-            others = [names.get(p, "?") for p in table.players if p != registration.pk]
+        players = {r.pk: r for r in tournament.registrations.filter(pk__in=my_table.players)
+                   .select_related("user")}
+        others = [players[p] for p in my_table.players if p != registration.pk and p in players]
+        gone = [r.user.username for r in others if r.status == Registration.Status.WITHDRAWN]
+        if gone:  # round_start refuses it: the organizer re-pairs the round first
             out["my_pairing"] = (
-                f"Round {round_open.number} is paired: you play {and_list(others)} at table "
-                f"{table.number}. It starts when the organizer starts it; your game's email "
-                "tells you."
+                f"Round {round_open.number} is paired, but {and_list(gone)} withdrew since: the "
+                "organizer pairs it again before it starts."
+            )
+        else:
+            out["my_pairing"] = (
+                f"Round {round_open.number} is paired: you play "
+                f"{and_list([r.user.username for r in others])} at table {my_table.number}. "
+                "It starts when the organizer starts it; your game's email tells you."
             )
     if (
         round_open is None and tournament.status == Tournament.Status.RUNNING
@@ -286,14 +291,18 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible_tournament(request, slug)
     held = _my_registration(tournament, request.user)
     already = held is not None and held.status == Registration.Status.ACTIVE
-    paired = tournament.rounds.count()
-    said = "You are registered." if not paired else (
-        # a late entry (a participant's journey: nothing said when the player would play)
-        f"You are registered: you play from round {paired + 1} (the rounds before score 0 "
-        "for you).")
+
+    def said(registration: Registration) -> str:
+        if already:
+            return "You are already registered."
+        if registration.first_round > 1:  # a late entry (a participant's journey: nothing
+            # said when the player would play), as the registration has it
+            return (f"You are registered: you play from round {registration.first_round} (the "
+                    "rounds before score 0 for you).")
+        return "You are registered."
+
     return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=request.user),
-                "You are already registered." if already else said,
-                to="tournaments:detail")
+                said, to="tournaments:detail")
 
 
 def _my_registration(tournament: Tournament, user: Any) -> Registration | None:

@@ -628,7 +628,7 @@ def _submit(
             # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
             # orders" puzzled a player who wrote one.
             first, order = below
-            shown = first if len(first) <= 120 else first[:120] + "…"
+            shown = _cut(first)
             lead = first.rstrip(".!?;,: ") + ":"
             colon = f' "{lead}"' if len(lead) <= 40 else ""
             if "\n" in order:  # a 6x5 CHANGE, 4X Dice hits a line each: as they are
@@ -636,7 +636,7 @@ def _submit(
                     f"    {line.strip()}" for line in order.splitlines() if line.strip()
                 ) + "\n\n"
             else:
-                again = f"{order.strip()} again without that line "
+                again = f"{_cut(order)} again without that line "
             return _refused(
                 seat,
                 OrderRefused(
@@ -714,6 +714,12 @@ def _other_order_named(seat: Seat, head: str, rest: str) -> tuple[str, str] | No
                 if tuple(words[i : i + len(candidate)]) == candidate:
                     return order, " ".join(line.split())
     return None
+
+
+def _cut(text: str, limit: int = 120) -> str:
+    """A line of the player's quoted in an answer, at most ``limit`` characters."""
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _order_below_a_line(seat: Seat, text: str) -> tuple[str, str] | None:

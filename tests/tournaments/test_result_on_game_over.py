@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.services.games import seat_resign
@@ -103,39 +104,73 @@ def test_games_ending_together_queue_one_sweep(django_capture_on_commit_callback
     assert len(swept) == 1 and swept[0]["countdown"] == GAME_OVER_DELAY_SECONDS, sent
 
 
+def _duel_cup(prefix: str, max_turns: int = 2):
+    """A 6x5 duel tournament whose games end after ``max_turns`` turns; its round 1
+    started: (organizer, table)."""
+    organizer, *players = make_users(3, prefix=prefix)
+    t = tsvc.tournament_create(organizer=organizer, name=f"Duel {prefix}", ruleset="6x5",
+                               table_sizes=[2], rounds_count=1, options={"max_turns": max_turns})
+    tsvc.tournament_open(tournament=t, by=organizer)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    return organizer, rnd.tables.select_related("game").get()
+
+
 @pytest.mark.django_db
 def test_a_game_a_seat_never_played_counts_but_is_not_rated():
     """A participant's journey: a game in which a player never sent an order (every one a
-    default) was a rated result, as if the defaults had played; it counts in the
-    standings as it ended, and moves no rating (as chess servers abort a game without
-    moves)."""
-    from games.models import OutboxMessage
+    default at its deadline) was a rated result, as if the defaults had played; it counts
+    in the standings as it ended, and moves no rating (as chess servers abort a game
+    without moves)."""
+    from datetime import timedelta
+
+    from games.models import OutboxMessage, Prompt
+    from games.services.deadlines import overdue_prompt_resolve
     from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
     from tournaments.models import RatingEntry, TournamentLog
     from tournaments.services import results
 
-    _, table = _started_table("nr")
-    seats = list(table.game.seats.order_by("position"))
-    order_submit(seat=seats[0], text="PASS " + _a_dealt_leader(table.game, seats[0].name), source="web")
-    seat_resign(seat=seats[1])
-    seat_resign(seat=seats[2])  # a walkover: seats[0] wins; the other two never ordered
+    _, table = _duel_cup("nr")
+    game = table.game
+    first = Prompt.objects.get(game=game, number=1)
+    [mover] = first.pending
+    order_submit(seat=game.seats.get(name=mover), text="PLACE BLUE 1,0", source="web")
+    assert prompt_resolve(game_id=game.pk, prompt_number=1)
+    second = Prompt.objects.get(game=game, number=2)
+    [idle] = second.pending  # never orders: its default is entered at the deadline
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=2,
+                                  now=second.deadline + timedelta(days=1))
+    game.refresh_from_db()
+    assert game.status == "finished"
     assert results.results_collect() == 1
     table.refresh_from_db()
     assert table.ranking is not None and table.rated is False
+    idle_user = game.seats.get(name=idle).user.username
     entry = TournamentLog.objects.get(tournament=table.round.tournament, kind="result_recorded")
-    assert entry.payload["no_orders_from"] == sorted([seats[1].name, seats[2].name])
-    assert not RatingEntry.objects.filter(game=table.game).exists()
+    assert entry.payload["no_orders_from"] == [idle_user]
+    assert not RatingEntry.objects.filter(game=game).exists()
     told = OutboxMessage.objects.filter(kind="tournament", body__contains="Your result at table")
-    assert told.count() == 3
-    names = " and ".join(sorted([seats[1].name, seats[2].name]))
-    assert all(f"Not rated: {names} sent no order in the game" in m.body for m in told)
+    assert told.count() == 2
+    assert all(f"Not rated: {idle_user} sent no order in the game" in m.body for m in told)
 
 
-def _a_dealt_leader(game, seat_name: str) -> str:
-    from games.selectors import legal_orders
+@pytest.mark.django_db
+def test_a_seat_that_resigns_before_ordering_loses_a_rated_game():
+    """A code review: a resignation before any order made the table unrated, so
+    resigning at once spared a rating; a resignation is a loss, rated."""
+    from tournaments.models import RatingEntry
+    from tournaments.services import results
 
-    seat = game.seats.get(name=seat_name)
-    return legal_orders(seat=seat)[0].split()[1]
+    _, table = _duel_cup("rs")
+    game = table.game
+    seat_resign(seat=game.seats.order_by("position").last())  # perhaps before its first turn
+    assert results.results_collect() == 1
+    table.refresh_from_db()
+    assert table.rated is True
+    assert RatingEntry.objects.filter(game=game).count() == 2
 
 
 @pytest.mark.django_db
@@ -153,6 +188,35 @@ def test_the_opponents_of_a_player_who_withdraws_mid_game_are_told():
     body = told.first().body
     assert f"Your game with {gone.user.username} (round 1, table {table.number}) goes on" in body
     assert f"/games/{table.game_id}/" in body
-    # withdrawing twice tells nobody twice; a game over tells nobody
-    tsvc.registration_withdraw(registration=gone, by=gone.user)
+    # the notice's keys: told once whatever calls it again
+    from tournaments.services import notices
+
+    notices.withdrawn_mid_game(tournament=table.round.tournament, registration=gone)
     assert told.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_withdrawal_tells_the_players_who_play_its_game_now():
+    """A code review: the notice went to the paired players (a seat handed to a
+    substitute: the old player was told, the substitute not), and said the withdrawing
+    player "may still play" a game they had resigned or handed over."""
+    from games.models import OutboxMessage
+    from games.services.organizer import seat_replace
+    from tournaments.models import Registration
+
+    organizer, table = _started_table("ws")
+    seats = list(table.game.seats.order_by("position"))
+    sub = get_user_model().objects.create_user("subby", "subby@example.com", "pw")
+    staff = get_user_model().objects.create_user("staffer", "staffer@example.com", "pw", is_staff=True)
+    seat_replace(seat=seats[1], new_user=sub, by=staff)
+    gone = Registration.objects.get(pk=table.players[0])
+    tsvc.registration_withdraw(registration=gone, by=gone.user)
+    told = OutboxMessage.objects.filter(kind="tournament", subject__endswith=f"{gone.user.username} withdrew")
+    assert sorted(m.to for m in told) == sorted(["subby@example.com", seats[2].user.email])
+    # a player who resigned their seat first: nobody is told a game of theirs goes on
+    _, table2 = _started_table("wt")
+    first = table2.game.seats.order_by("position").first()
+    seat_resign(seat=first)
+    left = Registration.objects.get(pk=table2.players[0])
+    tsvc.registration_withdraw(registration=left, by=left.user)
+    assert not OutboxMessage.objects.filter(subject__endswith=f"{left.user.username} withdrew").exists()

@@ -905,7 +905,7 @@ def test_a_participants_page_says_where_they_stand_whom_they_play_and_what_comes
 
     paired = page()
     assert f"Round 1 is paired: you play {other} at table {table.number}. It starts when" in paired
-    assert "Each game: goals 1, visible goals off, change goal off, open game off, target 0, max turns 6." in paired
+    assert "Each game: goals 1, visible goals off, change goal off, open game off, target off, max turns 6." in paired
     rounds.round_start(rnd=rnd, by=org)
     for tb in rnd.tables.select_related("game"):
         seat_resign(seat=tb.game.seats.order_by("position").last())  # the first seat wins
@@ -918,3 +918,28 @@ def test_a_participants_page_says_where_they_stand_whom_they_play_and_what_comes
     assert "Round 2 of 2 starts when the organizer pairs and starts it" in after
     raw = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
     assert len(re.findall(r'<tr class="[^"]*\bme\b', raw)) == 1
+
+
+def test_a_paired_round_with_a_withdrawn_player_says_it_is_paired_again(client, people):
+    """A code review: a player who withdrew after the pairing read "you play ..." and the
+    opponent "you play <them>", though the round must be paired again first."""
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Gone cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2, tiebreaks=["buchholz"])
+    tsvc.tournament_open(tournament=t, by=org)
+    regs = {u.username: tsvc.registration_add(tournament=t, user=u) for u in players}
+    rnd = rounds.round_pair(tournament=t, by=org)
+    table = rnd.tables.order_by("number").first()
+    by_pk = {r.pk: name for name, r in regs.items()}
+    gone, stays = (by_pk[p] for p in table.players)
+    tsvc.registration_withdraw(registration=regs[gone], by=regs[gone].user)
+
+    def page(name: str) -> str:
+        client.force_login(get_user_model().objects.get(username=name))
+        text = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+        return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text)))
+
+    assert "is paired: you play" not in page(gone)
+    assert f"Round 1 is paired, but {gone} withdrew since: the organizer pairs it again" in page(stays)

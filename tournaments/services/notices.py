@@ -374,10 +374,11 @@ def registered_by_someone_else(*, tournament: Tournament, registration: Registra
 
 
 def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) -> int:
-    """Tell the other players of every game still going on of a player who withdrew
-    (a participant's journey: an opponent learnt it from the standings only). Returns how
-    many emails were queued."""
-    from games.models import Game
+    """Tell the players of every game still going on of a player who withdrew, and who
+    still plays its seat there (a participant's journey: an opponent learnt it from the
+    standings only): the game's players as they stand (a substitute, not the player it
+    replaced; nobody who resigned). Returns how many emails were queued."""
+    from games.models import Game, Seat
     from games.services.notifications import outbox_enqueue_many
 
     tables = (
@@ -385,19 +386,18 @@ def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) ->
                              game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
         .select_related("round", "game")
     )
-    tables = [t for t in tables if registration.pk in t.players]
-    if not tables:
-        return 0
-    others = {r.pk: r for r in tournament.registrations.select_related("user")}
     name = registration.user.username
     messages = []
-    for table in tables:
-        for pk in table.players:
-            other = others.get(pk)
-            if pk == registration.pk or other is None or not other.user.email:
+    for table in (t for t in tables if registration.pk in t.players):
+        seats = list(Seat.objects.filter(game=table.game, status=Seat.Status.ACTIVE).select_related("user"))
+        theirs = next((s for s in seats if s.user_id == registration.user_id), None)
+        if theirs is None:  # resigned, or handed to someone else: no game of theirs goes on
+            continue
+        for seat in seats:
+            if seat is theirs or not seat.user.email:
                 continue
             messages.append({
-                "to": other.user.email,
+                "to": seat.user.email,
                 "subject": f"{tournament.name}: {name} withdrew",
                 "body": "\n".join([
                     f"{name} withdrew from {tournament.name}: {name} is not paired in the "
@@ -413,7 +413,7 @@ def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) ->
                     "",
                 ]),
                 "kind": "tournament",
-                "key": f"tournament:{tournament.pk}:withdrawn:{registration.pk}:{table.pk}:{pk}",
+                "key": f"tournament:{tournament.pk}:withdrawn:{registration.pk}:{table.pk}:{seat.user_id}",
             })
     outbox_enqueue_many(messages=messages)
     return len(messages)
