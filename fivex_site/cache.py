@@ -1,7 +1,8 @@
 """A Redis cache that fails soft: with the cache away, the site keeps answering.
 
-What FiveX keeps in the cache is advisory: the API's per-user rate limits and allauth's
-login rate limits. Django's ``RedisCache`` raises when Redis cannot be reached, which
+What FiveX keeps in the cache is advisory: the API's per-user rate limits, allauth's
+login rate limits and the mark that a game's end has queued the results sweep (with the
+cache away, each end queues its own: ``add`` succeeds). Django's ``RedisCache`` raises when Redis cannot be reached, which
 turned every API order into a 500 during a Redis restart (a failure-mode audit). Here a
 read is a miss, a write is dropped, ``add`` succeeds (allauth's rate limits lock with it:
 a refusal answered every login 429), and a warning is logged (at most once a minute per
