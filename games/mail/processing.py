@@ -753,12 +753,15 @@ def _order_below_a_line(seat: Seat, text: str) -> tuple[str, str] | None:
 
 
 LEAD_IN_LINES = 3
+#: The most words a lead-in before a colon on the order's own line may have.
+INLINE_LEAD_IN_WORDS = 6
 
 
 def lead_in(seat: Seat, text: str) -> tuple[str, str]:
     """``(lead-in, the rest)``: the greeting or lead-in above the order of a message whose
     whole text was refused ("Hi all," "Changed my mind:"): up to ``LEAD_IN_LINES``
-    leading lines that end with a colon or a comma, none starting with one of the seat's
+    leading lines that end with a colon or a comma (or, on the order's own line, up to
+    ``INLINE_LEAD_IN_WORDS`` words before a colon: "My order: PLAY EXPAND"), none starting with one of the seat's
     order words or naming one of its legal orders (then it is an order, and the message
     stays ambiguous), nor holding an address (an attribution: what follows may be quoted). ``("", text)`` when there is none, or nothing follows it."""
     from games.selectors import legal_orders
@@ -773,6 +776,18 @@ def lead_in(seat: Seat, text: str) -> tuple[str, str]:
             i += 1
             continue
         words = _order_words(line)
+        if not line.endswith((":", ",")) and ":" in line and words and words[0] not in verbs:
+            # "My order: PLAY EXPAND": a short lead-in before a colon on the order's own
+            # line (left open by earlier sessions: refused), read past as one on a line of
+            # its own is
+            head, after = line.split(":", 1)
+            if (
+                len(_order_words(head)) <= INLINE_LEAD_IN_WORDS and after.strip()
+                and "@" not in head and _other_order_named(seat, "", head) is None
+            ):
+                taken.append(head.strip() + ":")
+                lines[i] = after.strip()
+            break
         if not line.endswith((":", ",")) or not words or words[0] in verbs:
             break
         if "@" in line:  # "… <fivex@localhost>:" may attribute what follows to someone

@@ -729,6 +729,10 @@ def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
         ("Hi all,\n\nmy order for this turn:\nplay expand\n\nThanks,\nAnn\n",
          ["Hi all,", "my order for this turn:"]),  # fmt: skip
         ("Hello,\nPLAY EXPAND.\n", ["Hello,"]),
+        # a lead-in before a colon on the order's own line (left open: refused)
+        ("My order: play expand\n", ["My order:"]),
+        ("Hi all,\nMy order for round 1: PLAY EXPAND\n\nThanks,\nAnn\n",
+         ["Hi all,", "My order for round 1:"]),
     ],
 )
 def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
@@ -756,6 +760,10 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
         # A lead-in that names another order is a second order: nothing is guessed.
         ("PLAY EXPLORE, no wait:\nPLAY EXPAND\n", "one order per message"),
         ("Not PLAY EXPLORE but:\nPLAY EXPAND\n", "one order per message"),
+        # before a colon on the order's line: an order word, or a legal order named, is
+        # no lead-in either
+        ("PLAY EXPLORE: PLAY EXPAND\n", "NOT accepted"),
+        ("Not PLAY EXPLORE: PLAY EXPAND\n", "NOT accepted"),
         # A line above the order that ends with neither a colon nor a comma is no lead-in;
         # the refusal says so (a player's journey: "not 2 orders" for one order).
         ("I think\nPLAY EXPAND\n", 'the line above your order, "I think", is not part of it, '
