@@ -309,10 +309,6 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
     return tournament.rounds.filter(number=number).first()
 
 
-#: The ways an order comes from its player (not entered for the seat: a default, forced).
-PLAYERS_OWN_SOURCES = ("web", "api", "email")
-
-
 def silent_seats(*, game: Any) -> list[str]:
     """The players (user names; a substitute for the seat it holds) of ``game`` whose seat
     was asked for orders and sent none of its own in the whole game: every order of
@@ -321,6 +317,7 @@ def silent_seats(*, game: Any) -> list[str]:
     prompt that resolved (a 6x5 seat whose opponent resigned before its first turn
     ended). Their table is not rated."""
     from games.models import Prompt, SealedOrder, Seat
+    from games.services.orders import PLAYER_SOURCES  # an order its player sent
 
     seats = {
         seat.name: seat.user.username
@@ -336,7 +333,7 @@ def silent_seats(*, game: Any) -> list[str]:
         for name in pending or []
     }
     spoke = set(
-        SealedOrder.objects.filter(prompt__game=game, source__in=PLAYERS_OWN_SOURCES)
+        SealedOrder.objects.filter(prompt__game=game, source__in=PLAYER_SOURCES)
         .values_list("seat_name", flat=True).distinct()
     )
     return sorted(seats[name] for name in seats if name in asked and name not in spoke)

@@ -23,7 +23,7 @@ from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
 from tournaments.models import Registration, Round, Table, Tournament
-from tournaments.services import results, rounds
+from tournaments.services import notices, results, rounds
 from tournaments.services import tournaments as tsvc
 from tournaments.services.common import is_league_administrator
 from tournaments.standings import TIEBREAK_HELP, TIEBREAK_NAMES
@@ -193,17 +193,14 @@ def _where_i_stand(
     paired round seats them with, and when the next round comes were not on the page):
     ``my_standing`` ("You are tied 2nd of 8 with 2 points."), ``my_pairing`` and
     ``next_round_note``."""
-    from games.presentation import and_list, ordinal, short_number
+    from games.presentation import and_list
 
     out: dict[str, str] = {}
     row = next((r for r in standings if registration is not None
                 and r["registration"].pk == registration.pk), None)
     if row is not None and finished:
-        tied = sum(1 for r in standings if r["rank"] == row["rank"]) > 1
-        points = short_number(row["points"])
         out["my_standing"] = (
-            f"You are {'tied ' if tied else ''}{ordinal(row['rank'])} of {len(standings)} with "
-            f"{points} point{'' if points == '1' else 's'}"
+            f"You are {notices.standing_words(row, standings)}"
             f"{'' if tournament.status == Tournament.Status.CLOSED else f' after round {finished}'}."
         )
     if (

@@ -564,13 +564,9 @@ def test_a_deadline_reads_the_same_on_every_page_for_a_reader_without_a_zone(bro
     from zoneinfo import ZoneInfo
 
     from games.models import Prompt
-    from games.services import games as game_services
-    from tests.games.web_support import make_user
+    from tests.games.test_browser_phone import _started
 
-    users = [make_user(n) for n in ("ann", "bob", "cat")]
-    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
-    for user in users:
-        game_services.game_join(game=game, user=user)
+    game = _started("5x", ["ann", "bob", "cat"])
     deadline = Prompt.objects.get(game=game, number=1).deadline
     local = deadline.astimezone(ZoneInfo("Europe/Paris"))
     context = browser_page.context.browser.new_context(timezone_id="Europe/Paris", locale="en-US")

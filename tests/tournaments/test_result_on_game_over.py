@@ -21,10 +21,13 @@ from tournaments.services import tournaments as tsvc
 RESULTS_TASK = "tournaments.tasks.collect_results"
 
 
-def _started_table(prefix: str) -> tuple[object, Table]:
-    organizer, *players = make_users(4, prefix=prefix)
-    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset="5x",
-                               table_sizes=[3], rounds_count=1)
+def _started_table(prefix: str, *, ruleset: str = "5x", size: int = 3,
+                   options: dict | None = None) -> tuple[object, Table]:
+    """A one-table tournament of ``ruleset`` at a table of ``size``, its round 1 started:
+    (organizer, table)."""
+    organizer, *players = make_users(size + 1, prefix=prefix)
+    t = tsvc.tournament_create(organizer=organizer, name=f"Cup {prefix}", ruleset=ruleset,
+                               table_sizes=[size], rounds_count=1, options=options or {})
     tsvc.tournament_open(tournament=t, by=organizer)
     for user in players:
         tsvc.registration_add(tournament=t, user=user)
@@ -105,17 +108,8 @@ def test_games_ending_together_queue_one_sweep(django_capture_on_commit_callback
 
 
 def _duel_cup(prefix: str, max_turns: int = 2):
-    """A 6x5 duel tournament whose games end after ``max_turns`` turns; its round 1
-    started: (organizer, table)."""
-    organizer, *players = make_users(3, prefix=prefix)
-    t = tsvc.tournament_create(organizer=organizer, name=f"Duel {prefix}", ruleset="6x5",
-                               table_sizes=[2], rounds_count=1, options={"max_turns": max_turns})
-    tsvc.tournament_open(tournament=t, by=organizer)
-    for user in players:
-        tsvc.registration_add(tournament=t, user=user)
-    rnd = rounds.round_pair(tournament=t, by=organizer)
-    rounds.round_start(rnd=rnd, by=organizer)
-    return organizer, rnd.tables.select_related("game").get()
+    """A 6x5 duel whose games end after ``max_turns`` turns: (organizer, table)."""
+    return _started_table(prefix, ruleset="6x5", size=2, options={"max_turns": max_turns})
 
 
 @pytest.mark.django_db
@@ -174,7 +168,7 @@ def test_a_seat_that_resigns_before_ordering_loses_a_rated_game():
 
 
 @pytest.mark.django_db
-def test_the_opponents_of_a_player_who_withdraws_mid_game_are_told():
+def test_the_opponents_of_a_player_who_withdraws_mid_game_are_told(client):
     """A participant's journey: an opponent learnt of a withdrawal from the standings."""
     from games.models import OutboxMessage
     from tournaments.models import Registration
@@ -188,6 +182,10 @@ def test_the_opponents_of_a_player_who_withdraws_mid_game_are_told():
     body = told.first().body
     assert f"Your game with {gone.user.username} (round 1, table {table.number}) goes on" in body
     assert f"/games/{table.game_id}/" in body
+    # the withdrawn player's page: not "withdrew after round 1" while round 1 is played
+    client.force_login(gone.user)
+    page = client.get(f"/tournaments/{table.round.tournament.slug}/").content.decode()
+    assert "You withdrew: you are not paired after round 1." in page
     # the notice's keys: told once whatever calls it again
     from tournaments.services import notices
 

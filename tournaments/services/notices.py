@@ -35,6 +35,11 @@ def _rank(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     return f"{'tied ' if tied else ''}{ordinal(row['rank'])}"
 
 
+def standing_words(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """A player's place in the standings ``rows``: "tied 2nd of 8 with 2 points"."""
+    return f"{_rank(row, rows)} of {len(rows)} with {_points(row['points'])}"
+
+
 def _tiebreak_words(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     """`` (Buchholz 4.5, Wins 1)`` for a player level on points with another, whose order
     the tie-breaks decided (a participant's journey: "2. grace — 2 points" above "3. erin —
@@ -158,7 +163,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
         row = by_reg.get(reg.pk)
         withdrawn = reg.status == Registration.Status.WITHDRAWN
         place = (
-            [f"You are {_rank(row, rows)} of {len(rows)} with {_points(row['points'])}."]
+            [f"You are {standing_words(row, rows)}."]
             if row is not None
             else []
         )
@@ -313,9 +318,11 @@ def tournament_closed(*, tournament: Tournament) -> None:
     outbox_enqueue_many(messages=messages)
 
 
-def registered(*, tournament: Tournament, registration: Registration) -> None:
-    """Confirm a player's own registration: what it commits them to and what comes next
-    (a participant's journey: a self-registration was confirmed on the page only)."""
+def registered(*, tournament: Tournament, registration: Registration, by: Any = None) -> None:
+    """Confirm a registration to its player: what it commits them to and what comes next
+    (a participant's journey: a self-registration was confirmed on the page only); ``by``:
+    the league administrator who entered them, when they did not register themselves
+    (then: how to withdraw)."""
     from games.services.notifications import outbox_enqueue_many
 
     user = registration.user
@@ -323,49 +330,26 @@ def registered(*, tournament: Tournament, registration: Registration) -> None:
         return
     detail = _url("tournaments:detail", tournament.slug)
     start = (
-        f"You play from round {registration.first_round}; the rounds before score 0 for you."
+        f"You start in round {registration.first_round}; the rounds before score 0 for you."
         if registration.first_round > 1
-        else "Round 1 starts when the organizer pairs and starts it."
+        else "" if by is not None else "Round 1 starts when the organizer pairs and starts it."
+    )
+    who = f"{by} registered you" if by is not None else "You are registered"
+    last = (
+        f"If you do not want to play, withdraw on the tournament's page: {detail}"
+        if by is not None
+        else f"Standings, pairings, byes and withdrawal: {detail}"
     )
     outbox_enqueue_many(messages=[{
         "to": user.email,
-        "subject": f"{tournament.name}: you are registered",
+        "subject": f"{tournament.name}: {by} registered you" if by is not None
+        else f"{tournament.name}: you are registered",
         "body": "\n".join([
-            f"You are registered in {tournament.name} ({tournament.rounds_count} rounds, one "
-            f"game per round). {start}",
+            f"{who} in {tournament.name} ({tournament.rounds_count} rounds, one game per "
+            f"round).{' ' + start if start else ''}",
             "",
             "Each round's game starts with its own email; you play it like any other game.",
-            f"Standings, pairings, byes and withdrawal: {detail}",
-            "",
-        ]),
-        "kind": "tournament",
-        "key": f"tournament:{tournament.pk}:registered:{registration.pk}:{registration.first_round}",
-    }])
-
-
-def registered_by_someone_else(*, tournament: Tournament, registration: Registration, by: Any) -> None:
-    """Tell a player a league administrator entered them (they did not register
-    themselves): what it means and how to withdraw."""
-    from games.services.notifications import outbox_enqueue_many
-
-    user = registration.user
-    if not user.email:
-        return
-    detail = _url("tournaments:detail", tournament.slug)
-    late = (
-        f" You start in round {registration.first_round}; the rounds before score 0 for you."
-        if registration.first_round > 1
-        else ""
-    )
-    outbox_enqueue_many(messages=[{
-        "to": user.email,
-        "subject": f"{tournament.name}: {by} registered you",
-        "body": "\n".join([
-            f"{by} registered you in {tournament.name} "
-            f"({tournament.rounds_count} rounds, one game per round).{late}",
-            "",
-            "Each round's game starts with its own email; you play it like any other game.",
-            f"If you do not want to play, withdraw on the tournament's page: {detail}",
+            last,
             "",
         ]),
         "kind": "tournament",

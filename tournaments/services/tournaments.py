@@ -278,10 +278,8 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
             payload={"registration": reg.pk, "user": user.pk, "player": user.username,
                      "first_round": reg.first_round},
         )
-        if by is not None and by != user:
-            notices.registered_by_someone_else(tournament=tournament, registration=reg, by=by)
-        else:
-            notices.registered(tournament=tournament, registration=reg)
+        notices.registered(tournament=tournament, registration=reg,
+                           by=by if by is not None and by != user else None)
     return reg
 
 
