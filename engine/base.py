@@ -271,6 +271,14 @@ class Ruleset:
         fragment). Default: no secrets."""
         return []
 
+    def revealed(self, state: State, seat: str) -> dict[str, Any]:
+        """``seat``'s hidden information as fields of its entry in ``view``'s
+        ``players``, for everyone to see once the game is over: the site turns every
+        hand face up in a game that ended, including one a walkover or its organizer
+        ended before its rules did (its seed and set-up are public then). Not part of
+        the runner's output. Default: nothing hidden."""
+        return {}
+
     # --- helpers shared by every ruleset ------------------------------------------
 
     def describe(self) -> dict[str, Any]:

@@ -489,6 +489,10 @@ class SixByFive(Ruleset):
             return []
         return [dumps(g) for g in state["goals"][seat]]
 
+    def revealed(self, state: State, seat: str) -> dict[str, Any]:
+        """``seat``'s goals (hidden while the game goes on, unless visible_goals)."""
+        return {"goals": copy.deepcopy(state["goals"][seat])}
+
     def _table(self, state: State) -> dict[str, Any]:
         return {
             "turn": state["turn"],

@@ -83,7 +83,12 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
             f"  {_you(name, seat)}: {_n(p.get('vp'))} VP, {p.get('resources')} "
             f"resource{_s(p.get('resources') or 0)}, "
             + (f"Wonder{_s(len(held))} {' '.join(held)}" if held else "no Wonder")
-            + f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
+            + (
+                # a game that is over: every hand face up
+                f", hand: {_cards(p['hand']) or 'empty'}"
+                if p.get("hand") is not None
+                else f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
+            )
         )
         if p.get("played"):
             text += f", played {_card(p['played'])}"

@@ -633,6 +633,20 @@ def and_list(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def winner_words(ranking: Any) -> str:
+    """Who won, for a subject line: "ann wins", "ann and bob share first place", "a draw"
+    (every seat level), "no winner" (no ranking)."""
+    groups = [list(g) if isinstance(g, list | tuple) else [g] for g in ranking or [] if g]
+    if not groups:
+        return "no winner"
+    first = [str(n) for n in groups[0]]
+    if len(first) == 1:
+        return f"{first[0]} wins"
+    if len(groups) == 1:
+        return "a draw"
+    return f"{and_list(first)} share first place"
+
+
 def _names(value: Any) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
 

@@ -106,6 +106,13 @@ PHASE_HINTS: Final[dict[tuple[str, str], str]] = {
     "then stands on that hex and every player's goals are checked.",
 }
 
+# What a game that ended before its rules did (a walkover, the organizer) shows on its
+# page that it hid while it went on (``Ruleset.revealed``); 4X Dice hides nothing.
+REVEALED_AT_END: Final[dict[str, str]] = {
+    "5x": "every hand turned face up",
+    "6x5": "every goal turned face up",
+}
+
 # Why an order was entered for a seat (``Ruleset.forced_order``) when it is not the
 # seat's only legal order: the rules make every choice the same.
 FORCED_NOTES: Final[dict[str, str]] = {

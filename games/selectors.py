@@ -453,7 +453,28 @@ def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[
         state = current_state(game=game)
     if not state:
         return {}
-    return dict(ruleset_get(game.ruleset).view(state, seat_name))
+    rules = ruleset_get(game.ruleset)
+    out = dict(rules.view(state, seat_name))
+    if game.status in GAME_OVER:
+        out = face_up(rules, state, out)
+    return out
+
+
+def face_up(rules: Any, state: dict, view: dict[str, Any]) -> dict[str, Any]:
+    """The view of a game that is over, as the table looks when the last card is
+    turned: every seat's hidden information shown (``Ruleset.revealed``), nobody asked
+    for an order. A game its rules ended shows its goals already; one a walkover or its
+    organizer ended stopped in mid-prompt (its seed and set-up are public in the log)."""
+    players = view.get("players")
+    if isinstance(players, dict):
+        view["players"] = {
+            name: {**entry, **rules.revealed(state, name)} if isinstance(entry, dict) else entry
+            for name, entry in players.items()
+        }
+    if view.get("pending"):
+        view["pending"] = []
+    view.pop("orders", None)  # 5X's own legal orders: nobody is to act
+    return view
 
 
 def seat_view(*, seat: Seat) -> dict[str, Any]:

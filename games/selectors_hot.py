@@ -158,4 +158,7 @@ def seat_view_for_user(*, game_id: Any, user_id: int) -> tuple[dict[str, Any], d
             ],
         }
     )
-    return {"id": gid, "name": name, "ruleset": ruleset, "status": status}, out
+    # a game going on: no result yet (the game is over: the ORM path answers)
+    game_info = {"id": gid, "name": name, "ruleset": ruleset, "status": status,
+                 "ranking": None, "end_reason": "", "finished_at": None}  # fmt: skip
+    return game_info, out

@@ -272,6 +272,10 @@ class FiveX(Ruleset):
         """JSON fragments only ``seat`` may know: its hand and its dealt leaders."""
         return V.secrets(state, seat)
 
+    def revealed(self, state: State, seat: str) -> dict[str, Any]:
+        """The cards in ``seat``'s hand (at the end of a draft: its leaders dealt)."""
+        return V.revealed(state, seat)
+
 
 def _check_deal(players: list[str], deal: Any) -> list[list[int]]:
     if not isinstance(deal, dict):

@@ -121,3 +121,13 @@ def secrets(s: State, seat: str) -> list[str]:
     if s["leaders"]:
         out.append('"dealt":' + dumps([IDS[c] for c in s["dealt"][i]]))
     return out
+
+
+def revealed(s: State, seat: str) -> dict[str, Any]:
+    """``seat``'s hidden cards as fields of its ``players`` entry: its hand, and in the
+    draft the leaders it was dealt (the hand holds them only after the draft)."""
+    i = O.seat_index(s, seat)
+    out: dict[str, Any] = {"hand": [IDS[c] for c in R.cards_of(s["hand"][i])]}
+    if s["phase"] == R.DRAFT and s["leaders"]:
+        out["dealt"] = [IDS[c] for c in s["dealt"][i]]
+    return out

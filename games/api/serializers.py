@@ -328,6 +328,18 @@ class GameBriefSerializer(serializers.Serializer):
     name = serializers.CharField(allow_blank=True)
     ruleset = serializers.CharField()
     status = serializers.CharField()
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="Once the game is over: the seats in groups, best first, tied seats in one "
+        "group; null before (as in ``GET /api/games/``).",
+    )
+    end_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why the game ended before its rules ended it (a walkover, the organizer's "
+        "reason); empty otherwise.",
+    )
+    finished_at = WhenField(allow_null=True)
 
 
 class PromptSerializer(serializers.Serializer):

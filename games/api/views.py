@@ -295,7 +295,10 @@ def receipt(order: SealedOrder) -> dict[str, Any]:
 
 def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[str, Any]:
     """Reshape a selectors view into SeatViewSerializer's fields."""
-    game_info = {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status}
+    game_info = {
+        "id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status,
+        "ranking": game.ranking, "end_reason": game.end_reason, "finished_at": game.finished_at,
+    }  # fmt: skip
     return _payload(game_info, view, seat.name if seat is not None else None)
 
 
@@ -380,6 +383,12 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
             "name": _text(game["name"]),
             "ruleset": _text(game["ruleset"]),
             "status": _text(game["status"]),
+            "ranking": (
+                None if game["ranking"] is None
+                else [[_text(name) for name in group] for group in game["ranking"]]
+            ),
+            "end_reason": _text(game["end_reason"]),
+            "finished_at": _when(game["finished_at"]),
         },
         "seat": _text(payload["seat"]),
         "prompt": prompt_out,

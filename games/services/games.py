@@ -524,4 +524,5 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
             "its log."
         ),
         key=f"walkover:{game.pk}",
+        final_table=True,  # the table as it ended, every hand face up
     )

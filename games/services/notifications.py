@@ -37,9 +37,10 @@ from games.presentation import (
     prompt_stage,
     ruleset_name,
     waiting_note,
+    winner_words,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS
-from games.selectors import time_zone_of
+from games.selectors import GAME_OVER, current_state, face_up, time_zone_of
 from games.services.queueing import enqueue_on_commit
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, instance
@@ -721,6 +722,8 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
     forced = list(prompt.forced or []) if prompt is not None else []
     asked = pending and seat.name not in forced
     view = rules.view(state, seat.name)
+    if game.status in GAME_OVER:  # every hand face up, as the game page shows it
+        view = face_up(rules, state, view)
     return {
         "game": game,
         "seat": seat,
@@ -869,7 +872,9 @@ def notify_prompt_resolved(
         context["entered"] = _entered_line(seat, entered.get(seat.name), game.ruleset)
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:
-            subject = f"[{_title(game)}] The game is over"
+            # who won, in the subject, as a walkover's email says it (an inbox of many
+            # games read "The game is over" and had to be opened)
+            subject = f"[{_title(game)}] Game over: {winner_words(game.ranking)}"
             context["headline"] = "The game is over."
         else:
             # The subject says whether to act, for an inbox of many games.
@@ -987,16 +992,28 @@ def notify_reminder(
 
 
 def _notice(
-    *, game: Game, seat: Seat, subject: str, text: str | Callable[[], str], key: str, reply: bool
+    *, game: Game, seat: Seat, subject: str, text: str | Callable[[], str], key: str, reply: bool,
+    state: dict | None = None,
 ) -> None:
     """One short notice (games/email/notice.txt) to a seat's player; ``reply``: with the
     seat's reply address. ``text`` may be a function, called in the reader's time zone
-    (for a text that names a moment: ``local_time``)."""
+    (for a text that names a moment: ``local_time``). ``state``: the game's last state,
+    shown as the seat sees it (a game that is over: every hand face up)."""
+    view_text = ""
+    if state:
+        from games.services.games import ruleset_get
+
+        rules = ruleset_get(game.ruleset)
+        view = rules.view(state, seat.name)
+        if game.status in GAME_OVER:
+            view = face_up(rules, state, view)
+        view_text = view_as_text(ruleset=game.ruleset, view=view, seat_name=seat.name)
     with timezone.override(time_zone_of(user=seat.user)):
         if callable(text):
             text = text()
         body = render_to_string(
-            "games/email/notice.txt", {"game": game, "seat": seat, "text": text, "url": game_url(game)}
+            "games/email/notice.txt",
+            {"game": game, "seat": seat, "text": text, "url": game_url(game), "view_text": view_text},
         )
     outbox_enqueue(
         to=seat.user.email,
@@ -1018,13 +1035,18 @@ def notify_game_notice(
     text: str | Callable[[], str],
     key: str,
     exclude: list[int] | None = None,
+    final_table: bool = False,
 ) -> None:
     """A short notice to every seat (paused, resumed, deadline moved, game ended, a seat
-    handed over), but the seats whose ids are in ``exclude``."""
+    handed over), but the seats whose ids are in ``exclude``. ``final_table``: with the
+    table as the game ended (a walkover, the organizer's end), every hand face up, as the
+    end of a game played out shows it."""
+    state = current_state(game=game) if final_table else None
     for seat in _recipients(game):
         if exclude and seat.pk in exclude:
             continue
-        _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}", reply=True)
+        _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}",
+                reply=True, state=state)  # fmt: skip
 
 
 def notify_seat_released(*, game: Game, seat: Seat) -> None:

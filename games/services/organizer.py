@@ -629,5 +629,6 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
             text="the organizer ended the game early"
             + (f": {game.end_reason}" if game.end_reason else "."),
             key=f"ended:{game.pk}",
+            final_table=was_started,  # the table as it ended, every hand face up
         )
     return game

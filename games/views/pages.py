@@ -41,7 +41,7 @@ from games.presentation import (
     ruleset_name,
     waiting_note,
 )
-from games.rules_text import FORCED_NOTES, PHASE_HINTS
+from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
 from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
@@ -339,6 +339,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seat": seat,
         "engine_view": engine_view,
         "final_result": final_result,
+        # what a game that is over shows that it hid while it went on
+        "revealed_words": REVEALED_AT_END.get(game.ruleset, "") if final_result is not None else "",
         "ruleset_template": ruleset_template,
         "prompt": prompt,
         "pending": pending,

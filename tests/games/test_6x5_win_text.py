@@ -55,7 +55,7 @@ def test_the_win_names_the_hexes_that_make_the_goal(client):
     page = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
     assert page.count(SAID) == 2, "the banner and the last prompt's events"
     assert engine_text not in page
-    last = OutboxMessage.objects.filter(to="amy@example.test", subject__endswith="The game is over").get()
+    last = OutboxMessage.objects.filter(to="amy@example.test", subject__endswith="Game over: ann wins").get()
     assert SAID in last.body and engine_text not in last.body
     status = status_text(game.seats.get(name="amy"))
     assert SAID in status and engine_text not in status

@@ -180,4 +180,4 @@ def test_a_game_ended_by_its_organizer_says_the_board_is_where_it_stopped(client
     assert "The organizer ended the game early: the league closed. It has no ranking." in page
     result = page.split('id="final-result"', 1)[1].split("</div>", 1)[0]
     assert "<h2>Ended without a ranking</h2>" in result and "<li>" not in result
-    assert "The board below is the position when the game ended." in result
+    assert "Below is the table as the game ended, every hand turned face up." in result

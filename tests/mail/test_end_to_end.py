@@ -157,7 +157,7 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
     for player in PLAYERS:
         subjects = [m["Subject"] for m in inbox(player)]
         assert any("Your order: round" in s for s in subjects), subjects
-        assert any("The game is over" in s for s in subjects), subjects
+        assert any("] Game over: " in s for s in subjects), subjects
         confirmations = [m for m in inbox(player) if m["Auto-Submitted"] == "auto-replied"]
         assert len(confirmations) == InboundMail.objects.filter(seat=table.seats[player]).count()
         assert all("Receipt (SHA-256 commitment): " in m.get_content() for m in confirmations)

@@ -1,0 +1,174 @@
+"""A game that is over turns every hand face up, on its page, in the API and in its
+emails, as players of a board game expect: 5X's hands, 6x5's goals, also when a walkover
+or the organizer ended it before its rules did (its seed and set-up are public in the log
+then). Nobody is asked for an order any more, and the API says how the game ended.
+
+The expected hands and goals come from the engine's umpire table (``Ruleset.report``),
+which the views never use."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+import engine
+from engine.fivex.data import CARDS
+from games.models import Game, OutboxMessage
+from games.presentation import winner_words
+from games.selectors import current_state
+from games.services.games import game_create, game_join, seat_resign
+from games.services.organizer import game_end
+from tests.games.core_support import eager_celery, make_users, play_defaults, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+
+CARD_NAMES = {card.id: card.name for card in CARDS}
+
+
+def _umpire(game: Game) -> dict:
+    return engine.get(game.ruleset).report(current_state(game=game))["players"]
+
+
+def _row(page: str, name: str) -> str:
+    return page.split(f"<strong>{name}</strong>", 1)[1].split("</tr>", 1)[0]
+
+
+def test_a_5x_game_ended_by_its_organizer_shows_every_hand(client) -> None:
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    assert not play_defaults(game, prompts=4)  # into round 1: hands of action cards
+    spectator = make_users(["sue"])[0]
+    client.force_login(spectator)
+    before = client.get(f"/api/games/{game.pk}/").json()["view"]
+    assert all("hand" not in p for p in before["players"].values())  # sealed while it runs
+
+    game_end(game=game, by=game.organizer, reason="the league closed")
+    hands = {name: p["hand"] for name, p in _umpire(game).items()}
+    assert all(hands.values())
+    body = client.get(f"/api/games/{game.pk}/").json()
+    assert {name: p["hand"] for name, p in body["view"]["players"].items()} == hands
+    assert body["view"]["pending"] == [] and "orders" not in body["view"]
+    assert body["game"]["end_reason"] == "the league closed"
+    assert body["game"]["ranking"] is None and body["game"]["finished_at"]
+
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "Where the game ended: round " in page and "· phase" not in page
+    assert "Below is the table as the game ended, every hand turned face up." in page
+    for name, hand in hands.items():
+        row = _row(page, name)
+        assert all(CARD_NAMES[card] in row for card in hand), (name, hand)
+
+    # A player's view: the others' hands too, and no order to give.
+    client.force_login(seats["ann"].user)
+    mine = client.get(f"/api/games/{game.pk}/").json()
+    assert mine["view"]["players"]["bob"]["hand"] == hands["bob"]
+    assert mine["legal_orders"] == [] and "orders" not in mine["view"]
+
+    # The end's email shows the table as it ended, every hand named.
+    notice = OutboxMessage.objects.get(to=seats["ann"].user.email, subject__endswith="Game ended")
+    bob_line = next(line for line in notice.body.splitlines() if line.startswith("  bob:"))
+    shown = bob_line.split("hand: ", 1)[1].split("; discard pile", 1)[0].split(", played")[0]
+    assert re.sub(r" \([^)]*\)", "", shown).split(", ") == hands["bob"]
+
+
+def test_a_5x_game_played_out_shows_the_hands_left(client) -> None:
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    assert play_defaults(game)
+    hands = {name: p["hand"] for name, p in _umpire(game).items()}
+    client.force_login(make_users(["sue"])[0])
+    view = client.get(f"/api/games/{game.pk}/").json()["view"]
+    assert {name: p["hand"] for name, p in view["players"].items()} == hands
+    # the end's email names the winner in its subject, and the hands
+    game.refresh_from_db()
+    last = OutboxMessage.objects.filter(to=seats["cat"].user.email).order_by("-id").first()
+    assert last.subject == f"[{game.title}] Game over: {winner_words(game.ranking)}"
+    assert winner_words(game.ranking) != "no winner"
+    ann_line = next(line for line in last.body.splitlines() if line.startswith("  ann:"))
+    shown = ann_line.split("hand: ", 1)[1].split("; discard pile", 1)[0].split(", played")[0]
+    assert re.sub(r" \([^)]*\)", "", shown).split(", ") == hands["ann"]
+
+
+def test_a_6x5_walkover_turns_the_winners_goals_face_up(client) -> None:
+    from games.email_views import _cells
+
+    org, ann, bob = make_users(["org", "ann", "bob"])
+    game = game_create(organizer=org, ruleset="6x5", options={}, seats_count=2, name="Duel")
+    game_join(game=game, user=ann)
+    game_join(game=game, user=bob)
+    client.force_login(ann)
+    before = client.get(f"/api/games/{game.pk}/").json()["view"]["players"]
+    assert "goals" not in before["bob"] and before["ann"]["goals"]
+
+    seat_resign(seat=game.seats.get(user=ann))
+    goals = _umpire(game)
+    body = client.get(f"/api/games/{game.pk}/").json()
+    assert body["view"]["players"]["bob"]["goals"] == goals["bob"]["goals"]
+    assert body["view"]["pending"] == []
+    assert body["game"]["ranking"] == [["bob"], ["ann"]]
+    assert body["game"]["end_reason"] == "every player but bob resigned; bob wins"
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "Where the game ended: turn " in page
+    assert "Below is the table as the game ended, every goal turned face up." in page
+    assert "hidden" not in _row(page, "bob")
+    notice = OutboxMessage.objects.get(to=ann.email, subject__endswith="Game over: bob wins")
+    assert all(_cells(goal) in notice.body for goal in goals["bob"]["goals"])
+
+
+def test_a_4x_dice_game_ended_early_says_where_it_stopped(client) -> None:
+    org, ann, bob = make_users(["org", "ann", "bob"])
+    game = game_create(organizer=org, ruleset="4x-dice", options={}, seats_count=2, name="Dice")
+    game_join(game=game, user=ann)
+    game_join(game=game, user=bob)
+    game_end(game=game, by=org, reason="")
+    client.force_login(ann)
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "Where the game ended: the set-up" in page
+    assert "the score when the game ended" in page
+    assert "if the game ended now" not in page and "to act" not in page
+    assert "Below is the table as the game ended." in page  # 4X Dice hides nothing
+
+
+def test_the_end_email_writes_ties_as_the_page_does() -> None:
+    body = render_to_string(
+        "games/email/turn.txt", {"ranking": [["ann", "bob"], ["cat"]], "headline": "The game is over."}
+    )
+    assert "Final ranking:\n1. ann = bob\n3. cat\n" in body
+
+
+@pytest.mark.parametrize(
+    ("ranking", "words"),
+    [
+        ([["ann"], ["bob", "cat"]], "ann wins"),
+        ([["ann", "bob"], ["cat"]], "ann and bob share first place"),
+        ([["ann", "bob", "cat"]], "a draw"),
+        (None, "no winner"),
+    ],
+)
+def test_winner_words(ranking, words) -> None:
+    assert winner_words(ranking) == words
+
+
+def test_the_api_view_of_a_game_over_matches_its_serializer() -> None:
+    import json
+
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.test import APIClient
+
+    from games.api.serializers import SeatViewSerializer
+    from games.api.views import view_payload
+    from games.selectors import seat_for_user, seat_view
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    seat_resign(seat=seats["bob"])
+    seat_resign(seat=seats["cat"])
+    client = APIClient()
+    client.force_authenticate(seats["ann"].user)
+    answer = client.get(f"/api/games/{game.pk}/").json()
+    game.refresh_from_db()
+    seat = seat_for_user(game=game, user=seats["ann"].user)
+    expected = SeatViewSerializer(view_payload(game, seat_view(seat=seat), seat)).data
+    assert answer == json.loads(JSONRenderer().render(expected))
+    assert answer["game"]["ranking"] == [["ann"], ["bob", "cat"]] and answer["game"]["finished_at"]
