@@ -816,9 +816,12 @@ def local_time(value: datetime, style: str = "") -> str:
     """A moment as pages, emails and messages write it, in the active time zone (set for
     the reader by ``_send_to_seat``, ``_notice``, the email gateway and the player's
     pages): ``Wed 25 Nov 2026, 18:00 CET`` (``short``: no year; ``seconds``: with seconds;
-    ``day``: no weekday, ``25 Nov 2026 18:00 CET``). The zone's name comes from the zone
-    itself, right in the hour a clock goes back (Django's ``T`` writes none there)."""
+    ``day``: no weekday, ``25 Nov 2026 18:00 CET``; ``date``: the date alone, ``25 Nov
+    2026``). The zone's name comes from the zone itself, right in the hour a clock goes
+    back (Django's ``T`` writes none there)."""
     local = timezone.localtime(value)
+    if style == "date":
+        return f"{local.day} {local:%b %Y}"
     zone = local.tzname() or local.strftime("%z")
     clock = f"{local:%H:%M:%S}" if style == "seconds" else f"{local:%H:%M}"
     if style == "day":

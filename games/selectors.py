@@ -70,6 +70,23 @@ def seated_counts(*, games: list[Game]) -> dict[int, int]:
     return {game.pk: 0 for game in games} | dict(rows)
 
 
+def my_places(*, user: Any, games: list[Game]) -> dict[int, str]:
+    """Game id -> where the user's seat finished ("2nd of 3", "tied 1st of 4"), for the
+    games of the list that are over with a ranking (one query)."""
+    from games.presentation import place_of
+
+    over = {g.pk: g for g in games if g.status in GAME_OVER and g.ranking}
+    if not over or not getattr(user, "is_authenticated", False):
+        return {}
+    seats = (
+        Seat.objects.filter(game_id__in=list(over), user=user)
+        .exclude(status=Seat.Status.REPLACED)
+        .values_list("game_id", "name")
+    )
+    places = {gid: place_of(over[gid].ranking, name) for gid, name in seats}
+    return {gid: place for gid, place in places.items() if place}
+
+
 def orders_needed(*, user: Any) -> dict[int, Prompt]:
     """The user's active games whose open prompt waits for an order from the user's
     (active) seat and has none of the player's yet: game id -> that prompt (its deadline,

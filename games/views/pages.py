@@ -122,6 +122,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "watch_pager": watch_pager,
             "needed": needed,
             "seated": selectors.seated_counts(games=mine + open_games + watching),
+            # where I finished, in my games that are over (the list said "finished" only)
+            "places": selectors.my_places(user=request.user, games=mine) if signed_in else {},
             "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
         },
     )

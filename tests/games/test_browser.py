@@ -585,5 +585,14 @@ def test_a_deadline_reads_the_same_on_every_page_for_a_reader_without_a_zone(bro
         page.wait_for_load_state("load")
         full = page.locator("time[datetime][data-local]").first.inner_text()
         assert full == f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+        # The home page's Started column: the day in the reader's zone too (1 Jan 23:30
+        # UTC is 2 Jan in Paris).
+        from datetime import UTC, datetime
+
+        type(game).objects.filter(pk=game.pk).update(started_at=datetime(2026, 1, 1, 23, 30, tzinfo=UTC))
+        page.goto(f"{live_server.url}/")
+        page.wait_for_load_state("load")
+        started = page.locator('time[data-style="date"]').first
+        assert started.inner_text() == "2 Jan 2026" and started.get_attribute("title") == "1 Jan 2026"
     finally:
         context.close()

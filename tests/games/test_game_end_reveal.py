@@ -115,6 +115,9 @@ def test_a_6x5_walkover_turns_the_winners_goals_face_up(client) -> None:
     assert "hidden" not in _row(page, "bob")
     notice = OutboxMessage.objects.get(to=ann.email, subject__endswith="Game over: bob wins")
     assert all(_cells(goal) in notice.body for goal in goals["bob"]["goals"])
+    # Her games list says where she finished (it said "finished" only).
+    mine = client.get("/games/").content.decode().split('id="my-games"', 1)[1].split("</table>", 1)[0]
+    assert '<span class="small" title="where you finished">2nd of 2</span>' in mine
 
 
 def test_a_4x_dice_game_ended_early_says_where_it_stopped(client) -> None:

@@ -82,7 +82,9 @@
       }
       el.title = el.textContent.trim();
       var clock = p.hour + ":" + p.minute + (style === "seconds" ? ":" + p.second : "");
-      el.textContent = style === "short"
+      el.textContent = style === "date"
+        ? p.day + " " + p.month + " " + p.year
+        : style === "short"
         ? p.weekday + " " + p.day + " " + p.month + ", " + clock + " " + p.timeZoneName
         : style === "day"
           ? p.day + " " + p.month + " " + p.year + " " + clock + " " + p.timeZoneName
