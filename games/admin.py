@@ -1,4 +1,7 @@
-"""Admin: read-mostly. Sealed orders are listed by commitment only; the log is read-only."""
+"""Admin: read-mostly. Sealed orders are listed by commitment only; the log is read-only.
+Nothing of a game's record is deleted here (a staff audit: a sealed order or the open
+prompt deleted left a running game that could never resolve, its log still announcing
+the order, verify_game still saying OK); emails only once done with."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat, SeatOffer
@@ -29,6 +33,47 @@ class ListedFiltersOnly(admin.ModelAdmin):
             elif isinstance(item, (tuple, list)) and item and isinstance(item[0], str):
                 allowed.add(item[0].split(LOOKUP_SEP, 1)[0])
         return root in allowed and super().lookup_allowed(lookup, value, request)
+
+
+class ReadOnlyAdmin(ListedFiltersOnly):
+    """View only: no add, change or delete."""
+
+    def has_add_permission(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        return False
+
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        return False
+
+
+class DeletableWhenDone(ListedFiltersOnly):
+    """Rows deleted only once done with (``done``: which ones), as the retention sweep
+    deletes them: one still waiting (an email to send, a message to read) is refused, on
+    its own delete page and in "Delete selected", where a selection holding one deletes
+    nothing."""
+
+    waiting_words = "still to be dealt with"
+
+    def done(self) -> Q:
+        raise NotImplementedError
+
+    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        if obj is not None and not self.model.objects.filter(self.done(), pk=obj.pk).exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):  # noqa: ANN001, ANN201, D102
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        waiting = list(self.model.objects.filter(pk__in=[o.pk for o in objs]).exclude(self.done()))
+        if waiting:  # said as what it is, not as a permission the account lacks
+            perms_needed = set(perms_needed) - {str(self.model._meta.verbose_name)}
+            protected = [*protected, *(f"{row}: {self.waiting_words}" for row in waiting)]
+        return deleted, counts, perms_needed, protected
+
+    def delete_queryset(self, request, queryset):  # noqa: ANN001, ANN201, D102
+        super().delete_queryset(request, queryset.filter(self.done()))  # a row that moved since
 
 
 class SeatInline(admin.TabularInline):
@@ -98,9 +143,14 @@ class GameAdmin(ListedFiltersOnly):
     def has_add_permission(self, request):  # noqa: ANN001, D102
         return False  # a game is made on the site: seats, a committed seed, its log
 
+    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        # Its seats, prompts, orders and log go with it, and a tournament's table loses
+        # its result. An organizer cancels a game that has not started on the site.
+        return False
+
 
 @admin.register(Prompt)
-class PromptAdmin(ListedFiltersOnly):
+class PromptAdmin(ReadOnlyAdmin):
     list_display = ("game", "number", "round", "phase", "status", "deadline", "resolved_at")
     list_filter = ("status", "phase")
     ordering = ("-id",)  # the primary key's index (the model's order sorts a join)
@@ -109,15 +159,10 @@ class PromptAdmin(ListedFiltersOnly):
 
     # Deadlines move by the organizer's tools (capped, logged, the players told): the
     # admin shows prompts only.
-    def has_add_permission(self, request):  # noqa: ANN001, D102
-        return False
-
-    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
-        return False
 
 
 @admin.register(SealedOrder)
-class SealedOrderAdmin(ListedFiltersOnly):
+class SealedOrderAdmin(ReadOnlyAdmin):
     list_display = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
     list_select_related = ("prompt__game",)
     ordering = ("-id",)
@@ -125,15 +170,9 @@ class SealedOrderAdmin(ListedFiltersOnly):
     fields = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
     readonly_fields = fields
 
-    def has_add_permission(self, request):  # noqa: ANN001, D102
-        return False
-
-    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
-        return False
-
 
 @admin.register(LogEntry)
-class LogEntryAdmin(ListedFiltersOnly):
+class LogEntryAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "kind", "created_at", "hash")
     list_filter = ("kind",)
     ordering = ("-id",)
@@ -151,18 +190,9 @@ class LogEntryAdmin(ListedFiltersOnly):
         payload = log_entry_public(entry=obj)["payload"]
         return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
 
-    def has_add_permission(self, request):  # noqa: ANN001, D102
-        return False
-
-    def has_change_permission(self, request, obj=None):  # noqa: ANN001, D102
-        return False
-
-    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, D102
-        return False
-
 
 @admin.register(OutboxMessage)
-class OutboxMessageAdmin(ListedFiltersOnly):
+class OutboxMessageAdmin(DeletableWhenDone):
     list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind")
     ordering = ("-id",)
@@ -174,6 +204,12 @@ class OutboxMessageAdmin(ListedFiltersOnly):
         "next_attempt_at", "created_at", "sent_at",
     )  # fmt: skip
     actions = ("send_again",)
+    waiting_words = "still to be sent"
+
+    def done(self) -> Q:  # noqa: D102 - sent, or failed for good: nothing more happens to it
+        from games.services.retention import OUTBOX_DONE
+
+        return Q(status__in=OUTBOX_DONE)
 
     def has_add_permission(self, request):  # noqa: ANN001, D102
         return False  # emails are written by the site
@@ -193,8 +229,9 @@ class OutboxMessageAdmin(ListedFiltersOnly):
 
 
 @admin.register(SeatOffer)
-class SeatOfferAdmin(ListedFiltersOnly):
-    """Offers of a seat (made, accepted, declined or withdrawn on the site): read-only."""
+class SeatOfferAdmin(ReadOnlyAdmin):
+    """Offers of a seat (made, accepted, declined or withdrawn on the site): read-only
+    (an offer added here had no "by": a 500)."""
 
     list_display = ("game", "seat", "to_user", "by", "status", "created_at", "decided_at")
     list_filter = ("status",)

@@ -6,7 +6,7 @@ or leave a table pointing at a registration that is gone."""
 
 from django.contrib import admin
 
-from games.admin import ListedFiltersOnly
+from games.admin import ListedFiltersOnly, ReadOnlyAdmin
 from tournaments.models import (
     Bye,
     RatingEntry,
@@ -16,19 +16,6 @@ from tournaments.models import (
     Tournament,
     TournamentLog,
 )
-
-
-class ReadOnlyAdmin(ListedFiltersOnly):
-    """View only: no add, change or delete."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class RegistrationInline(admin.TabularInline):

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Q
 
-from games.admin import ListedFiltersOnly
+from games.admin import DeletableWhenDone
 from games.mail.models import InboundMail
 
 
 @admin.register(InboundMail)
-class InboundMailAdmin(ListedFiltersOnly):
+class InboundMailAdmin(DeletableWhenDone):
     list_display = (
         "id",
         "created_at",
@@ -32,6 +33,12 @@ class InboundMailAdmin(ListedFiltersOnly):
         f.name for f in InboundMail._meta.fields if f.name not in ("raw", "recipient_digest")
     ]
     actions = ["retry"]
+    waiting_words = "still to be read (it may hold an order)"
+
+    def done(self) -> Q:  # noqa: D102 - as the retention sweep reads it
+        from games.services.retention import inbound_done
+
+        return inbound_done()
 
     def has_add_permission(self, request: Any) -> bool:
         return False

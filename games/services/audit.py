@@ -101,3 +101,53 @@ def end_reveal(*, game: Game) -> dict[str, Any]:
         "setup": game.setup or {},
         "setup_salt": setup_salt(game=game),
     }
+
+
+ORDER_KINDS = ("order_received", "order_replaced", "nmr_applied", "order_forced")
+"""The log entries that announce a stored sealed order (by its commitment)."""
+
+
+def game_records_problems(*, game: Game) -> list[str]:
+    """What the game's log says that its rows do not hold (empty list: they agree): every
+    order the log announces is a sealed order (the last one announced for a seat and
+    prompt the current one), every sealed order was announced, and a game going on
+    (active or paused) has an open prompt. The log check (``engine.audit.verify_export``)
+    reads the log alone; a row deleted behind it (a staff audit: a sealed order deleted
+    in the admin) left a prompt that could never resolve, and the log still verified."""
+    from games.models import Prompt, SealedOrder
+
+    problems: list[str] = []
+    stored = {
+        (number, seat, commitment): current
+        for number, seat, commitment, current in SealedOrder.objects.filter(
+            prompt__game=game
+        ).values_list("prompt__number", "seat_name", "commitment", "is_current")
+    }
+    announced: dict[tuple[int, str, str], int] = {}
+    latest: dict[tuple[int, str], tuple[str, int]] = {}
+    entries = LogEntry.objects.filter(game=game, kind__in=ORDER_KINDS).order_by("seq")
+    for seq, payload in entries.values_list("seq", "payload"):
+        payload = payload or {}
+        key = (payload.get("prompt"), payload.get("seat"), payload.get("commitment"))
+        announced[key] = seq
+        latest[key[:2]] = (key[2], seq)
+        if key not in stored:
+            problems.append(
+                f"the sealed order of {key[1]} for prompt {key[0]} "
+                f"({str(key[2])[:12]}…) logged in entry {seq} is missing from the database"
+            )
+    for (number, seat), (commitment, seq) in sorted(latest.items(), key=lambda item: item[1][1]):
+        if stored.get((number, seat, commitment)) is False:
+            problems.append(
+                f"entry {seq}: the order of {seat} for prompt {number} it announced last is "
+                "not the current sealed order"
+            )
+    for number, seat, commitment in sorted(set(stored) - set(announced)):
+        problems.append(
+            f"the sealed order of {seat} for prompt {number} ({commitment[:12]}…) was never "
+            "announced in the log"
+        )
+    going_on = (Game.Status.ACTIVE, Game.Status.PAUSED)
+    if game.status in going_on and not Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).exists():
+        problems.append(f"the game is {game.status} but has no open prompt: nobody can order")
+    return problems

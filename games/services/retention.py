@@ -28,6 +28,23 @@ def retention_days() -> int:
     return max(0, int(getattr(settings, "MAIL_RETENTION_DAYS", 90)))
 
 
+OUTBOX_DONE = (OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED)
+"""The emails done with: sent, or failed for good. One queued or retrying is still to go
+(a prompt's orders, a deadline): deleted, it is lost without a trace."""
+
+
+def inbound_done() -> Q:
+    """The inbound messages dealt with: processed, rejected, ignored, or failed and given
+    up (the player was told) or out of attempts. Before that an order may still be read."""
+    from games.mail.models import InboundMail
+    from games.mail.processing import max_attempts
+
+    done = [InboundMail.Status.PROCESSED, InboundMail.Status.REJECTED, InboundMail.Status.IGNORED]
+    return Q(status__in=done) | Q(status=InboundMail.Status.FAILED) & (
+        Q(outcome="gave_up") | Q(attempts__gte=max_attempts())
+    )
+
+
 def _delete_in_batches(queryset, order: tuple[str, ...] = ("pk",)) -> int:  # noqa: ANN001
     deleted = 0
     while True:
@@ -42,20 +59,12 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
     """Delete the inbound messages that were dealt with and the emails that were sent (or
     failed for good) more than ``MAIL_RETENTION_DAYS`` ago. Returns how many of each."""
     from games.mail.models import InboundMail
-    from games.mail.processing import max_attempts
 
     days = retention_days()
     if not days:
         return {"inbound": 0, "outbox": 0}
     cutoff = (now or timezone.now()) - timedelta(days=days)
-    done = [InboundMail.Status.PROCESSED, InboundMail.Status.REJECTED, InboundMail.Status.IGNORED]
-    inbound = InboundMail.objects.filter(created_at__lt=cutoff).filter(
-        # A failed message is done once given up (its player was told) or out of
-        # attempts; before that the retry sweep may still read it.
-        Q(status__in=done)
-        | Q(status=InboundMail.Status.FAILED)
-        & (Q(outcome="gave_up") | Q(attempts__gte=max_attempts()))
-    )
+    inbound = InboundMail.objects.filter(created_at__lt=cutoff).filter(inbound_done())
     # One status at a time, oldest first, along the (status, created_at) index: by id, a
     # backlog of 250,000 rows took 80 s, each batch walking the table past the rows it did
     # not want (and an IN of two statuses cannot read that index in order).
@@ -64,6 +73,6 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
             OutboxMessage.objects.filter(created_at__lt=cutoff, status=status),
             ("created_at", "pk"),
         )
-        for status in (OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED)
+        for status in OUTBOX_DONE
     )
     return {"inbound": _delete_in_batches(inbound), "outbox": outbox}

@@ -164,3 +164,44 @@ def test_log_for_players_hides_seed_and_unrevealed_orders(
         if entry["kind"] == "orders_revealed":
             for order in entry["payload"]["orders"].values():
                 assert order["salt"] not in dumped
+
+
+def test_verify_game_detects_a_sealed_order_deleted_from_the_database(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # A staff audit: an order deleted in the admin left the log announcing it (the prompt
+    # could never resolve) and verify_game said OK.
+    import engine
+    from games.models import SealedOrder
+    from games.selectors import current_prompt, current_state
+    from games.services.orders import order_submit
+
+    game = _played(django_capture_on_commit_callbacks, prompts=2)
+    prompt = current_prompt(game=game)
+    name = next(n for n in prompt.pending if n not in prompt.forced)
+    legal = engine.get(game.ruleset).legal_orders(current_state(game=game), name)
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = order_submit(seat=game.seats.get(name=name), text=legal[0], source="web")
+    assert _verify(game)[0]
+    resolved = SealedOrder.objects.filter(prompt__game=game, prompt__number=1).first()
+    for victim in (resolved, waiting):
+        SealedOrder.objects.filter(pk=victim.pk).delete()
+    ok, out = _verify(game)
+    assert not ok
+    for victim in (resolved, waiting):
+        assert (
+            f"the sealed order of {victim.seat_name} for prompt {victim.prompt.number} "
+            f"({victim.commitment[:12]}…) logged in entry" in out
+        ), out
+    assert "is missing" in out
+
+
+def test_verify_game_detects_an_active_game_without_an_open_prompt(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from games.models import Prompt
+
+    game = _played(django_capture_on_commit_callbacks, prompts=1)
+    Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).delete()
+    ok, out = _verify(game)
+    assert not ok and "the game is active but has no open prompt" in out, out

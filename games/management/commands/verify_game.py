@@ -1,5 +1,6 @@
 """``python manage.py verify_game GAME_ID``: replay a game from its stored setup and
-orders and check its audit log (hash chain, commitments, seed, final state)."""
+orders and check its audit log (hash chain, commitments, seed, final state), and that the
+game's rows hold what the log says (its sealed orders, an open prompt)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engine.audit import verify_export
 from games.models import Game
 from games.selectors import current_state, game_export_unchecked
+from games.services.audit import game_records_problems
 
 
 class Command(BaseCommand):
@@ -31,6 +33,7 @@ class Command(BaseCommand):
                 json.dump(export, fh, ensure_ascii=False, indent=1)
         # The server holds the seed, so a running game is verifiable here too.
         problems = verify_export(export, final_state=current_state(game=game))
+        problems += game_records_problems(game=game)
         if problems:
             for line in problems:
                 self.stdout.write(line)
@@ -38,6 +41,6 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"game {game.pk}: OK ({len(export['entries'])} entries; chain, commitments, "
-                f"seed and replay verified)"
+                f"seed, replay and stored orders verified)"
             )
         )
