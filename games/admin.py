@@ -20,7 +20,8 @@ class ListedFiltersOnly(admin.ModelAdmin):
     field of the model from the address (``?text__startswith=PASS%20G``), hidden fields
     included, and the number of rows it answers tells a hidden value one character at a
     time (a sealed order, the seed, a seat's reply address). Here a lookup must start at
-    a field in ``list_filter``, the date hierarchy or the primary key."""
+    a field in ``list_filter``, the date hierarchy or the primary key, or be the very
+    parameter of a filter of its own (``?game=12``, never ``?game__seed__gte=0``)."""
 
     show_full_result_count = False  # a second COUNT of the whole table on every page
 
@@ -28,11 +29,45 @@ class ListedFiltersOnly(admin.ModelAdmin):
         root = lookup.split(LOOKUP_SEP, 1)[0]
         allowed = {"pk", "id", self.model._meta.pk.name, self.date_hierarchy}
         for item in self.get_list_filter(request):
-            if isinstance(item, str):
+            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+                if lookup == item.parameter_name:  # the filter reads it, nothing else
+                    return super().lookup_allowed(lookup, value, request)
+            elif isinstance(item, str):
                 allowed.add(item.split(LOOKUP_SEP, 1)[0])
             elif isinstance(item, (tuple, list)) and item and isinstance(item[0], str):
                 allowed.add(item[0].split(LOOKUP_SEP, 1)[0])
         return root in allowed and super().lookup_allowed(lookup, value, request)
+
+
+class GameFilter(admin.SimpleListFilter):
+    """``?game=ID``: the rows of one game (the links on a game's admin page). Only the
+    game's id is taken: ``game__seed__gte`` is still a lookup the list refuses."""
+
+    title = "game"
+    parameter_name = "game"
+    path = "game"  # from the listed model to its game
+
+    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201, D102
+        # Offered only once chosen (a choice of every game would be the whole table):
+        # the filter shows which game, and "All" to leave it.
+        value = self.value()
+        if value is None:
+            return []
+        game = Game.objects.filter(pk=int(value)).first() if value.isdigit() else None
+        return [(value, f"{game.pk}: {game}" if game is not None else f"{value}: no such game")]
+
+    def queryset(self, request, queryset):  # noqa: ANN001, ANN201, D102
+        value = self.value()
+        if value is None:
+            return queryset
+        if not value.isdigit():
+            return queryset.none()
+        return queryset.filter(**{f"{self.path}__pk": int(value)})
+
+
+def game_filter(path: str) -> type[GameFilter]:
+    """A ``GameFilter`` for a model that reaches its game by ``path``."""
+    return type(f"GameFilter_{path}", (GameFilter,), {"path": path})
 
 
 class ReadOnlyAdmin(ListedFiltersOnly):
@@ -136,9 +171,27 @@ class GameAdmin(ListedFiltersOnly):
     readonly_fields = (
         "public_id", "ruleset", "options", "engine_version", "seats_count", "organizer",
         "part_of_label", "part_of_path", "warnings", "seed_commitment", "status",
-        "started_at", "finished_at", "ranking", "end_reason",
+        "started_at", "finished_at", "ranking", "end_reason", "records",
     )  # fmt: skip
     inlines = [SeatInline]
+
+    @admin.display(description="records")
+    def records(self, obj: Game) -> str:
+        """Links to the game's rows in the other lists (a staff-support audit: they could
+        not be narrowed to one game)."""
+        from django.urls import reverse
+        from django.utils.html import format_html, format_html_join
+
+        if obj.pk is None:
+            return "-"
+        lists = (("games", "prompt", "prompts"), ("games", "sealedorder", "sealed orders"),
+                 ("games", "logentry", "log"), ("games", "seatoffer", "seat offers"),
+                 ("games", "outboxmessage", "emails"), ("mail", "inboundmail", "inbound mail"))  # fmt: skip
+        return format_html_join(
+            " · ",
+            '<a href="{}?game={}">{}</a>',
+            ((reverse(f"admin:{app}_{model}_changelist"), obj.pk, label) for app, model, label in lists),
+        ) or format_html("-")
 
     def has_add_permission(self, request):  # noqa: ANN001, D102
         return False  # a game is made on the site: seats, a committed seed, its log
@@ -152,7 +205,7 @@ class GameAdmin(ListedFiltersOnly):
 @admin.register(Prompt)
 class PromptAdmin(ReadOnlyAdmin):
     list_display = ("game", "number", "round", "phase", "status", "deadline", "resolved_at")
-    list_filter = ("status", "phase")
+    list_filter = ("status", "phase", game_filter("game"))
     ordering = ("-id",)  # the primary key's index (the model's order sorts a join)
     exclude = ("events",)
     readonly_fields = ("game", "number", "round", "phase", "pending", "status", "resolved_at")
@@ -164,6 +217,7 @@ class PromptAdmin(ReadOnlyAdmin):
 @admin.register(SealedOrder)
 class SealedOrderAdmin(ReadOnlyAdmin):
     list_display = ("prompt", "seat_name", "source", "commitment", "is_current", "submitted_at")
+    list_filter = (game_filter("prompt__game"),)
     list_select_related = ("prompt__game",)
     ordering = ("-id",)
     # Text, parsed order and salt are sealed: not shown in the normal admin.
@@ -174,7 +228,7 @@ class SealedOrderAdmin(ReadOnlyAdmin):
 @admin.register(LogEntry)
 class LogEntryAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "kind", "created_at", "hash")
-    list_filter = ("kind",)
+    list_filter = ("kind", game_filter("game"))
     ordering = ("-id",)
     # The payload as the public log shows it: while the game runs, revealed orders are
     # commitments only (some, like a 5X draft pass, the rules never show to others).
@@ -194,7 +248,9 @@ class LogEntryAdmin(ReadOnlyAdmin):
 @admin.register(OutboxMessage)
 class OutboxMessageAdmin(DeletableWhenDone):
     list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
-    list_filter = ("status", "kind")
+    list_filter = ("status", "kind", game_filter("game"))
+    # Who it went to and what it is about; never its text or reply address.
+    search_fields = ("to", "subject")
     ordering = ("-id",)
     raw_id_fields = ("seat", "game")  # not drop-downs of every seat and game
     # The body is the player's own view; the reply address is the seat's credential.
@@ -234,7 +290,7 @@ class SeatOfferAdmin(ReadOnlyAdmin):
     (an offer added here had no "by": a 500)."""
 
     list_display = ("game", "seat", "to_user", "by", "status", "created_at", "decided_at")
-    list_filter = ("status",)
+    list_filter = ("status", game_filter("game"))
     ordering = ("-id",)
     fields = list_display
     readonly_fields = fields

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Q
 
-from games.admin import DeletableWhenDone
+from games.admin import DeletableWhenDone, game_filter
 from games.mail.models import InboundMail
 
 
@@ -26,8 +26,9 @@ class InboundMailAdmin(DeletableWhenDone):
         "attempts",
         "dkim",
     )
-    list_filter = ("status", "outcome", "source")
-    search_fields = ("message_id", "outcome")
+    list_filter = ("status", "outcome", "source", game_filter("seat__game"))
+    # Who sent it and which message it is; never its text (the raw message is not shown).
+    search_fields = ("sender", "message_id", "outcome")
     exclude = ("raw", "recipient_digest")
     readonly_fields = [
         f.name for f in InboundMail._meta.fields if f.name not in ("raw", "recipient_digest")
