@@ -396,6 +396,8 @@ def _decide(row: InboundMail) -> Outcome:
     if parsed.is_auto:
         return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
     seat = _load_seat(row.seat_id)
+    if not seat.user.is_active:  # closed since the message was stored: as at storing
+        return Outcome(Status.REJECTED, "unknown_recipient", "the seat's account is deactivated")
     with timezone.override(time_zone_of(user=seat.user)):  # the answer's dates
         return _decide_for_seat(row, parsed, seat)
 

@@ -554,6 +554,8 @@ def send_reply(
     from games.services.notifications import outbox_enqueue, prompt_message_id
     from games.services.seats import seat_reply_address
 
+    if not seat.user.is_active:  # a deactivated account is sent nothing (give_up too)
+        return None
     to = reply_recipient(seat, parsed)
     if not to:
         logger.warning("inbound #%s: no address to answer", inbound.pk)

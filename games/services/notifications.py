@@ -688,10 +688,16 @@ def seats_for_mail(*, game: Game) -> list[Seat]:
     )
 
 
+def mailable(user: Any) -> bool:
+    """Whether ``user`` is sent game emails: an address, and an account not deactivated
+    (a staff audit: a closed account was still sent every prompt, and answered them)."""
+    return bool(user.email) and bool(user.is_active)
+
+
 def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
     if seats is None:
         seats = seats_for_mail(game=game)
-    return [s for s in seats if s.user.email]
+    return [s for s in seats if mailable(s.user)]
 
 
 def email_legal_lines(ruleset: str, orders: list[str], view: dict[str, Any] | None, seat_name: str) -> list[str]:
@@ -964,7 +970,7 @@ def notify_reminder(
     from games.services.games import ruleset_get
     from games.services.orders import prompt_state
 
-    if not seat.user.email:
+    if not mailable(seat.user):
         return
     state = prompt_state(prompt=prompt)
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
@@ -1052,7 +1058,7 @@ def notify_game_notice(
 def notify_seat_released(*, game: Game, seat: Seat) -> None:
     """Tell a player whose seat the organizer handed to someone else (no reply address:
     the seat's old one stops working)."""
-    if not seat.user.email:
+    if not mailable(seat.user):
         return
     text = (
         f"the organizer handed your seat {seat.name} to another player; you no longer "
@@ -1070,7 +1076,7 @@ def notify_seat_handover(
     """Welcome a player who takes over a seat: who handed it (``by``: the organizer or a
     site administrator; ``offered``: the player accepted an offer), its view and what it
     must do now."""
-    if not seat.user.email:
+    if not mailable(seat.user):
         return
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["events"] = []
@@ -1112,7 +1118,7 @@ def _user_notice(
     """A short email (games/email/user_notice.txt) to a player about ``game`` who holds no
     seat it concerns (an offer of a seat; an answer to the organizer): no reply address.
     ``text`` is called in the reader's time zone."""
-    if not user.email:
+    if not mailable(user):
         return
     with timezone.override(time_zone_of(user=user)):
         body = render_to_string(

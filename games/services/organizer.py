@@ -165,7 +165,7 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
     only seats not reminded yet). Returns the seats reminded; logged ``reminder_sent``
     (who has not ordered is public: the game page shows it). Raises PermissionDenied,
     GameStateError."""
-    from games.services.notifications import notify_reminder
+    from games.services.notifications import mailable, notify_reminder
 
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
@@ -202,12 +202,12 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
         fresh = [
             seat for seat in owing if not any(n == seat.name and at >= seat.joined_at for at, n in sent)
         ]
-        if fresh and not any(seat.user.email for seat in fresh):
+        if fresh and not any(mailable(seat.user) for seat in fresh):
             raise GameStateError(
                 f"{and_list([s.name for s in fresh])} cannot be reminded: no email address.",
                 code="no_email",
             )
-        fresh = [seat for seat in fresh if seat.user.email]
+        fresh = [seat for seat in fresh if mailable(seat.user)]
         if not fresh:
             raise GameStateError(
                 f"{and_list([s.name for s in owing])} {'was' if len(owing) == 1 else 'were'} already "

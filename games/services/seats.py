@@ -17,12 +17,14 @@ def seat_reply_address(*, seat: Seat) -> str:
 
 def seat_for_token(*, token: str) -> Seat | None:
     """The seat whose mail token is ``token`` (case-insensitive), or None. Replaced seats
-    are never returned: their token died with the replacement."""
+    are never returned: their token died with the replacement; nor the seat of a
+    deactivated account (a staff audit: it still played by email), whose address is as
+    unknown as a made-up one (no order, and no answer that tells anyone why)."""
     if not token or not isinstance(token, str):
         return None
     return (
         Seat.objects.select_related("game", "user")
-        .filter(mail_token=token.strip().lower())
+        .filter(mail_token=token.strip().lower(), user__is_active=True)
         .exclude(status=Seat.Status.REPLACED)
         .first()
     )

@@ -593,3 +593,27 @@ def test_the_server_refusing_our_login_is_retried_and_marked_the_servers(setting
     assert (status, delay) == ("retrying", 30) and error.startswith(SERVER_SIDE)
     one_message = smtplib.SMTPDataError(452, b"mailbox full")
     assert not _failure(1, 1, one_message, timezone.now())[2].startswith(SERVER_SIDE)
+
+
+def test_a_deactivated_player_is_sent_no_game_email(django_capture_on_commit_callbacks) -> None:
+    # A staff audit: a deactivated account was still sent every prompt's orders,
+    # reminders and notices of its games (and could answer them).
+    from games.models import Prompt
+    from games.selectors import current_prompt
+    from games.services.games import game_create_seated
+    from games.services.notifications import notify_game_notice, notify_reminder
+    from tests.games.core_support import make_users, play_defaults
+
+    users = make_users(["da1", "da2", "da3"])
+    game = game_create_seated(organizer=users[0], ruleset="5x", users=users)
+    assert OutboxMessage.objects.filter(to="da2@example.com").exists()  # told it started
+    users[1].is_active = False
+    users[1].save(update_fields=["is_active"])
+    before = OutboxMessage.objects.count()
+    play_defaults(game, 2)
+    prompt = current_prompt(game=game) or Prompt.objects.filter(game=game).last()
+    for seat in game.seats.all():
+        notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True)
+    notify_game_notice(game=game, subject="Game paused", text="paused.", key="t-paused")
+    new = OutboxMessage.objects.filter(pk__gt=0).order_by("id")[before:]
+    assert {m.to for m in new} == {"da1@example.com", "da3@example.com"}

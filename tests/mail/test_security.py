@@ -244,3 +244,28 @@ def test_a_password_change_renews_reply_addresses_and_turns_the_feed_off(table, 
     assert waiting.reply_to == new and old not in waiting.body and new in waiting.body
     assert process_message(eml("plain.eml", to=new), new).outcome == "order_accepted"
     assert table.address("bob") == bob_address  # other players' addresses stay
+
+
+def test_a_deactivated_players_seat_takes_no_mail_orders(table) -> None:
+    # A staff audit: a deactivated account still played by email (the order was taken and
+    # confirmed). Its address is now as unknown as a made-up one: no order, no answer
+    # that tells the sender anything.
+    from games.mail.processing import process_stored, store_message
+
+    ann = table.seats["ann"].user
+    ann.is_active = False
+    ann.save(update_fields=["is_active"])
+    address = table.address("ann")
+    row = process_message(eml("plain.eml", to=address), address)
+    assert (row.seat_id, row.status, row.outcome) == (None, "rejected", "unknown_recipient")
+    # Stored for the seat while the account was open, read after it was closed.
+    ann.is_active = True
+    ann.save(update_fields=["is_active"])
+    stored, _created = store_message(eml("plain.eml", to=address), address)
+    assert stored.seat_id == table.seats["ann"].pk
+    ann.is_active = False
+    ann.save(update_fields=["is_active"])
+    row = process_stored(stored.pk)
+    assert (row.status, row.outcome) == ("rejected", "unknown_recipient")
+    assert SealedOrder.objects.count() == 0
+    assert mail_replies() == []
