@@ -1,0 +1,52 @@
+"""Accounts in Django's admin with the site's rules: a player name and an address staff
+set there pass what sign-up checks, and a changed address becomes the account's allauth
+address (a staff-support audit: the stock forms took "Bob" beside "bob", "@" and mixed
+alphabets, and left the old address the verified one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+
+from fivex_site.accounts import account_email_changed, account_email_check, player_name_check
+
+
+class PlayerNameRules(forms.ModelForm):
+    def clean_username(self) -> str:
+        name = self.cleaned_data.get("username") or ""
+        # The model's own uniqueness is exact: "Bob" beside "bob" is checked here.
+        return player_name_check(name=name, user=self.instance)
+
+    def clean_email(self) -> str:
+        email = (self.cleaned_data.get("email") or "").strip()
+        return account_email_check(email=email, user=self.instance)
+
+
+class PlayerChangeForm(PlayerNameRules, UserChangeForm):
+    pass
+
+
+class PlayerCreationForm(PlayerNameRules, AdminUserCreationForm):
+    pass
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    form = PlayerChangeForm
+    add_form = PlayerCreationForm
+
+    def save_model(self, request: Any, obj: Any, form: Any, change: bool) -> None:
+        old = (form.initial.get("email") or "") if change else ""
+        super().save_model(request, obj, form, change)
+        if change and "email" in form.changed_data:
+            account_email_changed(user=obj, old=old)
