@@ -166,14 +166,40 @@ class GameAdmin(ListedFiltersOnly):
     exclude = ("seed", "seed_salt", "setup", "invite_token")
     # What the game is and what happened in it are read-only (an operations audit: a
     # finished game turned into 4X Dice for 5 seats answered 500 on every page while
-    # verify_game still said OK); its name, privacy and deadline policy for the prompts to
-    # come may be edited.
+    # verify_game still said OK); its name may be edited, and before it starts its privacy
+    # (through the organizer's service, which logs it) and deadline policy.
     readonly_fields = (
         "public_id", "ruleset", "options", "engine_version", "seats_count", "organizer",
         "part_of_label", "part_of_path", "warnings", "seed_commitment", "status",
         "started_at", "finished_at", "ranking", "end_reason", "records",
     )  # fmt: skip
     inlines = [SeatInline]
+    # Once the game has started these move by the organizer's tools only (a deadline
+    # extended is capped, logged and told to the players; privacy and the sender check
+    # are set before the start): edited here they bypassed them and the game's log.
+    started_read_only = (
+        "deadline_hours", "grace_minutes", "quiet_hours_start", "quiet_hours_end",
+        "quiet_hours_time_zone", "reminder_hours", "early_resolution_delay_seconds",
+        "is_private", "require_sender_match",
+    )  # fmt: skip
+
+    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201, D102
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and obj.status != Game.Status.FORMING:  # started, or cancelled
+            return (*fields, *self.started_read_only)
+        return fields
+
+    def save_model(self, request, obj, form, change):  # noqa: ANN001, ANN201
+        """A forming game's privacy changes through ``game_privacy_set`` (logged
+        ``privacy_changed``), as on the organizer's page."""
+        private = None
+        if change and "is_private" in form.changed_data:
+            private, obj.is_private = obj.is_private, form.initial["is_private"]
+        super().save_model(request, obj, form, change)
+        if private is not None:
+            from games.services.organizer import game_privacy_set
+
+            obj.is_private = game_privacy_set(game=obj, by=request.user, private=private).is_private
 
     @admin.display(description="records")
     def records(self, obj: Game) -> str:

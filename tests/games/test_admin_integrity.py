@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_what_a_game_is_cannot_be_edited_in_the_admin(admin_client):
     game, _seats = start_fixed(["ann", "bob", "cat"])
     page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
-    assert 'name="name"' in page and 'name="deadline_hours"' in page  # editable
+    assert 'name="name"' in page  # editable
     for field in ("ruleset", "options", "seats_count", "engine_version", "organizer"):
         assert f'name="{field}"' not in page, field
     answer = admin_client.post(f"/admin/games/game/{game.pk}/change/", {
@@ -34,21 +34,23 @@ def test_what_a_game_is_cannot_be_edited_in_the_admin(admin_client):
     game.refresh_from_db()
     assert (game.name, game.ruleset, game.seats_count) == ("Renamed", "5x", 3)
     assert admin_client.get(f"/games/{game.pk}/").status_code == 200
-    # The deadline policy keeps the site's bounds (a deadline of 1e8 hours overflowed
-    # every next prompt's deadline; a quiet hour of 99 was taken).
+
+
+def test_a_forming_games_deadline_policy_keeps_the_sites_bounds_in_the_admin(admin_client):
+    # A deadline of 1e8 hours overflowed every next prompt's deadline; a quiet hour of 99
+    # was taken.
+    from games.services.games import game_create
+
+    (organizer,) = make_users(["org"])
+    game = game_create(organizer=organizer, ruleset="5x", options={}, seats_count=3, name="Open")
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert 'name="deadline_hours"' in page  # editable before the start
     for bad, said in (({"deadline_hours": 1e8}, "The deadline must be between"),
                       ({"quiet_hours_start": 99, "quiet_hours_end": 7}, "whole hours from 0 to 23")):
-        refused = admin_client.post(f"/admin/games/game/{game.pk}/change/", {
-            "name": "Renamed", "deadline_hours": 24, "grace_minutes": 0,
-            "quiet_hours_time_zone": "UTC", "reminder_hours": 12,
-            "early_resolution_delay_seconds": 0, "seats-TOTAL_FORMS": 3,
-            "seats-INITIAL_FORMS": 3,
-            **{f"seats-{i}-id": seat.pk for i, seat in enumerate(game.seats.order_by("position"))},
-            **bad,
-        })  # fmt: skip
+        refused = admin_client.post(f"/admin/games/game/{game.pk}/change/", _game_form(game, **bad))
         assert refused.status_code == 200 and said in refused.content.decode()
         game.refresh_from_db()
-        assert game.deadline_hours == 24 and game.quiet_hours_start is None
+        assert game.deadline_hours == 48 and game.quiet_hours_start is None
 
 
 def test_prompts_and_emails_are_shown_not_made_or_moved(admin_client):
@@ -121,3 +123,48 @@ def test_only_emails_done_with_may_be_deleted_in_the_admin(admin_client):
             "action": "delete_selected", "_selected_action": [drop.pk], "post": "yes",
         })  # fmt: skip
         assert not type(drop).objects.filter(pk=drop.pk).exists(), model
+
+
+POLICY = {"deadline_hours": 24, "grace_minutes": 0, "quiet_hours_time_zone": "UTC",
+          "reminder_hours": 12, "early_resolution_delay_seconds": 0}  # fmt: skip
+
+
+def _game_form(game, **changes) -> dict:  # noqa: ANN001
+    seats = list(game.seats.order_by("position", "id"))
+    return {
+        "name": game.name, **POLICY, "seats-TOTAL_FORMS": len(seats),
+        "seats-INITIAL_FORMS": len(seats), **{f"seats-{i}-id": s.pk for i, s in enumerate(seats)},
+        **changes,
+    }  # fmt: skip
+
+
+def test_a_started_games_policy_privacy_and_sender_check_are_not_edited_in_the_admin(admin_client):
+    # A staff audit: the admin changed a running game's deadlines, privacy and sender
+    # check past the organizer's tools (capped, logged, the players told) and the log.
+    game, _seats = start_fixed(["ann", "bob", "cat"])
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    fields = ("deadline_hours", "grace_minutes", "quiet_hours_start", "quiet_hours_end",
+              "quiet_hours_time_zone", "reminder_hours", "early_resolution_delay_seconds",
+              "is_private", "require_sender_match")  # fmt: skip
+    for field in fields:
+        assert f'name="{field}"' not in page, field
+    assert 'name="name"' in page
+    answer = admin_client.post(f"/admin/games/game/{game.pk}/change/", _game_form(
+        game, name="Renamed", deadline_hours=1, is_private="on", require_sender_match="on"))
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    assert (game.name, game.deadline_hours, game.is_private, game.require_sender_match) == (
+        "Renamed", 48, False, False)  # fmt: skip
+
+
+def test_a_forming_games_privacy_changed_in_the_admin_is_logged(admin_client):
+    from games.services.games import game_create
+
+    (organizer,) = make_users(["org"])
+    game = game_create(organizer=organizer, ruleset="5x", options={}, seats_count=3, name="Open")
+    answer = admin_client.post(f"/admin/games/game/{game.pk}/change/",
+                               _game_form(game, is_private="on", deadline_hours=30))  # fmt: skip
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    assert (game.is_private, game.deadline_hours) == (True, 30)
+    assert LogEntry.objects.filter(game=game, kind="privacy_changed", payload={"private": True}).exists()
