@@ -125,9 +125,18 @@ def game_records_problems(*, game: Game) -> list[str]:
     }
     announced: dict[tuple[int, str, str], int] = {}
     latest: dict[tuple[int, str], tuple[str, int]] = {}
-    entries = LogEntry.objects.filter(game=game, kind__in=ORDER_KINDS).order_by("seq")
-    for seq, payload in entries.values_list("seq", "payload"):
+    entries = LogEntry.objects.filter(
+        game=game, kind__in=(*ORDER_KINDS, "seat_replaced")
+    ).order_by("seq")
+    for seq, kind, payload in entries.values_list("seq", "kind", "payload"):
         payload = payload or {}
+        if kind == "seat_replaced":
+            # A handover withdraws, unread, the order sealed for the open prompt (kept,
+            # no longer current): that seat's last announced order is not the current one.
+            if payload.get("order_withdrawn") and latest:
+                open_number = max(number for number, _ in latest)  # the newest prompt ordered in
+                latest.pop((open_number, payload.get("seat")), None)
+            continue
         key = (payload.get("prompt"), payload.get("seat"), payload.get("commitment"))
         announced[key] = seq
         latest[key[:2]] = (key[2], seq)

@@ -205,3 +205,34 @@ def test_verify_game_detects_an_active_game_without_an_open_prompt(
     Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).delete()
     ok, out = _verify(game)
     assert not ok and "the game is active but has no open prompt" in out, out
+
+
+def test_verify_game_accepts_an_order_withdrawn_by_a_handover(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A seat handed over with an order sealed: the order is withdrawn unread (kept, no
+    longer current), which the database check must not call a tampered row."""
+    from django.contrib.auth import get_user_model
+
+    import engine
+    from games.selectors import current_prompt, current_state
+    from games.services.orders import order_submit
+    from games.services.organizer import game_end, seat_replace
+
+    game = _played(django_capture_on_commit_callbacks, prompts=2)
+    prompt = current_prompt(game=game)
+    name = next(n for n in prompt.pending if n not in prompt.forced)
+    legal = engine.get(game.ruleset).legal_orders(current_state(game=game), name)
+    with django_capture_on_commit_callbacks(execute=True):
+        order_submit(seat=game.seats.get(name=name), text=legal[0], source="web")
+    staff = get_user_model().objects.create_user("staffer", "staffer@example.test", "pw", is_staff=True)
+    new = get_user_model().objects.create_user("newbie", "newbie@example.test", "pw")
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=game.seats.get(name=name), new_user=new, by=staff)
+    assert LogEntry.objects.filter(game=game, kind="seat_replaced").get().payload["order_withdrawn"]
+    ok, out = _verify(game)
+    assert ok, out
+    with django_capture_on_commit_callbacks(execute=True):
+        game_end(game=game, by=game.organizer, reason="over")
+    ok, out = _verify(game)
+    assert ok, out
