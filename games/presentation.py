@@ -665,6 +665,25 @@ def _because(payload: dict[str, Any]) -> str:
     return f" ({reason})" if reason else ""
 
 
+def _actor(payload: dict[str, Any], *, start: bool = True) -> str:
+    """Who did an organizer action, as the log's summary says it: "The organizer (ann)",
+    "A site administrator (root)"; "The organizer" for an entry written before the log
+    said who (``start``: at the start of a sentence)."""
+    by = payload.get("by")
+    if payload.get("as") == "staff":
+        said = f"a site administrator ({by})"
+    else:
+        said = f"the organizer ({by})" if by else "the organizer"
+    return said[:1].upper() + said[1:] if start else said
+
+
+_OFFER_LAPSED = {
+    "superseded": "{actor} offered the seat to another player",
+    "seat_taken": "{actor} handed the seat to another player",
+    "player_seated": "the player offered it took another seat",
+}
+
+
 def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     """A log entry in one sentence, above its details on the log page; from the payload
     as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
@@ -724,27 +743,43 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             ". The seed and every order are revealed."
         )
     if kind == "game_ended":
-        return f"The organizer ended the game{_because(p)}; it has no ranking."
+        return f"{_actor(p)} ended the game{_because(p)}; it has no ranking."
     if kind == "game_walkover":
         return (
             f"Every player but {p.get('winner')} resigned: {p.get('winner')} wins. The seed and the set-up are "
             "revealed; orders sealed for the prompt that was open stay sealed."
         )
     if kind == "deadline_extended":
-        return f"The organizer extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+        return f"{_actor(p)} extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
     if kind == "game_paused":
-        return f"The organizer paused the game at prompt {number}{_because(p)}."
+        return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
     if kind == "game_resumed":
-        return "The organizer resumed the game" + (f" at prompt {number}" if number else "") + "."
+        return f"{_actor(p)} resumed the game" + (f" at prompt {number}" if number else "") + "."
     if kind == "seat_replaced":
-        return f"Seat {seat} was handed to another player."
+        if "to" not in p:  # written before the log named the holders
+            return f"Seat {seat} was handed to another player."
+        if "offer" in p:
+            return (
+                f"Seat {seat} was handed from {p.get('from')} to {p.get('to')}, who accepted "
+                f"{_actor(p, start=False)}'s offer."
+            )
+        return f"{_actor(p)} handed seat {seat} from {p.get('from')} to {p.get('to')}."
+    if kind == "seat_offered":
+        return f"{_actor(p)} offered seat {seat} to a player; nothing changes unless they accept."
+    if kind == "seat_offer_withdrawn":
+        lapsed = _OFFER_LAPSED.get(str(p.get("why")))
+        if lapsed is None:
+            return f"{_actor(p)} withdrew the offer of seat {seat}."
+        return f"The offer of seat {seat} lapsed: {lapsed.format(actor=_actor(p, start=False))}."
+    if kind == "seat_offer_declined":
+        return f"The player offered seat {seat} declined it."
     if kind == "seat_resigned":
         return f"{seat} resigned; default orders are entered for the seat from now on."
     if kind == "reminder_sent":
         seats = p.get("seats") if isinstance(p.get("seats"), list) else []
-        return f"The organizer reminded {and_list(seats)} to send an order for prompt {number}."
+        return f"{_actor(p)} reminded {and_list(seats)} to send an order for prompt {number}."
     if kind == "privacy_changed":
-        return f"The organizer made the game {'private' if p.get('private') else 'public'}."
+        return f"{_actor(p)} made the game {'private' if p.get('private') else 'public'}."
     return ""
 
 

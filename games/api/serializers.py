@@ -412,8 +412,11 @@ class LogEntrySerializer(serializers.Serializer):
         help_text="game_created, seat_joined, seat_left, privacy_changed, game_started, "
         "order_received, "
         "order_replaced, order_forced, nmr_applied, orders_revealed, prompt_resolved, "
-        "deadline_extended, reminder_sent, game_paused, game_resumed, seat_replaced, seat_resigned, "
-        "game_finished, game_ended, game_walkover"
+        "deadline_extended, reminder_sent, game_paused, game_resumed, seat_offered, "
+        "seat_offer_withdrawn, seat_offer_declined, seat_replaced, seat_resigned, "
+        "game_finished, game_ended, game_walkover (an organizer action's payload says who did it: "
+        "``by``, a user name, and ``as``, ``organizer`` or ``staff``; entries written before "
+        "carry neither)"
     )
     payload = serializers.JSONField(help_text="what happened; its keys depend on ``kind``")
     created_at = serializers.CharField(help_text="ISO 8601 in UTC, microseconds, ``Z``")

@@ -962,9 +962,11 @@ def notify_reminder(
     seat: Seat,
     by_organizer: bool = False,
     orders_in: tuple[int, int] | None = None,
+    by: str = "the organizer",
 ) -> None:
     """Remind one seat that its order is still missing (``by_organizer``: the organizer
-    asked for it now; once per prompt and seat, apart from the automatic one).
+    asked for it now, or ``by`` as ``organizer.who_acted`` says who did; once per prompt
+    and seat, apart from the automatic one).
     ``orders_in``: how many of the orders the prompt wants are in, said to the player
     (public: the game page shows who has ordered)."""
     from games.services.games import ruleset_get
@@ -975,6 +977,7 @@ def notify_reminder(
     state = prompt_state(prompt=prompt)
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["by_organizer"] = by_organizer
+    context["asked_by"] = by[:1].upper() + by[1:]
     # Which order the deadline would play (an email player learnt it afterwards: in 6x5 a
     # real tile placed, which could complete another seat's goal). The seat's own.
     try:
@@ -982,7 +985,9 @@ def notify_reminder(
     except Exception:  # noqa: BLE001 - the reminder goes out without it
         context["default_order"] = ""
     context["orders_in"] = orders_in
-    who = "Reminder from the organizer" if by_organizer else "Reminder"
+    # The subject names no administrator (the body does): a subject stays short.
+    asker = "the organizer" if by == "the organizer" else "a site administrator"
+    who = f"Reminder from {asker}" if by_organizer else "Reminder"
     # The automatic one once per deadline: an extended or resumed deadline gets its own.
     deadline = "" if by_organizer or prompt.deadline is None else f":{prompt.deadline:%Y%m%d%H%M%S}"
     _send_to_seat(
@@ -1055,13 +1060,13 @@ def notify_game_notice(
                 reply=True, state=state)  # fmt: skip
 
 
-def notify_seat_released(*, game: Game, seat: Seat) -> None:
-    """Tell a player whose seat the organizer handed to someone else (no reply address:
-    the seat's old one stops working)."""
+def notify_seat_released(*, game: Game, seat: Seat, who: str = "the organizer") -> None:
+    """Tell a player whose seat the organizer (``who``, as ``organizer.who_acted`` says
+    it) handed to someone else (no reply address: the seat's old one stops working)."""
     if not mailable(seat.user):
         return
     text = (
-        f"the organizer handed your seat {seat.name} to another player; you no longer "
+        f"{who} handed your seat {seat.name} to another player; you no longer "
         "play in this game and its orders by email no longer reach it."
     )
     subject = "Your seat was handed to another player"
@@ -1108,7 +1113,7 @@ def _who_hands(game: Game, by: Any) -> str:
     """Who hands or offers a seat, as the new player is told: the game's organizer, or
     a site administrator (``by`` someone else; None: the organizer)."""
     if by is not None and getattr(by, "pk", None) != game.organizer_id:
-        return "A site administrator"
+        return f"A site administrator ({by})"
     return f"{game.organizer}, who organizes it,"
 
 

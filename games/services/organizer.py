@@ -61,10 +61,27 @@ def _clean_reason(reason: str) -> str:
     return (reason or "").strip()[:500]
 
 
-def _reason_said(reason: str) -> str:
-    """The organizer's reason as the players' notice gives it (one line), or ""."""
+def acting(*, game: Game, by: Any) -> dict[str, str]:
+    """Who did an organizer action, for its log entry: ``{"by": name, "as": "organizer"
+    | "staff"}`` (site administrators may act in any game, one they play in too, and are
+    not the organizer). Entries written before carry neither key: the organizer's."""
+    role = "organizer" if getattr(by, "pk", None) == game.organizer_id else "staff"
+    return {"by": str(by), "as": role}
+
+
+def who_acted(*, game: Game, by: Any) -> str:
+    """Who did an organizer action, as a players' notice says it: "the organizer" (its
+    wording from the start), or "a site administrator (name)"."""
+    if acting(game=game, by=by)["as"] == "staff":
+        return f"a site administrator ({by})"
+    return "the organizer"
+
+
+def _reason_said(reason: str, *, staff: bool = False) -> str:
+    """The reason typed as the players' notice gives it (one line), or ""."""
     why = " ".join(_clean_reason(reason).split()).rstrip(".")
-    return f" The organizer's reason: {why}." if why else ""
+    whose = "The site administrator's" if staff else "The organizer's"
+    return f" {whose} reason: {why}." if why else ""
 
 
 def deadline_extend(
@@ -134,9 +151,12 @@ def deadline_extend(
                 "deadline": prompt.deadline.isoformat() if prompt.deadline else None,
                 "extensions": prompt.extensions,
                 "reason": _clean_reason(reason),
+                **acting(game=game, by=by),
             },
         )
-        deadline, number, said = prompt.deadline, prompt.number, _reason_said(reason)
+        staff = acting(game=game, by=by)["as"] == "staff"
+        deadline, number, said = prompt.deadline, prompt.number, _reason_said(reason, staff=staff)
+        who = who_acted(game=game, by=by)
 
         def text() -> str:  # in each reader's time zone
             when = (
@@ -144,6 +164,8 @@ def deadline_extend(
             )
             if quiet:
                 when += " (the end of the game's quiet hours)"
+            if staff:
+                return f"{who} extended the deadline of prompt {number} by {hours:g} hours; {when}.{said}"
             return f"the deadline of prompt {number} was extended by {hours:g} hours; {when}.{said}"
 
         notify_game_notice(
@@ -216,9 +238,16 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
             )
         orders_in = (len(sealed & set(prompt.pending)), len(prompt.pending))
         for seat in fresh:
-            notify_reminder(game=game, prompt=prompt, seat=seat, by_organizer=True, orders_in=orders_in)
+            notify_reminder(
+                game=game, prompt=prompt, seat=seat, by_organizer=True, orders_in=orders_in,
+                by=who_acted(game=game, by=by),
+            )  # fmt: skip
         names = [seat.name for seat in fresh]
-        log_append(game=game, kind="reminder_sent", payload={"prompt": prompt.number, "seats": names})
+        log_append(
+            game=game,
+            kind="reminder_sent",
+            payload={"prompt": prompt.number, "seats": names, **acting(game=game, by=by)},
+        )
     return names
 
 
@@ -261,12 +290,15 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
                 "prompt": prompt.number,
                 "remaining_seconds": round(remaining),
                 "reason": _clean_reason(reason),
+                **acting(game=game, by=by),
             },
         )
+        staff = acting(game=game, by=by)["as"] == "staff"
         notify_game_notice(
             game=game,
             subject="Game paused",
-            text="the organizer paused the game; deadlines are suspended." + _reason_said(reason),
+            text=f"{who_acted(game=game, by=by)} paused the game; deadlines are suspended."
+            + _reason_said(reason, staff=staff),
             key=f"paused:{game.pk}:{log_count(game)}",
         )
     return game
@@ -300,14 +332,24 @@ def game_resume(*, game: Game, by: Any) -> Game:
         log_append(
             game=game,
             kind="game_resumed",
-            payload={"prompt": prompt.number, "deadline": prompt.deadline.isoformat()},
+            payload={
+                "prompt": prompt.number,
+                "deadline": prompt.deadline.isoformat(),
+                **acting(game=game, by=by),
+            },
         )
         if prompt.ready_at is not None:
             schedule_resolution(game_id=game.pk, prompt_number=prompt.number)
+        # The organizer's resumption reads as it always did; staff's says who.
+        running = (
+            "the game is running again"
+            if acting(game=game, by=by)["as"] == "organizer"
+            else f"{who_acted(game=game, by=by)} resumed the game"
+        )
         notify_game_notice(
             game=game,
             subject="Game resumed",
-            text=lambda: f"the game is running again; the deadline is {local_time(prompt.deadline)}.",
+            text=lambda: f"{running}; the deadline is {local_time(prompt.deadline)}.",
             key=f"resumed:{game.pk}:{log_count(game)}",
         )
     return game
@@ -327,19 +369,21 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
         _check_organizer(game, by)
-        old = Seat.objects.get(pk=seat.pk)
+        old = Seat.objects.select_related("user").get(pk=seat.pk)
         _check_handover(game=game, old=old, new_user=new_user, by=by)
+        who = who_acted(game=game, by=by)
         # An offer of this seat still waiting is moot now, and so is another seat's offer
         # to the player who takes this one: they close, and their players are told.
+        accepted: int | None = None
         for moot in SeatOffer.objects.filter(
             Q(seat=old) | Q(to_user=new_user), game=game, status=SeatOffer.Status.PENDING
         ).select_related("seat", "to_user", "game"):
             if moot.seat_id != old.pk:
-                _offer_close(moot, why=f"you play the seat {old.name} now")
+                _offer_close(moot, why=f"you play the seat {old.name} now", logged="player_seated", by=by)
             elif offered and moot.to_user_id == getattr(new_user, "pk", None):
-                continue  # the offer being accepted: ``seat_offer_accept`` closes it
+                accepted = moot.pk  # the offer being accepted: ``seat_offer_accept`` closes it
             else:
-                _offer_close(moot, why="the seat was handed to another player")
+                _offer_close(moot, why="the seat was handed to another player", logged="seat_taken", by=by)
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
         old.save(update_fields=["status"])
@@ -369,16 +413,19 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
             if withdrawn and prompt.ready_at is not None:  # incomplete again
                 Prompt.objects.filter(pk=prompt.pk).update(ready_at=None, resolve_after=None)
                 prompt.ready_at = prompt.resolve_after = None
-        log_append(
-            game=game,
-            kind="seat_replaced",
-            payload={"seat": old.name, "was_resigned": was_resigned, "order_withdrawn": withdrawn},
-        )
-        notify_seat_released(game=game, seat=old)
+        # Both holders by name: the seats' players are public on the game's page.
+        payload: dict[str, Any] = {
+            "seat": old.name, "was_resigned": was_resigned, "order_withdrawn": withdrawn,
+            "from": str(old.user), "to": str(new_user), **acting(game=game, by=by),
+        }  # fmt: skip
+        if accepted is not None:
+            payload["offer"] = accepted
+        log_append(game=game, kind="seat_replaced", payload=payload)
+        notify_seat_released(game=game, seat=old, who=who)
         notify_game_notice(
             game=game,
             subject=f"Seat {old.name} has a new player",
-            text=_handover_notice(old.name, prompt, was_resigned=was_resigned, withdrawn=withdrawn),
+            text=_handover_notice(old.name, prompt, was_resigned=was_resigned, withdrawn=withdrawn, who=who),
             key=f"replaced:{game.pk}:{log_count(game)}",
             exclude=[new.pk, old.pk],
         )
@@ -442,9 +489,17 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
                     "withdraw that offer first."
                 )
         _check_offer_limits(game=game, new_user=new_user)
+        who = who_acted(game=game, by=by)
         for offer in waiting:  # this seat, offered to someone else: superseded
-            _offer_close(offer, why="the organizer offered it to another player")
+            _offer_close(offer, why=f"{who} offered it to another player", logged="superseded", by=by)
         offer = SeatOffer.objects.create(game=game, seat=old, to_user=new_user, by=by)
+        # Logged without the player offered: the log is public, and a player who declines
+        # (or never answers) has no part in the game; the handover names them.
+        log_append(
+            game=game,
+            kind="seat_offered",
+            payload={"seat": old.name, "offer": offer.pk, **acting(game=game, by=by)},
+        )
         notify_seat_offer(offer=offer)
     return offer
 
@@ -497,13 +552,31 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
             raise ValidationError(f"{said.format(n=len(recent))}: the next from {local_time(again)}.")
 
 
-def _offer_close(offer: SeatOffer, *, why: str | None, status: str = SeatOffer.Status.WITHDRAWN) -> None:
+def _offer_close(
+    offer: SeatOffer,
+    *,
+    why: str | None,
+    status: str = SeatOffer.Status.WITHDRAWN,
+    logged: str | None = None,
+    by: Any = None,
+) -> None:
     """Close a waiting offer (withdrawn unless ``status`` says otherwise) and tell its
-    player ``why`` (None: nobody is told)."""
+    player ``why`` (None: nobody is told). ``logged``: why it was withdrawn, for the log's
+    ``seat_offer_withdrawn`` entry (``withdrawn``, ``superseded``, ``seat_taken``,
+    ``player_seated``; ``by`` did it); None: not logged here (an acceptance is the
+    handover's entry, a decline has its own, and the game's end closes the rest)."""
     from games.services.notifications import notify_seat_offer_closed
 
     offer.status, offer.decided_at = status, timezone.now()
     offer.save(update_fields=["status", "decided_at"])
+    if logged is not None:
+        log_append(
+            game=offer.game,
+            kind="seat_offer_withdrawn",
+            payload={
+                "seat": offer.seat.name, "offer": offer.pk, "why": logged, **acting(game=offer.game, by=by),
+            },
+        )  # fmt: skip
     if why is not None:
         notify_seat_offer_closed(offer=offer, why=why)
 
@@ -558,6 +631,10 @@ def seat_offer_decline(*, offer: SeatOffer, by: Any) -> SeatOffer:
     with transaction.atomic():
         offer = _pending_offer(offer)
         _offer_close(offer, why=None, status=SeatOffer.Status.DECLINED)
+        # Not naming the player (see ``seat_offer``).
+        log_append(
+            game=offer.game, kind="seat_offer_declined", payload={"seat": offer.seat.name, "offer": offer.pk}
+        )
         notify_seat_offer_declined(offer=offer)
     return offer
 
@@ -568,13 +645,16 @@ def seat_offer_withdraw(*, offer: SeatOffer, by: Any) -> SeatOffer:
     _check_organizer(offer.game, by)
     with transaction.atomic():
         offer = _pending_offer(offer)
-        _offer_close(offer, why="the organizer withdrew it")
+        _offer_close(offer, why=f"{who_acted(game=offer.game, by=by)} withdrew it", logged="withdrawn", by=by)
     return offer
 
 
-def _handover_notice(name: str, prompt: Prompt | None, *, was_resigned: bool, withdrawn: bool) -> str:
-    """What the other seats are told when seat ``name`` gets a new player."""
-    text = f"the organizer handed the seat {name} to another player"
+def _handover_notice(
+    name: str, prompt: Prompt | None, *, was_resigned: bool, withdrawn: bool, who: str = "the organizer"
+) -> str:
+    """What the other seats are told when seat ``name`` gets a new player (``who``
+    handed it: ``who_acted``)."""
+    text = f"{who} handed the seat {name} to another player"
     if was_resigned:
         text += " (its player had resigned: the new player orders for it from now on)"
     if withdrawn and prompt is not None:
@@ -598,7 +678,11 @@ def game_privacy_set(*, game: Game, by: Any, private: bool) -> Game:
         if game.is_private != bool(private):
             game.is_private = bool(private)
             game.save(update_fields=["is_private"])
-            log_append(game=game, kind="privacy_changed", payload={"private": game.is_private})
+            log_append(
+                game=game,
+                kind="privacy_changed",
+                payload={"private": game.is_private, **acting(game=game, by=by)},
+            )
     return game
 
 
@@ -617,7 +701,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         game.finished_at = timezone.now()
         game.end_reason = _clean_reason(reason)
         game.save(update_fields=["status", "finished_at", "end_reason"])
-        payload: dict[str, Any] = {"reason": game.end_reason}
+        payload: dict[str, Any] = {"reason": game.end_reason, **acting(game=game, by=by)}
         if was_started:
             payload.update(end_reveal(game=game))
         log_append(game=game, kind="game_ended", payload=payload)
@@ -626,7 +710,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         notify_game_notice(
             game=game,
             subject="Game ended",
-            text="the organizer ended the game early"
+            text=f"{who_acted(game=game, by=by)} ended the game early"
             + (f": {game.end_reason}" if game.end_reason else "."),
             key=f"ended:{game.pk}",
             final_table=was_started,  # the table as it ended, every hand face up

@@ -152,7 +152,9 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
 
     game_end(game=game, by=game.organizer, reason="club closed")
     lines = _summaries(ann, game)
-    assert len(lines) == 10 and lines[-1] == "The organizer ended the game (club closed); it has no ranking."
+    assert len(lines) == 10 and lines[-1] == (
+        "The organizer (org) ended the game (club closed); it has no ranking."
+    )
 
 
 @pytest.mark.parametrize(

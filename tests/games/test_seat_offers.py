@@ -58,7 +58,9 @@ def test_the_organizers_handover_is_an_offer_and_nothing_changes_until_it_is_acc
         "(nothing changes until then)." in messages_of(answer)
     )
     assert holders(game) == seats_before
-    assert LogEntry.objects.filter(game=game).count() == log_before
+    # The offer is logged (an organizer action), nothing else.
+    assert LogEntry.objects.filter(game=game).count() == log_before + 1
+    assert LogEntry.objects.filter(game=game).latest("seq").kind == "seat_offered"
     offer = SeatOffer.objects.get(game=game)
     assert (offer.seat.name, offer.to_user.username, offer.status) == ("bob", "dave", "pending")
     # The organizer's panel lists it, with a way to take it back.
@@ -342,3 +344,44 @@ def test_offers_to_one_player_are_capped_across_games(client, game, django_captu
         messages_of(refused)
     )
     assert SeatOffer.objects.filter(to_user__username="eve").count() == 5
+
+
+def test_offers_are_logged_naming_the_player_offered_only_when_they_take_the_seat(client, game):
+    """M4 (an organizer's journey): an offer made, withdrawn or declined left no log entry,
+    and the handover's entry named neither holder. The player offered is named once they
+    take the seat (the log is public; a player declining stays out of it)."""
+    import json
+
+    from engine.audit import verify_export
+    from games.presentation import log_summary
+    from games.selectors import game_export
+
+    offer_seat(client, game, "bob", "dave")
+    offer_seat(client, game, "bob", "eve")  # dave's offer is superseded
+    organizer_services.seat_offer_withdraw(offer=SeatOffer.objects.get(status="pending"), by=game.organizer)
+    offer_seat(client, game, "cat", "dave")
+    declined = SeatOffer.objects.get(status="pending")
+    organizer_services.seat_offer_decline(offer=declined, by=declined.to_user)
+    offer_seat(client, game, "bob", "eve")
+    accepted = SeatOffer.objects.get(status="pending")
+    organizer_services.seat_offer_accept(offer=accepted, by=accepted.to_user)
+    kinds = ("seat_offered", "seat_offer_withdrawn", "seat_offer_declined", "seat_replaced")
+    entries = list(LogEntry.objects.filter(game=game, kind__in=kinds).order_by("seq"))
+    summaries = [log_summary(ruleset="5x", kind=e.kind, payload=e.payload) for e in entries]
+    assert summaries == [
+        "The organizer (ann) offered seat bob to a player; nothing changes unless they accept.",
+        "The offer of seat bob lapsed: the organizer (ann) offered the seat to another player.",
+        "The organizer (ann) offered seat bob to a player; nothing changes unless they accept.",
+        "The organizer (ann) withdrew the offer of seat bob.",
+        "The organizer (ann) offered seat cat to a player; nothing changes unless they accept.",
+        "The player offered seat cat declined it.",
+        "The organizer (ann) offered seat bob to a player; nothing changes unless they accept.",
+        "Seat bob was handed from bob to eve, who accepted the organizer (ann)'s offer.",
+    ]
+    for entry in entries[:-1]:
+        assert "dave" not in json.dumps(entry.payload) and "eve" not in json.dumps(entry.payload)
+    assert entries[-1].payload["offer"] == entries[-2].payload["offer"] == accepted.pk
+    assert (entries[-1].payload["from"], entries[-1].payload["to"]) == ("bob", "eve")
+    organizer_services.game_end(game=game, by=game.organizer, reason="done")
+    game.refresh_from_db()
+    assert verify_export(json.loads(json.dumps(game_export(game=game)))) == []

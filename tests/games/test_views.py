@@ -730,7 +730,7 @@ def test_staff_may_hand_a_seat_over_by_email_address(client, users, started):
     from games.models import OutboxMessage
 
     welcome = OutboxMessage.objects.get(kind="seat_handover", to=users["zed"].email)
-    assert "A site administrator handed you the seat cat" in welcome.body  # not the organizer
+    assert "A site administrator (boss) handed you the seat cat" in welcome.body  # not the organizer
 
 
 def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(client, users, started):
