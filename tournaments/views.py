@@ -512,12 +512,11 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         if current is None or current.status != Round.Status.STARTED:
             messages.error(request, "No round is being played.")
             return redirect("tournaments:manage", slug=slug)
-        try:
-            hours = float(post.get("hours") or "")
-        except ValueError:
-            hours = 0.0
+        # Whole hours, as a game's own extension takes them (both inputs step by an hour).
+        raw = str(post.get("hours") or "").strip()
+        hours = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else 0
         if not 1 <= hours <= 168:
-            messages.error(request, "Give the hours to add: a number from 1 to 168. Nothing was extended.")
+            messages.error(request, "Give the hours to add: a whole number from 1 to 168. Nothing was extended.")
             return redirect("tournaments:manage", slug=slug)
         try:
             done = rounds.round_extend(rnd=current, by=user, hours=hours,
@@ -537,6 +536,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         }
 
         def do() -> None:
+            # Whether a round can be paired now first: a round being played made the
+            # names typed the only refusal said.
+            rounds.round_by_hand_number(tournament=tournament)
             tables, byes = parse_tables(post.get("tables", ""), names)
             rnd, warnings = rounds.round_pair_by_hand(
                 tournament=tournament, tables=tables, byes=byes, by=user, force=bool(post.get("force"))

@@ -29,6 +29,8 @@ from games.services.locking import lock_game
 from games.services.queueing import enqueue_game_over_tasks
 
 MAX_EXTENSION_HOURS = 24 * 14
+# deadline_extend's refusal when the prompt's deadline was extended as often as allowed.
+EXTENSIONS_CAPPED = "extensions_capped"
 # Every offer and every pause or resume emails players, with the game's name (text the
 # organizer chose) in it: without a limit, offering a seat and withdrawing the offer, or
 # pausing and resuming, in a loop mailed any player of the site as often as an organizer
@@ -130,7 +132,8 @@ def deadline_extend(
         if prompt.extensions >= cap:
             raise GameStateError(
                 f"This deadline has already been extended {prompt.extensions} times "
-                f"(the limit is {cap})."
+                f"(the limit is {cap}).",
+                code=EXTENSIONS_CAPPED,
             )
         prompt.extensions += 1
         quiet = False

@@ -426,7 +426,8 @@ def test_a_player_entered_by_a_league_administrator_is_told():
     tsvc.tournament_open(tournament=t, by=admin)
     tsvc.registration_add(tournament=t, user=player, by=admin)
     tsvc.registration_add(tournament=t, user=other)  # by themselves: a confirmation
-    tsvc.registration_add(tournament=t, user=player, by=admin)  # again: nothing new
+    with pytest.raises(TournamentError, match="la01 is already registered."):  # again: nothing new
+        tsvc.registration_add(tournament=t, user=player, by=admin)
     tsvc.registration_add(tournament=t, user=other)  # again: nothing new
     sent = list(OutboxMessage.objects.filter(kind="tournament").order_by("id"))
     assert [m.to for m in sent] == [player.email, other.email]

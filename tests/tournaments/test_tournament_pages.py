@@ -549,7 +549,7 @@ def test_a_round_reminder_goes_on_past_a_busy_table_and_says_so(monkeypatch):
     monkeypatch.setattr(organizer_services, "game_remind", busy_first)
     done = rounds.round_remind(rnd=rnd, by=organizer)
     assert (done["players"], done["tables"]) == (1, 1)
-    assert done["failed"] == ["table 1: This game is busy; try again in a moment."]
+    assert done["failed"] == ["table 1: This game is busy; try again in a moment"]  # the panel ends it
     monkeypatch.setattr(organizer_services, "game_remind", lambda **kw: (_ for _ in ()).throw(GameBusy("busy")))
     from tournaments.services.common import TournamentError
 
@@ -577,7 +577,7 @@ def test_the_organizer_extends_every_deadline_of_the_round_at_once(client, peopl
     assert 'id="extend-round"' in panel
     url = reverse("tournaments:manage_action", args=[t.slug, "extend"])
     bad = client.post(url, {"hours": "0"}, follow=True).content.decode()
-    assert "a number from 1 to 168. Nothing was extended." in bad
+    assert "a whole number from 1 to 168. Nothing was extended." in bad
     done = client.post(url, {"hours": "12", "reason": "the winter break"}, follow=True).content.decode()
     assert "Deadline extended by 12 hours at 2 tables; their players are told." in done
     for g in games:
@@ -943,3 +943,94 @@ def test_a_paired_round_with_a_withdrawn_player_says_it_is_paired_again(client, 
 
     assert "is paired: you play" not in page(gone)
     assert f"Round 1 is paired, but {gone} withdrew since: the organizer pairs it again" in page(stays)
+
+
+def _running_duel_cup(people, name: str):
+    """A 6x5 duel tournament of ``people`` (4 players: 2 tables), round 1 being played."""
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name=name, ruleset="6x5", table_sizes=[2],
+                               rounds_count=2, deadline_hours=24)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=org), by=org)
+    return t, rnd
+
+
+def _said(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_pairing_by_hand_while_a_round_is_played_says_the_round_is_not_finished(client, people):
+    """L5 (an organizer's journey): the names were read first, and a typo answered
+    "Line 1: 'zed' is not an active player." while the round could not be paired at all."""
+    org, _players = people
+    t, _rnd = _running_duel_cup(people, "Busy")
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "pair_by_hand"])
+    said = _said(client.post(url, {"tables": "ann zed"}, follow=True))
+    assert said == ["Round 1 is not finished yet."]
+    assert t.rounds.count() == 1
+
+
+def test_extending_past_the_cap_says_so_once_not_per_table(client, people, settings):
+    """L5: "No deadline extended: table 1: This deadline has already been extended 3 times
+    (the limit is 3).; table 2: ..." - the same sentence per table, a doubled '.;'."""
+    settings.GAMES_MAX_DEADLINE_EXTENSIONS = 1
+    org, _players = people
+    t, _rnd = _running_duel_cup(people, "Capped")
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "extend"])
+    assert "Deadline extended by 2 hours at 2 tables" in _said(client.post(url, {"hours": "2"}, follow=True))[0]
+    said = _said(client.post(url, {"hours": "2"}, follow=True))
+    assert said == ["No deadline extended: every table's deadline has been extended 1 time already, the limit."]
+
+
+def test_the_round_extension_takes_whole_hours_as_a_games_does(client, people):
+    """L5: the round's form took 1.5 hours, a game's organizer tool whole hours only (both
+    inputs step by one hour)."""
+    from games.models import LogEntry
+
+    org, _players = people
+    t, rnd = _running_duel_cup(people, "Whole")
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "extend"])
+    said = _said(client.post(url, {"hours": "1.5"}, follow=True))
+    assert said == ["Give the hours to add: a whole number from 1 to 168. Nothing was extended."]
+    assert not LogEntry.objects.filter(kind="deadline_extended").exists()
+    assert "Deadline extended by 3 hours at 2 tables" in _said(client.post(url, {"hours": "3"}, follow=True))[0]
+
+
+def test_registering_a_registered_player_or_withdrawing_a_withdrawn_one_says_so(client, people):
+    """L5: an organizer who is no league administrator read the league administrator's
+    refusal for a player registered already (an administrator read "ann is registered."),
+    and withdrawing a withdrawn registration said "Registration withdrawn." again."""
+    from tournaments.models import Registration
+    from tournaments.services import tournaments as tsvc
+
+    admin, players = people
+    ann = players[0]
+    plain = get_user_model().objects.create_user("plain", "plain@example.com", "pw")  # no rights
+    t = tsvc.tournament_create(organizer=plain, name="Again", ruleset="6x5", table_sizes=[2], rounds_count=1)
+    tsvc.tournament_open(tournament=t, by=plain)
+    tsvc.registration_add(tournament=t, user=ann)
+    client.force_login(plain)
+    act = lambda name, **data: client.post(reverse("tournaments:manage_action", args=[t.slug, name]), data, follow=True)  # noqa: E731
+    assert _said(act("register", user="ann")) == ["ann is already registered."]
+    ours = tsvc.tournament_create(organizer=admin, name="Ours", ruleset="6x5", table_sizes=[2], rounds_count=1)
+    tsvc.tournament_open(tournament=ours, by=admin)
+    tsvc.registration_add(tournament=ours, user=ann)
+    client.force_login(admin)
+    url = reverse("tournaments:manage_action", args=[ours.slug, "register"])
+    assert _said(client.post(url, {"user": "ann"}, follow=True)) == ["ann is already registered."]
+
+    client.force_login(plain)
+    reg = Registration.objects.get(tournament=t, user=ann)
+    assert _said(act("withdraw", registration=str(reg.pk))) == ["Registration withdrawn."]
+    assert _said(act("withdraw", registration=str(reg.pk))) == ["ann has withdrawn already: nothing was changed."]
+    assert t.log.filter(kind="registration_withdrawn").count() == 1
+    client.force_login(ann)
+    again = client.post(reverse("tournaments:withdraw", args=[t.slug]), follow=True)
+    assert _said(again) == ["You have withdrawn already: nothing was changed."]

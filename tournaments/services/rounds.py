@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -165,6 +166,18 @@ def hand_pairing_warnings(
     return warnings
 
 
+def round_by_hand_number(*, tournament: Tournament) -> int:
+    """The round a pairing by hand would pair now: the paired one (re-paired) or the
+    next. Raises TournamentError as ``round_pair_by_hand`` does when no round can be
+    (one being played, all played, the tournament not open): the panel asks before it
+    reads the names typed, whose refusal was all it said."""
+    _require_pairable(tournament)
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status == Round.Status.PAIRED:
+        return last.number
+    return _next_number(tournament)
+
+
 def round_pair_by_hand(
     *,
     tournament: Tournament,
@@ -180,14 +193,8 @@ def round_pair_by_hand(
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
         require_organizer(tournament=tournament, user=by)
-        _require_pairable(tournament)
-        last = tournament.rounds.order_by("-number").first()
-        if last is not None and last.status == Round.Status.PAIRED:
-            rnd: Round | None = last
-            number = last.number
-        else:
-            rnd = None
-            number = _next_number(tournament)
+        number = round_by_hand_number(tournament=tournament)
+        rnd: Round | None = tournament.rounds.filter(number=number, status=Round.Status.PAIRED).first()
         request = selectors.pairing_input(tournament=tournament, round_number=number, seed=0)
         active = {int(p["id"]) for p in request["players"] if not p.get("withdrawn")}
         # A player who asked for a bye this round keeps it: named among the byes (as the
@@ -394,12 +401,12 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, Any]:
         except ApplicationError as exc:
             if isinstance(exc, GameStateError) and exc.code == NOBODY_TO_REMIND:
                 continue  # every order in, or its players reminded already
-            failed.append(f"table {table.number}: {exc.message}")  # busy, no email address
+            failed.append(f"table {table.number}: {exc.message.rstrip('.')}")  # busy, no email address
             continue
         players += len(reminded)
         tables += 1
     if failed and not players:
-        raise TournamentError("No reminder sent: " + "; ".join(failed))
+        raise TournamentError("No reminder sent: " + "; ".join(failed) + ".")
     if not players:
         raise TournamentError(
             f"Nobody to remind in round {rnd.number}: every order is in, or the players were "
@@ -420,7 +427,8 @@ def round_extend(*, rnd: Round, by: Any, hours: float, reason: str = "") -> dict
     others); TournamentError when no table was extended."""
     from games.errors import ApplicationError
     from games.models import Game
-    from games.services.organizer import deadline_extend
+    from games.presentation import and_list
+    from games.services.organizer import EXTENSIONS_CAPPED, deadline_extend
 
     tournament = rnd.tournament
     require_organizer(tournament=tournament, user=by)
@@ -429,16 +437,28 @@ def round_extend(*, rnd: Round, by: Any, hours: float, reason: str = "") -> dict
     playing = (Game.Status.ACTIVE, Game.Status.PAUSED)
     extended = 0
     failed: list[str] = []
-    for table in rnd.tables.select_related("game").filter(game__status__in=playing).order_by("number"):
+    capped: list[int] = []  # one sentence for them all, not the same one per table
+    tables = list(rnd.tables.select_related("game").filter(game__status__in=playing).order_by("number"))
+    for table in tables:
         try:
             deadline_extend(game=table.game, by=by, hours=hours, reason=reason)
         except ApplicationError as exc:
-            failed.append(f"table {table.number}: {exc.message}")
+            if exc.code == EXTENSIONS_CAPPED:
+                capped.append(table.number)
+            else:
+                failed.append(f"table {table.number}: {exc.message.rstrip('.')}")
             continue
         extended += 1
+    if capped:
+        cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
+        times = f"{cap} time{'s' if cap != 1 else ''} already, the limit"
+        if len(capped) == len(tables):
+            raise TournamentError(f"No deadline extended: every table's deadline has been extended {times}.")
+        which = f"table {capped[0]}" if len(capped) == 1 else f"tables {and_list([str(n) for n in capped])}"
+        failed.insert(0, f"{which}: extended {times}")
     if not extended:
         raise TournamentError(
-            "No deadline extended: " + "; ".join(failed)
+            "No deadline extended: " + "; ".join(failed) + "."
             if failed
             else f"No game of round {rnd.number} is being played."
         )

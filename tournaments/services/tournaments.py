@@ -37,6 +37,8 @@ RATING_POOL_RE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
 
 
 MAX_POINTS = 1000
+# The code of a refusal that finds the work done already (registered, withdrawn).
+ALREADY_DONE = "already_done"
 """The most (and, negated, the least) points a place or a bye may score: scores stay
 exact sums in the standings and the audit log's JSON."""
 
@@ -231,12 +233,18 @@ def _rounds_started(tournament: Tournament) -> int:
 def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Registration:
     """Register ``user`` (by themselves, or by the organizer). A late entry (after the
     first round was paired) starts with the next round and scores 0 for the rounds it
-    missed. Registering twice returns the same registration (re-activating a
-    withdrawal before the start)."""
+    missed. Registering oneself twice returns the same registration (re-activating a
+    withdrawal before the start); the organizer entering a player registered already is
+    told so (TournamentError, code ``already_done``)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
+        existing = Registration.objects.filter(tournament=tournament, user=user).first()
         if by is not None and by != user:
             require_organizer(tournament=tournament, user=by)
+            # Said before the league administrator's right: it is true for any organizer
+            # (the standings list the players), and what the panel's form needs to hear.
+            if existing is not None and existing.status == Registration.Status.ACTIVE:
+                raise TournamentError(f"{user} is already registered.", code=ALREADY_DONE)
             if not is_league_administrator(by):
                 # Entering someone else seats them in games and moves their rating: a
                 # league administrator's right (staff, or the permission), not every
@@ -255,7 +263,6 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
             raise TournamentError("This tournament has started and takes no late entries.")
         if paired >= tournament.rounds_count:
             raise TournamentError("Every round of this tournament has been paired.")
-        existing = Registration.objects.filter(tournament=tournament, user=user).first()
         if existing is not None:
             if existing.status == Registration.Status.ACTIVE:
                 return existing
@@ -291,7 +298,9 @@ def _require_not_closed(tournament: Tournament) -> None:
 
 def registration_withdraw(*, registration: Registration, by: Any) -> Registration:
     """Withdraw a registration: it is not paired from the next round on. Games already
-    under way continue (the player may resign them)."""
+    under way continue (the player may resign them). A registration withdrawn already is
+    left as it is (TournamentError, code ``already_done``: the panel said "Registration
+    withdrawn." again)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=registration.tournament_id)
         registration = Registration.objects.get(pk=registration.pk)
@@ -299,7 +308,8 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
             require_organizer(tournament=tournament, user=by)
         _require_not_closed(tournament)
         if registration.status == Registration.Status.WITHDRAWN:
-            return registration
+            who = "You have" if by == registration.user else f"{registration.user} has"
+            raise TournamentError(f"{who} withdrawn already: nothing was changed.", code=ALREADY_DONE)
         registration.status = Registration.Status.WITHDRAWN
         # The rounds it took part in: a round paired but not started is re-paired
         # without it (round_start insists), so it is not one of them.
