@@ -184,6 +184,61 @@ def deadline_extend(
 NOBODY_TO_REMIND = "nobody_to_remind"
 
 
+def _remind_targets(
+    *, game: Game, prompt: Prompt, by: Any
+) -> tuple[list[Seat], list[Seat], dict[str, Any], set[str]]:
+    """The active seats that owe ``prompt`` an order (seat order), those of them ``by``
+    may remind (not their own seat) and were not reminded for it yet, when each of the
+    others was last reminded (by seat name), and the seats whose order is in."""
+    sealed = set(
+        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+    )
+    owing = list(
+        Seat.objects.filter(
+            game=game, status=Seat.Status.ACTIVE, name__in=[n for n in prompt.pending if n not in sealed]
+        ).select_related("user", "user__player_settings").order_by("position")
+    )
+    # Reminded already, as the log says (the outbox's rows are pruned in time): by seat
+    # name, since the seat's holder took it (a seat handed over is a new row).
+    sent = [
+        (entry.created_at, name)
+        for entry in LogEntry.objects.filter(game=game, kind="reminder_sent", payload__prompt=prompt.number)
+        for name in (entry.payload.get("seats") or [])
+    ]
+    fresh: list[Seat] = []
+    last: dict[str, Any] = {}
+    for seat in owing:
+        if seat.user_id == getattr(by, "pk", None):
+            continue  # an organizer who plays is not emailed a reminder from themselves
+        times = [at for at, name in sent if name == seat.name and at >= seat.joined_at]
+        if times:
+            last[seat.name] = max(times)
+        else:
+            fresh.append(seat)
+    return owing, fresh, last, sealed
+
+
+def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, Any] | None:
+    """For the organizer's panel, the open prompt's reminders (a second click on Remind
+    was refused with "...were already reminded", and nothing said so before):
+    ``reminded``, the waiting seats reminded already ("ann and bob", seat order; "" for
+    none) and ``were`` ("was" or "were"), ``last``, when the latest of them was, and
+    ``fresh``, the seats a click would remind now ("cat"; ""). None when no prompt waits
+    in a running game. A read: ``game_remind`` decides again under the game's lock."""
+    from games.services.notifications import mailable
+
+    if prompt is None or game.status != Game.Status.ACTIVE or prompt.status != Prompt.Status.OPEN:
+        return None
+    owing, fresh, last, _sealed = _remind_targets(game=game, prompt=prompt, by=by)
+    reminded = [seat.name for seat in owing if seat.name in last]
+    return {
+        "reminded": and_list(reminded),
+        "were": "was" if len(reminded) == 1 else "were",
+        "last": max(last.values()) if last else None,
+        "fresh": and_list([seat.name for seat in fresh if mailable(seat.user)]),
+    }
+
+
 def game_remind(*, game: Game, by: Any) -> list[str]:
     """Email every active seat that still owes an order for the open prompt a reminder
     from the organizer, now (at most once per prompt and seat: a second click reminds
@@ -198,35 +253,17 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only a running game's players can be reminded.")
         prompt = _open_prompt(game)
-        sealed = set(
-            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
-        )
-        owing = list(
-            Seat.objects.filter(
-                game=game, status=Seat.Status.ACTIVE, name__in=[n for n in prompt.pending if n not in sealed]
-            ).select_related("user", "user__player_settings").order_by("position")
-        )
+        owing, fresh, _last, sealed = _remind_targets(game=game, prompt=prompt, by=by)
         if not owing:
             raise GameStateError(
                 f"Every order for prompt {prompt.number} is in: nobody to remind.", code=NOBODY_TO_REMIND
             )
         # An organizer who plays is not emailed a reminder from themselves.
-        others = [seat for seat in owing if seat.user_id != getattr(by, "pk", None)]
-        if not others:
+        owing = [seat for seat in owing if seat.user_id != getattr(by, "pk", None)]
+        if not owing:
             raise GameStateError(
                 f"Only your own order for prompt {prompt.number} is missing.", code=NOBODY_TO_REMIND
             )
-        owing = others
-        # Reminded already, as the log says (the outbox's rows are pruned in time): by
-        # seat name, since the seat's holder took it (a seat handed over is a new row).
-        sent = [
-            (entry.created_at, name)
-            for entry in LogEntry.objects.filter(game=game, kind="reminder_sent", payload__prompt=prompt.number)
-            for name in (entry.payload.get("seats") or [])
-        ]
-        fresh = [
-            seat for seat in owing if not any(n == seat.name and at >= seat.joined_at for at, n in sent)
-        ]
         if fresh and not any(mailable(seat.user) for seat in fresh):
             raise GameStateError(
                 f"{and_list([s.name for s in fresh])} cannot be reminded: no email address.",

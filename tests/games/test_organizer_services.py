@@ -540,3 +540,33 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
     game_privacy_set(game=forming, by=ann, private=True)
     changed = LogEntry.objects.get(game=forming, kind="privacy_changed")
     assert (changed.payload["by"], changed.payload["as"]) == ("ann", "staff")
+
+
+def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    """An organizer's journey: the Remind button stayed after a reminder, and a second
+    click answered "...were already reminded"; the panel now says when, and the button
+    is off until a seat that was not reminded waits (a new holder, say)."""
+    from games.services.organizer import game_remind
+    from tests.games.web_support import visible_text
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    client.force_login(game.organizer)
+    panel = client.get(f"/games/{game.pk}/").content.decode()
+    assert "were reminded" not in panel and "disabled" not in panel.split('id="remind-form"')[1].split("</form>")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        game_remind(game=game, by=game.organizer)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    form = html.split('id="remind-form"')[1].split("</form>")[0]
+    text = visible_text(form)
+    assert "ann, bob and cat were reminded for prompt 1 on " in text
+    assert "Each player is reminded once per prompt" in text
+    assert re.search(r"<button[^>]*disabled[^>]*>Remind them now by email</button>", form)
+    # A seat handed over meanwhile may be reminded: the button says whom.
+    (dan,) = make_users(["dan"])
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=seats["cat"], new_user=dan, by=game.organizer)
+    form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
+    assert "ann and bob were reminded for prompt 1 on " in visible_text(form)
+    assert re.search(r"<button[^>]*>Remind cat now by email</button>", form) and "disabled" not in form
