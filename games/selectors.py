@@ -70,6 +70,17 @@ def seated_counts(*, games: list[Game]) -> dict[int, int]:
     return {game.pk: 0 for game in games} | dict(rows)
 
 
+def ended_by(*, game: Game) -> str:
+    """Who ended the game early, as its page says it: "the organizer", or "a site
+    administrator (name)" when its ``game_ended`` entry says staff did (entries before
+    the log named who acted: the organizer)."""
+    entry = LogEntry.objects.filter(game=game, kind="game_ended").order_by("-seq").first()
+    payload = (entry.payload if entry else None) or {}
+    if payload.get("as") == "staff" and payload.get("by"):
+        return f"a site administrator ({payload['by']})"
+    return "the organizer"
+
+
 def my_places(*, user: Any, games: list[Game]) -> dict[int, str]:
     """Game id -> where the user's seat finished ("2nd of 3", "tied 1st of 4"), for the
     games of the list that are over with a ranking (one query)."""

@@ -351,6 +351,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # Seats still to order (a resigned seat's default order counts as in).
         "waiting": [p for p in pending if p not in ordered],
         "over": game.status in selectors.GAME_OVER,
+        # who ended a game early: its organizer, or a site administrator (the log says)
+        "ended_by": selectors.ended_by(game=game) if game.status == Game.Status.ABANDONED else "",
         # 2: the player's resignation would end the game (the other seat wins).
         "active_seats_left": sum(1 for s in seats if s.status == "active"),
         "my_order": view.get("my_order") if seat else None,

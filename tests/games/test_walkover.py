@@ -181,3 +181,17 @@ def test_a_game_ended_by_its_organizer_says_the_board_is_where_it_stopped(client
     result = page.split('id="final-result"', 1)[1].split("</div>", 1)[0]
     assert "<h2>Ended without a ranking</h2>" in result and "<li>" not in result
     assert "Below is the table as the game ended, every hand turned face up." in result
+
+
+def test_a_game_ended_by_a_site_administrator_says_so(client) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.services.organizer import game_end
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    staff = get_user_model().objects.create_user("root", "root@example.test", "pw", is_staff=True)
+    game_end(game=game, by=staff, reason="abuse")
+    client.force_login(seats["ann"].user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "A site administrator (root) ended the game early: abuse. It has no ranking." in page
+    assert "The organizer ended" not in page
