@@ -167,4 +167,5 @@ def test_a_forming_games_privacy_changed_in_the_admin_is_logged(admin_client):
     assert answer.status_code == 302
     game.refresh_from_db()
     assert (game.is_private, game.deadline_hours) == (True, 30)
-    assert LogEntry.objects.filter(game=game, kind="privacy_changed", payload={"private": True}).exists()
+    entry = LogEntry.objects.get(game=game, kind="privacy_changed")
+    assert entry.payload["private"] is True and entry.payload["as"] == "staff"  # who changed it
