@@ -289,6 +289,15 @@ def too_large_text(*, size: int, limit: int) -> str:
     )
 
 
+def too_many_parts_text(*, limit: int) -> str:
+    """An answer to a message of too many MIME parts (it was not read)."""
+    return (
+        f"Your message has more than {limit:,} parts (attachments, inline images, "
+        "alternatives), more than this address reads, so it was not read. Send the order "
+        "as plain text, without attachments."
+    )
+
+
 def finished_text(game: Any, *, details: bool = False) -> str:
     """An answer to a message for a game that is over; ``details`` (no command asked for
     more): its final ranking and where to read the rest (an order sent after the end got

@@ -785,3 +785,41 @@ def test_a_lead_in_that_names_an_order_is_not_read_past(table, body: str, reason
     assert current(table.seats["ann"]) is None
     [reply] = replies_to("ann@example.com")
     assert "NOT accepted" in reply.body and reason in reply.body, reply.body
+
+
+def test_a_message_of_too_many_parts_is_answered_without_being_parsed(table) -> None:
+    """A security review: 1 MB of 200,000 empty MIME parts held a mail worker 26 s
+    (parsing is linear in the parts) and the mail queue carries every outgoing email."""
+    import time
+
+    address = table.address("ann")
+    head = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: hi\r\nMessage-ID: <parts@x>\r\n"
+        "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+    )
+    order = "--b\r\nContent-Type: text/plain\r\n\r\nPLAY EXPAND\r\n"
+    raw = (head + order + "--b\n\n" * 100_000 + "--b--\n").encode()
+    assert len(raw) < 1024 * 1024
+    started = time.monotonic()
+    row = process_message(raw, address)
+    assert time.monotonic() - started < 5  # not parsed (it took 15 s)
+    assert (row.status, row.outcome) == ("rejected", "too_large")
+    assert row.truncated and len(bytes(row.raw)) < 1000  # only the header section kept
+    assert current(table.seats["ann"]) is None  # the order inside was not read
+    [reply] = replies_to("ann@example.com")
+    assert "Your message has more than 200 parts" in reply.body
+
+
+def test_a_reply_with_a_few_parts_and_a_signature_is_read(table) -> None:
+    address = table.address("ann")
+    parts = "".join(
+        f"--b\r\nContent-Type: text/plain\r\n\r\n{'PLAY EXPAND' if i == 0 else '-- ' + chr(10) + 'ann'}\r\n"
+        for i in range(20)
+    )
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: order\r\nMessage-ID: <few@x>\r\n"
+        "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" + parts + "--b--\r\n"
+    ).encode()
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
