@@ -304,6 +304,18 @@ def test_a_thousand_nested_multiparts_are_answered_not_retried(table, monkeypatc
     address = table.address("ann")
     assert run_ingest(monkeypatch, nested_multiparts(address), address) == 0
     row = InboundMail.objects.get()
+    # more parts than are read (MAIL_MAX_PARTS): answered unread
+    assert (row.status, row.outcome, row.attempts) == ("rejected", "too_large", 1)
+    assert "Your message has more than 200 parts" in answers()[0].body
+
+
+def test_a_thousand_nested_multiparts_under_a_higher_part_limit_are_garbled(
+    table, monkeypatch, settings
+) -> None:
+    settings.MAIL_MAX_PARTS = 100_000  # read: the parser's own limit answers
+    address = table.address("ann")
+    assert run_ingest(monkeypatch, nested_multiparts(address), address) == 0
+    row = InboundMail.objects.get()
     assert (row.status, row.outcome, row.attempts) == ("rejected", "garbled", 1)
     assert "could not be read as text" in answers()[0].body
 
