@@ -413,6 +413,19 @@ def test_a_player_with_a_bye_is_told_by_email_once():
     assert "1 point in the standings" in mail.body and "/tournaments/" in mail.body
 
 
+def test_a_deactivated_player_is_sent_no_tournament_email():
+    """A staff audit: a closed account was still sent game emails; tournaments' too."""
+    from games.models import OutboxMessage
+
+    organizer, _players, t, _regs = _open_cup("off", 3)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    [bye] = rnd.byes.all()
+    type(bye.registration.user).objects.filter(pk=bye.registration.user_id).update(is_active=False)
+    rounds.round_start(rnd=rnd, by=organizer)
+    sent = OutboxMessage.objects.filter(kind="tournament").exclude(key__contains=":registered:")
+    assert not sent.filter(to=bye.registration.user.email).exists()
+
+
 def _mails(t, **filters) -> dict[str, list]:
     """The tournament's emails by recipient, but the registrations' confirmations."""
     from games.models import OutboxMessage

@@ -10,6 +10,7 @@ from typing import Any
 
 from fivex_site.links import public_reverse
 from games.presentation import and_list, ordinal, place_of, short_number
+from games.services.notifications import mailable
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.standings import TIEBREAK_NAMES, place_points
@@ -158,7 +159,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
             "score 0 for you."
         )
     for reg in tournament.registrations.filter(pk__in=list(results)).select_related("user"):
-        if not reg.user.email:
+        if not mailable(reg.user):
             continue
         row = by_reg.get(reg.pk)
         withdrawn = reg.status == Registration.Status.WITHDRAWN
@@ -252,7 +253,7 @@ def result_by_hand(
     messages = []
     for reg_id in table.players:
         reg = regs.get(reg_id)
-        if reg is None or not reg.user.email:
+        if reg is None or not mailable(reg.user):
             continue
         messages.append(
             {
@@ -284,7 +285,7 @@ def tournament_closed(*, tournament: Tournament) -> None:
     messages = []
     for row in rows:
         user = row["user"]
-        if not user.email:
+        if not mailable(user):
             continue
         reg = row["registration"]
         others = [name for pk, name in winners.items() if pk != reg.pk]
@@ -326,7 +327,7 @@ def registered(*, tournament: Tournament, registration: Registration, by: Any = 
     from games.services.notifications import outbox_enqueue_many
 
     user = registration.user
-    if not user.email:
+    if not mailable(user):
         return
     detail = _url("tournaments:detail", tournament.slug)
     start = (
@@ -378,7 +379,7 @@ def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) ->
         if theirs is None:  # resigned, or handed to someone else: no game of theirs goes on
             continue
         for seat in seats:
-            if seat is theirs or not seat.user.email:
+            if seat is theirs or not mailable(seat.user):
                 continue
             messages.append({
                 "to": seat.user.email,
