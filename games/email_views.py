@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.fivex import data as fivex_data
-from games.presentation import sixbyfive_result
+from games.presentation import fivex_tiebreak_note, sixbyfive_result
 
 
 def _n(value: Any) -> Any:
@@ -48,6 +48,8 @@ def _cards(ids: Any) -> str:
 def fivex(v: dict[str, Any], seat: str | None) -> str:
     if v.get("phase") == "over":
         head = f"Game over after round {v.get('round')}."
+        if note := fivex_tiebreak_note(v):
+            head += " " + note
     elif v.get("round") == 0:
         head = "Great Leader draft."
     else:

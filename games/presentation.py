@@ -633,6 +633,35 @@ def and_list(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def fivex_tiebreak_note(view: dict[str, Any]) -> str:
+    """Why 5X seats of equal VP are ranked apart (the rules: the earliest Wonder letter
+    held first, no Wonder last; a game-end audit: "1. ann (4 VP) 2. bob (4 VP)" said
+    nothing of why): "On equal VP the earliest Wonder held ranks first: ann (Wonder A)
+    before bob (Wonder C) before cat (no Wonder)." "" when no equal VP are ranked apart."""
+    players = view.get("players") or {}
+    ranking = [list(g) for g in view.get("ranking") or [] if g]
+    runs: list[list[list[str]]] = []
+    for group in ranking:
+        vp = (players.get(group[0]) or {}).get("vp")
+        if runs and (players.get(runs[-1][0][0]) or {}).get("vp") == vp:
+            runs[-1].append(group)
+        else:
+            runs.append([group])
+
+    def held(name: str) -> str:
+        letters = sorted((players.get(name) or {}).get("wonders") or [])
+        return f"Wonder {letters[0]}" if letters else "no Wonder"
+
+    parts = [
+        " before ".join(" = ".join(f"{n} ({held(n)})" for n in group) for group in run)
+        for run in runs
+        if len(run) > 1
+    ]
+    if not parts:
+        return ""
+    return "On equal VP the earliest Wonder held ranks first: " + "; ".join(parts) + "."
+
+
 def winner_words(ranking: Any) -> str:
     """Who won, for a subject line: "ann wins", "ann and bob share first place", "a draw"
     (every seat level), "no winner" (no ranking)."""

@@ -65,6 +65,14 @@ def fivex_pip(card_id: Any) -> SafeString:
 
 
 @register.simple_tag
+def fivex_tiebreak(view: Any) -> str:
+    """``presentation.fivex_tiebreak_note`` of a 5X view that is over."""
+    from games.presentation import fivex_tiebreak_note
+
+    return fivex_tiebreak_note(view) if isinstance(view, dict) else ""
+
+
+@register.simple_tag
 def fivex_wonders(wonders: Any) -> list[dict[str, Any]]:
     """The seven Wonders in reveal order with their state for this view:
     built (by whom), current, removed, or still to come."""

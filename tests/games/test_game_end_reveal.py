@@ -175,3 +175,42 @@ def test_the_api_view_of_a_game_over_matches_its_serializer() -> None:
     expected = SeatViewSerializer(view_payload(game, seat_view(seat=seat), seat)).data
     assert answer == json.loads(JSONRenderer().render(expected))
     assert answer["game"]["ranking"] == [["ann"], ["bob", "cat"]] and answer["game"]["finished_at"]
+
+
+def test_5x_equal_vp_ranked_apart_says_why() -> None:
+    from games.presentation import fivex_tiebreak_note
+
+    view = {
+        "ranking": [["dan"], ["ann"], ["bob", "eve"], ["cat"]],
+        "players": {
+            "dan": {"vp": 6, "wonders": ["B"]},
+            "ann": {"vp": 4, "wonders": ["E", "A"]},
+            "bob": {"vp": 4, "wonders": []},
+            "eve": {"vp": 4, "wonders": []},
+            "cat": {"vp": 2, "wonders": []},
+        },
+    }
+    assert fivex_tiebreak_note(view) == (
+        "On equal VP the earliest Wonder held ranks first: ann (Wonder A) before "
+        "bob (no Wonder) = eve (no Wonder)."
+    )
+    view["ranking"] = [["dan"], ["ann"], ["bob", "eve", "cat"]]
+    for name in ("ann", "bob", "eve", "cat"):
+        view["players"][name] = {"vp": 4 if name == "ann" else 2, "wonders": []}
+    assert fivex_tiebreak_note(view) == ""  # every tie a tie, every VP apart
+
+
+def test_the_5x_end_page_and_email_say_why_equal_vp_are_ranked_apart() -> None:
+    from games.email_views import fivex
+
+    players = {
+        "ann": {"vp": 4, "wonders": ["C"], "resources": 3, "discard": [], "hand_size": 0},
+        "bob": {"vp": 4, "wonders": [], "resources": 12, "discard": [], "hand_size": 0},
+    }
+    view = {"game": "5x", "phase": "over", "round": 5, "rounds": 5, "pending": [],
+            "wonders": {"built": {"C": "ann"}, "removed": []},
+            "ranking": [["ann"], ["bob"]], "players": players}  # fmt: skip
+    said = "On equal VP the earliest Wonder held ranks first: ann (Wonder C) before bob (no Wonder)."
+    page = html.unescape(render_to_string("games/rulesets/5x.html", {"v": view}))
+    assert f'<span class="small" id="tiebreak-note">{said}</span>' in page
+    assert fivex(view, "bob").startswith(f"Game over after round 5. {said}\n")
