@@ -181,6 +181,17 @@ def watchable_games() -> QuerySet[Game]:
     ).order_by("-started_at", "-id")
 
 
+def finished_public_games() -> QuerySet[Game]:
+    """Public games that were played and are over, the most recently ended first: their
+    results, pages and logs are anyone's to read (they dropped out of every list once
+    over: a game-end audit)."""
+    return Game.objects.filter(
+        status__in=(Game.Status.FINISHED, Game.Status.ABANDONED),
+        is_private=False,
+        started_at__isnull=False,
+    ).order_by("-finished_at", "-id")
+
+
 def game_get(*, game_id: Any) -> Game:
     """The game with this id; raises NotFound."""
     try:

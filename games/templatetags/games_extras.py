@@ -371,6 +371,17 @@ def placed(ranking: Any) -> list[tuple[int, Any]]:
     return out
 
 
+@register.filter
+def result_words(game: Any) -> str:
+    """A game that is over in a few words for a list: "ann wins", "a draw", "ended early"
+    (abandoned: no ranking)."""
+    from games.presentation import winner_words
+
+    if getattr(game, "status", "") == "abandoned" or not getattr(game, "ranking", None):
+        return "ended early"
+    return winner_words(game.ranking)
+
+
 @register.simple_tag
 def placed_scores(ranking: Any, players: Any, key: str) -> list[tuple[int, list[tuple[Any, Any]]]]:
     """A ranking as ``placed`` gives it, each seat paired with its ``players[seat][key]``

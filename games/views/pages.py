@@ -86,8 +86,9 @@ def _games_page(request: HttpRequest, param: str, games: Any, anchor: str) -> tu
 
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
-    """My games (signed in), the open games anyone may join, and the public games being
-    played, which anyone may watch (signed in or not); each list a page at a time."""
+    """My games (signed in), the open games anyone may join, the public games being
+    played, which anyone may watch (signed in or not), and the public games over, with
+    their results; each list a page at a time."""
     signed_in = request.user.is_authenticated
     needed = selectors.orders_needed(user=request.user) if signed_in else {}
     mine: list[Game] = []
@@ -110,6 +111,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
     watching, watch_pager = _games_page(
         request, "watch", selectors.watchable_games().exclude(pk__in=others), "watch-games"
     )
+    done, done_pager = _games_page(
+        request, "done", selectors.finished_public_games().exclude(pk__in=others), "finished-games"
+    )
     return render(
         request,
         "games/game_list.html",
@@ -120,6 +124,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "open_pager": open_pager,
             "watchable": watching,
             "watch_pager": watch_pager,
+            "finished": done,
+            "finished_pager": done_pager,
             "needed": needed,
             "seated": selectors.seated_counts(games=mine + open_games + watching),
             # where I finished, in my games that are over (the list said "finished" only)

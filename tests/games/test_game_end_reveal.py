@@ -214,3 +214,31 @@ def test_the_5x_end_page_and_email_say_why_equal_vp_are_ranked_apart() -> None:
     page = html.unescape(render_to_string("games/rulesets/5x.html", {"v": view}))
     assert f'<span class="small" id="tiebreak-note">{said}</span>' in page
     assert fivex(view, "bob").startswith(f"Game over after round 5. {said}\n")
+
+
+def test_the_games_list_gives_public_results_to_anyone(client) -> None:
+    """Games over dropped out of every list but their players' (a game-end audit)."""
+    org, ann, bob, cat, dan = make_users(["org", "ann", "bob", "cat", "dan"])
+    duel = game_create(organizer=org, ruleset="6x5", options={}, seats_count=2, name="Public duel")
+    hidden = game_create(organizer=org, ruleset="6x5", options={}, seats_count=2, name="Club duel",
+                         is_private=True)  # fmt: skip
+    for game, players in ((duel, (ann, bob)), (hidden, (cat, dan))):
+        for user in players:
+            game_join(game=game, user=user, invite_token=game.invite_token if game.is_private else None)
+        seat_resign(seat=game.seats.get(user=players[0]))
+    ended = game_create(organizer=org, ruleset="4x-dice", options={}, seats_count=2, name="Dice")
+    game_join(game=ended, user=cat)
+    game_join(game=ended, user=dan)
+    game_end(game=ended, by=org, reason="")
+    cancelled = game_create(organizer=org, ruleset="4x-dice", options={}, seats_count=2, name="Never")
+    game_end(game=cancelled, by=org, reason="")
+
+    page = client.get("/games/").content.decode()
+    results = page.split('id="finished-games"', 1)[1].split("</table>", 1)[0]
+    rows = [row for row in results.split("<tr>")[2:]]
+    assert len(rows) == 2, results  # no private game, none that never started
+    assert "Dice" in rows[0] and "ended early" in rows[0]  # the latest first
+    assert "Public duel" in rows[1] and '<td data-label="Result">bob wins</td>' in rows[1]
+    client.force_login(ann)  # her own game is in her list, not here
+    mine = client.get("/games/").content.decode().split('id="finished-games"', 1)[1]
+    assert "Public duel" not in mine.split("</table>", 1)[0]
