@@ -21,6 +21,7 @@ ORDERS_ADDRESS_PREFIX = env.str("ORDERS_ADDRESS_PREFIX", default="orders")
 # --- Email gateway (games.mail): limits, the retry sweep and django-anymail's inbound webhooks.
 MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)  # bigger: answered, not read
 MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=200)  # more MIME parts: answered, not read
+MAIL_INTAKE_PER_HOUR = env.int("MAIL_INTAKE_PER_HOUR", default=60)  # per seat; more: ignored
 MAIL_SMTP_MAX_BYTES = env.int("MAIL_SMTP_MAX_BYTES", default=32 * 1024 * 1024)  # runsmtpd: 552
 MAIL_REPLIES_PER_HOUR = env.int("MAIL_REPLIES_PER_HOUR", default=20)  # per seat: stops loops
 MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=5)  # processing retries on system errors

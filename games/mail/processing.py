@@ -77,6 +77,14 @@ def too_many_parts(raw: bytes) -> bool:
     return raw.startswith(b"--") + raw.count(b"\n--") > limit + 1  # + the closing boundary
 
 
+def intake_per_hour() -> int:
+    """The most messages a seat's address takes in an hour (setting
+    ``MAIL_INTAKE_PER_HOUR``, default 60): more are stored as their header section,
+    ``ignored`` (``rate_limited``), never read nor answered (a security review: one
+    player could keep the mail workers busy, every outgoing email waiting behind)."""
+    return int(getattr(settings, "MAIL_INTAKE_PER_HOUR", 60))
+
+
 def max_attempts() -> int:
     """Processing attempts before giving up on a message (``MAIL_MAX_ATTEMPTS``)."""
     return int(getattr(settings, "MAIL_MAX_ATTEMPTS", 5))
@@ -154,12 +162,15 @@ def store_message(
         # No Message-ID: identical bytes are still recognised as the same delivery.
         message_id = f"<sha256-{hashlib.sha256(raw_bytes).hexdigest()}@fivex.invalid>"
     seat = seat_for_recipient(envelope_recipient)
+    flooded = seat is not None and InboundMail.objects.filter(
+        seat=seat, created_at__gte=timezone.now() - timedelta(hours=1)
+    ).count() >= intake_per_hour()
     if envelope_sender is None:
         stored_sender = ""
     else:
         stored_sender = envelope_sender.strip() or "<>"
     fields = {
-        "raw": header_section(raw_bytes) if truncated else raw_bytes,
+        "raw": header_section(raw_bytes) if truncated or flooded else raw_bytes,
         "size": size,
         "truncated": truncated,
         "message_id": message_id,
@@ -171,6 +182,9 @@ def store_message(
         "source": source,
         "dkim": dkim,
     }
+    if flooded:
+        fields.update(status=Status.IGNORED, outcome="rate_limited",
+                      error=f"more than {intake_per_hour()} messages in an hour to this seat")  # fmt: skip
     try:
         with transaction.atomic():
             row = InboundMail.objects.create(**fields)
@@ -191,7 +205,7 @@ def store_message(
         redact_address(fields["sender"]),
         fields["recipient"],
         size,
-        ", oversize" if truncated else "",
+        ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
     )
     return row, True
 

@@ -117,6 +117,28 @@ def test_reply_rate_limit_stops_loops(table, settings) -> None:
     assert OutboxMessage.objects.filter(kind="mail_reply", to="bob@example.com").count() == 1
 
 
+def test_a_flood_to_one_seat_is_kept_unread_past_the_hours_intake(table, settings) -> None:
+    """A security review: one player could keep the mail workers busy (every outgoing
+    email waits behind them); past MAIL_INTAKE_PER_HOUR a seat's messages are kept as
+    their headers, ignored, never read nor answered."""
+    settings.MAIL_INTAKE_PER_HOUR = 3
+    address = table.address("ann")
+    for i in range(5):
+        process_message(eml("commands.eml", to=address, msgid=f"<flood{i}@example.com>"), address)
+    rows = list(InboundMail.objects.order_by("pk"))
+    assert [r.status for r in rows] == ["processed"] * 3 + ["ignored"] * 2
+    assert {r.outcome for r in rows[3:]} == {"rate_limited"}
+    assert all(b"Status" not in bytes(r.raw) for r in rows[3:])  # the body is not kept
+    assert all(b" Status" in bytes(r.raw) for r in rows[:3])
+    assert len(mail_replies()) == 3
+    # another seat has its own intake
+    process_message(
+        eml("commands.eml", to=table.address("bob"), sender="bob@example.com", msgid="<bob@x>"),
+        table.address("bob"),
+    )
+    assert InboundMail.objects.get(message_id="<bob@x>").status == "processed"
+
+
 def test_addresses_are_redacted_in_logs(table, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     address = table.address("ann")
