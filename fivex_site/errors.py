@@ -133,7 +133,7 @@ class QueuedAdminEmailHandler(AdminEmailHandler):
         return super().format_subject(mask_tokens(subject))
 
     def send_mail(self, subject: str, message: str, *args: Any, **kwargs: Any) -> None:
-        from games.services.notifications import outbox_enqueue
+        from games.services.outbox import outbox_enqueue
 
         line, sep, report = message.partition("\n\n")
         message = mask_tokens(line) + sep + report

@@ -504,7 +504,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         # "STATUS\n\nThanks,\nBob": the command is the message, the rest a sign-off.
         signoff, parsed.order_text = parsed.order_text, ""
     if parsed.order_text:
-        from games.services.notifications import prompt_answered
+        from games.services.outbox import prompt_answered
 
         # A reply to the email of one prompt answers that prompt: if it has closed since,
         # the order is refused rather than put on the next one. Any other message answers

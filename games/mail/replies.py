@@ -560,7 +560,7 @@ def send_reply(
     Returns the OutboxMessage, or None when nothing was queued. Keyed by the inbound row,
     so a retried processing never answers twice. ``prompt_number``: the prompt the
     answer is about (its Message-ID names it, so a reply to it answers that prompt)."""
-    from games.services.notifications import outbox_enqueue, prompt_message_id
+    from games.services.outbox import outbox_enqueue, prompt_message_id
     from games.services.seats import seat_reply_address
 
     if not seat.user.is_active:  # a deactivated account is sent nothing (give_up too)

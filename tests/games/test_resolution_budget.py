@@ -11,9 +11,9 @@ import engine
 from engine.audit import check_chain
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, game_export_unchecked
-from games.services import notifications
-from games.services.notifications import outbox_enqueue, outbox_enqueue_many
+from games.services import notifications, outbox
 from games.services.orders import order_submit
+from games.services.outbox import outbox_enqueue, outbox_enqueue_many
 from games.services.resolution import prompt_resolve
 from tests.games.core_support import eager_celery, start_fixed
 
@@ -125,7 +125,7 @@ def test_resolution_emails_are_the_ones_notifying_seat_by_seat_writes(monkeypatc
 
     assert [other(r.headers) for r in rows] == [other(m["headers"]) for m in built]
     for r in rows:
-        assert notifications.prompt_answered(in_reply_to=r.headers["Message-ID"], game_id=game.pk) == 2
+        assert outbox.prompt_answered(in_reply_to=r.headers["Message-ID"], game_id=game.pk) == 2
     assert len({r.headers["Message-ID"] for r in rows}) == len(rows)
     assert [r.seat_id for r in rows] == [m["seat"].pk for m in built]
     order = Seat.objects.filter(game=game).order_by("position").values_list("pk", flat=True)
@@ -233,7 +233,7 @@ def test_outbox_enqueue_many_writes_the_rows_bulk_create_writes(
     # for a key given twice (the first), and the keys already queued skipped.
     from django.utils import timezone
 
-    from games.services.notifications import _outbox_insert, _outbox_row
+    from games.services.outbox import _outbox_insert, _outbox_row
 
     game, seats = start_fixed(NAMES)
     OutboxMessage.objects.all().delete()

@@ -17,7 +17,7 @@ from games.mail.models import InboundMail
 from games.mail.smtpd import make_controller
 from games.models import Game, OutboxMessage, Prompt
 from games.selectors import current_prompt, legal_orders
-from games.services.notifications import prompt_answered
+from games.services.outbox import prompt_answered
 from tests.conftest import _free_port
 from tests.mail.conftest import PLAYERS, make_table
 

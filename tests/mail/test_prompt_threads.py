@@ -12,8 +12,8 @@ import pytest
 from games.mail.processing import process_message
 from games.models import OutboxMessage, Prompt, SealedOrder
 from games.services import notifications
-from games.services.notifications import outbox_send, prompt_answered
 from games.services.orders import order_submit
+from games.services.outbox import outbox_send, prompt_answered
 from games.services.resolution import prompt_resolve
 
 pytestmark = pytest.mark.django_db

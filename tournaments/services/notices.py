@@ -118,7 +118,7 @@ def _hand_reasons(tournament: Tournament, rnd: Round) -> dict[int, str]:
 def round_finished(*, tournament: Tournament, rnd: Round) -> None:
     """Round ``rnd`` has every result: each of its players gets their result and the
     standings; the organizer is told what to do next."""
-    from games.services.notifications import outbox_enqueue_many
+    from games.services.outbox import outbox_enqueue_many
 
     rows = selectors.standings(tournament=tournament)
     by_reg = {row["registration"].pk: row for row in rows}
@@ -238,7 +238,7 @@ def result_by_hand(
 ) -> None:
     """The organizer entered or corrected a table's result: its players are told the
     result, the old one if there was one, and why."""
-    from games.services.notifications import outbox_enqueue_many
+    from games.services.outbox import outbox_enqueue_many
 
     regs = {
         r.pk: r
@@ -277,7 +277,7 @@ def result_by_hand(
 def tournament_closed(*, tournament: Tournament) -> None:
     """Final standings to every player who took part (withdrawn players included: their
     place is final too)."""
-    from games.services.notifications import outbox_enqueue_many
+    from games.services.outbox import outbox_enqueue_many
 
     rows = selectors.standings(tournament=tournament)
     detail = _url("tournaments:detail", tournament.slug)
@@ -324,7 +324,7 @@ def registered(*, tournament: Tournament, registration: Registration, by: Any = 
     (a participant's journey: a self-registration was confirmed on the page only); ``by``:
     the league administrator who entered them, when they did not register themselves
     (then: how to withdraw)."""
-    from games.services.notifications import outbox_enqueue_many
+    from games.services.outbox import outbox_enqueue_many
 
     user = registration.user
     if not mailable(user):
@@ -364,7 +364,7 @@ def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) ->
     standings only): the game's players as they stand (a substitute, not the player it
     replaced; nobody who resigned). Returns how many emails were queued."""
     from games.models import Game, Seat
-    from games.services.notifications import outbox_enqueue_many
+    from games.services.outbox import outbox_enqueue_many
 
     tables = (
         Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED,

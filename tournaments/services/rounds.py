@@ -269,7 +269,8 @@ def round_pair_by_hand(
 def _tell_the_byes(*, tournament: Tournament, rnd: Round) -> None:
     """Players without a table this round get an email saying so (those at a table get
     their game's start email): once per round and player, sent after the commit."""
-    from games.services.notifications import mailable, outbox_enqueue
+    from games.services.notifications import mailable
+    from games.services.outbox import outbox_enqueue
 
     url = public_reverse("tournaments:detail", tournament.slug)
     for bye in rnd.byes.filter(kind__in=[Bye.Kind.PAIRING, Bye.Kind.REQUESTED]).select_related(
