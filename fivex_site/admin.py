@@ -19,11 +19,17 @@ from fivex_site.accounts import account_email_changed, account_email_check, play
 class PlayerNameRules(forms.ModelForm):
     def clean_username(self) -> str:
         name = self.cleaned_data.get("username") or ""
+        if self.instance.pk and "username" not in self.changed_data:
+            # A name kept as it is (one made before these rules, or by createsuperuser,
+            # which takes "@"): the account is still saved (deactivated, say).
+            return name
         # The model's own uniqueness is exact: "Bob" beside "bob" is checked here.
         return player_name_check(name=name, user=self.instance)
 
     def clean_email(self) -> str:
         email = (self.cleaned_data.get("email") or "").strip()
+        if self.instance.pk and "email" not in self.changed_data:
+            return email
         return account_email_check(email=email, user=self.instance)
 
 

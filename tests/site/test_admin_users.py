@@ -75,3 +75,14 @@ def test_an_address_changed_in_the_admin_becomes_the_accounts_address(admin_clie
     assert _change(admin_client, ann, email="ann@work.example").status_code == 302
     rows = {a.email: (a.primary, a.verified) for a in EmailAddress.objects.filter(user=ann)}
     assert rows == {"ann@work.example": (True, True)}
+
+
+def test_an_account_with_a_name_from_before_the_rules_can_still_be_deactivated(admin_client):
+    """A code review: every save checked the name, so an account named before these
+    rules (or by createsuperuser, which takes "@") could not even be deactivated."""
+    old = _user("old@name", email="old@example.com")
+    data = {"is_active": ""}  # unticked
+    answer = _change(admin_client, old, **data)
+    assert answer.status_code == 302, _errors(answer)
+    old.refresh_from_db()
+    assert old.is_active is False and old.username == "old@name"
