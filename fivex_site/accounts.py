@@ -71,3 +71,17 @@ def account_email_changed(*, user: Any, old: str) -> None:
         elif not current.primary or current.email != new:
             current.primary, current.email = True, new
             current.save(update_fields=["primary", "email"])
+
+
+def account_deactivated(*, user: Any) -> int:
+    """An account staff deactivated is sent nothing more: its emails still queued or
+    waiting for a retry (turns, reminders, notices queued before) fail, "account
+    deactivated" (a code review: they went out after the deactivation). Returns how many."""
+    from games.models import OutboxMessage
+
+    waiting = (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+    if not user.email:
+        return 0
+    return OutboxMessage.objects.filter(to__iexact=user.email, status__in=waiting).update(
+        status=OutboxMessage.Status.FAILED, last_error="account deactivated", next_attempt_at=None
+    )

@@ -13,7 +13,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
-from fivex_site.accounts import account_email_changed, account_email_check, player_name_check
+from fivex_site.accounts import (
+    account_deactivated,
+    account_email_changed,
+    account_email_check,
+    player_name_check,
+)
 
 
 class PlayerNameRules(forms.ModelForm):
@@ -56,3 +61,5 @@ class PlayerAdmin(UserAdmin):
         super().save_model(request, obj, form, change)
         if change and "email" in form.changed_data:
             account_email_changed(user=obj, old=old)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            account_deactivated(user=obj)

@@ -53,16 +53,24 @@ class GameFilter(admin.SimpleListFilter):
         value = self.value()
         if value is None:
             return []
-        game = Game.objects.filter(pk=int(value)).first() if value.isdigit() else None
+        pk = self._pk(value)
+        game = Game.objects.filter(pk=pk).first() if pk is not None else None
         return [(value, f"{game.pk}: {game}" if game is not None else f"{value}: no such game")]
 
     def queryset(self, request, queryset):  # noqa: ANN001, ANN201, D102
         value = self.value()
         if value is None:
             return queryset
-        if not value.isdigit():
+        pk = self._pk(value)
+        if pk is None:
             return queryset.none()
-        return queryset.filter(**{f"{self.path}__pk": int(value)})
+        return queryset.filter(**{f"{self.path}__pk": pk})
+
+    @staticmethod
+    def _pk(value: str) -> int | None:
+        """A game id as typed, or None: ASCII digits that fit the key ("²" is a digit to
+        ``str.isdigit`` and not to ``int``: a 500, a code review found)."""
+        return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
 def game_filter(path: str) -> type[GameFilter]:

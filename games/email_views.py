@@ -88,6 +88,7 @@ def fivex(v: dict[str, Any], seat: str | None) -> str:
             + (
                 # a game that is over: every hand face up
                 f", hand: {_cards(p['hand']) or 'empty'}"
+                + (f", leaders dealt: {_cards(p['dealt'])}" if p.get("dealt") else "")
                 if p.get("hand") is not None
                 else f", {p.get('hand_size') or 0} card{_s(p.get('hand_size') or 0)} in hand"
             )

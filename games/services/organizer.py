@@ -223,8 +223,10 @@ def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, 
     was refused with "...were already reminded", and nothing said so before):
     ``reminded``, the waiting seats reminded already ("ann and bob", seat order; "" for
     none) and ``were`` ("was" or "were"), ``last``, when the latest of them was, and
-    ``fresh``, the seats a click would remind now ("cat"; ""). None when no prompt waits
-    in a running game. A read: ``game_remind`` decides again under the game's lock."""
+    ``fresh``, the seats a click would remind now ("cat"; ""), ``unreachable``, those not
+    reminded yet that no email reaches (no address, a deactivated account). None when no
+    prompt waits in a running game. A read: ``game_remind`` decides again under the
+    game's lock."""
     from games.services.notifications import mailable
 
     if prompt is None or game.status != Game.Status.ACTIVE or prompt.status != Prompt.Status.OPEN:
@@ -236,6 +238,9 @@ def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, 
         "were": "was" if len(reminded) == 1 else "were",
         "last": max(last.values()) if last else None,
         "fresh": and_list([seat.name for seat in fresh if mailable(seat.user)]),
+        # not "nobody is left to remind" when one is left that no email reaches (a code
+        # review): as the button's answer says it
+        "unreachable": and_list([seat.name for seat in fresh if not mailable(seat.user)]),
     }
 
 

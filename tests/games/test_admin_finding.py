@@ -64,6 +64,8 @@ def test_the_lists_of_a_games_records_filter_by_the_game(admin_client, django_ca
             assert shown == of(game), path
         assert _rows(admin_client.get(f"/admin/{path}/?game=999999")) == set(), path
         assert _rows(admin_client.get(f"/admin/{path}/?game=x")) == set(), path
+        for odd in ("²", "9" * 30):  # a digit int() does not read; past the key (a 500)
+            assert _rows(admin_client.get(f"/admin/{path}/", {"game": odd})) == set(), (path, odd)
         # The game's own fields are not reached through the filter.
         assert admin_client.get(f"/admin/{path}/?game={one.pk}&game__seed__gte=0").status_code == 400
     # The game's page links to its records.

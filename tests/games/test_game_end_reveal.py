@@ -74,6 +74,23 @@ def test_a_5x_game_ended_by_its_organizer_shows_every_hand(client) -> None:
     assert re.sub(r" \([^)]*\)", "", shown).split(", ") == hands["bob"]
 
 
+def test_a_5x_game_ended_in_the_draft_shows_the_leaders_dealt(client) -> None:
+    """A code review: the API gave the leaders dealt, the page and the email did not."""
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    game_end(game=game, by=game.organizer, reason="")
+    dealt = {name: p["dealt"] for name, p in _umpire(game).items()}
+    assert all(len(d) == 2 for d in dealt.values())
+    client.force_login(seats["ann"].user)
+    assert client.get(f"/api/games/{game.pk}/").json()["view"]["players"]["bob"]["dealt"] == dealt["bob"]
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    row = _row(page, "bob").split("leaders dealt:", 1)[1]
+    assert all(CARD_NAMES[card] in row for card in dealt["bob"])
+    notice = OutboxMessage.objects.get(to=seats["ann"].user.email, subject__endswith="Game ended")
+    bob_line = next(line for line in notice.body.splitlines() if line.startswith("  bob:"))
+    shown = bob_line.split("leaders dealt: ", 1)[1].split("; discard pile", 1)[0]
+    assert re.sub(r" \([^)]*\)", "", shown).split(", ") == dealt["bob"]
+
+
 def test_a_5x_game_played_out_shows_the_hands_left(client) -> None:
     game, seats = start_fixed(["ann", "bob", "cat"])
     assert play_defaults(game)

@@ -570,3 +570,8 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
     assert "ann and bob were reminded for prompt 1 on " in visible_text(form)
     assert re.search(r"<button[^>]*>Remind cat now by email</button>", form) and "disabled" not in form
+    # One left whom no email reaches: said so, not "nobody is left to remind".
+    type(dan).objects.filter(pk=dan.pk).update(email="")
+    form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
+    assert "Each player is reminded once per prompt. cat cannot be reminded: no email address." in visible_text(form)
+    assert "nobody is left" not in form

@@ -86,3 +86,20 @@ def test_an_account_with_a_name_from_before_the_rules_can_still_be_deactivated(a
     assert answer.status_code == 302, _errors(answer)
     old.refresh_from_db()
     assert old.is_active is False and old.username == "old@name"
+
+
+
+def test_an_account_deactivated_in_the_admin_is_sent_nothing_already_queued(admin_client):
+    """A code review: emails queued before the deactivation still went out."""
+    from games.models import OutboxMessage
+    from games.services.outbox import outbox_enqueue
+
+    ann = _user("ann")
+    queued = outbox_enqueue(to=ann.email, subject="Your order", body="b", kind="test")
+    other = outbox_enqueue(to="bob@example.com", subject="Your order", body="b", kind="test")
+    answer = _change(admin_client, ann, is_active="")
+    assert answer.status_code == 302, _errors(answer)
+    queued.refresh_from_db()
+    other.refresh_from_db()
+    assert (queued.status, queued.last_error) == (OutboxMessage.Status.FAILED, "account deactivated")
+    assert other.status == OutboxMessage.Status.QUEUED
