@@ -70,9 +70,13 @@ def max_parts() -> int:
     return int(getattr(settings, "MAIL_MAX_PARTS", 200))
 
 
-def too_many_parts(raw: bytes) -> bool:
-    """Whether ``raw`` may hold more than ``max_parts`` MIME parts: its lines that start
-    with "--" (each boundary is one; a signature's "-- " or a quoted rule counts too)."""
+def too_many_parts(raw: bytes, *, multipart: bool = True) -> bool:
+    """Whether ``raw``, a ``multipart`` message, may hold more than ``max_parts`` MIME
+    parts: its lines that start with "--" (each boundary line is one, at any depth; a
+    signature's "-- " or a quoted rule counts too). A message that is not multipart has
+    one part, whatever its lines."""
+    if not multipart:
+        return False
     limit = max_parts()
     return raw.startswith(b"--") + raw.count(b"\n--") > limit + 1  # + the closing boundary
 
@@ -146,25 +150,28 @@ def store_message(
     size = len(raw_bytes)
     # Too large, or too many parts to read in reasonable time: only the header section
     # is kept, and the sender is answered without the body being parsed.
-    truncated = size > max_bytes() or too_many_parts(raw_bytes)
+    truncated = size > max_bytes()
     # Whatever the headers hold, the message is stored: a header nothing can read is a
     # problem of the message (answered when it is processed), never a reason to make the
     # sender's server try again forever.
     message_id, sender, dkim = "", "", ""
+    multipart = True  # unless the headers say otherwise
     try:
         head = parse_bytes(header_section(raw_bytes), headers_only=True)
+        multipart = head.get_content_maintype() == "multipart"
         message_id = clean_text(header_text(head, "Message-ID"))[:998]
         sender = clean_text(sender_address(head)[0])[:320]
         dkim = clean_text(dkim_result(head))[:32]
     except Exception:  # noqa: BLE001 - unreadable headers: stored all the same
         logger.warning("inbound message to %s: unreadable headers", redact_address(envelope_recipient))
+    truncated = truncated or too_many_parts(raw_bytes, multipart=multipart)
     if not message_id:
         # No Message-ID: identical bytes are still recognised as the same delivery.
         message_id = f"<sha256-{hashlib.sha256(raw_bytes).hexdigest()}@fivex.invalid>"
     seat = seat_for_recipient(envelope_recipient)
     flooded = seat is not None and InboundMail.objects.filter(
         seat=seat, created_at__gte=timezone.now() - timedelta(hours=1)
-    ).count() >= intake_per_hour()
+    ).values("pk")[: intake_per_hour()].count() >= intake_per_hour()  # counted up to the limit
     if envelope_sender is None:
         stored_sender = ""
     else:

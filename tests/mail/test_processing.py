@@ -823,3 +823,15 @@ def test_a_reply_with_a_few_parts_and_a_signature_is_read(table) -> None:
     row = process_message(raw, address)
     assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+def test_a_plain_text_message_of_many_dashed_lines_is_read(table) -> None:
+    """A code review: the part count read every line starting with "--", also in a
+    message that is not multipart (one part whatever its lines)."""
+    address = table.address("ann")
+    raw = (
+        f"From: ann@example.com\r\nTo: {address}\r\nSubject: order\r\nMessage-ID: <dashes@x>\r\n"
+        "Content-Type: text/plain\r\n\r\nPLAY EXPAND\r\n\r\n" + "-- quoted rule\r\n" * 300
+    ).encode()
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error

@@ -37,10 +37,11 @@ RATING_POOL_RE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
 
 
 MAX_POINTS = 1000
-# The code of a refusal that finds the work done already (registered, withdrawn).
-ALREADY_DONE = "already_done"
 """The most (and, negated, the least) points a place or a bye may score: scores stay
 exact sums in the standings and the audit log's JSON."""
+
+#: The code of a refusal that finds the work done already (registered, withdrawn).
+ALREADY_DONE = "already_done"
 
 #: Slugs a tournament never gets: the paths of the tournaments' own pages.
 RESERVED_SLUGS = frozenset({"new"})
