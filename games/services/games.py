@@ -507,7 +507,7 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
         kind="game_walkover",
         payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
     )
-    from games.services.organizer import seat_offers_close
+    from games.services.handover import seat_offers_close
     from games.services.queueing import enqueue_game_over_tasks
 
     seat_offers_close(game=game, why="the game is over")

@@ -420,7 +420,7 @@ def _finish_locked(
     game.finished_at = now
     game.ranking = rules.ranking(state)
     game.save(update_fields=["status", "finished_at", "ranking"])
-    from games.services.organizer import seat_offers_close
+    from games.services.handover import seat_offers_close
     from games.services.queueing import enqueue_game_over_tasks
 
     seat_offers_close(game=game, why="the game is over")

@@ -21,6 +21,7 @@ from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceF
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.presentation import and_list
 from games.services import games as game_services
+from games.services import handover
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
 from games.services import seats as seat_services
@@ -326,11 +327,11 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
                 )  # fmt: skip
             elif request.user.is_staff:  # a site administrator hands it over at once
                 seat = form.seats[form.cleaned_data["seat"]]
-                organizer_services.seat_replace(seat=seat, new_user=new_user, by=request.user)
+                handover.seat_replace(seat=seat, new_user=new_user, by=request.user)
                 messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
             else:
                 seat = form.seats[form.cleaned_data["seat"]]
-                organizer_services.seat_offer(seat=seat, new_user=new_user, by=request.user)
+                handover.seat_offer(seat=seat, new_user=new_user, by=request.user)
                 messages.success(
                     request,
                     f"Seat {seat.name} is offered to {new_user}, who was emailed; it changes "
@@ -343,7 +344,7 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
         if offer is None:
             _refuse(request, game, action, "There is no such offer in this game.")
         else:
-            organizer_services.seat_offer_withdraw(offer=offer, by=request.user)
+            handover.seat_offer_withdraw(offer=offer, by=request.user)
             messages.success(request, f"The offer of seat {offer.seat.name} was withdrawn.")
     elif action == "privacy":
         private = request.POST.get("private") == "1"
@@ -427,10 +428,10 @@ def seat_offer_answer(request: HttpRequest, game_id: int, offer_id: int, answer:
         return redirect("games:offer", game_id=game_id, offer_id=offer_id)
     try:
         if answer == "accept":
-            seat = organizer_services.seat_offer_accept(offer=offer, by=request.user)
+            seat = handover.seat_offer_accept(offer=offer, by=request.user)
             messages.success(request, f"You play the seat {seat.name} from now on.")
             return redirect("games:detail", game_id=game_id)
-        organizer_services.seat_offer_decline(offer=offer, by=request.user)
+        handover.seat_offer_decline(offer=offer, by=request.user)
         messages.success(request, "You declined the seat; the organizer was told.")
     except ApplicationError as exc:
         offer.refresh_from_db(fields=["status"])

@@ -109,11 +109,11 @@ def test_open_games_come_a_page_at_a_time() -> None:
 
 
 def test_seat_lists_show_who_holds_each_seat_now(table) -> None:  # noqa: F811
-    from games.services import organizer as organizer_services
+    from games.services import handover
 
     game, clients = table
     dan = make_user("dan")
-    organizer_services.seat_replace(
+    handover.seat_replace(
         seat=game.seats.get(name="bob"), new_user=dan, by=game.organizer
     )
     listed = {g["id"]: g for g in clients["ann"].get("/api/games/").json()}[game.pk]

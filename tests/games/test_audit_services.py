@@ -216,8 +216,9 @@ def test_verify_game_accepts_an_order_withdrawn_by_a_handover(
 
     import engine
     from games.selectors import current_prompt, current_state
+    from games.services.handover import seat_replace
     from games.services.orders import order_submit
-    from games.services.organizer import game_end, seat_replace
+    from games.services.organizer import game_end
 
     game = _played(django_capture_on_commit_callbacks, prompts=2)
     prompt = current_prompt(game=game)

@@ -307,8 +307,8 @@ def test_the_seat_lines_and_the_own_order_follow_every_change(browser_page, live
     page reloads (who plays the seat changed) and its lines say so. The reader's own order
     replaced from another device: the page reloads and shows it."""
     from games.services import games as game_services
+    from games.services.handover import seat_replace
     from games.services.orders import order_submit
-    from games.services.organizer import seat_replace
     from tests.games.web_support import make_user
 
     settings.GAMES_PAGE_POLL_SECONDS = 1

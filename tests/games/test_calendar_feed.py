@@ -118,7 +118,7 @@ def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client
     asked (home page, API, calendar), as on its game page."""
     from games.selectors import orders_needed
     from games.services.games import seat_resign
-    from games.services.organizer import seat_replace
+    from games.services.handover import seat_replace
 
     game, users = _started("Handed")
     seat_resign(seat=game.seats.get(user=users["cat"]))

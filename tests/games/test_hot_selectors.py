@@ -55,7 +55,7 @@ def compare_all(game: Game, users: list) -> int:
 def test_hot_seat_view_equals_orm_over_whole_games(
     seed, eager_celery, django_capture_on_commit_callbacks
 ) -> None:
-    from games.services import organizer
+    from games.services import handover, organizer
     from games.services.games import seat_resign
 
     rng = random.Random(seed)
@@ -74,7 +74,7 @@ def test_hot_seat_view_equals_orm_over_whole_games(
                 seat_resign(seat=Seat.objects.get(game=game, name="dan"))
             if step == 5:
                 newcomer = make_users(["newcomer"])[0]
-                organizer.seat_replace(
+                handover.seat_replace(
                     seat=Seat.objects.get(game=game, name="cat", status="active"),
                     new_user=newcomer,
                     by=game.organizer,

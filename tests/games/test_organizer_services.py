@@ -15,14 +15,9 @@ from engine.audit import verify_export
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, game_export, seat_view
+from games.services.handover import seat_replace
 from games.services.orders import order_submit
-from games.services.organizer import (
-    deadline_extend,
-    game_end,
-    game_pause,
-    game_resume,
-    seat_replace,
-)
+from games.services.organizer import deadline_extend, game_end, game_pause, game_resume
 from games.services.seats import seat_for_token
 from tests.games.core_support import eager_celery, make_users, start_fixed
 

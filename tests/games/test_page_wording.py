@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.models import Game, OutboxMessage, Prompt
 from games.services import games as game_services
+from games.services import handover
 from games.services import organizer as organizer_services
 from games.services.resolution import prompt_resolve
 from games.templatetags.games_extras import same_order
@@ -109,7 +110,7 @@ def test_a_replaced_player_is_told_and_lists_count_held_seats(
     game, client, django_capture_on_commit_callbacks
 ) -> None:
     newcomer = make_user("dan")
-    organizer_services.seat_replace(
+    handover.seat_replace(
         seat=game.seats.get(name="cat"), new_user=newcomer, by=game.organizer
     )
     client.force_login(game.seats.get(name="cat", status="replaced").user)

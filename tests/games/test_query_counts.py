@@ -85,7 +85,7 @@ def test_game_page_costs_no_more_queries_per_handed_over_seat(
 
     from games.selectors import seat_handovers
     from games.selectors import seats as current_seats
-    from games.services.organizer import seat_replace
+    from games.services.handover import seat_replace
     from tests.games.core_support import make_users
 
     game, seats = table

@@ -182,10 +182,10 @@ def test_resolution_reads_exactly_what_the_orm_reads() -> None:
     from games.models import Game, StateSnapshot
     from games.services.audit import log_tail
     from games.services.games import seat_resign
+    from games.services.handover import seat_replace
     from games.services.locking import lock_game as _lock_game
     from games.services.notifications import seats_for_mail
     from games.services.orders import current_orders
-    from games.services.organizer import seat_replace
     from games.services.resolution import _read_for_resolution
     from tests.games.core_support import make_users
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
+from games.services import handover
 from games.services import organizer as organizer_services
 from tests.games.test_seat_handover_pages import DEAL, three_seat_game
 from tests.games.web_support import make_user, visible_text
@@ -119,7 +120,7 @@ def test_only_the_player_offered_opens_or_answers_the_offer(client, game):
     assert client.get(url).status_code == 302  # to the login page
     assert SeatOffer.objects.get().status == "pending"
     with pytest.raises(PermissionDenied):
-        organizer_services.seat_offer_accept(offer=offer, by=game.organizer)
+        handover.seat_offer_accept(offer=offer, by=game.organizer)
     # A GET of the answer does nothing: back to the offer.
     client.force_login(offer.to_user)
     assert client.get(f"{url}accept/")["Location"] == url
@@ -191,7 +192,7 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
     offer = SeatOffer.objects.get()
     # A site administrator hands the seat to eve at once: dave's offer is moot.
     staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
-    organizer_services.seat_replace(
+    handover.seat_replace(
         seat=game.seats.get(name="bob", status="active"),
         new_user=get_user_model().objects.get(username="eve"),
         by=staff,
@@ -202,7 +203,7 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
         mail_to("dave")[-1].body
     )
     with pytest.raises(GameStateError, match="withdrawn already"):
-        organizer_services.seat_offer_accept(offer=offer, by=offer.to_user)
+        handover.seat_offer_accept(offer=offer, by=offer.to_user)
     # An offer in a game that then ends no longer stands.
     offer_seat(client, game, "cat", "dave")
     second = SeatOffer.objects.get(status="pending")
@@ -220,16 +221,16 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
 
 def test_an_offer_is_refused_for_who_could_not_take_the_seat(game):
     with pytest.raises(ValidationError, match="cat already holds a seat in this game"):
-        organizer_services.seat_offer(
+        handover.seat_offer(
             seat=game.seats.get(name="bob"), new_user=game.seats.get(name="cat").user, by=game.organizer
         )
     with pytest.raises(ValidationError, match="An organizer cannot take a seat"):
-        organizer_services.seat_offer(
+        handover.seat_offer(
             seat=game.seats.get(name="bob"), new_user=game.organizer, by=game.organizer
         )
     bob = game.seats.get(name="bob").user
     with pytest.raises(PermissionDenied):
-        organizer_services.seat_offer(
+        handover.seat_offer(
             seat=game.seats.get(name="cat"), new_user=make_user("zoe"), by=bob
         )
     assert not SeatOffer.objects.exists() and not OutboxMessage.objects.filter(kind="seat_offer").exists()
@@ -255,7 +256,7 @@ def test_an_offer_closes_when_its_player_is_handed_another_seat_and_closed_accou
     offer_seat(client, game, "bob", "dave")
     offer = SeatOffer.objects.get()
     staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
-    organizer_services.seat_replace(
+    handover.seat_replace(
         seat=game.seats.get(name="cat", status="active"), new_user=offer.to_user, by=staff
     )
     offer.refresh_from_db()
@@ -280,7 +281,7 @@ def test_offers_are_capped_so_a_loop_cannot_mail_a_player_without_end(client, ga
         pending = SeatOffer.objects.get(status="pending")
         client.post(reverse("games:organizer", args=[game.pk, "withdraw-offer"]), {"offer": pending.pk})
 
-    for _ in range(organizer_services.OFFERS_PER_PLAYER_PER_DAY):
+    for _ in range(handover.OFFERS_PER_PLAYER_PER_DAY):
         offer_seat(client, game, "bob", "eve")
         withdraw()
     emails = len(mail_to("eve"))
@@ -301,7 +302,7 @@ def test_offers_are_capped_so_a_loop_cannot_mail_a_player_without_end(client, ga
     assert any("dave declined a seat in this game less than a day ago" in m for m in messages_of(again))
     assert len(mail_to("dave")) == 1
     # And the game's offers in all: ten a day.
-    for i in range(organizer_services.OFFERS_PER_GAME_PER_DAY - SeatOffer.objects.count()):
+    for i in range(handover.OFFERS_PER_GAME_PER_DAY - SeatOffer.objects.count()):
         make_user(f"p{i}")
         offer_seat(client, game, "bob", f"p{i}")
         withdraw()
@@ -358,13 +359,13 @@ def test_offers_are_logged_naming_the_player_offered_only_when_they_take_the_sea
 
     offer_seat(client, game, "bob", "dave")
     offer_seat(client, game, "bob", "eve")  # dave's offer is superseded
-    organizer_services.seat_offer_withdraw(offer=SeatOffer.objects.get(status="pending"), by=game.organizer)
+    handover.seat_offer_withdraw(offer=SeatOffer.objects.get(status="pending"), by=game.organizer)
     offer_seat(client, game, "cat", "dave")
     declined = SeatOffer.objects.get(status="pending")
-    organizer_services.seat_offer_decline(offer=declined, by=declined.to_user)
+    handover.seat_offer_decline(offer=declined, by=declined.to_user)
     offer_seat(client, game, "bob", "eve")
     accepted = SeatOffer.objects.get(status="pending")
-    organizer_services.seat_offer_accept(offer=accepted, by=accepted.to_user)
+    handover.seat_offer_accept(offer=accepted, by=accepted.to_user)
     kinds = ("seat_offered", "seat_offer_withdrawn", "seat_offer_declined", "seat_replaced")
     entries = list(LogEntry.objects.filter(game=game, kind__in=kinds).order_by("seq"))
     summaries = [log_summary(ruleset="5x", kind=e.kind, payload=e.payload) for e in entries]

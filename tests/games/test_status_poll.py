@@ -65,7 +65,7 @@ def test_poll_changes_when_an_order_is_replaced_or_withdrawn(client, started):
     device, or an order withdrawn when the seat was handed over, changes the answer even
     though the number of sealed seats stays the same."""
     from games.models import SealedOrder
-    from games.services.organizer import seat_replace
+    from games.services.handover import seat_replace
     from tests.games.web_support import make_user
 
     url = reverse("games:status", args=[started.pk])

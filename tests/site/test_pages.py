@@ -120,7 +120,7 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td>(player|organizer|resigned)</td>',
                            head, re.S))  # fmt: skip
     assert rows == {str(going.pk): "player", str(resigned.pk): "resigned", str(organized.pk): "organizer"}
-    from games.services.organizer import seat_replace
+    from games.services.handover import seat_replace
     from tests.games.web_support import make_user
 
     going.refresh_from_db()

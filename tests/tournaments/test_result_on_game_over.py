@@ -199,7 +199,7 @@ def test_a_withdrawal_tells_the_players_who_play_its_game_now():
     substitute: the old player was told, the substitute not), and said the withdrawing
     player "may still play" a game they had resigned or handed over."""
     from games.models import OutboxMessage
-    from games.services.organizer import seat_replace
+    from games.services.handover import seat_replace
     from tournaments.models import Registration
 
     organizer, table = _started_table("ws")
