@@ -29,6 +29,13 @@ def run_json_command(
     """Read the file named in ``argv``, print ``compute(data)``; return the exit status.
     ``errors`` are the exceptions that mean bad input (exit 2 with their message)."""
     args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"]):  # it read "--help" as a file name (a README audit)
+        sys.stdout.write(
+            f"usage: python -m {prog} FILE.json   (- reads standard input)\n"
+            "Prints one JSON object; bad input: exit 2 with an error. The formats: "
+            "the tournaments spec (tournaments.md) and the README.\n"
+        )
+        return 0
     if len(args) != 1:
         return _fail(f"usage: python -m {prog} FILE.json")
     try:

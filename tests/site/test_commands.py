@@ -186,7 +186,8 @@ def test_runall_serves_and_stops_web_worker_and_beat_together(tmp_path, stop) ->
         ("8001", None, "http://127.0.0.1:8001"),
         ("localhost:8002", None, "http://localhost:8002"),
         ("[::1]:8003", None, "http://[::1]:8003"),
-        ("0.0.0.0:8004", None, None),  # no host to link to
+        ("0.0.0.0:8004", None, "http://127.0.0.1:8004"),  # this machine, the port served
+        ("[::]:8006", None, "http://[::1]:8006"),
         ("127.0.0.1:8005", "https://play.example.org", "https://play.example.org"),
     ],
 )

@@ -92,6 +92,14 @@ def test_pairing_cli_missing_file_exits_2() -> None:
     assert "cannot read" in proc.stderr
 
 
+@pytest.mark.parametrize("module", ["tournaments.pairing", "tournaments.ratings"])
+def test_the_clis_say_their_usage_on_help(module: str) -> None:
+    """A README audit: "--help" was read as a file name ("cannot read --help")."""
+    proc = _cli(module, path="--help")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith(f"usage: python -m {module} FILE.json")
+
+
 def test_ratings_cli_prints_ratings_games_and_ledger() -> None:
     data = {"initial": 1500, "games": [{"id": "g1", "ranking": [["a"], ["b", "c"], ["d"]]}]}
     proc = _cli("tournaments.ratings", data)

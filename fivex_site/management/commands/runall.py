@@ -24,7 +24,8 @@ def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, st
     """The environment of the web server, worker and beat: this one, with
     ``FIVEX_BASE_URL`` set to the address served when none is configured (emails, the
     invitation and the calendar linked to port 8000 while the site ran on another).
-    A wildcard address (``0.0.0.0``) names no host to link to: left as configured."""
+    A wildcard address (``0.0.0.0``) names no host: this machine's, on the port served
+    (links went to port 8000 whatever was served: a README audit)."""
     env = dict(environ)
     # Their lines appear as they are written when the output is a file or a pipe (a
     # service manager's log), not in blocks or at exit.
@@ -36,7 +37,7 @@ def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, st
         return env
     host = host or "127.0.0.1"
     if host in ("0.0.0.0", "[::]", "::"):
-        return env
+        host = "127.0.0.1" if host == "0.0.0.0" else "[::1]"
     env["FIVEX_BASE_URL"] = f"http://{host}:{port}"
     return env
 
