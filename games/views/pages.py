@@ -25,16 +25,15 @@ from fivex_site.links import public_reverse
 from games import selectors
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
+from games.log_text import log_summary
 from games.models import Game, Prompt, SealedOrder, Seat
+from games.pickers import hex_picker, hit_picker
 from games.presentation import (
     deadline_policy_text,
     draft_note,
     entered_order_text,
     event_text,
-    hex_picker,
     history_heading,
-    hit_picker,
-    log_summary,
     order_pattern,
     order_reading,
     order_word_labels,

@@ -152,7 +152,7 @@ def test_the_picker_shows_the_sealed_hits_chosen(client):
 def test_hit_rows_follow_the_ships_and_what_the_other_dice_can_take():
     """Rows come from the seat's view (its eXterminate ships, the other dice), not from
     how many legal orders there are."""
-    from games.presentation import hit_picker
+    from games.pickers import hit_picker
 
     def view(ann_dice: list, bob_dice: list, phase: str = "exterminate", pending: str = "ann") -> dict:
         return {
@@ -214,7 +214,7 @@ def test_a_sealed_order_hitting_one_die_twice_shows_each_row_what_is_left(client
 def test_the_picker_text_is_the_hits_its_rows_keep():
     """A preselected hit that the rows above leave nothing for is shown as "no hit", and
     the order the picker would send (its "text") leaves it out too."""
-    from games.presentation import hit_picker
+    from games.pickers import hit_picker
 
     view = {
         "phase": "exterminate", "pending": ["ann"],

@@ -186,7 +186,7 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
     ],
 )  # fmt: skip
 def test_log_summaries_in_words(kind, payload, expected):
-    from games.presentation import log_summary
+    from games.log_text import log_summary
 
     assert log_summary(ruleset="6x5", kind=kind, payload=payload) == expected
 

@@ -469,7 +469,7 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
 ) -> None:
     """M4 (an organizer's journey): staff may use the organizer tools in any game, one they
     play in too, and the log and every email then said "the organizer"."""
-    from games.presentation import log_summary
+    from games.log_text import log_summary
     from games.services.games import game_create
     from games.services.organizer import game_privacy_set, game_remind
 

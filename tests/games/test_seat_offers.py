@@ -354,7 +354,7 @@ def test_offers_are_logged_naming_the_player_offered_only_when_they_take_the_sea
     import json
 
     from engine.audit import verify_export
-    from games.presentation import log_summary
+    from games.log_text import log_summary
     from games.selectors import game_export
 
     offer_seat(client, game, "bob", "dave")

@@ -259,7 +259,7 @@
 
     function showing(d) { return d.ships > 0 || d.asteroids > 0; }
 
-    // "1: 2 ships, 1 asteroid", as presentation.die_showing says it.
+    // "1: 2 ships, 1 asteroid", as pickers.die_showing says it.
     function dieShowing(d) {
       var shown = [[d.ships, "ship"], [d.asteroids, "asteroid"]].filter(function (c) { return c[0] > 0; })
         .map(function (c) { return c[0] + " " + c[1] + (c[0] === 1 ? "" : "s"); });

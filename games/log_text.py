@@ -1,0 +1,143 @@
+"""The game log's entries said in a sentence (the log page, above each entry's recorded
+fields): ``log_summary``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.presentation import _hours, and_list, prompt_stage, ruleset_name
+from games.rules_text import FORCED_NOTES
+
+_SOURCE_WORDS = {"web": "on the web", "api": "through the API", "email": "by email"}
+_DEFAULT_REASONS = {
+    "deadline": "no order before the deadline",
+    "resigned": "the seat has resigned",
+    "refused": "the engine refused the stored order",
+}
+
+
+def _names(value: Any) -> str:
+    return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+def _because(payload: dict[str, Any]) -> str:
+    reason = str(payload.get("reason") or "").strip()
+    return f" ({reason})" if reason else ""
+
+
+def _actor(payload: dict[str, Any], *, start: bool = True) -> str:
+    """Who did an organizer action, as the log's summary says it: "The organizer (ann)",
+    "A site administrator (root)"; "The organizer" for an entry written before the log
+    said who (``start``: at the start of a sentence)."""
+    by = payload.get("by")
+    if payload.get("as") == "staff":
+        said = f"a site administrator ({by})"
+    else:
+        said = f"the organizer ({by})" if by else "the organizer"
+    return said[:1].upper() + said[1:] if start else said
+
+
+_OFFER_LAPSED = {
+    "superseded": "{actor} offered the seat to another player",
+    "seat_taken": "{actor} handed the seat to another player",
+    "player_seated": "the player offered it took another seat",
+}
+
+
+def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
+    """A log entry in one sentence, above its details on the log page; from the payload
+    as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
+    list the orders, the page's head says why others' are commitments) and for a kind it
+    does not know (the details say it all)."""
+    p = payload if isinstance(payload, dict) else {}
+    seat, number = p.get("seat"), p.get("prompt")
+    source = _SOURCE_WORDS.get(str(p.get("source")), "")
+    if kind == "game_created":
+        privacy = "private" if p.get("private") else "public"
+        made = (
+            f"A {p.get('seats')}-seat game of {ruleset_name(str(p.get('ruleset') or ruleset))}"
+            f" was created ({privacy})"
+        )
+        if not p.get("deadline_hours"):
+            return made + "."
+        return f"{made}; each prompt's deadline is {_hours(p['deadline_hours'])} after it opens."
+    if kind == "seat_joined":
+        return f"{seat} took a seat."
+    if kind == "seat_left":
+        return f"{seat} left before the start."
+    if kind == "game_started":
+        how = "as the organizer fixed it" if p.get("seating_fixed") else "drawn with the game's seed"
+        return (
+            f"The game started. Seating: {_names(p.get('seating') or [])} ({how}). The seed"
+            " and the set-up stay sealed by their commitments until the game ends."
+        )
+    if kind == "order_received":
+        return f"{seat} sealed an order for prompt {number} {source}.".replace(" .", ".")
+    if kind == "order_replaced":
+        return f"{seat} replaced their order for prompt {number} {source}.".replace(" .", ".")
+    if kind == "nmr_applied":
+        why = _DEFAULT_REASONS.get(str(p.get("reason")), "")
+        return f"{seat}'s default order was entered for prompt {number}" + (
+            f" ({why})." if why else "."
+        )
+    if kind == "order_forced":
+        note = FORCED_NOTES.get(ruleset)
+        if note:
+            return f"{seat}'s order for prompt {number} was entered for it: {note}."
+        return f"{seat}'s only legal order for prompt {number} was entered for it."
+    if kind == "prompt_resolved":
+        following = p.get("next")
+        if isinstance(following, dict):
+            stage = prompt_stage(
+                ruleset=ruleset, round_number=following.get("round"), phase=str(following.get("phase"))
+            )
+            return f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+        return f"Prompt {number} was resolved; it ended the game."
+    if kind == "game_finished":
+        ranking = p.get("ranking") if isinstance(p.get("ranking"), list) else []
+        places = "; ".join(
+            f"{i}. {' and '.join(str(n) for n in group) if isinstance(group, list) else group}"
+            for i, group in enumerate(ranking, start=1)
+        )
+        return "The game is over" + (f": {places}" if places else "") + (
+            ". The seed and every order are revealed."
+        )
+    if kind == "game_ended":
+        return f"{_actor(p)} ended the game{_because(p)}; it has no ranking."
+    if kind == "game_walkover":
+        return (
+            f"Every player but {p.get('winner')} resigned: {p.get('winner')} wins. The seed and the set-up are "
+            "revealed; orders sealed for the prompt that was open stay sealed."
+        )
+    if kind == "deadline_extended":
+        return f"{_actor(p)} extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+    if kind == "game_paused":
+        return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
+    if kind == "game_resumed":
+        return f"{_actor(p)} resumed the game" + (f" at prompt {number}" if number else "") + "."
+    if kind == "seat_replaced":
+        if "to" not in p:  # written before the log named the holders
+            return f"Seat {seat} was handed to another player."
+        if "offer" in p:
+            return (
+                f"Seat {seat} was handed from {p.get('from')} to {p.get('to')}, who accepted "
+                f"{_actor(p, start=False)}'s offer."
+            )
+        return f"{_actor(p)} handed seat {seat} from {p.get('from')} to {p.get('to')}."
+    if kind == "seat_offered":
+        return f"{_actor(p)} offered seat {seat} to a player; nothing changes unless they accept."
+    if kind == "seat_offer_withdrawn":
+        lapsed = _OFFER_LAPSED.get(str(p.get("why")))
+        if lapsed is None:
+            return f"{_actor(p)} withdrew the offer of seat {seat}."
+        return f"The offer of seat {seat} lapsed: {lapsed.format(actor=_actor(p, start=False))}."
+    if kind == "seat_offer_declined":
+        return f"The player offered seat {seat} declined it."
+    if kind == "seat_resigned":
+        return f"{seat} resigned; default orders are entered for the seat from now on."
+    if kind == "reminder_sent":
+        seats = p.get("seats") if isinstance(p.get("seats"), list) else []
+        return f"{_actor(p)} reminded {and_list(seats)} to send an order for prompt {number}."
+    if kind == "privacy_changed":
+        return f"{_actor(p)} made the game {'private' if p.get('private') else 'public'}."
+    return ""
