@@ -171,7 +171,7 @@ class GameAdmin(ListedFiltersOnly):
     raw_id_fields = ("organizer",)  # not a drop-down of every account
     # The seed, its salt and a fixed set-up (dealt cards, secret goals) stay out of the
     # admin form: the log reveals them when the game ends.
-    exclude = ("seed", "seed_salt", "setup", "invite_token")
+    exclude = ("seed", "seed_salt", "setup", "invite_token", "create_key")
     # What the game is and what happened in it are read-only (an operations audit: a
     # finished game turned into 4X Dice for 5 seats answered 500 on every page while
     # verify_game still said OK); its name may be edited, and before it starts its privacy

@@ -4,6 +4,8 @@ views show."""
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import Any
 
 from django import forms
@@ -147,6 +149,17 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
     accept_warnings = forms.BooleanField(
         required=False, label="I understand; create the game anyway"
     )
+    # This form's own key, made when the page is shown: the form sent again (Back, then
+    # Create once more; a resend after a network error) opens the game it created.
+    create_key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+
+    def clean_create_key(self) -> str:
+        key = self.cleaned_data.get("create_key") or ""
+        if key and not re.fullmatch(r"[0-9a-f]{32}", key):
+            # a hidden field's error is shown nowhere: said above the form
+            self.add_error(None, "This form is out of date: reload the page.")
+            return ""
+        return key
     # Fractions as the API and the tournament form take them (an operations audit: 1.5
     # was refused here only).
     deadline_hours = forms.FloatField(
@@ -204,6 +217,7 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
         self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
         self.fields["quiet_hours_time_zone"].initial = time_zone
+        self.fields["create_key"].initial = uuid.uuid4().hex
 
     # Left empty: the model's default (what an unset policy field means everywhere).
     POLICY_DEFAULTS = {"grace_minutes": 0, "early_resolution_delay_seconds": 0}

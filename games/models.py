@@ -81,10 +81,21 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     ranking = models.JSONField(null=True, blank=True)
     end_reason = models.TextField(blank=True)
+    # The creation request's own key (the web form's, or the API's Idempotency-Key): the
+    # same request sent again (a form resubmitted, a client's retry) answers this game
+    # instead of creating a second one. "" for none.
+    create_key = models.CharField(max_length=80, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "is_private"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organizer", "create_key"],
+                condition=~Q(create_key=""),
+                name="game_create_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -222,6 +223,11 @@ def game_location(game_id: int) -> dict[str, str]:
     """``Location``: the game's address in the API (``GET`` it for the caller's view),
     at the site's public address."""
     return {"Location": public_url(f"/api/games/{game_id}/")}
+
+
+# A client's key for one creation (``Idempotency-Key``), as the draft RFC and payment
+# APIs take it: a UUID or any short token.
+IDEMPOTENCY_KEY_RE = re.compile(r"[A-Za-z0-9._:\-]{1,64}")
 
 
 def _no_query(request: Request) -> None:
@@ -464,9 +470,21 @@ class GameListCreateView(BaseAPIView):
 
     @extend_schema(
         request=s.GameCreateInputSerializer,
-        parameters=[location_header("The new game (GET it for its view).")],
+        parameters=[
+            location_header("The new game (GET it for its view)."),
+            OpenApiParameter(
+                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                description="Your own key for this creation (1 to 64 letters, digits, "
+                "'-', '_', '.', ':'; a UUID, say): sent again with the same key (a retry "
+                "after a timeout), the call answers 200 with the game that key created, "
+                "not a second game. Keys are yours alone and kept with the game.",
+            ),  # fmt: skip
+        ],
         responses={
             201: s.GameCreatedSerializer,
+            200: OpenApiResponse(
+                s.GameCreatedSerializer, description="The game this Idempotency-Key created before"
+            ),
             **{k: ERRORS[k] for k in (400, 401)},
             **BODY_ERRORS,
             429: OpenApiResponse(s.ErrorSerializer, description="Too many games created"),
@@ -495,10 +513,17 @@ class GameListCreateView(BaseAPIView):
             "early_resolution_delay_seconds",
         )
         kwargs.update({k: data[k] for k in policy if data.get(k) is not None})
+        key = request.headers.get("Idempotency-Key")
+        if key is not None:
+            if not IDEMPOTENCY_KEY_RE.fullmatch(key):
+                raise drf_serializers.ValidationError(
+                    {"Idempotency-Key": ["1 to 64 letters, digits, '-', '_', '.' or ':'."]}
+                )
+            kwargs["create_key"] = f"api:{key}"
         game = game_services.game_create(**kwargs)
         return Response(
             s.GameCreatedSerializer(game).data,
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_201_CREATED if game.created else status.HTTP_200_OK,
             headers=game_location(game.pk),
         )
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
@@ -160,12 +160,20 @@ def game_create(
     setup: Mapping[str, Any] | None = None,
     seat_organizer: bool = False,
     part_of: tuple[str, str] | None = None,
+    create_key: str = "",
 ) -> Game:
     """Create a forming game. Options are checked by the engine's ``normalize_options``;
     discouraged but allowed choices are listed in ``game.warnings``. With
     ``seat_organizer`` the organizer also takes the first seat. ``part_of`` is a
     (label, site path) of the page the game belongs to, such as a tournament's round,
-    which the game's pages link to. Raises ValidationError."""
+    which the game's pages link to. ``create_key``: the request's own key (the form's,
+    an API client's Idempotency-Key): when the organizer already created a game with it,
+    that game is returned, ``game.created`` False (a form sent twice, a retry), never a
+    second game. Raises ValidationError."""
+    if create_key:
+        earlier = created_with(organizer=organizer, create_key=create_key)
+        if earlier is not None:
+            return earlier
     if deadline_hours is None:
         deadline_hours = getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48)
     if reminder_hours is None:
@@ -194,52 +202,93 @@ def game_create(
         not part_of_path.startswith("/") or part_of_path.startswith("//") or "\\" in part_of_path
     ):
         raise ValidationError("A game's part_of path must be a path on this site.")
-    with transaction.atomic():
-        game = Game.objects.create(
-            ruleset=rules.id,
-            options=normalized,
-            setup=setup,
-            engine_version=rules.version,
-            name=name,
-            part_of_label=one_line(part_of_label)[:200],
-            part_of_path=part_of_path[:300],
-            organizer=organizer,
-            seats_count=seats_count,
-            is_private=bool(is_private),
-            warnings=warnings,
-            deadline_hours=float(deadline_hours),
-            grace_minutes=grace_minutes,
-            quiet_hours_start=quiet_hours_start,
-            quiet_hours_end=quiet_hours_end,
-            quiet_hours_time_zone=quiet_hours_time_zone,
-            reminder_hours=float(reminder_hours),
-            early_resolution_delay_seconds=early_resolution_delay_seconds,
-            require_sender_match=bool(require_sender_match),
-        )
-        game = lock_game(game_id=game.pk)
-        log_append(
-            game=game,
-            kind="game_created",
-            payload={
-                "ruleset": rules.id,
-                "engine_version": rules.version,
-                "options": normalized,
-                "seats": seats_count,
-                "private": game.is_private,
-                "name": name,
-                "deadline_hours": game.deadline_hours,
-                "grace_minutes": grace_minutes,
-                "quiet_hours": [quiet_hours_start, quiet_hours_end],
-                **(
-                    {"quiet_hours_time_zone": quiet_hours_time_zone}
-                    if quiet_hours_time_zone != "UTC"
-                    else {}
-                ),
-                "warnings": warnings,
-            },
-        )
-        if seat_organizer:
-            _join_locked(game=game, user=organizer)
+    try:
+        with transaction.atomic():
+            game = _create_locked(
+                rules=rules, normalized=normalized, setup=setup, name=name,
+                part_of_label=part_of_label, part_of_path=part_of_path, organizer=organizer,
+                seats_count=seats_count, is_private=is_private, warnings=warnings,
+                deadline_hours=deadline_hours, grace_minutes=grace_minutes,
+                quiet_hours_start=quiet_hours_start, quiet_hours_end=quiet_hours_end,
+                quiet_hours_time_zone=quiet_hours_time_zone, reminder_hours=reminder_hours,
+                early_resolution_delay_seconds=early_resolution_delay_seconds,
+                require_sender_match=require_sender_match, seat_organizer=seat_organizer,
+                create_key=create_key,
+            )  # fmt: skip
+    except IntegrityError:
+        # The same key at the same moment (two clicks reaching two servers): the other
+        # request's game.
+        earlier = created_with(organizer=organizer, create_key=create_key) if create_key else None
+        if earlier is None:
+            raise
+        return earlier
+    game.created = True
+    return game
+
+
+def created_with(*, organizer: Any, create_key: str) -> Game | None:
+    """The game ``organizer`` created with ``create_key`` (``game.created`` False), or None."""
+    game = Game.objects.filter(organizer=organizer, create_key=create_key).first()
+    if game is not None:
+        game.created = False
+    return game
+
+
+def _create_locked(
+    *, rules: Any, normalized: dict, setup: dict, name: str, part_of_label: str,
+    part_of_path: str, organizer: Any, seats_count: int, is_private: bool, warnings: list,
+    deadline_hours: float, grace_minutes: int, quiet_hours_start: int | None,
+    quiet_hours_end: int | None, quiet_hours_time_zone: str, reminder_hours: float,
+    early_resolution_delay_seconds: int, require_sender_match: bool, seat_organizer: bool,
+    create_key: str,
+) -> Game:
+    """``game_create``'s writes, in the caller's transaction."""
+    game = Game.objects.create(
+        ruleset=rules.id,
+        options=normalized,
+        setup=setup,
+        engine_version=rules.version,
+        name=name,
+        part_of_label=one_line(part_of_label)[:200],
+        part_of_path=part_of_path[:300],
+        organizer=organizer,
+        seats_count=seats_count,
+        is_private=bool(is_private),
+        warnings=warnings,
+        deadline_hours=float(deadline_hours),
+        grace_minutes=grace_minutes,
+        quiet_hours_start=quiet_hours_start,
+        quiet_hours_end=quiet_hours_end,
+        quiet_hours_time_zone=quiet_hours_time_zone,
+        reminder_hours=float(reminder_hours),
+        early_resolution_delay_seconds=early_resolution_delay_seconds,
+        require_sender_match=bool(require_sender_match),
+        create_key=create_key,
+    )
+    game = lock_game(game_id=game.pk)
+    log_append(
+        game=game,
+        kind="game_created",
+        payload={
+            "ruleset": rules.id,
+            "engine_version": rules.version,
+            "options": normalized,
+            "seats": seats_count,
+            "private": game.is_private,
+            "name": name,
+            "deadline_hours": game.deadline_hours,
+            "grace_minutes": grace_minutes,
+            "quiet_hours": [quiet_hours_start, quiet_hours_end],
+            **(
+                {"quiet_hours_time_zone": quiet_hours_time_zone}
+                if quiet_hours_time_zone != "UTC"
+                else {}
+            ),
+            "warnings": warnings,
+        },
+    )
+    if seat_organizer:
+        _join_locked(game=game, user=organizer)
     return game
 
 

@@ -195,10 +195,14 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 reminder_hours=data["reminder_hours"],
                 early_resolution_delay_seconds=data["early_resolution_delay_seconds"],
                 seat_organizer=data["play"],
+                create_key=f"web:{data['create_key']}" if data.get("create_key") else "",
             )
         except ApplicationError as exc:
             form.add_error(None, exc.message)
         else:
+            if not game.created:  # this form was sent before: its game, not a second one
+                messages.info(request, "This form created this game already: here it is.")
+                return redirect("games:detail", game_id=game.pk)
             for warning in game.warnings or []:
                 messages.warning(request, warning)
             messages.success(request, "Game created. Share the link so players can join.")

@@ -229,3 +229,23 @@ def assert_matches_schema(body, component: str) -> None:
     root = {"$ref": f"#/components/schemas/{component}", "components": {"schemas": closed(components)}}
     jsonschema.Draft202012Validator(root).validate(body)
 
+
+
+
+def test_an_idempotency_key_creates_one_game_however_often_sent(eager_celery):  # noqa: F811
+    """A client retrying after a timeout made a second game; with Idempotency-Key the
+    retry answers the first (200), as payment APIs do."""
+    ann, bob = make_user("ann"), make_user("bob")
+    body = {"ruleset": "6x5", "seats_count": 2, "name": "Retry"}
+    first = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    again = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.json()["id"] == again.json()["id"] and again["Location"] == first["Location"]
+    assert Game.objects.filter(name="Retry").count() == 1
+    other = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-2")
+    theirs = token_client(bob).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    plain = token_client(ann).post("/api/games/", body, format="json")
+    assert (other.status_code, theirs.status_code, plain.status_code) == (201, 201, 201)
+    assert Game.objects.filter(name="Retry").count() == 4
+    bad = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="a b")
+    assert bad.status_code == 400 and "Idempotency-Key" in bad.json()["fields"]

@@ -80,6 +80,32 @@ def test_create_game_then_redirect_to_its_page(client, users):
     assert list(game.seats.values_list("name", flat=True)) == ["ann"]
 
 
+def test_the_create_form_sent_twice_opens_the_game_it_created(client, users):
+    """An organizer's journey: Back and Create again (or a resend after a network error)
+    made a second game; the form's own key opens the first."""
+    import re as _re
+
+    login(client, users["ann"])
+    form = client.get(reverse("games:create")).content.decode()
+    (key,) = _re.findall(r'name="create_key" value="([0-9a-f]{32})"', form)
+    data = {"ruleset": "5x", "name": "Once", "seats_count": 4, "deadline_hours": 24,
+            "opt__5x__leaders": "on", "create_key": key}  # fmt: skip
+    first = client.post(reverse("games:create"), data)
+    again = client.post(reverse("games:create"), data, follow=True)
+    (game,) = Game.objects.filter(name="Once")
+    assert first["Location"] == again.redirect_chain[-1][0] == reverse("games:detail", args=[game.pk])
+    assert "This form created this game already: here it is." in messages_of(again)
+    # A new form is a new game; another organizer's key is theirs alone.
+    fresh = _re.findall(r'name="create_key" value="([0-9a-f]{32})"', client.get(reverse("games:create")).content.decode())
+    assert fresh != [key]
+    client.post(reverse("games:create"), {**data, "create_key": fresh[0]})
+    login(client, users["bob"])
+    client.post(reverse("games:create"), data)
+    assert Game.objects.filter(name="Once").count() == 3
+    bad = client.post(reverse("games:create"), {**data, "create_key": "x" * 32})
+    assert bad.status_code == 200 and "This form is out of date: reload the page." in bad.content.decode()
+
+
 def test_leaders_off_with_five_players_warns_before_creating(client, users):
     login(client, users["ann"])
     data = {"ruleset": "5x", "name": "Big", "seats_count": 5, "deadline_hours": 48}
