@@ -440,9 +440,9 @@ def _hours(value: Any) -> str:
     return f"{text} hour{'' if text == '1' else 's'}"
 
 
-def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
-    """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` today in
-    the zone the page is written in (the reader's), when its clock reads otherwise."""
+def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, datetime, str] | None:
+    """The quiet hours of ``zone_name`` today, begin and end, in the zone the page is
+    written in (the reader's) and that zone's name; None when its clock reads the same."""
     import zoneinfo
     from datetime import time as clock
     from datetime import timedelta
@@ -450,16 +450,25 @@ def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
     try:
         zone = zoneinfo.ZoneInfo(zone_name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return ""
+        return None
     here = timezone.get_current_timezone()
     if getattr(here, "key", None) == zone_name:
-        return ""
+        return None
     today = timezone.now().astimezone(zone).date()
     begins = datetime.combine(today, clock(start), tzinfo=zone).astimezone(here)
     ends = datetime.combine(today + timedelta(days=end <= start), clock(end), tzinfo=zone).astimezone(here)
     if (begins.hour, begins.minute) == (start, 0) and (ends.hour, ends.minute) == (end, 0):
+        return None
+    return begins, ends, getattr(here, "key", None) or str(here)
+
+
+def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
+    """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` today in
+    the zone the page is written in (the reader's), when its clock reads otherwise."""
+    local = _quiet_hours_local(zone_name, start, end)
+    if local is None:
         return ""
-    name = getattr(here, "key", None) or str(here)
+    begins, ends, name = local
     return f"; {begins:%H:%M}-{ends:%H:%M} in {name}"
 
 
@@ -478,9 +487,13 @@ def deadline_policy_text(*, game: Any) -> str:
     start, end = getattr(game, "quiet_hours_start", None), getattr(game, "quiet_hours_end", None)
     if start is not None and end is not None:
         zone = getattr(game, "quiet_hours_time_zone", "") or "UTC"
+        local = _quiet_hours_local(zone, start, end)
+        # "move to 08:00" beside the reader's own range read as the reader's 08:00 (a
+        # time audit): the reader's clock is said too
+        there = f" ({local[1]:%H:%M} in {local[2]})" if local else ""
         parts.append(
             f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}{quiet_hours_here(zone, start, end)})"
-            f" move to {end:02d}:00"
+            f" move to {end:02d}:00{there}"
         )
     reminder = getattr(game, "reminder_hours", 0) or 0
     parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")

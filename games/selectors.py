@@ -70,6 +70,17 @@ def seated_counts(*, games: list[Game]) -> dict[int, int]:
     return {game.pk: 0 for game in games} | dict(rows)
 
 
+def resumptions(*, game_ids: list[int]) -> dict[tuple[int, int], int]:
+    """(game id, prompt number) -> how often the game was resumed while that prompt was
+    open (each resumption moved its deadline), for the games listed; one query."""
+    out: dict[tuple[int, int], int] = {}
+    for key in LogEntry.objects.filter(game_id__in=game_ids, kind="game_resumed").values_list(
+        "game_id", "payload__prompt"
+    ):
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
 def ended_by(*, game: Game) -> str:
     """Who ended the game early, as its page says it: "the organizer", or "a site
     administrator (name)" when its ``game_ended`` entry says staff did (entries before

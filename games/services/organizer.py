@@ -324,7 +324,12 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
                 f"{local_time(again)}; meanwhile you may extend the deadline."
             )
         prompt = _open_prompt(game)
-        remaining = max(0.0, (prompt.deadline - now).total_seconds()) if prompt.deadline else 0.0
+        # Signed: paused in the grace after the deadline, what is left of the grace comes
+        # back, not the whole grace (a time audit: 30 minutes left gave 60 on resuming).
+        grace = game.grace_minutes * 60
+        remaining = (
+            max(-float(grace), (prompt.deadline - now).total_seconds()) if prompt.deadline else 0.0
+        )
         prompt.paused_remaining_seconds = remaining
         prompt.deadline = None
         prompt.save(update_fields=["paused_remaining_seconds", "deadline"])
@@ -370,7 +375,9 @@ def game_resume(*, game: Game, by: Any) -> Game:
         now = timezone.now()
         prompt = _open_prompt(game)
         remaining = prompt.paused_remaining_seconds or 0.0
-        prompt.deadline = out_of_quiet_hours(game=game, moment=now + timedelta(seconds=remaining))
+        prompt.deadline = now + timedelta(seconds=remaining)
+        if remaining > 0:  # a deadline passed already (paused in its grace) stays passed
+            prompt.deadline = out_of_quiet_hours(game=game, moment=prompt.deadline)
         prompt.paused_remaining_seconds = None
         prompt.save(update_fields=["deadline", "paused_remaining_seconds"])
         reminders_reset(game=game, prompt=prompt)
@@ -396,7 +403,13 @@ def game_resume(*, game: Game, by: Any) -> Game:
         notify_game_notice(
             game=game,
             subject="Game resumed",
-            text=lambda: f"{running}; the deadline is {local_time(prompt.deadline)}.",
+            text=lambda: (
+                f"{running}; the deadline is {local_time(prompt.deadline)}."
+                if prompt.deadline > now
+                else f"{running}; its deadline has passed, and orders are still taken until "
+                f"{local_time(prompt.deadline + timedelta(minutes=game.grace_minutes))} (the "
+                "grace that was left when it was paused)."
+            ),
             key=f"resumed:{game.pk}:{log_count(game)}",
         )
     return game

@@ -157,6 +157,8 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     utc.add_component(standard)
     cal.add_component(utc)
     now = timezone.now()
+    # A resumed game's deadline moved too (a time audit): counted from the log, per prompt.
+    resumed = selectors.resumptions(game_ids=list(needed))
     for game_id, prompt in sorted(needed.items()):
         if prompt.deadline is None:  # paused
             continue
@@ -165,9 +167,9 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
         event = Event()
         event.add("uid", f"fivex-prompt-{prompt.pk}@{host}")
         event.add("dtstamp", now)
-        # Each extension of the deadline is a revision: calendars that keep an event by
-        # its UID take the moved one (a time audit).
-        event.add("sequence", prompt.extensions)
+        # Each move of the deadline (an extension, a pause and its resumption) is a
+        # revision: calendars that keep an event by its UID take the moved one.
+        event.add("sequence", prompt.extensions + resumed.get((game_id, prompt.number), 0))
         event.add("dtstart", prompt.deadline - timedelta(minutes=30))
         event.add("dtend", prompt.deadline)
         event.add("summary", f"Order due: {game.title} (prompt {prompt.number})")

@@ -63,6 +63,15 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     [moved] = _events(client.get(url).content)
     assert moved.decoded("dtend") == DEADLINE + timedelta(hours=5) and moved["sequence"] == 1
     assert str(moved["uid"]) == str(event["uid"])
+    # A pause and its resumption move it too: a revision more (a time audit: SEQUENCE
+    # stayed while the deadline moved).
+    from games.services.organizer import game_pause, game_resume
+
+    game_pause(game=game, by=users["ann"])
+    assert _events(client.get(url).content) == []  # paused: no deadline
+    game_resume(game=game, by=users["ann"])
+    [resumed] = _events(client.get(url).content)
+    assert resumed["sequence"] == 2 and str(resumed["uid"]) == str(event["uid"])
     # The order sent: the event goes; the calendar keeps one component (its zone), as
     # RFC 5545 wants of every calendar.
     order_submit(seat=game.seats.get(user=users["ann"]), text="PLAY EXPLORE", source="web")

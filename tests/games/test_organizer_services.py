@@ -107,6 +107,26 @@ def test_pause_suspends_deadline_and_resume_restores_remaining_time(
     ]
 
 
+def test_a_pause_in_the_grace_gives_back_what_was_left_of_it(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A time audit: paused 30 minutes into a 60-minute grace, the game resumed with the
+    whole grace again, and its email named a deadline already past as "the deadline"."""
+    game, seats = start_fixed(NAMES, deadline_hours=10, grace_minutes=60)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=30))
+    game_pause(game=game, by=game.organizer)
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert abs(prompt.paused_remaining_seconds + 30 * 60) < 5
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=game, by=game.organizer)
+    prompt.refresh_from_db()
+    closes = prompt.deadline + timedelta(minutes=60)  # orders are taken until the grace ends
+    assert abs((closes - (timezone.now() + timedelta(minutes=30))).total_seconds()) < 5
+    notice = OutboxMessage.objects.filter(to=seats["ann"].user.email, subject__endswith="Game resumed").get()
+    assert "its deadline has passed, and orders are still taken until " in notice.body
+    assert "the deadline is" not in notice.body
+
+
 def test_replace_seat_hands_over_name_position_and_mail(
     django_capture_on_commit_callbacks,
 ) -> None:

@@ -284,9 +284,10 @@ def test_deadline_rules_in_a_line():
     # hours were shown in their own zone only). Zones without summer time.
     game.quiet_hours_time_zone = "Asia/Tokyo"
     with timezone.override("Asia/Kolkata"):
-        assert "deadlines falling 22:00-08:00 (Asia/Tokyo; 18:30-04:30 in Asia/Kolkata) move to 08:00" in (
-            deadline_policy_text(game=game)
-        )
+        # ... and where a deadline moves to on it (a time audit: "move to 08:00" beside
+        # the reader's range read as the reader's 08:00)
+        assert ("deadlines falling 22:00-08:00 (Asia/Tokyo; 18:30-04:30 in Asia/Kolkata) move to "
+                "08:00 (04:30 in Asia/Kolkata);") in deadline_policy_text(game=game)  # fmt: skip
     with timezone.override("Asia/Seoul"):  # another zone, the same clock: nothing to add
         assert "(Asia/Tokyo) move to 08:00" in deadline_policy_text(game=game)
     plain = SimpleNamespace(deadline_hours=1.5, grace_minutes=0, quiet_hours_start=None,
@@ -310,7 +311,8 @@ def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
     # the players' own zone is UTC: they are told when that is for them (11:00-21:00 while
     # Sydney keeps summer time, 12:00-22:00 otherwise)
     rules = re.compile(r"Each prompt: 36 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
-                       r"\(Australia/Sydney; (11:00-21:00|12:00-22:00) in UTC\) move to 08:00; "
+                       r"\(Australia/Sydney; (11:00-21:00|12:00-22:00) in UTC\) move to 08:00 "
+                       r"\((21:00|22:00) in UTC\); "
                        r"reminder 12 hours before\.")  # fmt: skip
     for name, label in ((mover, "Deadline <time"), (idle, f"Deadline for {mover} <time")):
         client.force_login(game.seats.get(name=name).user)
