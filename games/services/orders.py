@@ -412,11 +412,11 @@ def _submit_locked(
     lock first, so those rows need no lock of their own)."""
     from games.services.games import ruleset_get
 
-    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-        raise GameStateError("The game is over.", code="game_finished")
-    if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
-        # A retry (web, API) of an order that counted gets its receipt again. Email has
-        # its own: a message is read once (its Message-ID).
+    over = game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+    if expected_prompt is not None and (over or prompt is None or prompt.number != expected_prompt):
+        # A retry (web, API) of an order that counted gets its receipt again, also when
+        # that order ended the game (an API audit: a 409 "game over" for the order that
+        # finished it). Email has its own: a message is read once (its Message-ID).
         played = (
             _same_order_played(seat=seat, number=expected_prompt, text=text)
             if source in ("web", "api")
@@ -425,6 +425,9 @@ def _submit_locked(
         if played is not None:
             played.already_stored = True  # the API answers 200, not 201
             return played
+    if over:
+        raise GameStateError("The game is over.", code="game_finished")
+    if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
         # Also in the words of the emails' subjects ("round 4, bid", "turn 4"): a player
         # answering an old email knows prompts by those.
         now = "no prompt is open"

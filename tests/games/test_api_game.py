@@ -96,7 +96,17 @@ def test_five_player_5x_game_through_the_api_matches_the_engine_runner(
             assert re.fullmatch(r"[0-9a-f]{64}", receipt["commitment"])
             steps.setdefault(receipt["prompt"], {})[name] = text
             receipts[(receipt["prompt"], name)] = receipt["commitment"]
+            last = (name, text, receipt["prompt"], receipt["commitment"])
     assert finished, "the game did not finish"
+    # The order that ended the game, sent again (a client that lost the answer): its
+    # receipt, 200 (an API audit: a 409 "The game is over." said nothing of it).
+    name, text, number, commitment = last
+    again = clients[name].post(f"/api/games/{game_id}/orders/", {"text": text, "prompt": number}, format="json")
+    assert again.status_code == 200, again.content
+    assert (again.json()["commitment"], again.json()["prompt"]) == (commitment, number)
+    other = clients[name].post(f"/api/games/{game_id}/orders/", {"text": "PLAY EXPAND", "prompt": number + 1},
+                               format="json")  # fmt: skip
+    assert other.status_code == 409 and other.json()["error"] == "game_finished"
     # 5 players with leaders: a draft and 7 rounds, each with at least a play prompt.
     assert len(steps) >= 8
 
