@@ -20,7 +20,14 @@ from rest_framework.response import Response
 
 from fivex_site.links import public_reverse
 from games.api import serializers as game_serializers
-from games.api.views import PAGE_HEADERS, BaseAPIView, PageQuerySerializer, _query, paged_response
+from games.api.views import (
+    PAGE_HEADERS,
+    BaseAPIView,
+    PageQuerySerializer,
+    _no_query,
+    _query,
+    paged_response,
+)
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Round, Tournament
@@ -219,6 +226,8 @@ class TournamentDetailView(BaseAPIView):
 
     @extend_schema(responses={200: TournamentDetailSerializer, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
+        if request.query_params:
+            _no_query(request)  # a misspelt parameter is never ignored, as elsewhere
         tournament = Tournament.objects.select_related("organizer").filter(slug=slug).first()
         if tournament is None or not selectors.tournament_visible(
             tournament=tournament, user=request.user
@@ -254,6 +263,8 @@ class RatingPoolsView(BaseAPIView):
 
     @extend_schema(responses={200: RatingPoolSerializer(many=True)})
     def get(self, request: Request) -> Response:
+        if request.query_params:
+            _no_query(request)  # ?limit=1 was ignored (an API audit): the list has no pages
         return Response(selectors.rating_pools())
 
 

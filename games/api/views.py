@@ -102,7 +102,8 @@ def _conditional(request: Request, response: Any) -> Any:
         response.render()
     etag = f'"{hashlib.sha256(response.content).hexdigest()[:24]}"'
     asked = request.headers.get("If-None-Match", "")
-    if etag in [tag.strip().removeprefix("W/") for tag in asked.split(",")]:
+    tags = [tag.strip().removeprefix("W/") for tag in asked.split(",")]
+    if etag in tags or "*" in tags:  # "*": any current representation (RFC 9110 13.1.2)
         unchanged = HttpResponseNotModified()
         for header in ("Cache-Control", "Vary"):
             if header in response:
@@ -421,8 +422,8 @@ class PingView(BaseAPIView):
 
 class RulesetListView(BaseAPIView):
     """Every game the server plays, with its seat counts and options (their defaults and
-    bounds): what ``POST /api/games/`` takes. The site may bound an option further (6x5's
-    ``max_turns`` at most 1000, ``target`` at most 33)."""
+    bounds, the site's own included: 6x5's ``max_turns`` at most 1000, ``target`` at most
+    33): what ``POST /api/games/`` takes."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -431,11 +432,21 @@ class RulesetListView(BaseAPIView):
     def get(self, request: Request) -> Response:
         from games.services.notifications import rules_url
 
+        if request.query_params:
+            _no_query(request)
         out = []
         for ruleset in engine.rulesets():
             described = ruleset.describe()
-            out.append({key: described[key] for key in ("id", "name", "version", "players", "options")}
-                       | {"rules_url": rules_url(ruleset.id)})  # fmt: skip
+            options = []
+            for option in described["options"]:
+                # the site's bound where it is tighter than the engine's (an API audit:
+                # max_turns 2000 was refused with no maximum listed)
+                limit = game_services.SITE_OPTION_LIMITS.get((ruleset.id, option.get("name")))
+                if limit is not None and (option.get("maximum") is None or limit[0] < option["maximum"]):
+                    option = {**option, "maximum": limit[0]}
+                options.append(option)
+            out.append({key: described[key] for key in ("id", "name", "version", "players")}
+                       | {"options": options, "rules_url": rules_url(ruleset.id)})  # fmt: skip
         return Response(out)
 
 

@@ -727,6 +727,7 @@ def test_gets_carry_an_etag_and_answer_304_when_nothing_changed(table):
         assert same["Cache-Control"] == "private, no-store"
         assert ann.get(url, HTTP_IF_NONE_MATCH='"other", W/' + etag).status_code == 304
         assert ann.get(url, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
+        assert ann.get(url, HTTP_IF_NONE_MATCH="*").status_code == 304  # RFC 9110: any tag
     view = ann.get(f"/api/games/{game.pk}/")
     answered = ann.post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
     assert answered.status_code == 201
@@ -737,6 +738,25 @@ def test_gets_carry_an_etag_and_answer_304_when_nothing_changed(table):
     assert ann.get(f"/api/games/{game.pk}/", HTTP_IF_NONE_MATCH=bob["ETag"]).status_code == 200
     assert "ETag" not in clients["ann"].get("/api/ping/")  # the benchmark's ceiling, as it was
 
+
+
+def test_public_lists_refuse_a_query_parameter_they_do_not_take(table):
+    """An API audit: /api/rulesets/?limt=1 and /api/ratings/?limit=1 answered 200 as if
+    the parameter had worked."""
+    _game, clients = table
+    for url in ("/api/rulesets/?limt=1", "/api/ratings/?limit=1"):
+        answer = clients["ann"].get(url)
+        assert answer.status_code == 400, url
+        assert answer.json()["fields"] == {url.split("?")[1].split("=")[0]: [
+            "Unknown query parameter (this operation takes none)."]}, url
+
+
+def test_the_rulesets_give_the_sites_own_bounds_of_an_option(table):
+    """An API audit: 6x5's max_turns listed no maximum, and 2000 was refused."""
+    _game, clients = table
+    rulesets = {r["id"]: r for r in clients["ann"].get("/api/rulesets/").json()}
+    options = {o["name"]: o for o in rulesets["6x5"]["options"]}
+    assert (options["max_turns"]["maximum"], options["target"]["maximum"]) == (1000, 33)
 
 
 def test_a_get_that_takes_no_query_parameters_refuses_one(table):
