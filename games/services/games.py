@@ -514,7 +514,7 @@ def seat_resign(*, seat: Seat) -> None:
         if seat is None:
             raise PermissionDenied("You do not hold a seat in this game.")
         if seat.status != Seat.Status.ACTIVE:
-            raise NotPending("This seat has already resigned or been replaced.")
+            raise NotPending("This seat has already resigned or been replaced.", code="resigned")
         seat.status = Seat.Status.RESIGNED
         seat.save(update_fields=["status"])
         log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})

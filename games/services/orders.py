@@ -451,7 +451,9 @@ def _submit_locked(
     if game.status == Game.Status.PAUSED:
         raise GameStateError("The game is paused; orders are accepted again when it resumes.")
     if seat.status == Seat.Status.RESIGNED:
-        raise NotPending("You resigned from this game; your orders are the default ones.")
+        raise NotPending(
+            "You resigned from this game; your orders are the default ones.", code="resigned"
+        )  # a code of its own (an API audit: it was not_your_turn, as if to wait)
     if prompt is None or seat.name not in prompt.pending:
         waiting = ", ".join(prompt.pending) if prompt is not None else "nobody"
         raise NotPending(f"You are not asked for an order now (waiting for: {waiting}).")

@@ -110,7 +110,10 @@ def test_resigned_seat_is_not_pending(table, eager_celery, django_capture_on_com
     with django_capture_on_commit_callbacks(execute=True):
         game_services.seat_resign(seat=seat)
     answer = clients["bob"].post(orders_url(game), {"text": "PASS QIN"}, format="json")
-    assert_error(answer, 409, "not_your_turn", "resigned")
+    # a code of its own (an API audit: not_your_turn read as "wait for your turn")
+    assert_error(answer, 409, "resigned", "resigned")
+    again = clients["bob"].post(f"/api/games/{game.pk}/resign/", format="json")
+    assert_error(again, 409, "resigned", "already resigned")
 
 
 def test_order_in_a_finished_game_is_a_conflict(table):
