@@ -25,3 +25,34 @@ def closed_inputs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 if name in schemas:
                     schemas[name]["additionalProperties"] = False
     return result
+
+
+def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Postprocessing hook: every GET but the ping (``BaseAPIView.conditional``) says
+    what it does with ``If-None-Match`` (an API audit: the ETag, the 304 and the header
+    were in no operation), and every operation that a database outage answers 503 with
+    ``Retry-After`` says so."""
+    etag = {"schema": {"type": "string"},
+            "description": "A tag of this answer: send it back as If-None-Match."}  # fmt: skip
+    for route, path in result.get("paths", {}).items():
+        for method, operation in path.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            responses.setdefault("503", {
+                "description": "The database is unreachable for a moment: try again after "
+                "Retry-After seconds.",
+                "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+            })  # fmt: skip
+            if method != "get" or route == "/api/ping/" or "200" not in responses:
+                continue
+            operation.setdefault("parameters", []).append({
+                "in": "header", "name": "If-None-Match", "required": False,
+                "schema": {"type": "string"},
+                "description": "The ETag of an earlier answer (or *): 304, no body, when "
+                "the answer is the same.",
+            })  # fmt: skip
+            responses["200"].setdefault("headers", {})["ETag"] = etag
+            responses.setdefault("304", {"description": "Not Modified: the answer is the one "
+                                         "If-None-Match named.", "headers": {"ETag": etag}})  # fmt: skip
+    return result
