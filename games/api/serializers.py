@@ -242,7 +242,10 @@ class GameSerializer(serializers.Serializer):
     is_private = serializers.BooleanField()
     require_sender_match = serializers.BooleanField()
     organizer = serializers.CharField(source="organizer.username")
-    seed_commitment = serializers.CharField(allow_null=True, allow_blank=True)
+    seed_commitment = serializers.SerializerMethodField(
+        help_text="SHA-256 of the game's seed, published when it starts (the log reveals the "
+        "seed at the end); null before the start."
+    )
     deadline_hours = serializers.FloatField()
     grace_minutes = serializers.IntegerField()
     quiet_hours_start = serializers.IntegerField(allow_null=True)
@@ -268,7 +271,15 @@ class GameSerializer(serializers.Serializer):
         help_text="The seats as they are held now (a replaced player's old seat is left out: "
         "the seat keeps its name, ``user`` is who holds it)."
     )
-    warnings = serializers.JSONField()
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The game's options that are allowed but not recommended, in words (5X "
+        "without Great Leaders for 5 or 6 players); empty for most games.",
+    )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_seed_commitment(self, game: Any) -> str | None:
+        return game.seed_commitment or None  # "" before the start read as a commitment
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game: Any) -> list[dict[str, Any]]:
@@ -347,7 +358,11 @@ class PromptSerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False)
     phase = serializers.CharField()
     deadline = WhenField(allow_null=True)
-    pending = serializers.ListField(child=serializers.CharField())
+    pending = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The seats this prompt asks for an order, whether or not theirs is in "
+        "(``ready`` lists those sealed; ``my_order`` is yours): not only those still to order.",
+    )
     ready = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Seats whose order is sealed."
     )
@@ -379,9 +394,16 @@ class SubmittedReceiptSerializer(ReceiptSerializer):
 
 
 class EventSerializer(serializers.Serializer):
+    """One event of the last resolved prompt that the caller may see, as the engine
+    wrote it (the game log holds every prompt's)."""
+
     kind = serializers.CharField()
     text = serializers.CharField()
-    data = serializers.JSONField(required=False)
+    data = serializers.JSONField(
+        required=False,
+        help_text="The engine's structured form of the event, where the view gives it; null "
+        "otherwise (the text says it all).",
+    )  # fmt: skip
 
 
 class SeatViewSerializer(serializers.Serializer):

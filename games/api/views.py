@@ -408,8 +408,10 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 class PingView(BaseAPIView):
-    """A trivial view: the ceiling measured by the load benchmark (kept as it was: no
-    ETag, which would make the ceiling lower and the orders' share of it look better)."""
+    """Whether the API answers: ``{"ok": true}``, no account needed."""
+
+    # The ceiling the load benchmark measures, kept as it was: no ETag (it would make
+    # the ceiling lower and the orders' share of it look better).
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
