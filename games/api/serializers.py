@@ -28,6 +28,24 @@ class StrictInputSerializer(serializers.Serializer):
     # (Ignored, a misspelt ``prompt`` would send an order unguarded to whatever prompt is
     # open. The docstring above is every input's description in the schema.)
 
+    def to_internal_value(self, data: Any) -> Any:
+        """A JSON body's numbers and booleans are JSON's own: ``"prompt": "01"`` or
+        ``"is_private": "yes"`` is refused (400, named), not read as 1 or true (an API
+        audit: "nothing is guessed"). A form body and a query string are text by nature."""
+        if isinstance(data, dict) and not html.is_html_input(data) and not self.context.get("query"):
+            errors = {}
+            for name, field in self.fields.items():
+                value = data.get(name)
+                if isinstance(field, serializers.BooleanField) and name in data and not isinstance(value, bool):
+                    errors[name] = ["Must be true or false (a JSON boolean)."]
+                elif isinstance(field, serializers.IntegerField | serializers.FloatField) and (
+                    isinstance(value, str | bool)
+                ):
+                    errors[name] = ["Must be a number (a JSON number, not a string)."]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         data = self.initial_data
         keys = data.keys() if hasattr(data, "keys") else ()

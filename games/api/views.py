@@ -243,7 +243,7 @@ def _no_query(request: Request) -> None:
 
 def _query(request: Request, serializer_class: type) -> dict[str, Any]:
     params = {k: v for k, v in request.query_params.items() if k != "format"}
-    query = serializer_class(data=params)
+    query = serializer_class(data=params, context={"query": True})  # text, by nature
     query.is_valid(raise_exception=True)
     return dict(query.validated_data)
 

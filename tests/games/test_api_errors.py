@@ -620,6 +620,26 @@ def test_a_form_body_refuses_a_field_twice_and_bytes_not_in_utf8(table):
     assert fine.status_code == 201, fine.content
 
 
+def test_a_json_body_takes_json_numbers_and_booleans_only(table):
+    """An API audit: "prompt": "01" and "is_private": "yes" were read as 1 and true, where
+    the README says nothing is guessed (a form body is text by nature: it still works)."""
+    game, clients = table
+    for value in ("01", " 1 ", True):
+        answer = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": value}, format="json")
+        body = assert_error(answer, 400, "invalid", "prompt")
+        assert body["fields"] == {"prompt": ["Must be a number (a JSON number, not a string)."]}
+    created = clients["ann"].post(
+        "/api/games/", {"ruleset": "5x", "seats_count": "3", "is_private": "yes"}, format="json"
+    )
+    body = assert_error(created, 400, "invalid", "seats_count")
+    assert body["fields"]["is_private"] == ["Must be true or false (a JSON boolean)."]
+    assert not SealedOrder.objects.filter(prompt__game=game, source="api").exists()
+    ok = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    assert ok.status_code == 201, ok.content
+    page = clients["ann"].get("/api/games/?limit=5")  # a query string is text: still read
+    assert page.status_code == 200
+
+
 def test_an_unknown_format_is_a_406_that_says_json_only(table):
     game, clients = table
     for url in ("/api/games/", f"/api/games/{game.pk}/"):
