@@ -157,8 +157,14 @@ def store_message(
     message_id, sender, dkim = "", "", ""
     multipart = True  # unless the headers say otherwise
     try:
-        head = parse_bytes(header_section(raw_bytes), headers_only=True)
-        multipart = head.get_content_maintype() == "multipart"
+        section = header_section(raw_bytes)
+        head = parse_bytes(section, headers_only=True)
+        # One part for sure only when the whole header section was read (a Content-Type
+        # past 64 KB of headers is the parser's, not ours) and says neither multipart nor
+        # an embedded message (which may be multipart): a code review got 100,000 parts
+        # through either way.
+        ended = section.endswith((b"\r\n\r\n", b"\n\n"))
+        multipart = not ended or head.get_content_maintype() in ("multipart", "message")
         message_id = clean_text(header_text(head, "Message-ID"))[:998]
         sender = clean_text(sender_address(head)[0])[:320]
         dkim = clean_text(dkim_result(head))[:32]
