@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 
 def player_name_check(*, name: str, user: Any = None) -> str:
@@ -73,15 +74,19 @@ def account_email_changed(*, user: Any, old: str) -> None:
             current.save(update_fields=["primary", "email"])
 
 
-def account_deactivated(*, user: Any) -> int:
+def account_deactivated(*, user: Any, old_email: str = "") -> int:
     """An account staff deactivated is sent nothing more: its emails still queued or
     waiting for a retry (turns, reminders, notices queued before) fail, "account
     deactivated" (a code review: they went out after the deactivation). Returns how many."""
     from games.models import OutboxMessage
 
     waiting = (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
-    if not user.email:
+    addresses = [a for a in {user.email, old_email} if a]  # changed in the same save: both
+    if not addresses:
         return 0
-    return OutboxMessage.objects.filter(to__iexact=user.email, status__in=waiting).update(
+    to_them = Q()
+    for address in addresses:
+        to_them |= Q(to__iexact=address)
+    return OutboxMessage.objects.filter(to_them, status__in=waiting).update(
         status=OutboxMessage.Status.FAILED, last_error="account deactivated", next_attempt_at=None
     )

@@ -62,4 +62,4 @@ class PlayerAdmin(UserAdmin):
         if change and "email" in form.changed_data:
             account_email_changed(user=obj, old=old)
         if change and "is_active" in form.changed_data and not obj.is_active:
-            account_deactivated(user=obj)
+            account_deactivated(user=obj, old_email=old)

@@ -65,6 +65,13 @@ class ValidationError(ApplicationError):
     default_code = "invalid"
 
 
+class KeyReused(ApplicationError):
+    """An idempotency key sent again with another request than the one it was first
+    sent with (the IETF Idempotency-Key draft's 422)."""
+
+    default_code = "idempotency_key_reused"
+
+
 class GameBusy(GameStateError):
     """The game is locked by another action for too long; try again in a moment."""
 

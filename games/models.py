@@ -85,6 +85,9 @@ class Game(models.Model):
     # same request sent again (a form resubmitted, a client's retry) answers this game
     # instead of creating a second one. "" for none.
     create_key = models.CharField(max_length=80, blank=True, default="")
+    # A digest of what that request asked for: the key sent again with other parameters
+    # is refused (``KeyReused``), never answered with a game it did not ask for.
+    create_fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

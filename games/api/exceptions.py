@@ -27,6 +27,7 @@ APPLICATION_STATUS: list[tuple[type[errors.ApplicationError], int]] = [
     (errors.NotFound, status.HTTP_404_NOT_FOUND),
     (errors.PermissionDenied, status.HTTP_403_FORBIDDEN),
     (errors.OrderRefused, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (errors.KeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
     (errors.NotPending, status.HTTP_409_CONFLICT),
     (errors.GameStateError, status.HTTP_409_CONFLICT),
 ]

@@ -42,6 +42,8 @@ class StrictInputSerializer(serializers.Serializer):
                     isinstance(value, str | bool)
                 ):
                     errors[name] = ["Must be a number (a JSON number, not a string)."]
+                elif isinstance(field, serializers.IntegerField) and isinstance(value, float):
+                    errors[name] = ["Must be a whole number (3, not 3.0)."]
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)

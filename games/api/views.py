@@ -457,7 +457,14 @@ class GameListCreateView(BaseAPIView):
     (the caller organizes it)."""
 
     def get_throttles(self) -> list[Any]:
-        return [GamesCreateThrottle()] if self.request.method == "POST" else []
+        if self.request.method != "POST":
+            return []
+        key = self.request.headers.get("Idempotency-Key")
+        if key and IDEMPOTENCY_KEY_RE.fullmatch(key) and Game.objects.filter(
+            organizer_id=self.request.user.pk, create_key=f"api:{key}"
+        ).exists():
+            return []  # a retry of a creation that worked: its game, not a 429 (a code review)
+        return [GamesCreateThrottle()]
 
     @extend_schema(
         operation_id="games_list",

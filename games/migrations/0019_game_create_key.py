@@ -17,6 +17,11 @@ class Migration(migrations.Migration):
             name='create_key',
             field=models.CharField(blank=True, default='', max_length=80),
         ),
+        migrations.AddField(
+            model_name='game',
+            name='create_fingerprint',
+            field=models.CharField(blank=True, default='', max_length=64),
+        ),
         migrations.AddConstraint(
             model_name='game',
             constraint=models.UniqueConstraint(condition=models.Q(('create_key', ''), _negated=True), fields=('organizer', 'create_key'), name='game_create_once'),

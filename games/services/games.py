@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 from collections.abc import Mapping
@@ -14,7 +16,7 @@ from django.utils import timezone
 import engine
 from engine.audit import SEATING_RULE, seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
-from games.errors import GameStateError, NotPending, PermissionDenied, ValidationError
+from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
 from games.presentation import and_list, one_line
 from games.selectors import invite_valid
@@ -169,11 +171,8 @@ def game_create(
     which the game's pages link to. ``create_key``: the request's own key (the form's,
     an API client's Idempotency-Key): when the organizer already created a game with it,
     that game is returned, ``game.created`` False (a form sent twice, a retry), never a
-    second game. Raises ValidationError."""
-    if create_key:
-        earlier = created_with(organizer=organizer, create_key=create_key)
-        if earlier is not None:
-            return earlier
+    second game; the same key with other parameters raises KeyReused. Raises
+    ValidationError."""
     if deadline_hours is None:
         deadline_hours = getattr(settings, "GAMES_DEFAULT_DEADLINE_HOURS", 48)
     if reminder_hours is None:
@@ -202,6 +201,18 @@ def game_create(
         not part_of_path.startswith("/") or part_of_path.startswith("//") or "\\" in part_of_path
     ):
         raise ValidationError("A game's part_of path must be a path on this site.")
+    fingerprint = ""
+    if create_key:
+        fingerprint = hashlib.sha256(json.dumps(
+            [rules.id, normalized, seats_count, name, bool(is_private), float(deadline_hours),
+             grace_minutes, quiet_hours_start, quiet_hours_end, quiet_hours_time_zone,
+             float(reminder_hours), early_resolution_delay_seconds, bool(require_sender_match),
+             setup, bool(seat_organizer), part_of_label, part_of_path],
+            sort_keys=True, default=str,
+        ).encode()).hexdigest()  # fmt: skip
+        earlier = created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
+        if earlier is not None:
+            return earlier
     try:
         with transaction.atomic():
             game = _create_locked(
@@ -213,12 +224,15 @@ def game_create(
                 quiet_hours_time_zone=quiet_hours_time_zone, reminder_hours=reminder_hours,
                 early_resolution_delay_seconds=early_resolution_delay_seconds,
                 require_sender_match=require_sender_match, seat_organizer=seat_organizer,
-                create_key=create_key,
+                create_key=create_key, create_fingerprint=fingerprint,
             )  # fmt: skip
     except IntegrityError:
         # The same key at the same moment (two clicks reaching two servers): the other
         # request's game.
-        earlier = created_with(organizer=organizer, create_key=create_key) if create_key else None
+        earlier = (
+            created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
+            if create_key else None
+        )  # fmt: skip
         if earlier is None:
             raise
         return earlier
@@ -226,11 +240,18 @@ def game_create(
     return game
 
 
-def created_with(*, organizer: Any, create_key: str) -> Game | None:
-    """The game ``organizer`` created with ``create_key`` (``game.created`` False), or None."""
+def created_with(*, organizer: Any, create_key: str, fingerprint: str | None = None) -> Game | None:
+    """The game ``organizer`` created with ``create_key`` (``game.created`` False), or None.
+    ``fingerprint``: what this request asks for; another one raises KeyReused."""
     game = Game.objects.filter(organizer=organizer, create_key=create_key).first()
-    if game is not None:
-        game.created = False
+    if game is None:
+        return None
+    if fingerprint is not None and game.create_fingerprint != fingerprint:
+        raise KeyReused(
+            "This Idempotency-Key made another game (its first request asked for other "
+            f"parameters: game {game.pk}); send a new key for a new game."
+        )
+    game.created = False
     return game
 
 
@@ -240,7 +261,7 @@ def _create_locked(
     deadline_hours: float, grace_minutes: int, quiet_hours_start: int | None,
     quiet_hours_end: int | None, quiet_hours_time_zone: str, reminder_hours: float,
     early_resolution_delay_seconds: int, require_sender_match: bool, seat_organizer: bool,
-    create_key: str,
+    create_key: str, create_fingerprint: str,
 ) -> Game:
     """``game_create``'s writes, in the caller's transaction."""
     game = Game.objects.create(
@@ -264,6 +285,7 @@ def _create_locked(
         early_resolution_delay_seconds=early_resolution_delay_seconds,
         require_sender_match=bool(require_sender_match),
         create_key=create_key,
+        create_fingerprint=create_fingerprint,
     )
     game = lock_game(game_id=game.pk)
     log_append(
@@ -513,8 +535,10 @@ def seat_resign(*, seat: Seat) -> None:
         seat = Seat.objects.filter(pk=seat.pk).first()
         if seat is None:
             raise PermissionDenied("You do not hold a seat in this game.")
+        if seat.status == Seat.Status.REPLACED:
+            raise PermissionDenied("This seat has been handed to another player.")
         if seat.status != Seat.Status.ACTIVE:
-            raise NotPending("This seat has already resigned or been replaced.", code="resigned")
+            raise NotPending("This seat has already resigned.", code="resigned")
         seat.status = Seat.Status.RESIGNED
         seat.save(update_fields=["status"])
         log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})

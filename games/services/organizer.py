@@ -409,6 +409,9 @@ def game_resume(*, game: Game, by: Any) -> Game:
                 else f"{running}; its deadline has passed, and orders are still taken until "
                 f"{local_time(prompt.deadline + timedelta(minutes=game.grace_minutes))} (the "
                 "grace that was left when it was paused)."
+                if prompt.deadline + timedelta(minutes=game.grace_minutes) > now
+                else f"{running}; its deadline and grace had passed when it was paused: the "
+                "orders still missing are filled with default orders now."
             ),
             key=f"resumed:{game.pk}:{log_count(game)}",
         )

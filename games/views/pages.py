@@ -174,6 +174,16 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 "games/game_create.html",
                 {"form": form, "warnings": warnings},
             )
+        # The form's own key, with what it asks for: sent again as it was (Back, Create),
+        # it opens the game it made, before any rate limit; edited, it makes another game.
+        key = ""
+        if data.get("create_key"):
+            asked = sorted((k, v) for k, v in request.POST.lists() if k not in ("csrfmiddlewaretoken", "create_key"))
+            key = f"web:{data['create_key']}:{hashlib.sha256(repr(asked).encode()).hexdigest()[:16]}"
+            earlier = game_services.created_with(organizer=request.user, create_key=key)
+            if earlier is not None:
+                messages.info(request, "This form created this game already: here it is.")
+                return redirect("games:detail", game_id=earlier.pk)
         refusal = over_api_rate(request, "games_create")
         if refusal:
             form.add_error(None, refusal)
@@ -195,7 +205,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 reminder_hours=data["reminder_hours"],
                 early_resolution_delay_seconds=data["early_resolution_delay_seconds"],
                 seat_organizer=data["play"],
-                create_key=f"web:{data['create_key']}" if data.get("create_key") else "",
+                create_key=key,
             )
         except ApplicationError as exc:
             form.add_error(None, exc.message)

@@ -633,6 +633,9 @@ def test_a_json_body_takes_json_numbers_and_booleans_only(table):
     )
     body = assert_error(created, 400, "invalid", "seats_count")
     assert body["fields"]["is_private"] == ["Must be true or false (a JSON boolean)."]
+    whole = clients["ann"].post("/api/games/", {"ruleset": "5x", "seats_count": 3.0}, format="json")
+    assert assert_error(whole, 400, "invalid", "seats_count")["fields"] == {
+        "seats_count": ["Must be a whole number (3, not 3.0)."]}
     assert not SealedOrder.objects.filter(prompt__game=game, source="api").exists()
     ok = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
     assert ok.status_code == 201, ok.content

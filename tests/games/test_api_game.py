@@ -259,3 +259,23 @@ def test_an_idempotency_key_creates_one_game_however_often_sent(eager_celery):  
     assert Game.objects.filter(name="Retry").count() == 4
     bad = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="a b")
     assert bad.status_code == 400 and "Idempotency-Key" in bad.json()["fields"]
+    # The key with other parameters: refused, not answered with a game it did not ask for
+    # (a code review: a private 5X game asked for got the 6x5 game back).
+    other_body = {"ruleset": "5x", "seats_count": 5, "is_private": True}
+    reused = token_client(ann).post("/api/games/", other_body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert reused.status_code == 422 and reused.json()["error"] == "idempotency_key_reused"
+    assert Game.objects.count() == 4
+
+
+def test_a_retry_past_the_creation_limit_still_gets_its_game(settings):
+    """A code review: the client whose last allowed creation timed out got a 429 for the
+    retry, not its game."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**rates, "games_create": "1/hour"}}  # fmt: skip
+    ann = make_user("ann")
+    body = {"ruleset": "6x5", "seats_count": 2}
+    first = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="once")
+    again = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="once")
+    new = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="twice")
+    assert (first.status_code, again.status_code, new.status_code) == (201, 200, 429)

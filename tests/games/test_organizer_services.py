@@ -127,6 +127,19 @@ def test_a_pause_in_the_grace_gives_back_what_was_left_of_it(
     assert "the deadline is" not in notice.body
 
 
+def test_a_pause_after_the_grace_resumes_to_default_orders(django_capture_on_commit_callbacks) -> None:
+    """A code review: without grace left, the resumption email said orders were taken
+    until the moment it was sent."""
+    game, seats = start_fixed(NAMES, deadline_hours=10)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=1))
+    game_pause(game=game, by=game.organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=game, by=game.organizer)
+    notice = OutboxMessage.objects.filter(to=seats["ann"].user.email, subject__endswith="Game resumed").get()
+    assert "its deadline and grace had passed when it was paused" in notice.body
+    assert "still taken until" not in notice.body
+
+
 def test_replace_seat_hands_over_name_position_and_mail(
     django_capture_on_commit_callbacks,
 ) -> None:

@@ -168,3 +168,24 @@ def test_a_new_reply_address_is_shown_on_the_page_not_carried_in_a_cookie(client
     page = client.get(answer["Location"]).content.decode()
     assert "Your private order address was replaced" in page
     assert f"orders+{token}@" in page  # on the page itself, under Orders by email
+
+
+def test_a_seat_handed_over_is_told_so_when_it_resigns(django_capture_on_commit_callbacks) -> None:
+    """A code review: the old holder of a seat handed over was told "already resigned"
+    (code resigned) when resigning it."""
+    from django.contrib.auth import get_user_model
+
+    from games.errors import PermissionDenied
+    from games.models import Seat
+    from games.services.games import seat_resign
+    from games.services.handover import seat_replace
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    staff = get_user_model().objects.create_user("root", "root@example.test", "pw", is_staff=True)
+    (dan,) = make_users(["dan"])
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=seats["bob"], new_user=dan, by=staff)
+    old = Seat.objects.get(pk=seats["bob"].pk)
+    assert old.status == Seat.Status.REPLACED
+    with pytest.raises(PermissionDenied, match="handed to another player"):
+        seat_resign(seat=old)

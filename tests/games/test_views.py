@@ -95,13 +95,18 @@ def test_the_create_form_sent_twice_opens_the_game_it_created(client, users):
     (game,) = Game.objects.filter(name="Once")
     assert first["Location"] == again.redirect_chain[-1][0] == reverse("games:detail", args=[game.pk])
     assert "This form created this game already: here it is." in messages_of(again)
+    # Back, a field changed, Create: the game asked for, not the old one (a code review).
+    edited = client.post(reverse("games:create"), {**data, "seats_count": 5})
+    five = Game.objects.get(name="Once", seats_count=5)
+    assert edited["Location"] == reverse("games:detail", args=[five.pk])
+    assert client.post(reverse("games:create"), {**data, "seats_count": 5})["Location"] == edited["Location"]
     # A new form is a new game; another organizer's key is theirs alone.
     fresh = _re.findall(r'name="create_key" value="([0-9a-f]{32})"', client.get(reverse("games:create")).content.decode())
     assert fresh != [key]
     client.post(reverse("games:create"), {**data, "create_key": fresh[0]})
     login(client, users["bob"])
     client.post(reverse("games:create"), data)
-    assert Game.objects.filter(name="Once").count() == 3
+    assert Game.objects.filter(name="Once").count() == 4
     bad = client.post(reverse("games:create"), {**data, "create_key": "x" * 32})
     assert bad.status_code == 200 and "This form is out of date: reload the page." in bad.content.decode()
 

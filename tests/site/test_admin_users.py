@@ -103,3 +103,10 @@ def test_an_account_deactivated_in_the_admin_is_sent_nothing_already_queued(admi
     other.refresh_from_db()
     assert (queued.status, queued.last_error) == (OutboxMessage.Status.FAILED, "account deactivated")
     assert other.status == OutboxMessage.Status.QUEUED
+    # The address changed in the same save: the emails to the old one are dropped too.
+    bea = _user("bea")
+    old = outbox_enqueue(to=bea.email, subject="Your order", body="b", kind="test")
+    answer = _change(admin_client, bea, is_active="", email="bea.new@example.com")
+    assert answer.status_code == 302, _errors(answer)
+    old.refresh_from_db()
+    assert (old.status, old.last_error) == (OutboxMessage.Status.FAILED, "account deactivated")
