@@ -361,7 +361,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "engine_view": engine_view,
         "final_result": final_result,
         # what a game that is over shows that it hid while it went on
-        "revealed_words": REVEALED_AT_END.get(game.ruleset, "") if final_result is not None else "",
+        "revealed_words": REVEALED_AT_END.get(game.ruleset, "") if game.status in selectors.GAME_OVER else "",
         "ruleset_template": ruleset_template,
         "prompt": prompt,
         "pending": pending,

@@ -23,3 +23,33 @@ def test_the_seat_count_takes_the_chosen_games_bounds(browser_page, live_server)
     page.select_option("#id_ruleset", "6x5")  # 2 to 5 seats: 6 becomes 5
     assert (seats.get_attribute("min"), seats.get_attribute("max"), seats.input_value()) == ("2", "5", "5")
     assert page.locator('[data-ruleset-options="6x5"] a[href="/games/rules/6x5/"]').is_visible()
+
+
+def test_back_then_create_again_opens_the_game_it_made(browser_page, live_server):
+    """A visual review: the page is never cached, so Back fetched it again with a new key
+    and Create made a second game."""
+    from games.models import Game
+
+    make_user("gus")
+    page = browser_page
+    log_in(page, live_server.url, "gus")
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("#id_ruleset", "6x5")
+    page.fill("#id_name", "Only once")
+    page.locator("form.panel button[type=submit]").last.click()
+    page.wait_for_url("**/games/*/")
+    first = page.url
+    page.go_back()
+    page.wait_for_load_state("load")
+    assert page.locator("#id_name").input_value() == "Only once"  # the browser keeps what was typed
+    page.locator("form.panel button[type=submit]").last.click()
+    page.wait_for_url("**/games/*/")
+    assert page.url == first
+    assert Game.objects.filter(name="Only once").count() == 1
+    # A new visit to the form is a new game.
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("#id_ruleset", "6x5")
+    page.fill("#id_name", "Only once")
+    page.locator("form.panel button[type=submit]").last.click()
+    page.wait_for_url("**/games/*/")
+    assert page.url != first and Game.objects.filter(name="Only once").count() == 2

@@ -259,3 +259,18 @@ def test_the_games_list_gives_public_results_to_anyone(client) -> None:
     client.force_login(ann)  # her own game is in her list, not here
     mine = client.get("/games/").content.decode().split('id="finished-games"', 1)[1]
     assert "Public duel" not in mine.split("</table>", 1)[0]
+
+
+def test_a_game_played_out_says_its_hands_are_face_up_and_no_wonder_is_up_for_bids(client) -> None:
+    """A visual review: a game played out said nothing of its hands shown; a 5X game ended
+    early showed its current Wonder "up for bids"."""
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    assert play_defaults(game)
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert '<p class="small muted" id="revealed-note">The game is over: every hand turned face up.</p>' in page
+    ended, _seats = start_fixed(["dan", "eve", "fay"])
+    assert not play_defaults(ended, prompts=4)
+    game_end(game=ended, by=ended.organizer, reason="")
+    page = html.unescape(client.get(f"/games/{ended.pk}/").content.decode())
+    assert "up for bids" not in page and "not reached" in page
+    assert 'id="revealed-note"' not in page  # its Final result panel says it

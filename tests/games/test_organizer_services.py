@@ -588,7 +588,7 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     html = client.get(f"/games/{game.pk}/").content.decode()
     form = html.split('id="remind-form"')[1].split("</form>")[0]
     text = visible_text(form)
-    assert "ann, bob and cat were reminded for prompt 1 on " in text
+    assert "ann, bob and cat were reminded for prompt 1 (draft) on " in text  # in words too
     assert "Each player is reminded once per prompt" in text
     assert re.search(r"<button[^>]*disabled[^>]*>Remind them now by email</button>", form)
     # A seat handed over meanwhile may be reminded: the button says whom.
@@ -596,7 +596,7 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     with django_capture_on_commit_callbacks(execute=True):
         seat_replace(seat=seats["cat"], new_user=dan, by=game.organizer)
     form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
-    assert "ann and bob were reminded for prompt 1 on " in visible_text(form)
+    assert "ann and bob were reminded for prompt 1 (draft) on " in visible_text(form)
     assert re.search(r"<button[^>]*>Remind cat now by email</button>", form) and "disabled" not in form
     # One left whom no email reaches: said so, not "nobody is left to remind".
     type(dan).objects.filter(pk=dan.pk).update(email="")

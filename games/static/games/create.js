@@ -20,6 +20,19 @@
     }
     select.addEventListener("change", sync);
     sync();
+    // The form's own key (the server opens the game a key made): the page is never
+    // cached, so Back fetches it again with a new key, and Create made a second game.
+    // Kept for this tab when the form is sent, put back when Back brings the form again.
+    var key = document.querySelector('input[name="create_key"]');
+    var form = key && key.form;
+    if (key && form && window.sessionStorage) {
+      var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+      var saved = sessionStorage.getItem("fivex-create-key");
+      if (saved && nav && nav.type === "back_forward") { key.value = saved; }
+      form.addEventListener("submit", function () {
+        sessionStorage.setItem("fivex-create-key", key.value);
+      });
+    }
   });
 })();
 
