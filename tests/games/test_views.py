@@ -464,6 +464,17 @@ def test_spectator_page_for_anonymous_visitors(client, started):
     assert "Your order" not in html and 'name="text"' not in html
 
 
+def test_the_organizer_who_does_not_play_is_told_so(client, users):
+    """A visual review: the organizer's own game page said "spectator view" beside the
+    organizer's tools."""
+    game = game_services.game_create(organizer=users["zed"], ruleset="5x", seats_count=3, name="Run")
+    for name in ("ann", "bob", "cat"):
+        game_services.game_join(game=game, user=users[name])
+    login(client, users["zed"])
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "you organize it (you see what a spectator sees)" in html and "spectator view" not in html
+
+
 def test_api_token_page_creates_shows_once_and_revokes(client, users):
     login(client, users["ann"])
     url = reverse("games:api_tokens")
