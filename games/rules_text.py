@@ -106,8 +106,8 @@ PHASE_HINTS: Final[dict[tuple[str, str], str]] = {
     "then stands on that hex and every player's goals are checked.",
 }
 
-# What a game that ended before its rules did (a walkover, the organizer) shows on its
-# page that it hid while it went on (``Ruleset.revealed``); 4X Dice hides nothing.
+# What a game that is over (by its rules, a walkover or the organizer) shows on its page
+# that it hid while it went on (``Ruleset.revealed``); 4X Dice hides nothing.
 REVEALED_AT_END: Final[dict[str, str]] = {
     "5x": "every hand turned face up",
     "6x5": "every goal turned face up",

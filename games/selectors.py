@@ -513,8 +513,9 @@ def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[
 def face_up(rules: Any, state: dict, view: dict[str, Any]) -> dict[str, Any]:
     """The view of a game that is over, as the table looks when the last card is
     turned: every seat's hidden information shown (``Ruleset.revealed``), nobody asked
-    for an order. A game its rules ended shows its goals already; one a walkover or its
-    organizer ended stopped in mid-prompt (its seed and set-up are public in the log)."""
+    for an order (a walkover or the organizer stops a game in mid-prompt; its seed and
+    set-up are public in the log then). 6x5's own view shows every goal once its rules
+    end the game; 5X's never shows another seat's hand."""
     players = view.get("players")
     if isinstance(players, dict):
         view["players"] = {

@@ -342,10 +342,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ruleset_template = select_template(
         [f"games/rulesets/{game.ruleset}.html", "games/rulesets/_generic.html"]
     ).template.name
-    engine_view = engine_part(view)
-    if game.status in selectors.GAME_OVER and engine_view.get("pending"):
-        # Ended before its rules ended it (a walkover, the organizer): nobody is to act.
-        engine_view = {**engine_view, "pending": []}
+    engine_view = engine_part(view)  # a game over: face up, nobody asked (selectors.face_up)
     final_result = None
     if game.status in selectors.GAME_OVER and game.started_at and not engine_view.get("ranking"):
         # Ended before its rules ended it: the ranking is the site's (a walkover's), and the
