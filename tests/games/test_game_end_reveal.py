@@ -255,7 +255,7 @@ def test_the_games_list_gives_public_results_to_anyone(client) -> None:
     rows = [row for row in results.split("<tr>")[2:]]
     assert len(rows) == 2, results  # no private game, none that never started
     assert "Dice" in rows[0] and "ended early" in rows[0]  # the latest first
-    assert "Public duel" in rows[1] and '<td data-label="Result">bob wins</td>' in rows[1]
+    assert "Public duel" in rows[1] and '<td class="whole" data-label="Result">bob wins</td>' in rows[1]
     client.force_login(ann)  # her own game is in her list, not here
     mine = client.get("/games/").content.decode().split('id="finished-games"', 1)[1]
     assert "Public duel" not in mine.split("</table>", 1)[0]
