@@ -230,6 +230,8 @@ def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, 
     return {
         "reminded": and_list(reminded),
         "were": "was" if len(reminded) == 1 else "were",
+        # every one the line above names as waiting (it named them twice: a visual review)
+        "all": len(reminded) > 1 and len(reminded) == len(owing),
         "last": max(last.values()) if last else None,
         "fresh": and_list([seat.name for seat in fresh if mailable(seat.user)]),
         # not "nobody is left to remind" when one is left that no email reaches (a code

@@ -588,7 +588,7 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     html = client.get(f"/games/{game.pk}/").content.decode()
     form = html.split('id="remind-form"')[1].split("</form>")[0]
     text = visible_text(form)
-    assert "ann, bob and cat were reminded for prompt 1 (draft) on " in text  # in words too
+    assert "Waiting for ann, bob, cat. They were all reminded for prompt 1 (draft) on " in text  # in words too
     assert "Each player is reminded once per prompt" in text
     assert re.search(r"<button[^>]*disabled[^>]*>Remind them now by email</button>", form)
     # A seat handed over meanwhile may be reminded: the button says whom.
