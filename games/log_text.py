@@ -41,6 +41,7 @@ _OFFER_LAPSED = {
     "superseded": "{actor} offered the seat to another player",
     "seat_taken": "{actor} handed the seat to another player",
     "player_seated": "the player offered it took another seat",
+    "expired": "nobody answered it in the time allowed",
 }
 
 

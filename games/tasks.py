@@ -103,6 +103,14 @@ OUTBOX_BATCH = 50
 
 
 @shared_task
+def expire_seat_offers() -> int:
+    """Beat (hourly): close the seat offers nobody answered in time."""
+    from games.services.handover import seat_offers_expire
+
+    return seat_offers_expire()
+
+
+@shared_task
 def prune_mail() -> dict[str, int]:
     """Beat (daily): delete inbound messages and sent emails older than
     ``MAIL_RETENTION_DAYS``."""

@@ -132,4 +132,5 @@ CELERY_BEAT_SCHEDULE = {
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
     "send-outbox": {"task": "games.tasks.send_outbox", "schedule": 60.0},
     "tournament-results": {"task": "tournaments.tasks.collect_results", "schedule": 60.0},
+    "expire-seat-offers": {"task": "games.tasks.expire_seat_offers", "schedule": 3600.0},
 }

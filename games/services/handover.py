@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -268,9 +269,36 @@ def seat_offers_close(*, game: Game, why: str) -> int:
     return closed
 
 
+def offer_days() -> int:
+    """How long a seat offer waits for its answer (setting ``GAMES_SEAT_OFFER_DAYS``, 7):
+    then it lapses (``seat_offers_expire``), and the seat may be offered to another."""
+    return int(getattr(settings, "GAMES_SEAT_OFFER_DAYS", 7))
+
+
+def seat_offers_expire(*, now: Any = None) -> int:
+    """Close the offers left unanswered ``offer_days`` days (the beat, hourly): the player
+    offered and the one who offered are told, and the log says so (an offer waited
+    forever, holding its seat from another offer's player). Returns how many."""
+    from games.services.notifications import notify_seat_offer_expired
+
+    cutoff = (now or timezone.now()) - timedelta(days=offer_days())
+    stale = SeatOffer.objects.filter(status=SeatOffer.Status.PENDING, created_at__lt=cutoff)
+    closed = 0
+    for game_id in sorted(set(stale.values_list("game_id", flat=True))):
+        with transaction.atomic():
+            game = lock_game(game_id=game_id)
+            for offer in stale.filter(game_id=game_id).select_related("seat", "to_user", "by"):
+                offer.game = game
+                _offer_close(offer, why=f"nobody answered it within {offer_days()} days", logged="expired")
+                notify_seat_offer_expired(offer=offer, days=offer_days())
+                closed += 1
+    return closed
+
+
 def _pending_offer(offer: SeatOffer) -> SeatOffer:
     """``offer`` read again under its game's lock; GameStateError unless it still waits
-    for an answer in a game in progress whose seat nobody else took meanwhile."""
+    for an answer in a game in progress whose seat nobody else took meanwhile, and has
+    not outlived ``offer_days`` (the sweep closes it within the hour)."""
     game = lock_game(game_id=offer.game_id)
     offer = SeatOffer.objects.select_related("seat", "to_user", "by").get(pk=offer.pk)
     offer.game = game
@@ -278,6 +306,10 @@ def _pending_offer(offer: SeatOffer) -> SeatOffer:
         raise GameStateError(f"This offer was {offer.status} already: nothing was changed.")
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
         raise GameStateError("This game is over: the offer no longer stands.")
+    if offer.created_at < timezone.now() - timedelta(days=offer_days()):
+        raise GameStateError(
+            f"This offer lapsed: nobody answered it within {offer_days()} days. Nothing was changed."
+        )
     return offer
 
 

@@ -636,6 +636,20 @@ def notify_seat_offer_closed(*, offer: Any, why: str) -> None:
     )  # fmt: skip
 
 
+def notify_seat_offer_expired(*, offer: Any, days: int) -> None:
+    """Tell whoever offered a seat that nobody answered the offer in time."""
+    _user_notice(
+        user=offer.by, game=offer.game,
+        subject=f"Your offer of the seat {offer.seat.name} lapsed",
+        text=lambda: (
+            f"{offer.to_user} did not answer your offer of the seat {offer.seat.name} within "
+            f"{days} days, so it lapsed; the seat stays as it was. You may offer it to another "
+            "player from the organizer tools."
+        ),
+        key=f"offer-expired:{offer.pk}", kind="seat_offer", url=game_url(offer.game),
+    )  # fmt: skip
+
+
 def notify_seat_offer_declined(*, offer: Any) -> None:
     """Tell the organizer (or the administrator who made the offer) it was declined."""
     _user_notice(

@@ -386,3 +386,38 @@ def test_offers_are_logged_naming_the_player_offered_only_when_they_take_the_sea
     organizer_services.game_end(game=game, by=game.organizer, reason="done")
     game.refresh_from_db()
     assert verify_export(json.loads(json.dumps(game_export(game=game)))) == []
+
+
+def test_an_offer_nobody_answers_lapses_after_a_week(client, game, django_capture_on_commit_callbacks):
+    """An offer waited forever (left open by earlier sessions): after GAMES_SEAT_OFFER_DAYS
+    (7) it lapses; the player offered and the organizer are told, and the log says so."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.log_text import log_summary
+    from games.services.handover import seat_offers_expire
+
+    offer_seat(client, game, "bob", "dave")
+    offer = SeatOffer.objects.get(game=game)
+    assert seat_offers_expire() == 0  # a fresh offer stands
+    SeatOffer.objects.filter(pk=offer.pk).update(created_at=timezone.now() - timedelta(days=7, minutes=1))
+    # Not swept yet: answering it is refused all the same.
+    with pytest.raises(GameStateError, match="lapsed: nobody answered it within 7 days"):
+        handover.seat_offer_accept(offer=offer, by=offer.to_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert seat_offers_expire() == 1
+    offer.refresh_from_db()
+    assert offer.status == SeatOffer.Status.WITHDRAWN and holders(game)[1][1] == "bob"
+    entry = LogEntry.objects.filter(game=game).latest("seq")
+    assert entry.kind == "seat_offer_withdrawn" and entry.payload["why"] == "expired"
+    assert log_summary(ruleset="5x", kind=entry.kind, payload=entry.payload) == (
+        "The offer of seat bob lapsed: nobody answered it in the time allowed."
+    )
+    assert "nobody answered it within 7 days" in mail_to("dave")[-1].body
+    told = OutboxMessage.objects.filter(to=game.organizer.email, subject__contains="lapsed").get()
+    assert "dave did not answer your offer of the seat bob within 7 days" in told.body
+    assert seat_offers_expire() == 0  # once
+    # The seat may be offered again.
+    answer = offer_seat(client, game, "bob", "eve")
+    assert "Seat bob is offered to eve" in " ".join(messages_of(answer))
