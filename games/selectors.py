@@ -495,7 +495,6 @@ def _prompt_info(prompt: Prompt | None, ready: list[str] | None = None) -> dict[
 
 
 def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[str, Any]:
-    from games.services.games import ruleset_get
 
     if game.status == Game.Status.FORMING:
         return {}
@@ -503,11 +502,17 @@ def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[
         state = current_state(game=game)
     if not state:
         return {}
+    return engine_view(game=game, state=state, seat_name=seat_name)
+
+
+def engine_view(*, game: Game, state: dict, seat_name: str | None) -> dict[str, Any]:
+    """The engine's view of ``state`` for ``seat_name`` (None: a spectator), every hand
+    face up once the game is over (``face_up``): what pages, the API and emails show."""
+    from games.services.games import ruleset_get
+
     rules = ruleset_get(game.ruleset)
-    out = dict(rules.view(state, seat_name))
-    if game.status in GAME_OVER:
-        out = face_up(rules, state, out)
-    return out
+    view = dict(rules.view(state, seat_name))
+    return face_up(rules, state, view) if game.status in GAME_OVER else view
 
 
 def face_up(rules: Any, state: dict, view: dict[str, Any]) -> dict[str, Any]:

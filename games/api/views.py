@@ -231,6 +231,21 @@ def game_location(game_id: int) -> dict[str, str]:
 IDEMPOTENCY_KEY_RE = re.compile(r"[A-Za-z0-9._:\-]{1,64}")
 
 
+def _create_key(request: Request, *, refuse: bool = True) -> str:
+    """The game's ``create_key`` of the request's ``Idempotency-Key`` ("" without one).
+    A malformed key is a 400 naming it (``refuse``), or "" (the throttle's look)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return ""
+    if not IDEMPOTENCY_KEY_RE.fullmatch(key):
+        if not refuse:
+            return ""
+        raise drf_serializers.ValidationError(
+            {"Idempotency-Key": ["1 to 64 letters, digits, '-', '_', '.' or ':'."]}
+        )
+    return f"api:{key}"
+
+
 def _no_query(request: Request) -> None:
     """An operation that takes no query parameters refuses them (400, named), as those
     that take some refuse the ones they do not: a misspelt parameter is never ignored."""
@@ -459,10 +474,8 @@ class GameListCreateView(BaseAPIView):
     def get_throttles(self) -> list[Any]:
         if self.request.method != "POST":
             return []
-        key = self.request.headers.get("Idempotency-Key")
-        if key and IDEMPOTENCY_KEY_RE.fullmatch(key) and Game.objects.filter(
-            organizer_id=self.request.user.pk, create_key=f"api:{key}"
-        ).exists():
+        key = _create_key(self.request, refuse=False)
+        if key and Game.objects.filter(organizer_id=self.request.user.pk, create_key=key).exists():
             return []  # a retry of a creation that worked: its game, not a 429 (a code review)
         return [GamesCreateThrottle()]
 
@@ -533,13 +546,7 @@ class GameListCreateView(BaseAPIView):
             "early_resolution_delay_seconds",
         )
         kwargs.update({k: data[k] for k in policy if data.get(k) is not None})
-        key = request.headers.get("Idempotency-Key")
-        if key is not None:
-            if not IDEMPOTENCY_KEY_RE.fullmatch(key):
-                raise drf_serializers.ValidationError(
-                    {"Idempotency-Key": ["1 to 64 letters, digits, '-', '_', '.' or ':'."]}
-                )
-            kwargs["create_key"] = f"api:{key}"
+        kwargs["create_key"] = _create_key(request)
         game = game_services.game_create(**kwargs)
         return Response(
             s.GameCreatedSerializer(game).data,

@@ -201,31 +201,54 @@ def game_create(
         not part_of_path.startswith("/") or part_of_path.startswith("//") or "\\" in part_of_path
     ):
         raise ValidationError("A game's part_of path must be a path on this site.")
+    fields = {
+        "ruleset": rules.id, "options": normalized, "setup": setup,
+        "engine_version": rules.version, "name": name,
+        "part_of_label": one_line(part_of_label)[:200], "part_of_path": part_of_path[:300],
+        "seats_count": seats_count, "is_private": bool(is_private), "warnings": warnings,
+        "deadline_hours": float(deadline_hours), "grace_minutes": grace_minutes,
+        "quiet_hours_start": quiet_hours_start, "quiet_hours_end": quiet_hours_end,
+        "quiet_hours_time_zone": quiet_hours_time_zone, "reminder_hours": float(reminder_hours),
+        "early_resolution_delay_seconds": early_resolution_delay_seconds,
+        "require_sender_match": bool(require_sender_match),
+    }  # fmt: skip
     fingerprint = ""
     if create_key:
-        fingerprint = hashlib.sha256(json.dumps(
-            [rules.id, normalized, seats_count, name, bool(is_private), float(deadline_hours),
-             grace_minutes, quiet_hours_start, quiet_hours_end, quiet_hours_time_zone,
-             float(reminder_hours), early_resolution_delay_seconds, bool(require_sender_match),
-             setup, bool(seat_organizer), part_of_label, part_of_path],
-            sort_keys=True, default=str,
-        ).encode()).hexdigest()  # fmt: skip
+        # what this request asks for: the game's fields and whether its organizer sits
+        asked = json.dumps([fields, bool(seat_organizer)], sort_keys=True, default=str)
+        fingerprint = hashlib.sha256(asked.encode()).hexdigest()
         earlier = created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
         if earlier is not None:
             return earlier
     try:
         with transaction.atomic():
-            game = _create_locked(
-                rules=rules, normalized=normalized, setup=setup, name=name,
-                part_of_label=part_of_label, part_of_path=part_of_path, organizer=organizer,
-                seats_count=seats_count, is_private=is_private, warnings=warnings,
-                deadline_hours=deadline_hours, grace_minutes=grace_minutes,
-                quiet_hours_start=quiet_hours_start, quiet_hours_end=quiet_hours_end,
-                quiet_hours_time_zone=quiet_hours_time_zone, reminder_hours=reminder_hours,
-                early_resolution_delay_seconds=early_resolution_delay_seconds,
-                require_sender_match=require_sender_match, seat_organizer=seat_organizer,
-                create_key=create_key, create_fingerprint=fingerprint,
-            )  # fmt: skip
+            game = Game.objects.create(
+                organizer=organizer, create_key=create_key, create_fingerprint=fingerprint, **fields
+            )
+            game = lock_game(game_id=game.pk)
+            log_append(
+                game=game,
+                kind="game_created",
+                payload={
+                    "ruleset": rules.id,
+                    "engine_version": rules.version,
+                    "options": normalized,
+                    "seats": seats_count,
+                    "private": game.is_private,
+                    "name": name,
+                    "deadline_hours": game.deadline_hours,
+                    "grace_minutes": grace_minutes,
+                    "quiet_hours": [quiet_hours_start, quiet_hours_end],
+                    **(
+                        {"quiet_hours_time_zone": quiet_hours_time_zone}
+                        if quiet_hours_time_zone != "UTC"
+                        else {}
+                    ),
+                    "warnings": warnings,
+                },
+            )
+            if seat_organizer:
+                _join_locked(game=game, user=organizer)
     except IntegrityError:
         # The same key at the same moment (two clicks reaching two servers): the other
         # request's game.
@@ -252,65 +275,6 @@ def created_with(*, organizer: Any, create_key: str, fingerprint: str | None = N
             f"parameters: game {game.pk}); send a new key for a new game."
         )
     game.created = False
-    return game
-
-
-def _create_locked(
-    *, rules: Any, normalized: dict, setup: dict, name: str, part_of_label: str,
-    part_of_path: str, organizer: Any, seats_count: int, is_private: bool, warnings: list,
-    deadline_hours: float, grace_minutes: int, quiet_hours_start: int | None,
-    quiet_hours_end: int | None, quiet_hours_time_zone: str, reminder_hours: float,
-    early_resolution_delay_seconds: int, require_sender_match: bool, seat_organizer: bool,
-    create_key: str, create_fingerprint: str,
-) -> Game:
-    """``game_create``'s writes, in the caller's transaction."""
-    game = Game.objects.create(
-        ruleset=rules.id,
-        options=normalized,
-        setup=setup,
-        engine_version=rules.version,
-        name=name,
-        part_of_label=one_line(part_of_label)[:200],
-        part_of_path=part_of_path[:300],
-        organizer=organizer,
-        seats_count=seats_count,
-        is_private=bool(is_private),
-        warnings=warnings,
-        deadline_hours=float(deadline_hours),
-        grace_minutes=grace_minutes,
-        quiet_hours_start=quiet_hours_start,
-        quiet_hours_end=quiet_hours_end,
-        quiet_hours_time_zone=quiet_hours_time_zone,
-        reminder_hours=float(reminder_hours),
-        early_resolution_delay_seconds=early_resolution_delay_seconds,
-        require_sender_match=bool(require_sender_match),
-        create_key=create_key,
-        create_fingerprint=create_fingerprint,
-    )
-    game = lock_game(game_id=game.pk)
-    log_append(
-        game=game,
-        kind="game_created",
-        payload={
-            "ruleset": rules.id,
-            "engine_version": rules.version,
-            "options": normalized,
-            "seats": seats_count,
-            "private": game.is_private,
-            "name": name,
-            "deadline_hours": game.deadline_hours,
-            "grace_minutes": grace_minutes,
-            "quiet_hours": [quiet_hours_start, quiet_hours_end],
-            **(
-                {"quiet_hours_time_zone": quiet_hours_time_zone}
-                if quiet_hours_time_zone != "UTC"
-                else {}
-            ),
-            "warnings": warnings,
-        },
-    )
-    if seat_organizer:
-        _join_locked(game=game, user=organizer)
     return game
 
 

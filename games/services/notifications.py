@@ -28,7 +28,7 @@ from games.presentation import (
     winner_words,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS
-from games.selectors import GAME_OVER, current_state, face_up, time_zone_of
+from games.selectors import current_state, engine_view, time_zone_of
 from games.services.outbox import (
     game_thread_id,
     outbox_enqueue,
@@ -177,9 +177,7 @@ def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None)
     pending = prompt is not None and seat.name in prompt.pending
     forced = list(prompt.forced or []) if prompt is not None else []
     asked = pending and seat.name not in forced
-    view = rules.view(state, seat.name)
-    if game.status in GAME_OVER:  # every hand face up, as the game page shows it
-        view = face_up(rules, state, view)
+    view = engine_view(game=game, state=state, seat_name=seat.name)  # face up once over
     return {
         "game": game,
         "seat": seat,
@@ -462,12 +460,7 @@ def _notice(
     shown as the seat sees it (a game that is over: every hand face up)."""
     view_text = ""
     if state:
-        from games.services.games import ruleset_get
-
-        rules = ruleset_get(game.ruleset)
-        view = rules.view(state, seat.name)
-        if game.status in GAME_OVER:
-            view = face_up(rules, state, view)
+        view = engine_view(game=game, state=state, seat_name=seat.name)
         view_text = view_as_text(ruleset=game.ruleset, view=view, seat_name=seat.name)
     with timezone.override(time_zone_of(user=seat.user)):
         if callable(text):
