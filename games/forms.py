@@ -266,19 +266,28 @@ class OrderForm(forms.Form):
         return text
 
 
+# An extension's bounds and their messages: the organizer's form and the API's
+# ``POST /api/games/{id}/extend/`` (games.api.organizer_serializers) read the same.
+EXTEND_HOURS_MIN = 1
+EXTEND_HOURS_MAX = 24 * 7
+EXTEND_HOURS_MESSAGES = {
+    "required": "Give the number of hours to extend the deadline by (1 to 168).",
+    "invalid": "Give the number of hours to extend the deadline by as a whole number.",
+    "min_value": "Extend the deadline by at least 1 hour.",
+    "max_value": "Extend the deadline by at most 168 hours (a week) at a time.",
+}
+# The longest reason an organizer tool takes (told to the players, kept in the log).
+ORGANIZER_REASON_MAX = 200
+
+
 class DeadlineExtendForm(forms.Form):
     hours = forms.IntegerField(
-        min_value=1,
-        max_value=24 * 7,
+        min_value=EXTEND_HOURS_MIN,
+        max_value=EXTEND_HOURS_MAX,
         initial=24,
-        error_messages={
-            "required": "Give the number of hours to extend the deadline by (1 to 168).",
-            "invalid": "Give the number of hours to extend the deadline by as a whole number.",
-            "min_value": "Extend the deadline by at least 1 hour.",
-            "max_value": "Extend the deadline by at most 168 hours (a week) at a time.",
-        },
+        error_messages=EXTEND_HOURS_MESSAGES,
     )
-    reason = forms.CharField(max_length=200, required=False)
+    reason = forms.CharField(max_length=ORGANIZER_REASON_MAX, required=False)
     # What the page showed: the prompt and how often its deadline was extended (a race
     # with the deadline, or a double click, then changes nothing).
     prompt = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
@@ -286,7 +295,7 @@ class DeadlineExtendForm(forms.Form):
 
 
 class GameEndForm(forms.Form):
-    reason = forms.CharField(max_length=200, required=False)
+    reason = forms.CharField(max_length=ORGANIZER_REASON_MAX, required=False)
     confirm = forms.BooleanField(
         required=True,
         label="Yes, end this game now",

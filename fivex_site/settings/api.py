@@ -30,6 +30,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "orders": _rate("API_ORDERS_RATE", "120/min"),
         "games_create": _rate("API_GAMES_CREATE_RATE", "60/hour"),
+        # The organizer's tools (extend, remind, pause, resume, end), each capped by its
+        # service too: this bounds a script's calls, a tournament's many tables included.
+        "organizer": _rate("API_ORGANIZER_RATE", "120/min"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
 }

@@ -527,8 +527,9 @@ class ErrorSerializer(serializers.Serializer):
         "method_not_allowed (405); not_acceptable (406); 409: prompt_closed (the prompt the "
         "order named is not the open one; nothing was stored), not_your_turn, "
         "deadline_passed, no_seat, resigned (the seat resigned: it orders no more), "
-        "not_started, game_finished, busy, conflict (the game's "
-        "state forbids it; the message says why); too_large (413); unsupported_media_type "
+        "not_started, game_finished, busy, extensions_capped, already_extended, "
+        "pauses_capped, nobody_to_remind, no_email (the organizer's tools), conflict (the "
+        "game's state forbids it; the message says why); too_large (413); unsupported_media_type "
         "(415); order_refused (422: the order itself; the message says what is allowed); "
         "throttled (429, with Retry-After)."
     )

@@ -7,7 +7,7 @@ with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form o
 
 from django.urls import path
 
-from games.api import views
+from games.api import organizer_views, views
 
 app_name = "games_api"
 
@@ -30,4 +30,11 @@ urlpatterns = [
     *route("games/<id:game_id>/orders/", views.OrderSubmitView.as_view(), "orders"),
     *route("games/<id:game_id>/log/", views.GameLogView.as_view(), "log"),
     *route("games/<id:game_id>/export/", views.GameExportView.as_view(), "export"),
+    # The organizer's tools (the game's organizer and staff).
+    *route("games/<id:game_id>/organizer/", organizer_views.OrganizerToolsView.as_view(), "organizer"),
+    *route("games/<id:game_id>/extend/", organizer_views.DeadlineExtendView.as_view(), "extend"),
+    *route("games/<id:game_id>/remind/", organizer_views.RemindView.as_view(), "remind"),
+    *route("games/<id:game_id>/pause/", organizer_views.PauseView.as_view(), "pause"),
+    *route("games/<id:game_id>/resume/", organizer_views.ResumeView.as_view(), "resume"),
+    *route("games/<id:game_id>/end/", organizer_views.GameEndView.as_view(), "end"),
 ]

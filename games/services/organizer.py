@@ -30,6 +30,12 @@ from games.services.queueing import enqueue_game_over_tasks
 MAX_EXTENSION_HOURS = 24 * 14
 # deadline_extend's refusal when the prompt's deadline was extended as often as allowed.
 EXTENSIONS_CAPPED = "extensions_capped"
+# deadline_extend's refusal of what the caller saw: the prompt it named was resolved, or
+# its deadline was extended since (a double click, an API client's retry).
+PROMPT_CLOSED = "prompt_closed"
+ALREADY_EXTENDED = "already_extended"
+# game_pause's refusal when the game was paused PAUSES_PER_DAY times in the last day.
+PAUSES_CAPPED = "pauses_capped"
 # Every pause or resume emails players, with the game's name (text the organizer chose)
 # in it: without a limit, pausing and resuming in a loop mailed them as often as an
 # organizer liked (a security audit; seat offers have limits of their own, handover.py).
@@ -115,13 +121,15 @@ def deadline_extend(
         if prompt_number is not None and prompt.number != prompt_number:
             raise GameStateError(
                 f"Prompt {prompt_number} was resolved before the extension arrived (prompt "
-                f"{prompt.number} is open now): nothing was extended."
+                f"{prompt.number} is open now): nothing was extended.",
+                code=PROMPT_CLOSED,
             )
         if extensions_seen is not None and prompt.extensions != extensions_seen:
             now = f" (now {local_time(prompt.deadline)})" if prompt.deadline else ""
             raise GameStateError(
                 f"The deadline of prompt {prompt.number} was just extended{now}: nothing more "
-                "was changed."
+                "was changed.",
+                code=ALREADY_EXTENDED,
             )
         if prompt.extensions >= cap:
             raise GameStateError(
@@ -240,6 +248,58 @@ def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, 
     }
 
 
+def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
+    """What the game's organizer tools can still do, for ``by`` (the organizer or staff;
+    the caller checks): the game's ``status``; the open ``prompt`` (its number, or None)
+    with its ``deadline`` (None while paused) and, while paused, ``remaining_seconds``
+    (what resuming gives back; negative in the grace); ``extensions`` of its deadline so
+    far and ``extensions_max``; ``pauses_left`` in the last day; the seats ``waiting``
+    for an order (public: the game page shows them), those ``reminded`` for this prompt
+    already and those ``unreachable`` by email; and ``can``, each tool's name to whether
+    the game's state allows it now. A read: each service decides again under the lock."""
+    from games.selectors import current_prompt
+    from games.services.notifications import mailable
+
+    cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
+    prompt = current_prompt(game=game)
+    running = game.status in (Game.Status.ACTIVE, Game.Status.PAUSED) and prompt is not None
+    now = timezone.now()
+    pauses_left = max(0, PAUSES_PER_DAY - len(_pauses_last_day(game, now))) if running else 0
+    waiting: list[str] = []
+    reminded: list[str] = []
+    unreachable: list[str] = []
+    fresh_mailable = False
+    if running:
+        owing, fresh, last, _sealed = _remind_targets(game=game, prompt=prompt, by=by)
+        waiting = [seat.name for seat in owing]
+        reminded = [seat.name for seat in owing if seat.name in last]
+        unreachable = [seat.name for seat in fresh if not mailable(seat.user)]
+        fresh_mailable = len(unreachable) < len(fresh)
+    paused = game.status == Game.Status.PAUSED
+    extensions = prompt.extensions if running else 0
+    return {
+        "status": game.status,
+        "prompt": prompt.number if running else None,
+        "deadline": prompt.deadline if running else None,
+        "remaining_seconds": (
+            round(prompt.paused_remaining_seconds or 0) if running and paused else None
+        ),
+        "extensions": extensions,
+        "extensions_max": cap,
+        "pauses_left": pauses_left,
+        "waiting": waiting,
+        "reminded": reminded,
+        "unreachable": unreachable,
+        "can": {
+            "extend": running and extensions < cap,
+            "remind": running and not paused and fresh_mailable,
+            "pause": running and not paused and pauses_left > 0,
+            "resume": running and paused,
+            "end": game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED),
+        },
+    }
+
+
 def game_remind(*, game: Game, by: Any) -> list[str]:
     """Email every active seat that still owes an order for the open prompt a reminder
     from the organizer, now (at most once per prompt and seat: a second click reminds
@@ -300,6 +360,15 @@ def _day_cap_reached(times: list, cap: int):  # noqa: ANN202 - a datetime or Non
     return times[len(times) - cap] + timedelta(days=1)
 
 
+def _pauses_last_day(game: Game, now: Any) -> list:
+    """When the game was paused in the day before ``now``, oldest first."""
+    return list(
+        LogEntry.objects.filter(game=game, kind="game_paused", created_at__gte=now - timedelta(days=1))
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+
+
 def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
     """Pause an active game: the deadline is suspended (its remaining time kept) and
     orders are refused until it resumes."""
@@ -311,19 +380,16 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only an active game can be paused.")
         now = timezone.now()
-        paused = list(
-            LogEntry.objects.filter(
-                game=game, kind="game_paused", created_at__gte=now - timedelta(days=1)
-            )
-            .order_by("created_at")
-            .values_list("created_at", flat=True)
-        )
+        paused = _pauses_last_day(game, now)
         again = _day_cap_reached(paused, PAUSES_PER_DAY)
         if again is not None:
-            raise ValidationError(
+            # A 409 over the API, as the extensions' cap is: the game's state (its recent
+            # pauses) refuses it, not the request.
+            raise GameStateError(
                 f"The game was paused {len(paused)} times in the last day, the limit: every "
                 f"pause and resume emails each seat. It can be paused again from "
-                f"{local_time(again)}; meanwhile you may extend the deadline."
+                f"{local_time(again)}; meanwhile you may extend the deadline.",
+                code=PAUSES_CAPPED,
             )
         prompt = _open_prompt(game)
         # Signed: paused in the grace after the deadline, what is left of the grace comes

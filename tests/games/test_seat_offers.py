@@ -316,8 +316,10 @@ def test_pauses_are_capped_a_day(game):
     for _ in range(organizer_services.PAUSES_PER_DAY):
         organizer_services.game_pause(game=game, by=game.organizer)
         organizer_services.game_resume(game=game, by=game.organizer)
-    with pytest.raises(ValidationError, match="paused 4 times in the last day, the limit"):
+    # A GameStateError (the API's 409 pauses_capped): the game's recent pauses refuse it.
+    with pytest.raises(GameStateError, match="paused 4 times in the last day, the limit") as refused:
         organizer_services.game_pause(game=game, by=game.organizer)
+    assert refused.value.code == "pauses_capped"
     game.refresh_from_db()
     assert game.status == "active"
     assert LogEntry.objects.filter(game=game, kind="game_paused").count() == 4
