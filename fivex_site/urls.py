@@ -9,7 +9,7 @@ from django.http import HttpResponseBadRequest
 from django.urls import URLPattern, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from fivex_site import views
+from fivex_site import account_close_views, views
 from fivex_site.converters import RowIdConverter
 from fivex_site.forms import AdminLoginForm
 from fivex_site.views import ApiDocsView
@@ -58,6 +58,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
+    path("account/close/", account_close_views.account_close_page, name="account_close"),
+    path("account/closed/", account_close_views.account_closed_page, name="account_closed"),
     path("admin/", admin.site.urls),
     *webhook_urls(),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,0 +1,200 @@
+"""A player closes their own account: what it holds now (``account_close_summary``, the
+confirmation page's list) and the closing itself (``account_close``).
+
+The player name stays: it is the seat's name in hash-chained game logs and in the ratings
+history, which cannot be rewritten, so the account row stays too, inactive, and nobody
+can take the name again (sign-up's rules find it taken). What is the player's own and in
+no game record goes: the addresses, the password, the settings, the keys to their games
+and the mail the site kept of them. Their games go on without them as a resignation
+leaves them."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from games.errors import ApplicationError, GameBusy
+
+logger = logging.getLogger(__name__)
+
+GOING_ON = ("active", "paused")
+
+
+class AccountClosed(ApplicationError):
+    """The account was closed already (a second click, another tab): nothing changes."""
+
+    default_code = "account_closed"
+
+
+@dataclass
+class ClosingSummary:
+    """What closing the account does: the seats it resigns and leaves, the seat offers it
+    declines, the registrations it withdraws, and what it organizes (which goes on)."""
+
+    resign: list[Any] = field(default_factory=list)  # Seat rows in games going on
+    leave: list[Any] = field(default_factory=list)  # Seat rows in games still forming
+    offers: list[Any] = field(default_factory=list)  # SeatOffer rows waiting for an answer
+    withdraw: list[Any] = field(default_factory=list)  # Registration rows, tournament open
+    organized_games: list[Any] = field(default_factory=list)
+    organized_tournaments: list[Any] = field(default_factory=list)
+
+
+def account_close_summary(*, user: Any) -> ClosingSummary:
+    """What ``user`` plays, has been offered, entered and organizes now: what closing the
+    account would resign, leave, decline, withdraw from, and leave running."""
+    from games.models import Game, Seat, SeatOffer
+    from tournaments.models import Registration, Tournament
+
+    seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
+    return ClosingSummary(
+        resign=list(seats.filter(status=Seat.Status.ACTIVE, game__status__in=GOING_ON)),
+        leave=list(seats.filter(game__status=Game.Status.FORMING)),
+        offers=list(
+            SeatOffer.objects.filter(
+                to_user=user, status=SeatOffer.Status.PENDING, game__status__in=GOING_ON
+            )
+            .select_related("game", "seat")
+            .order_by("game_id")
+        ),
+        withdraw=list(
+            Registration.objects.filter(user=user, status=Registration.Status.ACTIVE)
+            .exclude(tournament__status=Tournament.Status.CLOSED)
+            .select_related("tournament")
+            .order_by("tournament_id")
+        ),
+        organized_games=list(
+            Game.objects.filter(
+                organizer=user, status__in=(Game.Status.FORMING, *GOING_ON)
+            ).order_by("pk")
+        ),
+        organized_tournaments=list(
+            Tournament.objects.filter(organizer=user)
+            .exclude(status=Tournament.Status.CLOSED)
+            .order_by("pk")
+        ),
+    )
+
+
+@dataclass
+class Closed:
+    """What ``account_close`` did: the games resigned and left, the tournaments withdrawn
+    from (their titles, for the page that says so)."""
+
+    name: str
+    resigned: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
+
+
+def _each(rows: list[Any], act: Any) -> list[Any]:
+    """``act(row)`` for each row; a row whose game or tournament moved on meanwhile (over,
+    resigned already: an ApplicationError) is skipped. A game too busy to lock stops the
+    whole closing (GameBusy): the account is closed completely or not at all."""
+    done = []
+    for row in rows:
+        try:
+            act(row)
+        except GameBusy:
+            raise
+        except ApplicationError:
+            continue
+        done.append(row)
+    return done
+
+
+def account_close(*, user: Any) -> Closed:
+    """Close ``user``'s account, at the player's own request, in one transaction:
+
+    - the account is deactivated and its password made unusable: no login, and every
+      session of it (in any browser) is logged out at its next request; its API token,
+      calendar feed and seats' reply addresses stop working;
+    - its seats in games going on resign (``seat_resign``: logged ``seat_resigned``, its
+      default orders from then on), it leaves the games still forming (``game_leave``),
+      declines the seats offered to it and withdraws from the tournaments not closed
+      (``registration_withdraw``); what it organizes goes on (staff hold the organizer's
+      tools in every game);
+    - the emails still waiting to go to it are dropped (as ``account_deactivated`` does),
+      then its addresses (``User.email``, every allauth address), names, settings and
+      the mail the site kept to and from them are erased.
+
+    The player name stays, reserved: it is in the game logs and ratings. No address is
+    written to any log. Raises AccountClosed when the account is closed already, GameBusy
+    when a game stays locked (nothing changed then)."""
+    from allauth.account.models import EmailAddress
+
+    from fivex_site.accounts import account_deactivated
+    from games.models import PlayerSettings
+    from games.services.games import game_leave, seat_resign
+    from games.services.handover import seat_offer_decline
+    from games.services.players import calendar_feed_revoke
+    from games.services.seats import mail_tokens_rotate_for_user
+    from games.services.tokens import api_token_revoke
+    from tournaments.services.tournaments import registration_withdraw
+
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not user.is_active:
+            raise AccountClosed("This account is closed already: nothing was changed.")
+        addresses = sorted(
+            {user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)}
+            - {""}
+        )
+        # Inactive first: the notices the resignations send skip it (``mailable``).
+        user.is_active = False
+        user.set_unusable_password()
+        user.save(update_fields=["is_active", "password"])
+        api_token_revoke(user=user)
+        calendar_feed_revoke(user=user)
+        mail_tokens_rotate_for_user(user=user)
+
+        plans = account_close_summary(user=user)
+        resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))
+        left = _each(plans.leave, lambda seat: game_leave(game=seat.game, user=user))
+        _each(plans.offers, lambda offer: seat_offer_decline(offer=offer, by=user))
+        # After the resignations: a withdrawal tells the opponents of games the player
+        # still plays, and there are none left.
+        withdrawn = _each(
+            plans.withdraw, lambda reg: registration_withdraw(registration=reg, by=user)
+        )
+
+        # Queued before or by the steps above (an account email, a last notice).
+        for address in addresses:
+            account_deactivated(user=user, old_email=address)
+        _mail_erase(user=user, addresses=addresses)
+        EmailAddress.objects.filter(user=user).delete()
+        PlayerSettings.objects.filter(user=user).delete()
+        user.email = user.first_name = user.last_name = ""
+        user.save(update_fields=["email", "first_name", "last_name"])
+        # The account's id and public name only: never an address.
+        logger.info(
+            "account %s (%s) closed by its player: %d seat(s) resigned, %d left, %d tournament(s) withdrawn",
+            user.pk, user.get_username(), len(resigned), len(left), len(withdrawn),
+        )  # fmt: skip
+    return Closed(
+        name=user.get_username(),
+        resigned=[seat.game.title for seat in resigned],
+        left=[seat.game.title for seat in left],
+        withdrawn=[reg.tournament.name for reg in withdrawn],
+    )
+
+
+def _mail_erase(*, user: Any, addresses: list[str]) -> None:
+    """Delete the mail the site kept to and from the player (``MAIL_RETENTION_DAYS``
+    would, later): the emails sent to its addresses or failed for good (the ones dropped
+    just before among them), and the messages it sent in that were dealt with. A message
+    still to be read stays until it is (then refused: the account is closed) and pruned."""
+    from games.mail.models import InboundMail
+    from games.models import OutboxMessage
+    from games.services.retention import OUTBOX_DONE, inbound_done
+
+    to_them, from_them = Q(seat__user=user), Q(seat__user=user)
+    for address in addresses:
+        to_them |= Q(to__iexact=address)
+        from_them |= Q(sender__iexact=address) | Q(envelope_sender__iexact=address)
+    OutboxMessage.objects.filter(to_them, status__in=OUTBOX_DONE).delete()
+    InboundMail.objects.filter(from_them).filter(inbound_done()).delete()
