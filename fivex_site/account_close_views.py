@@ -72,4 +72,5 @@ def account_closed_page(request: HttpRequest) -> HttpResponse:
     the browser that closed it."""
     if request.user.is_authenticated:  # an open account (a new one, logged in since)
         return redirect("home")
-    return render(request, "account/closed.html", {"closed": request.session.get(CLOSED_KEY)})
+    # Read once: a later visitor of this browser (logged in and out since) is not told.
+    return render(request, "account/closed.html", {"closed": request.session.pop(CLOSED_KEY, None)})

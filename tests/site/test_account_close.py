@@ -248,3 +248,26 @@ def test_guessing_the_password_on_the_close_page_is_limited_as_logins_are(ann) -
     assert answer.status_code == 400 and "Too many failed login attempts" in answer.content.decode()
     ann.refresh_from_db()
     assert ann.is_active
+
+
+def test_the_closed_page_names_the_account_once_not_to_the_browsers_next_visitor(ann) -> None:
+    client = _logged_in(ann)
+    _close(client)
+    assert "Your account <strong>ann</strong> is closed" in client.get("/account/closed/").content.decode()
+    again = client.get("/account/closed/").content.decode()
+    assert "<strong>ann</strong>" not in again and "You are logged out" in again
+
+
+def test_a_league_administrator_cannot_enter_a_closed_account_in_a_tournament(ann) -> None:
+    # Regression: registration_add checked the organizer's right, not the player's account.
+    from tournaments.services.common import TournamentError
+
+    _close(_logged_in(ann))
+    ann.refresh_from_db()
+    admin = get_user_model().objects.create_user(username="root", password=PASSWORD, is_staff=True)
+    cup = tsvc.tournament_create(organizer=admin, name="Autumn cup", ruleset="6x5",
+                                 table_sizes=[2], rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=cup, by=admin)
+    with pytest.raises(TournamentError, match="closed account cannot be entered"):
+        tsvc.registration_add(tournament=cup, user=ann, by=admin)
+    assert not Registration.objects.filter(tournament=cup).exists()

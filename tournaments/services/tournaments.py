@@ -255,6 +255,10 @@ def registration_add(*, tournament: Tournament, user: Any, by: Any = None) -> Re
                     "another player takes a league administrator (the site's \"can add "
                     "registration\" permission)."
                 )
+            if not user.is_active:  # closed by its player, or deactivated by staff
+                raise TournamentError(
+                    f"{user}'s account is closed: a closed account cannot be entered."
+                )
         if tournament.status == Tournament.Status.CLOSED:
             raise TournamentError("This tournament is closed.")
         if tournament.status == Tournament.Status.DRAFT and by != tournament.organizer:
