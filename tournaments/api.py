@@ -30,7 +30,7 @@ from games.api.views import (
 )
 from games.errors import NotFound
 from tournaments import selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Bye, Round, Tournament
 from tournaments.standings import TIEBREAK_NAMES
 
 ERRORS = {
@@ -40,6 +40,9 @@ ERRORS = {
 
 
 _WHEN = game_serializers.WhenField()
+
+#: Where a table's result came from (``Table.result_source``; "" before it is in).
+RESULT_SOURCES = ("game", "organizer")
 
 
 def _when(value: Any) -> str | None:
@@ -54,7 +57,7 @@ def _url(name: str, *args: Any) -> str:
 class TournamentSummarySerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
-    ruleset = serializers.CharField()
+    ruleset = game_serializers.RulesetIdField()
     status = serializers.ChoiceField(choices=Tournament.Status.values)
     organizer = serializers.CharField()
     table_sizes = serializers.ListField(child=serializers.IntegerField())
@@ -87,7 +90,10 @@ class TableSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Best first; tied players share a group. Null until the result is in.",
     )
-    result_source = serializers.CharField(help_text='"game", "organizer" or "" (no result yet).')
+    result_source = serializers.ChoiceField(
+        choices=RESULT_SOURCES, allow_blank=True,
+        help_text='"game", "organizer" or "" (no result yet).',
+    )  # fmt: skip
     rated = serializers.BooleanField(
         help_text="False for a result entered for a game not played out (a forfeit): it counts "
         "in the standings, not in the ratings."
@@ -96,7 +102,7 @@ class TableSerializer(serializers.Serializer):
 
 class ByeSerializer(serializers.Serializer):
     player = serializers.CharField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Bye.Kind.choices)
     points = serializers.FloatField()
 
 

@@ -64,10 +64,21 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.closed_inputs",
         "games.api.schema.conditional_gets",
     ],
+    # Every closed set of codes an answer holds is an enum of its own, named here (a name
+    # that stays when another field of the same name appears; drf-spectacular warns of a
+    # set it has to name itself). Each must be the field's choices, labels included.
     "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "games.api.error_codes.ERROR_CODE_CHOICES",
         "GameStatusEnum": "games.models.Game.Status",
+        "GameOverStatusEnum": "games.api.serializers.GAME_OVER_STATUS_CHOICES",
         "SeatStatusEnum": "games.models.Seat.Status",
+        "OrderSourceEnum": "games.models.SealedOrder.Source",
+        "RulesetEnum": "engine.ids",
+        "ExportFormatEnum": "games.api.serializers.EXPORT_FORMATS",
         "TournamentStatusEnum": ["draft", "open", "running", "closed"],
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "ByeKindEnum": "tournaments.models.Bye.Kind",
+        "ResultSourceEnum": "tournaments.api.RESULT_SOURCES",
     },
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

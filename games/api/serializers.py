@@ -11,9 +11,27 @@ from rest_framework import serializers
 from rest_framework.utils import html
 
 import engine
-from games.models import Game, Seat
+from games.api.error_codes import ERROR_CODE_CHOICES
+from games.models import Game, SealedOrder, Seat
 
 ORDER_MAX_LENGTH = 4000
+
+# Closed sets the schema names as enums (``SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]``
+# points here, so each keeps its name): the statuses of a game that is over, as an export
+# has them, and the export's formats.
+GAME_OVER_STATUS_CHOICES = tuple(
+    (value, label) for value, label in Game.Status.choices
+    if value in (Game.Status.FINISHED, Game.Status.ABANDONED)
+)  # fmt: skip
+EXPORT_FORMATS = ("fivex-game-log/1",)
+
+
+class RulesetIdField(serializers.ChoiceField):
+    """A ruleset's id: one of the engine's (``RulesetEnum`` in the schema). An answer's
+    value is written as it is, as a CharField would."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=engine.ids(), **kwargs)
 
 
 # --- inputs -----------------------------------------------------------------------
@@ -102,7 +120,7 @@ class OptionsField(serializers.DictField):
 
 
 class GameCreateInputSerializer(StrictInputSerializer):
-    ruleset = serializers.ChoiceField(choices=[])
+    ruleset = RulesetIdField()
     name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
     seats_count = serializers.IntegerField(min_value=2, max_value=12)
     options = OptionsField(required=False, default=dict)
@@ -141,10 +159,6 @@ class GameCreateInputSerializer(StrictInputSerializer):
     early_resolution_delay_seconds = serializers.IntegerField(
         min_value=0, max_value=24 * 3600, required=False
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = engine.ids()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
@@ -255,7 +269,7 @@ class SeatSerializer(serializers.Serializer):
 class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
-    ruleset = serializers.CharField()
+    ruleset = RulesetIdField()
     options = serializers.JSONField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seats_count = serializers.IntegerField()
@@ -357,8 +371,8 @@ class GameCreatedSerializer(GameSerializer):
 class GameBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
-    ruleset = serializers.CharField()
-    status = serializers.CharField()
+    ruleset = RulesetIdField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     ranking = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
         allow_null=True,
@@ -396,7 +410,8 @@ class ReceiptSerializer(serializers.Serializer):
     prompt = serializers.IntegerField()
     submitted_at = WhenField()
     text = serializers.CharField()
-    source = serializers.CharField(
+    source = serializers.ChoiceField(
+        choices=SealedOrder.Source.choices,
         help_text="How the order came in: web, api, email; default (a no-show or resigned"
         " seat's default order) or forced (entered for the seat: its only legal order, or one no choice would change)."
     )
@@ -484,13 +499,13 @@ class ExportGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     public_id = serializers.CharField()
     name = serializers.CharField()
-    ruleset = serializers.CharField()
+    ruleset = RulesetIdField()
     engine_version = serializers.CharField()
     options = serializers.DictField(help_text="The ruleset's options as the game was created.")
     setup = serializers.DictField(
         allow_null=True, help_text="The fixed set-up the game was created with, if any."
     )
-    status = serializers.CharField(help_text="finished or abandoned")
+    status = serializers.ChoiceField(choices=GAME_OVER_STATUS_CHOICES, help_text="finished or abandoned")
     players = serializers.ListField(child=serializers.CharField(), help_text="In seating order.")
     seed = serializers.IntegerField(allow_null=True, help_text="The RNG seed, revealed.")
     seed_salt = serializers.CharField(allow_null=True)
@@ -506,7 +521,7 @@ class ExportGameSerializer(serializers.Serializer):
 class ExportSerializer(serializers.Serializer):
     """A game that is over, whole: verifiable offline with ``python -m engine verify``."""
 
-    format = serializers.CharField(help_text="``fivex-game-log/1``")
+    format = serializers.ChoiceField(choices=EXPORT_FORMATS, help_text="``fivex-game-log/1``")
     game = ExportGameSerializer()
     entries = LogEntrySerializer(many=True)
     final_state = serializers.DictField(
@@ -521,17 +536,10 @@ class PingSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     """Every refusal: a code for programs and a message for people."""
 
-    error = serializers.CharField(
-        help_text="What went wrong, for programs: invalid, parse_error, bad_request (400); "
-        "not_authenticated, authentication_failed (401); forbidden (403); not_found (404); "
-        "method_not_allowed (405); not_acceptable (406); 409: prompt_closed (the prompt the "
-        "order named is not the open one; nothing was stored), not_your_turn, "
-        "deadline_passed, no_seat, resigned (the seat resigned: it orders no more), "
-        "not_started, game_finished, busy, extensions_capped, already_extended, "
-        "pauses_capped, nobody_to_remind, no_email (the organizer's tools), conflict (the "
-        "game's state forbids it; the message says why); too_large (413); unsupported_media_type "
-        "(415); order_refused (422: the order itself; the message says what is allowed); "
-        "throttled (429, with Retry-After)."
+    error = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES,
+        help_text="What went wrong, for programs: one of these codes, each with the HTTP "
+        "status it comes with and what it means (the API answers no other).",
     )
     message = serializers.CharField(help_text="For people: what was refused and why.")
     fields = serializers.DictField(
@@ -554,7 +562,7 @@ class RulesetSerializer(serializers.Serializer):
     """A game the server plays: what ``POST /api/games/`` takes as ``ruleset`` and
     ``options``."""
 
-    id = serializers.CharField(help_text="The ruleset's id, as games name it.")
+    id = RulesetIdField(help_text="The ruleset's id, as games name it.")
     name = serializers.CharField()
     version = serializers.CharField(help_text="The engine version new games get.")
     players = serializers.ListField(
