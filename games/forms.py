@@ -346,3 +346,24 @@ def replace_confirm_label(seat: Any, at_once: bool = False) -> str:
         f"Yes, offer {seat.name}'s seat to the new player; if they accept, {seat.user} "
         "cannot come back"
     )
+
+
+def handover_player(text: Any, *, staff: bool) -> Any:
+    """The account a seat is handed (or offered) to, named as the organizer's replace form
+    takes it: a player name, whatever its case, or for a site administrator (``staff``)
+    also an email address. A closed or deactivated account is nobody. Raises
+    games.errors.ValidationError with the form's words when nobody is found."""
+    from games import selectors
+    from games.errors import ValidationError
+
+    new_user = selectors.player_by_name_or_email(text=text, emails=staff)
+    if new_user is not None:
+        return new_user
+    if "@" in str(text or "") and not staff:
+        raise ValidationError(selectors.NAME_NOT_ADDRESS)
+    nobody = (
+        "There is no player with that name or email address."
+        if staff
+        else "There is no player with that name."
+    )
+    raise ValidationError(nobody + selectors.did_you_mean(text))

@@ -30,8 +30,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "orders": _rate("API_ORDERS_RATE", "120/min"),
         "games_create": _rate("API_GAMES_CREATE_RATE", "60/hour"),
-        # The organizer's tools (extend, remind, pause, resume, end), each capped by its
-        # service too: this bounds a script's calls, a tournament's many tables included.
+        # The organizer's tools (extend, remind, pause, resume, end, privacy, a seat's
+        # offer, handover and withdrawal), each capped by its service too: this bounds a
+        # script's calls, a tournament's many tables included.
         "organizer": _rate("API_ORGANIZER_RATE", "120/min"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
@@ -72,6 +73,8 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "GameOverStatusEnum": "games.api.serializers.GAME_OVER_STATUS_CHOICES",
         "SeatStatusEnum": "games.models.Seat.Status",
+        "SeatOfferStatusEnum": "games.models.SeatOffer.Status",
+        "OfferedAsEnum": "games.api.handover_serializers.OFFERED_AS",
         "OrderSourceEnum": "games.models.SealedOrder.Source",
         "RulesetEnum": "engine.ids",
         "ExportFormatEnum": "games.api.serializers.EXPORT_FORMATS",

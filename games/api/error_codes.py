@@ -56,6 +56,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "missing ones were reminded already"),
     ErrorCode("no_email", 409, "an organizer's reminder: the players to remind have no email "
               "address"),
+    ErrorCode("offer_closed", 409, "a seat offer no longer stands: answered (accepting twice "
+              "meets it), withdrawn, lapsed, or its game is over; nothing was changed"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),
     ErrorCode("unsupported_media_type", 415, "the body is neither JSON nor form-encoded (no "
               "endpoint takes files)"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import StrictCharField, StrictInputSerializer, WhenField
+from games.api.handover_serializers import OrganizerOfferSerializer
+from games.api.serializers import SeatSerializer, StrictCharField, StrictInputSerializer, WhenField
 from games.forms import (
     EXTEND_HOURS_MAX,
     EXTEND_HOURS_MESSAGES,
@@ -85,6 +86,8 @@ class ToolsAllowedSerializer(serializers.Serializer):
     pause = serializers.BooleanField()
     resume = serializers.BooleanField()
     end = serializers.BooleanField()
+    offer = serializers.BooleanField(help_text="Offer (or, staff, hand over) a seat: in progress.")
+    privacy = serializers.BooleanField(help_text="Make the game private or public: before the start.")
 
 
 class OrganizerToolsSerializer(serializers.Serializer):
@@ -93,6 +96,7 @@ class OrganizerToolsSerializer(serializers.Serializer):
 
     game = serializers.IntegerField(help_text="The game's id.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
+    private = serializers.BooleanField(help_text="Whether the game is private.")
     prompt = serializers.IntegerField(
         allow_null=True, help_text="The open prompt's number; null when none is open."
     )
@@ -120,6 +124,14 @@ class OrganizerToolsSerializer(serializers.Serializer):
         help_text="Of those, the seats not reminded that no email reaches (no address, a "
         "deactivated account).",
     )
+    seats = SeatSerializer(
+        many=True,
+        help_text="The seats as they are held now (a replaced player's old seat left out), "
+        "with the ``position`` a seat's offer or handover names.",
+    )
+    offers = OrganizerOfferSerializer(
+        many=True, help_text="The seat offers still waiting for their players' answers."
+    )
     can = ToolsAllowedSerializer()
 
 
@@ -129,3 +141,16 @@ class RemindedSerializer(OrganizerToolsSerializer):
     reminded_now = serializers.ListField(
         child=serializers.CharField(), help_text="The seats this call emailed a reminder."
     )
+
+
+class OfferedSerializer(OrganizerToolsSerializer):
+    """The offer made (or the same one, made before), and the game as its organizer's tools
+    see it now."""
+
+    offer = OrganizerOfferSerializer(help_text="The offer, waiting for the player's answer.")
+
+
+class HandedSerializer(OrganizerToolsSerializer):
+    """The seat as its new player holds it, and the game as its organizer's tools see it now."""
+
+    seat = SeatSerializer(help_text="The seat, now its new player's.")

@@ -1,5 +1,6 @@
 """The organizer's tools over the API: extend the open prompt's deadline, remind the
-seats still to order, pause, resume and end a game, as the organizer's panel does
+seats still to order, pause, resume and end a game, make it private or public before the
+start (a seat's handover: games.api.handover_views), as the organizer's panel does
 (games.views.actions.organizer_action), through the same services with the same caps,
 checks and messages. The game's organizer and staff only.
 
@@ -19,6 +20,7 @@ from rest_framework.response import Response
 from games import selectors
 from games.api import organizer_serializers as o
 from games.api import serializers as s
+from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
 from games.api.views import (
     BODY_ERRORS,
     ERRORS,
@@ -28,7 +30,7 @@ from games.api.views import (
     _no_query,
 )
 from games.errors import PermissionDenied
-from games.models import Game
+from games.models import Game, Seat
 from games.services import organizer as organizer_services
 
 
@@ -82,7 +84,13 @@ class OrganizerBaseView(BaseAPIView):
         """What the tools can still do, read after the call."""
         game = self.game(game_id)
         state = organizer_services.tools_state(game=game, by=request.user)
-        return Response(serializer({"game": game.pk, **state, **extra}).data)
+        offers = [organizer_offer(offer) for offer in selectors.seat_offers_waiting(game=game)]
+        seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).select_related("user")
+        data = {
+            "game": game.pk, "private": game.is_private, **state, "seats": list(seats), "offers": offers,
+            **extra,
+        }  # fmt: skip
+        return Response(serializer(data).data)
 
 
 class OrganizerToolsView(OrganizerBaseView):
@@ -202,4 +210,23 @@ class GameEndView(OrganizerBaseView):
         data_in = o.EndInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
         organizer_services.game_end(game=game, by=request.user, reason=data_in.validated_data["reason"])
+        return self.tools(request, game_id)
+
+
+class PrivacyView(OrganizerBaseView):
+    """Before the start, make the game private (joined by its invitation link only, its
+    pages shown to its players) or public (listed among the open games). Setting what it
+    is already changes nothing (and logs nothing)."""
+
+    @_tool_schema(
+        PrivacyInputSerializer,
+        "conflict (the game has started: only a game not started can change its privacy).",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = self.organized_game(request, game_id)
+        data_in = PrivacyInputSerializer(data=request.data)
+        data_in.is_valid(raise_exception=True)
+        organizer_services.game_privacy_set(
+            game=game, by=request.user, private=data_in.validated_data["private"]
+        )
         return self.tools(request, game_id)

@@ -7,7 +7,7 @@ with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form o
 
 from django.urls import path
 
-from games.api import organizer_views, views
+from games.api import handover_views, organizer_views, views
 
 app_name = "games_api"
 
@@ -37,4 +37,25 @@ urlpatterns = [
     *route("games/<id:game_id>/pause/", organizer_views.PauseView.as_view(), "pause"),
     *route("games/<id:game_id>/resume/", organizer_views.ResumeView.as_view(), "resume"),
     *route("games/<id:game_id>/end/", organizer_views.GameEndView.as_view(), "end"),
+    *route("games/<id:game_id>/privacy/", organizer_views.PrivacyView.as_view(), "privacy"),
+    *route(
+        "games/<id:game_id>/seats/<int:position>/offer/",
+        handover_views.SeatOfferView.as_view(),
+        "seat_offer",
+    ),
+    *route(
+        "games/<id:game_id>/seats/<int:position>/replace/",
+        handover_views.SeatReplaceView.as_view(),
+        "seat_replace",
+    ),
+    *route(
+        "games/<id:game_id>/offers/<id:offer_id>/withdraw/",
+        handover_views.OfferWithdrawView.as_view(),
+        "offer_withdraw",
+    ),
+    # The player offered a seat.
+    *route("offers/", handover_views.MyOffersView.as_view(), "offers"),
+    *route("offers/<id:offer_id>/", handover_views.MyOfferView.as_view(), "offer"),
+    *route("offers/<id:offer_id>/accept/", handover_views.OfferAcceptView.as_view(), "offer_accept"),
+    *route("offers/<id:offer_id>/decline/", handover_views.OfferDeclineView.as_view(), "offer_decline"),
 ]

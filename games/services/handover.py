@@ -37,6 +37,12 @@ OFFERS_PER_PLAYER_PER_DAY = 3
 # ... and to one player from all games at once (games are easy to make).
 OFFERS_TO_A_PLAYER_PER_DAY = 5
 
+#: The code of an answer to an offer that no longer stands (answered, withdrawn, lapsed,
+#: its game over): a retry of an acceptance that went through meets it (409 over the API).
+OFFER_CLOSED = "offer_closed"
+#: Why a seat of a game not in progress cannot be handed over (the API says it too).
+NOT_IN_PROGRESS = "Players can only be replaced in a game in progress."
+
 
 def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -> Seat:
     """Hand a seat to another player: the old seat row becomes ``replaced`` (its mail
@@ -126,7 +132,7 @@ def _check_handover(*, game: Game, old: Seat, new_user: Any, by: Any) -> None:
     """Whether seat ``old`` may go to ``new_user`` (handed by ``by``): raises
     GameStateError or ValidationError with the reason if not."""
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-        raise GameStateError("Players can only be replaced in a game in progress.")
+        raise GameStateError(NOT_IN_PROGRESS)
     if old.status == Seat.Status.REPLACED:
         raise GameStateError("This seat has already been handed to another player.")
     if getattr(new_user, "pk", None) == game.organizer_id and not getattr(by, "is_staff", False):
@@ -275,6 +281,11 @@ def offer_days() -> int:
     return int(getattr(settings, "GAMES_SEAT_OFFER_DAYS", 7))
 
 
+def offer_lapses_at(offer: SeatOffer) -> Any:
+    """When ``offer``, unanswered, lapses: ``offer_days`` after it was made."""
+    return offer.created_at + timedelta(days=offer_days())
+
+
 def seat_offers_expire(*, now: Any = None) -> int:
     """Close the offers left unanswered ``offer_days`` days (the beat, hourly): the player
     offered and the one who offered are told, and the log says so (an offer waited
@@ -303,12 +314,15 @@ def _pending_offer(offer: SeatOffer) -> SeatOffer:
     offer = SeatOffer.objects.select_related("seat", "to_user", "by").get(pk=offer.pk)
     offer.game = game
     if offer.status != SeatOffer.Status.PENDING:
-        raise GameStateError(f"This offer was {offer.status} already: nothing was changed.")
+        raise GameStateError(
+            f"This offer was {offer.status} already: nothing was changed.", code=OFFER_CLOSED
+        )
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-        raise GameStateError("This game is over: the offer no longer stands.")
+        raise GameStateError("This game is over: the offer no longer stands.", code=OFFER_CLOSED)
     if offer.created_at < timezone.now() - timedelta(days=offer_days()):
         raise GameStateError(
-            f"This offer lapsed: nobody answered it within {offer_days()} days. Nothing was changed."
+            f"This offer lapsed: nobody answered it within {offer_days()} days. Nothing was changed.",
+            code=OFFER_CLOSED,
         )
     return offer
 

@@ -256,7 +256,8 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
     far and ``extensions_max``; ``pauses_left`` in the last day; the seats ``waiting``
     for an order (public: the game page shows them), those ``reminded`` for this prompt
     already and those ``unreachable`` by email; and ``can``, each tool's name to whether
-    the game's state allows it now. A read: each service decides again under the lock."""
+    the game's state allows it now (``offer``: handing a seat over, ``privacy``: making
+    the game private or public). A read: each service decides again under the lock."""
     from games.selectors import current_prompt
     from games.services.notifications import mailable
 
@@ -296,6 +297,8 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
             "pause": running and not paused and pauses_left > 0,
             "resume": running and paused,
             "end": game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED),
+            "offer": game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
+            "privacy": game.status == Game.Status.FORMING,
         },
     }
 

@@ -17,7 +17,13 @@ from django.utils.html import format_html
 
 from games import selectors
 from games.errors import ApplicationError, NotFound, PermissionDenied
-from games.forms import DeadlineExtendForm, GameEndForm, OrderForm, SeatReplaceForm
+from games.forms import (
+    DeadlineExtendForm,
+    GameEndForm,
+    OrderForm,
+    SeatReplaceForm,
+    handover_player,
+)
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.presentation import and_list
 from games.services import games as game_services
@@ -314,23 +320,13 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
         if not form.is_valid():
             _refuse(request, game, action, _form_text(form))
         else:
-            who = form.cleaned_data["username"]
-            new_user = selectors.player_by_name_or_email(text=who, emails=request.user.is_staff)
-            if new_user is None and "@" in who and not request.user.is_staff:
-                _refuse(request, game, action, selectors.NAME_NOT_ADDRESS)
-            elif new_user is None:
-                _refuse(
-                    request, game, action,
-                    ("There is no player with that name or email address."
-                     if request.user.is_staff
-                     else "There is no player with that name.") + selectors.did_you_mean(who),
-                )  # fmt: skip
-            elif request.user.is_staff:  # a site administrator hands it over at once
-                seat = form.seats[form.cleaned_data["seat"]]
+            # Nobody by that name: a ValidationError, the form kept (``organizer_action``).
+            new_user = handover_player(form.cleaned_data["username"], staff=request.user.is_staff)
+            seat = form.seats[form.cleaned_data["seat"]]
+            if request.user.is_staff:  # a site administrator hands it over at once
                 handover.seat_replace(seat=seat, new_user=new_user, by=request.user)
                 messages.success(request, f"Seat {seat.name} now belongs to {new_user}.")
             else:
-                seat = form.seats[form.cleaned_data["seat"]]
                 handover.seat_offer(seat=seat, new_user=new_user, by=request.user)
                 messages.success(
                     request,

@@ -61,7 +61,10 @@ def test_extend_pushes_the_deadline_back_and_logs_who_did_it(table):
     assert (body["game"], body["status"], body["prompt"]) == (game.pk, "active", 1)
     assert body["deadline"] == prompt.deadline.isoformat().replace("+00:00", "Z")
     assert (body["extensions"], body["extensions_max"]) == (1, 3)
-    assert body["can"] == {"extend": True, "remind": True, "pause": True, "resume": False, "end": True}
+    assert body["can"] == {
+        "extend": True, "remind": True, "pause": True, "resume": False, "end": True,
+        "offer": True, "privacy": False,
+    }  # fmt: skip
     (entry,) = entries(game, "deadline_extended")
     assert entry.payload["hours"] == 5 and entry.payload["reason"] == "holiday"
     assert (entry.payload["by"], entry.payload["as"]) == ("organizer", "organizer")
@@ -164,7 +167,10 @@ def test_staff_pauses_and_resumes_and_the_log_says_staff(table):
     body = paused.json()
     assert body["status"] == "paused" and body["deadline"] is None
     assert left - 60 < body["remaining_seconds"] <= left + 1 and body["pauses_left"] == 3
-    assert body["can"] == {"extend": True, "remind": False, "pause": False, "resume": True, "end": True}
+    assert body["can"] == {
+        "extend": True, "remind": False, "pause": False, "resume": True, "end": True,
+        "offer": True, "privacy": False,
+    }  # fmt: skip
     assert Game.objects.get(pk=game.pk).status == Game.Status.PAUSED
     (entry,) = entries(game, "game_paused")
     assert (entry.payload["by"], entry.payload["as"], entry.payload["reason"]) == ("sam", "staff", "server move")
@@ -281,7 +287,10 @@ def test_a_game_not_started_can_only_be_cancelled():
     organizer = token_client(org)
     tools = organizer.get(url(game, "organizer")).json()
     assert tools["status"] == "forming" and tools["prompt"] is None and tools["waiting"] == []
-    assert tools["can"] == {"extend": False, "remind": False, "pause": False, "resume": False, "end": True}
+    assert tools["can"] == {
+        "extend": False, "remind": False, "pause": False, "resume": False, "end": True,
+        "offer": False, "privacy": True,
+    }  # fmt: skip
     for tool in ("extend", "remind", "pause", "resume"):
         assert_error(organizer.post(url(game, tool), a_body(tool), format="json"), 409, "conflict")
     answer = organizer.post(url(game, "end"), {"confirm": True}, format="json")
