@@ -30,7 +30,7 @@ The exact formulas, so anyone can re-check a game without our code:
   (big-endian) of ``sha256("fivex-seating:" + decimal_seed)``, a stream the engine never
   deals from; 1 (logs without the key) is ``shuffled(engine.rng.seed_state(seed), names)``.
 
-An export (``games.selectors.game_export``) is
+An export (``games.selectors_log.game_export``) is
 ``{"format": "fivex-game-log/1", "game": {...}, "entries": [...], "final_state": {...}}``;
 :func:`verify_export` checks every hash link, every commitment against the revealed
 text and salt, the seed, the set-up and the seating, then replays the game with the engine and

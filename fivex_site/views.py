@@ -26,7 +26,8 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html", {"games": None})
     from games.models import Seat
-    from games.selectors import OVER, games_for_user, orders_needed
+    from games.selectors import OVER
+    from games.selectors_lists import games_for_user, orders_needed
     from tournaments.selectors import tournaments_for_user
 
     needed = orders_needed(user=request.user)

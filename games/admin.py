@@ -268,7 +268,7 @@ class LogEntryAdmin(ReadOnlyAdmin):
     def public_payload(self, obj: LogEntry) -> str:
         import json
 
-        from games.selectors import log_entry_public
+        from games.selectors_log import log_entry_public
 
         payload = log_entry_public(entry=obj)["payload"]
         return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)

@@ -353,17 +353,17 @@ def handover_player(text: Any, *, staff: bool) -> Any:
     takes it: a player name, whatever its case, or for a site administrator (``staff``)
     also an email address. A closed or deactivated account is nobody. Raises
     games.errors.ValidationError with the form's words when nobody is found."""
-    from games import selectors
+    from games import selectors_players
     from games.errors import ValidationError
 
-    new_user = selectors.player_by_name_or_email(text=text, emails=staff)
+    new_user = selectors_players.player_by_name_or_email(text=text, emails=staff)
     if new_user is not None:
         return new_user
     if "@" in str(text or "") and not staff:
-        raise ValidationError(selectors.NAME_NOT_ADDRESS)
+        raise ValidationError(selectors_players.NAME_NOT_ADDRESS)
     nobody = (
         "There is no player with that name or email address."
         if staff
         else "There is no player with that name."
     )
-    raise ValidationError(nobody + selectors.did_you_mean(text))
+    raise ValidationError(nobody + selectors_players.did_you_mean(text))

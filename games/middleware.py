@@ -26,7 +26,7 @@ class PlayerTimeZoneMiddleware:
         # API wrote a signed-in player's times in the player's zone.
         if request.path_info.startswith(_SKIPPED) or not request.user.is_authenticated:
             return self.get_response(request)
-        from games.selectors import chosen_time_zone, time_zone_of
+        from games.selectors_players import chosen_time_zone, time_zone_of
 
         zone = time_zone_of(user=request.user)
         request.player_time_zone = zone.key if chosen_time_zone(user=request.user) else ""

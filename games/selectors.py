@@ -1,37 +1,25 @@
-"""Reads of the games room. Everything shown to a player is built from the engine's
-per-seat view and ``events_for``; sealed orders of other seats never appear here
-before the game is over (their commitments do)."""
+"""Reads of one game: finding it and who may see it, its seats and their handovers, its
+open prompt and state, and the per-seat and spectator views its page, the API and the
+emails show. Everything shown to a player is built from the engine's per-seat view and
+``events_for``; sealed orders of other seats never appear here before the game is over
+(their commitments do). The lists of games are read in games.selectors_lists, the log
+and export in games.selectors_log, players (names, time zones) in games.selectors_players."""
 
 from __future__ import annotations
 
 import functools
-import re
 import secrets
-import unicodedata
-import zoneinfo
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Subquery
 
 from engine.base import events_for
-from games.errors import GameStateError, NotFound
+from games.errors import NotFound
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer, StateSnapshot
-from games.services.audit import log_time, setup_salt
 
 OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
 RECENT_EVENTS_PROMPTS = 1
-
-
-def games_for_user(*, user: Any) -> QuerySet[Game]:
-    """Games where the user holds (or held) a seat or is the organizer, newest first."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return Game.objects.none()
-    # The seats as a subquery, not a join: "seat's user OR organizer" across a join
-    # kept PostgreSQL from the seats' user index (a scan of every seat and game of the
-    # site) and needed DISTINCT.
-    seated = Seat.objects.filter(user=user).values("game_id")
-    return Game.objects.filter(Q(pk__in=seated) | Q(organizer=user)).order_by("-created_at", "-id")
 
 
 def orders_entered_for(*, game: Game, seat_name: str) -> dict[int, dict[str, str]]:
@@ -57,30 +45,6 @@ def orders_entered_for(*, game: Game, seat_name: str) -> dict[int, dict[str, str
     return out
 
 
-def seated_counts(*, games: list[Game]) -> dict[int, int]:
-    """Game id -> the number of its seats that are held (a replaced seat is not), in one
-    query for a whole list of games."""
-    rows = (
-        Seat.objects.filter(game_id__in=[g.pk for g in games])
-        .exclude(status=Seat.Status.REPLACED)
-        .values("game_id")
-        .annotate(n=Count("id"))
-        .values_list("game_id", "n")
-    )
-    return {game.pk: 0 for game in games} | dict(rows)
-
-
-def resumptions(*, game_ids: list[int]) -> dict[tuple[int, int], int]:
-    """(game id, prompt number) -> how often the game was resumed while that prompt was
-    open (each resumption moved its deadline), for the games listed; one query."""
-    out: dict[tuple[int, int], int] = {}
-    for key in LogEntry.objects.filter(game_id__in=game_ids, kind="game_resumed").values_list(
-        "game_id", "payload__prompt"
-    ):
-        out[key] = out.get(key, 0) + 1
-    return out
-
-
 def ended_by(*, game: Game) -> str:
     """Who ended the game early, as its page says it: "the organizer", or "a site
     administrator (name)" when its ``game_ended`` entry says staff did (entries before
@@ -90,117 +54,6 @@ def ended_by(*, game: Game) -> str:
     if payload.get("as") == "staff" and payload.get("by"):
         return f"a site administrator ({payload['by']})"
     return "the organizer"
-
-
-def my_places(*, user: Any, games: list[Game]) -> dict[int, str]:
-    """Game id -> where the user's seat finished ("2nd of 3", "tied 1st of 4"), for the
-    games of the list that are over with a ranking (one query)."""
-    from games.presentation import place_of
-
-    over = {g.pk: g for g in games if g.status in GAME_OVER and g.ranking}
-    if not over or not getattr(user, "is_authenticated", False):
-        return {}
-    seats = (
-        Seat.objects.filter(game_id__in=list(over), user=user)
-        .exclude(status=Seat.Status.REPLACED)
-        .values_list("game_id", "name")
-    )
-    places = {gid: place_of(over[gid].ranking, name) for gid, name in seats}
-    return {gid: place for gid, place in places.items() if place}
-
-
-def orders_needed(*, user: Any) -> dict[int, Prompt]:
-    """The user's active games whose open prompt waits for an order from the user's
-    (active) seat and has none of the player's yet: game id -> that prompt (its deadline,
-    its phase). A default order does not count as the player's: it stands in for a seat
-    that resigned, and the player a handover gave that seat to chooses for itself."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return {}
-    seats = dict(
-        Seat.objects.filter(user=user, status=Seat.Status.ACTIVE, game__status=Game.Status.ACTIVE)
-        .values_list("game_id", "name")
-    )
-    if not seats:
-        return {}
-    waiting = {
-        p.game_id: p
-        for p in Prompt.objects.filter(game_id__in=seats, status=Prompt.Status.OPEN)
-        if seats[p.game_id] in (p.pending or [])
-    }
-    ordered = set(
-        SealedOrder.objects.filter(prompt__in=list(waiting.values()), is_current=True)
-        .exclude(source=SealedOrder.Source.DEFAULT)
-        .values_list("prompt__game_id", "seat_name")
-    )
-    return {g: p for g, p in waiting.items() if (g, seats[g]) not in ordered}
-
-
-_CALENDAR_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
-
-
-def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Each game's open prompt and the pending seats that have sealed no order yet (a
-    resigned seat's default and a forced order count as in), in two queries whatever
-    the number of games: ``{game_id: {"prompt": Prompt, "waiting": [seat names]}}``.
-    Who has sealed is public (the game page shows it); what is sealed is not read."""
-    out: dict[int, dict[str, Any]] = {}
-    prompts = (
-        Prompt.objects.filter(game_id__in=[g for g in game_ids if g], status=Prompt.Status.OPEN)
-        .exclude(game__status__in=GAME_OVER)  # a game ended early leaves its prompt open
-        .order_by("game_id", "number")
-    )
-    for prompt in prompts:
-        out[prompt.game_id] = {"prompt": prompt, "waiting": list(prompt.pending)}  # newest last
-    sealed = SealedOrder.objects.filter(
-        prompt_id__in=[o["prompt"].pk for o in out.values()], is_current=True
-    ).values_list("prompt__game_id", "seat_name")
-    for game_id, name in sealed:
-        if name in out[game_id]["waiting"]:
-            out[game_id]["waiting"].remove(name)
-    return out
-
-
-def calendar_owner(*, token: Any) -> Any:
-    """The user whose calendar feed address holds ``token``, or None."""
-    from games.models import PlayerSettings
-    from games.services.players import calendar_digest
-
-    if not isinstance(token, str) or not _CALENDAR_TOKEN_RE.fullmatch(token):
-        return None  # not one we make (a NUL would be a database error on PostgreSQL)
-    row = (
-        PlayerSettings.objects.filter(calendar_digest=calendar_digest(token))
-        .select_related("user")
-        .first()
-    )
-    return row.user if row is not None and row.user.is_active else None
-
-
-def open_games() -> QuerySet[Game]:
-    """Public games still forming, newest first."""
-    return (
-        Game.objects.filter(status=Game.Status.FORMING, is_private=False)
-        .select_related("organizer")  # the games list names each one's organizer
-        .order_by("-created_at", "-id")
-    )
-
-
-def watchable_games() -> QuerySet[Game]:
-    """Public games being played (active or paused), the most recently started first:
-    anyone may watch them (the spectator's view)."""
-    return Game.objects.filter(
-        status__in=(Game.Status.ACTIVE, Game.Status.PAUSED), is_private=False
-    ).order_by("-started_at", "-id")
-
-
-def finished_public_games() -> QuerySet[Game]:
-    """Public games that were played and are over, the most recently ended first: their
-    results, pages and logs are anyone's to read (they dropped out of every list once
-    over: a game-end audit)."""
-    return Game.objects.filter(
-        status__in=(Game.Status.FINISHED, Game.Status.ABANDONED),
-        is_private=False,
-        started_at__isnull=False,
-    ).order_by("-finished_at", "-id")
 
 
 def game_get(*, game_id: Any) -> Game:
@@ -594,188 +447,3 @@ def spectator_view(*, game: Game) -> dict[str, Any]:
         }
     )
     return out
-
-
-def _entry_dict(entry: LogEntry) -> dict[str, Any]:
-    return {
-        "seq": entry.seq,
-        "kind": entry.kind,
-        "payload": entry.payload,
-        "created_at": log_time(entry.created_at),
-        "prev_hash": entry.prev_hash,
-        "hash": entry.hash,
-    }
-
-
-def _redact(entry: dict[str, Any], own: set[str]) -> dict[str, Any]:
-    """Hide other seats' revealed texts and salts while the game runs: some orders are
-    never revealed by the rules (a drafted leader passed to a neighbour)."""
-    if entry["kind"] != "orders_revealed":
-        return entry
-    orders = {}
-    for name, order in (entry["payload"].get("orders") or {}).items():
-        if name in own:
-            orders[name] = order
-        else:
-            orders[name] = {"commitment": order.get("commitment"), "source": order.get("source")}
-    return {**entry, "payload": {**entry["payload"], "orders": orders}, "redacted": True}
-
-
-def log_entry_public(*, entry: LogEntry) -> dict[str, Any]:
-    """One log entry as anyone who holds no seat may see it (the admin shows this)."""
-    shown = _entry_dict(entry)
-    return shown if entry.game.status in OVER else _redact(shown, set())
-
-
-def game_log(
-    *, game: Game, for_user: Any = None, after: int = 0, limit: int | None = None
-) -> list[dict[str, Any]]:
-    """The game's audit log as a player may see it. While the game runs, order texts
-    and salts of other seats are replaced by their commitments (the viewer's own seat
-    sees its own); once the game is over the whole log is public. ``after``/``limit``:
-    the entries after that sequence number, at most that many (a long game's log is
-    read a page at a time)."""
-    rows = LogEntry.objects.filter(game=game, seq__gt=after).order_by("seq")
-    if limit is not None:
-        rows = rows[:limit]
-    entries = [_entry_dict(e) for e in rows]
-    if game.status in OVER:
-        return entries
-    own: set[str] = set()
-    if for_user is not None and getattr(for_user, "is_authenticated", False):
-        own = set(
-            Seat.objects.filter(game=game, user=for_user)
-            .exclude(status=Seat.Status.REPLACED)
-            .values_list("name", flat=True)
-        )
-    return [_redact(e, own) for e in entries]
-
-
-def log_length(*, game: Game) -> int:
-    """How many entries the game's log has (their sequence numbers run 1, 2, ...)."""
-    return LogEntry.objects.filter(game=game).count()
-
-
-def game_export(*, game: Game) -> dict[str, Any]:
-    """The full, verifiable log of a game that is over (``python -m engine verify``):
-    setup, seed, every entry with its hash, and the final state. Raises GameStateError
-    while the game runs."""
-    if game.status not in OVER:
-        raise GameStateError("The log is exported once the game is over.")
-    return game_export_unchecked(game=game)
-
-
-def game_export_unchecked(*, game: Game) -> dict[str, Any]:
-    """The export without the status check (server-side verification only: it holds
-    the seed and every sealed order)."""
-    return {
-        "format": "fivex-game-log/1",
-        "game": {
-            "id": game.pk,
-            "public_id": game.public_id,
-            "name": game.name,
-            "ruleset": game.ruleset,
-            "engine_version": game.engine_version,
-            "options": game.options,
-            "setup": game.setup,
-            "status": game.status,
-            "players": [s.name for s in seats(game=game)] if game.started_at else [],
-            "seed": game.seed,
-            "seed_salt": game.seed_salt,
-            "setup_salt": setup_salt(game=game) if game.seed_salt else None,
-            "seed_commitment": game.seed_commitment,
-            "ranking": game.ranking,
-        },
-        "entries": [_entry_dict(e) for e in LogEntry.objects.filter(game=game).order_by("seq")],
-        "final_state": current_state(game=game) or None,
-    }
-
-
-def chosen_time_zone(*, user: Any) -> str:
-    """The time zone name the player chose (its settings), "" if it chose none."""
-    from games.models import PlayerSettings
-
-    try:
-        return str(user.player_settings.time_zone or "")
-    except (PlayerSettings.DoesNotExist, AttributeError):
-        return ""
-
-
-def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
-    """The time zone the player's pages and emails write dates in (UTC unless set).
-    Reads ``user.player_settings`` (select it with the user to spare a query)."""
-    from games.models import PlayerSettings
-
-    try:
-        name = user.player_settings.time_zone or "UTC"  # "": none chosen
-    except (PlayerSettings.DoesNotExist, AttributeError):
-        return zoneinfo.ZoneInfo("UTC")
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # a zone this machine lost
-        return zoneinfo.ZoneInfo("UTC")
-
-
-def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
-    """The account a person means by ``text``: its player name, or with ``emails`` (a
-    site administrator asking) an email address (anything with an ``@``: player names
-    have none). None when nobody. Without ``emails`` an address finds nobody: an
-    organizer's form must not tell anyone whether an address has an account (allauth's
-    pages take care not to), nor which player name it belongs to."""
-    from django.contrib.auth import get_user_model
-
-    text = str(text or "").replace("\x00", "").strip()
-    if not text:
-        return None
-    users = get_user_model().objects.filter(is_active=True)  # not a closed account
-    if "@" in text:
-        if not emails:
-            return None
-        return users.filter(email__iexact=text).order_by("pk").first()
-    return users.filter(username__iexact=text).order_by("pk").first()
-
-
-#: Letters that carry no accent to drop but are written otherwise without them.
-_PLAIN_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß": "ss", "æ": "ae",
-                                "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D", "þ": "th",
-                                "Þ": "TH", "ı": "i"})  # fmt: skip
-
-
-def folded_name(text: str) -> str:
-    """``Zoë`` -> ``zoe``, ``Bjørn`` -> ``bjorn``, ``Straße`` -> ``strasse``: without
-    accents, case folded."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
-    """Player names that read as ``text`` but for accents (``Zoe`` for Zoë, ``Jose``
-    for José), for a "did you mean" when ``text`` names nobody: a name is looked up
-    exactly, since two accounts may differ by an accent only."""
-    from django.db.models.functions import Length
-
-    text = str(text or "").replace("\x00", "").strip()
-    if not text or "@" in text:
-        return []
-    target = folded_name(text)
-    names = (
-        get_user_model().objects.filter(is_active=True)
-        # a name's plain spelling may be a letter or two longer or shorter (ß, æ)
-        .annotate(length=Length("username"))
-        .filter(length__range=(max(1, len(text) - 2), len(text) + 2))
-        .values_list("username", flat=True)
-    )
-    return sorted(n for n in names.iterator(chunk_size=2000) if folded_name(n) == target and n != text)[:limit]
-
-
-def did_you_mean(text: Any) -> str:
-    """`` Did you mean Zoë?`` after "no such player" when ``text`` reads as a player's
-    name but for accents; "" otherwise."""
-    like = player_names_like(text=text)
-    return f" Did you mean {' or '.join(like)}?" if like else ""
-
-
-NAME_NOT_ADDRESS = (
-    "Give the player's name, as their games show it: only site administrators can find a "
-    "player by email address."
-)

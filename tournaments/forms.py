@@ -124,7 +124,7 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     def clean_forbidden_pairs(self) -> list[list[int]]:
         """``"ann bob"`` lines into ``[[user id, user id], ...]``; every name must be an
         account's."""
-        from games.selectors import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
+        from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
 
         lines = [ln.strip() for ln in (self.cleaned_data.get("forbidden_pairs") or "").splitlines()]
         lines = [ln for ln in lines if ln]

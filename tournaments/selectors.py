@@ -9,7 +9,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from games.presentation import place_of
-from games.selectors import folded_name
+from games.selectors_players import folded_name
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
 

@@ -16,9 +16,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from fivex_site.converters import row_id
-from games import selectors as games_selectors
+from games import selectors_lists
 from games.errors import ApplicationError
-from games.selectors import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email, time_zone_of
+from games.selectors_players import (
+    NAME_NOT_ADDRESS,
+    did_you_mean,
+    player_by_name_or_email,
+    time_zone_of,
+)
 from tournaments import selectors
 from tournaments.charts import rating_svg
 from tournaments.forms import TournamentForm, parse_ranking, parse_tables
@@ -156,7 +161,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "round": round_open.number,
             "game": table.game,
             # the open prompt, when it waits for this player's order
-            "wanted": games_selectors.orders_needed(user=request.user).get(table.game_id),
+            "wanted": selectors_lists.orders_needed(user=request.user).get(table.game_id),
         }
         if table is None:  # sitting this round out: say so (it was told by email only)
             my_bye = round_open.byes.filter(registration=registration).first()
@@ -254,7 +259,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tables = []
     round_tables = list(rnd.tables.select_related("game").order_by("number"))
     # Each game's open prompt and who it waits for, in two queries (it was one a table).
-    now = games_selectors.open_prompts_waiting(game_ids=[t.game_id for t in round_tables])
+    now = selectors_lists.open_prompts_waiting(game_ids=[t.game_id for t in round_tables])
     for table in round_tables:
         tables.append({
             "table": table,
@@ -391,7 +396,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     byes = []
     if current is not None:
         current_tables = list(current.tables.select_related("game").order_by("number"))
-        now = games_selectors.open_prompts_waiting(game_ids=[t.game_id for t in current_tables])
+        now = selectors_lists.open_prompts_waiting(game_ids=[t.game_id for t in current_tables])
         for table in current_tables:
             result = (
                 " > ".join(

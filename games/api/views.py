@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 import engine
 from fivex_site.links import public_url, site_path
-from games import selectors, selectors_hot
+from games import selectors, selectors_hot, selectors_lists, selectors_log
 from games.api import serializers as s
 from games.api.authentication import FastTokenAuthentication
 from games.api.exceptions import handler
@@ -490,8 +490,8 @@ class GameListCreateView(BaseAPIView):
     )
     def get(self, request: Request) -> Response:
         query = _query(request, MyGamesQuerySerializer)
-        games = selectors.games_for_user(user=request.user)
-        needed = selectors.orders_needed(user=request.user)
+        games = selectors_lists.games_for_user(user=request.user)
+        needed = selectors_lists.orders_needed(user=request.user)
         if query.get("status"):
             games = games.filter(status=query["status"])
         if query.get("order_needed") is True:
@@ -569,7 +569,7 @@ class OpenGamesView(BaseAPIView):
     )
     def get(self, request: Request) -> Response:
         query = _query(request, PageQuerySerializer)
-        return _games_page(request, selectors.open_games(), query, s.GameSerializer)
+        return _games_page(request, selectors_lists.open_games(), query, s.GameSerializer)
 
 
 class GameDetailView(BaseAPIView):
@@ -731,7 +731,7 @@ class GameLogView(BaseAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = self.visible_game(request, game_id)  # a stranger's 404 before any 400
         query = _query(request, LogQuerySerializer)
-        total = selectors.log_length(game=game)
+        total = selectors_log.log_length(game=game)
         entries = public_log(
             game=game, for_user=request.user, after=query["after"], limit=query["limit"]
         )
@@ -756,4 +756,4 @@ class GameExportView(BaseAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         _no_query(request)
         game = self.visible_game(request, game_id)
-        return Response(selectors.game_export(game=game))
+        return Response(selectors_log.game_export(game=game))

@@ -42,7 +42,7 @@ from games.mail.parsing import (
     parse_message,
     sender_address,
 )
-from games.selectors import time_zone_of
+from games.selectors_players import time_zone_of
 
 if TYPE_CHECKING:
     from games.models import Seat

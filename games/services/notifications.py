@@ -28,7 +28,8 @@ from games.presentation import (
     winner_words,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS
-from games.selectors import current_state, engine_view, time_zone_of
+from games.selectors import current_state, engine_view
+from games.selectors_players import time_zone_of
 from games.services.outbox import (
     game_thread_id,
     outbox_enqueue,

@@ -51,7 +51,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     """The player's time zone: every page and email writes dates in it."""
     from games.errors import ValidationError
     from games.forms import time_zone_choices
-    from games.selectors import time_zone_of
+    from games.selectors_players import time_zone_of
     from games.services.players import (
         email_every_prompt_default,
         player_email_default_set,
@@ -133,12 +133,12 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     reminder an hour before. An order sent takes its event off at the next refresh."""
     from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard
 
-    from games import selectors
+    from games import selectors_lists, selectors_players
 
-    user = selectors.calendar_owner(token=token)
+    user = selectors_players.calendar_owner(token=token)
     if user is None:
         raise Http404("No such calendar.")
-    needed = selectors.orders_needed(user=user)
+    needed = selectors_lists.orders_needed(user=user)
     games = {g.pk: g for g in Game.objects.filter(pk__in=list(needed))}
     host = urlsplit(settings.FIVEX_BASE_URL).hostname or "fivex"
     cal = Calendar()
@@ -158,7 +158,7 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     cal.add_component(utc)
     now = timezone.now()
     # A resumed game's deadline moved too (a time audit): counted from the log, per prompt.
-    resumed = selectors.resumptions(game_ids=list(needed))
+    resumed = selectors_lists.resumptions(game_ids=list(needed))
     for game_id, prompt in sorted(needed.items()):
         if prompt.deadline is None:  # paused
             continue

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 
-from games import selectors
+from games import selectors, selectors_lists
 from games.errors import ApplicationError, NotFound, PermissionDenied
 from games.forms import (
     DeadlineExtendForm,
@@ -166,7 +166,7 @@ def _point_to_the_next_game(request: HttpRequest, game: Any) -> None:
     first), for someone playing many games at once."""
     needed = {
         game_id: prompt
-        for game_id, prompt in selectors.orders_needed(user=request.user).items()
+        for game_id, prompt in selectors_lists.orders_needed(user=request.user).items()
         if game_id != game.pk
     }
     if not needed:

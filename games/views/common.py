@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from games import selectors
+from games import selectors, selectors_log
 from games.errors import ApplicationError, NotFound
 
 logger = logging.getLogger(__name__)
@@ -90,13 +90,13 @@ def post_action(view_func: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 def public_log(
     *, game: Any, for_user: Any, after: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
-    """selectors.game_log, plus a safety net (defence in depth): while the game runs,
+    """selectors_log.game_log, plus a safety net (defence in depth): while the game runs,
     a fixed set-up in an entry's payload (e.g. 5X's ``setup.deal``: every seat's
     leaders) is withheld, since it holds other seats' hidden cards. The log itself no
     longer carries it before the end (``game_started`` has only ``setup_commitment``;
     see ``engine.audit``), but logs written before that change still do. The full log
     is public once the game is over."""
-    entries = selectors.game_log(game=game, for_user=for_user, after=after, limit=limit)
+    entries = selectors_log.game_log(game=game, for_user=for_user, after=after, limit=limit)
     if game.status in ("finished", "abandoned"):
         return entries
     out = []

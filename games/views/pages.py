@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 
 from engine.base import events_for
 from fivex_site.links import public_reverse
-from games import selectors
+from games import selectors, selectors_lists, selectors_log, selectors_players
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.log_text import log_summary
@@ -89,7 +89,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     played, which anyone may watch (signed in or not), and the public games over, with
     their results; each list a page at a time."""
     signed_in = request.user.is_authenticated
-    needed = selectors.orders_needed(user=request.user) if signed_in else {}
+    needed = selectors_lists.orders_needed(user=request.user) if signed_in else {}
     mine: list[Game] = []
     mine_pager: dict = {}
     if signed_in:
@@ -98,20 +98,20 @@ def game_list(request: HttpRequest) -> HttpResponse:
         owing = Case(When(pk__in=list(needed), then=Value(0)), default=Value(1)) if needed else Value(1)
         stage = Case(When(status__in=("active", "paused"), then=Value(0)),
                      When(status="forming", then=Value(1)), default=Value(2))  # fmt: skip
-        ordered = selectors.games_for_user(user=request.user).annotate(owing=owing, stage=stage)
+        ordered = selectors_lists.games_for_user(user=request.user).annotate(owing=owing, stage=stage)
         mine, mine_pager = _games_page(
             request, "mine", ordered.order_by("owing", "stage", "-created_at", "-id"), "my-games"
         )
     # Games of mine are in my list, not in these.
-    others = selectors.games_for_user(user=request.user).values("pk") if signed_in else []
+    others = selectors_lists.games_for_user(user=request.user).values("pk") if signed_in else []
     open_games, open_pager = _games_page(
-        request, "open", selectors.open_games().exclude(pk__in=others), "open-games"
+        request, "open", selectors_lists.open_games().exclude(pk__in=others), "open-games"
     )
     watching, watch_pager = _games_page(
-        request, "watch", selectors.watchable_games().exclude(pk__in=others), "watch-games"
+        request, "watch", selectors_lists.watchable_games().exclude(pk__in=others), "watch-games"
     )
     done, done_pager = _games_page(
-        request, "done", selectors.finished_public_games().exclude(pk__in=others), "finished-games"
+        request, "done", selectors_lists.finished_public_games().exclude(pk__in=others), "finished-games"
     )
     return render(
         request,
@@ -126,9 +126,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "finished": done,
             "finished_pager": done_pager,
             "needed": needed,
-            "seated": selectors.seated_counts(games=mine + open_games + watching),
+            "seated": selectors_lists.seated_counts(games=mine + open_games + watching),
             # where I finished, in my games that are over (the list said "finished" only)
-            "places": selectors.my_places(user=request.user, games=mine) if signed_in else {},
+            "places": selectors_lists.my_places(user=request.user, games=mine) if signed_in else {},
             "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
         },
     )
@@ -161,7 +161,7 @@ def game_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
 def game_create(request: HttpRequest) -> HttpResponse:
     """The creation form (GET) and creation itself (POST, then redirect to the game)."""
     form = GameCreateForm(
-        request.POST or None, time_zone=selectors.time_zone_of(user=request.user).key
+        request.POST or None, time_zone=selectors_players.time_zone_of(user=request.user).key
     )
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -544,7 +544,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The public audit log: entries in order, orders as commitments until revealed."""
     game = load_visible_game(request, game_id)
     user = request.user if request.user.is_authenticated else None
-    total = selectors.log_length(game=game)
+    total = selectors_log.log_length(game=game)
     pages = max(1, -(-total // LOG_PAGE))
     # The newest page unless another is asked for (a long game's log is thousands of
     # entries: the whole of it was 2 MB of HTML and a second of CPU).
@@ -573,7 +573,7 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's full record as a JSON download (seed and orders included)."""
     game = load_visible_game(request, game_id)
     try:
-        data = selectors.game_export(game=game)
+        data = selectors_log.game_export(game=game)
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game.pk)

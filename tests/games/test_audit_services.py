@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from engine.audit import GENESIS, check_chain, entry_hash, verify_export
 from games.models import Game, LogEntry, StateSnapshot
-from games.selectors import game_export_unchecked, game_log
+from games.selectors_log import game_export_unchecked, game_log
 from games.services.audit import log_time
 from tests.games.core_support import eager_celery, play_prompt, start_fixed
 

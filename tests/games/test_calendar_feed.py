@@ -125,7 +125,7 @@ def test_the_calendar_page_needs_a_login(client, db):
 def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client):
     """The resigned seat's default order is withdrawn at the handover: the new player is
     asked (home page, API, calendar), as on its game page."""
-    from games.selectors import orders_needed
+    from games.selectors_lists import orders_needed
     from games.services.games import seat_resign
     from games.services.handover import seat_replace
 
@@ -144,7 +144,7 @@ def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client
 def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():
     from django.db import transaction
 
-    from games.selectors import orders_needed
+    from games.selectors_lists import orders_needed
     from games.services.locking import lock_game
     from games.services.orders import order_fill_default
 
@@ -162,7 +162,7 @@ def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():
 def test_a_calendar_address_is_no_choice_of_time_zone(client):
     """Making the address creates the player's settings row; that is no time zone chosen:
     the game page still shows times in the browser's zone and emails in UTC."""
-    from games.selectors import chosen_time_zone, time_zone_of
+    from games.selectors_players import chosen_time_zone, time_zone_of
 
     game, users = _started("Zones")
     calendar_feed_create(user=users["ann"])

@@ -412,7 +412,7 @@ def test_a_default_order_costs_its_two_writes_and_nothing_more() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from engine.audit import verify_export
-    from games.selectors import game_export_unchecked
+    from games.selectors_log import game_export_unchecked
     from games.services.resolution import prompt_resolve
 
     counts = []

@@ -13,7 +13,8 @@ from django.core import mail
 from engine.audit import order_commitment, seed_commitment, verify_export
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
-from games.selectors import current_state, game_export, game_log
+from games.selectors import current_state
+from games.selectors_log import game_export, game_log
 from games.services.games import NOT_RECOMMENDED_5X, game_create, game_join, game_leave
 from tests.games.core_support import (
     eager_celery,

@@ -82,7 +82,7 @@ def test_a_player_name_cannot_contain_an_at_sign(client):
 
 
 def test_an_address_finds_its_owner_not_a_player_named_like_it():
-    from games.selectors import player_by_name_or_email
+    from games.selectors_players import player_by_name_or_email
 
     dave = get_user_model().objects.create_user("dave", "dave@example.test", "pw")
     # An account made before names were checked, named like dave's address.

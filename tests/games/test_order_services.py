@@ -14,14 +14,8 @@ import engine
 from engine.audit import order_commitment
 from games.errors import GameStateError, NotPending, OrderRefused
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder
-from games.selectors import (
-    current_order,
-    current_state,
-    game_log,
-    legal_orders,
-    seat_view,
-    spectator_view,
-)
+from games.selectors import current_order, current_state, legal_orders, seat_view, spectator_view
+from games.selectors_log import game_log
 from games.services.orders import order_submit
 from games.services.resolution import prompt_resolve
 from tests.games.core_support import eager_celery, start_fixed

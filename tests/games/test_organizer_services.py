@@ -14,7 +14,8 @@ import engine
 from engine.audit import verify_export
 from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
-from games.selectors import current_state, game_export, seat_view
+from games.selectors import current_state, seat_view
+from games.selectors_log import game_export
 from games.services.handover import seat_replace
 from games.services.orders import order_submit
 from games.services.organizer import deadline_extend, game_end, game_pause, game_resume

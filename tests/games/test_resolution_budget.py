@@ -10,7 +10,8 @@ import pytest
 import engine
 from engine.audit import check_chain
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
-from games.selectors import current_state, game_export_unchecked
+from games.selectors import current_state
+from games.selectors_log import game_export_unchecked
 from games.services import notifications, outbox
 from games.services.orders import order_submit
 from games.services.outbox import outbox_enqueue, outbox_enqueue_many

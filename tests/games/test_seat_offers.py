@@ -357,7 +357,7 @@ def test_offers_are_logged_naming_the_player_offered_only_when_they_take_the_sea
 
     from engine.audit import verify_export
     from games.log_text import log_summary
-    from games.selectors import game_export
+    from games.selectors_log import game_export
 
     offer_seat(client, game, "bob", "dave")
     offer_seat(client, game, "bob", "eve")  # dave's offer is superseded

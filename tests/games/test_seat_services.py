@@ -6,15 +6,8 @@ import pytest
 
 from games.errors import NotFound
 from games.models import Game
-from games.selectors import (
-    current_prompt,
-    game_get,
-    games_for_user,
-    open_games,
-    seat_for_user,
-    seat_view,
-    spectator_view,
-)
+from games.selectors import current_prompt, game_get, seat_for_user, seat_view, spectator_view
+from games.selectors_lists import games_for_user, open_games
 from games.services.games import game_create, game_join
 from games.services.seats import mail_token_rotate, seat_for_token, seat_reply_address
 from tests.games.core_support import eager_celery, make_users, start_fixed

@@ -97,7 +97,8 @@ def _played_export(monkeypatch, rule: int) -> dict:
     """A 3-seat 5X game seated by the shuffle of ``rule``, played to the end with default
     orders, exported."""
     from games.models import Game, Prompt, Seat
-    from games.selectors import current_state, game_export
+    from games.selectors import current_state
+    from games.selectors_log import game_export
     from games.services import games as game_services
     from games.services.orders import order_submit
     from games.services.resolution import prompt_resolve

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 import engine
 from engine.audit import GENESIS, entry_hash, verify_export
-from games import selectors
+from games import selectors, selectors_log
 from games.errors import GameStateError
 from games.models import LogEntry, OutboxMessage
 from games.services import games as game_services
@@ -49,7 +49,7 @@ def _player_outputs(game, users: dict) -> dict[tuple[str, str | None], str]:
         ("spectator", None): json.dumps(selectors.spectator_view(game=game)),
     }
     for name, user in users.items():
-        out[("game_log", None)] = json.dumps(selectors.game_log(game=game, for_user=user))
+        out[("game_log", None)] = json.dumps(selectors_log.game_log(game=game, for_user=user))
         seat = selectors.seat_for_user(game=game, user=user)
         if seat is not None:
             out[("seat_view", name)] = json.dumps(selectors.seat_view(seat=seat))
@@ -96,7 +96,7 @@ def test_5x_deal_is_only_committed_while_the_game_runs(dealt) -> None:
                 assert leader not in text, f"{name}'s {leader} visible in {where}"
         assert '"deal"' not in text, where
     with pytest.raises(GameStateError):
-        selectors.game_export(game=game)
+        selectors_log.game_export(game=game)
 
 
 def test_revealed_deal_verifies_and_tampering_is_detected(dealt) -> None:
@@ -106,7 +106,7 @@ def test_revealed_deal_verifies_and_tampering_is_detected(dealt) -> None:
     game.refresh_from_db()
     ended = LogEntry.objects.get(game=game, kind="game_ended")
     assert ended.payload["setup"] == {"deal": DEAL}
-    export = json.loads(json.dumps(selectors.game_export(game=game)))
+    export = json.loads(json.dumps(selectors_log.game_export(game=game)))
     assert verify_export(export) == []
 
     # Offline, from the log alone (no server-side game record of the set-up).
@@ -161,14 +161,14 @@ def test_6x5_goals_are_only_committed_while_the_game_runs(django_capture_on_comm
             assert fragment not in raw
     for who, user in (("ann", ann), ("bob", bob)):
         other = "bob" if who == "ann" else "ann"
-        text = json.dumps(selectors.game_log(game=game, for_user=user))
+        text = json.dumps(selectors_log.game_log(game=game, for_user=user))
         for fragment in secrets[other]:
             assert fragment not in text, (who, fragment)
     game_end(game=game, by=ann, reason="over")
     game.refresh_from_db()
     ended = LogEntry.objects.get(game=game, kind="game_ended")
     assert ended.payload["setup"] == {"goals": GOALS}
-    export = json.loads(json.dumps(selectors.game_export(game=game)))
+    export = json.loads(json.dumps(selectors_log.game_export(game=game)))
     assert verify_export(export) == []
     export["game"]["setup_salt"] = "0" * 32
     export["entries"][-1]["payload"]["setup_salt"] = "0" * 32

@@ -15,7 +15,8 @@ import engine
 from engine.audit import verify_export
 from games.errors import GameStateError
 from games.models import Game, LogEntry, OutboxMessage, Prompt
-from games.selectors import current_state, game_export, game_export_unchecked
+from games.selectors import current_state
+from games.selectors_log import game_export, game_export_unchecked
 from games.services.games import game_create, game_join, seat_resign
 from games.services.orders import order_submit
 from tests.conftest import ROOT

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.selectors import games_for_user
+from games.selectors_lists import games_for_user
 from games.services.games import game_create, game_join
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc

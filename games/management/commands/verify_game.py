@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.audit import verify_export
 from games.models import Game
-from games.selectors import current_state, game_export_unchecked
+from games.selectors import current_state
+from games.selectors_log import game_export_unchecked
 from games.services.audit import game_records_problems
 
 

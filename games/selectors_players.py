@@ -1,0 +1,120 @@
+"""Reads about players rather than games: the account someone means by the name (or, for
+a site administrator, the address) they typed, with a "did you mean" for a name that
+differs by an accent only; the time zone a player writes dates in; whose calendar feed
+a token opens."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import zoneinfo
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+_CALENDAR_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def calendar_owner(*, token: Any) -> Any:
+    """The user whose calendar feed address holds ``token``, or None."""
+    from games.models import PlayerSettings
+    from games.services.players import calendar_digest
+
+    if not isinstance(token, str) or not _CALENDAR_TOKEN_RE.fullmatch(token):
+        return None  # not one we make (a NUL would be a database error on PostgreSQL)
+    row = (
+        PlayerSettings.objects.filter(calendar_digest=calendar_digest(token))
+        .select_related("user")
+        .first()
+    )
+    return row.user if row is not None and row.user.is_active else None
+
+
+def chosen_time_zone(*, user: Any) -> str:
+    """The time zone name the player chose (its settings), "" if it chose none."""
+    from games.models import PlayerSettings
+
+    try:
+        return str(user.player_settings.time_zone or "")
+    except (PlayerSettings.DoesNotExist, AttributeError):
+        return ""
+
+
+def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
+    """The time zone the player's pages and emails write dates in (UTC unless set).
+    Reads ``user.player_settings`` (select it with the user to spare a query)."""
+    from games.models import PlayerSettings
+
+    try:
+        name = user.player_settings.time_zone or "UTC"  # "": none chosen
+    except (PlayerSettings.DoesNotExist, AttributeError):
+        return zoneinfo.ZoneInfo("UTC")
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # a zone this machine lost
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def player_by_name_or_email(*, text: Any, emails: bool = False) -> Any:
+    """The account a person means by ``text``: its player name, or with ``emails`` (a
+    site administrator asking) an email address (anything with an ``@``: player names
+    have none). None when nobody. Without ``emails`` an address finds nobody: an
+    organizer's form must not tell anyone whether an address has an account (allauth's
+    pages take care not to), nor which player name it belongs to."""
+    from django.contrib.auth import get_user_model
+
+    text = str(text or "").replace("\x00", "").strip()
+    if not text:
+        return None
+    users = get_user_model().objects.filter(is_active=True)  # not a closed account
+    if "@" in text:
+        if not emails:
+            return None
+        return users.filter(email__iexact=text).order_by("pk").first()
+    return users.filter(username__iexact=text).order_by("pk").first()
+
+
+#: Letters that carry no accent to drop but are written otherwise without them.
+_PLAIN_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß": "ss", "æ": "ae",
+                                "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D", "þ": "th",
+                                "Þ": "TH", "ı": "i"})  # fmt: skip
+
+
+def folded_name(text: str) -> str:
+    """``Zoë`` -> ``zoe``, ``Bjørn`` -> ``bjorn``, ``Straße`` -> ``strasse``: without
+    accents, case folded."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
+    """Player names that read as ``text`` but for accents (``Zoe`` for Zoë, ``Jose``
+    for José), for a "did you mean" when ``text`` names nobody: a name is looked up
+    exactly, since two accounts may differ by an accent only."""
+    from django.db.models.functions import Length
+
+    text = str(text or "").replace("\x00", "").strip()
+    if not text or "@" in text:
+        return []
+    target = folded_name(text)
+    names = (
+        get_user_model().objects.filter(is_active=True)
+        # a name's plain spelling may be a letter or two longer or shorter (ß, æ)
+        .annotate(length=Length("username"))
+        .filter(length__range=(max(1, len(text) - 2), len(text) + 2))
+        .values_list("username", flat=True)
+    )
+    return sorted(n for n in names.iterator(chunk_size=2000) if folded_name(n) == target and n != text)[:limit]
+
+
+def did_you_mean(text: Any) -> str:
+    """`` Did you mean Zoë?`` after "no such player" when ``text`` reads as a player's
+    name but for accents; "" otherwise."""
+    like = player_names_like(text=text)
+    return f" Did you mean {' or '.join(like)}?" if like else ""
+
+
+NAME_NOT_ADDRESS = (
+    "Give the player's name, as their games show it: only site administrators can find a "
+    "player by email address."
+)
