@@ -2,18 +2,18 @@
 
 from django.urls import path
 
-from games.views import account, actions, pages
+from games.views import account, actions, lobby, log, pages
 
 app_name = "games"
 
 urlpatterns = [
-    path("games/", pages.game_list, name="list"),
-    path("games/new/", pages.game_create, name="create"),
-    path("games/rules/<slug:ruleset>/", pages.game_rules, name="rules"),
+    path("games/", lobby.game_list, name="list"),
+    path("games/new/", lobby.game_create, name="create"),
+    path("games/rules/<slug:ruleset>/", lobby.game_rules, name="rules"),
     path("games/<id:game_id>/", pages.game_detail, name="detail"),
     path("games/<id:game_id>/status.json", pages.game_status, name="status"),
-    path("games/<id:game_id>/log/", pages.game_log, name="log"),
-    path("games/<id:game_id>/export.json", pages.game_export, name="export"),
+    path("games/<id:game_id>/log/", log.game_log, name="log"),
+    path("games/<id:game_id>/export.json", log.game_export, name="export"),
     path("games/<id:game_id>/join/", actions.game_join, name="join"),
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),

@@ -1,5 +1,7 @@
-"""Read-only game pages: lists, the seat/spectator page, its polling endpoint, the log
-and the export download. Everything a player sees comes from games.selectors."""
+"""The game page: the seat's page for a player, the spectator page for anyone else, and
+the summary it polls to notice that the game moved on. Everything a player sees comes
+from games.selectors. The games list, the new-game form and the rules pages are in
+games.views.lobby; the log page and the export download in games.views.log."""
 
 from __future__ import annotations
 
@@ -9,23 +11,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Case, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from engine.base import events_for
 from fivex_site.links import public_reverse
-from games import selectors, selectors_lists, selectors_log, selectors_players
-from games.errors import ApplicationError
-from games.forms import GameCreateForm
-from games.log_text import log_summary
+from games import selectors
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.pickers import hex_picker, hit_picker
 from games.presentation import (
@@ -45,179 +40,10 @@ from games.services import games as game_services
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
 from games.templatetags.games_extras import placed
-from games.views.common import (
-    engine_part,
-    legal_orders_complete,
-    load_visible_game,
-    over_api_rate,
-    public_log,
-)
+from games.views.common import engine_part, legal_orders_complete, load_visible_game
 
-# Log entries a page of the log page shows.
-LOG_PAGE = 200
 # Up to this many legal orders are offered as one button each; more go in a select.
 BUTTONS_MAX = 12
-
-
-GAMES_PAGE = 50  # games a page of each list of the games page shows
-
-
-def _games_page(request: HttpRequest, param: str, games: Any, anchor: str) -> tuple[list[Game], dict]:
-    """One page of a list of the games page (``?<param>=N``; a bad or too big number
-    gives the first or the last page) and its pager: where it is, the links to the
-    pages before and after (the other lists keep their pages)."""
-    raw = request.GET.get(param, "")
-    number = max(1, int(raw)) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 1
-    page = Paginator(games, GAMES_PAGE).get_page(number)
-
-    def link(n: int) -> str:
-        query = request.GET.copy()
-        query[param] = str(n)
-        return f"?{query.urlencode()}#{anchor}"
-
-    pager = {
-        "shown": f"{page.start_index()}–{page.end_index()} of {page.paginator.count}",
-        "previous": link(page.number - 1) if page.has_previous() else "",
-        "next": link(page.number + 1) if page.has_next() else "",
-    } if page.has_other_pages() else {}  # fmt: skip
-    return list(page.object_list), pager
-
-
-@require_safe
-def game_list(request: HttpRequest) -> HttpResponse:
-    """My games (signed in), the open games anyone may join, the public games being
-    played, which anyone may watch (signed in or not), and the public games over, with
-    their results; each list a page at a time."""
-    signed_in = request.user.is_authenticated
-    needed = selectors_lists.orders_needed(user=request.user) if signed_in else {}
-    mine: list[Game] = []
-    mine_pager: dict = {}
-    if signed_in:
-        # The games waiting for my order first, then those going on, then those forming,
-        # then the ones over; newest first within each.
-        owing = Case(When(pk__in=list(needed), then=Value(0)), default=Value(1)) if needed else Value(1)
-        stage = Case(When(status__in=("active", "paused"), then=Value(0)),
-                     When(status="forming", then=Value(1)), default=Value(2))  # fmt: skip
-        ordered = selectors_lists.games_for_user(user=request.user).annotate(owing=owing, stage=stage)
-        mine, mine_pager = _games_page(
-            request, "mine", ordered.order_by("owing", "stage", "-created_at", "-id"), "my-games"
-        )
-    # Games of mine are in my list, not in these.
-    others = selectors_lists.games_for_user(user=request.user).values("pk") if signed_in else []
-    open_games, open_pager = _games_page(
-        request, "open", selectors_lists.open_games().exclude(pk__in=others), "open-games"
-    )
-    watching, watch_pager = _games_page(
-        request, "watch", selectors_lists.watchable_games().exclude(pk__in=others), "watch-games"
-    )
-    done, done_pager = _games_page(
-        request, "done", selectors_lists.finished_public_games().exclude(pk__in=others), "finished-games"
-    )
-    return render(
-        request,
-        "games/game_list.html",
-        {
-            "my_games": mine,
-            "my_pager": mine_pager,
-            "open_games": open_games,
-            "open_pager": open_pager,
-            "watchable": watching,
-            "watch_pager": watch_pager,
-            "finished": done,
-            "finished_pager": done_pager,
-            "needed": needed,
-            "seated": selectors_lists.seated_counts(games=mine + open_games + watching),
-            # where I finished, in my games that are over (the list said "finished" only)
-            "places": selectors_lists.my_places(user=request.user, games=mine) if signed_in else {},
-            "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
-        },
-    )
-
-
-@require_safe
-def game_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
-    """The rules of one game, for players (public): what each prompt asks, the cards,
-    the scoring, the orders one can type."""
-    from django.template import TemplateDoesNotExist
-    from django.template.loader import get_template
-
-    from games.rules_text import GAME_SUMMARIES
-
-    if ruleset not in GAME_SUMMARIES:
-        raise Http404("No such game.")
-    try:
-        get_template(f"games/rules/{ruleset}.html")
-    except TemplateDoesNotExist:
-        raise Http404("No rules page for this game.") from None
-    return render(
-        request,
-        "games/rules_page.html",
-        {"ruleset": ruleset, "name": ruleset_name(ruleset), "summary": GAME_SUMMARIES[ruleset],
-         "others": [(r, ruleset_name(r)) for r in GAME_SUMMARIES if r != ruleset]},
-    )  # fmt: skip
-
-
-@login_required
-def game_create(request: HttpRequest) -> HttpResponse:
-    """The creation form (GET) and creation itself (POST, then redirect to the game)."""
-    form = GameCreateForm(
-        request.POST or None, time_zone=selectors_players.time_zone_of(user=request.user).key
-    )
-    warnings: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        warnings = data.get("warnings") or []
-        if warnings and not data.get("accept_warnings"):
-            # Allowed but discouraged: show the advice and ask once more.
-            return render(
-                request,
-                "games/game_create.html",
-                {"form": form, "warnings": warnings},
-            )
-        # The form's own key, with what it asks for: sent again as it was (Back, Create),
-        # it opens the game it made, before any rate limit; edited, it makes another game.
-        key = ""
-        if data.get("create_key"):
-            asked = sorted((k, v) for k, v in request.POST.lists() if k not in ("csrfmiddlewaretoken", "create_key"))
-            key = f"web:{data['create_key']}:{hashlib.sha256(repr(asked).encode()).hexdigest()[:16]}"
-            earlier = game_services.created_with(organizer=request.user, create_key=key)
-            if earlier is not None:
-                messages.info(request, "This form created this game already: here it is.")
-                return redirect("games:detail", game_id=earlier.pk)
-        refusal = over_api_rate(request, "games_create")
-        if refusal:
-            form.add_error(None, refusal)
-            return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
-        try:
-            game = game_services.game_create(
-                organizer=request.user,
-                ruleset=data["ruleset"],
-                options=data["options"],
-                seats_count=data["seats_count"],
-                name=data["name"],
-                is_private=data["is_private"],
-                require_sender_match=data["require_sender_match"],
-                deadline_hours=data["deadline_hours"],
-                grace_minutes=data["grace_minutes"],
-                quiet_hours_start=data["quiet_hours_start"],
-                quiet_hours_end=data["quiet_hours_end"],
-                quiet_hours_time_zone=data["quiet_hours_time_zone"],
-                reminder_hours=data["reminder_hours"],
-                early_resolution_delay_seconds=data["early_resolution_delay_seconds"],
-                seat_organizer=data["play"],
-                create_key=key,
-            )
-        except ApplicationError as exc:
-            form.add_error(None, exc.message)
-        else:
-            if not game.created:  # this form was sent before: its game, not a second one
-                messages.info(request, "This form created this game already: here it is.")
-                return redirect("games:detail", game_id=game.pk)
-            for warning in game.warnings or []:
-                messages.warning(request, warning)
-            messages.success(request, "Game created. Share the link so players can join.")
-            return redirect("games:detail", game_id=game.pk)
-    return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
 
 
 #: How much of a commitment the poll shows: enough to tell one order from the next.
@@ -536,52 +362,6 @@ def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
     response["ETag"] = etag
     # A private game's summary is for its players only: no shared cache may keep it.
     response["Cache-Control"] = "private, no-cache" if private else "no-cache"
-    return response
-
-
-@require_safe
-def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The public audit log: entries in order, orders as commitments until revealed."""
-    game = load_visible_game(request, game_id)
-    user = request.user if request.user.is_authenticated else None
-    total = selectors_log.log_length(game=game)
-    pages = max(1, -(-total // LOG_PAGE))
-    # The newest page unless another is asked for (a long game's log is thousands of
-    # entries: the whole of it was 2 MB of HTML and a second of CPU).
-    raw = request.GET.get("page", "")
-    wanted = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 0
-    page = wanted if 1 <= wanted <= pages else pages
-    entries = [
-        {**e, "summary": log_summary(ruleset=game.ruleset, kind=e["kind"], payload=e["payload"])}
-        for e in public_log(game=game, for_user=user, after=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
-    ]
-    context = {
-        "game": game,
-        "entries": entries,
-        "page": page,
-        "pages": pages,
-        "page_numbers": range(1, pages + 1) if pages > 1 else (),
-        "total": total,
-        "first_seq": (page - 1) * LOG_PAGE + 1,
-        "last_seq": min(page * LOG_PAGE, total),
-    }
-    return render(request, "games/game_log.html", context)
-
-
-@require_safe
-def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The finished game's full record as a JSON download (seed and orders included)."""
-    game = load_visible_game(request, game_id)
-    try:
-        data = selectors_log.game_export(game=game)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("games:detail", game_id=game.pk)
-    response = HttpResponse(
-        json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False),
-        content_type="application/json; charset=utf-8",
-    )
-    response["Content-Disposition"] = f'attachment; filename="fivex-game-{game.pk}.json"'
     return response
 
 

@@ -196,7 +196,7 @@ def test_a_long_log_comes_a_page_at_a_time(monkeypatch, django_capture_on_commit
     """A data-at-scale audit: an 800-prompt game's log page was 2 MB of HTML and a second
     of CPU. The page shows the newest entries, with links to the earlier pages; the API
     reads the entries after a sequence number, with the total and the next link."""
-    from games.views import pages
+    from games.views import log as log_views
     from tests.games.web_support import DEAL, DRAFT, NAMES, dealt_5x_game, submit_orders
 
     game = dealt_5x_game(
@@ -206,7 +206,7 @@ def test_a_long_log_comes_a_page_at_a_time(monkeypatch, django_capture_on_commit
     from games.models import LogEntry
 
     assert LogEntry.objects.filter(game=game).count() == 10
-    monkeypatch.setattr(pages, "LOG_PAGE", 4)
+    monkeypatch.setattr(log_views, "LOG_PAGE", 4)
     client = Client()
 
     def seqs(url: str) -> list[int]:

@@ -924,9 +924,9 @@ def test_my_games_list_the_ones_waiting_for_my_order_first(client, users, starte
     assert at["Table one"] < at["Forming later"] < at["Cancelled later"], at
     # A game waiting for my order comes first even when older than a page of games (code
     # review: only the 200 newest were sorted); the rest are on the next pages.
-    import games.views.pages as pages
+    import games.views.lobby as lobby
 
-    monkeypatch.setattr(pages, "GAMES_PAGE", 1)
+    monkeypatch.setattr(lobby, "GAMES_PAGE", 1)
     few = client.get(reverse("games:list")).content.decode()
     few_mine = few[few.index("My games"):few.index("Open games")]
     assert "Table one" in few_mine and "Cancelled later" not in few_mine
@@ -942,9 +942,9 @@ def test_the_games_lists_come_a_page_at_a_time(client, users, monkeypatch):
     """The games page listed up to 200 open games, 100 being played and every game of mine
     (a long-time player's page grew without end): 50 a page now, each list its own pages,
     and a bad or too big page number is the first or the last page, never an error."""
-    import games.views.pages as pages
+    import games.views.lobby as lobby
 
-    monkeypatch.setattr(pages, "GAMES_PAGE", 2)
+    monkeypatch.setattr(lobby, "GAMES_PAGE", 2)
     for n in range(5):
         game_services.game_create(organizer=users["bob"], ruleset="6x5", seats_count=2,
                                   name=f"Open {n}")  # fmt: skip
