@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import panel, views
 
 app_name = "tournaments"
 
@@ -14,6 +14,6 @@ urlpatterns = [
     path("<slug:slug>/bye/cancel/", views.cancel_bye, name="bye_cancel"),
     path("<slug:slug>/rounds/<id:number>/", views.round_detail, name="round"),
     path("<slug:slug>/players/<id:registration_id>/", views.player_detail, name="player"),
-    path("<slug:slug>/manage/", views.manage, name="manage"),
-    path("<slug:slug>/manage/<str:action>/", views.manage_action, name="manage_action"),
+    path("<slug:slug>/manage/", panel.manage, name="manage"),
+    path("<slug:slug>/manage/<str:action>/", panel.manage_action, name="manage_action"),
 ]

@@ -1,0 +1,231 @@
+"""A tournament's organizer's panel: the page (registrations, the round on show with its
+tables and who is still to order, byes, the log, forms shown again with what a refused
+one held) and its actions (open, register a player, withdraw, pair, re-pair, start,
+remind, extend, pair by hand, enter a result, close), each one service call. The
+helpers it shares with the public pages are in tournaments.views."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from fivex_site.converters import row_id
+from games import selectors_lists
+from games.errors import ApplicationError
+from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
+from tournaments import selectors
+from tournaments.forms import parse_ranking, parse_tables
+from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.services import results, rounds
+from tournaments.services import tournaments as tsvc
+from tournaments.services.common import is_league_administrator
+from tournaments.views import _act, _is_organizer, _keep_draft, _take_draft, _tournament
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")  # a draft: not there for a stranger
+    if not _is_organizer(request, tournament):
+        messages.error(request, "Only the tournament's organizer can manage it.")
+        return redirect("tournaments:detail", slug=slug)
+    all_rounds = list(tournament.rounds.order_by("number").defer(*selectors.PAIRING_DATA))
+    latest = all_rounds[-1] if all_rounds else None
+    # ?round=N shows an earlier round's tables, to correct a result there.
+    wanted = request.GET.get("round", "")
+    number = int(wanted) if wanted.isascii() and wanted.isdecimal() and len(wanted) < 4 else None
+    current = next((r for r in all_rounds if r.number == number), latest)
+    regs = {r.pk: r for r in tournament.registrations.select_related("user")}
+    tables = []
+    byes = []
+    if current is not None:
+        current_tables = list(current.tables.select_related("game").order_by("number"))
+        now = selectors_lists.open_prompts_waiting(game_ids=[t.game_id for t in current_tables])
+        for table in current_tables:
+            result = (
+                " > ".join(
+                    " = ".join(str(regs[p].user) if p in regs else f"#{p}" for p in group)
+                    for group in table.ranking
+                )
+                if table.ranking
+                else ""
+            )
+            tables.append(
+                {"table": table, "players": [regs[p] for p in table.players], "result": result,
+                 **now.get(table.game_id, {"prompt": None, "waiting": []})}
+            )
+        byes = list(current.byes.select_related("registration__user"))
+    # Players who withdrew after this round was paired (by the organizer or themselves):
+    # said on the panel, not only when Start refuses (an organizer's journey).
+    gone = []
+    if current is not None and current.status == Round.Status.PAIRED:
+        seated = [p for row in tables for p in row["players"]] + [b.registration for b in byes]
+        gone = [str(r.user) for r in seated if r.status != Registration.Status.ACTIVE]
+    return render(request, "tournaments/manage.html", {
+        "gone": gone,
+        "t": tournament,
+        "registrations": tournament.registrations.select_related("user"),
+        "current": current,
+        "latest": latest,
+        # The pairing the Start button starts (refused if it changed meanwhile).
+        "latest_pairing": rounds.pairing_digest(rnd=latest)
+        if latest is not None and latest.status == Round.Status.PAIRED
+        else "",
+        "all_rounds": all_rounds,
+        "tables": tables,
+        "any_waiting": any(row["waiting"] for row in tables),
+        "any_playing": any(
+            row["table"].game is not None and row["table"].game.status in ("active", "paused")
+            for row in tables
+        ),
+        "byes": byes,
+        "log": tournament.log.select_related("actor").order_by("-seq")[:30],
+        # What a refused form held, shown again in that form.
+        "draft": _take_draft(request, tournament),
+        # Entering other players is a league administrator's right: the form is shown
+        # only to those who may use it, and only while it can succeed.
+        "forbidden_pairs": selectors.forbidden_pair_names(tournament=tournament),
+        "may_register_others": is_league_administrator(request.user)
+        and tournament.status != Tournament.Status.CLOSED,
+    })
+
+
+@login_required
+@require_POST
+def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    if not selectors.tournament_visible(tournament=tournament, user=request.user):
+        raise Http404("No such tournament.")  # a draft: not there for a stranger
+    if not _is_organizer(request, tournament):
+        # Before reading anything posted: a stranger learns nothing (not even whether an
+        # email address has an account).
+        messages.error(request, "Only the tournament's organizer can manage it.")
+        return redirect("tournaments:detail", slug=slug)
+    user = request.user
+    post = request.POST
+    current = tournament.rounds.order_by("-number").first()
+    if action == "open":
+        return _act(request, tournament, lambda: tsvc.tournament_open(tournament=tournament, by=user),
+                    "Registration is open.")
+    if action == "register":
+        who = (post.get("user") or "").replace("\x00", "").strip()
+        # Registering others is for league administrators (staff): by name or address.
+        # Anyone else (refused by the service below) learns nothing of who has an account
+        # by address: the lookup does not take one from them.
+        admin = is_league_administrator(user)
+        target = player_by_name_or_email(text=who, emails=admin)
+        if target is None:
+            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}.{did_you_mean(who)}"
+            messages.error(request, said)
+            _keep_draft(request, tournament, {"form": "register", "user": who, "error": said})
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
+                    f"{target} is registered.", keep={"form": "register", "user": who})
+    if action == "withdraw":
+        def do() -> None:
+            reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
+            tsvc.registration_withdraw(registration=reg, by=user)
+        return _act(request, tournament, do, "Registration withdrawn.")
+    if action == "pair":
+        return _act(request, tournament, lambda: rounds.round_pair(tournament=tournament, by=user),
+                    "The next round is paired. Check it, then start it.")
+    if action == "repair":
+        if current is None:
+            messages.error(request, "No round to re-pair.")
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: rounds.round_repair(rnd=current, by=user), "Round re-paired.")
+    if action == "start":
+        if current is None:
+            messages.error(request, "Pair a round first.")
+            return redirect("tournaments:manage", slug=slug)
+        seen = str(post.get("pairing") or "")[:64] or None
+        return _act(request, tournament,
+                    lambda: rounds.round_start(rnd=current, by=user, pairing_seen=seen),
+                    "The round's games have started.")  # fmt: skip
+    if action == "remind":
+        if current is None:
+            messages.error(request, "No round is being played.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            done = rounds.round_remind(rnd=current, by=user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"Reminder sent to {done['players']} player"
+                             f"{'s' if done['players'] != 1 else ''} at {done['tables']} table"
+                             f"{'s' if done['tables'] != 1 else ''}.")  # fmt: skip
+            if done["failed"]:
+                messages.warning(request, "Not reminded: " + "; ".join(done["failed"]) + ".")
+        return redirect("tournaments:manage", slug=slug)
+    if action == "extend":
+        if current is None or current.status != Round.Status.STARTED:
+            messages.error(request, "No round is being played.")
+            return redirect("tournaments:manage", slug=slug)
+        # Whole hours, as a game's own extension takes them (both inputs step by an hour).
+        raw = str(post.get("hours") or "").strip()
+        hours = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else 0
+        if not 1 <= hours <= 168:
+            messages.error(request, "Give the hours to add: a whole number from 1 to 168. Nothing was extended.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            done = rounds.round_extend(rnd=current, by=user, hours=hours,
+                                       reason=(post.get("reason") or "").replace("\x00", "")[:200])  # fmt: skip
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
+                             f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
+            if done["failed"]:
+                messages.warning(request, "Not extended: " + "; ".join(done["failed"]) + ".")
+        return redirect("tournaments:manage", slug=slug)
+    if action == "pair_by_hand":
+        names = {
+            r.user.username: r.pk for r in tournament.registrations.select_related("user")
+            if r.status == Registration.Status.ACTIVE
+        }
+
+        def do() -> None:
+            # Whether a round can be paired now first: a round being played made the
+            # names typed the only refusal said.
+            rounds.round_by_hand_number(tournament=tournament)
+            tables, byes = parse_tables(post.get("tables", ""), names)
+            rnd, warnings = rounds.round_pair_by_hand(
+                tournament=tournament, tables=tables, byes=byes, by=user, force=bool(post.get("force"))
+            )
+            if rnd is None:  # saved, the round shows its warnings itself (they showed twice)
+                for w in warnings:
+                    messages.warning(request, w)
+                raise ApplicationError("Not saved: confirm the warnings to pair this way anyway.")
+        return _act(request, tournament, do, "Round paired by hand.",
+                    keep={"form": "pair_by_hand", "tables": post.get("tables", "")})
+    if action == "result":
+        def do() -> None:
+            table_id = row_id(post.get("table", ""))
+            if not table_id:
+                raise ApplicationError("Choose a table of this tournament.")
+            table = Table.objects.filter(pk=table_id, round__tournament=tournament).first()
+            if table is None:
+                raise ApplicationError("Choose a table of this tournament.")
+            regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
+                    if r.pk in table.players}
+            ranking = parse_ranking(post.get("ranking", ""), regs)
+            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
+                                 rated=not post.get("forfeit"))
+        shown = post.get("round", "")
+        shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
+        return _act(request, tournament, do, "Result recorded.",
+                    query=f"round={int(shown)}" if shown_ok else "",
+                    keep={"form": "result", "table": post.get("table", ""),
+                          "ranking": post.get("ranking", ""), "reason": post.get("reason", "")})
+    if action == "close":
+        if not post.get("confirm"):
+            messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")
+            return redirect("tournaments:manage", slug=slug)
+        return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
+                    "The tournament is closed.")
+    messages.error(request, "Unknown action.")
+    return redirect("tournaments:manage", slug=slug)
