@@ -2,7 +2,7 @@
 
 Plain Python rather than templates: a resolution renders one per seat inside the
 worker's transaction, and a Django template cost ~1 ms each (~20 times this). A ruleset
-without an entry here is shown by ``notifications.format_view`` (every key of its view).
+without an entry here is shown by ``games.email_text.format_view`` (every key of its view).
 """
 
 from __future__ import annotations

@@ -54,8 +54,8 @@ def _game_line(seat: Any) -> str:
 
 def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
     """The legal orders of the seat now, or why there are none."""
+    from games.email_text import email_legal_lines
     from games.selectors import current_order, current_prompt, legal_orders
-    from games.services.notifications import email_legal_lines
 
     orders = legal_orders(seat=seat)
     if not orders:
@@ -434,8 +434,8 @@ def _source_words(source: str, ruleset: str) -> str:
 def status_text(seat: Any) -> str:
     """STATUS: the seat's own view of the game (``seat_view``) as the turn emails show
     it, then the seats, the open prompt, the seat's order and the latest events."""
+    from games.email_text import email_legal_lines, view_as_text
     from games.selectors import seat_view
-    from games.services.notifications import email_legal_lines, view_as_text
 
     view = dict(seat_view(seat=seat))
     wrapper = {k: view.pop(k, None) for k in ("game", "seat", "prompt", "my_order", "legal_orders", "events")}

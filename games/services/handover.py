@@ -82,11 +82,8 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
             game=game, user=new_user, name=old.name, position=old.position,
             email_every_prompt=email_every_prompt_default(user=new_user),
         )  # fmt: skip
-        from games.services.notifications import (
-            notify_game_notice,
-            notify_seat_handover,
-            notify_seat_released,
-        )
+        from games.services.handover_notices import notify_seat_handover, notify_seat_released
+        from games.services.notifications import notify_game_notice
         from games.services.resolution import open_prompt_locked
 
         prompt = open_prompt_locked(game=game)
@@ -157,7 +154,7 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     the seat; nothing of its hand). An offer of the same seat to another player still
     waiting is withdrawn (that player is told); the same offer twice (a double click)
     is one offer. Raises PermissionDenied, GameStateError or ValidationError."""
-    from games.services.notifications import notify_seat_offer
+    from games.services.handover_notices import notify_seat_offer
 
     with transaction.atomic():
         game = lock_game(game_id=seat.game_id)
@@ -246,7 +243,7 @@ def _offer_close(
     ``seat_offer_withdrawn`` entry (``withdrawn``, ``superseded``, ``seat_taken``,
     ``player_seated``; ``by`` did it); None: not logged here (an acceptance is the
     handover's entry, a decline has its own, and the game's end closes the rest)."""
-    from games.services.notifications import notify_seat_offer_closed
+    from games.services.handover_notices import notify_seat_offer_closed
 
     offer.status, offer.decided_at = status, timezone.now()
     offer.save(update_fields=["status", "decided_at"])
@@ -290,7 +287,7 @@ def seat_offers_expire(*, now: Any = None) -> int:
     """Close the offers left unanswered ``offer_days`` days (the beat, hourly): the player
     offered and the one who offered are told, and the log says so (an offer waited
     forever, holding its seat from another offer's player). Returns how many."""
-    from games.services.notifications import notify_seat_offer_expired
+    from games.services.handover_notices import notify_seat_offer_expired
 
     cutoff = (now or timezone.now()) - timedelta(days=offer_days())
     stale = SeatOffer.objects.filter(status=SeatOffer.Status.PENDING, created_at__lt=cutoff)
@@ -344,7 +341,7 @@ def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
 def seat_offer_decline(*, offer: SeatOffer, by: Any) -> SeatOffer:
     """The player offered a seat says no; the organizer is told. Raises
     PermissionDenied or GameStateError."""
-    from games.services.notifications import notify_seat_offer_declined
+    from games.services.handover_notices import notify_seat_offer_declined
 
     if getattr(by, "pk", None) != offer.to_user_id:
         raise PermissionDenied("This offer is for another player.")

@@ -1,6 +1,8 @@
 """The game emails: every email to a seat is built from the engine's per-seat view and
 the events that seat may see (``engine.events_for``), and carries the seat's reply address
-as Reply-To; queued in the outbox (``games.services.outbox``), which sends them.
+as Reply-To; queued in the outbox (``games.services.outbox``), which sends them. How an
+email writes the view and the legal orders is games.email_text; the emails of a seat
+changing hands are games.services.handover_notices.
 """
 
 from __future__ import annotations
@@ -14,16 +16,14 @@ from django.utils import timezone
 
 from engine.base import events_for
 from fivex_site.links import public_url
+from games.email_text import email_legal_lines, view_as_text
 from games.models import Game, Prompt, Seat
 from games.presentation import (
     and_list,
     draft_note,
     entered_order_text,
     event_text,
-    local_time,
-    order_patterns,
     prompt_stage,
-    ruleset_name,
     waiting_note,
     winner_words,
 )
@@ -42,80 +42,6 @@ logger = logging.getLogger(__name__)
 
 
 # --- game emails --------------------------------------------------------------------
-
-
-MAX_ORDERS_LISTED = 60  # an email lists at most this many legal orders
-
-
-def legal_orders_lines(orders: list[str], limit: int = MAX_ORDERS_LISTED) -> list[str]:
-    """The legal orders as an email shows them. Orders that are every combination of a
-    few words (4X Dice's ``ALLOCATE`` of each die: 64 or 256 of them) are written as one
-    pattern with an example; past ``limit`` lines the rest is counted, not listed."""
-    lines: list[str] = []
-    for item in order_patterns(orders):
-        if isinstance(item, str):
-            lines.append(item)
-            continue
-        verb, slots = item
-        if all(slot == slots[0] for slot in slots):
-            lines.append(f"{verb}, then {len(slots)} words, each one of: {', '.join(slots[0])}")
-        else:
-            # A word with one choice is written as it is ("MOVE BLACK TO <1,0|2,0|…>").
-            lines.append(" ".join([
-                verb, *(slot[0] if len(slot) == 1 else "<" + "|".join(slot) + ">" for slot in slots)
-            ]))  # fmt: skip
-        count = 1
-        for slot in slots:
-            count *= len(slot)
-        example = " ".join([verb, *(slot[0] for slot in slots)])
-        lines.append(f"  ({count} orders; e.g. {example})")
-    if len(lines) > limit:
-        more = len(lines) - limit
-        lines = [*lines[:limit], f"... and {more} more (the game page offers them all; any legal order may be typed)"]
-    return lines
-
-
-VIEW_KEYS_SKIPPED = ("game", "seat", "orders")  # shown elsewhere in the email
-
-
-def format_view(value: Any, indent: int = 0) -> str:
-    """A plain-text rendering of an engine view (nested dicts and lists)."""
-    pad = "  " * indent
-    if isinstance(value, dict):
-        lines = []
-        for key, item in value.items():
-            if indent == 0 and key in VIEW_KEYS_SKIPPED:
-                continue
-            if isinstance(item, dict) and item:
-                lines.append(f"{pad}{key}:")
-                lines.append(format_view(item, indent + 1))
-            elif isinstance(item, list | dict):
-                shown = ", ".join(_inline(x) for x in item) if item else "-"
-                lines.append(f"{pad}{key}: {shown}")
-            else:
-                lines.append(f"{pad}{key}: {'-' if item is None else item}")
-        return "\n".join(lines)
-    return f"{pad}{value}"
-
-
-def view_as_text(*, ruleset: str, view: dict[str, Any], seat_name: str | None) -> str:
-    """An engine view as an email shows it: the ruleset's own rendering in words
-    (``games.email_views``) if it has one, else every key of the view (``format_view``)."""
-    from games.email_views import RENDERERS
-
-    render = RENDERERS.get(ruleset)
-    return format_view(view) if render is None else render(view, seat_name)
-
-
-def _inline(value: Any) -> str:
-    """A value inside a one-line list of ``format_view`` (no Python reprs)."""
-    if value is None:
-        return "-"
-    if isinstance(value, dict):
-        return "(" + ", ".join(f"{k}: {_inline(v)}" for k, v in value.items()) + ")"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_inline(v) for v in value) + "]"
-    return str(value)
 
 
 def game_url(game: Game) -> str:
@@ -149,26 +75,6 @@ def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
     if seats is None:
         seats = seats_for_mail(game=game)
     return [s for s in seats if mailable(s.user)]
-
-
-def email_legal_lines(ruleset: str, orders: list[str], view: dict[str, Any] | None, seat_name: str) -> list[str]:
-    """The legal orders as an email lists them. 4X Dice's eXterminate: each single hit and
-    PASS, then how many may be joined (every combination of hits was listed: 80 lines and
-    "... and 902 more" with 8 ships, an email-only player found). ``view``: the seat's
-    (its dice tell the ships); None: counted from the orders."""
-    if ruleset == "4x-dice" and any(";" in order for order in orders):
-        if view is not None:
-            dice = ((view.get("players") or {}).get(seat_name) or {}).get("dice") or []
-            ships = sum(int(d["face"][0]) for d in dice if d.get("area") == "EXTERMINATE")
-        else:
-            ships = max(order.count(";") for order in orders) + 1
-        singles = [order for order in orders if ";" not in order]
-        example = "; ".join([order for order in singles if order.startswith("HIT")][:2])
-        return [
-            *legal_orders_lines(singles),
-            f"or up to {ships} of these hits (one per ship) joined by ';', e.g. {example}",
-        ]
-    return legal_orders_lines(orders)
 
 
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
@@ -502,156 +408,3 @@ def notify_game_notice(
             continue
         _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}",
                 reply=True, state=state)  # fmt: skip
-
-
-def notify_seat_released(*, game: Game, seat: Seat, who: str = "the organizer") -> None:
-    """Tell a player whose seat the organizer (``who``, as ``organizer.who_acted`` says
-    it) handed to someone else (no reply address: the seat's old one stops working)."""
-    if not mailable(seat.user):
-        return
-    text = (
-        f"{who} handed your seat {seat.name} to another player; you no longer "
-        "play in this game and its orders by email no longer reach it."
-    )
-    subject = "Your seat was handed to another player"
-    key = f"released:{game.pk}:{seat.pk}"
-    _notice(game=game, seat=seat, subject=subject, text=text, key=key, reply=False)
-
-
-def notify_seat_handover(
-    *, game: Game, seat: Seat, state: dict, prompt: Prompt | None, by: Any = None,
-    offered: bool = False,
-) -> None:
-    """Welcome a player who takes over a seat: who handed it (``by``: the organizer or a
-    site administrator; ``offered``: the player accepted an offer), its view and what it
-    must do now."""
-    if not mailable(seat.user):
-        return
-    context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
-    context["events"] = []
-    if offered:
-        context["headline"] = (
-            f"You accepted the seat {seat.name}: you play it from now on. Changed your "
-            "mind? Resign on the game's page (its default orders are played from then "
-            "on) and tell the organizer."
-        )
-    else:
-        context["headline"] = (
-            f"{_who_hands(game, by)} handed you the seat {seat.name}: you play it from now "
-            "on. Not what you want? Resign on the game's page (its default orders are played "
-            "from then on) and tell the organizer."
-        )
-    _send_to_seat(
-        game=game,
-        seat=seat,
-        template="games/email/turn.txt",
-        subject=f"[{_title(game)}] "
-        + (f"You play the seat {seat.name}" if offered else f"You were handed the seat {seat.name}"),
-        context=context,
-        kind="seat_handover",
-        key=f"handover:{game.pk}:{seat.pk}",
-    )
-
-
-def _who_hands(game: Game, by: Any) -> str:
-    """Who hands or offers a seat, as the new player is told: the game's organizer, or
-    a site administrator (``by`` someone else; None: the organizer)."""
-    if by is not None and getattr(by, "pk", None) != game.organizer_id:
-        return f"A site administrator ({by})"
-    return f"{game.organizer}, who organizes it,"
-
-
-def _user_notice(
-    *, user: Any, game: Game, subject: str, text: Callable[[], str], key: str, kind: str, url: str = ""
-) -> None:
-    """A short email (games/email/user_notice.txt) to a player about ``game`` who holds no
-    seat it concerns (an offer of a seat; an answer to the organizer): no reply address.
-    ``text`` is called in the reader's time zone."""
-    if not mailable(user):
-        return
-    with timezone.override(time_zone_of(user=user)):
-        body = render_to_string(
-            "games/email/user_notice.txt", {"game": game, "text": text(), "url": url}
-        )
-    outbox_enqueue(
-        to=user.email,
-        subject=f"[{_title(game)}] {subject}",
-        body=body,
-        game=game,
-        kind=kind,
-        headers={"X-FiveX-Game": str(game.pk)},
-        key=key,
-    )
-
-
-def seat_offer_url(offer: Any) -> str:
-    """The page where the player offered a seat accepts or declines it."""
-    return public_url(f"/games/{offer.game_id}/offers/{offer.pk}/")
-
-
-def notify_seat_offer(*, offer: Any) -> None:
-    """Tell a player they are offered a seat: who offers it, the game, the seat, where
-    the game stands, and where to accept or decline. Nothing of the seat's hand."""
-    from games.services.resolution import open_prompt_locked
-
-    game, seat = offer.game, offer.seat
-    prompt = open_prompt_locked(game=game)
-    who = _who_hands(game, offer.by)
-
-    def text() -> str:
-        said = (
-            f"{who} offers you the seat {seat.name} in this game of "
-            f"{ruleset_name(game.ruleset)}"
-        )
-        said += " (its player resigned)." if seat.status == Seat.Status.RESIGNED else "."
-        if game.status == Game.Status.PAUSED:
-            said += " The game is paused."
-        elif prompt is not None:
-            said += f" It is at prompt {prompt.number}; the deadline is {local_time(prompt.deadline)}."
-        return (
-            f"{said}\n\nNothing changes until you answer. If you accept, you play the seat "
-            "from then on (its hand, its orders, its deadlines) and its player leaves the "
-            f"game. Accept or decline here:\n{seat_offer_url(offer)}"
-        )
-
-    _user_notice(
-        user=offer.to_user, game=game, subject=f"You are offered the seat {seat.name}",
-        text=text, key=f"offer:{offer.pk}", kind="seat_offer",
-    )  # fmt: skip
-
-
-def notify_seat_offer_closed(*, offer: Any, why: str) -> None:
-    """Tell a player that the seat offered to them no longer is (``why``: who closed it)."""
-    _user_notice(
-        user=offer.to_user, game=offer.game,
-        subject=f"The offer of the seat {offer.seat.name} was withdrawn",
-        text=lambda: f"the seat {offer.seat.name} is no longer offered to you: {why}.",
-        key=f"offer-closed:{offer.pk}", kind="seat_offer",
-    )  # fmt: skip
-
-
-def notify_seat_offer_expired(*, offer: Any, days: int) -> None:
-    """Tell whoever offered a seat that nobody answered the offer in time."""
-    _user_notice(
-        user=offer.by, game=offer.game,
-        subject=f"Your offer of the seat {offer.seat.name} lapsed",
-        text=lambda: (
-            f"{offer.to_user} did not answer your offer of the seat {offer.seat.name} within "
-            f"{days} days, so it lapsed; the seat stays as it was. You may offer it to another "
-            "player from the organizer tools."
-        ),
-        key=f"offer-expired:{offer.pk}", kind="seat_offer", url=game_url(offer.game),
-    )  # fmt: skip
-
-
-def notify_seat_offer_declined(*, offer: Any) -> None:
-    """Tell the organizer (or the administrator who made the offer) it was declined."""
-    _user_notice(
-        user=offer.by, game=offer.game,
-        subject=f"{offer.to_user} declined the seat {offer.seat.name}",
-        text=lambda: (
-            f"{offer.to_user} declined the seat {offer.seat.name}; it stays as it was. "
-            "You may offer it to another player from the organizer tools."
-        ),
-        key=f"offer-declined:{offer.pk}", kind="seat_offer", url=game_url(offer.game),
-    )  # fmt: skip

@@ -331,7 +331,7 @@ def test_a_batch_waits_for_a_concurrent_sender_and_does_not_send_twice(scripted_
 def test_emails_write_every_combination_of_words_as_one_pattern():
     from itertools import product
 
-    from games.services.notifications import legal_orders_lines
+    from games.email_text import legal_orders_lines
 
     areas = ["EXPLORE", "EXPAND", "EXTRACT", "EXTERMINATE"]
     allocate = ["ALLOCATE " + " ".join(c) for c in product(areas, repeat=3)]
@@ -361,7 +361,7 @@ def test_emails_write_every_combination_of_words_as_one_pattern():
 
 
 def test_email_views_show_nested_values_without_python_reprs():
-    from games.services.notifications import format_view
+    from games.email_text import format_view
 
     text = format_view({"players": {"ann": {"dice": [{"face": [1, 2], "area": None}], "vp": 3}}})
     assert text == "players:\n  ann:\n    dice: (face: [1, 2], area: -)\n    vp: 3"

@@ -152,7 +152,7 @@ def test_an_order_for_a_finished_game_says_the_game_is_over(game, client) -> Non
 
 def test_small_wording(game, client) -> None:
     import engine
-    from games.services.notifications import view_as_text
+    from games.email_text import view_as_text
 
     rules = engine.get("5x")
     view = rules.view(rules.new_game(players=list(NAMES), seed=3), "ann")
