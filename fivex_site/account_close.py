@@ -31,6 +31,12 @@ class AccountClosed(ApplicationError):
     default_code = "account_closed"
 
 
+class LastSuperuser(ApplicationError):
+    """The only active superuser cannot close the account: nobody could run the site."""
+
+    default_code = "last_superuser"
+
+
 @dataclass
 class ClosingSummary:
     """What closing the account does: the seats it resigns and leaves, the seat offers it
@@ -58,7 +64,7 @@ def account_close_summary(*, user: Any) -> ClosingSummary:
             SeatOffer.objects.filter(
                 to_user=user, status=SeatOffer.Status.PENDING, game__status__in=GOING_ON
             )
-            .select_related("game", "seat")
+            .select_related("game", "seat", "by")
             .order_by("game_id")
         ),
         withdraw=list(
@@ -88,6 +94,7 @@ class Closed:
     name: str
     resigned: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)
+    declined: list[str] = field(default_factory=list)  # "seat dan in League 7"
     withdrawn: list[str] = field(default_factory=list)
 
 
@@ -137,17 +144,25 @@ def account_close(*, user: Any) -> Closed:
     from tournaments.services.tournaments import registration_withdraw
 
     with transaction.atomic():
-        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        user = _lock_account(user_pk=user.pk)
         if not user.is_active:
             raise AccountClosed("This account is closed already: nothing was changed.")
+        if user.is_superuser and not _other_superuser(user):
+            raise LastSuperuser(
+                "You are the site's only active superuser: make another account a superuser "
+                "(in the admin) before you close yours, or nobody can run the site.",
+            )
         addresses = sorted(
             {user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)}
             - {""}
         )
         # Inactive first: the notices the resignations send skip it (``mailable``).
         user.is_active = False
+        # A site administrator's rights go with the account (an account reopened in the
+        # admin one day does not get them back unseen).
+        user.is_staff = user.is_superuser = False
         user.set_unusable_password()
-        user.save(update_fields=["is_active", "password"])
+        user.save(update_fields=["is_active", "is_staff", "is_superuser", "password"])
         api_token_revoke(user=user)
         calendar_feed_revoke(user=user)
         mail_tokens_rotate_for_user(user=user)
@@ -155,7 +170,7 @@ def account_close(*, user: Any) -> Closed:
         plans = account_close_summary(user=user)
         resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))
         left = _each(plans.leave, lambda seat: game_leave(game=seat.game, user=user))
-        _each(plans.offers, lambda offer: seat_offer_decline(offer=offer, by=user))
+        declined = _each(plans.offers, lambda offer: seat_offer_decline(offer=offer, by=user))
         # After the resignations: a withdrawal tells the opponents of games the player
         # still plays, and there are none left.
         withdrawn = _each(
@@ -179,8 +194,22 @@ def account_close(*, user: Any) -> Closed:
         name=user.get_username(),
         resigned=[seat.game.title for seat in resigned],
         left=[seat.game.title for seat in left],
+        declined=[f"seat {offer.seat.name} in {offer.game.title}" for offer in declined],
         withdrawn=[reg.tournament.name for reg in withdrawn],
     )
+
+
+def _lock_account(*, user_pk: int) -> Any:
+    """The account's row, locked against a second closing. ``FOR NO KEY UPDATE``: a
+    transaction that holds a game's or tournament's lock and inserts a row pointing at
+    the account (a seat, a rating entry, a log entry naming it) takes a key-share lock on
+    it, which ``FOR UPDATE`` would block while the closing waits for that game's lock: a
+    deadlock (a review found it)."""
+    return get_user_model().objects.select_for_update(no_key=True).get(pk=user_pk)
+
+
+def _other_superuser(user: Any) -> bool:
+    return get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(pk=user.pk).exists()
 
 
 def _mail_erase(*, user: Any, addresses: list[str]) -> None:

@@ -11,7 +11,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from fivex_site.account_close import AccountClosed, account_close, account_close_summary
+from fivex_site.account_close import (
+    AccountClosed,
+    LastSuperuser,
+    account_close,
+    account_close_summary,
+)
 from games.errors import GameBusy
 
 #: The session key the closed page reads the closed account's name from (in the new,
@@ -47,11 +52,12 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
                 done = account_close(user=user)
             except AccountClosed:
                 return _closed(request, user.get_username())
-            except GameBusy as exc:
+            except (GameBusy, LastSuperuser) as exc:
                 error, status = exc.message, 409
             else:
                 return _closed(request, done.name, {
-                    "resigned": done.resigned, "left": done.left, "withdrawn": done.withdrawn,
+                    "resigned": done.resigned, "left": done.left, "declined": done.declined,
+                    "withdrawn": done.withdrawn,
                 })  # fmt: skip
         elif not get_user_model().objects.filter(pk=user.pk, is_active=True).exists():
             # Closed by a request that ran meanwhile: its password no longer logs in.

@@ -26,7 +26,7 @@ from games.api import handover_serializers as h
 from games.api import organizer_serializers as o
 from games.api import serializers as s
 from games.api.organizer_views import THROTTLED, OrganizerBaseView, _conflict
-from games.api.views import BODY_ERRORS, ERRORS, READ_ERRORS, BaseAPIView, _no_query
+from games.api.views import BODY_ERRORS, ERRORS, BaseAPIView, _no_query
 from games.errors import GameStateError, NotFound, PermissionDenied
 from games.forms import handover_player
 from games.models import Game, Seat, SeatOffer
@@ -105,9 +105,9 @@ class SeatOfferView(OrganizerBaseView):
     )
     def post(self, request: Request, game_id: int, position: int) -> Response:
         game = self.organized_game(request, game_id)
-        seat = _seat_at(game, position)
         data_in = h.OfferInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
+        seat = _seat_at(game, position)
         new_user = _player(data_in.validated_data["player"], staff=request.user.is_staff)
         offer = handover.seat_offer(seat=seat, new_user=new_user, by=request.user)
         offer = SeatOffer.objects.select_related("seat", "to_user", "by").get(pk=offer.pk)
@@ -134,9 +134,9 @@ class SeatReplaceView(OrganizerBaseView):
                 f"/api/games/{game.pk}/seats/{position}/offer/); it changes hands when the "
                 "player accepts."
             )
-        seat = _seat_at(game, position)
         data_in = h.ReplaceInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
+        seat = _seat_at(game, position)
         new_user = _player(data_in.validated_data["player"], staff=True)
         new = handover.seat_replace(seat=seat, new_user=new_user, by=request.user)
         return self.tools(request, game_id, o.HandedSerializer, seat=new)
@@ -241,7 +241,13 @@ class MyOfferView(BaseAPIView):
     """One seat offered to you, answered or not (its ``status`` says which); anyone
     else's offer is a 404."""
 
-    @extend_schema(responses={200: h.SeatOfferSerializer, **READ_ERRORS})
+    @extend_schema(
+        responses={
+            200: h.SeatOfferSerializer,
+            **{k: ERRORS[k] for k in (400, 401)},
+            404: OpenApiResponse(s.ErrorSerializer, description="No such offer made to you"),
+        }
+    )
     def get(self, request: Request, offer_id: int) -> Response:
         if request.query_params:
             _no_query(request)

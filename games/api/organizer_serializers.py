@@ -43,7 +43,8 @@ class ExtendInputSerializer(StrictInputSerializer):
         min_value=1,
         help_text="Recommended: the open prompt's number as you saw it (``prompt`` of "
         "GET .../organizer/). If that prompt was resolved meanwhile, nothing is extended "
-        "(409 prompt_closed) instead of extending the next prompt's deadline.",
+        "(409 prompt_closed) instead of extending the next prompt's deadline; a prompt "
+        "not opened yet is a 400.",
     )
     extensions = serializers.IntegerField(
         required=False,
@@ -51,7 +52,8 @@ class ExtendInputSerializer(StrictInputSerializer):
         help_text="Recommended for retries: how often that prompt's deadline was extended "
         "as you saw it (``extensions`` of GET .../organizer/ or of the last answer). If it "
         "was extended since (your first attempt went through), nothing more is extended "
-        "(409 already_extended). Without it, every call that passes is one more extension.",
+        "(409 already_extended); more than the prompt's extensions so far is a 400. Without "
+        "it, every call that passes is one more extension.",
     )
 
 

@@ -19,7 +19,7 @@ from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
 from games.presentation import and_list, one_line
-from games.selectors import invite_valid
+from games.selectors import invite_valid, may_organize
 from games.services.audit import game_setup_commitment, log_append
 from games.services.locking import lock_game
 
@@ -412,13 +412,15 @@ def game_leave(*, game: Game, user: Any) -> None:
 
 
 def game_start(*, game: Game, user: Any, fixed_order: list[str] | None = None) -> Game:
-    """Start a forming game now (organizer only), with at least the ruleset's minimum of
-    players. ``fixed_order`` (seat names, clockwise) fixes the seating; otherwise it is
+    """Start a forming game now (its organizer, or staff: they hold every organizer's
+    tools), with at least the ruleset's minimum of players. ``fixed_order`` (seat names, clockwise) fixes the seating; otherwise it is
     the seed's shuffle of the join order. Raises PermissionDenied, GameStateError,
     ValidationError."""
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
-        if user is None or game.organizer_id != getattr(user, "pk", None):
+        # Staff too: the page offers them the button (a game whose organizer closed the
+        # account would otherwise start only once full).
+        if not may_organize(game=game, user=user):
             raise PermissionDenied("Only the organizer can start this game.")
         if game.status != Game.Status.FORMING:
             raise GameStateError("This game has already started.")

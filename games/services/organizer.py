@@ -118,11 +118,22 @@ def deadline_extend(
         if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameStateError("Only a game in progress has a deadline to extend.")
         prompt = _open_prompt(game)
+        # Numbers no page or answer ever showed (a client's bug): not a race to report.
+        if prompt_number is not None and prompt_number > prompt.number:
+            raise ValidationError(
+                f"prompt: there is no prompt {prompt_number} yet (prompt {prompt.number} is "
+                "open): nothing was extended."
+            )
         if prompt_number is not None and prompt.number != prompt_number:
             raise GameStateError(
                 f"Prompt {prompt_number} was resolved before the extension arrived (prompt "
                 f"{prompt.number} is open now): nothing was extended.",
                 code=PROMPT_CLOSED,
+            )
+        if extensions_seen is not None and extensions_seen > prompt.extensions:
+            raise ValidationError(
+                f"extensions: the deadline of prompt {prompt.number} was extended "
+                f"{prompt.extensions} times, not {extensions_seen}: nothing was extended."
             )
         if extensions_seen is not None and prompt.extensions != extensions_seen:
             now = f" (now {local_time(prompt.deadline)})" if prompt.deadline else ""

@@ -28,6 +28,7 @@ NOT_ANSWERED_BY_THE_API = {
     "order_ambiguous": "games.mail: an emailed order's refusal, answered by email",
     "already_done": "tournaments' services: the tournaments' API only reads",
     "account_closed": "fivex_site.account_close: a web page's refusal (no API closes accounts)",
+    "last_superuser": "fivex_site.account_close: a web page's refusal (no API closes accounts)",
 }
 
 

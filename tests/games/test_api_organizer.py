@@ -78,10 +78,38 @@ def test_extend_with_what_was_seen_is_safe_to_retry(table):
     deadline = prompt_of(game).deadline
     again = organizer.post(url(game, "extend"), sent, format="json")
     assert_error(again, 409, "already_extended", "was just extended", "nothing more was changed")
-    stale = organizer.post(url(game, "extend"), {**sent, "prompt": 7, "extensions": 1}, format="json")
-    assert_error(stale, 409, "prompt_closed", "nothing was extended")
     assert prompt_of(game).deadline == deadline and prompt_of(game).extensions == 1
     assert len(entries(game, "deadline_extended")) == 1
+
+
+def test_extend_after_the_prompt_seen_was_resolved_is_a_409_prompt_closed(table):
+    from games.services.resolution import prompt_resolve
+
+    game, _seats, organizer = table
+    later = timezone.now() + timedelta(days=30)  # the deadline won the race
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=later)
+    stale = organizer.post(url(game, "extend"), {"hours": 2, "prompt": 1, "extensions": 0}, format="json")
+    assert_error(stale, 409, "prompt_closed", "Prompt 1 was resolved", "nothing was extended")
+    assert prompt_of(game).number == 2 and prompt_of(game).extensions == 0
+    assert entries(game, "deadline_extended") == []
+
+
+@pytest.mark.parametrize(
+    ("seen", "said"),
+    [
+        ({"prompt": 10**30}, "prompt: there is no prompt 1000000000000000000000000000000 yet"),
+        ({"prompt": 2}, "prompt: there is no prompt 2 yet (prompt 1 is open)"),
+        ({"extensions": 4}, "extensions: the deadline of prompt 1 was extended 0 times, not 4"),
+    ],
+)
+def test_extend_naming_what_never_was_is_a_400_not_a_race(table, seen, said):
+    # Regression: a prompt or count no page or answer showed read as "resolved
+    # meanwhile" or "extended meanwhile" (409s a client would retry on).
+    game, _seats, organizer = table
+    deadline = prompt_of(game).deadline
+    answer = organizer.post(url(game, "extend"), {"hours": 2, **seen}, format="json")
+    assert_error(answer, 400, "invalid", said, "nothing was extended")
+    assert prompt_of(game).deadline == deadline and entries(game, "deadline_extended") == []
 
 
 def test_extensions_capped_is_a_409_that_changes_nothing(table, settings):

@@ -423,3 +423,15 @@ def test_an_offer_nobody_answers_lapses_after_a_week(client, game, django_captur
     # The seat may be offered again.
     answer = offer_seat(client, game, "bob", "eve")
     assert "Seat bob is offered to eve" in " ".join(messages_of(answer))
+
+
+def test_the_games_list_does_not_name_the_site_administrator_who_offers_a_seat(client, game):
+    # The offer's page and the API say "a site administrator"; the games list named them.
+    root = make_user("root")
+    root.is_staff = True
+    root.save(update_fields=["is_staff"])
+    handover.seat_offer(seat=game.seats.get(name="bob", status="active"), new_user=make_user("dora"), by=root)
+    client.force_login(SeatOffer.objects.get(game=game).to_user)
+    listing = visible_text(client.get(reverse("games:list")).content.decode())
+    assert "A site administrator offers you the seat bob in Offers" in listing
+    assert "root" not in listing

@@ -271,3 +271,89 @@ def test_a_league_administrator_cannot_enter_a_closed_account_in_a_tournament(an
     with pytest.raises(TournamentError, match="closed account cannot be entered"):
         tsvc.registration_add(tournament=cup, user=ann, by=admin)
     assert not Registration.objects.filter(tournament=cup).exists()
+
+
+def test_the_pages_say_which_seat_was_declined_and_who_offered_it(ann) -> None:
+    from games.services.handover import seat_offer
+
+    game = ann.table.game
+    dan = get_user_model().objects.create_user(username="dan", email="dan@example.com", password=PASSWORD)
+    seat_offer(seat=ann.table.seats["bob"], new_user=dan, by=game.organizer)
+    client = _logged_in(dan)
+    page = client.get("/account/close/").content.decode()
+    # It read "You decline the seat bob offered to you in ...", as if bob offered it.
+    assert "You decline seat <strong>bob</strong> in" in page and "offered to you by\n" in page
+    assert "org.</li>" in " ".join(page.split())
+    _close(client)
+    assert "You declined seat bob in League 7." in client.get("/account/closed/").content.decode()
+
+
+def test_staff_can_start_a_forming_game_whose_organizer_closed_the_account(ann) -> None:
+    # The page tells the players staff keep the organizer's tools; game_start refused
+    # staff, so such a game started only once full (never, with nobody seated).
+    from games.errors import PermissionDenied
+    from games.services.games import game_start
+
+    make = get_user_model().objects.create_user
+    organizer = make(username="host", password=PASSWORD)
+    forming = game_create(organizer=organizer, ruleset="5x", options={}, seats_count=4, name="Four")
+    for name in ("eve", "fay", "gus"):  # 3 of 4 seats: enough to start, not full
+        game_join(game=forming, user=make(username=name))
+    _close(_logged_in(organizer))
+    with pytest.raises(PermissionDenied):
+        game_start(game=forming, user=get_user_model().objects.get(username="eve"))
+    root = get_user_model().objects.create_user(username="root", is_staff=True)
+    game_start(game=forming, user=root)
+    forming.refresh_from_db()
+    assert forming.status == Game.Status.ACTIVE
+
+
+def test_the_only_superuser_cannot_close_the_account_and_a_staff_account_loses_its_rights(ann) -> None:
+    boss = get_user_model().objects.create_superuser(username="boss", email="", password=PASSWORD)
+    client = _logged_in(boss)
+    assert "You are a site administrator" in client.get("/account/close/").content.decode()
+    refused = _close(client)
+    assert refused.status_code == 409 and "only active superuser" in refused.content.decode()
+    boss.refresh_from_db()
+    assert boss.is_active and boss.is_superuser
+    get_user_model().objects.create_superuser(username="deputy", email="", password=PASSWORD)
+    assert _close(client).status_code == 302
+    boss.refresh_from_db()
+    assert (boss.is_active, boss.is_staff, boss.is_superuser) == (False, False, False)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_closings_lock_does_not_block_rows_that_point_at_the_account(ann) -> None:
+    # Regression (a deadlock a review found): the closing held FOR UPDATE on the account
+    # while waiting for a game's lock; a pairing or a game's end holding that lock and
+    # inserting a row pointing at the account (a seat, a rating entry) needs FOR KEY
+    # SHARE on it, which FOR UPDATE blocks.
+    import threading
+
+    from django.db import connection, connections, transaction
+
+    from fivex_site.account_close import _lock_account
+
+    held, done = threading.Event(), threading.Event()
+
+    def closing() -> None:
+        try:
+            with transaction.atomic():
+                _lock_account(user_pk=ann.pk)
+                held.set()
+                done.wait(10)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=closing)
+    thread.start()
+    try:
+        assert held.wait(10)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '1s'")
+            cursor.execute("SELECT 1 FROM auth_user WHERE id = %s FOR KEY SHARE", [ann.pk])
+            assert cursor.fetchone() == (1,)
+    finally:
+        done.set()
+        thread.join(10)
