@@ -19,7 +19,6 @@ from games.errors import NotFound
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer, StateSnapshot
 
 OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
-RECENT_EVENTS_PROMPTS = 1
 
 
 def orders_entered_for(*, game: Game, seat_name: str) -> dict[int, dict[str, str]]:
@@ -223,13 +222,11 @@ def seat_handovers(*, game: Game, current: list[Seat]) -> dict[str, dict[str, An
     }
 
 
-GAME_OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
-
 
 def current_prompt(*, game: Game) -> Prompt | None:
     """The open prompt, or None (forming, over, or between prompts). A game ended early
     leaves its last prompt open in the records, unanswerable: it is not shown as open."""
-    if game.status in GAME_OVER:
+    if game.status in OVER:
         return None
     return Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
 
@@ -268,7 +265,7 @@ def _open_and_last_resolved(game: Game) -> tuple[Prompt | None, Prompt | None]:
     open_prompt = None
     if newest and newest[0].status == Prompt.Status.OPEN:
         open_prompt = newest.pop(0)
-    if game.status in GAME_OVER:  # ended early: its last prompt is not open any more
+    if game.status in OVER:  # ended early: its last prompt is not open any more
         open_prompt = None
     last = next((p for p in newest if p.status == Prompt.Status.RESOLVED), None)
     return open_prompt, last
@@ -365,7 +362,7 @@ def engine_view(*, game: Game, state: dict, seat_name: str | None) -> dict[str, 
 
     rules = ruleset_get(game.ruleset)
     view = dict(rules.view(state, seat_name))
-    return face_up(rules, state, view) if game.status in GAME_OVER else view
+    return face_up(rules, state, view) if game.status in OVER else view
 
 
 def face_up(rules: Any, state: dict, view: dict[str, Any]) -> dict[str, Any]:

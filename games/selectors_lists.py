@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
-from games.selectors import GAME_OVER
+from games.selectors import OVER
 
 
 def games_for_user(*, user: Any) -> QuerySet[Game]:
@@ -54,7 +54,7 @@ def my_places(*, user: Any, games: list[Game]) -> dict[int, str]:
     games of the list that are over with a ranking (one query)."""
     from games.presentation import place_of
 
-    over = {g.pk: g for g in games if g.status in GAME_OVER and g.ranking}
+    over = {g.pk: g for g in games if g.status in OVER and g.ranking}
     if not over or not getattr(user, "is_authenticated", False):
         return {}
     seats = (
@@ -100,7 +100,7 @@ def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     prompts = (
         Prompt.objects.filter(game_id__in=[g for g in game_ids if g], status=Prompt.Status.OPEN)
-        .exclude(game__status__in=GAME_OVER)  # a game ended early leaves its prompt open
+        .exclude(game__status__in=OVER)  # a game ended early leaves its prompt open
         .order_by("game_id", "number")
     )
     for prompt in prompts:

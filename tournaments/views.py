@@ -5,7 +5,6 @@ one service, render or redirect."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -28,8 +27,6 @@ from tournaments.services import notices
 from tournaments.services import tournaments as tsvc
 from tournaments.services.common import is_league_administrator
 from tournaments.standings import TIEBREAK_HELP, TIEBREAK_NAMES
-
-log = logging.getLogger(__name__)
 
 
 def _tournament(slug: str) -> Tournament:

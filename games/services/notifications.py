@@ -41,7 +41,6 @@ from games.services.seats import seat_reply_address
 logger = logging.getLogger(__name__)
 
 
-# --- game emails --------------------------------------------------------------------
 
 
 def game_url(game: Game) -> str:

@@ -170,7 +170,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ).template.name
     engine_view = engine_part(view)  # a game over: face up, nobody asked (selectors.face_up)
     final_result = None
-    if game.status in selectors.GAME_OVER and game.started_at and not engine_view.get("ranking"):
+    if game.status in selectors.OVER and game.started_at and not engine_view.get("ranking"):
         # Ended before its rules ended it: the ranking is the site's (a walkover's), and the
         # board shows the position it stopped at.
         resigned = {s.name for s in seats if s.status == Seat.Status.RESIGNED}
@@ -184,7 +184,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "engine_view": engine_view,
         "final_result": final_result,
         # what a game that is over shows that it hid while it went on
-        "revealed_words": REVEALED_AT_END.get(game.ruleset, "") if game.status in selectors.GAME_OVER else "",
+        "revealed_words": REVEALED_AT_END.get(game.ruleset, "") if game.status in selectors.OVER else "",
         "ruleset_template": ruleset_template,
         "prompt": prompt,
         "pending": pending,
@@ -192,7 +192,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "ordered": ordered,
         # Seats still to order (a resigned seat's default order counts as in).
         "waiting": [p for p in pending if p not in ordered],
-        "over": game.status in selectors.GAME_OVER,
+        "over": game.status in selectors.OVER,
         # who ended a game early: its organizer, or a site administrator (the log says)
         "ended_by": selectors.ended_by(game=game) if game.status == Game.Status.ABANDONED else "",
         # 2: the player's resignation would end the game (the other seat wins).
@@ -319,7 +319,7 @@ def _status_rows(game_id: int) -> list[tuple[Any, ...]]:
         f" LEFT JOIN {order_t} o ON o.prompt_id = p.id AND o.is_current"
         " WHERE g.id = %s"
     )
-    over = [s.value for s in selectors.GAME_OVER]
+    over = [s.value for s in selectors.OVER]
     with connection.cursor() as cursor:
         cursor.execute(sql, [Seat.Status.ACTIVE.value, Prompt.Status.OPEN.value, *over, game_id])
         return cursor.fetchall()
