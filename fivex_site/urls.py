@@ -9,7 +9,7 @@ from django.http import HttpResponseBadRequest
 from django.urls import URLPattern, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from fivex_site import account_close_views, views
+from fivex_site import account_close_views, account_export_api, account_export_views, views
 from fivex_site.converters import RowIdConverter
 from fivex_site.forms import AdminLoginForm
 from fivex_site.views import ApiDocsView
@@ -60,6 +60,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("account/close/", account_close_views.account_close_page, name="account_close"),
     path("account/closed/", account_close_views.account_closed_page, name="account_closed"),
+    path("account/data/", account_export_views.account_data_page, name="account_data"),
     path("admin/", admin.site.urls),
     *webhook_urls(),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -73,6 +74,9 @@ urlpatterns = [
         name="api-docs",
     ),
     path("", include("games.urls")),
+    # A player's data: before the games' API (and served without its slash, as its routes are).
+    path("api/account/export/", account_export_api.AccountExportView.as_view(), name="api_account_export"),
+    path("api/account/export", account_export_api.AccountExportView.as_view()),
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.api_urls")),
     path("tournaments/", include("tournaments.urls")),

@@ -34,6 +34,9 @@ REST_FRAMEWORK = {
         # offer, handover and withdrawal), each capped by its service too: this bounds a
         # script's calls, a tournament's many tables included.
         "organizer": _rate("API_ORGANIZER_RATE", "120/min"),
+        # A player's download of their data (the API's and the page's, counted together):
+        # the whole history in one answer, a heavy read.
+        "account_export": _rate("API_ACCOUNT_EXPORT_RATE", "10/hour"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
 }

@@ -27,8 +27,13 @@ def closed_inputs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
+#: The GETs without an ETag (``BaseAPIView.conditional`` off): the ping, and a player's
+#: data export (stamped with the moment it was made, it never answers the same twice).
+UNCONDITIONAL_GETS = ("/api/ping/", "/api/account/export/")
+
+
 def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Postprocessing hook: every GET but the ping (``BaseAPIView.conditional``) says
+    """Postprocessing hook: every GET but ``UNCONDITIONAL_GETS`` (``BaseAPIView.conditional``) says
     what it does with ``If-None-Match`` (an API audit: the ETag, the 304 and the header
     were in no operation), and every operation that a database outage answers 503 with
     ``Retry-After`` says so."""
@@ -44,7 +49,7 @@ def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 "Retry-After seconds.",
                 "headers": {"Retry-After": {"schema": {"type": "integer"}}},
             })  # fmt: skip
-            if method != "get" or route == "/api/ping/" or "200" not in responses:
+            if method != "get" or route in UNCONDITIONAL_GETS or "200" not in responses:
                 continue
             operation.setdefault("parameters", []).append({
                 "in": "header", "name": "If-None-Match", "required": False,

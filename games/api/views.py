@@ -52,14 +52,15 @@ BODY_ERRORS = {
 
 class UserThrottle(SimpleRateThrottle):
     """A per-user rate from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`` (read at
-    each request; ``None`` turns it off), counted in the default cache, on POST requests
-    only (an OPTIONS or a GET costs the quota nothing). Approximate, as DRF's throttles
-    are: simultaneous requests may pass a few over the limit."""
+    each request; ``None`` turns it off), counted in the default cache, on the requests
+    of ``methods`` (POST: an OPTIONS or a GET costs the quota nothing). Approximate, as
+    DRF's throttles are: simultaneous requests may pass a few over the limit."""
 
     scope = ""
+    methods: tuple[str, ...] = ("POST",)
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        if request.method != "POST":
+        if request.method not in self.methods:
             return True
         allowed = super().allow_request(request, view)
         if self.rate is not None and self.key is not None:

@@ -57,7 +57,8 @@ def _world():
         f"/games/{done.pk}/log/", "/tournaments/", "/tournaments/new/", f"/tournaments/{t.slug}/",
         f"/tournaments/{t.slug}/manage/", f"/tournaments/{t.slug}/rounds/1/",
         f"/tournaments/{t.slug}/players/{bob_entry}/", "/games/rules/5x/", "/games/rules/4x-dice/", "/games/rules/6x5/",
-        "/account/api-tokens/", "/account/settings/", "/account/calendar/", "/account/close/", "/ratings/",
+        "/account/api-tokens/", "/account/settings/", "/account/calendar/", "/account/close/", "/account/data/",
+        "/ratings/",
         "/accounts/email/", "/accounts/password/change/",
     ))]
 

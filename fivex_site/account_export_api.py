@@ -1,0 +1,234 @@
+"""``GET /api/account/export/``: a player's data over the API, the file the page
+*Account -> Your data* downloads (``fivex_site.account_export``). The serializers only
+document it in the schema: the answer is the selector's dict as it is."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from fivex_site.account_export import EXPORT_FORMAT, EXPORT_VERSION, account_export
+from games.api import serializers as s
+from games.api.views import BaseAPIView, UserThrottle, _no_query
+from games.models import Game, SealedOrder, Seat, SeatOffer
+from tournaments.models import Bye, Registration
+
+When = s.WhenField
+
+
+class AccountExportThrottle(UserThrottle):
+    """``API_ACCOUNT_EXPORT_RATE``: downloads of a player's data, the API's GETs and the
+    page's POSTs counted together (a heavy read: the whole history at once)."""
+
+    scope = "account_export"
+    methods = ("GET", "HEAD", "POST")
+
+
+class EmailAddressSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    verified = serializers.BooleanField()
+    primary = serializers.BooleanField()
+
+
+class ExistsSerializer(serializers.Serializer):
+    exists = serializers.BooleanField()
+
+
+class ApiTokenExistsSerializer(ExistsSerializer):
+    created = When(allow_null=True)
+
+
+class AccountSerializer(serializers.Serializer):
+    player_name = serializers.CharField()
+    first_name = serializers.CharField(allow_blank=True)
+    last_name = serializers.CharField(allow_blank=True)
+    date_joined = When()
+    last_login = When(allow_null=True)
+    site_administrator = serializers.BooleanField()
+    email_addresses = EmailAddressSerializer(many=True)
+    time_zone = serializers.CharField(allow_null=True, help_text="null: none chosen (UTC).")
+    email_every_prompt = serializers.BooleanField()
+    api_token = ApiTokenExistsSerializer(help_text="Whether one exists; never its key.")
+    calendar_feed = ExistsSerializer(help_text="Whether one exists; never its address.")
+
+
+class ExportedGameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    ruleset = s.RulesetIdField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    created_at = When()
+    started_at = When(allow_null=True)
+    finished_at = When(allow_null=True)
+
+
+class ExportedSeatSerializer(serializers.Serializer):
+    game = ExportedGameSerializer()
+    seat = serializers.CharField()
+    position = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=Seat.Status.choices)
+    joined_at = When()
+    left_at = When(allow_null=True)
+    email_every_prompt = serializers.BooleanField()
+    result = serializers.CharField(
+        allow_null=True, help_text="Where the seat finished (``2nd of 3``) once the game is over."
+    )
+
+
+class ExportedOrderSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    prompt = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.CharField()
+    seat = serializers.CharField()
+    text = serializers.CharField()
+    source = serializers.ChoiceField(choices=SealedOrder.Source.choices)
+    submitted_at = When()
+    commitment = serializers.CharField()
+    salt = serializers.CharField()
+    current = serializers.BooleanField(help_text="false: replaced by a later order of the seat.")
+
+
+class ExportedOfferSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    game_title = serializers.CharField()
+    seat = serializers.CharField()
+    offered_as = serializers.ChoiceField(choices=(("organizer", "organizer"), ("staff", "staff")))
+    offered_by = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=SeatOffer.Status.choices)
+    created_at = When()
+    decided_at = When(allow_null=True)
+
+
+class ExportedTournamentSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    ruleset = s.RulesetIdField()
+    status = serializers.CharField()
+
+
+class ExportedTableSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    place = serializers.CharField(allow_null=True, help_text="null until the result is recorded.")
+    result_source = serializers.CharField(allow_null=True)
+
+
+class ExportedByeSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Bye.Kind.choices)
+    points = serializers.FloatField()
+
+
+class ExportedRegistrationSerializer(serializers.Serializer):
+    tournament = ExportedTournamentSerializer()
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
+    registered_at = When()
+    first_round = serializers.IntegerField()
+    withdrawn_after_round = serializers.IntegerField(allow_null=True)
+    requested_byes = serializers.ListField(child=serializers.IntegerField())
+    tables = ExportedTableSerializer(many=True)
+    byes = ExportedByeSerializer(many=True)
+
+
+class ExportedRatingSerializer(serializers.Serializer):
+    pool = serializers.CharField()
+    seq = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    rating_before = serializers.FloatField()
+    expected = serializers.FloatField()
+    actual = serializers.FloatField()
+    k = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    created_at = When()
+
+
+class ExportedEmailSerializer(serializers.Serializer):
+    to = serializers.EmailField()
+    subject = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    game = serializers.IntegerField(allow_null=True)
+    created_at = When()
+    sent_at = When(allow_null=True)
+
+
+class ExportedInboundSerializer(serializers.Serializer):
+    message_id = serializers.CharField(allow_blank=True)
+    sender = serializers.CharField(allow_blank=True, help_text="The address in From:.")
+    subject = serializers.CharField(allow_blank=True)
+    game = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    outcome = serializers.CharField(allow_blank=True)
+    received_at = When()
+    processed_at = When(allow_null=True)
+
+
+class ExportedActionSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    at = When()
+
+
+class ExportedTournamentActionSerializer(serializers.Serializer):
+    tournament = serializers.CharField()
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    at = When()
+
+
+class ExportedOrganizedTournamentSerializer(ExportedTournamentSerializer):
+    created_at = When()
+
+
+class OrganizedSerializer(serializers.Serializer):
+    games = ExportedGameSerializer(many=True)
+    tournaments = ExportedOrganizedTournamentSerializer(many=True)
+    game_actions = ExportedActionSerializer(many=True)
+    tournament_actions = ExportedTournamentActionSerializer(many=True)
+
+
+class AccountExportSerializer(serializers.Serializer):
+    """Everything the site holds about the caller (never a password hash, a token's or
+    feed's secret, a reply address, another seat's order or hand, an email's body)."""
+
+    format = serializers.ChoiceField(choices=((EXPORT_FORMAT, EXPORT_FORMAT),))
+    version = serializers.IntegerField(help_text=f"{EXPORT_VERSION}: a new one when fields change meaning.")
+    exported_at = When()
+    account = AccountSerializer()
+    seats = ExportedSeatSerializer(many=True)
+    orders = ExportedOrderSerializer(many=True, help_text="Your seats' sealed orders, with their salts.")
+    seat_offers = ExportedOfferSerializer(many=True)
+    tournaments = ExportedRegistrationSerializer(many=True)
+    ratings = ExportedRatingSerializer(many=True)
+    emails_to_you = ExportedEmailSerializer(many=True, help_text="Kept emails' headers, not their bodies.")
+    emails_from_you = ExportedInboundSerializer(many=True)
+    organized = OrganizedSerializer()
+
+
+class AccountExportView(BaseAPIView):
+    """Everything the site holds about you, in one JSON document (the file *Account ->
+    Your data* downloads): your account, seats, your own sealed orders, seat offers,
+    tournament entries and results, rating history, the mail kept to and from you, and
+    what you organize. At most ``API_ACCOUNT_EXPORT_RATE`` a user (10 an hour)."""
+
+    throttle_classes = [AccountExportThrottle]
+    # Stamped with the moment it was made: never the same answer twice, no ETag.
+    conditional = False
+
+    @extend_schema(
+        operation_id="account_export",
+        responses={
+            200: AccountExportSerializer,
+            400: OpenApiResponse(s.ErrorSerializer, description="A query parameter (it takes none)"),
+            401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated"),
+            429: OpenApiResponse(s.ErrorSerializer, description="Too many downloads of your data"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        _no_query(request)
+        return Response(account_export(user=request.user))
