@@ -213,6 +213,23 @@ def test_account_pages_link_to_password_and_api_tokens(client) -> None:
     assert 'href="/account/api-tokens/"' not in client.get("/accounts/login/").content.decode()
 
 
+ACCOUNT_PAGES = (
+    "/accounts/email/", "/accounts/password/change/", "/account/settings/", "/account/calendar/",
+    "/account/api-tokens/", "/account/data/", "/account/close/",
+)  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_every_account_page_links_every_other_and_marks_itself_current(client) -> None:
+    # The API tokens page had no links to the others; each page kept its own copy of them.
+    sign_up(client)
+    for url in ACCOUNT_PAGES:
+        html = client.get(url).content.decode()
+        (nav,) = re.findall(r'<nav class="account-links small" aria-label="Account">(.*?)</nav>', html, re.S)
+        assert re.findall(r'href="([^"]+)"', nav) == list(ACCOUNT_PAGES), url
+        assert re.findall(r'href="([^"]+)" aria-current="page"', nav) == [url], url
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("sent", "stored"),
