@@ -119,7 +119,7 @@ def account_close(*, user: Any) -> Closed:
 
     - the account is deactivated and its password made unusable: no login, and every
       session of it (in any browser) is logged out at its next request; its API token,
-      calendar feed and seats' reply addresses stop working;
+      calendar feed and seats' reply addresses stop working, its webhook is deleted;
     - its seats in games going on resign (``seat_resign``: logged ``seat_resigned``, its
       default orders from then on), it leaves the games still forming (``game_leave``),
       declines the seats offered to it and withdraws from the tournaments not closed
@@ -141,6 +141,7 @@ def account_close(*, user: Any) -> Closed:
     from games.services.players import calendar_feed_revoke
     from games.services.seats import mail_tokens_rotate_for_user
     from games.services.tokens import api_token_revoke
+    from games.services.webhooks import webhook_remove
     from tournaments.services.tournaments import registration_withdraw
 
     with transaction.atomic():
@@ -165,6 +166,7 @@ def account_close(*, user: Any) -> Closed:
         user.save(update_fields=["is_active", "is_staff", "is_superuser", "password"])
         api_token_revoke(user=user)
         calendar_feed_revoke(user=user)
+        webhook_remove(user=user)  # and its deliveries still waiting
         mail_tokens_rotate_for_user(user=user)
 
         plans = account_close_summary(user=user)

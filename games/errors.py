@@ -76,3 +76,9 @@ class GameBusy(GameStateError):
     """The game is locked by another action for too long; try again in a moment."""
 
     default_code = "busy"
+
+
+class PingsCapped(ApplicationError):
+    """A player's webhook was sent as many test pings as an hour allows."""
+
+    default_code = "pings_capped"

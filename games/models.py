@@ -438,3 +438,7 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+# The webhooks' tables, in a module of their own (this one is near the size limit).
+from games.models_webhooks import PlayerWebhook, WebhookDelivery  # noqa: E402, F401

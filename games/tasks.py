@@ -118,3 +118,27 @@ def prune_mail() -> dict[str, int]:
     if any(pruned.values()):
         logger.info("pruned %(inbound)d inbound message(s), %(outbox)d sent email(s)", pruned)
     return pruned
+
+
+@shared_task(acks_late=True)
+def send_webhook(delivery_id: int) -> str:
+    """POST one webhook delivery; a network error, a 5xx or a 429 schedules another
+    attempt (the beat's sweep also finds it, should this one be lost)."""
+    from games.services.webhooks import webhook_delivery_send
+
+    status, retry_in = webhook_delivery_send(delivery_id=delivery_id)
+    if status == "retrying":
+        send_webhook.apply_async((delivery_id,), countdown=max(1, int(retry_in)))
+    return status
+
+
+@shared_task
+def send_webhooks() -> int:
+    """Beat sweep (every minute): webhook deliveries due for another attempt, and those
+    whose task was lost; old deliveries are deleted."""
+    from games.services.webhooks import webhooks_due
+
+    due = webhooks_due()
+    for delivery_id in due:
+        send_webhook.delay(delivery_id)
+    return len(due)

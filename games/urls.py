@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games import webhooks_views
 from games.views import account, actions, lobby, log, pages
 
 app_name = "games"
@@ -36,6 +37,7 @@ urlpatterns = [
         name="offer_answer",
     ),
     path("account/api-tokens/", account.api_tokens, name="api_tokens"),
+    path("account/webhook/", webhooks_views.webhook_action, name="webhook"),
     path("account/settings/", account.player_settings, name="player_settings"),
     path("account/calendar/", account.calendar, name="calendar"),
     path("calendar/<str:token>.ics", account.calendar_feed, name="calendar_feed"),

@@ -13,3 +13,4 @@ from .database import *  # noqa: F401,F403
 from .email import *  # noqa: F401,F403
 from .mail import *  # noqa: F401,F403
 from .security import *  # noqa: F401,F403
+from .webhooks import *  # noqa: F401,F403

@@ -93,6 +93,9 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_outbox_message": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox_batch": {"queue": FIVEX_MAIL_QUEUE},
     "games.tasks.send_outbox": {"queue": FIVEX_MAIL_QUEUE},
+    # Players' webhooks wait on other people's servers (5 s at most), as mail does.
+    "games.tasks.send_webhook": {"queue": FIVEX_MAIL_QUEUE},
+    "games.tasks.send_webhooks": {"queue": FIVEX_MAIL_QUEUE},
     # Reading an inbound message (up to MAIL_TASK_SOFT_TIME_LIMIT) never delays the
     # deadline sweep and the reminders on the default queue.
     "games.mail.tasks.process_inbound_mail": {"queue": FIVEX_MAIL_QUEUE},
@@ -131,6 +134,7 @@ CELERY_BEAT_SCHEDULE = {
     "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
     "send-outbox": {"task": "games.tasks.send_outbox", "schedule": 60.0},
+    "send-webhooks": {"task": "games.tasks.send_webhooks", "schedule": 60.0},
     "tournament-results": {"task": "tournaments.tasks.collect_results", "schedule": 60.0},
     "expire-seat-offers": {"task": "games.tasks.expire_seat_offers", "schedule": 3600.0},
 }

@@ -65,6 +65,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "allowed"),
     ErrorCode("idempotency_key_reused", 422, "the Idempotency-Key came first with another "
               "request; nothing was created"),
+    ErrorCode("pings_capped", 429, "a webhook's test ping: as many were sent this hour as an "
+              "hour allows; try again later"),
     ErrorCode("throttled", 429, "over the rate limit: try again after Retry-After seconds"),
     ErrorCode("server_error", 500, "a bug, logged on the server: not the request's fault"),
     ErrorCode("unavailable", 503, "the database is unreachable for a moment: try again after "

@@ -7,7 +7,7 @@ with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form o
 
 from django.urls import path
 
-from games.api import handover_views, organizer_views, views
+from games.api import handover_views, organizer_views, views, webhook_views
 
 app_name = "games_api"
 
@@ -58,4 +58,7 @@ urlpatterns = [
     *route("offers/<id:offer_id>/", handover_views.MyOfferView.as_view(), "offer"),
     *route("offers/<id:offer_id>/accept/", handover_views.OfferAcceptView.as_view(), "offer_accept"),
     *route("offers/<id:offer_id>/decline/", handover_views.OfferDeclineView.as_view(), "offer_decline"),
+    # The player's "your turn" webhook.
+    *route("webhook/", webhook_views.WebhookView.as_view(), "webhook"),
+    *route("webhook/ping/", webhook_views.WebhookPingView.as_view(), "webhook_ping"),
 ]

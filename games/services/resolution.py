@@ -22,7 +22,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.base import StepRejected, events_for
-from games.models import Game, LogEntry, PlayerSettings, Prompt, SealedOrder, Seat, StateSnapshot
+from games.models import (
+    Game,
+    LogEntry,
+    PlayerSettings,
+    PlayerWebhook,
+    Prompt,
+    SealedOrder,
+    Seat,
+    StateSnapshot,
+)
 from games.services.audit import end_reveal, log_append_many
 from games.services.locking import lock_game
 from games.sql import db_json, insert_instance, instance, update_row
@@ -61,6 +70,7 @@ def prompt_open(
     from games.services.deadlines import deadline_for
     from games.services.games import ruleset_get
     from games.services.orders import order_fill_default, order_fill_forced, prompt_check_ready
+    from games.services.webhooks import webhooks_order_needed
 
     rules = ruleset_get(game.ruleset)
     now = now or timezone.now()
@@ -105,6 +115,9 @@ def prompt_open(
     # A prompt created in this transaction has no orders but the ones just entered.
     have = {seat.name for seat in resigned} | set(forced)
     prompt_check_ready(game=game, prompt=prompt, have=have)
+    # The players' webhooks, for the seats asked (as the "your order" emails).
+    asked = [s for s in seats if s.status == Seat.Status.ACTIVE and s.name not in forced]
+    webhooks_order_needed(game=game, prompt=prompt, seats=asked)
     return prompt
 
 
@@ -152,6 +165,9 @@ def _read_for_resolution(
             seat.user = instance(_User, _USER_COLS, row[_U])
             # The player's time zone for its email (as select_related would cache it).
             seat.user.player_settings = PlayerSettings(time_zone=row[_TZ] or "UTC")
+            # Whether the player has an active webhook: the next prompt's webhooks
+            # (``webhooks_order_needed``) need no query of their own when none has.
+            seat.webhook_on = bool(row[_TZ + 1])
             seats.append(seat)
     return prompt, state, tail, orders, seats
 
@@ -172,13 +188,14 @@ _STATE = _P.stop  # then the tail's seq and hash
 _O = slice(_STATE + 3, _STATE + 3 + len(_ORDER_COLS))
 _S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
 _U = slice(_S.stop, _S.stop + len(_USER_COLS))
-_TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set
+_TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set;
+# then whether the player has an active webhook
 
 
 def _read_sql() -> str:
-    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t, settings_t = (
+    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t, settings_t, webhook_t = (
         m._meta.db_table
-        for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User, PlayerSettings)
+        for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User, PlayerSettings, PlayerWebhook)
     )
 
     def cols(alias: str, model: Any) -> list[str]:
@@ -195,7 +212,7 @@ def _read_sql() -> str:
         f"(SELECT l.seq {newest})",
         f"(SELECT l.hash {newest})",
         *cols("o", SealedOrder),
-        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 1),
+        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 2),
     ]
     second = [
         "1",
@@ -203,6 +220,7 @@ def _read_sql() -> str:
         *cols("s", Seat),
         *cols("u", _User),
         "ps.time_zone",
+        f"EXISTS (SELECT 1 FROM {webhook_t} w WHERE w.user_id = u.id AND w.active)",
     ]
 
     def at(part: slice, model: Any, name: str) -> int:  # an output column's position

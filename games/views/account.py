@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 from fivex_site.links import public_reverse
 from games.models import ApiToken, Game
 from games.services.tokens import api_token_create, api_token_revoke
+from games.webhooks_views import webhook_context
 
 
 @never_cache  # the new token is on the page once: no cache keeps it
@@ -33,7 +34,10 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             key = api_token_create(user=request.user)
             messages.success(request, "A new API token was created. Copy it now.")
             token = ApiToken.objects.filter(user=request.user).first()
-            return render(request, "games/api_tokens.html", {"token": token, "new_key": key})
+            return render(
+                request, "games/api_tokens.html",
+                {"token": token, "new_key": key, **webhook_context(user=request.user)},
+            )  # fmt: skip
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(request, "Your API token was revoked.")
@@ -43,7 +47,10 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:api_tokens")
     token = ApiToken.objects.filter(user=request.user).first()
-    return render(request, "games/api_tokens.html", {"token": token, "new_key": None})
+    return render(
+        request, "games/api_tokens.html",
+        {"token": token, "new_key": None, **webhook_context(user=request.user)},
+    )  # fmt: skip
 
 
 @login_required

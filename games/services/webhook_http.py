@@ -1,0 +1,195 @@
+"""The network side of the players' webhooks: which URLs may be called (a server-side
+request forgery guard) and one signed POST to an address that was checked.
+
+A URL must be ``https://`` to a host whose every address is public: a private,
+loopback, link-local, shared, multicast, reserved or unspecified address (also inside
+an IPv4-mapped, 6to4 or NAT64 IPv6 address) is refused, when the URL is saved and again
+at each attempt, and the connection goes to the very address that was checked (a name
+that resolves elsewhere by the time of the connection is not resolved again). Plain
+``http://`` and loopback addresses are allowed only for ``localhost``, ``127.0.0.1`` and
+``[::1]`` under ``settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST`` (development and tests).
+Redirects are never followed; only a short excerpt of the answer is read.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from games.errors import ValidationError
+
+MAX_URL_LENGTH = 500
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+EXCERPT_BYTES = 200
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class UnsafeAddress(ValidationError):
+    """The URL's host resolves to an address the site does not call (or not at all)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checked URL: its scheme, host (IDNA), port, path with query, and addresses."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str
+    addresses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the receiver answered: the HTTP status and the start of the body."""
+
+    status: int
+    excerpt: str
+
+
+def _allow_local() -> bool:
+    return bool(getattr(settings, "WEBHOOKS_ALLOW_HTTP_LOCALHOST", False))
+
+
+def _embedded_v4(address: Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one stands for (mapped, 6to4, NAT64), if any."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address in _NAT64:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
+def address_public(address: Address) -> bool:
+    """Whether the site may call ``address``: globally routed, not multicast (nor an
+    IPv6 address standing for an IPv4 one that is not)."""
+    inner = _embedded_v4(address)
+    if inner is not None and not address_public(inner):
+        return False
+    return address.is_global and not address.is_multicast
+
+
+def url_parts(url: str) -> tuple[str, str, int, str]:
+    """``(scheme, host, port, path)`` of a webhook URL, or ValidationError saying what is
+    wrong with it (before any name is resolved)."""
+    if not isinstance(url, str) or not url.strip():
+        raise ValidationError("Enter the webhook's URL (https://…).")
+    url = url.strip()
+    if len(url) > MAX_URL_LENGTH:
+        raise ValidationError(f"The URL is too long: at most {MAX_URL_LENGTH} characters.")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        raise ValidationError("The URL must not contain spaces or control characters.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise ValidationError(f"The URL cannot be read: {exc}.") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("https", "http"):
+        raise ValidationError("The URL must start with https://.")
+    if not parts.hostname:
+        raise ValidationError("The URL names no host.")
+    if parts.username is not None or parts.password is not None:
+        raise ValidationError("The URL must not hold a user name or password (user@host).")
+    if parts.fragment:
+        raise ValidationError("The URL must not end with a #fragment: a webhook never sees it.")
+    try:
+        host = parts.hostname.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        raise ValidationError(f"The host name {parts.hostname!r} is not a valid name.") from None
+    if scheme == "http" and not (_allow_local() and host in LOCAL_HOSTS):
+        raise ValidationError(
+            "The URL must start with https:// (plain http:// is only for localhost on a "
+            "development site)."
+        )
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return scheme, host, port or (443 if scheme == "https" else 80), path
+
+
+def url_check(url: str) -> Target:
+    """The URL checked as it will be called: its parts and the host's addresses, every
+    one of them public (or loopback, for a local host under the development exception).
+    Raises ValidationError (UnsafeAddress for the addresses) with the reason."""
+    scheme, host, port, path = url_parts(url)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise UnsafeAddress(f"The host name {host} does not resolve to an address.") from None
+    addresses = tuple(dict.fromkeys(info[4][0] for info in infos))
+    if not addresses:
+        raise UnsafeAddress(f"The host name {host} does not resolve to an address.")
+    local = _allow_local() and host in LOCAL_HOSTS
+    for text in addresses:
+        address = ipaddress.ip_address(text.split("%", 1)[0])
+        allowed = address.is_loopback if local else address_public(address)
+        if not allowed:
+            raise UnsafeAddress(
+                f"{host} resolves to {address}, a private, loopback, link-local, multicast "
+                "or reserved address: webhooks only call public addresses."
+            )
+    return Target(scheme=scheme, host=host, port=port, path=path, addresses=addresses)
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to a checked address (the Host header keeps the name)."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """An HTTPS connection to a checked address; the certificate is verified for the
+    URL's host name (SNI too), not for the address."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
+    """POST ``body`` to ``url``, checked now (``url_check``: UnsafeAddress if it resolves
+    to an address the site does not call), to its first address that takes the
+    connection. ``timeout``: seconds to connect and for each read. A redirect is an
+    answer like any other (never followed). Network errors raise OSError or
+    http.client.HTTPException."""
+    target = url_check(url)
+    cls = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
+    error: OSError | None = None
+    for address in target.addresses:
+        connection = cls(target.host, target.port, address=address, timeout=timeout)
+        try:
+            try:
+                connection.connect()
+            except OSError as exc:  # the next address, if the name has several
+                error = exc
+                continue
+            connection.request("POST", target.path, body=body, headers=headers)
+            response = connection.getresponse()
+            excerpt = response.read(EXCERPT_BYTES).decode("utf-8", "replace")
+            return Answer(status=response.status, excerpt=excerpt)
+        finally:
+            connection.close()
+    assert error is not None
+    raise error

@@ -1,0 +1,302 @@
+"""A player's "your turn" webhook: setting it (``webhook_save``, its secret made or
+made again, ``webhook_remove``), queueing its events (``webhooks_order_needed`` when a
+prompt opens and asks one of the player's seats for an order, ``webhook_ping`` for the
+page's test button) and sending them (``webhook_delivery_send``, run by a Celery task
+enqueued on commit, and by the beat's sweep for retries and lost tasks).
+
+A delivery is a row, as an email is (``WebhookDelivery``): queued -> sent, or retrying
+after a network error, a 5xx or a 429 (``RETRY_DELAYS``, five attempts over about an
+hour) -> failed after any other answer (a 4xx, a redirect: never followed) or the last
+attempt. ``settings.WEBHOOKS_DISABLE_AFTER`` failed deliveries in a row switch the webhook
+off and email the player once. The body says which game and prompt wait for which seat,
+never a card of the hand or an order: a player may point it at a chat channel. The
+network side (which addresses may be called) is ``games.services.webhook_http``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import logging
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from fivex_site.links import public_url
+from games.errors import NotFound, PingsCapped, ValidationError
+from games.models import Game, Prompt, Seat
+from games.models_webhooks import PlayerWebhook, WebhookDelivery
+from games.services import webhook_http
+from games.services.queueing import enqueue_on_commit
+
+logger = logging.getLogger(__name__)
+
+EVENT_ORDER_NEEDED = "order_needed"
+EVENT_PING = "ping"
+USER_AGENT = "FiveX-Webhook"
+SECRET_PREFIX = "whsec_"
+# Seconds before the 2nd, 3rd, 4th and 5th attempt: about an hour in all.
+RETRY_DELAYS = (60, 5 * 60, 15 * 60, 40 * 60)
+MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
+# Test pings a player may send an hour: the button makes the site POST to any public URL.
+PINGS_PER_HOUR = 5
+# Deliveries older than this are deleted by the sweep (the page shows the last ones).
+KEEP_DAYS = 30
+SWEEP_MAX = 500
+Outcome = tuple[str, float]  # the delivery's new status (or "skipped"), retry in seconds
+
+
+def _new_secret() -> str:
+    return SECRET_PREFIX + secrets.token_hex(32)
+
+
+def webhook_save(*, user: Any, url: str) -> str | None:
+    """Set the player's webhook to ``url`` (checked by ``webhook_http.url_check``: https,
+    a public address; ValidationError with the reason, nothing changed). A new webhook
+    gets a signing secret, returned (shown once); changing the URL keeps the secret
+    (None returned). Saving also switches a webhook turned off by failures back on."""
+    url = url.strip() if isinstance(url, str) else url
+    webhook_http.url_check(url)
+    with transaction.atomic():
+        hook = PlayerWebhook.objects.select_for_update().filter(user=user).first()
+        if hook is None:
+            secret = _new_secret()
+            PlayerWebhook.objects.create(user=user, url=url, secret=secret)
+            return secret
+        hook.url, hook.active, hook.failures_in_row, hook.disabled_at = url, True, 0, None
+        hook.save(update_fields=["url", "active", "failures_in_row", "disabled_at", "updated"])
+    return None
+
+
+def webhook_secret_regenerate(*, user: Any) -> str:
+    """A new signing secret for the player's webhook (the old one stops signing at once),
+    returned to be shown once. NotFound when the player has no webhook."""
+    secret = _new_secret()
+    if not PlayerWebhook.objects.filter(user=user).update(secret=secret, updated=timezone.now()):
+        raise NotFound("You have no webhook: set its URL first.")
+    return secret
+
+
+def webhook_remove(*, user: Any) -> bool:
+    """Delete the player's webhook and its deliveries (those waiting are never sent).
+    Returns whether there was one. Closing the account calls it."""
+    deleted, _ = PlayerWebhook.objects.filter(user=user).delete()
+    return bool(deleted)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def order_needed_payload(*, game: Game, prompt: Prompt, seat: Seat) -> dict[str, Any]:
+    """The body of an ``order_needed`` event (without ``sent_at``): which game and prompt
+    wait for which seat, and where to answer; nothing of the hand or of any order."""
+    return {
+        "event": EVENT_ORDER_NEEDED,
+        "game": game.pk,
+        "game_name": game.title,
+        "ruleset": game.ruleset,
+        "prompt": prompt.number,
+        "seat": seat.name,
+        "deadline": _iso(prompt.deadline),
+        "url": public_url(f"/games/{game.pk}/"),
+        "api": public_url(f"/api/games/{game.pk}/"),
+    }
+
+
+def webhooks_order_needed(*, game: Game, prompt: Prompt, seats: list[Seat]) -> int:
+    """Queue an ``order_needed`` event for each of ``seats`` (the seats the new prompt asks
+    for an order: playing, pending, no forced order) whose player has an active webhook
+    and an active account; sent once the transaction commits. A seat read with
+    ``webhook_on`` (the resolution's own read says whether its player has an active
+    webhook) spares the query when none has. Returns how many were queued."""
+    if not seats or all(getattr(s, "webhook_on", None) is False for s in seats):
+        return 0
+    hooks = {
+        h.user_id: h
+        for h in PlayerWebhook.objects.filter(
+            user_id__in={s.user_id for s in seats}, active=True, user__is_active=True
+        )
+    }
+    rows = [
+        WebhookDelivery(
+            webhook=hooks[seat.user_id],
+            event=EVENT_ORDER_NEEDED,
+            key=f"{EVENT_ORDER_NEEDED}:{prompt.pk}:{seat.pk}",
+            payload=order_needed_payload(game=game, prompt=prompt, seat=seat),
+        )
+        for seat in seats
+        if seat.user_id in hooks
+    ]
+    if not rows:
+        return 0
+    WebhookDelivery.objects.bulk_create(rows, ignore_conflicts=True)
+    ids = WebhookDelivery.objects.filter(key__in=[r.key for r in rows]).values_list("pk", flat=True)
+    _enqueue(list(ids))
+    return len(rows)
+
+
+def webhook_ping(*, user: Any, now: datetime | None = None) -> WebhookDelivery:
+    """Queue a ``ping`` event to the player's webhook (the page's "Send a test"), even one
+    switched off. NotFound without a webhook; PingsCapped past ``PINGS_PER_HOUR``."""
+    now = now or timezone.now()
+    hook = PlayerWebhook.objects.filter(user=user).first()
+    if hook is None:
+        raise NotFound("You have no webhook: set its URL first.")
+    recent = WebhookDelivery.objects.filter(
+        webhook=hook, event=EVENT_PING, created_at__gte=now - timedelta(hours=1)
+    ).count()
+    if recent >= PINGS_PER_HOUR:
+        raise PingsCapped(
+            f"You sent {PINGS_PER_HOUR} test pings in the last hour, as many as an hour "
+            "allows: try again later."
+        )
+    delivery = WebhookDelivery.objects.create(webhook=hook, event=EVENT_PING, payload={"event": EVENT_PING})
+    _enqueue([delivery.pk])
+    return delivery
+
+
+def _enqueue(ids: list[int]) -> None:
+    from games.tasks import send_webhook
+
+    for pk in ids:
+        enqueue_on_commit(send_webhook, pk)
+
+
+def signature(*, secret: str, body: bytes) -> str:
+    """``X-FiveX-Signature``: ``sha256=`` and the hex HMAC-SHA256 of the raw body."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def _request(delivery: WebhookDelivery, secret: str, now: datetime) -> tuple[bytes, dict[str, str]]:
+    """The body (the payload and ``sent_at``, the signed timestamp) and its headers."""
+    body = json.dumps({**delivery.payload, "sent_at": _iso(now)}, separators=(",", ":")).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-FiveX-Event": delivery.event,
+        "X-FiveX-Delivery": str(delivery.delivery_id),
+        "X-FiveX-Signature": signature(secret=secret, body=body),
+    }
+    return body, headers
+
+
+def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> Outcome:
+    """Try to send one delivery. Returns ``(status, retry_in_seconds)``: the row's new
+    status, or ``"skipped"`` when it is final, not due yet or gone (its webhook removed).
+    Safe to run twice: the row is locked while it is sent and a final one is left alone."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        delivery = (
+            WebhookDelivery.objects.select_for_update(of=("self",))
+            .select_related("webhook", "webhook__user")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None or delivery.status in (
+            WebhookDelivery.Status.SENT,
+            WebhookDelivery.Status.FAILED,
+        ):
+            return "skipped", 0
+        if delivery.next_attempt_at is not None and delivery.next_attempt_at > now:
+            return "skipped", (delivery.next_attempt_at - now).total_seconds()
+        hook = delivery.webhook
+        if not hook.user.is_active or (not hook.active and delivery.event != EVENT_PING):
+            # Not the receiver's failure: not counted against the webhook.
+            delivery.status = WebhookDelivery.Status.FAILED
+            delivery.last_error = (
+                "not sent: the account is deactivated" if not hook.user.is_active
+                else "not sent: the webhook was switched off"
+            )  # fmt: skip
+            delivery.next_attempt_at = None
+            delivery.save()
+            return delivery.status, 0
+        delivery.attempts += 1
+        body, headers = _request(delivery, hook.secret, now)
+        retry, error, answer = False, "", None
+        try:
+            answer = webhook_http.post(
+                url=hook.url, body=body, headers=headers, timeout=settings.WEBHOOKS_TIMEOUT
+            )
+        except ValidationError as exc:  # the URL or its addresses refused now (no retry)
+            error = f"refused: {exc}"
+        except (OSError, http.client.HTTPException) as exc:
+            retry, error = True, f"network error: {type(exc).__name__}: {exc}"
+        if answer is not None:
+            delivery.response_code = answer.status
+            delivery.response_excerpt = answer.excerpt[:200]
+            if 200 <= answer.status < 300:
+                delivery.status, delivery.sent_at, delivery.last_error = WebhookDelivery.Status.SENT, now, ""
+                delivery.next_attempt_at = None
+                delivery.save()
+                if delivery.event != EVENT_PING or hook.failures_in_row:
+                    PlayerWebhook.objects.filter(pk=hook.pk).update(failures_in_row=0)
+                return delivery.status, 0
+            retry = answer.status == 429 or answer.status >= 500
+            error = f"HTTP {answer.status}" + (
+                " (a redirect: not followed)" if 300 <= answer.status < 400 else ""
+            )
+        delivery.last_error = error[:300]
+        if retry and delivery.attempts < MAX_ATTEMPTS:
+            delay = RETRY_DELAYS[delivery.attempts - 1]
+            delivery.status = WebhookDelivery.Status.RETRYING
+            delivery.next_attempt_at = now + timedelta(seconds=delay)
+            delivery.save()
+            return delivery.status, delay
+        delivery.status, delivery.next_attempt_at = WebhookDelivery.Status.FAILED, None
+        delivery.save()
+        _count_failure(hook, now)
+        return delivery.status, 0
+
+
+def _count_failure(hook: PlayerWebhook, now: datetime) -> None:
+    """One more failed delivery in a row; at ``WEBHOOKS_DISABLE_AFTER`` the webhook goes
+    off and its player is emailed, once (the page says so too)."""
+    PlayerWebhook.objects.filter(pk=hook.pk).update(failures_in_row=F("failures_in_row") + 1)
+    limit = settings.WEBHOOKS_DISABLE_AFTER
+    switched = PlayerWebhook.objects.filter(
+        pk=hook.pk, active=True, failures_in_row__gte=limit
+    ).update(active=False, disabled_at=now)
+    if not switched:
+        return
+    logger.warning("webhook %s of user %s switched off after %d failures", hook.pk, hook.user_id, limit)
+    user = hook.user
+    if user.email:
+        from games.services.outbox import outbox_enqueue
+
+        outbox_enqueue(
+            to=user.email,
+            subject="Your FiveX webhook was switched off",
+            body=(
+                f"Hello {user.get_username()},\n\n"
+                f"The last {limit} deliveries to your webhook failed, so FiveX stopped "
+                "sending to it. See the last deliveries and turn it back on (save its URL "
+                f"again) at {public_url('/account/api-tokens/')}\n"
+            ),
+            kind="webhook_off",
+            key=f"webhook-off:{hook.pk}:{int(now.timestamp())}",
+        )
+
+
+def webhooks_due(*, now: datetime | None = None, limit: int = SWEEP_MAX) -> list[int]:
+    """The beat's sweep: deliveries due for another attempt, and queued ones whose task
+    never ran (a broker outage) after half a minute; deliveries older than ``KEEP_DAYS``
+    are deleted. Returns the ids to send."""
+    now = now or timezone.now()
+    WebhookDelivery.objects.filter(created_at__lt=now - timedelta(days=KEEP_DAYS)).delete()
+    due = WebhookDelivery.objects.filter(
+        status=WebhookDelivery.Status.RETRYING, next_attempt_at__lte=now
+    ).values_list("pk", flat=True)[:limit]
+    lost = WebhookDelivery.objects.filter(
+        status=WebhookDelivery.Status.QUEUED, created_at__lte=now - timedelta(seconds=30)
+    ).values_list("pk", flat=True)[:limit]
+    return sorted({*due, *lost})

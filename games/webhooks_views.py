@@ -1,0 +1,80 @@
+"""The webhook part of the account's API tokens page (``games:api_tokens``): set or
+remove the URL, make a new signing secret (shown once), send a test ping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from games.errors import ApplicationError
+from games.selectors_webhooks import deliveries_recent, webhook_of
+from games.services import webhooks
+
+
+def webhook_context(*, user: Any) -> dict[str, Any]:
+    """What the API tokens page shows of the player's webhook: the webhook (or None),
+    its last deliveries, and how many failures in a row switch it off."""
+    hook = webhook_of(user=user)
+    return {
+        "webhook": hook,
+        "deliveries": deliveries_recent(webhook=hook) if hook is not None else [],
+        "webhook_disable_after": settings.WEBHOOKS_DISABLE_AFTER,
+    }
+
+
+def _page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpResponse:
+    from games.models import ApiToken
+
+    context = {
+        "token": ApiToken.objects.filter(user=request.user).first(),
+        "new_key": None,
+        **webhook_context(user=request.user),
+        **extra,
+    }
+    return render(request, "games/api_tokens.html", context, status=status)
+
+
+@never_cache  # a new secret is on the page once: no cache keeps it
+@login_required
+@require_POST
+def webhook_action(request: HttpRequest) -> HttpResponse:
+    """POST action=save (``url``; a new webhook's secret is shown once), regenerate (a
+    new secret, shown once), remove, or ping (a test delivery)."""
+    action = request.POST.get("action")
+    user = request.user
+    try:
+        if action == "save":
+            url = str(request.POST.get("url", ""))[:1000]
+            secret = webhooks.webhook_save(user=user, url=url)
+            if secret is not None:
+                messages.success(request, "Your webhook is set. Copy its signing secret now.")
+                return _page(request, new_secret=secret)
+            messages.success(request, "Your webhook's URL was saved.")
+        elif action == "regenerate":
+            secret = webhooks.webhook_secret_regenerate(user=user)
+            messages.success(request, "A new signing secret was made. Copy it now.")
+            return _page(request, new_secret=secret)
+        elif action == "remove":
+            if webhooks.webhook_remove(user=user):
+                messages.success(request, "Your webhook was removed.")
+            else:
+                messages.info(request, "You had no webhook.")
+        elif action == "ping":
+            webhooks.webhook_ping(user=user)
+            messages.success(request, "A test ping was queued: its delivery shows below in a moment.")
+        else:
+            messages.error(request, "Unknown action.")
+    except ApplicationError as exc:
+        # The form keeps what was typed; nothing was changed.
+        return _page(
+            request, status=400, webhook_error=exc.message,
+            typed_url=str(request.POST.get("url", ""))[:1000],
+        )  # fmt: skip
+    return redirect("games:api_tokens")
