@@ -61,6 +61,7 @@ def _account(user: Any) -> dict[str, Any]:
     from allauth.account.models import EmailAddress
 
     from games.models import ApiToken, PlayerSettings
+    from games.models_webhooks import PlayerWebhook
 
     addresses = [
         {"email": row.email, "verified": row.verified, "primary": row.primary}
@@ -71,6 +72,7 @@ def _account(user: Any) -> dict[str, Any]:
         addresses.insert(0, {"email": user.email, "verified": False, "primary": True})
     player = PlayerSettings.objects.filter(user=user).first()
     token = ApiToken.objects.filter(user=user).values_list("created", flat=True).first()
+    hook = PlayerWebhook.objects.filter(user=user).first()
     return {
         "player_name": user.get_username(),
         "first_name": user.first_name,
@@ -84,6 +86,13 @@ def _account(user: Any) -> dict[str, Any]:
         # Whether they exist, never their secrets (nor the digests kept of them).
         "api_token": {"exists": token is not None, "created": when(token)},
         "calendar_feed": {"exists": bool(player and player.calendar_digest)},
+        # The address it set (its own to see, as its page shows it), never the secret.
+        "webhook": {
+            "exists": hook is not None,
+            "url": hook.url if hook else None,
+            "active": hook.active if hook else None,
+            "created": when(hook.created if hook else None),
+        },
     }
 
 

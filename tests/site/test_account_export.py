@@ -132,20 +132,27 @@ def test_the_download_holds_nothing_of_another_player(world) -> None:
     assert "GANDHI" not in text
 
 
-def test_the_download_holds_no_secret(world) -> None:
+def test_the_download_holds_no_secret(world, settings) -> None:
     """Regression guard: no key to the account leaves in the file (they are made anew,
-    not recovered): the API token, the calendar feed, the reply address, the hashes."""
+    not recovered): the API token, the calendar feed, the reply address, the hashes, the
+    webhook's signing secret (its address is there: the player's own)."""
+    from games.services.webhooks import webhook_save
+
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = True
     ann = world["ann"]
+    hook_secret = webhook_save(user=ann, url="http://127.0.0.1:9/fivex-hook")
     key = token_client(ann)._credentials["HTTP_AUTHORIZATION"].removeprefix("Token ")
     ann.refresh_from_db()
     _response, text = _download(ann)
     data = json.loads(text)
     assert data["account"]["api_token"]["exists"] is True
+    webhook = data["account"]["webhook"]
+    assert (webhook["exists"], webhook["url"], webhook["active"]) == (True, "http://127.0.0.1:9/fivex-hook", True)
     token = ApiToken.objects.get(user=ann)
     seat = Seat.objects.get(game=world["game"], name="ann")
     for secret in (key, token.digest, ann.feed_secret, PlayerSettings.objects.get(user=ann).calendar_digest,
                    ann.password, seat.mail_token, seat_reply_address(seat=seat),
-                   world["game"].invite_token, str(world["game"].seed)):  # fmt: skip
+                   world["game"].invite_token, str(world["game"].seed), hook_secret):  # fmt: skip
         assert secret and secret not in text, secret
 
 
