@@ -40,6 +40,11 @@ class ApiTokenExistsSerializer(ExistsSerializer):
     created = When(allow_null=True)
 
 
+class WebhookStateSerializer(ApiTokenExistsSerializer):
+    url = serializers.CharField(allow_null=True)
+    active = serializers.BooleanField(allow_null=True)
+
+
 class AccountSerializer(serializers.Serializer):
     player_name = serializers.CharField()
     first_name = serializers.CharField(allow_blank=True)
@@ -52,6 +57,9 @@ class AccountSerializer(serializers.Serializer):
     email_every_prompt = serializers.BooleanField()
     api_token = ApiTokenExistsSerializer(help_text="Whether one exists; never its key.")
     calendar_feed = ExistsSerializer(help_text="Whether one exists; never its address.")
+    webhook = WebhookStateSerializer(
+        help_text="Whether one is set, its URL and whether it is on; never its signing secret."
+    )
 
 
 class ExportedGameSerializer(serializers.Serializer):

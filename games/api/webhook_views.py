@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from games import errors
 from games.api import serializers as s
-from games.api.views import BODY_ERRORS, ERRORS, BaseAPIView, _no_query
+from games.api.views import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle, _no_query
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks
@@ -91,8 +91,21 @@ def _mine(request: Request) -> PlayerWebhook:
     return hook
 
 
+class WebhookThrottle(UserThrottle):
+    """``API_WEBHOOK_RATE``: changes to a player's webhook and its test pings (each save
+    looks the host up; each ping makes the site call it)."""
+
+    scope = "webhook"
+    methods = ("PUT", "DELETE", "POST")
+
+
+THROTTLED = OpenApiResponse(s.ErrorSerializer, description="Too many webhook changes or pings")
+
+
 class WebhookView(BaseAPIView):
     """Your "your turn" webhook: what it is (GET), set it (PUT), remove it (DELETE)."""
+
+    throttle_classes = [WebhookThrottle]
 
     @extend_schema(responses={200: WebhookSerializer, **{k: ERRORS[k] for k in (400, 401)}, 404: NO_WEBHOOK})
     def get(self, request: Request) -> Response:
@@ -108,6 +121,7 @@ class WebhookView(BaseAPIView):
             400: OpenApiResponse(s.ErrorSerializer, description="The URL was refused (`fields.url` says why)"),
             401: ERRORS[401],
             **BODY_ERRORS,
+            429: THROTTLED,
         },
     )
     def put(self, request: Request) -> Response:
@@ -124,7 +138,9 @@ class WebhookView(BaseAPIView):
             secret = webhooks.webhook_secret_regenerate(user=request.user)
         return Response(WebhookSerializer(_data(_mine(request), secret)).data, status=201 if created else 200)
 
-    @extend_schema(responses={204: None, **{k: ERRORS[k] for k in (400, 401)}, 404: NO_WEBHOOK})
+    @extend_schema(
+        responses={204: None, **{k: ERRORS[k] for k in (400, 401)}, 404: NO_WEBHOOK, 429: THROTTLED}
+    )
     def delete(self, request: Request) -> Response:
         if request.query_params:
             _no_query(request)
@@ -137,13 +153,18 @@ class WebhookPingView(BaseAPIView):
     """Send a test ``ping`` event to your webhook (a few an hour); the answer is the
     queued delivery: GET /api/webhook/ shows how it went."""
 
+    throttle_classes = [WebhookThrottle]
+
     @extend_schema(
         request=s.EmptyInputSerializer,
         responses={
             202: OpenApiResponse(DeliverySerializer, description="Queued"),
             **{k: ERRORS[k] for k in (400, 401)},
             404: NO_WEBHOOK,
-            429: OpenApiResponse(s.ErrorSerializer, description="Too many test pings this hour"),
+            429: OpenApiResponse(
+                s.ErrorSerializer,
+                description="Too many test pings this hour (pings_capped), or too many calls",
+            ),
             **BODY_ERRORS,
         },
     )

@@ -17,8 +17,10 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
@@ -27,7 +29,18 @@ from games.errors import ValidationError
 MAX_URL_LENGTH = 500
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 EXCERPT_BYTES = 200
+# A POST takes at most this long, whatever the receiver does (it may trickle its answer a
+# byte at a time: the per-read timeout alone let one hold a worker for as long as it liked).
+TOTAL_SECONDS = 30
+# A name with more addresses than this is tried on its first ones only.
+MAX_ADDRESSES = 3
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# IPv6 is called in the global unicast range only (and NAT64's, for a public IPv4 inside):
+# not on Python's tables alone, which before 3.12.4 took ::/96 (IPv4-compatible),
+# ::ffff:0:0/96 (IPv4-translated) and 64:ff9b:1::/48 (local NAT64) for global.
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+# Below 1024 only HTTPS's port: a webhook is no way to talk to a mail or SSH server.
+LOW_PORTS = frozenset({443})
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -78,6 +91,10 @@ def address_public(address: Address) -> bool:
     inner = _embedded_v4(address)
     if inner is not None and not address_public(inner):
         return False
+    if isinstance(address, ipaddress.IPv6Address) and not (
+        address in _GLOBAL_UNICAST or address in _NAT64
+    ):
+        return False
     return address.is_global and not address.is_multicast
 
 
@@ -114,10 +131,19 @@ def url_parts(url: str) -> tuple[str, str, int, str]:
             "The URL must start with https:// (plain http:// is only for localhost on a "
             "development site)."
         )
+    port = port or (443 if scheme == "https" else 80)
+    if port < 1024 and port not in LOW_PORTS and not (_allow_local() and host in LOCAL_HOSTS):
+        raise ValidationError(
+            f"The URL's port {port} is refused: a webhook is called on port 443 or on a port "
+            "from 1024 up."
+        )
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
-    return scheme, host, port or (443 if scheme == "https" else 80), path
+    # Non-ASCII characters are sent percent-encoded (http.client refuses them raw: every
+    # attempt failed); what is encoded already stays as it is.
+    path = quote(path, safe="/?&=%:@!$'()*+,;~-._")
+    return scheme, host, port, path
 
 
 def url_check(url: str) -> Target:
@@ -168,28 +194,53 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
+def _cut(connection: http.client.HTTPConnection) -> None:
+    """Shut the connection's socket down (from the watchdog's thread): a read blocked on
+    it returns at once, with an error."""
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
 def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
     """POST ``body`` to ``url``, checked now (``url_check``: UnsafeAddress if it resolves
-    to an address the site does not call), to its first address that takes the
-    connection. ``timeout``: seconds to connect and for each read. A redirect is an
-    answer like any other (never followed). Network errors raise OSError or
+    to an address the site does not call), to the first of its first ``MAX_ADDRESSES``
+    addresses that takes the connection. ``timeout``: seconds to connect and for each
+    read; the whole POST takes at most ``TOTAL_SECONDS`` (then TimeoutError). A redirect
+    is an answer like any other (never followed). Network errors raise OSError or
     http.client.HTTPException."""
     target = url_check(url)
+    deadline = time.monotonic() + TOTAL_SECONDS
     cls = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
-    error: OSError | None = None
-    for address in target.addresses:
-        connection = cls(target.host, target.port, address=address, timeout=timeout)
+    error: OSError = TimeoutError(f"no answer within {TOTAL_SECONDS} s")
+    for address in target.addresses[:MAX_ADDRESSES]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        connection = cls(target.host, target.port, address=address, timeout=min(timeout, left))
+        watchdog = threading.Timer(left, _cut, (connection,))
+        watchdog.daemon = True
         try:
             try:
                 connection.connect()
             except OSError as exc:  # the next address, if the name has several
                 error = exc
                 continue
+            watchdog.start()
             connection.request("POST", target.path, body=body, headers=headers)
             response = connection.getresponse()
             excerpt = response.read(EXCERPT_BYTES).decode("utf-8", "replace")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s")
             return Answer(status=response.status, excerpt=excerpt)
+        except (OSError, http.client.HTTPException):
+            if time.monotonic() > deadline:  # the watchdog cut it
+                raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s") from None
+            raise
         finally:
+            watchdog.cancel()
             connection.close()
-    assert error is not None
     raise error

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from fivex_site.links import public_url
@@ -47,6 +47,9 @@ RETRY_DELAYS = (60, 5 * 60, 15 * 60, 40 * 60)
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 # Test pings a player may send an hour: the button makes the site POST to any public URL.
 PINGS_PER_HOUR = 5
+# How long a claimed delivery is left to the worker sending it (a POST takes at most
+# webhook_http.TOTAL_SECONDS): past it, the sweep hands it out again (a worker died).
+LEASE_SECONDS = 120
 # Deliveries older than this are deleted by the sweep (the page shows the last ones).
 KEEP_DAYS = 30
 SWEEP_MAX = 500
@@ -155,14 +158,43 @@ def webhook_ping(*, user: Any, now: datetime | None = None) -> WebhookDelivery:
     recent = WebhookDelivery.objects.filter(
         webhook=hook, event=EVENT_PING, created_at__gte=now - timedelta(hours=1)
     ).count()
-    if recent >= PINGS_PER_HOUR:
+    # Also counted by player, outside the webhook's rows: removing the webhook deletes
+    # them, and remove, save, ping again sent as many pings as one liked.
+    stamps = _pings_of(user, now)
+    if max(recent, len(stamps)) >= PINGS_PER_HOUR:
         raise PingsCapped(
             f"You sent {PINGS_PER_HOUR} test pings in the last hour, as many as an hour "
             "allows: try again later."
         )
     delivery = WebhookDelivery.objects.create(webhook=hook, event=EVENT_PING, payload={"event": EVENT_PING})
+    _pings_note(user, [*stamps, now.timestamp()])
     _enqueue([delivery.pk])
     return delivery
+
+
+def _pings_key(user: Any) -> str:
+    return f"fivex:webhook-pings:{user.pk}"
+
+
+def _pings_of(user: Any, now: datetime) -> list[float]:
+    """When the player sent test pings in the hour before ``now`` (the cache's count: with
+    the cache away, none; the webhook's own rows still count)."""
+    from django.core.cache import cache
+
+    try:
+        stamps = cache.get(_pings_key(user)) or []
+    except Exception:  # noqa: BLE001 - a cache outage must not stop the page
+        return []
+    return [t for t in stamps if t > now.timestamp() - 3600]
+
+
+def _pings_note(user: Any, stamps: list[float]) -> None:
+    from django.core.cache import cache
+
+    try:
+        cache.set(_pings_key(user), stamps, timeout=3600)
+    except Exception:  # noqa: BLE001 - as above
+        logger.warning("webhook pings of user %s not counted: the cache is away", user.pk)
 
 
 def _enqueue(ids: list[int]) -> None:
@@ -190,14 +222,28 @@ def _request(delivery: WebhookDelivery, secret: str, now: datetime) -> tuple[byt
     return body, headers
 
 
+def _clean(text: str, limit: int) -> str:
+    """``text`` as the row keeps it: printable characters only (a NUL from a receiver's
+    answer made PostgreSQL refuse the row, which then stayed queued, sent every minute)."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)[:limit]
+
+
 def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> Outcome:
     """Try to send one delivery. Returns ``(status, retry_in_seconds)``: the row's new
-    status, or ``"skipped"`` when it is final, not due yet or gone (its webhook removed).
-    Safe to run twice: the row is locked while it is sent and a final one is left alone."""
+    status, or ``"skipped"`` when it is final, not due yet, being sent by another worker
+    or gone (its webhook removed). Safe to run twice.
+
+    Three steps, so that no transaction or row lock is held while a receiver answers (a
+    slow one held its row, and the sweep's second task for it waited on the lock, until
+    every mail worker did): the row is claimed (an attempt counted, and a lease of
+    ``LEASE_SECONDS`` in ``next_attempt_at`` that keeps the sweep and other tasks away),
+    the POST is made with no transaction open (``webhook_http.post``: bounded in time),
+    then its outcome is written. A worker that dies meanwhile leaves the row to the sweep
+    once the lease is over."""
     now = now or timezone.now()
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.objects.select_for_update(of=("self",))
+            WebhookDelivery.objects.select_for_update(of=("self",), skip_locked=True)
             .select_related("webhook", "webhook__user")
             .filter(pk=delivery_id)
             .first()
@@ -221,19 +267,43 @@ def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> O
             delivery.save()
             return delivery.status, 0
         delivery.attempts += 1
-        body, headers = _request(delivery, hook.secret, now)
-        retry, error, answer = False, "", None
-        try:
-            answer = webhook_http.post(
-                url=hook.url, body=body, headers=headers, timeout=settings.WEBHOOKS_TIMEOUT
-            )
-        except ValidationError as exc:  # the URL or its addresses refused now (no retry)
-            error = f"refused: {exc}"
-        except (OSError, http.client.HTTPException) as exc:
-            retry, error = True, f"network error: {type(exc).__name__}: {exc}"
+        delivery.next_attempt_at = now + timedelta(seconds=LEASE_SECONDS)
+        delivery.save(update_fields=["attempts", "next_attempt_at"])
+        url, secret = hook.url, hook.secret
+
+    body, headers = _request(delivery, secret, now)
+    retry, error, answer = False, "", None
+    try:
+        answer = webhook_http.post(
+            url=url, body=body, headers=headers, timeout=settings.WEBHOOKS_TIMEOUT
+        )
+    except ValidationError as exc:  # the URL or its addresses refused now (no retry)
+        error = f"refused: {exc}"
+    except (OSError, http.client.HTTPException) as exc:
+        retry, error = True, f"network error: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - anything else fails this delivery, once
+        logger.warning("webhook delivery %s: %s", delivery_id, type(exc).__name__, exc_info=True)
+        error = f"not sent: {type(exc).__name__}"
+    return _outcome(delivery_id=delivery_id, now=now, answer=answer, retry=retry, error=error)
+
+
+def _outcome(
+    *, delivery_id: int, now: datetime, answer: webhook_http.Answer | None, retry: bool, error: str
+) -> Outcome:
+    """Write what one attempt gave (the claim's lease ends here)."""
+    with transaction.atomic():
+        delivery = (
+            WebhookDelivery.objects.select_for_update(of=("self",))
+            .select_related("webhook")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None:  # the webhook was removed meanwhile
+            return "skipped", 0
+        hook = delivery.webhook
         if answer is not None:
             delivery.response_code = answer.status
-            delivery.response_excerpt = answer.excerpt[:200]
+            delivery.response_excerpt = _clean(answer.excerpt, 200)
             if 200 <= answer.status < 300:
                 delivery.status, delivery.sent_at, delivery.last_error = WebhookDelivery.Status.SENT, now, ""
                 delivery.next_attempt_at = None
@@ -245,7 +315,7 @@ def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> O
             error = f"HTTP {answer.status}" + (
                 " (a redirect: not followed)" if 300 <= answer.status < 400 else ""
             )
-        delivery.last_error = error[:300]
+        delivery.last_error = _clean(error, 300)
         if retry and delivery.attempts < MAX_ATTEMPTS:
             delay = RETRY_DELAYS[delivery.attempts - 1]
             delivery.status = WebhookDelivery.Status.RETRYING
@@ -296,7 +366,12 @@ def webhooks_due(*, now: datetime | None = None, limit: int = SWEEP_MAX) -> list
     due = WebhookDelivery.objects.filter(
         status=WebhookDelivery.Status.RETRYING, next_attempt_at__lte=now
     ).values_list("pk", flat=True)[:limit]
-    lost = WebhookDelivery.objects.filter(
-        status=WebhookDelivery.Status.QUEUED, created_at__lte=now - timedelta(seconds=30)
-    ).values_list("pk", flat=True)[:limit]
+    # Queued for half a minute and not claimed (or its claim's lease over).
+    lost = (
+        WebhookDelivery.objects.filter(
+            status=WebhookDelivery.Status.QUEUED, created_at__lte=now - timedelta(seconds=30)
+        )
+        .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+        .values_list("pk", flat=True)[:limit]
+    )
     return sorted({*due, *lost})

@@ -394,3 +394,185 @@ def test_the_sweep_finds_due_retries_and_lost_tasks_and_drops_old_rows(receiver)
     assert webhooks.webhooks_due(now=now) == sorted([lost.pk, due.pk])
     assert not WebhookDelivery.objects.filter(pk=old.pk).exists()
     assert WebhookDelivery.objects.filter(pk=fresh.pk).exists()
+
+
+class _Odd(BaseHTTPRequestHandler):
+    """A receiver answering as its server's ``mode`` says: trickling its status line a
+    byte at a time (``slow``), or with a NUL in its body (``nul``)."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.server.mode == "slow":
+            for byte in b"HTTP/1.1 200 OK\r\n" * 50:
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:
+                    return
+                threading.Event().wait(0.05)
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "5")
+        self.end_headers()
+        self.wfile.write(b"ok\x00ok")
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def odd(settings) -> Iterator[ThreadingHTTPServer]:
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = True
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Odd)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_receiver_trickling_its_answer_is_cut_off_at_the_total_limit(odd, monkeypatch) -> None:
+    # Regression: the timeout bounded each read only; a byte every 50 ms held the worker
+    # for as long as the receiver liked.
+    import time
+
+    from games.services import webhook_http
+
+    odd.mode = "slow"
+    monkeypatch.setattr(webhook_http, "TOTAL_SECONDS", 1)
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=f"http://127.0.0.1:{odd.server_address[1]}/hook")
+    delivery = webhooks.webhook_ping(user=user)
+    started = time.monotonic()
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk)[0] == "retrying"
+    assert time.monotonic() - started < 3
+    delivery.refresh_from_db()
+    assert delivery.last_error.startswith("network error: TimeoutError")
+
+
+def test_a_nul_in_the_answer_is_kept_cleaned_not_sent_again_and_again(odd) -> None:
+    # Regression: PostgreSQL refused the row with the NUL, the attempt rolled back, and
+    # the sweep sent the delivery again every minute.
+    odd.mode = "nul"
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=f"http://127.0.0.1:{odd.server_address[1]}/hook")
+    delivery = webhooks.webhook_ping(user=user)
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk) == ("sent", 0)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts, delivery.response_excerpt) == ("sent", 1, "ok ok")
+
+
+def test_a_path_beyond_ascii_is_sent_percent_encoded(receiver) -> None:
+    # Regression: saved as typed, then every attempt failed in http.client (and, not
+    # recorded, was sent again every minute).
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=receiver.url("/hé?x=ü&y=%C3%A9"))
+    assert webhooks.webhook_delivery_send(delivery_id=webhooks.webhook_ping(user=user).pk)[0] == "sent"
+    assert receiver.posts()[0]["path"] == "/h%C3%A9?x=%C3%BC&y=%C3%A9"
+
+
+def test_a_claimed_delivery_is_left_to_its_worker_until_its_lease_is_over(receiver) -> None:
+    # Regression: the sweep handed a delivery being sent to a second task every minute,
+    # which waited on its row lock (as every mail worker could, one by one).
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=receiver.url())
+    now = timezone.now()
+    delivery = webhooks.webhook_ping(user=user, now=now)
+    lease = now + timedelta(seconds=webhooks.LEASE_SECONDS)
+    # As the claim leaves it while its POST is under way: one attempt, a lease.
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        created_at=now - timedelta(minutes=2), attempts=1, next_attempt_at=lease
+    )
+    assert webhooks.webhooks_due(now=now) == []
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now)[0] == "skipped"
+    assert receiver.requests == []
+    # Its worker died: once the lease is over, the sweep hands it out again.
+    assert webhooks.webhooks_due(now=lease + timedelta(seconds=1)) == [delivery.pk]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_no_row_lock_is_held_while_the_receiver_answers(settings) -> None:
+    # Regression: the POST ran inside the transaction that locked its row.
+    import psycopg
+    from django.db import connection
+
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = True
+    seen: list[str] = []
+    params = connection.get_connection_params()
+    dsn = {k: params[k] for k in ("host", "port", "user", "dbname") if params.get(k)}
+
+    class Probe(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            with psycopg.connect(**dsn, autocommit=True) as other:
+                other.execute("SET lock_timeout = '500ms'")
+                try:
+                    other.execute("SELECT 1 FROM games_webhookdelivery FOR UPDATE NOWAIT")
+                    seen.append("free")
+                except psycopg.errors.LockNotAvailable:
+                    seen.append("locked")
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Probe)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        user = make_user("ann")
+        webhooks.webhook_save(user=user, url=f"http://127.0.0.1:{server.server_address[1]}/hook")
+        delivery = webhooks.webhook_ping(user=user)  # sent on commit (eager Celery)
+        delivery.refresh_from_db()
+        assert delivery.status == "sent"
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert seen == ["free"]
+
+
+def test_pings_stay_capped_when_the_webhook_is_removed_and_set_again(receiver) -> None:
+    # Regression: removing the webhook deleted the pings it counted.
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=receiver.url())
+    for _ in range(webhooks.PINGS_PER_HOUR):
+        webhooks.webhook_ping(user=user)
+    webhooks.webhook_remove(user=user)
+    webhooks.webhook_save(user=user, url=receiver.url())
+    with pytest.raises(PingsCapped):
+        webhooks.webhook_ping(user=user)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://[::127.0.0.1]/",  # IPv4-compatible
+        "https://[::ffff:0:7f00:1]/",  # IPv4-translated
+        "https://[64:ff9b:1::a9fe:a9fe]/",  # local-use NAT64, the metadata address inside
+        "https://[5f00::1]/",
+        "https://93.184.215.14:25/",  # a public address, a mail server's port
+        "https://93.184.215.14:22/",
+    ],
+)
+def test_addresses_and_ports_a_webhook_never_calls(settings, url) -> None:
+    # Regression: Python before 3.12.4 takes these IPv6 ranges for global; low ports
+    # other than 443 let a webhook talk to other servers.
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = False
+    with pytest.raises(ValidationError):
+        webhooks.webhook_save(user=make_user("ann"), url=url)
+    assert not PlayerWebhook.objects.exists()
+
+
+def test_webhook_changes_and_pings_over_the_api_are_throttled(receiver, settings) -> None:
+    # Regression: PUT, DELETE and ping had no limit (each save looks a host up).
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "webhook": "2/min"}}
+    api = token_client(make_user("ann"))
+    assert api.put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
+    assert api.delete("/api/webhook/").status_code == 204
+    refused = api.put("/api/webhook/", {"url": receiver.url()}, format="json")
+    assert refused.status_code == 429 and refused.json()["error"] == "throttled"
+    assert not PlayerWebhook.objects.exists()
+    assert api.get("/api/webhook/").status_code == 404  # reads are not counted
