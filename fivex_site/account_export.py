@@ -185,7 +185,7 @@ def _offers(user: Any) -> list[dict[str, Any]]:
     rows = SeatOffer.objects.filter(to_user=user).select_related("game", "seat", "by").order_by("created_at", "pk")
     out = []
     for offer in rows:
-        by_organizer = offer.by_id == offer.game.organizer_id
+        by_organizer = offer.by_organizer
         out.append({
             "game": offer.game_id,
             "game_title": offer.game.title,

@@ -198,6 +198,12 @@ class SeatOffer(models.Model):
     def __str__(self) -> str:
         return f"seat {self.seat_id} offered to {self.to_user_id} ({self.status})"
 
+    @property
+    def by_organizer(self) -> bool:
+        """Whether the game's organizer made the offer; else a site administrator did,
+        who is not named to the player offered (its page, list, API and export)."""
+        return self.by_id == self.game.organizer_id
+
 
 class Prompt(models.Model):
     """One sealed prompt: the seats in ``pending`` each owe an order."""

@@ -198,7 +198,7 @@ def _offer_data(offer: SeatOffer) -> dict[str, Any]:
     game = offer.game
     standing = offer.status == SeatOffer.Status.PENDING and game.status in IN_PROGRESS
     prompt = selectors.current_prompt(game=game) if standing else None
-    by_organizer = offer.by_id == game.organizer_id
+    by_organizer = offer.by_organizer
     return {
         "id": offer.pk,
         "status": offer.status,
