@@ -16,9 +16,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 
-from games.errors import ApplicationError, GameBusy
+from games.errors import ApplicationError, GameBusy, GameStateError
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +46,15 @@ class ClosingSummary:
     leave: list[Any] = field(default_factory=list)  # Seat rows in games still forming
     offers: list[Any] = field(default_factory=list)  # SeatOffer rows waiting for an answer
     withdraw: list[Any] = field(default_factory=list)  # Registration rows, tournament open
-    organized_games: list[Any] = field(default_factory=list)
+    organized_games: list[Any] = field(default_factory=list)  # going on without the player
+    cancel: list[Any] = field(default_factory=list)  # forming, and nobody else has joined
     organized_tournaments: list[Any] = field(default_factory=list)
+
+    @property
+    def leave_open(self) -> list[Any]:
+        """The seats left in games that stay open for other players (not cancelled)."""
+        cancelled = {game.pk for game in self.cancel}
+        return [seat for seat in self.leave if seat.game_id not in cancelled]
 
 
 def account_close_summary(*, user: Any) -> ClosingSummary:
@@ -57,6 +64,11 @@ def account_close_summary(*, user: Any) -> ClosingSummary:
     from tournaments.models import Registration, Tournament
 
     seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
+    organized = list(
+        Game.objects.filter(organizer=user, status__in=(Game.Status.FORMING, *GOING_ON))
+        .annotate(others=Count("seats", filter=~Q(seats__user=user)))
+        .order_by("pk")
+    )
     return ClosingSummary(
         resign=list(seats.filter(status=Seat.Status.ACTIVE, game__status__in=GOING_ON)),
         leave=list(seats.filter(game__status=Game.Status.FORMING)),
@@ -73,17 +85,21 @@ def account_close_summary(*, user: Any) -> ClosingSummary:
             .select_related("tournament")
             .order_by("tournament_id")
         ),
-        organized_games=list(
-            Game.objects.filter(
-                organizer=user, status__in=(Game.Status.FORMING, *GOING_ON)
-            ).order_by("pk")
-        ),
+        organized_games=[g for g in organized if not _empty_forming(g)],
+        cancel=[g for g in organized if _empty_forming(g)],
         organized_tournaments=list(
             Tournament.objects.filter(organizer=user)
             .exclude(status=Tournament.Status.CLOSED)
             .order_by("pk")
         ),
     )
+
+
+def _empty_forming(game: Any) -> bool:
+    """A game still forming that nobody but its organizer has joined: closing the
+    organizer's account cancels it (it would wait on the open list for players, with
+    nobody to start it)."""
+    return game.status == game.Status.FORMING and not game.others
 
 
 @dataclass
@@ -96,6 +112,7 @@ class Closed:
     left: list[str] = field(default_factory=list)
     declined: list[str] = field(default_factory=list)  # "seat dan in League 7"
     withdrawn: list[str] = field(default_factory=list)
+    cancelled: list[str] = field(default_factory=list)  # forming games nobody else joined
 
 
 def _each(rows: list[Any], act: Any) -> list[Any]:
@@ -123,8 +140,9 @@ def account_close(*, user: Any) -> Closed:
     - its seats in games going on resign (``seat_resign``: logged ``seat_resigned``, its
       default orders from then on), it leaves the games still forming (``game_leave``),
       declines the seats offered to it and withdraws from the tournaments not closed
-      (``registration_withdraw``); what it organizes goes on (staff hold the organizer's
-      tools in every game);
+      (``registration_withdraw``); a game it organizes that is still forming and that
+      nobody else joined is ended (``game_end``, abandoned: nobody would start it); the
+      rest of what it organizes goes on (staff hold the organizer's tools in every game);
     - the emails still waiting to go to it are dropped (as ``account_deactivated`` does),
       then its addresses (``User.email``, every allauth address), names, settings and
       the mail the site kept to and from them are erased.
@@ -173,6 +191,7 @@ def account_close(*, user: Any) -> Closed:
         resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))
         left = _each(plans.leave, lambda seat: game_leave(game=seat.game, user=user))
         declined = _each(plans.offers, lambda offer: seat_offer_decline(offer=offer, by=user))
+        cancelled = _each(plans.cancel, lambda game: _cancel(game=game, user=user))
         # After the resignations: a withdrawal tells the opponents of games the player
         # still plays, and there are none left.
         withdrawn = _each(
@@ -198,7 +217,27 @@ def account_close(*, user: Any) -> Closed:
         left=[seat.game.title for seat in left],
         declined=[f"seat {offer.seat.name} in {offer.game.title}" for offer in declined],
         withdrawn=[reg.tournament.name for reg in withdrawn],
+        cancelled=[game.title for game in cancelled],
     )
+
+
+CANCELLED = "its organizer closed their account before anyone else joined"
+
+
+def _cancel(*, game: Any, user: Any) -> None:
+    """End (abandoned, logged ``game_ended`` with ``CANCELLED``) a forming game ``user``
+    organizes, if nobody holds a seat in it now (the organizer's own was left just
+    before). A player who joined since the summary was read keeps it forming (it goes
+    on as the other games organized do): GameStateError, skipped."""
+    from games.models import Seat
+    from games.services.locking import lock_game
+    from games.services.organizer import game_end
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        if game.status != game.Status.FORMING or Seat.objects.filter(game=game).exists():
+            raise GameStateError("Somebody joined meanwhile: the game stays open.")
+        game_end(game=game, by=user, reason=CANCELLED)
 
 
 def _lock_account(*, user_pk: int) -> Any:

@@ -57,7 +57,7 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
             else:
                 return _closed(request, done.name, {
                     "resigned": done.resigned, "left": done.left, "declined": done.declined,
-                    "withdrawn": done.withdrawn,
+                    "withdrawn": done.withdrawn, "cancelled": done.cancelled,
                 })  # fmt: skip
         elif not get_user_model().objects.filter(pk=user.pk, is_active=True).exists():
             # Closed by a request that ran meanwhile: its password no longer logs in.

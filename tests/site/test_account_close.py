@@ -357,3 +357,39 @@ def test_the_closings_lock_does_not_block_rows_that_point_at_the_account(ann) ->
     finally:
         done.set()
         thread.join(10)
+
+
+def test_closing_cancels_the_forming_games_the_player_organizes_that_nobody_else_joined(ann) -> None:
+    """A forming game whose organizer closes the account, with nobody else at it, would
+    sit on the open games list with nobody to start it: it is ended (abandoned, logged).
+    One somebody else joined goes on forming (staff may start it; it starts when full)."""
+    bob = ann.table.seats["bob"].user
+    solo = game_create(organizer=ann, ruleset="5x", options={}, seats_count=3, name="Solo")
+    game_join(game=solo, user=ann)
+    empty = game_create(organizer=ann, ruleset="5x", options={}, seats_count=3, name="Empty")
+    joined = game_create(organizer=ann, ruleset="5x", options={}, seats_count=3, name="Joined")
+    game_join(game=joined, user=bob)
+    client = _logged_in(ann)
+    page = client.get("/account/close/").content.decode()
+    assert "Your game <a" in page and ">Solo</a>,\n          which nobody else has joined, is cancelled" in page
+    assert ">Empty</a>,\n          which nobody else has joined, is cancelled" in page
+    assert "You leave" not in page.split("Solo")[0].rsplit("<li>", 1)[-1]  # not "free for another"
+    assert "Joined" in page.split('id="close-organized"')[1]  # goes on, with the others organized
+
+    assert _close(client).status_code == 302
+    closed = client.get("/account/closed/").content.decode()
+    assert "Your games Solo, Empty, which nobody else had\n        joined, are cancelled." in closed
+    for game in (solo, empty):
+        game.refresh_from_db()
+        assert game.status == Game.Status.ABANDONED and game.finished_at is not None
+        ended = LogEntry.objects.get(game=game, kind="game_ended")
+        assert ended.payload["reason"] == (
+            "its organizer closed their account before anyone else joined"
+        )
+    assert not Seat.objects.filter(game=solo).exists()
+    joined.refresh_from_db()
+    assert joined.status == Game.Status.FORMING
+    assert list(Seat.objects.filter(game=joined).values_list("user__username", flat=True)) == ["bob"]
+    # The open games list no longer offers the cancelled ones.
+    listing = _logged_in(bob).get("/games/?list=open").content.decode()
+    assert "Solo" not in listing and "Empty" not in listing and "Joined" in listing
