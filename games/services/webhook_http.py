@@ -8,7 +8,10 @@ at each attempt, and the connection goes to the very address that was checked (a
 that resolves elsewhere by the time of the connection is not resolved again). Plain
 ``http://`` and loopback addresses are allowed only for ``localhost``, ``127.0.0.1`` and
 ``[::1]`` under ``settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST`` (development and tests).
-Redirects are never followed; only a short excerpt of the answer is read.
+Redirects are never followed; only a short excerpt of the answer is read. The host name
+is looked up with a time bound (``RESOLVE_SECONDS``): the OS resolver has none of its own
+that the site controls, and a name whose DNS never answers held the web request saving it,
+or a mail worker at each attempt, for as long as the resolver liked.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
@@ -39,6 +43,15 @@ _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 # not on Python's tables alone, which before 3.12.4 took ::/96 (IPv4-compatible),
 # ::ffff:0:0/96 (IPv4-translated) and 64:ff9b:1::/48 (local NAT64) for global.
 _GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+# Seconds a host name lookup may take, when the URL is saved and at each attempt (where it
+# counts within TOTAL_SECONDS).
+RESOLVE_SECONDS = 5
+# Lookups under way at once in one process. getaddrinfo cannot be interrupted: a lookup
+# that outlives its bound goes on in its (daemon) thread until the OS resolver gives up,
+# so past this many a new lookup waits for a free slot (within its own bound) instead of
+# starting one more thread: hanging names cannot pile threads up.
+MAX_LOOKUPS = 8
+_lookup_slots = threading.BoundedSemaphore(MAX_LOOKUPS)
 # Below 1024 only HTTPS's port: a webhook is no way to talk to a mail or SSH server.
 LOW_PORTS = frozenset({443})
 
@@ -47,6 +60,43 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 class UnsafeAddress(ValidationError):
     """The URL's host resolves to an address the site does not call (or not at all)."""
+
+
+class ResolveTimeout(ValidationError):
+    """The host name did not resolve within its time bound: refused when the URL is
+    saved, a network error (tried again) at an attempt."""
+
+
+def _resolve(host: str, port: int, seconds: float) -> list[tuple]:
+    """``socket.getaddrinfo(host, port)`` (TCP), given at most ``seconds`` (waiting for a
+    free lookup slot included): ResolveTimeout past it, OSError if the name fails. The
+    lookup runs in a daemon thread holding one of ``MAX_LOOKUPS`` slots until it ends."""
+    deadline = time.monotonic() + seconds
+    late = ResolveTimeout(f"The host name {host} did not resolve within {seconds:g} seconds.")
+    if not _lookup_slots.acquire(timeout=seconds):
+        raise late
+    done = threading.Event()
+    result: dict[str, Any] = {}
+
+    def lookup() -> None:
+        try:
+            result["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            result["error"] = exc
+        finally:
+            _lookup_slots.release()
+            done.set()
+
+    try:
+        threading.Thread(target=lookup, name=f"webhook-lookup-{host}"[:60], daemon=True).start()
+    except BaseException:
+        _lookup_slots.release()
+        raise
+    if not done.wait(max(0.0, deadline - time.monotonic())):
+        raise late
+    if "error" in result:
+        raise result["error"]
+    return result["infos"]
 
 
 @dataclass(frozen=True)
@@ -146,13 +196,16 @@ def url_parts(url: str) -> tuple[str, str, int, str]:
     return scheme, host, port, path
 
 
-def url_check(url: str) -> Target:
+def url_check(url: str, *, resolve_seconds: float | None = None) -> Target:
     """The URL checked as it will be called: its parts and the host's addresses, every
-    one of them public (or loopback, for a local host under the development exception).
-    Raises ValidationError (UnsafeAddress for the addresses) with the reason."""
+    one of them public (or loopback, for a local host under the development exception),
+    looked up within ``resolve_seconds`` (``RESOLVE_SECONDS`` by default). Raises
+    ValidationError with the reason: UnsafeAddress for the addresses, ResolveTimeout
+    when the name did not resolve in time."""
     scheme, host, port, path = url_parts(url)
+    seconds = RESOLVE_SECONDS if resolve_seconds is None else resolve_seconds
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = _resolve(host, port, seconds)
     except (OSError, UnicodeError):
         raise UnsafeAddress(f"The host name {host} does not resolve to an address.") from None
     addresses = tuple(dict.fromkeys(info[4][0] for info in infos))
@@ -207,13 +260,14 @@ def _cut(connection: http.client.HTTPConnection) -> None:
 
 def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
     """POST ``body`` to ``url``, checked now (``url_check``: UnsafeAddress if it resolves
-    to an address the site does not call), to the first of its first ``MAX_ADDRESSES``
-    addresses that takes the connection. ``timeout``: seconds to connect and for each
-    read; the whole POST takes at most ``TOTAL_SECONDS`` (then TimeoutError). A redirect
-    is an answer like any other (never followed). Network errors raise OSError or
-    http.client.HTTPException."""
-    target = url_check(url)
+    to an address the site does not call; ResolveTimeout if the name does not resolve
+    within ``RESOLVE_SECONDS``), to the first of its first ``MAX_ADDRESSES`` addresses
+    that takes the connection. ``timeout``: seconds to connect and for each read; the
+    whole POST, the lookup included, takes at most ``TOTAL_SECONDS`` (then TimeoutError).
+    A redirect is an answer like any other (never followed). Network errors raise OSError
+    or http.client.HTTPException."""
     deadline = time.monotonic() + TOTAL_SECONDS
+    target = url_check(url, resolve_seconds=min(RESOLVE_SECONDS, TOTAL_SECONDS))
     cls = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
     error: OSError = TimeoutError(f"no answer within {TOTAL_SECONDS} s")
     for address in target.addresses[:MAX_ADDRESSES]:

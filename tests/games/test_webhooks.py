@@ -576,3 +576,106 @@ def test_webhook_changes_and_pings_over_the_api_are_throttled(receiver, settings
     assert refused.status_code == 429 and refused.json()["error"] == "throttled"
     assert not PlayerWebhook.objects.exists()
     assert api.get("/api/webhook/").status_code == 404  # reads are not counted
+
+
+@pytest.fixture
+def slow_resolver(monkeypatch) -> Iterator[threading.Event]:
+    """The OS resolver made to hang on ``slow.test`` until the test ends (the event is
+    set); other names resolve as ever (the local servers' own connections need it). The
+    name stands for 127.0.0.1 once it answers."""
+    import socket
+
+    real = socket.getaddrinfo
+    release = threading.Event()
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "slow.test":
+            release.wait(30)
+            return real("127.0.0.1", *args, **kwargs)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield release
+    release.set()
+
+
+def test_a_lookup_that_hangs_is_refused_at_save_within_the_time_bound(
+    receiver, slow_resolver, monkeypatch, settings
+) -> None:
+    # Regression: socket.getaddrinfo had no timeout; a resolver that never answered held
+    # the web request saving the URL for as long as it liked.
+    import time
+
+    from games.services import webhook_http
+
+    monkeypatch.setattr(webhook_http, "RESOLVE_SECONDS", 0.5)
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = False
+    user = make_user("ann")
+    started = time.monotonic()
+    with pytest.raises(ValidationError, match=r"slow\.test did not resolve within 0\.5 seconds"):
+        webhooks.webhook_save(user=user, url="https://slow.test/hook")
+    assert time.monotonic() - started < 2
+    assert not PlayerWebhook.objects.exists()
+    # The page says so too, and saves nothing.
+    client = __import__("django.test", fromlist=["Client"]).Client()
+    client.force_login(user)
+    answer = client.post(reverse("games:webhook"), {"action": "save", "url": "https://slow.test/hook"})
+    assert answer.status_code == 400 and "did not resolve within 0.5 seconds" in answer.content.decode()
+    assert not PlayerWebhook.objects.exists()
+    # ... and the API (400, the reason under fields.url).
+    refused = token_client(user).put("/api/webhook/", {"url": "https://slow.test/hook"}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["fields"]["url"] == ["The host name slow.test did not resolve within 0.5 seconds."]
+    assert not PlayerWebhook.objects.exists()
+
+
+def test_a_lookup_that_hangs_at_send_is_a_network_error_tried_again(
+    receiver, slow_resolver, monkeypatch
+) -> None:
+    # Regression: a hanging lookup held a mail worker past the POST's 30 s budget.
+    import time
+
+    from games.services import webhook_http
+
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=receiver.url())
+    PlayerWebhook.objects.filter(user=user).update(url=receiver.url().replace("127.0.0.1", "slow.test"))
+    monkeypatch.setattr(webhook_http, "RESOLVE_SECONDS", 0.5)
+    monkeypatch.setattr(webhook_http, "LOCAL_HOSTS", webhook_http.LOCAL_HOSTS | {"slow.test"})
+    delivery = webhooks.webhook_ping(user=user)
+    started = time.monotonic()
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk) == ("retrying", 60)
+    assert time.monotonic() - started < 2
+    delivery.refresh_from_db()
+    assert delivery.last_error == "network error: The host name slow.test did not resolve within 0.5 seconds."
+    assert receiver.requests == []
+    # The resolver answers again: the next attempt goes through.
+    slow_resolver.set()
+    later = timezone.now() + timedelta(seconds=61)
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=later) == ("sent", 0)
+
+
+def test_hanging_lookups_leave_a_bounded_number_of_threads(slow_resolver, monkeypatch) -> None:
+    # Guards against stuck lookups piling up threads: past the cap, a lookup waits for a
+    # free slot within its own time bound, then fails, starting no thread.
+    import time
+
+    from games.services import webhook_http
+
+    monkeypatch.setattr(webhook_http, "RESOLVE_SECONDS", 0.2)
+
+    def lookups() -> int:
+        return sum(t.name.startswith("webhook-lookup-") for t in threading.enumerate())
+
+    assert lookups() == 0
+    for _ in range(webhook_http.MAX_LOOKUPS + 5):
+        started = time.monotonic()
+        with pytest.raises(webhook_http.ResolveTimeout, match="did not resolve within 0.2 seconds"):
+            webhook_http.url_check("https://slow.test/hook")
+        assert time.monotonic() - started < 1
+    assert lookups() == webhook_http.MAX_LOOKUPS
+    slow_resolver.set()
+    deadline = time.monotonic() + 5
+    while lookups() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert lookups() == 0  # each thread ends once its lookup does, its slot freed
