@@ -1,8 +1,11 @@
 """The webhook part of the account's API tokens page (``games:api_tokens``): set or
-remove the URL, make a new signing secret (shown once), send a test ping."""
+remove the URL, make a new signing secret (shown once), send a test ping. Each of these
+counts against the player's ``API_WEBHOOK_RATE``, the budget the API's webhook calls count
+against too (one budget per player, whichever way the changes come)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -13,10 +16,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from games.api.webhook_views import WebhookThrottle
 from games.errors import ApplicationError
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks
 
+logger = logging.getLogger(__name__)
 
 def webhook_context(*, user: Any) -> dict[str, Any]:
     """What the API tokens page shows of the player's webhook: the webhook (or None),
@@ -41,6 +46,30 @@ def _page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpRespo
     return render(request, "games/api_tokens.html", context, status=status)
 
 
+ACTIONS = ("save", "regenerate", "remove", "ping")
+_PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+
+
+def _over_budget(request: HttpRequest) -> str | None:
+    """Count this change against the player's webhook budget (``API_WEBHOOK_RATE``, the
+    API's ``WebhookThrottle``: the same counter in the cache); the message to show when it
+    is spent, else None."""
+    throttle = WebhookThrottle()
+    try:
+        if throttle.allow_request(request, None):
+            return None
+    except Exception:  # noqa: BLE001 - a cache outage must not stop the page (nor count)
+        logger.warning("webhook changes of user %s not counted: the cache is away", request.user.pk)
+        return None
+    minutes = max(1, -(-int(throttle.wait() or 0) // 60))
+    return (
+        f"You changed your webhook or sent test pings as often as allowed "
+        f"({throttle.num_requests} {_PERIODS.get(throttle.duration, f'per {throttle.duration} s')}, "
+        "on this page and over the API together): nothing was changed. Try again in "
+        f"{minutes} minute{'s' if minutes != 1 else ''}."
+    )
+
+
 @never_cache  # a new secret is on the page once: no cache keeps it
 @login_required
 @require_POST
@@ -49,6 +78,10 @@ def webhook_action(request: HttpRequest) -> HttpResponse:
     new secret, shown once), remove, or ping (a test delivery)."""
     action = request.POST.get("action")
     user = request.user
+    if action in ACTIONS and (spent := _over_budget(request)) is not None:
+        return _page(
+            request, status=429, webhook_error=spent, typed_url=str(request.POST.get("url", ""))[:1000]
+        )
     try:
         if action == "save":
             url = str(request.POST.get("url", ""))[:1000]

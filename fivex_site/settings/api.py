@@ -37,8 +37,8 @@ REST_FRAMEWORK = {
         # A player's download of their data (the API's and the page's, counted together):
         # the whole history in one answer, a heavy read.
         "account_export": _rate("API_ACCOUNT_EXPORT_RATE", "10/hour"),
-        # Changes to a player's webhook and its test pings (each save resolves the host,
-        # each ping makes the site call it).
+        # Changes to a player's webhook and its test pings, the API's and the page's counted
+        # together (each save resolves the host, each ping makes the site call it).
         "webhook": _rate("API_WEBHOOK_RATE", "30/hour"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",

@@ -679,3 +679,47 @@ def test_hanging_lookups_leave_a_bounded_number_of_threads(slow_resolver, monkey
     while lookups() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert lookups() == 0  # each thread ends once its lookup does, its slot freed
+
+
+def _webhook_rate(settings, rate: str) -> None:
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "webhook": rate}}
+
+
+def test_the_page_and_the_api_share_one_budget_of_webhook_changes(receiver, settings, client) -> None:
+    # Regression: the page's save, new secret, remove and ping had no limit, while the API's
+    # had API_WEBHOOK_RATE: the page was the way around it.
+    _webhook_rate(settings, "3/min")
+    user = make_user("ann")
+    api = token_client(user)
+    client.force_login(user)
+    assert api.put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
+    assert client.post(reverse("games:webhook"), {"action": "regenerate"}).status_code == 200
+    assert client.post(reverse("games:webhook"), {"action": "ping"}).status_code == 302
+    hook = PlayerWebhook.objects.get(user=user)
+    # Spent (one by the API, two by the page): the page refuses, saying so, and changes nothing.
+    for action in ("save", "regenerate", "remove", "ping"):
+        refused = client.post(reverse("games:webhook"), {"action": action, "url": receiver.url("/other")})
+        assert refused.status_code == 429
+        text = refused.content.decode()
+        assert 'id="webhook-error"' in text and "3 a minute, on this page and over the API together" in text
+        assert "nothing was changed" in text
+    assert PlayerWebhook.objects.get(user=user).__dict__ | {"_state": None} == hook.__dict__ | {"_state": None}
+    assert WebhookDelivery.objects.filter(webhook=hook).count() == 1
+    # ... and so does the API.
+    assert api.delete("/api/webhook/").status_code == 429
+    assert PlayerWebhook.objects.filter(user=user).exists()
+
+
+def test_changes_on_the_page_count_against_the_api_budget(receiver, settings, client) -> None:
+    _webhook_rate(settings, "2/min")
+    user = make_user("bob")
+    client.force_login(user)
+    assert client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()}).status_code == 200
+    assert client.post(reverse("games:webhook"), {"action": "remove"}).status_code == 302
+    refused = token_client(user).put("/api/webhook/", {"url": receiver.url()}, format="json")
+    assert (refused.status_code, refused.json()["error"]) == (429, "throttled")
+    assert not PlayerWebhook.objects.exists()
+    # Another player's budget is their own.
+    other = make_user("cat")
+    assert token_client(other).put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
