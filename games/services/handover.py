@@ -122,6 +122,11 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
                 game=game, seat=new, state=prompt_state(prompt=prompt), prompt=prompt, by=by,
                 offered=offered,
             )
+            # The prompt was open before the new player held the seat: their webhook
+            # has not heard of it (nothing when the seat owes no order).
+            from games.services.webhooks import webhook_seat_handed_over
+
+            webhook_seat_handed_over(game=game, prompt=prompt, seat=new)
     return new
 
 

@@ -1,6 +1,7 @@
 """A player's "your turn" webhook: setting it (``webhook_save``, its secret made or
 made again, ``webhook_remove``), queueing its events (``webhooks_order_needed`` when a
-prompt opens and asks one of the player's seats for an order, ``webhook_ping`` for the
+prompt opens and asks one of the player's seats for an order, ``webhook_seat_handed_over``
+when a seat that owes an order for the open prompt changes hands, ``webhook_ping`` for the
 page's test button) and sending them (``webhook_delivery_send``, run by a Celery task
 enqueued on commit, and by the beat's sweep for retries and lost tasks).
 
@@ -31,7 +32,7 @@ from django.utils import timezone
 
 from fivex_site.links import public_url
 from games.errors import NotFound, PingsCapped, ValidationError
-from games.models import Game, Prompt, Seat
+from games.models import Game, Prompt, SealedOrder, Seat
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.services import webhook_http
 from games.services.queueing import enqueue_on_commit
@@ -146,6 +147,22 @@ def webhooks_order_needed(*, game: Game, prompt: Prompt, seats: list[Seat]) -> i
     ids = WebhookDelivery.objects.filter(key__in=[r.key for r in rows]).values_list("pk", flat=True)
     _enqueue(list(ids))
     return len(rows)
+
+
+def webhook_seat_handed_over(*, game: Game, prompt: Prompt, seat: Seat) -> int:
+    """Queue the ``order_needed`` event of the open ``prompt`` for ``seat``, just handed
+    to a new player (``handover.seat_replace``: an offer accepted, or staff's handover)
+    when the seat owes an order for it: asked (pending), not a forced seat, no current
+    order (the old player's was withdrawn). The prompt opened before the new player held
+    the seat, so its own events went to nobody. Sent once the transaction commits, once
+    per prompt and seat row; returns how many were queued (0 or 1)."""
+    if seat.status != Seat.Status.ACTIVE or prompt.status != Prompt.Status.OPEN:
+        return 0
+    if seat.name not in (prompt.pending or []) or seat.name in (prompt.forced or []):
+        return 0
+    if SealedOrder.objects.filter(prompt=prompt, seat_name=seat.name, is_current=True).exists():
+        return 0
+    return webhooks_order_needed(game=game, prompt=prompt, seats=[seat])
 
 
 def webhook_ping(*, user: Any, now: datetime | None = None) -> WebhookDelivery:

@@ -723,3 +723,67 @@ def test_changes_on_the_page_count_against_the_api_budget(receiver, settings, cl
     # Another player's budget is their own.
     other = make_user("cat")
     assert token_client(other).put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
+
+
+def _order(game: Game, capture, orders: dict[str, str]) -> None:
+    """Each active seat's order (a handed-over seat's name has a replaced row too)."""
+    from games.services.orders import order_submit
+
+    for name, text in orders.items():
+        with capture(execute=True):
+            order_submit(seat=game.seats.get(name=name, status="active"), text=text, source="web")
+
+
+def test_a_seat_handed_over_while_it_owes_an_order_calls_the_new_players_webhook(
+    receiver, django_capture_on_commit_callbacks
+) -> None:
+    # Regression: the new player of a seat handed over mid-prompt got the handover email
+    # only; the webhook was called when a prompt opened, and this one was open already.
+    from django.contrib.auth import get_user_model
+
+    from games.services import handover
+
+    capture = django_capture_on_commit_callbacks
+    users = {n: make_user(n) for n in (*NAMES, "dave", "eve", "fay", "gus")}
+    secrets = {n: webhooks.webhook_save(user=users[n], url=receiver.url(f"/{n}")) for n in ("dave", "eve", "fay", "gus")}
+    staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
+    game = _game(capture, users)
+    state = current_state(game=game)
+    assert receiver.requests == []  # nobody of the game has a webhook
+    draft = Prompt.objects.get(game=game, number=1)
+
+    # bob sealed his draft; a site administrator hands his seat to dave: bob's order is
+    # withdrawn unread, the seat owes one again, dave is called for it (once).
+    _order(game, capture, {"bob": DRAFT["bob"]})
+    with capture(execute=True):
+        handover.seat_replace(seat=game.seats.get(name="bob", status="active"), new_user=users["dave"], by=staff)
+    [request] = receiver.posts("/dave")
+    body = _verified(request, secrets["dave"])
+    assert (body["event"], body["game"], body["prompt"], body["seat"]) == ("order_needed", game.pk, 1, "bob")
+    assert request["headers"]["X-FiveX-Event"] == "order_needed"
+    view = engine_view(game=game, state=state, seat_name="bob")
+    assert not [card for card in [*view["hand"], *view["dealt"]] if card.encode() in request["body"]]
+    delivery = WebhookDelivery.objects.get(webhook__user=users["dave"])
+    assert (delivery.key, delivery.status) == (f"order_needed:{draft.pk}:{game.seats.get(name='bob', status='active').pk}", "sent")
+
+    # The organizer offers cat's seat (no order yet) to eve; she accepts: she is called.
+    offer = handover.seat_offer(seat=game.seats.get(name="cat", status="active"), new_user=users["eve"], by=users["ann"])
+    with capture(execute=True):
+        handover.seat_offer_accept(offer=offer, by=users["eve"])
+    [request] = receiver.posts("/eve")
+    assert _verified(request, secrets["eve"])["seat"] == "cat"
+    assert len(receiver.requests) == 2
+
+    # On to prompt 3 (the bid): ann's only legal bid is entered for her (forced), cat is
+    # not asked. Handing either seat over calls nobody: the seat owes nothing.
+    _order(game, capture, DRAFT)
+    _order(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
+    bid = Prompt.objects.get(game=game, number=3)
+    assert (sorted(bid.pending), bid.forced) == (["ann", "bob"], ["ann"])
+    calls = len(receiver.requests)  # dave's and eve's for prompt 2, dave's for prompt 3
+    with capture(execute=True):
+        handover.seat_replace(seat=game.seats.get(name="ann", status="active"), new_user=users["fay"], by=staff)
+        handover.seat_replace(seat=game.seats.get(name="cat", status="active"), new_user=users["gus"], by=staff)
+    assert len(receiver.requests) == calls
+    assert not receiver.posts("/fay") and not receiver.posts("/gus")
+    assert not WebhookDelivery.objects.filter(webhook__user__in=[users["fay"], users["gus"]]).exists()
