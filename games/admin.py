@@ -323,3 +323,7 @@ class SeatOfferAdmin(ReadOnlyAdmin):
     ordering = ("-id",)
     fields = list_display
     readonly_fields = fields
+
+
+# The players' webhooks (their own module: the signing secret is never shown).
+from games import admin_webhooks  # noqa: E402, F401 - registers its admin classes
