@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from fivex_site.links import public_reverse
 from games.api import serializers as game_serializers
-from games.api.views import (
+from games.api.base import (
     PAGE_HEADERS,
     BaseAPIView,
     PageQuerySerializer,

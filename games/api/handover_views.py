@@ -25,8 +25,8 @@ from games import errors, selectors
 from games.api import handover_serializers as h
 from games.api import organizer_serializers as o
 from games.api import serializers as s
+from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, _no_query
 from games.api.organizer_views import THROTTLED, OrganizerBaseView, _conflict
-from games.api.views import BODY_ERRORS, ERRORS, BaseAPIView, _no_query
 from games.errors import GameStateError, NotFound, PermissionDenied
 from games.forms import handover_player
 from games.models import Game, Seat, SeatOffer

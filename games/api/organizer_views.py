@@ -20,8 +20,7 @@ from rest_framework.response import Response
 from games import selectors
 from games.api import organizer_serializers as o
 from games.api import serializers as s
-from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
-from games.api.views import (
+from games.api.base import (
     BODY_ERRORS,
     ERRORS,
     READ_ERRORS,
@@ -29,6 +28,7 @@ from games.api.views import (
     UserThrottle,
     _no_query,
 )
+from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
 from games.errors import PermissionDenied
 from games.models import Game, Seat
 from games.services import organizer as organizer_services

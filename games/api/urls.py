@@ -7,7 +7,14 @@ with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form o
 
 from django.urls import path
 
-from games.api import handover_views, organizer_views, views, webhook_views
+from games.api import (
+    game_views,
+    handover_views,
+    log_views,
+    organizer_views,
+    seat_views,
+    webhook_views,
+)
 
 app_name = "games_api"
 
@@ -18,18 +25,18 @@ def route(pattern: str, view, name: str) -> list:
 
 
 urlpatterns = [
-    *route("ping/", views.PingView.as_view(), "ping"),
-    *route("rulesets/", views.RulesetListView.as_view(), "rulesets"),
-    *route("games/", views.GameListCreateView.as_view(), "games"),
-    *route("games/open/", views.OpenGamesView.as_view(), "open_games"),
-    *route("games/<id:game_id>/", views.GameDetailView.as_view(), "game"),
-    *route("games/<id:game_id>/join/", views.GameJoinView.as_view(), "join"),
-    *route("games/<id:game_id>/start/", views.GameStartView.as_view(), "start"),
-    *route("games/<id:game_id>/leave/", views.GameLeaveView.as_view(), "leave"),
-    *route("games/<id:game_id>/resign/", views.SeatResignView.as_view(), "resign"),
-    *route("games/<id:game_id>/orders/", views.OrderSubmitView.as_view(), "orders"),
-    *route("games/<id:game_id>/log/", views.GameLogView.as_view(), "log"),
-    *route("games/<id:game_id>/export/", views.GameExportView.as_view(), "export"),
+    *route("ping/", game_views.PingView.as_view(), "ping"),
+    *route("rulesets/", game_views.RulesetListView.as_view(), "rulesets"),
+    *route("games/", game_views.GameListCreateView.as_view(), "games"),
+    *route("games/open/", game_views.OpenGamesView.as_view(), "open_games"),
+    *route("games/<id:game_id>/", game_views.GameDetailView.as_view(), "game"),
+    *route("games/<id:game_id>/join/", seat_views.GameJoinView.as_view(), "join"),
+    *route("games/<id:game_id>/start/", seat_views.GameStartView.as_view(), "start"),
+    *route("games/<id:game_id>/leave/", seat_views.GameLeaveView.as_view(), "leave"),
+    *route("games/<id:game_id>/resign/", seat_views.SeatResignView.as_view(), "resign"),
+    *route("games/<id:game_id>/orders/", seat_views.OrderSubmitView.as_view(), "orders"),
+    *route("games/<id:game_id>/log/", log_views.GameLogView.as_view(), "log"),
+    *route("games/<id:game_id>/export/", log_views.GameExportView.as_view(), "export"),
     # The organizer's tools (the game's organizer and staff).
     *route("games/<id:game_id>/organizer/", organizer_views.OrganizerToolsView.as_view(), "organizer"),
     *route("games/<id:game_id>/extend/", organizer_views.DeadlineExtendView.as_view(), "extend"),

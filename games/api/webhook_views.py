@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from games import errors
 from games.api import serializers as s
-from games.api.views import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle, _no_query
+from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle, _no_query
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks

@@ -125,7 +125,7 @@ def over_api_rate(request: HttpRequest, scope: str) -> str | None:
     web form too, in the same quota: a form was a way around the API's limits (150 orders
     a minute, 70 games in 6 seconds). None while under it (this request is counted), else
     what to tell the player."""
-    from games.api.views import GamesCreateThrottle, OrdersThrottle
+    from games.api.base import GamesCreateThrottle, OrdersThrottle
 
     throttle = {"orders": OrdersThrottle, "games_create": GamesCreateThrottle}[scope]()
     if throttle.allow_request(request, None):

@@ -238,7 +238,7 @@ def test_api_create_reports_the_not_recommended_warning(table):
 
 def test_unexpected_errors_are_json_500_not_html(table, monkeypatch):
     game, clients = table
-    from games.api import views as api_views
+    from games.api import log_views as api_views
 
     def boom(**kwargs):
         raise RuntimeError("secret internals")

@@ -177,8 +177,8 @@ def test_the_api_view_of_a_game_over_matches_its_serializer() -> None:
     from rest_framework.renderers import JSONRenderer
     from rest_framework.test import APIClient
 
+    from games.api.payloads import view_payload
     from games.api.serializers import SeatViewSerializer
-    from games.api.views import view_payload
     from games.selectors import seat_for_user, seat_view
 
     game, seats = start_fixed(["ann", "bob", "cat"])

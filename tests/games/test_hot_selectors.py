@@ -135,8 +135,8 @@ def test_hot_api_view_uses_three_statements_and_matches_serializer(eager_celery)
 
     from rest_framework.renderers import JSONRenderer
 
+    from games.api.payloads import view_payload
     from games.api.serializers import SeatViewSerializer
-    from games.api.views import view_payload
     from games.services.tokens import api_token_create
 
     game, seats = start_fixed(NAMES)

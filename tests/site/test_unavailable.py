@@ -21,7 +21,7 @@ def _database_gone(*args, **kwargs):
 def test_the_api_answers_503_with_retry_after(monkeypatch) -> None:
     game, seats = start_fixed(["ann", "bob", "cat"])
     client = token_client(seats["ann"].user)
-    monkeypatch.setattr("games.api.views.selectors_hot.seat_view_for_user", _database_gone)
+    monkeypatch.setattr("games.api.game_views.selectors_hot.seat_view_for_user", _database_gone)
     answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 503
     assert answer["Retry-After"] == "30"
@@ -86,6 +86,6 @@ def test_a_missing_table_is_a_500_not_a_retry(monkeypatch) -> None:
     def no_table(*args, **kwargs):
         raise OperationalError("no such table: games_prompt")
 
-    monkeypatch.setattr("games.api.views.selectors_hot.seat_view_for_user", no_table)
+    monkeypatch.setattr("games.api.game_views.selectors_hot.seat_view_for_user", no_table)
     answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 500 and "Retry-After" not in answer
