@@ -8,6 +8,8 @@ else that escapes a service is a bug: the caller logs it and shows a generic mes
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class ApplicationError(Exception):
     """Base class: a user-facing ``message`` and a machine ``code``."""
@@ -82,3 +84,21 @@ class PingsCapped(ApplicationError):
     """A player's webhook was sent as many test pings as an hour allows."""
 
     default_code = "pings_capped"
+
+
+class SeatHeld(ApplicationError):
+    """The player a seat is offered or handed to holds a seat in that game already."""
+
+    default_code = "seat_held"
+
+
+class OffersCapped(ApplicationError):
+    """A seat offer refused for now: the day's caps on offers are reached, or the player
+    declined a seat in the game less than a day ago. ``retry_at``: when the next offer
+    may be made."""
+
+    default_code = "offers_capped"
+
+    def __init__(self, message: str, *, retry_at: datetime | None = None, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_at = retry_at

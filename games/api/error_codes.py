@@ -58,6 +58,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "address"),
     ErrorCode("offer_closed", 409, "a seat offer no longer stands: answered (accepting twice "
               "meets it), withdrawn, lapsed, or its game is over; nothing was changed"),
+    ErrorCode("seat_held", 409, "a seat handover: the player offered (or handed) the seat "
+              "holds a seat in this game already; nothing was changed"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),
     ErrorCode("unsupported_media_type", 415, "the body is neither JSON nor form-encoded (no "
               "endpoint takes files)"),
@@ -67,6 +69,10 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "request; nothing was created"),
     ErrorCode("pings_capped", 429, "a webhook's test ping: as many were sent this hour as an "
               "hour allows; try again later"),
+    ErrorCode("offers_capped", 429, "a seat offer: the day's caps are reached (offers of "
+              "the game, to one player in it, to one player from any game), or the player "
+              "declined a seat in this game less than a day ago; Retry-After says when the "
+              "next offer may be made; nothing was changed"),
     ErrorCode("throttled", 429, "over the rate limit: try again after Retry-After seconds"),
     ErrorCode("server_error", 500, "a bug, logged on the server: not the request's fault"),
     ErrorCode("unavailable", 503, "the database is unreachable for a moment: try again after "

@@ -1,6 +1,7 @@
 """The API's exception handler: every error is JSON ``{"error": code, "message": ...}``.
 
-ApplicationError subclasses map to their 4xx; DRF's own errors (bad JSON, validation,
+ApplicationError subclasses map to their 4xx (with ``Retry-After`` when the error knows
+when to try again); DRF's own errors (bad JSON, validation,
 authentication, throttling) keep their status with the same body shape; anything else is
 a bug: logged with its traceback and answered with a generic JSON 500, never an HTML page.
 """
@@ -8,12 +9,14 @@ a bug: logged with its traceback and answered with a generic JSON 500, never an 
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.http import Http404
+from django.utils import timezone
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
 from rest_framework.response import Response
@@ -30,8 +33,20 @@ APPLICATION_STATUS: list[tuple[type[errors.ApplicationError], int]] = [
     (errors.KeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
     (errors.NotPending, status.HTTP_409_CONFLICT),
     (errors.GameStateError, status.HTTP_409_CONFLICT),
+    (errors.SeatHeld, status.HTTP_409_CONFLICT),
     (errors.PingsCapped, status.HTTP_429_TOO_MANY_REQUESTS),
+    (errors.OffersCapped, status.HTTP_429_TOO_MANY_REQUESTS),
 ]
+
+
+def retry_after(exc: errors.ApplicationError) -> dict[str, str]:
+    """``Retry-After`` (whole seconds, at least 1) for an error that knows when the
+    action may be done again (its ``retry_at``); no header otherwise."""
+    retry_at = getattr(exc, "retry_at", None)
+    if retry_at is None:
+        return {}
+    seconds = math.ceil((retry_at - timezone.now()).total_seconds())
+    return {"Retry-After": str(max(1, seconds))}
 
 
 def status_for(exc: errors.ApplicationError) -> int:
@@ -69,7 +84,7 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
     set_rollback()
     if isinstance(exc, errors.ApplicationError):
         code = getattr(exc, "code", "") or "error"
-        return Response(error_body(code, exc.message), status=status_for(exc))
+        return Response(error_body(code, exc.message), status=status_for(exc), headers=retry_after(exc))
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE

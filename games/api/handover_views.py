@@ -34,9 +34,23 @@ from games.services import handover
 
 IN_PROGRESS = (Game.Status.ACTIVE, Game.Status.PAUSED)
 HANDOVER_REFUSALS = (
-    "The handover's checks (400 invalid, the message says why): the player already holds "
-    "a seat in the game or was replaced in it before, is the organizer, declined a seat "
-    "here less than a day ago, or was offered seats as often as a day allows."
+    "The handover's other checks (400 invalid, the message says why): the player was "
+    "replaced in the game before, is the organizer, or is offered another seat of it."
+)
+SEAT_HELD = "seat_held (the player holds a seat in this game already)"
+OFFERS_CAPPED = OpenApiResponse(
+    s.ErrorSerializer,
+    description="offers_capped: the day's caps on offers are reached (10 a game, 3 to one "
+    "player in a game, 5 to one player from any game), or the player declined a seat in "
+    "this game less than a day ago; Retry-After says when the next offer may be made. "
+    "Or too many organizer calls (throttled).",
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[429],
+    description="Seconds until the next offer may be made (or the next call).",
 )
 
 
@@ -70,11 +84,14 @@ POSITION = OpenApiParameter(
 )
 
 
-def _handover_schema(request: Any, answer: str, serializer: type, conflicts: str) -> Any:
-    """A seat handover's schema: its body, its answer, its refusals."""
+def _handover_schema(
+    request: Any, answer: str, serializer: type, conflicts: str, *, capped: bool = False
+) -> Any:
+    """A seat handover's schema: its body, its answer, its refusals (``capped``: an
+    offer's, whose 429 may be its caps')."""
     return extend_schema(
         request=request,
-        parameters=[POSITION],
+        parameters=[POSITION, *([RETRY_AFTER] if capped else [])],
         responses={
             200: OpenApiResponse(serializer, description=answer),
             400: OpenApiResponse(
@@ -84,7 +101,7 @@ def _handover_schema(request: Any, answer: str, serializer: type, conflicts: str
             404: OpenApiResponse(s.ErrorSerializer, description="Unknown game, or no such seat"),
             409: _conflict(conflicts),
             **BODY_ERRORS,
-            429: THROTTLED,
+            429: OFFERS_CAPPED if capped else THROTTLED,
         },
     )
 
@@ -94,14 +111,16 @@ class SeatOfferView(OrganizerBaseView):
     player, who is emailed (the game, the seat, who offers it; nothing of its hand):
     nothing changes until they accept. An offer of the same seat to another player still
     waiting is withdrawn (that player is told); the same offer again is that offer.
-    Capped: 10 offers a game, 3 to one player in a game and 5 to one player a day."""
+    Capped: 10 offers a game, 3 to one player in a game and 5 to one player a day (429
+    offers_capped, with Retry-After)."""
 
     @_handover_schema(
         h.OfferInputSerializer,
         "Offered: the offer, and what the tools can still do now",
         o.OfferedSerializer,
         "conflict (the game is not in progress: players can only be replaced in a game in "
-        "progress).",
+        f"progress), {SEAT_HELD}.",
+        capped=True,
     )
     def post(self, request: Request, game_id: int, position: int) -> Response:
         game = self.organized_game(request, game_id)
@@ -124,7 +143,7 @@ class SeatReplaceView(OrganizerBaseView):
         h.ReplaceInputSerializer,
         "Handed over: the seat, and what the tools can still do now",
         o.HandedSerializer,
-        "conflict (the game is not in progress).",
+        f"conflict (the game is not in progress), {SEAT_HELD}.",
     )
     def post(self, request: Request, game_id: int, position: int) -> Response:
         game = self.organized_game(request, game_id)
@@ -264,7 +283,7 @@ def _answer_schema(done: str) -> Any:
             404: OpenApiResponse(s.ErrorSerializer, description="No such offer made to you"),
             409: _conflict(
                 "offer_closed (answered already - a second accept meets it -, withdrawn, "
-                "lapsed, or the game is over)."
+                f"lapsed, or the game is over); on accepting, {SEAT_HELD}."
             ),
             **BODY_ERRORS,
         },

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.errors import GameStateError, OffersCapped, PermissionDenied, SeatHeld, ValidationError
 from games.models import Game, Prompt, SealedOrder, Seat, SeatOffer
 from games.presentation import local_time
 from games.services.audit import log_append
@@ -132,7 +132,8 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
 
 def _check_handover(*, game: Game, old: Seat, new_user: Any, by: Any) -> None:
     """Whether seat ``old`` may go to ``new_user`` (handed by ``by``): raises
-    GameStateError or ValidationError with the reason if not."""
+    GameStateError, SeatHeld (the player holds a seat in the game) or ValidationError
+    with the reason if not."""
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
         raise GameStateError(NOT_IN_PROGRESS)
     if old.status == Seat.Status.REPLACED:
@@ -145,7 +146,7 @@ def _check_handover(*, game: Game, old: Seat, new_user: Any, by: Any) -> None:
         )
     held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
     if any(status != Seat.Status.REPLACED for status in held):
-        raise ValidationError(f"{new_user} already holds a seat in this game.")
+        raise SeatHeld(f"{new_user} already holds a seat in this game.")
     if held and not getattr(by, "is_staff", False):
         raise ValidationError(
             f"{new_user} was replaced in this game before, and a replaced player does not "
@@ -158,7 +159,8 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     (``seat_offer_accept``), and they are emailed the offer (who makes it, the game,
     the seat; nothing of its hand). An offer of the same seat to another player still
     waiting is withdrawn (that player is told); the same offer twice (a double click)
-    is one offer. Raises PermissionDenied, GameStateError or ValidationError."""
+    is one offer. Raises PermissionDenied, GameStateError, SeatHeld, OffersCapped (the
+    day's caps, or a player who declined here less than a day ago) or ValidationError."""
     from games.services.handover_notices import notify_seat_offer
 
     with transaction.atomic():
@@ -199,7 +201,7 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
     """Each offer emails its player (and its withdrawal once more): a player who declined
     a seat in this game is not asked again for a day, and offers are capped over a day -
     a game's in all and to one player, and to one player from any game. A refusal says
-    when the next offer may be made."""
+    when the next offer may be made (OffersCapped, with that moment as ``retry_at``)."""
     now = timezone.now()
     since = now - timedelta(days=1)
     declined = (
@@ -210,10 +212,11 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
         .first()
     )
     if declined is not None:
-        raise ValidationError(
+        again = declined.decided_at + timedelta(days=1)
+        raise OffersCapped(
             f"{new_user} declined a seat in this game less than a day ago: offer a seat to "
-            f"another player, or to {new_user} again from "
-            f"{local_time(declined.decided_at + timedelta(days=1))}."
+            f"another player, or to {new_user} again from {local_time(again)}.",
+            retry_at=again,
         )
     caps = (
         (SeatOffer.objects.filter(game=game, to_user=new_user), OFFERS_PER_PLAYER_PER_DAY,
@@ -232,7 +235,9 @@ def _check_offer_limits(*, game: Game, new_user: Any) -> None:
         )
         again = _day_cap_reached(recent, cap)
         if again is not None:
-            raise ValidationError(f"{said.format(n=len(recent))}: the next from {local_time(again)}.")
+            raise OffersCapped(
+                f"{said.format(n=len(recent))}: the next from {local_time(again)}.", retry_at=again
+            )
 
 
 def _offer_close(
@@ -333,7 +338,7 @@ def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
     """The player offered a seat takes it: the seat is handed over (``seat_replace``,
     logged and announced as the organizer's handover). Returns the new seat. Raises
     PermissionDenied (not their offer), GameStateError (the offer no longer stands) or
-    ValidationError (the handover's checks; the offer stays as it was)."""
+    SeatHeld or ValidationError (the handover's checks; the offer stays as it was)."""
     if getattr(by, "pk", None) != offer.to_user_id:
         raise PermissionDenied("This offer is for another player.")
     with transaction.atomic():

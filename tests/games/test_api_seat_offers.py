@@ -272,7 +272,6 @@ def test_an_offer_is_answered_only_by_its_player(game):
         ({"player": 5}, "player: Must be a string."),
         ({"player": "x" * 151}, "player: Ensure this field has no more than 150 characters."),
         ({"player": "dave", "confirm": True}, "confirm: Unknown field"),
-        ({"player": "cat"}, "cat already holds a seat in this game."),  # the service's check
     ],
 )
 def test_a_bad_offer_is_a_400_naming_the_field_and_changes_nothing(game, body, said):
@@ -284,6 +283,61 @@ def test_a_bad_offer_is_a_400_naming_the_field_and_changes_nothing(game, body, s
     if said.startswith("player: "):  # the field named, as a form names it
         assert "player" in answer.json()["fields"]
     assert not SeatOffer.objects.exists() and not kinds(game, "seat_offered")
+
+
+def test_an_offer_to_a_player_already_seated_is_a_409_seat_held_and_changes_nothing(game):
+    """Answered 400 invalid before, like a typo: the request is well formed, the game's
+    seats refuse it."""
+    before = holders(game)
+    answer = client_of("ann").post(offer_url(game, "bob"), {"player": "cat"}, format="json")
+    body = assert_error(answer, 409, "seat_held")
+    assert body["message"] == "cat already holds a seat in this game."  # the panel's words
+    assert "Retry-After" not in answer
+    assert holders(game) == before
+    assert not SeatOffer.objects.exists() and not kinds(game, "seat_offered")
+
+
+def _retry_after(answer) -> int:
+    """The answer's Retry-After: whole seconds, about a day from now (the caps' window)."""
+    seconds = int(answer["Retry-After"])
+    assert 24 * 3600 - 120 <= seconds <= 24 * 3600, seconds
+    return seconds
+
+
+def test_offers_over_the_days_caps_are_a_429_offers_capped_with_retry_after(game):
+    """Answered 400 invalid before: a client could not tell "not now, from 18:00
+    tomorrow" from a malformed request, nor when to try again."""
+    ann = client_of("ann")
+    for _ in range(handover.OFFERS_PER_PLAYER_PER_DAY):
+        assert ann.post(offer_url(game, "bob"), {"player": "eve"}, format="json").status_code == 200
+        offer = SeatOffer.objects.get(status="pending")
+        assert ann.post(f"/api/games/{game.pk}/offers/{offer.pk}/withdraw/", format="json").status_code == 200
+    before = (holders(game), SeatOffer.objects.count(), OutboxMessage.objects.count(), LogEntry.objects.count())
+    answer = ann.post(offer_url(game, "bob"), {"player": "eve"}, format="json")
+    body = assert_error(answer, 429, "offers_capped")
+    assert body["message"].startswith(  # the panel's words
+        "eve was offered a seat in this game 3 times in the last day, the limit (each offer "
+        "emails them): the next from "
+    ), body["message"]
+    _retry_after(answer)
+    assert (holders(game), SeatOffer.objects.count(), OutboxMessage.objects.count(), LogEntry.objects.count()) == before
+    assert not SeatOffer.objects.filter(status="pending").exists()
+
+
+def test_an_offer_to_a_player_who_declined_today_is_a_429_offers_capped(game):
+    ann = client_of("ann")
+    ann.post(offer_url(game, "bob"), {"player": "dave"}, format="json")
+    offer = SeatOffer.objects.get()
+    assert client_of("dave").post(f"/api/offers/{offer.pk}/decline/", format="json").status_code == 200
+    before = (holders(game), SeatOffer.objects.count(), OutboxMessage.objects.count(), LogEntry.objects.count())
+    answer = ann.post(offer_url(game, "cat"), {"player": "dave"}, format="json")
+    body = assert_error(answer, 429, "offers_capped")
+    assert body["message"].startswith(
+        "dave declined a seat in this game less than a day ago: offer a seat to another "
+        "player, or to dave again from "
+    ), body["message"]
+    _retry_after(answer)
+    assert (holders(game), SeatOffer.objects.count(), OutboxMessage.objects.count(), LogEntry.objects.count()) == before
 
 
 def test_no_seat_at_a_position_is_a_404_and_a_game_not_in_progress_a_409(game):
@@ -322,7 +376,7 @@ def test_staff_hands_a_seat_at_once_and_the_organizer_cannot(game):
     assert (entry.payload["by"], entry.payload["as"], entry.payload["to"]) == ("sam", "staff", "dave")
     assert "offer" not in entry.payload and not SeatOffer.objects.exists()
     again = sam.post(url, {"player": "dave", "confirm": True}, format="json")
-    assert_error(again, 400, "invalid", "dave already holds a seat in this game.")
+    assert_error(again, 409, "seat_held", "dave already holds a seat in this game.")
     assert len(kinds(game, "seat_replaced")) == 1
 
 
@@ -371,7 +425,16 @@ def test_the_schema_documents_the_handover(client):
     assert "ETag" in paths["/api/offers/"]["get"]["responses"]["200"]["headers"]
     assert set(components["SeatOffer"]["properties"]) == OFFER_FIELDS
     assert components["SeatOfferStatusEnum"]["enum"] == ["pending", "accepted", "declined", "withdrawn"]
-    assert "offer_closed" in components["ErrorCodeEnum"]["enum"]
+    assert {"offer_closed", "seat_held", "offers_capped"} <= set(components["ErrorCodeEnum"]["enum"])
+    for route in ("seats/{position}/offer", "seats/{position}/replace"):
+        responses = paths[f"/api/games/{{game_id}}/{route}/"]["post"]["responses"]
+        assert "seat_held" in responses["409"]["description"], route
+        assert "seat_held" not in responses["400"]["description"], route
+    responses = paths["/api/games/{game_id}/seats/{position}/offer/"]["post"]["responses"]
+    assert "offers_capped" in responses["429"]["description"]
+    assert "Retry-After" in responses["429"]["headers"]
+    accept = paths["/api/offers/{offer_id}/accept/"]["post"]["responses"]
+    assert "seat_held" in accept["409"]["description"]
     for name in ("OfferInput", "ReplaceInput", "PrivacyInput"):
         assert components[name]["additionalProperties"] is False, name
     assert "offers" in components["OrganizerTools"]["properties"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.errors import GameStateError, PermissionDenied, SeatHeld, ValidationError
 from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
 from games.services import handover
 from games.services import organizer as organizer_services
@@ -220,7 +220,7 @@ def test_an_offer_lapses_when_the_game_ends_or_the_seat_goes_elsewhere(client, g
 
 
 def test_an_offer_is_refused_for_who_could_not_take_the_seat(game):
-    with pytest.raises(ValidationError, match="cat already holds a seat in this game"):
+    with pytest.raises(SeatHeld, match="cat already holds a seat in this game"):
         handover.seat_offer(
             seat=game.seats.get(name="bob"), new_user=game.seats.get(name="cat").user, by=game.organizer
         )
