@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Subquery
 
 from engine.base import events_for
+from fivex_site.links import public_url
 from games.errors import NotFound
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, SeatOffer, StateSnapshot
 
@@ -444,3 +445,13 @@ def spectator_view(*, game: Game) -> dict[str, Any]:
         }
     )
     return out
+
+
+def part_of(*, label: str, path: str) -> dict[str, str] | None:
+    """What series a game is part of, as its page links it ("Part of Winter Cup, round
+    2"): ``{"label", "url"}`` (the round's public page, for a tournament's table), or
+    None. The game holds both (set by whatever made it: a tournament's round); the games
+    room reads nothing of the tournaments'."""
+    if not path:
+        return None
+    return {"label": label or "its series", "url": public_url(path)}

@@ -19,7 +19,7 @@ from django.db import connection
 from engine.base import events_for
 from games.errors import NotFound
 from games.models import Game, Prompt, SealedOrder, Seat
-from games.selectors import open_prompt_state
+from games.selectors import open_prompt_state, part_of
 from games.sql import db_datetime, db_json
 
 
@@ -27,7 +27,8 @@ def _game_and_seats(game_id: int) -> list[tuple[Any, ...]]:
     game_t, seat_t = Game._meta.db_table, Seat._meta.db_table
     sql = (
         "SELECT g.id, g.public_id, g.name, g.ruleset, g.status, g.seed_commitment, g.ranking,"
-        " g.warnings, s.id, s.user_id, s.name, s.position, s.status"
+        " g.warnings, s.id, s.user_id, s.name, s.position, s.status, g.part_of_label,"
+        " g.part_of_path"
         f" FROM {game_t} g LEFT JOIN {seat_t} s ON s.game_id = g.id"
         " WHERE g.id = %s ORDER BY s.position, s.joined_at, s.id"
     )
@@ -160,5 +161,6 @@ def seat_view_for_user(*, game_id: Any, user_id: int) -> tuple[dict[str, Any], d
     )
     # a game going on: no result yet (the game is over: the ORM path answers)
     game_info = {"id": gid, "name": name, "ruleset": ruleset, "status": status,
-                 "ranking": None, "end_reason": "", "finished_at": None}  # fmt: skip
+                 "ranking": None, "end_reason": "", "finished_at": None,
+                 "part_of": part_of(label=rows[0][13], path=rows[0][14])}  # fmt: skip
     return game_info, out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import selectors
 from games.api import serializers as s
 from games.models import Game, SealedOrder, Seat
 from games.views.common import engine_part, legal_orders_complete
@@ -26,6 +27,7 @@ def view_payload(game: Game, view: dict[str, Any], seat: Seat | None) -> dict[st
     game_info = {
         "id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status,
         "ranking": game.ranking, "end_reason": game.end_reason, "finished_at": game.finished_at,
+        "part_of": selectors.part_of(label=game.part_of_label, path=game.part_of_path),
     }  # fmt: skip
     return _payload(game_info, view, seat.name if seat is not None else None)
 
@@ -117,6 +119,7 @@ def seat_view_data(payload: dict[str, Any]) -> dict[str, Any]:
             ),
             "end_reason": _text(game["end_reason"]),
             "finished_at": _when(game["finished_at"]),
+            "part_of": game["part_of"],
         },
         "seat": _text(payload["seat"]),
         "prompt": prompt_out,

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from rest_framework.utils import html
 
 import engine
+from games import selectors
 from games.api.error_codes import ERROR_CODE_CHOICES
 from games.models import Game, SealedOrder, Seat
 
@@ -266,6 +267,25 @@ class SeatSerializer(serializers.Serializer):
     user = serializers.CharField(source="user.username")
 
 
+class PartOfSerializer(serializers.Serializer):
+    """The series a game is part of, as the game's page links it ("Part of ...")."""
+
+    label = serializers.CharField(
+        help_text='What the game is part of, in words: for a tournament\'s game "<tournament>, '
+        'round <n>".'
+    )
+    url = serializers.URLField(
+        help_text="Its public page: for a tournament's game, the round's page (its tables, "
+        "results and a link to the standings; GET /api/tournaments/{slug}/ has the same)."
+    )
+
+
+PART_OF_HELP = (
+    "What the game is part of: a tournament's round, for the games a round made (their "
+    "results count in its standings); null for any other game."
+)
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
@@ -310,6 +330,12 @@ class GameSerializer(serializers.Serializer):
         help_text="The game's options that are allowed but not recommended, in words (5X "
         "without Great Leaders for 5 or 6 players); empty for most games.",
     )
+
+    part_of = serializers.SerializerMethodField(help_text=PART_OF_HELP)
+
+    @extend_schema_field(PartOfSerializer(allow_null=True))
+    def get_part_of(self, game: Any) -> dict[str, str] | None:
+        return selectors.part_of(label=game.part_of_label, path=game.part_of_path)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_seed_commitment(self, game: Any) -> str | None:
@@ -385,6 +411,7 @@ class GameBriefSerializer(serializers.Serializer):
         "reason); empty otherwise.",
     )
     finished_at = WhenField(allow_null=True)
+    part_of = PartOfSerializer(allow_null=True, help_text=PART_OF_HELP)
 
 
 class PromptSerializer(serializers.Serializer):

@@ -44,7 +44,9 @@ def compare_all(game: Game, users: list) -> int:
             continue
         info, view = hot
         assert info == {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "status": game.status,
-                        "ranking": None, "end_reason": "", "finished_at": None}  # fmt: skip
+                        "ranking": None, "end_reason": "", "finished_at": None,
+                        "part_of": selectors.part_of(label=game.part_of_label,
+                                                     path=game.part_of_path)}  # fmt: skip
         assert view == expected, user.username
         assert list(view) == list(expected)  # same key order: the JSON is identical
         compared += 1
