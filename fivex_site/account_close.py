@@ -144,15 +144,15 @@ def account_close(*, user: Any) -> Closed:
       nobody else joined is ended (``game_end``, abandoned: nobody would start it); the
       rest of what it organizes goes on (staff hold the organizer's tools in every game);
     - the emails still waiting to go to it are dropped (as ``account_deactivated`` does),
-      then its addresses (``User.email``, every allauth address), names, settings and
-      the mail the site kept to and from them are erased.
+      then its addresses (``User.email``, every allauth address), names and settings are
+      erased, and the mail the site kept to and from its own addresses (``_own_addresses``:
+      verified, never one it only added) and its seats.
 
     The player name stays, reserved: it is in the game logs and ratings. No address is
     written to any log. Raises AccountClosed when the account is closed already, GameBusy
     when a game stays locked (nothing changed then)."""
     from allauth.account.models import EmailAddress
 
-    from fivex_site.accounts import account_deactivated
     from games.models import PlayerSettings
     from games.services.games import game_leave, seat_resign
     from games.services.handover import seat_offer_decline
@@ -171,10 +171,7 @@ def account_close(*, user: Any) -> Closed:
                 "You are the site's only active superuser: make another account a superuser "
                 "(in the admin) before you close yours, or nobody can run the site.",
             )
-        addresses = sorted(
-            {user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)}
-            - {""}
-        )
+        addresses = _own_addresses(user)
         # Inactive first: the notices the resignations send skip it (``mailable``).
         user.is_active = False
         # A site administrator's rights go with the account (an account reopened in the
@@ -199,8 +196,7 @@ def account_close(*, user: Any) -> Closed:
         )
 
         # Queued before or by the steps above (an account email, a last notice).
-        for address in addresses:
-            account_deactivated(user=user, old_email=address)
+        _mail_drop(user=user, addresses=addresses)
         _mail_erase(user=user, addresses=addresses)
         EmailAddress.objects.filter(user=user).delete()
         PlayerSettings.objects.filter(user=user).delete()
@@ -240,6 +236,22 @@ def _cancel(*, game: Any, user: Any) -> None:
         game_end(game=game, by=user, reason=CANCELLED)
 
 
+def _own_addresses(user: Any) -> list[str]:
+    """The addresses whose mail is the player's to drop and erase: the verified ones, and
+    the account's email if no other account has it. Anyone may add an address to their
+    account unverified: matching on those, closing failed another player's queued turn
+    emails and deleted their kept mail (a security review)."""
+    from allauth.account.models import EmailAddress
+
+    own = set(EmailAddress.objects.filter(user=user, verified=True).values_list("email", flat=True))
+    if user.email and not (
+        EmailAddress.objects.filter(email__iexact=user.email).exclude(user=user).exists()
+        or get_user_model().objects.filter(email__iexact=user.email).exclude(pk=user.pk).exists()
+    ):
+        own.add(user.email)
+    return sorted(own - {""})
+
+
 def _lock_account(*, user_pk: int) -> Any:
     """The account's row, locked against a second closing. ``FOR NO KEY UPDATE``: a
     transaction that holds a game's or tournament's lock and inserts a row pointing at
@@ -251,6 +263,20 @@ def _lock_account(*, user_pk: int) -> Any:
 
 def _other_superuser(user: Any) -> bool:
     return get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(pk=user.pk).exists()
+
+
+def _mail_drop(*, user: Any, addresses: list[str]) -> None:
+    """Fail the emails still waiting to go to the player (to one of its seats or its own
+    addresses, ``_own_addresses``), "account deactivated", as ``account_deactivated`` does
+    for an account staff deactivate."""
+    from games.models import OutboxMessage
+
+    to_them = Q(seat__user=user)
+    for address in addresses:
+        to_them |= Q(to__iexact=address)
+    OutboxMessage.objects.filter(
+        to_them, status__in=(OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+    ).update(status=OutboxMessage.Status.FAILED, last_error="account deactivated", next_attempt_at=None)
 
 
 def _mail_erase(*, user: Any, addresses: list[str]) -> None:

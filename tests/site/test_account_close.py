@@ -393,3 +393,29 @@ def test_closing_cancels_the_forming_games_the_player_organizes_that_nobody_else
     # The open games list no longer offers the cancelled ones.
     listing = _logged_in(bob).get("/games/?list=open").content.decode()
     assert "Solo" not in listing and "Empty" not in listing and "Joined" in listing
+
+
+def test_closing_leaves_alone_the_mail_of_an_address_the_player_added_unverified(ann) -> None:
+    """Anyone may add an address to their account unverified: closing that account must not
+    fail the queued emails of the address's owner, nor erase the mail kept of theirs (a
+    security review: mal added ann's address and closed, and ann's turn email failed)."""
+    mal = get_user_model().objects.create_user(username="mal", email="mal@example.com",
+                                               password=PASSWORD)  # fmt: skip
+    EmailAddress.objects.create(user=mal, email="mal@example.com", primary=True, verified=True)
+    EmailAddress.objects.create(user=mal, email="ANN@example.com", primary=False, verified=False)
+    queued = set(OutboxMessage.objects.filter(to="ann@example.com", status="queued").values_list("pk", flat=True))
+    kept = set(OutboxMessage.objects.filter(to="ann@example.com").values_list("pk", flat=True))
+    assert queued and kept - queued  # the fixture's "Your turn" waiting, "Earlier" sent
+    sent_in = process_message(eml("plain.eml", to="nobody@example.com", sender="ann@example.com"), "x")
+    mine = outbox_enqueue(to="mal@example.com", subject="Yours", body="b", kind="game")
+
+    assert _close(_logged_in(mal)).status_code == 302
+    mal.refresh_from_db()
+    assert not mal.is_active
+    assert set(
+        OutboxMessage.objects.filter(to="ann@example.com", status="queued").values_list("pk", flat=True)
+    ) == queued
+    assert set(OutboxMessage.objects.filter(to="ann@example.com").values_list("pk", flat=True)) == kept
+    assert InboundMail.objects.filter(pk=sent_in.pk).exists()
+    # Its own verified address's mail: dropped and erased as before.
+    assert not OutboxMessage.objects.filter(pk=mine.pk).exists()
