@@ -8,6 +8,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# Test processes side by side (pytest-xdist): one a CPU; 0 runs the suite in this process.
+TEST_WORKERS ?= auto
 ADDRPORT ?= 127.0.0.1:8000
 
 help:
@@ -43,7 +45,7 @@ run: migrate
 
 test: install
 	@scripts/ensure-chromium
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(PY) -m ruff check .
