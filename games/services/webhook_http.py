@@ -62,9 +62,13 @@ class UnsafeAddress(ValidationError):
     """The URL's host resolves to an address the site does not call (or not at all)."""
 
 
-class ResolveTimeout(ValidationError):
-    """The host name did not resolve within its time bound: refused when the URL is
-    saved, a network error (tried again) at an attempt."""
+class ResolveLater(ValidationError):
+    """The host name could not be looked up now, though it may be later: refused when the
+    URL is saved, a network error (tried again) at an attempt."""
+
+
+class ResolveTimeout(ResolveLater):
+    """The host name did not resolve within its time bound."""
 
 
 def _resolve(host: str, port: int, seconds: float) -> list[tuple]:
@@ -200,12 +204,19 @@ def url_check(url: str, *, resolve_seconds: float | None = None) -> Target:
     """The URL checked as it will be called: its parts and the host's addresses, every
     one of them public (or loopback, for a local host under the development exception),
     looked up within ``resolve_seconds`` (``RESOLVE_SECONDS`` by default). Raises
-    ValidationError with the reason: UnsafeAddress for the addresses, ResolveTimeout
-    when the name did not resolve in time."""
+    ValidationError with the reason: UnsafeAddress for the addresses (or a name that does
+    not exist), ResolveLater when the lookup failed for now (ResolveTimeout: in time)."""
     scheme, host, port, path = url_parts(url)
     seconds = RESOLVE_SECONDS if resolve_seconds is None else resolve_seconds
     try:
         infos = _resolve(host, port, seconds)
+    except socket.gaierror as exc:
+        if exc.errno == socket.EAI_AGAIN:  # the resolver's own "try again"
+            raise ResolveLater(
+                f"The host name {host} could not be looked up just now (a temporary DNS "
+                "failure): try again in a moment."
+            ) from None
+        raise UnsafeAddress(f"The host name {host} does not resolve to an address.") from None
     except (OSError, UnicodeError):
         raise UnsafeAddress(f"The host name {host} does not resolve to an address.") from None
     addresses = tuple(dict.fromkeys(info[4][0] for info in infos))

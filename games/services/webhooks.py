@@ -294,7 +294,7 @@ def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> O
         answer = webhook_http.post(
             url=url, body=body, headers=headers, timeout=settings.WEBHOOKS_TIMEOUT
         )
-    except webhook_http.ResolveTimeout as exc:  # the DNS may answer later: as a network error
+    except webhook_http.ResolveLater as exc:  # the DNS may answer later: as a network error
         retry, error = True, f"network error: {exc}"
     except ValidationError as exc:  # the URL or its addresses refused now (no retry)
         error = f"refused: {exc}"

@@ -787,3 +787,48 @@ def test_a_seat_handed_over_while_it_owes_an_order_calls_the_new_players_webhook
     assert len(receiver.requests) == calls
     assert not receiver.posts("/fay") and not receiver.posts("/gus")
     assert not WebhookDelivery.objects.filter(webhook__user__in=[users["fay"], users["gus"]]).exists()
+
+
+def test_a_temporary_dns_failure_at_send_is_tried_again_and_refused_at_save(
+    receiver, monkeypatch
+) -> None:
+    # Regression: the resolver's EAI_AGAIN ("temporary failure in name resolution", a DNS
+    # server briefly away) failed the delivery for good, as a name that does not exist.
+    import socket
+
+    from games.services import webhook_http
+
+    real = socket.getaddrinfo
+    failing = {"on": True}
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "flaky.test":
+            if failing["on"]:
+                raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+            return real("127.0.0.1", *args, **kwargs)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    user = make_user("ann")
+    with pytest.raises(ValidationError, match=r"flaky\.test could not be looked up just now"):
+        webhooks.webhook_save(user=user, url="https://flaky.test/hook")
+    assert not PlayerWebhook.objects.exists()
+
+    webhooks.webhook_save(user=user, url=receiver.url())
+    PlayerWebhook.objects.filter(user=user).update(url=receiver.url().replace("127.0.0.1", "flaky.test"))
+    monkeypatch.setattr(webhook_http, "LOCAL_HOSTS", webhook_http.LOCAL_HOSTS | {"flaky.test"})
+    delivery = webhooks.webhook_ping(user=user)
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk) == ("retrying", 60)
+    delivery.refresh_from_db()
+    assert delivery.last_error.startswith("network error: The host name flaky.test could not be looked up")
+    failing["on"] = False
+    later = timezone.now() + timedelta(seconds=61)
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=later) == ("sent", 0)
+    assert len(receiver.requests) == 1
+    # A name that does not exist is still refused for good (no retry).
+    monkeypatch.setattr(
+        socket, "getaddrinfo",
+        lambda host, *a, **k: (_ for _ in ()).throw(socket.gaierror(socket.EAI_NONAME, "Name or service not known")),
+    )  # fmt: skip
+    with pytest.raises(ValidationError, match=r"does not resolve to an address"):
+        webhooks.webhook_save(user=user, url="https://gone.test/hook")
