@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import engine
 from engine.audit import verify_export
-from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.errors import GameStateError, PermissionDenied, SeatHeld, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, seat_view
 from games.selectors_log import game_export
@@ -152,7 +152,7 @@ def test_replace_seat_hands_over_name_position_and_mail(
         order_submit(seat=seats["bob"], text=RULES.legal_orders(state, "bob")[0], source="web")
     with pytest.raises(PermissionDenied):
         seat_replace(seat=seats["bob"], new_user=newbie, by=seats["ann"].user)
-    with pytest.raises(ValidationError):
+    with pytest.raises(SeatHeld, match="ann already holds a seat in this game."):
         seat_replace(seat=seats["bob"], new_user=seats["ann"].user, by=game.organizer)
     new = seat_replace(seat=seats["bob"], new_user=newbie, by=game.organizer)
     assert (new.name, new.position, new.status) == ("bob", seats["bob"].position, "active")
