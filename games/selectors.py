@@ -114,6 +114,37 @@ def may_organize(*, game: Game, user: Any) -> bool:
     return game.organizer_id == user.pk or bool(getattr(user, "is_staff", False))
 
 
+#: Why an organizer who plays in a tournament's game may not use the tools that change it
+#: (``may_change_game``): the services' refusal, the panel's note, the API's ``refused``.
+PLAYS_AT_THE_TABLE = (
+    "You play in this game: a tournament's games are managed by its site administrators, "
+    "not by a player at the table."
+)
+
+
+def plays_at_the_table(*, game: Game, user: Any) -> bool:
+    """Whether ``user``, not staff, holds or held a seat (any status) in ``game`` and the
+    game is part of a tournament: its own ``part_of`` columns say so (the round that made
+    it sets them; the games room reads nothing of the tournaments' tables)."""
+    if user is None or not getattr(user, "is_authenticated", False) or user.is_staff:
+        return False
+    if not (game.part_of_path or game.part_of_label):
+        return False
+    return Seat.objects.filter(game=game, user=user).exists()
+
+
+def may_change_game(*, game: Game, user: Any) -> bool:
+    """Whether ``user`` may use the organizer tools that change ``game`` (extend, pause,
+    resume, end, privacy, seat offers and handovers, withdrawing offers): whoever
+    ``may_organize``, except an organizer who plays in a tournament's game
+    (``plays_at_the_table``; a security review: the tournament's organizer, made the
+    organizer of every table, extended their own deadline and offered an opponent's seat
+    to an accomplice). Staff keep every tool; in a casual game the players chose to join
+    the organizer's game, and its seated organizer keeps them too. Reminders only need
+    ``may_organize``."""
+    return may_organize(game=game, user=user) and not plays_at_the_table(game=game, user=user)
+
+
 def game_visible(*, game: Game, user: Any) -> bool:
     """Whether ``user`` may watch ``game``. Any game that is not private; a private game
     only by its organizer, anyone who holds or held a seat in it, and staff. Everyone

@@ -81,7 +81,8 @@ class EndInputSerializer(StrictInputSerializer):
 
 
 class ToolsAllowedSerializer(serializers.Serializer):
-    """Which tools the game's state allows now (each call checks again)."""
+    """Which tools the game's state, and who you are in the game, allow now (each call
+    checks again)."""
 
     extend = serializers.BooleanField()
     remind = serializers.BooleanField()
@@ -133,6 +134,12 @@ class OrganizerToolsSerializer(serializers.Serializer):
     )
     offers = OrganizerOfferSerializer(
         many=True, help_text="The seat offers still waiting for their players' answers."
+    )
+    refused = serializers.CharField(
+        allow_null=True,
+        help_text="Why every tool but remind is refused to you, whatever the game's state "
+        "(you play in this tournament's game: a tournament's games are managed by its site "
+        "administrators), the message each such call's 403 gives; null when they are not.",
     )
     can = ToolsAllowedSerializer()
 

@@ -5,7 +5,8 @@ start (a seat's handover: games.api.handover_views), as the organizer's panel do
 checks and messages. The game's organizer and staff only.
 
 Each call checks, in this order: the game exists and the caller may see it (404), the
-caller organizes it or is staff (403), the body (400), then the service under the game's
+caller organizes it or is staff (403; an organizer who plays in a tournament's game has
+only the reminders), the body (400), then the service under the game's
 lock (409 with the service's own message and code). Each answers with what the tools can
 still do (``GET .../organizer/``), as it stands after the call."""
 
@@ -70,12 +71,16 @@ def _tool_schema(request: Any, conflicts: str) -> Any:
 class OrganizerBaseView(BaseAPIView):
     throttle_classes = [OrganizerThrottle]
 
-    def organized_game(self, request: Request, game_id: int) -> Game:
+    def organized_game(self, request: Request, game_id: int, *, changes: bool = True) -> Game:
         """The game, when the caller may use its organizer tools: a private game is a
-        404 to strangers; anyone else but its organizer and staff a 403."""
+        404 to strangers; anyone else but its organizer and staff a 403, and so is an
+        organizer who plays in a tournament's game for a tool that ``changes`` it (every
+        tool but reading them and the reminders), before its body is read."""
         game = self.visible_game(request, game_id)
         if not selectors.may_organize(game=game, user=request.user):
             raise PermissionDenied("Only the organizer of this game may do that.")
+        if changes and not selectors.may_change_game(game=game, user=request.user):
+            raise PermissionDenied(selectors.PLAYS_AT_THE_TABLE)
         return game
 
     def tools(
@@ -102,7 +107,7 @@ class OrganizerToolsView(OrganizerBaseView):
     def get(self, request: Request, game_id: int) -> Response:
         if request.query_params:
             _no_query(request)
-        self.organized_game(request, game_id)
+        self.organized_game(request, game_id, changes=False)
         return self.tools(request, game_id)
 
 
@@ -156,7 +161,7 @@ class RemindView(OrganizerBaseView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = self.organized_game(request, game_id)
+        game = self.organized_game(request, game_id, changes=False)
         self.no_input(request)
         names = organizer_services.game_remind(game=game, by=request.user)
         return self.tools(request, game_id, o.RemindedSerializer, reminded_now=names)

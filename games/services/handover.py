@@ -337,12 +337,22 @@ def _pending_offer(offer: SeatOffer) -> SeatOffer:
 def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
     """The player offered a seat takes it: the seat is handed over (``seat_replace``,
     logged and announced as the organizer's handover). Returns the new seat. Raises
-    PermissionDenied (not their offer), GameStateError (the offer no longer stands) or
+    PermissionDenied (not their offer, or one made by an organizer who plays in this
+    tournament's game: ``selectors.may_change_game``), GameStateError (the offer no longer stands) or
     SeatHeld or ValidationError (the handover's checks; the offer stays as it was)."""
     if getattr(by, "pk", None) != offer.to_user_id:
         raise PermissionDenied("This offer is for another player.")
+    from games.selectors import may_change_game
+
     with transaction.atomic():
         offer = _pending_offer(offer)
+        if not may_change_game(game=offer.game, user=offer.by):
+            # Made by an organizer who plays in this tournament's game (before they lost
+            # the tool): taking it would still hand them an opponent's seat.
+            raise PermissionDenied(
+                "This offer was made by the organizer, who plays in this game: a tournament's "
+                "seats are handed over by its site administrators. Nothing was changed."
+            )
         seat = seat_replace(seat=offer.seat, new_user=offer.to_user, by=offer.by, offered=True)
         _offer_close(offer, why=None, status=SeatOffer.Status.ACCEPTED)
     return seat

@@ -42,12 +42,16 @@ PAUSES_CAPPED = "pauses_capped"
 PAUSES_PER_DAY = 4
 
 
-def _check_organizer(game: Game, by: Any) -> None:
-    """The game's organizer, or staff (site administrators stand in for any organizer)."""
-    from games.selectors import may_organize
+def _check_organizer(game: Game, by: Any, *, changes: bool = True) -> None:
+    """The game's organizer, or staff (site administrators stand in for any organizer);
+    for a tool that ``changes`` the game (every tool but the reminders), not an organizer
+    who plays in a tournament's game (``selectors.may_change_game``)."""
+    from games.selectors import PLAYS_AT_THE_TABLE, may_change_game, may_organize
 
     if not may_organize(game=game, user=by):
         raise PermissionDenied("Only the organizer of this game can do that.")
+    if changes and not may_change_game(game=game, user=by):
+        raise PermissionDenied(PLAYS_AT_THE_TABLE)
 
 
 def _open_prompt(game: Game) -> Prompt:
@@ -268,8 +272,10 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
     for an order (public: the game page shows them), those ``reminded`` for this prompt
     already and those ``unreachable`` by email; and ``can``, each tool's name to whether
     the game's state allows it now (``offer``: handing a seat over, ``privacy``: making
-    the game private or public). A read: each service decides again under the lock."""
-    from games.selectors import current_prompt
+    the game private or public); ``refused``, why every tool but ``remind`` is refused
+    to ``by`` (an organizer who plays in a tournament's game: ``selectors.may_change_game``),
+    else None. A read: each service decides again under the lock."""
+    from games.selectors import PLAYS_AT_THE_TABLE, current_prompt, may_change_game
     from games.services.notifications import mailable
 
     cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
@@ -289,6 +295,7 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
         fresh_mailable = len(unreachable) < len(fresh)
     paused = game.status == Game.Status.PAUSED
     extensions = prompt.extensions if running else 0
+    changes = may_change_game(game=game, user=by)
     return {
         "status": game.status,
         "prompt": prompt.number if running else None,
@@ -302,14 +309,15 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
         "waiting": waiting,
         "reminded": reminded,
         "unreachable": unreachable,
+        "refused": None if changes else PLAYS_AT_THE_TABLE,
         "can": {
-            "extend": running and extensions < cap,
+            "extend": changes and running and extensions < cap,
             "remind": running and not paused and fresh_mailable,
-            "pause": running and not paused and pauses_left > 0,
-            "resume": running and paused,
-            "end": game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED),
-            "offer": game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
-            "privacy": game.status == Game.Status.FORMING,
+            "pause": changes and running and not paused and pauses_left > 0,
+            "resume": changes and running and paused,
+            "end": changes and game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED),
+            "offer": changes and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
+            "privacy": changes and game.status == Game.Status.FORMING,
         },
     }
 
@@ -324,7 +332,7 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
 
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
-        _check_organizer(game, by)
+        _check_organizer(game, by, changes=False)  # a reminder only emails
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only a running game's players can be reminded.")
         prompt = _open_prompt(game)

@@ -259,6 +259,10 @@ def _keep_organizer_form(request: HttpRequest, game_id: int, action: str, error:
     }
 
 
+#: The organizer's tools that change the game (all but ``remind``).
+CHANGING_ACTIONS = frozenset({"extend", "pause", "resume", "replace", "withdraw-offer", "privacy", "end"})
+
+
 @login_required
 @post_action
 def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
@@ -269,6 +273,10 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
     game = load_visible_game(request, game_id)
     if not selectors.may_organize(game=game, user=request.user):
         raise PermissionDenied("Only the organizer of this game may do that.")
+    # An organizer who plays in a tournament's game only reminds (the services refuse
+    # the rest too; this says it before any form is read).
+    if action in CHANGING_ACTIONS and not selectors.may_change_game(game=game, user=request.user):
+        raise PermissionDenied(selectors.PLAYS_AT_THE_TABLE)
     try:
         response = _organizer_action(request, game, action)
     except ApplicationError as exc:

@@ -233,6 +233,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # Seats handed to another player: who holds them now, since when.
         "handovers": selectors.seat_handovers(game=game, current=seats),
         "is_organizer": is_organizer,
+        # The tools that change the game (all but the reminders): not an organizer who
+        # plays in a tournament's game (the panel says why instead).
+        "may_change_game": is_organizer and selectors.may_change_game(game=game, user=user),
+        "plays_at_the_table": selectors.PLAYS_AT_THE_TABLE,
         # Seats offered to other players, waiting for their answer (organizer tools).
         "offers": selectors.seat_offers_waiting(game=game) if is_organizer else [],
         # The open prompt as the organizer's tools act on it (its extensions so far).

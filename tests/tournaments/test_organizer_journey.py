@@ -293,7 +293,11 @@ def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
     rounds.round_start(rnd=rnd, by=organizer)
     table = rnd.tables.get()
     assert mine.pk in table.players
-    game_end(game=table.game, by=organizer, reason="offline")
+    # A site administrator ends it: the organizer plays in it, so may not end it.
+    staff = get_user_model().objects.create_user("judge", "judge@example.com", "pw", is_staff=True)
+    with pytest.raises(PermissionDenied, match="You play in this game"):
+        game_end(game=table.game, by=organizer, reason="offline")
+    game_end(game=table.game, by=staff, reason="offline")
     other = next(p for p in table.players if p != mine.pk)
     me_first = [[mine.pk], [other]]
     for ranking in (me_first, [[mine.pk, other]]):  # a win, or a shared first place
@@ -313,7 +317,6 @@ def test_an_organizer_who_plays_cannot_enter_their_own_tables_result(client):
     results.result_enter(table=table, ranking=[[other], [mine.pk]], by=organizer, reason="I resign")
     assert Table.objects.get(pk=table.pk).ranking == [[other], [mine.pk]]
     # ... and staff who do not play there decide anything.
-    staff = get_user_model().objects.create_user("judge", "judge@example.com", "pw", is_staff=True)
     results.result_enter(table=table, ranking=me_first, by=staff, reason="offline, seen by the judge")
     assert Table.objects.get(pk=table.pk).ranking == me_first
 
@@ -561,13 +564,13 @@ def test_conceding_at_a_bigger_table_moves_only_the_organizer():
     rounds.round_start(rnd=rnd, by=organizer)
     table = rnd.tables.get()
     a, b = [p for p in table.players if p != mine.pk]
-    game_end(game=table.game, by=organizer, reason="offline")
+    staff = get_user_model().objects.create_user("judge2", "judge2@example.com", "pw", is_staff=True)
+    game_end(game=table.game, by=staff, reason="offline")  # not the organizer: they play in it
     with pytest.raises(PermissionDenied, match="you may only concede it"):
         results.result_enter(table=table, ranking=[[a], [b], [mine.pk]], by=organizer, reason="x")
     results.result_enter(table=table, ranking=[[b, a], [mine.pk]], by=organizer, reason="I resign")
     assert Table.objects.get(pk=table.pk).ranking == [[b, a], [mine.pk]]
     # A judge's result stands: the organizer may still only move themselves to last.
-    staff = get_user_model().objects.create_user("judge2", "judge2@example.com", "pw", is_staff=True)
     results.result_enter(table=table, ranking=[[a], [mine.pk], [b]], by=staff, reason="scoresheet")
     table = Table.objects.get(pk=table.pk)
     with pytest.raises(PermissionDenied, match="may only concede"):
