@@ -128,7 +128,7 @@ def _key_cell(key: Any, short_hex: bool) -> SafeString:
     not plain from the name."""
     note = LOG_FIELD_NOTES.get(key) if short_hex and isinstance(key, str) else None
     if note:
-        return format_html('{}<br><span class="small muted">{}</span>', label(key), note)
+        return format_html('{}<span class="small muted note">{}</span>', label(key), note)
     return format_html("{}", label(key))
 
 

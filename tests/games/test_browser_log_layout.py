@@ -65,3 +65,22 @@ def test_an_orders_revealed_row_is_a_few_lines_tall(browser_page, live_server, w
     game_end(game=game, by=game.organizer, reason="testing the log layout")
     heights = revealed_row_heights(page, url)
     assert max(heights) <= MAX_ROW_HEIGHT, heights
+
+
+def test_game_created_values_sit_beside_their_labels_on_a_phone(phone_page, live_server):
+    # Guards against the phone log's "Game created" labels keeping their help line on one
+    # line, pushing every value ~240 px right into a sideways-scrolling cell.
+    game = exterminate_game(resolve=False)
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/log/")
+    width = page.evaluate("window.innerWidth")
+    assert width <= 400
+    row = page.locator("table.log > tbody > tr").filter(has_text="Game created").first
+    cells = row.locator("td.details table.kv > tbody > tr > td")
+    assert cells.count() >= 3
+    for i in range(cells.count()):
+        box = cells.nth(i).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + min(box["width"], 40) <= width, (i, box, width)
+        assert box["x"] + box["width"] <= width + 1, (i, box, width)

@@ -258,5 +258,5 @@ def test_the_logs_less_obvious_fields_say_what_they_mean(django_capture_on_commi
     client.force_login(game.seats.get(name="ann").user)
     page = html_lib.unescape(client.get(reverse("games:log", args=[game.pk])).content.decode())
     for key in ("join_order", "seating_rule", "seed_commitment", "setup_commitment"):
-        assert f'<br><span class="small muted">{LOG_FIELD_NOTES[key]}</span>' in page, key
+        assert f'<span class="small muted note">{LOG_FIELD_NOTES[key]}</span>' in page, key
     assert "how the seating is drawn from the seed" in page
