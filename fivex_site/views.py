@@ -26,7 +26,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html", {"games": None})
     from games.models import Seat
-    from games.selectors import OVER
+    from games.selectors import OVER, seat_offers_waiting
     from games.selectors_lists import games_for_user, orders_needed
     from tournaments.selectors import tournaments_for_user
 
@@ -62,6 +62,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "needed": needed,
         "roles": {g.pk: _role(g, held.get(g.pk), request.user.pk) for g in games + finished},
         "tournaments": tournaments_for_user(user=request.user),
+        # Seats an organizer offered this player: the email was the only way to them.
+        "offers": seat_offers_waiting(user=request.user),
     })  # fmt: skip
 
 

@@ -239,6 +239,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "plays_at_the_table": selectors.PLAYS_AT_THE_TABLE,
         # Seats offered to other players, waiting for their answer (organizer tools).
         "offers": selectors.seat_offers_waiting(game=game) if is_organizer else [],
+        # This game's seat offered to the viewer, waiting for their answer (a link to it).
+        "offer_to_me": next(iter(selectors.seat_offers_waiting(game=game, user=user)), None)
+        if user is not None and seat is None
+        else None,
         # The open prompt as the organizer's tools act on it (its extensions so far).
         "organizer_prompt": selectors.current_prompt(game=game) if is_organizer else None,
         # An organizer tool that refused: its form is shown again, open, with the error.

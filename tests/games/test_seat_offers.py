@@ -5,7 +5,11 @@ told). A site administrator still hands a seat over at once (test_views)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from games.errors import GameStateError, PermissionDenied, SeatHeld, ValidationError
@@ -13,7 +17,7 @@ from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
 from games.services import handover
 from games.services import organizer as organizer_services
 from tests.games.test_seat_handover_pages import DEAL, three_seat_game
-from tests.games.web_support import make_user, visible_text
+from tests.games.web_support import dealt_5x_game, make_user, visible_text
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +45,19 @@ def offer_seat(client, game, seat_name: str, username: str):
         {"seat": seat.pk, "username": username, "confirm": "on"},
         follow=True,
     )
+
+
+@contextmanager
+def count_queries() -> Iterator[list[str]]:
+    """The SQL run inside the block (a list, filled as queries run)."""
+    seen: list[str] = []
+
+    def note(execute, sql, params, many, context):  # noqa: ANN001, ANN202
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        yield seen
 
 
 def holders(game) -> list[tuple[str, str, str]]:
@@ -435,3 +452,54 @@ def test_the_games_list_does_not_name_the_site_administrator_who_offers_a_seat(c
     listing = visible_text(client.get(reverse("games:list")).content.decode())
     assert "A site administrator offers you the seat bob in Offers" in listing
     assert "root" not in listing
+
+
+def test_the_player_offered_a_seat_finds_it_on_the_home_page_and_the_games_page(
+    client, django_capture_on_commit_callbacks
+):
+    # Guards against an offer only the email led to: dave's home page said "You are not in
+    # any game yet" and the game's page showed him the spectator view.
+    public = three_seat_game(django_capture_on_commit_callbacks, "Open offer")
+    offer_seat(client, public, "bob", "dave")
+    offer = SeatOffer.objects.get(game=public, to_user__username="dave")
+    url = reverse("games:offer", args=[public.pk, offer.pk])
+
+    client.force_login(offer.to_user)
+    home = client.get("/").content.decode()
+    assert 'id="seat-offers"' in home and f'href="{url}"' in home
+    assert "offers you the seat bob in Open offer" in visible_text(home)
+    assert not any(word in home for word in HAND_WORDS)
+
+    detail = client.get(reverse("games:detail", args=[public.pk])).content.decode()
+    assert 'id="seat-offer"' in detail and f'href="{url}"' in detail
+    assert "offers you the seat bob in this game" in visible_text(detail)
+    assert not any(word in detail for word in HAND_WORDS)
+
+    # Nobody else sees it: not the seat's player, not another player.
+    for name in ("bob", "cat"):
+        client.force_login(public.seats.get(name=name).user)
+        assert url not in client.get("/").content.decode()
+        assert url not in client.get(reverse("games:detail", args=[public.pk])).content.decode()
+
+    # One query for the offers however many there are: a second offer adds none.
+    client.force_login(offer.to_user)
+    client.get("/")
+    with count_queries() as one:
+        client.get("/")
+    second = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=("fay", "gus", "hal"), organizer="fay",
+        deal={"fay": DEAL["ann"], "gus": DEAL["bob"], "hal": DEAL["cat"]}, name="Second offer",
+    )  # fmt: skip
+    offer_seat(client, second, "hal", "dave")
+    client.force_login(offer.to_user)
+    with count_queries() as two:
+        home = client.get("/").content.decode()
+    assert one and len(two) == len(one), (len(one), len(two))
+    assert "Second offer" in home
+
+    # Declined, it is gone from both pages.
+    client.post(reverse("games:offer_answer", args=[public.pk, offer.pk, "decline"]))
+    assert f'href="{url}"' not in client.get("/").content.decode()
+    assert f'href="{url}"' not in client.get(
+        reverse("games:detail", args=[public.pk])
+    ).content.decode()
