@@ -207,3 +207,37 @@ def test_the_header_takes_little_of_a_phone_screen(phone_page, live_server, sign
         assert page.get_by_role("button", name="Log out").is_visible()
         # who is signed in, said in full to a screen reader
         assert page.locator(".site-header .who").text_content() == "Signed in as ann"
+
+
+def test_the_home_pages_games_are_cards_on_a_phone(phone_page, live_server):
+    # Guards against the home page's five-column table at 390 px: names broken one word a
+    # line and the last column's header cut. Each game is a labelled card, as on /games/.
+    game = _started("5x", ["ann", "bob", "cat"])
+    game.name = "The long winter campaign of the northern provinces"
+    game.save(update_fields=["name"])
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/")
+    width = page.evaluate("window.innerWidth")
+    assert width == 390 and _page_width(page) <= width
+    box = page.get_by_role("region", name="Your games")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")  # nothing to scroll to
+    row = box.locator("tbody tr").first
+    assert row.evaluate("r => getComputedStyle(r).display") == "grid"
+    labels = row.evaluate("r => Array.from(r.cells).map(c => getComputedStyle(c, '::before').content)")
+    assert labels[1:] == ['"Rules"', '"Status"', '"You"', '"Started"'], labels
+    outside = row.evaluate(
+        """(r) => Array.from(r.querySelectorAll('*')).filter((el) => {
+            const b = el.getBoundingClientRect();
+            return b.width && (b.left < 0 || b.right > window.innerWidth + 0.5);
+        }).map((el) => el.outerHTML.slice(0, 80))"""
+    )
+    assert outside == []
+    # The game's name keeps whole words on a line: its cell is the card's width.
+    name_box = row.locator("td").first.bounding_box()
+    assert name_box["width"] > 300, name_box
+    # On a desktop screen it stays a table with its header row.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/")
+    assert box.locator("thead").is_visible()
+    assert box.locator("tbody tr").first.evaluate("r => getComputedStyle(r).display") == "table-row"
