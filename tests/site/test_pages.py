@@ -117,7 +117,7 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     client.force_login(ann)
     html = client.get("/").content.decode()
     head, tail = html.split('id="finished-games"', 1)
-    rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td>(player|organizer|resigned)</td>',
+    rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td data-label="You">(player|organizer|resigned)</td>',
                            head, re.S))  # fmt: skip
     assert rows == {str(going.pk): "player", str(resigned.pk): "resigned", str(organized.pk): "organizer"}
     from games.services.handover import seat_replace
@@ -127,7 +127,7 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     seat_replace(seat=seats["bob"], new_user=make_user("sub"), by=going.organizer)
     client.force_login(seats["bob"].user)
     bob_home = client.get("/").content.decode()
-    assert re.search(rf'href="/games/{going.pk}/">[^<]*</a></td>.*?<td>seat handed over</td>',
+    assert re.search(rf'href="/games/{going.pk}/">[^<]*</a></td>.*?<td data-label="You">seat handed over</td>',
                      bob_home, re.S)  # fmt: skip
     listed = re.findall(r'href="/games/(\d+)/">Old (\d+)</a>', tail)
     assert [name for _pk, name in listed] == [f"{i:02d}" for i in range(11, 1, -1)]  # newest 10
@@ -167,8 +167,8 @@ def test_home_says_where_the_player_finished_and_that_it_also_organized(client) 
     client.force_login(ann)
     html = client.get("/").content.decode()
     tail = html.split('id="finished-games"', 1)[1]
-    assert re.search(rf'href="/games/{game.pk}/">Duel</a></td>.*?<td>player and organizer, 1st of 2</td>',
+    assert re.search(rf'href="/games/{game.pk}/">Duel</a></td>.*?<td data-label="You">player and organizer, 1st of 2</td>',
                      tail, re.S), tail  # fmt: skip
     client.force_login(bob)
     tail = client.get("/").content.decode().split('id="finished-games"', 1)[1]
-    assert re.search(r"<td>resigned, 2nd of 2</td>", tail), tail
+    assert re.search(r'<td data-label="You">resigned, 2nd of 2</td>', tail), tail

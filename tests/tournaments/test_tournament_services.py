@@ -582,9 +582,9 @@ def test_the_home_page_lists_the_players_tournaments(client):
     html = client.get("/").content.decode()
     assert "Your tournaments" in html and "Cup hp" in html and "round 1 of 2" in html
     assert "round 1 of 2 finished" not in html
-    assert "<td>player</td>" in html and "Secret draft" not in html and "manage" not in html
+    assert '<td class="whole" data-label="You">player</td>' in html and "Secret draft" not in html and "manage" not in html
     client.force_login(players[3])
-    assert "<td>withdrawn</td>" in client.get("/").content.decode()
+    assert '<td class="whole" data-label="You">withdrawn</td>' in client.get("/").content.decode()
     client.force_login(organizer)
     assert f'organizer · <a href="/tournaments/{t.slug}/manage/">manage</a>' in client.get("/").content.decode()
     client.force_login(other_org)  # its own draft only
