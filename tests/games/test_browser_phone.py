@@ -154,6 +154,14 @@ def test_on_a_phone_the_seats_come_before_the_history(phone_page, live_server):
     page.set_viewport_size({"width": 1280, "height": 900})
     box, table = page.locator("ul.seats").bounding_box(), page.locator("#history").bounding_box()
     assert box["x"] > table["x"] + table["width"]  # the side column
+    # The wide layout as before the seats moved up the page: the seats panel at the top of
+    # the side column, the side panels right under it, the history right under the table.
+    seats_panel = page.locator(".side-seats .panel").bounding_box()
+    main = page.locator(".layout-main").bounding_box()
+    side = page.locator("#reply-address").locator("xpath=ancestor::div[contains(@class,'panel')][1]")
+    assert abs(seats_panel["y"] - main["y"]) < 2
+    assert 0 <= side.bounding_box()["y"] - (seats_panel["y"] + seats_panel["height"]) < 20
+    assert 0 <= table["y"] - (main["y"] + main["height"]) < 20
 
 
 @pytest.mark.parametrize("ruleset,names", [("5x", ["ann", "bob", "cat"]), ("4x-dice", ["ann", "bob"])])

@@ -137,3 +137,24 @@ def test_messages_are_a_list_inside_a_live_region(client):
     client.cookies.update(response.cookies)
     html = client.get("/games/").content.decode()
     assert re.search(r'<div class="messages-box" role="status">\s*<ul class="messages">\s*<li class="message success">Done\.</li>', html)
+
+
+def test_a_seats_page_reads_seats_before_the_history_in_its_own_section(client):
+    # Guards against a phone showing "Seats" above "What happened" (CSS order) while the
+    # keyboard and screen readers reached the history first, with "Seats" an H3 under
+    # the H2 "What happened" in the outline.
+    from tests.games.core_support import play_defaults
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    play_defaults(game, 3)
+    client.force_login(seats["ann"].user)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    outline = [
+        (int(level), re.sub(r"<[^>]+>", "", text).strip())
+        for level, text in re.findall(r"<h([1-6])[^>]*>(.*?)</h\1>", html, re.S)
+    ]
+    names = [text for _level, text in outline]
+    assert names.index("Seats") < names.index("What happened"), outline
+    assert (2, "Seats") in outline, outline
+    # Its links come before the history's in the tab order too.
+    assert html.index('class="plain seats"') < html.index('id="history"')
