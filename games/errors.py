@@ -16,10 +16,12 @@ class ApplicationError(Exception):
 
     default_code = "error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
+        # The input the message is about, when it is one (a form shows it under that field).
+        self.field = field
 
     def __str__(self) -> str:
         return self.message

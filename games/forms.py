@@ -237,6 +237,10 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
                 ruleset=data["ruleset"], options=raw, seats_count=seats
             )
         except ApplicationError as exc:
+            if exc.field in self.fields:
+                # under the field it is about, which keeps the value typed
+                self.add_error(exc.field, exc.message)
+                return data
             raise forms.ValidationError(exc.message) from None
         return data
 

@@ -82,7 +82,8 @@ def game_options_check(
         or not rules.min_players <= seats_count <= rules.max_players
     ):
         raise ValidationError(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players."
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players.",
+            field="seats_count",
         )
     return (
         rules,

@@ -53,3 +53,28 @@ def test_back_then_create_again_opens_the_game_it_made(browser_page, live_server
     page.locator("form.panel button[type=submit]").last.click()
     page.wait_for_url("**/games/*/")
     assert page.url != first and Game.objects.filter(name="Only once").count() == 2
+
+
+def test_a_seat_count_out_of_the_games_range_is_kept_and_marked_on_its_field(
+    browser_page, live_server
+):
+    # Guards against 9 seats for 5X coming back as 6, with "5X is for 3 to 6 players." at
+    # the top of the form and the field itself not marked invalid.
+    make_user("gil")
+    page = browser_page
+    log_in(page, live_server.url, "gil")
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("#id_ruleset", "5x")
+    page.locator("#id_seats_count").fill("9")
+    page.locator('form button[type="submit"]').last.click()
+    page.wait_for_load_state()
+    seats = page.locator("#id_seats_count")
+    assert seats.input_value() == "9"
+    assert seats.get_attribute("aria-invalid") == "true"
+    field = page.locator(".field").filter(has=seats)
+    assert "5X is for 3 to 6 players." in field.inner_text()
+    described = (seats.get_attribute("aria-describedby") or "").split()
+    assert any(
+        "5X is for 3 to 6 players." in page.locator(f"#{i}").inner_text() for i in described
+    ), described
+    assert page.locator(".notice").filter(has_text="is for 3 to 6").count() == 0

@@ -5,13 +5,16 @@
     var select = document.getElementById("id_ruleset");
     if (!select) { return; }
     var seats = document.getElementById("id_seats_count");
-    function sync() {
+    function sync(event) {
       document.querySelectorAll("[data-ruleset-options]").forEach(function (box) {
         box.hidden = box.getAttribute("data-ruleset-options") !== select.value;
         // The seat count's bounds are the chosen game's (the server checks them too).
         if (!box.hidden && seats && box.hasAttribute("data-max-players")) {
           seats.min = box.getAttribute("data-min-players");
           seats.max = box.getAttribute("data-max-players");
+          // Brought into them when another game is chosen, never on loading the page:
+          // a count the server refused stays as typed, beside the reason.
+          if (!event) { return; }
           var n = parseInt(seats.value, 10);
           if (n > +seats.max) { seats.value = seats.max; }
           if (n < +seats.min) { seats.value = seats.min; }
@@ -19,7 +22,7 @@
       });
     }
     select.addEventListener("change", sync);
-    sync();
+    sync(null);
     // The form's own key (the server opens the game a key made): the page is never
     // cached, so Back fetches it again with a new key, and Create made a second game.
     // Kept for this tab when the form is sent, put back when Back brings the form again.
