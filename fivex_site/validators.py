@@ -30,7 +30,11 @@ def one_lookalike_script(value: str) -> None:
 # A player name never contains "@": a name that looks like an email address could be
 # taken for someone else's account wherever a player is found by name or address.
 username_validators = [
-    UnicodeUsernameValidator(),
+    # Django's own words ("Enter a valid username ... @/./+/-/_ characters") named a field
+    # the site calls "Player name", and offered the "@" refused just below.
+    UnicodeUsernameValidator(
+        message="A player name may contain only letters, digits and . + - _ (no spaces)."
+    ),
     RegexValidator(r"@", inverse_match=True, message="A player name cannot contain \"@\"."),
     one_lookalike_script,
 ]

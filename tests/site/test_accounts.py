@@ -492,3 +492,21 @@ def test_the_admin_login_still_refuses_players_and_takes_staff(client) -> None:
     get_user_model().objects.create_superuser("boss", "boss@example.com", PASSWORD)
     staff = client.post("/admin/login/?next=/admin/", {"username": "boss", "password": PASSWORD})
     assert staff.status_code == 302 and staff["Location"] == "/admin/"
+
+
+@pytest.mark.django_db
+def test_sign_up_with_a_bad_player_name_says_so_in_the_sites_words(client) -> None:
+    # Guards against Django's "Enter a valid username. This value may contain only
+    # letters, numbers, and @/./+/-/_ characters." under a field called "Player name".
+    import html as html_lib
+
+    response = client.post(
+        "/accounts/signup/",
+        {"email": "bad@example.com", "username": "a b<script>", "password1": PASSWORD,
+         "password2": PASSWORD},
+    )  # fmt: skip
+    page = html_lib.unescape(response.content.decode())
+    assert response.status_code == 200
+    assert "A player name may contain only letters, digits and . + - _ (no spaces)." in page
+    assert "Enter a valid username" not in page
+    assert not get_user_model().objects.filter(email="bad@example.com").exists()

@@ -704,3 +704,13 @@ def test_a_name_spelt_without_its_accent_is_refused_with_the_name_it_reads_as(cl
     response = client.post(f"/tournaments/{t.slug}/manage/register/", {"user": "JOSE"}, follow=True)
     panel = html.unescape(response.content.decode())
     assert "No user 'JOSE'. Did you mean José?" in panel
+
+
+def test_the_register_field_asks_for_a_player_name_or_email(client):
+    # Guards against "username or email": the site calls it a player name everywhere else.
+    organizer, _users, t, _regs = _open_cup("rn", 2)
+    organizer.is_staff = True
+    organizer.save()
+    client.force_login(organizer)
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert 'placeholder="player name or email"' in page and "username or email" not in page
