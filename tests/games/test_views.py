@@ -984,3 +984,21 @@ def test_the_players_table_marks_only_the_seats_still_to_order(client, users, st
     assert after.count("(order awaited)") == 2
     row = re.search(r"<strong>ann</strong>(.*?)</td>", after, re.S).group(1)
     assert "order awaited" not in row
+
+
+def test_the_games_list_says_other_when_the_viewers_own_games_are_not_in_its_lists(
+    client, started, users
+):
+    # Guards against "No public game is being played right now." beside the viewer's own
+    # public game being played, listed under My games.
+    page = visible_text(login(client, users["ann"]).get(reverse("games:list")).content.decode())
+    assert "No other public game is being played right now." in page
+    assert "No other open game is waiting for players right now." in page
+    page = visible_text(login(client, users["zed"]).get(reverse("games:list")).content.decode())
+    assert "No public game is being played right now." not in page  # Table one is listed
+    client.logout()
+    started.status = "finished"
+    started.save(update_fields=["status"])
+    page = visible_text(client.get(reverse("games:list")).content.decode())
+    assert "No public game is being played right now." in page
+    assert "No open game is waiting for players right now." in page
