@@ -510,3 +510,14 @@ def test_sign_up_with_a_bad_player_name_says_so_in_the_sites_words(client) -> No
     assert "A player name may contain only letters, digits and . + - _ (no spaces)." in page
     assert "Enter a valid username" not in page
     assert not get_user_model().objects.filter(email="bad@example.com").exists()
+
+
+@pytest.mark.django_db
+def test_the_api_token_page_is_named_alike_in_its_title_heading_and_the_account_links(client) -> None:
+    # Guards against "API tokens" in the title and the account links over "API token".
+    sign_up(client)
+    html = client.get("/account/api-tokens/").content.decode()
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1).strip()
+    link = re.search(r'<a href="/account/api-tokens/"[^>]*>(.*?)</a>', html).group(1)
+    assert heading == link == "API token" and title.startswith("API token ·"), (title, heading, link)

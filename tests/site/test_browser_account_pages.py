@@ -1,0 +1,55 @@
+"""The account pages in real headless Chromium: the account links are targets a finger
+can hit on a phone, and a secondary button (allauth's Cancel) does not look like the
+primary one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.games.test_browser import log_in
+from tests.games.web_support import make_user
+from tests.site.mail_support import sent_account_mail
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_account_links_are_tall_enough_to_tap_on_a_phone(phone_page, live_server):
+    # Guards against ~16 px tall links in the account pages' navigation (24 px at least).
+    make_user("kit")
+    page = phone_page
+    log_in(page, live_server.url, "kit")
+    page.goto(f"{live_server.url}/account/settings/")
+    links = page.locator('nav[aria-label="Account"] a')
+    assert links.count() == 7
+    for i in range(links.count()):
+        box = links.nth(i).bounding_box()
+        assert box["height"] >= 24, (links.nth(i).inner_text(), box)
+        assert box["x"] + box["width"] <= 390, (links.nth(i).inner_text(), box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_reset_forms_cancel_is_outlined_not_a_second_primary_button(browser_page, live_server):
+    # Guards against allauth's Cancel looking exactly like "Change Password" beside it.
+    make_user("lou")
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/password/reset/")
+    page.fill('input[name="email"]', "lou@example.test")
+    page.locator('main form button[type="submit"]').first.click()
+    page.wait_for_load_state()
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", sent_account_mail()[-1].body)
+    page.goto(live_server.url + link.group(1))
+    page.wait_for_load_state()
+    primary = page.get_by_role("button", name="Change Password")
+    cancel = page.get_by_role("button", name="Cancel")
+
+    def look(button) -> tuple[str, str]:
+        return button.evaluate(
+            "(b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]"
+        )
+
+    assert look(primary) != look(cancel), (look(primary), look(cancel))
+    background, _color = look(cancel)
+    border = cancel.evaluate("(b) => getComputedStyle(b).borderTopColor")
+    assert border != background  # an outline, not a filled button
