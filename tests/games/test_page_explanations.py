@@ -302,3 +302,17 @@ def test_a_5x_order_reads_as_the_order_language_writes_it(typed, parsed, reading
 
     assert order_reading(text=typed, legal_orders=[], parsed=parsed, ruleset="5x") == reading
     assert order_reading(text=reading, legal_orders=[], parsed=parsed, ruleset="5x") == ""
+
+
+def test_the_seed_commitment_on_a_seats_page_says_what_it_is(client):
+    # Guards against "Seed commitment: db15…" on every seat page with no word of what it is.
+    from tests.games.core_support import make_game
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    client.force_login(seats["ann"].user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    (note,) = re.findall(r'<details class="seed-note[^"]*">(.*?)</details>', page, re.S)
+    text = visible_text(note)
+    assert "What is this?" in text
+    assert "seed" in text and "revealed when the game ends" in text and "check" in text
+    assert f'href="{reverse("games:log", args=[game.pk])}?page=1"' in note
