@@ -35,9 +35,8 @@ def player_name_check(*, name: str, user: Any = None) -> str:
 
 def account_email_check(*, email: str, user: Any = None) -> str:
     """``email`` as ``user``'s address: no other account's (its own address or any of its
-    allauth addresses, whatever the case, confirmed or not: stricter than sign-up, which
-    takes an address another account only holds unconfirmed; staff remove that one
-    first). Raises ValidationError."""
+    allauth addresses, whatever the case), as sign-up keeps it (``ACCOUNT_UNIQUE_EMAIL``).
+    Raises ValidationError."""
     from allauth.account.models import EmailAddress
 
     if not email:
@@ -49,72 +48,6 @@ def account_email_check(*, email: str, user: Any = None) -> str:
     if users.exists() or addresses.exists():
         raise ValidationError("Another account has this address already.", code="email_taken")
     return email
-
-
-def address_verified_by_another(*, email: str, user: Any = None) -> bool:
-    """Whether an account other than ``user`` (None: any account) has confirmed ``email``,
-    whatever the case. Only a confirmed address is taken: anyone may add any address to
-    their account unverified, and that gives them no claim on it (a security review)."""
-    from allauth.account.models import EmailAddress
-
-    rows = EmailAddress.objects.filter(email__iexact=email, verified=True)
-    if user is not None and user.pk is not None:
-        rows = rows.exclude(user_id=user.pk)
-    return rows.exists()
-
-
-def accounts_with_verified_address(email: str) -> list[Any]:
-    """The active accounts that have confirmed ``email`` (at most one): the only ones a
-    password reset for ``email`` may be mailed for. An account that holds it unverified
-    (a typo, or somebody else's address added to their account) gets no reset link sent
-    there: the address's owner would be mailed a key to that account."""
-    from allauth.account.models import EmailAddress
-
-    rows = EmailAddress.objects.filter(email__iexact=email, verified=True).select_related("user")
-    return [row.user for row in rows if row.user.is_active]
-
-
-def unverified_claims_release(*, email_address: Any) -> int:
-    """After ``email_address`` was confirmed: no other account keeps the address
-    unverified, as one of its addresses or as its account address (``User.email``), so its
-    owner alone logs in, resets the password and is mailed with it. An account that loses
-    its primary address this way gets its best remaining one (confirmed first), or none.
-    Returns how many accounts lost it."""
-    from allauth.account.models import EmailAddress
-
-    email = email_address.email
-    lost: set[int] = set()
-    with transaction.atomic():
-        others = (
-            EmailAddress.objects.select_for_update()
-            .filter(email__iexact=email, verified=False)
-            .exclude(user_id=email_address.user_id)
-        )
-        for row in others:
-            row.delete()  # its pending confirmations go with it
-            lost.add(row.user_id)
-        holders = get_user_model().objects.filter(email__iexact=email)
-        lost.update(holders.exclude(pk=email_address.user_id).values_list("pk", flat=True))
-        for other in get_user_model().objects.select_for_update().filter(pk__in=lost):
-            _primary_address_repair(user=other, dropped=email)
-    return len(lost)
-
-
-def _primary_address_repair(*, user: Any, dropped: str) -> None:
-    """``user``, who lost ``dropped``, has a primary address again if it has any, and
-    ``User.email`` is no longer ``dropped``."""
-    from allauth.account.models import EmailAddress
-
-    rows = EmailAddress.objects.filter(user=user)
-    primary = rows.filter(primary=True).first()
-    if primary is None:
-        primary = rows.order_by("-verified", "pk").first()
-        if primary is not None:
-            primary.primary = True
-            primary.save(update_fields=["primary"])
-    if (user.email or "").lower() == dropped.lower():
-        user.email = primary.email if primary is not None else ""
-        user.save(update_fields=["email"])
 
 
 def account_email_changed(*, user: Any, old: str) -> None:

@@ -111,19 +111,6 @@ class AccountAdapter(DefaultAccountAdapter):
                 told.append("Your calendar feed was turned off; turn it on again in Calendar.")
             self.add_message(request, messages.INFO, message=" ".join(told))
 
-    def confirm_email(self, request, email_address) -> bool:  # noqa: ANN001
-        """An address confirmed is this account's alone: every other account that held it
-        unverified loses it (allauth's confirmation link comes here)."""
-        from django.db import transaction
-
-        from fivex_site.accounts import unverified_claims_release
-
-        with transaction.atomic():
-            confirmed = super().confirm_email(request, email_address)
-            if confirmed:
-                unverified_claims_release(email_address=email_address)
-        return confirmed
-
     def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
         """allauth's emails (sign-up confirmation, password reset) are sent by a machine
         like every other mail of the site: autoresponders are asked not to answer."""

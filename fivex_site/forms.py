@@ -40,19 +40,6 @@ class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
         password_rules_in_one_sentence(self)
 
 
-class ResetPasswordForm(allauth_forms.ResetPasswordForm):
-    """A reset link is mailed only for the account that has confirmed the address. An
-    address only held unverified (by anyone) is mailed allauth's "no account" email
-    instead, as an unknown one is: the page says the same either way."""
-
-    def clean_email(self) -> str:
-        from fivex_site.accounts import accounts_with_verified_address
-
-        email = super().clean_email()
-        self.users = accounts_with_verified_address(email.strip())
-        return email
-
-
 class PlayerSignupForm(SignupForm):
     """Sign-up asks for the player name other players see; login stays by email."""
 
@@ -80,26 +67,6 @@ class PlayerSignupForm(SignupForm):
         # An old name a browser reports (Chrome's "Asia/Calcutta") is stored as the zone's
         # name now, as the time zone chooser lists it.
         return time_zone_aliases().get(value.strip(), value.strip())
-
-    def validate_unique_email(self, value: str) -> str:
-        """Only a confirmed address is taken. One another account holds unverified (anyone
-        may add any address to their account) signs up as a free one would: it blocked its
-        owner's sign-up. A confirmed one is answered as allauth does (``email_taken`` when
-        verification is optional; with mandatory verification the page feigns success and
-        the address is mailed that it has an account), so the answer tells a stranger no
-        more than before."""
-        from allauth.account import app_settings
-        from allauth.account.adapter import get_adapter
-
-        from fivex_site.accounts import address_verified_by_another
-
-        adapter = get_adapter()
-        self.account_already_exists = False
-        if address_verified_by_another(email=value):
-            if app_settings.EMAIL_VERIFICATION != app_settings.EmailVerificationMethod.MANDATORY:
-                raise adapter.validation_error("email_taken")
-            self.account_already_exists = True
-        return adapter.validate_unique_email(value)
 
     def save(self, request):  # noqa: ANN001, ANN201 - allauth's signature
         from games.errors import ValidationError

@@ -16,13 +16,6 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 # Sign-up asks for the player name shown at the table; login uses the email address.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
-# Only a confirmed address is an account's: anyone may add any address to their account
-# unverified, and that must not block its owner's sign-up nor get its owner mailed a reset
-# link for that account. "strict" keeps allauth from dropping, at sign-up, an address
-# another account holds unverified (the new account could never confirm it); which
-# addresses are taken is decided in fivex_site.forms (confirmed ones only), and confirming
-# an address takes it from every other account (fivex_site.adapters.confirm_email).
-ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_USERNAME_MIN_LENGTH = 2
 ACCOUNT_USERNAME_VALIDATORS = "fivex_site.validators.username_validators"
 ACCOUNT_EMAIL_VERIFICATION = env.str(
@@ -37,7 +30,6 @@ ACCOUNT_FORMS = {
     "signup": "fivex_site.forms.PlayerSignupForm",
     "change_password": "fivex_site.forms.ChangePasswordForm",
     "set_password": "fivex_site.forms.SetPasswordForm",
-    "reset_password": "fivex_site.forms.ResetPasswordForm",
     "reset_password_from_key": "fivex_site.forms.ResetPasswordKeyForm",
 }
 
