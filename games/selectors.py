@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Q, Subquery
 
 from engine.base import events_for
 from fivex_site.links import public_url
@@ -102,7 +102,14 @@ def seat_offers_waiting(*, game: Game | None = None, user: Any = None) -> list[S
     if game is not None:
         offers = offers.filter(game=game)
     if user is not None:
-        offers = offers.filter(to_user=user)
+        # Not one made by an organizer who plays in this tournament's game (before the
+        # tool was taken from them, ``may_change_game``): it can no longer be accepted.
+        maker_seated = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("by"))
+        offers = offers.filter(to_user=user).exclude(
+            Q(by__is_staff=False)
+            & ~(Q(game__part_of_path="") & Q(game__part_of_label=""))
+            & Exists(maker_seated)
+        )
     return list(offers.select_related("game", "seat", "to_user", "by").order_by("created_at", "id"))
 
 

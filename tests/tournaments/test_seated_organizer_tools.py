@@ -103,6 +103,22 @@ def test_a_seated_organizers_offer_made_before_cannot_be_accepted(cup):
     with pytest.raises(PermissionDenied, match="made by the organizer, who plays in this game"):
         handover.seat_offer_accept(offer=offer, by=accomplice)
     assert _state(mine) == before
+    # Nor is it offered to the player on the site or over the API (an Accept that could
+    # only be refused), while one made by staff is.
+    from django.test import Client
+
+    from games.selectors import seat_offers_waiting
+
+    assert seat_offers_waiting(user=accomplice) == []
+    browser = Client()
+    browser.force_login(accomplice)
+    assert 'id="seat-offers"' not in browser.get("/").content.decode()
+    assert 'id="seat-offer"' not in browser.get(f"/games/{mine.pk}/").content.decode()
+    offer.status = SeatOffer.Status.WITHDRAWN
+    offer.save()
+    by_staff = handover.seat_offer(seat=seat, new_user=accomplice, by=_staff("judge"))
+    assert seat_offers_waiting(user=accomplice) == [by_staff]
+    assert 'id="seat-offers"' in browser.get("/").content.decode()
 
 
 @pytest.mark.usefixtures("eager_celery")
