@@ -82,6 +82,20 @@ class PlayerSignupForm(SignupForm):
         return user
 
 
+class AddEmailForm(allauth_forms.AddEmailForm):
+    """Adding an address to one's account: not one another account has, confirmed or not
+    (``account_email_check``, as sign-up and the admin refuse it). allauth's own form,
+    hiding whether an address is registered, took it unconfirmed and mailed its owner a
+    confirmation "for the player" who added it; the owner could then not sign up with
+    their own address (a review). Sign-up says already that an address is taken, so the
+    refusal tells nobody more."""
+
+    def clean_email(self) -> str:
+        from fivex_site.accounts import account_email_check
+
+        return account_email_check(email=super().clean_email(), user=self.user)
+
+
 class AdminLoginForm(AdminAuthenticationForm):
     """The admin's login form, with the site login's limits: failed attempts count as
     allauth's do (its ``login_failed`` rate: per client address and per name), so a staff

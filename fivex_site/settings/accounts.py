@@ -31,6 +31,7 @@ ACCOUNT_FORMS = {
     "change_password": "fivex_site.forms.ChangePasswordForm",
     "set_password": "fivex_site.forms.SetPasswordForm",
     "reset_password_from_key": "fivex_site.forms.ResetPasswordKeyForm",
+    "add_email": "fivex_site.forms.AddEmailForm",
 }
 
 # allauth limits failed logins, sign-ups and password resets per client address. Behind

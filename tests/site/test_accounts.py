@@ -512,3 +512,32 @@ def test_the_api_token_page_is_named_alike_in_its_title_heading_and_the_account_
     heading = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1).strip()
     link = re.search(r'<a href="/account/api-tokens/"[^>]*>(.*?)</a>', html).group(1)
     assert heading == link == "API token" and title.startswith("API token ·"), (title, heading, link)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("verified", [True, False])
+def test_an_address_another_account_has_cannot_be_added(client, verified) -> None:
+    """Adding somebody else's address took it unconfirmed and mailed its owner a
+    confirmation "for the player" who added it; the owner, not signed up yet, could then
+    not sign up with it (a review). Refused, as sign-up and the admin refuse it."""
+    from django.test import Client
+
+    from games.models import OutboxMessage
+
+    sign_up(client, email="Bob@Example.com", username="bob")
+    if verified:
+        EmailAddress.objects.filter(email__iexact="bob@example.com").update(verified=True)
+    cat = Client()
+    sign_up(cat, email="cat@example.com", username="cat")
+    queued = OutboxMessage.objects.count()
+    answer = cat.post("/accounts/email/", {"action_add": "", "email": "bob@EXAMPLE.com"})
+    assert answer.status_code == 200
+    assert "Another account has this address already." in answer.content.decode()
+    holders = EmailAddress.objects.filter(email__iexact="bob@example.com")
+    assert list(holders.values_list("user__username", flat=True)) == ["bob"]
+    assert OutboxMessage.objects.count() == queued  # nothing mailed to bob
+    # A free address is added as before, and its confirmation mailed.
+    answer = cat.post("/accounts/email/", {"action_add": "", "email": "cat.work@example.com"})
+    assert answer.status_code == 302
+    assert EmailAddress.objects.filter(user__username="cat", email="cat.work@example.com").exists()
+    assert any("cat.work@example.com" in m.to for m in sent_account_mail())
