@@ -87,8 +87,9 @@ class AddEmailForm(allauth_forms.AddEmailForm):
     (``account_email_check``, as sign-up and the admin refuse it). allauth's own form,
     hiding whether an address is registered, took it unconfirmed and mailed its owner a
     confirmation "for the player" who added it; the owner could then not sign up with
-    their own address (a review). Sign-up says already that an address is taken, so the
-    refusal tells nobody more."""
+    their own address (a review). The refusal tells a logged-in player that an address
+    is registered, which sign-up tells anyone with optional verification and hides with
+    mandatory verification: the price of keeping an address its owner's."""
 
     def clean_email(self) -> str:
         from fivex_site.accounts import account_email_check
