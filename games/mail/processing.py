@@ -31,17 +31,16 @@ from django.utils import timezone
 
 from games.mail import authresults, replies
 from games.mail.addresses import address_digest, redact_address, token_from_address
-from games.mail.models import InboundMail
-from games.mail.parsing import (
-    ParsedMail,
+from games.mail.headers import (
     clean_text,
     dkim_result,
     header_section,
     header_text,
     parse_bytes,
-    parse_message,
     sender_address,
 )
+from games.mail.models import InboundMail
+from games.mail.parsing import ParsedMail, parse_message
 from games.selectors_players import time_zone_of
 
 if TYPE_CHECKING:

@@ -17,7 +17,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.mail.addresses import redact_address, shown_address
-from games.mail.parsing import REPLY_MARKER, ParsedMail, thread_ids
+from games.mail.headers import thread_ids
+from games.mail.parsing import REPLY_MARKER, ParsedMail
 from games.presentation import and_list, event_text, order_reading, prompt_stage
 from games.rules_text import FORCED_NOTES
 

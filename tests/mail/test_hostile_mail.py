@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from games.mail import parsing
+from games.mail.body import html_to_text
+from games.mail.headers import parse_bytes, sender_address
 from games.mail.models import InboundMail
 from games.mail.processing import process_message
 from games.mail.tasks import process_inbound_mail
@@ -162,7 +163,7 @@ def test_the_account_address_with_an_encoded_display_name_is_the_player(strict_t
 
 def test_sender_address_reads_the_structured_header() -> None:
     def read(value: bytes) -> tuple[str, bool]:
-        return parsing.sender_address(parsing.parse_bytes(b"From: " + value + b"\r\n\r\nx"))
+        return sender_address(parse_bytes(b"From: " + value + b"\r\n\r\nx"))
 
     assert read(SPOOFS[0]) == ("mallory@example.com", True)
     assert read(b"Ann <ann@example.com>") == ("ann@example.com", True)
@@ -354,7 +355,7 @@ def test_forty_thousand_unclosed_blockquotes_are_read_quickly(table) -> None:
 
 
 def test_deeply_nested_lists_are_read_quickly() -> None:
-    text, seconds = timed(lambda: parsing.html_to_text("<p>PLAY EXPAND</p>" + "<ul><li>x" * 20_000))
+    text, seconds = timed(lambda: html_to_text("<p>PLAY EXPAND</p>" + "<ul><li>x" * 20_000))
     assert seconds < 5, seconds
     assert text.strip().startswith("PLAY EXPAND")
     assert len(text) < 2_000_000
@@ -420,13 +421,14 @@ def test_a_time_limit_swallowed_inside_the_parser_still_ends_the_processing(
 
     from celery.exceptions import SoftTimeLimitExceeded
 
+    import games.mail.body
     import games.mail.parsing
 
     settings.MAIL_TASK_SOFT_TIME_LIMIT = 1.3
     address = table.address("ann")
     if where == "html":
         raw = message(to=address, body=b"<p>PLAY EXPLORE</p>", content_type=b"text/html")
-        target, name = games.mail.parsing._VisibleText, "handle"
+        target, name = games.mail.body._VisibleText, "handle"
     else:
         raw = message(to=address, headers=(b"Auto-Submitted: auto-replied",))
         target, name = games.mail.parsing, "auto_reply_reason"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.mail.parsing import body_text, parse_bytes, thread_ids, unflow
+from games.mail.body import body_text, unflow
+from games.mail.headers import parse_bytes, thread_ids
 from games.mail.processing import process_message
 from games.models import SealedOrder
 from tests.mail.test_hostile_mail import answers, current, message, strict_table  # noqa: F401 - a fixture

@@ -9,15 +9,10 @@ from pathlib import Path
 import pytest
 
 from games.mail.addresses import redact_address, split_orders_address, token_from_address
-from games.mail.parsing import (
-    auto_reply_reason,
-    header_section,
-    looks_garbled,
-    parse_bytes,
-    parse_message,
-    split_commands,
-    strip_reply,
-)
+from games.mail.body import looks_garbled
+from games.mail.headers import auto_reply_reason, header_section, parse_bytes
+from games.mail.parsing import parse_message, split_commands
+from games.mail.quotes import strip_reply
 from tests.mail.conftest import eml, random_bytes_message
 
 TO = "orders+0123456789abcdef01234567@orders.example"

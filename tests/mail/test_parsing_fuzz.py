@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.mail.parsing import ParsedMail, parse_message, strip_reply
+from games.mail.parsing import ParsedMail, parse_message
+from games.mail.quotes import strip_reply
 from tests.mail.conftest import FIXTURES, eml
 
 TO = "orders+0123456789abcdef01234567@orders.example"
