@@ -6,14 +6,8 @@ import logging
 
 from celery import shared_task
 
-from games.mail.processing import (
-    MailSystemError,
-    give_up,
-    max_attempts,
-    process_stored,
-    stalled_rows,
-    time_budget,
-)
+from games.mail.limits import max_attempts, time_budget
+from games.mail.processing import MailSystemError, give_up, process_stored, stalled_rows
 
 logger = logging.getLogger("games.mail")
 

@@ -190,8 +190,9 @@ def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:
     down, a queue behind): read them now, before their seats' orders are filled by
     default, so an order that arrived in time counts (each is processed once; a failure
     leaves the row for its own retries)."""
+    from games.mail.limits import max_attempts
     from games.mail.models import InboundMail
-    from games.mail.processing import MailSystemError, max_attempts, process_stored
+    from games.mail.processing import MailSystemError, process_stored
 
     # Not read yet, or a first reading that failed (a database error) whose retries are
     # still to come: its retry may be hours away (a broker restart loses its countdown).

@@ -36,8 +36,8 @@ OUTBOX_DONE = (OutboxMessage.Status.SENT, OutboxMessage.Status.FAILED)
 def inbound_done() -> Q:
     """The inbound messages dealt with: processed, rejected, ignored, or failed and given
     up (the player was told) or out of attempts. Before that an order may still be read."""
+    from games.mail.limits import max_attempts
     from games.mail.models import InboundMail
-    from games.mail.processing import max_attempts
 
     done = [InboundMail.Status.PROCESSED, InboundMail.Status.REJECTED, InboundMail.Status.IGNORED]
     return Q(status__in=done) | Q(status=InboundMail.Status.FAILED) & (

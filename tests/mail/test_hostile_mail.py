@@ -603,7 +603,7 @@ def test_a_one_word_order_in_lower_case_prose_is_no_correction(table, monkeypatc
     # sign-off is prose, not a second order (it refused the player's real hit); "PASS" as
     # an order is written as one.
     import games.selectors
-    from games.mail.processing import _other_order_named
+    from games.mail.heuristics import _other_order_named
 
     monkeypatch.setattr(
         games.selectors, "legal_orders", lambda seat: ["HIT bob 1 SHIP", "HIT bob 2 SHIP", "PASS"]

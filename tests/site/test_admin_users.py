@@ -9,7 +9,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
-from games.mail.processing import sender_matches
+from games.mail.decisions import sender_matches
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,311 @@
+"""What a stored inbound message says for its seat, and the answer: the sender checks,
+the message's problems (too large, garbled, attachments only, empty), the order
+submitted through ``games.services.orders.order_submit``, the commands answered.
+
+``games.mail.processing`` calls :func:`_decide_for_seat` inside the row's transaction and
+records the :class:`Outcome`; how the text around an order is read (lead-ins, sign-offs,
+corrections) is in ``games.mail.heuristics``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.mail import authresults, replies
+from games.mail.heuristics import (
+    _before_our_email,
+    _cut,
+    _is_signoff,
+    _order_below_a_line,
+    _order_in_subject,
+    _other_order_named,
+    lead_in,
+    signed_off_head,
+)
+from games.mail.limits import max_bytes, max_parts
+from games.mail.models import InboundMail
+from games.mail.parsing import ParsedMail
+
+if TYPE_CHECKING:
+    from games.models import Seat
+
+Status = InboundMail.Status
+
+
+@dataclass
+class Outcome:
+    """How processing ended: the row's new status, a machine code and a note."""
+
+    status: str
+    code: str
+    error: str = ""
+    sections: list[str] = field(default_factory=list)
+
+
+def authserv_ids() -> list[str]:
+    """The authserv-ids of the site's own receiving mail servers (``MAIL_AUTHSERV_ID``,
+    comma-separated): their Authentication-Results headers are trusted."""
+    value = getattr(settings, "MAIL_AUTHSERV_ID", "") or ""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def sender_matches(*, seat: Seat, sender: str) -> bool:
+    """Whether ``sender`` is the seat holder's account address (or one of its verified
+    allauth addresses), compared case-insensitively."""
+    sender = (sender or "").strip().lower()
+    user = getattr(seat, "user", None)
+    if not sender or user is None:
+        return False
+    if (user.email or "").strip().lower() == sender:
+        return True
+    try:
+        from allauth.account.models import EmailAddress
+    except Exception:  # noqa: BLE001 - allauth not installed
+        return False
+    return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
+
+
+def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
+    parsed.order_text = _before_our_email(parsed.order_text, seat.game)
+    outcome = _answer(seat, row, parsed)
+    if outcome.sections:
+        from games.selectors import current_prompt
+
+        # An answer that asks again (a refusal, HELP) names the prompt open now, so an
+        # order sent in reply to it answers that prompt; a confirmation names none (a
+        # player often replies to the newest email, which may be the confirmation of the
+        # order that closed the prompt, to order for the next one).
+        number = None
+        if outcome.code not in ("order_accepted", "deadline_passed"):
+            prompt = current_prompt(game=seat.game)
+            if prompt is not None and seat.name in (prompt.pending or []):
+                number = prompt.number
+        sent = replies.send_reply(
+            seat=seat, inbound=row, parsed=parsed, sections=outcome.sections, prompt_number=number
+        )
+        if sent is None:  # recorded on the row: the player was not told
+            note = "not answered (hourly answer limit)"
+            outcome.error = f"{outcome.error}; {note}" if outcome.error else note
+    return outcome
+
+
+def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
+    game = seat.game
+    rejected = Status.REJECTED
+    # A From: with several mailboxes, or one parsed with defects, matches nobody.
+    sender_ok = parsed.sender_ok and sender_matches(seat=seat, sender=parsed.sender)
+    # The sender as the answers name it (None: no single address in the usual form).
+    named = parsed.sender if parsed.sender_ok or not parsed.sender else None
+    if getattr(game, "require_sender_match", False) and not sender_ok:
+        text = replies.sender_mismatch_text(sender=named)
+        return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
+    trusted = authserv_ids()
+    if getattr(game, "require_sender_match", False) and trusted:
+        verified, why = authresults.verdict(parsed.auth_results, parsed.sender, trusted)
+        if not verified:
+            text = replies.sender_unverified_text(sender=parsed.sender, why=why)
+            return Outcome(rejected, "sender_unverified", why[:200], [text])
+    if str(getattr(seat, "status", "active")) != "active":
+        return Outcome(
+            rejected, "seat_inactive", "seat is not active", [replies.inactive_text(seat)]
+        )
+    if row.truncated and row.size <= max_bytes():
+        text = replies.too_many_parts_text(limit=max_parts())
+        return Outcome(rejected, "too_large", "too many MIME parts", [text])
+    if row.truncated:
+        text = replies.too_large_text(size=row.size, limit=max_bytes())
+        return Outcome(rejected, "too_large", f"{row.size} bytes", [text])
+    if str(game.status) in ("finished", "abandoned"):
+        return _game_over(seat, parsed)
+    if parsed.garbled:
+        return Outcome(rejected, "garbled", "unreadable body", [replies.garbled_text(seat)])
+    if not parsed.has_text and parsed.has_attachments:
+        text = replies.attachment_only_text(seat)
+        return Outcome(rejected, "attachment_only", "no text part", [text])
+    if not parsed.commands and not parsed.order_text:
+        in_subject = _order_in_subject(seat, parsed.subject)
+        if in_subject is not None:
+            # Never taken as the order (nothing is guessed): the player is told where to
+            # write it.
+            text = replies.order_in_subject_text(seat, in_subject)
+            return Outcome(rejected, "order_in_subject", "order in the subject only", [text])
+        return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
+    outcome = Outcome(Status.PROCESSED, "commands")
+    signoff = ""
+    if parsed.commands and parsed.order_text and _is_signoff(parsed.order_text, seat):
+        # "STATUS\n\nThanks,\nBob": the command is the message, the rest a sign-off.
+        signoff, parsed.order_text = parsed.order_text, ""
+    if parsed.order_text:
+        from games.services.outbox import prompt_answered
+
+        # A reply to the email of one prompt answers that prompt: if it has closed since,
+        # the order is refused rather than put on the next one. Any other message answers
+        # the prompt that was open when it arrived (it may be read later: a worker down,
+        # a retry), never one opened after it.
+        # Without In-Reply-To the parent is the last id of References (RFC 5322 3.6.4;
+        # some programs write only that).
+        parent = parsed.in_reply_to.strip() or (parsed.references.split() or [""])[-1]
+        answered = prompt_answered(in_reply_to=parent, game_id=game.pk)
+        if answered is None:
+            answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
+        outcome = _submit(seat, parsed.order_text, answered, row.created_at)
+    foreign = not sender_ok
+    for command in parsed.commands:
+        if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
+            from games.services.seats import seat_email_every_prompt_set
+
+            seat_email_every_prompt_set(seat=seat, every=command == "ALL")
+        outcome.sections.append(replies.command_text(seat, command))
+    if signoff:
+        outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
+    if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
+        outcome.sections.append(replies.foreign_sender_text(sender=named))
+    return outcome
+
+
+def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
+    """A message for a finished or abandoned game: an order is refused; commands are
+    answered from what may be known once the game is over (``replies.game_over_text``:
+    a finished game's ranking and log, an abandoned game's page only)."""
+    sections = [replies.finished_text(seat.game, details=not parsed.commands)]
+    sections += [replies.game_over_text(seat, command) for command in parsed.commands]
+    order_text = parsed.order_text
+    if parsed.commands and order_text and _is_signoff(order_text, seat):
+        order_text = ""  # "STATUS\n\nThanks,\nAnn"
+    if order_text or not parsed.commands:
+        return Outcome(Status.REJECTED, "game_finished", "game is over", sections)
+    return Outcome(Status.PROCESSED, "commands", "game is over", sections)
+
+
+def _prompt_open_at(*, game_id: int, moment: datetime | None) -> int | None:
+    """The number of the game's prompt that was open at ``moment`` (None before the
+    first one, or without a moment)."""
+    from games.models import Prompt
+
+    if moment is None:
+        return None
+    prompt = (
+        Prompt.objects.filter(game_id=game_id, opened_at__lte=moment)
+        .order_by("-number")
+        .only("number")
+        .first()
+    )
+    return None if prompt is None else prompt.number
+
+
+def _submit(
+    seat: Seat, text: str, expected_prompt: int | None = None, arrived_at: Any = None
+) -> Outcome:
+    from games.errors import ApplicationError, OrderRefused
+
+    try:
+        sealed = _submit_text(seat, text, expected_prompt, arrived_at)
+    except OrderRefused as exc:
+        lead, rest = lead_in(seat, text)
+        if lead:  # "Hi all,\nMy order:\nPLAY EXPAND": the order is what follows
+            outcome = _submit(seat, rest, expected_prompt, arrived_at)
+            if outcome.status == Status.PROCESSED:
+                outcome.sections.insert(1, replies.lead_in_note(ignored=lead))
+            return outcome
+        head = signed_off_head(seat, text)
+        if head is None:
+            below = _order_below_a_line(seat, text)
+            if below is None:
+                return _refused(seat, exc, text)
+            # "ok then" above an order: still refused (a line above an order is read past
+            # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
+            # orders" puzzled a player who wrote one.
+            first, order = below
+            shown = _cut(first)
+            lead = first.rstrip(".!?;,: ") + ":"
+            colon = f' "{lead}"' if len(lead) <= 40 else ""
+            if "\n" in order:  # a 6x5 CHANGE, 4X Dice hits a line each: as they are
+                again = "your order again without that line:\n\n" + "\n".join(
+                    f"    {line.strip()}" for line in order.splitlines() if line.strip()
+                ) + "\n\n"
+            else:
+                again = f"{_cut(order)} again without that line "
+            return _refused(
+                seat,
+                OrderRefused(
+                    f'the line above your order, "{shown}", is not part of it, so nothing '
+                    f"was stored. Send {again}(or end that line with a colon,{colon} and it "
+                    "is read past as a lead-in).",
+                    code="order_refused",
+                ),
+                text,
+            )
+        ignored = text.strip()[len(head) :]
+        named = _other_order_named(seat, head, ignored)
+        if named is not None:
+            # "PLAY EXPAND / (blank) / Sorry, I meant PLAY EXPLORE": no sign-off, a
+            # correction. Nothing is guessed: refused, nothing changes.
+            order, line = named
+            part = "paragraph" if re.match(r"[ \t]*\n[ \t]*\n", ignored) else "line"
+            return _refused(
+                seat,
+                OrderRefused(
+                    f"your message is ambiguous: its first {part} is the order "
+                    f"{replies.one_line_order(head)}, but the text after it names the order "
+                    f'{order} ("{line[:120]}"). Nothing was stored for this message; send '
+                    "again with only the order you mean.",
+                    code="order_ambiguous",
+                ),
+            )
+        try:
+            sealed = _submit_text(seat, head, expected_prompt, arrived_at)
+        except ApplicationError as head_exc:
+            # The rest is a sign-off: the reason about the order itself says more
+            # ("NAPOLEON is not in your hand") than about the line count.
+            return _refused(seat, head_exc)
+        paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
+        note = replies.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
+        fresh = _fresh(sealed, arrived_at)
+        sections = [replies.accepted_text(seat, sealed, fresh=fresh), note]
+        return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)
+    except ApplicationError as exc:
+        return _refused(seat, exc)
+    text = replies.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
+    return Outcome(Status.PROCESSED, "order_accepted", "", [text])
+
+
+def _fresh(sealed: Any, arrived_at: Any) -> bool:
+    """Whether this message stored the order (not a resend of the current one)."""
+    return arrived_at is None or sealed.submitted_at is None or sealed.submitted_at >= arrived_at
+
+
+def _submit_text(
+    seat: Seat, text: str, expected_prompt: int | None = None, arrived_at: Any = None
+):
+    from games.errors import DeadlinePassed
+    from games.services.orders import order_submit, sweep_soon
+
+    try:
+        with transaction.atomic():
+            return order_submit(
+                seat=seat,
+                text=text,
+                source="email",
+                expected_prompt=expected_prompt,
+                arrived_at=arrived_at,
+            )
+    except DeadlinePassed:
+        sweep_soon()  # this savepoint's rollback dropped the one order_submit asked for
+        raise
+
+
+def _refused(seat: Seat, exc, text: str = "") -> Outcome:
+    """A refusal; with ``text`` (what was read as the order) the lines read are shown when
+    there are several: a quote or signature the gateway did not recognise is then plain
+    to see, where "not 3 orders" alone puzzles a player who wrote one."""
+    sections = [replies.refused_text(seat, exc)]
+    read = replies.lines_read_text(text)
+    if read:
+        sections.append(read)
+    return Outcome(Status.REJECTED, exc.code[:32], exc.message, sections)
