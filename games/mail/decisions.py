@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games.mail import authresults, replies
+from games.mail import authresults, command_texts, replies, reply_texts
 from games.mail.heuristics import (
     _before_our_email,
     _cut,
@@ -103,39 +103,39 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     # The sender as the answers name it (None: no single address in the usual form).
     named = parsed.sender if parsed.sender_ok or not parsed.sender else None
     if getattr(game, "require_sender_match", False) and not sender_ok:
-        text = replies.sender_mismatch_text(sender=named)
+        text = reply_texts.sender_mismatch_text(sender=named)
         return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
     trusted = authserv_ids()
     if getattr(game, "require_sender_match", False) and trusted:
         verified, why = authresults.verdict(parsed.auth_results, parsed.sender, trusted)
         if not verified:
-            text = replies.sender_unverified_text(sender=parsed.sender, why=why)
+            text = reply_texts.sender_unverified_text(sender=parsed.sender, why=why)
             return Outcome(rejected, "sender_unverified", why[:200], [text])
     if str(getattr(seat, "status", "active")) != "active":
         return Outcome(
-            rejected, "seat_inactive", "seat is not active", [replies.inactive_text(seat)]
+            rejected, "seat_inactive", "seat is not active", [reply_texts.inactive_text(seat)]
         )
     if row.truncated and row.size <= max_bytes():
-        text = replies.too_many_parts_text(limit=max_parts())
+        text = reply_texts.too_many_parts_text(limit=max_parts())
         return Outcome(rejected, "too_large", "too many MIME parts", [text])
     if row.truncated:
-        text = replies.too_large_text(size=row.size, limit=max_bytes())
+        text = reply_texts.too_large_text(size=row.size, limit=max_bytes())
         return Outcome(rejected, "too_large", f"{row.size} bytes", [text])
     if str(game.status) in ("finished", "abandoned"):
         return _game_over(seat, parsed)
     if parsed.garbled:
-        return Outcome(rejected, "garbled", "unreadable body", [replies.garbled_text(seat)])
+        return Outcome(rejected, "garbled", "unreadable body", [reply_texts.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
-        text = replies.attachment_only_text(seat)
+        text = reply_texts.attachment_only_text(seat)
         return Outcome(rejected, "attachment_only", "no text part", [text])
     if not parsed.commands and not parsed.order_text:
         in_subject = _order_in_subject(seat, parsed.subject)
         if in_subject is not None:
             # Never taken as the order (nothing is guessed): the player is told where to
             # write it.
-            text = replies.order_in_subject_text(seat, in_subject)
+            text = reply_texts.order_in_subject_text(seat, in_subject)
             return Outcome(rejected, "order_in_subject", "order in the subject only", [text])
-        return Outcome(rejected, "empty", "no order or command", [replies.empty_text(seat)])
+        return Outcome(rejected, "empty", "no order or command", [reply_texts.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     signoff = ""
     if parsed.commands and parsed.order_text and _is_signoff(parsed.order_text, seat):
@@ -161,20 +161,20 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
             from games.services.seats import seat_email_every_prompt_set
 
             seat_email_every_prompt_set(seat=seat, every=command == "ALL")
-        outcome.sections.append(replies.command_text(seat, command))
+        outcome.sections.append(command_texts.command_text(seat, command))
     if signoff:
-        outcome.sections.append(replies.signoff_note(ignored=signoff.strip(), command=True))
+        outcome.sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
-        outcome.sections.append(replies.foreign_sender_text(sender=named))
+        outcome.sections.append(reply_texts.foreign_sender_text(sender=named))
     return outcome
 
 
 def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
     """A message for a finished or abandoned game: an order is refused; commands are
-    answered from what may be known once the game is over (``replies.game_over_text``:
+    answered from what may be known once the game is over (``command_texts.game_over_text``:
     a finished game's ranking and log, an abandoned game's page only)."""
-    sections = [replies.finished_text(seat.game, details=not parsed.commands)]
-    sections += [replies.game_over_text(seat, command) for command in parsed.commands]
+    sections = [command_texts.finished_text(seat.game, details=not parsed.commands)]
+    sections += [command_texts.game_over_text(seat, command) for command in parsed.commands]
     order_text = parsed.order_text
     if parsed.commands and order_text and _is_signoff(order_text, seat):
         order_text = ""  # "STATUS\n\nThanks,\nAnn"
@@ -211,7 +211,7 @@ def _submit(
         if lead:  # "Hi all,\nMy order:\nPLAY EXPAND": the order is what follows
             outcome = _submit(seat, rest, expected_prompt, arrived_at)
             if outcome.status == Status.PROCESSED:
-                outcome.sections.insert(1, replies.lead_in_note(ignored=lead))
+                outcome.sections.insert(1, reply_texts.lead_in_note(ignored=lead))
             return outcome
         head = signed_off_head(seat, text)
         if head is None:
@@ -252,7 +252,7 @@ def _submit(
                 seat,
                 OrderRefused(
                     f"your message is ambiguous: its first {part} is the order "
-                    f"{replies.one_line_order(head)}, but the text after it names the order "
+                    f"{reply_texts.one_line_order(head)}, but the text after it names the order "
                     f'{order} ("{line[:120]}"). Nothing was stored for this message; send '
                     "again with only the order you mean.",
                     code="order_ambiguous",
@@ -265,13 +265,13 @@ def _submit(
             # ("NAPOLEON is not in your hand") than about the line count.
             return _refused(seat, head_exc)
         paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
-        note = replies.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
+        note = reply_texts.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
         fresh = _fresh(sealed, arrived_at)
-        sections = [replies.accepted_text(seat, sealed, fresh=fresh), note]
+        sections = [reply_texts.accepted_text(seat, sealed, fresh=fresh), note]
         return Outcome(Status.PROCESSED, "order_accepted", "sign-off ignored", sections)
     except ApplicationError as exc:
         return _refused(seat, exc)
-    text = replies.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
+    text = reply_texts.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
     return Outcome(Status.PROCESSED, "order_accepted", "", [text])
 
 
@@ -304,8 +304,8 @@ def _refused(seat: Seat, exc, text: str = "") -> Outcome:
     """A refusal; with ``text`` (what was read as the order) the lines read are shown when
     there are several: a quote or signature the gateway did not recognise is then plain
     to see, where "not 3 orders" alone puzzles a player who wrote one."""
-    sections = [replies.refused_text(seat, exc)]
-    read = replies.lines_read_text(text)
+    sections = [reply_texts.refused_text(seat, exc)]
+    read = reply_texts.lines_read_text(text)
     if read:
         sections.append(read)
     return Outcome(Status.REJECTED, exc.code[:32], exc.message, sections)

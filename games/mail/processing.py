@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.mail import replies
+from games.mail import replies, reply_texts
 from games.mail.addresses import address_digest, redact_address, token_from_address
 from games.mail.decisions import Outcome, _decide_for_seat
 from games.mail.headers import (
@@ -308,7 +308,7 @@ def give_up(inbound_id: int) -> None:
                     seat=seat,
                     inbound=row,
                     parsed=parsed,
-                    sections=[replies.system_failure_text()],
+                    sections=[reply_texts.system_failure_text()],
                     key="gave-up",
                 )
         except Exception:  # noqa: BLE001 - the headers broke the answer: without them
@@ -317,7 +317,7 @@ def give_up(inbound_id: int) -> None:
                 seat=seat,
                 inbound=row,
                 parsed=ParsedMail(),
-                sections=[replies.system_failure_text()],
+                sections=[reply_texts.system_failure_text()],
                 key="gave-up",
             )
     logger.error(

@@ -280,7 +280,8 @@ def test_an_email_lists_each_hit_once_and_says_how_many_may_be_joined():
 
 
 def test_help_and_status_by_email_list_the_hits_the_same_way():
-    from games.mail.replies import legal_orders_text, status_text
+    from games.mail.command_texts import status_text
+    from games.mail.reply_texts import legal_orders_text
 
     game = exterminate_game()
     seat = game.seats.get(name="ann")

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from engine.sixbyfive_shapes import canonical, to_json
-from games.mail.replies import status_text
+from games.mail.command_texts import status_text
 from games.models import LogEntry, OutboxMessage
 from games.services.games import game_create_seated
 from games.services.orders import order_submit

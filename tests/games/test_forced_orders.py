@@ -13,7 +13,7 @@ from django.urls import reverse
 import engine
 from engine.audit import order_commitment
 from engine.base import events_for
-from games.mail.replies import show_text, status_text
+from games.mail.command_texts import show_text, status_text
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder
 from games.selectors import current_state
 from tests.games.web_support import (

@@ -126,7 +126,7 @@ def test_the_page_warns_before_and_says_after(client) -> None:
     assert "<h2>Final result</h2>" in result
     assert f"<li>1. {bob.name}</li>" in result
     assert f'<li>2. {ann.name} <span class="muted small">(resigned)</span></li>' in result
-    from games.mail.replies import game_over_text
+    from games.mail.command_texts import game_over_text
 
     bob = type(bob).objects.select_related("game").get(pk=bob.pk)  # as the gateway loads it
     assert game_over_text(bob, "STATUS") == (

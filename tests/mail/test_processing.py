@@ -654,7 +654,7 @@ def test_the_deadline_sweep_reads_mail_whose_first_reading_failed(table, attempt
 def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
     """Regression (new-player walk): the email said "Understood as: kind: place; colour:
     RED; hex: -1,0" and "(turn, round 9)" where the page says "PLACE RED 4,-1", turn 9."""
-    from games.mail.replies import accepted_text
+    from games.mail.reply_texts import accepted_text
     from games.services.orders import order_submit
     from tests.games.test_6x5_hex_picker import blue_line_game
 
@@ -670,7 +670,7 @@ def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
 def test_a_reading_of_two_lines_stays_one_block(db) -> None:
     """An email-only player: "Understood as: CHANGE 1" was followed by "PLACE YELLOW 0,-1"
     at the start of the next line, as if it were something else."""
-    from games.mail.replies import accepted_text
+    from games.mail.reply_texts import accepted_text
     from games.services.orders import order_submit
     from tests.games.test_6x5_hex_picker import played_game
 
@@ -705,7 +705,7 @@ def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
 def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
     """Regression (email-only walk): the confirmation of the order that completed a
     prompt said "Until the deadline you may replace it" though it was resolving."""
-    from games.mail.replies import accepted_text
+    from games.mail.reply_texts import accepted_text
     from games.services.orders import order_submit
     from tests.games.test_6x5_hex_picker import blue_line_game
 

@@ -1,0 +1,309 @@
+"""The texts of answers to inbound mail about an order or a message: the legal orders
+now, an order taken or refused, the sign-off and lead-in notes, a message that cannot be
+read, is too large, or did not come from the seat holder's address, an internal error.
+
+Secrecy: every text here is built from what the seat may know (its legal orders, its own
+order and receipt, ``games.selectors.seat_view``); a refusal carries the engine's reason,
+which never names another seat's order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.mail.addresses import shown_address
+from games.presentation import order_reading, prompt_stage
+
+MAX_IGNORED_SHOWN = 10  # lines of an ignored sign-off quoted back
+
+
+def _when(value: datetime | None) -> str:
+    """A moment in the reader's time zone (the gateway answers in the seat player's)."""
+    if value is None:
+        return "none"
+    from games.presentation import local_time
+
+    return local_time(value)
+
+
+def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
+    """The legal orders of the seat now, or why there are none."""
+    from games.email_text import email_legal_lines
+    from games.selectors import current_order, current_prompt, legal_orders
+
+    orders = legal_orders(seat=seat)
+    if not orders:
+        return "You are not asked for an order right now."
+    # Which prompt, by when, and whether an order is already in: a reply needs no other mail.
+    prompt = current_prompt(game=seat.game)
+    context = []
+    if prompt is not None:
+        stage = prompt_stage(ruleset=seat.game.ruleset, round_number=prompt.round,
+                             phase=prompt.phase)  # fmt: skip
+        sealed = current_order(seat=seat)
+        context.append(
+            f"Prompt {prompt.number} ({stage})"
+            + (f", deadline {_when(prompt.deadline)}" if prompt.deadline else "")
+            + ((f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
+                else "; no order from you yet.") if say_order else ".")  # fmt: skip
+        )
+    listed = email_legal_lines(seat.game.ruleset, orders, None, seat.name)
+    lines = [*context, "Legal orders now:", *(f"    {line}" for line in listed)]
+    return "\n".join(lines)
+
+
+def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
+    """Confirmation of an accepted order: as understood, its receipt and the deadline;
+    with ``fresh`` (the message stored it, not a resend of the current order) the order
+    it replaced, if any."""
+    from games.selectors import current_prompt, legal_orders
+
+    prompt = sealed.prompt
+    game = seat.game
+    stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
+    lines = [
+        f"Order received for prompt {prompt.number} ({stage}):",
+        "",
+        *[f"    {line}" for line in sealed.text.strip().splitlines()],
+        "",
+    ]
+    # As the game page's receipt says it: the legal order the text is, when it was written
+    # otherwise (lower case, "#" notes), else how the engine read it.
+    now = current_prompt(game=game)
+    legal = legal_orders(seat=seat) if now is not None and now.pk == prompt.pk else []
+    reading = order_reading(text=sealed.text, legal_orders=legal, parsed=sealed.parsed,
+                            ruleset=game.ruleset)  # fmt: skip
+    if reading:
+        # A reading of several lines (6x5's "CHANGE 2" then its action) stays one block.
+        first, *rest = reading.splitlines() or [reading]
+        lines += [f"Understood as: {first}", *(f"               {line}" for line in rest)]
+    lines += [
+        f"Receipt (SHA-256 commitment): {sealed.commitment}",
+        f"Submitted: {_when(sealed.submitted_at)}",
+        f"Deadline: {_when(prompt.deadline)}",
+    ]
+    from games.models import SealedOrder
+    from games.services.deadlines import enforce_due_at
+
+    closes = enforce_due_at(game=seat.game, prompt=prompt)
+    if closes is not None and closes != prompt.deadline:
+        lines.append(f"Orders are taken until {_when(closes)} (the grace period).")
+    earlier = (
+        SealedOrder.objects.filter(replaced_by=sealed).only("text").first() if fresh else None
+    )
+    if earlier is not None:
+        lines.append(f"It replaces your earlier order: {_one_line(earlier.text)}")
+    from games.models import Prompt
+
+    now = Prompt.objects.filter(pk=prompt.pk).values("status", "ready_at", "resolve_after").first()
+    if now and (now["status"] != Prompt.Status.OPEN or now["ready_at"] is not None):
+        # Complete: no deadline to wait for (the promise of a replacement would be empty).
+        delayed = seat.game.early_resolution_delay_seconds > 0
+        if now["status"] != Prompt.Status.OPEN:
+            last = "The prompt has resolved, with this order."
+        elif delayed and now["resolve_after"] is not None:
+            last = (f"Every order is in: the prompt resolves at {_when(now['resolve_after'])}; "
+                    "until then you may still replace it.")  # fmt: skip
+        else:
+            last = "Every order is in: the prompt resolves now, with this order."
+    else:
+        last = "Until the deadline you may replace it by sending another order; the last one counts."
+    lines += ["", last]
+    return "\n".join(lines)
+
+
+def standing_order_text(seat: Any) -> str:
+    """What a refusal leaves in force: the seat's current order for the open prompt, or
+    that it has none yet (empty when the seat is not asked now)."""
+    from games.selectors import current_order, current_prompt
+
+    prompt = current_prompt(game=seat.game)
+    if prompt is None or seat.name not in (prompt.pending or []):
+        return ""
+    order = current_order(seat=seat)
+    if order is None:
+        return f"You have no order for prompt {prompt.number} yet."
+    return (
+        f"Your order for prompt {prompt.number} stays as it was: "
+        f"{_one_line(order.text)} (receipt {order.commitment[:16]}...)."
+    )
+
+
+def _one_line(text: str) -> str:
+    """An order (one or more lines) quoted on one line."""
+    return " / ".join(text.strip().splitlines())
+
+
+one_line_order = _one_line
+
+
+def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False) -> str:
+    """Said with an order read from a message's first paragraph (or, with ``paragraph``
+    false, its first line) only; with ``command``, beside a command and no order."""
+    shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
+    if command:
+        head = ["The rest of your message was taken for a sign-off, not an order, and ignored:"]
+    elif paragraph:
+        head = [
+            "Only the first paragraph was read as your order; what followed the blank line",
+            "was taken for a sign-off and ignored:",
+        ]
+    else:
+        head = [
+            "Only the first line was read as your order; the lines after it were taken for",
+            "a sign-off and ignored:",
+        ]
+    return "\n".join([*head, "", *shown])
+
+
+def lead_in_note(*, ignored: str) -> str:
+    """Said with an order read below a greeting or a lead-in ("Changed my mind:")."""
+    shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
+    head = "The lines above your order were taken for a greeting, not an order, and ignored:"
+    return "\n".join([head, "", *shown])
+
+
+def refused_text(seat: Any, exc: Any) -> str:
+    """A refused order: the exact reason, what still stands, and what is allowed now."""
+    parts = [f"Your order was NOT accepted: {exc.message}"]
+    standing = standing_order_text(seat)
+    if standing:
+        parts.append(standing)
+    if getattr(exc, "code", "") == "deadline_passed":
+        return "\n\n".join(parts)  # nothing to send any more for that prompt
+    # The order in force was just said (standing): not twice ("You have no order for
+    # prompt 1 yet." then "...; no order from you yet.").
+    legal = legal_orders_text(seat, say_order=not standing)
+    if not ("not asked for an order" in exc.message and legal.startswith("You are not asked")):
+        parts.append(legal)
+    return "\n\n".join(parts)
+
+
+LINES_SHOWN = 8
+
+
+def lines_read_text(text: str) -> str:
+    """The lines of a refused message that were read as its order, when there are
+    several ("" otherwise): what to remove (or mark as a note with "#") to send one."""
+    from engine.base import order_lines
+
+    lines = order_lines(text or "")  # as the engine counts them
+    if len(lines) < 2:
+        return ""
+    shown = [f"  | {_one_line(ln)[:120]}" for ln in lines[:LINES_SHOWN]]
+    if len(lines) > LINES_SHOWN:
+        shown.append(f"  | ... ({len(lines) - LINES_SHOWN} more)")
+    return (
+        f"These {len(lines)} lines of your message were read as the order (quoted text and "
+        "signatures are left out when they are recognised):\n" + "\n".join(shown) + "\n"
+        "Send the order alone at the top of the message; start other lines with # to keep "
+        "them as notes."
+    )
+
+
+def _sender_words(sender: str | None) -> str:
+    """How an answer names the sender of a message: a plain address as written, others
+    reduced (``shown_address``); None: a From: line with several addresses or not in the
+    usual form, which is never taken for the player's own."""
+    if sender is None:
+        return "an unclear sender (its From: line names several addresses, or one not in the usual form)"
+    return shown_address(sender) or "an unknown sender"
+
+
+def foreign_sender_text(*, sender: str | None) -> str:
+    """To the seat holder: an accepted message came from another address than theirs."""
+    return (
+        f"Note: this message came from {_sender_words(sender)}, which is not your "
+        "account address. If that was not you, someone has your seat's private address: "
+        "use New private address on the game's page (the old one stops working at once)."
+    )
+
+
+def empty_text(seat: Any) -> str:
+    """An answer to a message with no order and no command."""
+    return (
+        "Your message did not contain an order or a command (quoted text and signatures "
+        f"are ignored).\n\n{legal_orders_text(seat)}"
+    )
+
+
+def order_in_subject_text(seat: Any, order: str) -> str:
+    """An answer to a message with an empty body whose Subject reads as an order."""
+    return (
+        f"Your message had no order in its body, but its subject reads as one "
+        f"({_one_line(order)[:120]}). Orders are read from the body only, so nothing was "
+        "stored: write the order in the body, not the subject, and send it again.\n\n"
+        f"{legal_orders_text(seat)}"
+    )
+
+
+def garbled_text(seat: Any) -> str:
+    """An answer to a message whose body could not be read as text."""
+    return (
+        "Your message could not be read as text (unknown encoding or binary data). "
+        "Please send the order as plain text in the body of the message.\n\n"
+        f"{legal_orders_text(seat)}"
+    )
+
+
+def attachment_only_text(seat: Any) -> str:
+    """An answer to a message that has attachments but no text."""
+    return (
+        "Your message had attachments but no text. Attachments are not read: write the "
+        f"order in the body of the message.\n\n{legal_orders_text(seat)}"
+    )
+
+
+def too_large_text(*, size: int, limit: int) -> str:
+    """An answer to an oversize message (it was not read)."""
+    return (
+        f"Your message was {size:,} bytes, more than the {limit:,} bytes this address "
+        "accepts, so it was not read. Send the order as plain text, without attachments "
+        "and without quoting long messages."
+    )
+
+
+def too_many_parts_text(*, limit: int) -> str:
+    """An answer to a message of too many MIME parts (it was not read)."""
+    return (
+        f"Your message has more than {limit:,} parts (attachments, inline images, "
+        "alternatives), more than this address reads, so it was not read. Send the order "
+        "as plain text, without attachments."
+    )
+
+
+def inactive_text(seat: Any) -> str:
+    """An answer to a message for a seat that resigned or was handed over."""
+    return f"Your seat is {seat.status}: orders from this address are no longer accepted."
+
+
+def sender_mismatch_text(*, sender: str | None) -> str:
+    """To the seat holder: a message for the seat came from another address."""
+    return (
+        f"A message for your seat came from {_sender_words(sender)}, which is not "
+        "your account address, and this game only accepts orders sent from your account "
+        "address. It was ignored. If it was you, send it again from your account address."
+    )
+
+
+def sender_unverified_text(*, sender: str, why: str) -> str:
+    """To the seat holder: a message for the seat said it came from their address, but
+    the receiving mail server could not confirm it."""
+    return (
+        f"A message for your seat said it came from {shown_address(sender)}, your account "
+        "address, but "
+        f"our mail server could not confirm that ({why}). This game only accepts orders "
+        "that provably come from your account address, so it was ignored. If it was you, "
+        "your email provider may not sign its mail: send your order on the game's page "
+        "instead, or ask the organizer about it."
+    )
+
+
+def system_failure_text() -> str:
+    """After the last retry: the message is kept, nothing was lost on the player's side."""
+    return (
+        "Your message could not be processed because of an internal error. It has been "
+        "kept and an administrator can look at it. Please check your order with SHOW "
+        "(or on the web page) and send it again if needed."
+    )
