@@ -45,6 +45,13 @@ _AUTO_SUBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 
+#: One reply or forward prefix at the start of a Subject, in the languages mail programs
+#: write them ("Re:", "Re[2]:", "AW:", "SV:", "VS:", "Antw:", "Réf:", "Ref:", "Fwd:",
+#: "Fw:", "WG:", "TR:", "RV:", "Enc:", "Odp:", "Přep:"): the answers' subjects and the
+#: order-in-the-subject hint both take them away with this one pattern.
+REPLY_PREFIX_RE = re.compile(
+    r"^\s*(re|aw|sv|vs|antw|réf|ref|fwd?|wg|tr|rv|enc|odp|přep)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE
+)
 _DKIM_RE = re.compile(r"\bdkim\s*=\s*([a-z]+)", re.IGNORECASE)
 
 

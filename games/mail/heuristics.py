@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from games.mail.headers import REPLY_PREFIX_RE
+
 if TYPE_CHECKING:
     from games.models import Seat
 
-_SUBJECT_PREFIX_RE = re.compile(
-    r"^\s*(re|aw|sv|vs|antw|réf|ref|fwd?|wg|tr|rv|enc|odp|přep)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE
-)
 _SUBJECT_END_PUNCT_RE = re.compile(r"[\s.!]+$")
 
 
@@ -35,7 +34,7 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
     for _ in range(20):  # "Re: [League 7] Fwd: ..." (bounded)
         before = text
-        text = _SUBJECT_PREFIX_RE.sub("", text, count=1)
+        text = REPLY_PREFIX_RE.sub("", text, count=1)
         found = title.match(text)
         if found:
             text = text[found.end() :]

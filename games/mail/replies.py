@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.mail.addresses import redact_address
-from games.mail.headers import thread_ids
+from games.mail.headers import REPLY_PREFIX_RE, thread_ids
 from games.mail.parsing import REPLY_MARKER, ParsedMail
 
 logger = logging.getLogger("games.mail")
@@ -48,9 +48,8 @@ def _subject(parsed: ParsedMail, seat: Any) -> str:
     if not subject:
         return f"Re: {seat.game.title}"[:200]
     # Every reply or forward prefix goes ("Re: Re[2]: AW: Fwd: ..."), then one "Re:".
-    prefix = re.compile(r"(re|aw|sv|antw|réf|fwd?|wg|tr)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
-    while prefix.match(subject):
-        subject = prefix.sub("", subject, count=1)
+    while REPLY_PREFIX_RE.match(subject):
+        subject = REPLY_PREFIX_RE.sub("", subject, count=1)
     title = seat.game.title
     if subject and title.lower() not in subject.lower() and not re.search(r"\[[^\]]+\]", subject):
         # A message written from scratch ("PASS"): the answer names its game, as every

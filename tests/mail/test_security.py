@@ -199,6 +199,10 @@ def test_every_mail_asks_autoresponders_not_to_answer(mailoutbox) -> None:
         ("re:League 7", "Re: League 7"),
         ("League 7", "Re: League 7"),
         ("Re[2]: Fwd: Re: League 7", "Re: League 7"),
+        # Spanish, Portuguese, Finnish, Polish and Czech mail programs' prefixes: the
+        # order-in-the-subject hint took them away already, the answer's subject kept them.
+        ("RV: Enc: League 7: your turn", "Re: League 7: your turn"),
+        ("VS: Odp: Přep: Ref: League 7", "Re: League 7"),
         ("Re:", "Re: League 7"),
         ("PASS", "Re: [League 7] PASS"),  # written from scratch: the game is named
         ("Re: [league 7] Your order: draft", "Re: [league 7] Your order: draft"),
