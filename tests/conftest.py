@@ -440,6 +440,9 @@ def phone_page(_chromium) -> Iterator[object]:
     """A fresh page in a phone's browser (``PHONE``), in a context of its own."""
     context = _chromium.new_context(**PHONE)  # type: ignore[attr-defined]
     context.set_default_timeout(10_000)
+    # A page load may wait longer: the API docs' 1.5 MB of Swagger UI took over 10 s
+    # from the test server while the machine ran two test processes and helpers.
+    context.set_default_navigation_timeout(30_000)
     try:
         yield context.new_page()
     finally:
@@ -454,6 +457,9 @@ def browser_page(_chromium) -> Iterator[object]:
     """
     context = _chromium.new_context()  # type: ignore[attr-defined]
     context.set_default_timeout(10_000)
+    # A page load may wait longer: the API docs' 1.5 MB of Swagger UI took over 10 s
+    # from the test server while the machine ran two test processes and helpers.
+    context.set_default_navigation_timeout(30_000)
     page = context.new_page()
     try:
         yield page

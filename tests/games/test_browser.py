@@ -254,12 +254,18 @@ def _three_seat_game():
 
 
 def _resolve_first_prompt(seats) -> None:
+    """The three orders and the resolution in one transaction: a page polling meanwhile
+    sees prompt 2 open, never an order sealed first (on a loaded machine a poll fell
+    between them, and the page said "your order changed")."""
+    from django.db import transaction
+
     from games.services.orders import order_submit
     from games.services.resolution import prompt_resolve
 
-    for name in ("ann", "bob", "cat"):
-        order_submit(seat=seats[name], text="PLAY EXPLORE", source="web")
-    assert prompt_resolve(game_id=seats["ann"].game_id, prompt_number=1)
+    with transaction.atomic():
+        for name in ("ann", "bob", "cat"):
+            order_submit(seat=seats[name], text="PLAY EXPLORE", source="web")
+        assert prompt_resolve(game_id=seats["ann"].game_id, prompt_number=1)
 
 
 def test_the_players_own_order_from_another_device_reloads_the_page_where_it_was(

@@ -338,9 +338,12 @@ def test_unparseable_headers_over_smtp_are_stored_and_answered(table, smtpd) -> 
 
 
 def timed(fn):
-    start = time.monotonic()
+    """``fn()`` and the CPU seconds this process spent on it: a quadratic reading shows
+    as minutes of CPU, while the wall clock also counts the other test processes and
+    services sharing the machine (a loaded CI machine read 10.7 s for 2.5 s of work)."""
+    start = time.process_time()
     result = fn()
-    return result, time.monotonic() - start
+    return result, time.process_time() - start
 
 
 def test_forty_thousand_unclosed_blockquotes_are_read_quickly(table) -> None:
