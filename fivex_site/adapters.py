@@ -59,7 +59,8 @@ class AccountAdapter(DefaultAccountAdapter):
         from the web request: a mail server that is slow or away held the request (and a
         web worker) up to the mail timeout, or made sign-up a 500 with the account half
         made. Its text is dropped once sent (it holds a one-time link)."""
-        from games.services.outbox import ACCOUNT_KIND, AUTOMATIC_HEADERS, outbox_enqueue
+        from games.services.outbox import outbox_enqueue
+        from games.services.outbox_sending import ACCOUNT_KIND, AUTOMATIC_HEADERS
 
         html = next(
             (content for content, kind in getattr(msg, "alternatives", []) if kind == "text/html"), ""
@@ -114,7 +115,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def render_mail(self, template_prefix, email, context, headers=None):  # noqa: ANN001, ANN201
         """allauth's emails (sign-up confirmation, password reset) are sent by a machine
         like every other mail of the site: autoresponders are asked not to answer."""
-        from games.services.outbox import AUTOMATIC_HEADERS
+        from games.services.outbox_sending import AUTOMATIC_HEADERS
 
         msg = super().render_mail(template_prefix, email, context, headers=headers)
         for name, value in AUTOMATIC_HEADERS.items():

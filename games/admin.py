@@ -307,7 +307,7 @@ class OutboxMessageAdmin(DeletableWhenDone):
     def send_again(self, request, queryset):  # noqa: ANN001, ANN201
         """Failed emails (the mail server was away for days, a setting was wrong) go back to
         the queue: the minute's sweep sends them. Others are left as they are."""
-        from games.services.outbox import outbox_requeue_failed
+        from games.services.outbox_sending import outbox_requeue_failed
 
         count = outbox_requeue_failed(ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"{count} failed email{'s' if count != 1 else ''} queued again.")

@@ -15,7 +15,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games.errors import GameBusy
-from games.services import deadlines, outbox, resolution, retention
+from games.services import deadlines, outbox_sending, resolution, retention
 
 logger = logging.getLogger(__name__)
 
@@ -65,11 +65,11 @@ def send_reminders() -> int:
 @shared_task(bind=True, acks_late=True, max_retries=None)
 def send_outbox_message(self, message_id: int) -> str:  # noqa: ANN001 - celery's bound task
     """Send one outbox message; a temporary failure schedules another attempt."""
-    status, retry_in = outbox.outbox_send(message_id=message_id)
+    status, retry_in = outbox_sending.outbox_send(message_id=message_id)
     if status == "retrying":
         send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
     elif status == "sent":
-        outbox.outbox_wake_retries()
+        outbox_sending.outbox_wake_retries()
     return status
 
 
@@ -79,13 +79,13 @@ def send_outbox_batch(message_ids: list[int]) -> int:
     one resolution); one that fails temporarily gets its own retry task, and the rest of
     the batch is left to the sweep. Returns how many were sent."""
     sent = 0
-    results = outbox.outbox_send_many(message_ids=message_ids)
+    results = outbox_sending.outbox_send_many(message_ids=message_ids)
     for message_id, (status, retry_in) in zip(message_ids, results, strict=True):
         if status == "retrying":
             send_outbox_message.apply_async((message_id,), countdown=max(1, int(retry_in)))
         sent += status == "sent"
     if sent:
-        outbox.outbox_wake_retries()
+        outbox_sending.outbox_wake_retries()
     return sent
 
 
@@ -93,7 +93,7 @@ def send_outbox_batch(message_ids: list[int]) -> int:
 def send_outbox() -> int:
     """Beat sweep: (re)send messages that are due (retries, lost tasks), a bounded number
     a run, in batches sharing a mail connection."""
-    due = outbox.outbox_due()
+    due = outbox_sending.outbox_due()
     for start in range(0, len(due), OUTBOX_BATCH):
         send_outbox_batch.delay(due[start : start + OUTBOX_BATCH])
     return len(due)

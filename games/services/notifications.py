@@ -1,7 +1,7 @@
 """The game emails: every email to a seat is built from the engine's per-seat view and
 the events that seat may see (``engine.events_for``), and carries the seat's reply address
-as Reply-To; queued in the outbox (``games.services.outbox``), which sends them. How an
-email writes the view and the legal orders is games.email_text; the emails of a seat
+as Reply-To; queued in the outbox (``games.services.outbox``), which sends them
+(``games.services.outbox_sending``). How an email writes the view and the legal orders is games.email_text; the emails of a seat
 changing hands are games.services.handover_notices.
 """
 

@@ -10,7 +10,7 @@ from django.core import mail
 
 from games.models import Game, OutboxMessage
 from games.services.games import game_create, game_join
-from games.services.outbox import outbox_send
+from games.services.outbox_sending import outbox_send
 from tests.games.web_support import make_user, token_client
 
 pytestmark = pytest.mark.django_db

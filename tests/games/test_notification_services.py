@@ -12,11 +12,11 @@ import pytest
 from django.utils import timezone
 
 from games.models import OutboxMessage
-from games.services.outbox import (
+from games.services.outbox import outbox_enqueue
+from games.services.outbox_sending import (
     MAX_ATTEMPTS,
     classify_smtp_error,
     outbox_due,
-    outbox_enqueue,
     outbox_send,
     outbox_send_many,
 )
@@ -182,7 +182,7 @@ def test_a_batch_writes_the_rows_sending_one_by_one_writes(scripted_smtp, monkey
     # Guards the batch's one-statement claim (outbox_send_many): sent, retried and
     # failed messages, queued or retrying, end up exactly as outbox_send leaves them,
     # including the untouched next attempt of a retrying message that fails for good.
-    from games.services import outbox
+    from games.services import outbox_sending
 
     now = timezone.now()
     cases = [  # (attempts so far, reply)
@@ -216,9 +216,9 @@ def test_a_batch_writes_the_rows_sending_one_by_one_writes(scripted_smtp, monkey
     expected = [outbox_send(message_id=i, now=now) for i in one_by_one]
     scripted_smtp.replies = [reply for _attempts, reply in cases]
     fallbacks: list[int] = []
-    real = outbox.outbox_send
+    real = outbox_sending.outbox_send
     monkeypatch.setattr(
-        outbox, "outbox_send", lambda **kw: fallbacks.append(kw) or real(**kw)
+        outbox_sending, "outbox_send", lambda **kw: fallbacks.append(kw) or real(**kw)
     )
     assert outbox_send_many(message_ids=batch, now=now) == expected
     assert fallbacks == []  # every message was claimed by the batch itself
@@ -250,11 +250,11 @@ def test_a_batch_leaves_a_message_changed_since_it_was_read_to_outbox_send(
     # Guards the claim's condition: a row that changed between the batch's read and its
     # claim (another worker sent it, or tried it and it is due again) is neither sent
     # twice nor written from the stale read.
-    from games.services import outbox
+    from games.services import outbox_sending
 
     elsewhere = outbox_enqueue(to="a@example.com", subject="s", body="b", kind="test")
     retried = outbox_enqueue(to="b@example.com", subject="s", body="b", kind="test")
-    real = outbox._outbox_states
+    real = outbox_sending._outbox_states
 
     def read_then_changed(ids):
         states = real(ids)
@@ -267,7 +267,7 @@ def test_a_batch_leaves_a_message_changed_since_it_was_read_to_outbox_send(
         )
         return states
 
-    monkeypatch.setattr(outbox, "_outbox_states", read_then_changed)
+    monkeypatch.setattr(outbox_sending, "_outbox_states", read_then_changed)
     results = outbox_send_many(message_ids=[elsewhere.pk, retried.pk])
     assert [s for s, _ in results] == ["skipped", "sent"]
     assert len(scripted_smtp.accepted) == 1
@@ -491,7 +491,7 @@ def test_a_turn_email_says_at_its_top_whether_to_act_and_links_the_game(
 def test_a_mail_outage_is_retried_for_about_two_days_with_a_capped_back_off() -> None:
     """From a failure-mode audit: five attempts over 7.5 minutes; a longer mail outage
     lost every email of its games for good."""
-    from games.services.outbox import MAX_BACKOFF_SECONDS, _failure
+    from games.services.outbox_sending import MAX_BACKOFF_SECONDS, _failure
 
     now = timezone.now()
     down = ConnectionRefusedError(111, "Connection refused")
@@ -507,7 +507,7 @@ def test_a_mail_outage_is_retried_for_about_two_days_with_a_capped_back_off() ->
 
 
 def test_an_email_that_goes_out_wakes_the_ones_waiting_to_be_retried(scripted_smtp) -> None:
-    from games.services.outbox import outbox_wake_retries
+    from games.services.outbox_sending import outbox_wake_retries
     from games.tasks import send_outbox_message
 
     now = timezone.now()
@@ -585,7 +585,7 @@ def test_every_attempt_at_an_email_carries_the_same_message_id(scripted_smtp) ->
 
 def test_the_server_refusing_our_login_is_retried_and_marked_the_servers(settings) -> None:
     """From a review: a rotated SMTP password failed every email for good at once."""
-    from games.services.outbox import SERVER_SIDE, _failure
+    from games.services.outbox_sending import SERVER_SIDE, _failure
 
     refused = smtplib.SMTPAuthenticationError(535, b"5.7.8 Authentication credentials invalid")
     assert classify_smtp_error(refused) == "temporary"

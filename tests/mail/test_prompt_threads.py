@@ -13,7 +13,8 @@ from games.mail.processing import process_message
 from games.models import OutboxMessage, Prompt, SealedOrder
 from games.services import notifications
 from games.services.orders import order_submit
-from games.services.outbox import outbox_send, prompt_answered
+from games.services.outbox import prompt_answered
+from games.services.outbox_sending import outbox_send
 from games.services.resolution import prompt_resolve
 
 pytestmark = pytest.mark.django_db

@@ -177,7 +177,7 @@ def test_a_refusal_never_reveals_another_seats_order(table) -> None:
 
 def test_every_mail_asks_autoresponders_not_to_answer(mailoutbox) -> None:
     from games.models import OutboxMessage
-    from games.services.outbox import _deliver
+    from games.services.outbox_sending import _deliver
 
     _deliver(OutboxMessage(to="ann@example.com", subject="Your turn", body="PLAY?", headers={}))
     _deliver(

@@ -16,7 +16,7 @@ from django.db import OperationalError
 from games.mail.models import InboundMail
 from games.mail.tasks import process_inbound_mail
 from games.models import OutboxMessage, SealedOrder
-from games.services.outbox import outbox_send
+from games.services.outbox_sending import outbox_send
 from tests.conftest import _free_port, database_url_for_worker
 from tests.mail.conftest import eml
 

@@ -65,7 +65,7 @@ def test_sign_up_while_the_mail_server_is_away_queues_the_email(client, settings
     import socket
 
     from games.models import OutboxMessage
-    from games.services.outbox import outbox_send
+    from games.services.outbox_sending import outbox_send
 
     settings.FIVEX_BASE_URL = "https://fivex.example.org"
     with socket.socket() as closed:
@@ -383,7 +383,7 @@ def test_sign_up_while_a_mail_providers_api_refuses_queues_the_email_too(client,
     """Code review: only SMTP and socket errors were caught; an email provider's API
     error (anymail) still made sign-up a 500 with the account half made."""
     from games.models import OutboxMessage
-    from games.services.outbox import outbox_send
+    from games.services.outbox_sending import outbox_send
 
     settings.MAILERS = {"default": {"BACKEND": "tests.site.test_accounts.RefusingBackend"}}
     assert sign_up(client).status_code == 302
@@ -415,7 +415,8 @@ def test_an_account_email_sent_by_the_sweep_keeps_no_link_and_a_game_email_keeps
     """The beat's sweep sends waiting emails in batches (``outbox_send_many``, one claim
     statement each): an account email's reset link is dropped there too."""
     from games.models import OutboxMessage
-    from games.services.outbox import outbox_enqueue, outbox_send_many
+    from games.services.outbox import outbox_enqueue
+    from games.services.outbox_sending import outbox_send_many
 
     get_user_model().objects.create_user("lin", "lin@example.com", PASSWORD)
     client.post("/accounts/password/reset/", {"email": "lin@example.com"})

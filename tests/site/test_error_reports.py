@@ -50,7 +50,7 @@ def test_a_bug_is_reported_through_the_outbox_without_the_order(admins, monkeypa
     assert "bluffing" not in report.body and "PLAY EXPLORE" not in report.body
     assert "********" in report.body  # the values are there, hidden
     # Sent by a worker, from SERVER_EMAIL as Django's own reports are.
-    from games.services.outbox import outbox_send
+    from games.services.outbox_sending import outbox_send
 
     settings_server = "errors@example.org"
     from django.test import override_settings
