@@ -20,7 +20,7 @@ from games.models import Game, Prompt, SealedOrder, Seat, SeatOffer
 from games.presentation import local_time
 from games.services.audit import log_append
 from games.services.locking import lock_game
-from games.services.organizer import (
+from games.services.organizer_common import (
     _check_organizer,
     _day_cap_reached,
     acting,

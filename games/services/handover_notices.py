@@ -27,7 +27,7 @@ from games.services.outbox import outbox_enqueue
 
 
 def notify_seat_released(*, game: Game, seat: Seat, who: str = "the organizer") -> None:
-    """Tell a player whose seat the organizer (``who``, as ``organizer.who_acted`` says
+    """Tell a player whose seat the organizer (``who``, as ``organizer_common.who_acted`` says
     it) handed to someone else (no reply address: the seat's old one stops working)."""
     if not mailable(seat.user):
         return

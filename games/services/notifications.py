@@ -319,7 +319,7 @@ def notify_reminder(
     by: str = "the organizer",
 ) -> None:
     """Remind one seat that its order is still missing (``by_organizer``: the organizer
-    asked for it now, or ``by`` as ``organizer.who_acted`` says who did; once per prompt
+    asked for it now, or ``by`` as ``organizer_common.who_acted`` says who did; once per prompt
     and seat, apart from the automatic one).
     ``orders_in``: how many of the orders the prompt wants are in, said to the player
     (public: the game page shows who has ordered)."""

@@ -1,5 +1,6 @@
 """Organizer tools: extend a deadline, remind, pause and resume, end a game (handing a
-seat to another player: ``games.services.handover``).
+seat to another player: ``games.services.handover``; what the tools share, who may use
+them and who acted: ``games.services.organizer_common``).
 
 Each action is checked (organizer only, right game status, capped where it can be
 abused), logged in the game's audit log and announced to the seats.
@@ -19,12 +20,22 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.errors import GameStateError, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
 from games.presentation import and_list, local_time
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours, reminders_reset
 from games.services.locking import lock_game
+from games.services.organizer_common import (
+    _check_organizer,
+    _clean_reason,
+    _day_cap_reached,
+    _open_prompt,
+    _reason_said,
+    acting,
+    log_count,
+    who_acted,
+)
 from games.services.queueing import enqueue_game_over_tasks
 
 MAX_EXTENSION_HOURS = 24 * 14
@@ -40,54 +51,6 @@ PAUSES_CAPPED = "pauses_capped"
 # in it: without a limit, pausing and resuming in a loop mailed them as often as an
 # organizer liked (a security audit; seat offers have limits of their own, handover.py).
 PAUSES_PER_DAY = 4
-
-
-def _check_organizer(game: Game, by: Any, *, changes: bool = True) -> None:
-    """The game's organizer, or staff (site administrators stand in for any organizer);
-    for a tool that ``changes`` the game (every tool but the reminders), not an organizer
-    who plays in a tournament's game (``selectors.may_change_game``)."""
-    from games.selectors import PLAYS_AT_THE_TABLE, may_change_game, may_organize
-
-    if not may_organize(game=game, user=by):
-        raise PermissionDenied("Only the organizer of this game can do that.")
-    if changes and not may_change_game(game=game, user=by):
-        raise PermissionDenied(PLAYS_AT_THE_TABLE)
-
-
-def _open_prompt(game: Game) -> Prompt:
-    from games.services.resolution import open_prompt_locked
-
-    prompt = open_prompt_locked(game=game)
-    if prompt is None:
-        raise GameStateError("No prompt is open.")
-    return prompt
-
-
-def _clean_reason(reason: str) -> str:
-    return (reason or "").strip()[:500]
-
-
-def acting(*, game: Game, by: Any) -> dict[str, str]:
-    """Who did an organizer action, for its log entry: ``{"by": name, "as": "organizer"
-    | "staff"}`` (site administrators may act in any game, one they play in too, and are
-    not the organizer). Entries written before carry neither key: the organizer's."""
-    role = "organizer" if getattr(by, "pk", None) == game.organizer_id else "staff"
-    return {"by": str(by), "as": role}
-
-
-def who_acted(*, game: Game, by: Any) -> str:
-    """Who did an organizer action, as a players' notice says it: "the organizer" (its
-    wording from the start), or "a site administrator (name)"."""
-    if acting(game=game, by=by)["as"] == "staff":
-        return f"a site administrator ({by})"
-    return "the organizer"
-
-
-def _reason_said(reason: str, *, staff: bool = False) -> str:
-    """The reason typed as the players' notice gives it (one line), or ""."""
-    why = " ".join(_clean_reason(reason).split()).rstrip(".")
-    whose = "The site administrator's" if staff else "The organizer's"
-    return f" {whose} reason: {why}." if why else ""
 
 
 def deadline_extend(
@@ -374,14 +337,6 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
     return names
 
 
-def _day_cap_reached(times: list, cap: int):  # noqa: ANN202 - a datetime or None
-    """When a capped action (``times``: the last day's, oldest first) may be done again:
-    once the oldest counted is a day old; None while under ``cap``."""
-    if len(times) < cap:
-        return None
-    return times[len(times) - cap] + timedelta(days=1)
-
-
 def _pauses_last_day(game: Game, now: Any) -> list:
     """When the game was paused in the day before ``now``, oldest first."""
     return list(
@@ -444,11 +399,6 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
             key=f"paused:{game.pk}:{log_count(game)}",
         )
     return game
-
-
-def log_count(game: Game) -> int:
-    """How many log entries the game has (a cheap unique suffix for notice keys)."""
-    return game.log.count()
 
 
 def game_resume(*, game: Game, by: Any) -> Game:
