@@ -144,7 +144,7 @@ class GameAdminForm(forms.ModelForm):
         """The deadline policy within the bounds the site's forms and the API keep (a
         code review: a deadline of 1e8 hours overflowed every next prompt's deadline)."""
         from games.errors import ValidationError
-        from games.services.games import deadline_policy_check
+        from games.services.deadlines import deadline_policy_check
 
         data = super().clean()
         names = ("deadline_hours", "grace_minutes", "quiet_hours_start", "quiet_hours_end",

@@ -1,4 +1,5 @@
-"""Deadlines: computing them, enforcing them (default orders), reminders, the sweep.
+"""Deadlines: checking a game's deadline policy, computing them, enforcing them (default
+orders), reminders, the sweep.
 
 Policy (per game): a prompt opened at ``t`` is due at ``t + deadline_hours``. If that
 moment falls inside the quiet hours (``quiet_hours_start`` to ``quiet_hours_end``, whole
@@ -13,12 +14,14 @@ from __future__ import annotations
 import logging
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.errors import ValidationError
 from games.models import Game, Prompt, Reminder, SealedOrder, Seat
 
 logger = logging.getLogger(__name__)
@@ -29,6 +32,58 @@ READY_SWEEP_SECONDS = 30
 # A due prompt the sweep handed to the workers is left to them this long (a lost task is
 # handed out again after it).
 HANDED_OUT_FOR = timedelta(minutes=5)
+
+
+def default_reminder_hours(deadline_hours: Any) -> float:
+    """The reminder when none is chosen: 12 hours before the deadline, or half the
+    deadline when that is shorter (a 12-hour deadline reminds at 6 hours)."""
+    if not isinstance(deadline_hours, int | float) or deadline_hours <= 0:
+        return 12.0
+    return float(min(12, deadline_hours / 2))
+
+
+MIN_REMINDER_HOURS = 0.25
+
+
+def deadline_policy_check(
+    *,
+    deadline_hours: float,
+    grace_minutes: int,
+    quiet_hours_start: int | None,
+    quiet_hours_end: int | None,
+    reminder_hours: float,
+    early_resolution_delay_seconds: int,
+) -> None:
+    if not isinstance(deadline_hours, int | float) or not 0 < deadline_hours <= 24 * 30:
+        raise ValidationError("The deadline must be between a few minutes and 30 days (in hours).")
+    if not isinstance(grace_minutes, int) or not 0 <= grace_minutes <= 24 * 60:
+        raise ValidationError("The grace period must be 0 to 1440 minutes.")
+    if (quiet_hours_start is None) != (quiet_hours_end is None):
+        raise ValidationError("Quiet hours need both a start and an end hour, or neither.")
+    for hour in (quiet_hours_start, quiet_hours_end):
+        if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
+            raise ValidationError("Quiet hours are whole hours from 0 to 23.")
+    if quiet_hours_start is not None and quiet_hours_start == quiet_hours_end:
+        raise ValidationError("Quiet hours must not start and end at the same hour.")
+    if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
+        raise ValidationError("The reminder time must be zero or more hours.")
+    if 0 < reminder_hours < MIN_REMINDER_HOURS:
+        # The reminder sweep runs every 5 minutes: a shorter window could fall between
+        # two sweeps, and nobody would be reminded (a time audit).
+        raise ValidationError(
+            f"A reminder comes at least {MIN_REMINDER_HOURS:g} hours (15 minutes) before the "
+            "deadline, or 0 for none."
+        )
+    if reminder_hours and reminder_hours >= deadline_hours:
+        # It would go out with every turn email: the prompt opens already inside it.
+        raise ValidationError(
+            f"The reminder must come before the deadline: fewer hours than the deadline's "
+            f"{deadline_hours:g}, or 0 for none."
+        )
+    if not isinstance(early_resolution_delay_seconds, int) or not (
+        0 <= early_resolution_delay_seconds <= 24 * 3600
+    ):
+        raise ValidationError("The early-resolution delay must be 0 to 86400 seconds.")
 
 
 def _in_quiet(hour_float: float, start: int, end: int) -> bool:

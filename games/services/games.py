@@ -21,6 +21,7 @@ from games.models import Game, SealedOrder, Seat
 from games.presentation import and_list, one_line
 from games.selectors import invite_valid, may_organize
 from games.services.audit import game_setup_commitment, log_append
+from games.services.deadlines import deadline_policy_check, default_reminder_hours
 from games.services.locking import lock_game
 
 NOT_RECOMMENDED_5X = (
@@ -90,58 +91,6 @@ def game_options_check(
         normalized,
         creation_warnings(ruleset=rules, options=normalized, seats_count=seats_count),
     )
-
-
-def default_reminder_hours(deadline_hours: Any) -> float:
-    """The reminder when none is chosen: 12 hours before the deadline, or half the
-    deadline when that is shorter (a 12-hour deadline reminds at 6 hours)."""
-    if not isinstance(deadline_hours, int | float) or deadline_hours <= 0:
-        return 12.0
-    return float(min(12, deadline_hours / 2))
-
-
-MIN_REMINDER_HOURS = 0.25
-
-
-def deadline_policy_check(
-    *,
-    deadline_hours: float,
-    grace_minutes: int,
-    quiet_hours_start: int | None,
-    quiet_hours_end: int | None,
-    reminder_hours: float,
-    early_resolution_delay_seconds: int,
-) -> None:
-    if not isinstance(deadline_hours, int | float) or not 0 < deadline_hours <= 24 * 30:
-        raise ValidationError("The deadline must be between a few minutes and 30 days (in hours).")
-    if not isinstance(grace_minutes, int) or not 0 <= grace_minutes <= 24 * 60:
-        raise ValidationError("The grace period must be 0 to 1440 minutes.")
-    if (quiet_hours_start is None) != (quiet_hours_end is None):
-        raise ValidationError("Quiet hours need both a start and an end hour, or neither.")
-    for hour in (quiet_hours_start, quiet_hours_end):
-        if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
-            raise ValidationError("Quiet hours are whole hours from 0 to 23.")
-    if quiet_hours_start is not None and quiet_hours_start == quiet_hours_end:
-        raise ValidationError("Quiet hours must not start and end at the same hour.")
-    if not isinstance(reminder_hours, int | float) or reminder_hours < 0:
-        raise ValidationError("The reminder time must be zero or more hours.")
-    if 0 < reminder_hours < MIN_REMINDER_HOURS:
-        # The reminder sweep runs every 5 minutes: a shorter window could fall between
-        # two sweeps, and nobody would be reminded (a time audit).
-        raise ValidationError(
-            f"A reminder comes at least {MIN_REMINDER_HOURS:g} hours (15 minutes) before the "
-            "deadline, or 0 for none."
-        )
-    if reminder_hours and reminder_hours >= deadline_hours:
-        # It would go out with every turn email: the prompt opens already inside it.
-        raise ValidationError(
-            f"The reminder must come before the deadline: fewer hours than the deadline's "
-            f"{deadline_hours:g}, or 0 for none."
-        )
-    if not isinstance(early_resolution_delay_seconds, int) or not (
-        0 <= early_resolution_delay_seconds <= 24 * 3600
-    ):
-        raise ValidationError("The early-resolution delay must be 0 to 86400 seconds.")
 
 
 def game_create(

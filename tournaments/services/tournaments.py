@@ -13,11 +13,8 @@ from django.utils.text import slugify
 import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
-from games.services.games import (
-    deadline_policy_check,
-    default_reminder_hours,
-    options_within_site_limits,
-)
+from games.services.deadlines import deadline_policy_check, default_reminder_hours
+from games.services.games import options_within_site_limits
 from games.services.players import time_zone_valid
 from tournaments.models import Registration, Round, Tournament
 from tournaments.services import notices
