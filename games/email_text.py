@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.presentation import order_patterns
+from games.order_presentation import order_patterns
 
 MAX_ORDERS_LISTED = 60  # an email lists at most this many legal orders
 

@@ -20,7 +20,7 @@ from games.api.base import (
 )
 from games.api.payloads import receipt
 from games.errors import PermissionDenied
-from games.presentation import order_reading
+from games.order_presentation import order_reading
 from games.services import games as game_services
 from games.services import orders as order_services
 

@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from games.mail.addresses import shown_address
-from games.presentation import order_reading, prompt_stage
+from games.order_presentation import order_reading
+from games.presentation import prompt_stage
 
 MAX_IGNORED_SHOWN = 10  # lines of an ignored sign-off quoted back
 

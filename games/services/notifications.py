@@ -18,10 +18,10 @@ from engine.base import events_for
 from fivex_site.links import public_url
 from games.email_text import email_legal_lines, view_as_text
 from games.models import Game, Prompt, Seat
+from games.order_presentation import entered_order_text
 from games.presentation import (
     and_list,
     draft_note,
-    entered_order_text,
     event_text,
     prompt_stage,
     waiting_note,

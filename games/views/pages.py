@@ -22,16 +22,18 @@ from engine.base import events_for
 from fivex_site.links import public_reverse
 from games import selectors
 from games.models import Game, Prompt, SealedOrder, Seat
+from games.order_presentation import (
+    entered_order_text,
+    order_pattern,
+    order_reading,
+    order_word_labels,
+)
 from games.pickers import hex_picker, hit_picker
 from games.presentation import (
     deadline_policy_text,
     draft_note,
-    entered_order_text,
     event_text,
     history_heading,
-    order_pattern,
-    order_reading,
-    order_word_labels,
     ruleset_name,
     waiting_note,
 )

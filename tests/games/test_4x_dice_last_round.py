@@ -79,7 +79,7 @@ def test_the_last_rounds_allocations_are_entered_and_the_game_ends_at_once():
 
 def test_the_words_for_an_entered_order_say_why():
     from games.log_text import log_summary
-    from games.presentation import entered_order_text
+    from games.order_presentation import entered_order_text
 
     assert entered_order_text(source="forced", reason="", text="ALLOCATE EXPLORE EXPAND",
                               ruleset="4x-dice") == (

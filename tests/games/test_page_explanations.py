@@ -298,7 +298,7 @@ def flashed_errors(html: str) -> list[str]:
 def test_a_5x_order_reads_as_the_order_language_writes_it(typed, parsed, reading) -> None:
     """Typed with a leader's full name (not in the legal list as written), the reading was
     the parse's summary: "pass: ELIZABETH"."""
-    from games.presentation import order_reading
+    from games.order_presentation import order_reading
 
     assert order_reading(text=typed, legal_orders=[], parsed=parsed, ruleset="5x") == reading
     assert order_reading(text=reading, legal_orders=[], parsed=parsed, ruleset="5x") == ""

@@ -194,7 +194,7 @@ def test_parsing_works_in_a_fresh_interpreter() -> None:
 
 
 def test_an_order_as_the_engine_read_it_is_written_in_words() -> None:
-    from games.presentation import parsed_summary as _parsed_summary
+    from games.order_presentation import parsed_summary as _parsed_summary
 
     assert _parsed_summary({"kind": "allocate", "areas": ["EXPLORE", "EXPAND"]}) == (
         "kind: allocate; areas: EXPLORE EXPAND"
