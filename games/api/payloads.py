@@ -1,5 +1,6 @@
 """What the API answers for a seat: the seat view's body (``seat_view_data``, built
-by hand on the hottest read) and a sealed order's receipt."""
+by hand on the hottest read) and a sealed order's receipt (``submitted_receipt_data``,
+by hand on the hottest write)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,24 @@ _WHEN = s.WhenField()
 
 def _when(value: Any) -> str | None:
     return None if value is None else _WHEN.to_representation(value)
+
+
+_SOURCE = s.ReceiptSerializer._declared_fields["source"]
+
+
+def submitted_receipt_data(payload: dict[str, Any]) -> dict[str, Any]:
+    """SubmittedReceiptSerializer(payload).data without the serializer machinery (the
+    order POST's answer: building the serializer's fields cost about as much as the
+    view's own Python work): the same keys in the same order, the same coercions."""
+    source = payload["source"]
+    return {
+        "commitment": _text(payload["commitment"]),
+        "prompt": _int(payload["prompt"]),
+        "submitted_at": _when(payload["submitted_at"]),
+        "text": _text(payload["text"]),
+        "source": None if source is None else _SOURCE.to_representation(source),
+        "understood_as": _text(payload["understood_as"]),
+    }
 
 
 def _texts(values: Any) -> list[str | None] | None:

@@ -18,7 +18,7 @@ from games.api.base import (
     game_location,
     location_header,
 )
-from games.api.payloads import receipt
+from games.api.payloads import receipt, submitted_receipt_data
 from games.errors import PermissionDenied
 from games.order_presentation import order_reading
 from games.services import games as game_services
@@ -142,7 +142,7 @@ class OrderSubmitView(BaseAPIView):
         understood = order_reading(text=order.text, legal_orders=[], parsed=order.parsed,
                                    ruleset=order.seat.game.ruleset)  # fmt: skip
         return Response(
-            s.SubmittedReceiptSerializer({**receipt(order), "understood_as": understood}).data,
+            submitted_receipt_data({**receipt(order), "understood_as": understood}),
             status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK,
             headers=game_location(game_id) if stored else None,
         )
