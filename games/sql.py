@@ -38,21 +38,35 @@ def instance(model: type, names: tuple[str, ...], values: Any) -> Any:
     """A model instance from a hand-written SELECT of ``names`` (in ``field_order``):
     values converted as the ORM would (JSON, datetimes, booleans), the other fields
     deferred (they load on access)."""
-    from django.db import connection, models
+    from django.db import connection
+
+    out = [
+        value if value is None or convert is None else convert(value)
+        for convert, value in zip(_converters(model, tuple(names)), values, strict=True)
+    ]
+    return model.from_db(connection.alias, names, out)
+
+
+@lru_cache(maxsize=256)
+def _converters(model: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """Per column of ``names``, what ``instance`` applies to a value that is not None
+    (None: taken as it is). Worked out once per process for each (model, columns): the
+    hot reads build a few instances per request."""
+    from django.db import models
 
     fields = {f.attname: f for f in model._meta.concrete_fields}
-    out = []
-    for name, value in zip(names, values, strict=True):
+    out: list[Any] = []
+    for name in names:
         field = fields[name]
-        if value is not None:
-            if isinstance(field, models.JSONField):
-                value = db_json(value)
-            elif isinstance(field, models.DateTimeField):
-                value = db_datetime(value)
-            elif isinstance(field, models.BooleanField):
-                value = bool(value)
-        out.append(value)
-    return model.from_db(connection.alias, names, out)
+        if isinstance(field, models.JSONField):
+            out.append(db_json)
+        elif isinstance(field, models.DateTimeField):
+            out.append(db_datetime)
+        elif isinstance(field, models.BooleanField):
+            out.append(bool)
+        else:
+            out.append(None)
+    return tuple(out)
 
 
 def _columns(model: type, names: tuple[str, ...]) -> list[Any]:

@@ -1,7 +1,7 @@
-"""The order POST's hand-written parts answer exactly what the DRF serializers they
-replace answer: the receipt (``payloads.submitted_receipt_data``), the body's check
-(``serializers.order_input``) and the model instances of hand-written reads
-(``games.sql.instance``, its per-column conversions cached per process)."""
+"""The order POST's hand-written parts answer exactly what the DRF code they replace
+answers: the receipt (``payloads.submitted_receipt_data``) and the model instances of
+hand-written reads (``games.sql.instance``, its per-column conversions cached per
+process)."""
 
 from __future__ import annotations
 
@@ -74,3 +74,46 @@ def test_order_post_answers_the_serializers_receipt() -> None:
         expected = s.SubmittedReceiptSerializer({**receipt(order), "understood_as": understood}).data
         assert answer.content == rendered(expected)
         assert json.loads(answer.content)["understood_as"] == legal[0]
+
+
+def test_instance_converts_each_column_list_by_its_own_fields() -> None:
+    """The conversions are cached per (model, columns): two reads of one model with
+    different columns (a JSON column, then a datetime, at the same place) each get their
+    own; keyed by the model alone, the second read would get the first's."""
+    from games.sql import instance
+
+    moment = "2026-11-27T10:00:00+00:00"
+    for _ in range(2):  # the second time from the cache
+        parsed = instance(SealedOrder, ("id", "parsed"), (1, json.dumps({"play": moment})))
+        assert parsed.parsed == {"play": moment}
+        when = instance(SealedOrder, ("id", "submitted_at"), (1, moment))
+        assert when.submitted_at == datetime(2026, 11, 27, 10, tzinfo=UTC)
+        flag = instance(SealedOrder, ("id", "is_current"), (1, 1))
+        assert flag.is_current is True
+        text = instance(SealedOrder, ("id", "text"), (1, "1"))
+        assert text.text == "1"
+        nothing = instance(SealedOrder, ("id", "parsed", "submitted_at"), (2, None, None))
+        assert (nothing.pk, nothing.parsed, nothing.submitted_at) == (2, None, None)
+    with pytest.raises(ValueError):  # a row of another length is a bug, not a guess
+        instance(SealedOrder, ("id", "text"), (1,))
+
+
+@pytest.mark.django_db
+def test_instance_is_what_the_orm_reads() -> None:
+    """Every column of a game and of a prompt read by hand equals the ORM's (JSON,
+    datetimes, booleans among them)."""
+    from django.db import connection
+
+    from games.models import Game, Prompt
+    from games.sql import field_order, instance
+
+    game, _seats = start_fixed(NAMES)
+    for model, pk in ((Game, game.pk), (Prompt, Prompt.objects.filter(game=game).first().pk)):
+        names = field_order(model, {f.attname for f in model._meta.concrete_fields})
+        with connection.cursor() as cursor:
+            columns = ", ".join(f.column for f in model._meta.concrete_fields)
+            cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE id = %s", [pk])
+            row = cursor.fetchone()
+        mine, orm = instance(model, names, row), model.objects.get(pk=pk)
+        for name in names:
+            assert getattr(mine, name) == getattr(orm, name), name
