@@ -100,9 +100,12 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     rejected = Status.REJECTED
     # A From: with several mailboxes, or one parsed with defects, matches nobody.
     sender_ok = parsed.sender_ok and sender_matches(seat=seat, sender=parsed.sender)
-    # The sender as the answers name it (None: no single address in the usual form).
-    named = parsed.sender if parsed.sender_ok or not parsed.sender else None
+    # The sender as the answers name it (None: no single address in the usual form; no
+    # "@": From: names no address at all).
+    named = parsed.sender if parsed.sender_ok or "@" not in parsed.sender else None
     if getattr(game, "require_sender_match", False) and not sender_ok:
+        # The envelope sender never stands in for a missing From: here: From: is what
+        # these games check (and what the receiving server's DMARC verdict is about).
         text = reply_texts.sender_mismatch_text(sender=named)
         return Outcome(rejected, "sender_mismatch", "sender is not the seat's address", [text])
     trusted = authserv_ids()
@@ -155,7 +158,11 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered, row.created_at)
-    foreign = not sender_ok
+    # The note to the seat holder: without an address in From: (a script's message),
+    # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
+    # forge than From:, which decides the note whenever it names an address.
+    envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
+    foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
     for command in parsed.commands:
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -165,7 +172,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if signoff:
         outcome.sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
-        outcome.sections.append(reply_texts.foreign_sender_text(sender=named))
+        outcome.sections.append(reply_texts.foreign_sender_text(sender=named, envelope=envelope))
     return outcome
 
 

@@ -55,6 +55,9 @@ class ParsedMail:
     sender_ok: bool = False
     """Whether ``sender`` is the only mailbox of the only From: header, parsed without
     defects (else the sender check counts it as not matching, whatever it says)."""
+    envelope_sender: str = ""
+    """The envelope sender (SMTP ``MAIL FROM``) when the intake knows it, else "" (also
+    for a null return path)."""
     auto_reason: str = ""
     dkim: str = ""
     auth_results: list[str] = field(default_factory=list)
@@ -133,6 +136,7 @@ def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) ->
         "dkim": lambda: dkim_result(msg),
         "auth_results": lambda: all_header_texts(msg, "Authentication-Results")[:50],
     }
+    out.envelope_sender = (envelope_sender or "").strip().strip("<>").strip()[:320]
     try:
         sender, out.sender_ok = sender_address(msg)
         out.sender = sender[:320]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import uuid
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -120,7 +121,7 @@ def store_message(
     truncated = truncated or too_many_parts(raw_bytes, multipart=multipart)
     if not message_id:
         # No Message-ID: identical bytes are still recognised as the same delivery.
-        message_id = f"<sha256-{hashlib.sha256(raw_bytes).hexdigest()}@fivex.invalid>"
+        message_id = synthesized_message_id(raw_bytes)
     seat = seat_for_recipient(envelope_recipient)
     flooded = seat is not None and InboundMail.objects.filter(
         seat=seat, created_at__gte=timezone.now() - timedelta(hours=1)
@@ -162,12 +163,31 @@ def store_message(
         "stored inbound #%s via %s from %s to %s (%d bytes%s)",
         row.pk,
         source,
-        redact_address(fields["sender"]),
+        _logged_sender(sender, envelope_sender),
         fields["recipient"],
         size,
         ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
     )
     return row, True
+
+
+SYNTHESIZED_ID_PREFIX = "<sha256-"
+SYNTHESIZED_ID_SUFFIX = "@fivex.invalid>"
+
+
+def synthesized_message_id(raw_bytes: bytes) -> str:
+    """The id of a message without a Message-ID header: the SHA-256 of its bytes."""
+    return f"{SYNTHESIZED_ID_PREFIX}{hashlib.sha256(raw_bytes).hexdigest()}{SYNTHESIZED_ID_SUFFIX}"
+
+
+def _logged_sender(sender: str, envelope_sender: str | None) -> str:
+    """The sender as the intake's log line names it, redacted: the From: address, else
+    the envelope sender saying so ("<>" alone would read as a null return path)."""
+    if sender:
+        return redact_address(sender)
+    if envelope_sender is None or not envelope_sender.strip():
+        return "an unknown sender (no From header, no envelope sender)"
+    return f"{redact_address(envelope_sender)} (envelope; no From header)"
 
 
 def enqueue_processing(inbound_id: int) -> None:
@@ -198,6 +218,10 @@ def process_message(
         raw_bytes, envelope_recipient, source=source, envelope_sender=envelope_sender
     )
     if not created:
+        if row.message_id.startswith(SYNTHESIZED_ID_PREFIX) and row.message_id.endswith(
+            SYNTHESIZED_ID_SUFFIX
+        ):
+            _answer_repeat(row, raw_bytes, envelope_sender)
         return row
     if defer:
         enqueue_processing(row.pk)
@@ -208,6 +232,46 @@ def process_message(
         enqueue_processing(row.pk)  # retried with back-off by the task
         row.refresh_from_db()
         return row
+
+
+def _answer_repeat(row: InboundMail, raw_bytes: bytes, envelope_sender: str | None) -> None:
+    """Tell the seat holder that a copy of a message without a Message-ID was not read.
+
+    Such a message is known only by its bytes, and an MTA's redelivery (its 250 lost)
+    and a player's deliberate resend (a script sending the same order again after a
+    refusal) are the same bytes with the same envelope: nothing tells them apart. So a
+    copy is never read twice, but it is answered (within the seat's hourly answers), so
+    a player's order is never lost without a word; a redelivery costs one short email.
+    A message with a Message-ID (every mail program writes one) is a redelivery when it
+    repeats and stays silent. Auto-replies, and a message whose first copy was ignored,
+    are never answered. A failure here is logged, never raised: the first copy stands."""
+    if row.seat_id is None or row.status == Status.IGNORED:
+        return
+    try:
+        parsed = parse_message(
+            bytes(raw_bytes or b""), envelope_sender=envelope_sender, headers_only=True
+        )
+        if parsed.is_auto:
+            return
+        seat = _load_seat(row.seat_id)
+        if not seat.user.is_active:
+            return
+        with transaction.atomic(), timezone.override(time_zone_of(user=seat.user)):
+            sent = replies.send_reply(
+                seat=seat,
+                inbound=row,
+                parsed=parsed,
+                sections=[reply_texts.repeat_text(arrived=row.created_at)],
+                key=f"repeat-{uuid.uuid4().hex}",  # every copy its own answer (hourly cap)
+            )
+        logger.info(
+            "inbound #%s to %s: a copy without Message-ID arrived again: %s",
+            row.pk,
+            row.recipient,
+            "answered" if sent is not None else "not answered (hourly answer limit)",
+        )
+    except Exception:  # noqa: BLE001 - the copy was stored before; never fail its delivery
+        logger.exception("inbound #%s: answering a repeated copy failed", row.pk)
 
 
 # --------------------------------------------------------------------------- processing

@@ -212,12 +212,26 @@ def _sender_words(sender: str | None) -> str:
     return shown_address(sender) or "an unknown sender"
 
 
-def foreign_sender_text(*, sender: str | None) -> str:
-    """To the seat holder: an accepted message came from another address than theirs."""
+def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
+    """To the seat holder: an accepted message came from another address than theirs
+    (``envelope``: the envelope sender, named when the From: header has no address)."""
+    if sender is not None and "@" not in sender:  # no address in From:
+        if envelope:
+            source = (
+                f"came from {shown_address(envelope) or 'an unknown sender'} (the envelope "
+                "sender: it had no From: address), which is not your account address"
+            )
+        else:
+            source = (
+                "named no sender (it had no From: address), so nothing says it came from "
+                "your account address"
+            )
+    else:
+        source = f"came from {_sender_words(sender)}, which is not your account address"
     return (
-        f"Note: this message came from {_sender_words(sender)}, which is not your "
-        "account address. If that was not you, someone has your seat's private address: "
-        "use New private address on the game's page (the old one stops working at once)."
+        f"Note: this message {source}. If that was not you, someone has your seat's "
+        "private address: use New private address on the game's page (the old one stops "
+        "working at once)."
     )
 
 
@@ -281,6 +295,13 @@ def inactive_text(seat: Any) -> str:
 
 def sender_mismatch_text(*, sender: str | None) -> str:
     """To the seat holder: a message for the seat came from another address."""
+    if sender is not None and "@" not in sender:
+        return (
+            "A message for your seat had no From: address, and this game only accepts "
+            "orders whose From: line is your account address. It was ignored. If it was "
+            "you, send it again with your account address in From: (a mail program writes "
+            "it; a script must set it)."
+        )
     return (
         f"A message for your seat came from {_sender_words(sender)}, which is not "
         "your account address, and this game only accepts orders sent from your account "
@@ -298,6 +319,18 @@ def sender_unverified_text(*, sender: str, why: str) -> str:
         "that provably come from your account address, so it was ignored. If it was you, "
         "your email provider may not sign its mail: send your order on the game's page "
         "instead, or ask the organizer about it."
+    )
+
+
+def repeat_text(*, arrived: datetime | None) -> str:
+    """To the seat holder: a message without a Message-ID arrived again, byte for byte,
+    and was not read again (``games.mail.processing._answer_repeat``)."""
+    return (
+        f"This exact message arrived before, at {_when(arrived)}, and was handled then; "
+        "it is never read twice, so this copy changed nothing. It has no Message-ID "
+        "header, so it is known by its bytes alone: to send the same order or command "
+        "again, change something (a word of the subject will do), or give every message "
+        "a Message-ID, as mail programs do."
     )
 
 
