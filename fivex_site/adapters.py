@@ -46,6 +46,13 @@ class AccountAdapter(DefaultAccountAdapter):
         }
         host = urlsplit(settings.FIVEX_BASE_URL).netloc
         context.setdefault("current_site", PublicSite(name="FiveX", domain=host))
+        # What confirming changes, as the sign-up email says it: with mandatory
+        # verification (production) it is the way in; with optional verification the
+        # account works without it (game emails, orders by reply).
+        from allauth.account import app_settings as allauth_settings
+
+        mandatory = allauth_settings.EmailVerificationMethod.MANDATORY
+        context.setdefault("verification_mandatory", allauth_settings.EMAIL_VERIFICATION == mandatory)
         from allauth.core import context as allauth_context
 
         msg = self.render_mail(

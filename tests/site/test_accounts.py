@@ -542,3 +542,38 @@ def test_an_address_another_account_has_cannot_be_added(client, verified) -> Non
     assert answer.status_code == 302
     assert EmailAddress.objects.filter(user__username="cat", email="cat.work@example.com").exists()
     assert any("cat.work@example.com" in m.to for m in sent_account_mail())
+
+
+@pytest.mark.django_db
+def test_the_sign_up_email_tells_the_truth_with_optional_verification(client) -> None:
+    """A fresh-machine audit: the sign-up email said to confirm "so that your games can
+    email you when your order is wanted (and you can order by replying)", but with optional
+    verification (the default) an unconfirmed player gets every game email and orders by
+    replying: confirming is not what makes it work."""
+    from games.models import OutboxMessage
+    from games.services.games import game_create, game_join
+
+    sign_up(client)
+    [message] = sent_account_mail()
+    assert "so that your games can email you" not in message.body
+    assert "Your account works without it" in message.body
+    assert "cannot log in" not in message.body
+    # What the email promises: unconfirmed, ada is emailed her game's start.
+    ada = get_user_model().objects.get(username="ada")
+    assert EmailAddress.objects.get(user=ada).verified is False
+    org = get_user_model().objects.create_user("org", "org@example.com", PASSWORD)
+    game = game_create(organizer=org, ruleset="4x-dice", options={}, seats_count=2)
+    game_join(game=game, user=ada)
+    game_join(game=game, user=get_user_model().objects.create_user("bo", "bo@example.com"))
+    assert OutboxMessage.objects.filter(to="ada@example.com", seat__game=game).exists()
+
+
+@pytest.mark.django_db
+def test_the_sign_up_email_says_confirming_is_needed_with_mandatory_verification(
+    client, settings
+) -> None:
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"  # what FIVEX_ENV=production sets
+    sign_up(client)
+    [message] = sent_account_mail()
+    assert "Until it is confirmed you cannot log in" in message.body
+    assert "Your account works without it" not in message.body
