@@ -65,8 +65,8 @@ class OrganizerOfferSerializer(serializers.Serializer):
     by = serializers.CharField(help_text="Who offered it: the organizer or a site administrator.")
     created = WhenField(help_text="When it was offered.")
     lapses_at = WhenField(
-        help_text="When it lapses unanswered (GAMES_SEAT_OFFER_DAYS after it was made, 7 by "
-        "default; the hourly sweep closes it): the seat may be offered to another player then."
+        help_text="When it lapses unanswered (7 days after it was made; the hourly sweep "
+        "closes it): the seat may be offered to another player then."
     )
 
 
