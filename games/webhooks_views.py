@@ -46,6 +46,20 @@ def _page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpRespo
     return render(request, "games/api_tokens.html", context, status=status)
 
 
+def _show_once(request: HttpRequest, secret: str) -> HttpResponse:
+    """A redirect (303) to the page, which shows the new secret once
+    (``games.views.once``): a reload shows the page without it and changes nothing."""
+    from django.urls import reverse
+
+    from games.views import once
+
+    path = reverse("games:api_tokens")
+    response = redirect(path)
+    response.status_code = 303
+    once.stash(request, response, name="webhook_secret", secret=secret, path=path)
+    return response
+
+
 ACTIONS = ("save", "regenerate", "remove", "ping")
 _PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
 
@@ -88,12 +102,12 @@ def webhook_action(request: HttpRequest) -> HttpResponse:
             secret = webhooks.webhook_save(user=user, url=url)
             if secret is not None:
                 messages.success(request, "Your webhook is set. Copy its signing secret now.")
-                return _page(request, new_secret=secret)
+                return _show_once(request, secret)
             messages.success(request, "Your webhook's URL was saved.")
         elif action == "regenerate":
             secret = webhooks.webhook_secret_regenerate(user=user)
             messages.success(request, "A new signing secret was made. Copy it now.")
-            return _page(request, new_secret=secret)
+            return _show_once(request, secret)
         elif action == "remove":
             if webhooks.webhook_remove(user=user):
                 messages.success(request, "Your webhook was removed.")

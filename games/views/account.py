@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -24,20 +25,24 @@ from games.webhooks_views import webhook_context
 @never_cache  # the new token is on the page once: no cache keeps it
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
-    """GET: show whether a token exists. POST action=create: a new token (the old one
-    stops working) shown once; POST action=revoke: delete it."""
+    """GET: show whether a token exists, and a token (or webhook secret) just made, once.
+    POST action=create: a new token (the old one stops working), then a redirect (303) to
+    the page, which shows it once (``games.views.once``): a reload shows the page without
+    it and makes no other. POST action=revoke: delete it."""
+    from games.selectors_webhooks import webhook_of
+    from games.services.tokens import api_token_digest
+    from games.views import once
+
+    path = reverse("games:api_tokens")
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            # Shown once, in this answer (never cached) and nowhere else: the site keeps
-            # only its SHA-256 (it was kept in the session, in clear, for the next page).
             key = api_token_create(user=request.user)
             messages.success(request, "A new API token was created. Copy it now.")
-            token = ApiToken.objects.filter(user=request.user).first()
-            return render(
-                request, "games/api_tokens.html",
-                {"token": token, "new_key": key, **webhook_context(user=request.user)},
-            )  # fmt: skip
+            response = redirect(path)
+            response.status_code = 303
+            once.stash(request, response, name="api_token", secret=key, path=path)
+            return response
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(request, "Your API token was revoked.")
@@ -47,10 +52,18 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:api_tokens")
     token = ApiToken.objects.filter(user=request.user).first()
-    return render(
-        request, "games/api_tokens.html",
-        {"token": token, "new_key": None, **webhook_context(user=request.user)},
-    )  # fmt: skip
+    new_key = once.take(request, name="api_token")
+    if token is None or new_key is None or api_token_digest(new_key) != token.digest:
+        new_key = None  # made again, or revoked, since (on another tab, over the API)
+    context = {"token": token, "new_key": new_key, **webhook_context(user=request.user)}
+    new_secret = once.take(request, name="webhook_secret")
+    hook = webhook_of(user=request.user)
+    if new_secret is not None and hook is not None and new_secret == hook.secret:
+        context["new_secret"] = new_secret
+    response = render(request, "games/api_tokens.html", context)
+    once.forget(request, response, name="api_token", path=path)
+    once.forget(request, response, name="webhook_secret", path=path)
+    return response
 
 
 @login_required
@@ -105,17 +118,21 @@ def player_settings(request: HttpRequest) -> HttpResponse:
 @login_required
 def calendar(request: HttpRequest) -> HttpResponse:
     """The calendar of the player's deadlines: POST action=create makes a new secret
-    address (shown once; the old one stops working), action=revoke turns it off."""
-    from games.services.players import calendar_feed_create, calendar_feed_revoke
+    address (the old one stops working) and redirects (303) to the page, which shows it
+    once (``games.views.once``: a reload makes no other); action=revoke turns it off."""
+    from games.services.players import calendar_digest, calendar_feed_create, calendar_feed_revoke
+    from games.views import once
 
+    path = reverse("games:calendar")
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            # Shown once, in this answer (never cached), not kept in the session.
             feed = calendar_feed_create(user=request.user)
             messages.success(request, "Your calendar address is ready. Copy it now.")
-            new_url = public_reverse("games:calendar_feed", feed)
-            return render(request, "games/calendar.html", {"active": True, "new_url": new_url})
+            response = redirect(path)
+            response.status_code = 303
+            once.stash(request, response, name="calendar", secret=feed, path=path)
+            return response
         elif action == "revoke":
             if calendar_feed_revoke(user=request.user):
                 messages.success(request, "Your calendar address no longer works.")
@@ -130,7 +147,13 @@ def calendar(request: HttpRequest) -> HttpResponse:
         PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
         or ""
     )
-    return render(request, "games/calendar.html", {"active": bool(stored), "new_url": None})
+    token = once.take(request, name="calendar")
+    new_url = None
+    if token is not None and stored and calendar_digest(token) == stored:  # still in force
+        new_url = public_reverse("games:calendar_feed", token)
+    response = render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
+    once.forget(request, response, name="calendar", path=path)
+    return response
 
 
 @require_safe

@@ -291,7 +291,9 @@ def test_the_page_sets_the_webhook_shows_the_secret_once_and_pings(
     assert not PlayerWebhook.objects.exists()
     answer = client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()})
     hook = PlayerWebhook.objects.get(user=user)
-    assert answer.status_code == 200 and hook.secret in answer.content.decode()
+    # A redirect to the page, which shows the secret once (a reload changes nothing).
+    assert answer.status_code == 303 and hook.secret not in answer.content.decode()
+    assert hook.secret in client.get(page).content.decode()
     assert hook.secret not in client.get(page).content.decode()  # shown once
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(reverse("games:webhook"), {"action": "ping"}).status_code == 302
@@ -303,7 +305,9 @@ def test_the_page_sets_the_webhook_shows_the_secret_once_and_pings(
     # A new secret: shown once, the old one signs no more.
     answer = client.post(reverse("games:webhook"), {"action": "regenerate"})
     hook.refresh_from_db()
-    assert hook.secret in answer.content.decode() and hook.secret not in client.get(page).content.decode()
+    assert answer.status_code == 303
+    assert hook.secret in client.get(page).content.decode()
+    assert hook.secret not in client.get(page).content.decode()
     client.post(reverse("games:webhook"), {"action": "remove"})
     assert not PlayerWebhook.objects.exists()
 
@@ -694,7 +698,7 @@ def test_the_page_and_the_api_share_one_budget_of_webhook_changes(receiver, sett
     api = token_client(user)
     client.force_login(user)
     assert api.put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
-    assert client.post(reverse("games:webhook"), {"action": "regenerate"}).status_code == 200
+    assert client.post(reverse("games:webhook"), {"action": "regenerate"}).status_code == 303
     assert client.post(reverse("games:webhook"), {"action": "ping"}).status_code == 302
     hook = PlayerWebhook.objects.get(user=user)
     # Spent (one by the API, two by the page): the page refuses, saying so, and changes nothing.
@@ -715,7 +719,7 @@ def test_changes_on_the_page_count_against_the_api_budget(receiver, settings, cl
     _webhook_rate(settings, "2/min")
     user = make_user("bob")
     client.force_login(user)
-    assert client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()}).status_code == 200
+    assert client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()}).status_code == 303
     assert client.post(reverse("games:webhook"), {"action": "remove"}).status_code == 302
     refused = token_client(user).put("/api/webhook/", {"url": receiver.url()}, format="json")
     assert (refused.status_code, refused.json()["error"]) == (429, "throttled")
