@@ -319,3 +319,24 @@ def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
         html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
         assert label in html, name
         assert rules.search(html)
+
+
+@pytest.mark.django_db
+def test_a_game_at_its_rulesets_minimum_does_not_offer_an_early_start(client) -> None:
+    # Guards against "or when you start it" on a game that can only start full (the demo
+    # game: 3 seats of 5X, which needs 3): the organizer's button is rightly disabled.
+    from django.contrib.auth import get_user_model
+
+    org = get_user_model().objects.create_user("orgm", "orgm@example.com", "pw")
+    minimal = game_services.game_create(organizer=org, ruleset="5x", seats_count=3)
+    roomy = game_services.game_create(organizer=org, ruleset="5x", seats_count=4)
+    client.force_login(org)
+
+    def waiting(game: Game) -> str:
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        return visible_text(html.split("<h2>Waiting for players</h2>", 1)[1].split("</p>", 1)[0])
+
+    assert "The game starts when every seat is filled." in waiting(minimal)
+    assert "start it" not in waiting(minimal)
+    assert "or when you start it" in waiting(roomy)
+    assert "at least 3 players" in waiting(roomy)
