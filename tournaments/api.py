@@ -24,7 +24,6 @@ from games.api.base import (
     PAGE_HEADERS,
     BaseAPIView,
     PageQuerySerializer,
-    _no_query,
     _query,
     paged_response,
 )
@@ -207,6 +206,8 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
 class TournamentListView(BaseAPIView):
     """Every tournament but drafts, newest first, a page at a time."""
 
+    query_methods = frozenset({"GET"})
+
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -232,8 +233,6 @@ class TournamentDetailView(BaseAPIView):
 
     @extend_schema(responses={200: TournamentDetailSerializer, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
-        if request.query_params:
-            _no_query(request)  # a misspelt parameter is never ignored, as elsewhere
         tournament = Tournament.objects.select_related("organizer").filter(slug=slug).first()
         if tournament is None or not selectors.tournament_visible(
             tournament=tournament, user=request.user
@@ -269,13 +268,13 @@ class RatingPoolsView(BaseAPIView):
 
     @extend_schema(responses={200: RatingPoolSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)  # ?limit=1 was ignored (an API audit): the list has no pages
         return Response(selectors.rating_pools())
 
 
 class RatingListView(BaseAPIView):
     """One pool's players by rating, best first."""
+
+    query_methods = frozenset({"GET"})
 
     permission_classes = [AllowAny]
 

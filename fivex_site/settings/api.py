@@ -70,6 +70,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.closed_inputs",
         "games.api.schema.conditional_gets",
+        "games.api.schema.query_refusals",
     ],
     # Every closed set of codes an answer holds is an enum of its own, named here (a name
     # that stays when another field of the same name appears; drf-spectacular warns of a

@@ -120,9 +120,20 @@ class BaseAPIView(APIView):
     permission_classes = [IsAuthenticated]
     # An ETag on successful GETs (``_conditional``).
     conditional = True
+    # The methods whose handler reads query parameters itself (``_query``, whose
+    # serializer refuses the ones it does not take); every other operation takes none,
+    # and ``initial`` refuses any (a POST's ``?prompt=1`` was ignored: an audit).
+    query_methods: frozenset[str] = frozenset()
 
     def get_exception_handler(self) -> Any:
         return handler
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # authentication, permissions, throttles
+        if request.query_params:
+            method = "GET" if request.method == "HEAD" else request.method
+            if method not in self.query_methods:
+                _no_query(request)
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().finalize_response(request, response, *args, **kwargs)

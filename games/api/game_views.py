@@ -25,7 +25,6 @@ from games.api.base import (
     GamesCreateThrottle,
     PageQuerySerializer,
     _games_page,
-    _no_query,
     _query,
     game_location,
     location_header,
@@ -94,8 +93,6 @@ class RulesetListView(BaseAPIView):
     def get(self, request: Request) -> Response:
         from games.services.notifications import rules_url
 
-        if request.query_params:
-            _no_query(request)
         out = []
         for ruleset in engine.rulesets():
             described = ruleset.describe()
@@ -115,6 +112,8 @@ class RulesetListView(BaseAPIView):
 class GameListCreateView(BaseAPIView):
     """GET: the caller's games, newest first, a page at a time. POST: create a game
     (the caller organizes it)."""
+
+    query_methods = frozenset({"GET"})
 
     def get_throttles(self) -> list[Any]:
         if self.request.method != "POST":
@@ -203,6 +202,8 @@ class GameListCreateView(BaseAPIView):
 class OpenGamesView(BaseAPIView):
     """Public games still looking for players, newest first."""
 
+    query_methods = frozenset({"GET"})
+
     @extend_schema(
         operation_id="games_open_list",
         parameters=[PageQuerySerializer, *PAGE_HEADERS],
@@ -222,8 +223,6 @@ class GameDetailView(BaseAPIView):
 
     @extend_schema(responses={200: s.SeatViewSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
-        if request.query_params:
-            _no_query(request)
         # A seat in a running game (nearly every call): two hand-written SQL statements.
         hot = selectors_hot.seat_view_for_user(game_id=game_id, user_id=request.user.pk)
         if hot is not None:

@@ -25,7 +25,7 @@ from games import errors, selectors
 from games.api import handover_serializers as h
 from games.api import organizer_serializers as o
 from games.api import serializers as s
-from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, _no_query
+from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView
 from games.api.organizer_views import THROTTLED, OrganizerBaseView, _conflict
 from games.errors import GameStateError, NotFound, PermissionDenied
 from games.forms import handover_player
@@ -249,8 +249,6 @@ class MyOffersView(BaseAPIView):
         responses={200: h.SeatOfferSerializer(many=True), **{k: ERRORS[k] for k in (400, 401)}}
     )
     def get(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)
         offers = selectors.seat_offers_waiting(user=request.user)
         data = [_offer_data(offer) for offer in offers]
         return Response(h.SeatOfferSerializer(data, many=True).data)
@@ -268,8 +266,6 @@ class MyOfferView(BaseAPIView):
         }
     )
     def get(self, request: Request, offer_id: int) -> Response:
-        if request.query_params:
-            _no_query(request)
         return Response(h.SeatOfferSerializer(_offer_data(_my_offer(request, offer_id))).data)
 
 

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from fivex_site.links import public_url, site_path
 from games import selectors_log
 from games.api import serializers as s
-from games.api.base import READ_ERRORS, BaseAPIView, _no_query, _query
+from games.api.base import READ_ERRORS, BaseAPIView, _query
 from games.views.common import public_log
 
 LOG_LIMIT = 1000
@@ -32,6 +32,8 @@ class LogQuerySerializer(s.StrictInputSerializer):
 class GameLogView(BaseAPIView):
     """The audit log: while the game runs, other seats' orders as their commitments only
     (what the rules reveal is in the caller's view); everything once the game is over."""
+
+    query_methods = frozenset({"GET"})
 
     @extend_schema(
         parameters=[
@@ -69,6 +71,5 @@ class GameExportView(BaseAPIView):
         }
     )
     def get(self, request: Request, game_id: int) -> Response:
-        _no_query(request)
         game = self.visible_game(request, game_id)
         return Response(selectors_log.game_export(game=game))

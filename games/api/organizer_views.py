@@ -27,7 +27,6 @@ from games.api.base import (
     READ_ERRORS,
     BaseAPIView,
     UserThrottle,
-    _no_query,
 )
 from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
 from games.errors import PermissionDenied
@@ -105,8 +104,6 @@ class OrganizerToolsView(OrganizerBaseView):
 
     @extend_schema(responses={200: o.OrganizerToolsSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
-        if request.query_params:
-            _no_query(request)
         self.organized_game(request, game_id, changes=False)
         return self.tools(request, game_id)
 

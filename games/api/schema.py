@@ -27,6 +27,20 @@ def closed_inputs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
+def query_refusals(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Postprocessing hook: every operation lists a 400, since each refuses a query
+    parameter it does not take (``BaseAPIView.initial``), those that take none too."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault("400", {
+                    "description": "A query parameter this operation does not take (named "
+                    "in fields)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                })  # fmt: skip
+    return result
+
+
 #: The GETs without an ETag (``BaseAPIView.conditional`` off): the ping, and a player's
 #: data export (stamped with the moment it was made, it never answers the same twice).
 UNCONDITIONAL_GETS = ("/api/ping/", "/api/account/export/")

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from games import errors
 from games.api import serializers as s
-from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle, _no_query
+from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks
@@ -109,8 +109,6 @@ class WebhookView(BaseAPIView):
 
     @extend_schema(responses={200: WebhookSerializer, **{k: ERRORS[k] for k in (400, 401)}, 404: NO_WEBHOOK})
     def get(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)
         return Response(WebhookSerializer(_data(_mine(request))).data)
 
     @extend_schema(
@@ -125,8 +123,6 @@ class WebhookView(BaseAPIView):
         },
     )
     def put(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)
         given = WebhookInputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         try:
@@ -142,8 +138,6 @@ class WebhookView(BaseAPIView):
         responses={204: None, **{k: ERRORS[k] for k in (400, 401)}, 404: NO_WEBHOOK, 429: THROTTLED}
     )
     def delete(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)
         if not webhooks.webhook_remove(user=request.user):
             raise errors.NotFound("You have no webhook to remove.")
         return Response(status=204)
@@ -169,8 +163,6 @@ class WebhookPingView(BaseAPIView):
         },
     )
     def post(self, request: Request) -> Response:
-        if request.query_params:
-            _no_query(request)
         self.no_input(request)
         d = webhooks.webhook_ping(user=request.user)
         data = {"delivery": d.delivery_id, "event": d.event, "status": d.status, "attempts": d.attempts,
