@@ -161,9 +161,20 @@ class BaseAPIView(APIView):
         s.EmptyInputSerializer(data=request.data).is_valid(raise_exception=True)
 
 
+def _once(request: Request) -> None:
+    """A query parameter given twice is refused (400, named), as a JSON key or a form field
+    given twice is: ``?status=active&status=finished`` took the last one (an audit)."""
+    repeated = {k: len(v) for k, v in request.query_params.lists() if len(v) > 1}
+    if repeated:
+        raise drf_serializers.ValidationError(
+            {k: [f"Given {n} times: give it once."] for k, n in sorted(repeated.items())}
+        )
+
+
 def _no_query(request: Request) -> None:
     """An operation that takes no query parameters refuses them (400, named), as those
     that take some refuse the ones they do not: a misspelt parameter is never ignored."""
+    _once(request)
     unknown = sorted(k for k in request.query_params if k != "format")
     if unknown:
         raise drf_serializers.ValidationError(
@@ -172,6 +183,7 @@ def _no_query(request: Request) -> None:
 
 
 def _query(request: Request, serializer_class: type) -> dict[str, Any]:
+    _once(request)
     params = {k: v for k, v in request.query_params.items() if k != "format"}
     query = serializer_class(data=params, context={"query": True})  # text, by nature
     query.is_valid(raise_exception=True)

@@ -4,6 +4,7 @@ data only; the services and the engine decide what is allowed."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -39,6 +40,8 @@ class RulesetIdField(serializers.ChoiceField):
 
 # A form post through the session carries Django's CSRF token as a field of its own.
 _TRANSPORT_FIELDS = frozenset({"csrfmiddlewaretoken"})
+# A whole number written as text (a query string, a form): ASCII digits, a minus at most.
+WHOLE_NUMBER_RE = re.compile(r"-?[0-9]{1,18}")
 
 
 class StrictInputSerializer(serializers.Serializer):
@@ -51,7 +54,20 @@ class StrictInputSerializer(serializers.Serializer):
         """A JSON body's numbers and booleans are JSON's own: ``"prompt": "01"`` or
         ``"is_private": "yes"`` is refused (400, named), not read as 1 or true (an API
         audit: "nothing is guessed"). A form body and a query string are text by nature."""
-        if isinstance(data, dict) and not html.is_html_input(data) and not self.context.get("query"):
+        text = html.is_html_input(data) or self.context.get("query")
+        if text and hasattr(data, "get"):
+            # A query string or a form is text, but a whole number in it is still ASCII
+            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit).
+            errors = {
+                name: ["Must be a whole number, in the digits 0-9 (3, not 3.0)."]
+                for name, field in self.fields.items()
+                if isinstance(field, serializers.IntegerField)
+                and isinstance(data.get(name), str)
+                and not WHOLE_NUMBER_RE.fullmatch(data.get(name))
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        if isinstance(data, dict) and not text:
             errors = {}
             for name, field in self.fields.items():
                 value = data.get(name)

@@ -65,3 +65,52 @@ def test_every_operation_in_the_schema_refuses_an_unknown_query_parameter(table)
     anonymous.credentials()
     for url in ("/api/ping/", "/api/rulesets/", "/api/tournaments/none/"):
         assert anonymous.get(url + "?bogus=1").status_code == 400, url
+
+
+def test_a_query_parameter_given_twice_is_refused_not_the_last_taken(table):  # noqa: F811
+    """Regression: ``?status=active&status=finished`` listed the finished games only and
+    ``limit=3&limit=5`` gave 5, as a JSON key or a form field given twice is a 400."""
+    game, clients = table
+    client = clients["ann"]
+    for url in ("/api/games/?status=active&status=finished", "/api/games/?limit=3&limit=5",
+                "/api/games/open/?offset=0&offset=1", f"/api/games/{game.pk}/log/?after=1&after=2",
+                "/api/tournaments/?limit=1&limit=2", "/api/ratings/5x/?limit=1&limit=2",
+                "/api/ping/?format=json&format=json"):  # fmt: skip
+        answer = client.get(url)
+        body = assert_error(answer, 400, "invalid", "given 2 times")
+        name = url.split("?")[1].split("=")[0]
+        assert list(body["fields"]) == [name], (url, body)
+    assert client.get("/api/games/?status=active&limit=3").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["5.0", "\u0661\u0662", "\uff15", " 5", "5_0", "+5", "0x5", "5e0"])
+def test_a_whole_number_in_a_query_is_ascii_digits_only(table, value):  # noqa: F811
+    """Regression: ``limit=5.0``, Arabic-Indic ``١٢`` and full-width ``５`` were read as
+    numbers (int() takes any Unicode digit; DRF drops a ``.0``), where JSON's 1.0 is
+    refused as not a whole number."""
+    game, clients = table
+    client = clients["ann"]
+    for url in ("/api/games/", "/api/games/open/", f"/api/games/{game.pk}/log/", "/api/tournaments/"):
+        body = assert_error(client.get(url, {"limit": value}), 400, "invalid", "whole number")
+        assert list(body["fields"]) == ["limit"], (url, body)
+    assert client.get("/api/games/", {"limit": "5"}).status_code == 200
+    assert_error(client.get("/api/games/", {"limit": "-1"}), 400, "invalid", "greater than")
+
+
+def test_a_whole_number_in_a_form_body_is_ascii_digits_only(table):  # noqa: F811
+    """Regression: a form body is text as a query string is, and its ``prompt=١`` (an
+    Arabic-Indic one) or ``prompt=1.0`` guarded the order as prompt 1."""
+    from urllib.parse import urlencode
+
+    game, clients = table
+    for prompt in ("\u0661", "1.0", "\uff11"):
+        answer = clients["ann"].post(
+            orders_url(game), urlencode({"text": "PASS GANDHI", "prompt": prompt}),
+            content_type="application/x-www-form-urlencoded",
+        )  # fmt: skip
+        body = assert_error(answer, 400, "invalid", "whole number")
+        assert list(body["fields"]) == ["prompt"]
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
+    taken = clients["ann"].post(orders_url(game), urlencode({"text": "PASS GANDHI", "prompt": "1"}),
+                                content_type="application/x-www-form-urlencoded")  # fmt: skip
+    assert taken.status_code == 201, taken.content
