@@ -18,12 +18,25 @@ never hold up a request.
 - Which: a 503 (the database away: a restart, a failover) is the outage ``/healthz`` and
   the monitoring report, not a bug: :class:`NotUnavailable` keeps it out of the admins'
   mailbox (a load balancer probing ``/healthz`` every few seconds mailed hundreds an hour).
+  A client's error that Django logs as an ERROR of ``django.security.*`` (a body over
+  ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many fields or files, a Host not allowed: any
+  ``SuspiciousOperation``, answered 400) is not a bug either: :class:`NotClientError`
+  keeps it from the admins (anyone could queue a report a request) and
+  :class:`ClientErrorsAsWarnings` logs it as a warning, without a traceback.
+- How many: the same error (logger, exception type, the place it was raised) is mailed
+  at most once per ``ADMIN_ERROR_REPEAT_MINUTES``, its next report saying how many were
+  not mailed since; at most ``ADMIN_ERRORS_PER_HOUR`` reports are queued an hour in all
+  (counted in the cache: per process without ``CACHE_URL``, unbounded while Redis is away).
+  A bug hit in a loop cannot fill the outbox.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import time
+from copy import copy
 from typing import Any
 
 from django.conf import settings
@@ -122,12 +135,101 @@ class NotUnavailable(logging.Filter):
         return getattr(record, "status_code", None) != 503
 
 
+# Django logs each SuspiciousOperation (answered 400) as an ERROR of this logger's children.
+CLIENT_ERROR_LOGGERS = "django.security."
+
+
+def _client_error(record: logging.LogRecord) -> bool:
+    status = getattr(record, "status_code", None)
+    return record.name.startswith(CLIENT_ERROR_LOGGERS) or (
+        isinstance(status, int) and 400 <= status < 500
+    )
+
+
+class NotClientError(logging.Filter):
+    """Drops a client's error (``django.security.*``, any 4xx answer): no mail to the
+    admins for what a request's sender did wrong."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _client_error(record)
+
+
+class ClientErrorsAsWarnings(logging.Filter):
+    """A ``django.security.*`` ERROR (a client's request refused with a 400) logged as the
+    WARNING it is, without the traceback (Django's own code, the same each time). A filter
+    of the console handler: the record is changed for the handlers after it too."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith(CLIENT_ERROR_LOGGERS) and record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _signature(record: logging.LogRecord) -> str:
+    """What makes two reports the same error: the logger, the exception's type and the
+    place it was raised (the innermost frame), or the logging call's place without one."""
+    place = f"{record.pathname}:{record.lineno}:{record.msg}"
+    kind = ""
+    if record.exc_info and record.exc_info[0] is not None:
+        kind = f"{record.exc_info[0].__module__}.{record.exc_info[0].__qualname__}"
+        tb = record.exc_info[2]
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            place = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+    return hashlib.sha256(f"{record.name}|{kind}|{place}".encode()).hexdigest()[:32]
+
+
+def report_allowed(record: logging.LogRecord) -> tuple[bool, int]:
+    """Whether ``record`` may be mailed now, and how many of the same error were not
+    mailed since its last report (``ADMIN_ERROR_REPEAT_MINUTES``, ``ADMIN_ERRORS_PER_HOUR``)."""
+    from django.core.cache import cache
+
+    key = f"fivex:admin-error:{_signature(record)}"
+    window = max(1, round(float(getattr(settings, "ADMIN_ERROR_REPEAT_MINUTES", 15)) * 60))
+    if cache.add(key, 1, timeout=window):
+        hour = f"fivex:admin-errors:{int(time.time() // 3600)}"
+        cache.add(hour, 0, timeout=3700)
+        try:
+            sent = cache.incr(hour)
+        except ValueError:  # expired between the two calls
+            sent = 1
+        if sent <= int(getattr(settings, "ADMIN_ERRORS_PER_HOUR", 20)):
+            suppressed = cache.get(f"{key}:suppressed", 0)
+            if suppressed:
+                cache.delete(f"{key}:suppressed")
+            return True, suppressed
+    # Not mailed: counted for this error's next report (kept a day at most).
+    if not cache.add(f"{key}:suppressed", 1, timeout=86400):
+        try:
+            cache.incr(f"{key}:suppressed")
+        except ValueError:
+            cache.add(f"{key}:suppressed", 1, timeout=86400)
+    return False, 0
+
+
 class QueuedAdminEmailHandler(AdminEmailHandler):
     """Django's admin error email, queued in the outbox instead of sent from the request:
     the row only, no task (the outbox's minute sweep sends it), so a broker that does not
     answer cannot hold the failing request either. A failure to queue is logged, never
     raised into the request. The subject and the log line above the report have any
     token of the path masked."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not settings.ADMINS:
+            return
+        try:
+            allowed, suppressed = report_allowed(record)
+        except Exception:  # noqa: BLE001 - a cache that fails: the report goes out
+            logger.warning("could not count the error reports for the admins", exc_info=True)
+            allowed, suppressed = True, 0
+        if not allowed:
+            return
+        if suppressed:
+            record = copy(record)  # the other handlers' record stays as logged
+            record.msg = f"{record.msg} ({suppressed} more not mailed since the last report)"
+        super().emit(record)
 
     def format_subject(self, subject: str) -> str:
         return super().format_subject(mask_tokens(subject))

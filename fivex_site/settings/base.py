@@ -182,6 +182,10 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Error reports to ADMINS: the same error at most once in this many minutes, and at most
+# this many reports an hour in all (fivex_site/errors.py).
+ADMIN_ERROR_REPEAT_MINUTES = env.float("ADMIN_ERROR_REPEAT_MINUTES", default=15.0)
+ADMIN_ERRORS_PER_HOUR = env.int("ADMIN_ERRORS_PER_HOUR", default=20)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -189,13 +193,17 @@ LOGGING = {
     "handlers": {
         # The paths Django's request, server and security lines name may hold a token (a
         # calendar's, an invitation's): masked (fivex_site/errors.py).
+        # A client's error Django logs as an ERROR (django.security.*: a body too big, too
+        # many fields, a Host not allowed, answered 400) is a warning, with no traceback.
         "console": {"class": "logging.StreamHandler", "formatter": "plain",
-                    "filters": ["masked_path_tokens"]},
-        # A server error (not a 503: an outage) to ADMINS, in production, through the
-        # outbox, with no POST value and no local variable in it (fivex_site/errors.py).
+                    "filters": ["masked_path_tokens", "client_errors_as_warnings"]},
+        # A server error (not a 503: an outage; not a client's error) to ADMINS, in
+        # production, through the outbox, with no POST value and no local variable in
+        # it, the same error once per ADMIN_ERROR_REPEAT_MINUTES and at most
+        # ADMIN_ERRORS_PER_HOUR reports an hour (fivex_site/errors.py).
         "mail_admins": {
             "level": "ERROR",
-            "filters": ["require_debug_false", "not_unavailable"],
+            "filters": ["require_debug_false", "not_unavailable", "not_client_error"],
             "class": "fivex_site.errors.QueuedAdminEmailHandler",
         },
     },
@@ -203,6 +211,8 @@ LOGGING = {
         "no_hostname_noise": {"()": "fivex_site.broker.NoHostnameNoise"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "not_unavailable": {"()": "fivex_site.errors.NotUnavailable"},
+        "not_client_error": {"()": "fivex_site.errors.NotClientError"},
+        "client_errors_as_warnings": {"()": "fivex_site.errors.ClientErrorsAsWarnings"},
         "masked_path_tokens": {"()": "fivex_site.errors.MaskedPathTokens"},
     },
     "loggers": {

@@ -99,3 +99,78 @@ def test_a_report_carries_no_setting_token_query_or_cookie(admins, settings, mon
     # Queued without a task (a silent broker must not hold the failing request): the
     # outbox's minute sweep sends it.
     assert report.status == "queued"
+
+
+def test_a_form_too_big_or_with_too_many_fields_mails_nobody_and_is_a_warning(admins, caplog):
+    """Regression (a bad-input audit): anyone could flood the admins' mailbox: with the
+    csrftoken cookie of the login page, a 3 MB form (DATA_UPLOAD_MAX_MEMORY_SIZE) or one of
+    1,001 fields sent to /accounts/login/ answered 400 and queued an "ERROR (EXTERNAL IP)"
+    report each, with a traceback in the log. A client's error (django.security.*: a body
+    too big, too many fields, a disallowed Host) is logged as a warning, not mailed."""
+    import logging
+
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    assert client.get("/accounts/login/").status_code == 200
+    token = client.cookies["csrftoken"].value
+    too_big = {"csrfmiddlewaretoken": token, "login": "x" * 3_000_000, "password": "pw"}
+    too_many = {"csrfmiddlewaretoken": token, **{f"f{i}": "1" for i in range(1001)}}
+    with caplog.at_level(logging.INFO):
+        assert client.post("/accounts/login/", too_big).status_code == 400
+        assert client.post("/accounts/login/", too_many).status_code == 400
+        assert Client(raise_request_exception=False).get("/", HTTP_HOST="evil.example").status_code == 400
+    assert not OutboxMessage.objects.filter(kind="admin_error").exists()
+    security = [r for r in caplog.records if r.name.startswith("django.security.")]
+    assert sorted(r.name for r in security) == [
+        "django.security.DisallowedHost", "django.security.RequestDataTooBig",
+        "django.security.TooManyFieldsSent"], security  # fmt: skip
+    assert all(r.levelno == logging.WARNING and not r.exc_info for r in security), security
+
+
+def _failing_page(monkeypatch):
+    """A signed-in client whose order page raises the exception ``raise_it`` holds."""
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    client = Client(raise_request_exception=False)
+    client.force_login(seats["ann"].user)
+    raised: list[Exception] = [RuntimeError("a bug")]
+
+    def failing(*args, **kwargs):
+        raise raised[0]
+
+    monkeypatch.setattr("games.views.actions.order_services.order_submit", failing)
+
+    def post(error: Exception | None = None) -> int:
+        if error is not None:
+            raised[0] = error
+        return client.post(f"/games/{game.pk}/order/", {"text": "PLAY EXPLORE", "prompt": 1}).status_code
+
+    return post
+
+
+def test_the_same_bug_in_a_loop_is_mailed_once_a_window_then_with_a_count(admins, settings, monkeypatch):
+    """Regression: every 500 queued a report, so a bug hit in a loop (a bot retrying)
+    filled the outbox. The same error (logger, exception type, place) is mailed at most
+    once per ADMIN_ERROR_REPEAT_MINUTES; the next report says how many were not mailed."""
+    import time
+
+    settings.ADMIN_ERROR_REPEAT_MINUTES = 1 / 60  # one second
+    post = _failing_page(monkeypatch)
+    for _ in range(5):
+        assert post() == 500
+    assert OutboxMessage.objects.filter(kind="admin_error").count() == 1
+    assert post(ValueError("another bug")) == 500  # another error: its own report
+    assert OutboxMessage.objects.filter(kind="admin_error").count() == 2
+    time.sleep(1.2)
+    assert post(RuntimeError("a bug")) == 500
+    latest = OutboxMessage.objects.filter(kind="admin_error").order_by("-pk").first()
+    assert "RuntimeError" in latest.body
+    assert "4 more not mailed" in latest.subject, latest.subject
+
+
+def test_error_reports_are_capped_per_hour_whatever_the_error(admins, settings, monkeypatch):
+    """Regression: a loop through many different bugs still filled the outbox: at most
+    ADMIN_ERRORS_PER_HOUR reports an hour are queued."""
+    settings.ADMIN_ERRORS_PER_HOUR = 3
+    post = _failing_page(monkeypatch)
+    for error in (RuntimeError("a"), ValueError("b"), KeyError("c"), TypeError("d"), LookupError("e")):
+        assert post(error) == 500
+    assert OutboxMessage.objects.filter(kind="admin_error").count() == 3
