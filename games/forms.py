@@ -151,11 +151,13 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
     )
     # This form's own key, made when the page is shown: the form sent again (Back, then
     # Create once more; a resend after a network error) opens the game it created.
-    create_key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    # A plain Field: a CharField's own checks (its length, a NUL) failed a tampered key as
+    # the hidden field's error, shown nowhere (an audit); every bad key is told here.
+    create_key = forms.Field(required=False, widget=forms.HiddenInput)
 
     def clean_create_key(self) -> str:
         key = self.cleaned_data.get("create_key") or ""
-        if key and not re.fullmatch(r"[0-9a-f]{32}", key):
+        if key and not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{32}", key)):
             # a hidden field's error is shown nowhere: said above the form
             self.add_error(None, "This form is out of date: reload the page.")
             return ""

@@ -1004,3 +1004,17 @@ def test_the_games_list_says_other_when_the_viewers_own_games_are_not_in_its_lis
     page = visible_text(client.get(reverse("games:list")).content.decode())
     assert "No public game is being played right now." in page
     assert "No open game is waiting for players right now." in page
+
+
+@pytest.mark.parametrize("tampered", ["a" * 5000, "\x00", "0" * 31 + "\x00", str(__import__("uuid").uuid4())])
+def test_a_malformed_create_key_says_the_form_is_out_of_date(client, users, tampered):
+    """Regression (a bad-input audit): a 5,000-character or NUL create_key re-rendered the
+    form with no visible error (the hidden field's own error is shown nowhere), where a
+    UUID was told to reload the page."""
+    login(client, users["ann"])
+    data = {"ruleset": "5x", "name": "Tampered", "seats_count": 4, "deadline_hours": 24,
+            "opt__5x__leaders": "on", "create_key": tampered}  # fmt: skip
+    answer = client.post(reverse("games:create"), data)
+    assert answer.status_code == 200
+    assert "This form is out of date: reload the page." in answer.content.decode()
+    assert not Game.objects.filter(name="Tampered").exists()
