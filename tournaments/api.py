@@ -73,7 +73,9 @@ class StandingSerializer(serializers.Serializer):
     player = serializers.CharField()
     points = serializers.FloatField()
     tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="By tie-break key.")
-    played = serializers.IntegerField()
+    played = serializers.IntegerField(
+        help_text="Games played: not a bye, nor a forfeit (won or lost)."
+    )
     withdrawn = serializers.BooleanField()
     rating = serializers.FloatField(
         help_text="Current rating in the tournament's pool, to one decimal."
@@ -94,8 +96,9 @@ class TableSerializer(serializers.Serializer):
         help_text='"game", "organizer" or "" (no result yet).',
     )  # fmt: skip
     rated = serializers.BooleanField(
-        help_text="False for a result entered for a game not played out (a forfeit): it counts "
-        "in the standings, not in the ratings."
+        help_text="False for a result entered for a game not played out (a forfeit): its points "
+        "count in the standings (in the tie-breaks an unplayed round for its players, the FIDE "
+        "way), not in the ratings."
     )
 
 

@@ -104,7 +104,13 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
         if rnd.status != Round.Status.FINISHED:
             break
         games = tuple(
-            standings_mod.Game(ranking=tuple(tuple(str(p) for p in g) for g in t.ranking))
+            standings_mod.Game(
+                ranking=tuple(tuple(str(p) for p in g) for g in t.ranking),
+                # Entered by hand ticked "not played (a forfeit)": an unplayed round for
+                # its players' tie-breaks (FIDE). A no-show's game (not rated, but its
+                # result came from the game) was played by the others at its table.
+                forfeit=t.result_source == "organizer" and not t.rated,
+            )
             for t in rnd.tables.all()
             if t.ranking
         )

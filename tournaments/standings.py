@@ -25,7 +25,20 @@ who has no opponent in a round counts, for their own Buchholz and Sonneborn–Be
 having played a *virtual opponent* who starts the round with the player's points, takes
 the complement of the player's result in that round and "draws" every later round; and
 when an opponent's total enters someone's tie-break, the opponent's own unplayed rounds
-count as draws. The scale is the points per place of one table size (``scale_size``, the
+count as draws. A forfeit (a ``Game`` marked ``forfeit``: a result the organizer entered
+for a game not played out) is such an unplayed round for every player of its table, the
+winner's as much as the loser's; its points count in the score, and its result counts
+in ``wins`` and ``direct_encounter``, but not in ``played``. C.02 13.15, in short:
+(a) unplayed games in which players are indirectly involved (an opponent's results by
+forfeit) count as drawn for tie-break purposes; (b) a player without an opponent in a
+round counts as having met a virtual opponent who starts the round with the player's
+points and draws every later round, while for the round itself the forfeit result counts
+as a normal one: Svon = SPR + (1 - SfPR) + 0.5 * (n - R), for player P who did not play
+round R (n completed rounds, SPR P's score before round R, SfPR P's forfeit score in it).
+FIDE's second example is a forfeit *win*: P, with 3.5 after round 5 of nine, whose
+round 6 opponent does not show up, has a virtual opponent of 3.5 + (1 - 1) + 0.5 * 3 = 5.
+
+The scale is the points per place of one table size (``scale_size``, the
 tournament's preferred size): the complement of a result is taken from its first place's
 points (a win), and a "draw" is worth its average place's points (½ with ``[1, 0]``), so
 multiplying every points table by a constant never reorders the standings.
@@ -56,7 +69,7 @@ TIEBREAK_NAMES = {
 TIEBREAK_HELP = {
     "buchholz": "the points of the players you met, averaged at each table and added up over "
     "the rounds: stronger opponents, higher Buchholz (an opponent's rounds without a game, "
-    "a bye or after a withdrawal, count as an average place, the FIDE way)",
+    "a bye, a forfeit or after a withdrawal, count as an average place, the FIDE way)",
     "buchholz_cut1": "Buchholz without your weakest round",
     "sonneborn_berger": "the points of the opponents you finished ahead of (half for a shared "
     "place), averaged at each table and added up over the rounds",
@@ -69,9 +82,11 @@ TIEBREAK_HELP = {
 
 @dataclass(frozen=True)
 class Game:
-    """One finished table: its ranking in groups, best first."""
+    """One finished table: its ranking in groups, best first. ``forfeit``: not played
+    out (the result entered by hand as a forfeit): an unplayed round for its players."""
 
     ranking: tuple[tuple[str, ...], ...]
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,7 +170,8 @@ def compute(
     draw = sum(scale) / len(scale)
     n_rounds = len(rounds)
 
-    # Per player, per round: ("game", points, {opponent: pairwise}, won) or ("unplayed", points)
+    # Per player, per round: ("game" or "forfeit", points, {opponent: pairwise}, won), or
+    # ("unplayed", points) for a bye, a late entry or a withdrawal.
     history: dict[str, list[tuple]] = {p: [] for p in players}
     for rnd in rounds:
         seen = set()
@@ -167,14 +183,16 @@ def compute(
             for player, p in pts.items():
                 opps = {j: duels[(player, j)] for j in pts if j != player}
                 won = len(first) == 1 and first[0] == player
-                history.setdefault(player, []).append(("game", p, opps, won))
+                kind = "forfeit" if game.forfeit else "game"
+                history.setdefault(player, []).append((kind, p, opps, won))
                 seen.add(player)
         for player in history:
             if player not in seen:
                 history[player].append(("unplayed", float(rnd.unplayed.get(player, 0.0))))
 
     totals = {p: sum(h[1] for h in hist) for p, hist in history.items()}
-    # Totals as they enter other players' tie-breaks: unplayed rounds count as draws.
+    # Totals as they enter other players' tie-breaks: unplayed rounds (forfeits too,
+    # 13.15 (a)) count as draws.
     adjusted = {
         p: sum(h[1] if h[0] == "game" else draw for h in hist) for p, hist in history.items()
     }
@@ -196,8 +214,11 @@ def compute(
                     sb += sum(s * adjusted[j] for j, s in opps.items()) / len(opps)
                 wins += 1 if h[3] else 0
             else:
-                # Virtual opponent: starts with our points, takes the complement of our
-                # result this round, then draws every later round.
+                # Virtual opponent (13.15 (b)): starts with our points, takes the
+                # complement of our result this round, then draws every later round. A
+                # forfeit's result is a normal result for the round itself: a win.
+                if h[0] == "forfeit":
+                    wins += 1 if h[3] else 0
                 virtual = running + (win - h[1]) + draw * (n_rounds - r - 1)
                 contributions.append(virtual)
                 result = h[1] / win if win else 0.0
@@ -221,7 +242,7 @@ def compute(
             rivals = by_points[round(row.points, 9)] - {row.player}
             score = 0.0
             for h in history[row.player]:
-                if h[0] == "game":
+                if h[0] in ("game", "forfeit"):  # a forfeit's result stands between them
                     score += sum(s for j, s in h[2].items() if j in rivals)
             row.tiebreaks["direct_encounter"] = score
     for row in rows:

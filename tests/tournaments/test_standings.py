@@ -87,3 +87,43 @@ def test_multiplayer_table_tiebreaks():
 def test_unknown_tiebreak_is_refused():
     with pytest.raises(ValueError, match="unknown tie-break"):
         compute(["a"], [], tiebreaks=["coin_flip"])
+
+
+def test_a_forfeit_is_an_unplayed_round_for_both_players_tiebreaks():
+    # Regression: a forfeit (a result the organizer entered, "not played") counted as a
+    # played game in Buchholz, Sonneborn-Berger and "played". FIDE C.02 13.15: both of
+    # its players get a virtual opponent for that round, and for everyone else's
+    # tie-breaks their forfeit round counts as a draw. Duels, [1, 0]: win 1, draw 1/2.
+    # R1: a beats b by forfeit, c beats d.  R2: c beats a, b beats d.
+    forfeit = Game(ranking=(("a",), ("b",)), forfeit=True)
+    rounds = [
+        Round(games=(forfeit, g(["c"], ["d"]))),
+        Round(games=(g(["c"], ["a"]), g(["b"], ["d"]))),
+    ]
+    rows = compute(["a", "b", "c", "d"], rounds,
+                   tiebreaks=["buchholz", "sonneborn_berger", "wins", "direct_encounter"])
+    by = {r.player: r for r in rows}
+    # The forfeit's points count as a normal result: a 1 + 0, b 0 + 1, c 2, d 0.
+    assert (by["a"].points, by["b"].points, by["c"].points, by["d"].points) == (1, 1, 2, 0)
+    # Played: the forfeit is no game for either of its players.
+    assert (by["a"].played, by["b"].played, by["c"].played, by["d"].played) == (1, 1, 2, 2)
+    # Totals as they enter others' tie-breaks, the forfeit round a draw (1/2):
+    #   a: 1/2 + 0 = 1/2;  b: 1/2 + 1 = 3/2;  c: 1 + 1 = 2;  d: 0 + 0 = 0.
+    # Virtual opponents (Svon = SPR + (1 - SfPR) + 1/2 (n - R), n = 2, R = 1):
+    #   a's: 0 + (1 - 1) + 1/2 x 1 = 1/2;  b's: 0 + (1 - 0) + 1/2 x 1 = 3/2.
+    # Buchholz: a 1/2 (virtual) + 2 (c) = 5/2;  b 3/2 (virtual) + 0 (d) = 3/2;
+    #           c 0 (d) + 1/2 (a) = 1/2;       d 2 (c) + 3/2 (b) = 7/2.
+    assert by["a"].tiebreaks["buchholz"] == 0.5 + 2
+    assert by["b"].tiebreaks["buchholz"] == 1.5 + 0
+    assert by["c"].tiebreaks["buchholz"] == 0 + 0.5
+    assert by["d"].tiebreaks["buchholz"] == 2 + 1.5
+    # SB (result x the opponent's total): a 1 x 1/2 (virtual) + 0 x 2 = 1/2;
+    #   b 0 x 3/2 + 1 x 0 = 0;  c 1 x 0 + 1 x 1/2 = 1/2;  d 0.
+    assert by["a"].tiebreaks["sonneborn_berger"] == 1 * 0.5 + 0 * 2
+    assert by["b"].tiebreaks["sonneborn_berger"] == 0 * 1.5 + 1 * 0
+    assert by["c"].tiebreaks["sonneborn_berger"] == 1 * 0 + 1 * 0.5
+    assert by["d"].tiebreaks["sonneborn_berger"] == 0
+    # "For the round itself the result by forfeit is considered a normal result":
+    # a's forfeit win is a win, and counts against b, level with a on points.
+    assert by["a"].tiebreaks["wins"] == 1 and by["b"].tiebreaks["wins"] == 1
+    assert by["a"].tiebreaks["direct_encounter"] == 1 and by["b"].tiebreaks["direct_encounter"] == 0
