@@ -1,6 +1,7 @@
 """Emails of the tournaments room: a registration someone else made (to the player), a
 finished round (to its players and the organizer), a result entered or corrected by hand
-(to the table's players) and the final standings (to every player). Written inside the caller's transaction (which
+(to the table's players), a withdrawal (to the opponents of a game going on, and to the
+player when someone else withdrew them) and the final standings (to every player). Written inside the caller's transaction (which
 holds the tournament's lock) into the games room's outbox, so they are sent after the
 commit, once: every message has a key."""
 
@@ -402,3 +403,64 @@ def withdrawn_mid_game(*, tournament: Tournament, registration: Registration) ->
             })
     outbox_enqueue_many(messages=messages)
     return len(messages)
+
+
+def withdrawn_by_other(*, tournament: Tournament, registration: Registration, by: Any, seq: int) -> None:
+    """Tell a player the organizer (or a site administrator) withdrew: who did, from which
+    tournament, what becomes of the game they still play (it goes on) or of a round
+    paired with them and not started (paired again without them), their standing and
+    whether they may register again (an audit: only their opponents were told). Not sent
+    for a player's own withdrawal: the page said it as they clicked."""
+    from games.models import Game, Seat
+    from games.services.outbox import outbox_enqueue_many
+
+    user = registration.user
+    if not mailable(user):
+        return
+    role = "the organizer" if getattr(by, "pk", None) == tournament.organizer_id else "a site administrator"
+    lines = [f"{by} ({role}) withdrew you from {tournament.name}: you are not paired in the "
+             "rounds to come.", ""]  # fmt: skip
+    tables = (
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED,
+                             game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        .select_related("round").order_by("round__number", "number")
+    )  # fmt: skip
+    for table in (t for t in tables if registration.pk in t.players):
+        if not Seat.objects.filter(game_id=table.game_id, user=user, status=Seat.Status.ACTIVE).exists():
+            continue  # resigned, or handed to someone else: no game of theirs goes on
+        lines += [
+            f"Your game of round {table.round.number} (table {table.number}) goes on: you may "
+            "still play it, or resign it; at each deadline a missing order is filled with the "
+            "default order. Its result counts in the standings as the game ends.",
+            f"Your game: {public_reverse('games:detail', table.game_id)}",
+            "",
+        ]
+    for rnd in tournament.rounds.filter(status=Round.Status.PAIRED).prefetch_related("tables", "byes"):
+        table = next((t for t in rnd.tables.all() if registration.pk in t.players), None)
+        bye = any(b.registration_id == registration.pk for b in rnd.byes.all())
+        if table is not None or bye:
+            where = f"at table {table.number}" if table is not None else "with a bye"
+            lines += [f"Round {rnd.number} was paired with you {where}: it is paired again "
+                      "without you before it starts.", ""]  # fmt: skip
+    played = (registration.withdrawn_after_round or 0) >= registration.first_round
+    lines.append(
+        "Your results stay in the standings, marked withdrawn." if played
+        else "You played no round: you are not in the standings."
+    )
+    lines.append(
+        "You cannot register again." if tournament.rounds.exists()
+        else "You may register again from the tournament's page until round 1 is paired."
+    )
+    lines += [
+        f"If this is a mistake, ask the organizer ({tournament.organizer}).",
+        "",
+        f"The tournament: {_url('tournaments:detail', tournament.slug)}",
+        "",
+    ]
+    outbox_enqueue_many(messages=[{
+        "to": user.email,
+        "subject": f"{tournament.name}: {by} withdrew you",
+        "body": "\n".join(lines),
+        "kind": "tournament",
+        "key": f"tournament:{tournament.pk}:log:{seq}:withdrawn:{registration.pk}",
+    }])

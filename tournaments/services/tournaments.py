@@ -300,7 +300,8 @@ def _require_not_closed(tournament: Tournament) -> None:
 
 def registration_withdraw(*, registration: Registration, by: Any) -> Registration:
     """Withdraw a registration: it is not paired from the next round on. Games already
-    under way continue (the player may resign them). A registration withdrawn already is
+    under way continue (the player may resign them). The opponents of a game going on are
+    told; so is the player, when someone else (the organizer, staff) withdrew them. A registration withdrawn already is
     left as it is (TournamentError, code ``already_done``: the panel said "Registration
     withdrawn." again)."""
     with transaction.atomic():
@@ -317,9 +318,12 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         # without it (round_start insists), so it is not one of them.
         registration.withdrawn_after_round = _rounds_started(tournament)
         registration.save(update_fields=["status", "withdrawn_after_round"])
-        log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
-                payload={"registration": registration.pk, "player": registration.user.username})
+        entry = log_add(tournament=tournament, kind="registration_withdrawn", actor=by,
+                        payload={"registration": registration.pk, "player": registration.user.username})
         notices.withdrawn_mid_game(tournament=tournament, registration=registration)
+        if by != registration.user:  # their own click needs no email: the page said it
+            notices.withdrawn_by_other(tournament=tournament, registration=registration, by=by,
+                                       seq=entry.seq)
     return registration
 
 
