@@ -979,6 +979,37 @@ def test_pairing_by_hand_while_a_round_is_played_says_the_round_is_not_finished(
     assert t.rounds.count() == 1
 
 
+def test_pair_next_round_clicked_twice_says_the_round_is_paired_already(client, people):
+    # Regression (an audit): the second click of a double click answered "Round 1 is not
+    # finished yet." about the round the first click had just paired.
+    from games.services.organizer import game_end
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Twice", ruleset="6x5", table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "pair"])
+    assert _said(client.post(url, follow=True)) == ["The next round is paired. Check it, then start it."]
+    assert _said(client.post(url, follow=True)) == [
+        "Round 1 is paired already: check its tables, then start it (or re-pair it)."]
+    assert t.rounds.count() == 1
+    # Started, it is being played: that is what a click says then.
+    rnd = rounds.round_start(rnd=t.rounds.get(), by=org)
+    assert _said(client.post(url, follow=True)) == ["Round 1 is not finished yet."]
+    # The round numbers are the real ones: round 2, once round 1 is over.
+    for table in rnd.tables.select_related("game"):
+        game_end(game=table.game, by=org, reason="offline")
+        results.result_enter(table=table, ranking=[[table.players[0]], [table.players[1]]], by=org,
+                             reason="played offline")
+    assert _said(client.post(url, follow=True)) == ["The next round is paired. Check it, then start it."]
+    assert _said(client.post(url, follow=True)) == [
+        "Round 2 is paired already: check its tables, then start it (or re-pair it)."]
+    assert t.rounds.count() == 2
+
+
 def test_extending_past_the_cap_says_so_once_not_per_table(client, people, settings):
     """L5: "No deadline extended: table 1: This deadline has already been extended 3 times
     (the limit is 3).; table 2: ..." - the same sentence per table, a doubled '.;'."""

@@ -27,6 +27,13 @@ from tournaments.services.common import (
 
 def _next_number(tournament: Tournament) -> int:
     last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status == Round.Status.PAIRED:
+        # A double click's second click (an audit: it said "not finished yet" about the
+        # round the first click had just paired).
+        raise TournamentError(
+            f"Round {last.number} is paired already: check its tables, then start it (or "
+            "re-pair it)."
+        )
     if last is not None and last.status != Round.Status.FINISHED:
         raise TournamentError(f"Round {last.number} is not finished yet.")
     number = 1 if last is None else last.number + 1
