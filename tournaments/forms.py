@@ -226,6 +226,29 @@ def _named(name: str, index: dict[str, int]) -> int | None:
     return found if found is not None else index.get(seat_name_base(name).lower())
 
 
+#: How much of a name typed that names nobody an error message repeats.
+SHOWN_NAME_CHARS = 40
+
+
+def _shown(name: str) -> str:
+    """A name typed as an error repeats it: its first 40 characters and "…" (an audit: an
+    unknown name of 100 KB came back whole in the message)."""
+    return repr(name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS] + "…")
+
+
+def _longest_name() -> int:
+    from django.contrib.auth import get_user_model
+
+    return int(get_user_model()._meta.get_field("username").max_length or 150)
+
+
+def tables_limit(*, players: int) -> int:
+    """The longest pairing by hand worth reading for ``players`` active players: each
+    named once, a name at most the username's length and a separator, and room for the
+    ``bye:`` line and a comment."""
+    return players * (_longest_name() + 2) + 200
+
+
 def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
     """Parse ``"ann > bob = cat > dan"`` (player names in any case, or as the game
     spells them in ASCII; ``=`` for ties) into groups of registration ids. Raises
@@ -241,7 +264,7 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
             found = _named(name, index)
             if found is None:
                 raise forms.ValidationError(
-                    f"{name!r} is not at this table (players: {', '.join(sorted(names))})."
+                    f"{_shown(name)} is not at this table (players: {', '.join(sorted(names))})."
                 )
             group.append(found)
         if group:
@@ -253,7 +276,15 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
 
 def parse_tables(text: str, names: dict[str, int]) -> tuple[list[list[int]], list[int]]:
     """Parse a pairing by hand: one table per line (players in seat order, separated
-    by commas or spaces); a line starting with ``bye:`` lists players with a bye."""
+    by commas or spaces); a line starting with ``bye:`` lists players with a bye. Text
+    longer than :func:`tables_limit` is refused unread."""
+    limit = tables_limit(players=len(names))
+    if len(text) > limit:
+        raise forms.ValidationError(
+            f"The pairing is too long ({len(text)} characters; at most {limit} for "
+            f"{len(names)} players: a line per table, names of at most {_longest_name()} "
+            "characters). Nothing was paired."
+        )
     index = _name_index(names)
     tables: list[list[int]] = []
     byes: list[int] = []
@@ -268,7 +299,7 @@ def parse_tables(text: str, names: dict[str, int]) -> tuple[list[list[int]], lis
         for name in line.replace(",", " ").split():
             found = _named(name, index)
             if found is None:
-                raise forms.ValidationError(f"Line {number}: {name!r} is not an active player.")
+                raise forms.ValidationError(f"Line {number}: {_shown(name)} is not an active player.")
             ids.append(found)
         (byes.extend if is_bye else tables.append)(ids)
     if not tables:

@@ -17,7 +17,7 @@ from games import selectors_lists
 from games.errors import ApplicationError
 from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
 from tournaments import selectors
-from tournaments.forms import parse_ranking, parse_tables
+from tournaments.forms import parse_ranking, parse_tables, tables_limit
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc
@@ -89,6 +89,9 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         # Entering other players is a league administrator's right: the form is shown
         # only to those who may use it, and only while it can succeed.
         "forbidden_pairs": selectors.forbidden_pair_names(tournament=tournament),
+        # The pairing by hand's bound (the form refuses longer text).
+        "tables_limit": tables_limit(players=sum(
+            1 for r in regs.values() if r.status == Registration.Status.ACTIVE)),
         "may_register_others": is_league_administrator(request.user)
         and tournament.status != Tournament.Status.CLOSED,
     })
@@ -200,8 +203,11 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 for w in warnings:
                     messages.warning(request, w)
                 raise ApplicationError("Not saved: confirm the warnings to pair this way anyway.")
+        typed = post.get("tables", "")
+        # Text past the bound is no pairing to fix: the panel does not keep it.
+        kept = typed if len(typed) <= tables_limit(players=len(names)) else ""
         return _act(request, tournament, do, "Round paired by hand.",
-                    keep={"form": "pair_by_hand", "tables": post.get("tables", "")})
+                    keep={"form": "pair_by_hand", "tables": kept})
     if action == "result":
         def do() -> None:
             table_id = row_id(post.get("table", ""))

@@ -684,6 +684,51 @@ def test_a_refused_panel_form_ties_its_error_to_its_field(client, people):
     assert 'aria-describedby="pair-tables-help pair-tables-error" aria-invalid="true">ann zed</textarea>' in panel
 
 
+def test_pair_by_hand_neither_echoes_a_huge_name_nor_keeps_a_huge_draft(client, people):
+    # Regression (an audit): an unknown name came back whole in the flash message (100 KB
+    # in, 100 KB out) and in the session's draft.
+    from django.contrib.auth import get_user_model
+
+    from tournaments.forms import tables_limit
+
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Long names")
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "pair_by_hand"])
+    panel = reverse("tournaments:manage", args=[t.slug])
+    client.get(panel)  # the setup's messages, read
+    # A line per table, names of at most the username's length: four players, a bye line.
+    longest = get_user_model()._meta.get_field("username").max_length
+    assert tables_limit(players=4) == 4 * (longest + 2) + 200
+    # An unknown name within the bound: shown by its first 40 characters.
+    name = "z" * 40 + "y" * 100
+    answer = client.post(url, {"tables": f"ann bob\ncat {name}"}, follow=True)
+    assert _said(answer) == [f"Line 2: '{'z' * 40}…' is not an active player."]
+    assert f"cat {name}</textarea>" in answer.content.decode()  # the draft, to fix it
+    # 100 KB: refused for its length, said in a line; the draft keeps none of it.
+    huge = "ann bob\n" + "x" * 100_000
+    answer = client.post(url, {"tables": huge}, follow=True)
+    limit = tables_limit(players=4)
+    assert _said(answer) == [
+        f"The pairing is too long (100008 characters; at most {limit} for 4 players: "
+        f"a line per table, names of at most {longest} characters). Nothing was paired."]
+    assert "xxxxx" not in answer.content.decode()
+    assert t.rounds.count() == 0
+    # The textarea says its bound too.
+    assert f'maxlength="{limit}"' in answer.content.decode()
+    # Nothing of it stays in the session (the draft, the messages).
+    client.post(url, {"tables": huge})
+    assert len(str(dict(client.session))) < 2000
+    # A result's ranking shortens an unknown name the same way.
+    from django import forms as django_forms
+
+    from tournaments.forms import parse_ranking
+
+    with pytest.raises(django_forms.ValidationError) as refused:
+        parse_ranking(f"ann > {name}", {"ann": 1, "bob": 2})
+    assert refused.value.messages == [f"'{'z' * 40}…' is not at this table (players: ann, bob)."]
+
+
 def test_the_panel_marks_a_result_a_forfeit(client, people):
     """The panel's "not played (a forfeit): not rated" box reaches the result: counted,
     not rated (test_tournament_services checks the ratings)."""
