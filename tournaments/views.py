@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors_lists
 from games.errors import ApplicationError
+from games.presentation import and_list
 from games.selectors_players import time_zone_of
 from tournaments import selectors
 from tournaments.charts import rating_svg
@@ -152,6 +153,14 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         table = my_table if my_table is not None and my_table.game is not None else None
         my_game = None if table is None else {
             "round": round_open.number,
+            "table": table.number,
+            # whom the round seats them with, as the paired round's banner said it (an
+            # audit: gone once the round started), in seat order
+            "opponents": and_list([
+                str(r.user) for r in sorted(
+                    tournament.registrations.filter(pk__in=table.players).exclude(pk=registration.pk)
+                    .select_related("user"), key=lambda r: table.players.index(r.pk))
+            ]),
             "game": table.game,
             # the open prompt, when it waits for this player's order
             "wanted": selectors_lists.orders_needed(user=request.user).get(table.game_id),
@@ -191,8 +200,6 @@ def _where_i_stand(
     paired round seats them with, and when the next round comes were not on the page):
     ``my_standing`` ("You are tied 2nd of 8 with 2 points."), ``my_pairing`` and
     ``next_round_note``."""
-    from games.presentation import and_list
-
     out: dict[str, str] = {}
     row = next((r for r in standings if registration is not None
                 and r["registration"].pk == registration.pk), None)

@@ -1024,6 +1024,28 @@ def test_pairing_by_hand_while_a_round_is_played_says_the_round_is_not_finished(
     assert t.rounds.count() == 1
 
 
+def test_the_banner_names_the_opponents_while_the_round_is_played(client, people):
+    # Regression (an audit): once the round started the banner said "Your game in round 1:
+    # Cup · table 1 (active): nothing to order now.", no longer whom it seats them with.
+    from tournaments.services import tournaments as tsvc
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Whom", ruleset="5x", table_sizes=[4], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for user in players:
+        tsvc.registration_add(tournament=t, user=user)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=org), by=org)
+    table = rnd.tables.select_related("game").get()
+    names = dict(t.registrations.values_list("pk", "user__username"))
+    me, *others = (names[p] for p in table.players)  # in seat order
+    client.force_login(get_user_model().objects.get(username=me))
+    raw = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    banner = re.search(r'<p class="message info" id="my-game">(.*?)</p>', raw).group(1)
+    text = html.unescape(re.sub(r"<[^>]+>", "", banner))
+    assert text.startswith(f"Your game in round 1, against {others[0]}, {others[1]} and {others[2]} "
+                           f"at table {table.number}: {table.game.title} (")
+
+
 def test_pair_next_round_clicked_twice_says_the_round_is_paired_already(client, people):
     # Regression (an audit): the second click of a double click answered "Round 1 is not
     # finished yet." about the round the first click had just paired.
