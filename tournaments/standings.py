@@ -65,6 +65,16 @@ TIEBREAK_NAMES = {
     "wins": "Wins",
     "direct_encounter": "Direct encounter",
 }
+# Short names for narrow screens (the standings' column heads on a phone, with the whole
+# name as the abbreviation's title).
+TIEBREAK_SHORT = {
+    "buchholz": "BH",
+    "buchholz_cut1": "BH-1",
+    "sonneborn_berger": "SB",
+    "average_opponent": "AOP",
+    "wins": "Wins",
+    "direct_encounter": "DE",
+}
 # What each tie-break counts, in a sentence, for the standings page's explanation.
 TIEBREAK_HELP = {
     "buchholz": "the points of the players you met, averaged at each table and added up over "

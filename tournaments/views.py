@@ -27,7 +27,7 @@ from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import notices
 from tournaments.services import tournaments as tsvc
 from tournaments.services.common import is_league_administrator
-from tournaments.standings import TIEBREAK_HELP, TIEBREAK_NAMES
+from tournaments.standings import TIEBREAK_HELP, TIEBREAK_NAMES, TIEBREAK_SHORT
 
 
 def _tournament(slug: str) -> Tournament:
@@ -177,7 +177,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         **_where_i_stand(tournament, registration, standings, rounds, round_open, finished,
                          my_table),
         "round_open": round_open,
-        "tiebreak_names": [TIEBREAK_NAMES[n] for n in tournament.tiebreaks],
+        # (whole name, short name): a phone shows the short one, the whole as its title
+        "tiebreak_heads": [(TIEBREAK_NAMES[n], TIEBREAK_SHORT[n]) for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
         # How the standings count, for a player who never met a Buchholz.
         "tiebreak_help": [(TIEBREAK_NAMES[n], TIEBREAK_HELP[n]) for n in tournament.tiebreaks],
