@@ -8,7 +8,14 @@ else that escapes a service is a bug: the caller logs it and shows a generic mes
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+
+from games.notes import BIDI_CONTROLS
+
+# A message may quote what a player sent (a refused order's words): a direction override
+# in it would turn the rest of the line round wherever it is shown (API, page, email).
+_BIDI_RE = re.compile(f"[{BIDI_CONTROLS}]")
 
 
 class ApplicationError(Exception):
@@ -17,6 +24,7 @@ class ApplicationError(Exception):
     default_code = "error"
 
     def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
+        message = _BIDI_RE.sub("", str(message))
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code

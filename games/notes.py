@@ -11,9 +11,20 @@ _TRAILING_NOTE_RE = re.compile(r"\s+#.*$")
 # Sentence punctuation at a line's end ("Play Exploit." from a phone keyboard's full stop
 # after two spaces) is no part of any order language.
 _END_PUNCT_RE = re.compile(r"[ \t]*[.!]+[ \t]*$")
-# Characters that show nothing (zero-width spaces and joiners, a byte order mark, a soft
-# hyphen): pasted from a chat or a document, "ALLO\u200bCATE" looks like ALLOCATE.
-INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
+# The one definition of what the site drops from a player's text as showing nothing.
+# Bidirectional marks, embeddings, overrides and isolates (LRM, RLM, ALM; LRE to RLO;
+# LRI to PDI): phones and mail programs in Hebrew and Arabic locales add them around what
+# is typed, and echoed raw an override turns the rest of a line round.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Invisible spaces (zero-width space, word joiner, byte order mark): two names that look
+# alike, or "ALLO\u200bCATE" pasted from a chat that looks like ALLOCATE.
+_INVISIBLE_SPACES = "\u200b\u2060\ufeff"
+# Names (games.presentation.one_line) lose those; a name keeps its joiners (an emoji
+# sequence, a Persian word's non-joiner).
+NAME_INVISIBLE_RE = re.compile(f"[{BIDI_CONTROLS}{_INVISIBLE_SPACES}]")
+# An order (by email, on the web, by API) loses the joiners and soft hyphens too: the
+# order language is A to Z.
+INVISIBLE_RE = re.compile(f"[{BIDI_CONTROLS}{_INVISIBLE_SPACES}\u200c\u200d\u00ad]")
 
 
 def without_notes(text: str) -> str:

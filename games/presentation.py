@@ -11,22 +11,20 @@ from typing import Any
 from django.utils import timezone
 
 import engine
+from games.notes import NAME_INVISIBLE_RE
 
 # Control characters have no place in a one-line text (a name, a subject, a header; NUL
 # cannot even be stored in a PostgreSQL text column): each becomes a space.
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
-# Bidirectional overrides, embeddings, isolates and marks (a name could show reversed, and
-# turn the text after it round) and invisible spaces (two names that look alike).
-_INVISIBLE_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u200e\u200f\u061c\u2060\ufeff]")
-
-
 def one_line(value: Any) -> str:
     """``value`` on one line: control characters and runs of white space become one space,
     bidirectional overrides and invisible spaces go (a game or tournament name, an email
     subject, a header's text)."""
-    text = _INVISIBLE_RE.sub("", str(value or ""))
+    # A name could show reversed and turn the text after it round; two names could look
+    # alike (games.notes: the same definition as for orders).
+    text = NAME_INVISIBLE_RE.sub("", str(value or ""))
     return " ".join(_CONTROL_RE.sub(" ", text).split())
 
 

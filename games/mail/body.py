@@ -313,13 +313,16 @@ def body_text(msg: Message) -> tuple[str | None, bool]:
 
 
 def looks_garbled(text: str) -> bool:
-    """Whether decoded text is mostly not text (random bytes, a wrong charset)."""
+    """Whether decoded text is mostly not text (random bytes, a wrong charset): replacement
+    characters, control, private-use, surrogate and unassigned code points. Format
+    characters (Cf: direction marks, a flag emoji's tags) are text."""
     sample = text[:20000]
     if not sample.strip():
         return False
     bad = sum(
         1
         for c in sample
-        if c == "\ufffd" or (unicodedata.category(c).startswith("C") and c not in "\r\n\t")
+        if c == "\ufffd"
+        or (unicodedata.category(c) in ("Cc", "Co", "Cs", "Cn") and c not in "\r\n\t")
     )
     return bad / len(sample) > 0.1

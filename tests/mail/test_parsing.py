@@ -127,6 +127,14 @@ def test_looks_garbled_accepts_accented_text() -> None:
     assert looks_garbled("\x00\x01\x02\ufffd\ufffd abc")
 
 
+def test_looks_garbled_does_not_count_format_characters() -> None:
+    # Regression (bad-input audit): format characters (Cf) are text, not noise: two RLMs
+    # around a short order, or a flag emoji's tag characters, made a message "garbled".
+    assert not looks_garbled("\u200fPLAY EXPAND\u200f\r\n")
+    assert not looks_garbled("PLAY EXPAND \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f\n")
+    assert looks_garbled("PLAY\x01\x02\x03\x04 EXPAND\n")
+
+
 @pytest.mark.parametrize(
     "text,expected",
     [

@@ -289,6 +289,12 @@ def test_sign_off_on_the_next_line_is_ignored_and_said_so(table) -> None:
         "ＰＬＡＹ ＥＸＰＡＮＤ\n",  # full-width letters (some phone keyboards)
         "Play Expand.\n",  # a phone keyboard's full stop
         "PLAY EXPAND!\n\nThanks\n",
+        # Direction marks (Hebrew and Arabic locales' phones and mail programs): two RLMs
+        # made this read as garbled, an LRM or an RLO as an unknown order (bad-input audit).
+        "\u200fPLAY EXPAND\u200f\n",
+        "\u200ePLAY EXPAND\n",
+        "\u202ePLAY EXPAND\u202c\n",
+        "\u2067PLAY\u061c EXPAND\u2069\n",
     ],
 )
 def test_invisible_and_full_width_characters_read_as_they_look(table, body: str) -> None:
@@ -297,6 +303,20 @@ def test_invisible_and_full_width_characters_read_as_they_look(table, body: str)
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     order = current(table.seats["ann"])
     assert order.text.upper() == "PLAY EXPAND" and order.parsed == {"play": "EXPAND"}
+
+
+def test_a_refusal_by_email_never_echoes_a_bidi_override(table) -> None:
+    # Regression (bad-input audit): "\u202ePLAY PIZZA" came back with the raw RLO in the
+    # refusal, and the rest of its line displayed reversed.
+    address = table.address("ann")
+    body = "\u202ePLAY PIZ\u2066ZA\u200f\n"
+    row = process_message(body_message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    [reply] = replies_to("ann@example.com")
+    assert "'PIZZA' is not a 5X card" in reply.body
+    assert not set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069") & set(
+        reply.body + reply.subject
+    )
 
 
 @pytest.mark.parametrize(
