@@ -26,6 +26,16 @@ NAME_INVISIBLE_RE = re.compile(f"[{BIDI_CONTROLS}{_INVISIBLE_SPACES}]")
 # order language is A to Z.
 INVISIBLE_RE = re.compile(f"[{BIDI_CONTROLS}{_INVISIBLE_SPACES}\u200c\u200d\u00ad]")
 
+# White space NFKC leaves as it is: a tab (or the ogham space, a unit separator) between
+# words reads as a space, as a no-break space does; the other line breaks of
+# str.splitlines (the engines' reading of an order's lines: 6x5's two-line change_goal
+# order) as a line break. Otherwise "PASS\tQIN" was sealed as an order other than
+# "PASS QIN", and a separator made a line the notes and end punctuation missed.
+_WHITE_SPACE = str.maketrans(
+    {"\t": " ", "\x1f": " ", "\u1680": " "}
+    | dict.fromkeys("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\n")
+)
+
 
 def without_notes(text: str) -> str:
     """``text`` without its note lines and end-of-line notes, its lines ended by ``\n``
@@ -41,9 +51,10 @@ def without_notes(text: str) -> str:
 def order_text(text: str) -> str:
     """What is sealed of what a player typed, the same on the web, by API and by email:
     ``text`` without invisible characters, in compatibility forms read as what they look
-    like (a phone keyboard's full-width "ＰＬＡＹ", no-break spaces, ligatures: NFKC),
+    like (a phone keyboard's full-width "ＰＬＡＹ", no-break spaces, ligatures: NFKC), a
+    tab as a space and a line or paragraph separator as a line break,
     without its notes and without sentence punctuation at its lines' ends."""
-    text = unicodedata.normalize("NFKC", INVISIBLE_RE.sub("", text))
+    text = unicodedata.normalize("NFKC", INVISIBLE_RE.sub("", text)).translate(_WHITE_SPACE)
     return "\n".join(
         _END_PUNCT_RE.sub("", line) for line in without_notes(text).split("\n")
     ).strip()
