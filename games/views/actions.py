@@ -140,6 +140,12 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         raise
     request.session.pop(f"order_draft_{game.pk}", None)
     request.session.pop(f"order_error_{game.pk}", None)
+    if getattr(order, "already_stored", False) and order.prompt.status != Prompt.Status.OPEN:
+        # The form of a prompt resolved since, sent again (a double submit, Back and
+        # send): its order's receipt again, nothing stored; say so and what is open now.
+        messages.info(request, _replayed_order_said(game=game, seat=seat, order=order))
+        _point_to_the_next_game(request, game)
+        return redirect("games:detail", game_id=game.pk)
     # The receipt (the whole commitment) is in the order panel below; a 64-digit hash is
     # no news to lead with.
     said = f"Order received and sealed (receipt {order.commitment[:12]}…)."
@@ -159,6 +165,26 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     messages.success(request, said)
     _point_to_the_next_game(request, game)
     return redirect("games:detail", game_id=game.pk)
+
+
+def _replayed_order_said(*, game: Any, seat: Seat, order: Any) -> str:
+    """What a player is told when the order they sent again is the one already sealed
+    for a prompt that has resolved since."""
+    said = (
+        f"This order was sealed already for prompt {order.prompt.number} "
+        f"(receipt {order.commitment[:12]}…); nothing new was stored."
+    )
+    now = Prompt.objects.filter(game_id=game.pk, status=Prompt.Status.OPEN).first()
+    if now is None:
+        over = Game.objects.filter(
+            pk=game.pk, status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
+        ).exists()
+        return said + (" The game is over." if over else "")
+    if seat.name not in now.pending:
+        return said + f" Prompt {now.number} is open now; it asks no order of you."
+    if now.orders.filter(seat_name=seat.name, is_current=True).exists():
+        return said + f" Prompt {now.number} is open now; your order for it is in."
+    return said + f" Prompt {now.number} is open now and waits for your order."
 
 
 def _point_to_the_next_game(request: HttpRequest, game: Any) -> None:
