@@ -330,7 +330,7 @@ def game_join_seat(
         if existing is not None:
             return existing, False
         if game.status != Game.Status.FORMING:
-            raise GameStateError("This game has already started; no seat is free.")
+            raise _not_forming(game, "This game has already started; no seat is free.")
         if (
             game.is_private
             and game.organizer_id != getattr(user, "pk", None)
@@ -347,12 +347,25 @@ def game_join_seat(
     return seat, True
 
 
+def _not_forming(game: Game, started: str) -> GameStateError:
+    """The refusal of a seat change (join, leave, start) in a game no longer forming:
+    ``started`` when it is under way; a game over says so, and one its organizer
+    cancelled before it started says that (it never started)."""
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        if game.started_at is None:
+            return GameStateError(
+                "The organizer cancelled this game before it started.", code="game_finished"
+            )
+        return GameStateError("The game is over.", code="game_finished")
+    return GameStateError(started)
+
+
 def game_leave(*, game: Game, user: Any) -> None:
     """Leave a game that has not started. Raises GameStateError or NotPending."""
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
         if game.status != Game.Status.FORMING:
-            raise GameStateError("The game has started: you can resign, but not leave.")
+            raise _not_forming(game, "The game has started: you can resign, but not leave.")
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise NotPending("You hold no seat in this game.", code="no_seat")
@@ -373,7 +386,7 @@ def game_start(*, game: Game, user: Any, fixed_order: list[str] | None = None) -
         if not may_organize(game=game, user=user):
             raise PermissionDenied("Only the organizer can start this game.")
         if game.status != Game.Status.FORMING:
-            raise GameStateError("This game has already started.")
+            raise _not_forming(game, "This game has already started.")
         _start_locked(game=game, fixed_order=fixed_order)
     return game
 

@@ -427,6 +427,8 @@ def _submit_locked(
             return played
     if over:
         raise GameStateError("The game is over.", code="game_finished")
+    if game.status == Game.Status.FORMING:  # no prompt yet: not "prompt 1 is not open"
+        raise GameStateError("The game has not started yet.", code="not_started")
     if expected_prompt is not None and (prompt is None or prompt.number != expected_prompt):
         # Also in the words of the emails' subjects ("round 4, bid", "turn 4"): a player
         # answering an old email knows prompts by those.
@@ -446,8 +448,6 @@ def _submit_locked(
         )
     if seat.status == Seat.Status.REPLACED:
         raise PermissionDenied("This seat has been handed to another player.")
-    if game.status == Game.Status.FORMING:
-        raise GameStateError("The game has not started yet.", code="not_started")
     if game.status == Game.Status.PAUSED:
         raise GameStateError("The game is paused; orders are accepted again when it resumes.")
     if seat.status == Seat.Status.RESIGNED:
