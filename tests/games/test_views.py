@@ -1006,7 +1006,11 @@ def test_the_games_list_says_other_when_the_viewers_own_games_are_not_in_its_lis
     assert "No open game is waiting for players right now." in page
 
 
-@pytest.mark.parametrize("tampered", ["a" * 5000, "\x00", "0" * 31 + "\x00", str(__import__("uuid").uuid4())])
+@pytest.mark.parametrize(
+    "tampered",
+    ["a" * 5000, "\x00", "0" * 31 + "\x00", "5f0c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f"],  # a well-formed key never issued
+    ids=["5000-characters", "nul", "nul-at-the-end", "unknown-uuid"],
+)
 def test_a_malformed_create_key_says_the_form_is_out_of_date(client, users, tampered):
     """Regression (a bad-input audit): a 5,000-character or NUL create_key re-rendered the
     form with no visible error (the hidden field's own error is shown nowhere), where a

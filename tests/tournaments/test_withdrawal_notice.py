@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import OutboxMessage
-from games.services.outbox import outbox_send
+from games.services.outbox_sending import outbox_send
 from tournaments.models import Registration
 from tournaments.services import rounds
 from tournaments.services import tournaments as tsvc
