@@ -221,7 +221,7 @@ def process_message(
         if row.message_id.startswith(SYNTHESIZED_ID_PREFIX) and row.message_id.endswith(
             SYNTHESIZED_ID_SUFFIX
         ):
-            _answer_repeat(row, raw_bytes, envelope_sender)
+            _answer_repeat(row, raw_bytes, envelope_recipient, envelope_sender)
         return row
     if defer:
         enqueue_processing(row.pk)
@@ -234,7 +234,9 @@ def process_message(
         return row
 
 
-def _answer_repeat(row: InboundMail, raw_bytes: bytes, envelope_sender: str | None) -> None:
+def _answer_repeat(
+    row: InboundMail, raw_bytes: bytes, envelope_recipient: str, envelope_sender: str | None
+) -> None:
     """Tell the seat holder that a copy of a message without a Message-ID was not read.
 
     Such a message is known only by its bytes, and an MTA's redelivery (its 250 lost)
@@ -244,7 +246,11 @@ def _answer_repeat(row: InboundMail, raw_bytes: bytes, envelope_sender: str | No
     a player's order is never lost without a word; a redelivery costs one short email.
     A message with a Message-ID (every mail program writes one) is a redelivery when it
     repeats and stays silent. Auto-replies, and a message whose first copy was ignored,
-    are never answered. A failure here is logged, never raised: the first copy stands."""
+    are never answered. Nor is a copy sent to an address that no longer leads to the
+    seat (a new private address since, a replaced seat, a closed account) or to a seat
+    no longer playing (resigned, its game over): a fresh message there is not read as an
+    order, and a copy must not make the server email the player where a fresh one would
+    not. A failure here is logged, never raised: the first copy stands."""
     if row.seat_id is None or row.status == Status.IGNORED:
         return
     try:
@@ -253,8 +259,12 @@ def _answer_repeat(row: InboundMail, raw_bytes: bytes, envelope_sender: str | No
         )
         if parsed.is_auto:
             return
+        current = seat_for_recipient(envelope_recipient)  # the address's seat now
+        if current is None or current.pk != row.seat_id:
+            return
         seat = _load_seat(row.seat_id)
-        if not seat.user.is_active:
+        over = str(seat.game.status) in ("finished", "abandoned")
+        if not seat.user.is_active or str(seat.status) != "active" or over:
             return
         with transaction.atomic(), timezone.override(time_zone_of(user=seat.user)):
             sent = replies.send_reply(

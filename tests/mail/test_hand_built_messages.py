@@ -199,3 +199,44 @@ def test_the_readme_example_works_on_a_default_5x_game(db, orders_settings, smtp
     ordered = run(legal[0])
     assert ordered.outcome == "order_accepted"
     assert SealedOrder.objects.get(seat=seat, is_current=True).text == legal[0]
+
+
+RAW_REPEAT = b"Subject: hi\r\n\r\nSTATUS\r\n"
+
+
+def _webhook(raw: bytes, address: str) -> InboundMail:
+    return process_message(
+        raw, address, source="webhook", envelope_sender="mallory@elsewhere.test"
+    )
+
+
+def test_a_repeat_to_an_address_replaced_since_is_not_answered(table) -> None:
+    """After "New private address" the old address is dead: a fresh message to it is
+    neither read nor answered, and neither is a copy of an earlier message to it (a
+    review: each replayed copy still emailed the player)."""
+    from games.services.seats import mail_token_rotate
+
+    old = table.address("ann")
+    _webhook(RAW_REPEAT, old)
+    assert len(answers()) == 1
+    seat = table.seats["ann"]
+    seat.refresh_from_db()
+    mail_token_rotate(seat=seat)
+    for _ in range(3):
+        _webhook(RAW_REPEAT, old)
+    assert len(answers()) == 1
+
+
+def test_a_repeat_to_a_seat_no_longer_playing_is_not_answered(table) -> None:
+    """A replaced seat, or a game over: the copy is not answered "handled then"."""
+    from games.models import Game, Seat
+
+    address = table.address("ann")
+    _webhook(RAW_REPEAT, address)
+    Seat.objects.filter(pk=table.seats["ann"].pk).update(status=Seat.Status.REPLACED)
+    _webhook(RAW_REPEAT, address)
+    assert len(answers()) == 1
+    Seat.objects.filter(pk=table.seats["ann"].pk).update(status=Seat.Status.ACTIVE)
+    Game.objects.filter(pk=table.seats["ann"].game_id).update(status="finished")
+    _webhook(RAW_REPEAT, address)
+    assert len(answers()) == 1
