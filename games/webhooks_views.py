@@ -46,7 +46,7 @@ def _page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpRespo
     return render(request, "games/api_tokens.html", context, status=status)
 
 
-def _show_once(request: HttpRequest, secret: str) -> HttpResponse:
+def _show_once(request: HttpRequest, secret: str, said: str) -> HttpResponse:
     """A redirect (303) to the page, which shows the new secret once
     (``games.views.once``): a reload shows the page without it and changes nothing."""
     from django.urls import reverse
@@ -56,7 +56,7 @@ def _show_once(request: HttpRequest, secret: str) -> HttpResponse:
     path = reverse("games:api_tokens")
     response = redirect(path)
     response.status_code = 303
-    once.stash(request, response, name="webhook_secret", secret=secret, path=path)
+    once.stash(request, response, name="webhook_secret", secret=secret, path=path, said=said)
     return response
 
 
@@ -101,13 +101,11 @@ def webhook_action(request: HttpRequest) -> HttpResponse:
             url = str(request.POST.get("url", ""))[:1000]
             secret = webhooks.webhook_save(user=user, url=url)
             if secret is not None:
-                messages.success(request, "Your webhook is set. Copy its signing secret now.")
-                return _show_once(request, secret)
+                return _show_once(request, secret, "Your webhook is set. Copy its signing secret now.")
             messages.success(request, "Your webhook's URL was saved.")
         elif action == "regenerate":
             secret = webhooks.webhook_secret_regenerate(user=user)
-            messages.success(request, "A new signing secret was made. Copy it now.")
-            return _show_once(request, secret)
+            return _show_once(request, secret, "A new signing secret was made. Copy it now.")
         elif action == "remove":
             if webhooks.webhook_remove(user=user):
                 messages.success(request, "Your webhook was removed.")

@@ -21,6 +21,22 @@ from games.models import ApiToken, Game
 from games.services.tokens import api_token_create, api_token_revoke
 from games.webhooks_views import webhook_context
 
+# A new secret whose browser half expired (five minutes) or was cleared: never shown.
+LOST_TOKEN = (
+    "The new API token can no longer be shown: a token is shown once, within five minutes "
+    "of its making, and the one before it no longer works. To get one, create another."
+)
+LOST_SECRET = (
+    "The new signing secret can no longer be shown: it is shown once, within five minutes "
+    "of its making, and the one before it is no longer used. To get one, create another "
+    "with New secret."
+)
+LOST_CALENDAR = (
+    "The new calendar address can no longer be shown: it is shown once, within five "
+    "minutes of its making, and the one before it no longer works. To get one, make "
+    "another with New address."
+)
+
 
 @never_cache  # the new token is on the page once: no cache keeps it
 @login_required
@@ -38,10 +54,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         action = request.POST.get("action")
         if action == "create":
             key = api_token_create(user=request.user)
-            messages.success(request, "A new API token was created. Copy it now.")
             response = redirect(path)
             response.status_code = 303
-            once.stash(request, response, name="api_token", secret=key, path=path)
+            once.stash(
+                request, response, name="api_token", secret=key, path=path,
+                said="A new API token was created. Copy it now.",
+            )  # fmt: skip
             return response
         elif action == "revoke":
             if api_token_revoke(user=request.user):
@@ -52,14 +70,22 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Unknown action.")
         return redirect("games:api_tokens")
     token = ApiToken.objects.filter(user=request.user).first()
-    new_key = once.take(request, name="api_token")
+    taken = once.take(request, name="api_token")
+    new_key = taken.secret
     if token is None or new_key is None or api_token_digest(new_key) != token.digest:
         new_key = None  # made again, or revoked, since (on another tab, over the API)
+    if new_key is not None:
+        messages.success(request, taken.said)
+    elif taken.lost and token is not None:
+        messages.warning(request, LOST_TOKEN)
     context = {"token": token, "new_key": new_key, **webhook_context(user=request.user)}
-    new_secret = once.take(request, name="webhook_secret")
+    taken = once.take(request, name="webhook_secret")
     hook = webhook_of(user=request.user)
-    if new_secret is not None and hook is not None and new_secret == hook.secret:
-        context["new_secret"] = new_secret
+    if taken.secret is not None and hook is not None and taken.secret == hook.secret:
+        context["new_secret"] = taken.secret
+        messages.success(request, taken.said)
+    elif taken.lost and hook is not None:
+        messages.warning(request, LOST_SECRET)
     response = render(request, "games/api_tokens.html", context)
     once.forget(request, response, name="api_token", path=path)
     once.forget(request, response, name="webhook_secret", path=path)
@@ -128,10 +154,12 @@ def calendar(request: HttpRequest) -> HttpResponse:
         action = request.POST.get("action")
         if action == "create":
             feed = calendar_feed_create(user=request.user)
-            messages.success(request, "Your calendar address is ready. Copy it now.")
             response = redirect(path)
             response.status_code = 303
-            once.stash(request, response, name="calendar", secret=feed, path=path)
+            once.stash(
+                request, response, name="calendar", secret=feed, path=path,
+                said="Your calendar address is ready. Copy it now.",
+            )  # fmt: skip
             return response
         elif action == "revoke":
             if calendar_feed_revoke(user=request.user):
@@ -147,10 +175,13 @@ def calendar(request: HttpRequest) -> HttpResponse:
         PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
         or ""
     )
-    token = once.take(request, name="calendar")
+    taken = once.take(request, name="calendar")
     new_url = None
-    if token is not None and stored and calendar_digest(token) == stored:  # still in force
-        new_url = public_reverse("games:calendar_feed", token)
+    if taken.secret is not None and stored and calendar_digest(taken.secret) == stored:
+        new_url = public_reverse("games:calendar_feed", taken.secret)  # still in force
+        messages.success(request, taken.said)
+    elif taken.lost and stored:
+        messages.warning(request, LOST_CALENDAR)
     response = render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
     once.forget(request, response, name="calendar", path=path)
     return response

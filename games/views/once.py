@@ -8,6 +8,11 @@ the secret XORed with a random pad, and the pad goes to the browser alone, in a 
 for the page's path that lives five minutes (HttpOnly, SameSite=Strict, Secure where the
 session's is). Neither half tells anything alone. The GET takes both and drops both, so
 the secret is shown once; the page itself is never cached (``never_cache``).
+
+What the page says with it ("Copy it now") waits in the session too, and is said by the
+GET that shows the secret: two POSTs of a double click say it once, not twice. When the
+browser's half is gone (the five minutes are over, or the cookie was cleared) the secret
+can never be shown: :func:`take` says so (``lost``), and the page says how to get another.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -30,12 +36,15 @@ def _xor(data: bytes, pad: bytes) -> bytes:
     return bytes(a ^ b for a, b in zip(data, pad, strict=True))
 
 
-def stash(request: HttpRequest, response: HttpResponse, *, name: str, secret: str, path: str) -> None:
+def stash(
+    request: HttpRequest, response: HttpResponse, *, name: str, secret: str, path: str, said: str
+) -> None:
     """Keep ``secret`` for one display on the page at ``path`` (``response``: the
-    redirect there)."""
+    redirect there), and ``said``, what the page says when it shows it."""
     data = secret.encode()
     pad = secrets.token_bytes(len(data))
     request.session[f"once_{name}"] = base64.b64encode(_xor(data, pad)).decode()
+    request.session[f"once_{name}_said"] = said
     response.set_cookie(
         _cookie(name),
         base64.urlsafe_b64encode(pad).decode(),
@@ -47,18 +56,31 @@ def stash(request: HttpRequest, response: HttpResponse, *, name: str, secret: st
     )
 
 
-def take(request: HttpRequest, *, name: str) -> str | None:
-    """The secret kept by :func:`stash`, once (None when there is none, or only half);
-    the session's half is dropped here, the cookie by :func:`forget`."""
+@dataclass(frozen=True)
+class Taken:
+    """What :func:`take` found: the secret (None when there is none to show), what to say
+    with it, and whether one was made but its browser half is gone (``lost``)."""
+
+    secret: str | None = None
+    said: str = ""
+    lost: bool = False
+
+
+def take(request: HttpRequest, *, name: str) -> Taken:
+    """The secret kept by :func:`stash`, once; the session's half is dropped here, the
+    cookie by :func:`forget`."""
     sealed = request.session.pop(f"once_{name}", None)
+    said = request.session.pop(f"once_{name}_said", None) or ""
     pad = request.COOKIES.get(_cookie(name))
-    if not isinstance(sealed, str) or not pad:
-        return None
+    if not isinstance(sealed, str):
+        return Taken()
+    if not pad:
+        return Taken(lost=True)
     try:
         data = _xor(base64.b64decode(sealed), base64.urlsafe_b64decode(pad))
-        return data.decode()
+        return Taken(secret=data.decode(), said=said)
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        return None
+        return Taken(lost=True)
 
 
 def forget(request: HttpRequest, response: HttpResponse, *, name: str, path: str) -> None:
