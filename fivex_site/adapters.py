@@ -53,6 +53,12 @@ class AccountAdapter(DefaultAccountAdapter):
 
         mandatory = allauth_settings.EmailVerificationMethod.MANDATORY
         context.setdefault("verification_mandatory", allauth_settings.EMAIL_VERIFICATION == mandatory)
+        # What someone who never signed up can do when the account works unconfirmed: set
+        # its password through this address, then close it.
+        from fivex_site.links import public_reverse
+
+        context.setdefault("password_reset_url", public_reverse("account_reset_password"))
+        context.setdefault("account_close_url", public_reverse("account_close"))
         from allauth.core import context as allauth_context
 
         msg = self.render_mail(

@@ -577,3 +577,41 @@ def test_the_sign_up_email_says_confirming_is_needed_with_mandatory_verification
     [message] = sent_account_mail()
     assert "Until it is confirmed you cannot log in" in message.body
     assert "Your account works without it" not in message.body
+
+
+@pytest.mark.django_db
+def test_the_sign_up_email_tells_someone_who_never_signed_up_what_to_do(client, settings) -> None:
+    """With optional verification the account works unconfirmed (game emails go to the
+    address), so "ignore this email: nothing happens without the link" was false for
+    whoever's address a stranger signed up with (a review of 877ee57). The email says what
+    that person can do, and the steps it names work: a password reset to the address
+    logs them in, and the account can be closed."""
+    from django.test import Client
+
+    settings.FIVEX_BASE_URL = "https://fivex.example.org"
+    sign_up(client)  # a stranger, with ada's address
+    [message] = sent_account_mail()
+    assert "nothing happens without the link" not in message.body
+    reset = re.search(r"https://fivex\.example\.org(/accounts/password/reset/)\s", message.body)
+    close = re.search(r"https://fivex\.example\.org(/account/close/)\s", message.body)
+    assert reset and close, message.body
+    # What ada, who never signed up, can do from her mailbox alone.
+    ada = Client()
+    ada.post(reset.group(1), {"email": "ada@example.com"})
+    key = re.search(r"https://fivex\.example\.org(/accounts/password/reset/key/\S+/)",
+                    sent_account_mail()[-1].body)  # fmt: skip
+    form = ada.get(key.group(1), follow=True)
+    new = "another-horse-battery-9"
+    ada.post(form.redirect_chain[-1][0], {"password1": new, "password2": new})
+    closed = ada.post(close.group(1), {"password": new})
+    assert closed.status_code == 302
+    assert get_user_model().objects.get(username="ada").is_active is False
+
+
+@pytest.mark.django_db
+def test_the_mandatory_sign_up_email_still_says_to_ignore_it(client, settings) -> None:
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    sign_up(client)
+    [message] = sent_account_mail()
+    assert "ignore this email: nothing happens without the link" in message.body
+    assert "/account/close/" not in message.body
