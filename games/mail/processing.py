@@ -246,12 +246,15 @@ def _answer_repeat(
     a player's order is never lost without a word; a redelivery costs one short email.
     A message with a Message-ID (every mail program writes one) is a redelivery when it
     repeats and stays silent. Auto-replies, and a message whose first copy was ignored,
-    are never answered. Nor is a copy sent to an address that no longer leads to the
+    are never answered, nor a copy whose first is not handled yet (its own answer is to
+    come). Nor is a copy sent to an address that no longer leads to the
     seat (a new private address since, a replaced seat, a closed account) or to a seat
     no longer playing (resigned, its game over): a fresh message there is not read as an
     order, and a copy must not make the server email the player where a fresh one would
     not. A failure here is logged, never raised: the first copy stands."""
-    if row.seat_id is None or row.status == Status.IGNORED:
+    if row.seat_id is None or row.status not in (Status.PROCESSED, Status.REJECTED):
+        # Ignored: never answered. Not handled yet (queued, or failed and to be retried):
+        # "handled then" would be false, and the first copy's own answer is still to come.
         return
     try:
         parsed = parse_message(

@@ -240,3 +240,18 @@ def test_a_repeat_to_a_seat_no_longer_playing_is_not_answered(table) -> None:
     Game.objects.filter(pk=table.seats["ann"].game_id).update(status="finished")
     _webhook(RAW_REPEAT, address)
     assert len(answers()) == 1
+
+
+def test_a_repeat_before_the_first_copy_was_handled_is_not_answered(table, smtpd) -> None:
+    """The first copy still waits for a worker: "it was handled then" would be false, and
+    its own answer is still to come (a review: the repeat's answer came first)."""
+    address = table.address("ann")
+    raw = b"From: ann@example.com\r\nSubject: o\r\n\r\nPLAY EXPLOIT\r\n"
+    first = process_message(raw, address, source="smtp", defer=True)
+    assert first.status == "received"
+    with smtplib.SMTP(*smtpd) as smtp:
+        smtp.sendmail("ann@example.com", [address], raw)
+    assert answers() == []
+    process_inbound_mail.apply(args=[first.pk]).get()
+    [confirmation] = answers()
+    assert "This exact message arrived before" not in confirmation.body
