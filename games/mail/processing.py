@@ -123,9 +123,7 @@ def store_message(
         # No Message-ID: identical bytes are still recognised as the same delivery.
         message_id = synthesized_message_id(raw_bytes)
     seat = seat_for_recipient(envelope_recipient)
-    flooded = seat is not None and InboundMail.objects.filter(
-        seat=seat, created_at__gte=timezone.now() - timedelta(hours=1)
-    ).values("pk")[: intake_per_hour()].count() >= intake_per_hour()  # counted up to the limit
+    flooded = seat is not None and over_intake(seat.pk)
     if envelope_sender is None:
         stored_sender = ""
     else:
@@ -169,6 +167,16 @@ def store_message(
         ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
     )
     return row, True
+
+
+def over_intake(seat_id: int) -> bool:
+    """Whether the seat's address took ``MAIL_INTAKE_PER_HOUR`` messages in the last hour
+    (counted up to the limit): more are neither read nor answered."""
+    limit = intake_per_hour()
+    recent = InboundMail.objects.filter(
+        seat_id=seat_id, created_at__gte=timezone.now() - timedelta(hours=1)
+    )
+    return recent.values("pk")[:limit].count() >= limit
 
 
 SYNTHESIZED_ID_PREFIX = "<sha256-"
@@ -247,7 +255,8 @@ def _answer_repeat(
     A message with a Message-ID (every mail program writes one) is a redelivery when it
     repeats and stays silent. Auto-replies, and a message whose first copy was ignored,
     are never answered, nor a copy whose first is not handled yet (its own answer is to
-    come). Nor is a copy sent to an address that no longer leads to the
+    come), nor one while the seat is over its hourly intake (``MAIL_INTAKE_PER_HOUR``:
+    fresh mail is then neither read nor answered). Nor is a copy sent to an address that no longer leads to the
     seat (a new private address since, a replaced seat, a closed account) or to a seat
     no longer playing (resigned, its game over): a fresh message there is not read as an
     order, and a copy must not make the server email the player where a fresh one would
@@ -257,6 +266,8 @@ def _answer_repeat(
         # "handled then" would be false, and the first copy's own answer is still to come.
         return
     try:
+        if over_intake(row.seat_id):  # as a fresh message now: neither read nor answered
+            return
         parsed = parse_message(
             bytes(raw_bytes or b""), envelope_sender=envelope_sender, headers_only=True
         )

@@ -255,3 +255,19 @@ def test_a_repeat_before_the_first_copy_was_handled_is_not_answered(table, smtpd
     process_inbound_mail.apply(args=[first.pk]).get()
     [confirmation] = answers()
     assert "This exact message arrived before" not in confirmation.body
+
+
+def test_no_repeat_is_answered_while_the_seat_is_over_its_intake(table, smtpd, settings) -> None:
+    """Mail over MAIL_INTAKE_PER_HOUR is neither read nor answered (README): copies of an
+    earlier message were answered all the same (a review)."""
+    settings.MAIL_INTAKE_PER_HOUR = 2
+    address = table.address("ann")
+    raw = b"From: ann@example.com\r\nSubject: o\r\n\r\nSTATUS\r\n"
+    send(smtpd, "ann@example.com", address, raw)
+    send(smtpd, "ann@example.com", address, b"From: ann@example.com\r\nSubject: o2\r\n\r\nSTATUS\r\n")
+    over = send(smtpd, "ann@example.com", address, b"From: ann@example.com\r\nSubject: o3\r\n\r\nSTATUS\r\n")
+    assert (over.status, over.outcome) == ("ignored", "rate_limited")
+    before = len(answers())
+    for _ in range(3):
+        send(smtpd, "ann@example.com", address, raw)
+    assert len(answers()) == before
