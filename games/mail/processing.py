@@ -226,9 +226,9 @@ def process_message(
         raw_bytes, envelope_recipient, source=source, envelope_sender=envelope_sender
     )
     if not created:
-        if row.message_id.startswith(SYNTHESIZED_ID_PREFIX) and row.message_id.endswith(
-            SYNTHESIZED_ID_SUFFIX
-        ):
+        # No Message-ID header (the id stored is the bytes' hash): a Message-ID written
+        # like ours would have to hold the hash of the bytes it is part of.
+        if row.message_id == synthesized_message_id(bytes(raw_bytes or b"")):
             _answer_repeat(row, raw_bytes, envelope_recipient, envelope_sender)
         return row
     if defer:

@@ -271,3 +271,16 @@ def test_no_repeat_is_answered_while_the_seat_is_over_its_intake(table, smtpd, s
     for _ in range(3):
         send(smtpd, "ann@example.com", address, raw)
     assert len(answers()) == before
+
+
+def test_a_real_message_id_shaped_like_a_synthesized_one_is_a_silent_redelivery(table, smtpd) -> None:
+    """Whether a copy is answered depends on whether the message had a Message-ID, not
+    on the id's shape: a real one written like ours was answered on redelivery."""
+    address = table.address("ann")
+    raw = (
+        b"From: ann@example.com\r\nSubject: o\r\nMessage-ID: <sha256-x@fivex.invalid>\r\n\r\n"
+        b"STATUS\r\n"
+    )
+    send(smtpd, "ann@example.com", address, raw)
+    assert send(smtpd, "ann@example.com", address, raw) is None
+    assert len(answers()) == 1
