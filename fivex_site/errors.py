@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 import time
 from copy import copy
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -156,28 +158,49 @@ class NotClientError(logging.Filter):
 
 class ClientErrorsAsWarnings(logging.Filter):
     """A ``django.security.*`` ERROR (a client's request refused with a 400) logged as the
-    WARNING it is, without the traceback (Django's own code, the same each time). A filter
-    of the console handler: the record is changed for the handlers after it too."""
+    WARNING it is, without the traceback (Django's own code, the same each time), on the
+    console handler whose filter it is; other handlers get the record unchanged."""
 
-    def filter(self, record: logging.LogRecord) -> bool:
+    def filter(self, record: logging.LogRecord) -> bool | logging.LogRecord:
         if record.name.startswith(CLIENT_ERROR_LOGGERS) and record.levelno > logging.WARNING:
+            # A changed copy, for this handler only (a filter may answer a record since
+            # Python 3.12): handlers after this one (a file log, an error tracker) still
+            # see the record as it was logged, traceback included.
+            record = copy(record)
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
+            return record
         return True
 
 
+_PROJECT_DIR = str(Path(__file__).resolve().parent.parent) + os.sep
+
+
+def _ours(filename: str) -> bool:
+    """A frame of the project's own code (not an installed library's, even in a virtualenv
+    inside the checkout)."""
+    return filename.startswith(_PROJECT_DIR) and "site-packages" not in filename
+
+
 def _signature(record: logging.LogRecord) -> str:
-    """What makes two reports the same error: the logger, the exception's type and the
-    place it was raised (the innermost frame), or the logging call's place without one."""
+    """What makes two reports the same error: the logger, the exception's type and where
+    it was raised: every frame of the project's own code on its way, and the innermost
+    frame (a library's line is the same for every database error: two bugs raising an
+    IntegrityError in different views differ by the project's frames). Without an
+    exception, the logging call's place."""
     place = f"{record.pathname}:{record.lineno}:{record.msg}"
     kind = ""
     if record.exc_info and record.exc_info[0] is not None:
         kind = f"{record.exc_info[0].__module__}.{record.exc_info[0].__qualname__}"
+        frames = []
         tb = record.exc_info[2]
-        while tb is not None and tb.tb_next is not None:
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if _ours(filename) or tb.tb_next is None:
+                frames.append(f"{filename}:{tb.tb_lineno}")
             tb = tb.tb_next
-        if tb is not None:
-            place = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+        if frames:  # each once: an exception object raised again grows its traceback
+            place = ">".join(dict.fromkeys(frames))
     return hashlib.sha256(f"{record.name}|{kind}|{place}".encode()).hexdigest()[:32]
 
 

@@ -123,7 +123,14 @@ def test_a_form_too_big_or_with_too_many_fields_mails_nobody_and_is_a_warning(ad
     assert sorted(r.name for r in security) == [
         "django.security.DisallowedHost", "django.security.RequestDataTooBig",
         "django.security.TooManyFieldsSent"], security  # fmt: skip
-    assert all(r.levelno == logging.WARNING and not r.exc_info for r in security), security
+    # The console (the console handler's filter) writes them as warnings, no traceback.
+    from fivex_site.errors import ClientErrorsAsWarnings
+
+    from django.conf import settings
+
+    assert "client_errors_as_warnings" in settings.LOGGING["handlers"]["console"]["filters"]
+    shown = [ClientErrorsAsWarnings().filter(r) for r in security]
+    assert all(r.levelno == logging.WARNING and not r.exc_info for r in shown), shown
 
 
 def _failing_page(monkeypatch):
@@ -174,3 +181,59 @@ def test_error_reports_are_capped_per_hour_whatever_the_error(admins, settings, 
     for error in (RuntimeError("a"), ValueError("b"), KeyError("c"), TypeError("d"), LookupError("e")):
         assert post(error) == 500
     assert OutboxMessage.objects.filter(kind="admin_error").count() == 3
+
+
+def test_two_bugs_raising_in_the_same_library_line_are_two_reports(admins, monkeypatch):
+    """Review: an error's place was its innermost frame, a library's line: every
+    IntegrityError (psycopg's cursor) of any view was "the same error", so a second bug in
+    another view was never mailed within the window. The project's own frames tell them
+    apart (here two call sites of the standard library's JSON decoder)."""
+    import json
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    client = Client(raise_request_exception=False)
+    client.force_login(seats["ann"].user)
+
+    def first_bug(*args, **kwargs):
+        json.loads("not json")
+
+    def second_bug(*args, **kwargs):
+        json.loads("not json either")
+
+    for failing in (first_bug, second_bug, first_bug):
+        monkeypatch.setattr("games.views.actions.order_services.order_submit", failing)
+        assert client.post(f"/games/{game.pk}/order/", {"text": "PLAY EXPLORE", "prompt": 1}).status_code == 500
+    reports = OutboxMessage.objects.filter(kind="admin_error")
+    assert reports.count() == 2  # the first bug again is held back, the second is its own
+    assert all("JSONDecodeError" in r.body for r in reports)
+
+
+def test_the_console_filter_leaves_other_handlers_the_record_as_logged() -> None:
+    """Review: the console's filter changed the record itself, so a handler after it (a
+    file log an operator adds) got a client error as a WARNING without its traceback."""
+    import logging
+    import sys
+
+    from fivex_site.errors import ClientErrorsAsWarnings
+
+    seen: dict[str, list] = {"console": [], "file": []}
+
+    class Keep(logging.Handler):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.key = name
+
+        def emit(self, record: logging.LogRecord) -> None:
+            seen[self.key].append((record.levelname, record.exc_info is not None))
+
+    logger = logging.Logger("django.security.SuspiciousFileOperation")  # not registered
+    console = Keep("console")
+    console.addFilter(ClientErrorsAsWarnings())
+    logger.addHandler(console)
+    logger.addHandler(Keep("file"))
+    try:
+        raise ValueError("a path outside the media root")
+    except ValueError:
+        logger.error("refused", exc_info=sys.exc_info())
+    assert seen["console"] == [("WARNING", False)]
+    assert seen["file"] == [("ERROR", True)]
