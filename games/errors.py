@@ -18,13 +18,18 @@ from games.notes import BIDI_CONTROLS
 _BIDI_RE = re.compile(f"[{BIDI_CONTROLS}]")
 
 
+def without_bidi(text: str) -> str:
+    """``text`` without bidi controls (a message that may quote a client's words)."""
+    return _BIDI_RE.sub("", text)
+
+
 class ApplicationError(Exception):
     """Base class: a user-facing ``message`` and a machine ``code``."""
 
     default_code = "error"
 
     def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
-        message = _BIDI_RE.sub("", str(message))
+        message = without_bidi(str(message))
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code

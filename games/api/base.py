@@ -130,7 +130,9 @@ class BaseAPIView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # authentication, permissions, throttles
-        if request.query_params:
+        # OPTIONS describes the endpoint whatever its URL's query (a browser's CORS
+        # preflight carries the query string of the request it asks about).
+        if request.query_params and request.method != "OPTIONS":
             method = "GET" if request.method == "HEAD" else request.method
             if method not in self.query_methods:
                 _no_query(request)

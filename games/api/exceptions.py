@@ -72,10 +72,23 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def _without_bidi(value: Any) -> Any:
+    """``value`` (a message, or ``fields``: keys and messages, nested) without bidi
+    controls: a refusal quotes the client's keys and values, and a raw override would
+    display the rest of the line reversed (as ApplicationError's messages are cleaned)."""
+    if isinstance(value, str):
+        return errors.without_bidi(value)
+    if isinstance(value, dict):
+        return {_without_bidi(k): _without_bidi(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_bidi(v) for v in value]
+    return value
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The JSON body of every API error."""
-    body: dict[str, Any] = {"error": code, "message": message}
-    body.update(extra)
+    """The JSON body of every API error (no bidi control in what it quotes)."""
+    body: dict[str, Any] = {"error": code, "message": _without_bidi(message)}
+    body.update({key: _without_bidi(value) for key, value in extra.items()})
     return body
 
 

@@ -57,12 +57,15 @@ class StrictInputSerializer(serializers.Serializer):
         text = html.is_html_input(data) or self.context.get("query")
         if text and hasattr(data, "get"):
             # A query string or a form is text, but a whole number in it is still ASCII
-            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit).
+            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit). An
+            # empty value is DRF's to read (an optional field left blank in a form is not
+            # given, as before; a required one is refused by the field).
             errors = {
                 name: ["Must be a whole number, in the digits 0-9 (3, not 3.0)."]
                 for name, field in self.fields.items()
                 if isinstance(field, serializers.IntegerField)
                 and isinstance(data.get(name), str)
+                and data.get(name) != ""
                 and not WHOLE_NUMBER_RE.fullmatch(data.get(name))
             }
             if errors:

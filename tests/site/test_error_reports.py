@@ -124,9 +124,9 @@ def test_a_form_too_big_or_with_too_many_fields_mails_nobody_and_is_a_warning(ad
         "django.security.DisallowedHost", "django.security.RequestDataTooBig",
         "django.security.TooManyFieldsSent"], security  # fmt: skip
     # The console (the console handler's filter) writes them as warnings, no traceback.
-    from fivex_site.errors import ClientErrorsAsWarnings
-
     from django.conf import settings
+
+    from fivex_site.errors import ClientErrorsAsWarnings
 
     assert "client_errors_as_warnings" in settings.LOGGING["handlers"]["console"]["filters"]
     shown = [ClientErrorsAsWarnings().filter(r) for r in security]
