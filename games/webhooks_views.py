@@ -54,10 +54,7 @@ def _show_once(request: HttpRequest, secret: str, said: str) -> HttpResponse:
     from games.views import once
 
     path = reverse("games:api_tokens")
-    response = redirect(path)
-    response.status_code = 303
-    once.stash(request, response, name="webhook_secret", secret=secret, path=path, said=said)
-    return response
+    return once.stash(request, name="webhook_secret", secret=secret, path=path, said=said)
 
 
 ACTIONS = ("save", "regenerate", "remove", "ping")

@@ -54,13 +54,10 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         action = request.POST.get("action")
         if action == "create":
             key = api_token_create(user=request.user)
-            response = redirect(path)
-            response.status_code = 303
-            once.stash(
-                request, response, name="api_token", secret=key, path=path,
+            return once.stash(
+                request, name="api_token", secret=key, path=path,
                 said="A new API token was created. Copy it now.",
             )  # fmt: skip
-            return response
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(request, "Your API token was revoked.")
@@ -154,13 +151,10 @@ def calendar(request: HttpRequest) -> HttpResponse:
         action = request.POST.get("action")
         if action == "create":
             feed = calendar_feed_create(user=request.user)
-            response = redirect(path)
-            response.status_code = 303
-            once.stash(
-                request, response, name="calendar", secret=feed, path=path,
+            return once.stash(
+                request, name="calendar", secret=feed, path=path,
                 said="Your calendar address is ready. Copy it now.",
             )  # fmt: skip
-            return response
         elif action == "revoke":
             if calendar_feed_revoke(user=request.user):
                 messages.success(request, "Your calendar address no longer works.")

@@ -23,7 +23,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
 COOKIE_SECONDS = 300
 
@@ -36,11 +36,11 @@ def _xor(data: bytes, pad: bytes) -> bytes:
     return bytes(a ^ b for a, b in zip(data, pad, strict=True))
 
 
-def stash(
-    request: HttpRequest, response: HttpResponse, *, name: str, secret: str, path: str, said: str
-) -> None:
-    """Keep ``secret`` for one display on the page at ``path`` (``response``: the
-    redirect there), and ``said``, what the page says when it shows it."""
+def stash(request: HttpRequest, *, name: str, secret: str, path: str, said: str) -> HttpResponse:
+    """The redirect (303) to the page at ``path``, keeping ``secret`` for one display
+    there, and ``said``, what the page says when it shows it."""
+    response = HttpResponseRedirect(path)
+    response.status_code = 303
     data = secret.encode()
     pad = secrets.token_bytes(len(data))
     request.session[f"once_{name}"] = base64.b64encode(_xor(data, pad)).decode()
@@ -54,6 +54,7 @@ def stash(
         httponly=True,
         samesite="Strict",
     )
+    return response
 
 
 @dataclass(frozen=True)
