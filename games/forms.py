@@ -158,8 +158,12 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
     def clean_create_key(self) -> str:
         key = self.cleaned_data.get("create_key") or ""
         if key and not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{32}", key)):
-            # a hidden field's error is shown nowhere: said above the form
-            self.add_error(None, "This form is out of date: reload the page.")
+            # a hidden field's error is shown nowhere: said above the form. The form shown
+            # again carries a key of its own, not the one refused (a 5,000-character key
+            # was echoed back into the page), so the next Create is a fresh request.
+            self.add_error(None, "This form was out of date: check it and create the game again.")
+            self.data = self.data.copy()
+            self.data[self.add_prefix("create_key")] = uuid.uuid4().hex
             return ""
         return key
     # Fractions as the API and the tournament form take them (an operations audit: 1.5

@@ -108,7 +108,7 @@ def test_the_create_form_sent_twice_opens_the_game_it_created(client, users):
     client.post(reverse("games:create"), data)
     assert Game.objects.filter(name="Once").count() == 4
     bad = client.post(reverse("games:create"), {**data, "create_key": "x" * 32})
-    assert bad.status_code == 200 and "This form is out of date: reload the page." in bad.content.decode()
+    assert bad.status_code == 200 and "This form was out of date: check it and create the game again." in bad.content.decode()
 
 
 def test_leaders_off_with_five_players_warns_before_creating(client, users):
@@ -1020,5 +1020,11 @@ def test_a_malformed_create_key_says_the_form_is_out_of_date(client, users, tamp
             "opt__5x__leaders": "on", "create_key": tampered}  # fmt: skip
     answer = client.post(reverse("games:create"), data)
     assert answer.status_code == 200
-    assert "This form is out of date: reload the page." in answer.content.decode()
+    page = answer.content.decode()
+    assert "This form was out of date: check it and create the game again." in page
     assert not Game.objects.filter(name="Tampered").exists()
+    # The form shown again carries a fresh key, not the one refused, and creates the game.
+    (key,) = re.findall(r'name="create_key" value="([^"]*)"', page)
+    assert key != tampered and re.fullmatch(r"[0-9a-f]{32}", key)
+    created = client.post(reverse("games:create"), {**data, "create_key": key})
+    assert created.status_code == 302 and Game.objects.filter(name="Tampered").count() == 1
