@@ -29,9 +29,17 @@ class InboundMailAdmin(DeletableWhenDone):
     list_filter = ("status", "outcome", "source", game_filter("seat__game"))
     # Who sent it and which message it is; never its text (the raw message is not shown).
     search_fields = ("sender", "message_id", "outcome")
-    exclude = ("raw", "recipient_digest")
+    exclude = ("raw", "recipient_digest", "error")
+    # A refusal's words can quote the seat's hand ("you were not dealt QIN; you can pass:
+    # BOUDICCA or ISABELLA") or the order it meant to send (a secrecy audit): shown only
+    # once the game is over, as the admin's other pages show sealed orders.
     readonly_fields = [
-        f.name for f in InboundMail._meta.fields if f.name not in ("raw", "recipient_digest")
+        *(
+            f.name
+            for f in InboundMail._meta.fields
+            if f.name not in ("raw", "recipient_digest", "error")
+        ),
+        "error_shown",
     ]
     actions = ["retry"]
     waiting_words = "still to be read (it may hold an order)"
@@ -40,6 +48,19 @@ class InboundMailAdmin(DeletableWhenDone):
         from games.services.retention import inbound_done
 
         return inbound_done()
+
+    @admin.display(description="error")
+    def error_shown(self, obj: InboundMail) -> str:
+        if not obj.error:
+            return ""
+        if obj.status == InboundMail.Status.REJECTED and obj.seat_id is not None:
+            game = obj.seat.game
+            if game.status not in (game.Status.FINISHED, game.Status.ABANDONED):
+                return (
+                    f"(refused: {obj.outcome or 'no code'}; the words the player got are "
+                    "shown once the game is over: they can quote the seat's hand or order)"
+                )
+        return obj.error
 
     def has_add_permission(self, request: Any) -> bool:
         return False

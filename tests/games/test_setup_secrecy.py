@@ -17,7 +17,7 @@ import engine
 from engine.audit import GENESIS, entry_hash, verify_export
 from games import selectors, selectors_log
 from games.errors import GameStateError
-from games.models import LogEntry, OutboxMessage
+from games.models import Game, LogEntry, OutboxMessage
 from games.services import games as game_services
 from games.services.organizer import game_end
 from tests.games.web_support import body_text, eager_celery, make_user
@@ -273,3 +273,36 @@ def test_the_admin_lists_filter_only_by_their_own_filters(admin_client):
     assert admin_client.get("/admin/games/logentry/?kind__exact=game_created").status_code == 200
     assert admin_client.get(f"/admin/games/game/?id={game.pk}").status_code == 200
     assert admin_client.get("/admin/games/sealedorder/").status_code == 200
+
+
+def test_the_admin_shows_an_email_refusal_only_once_the_game_is_over(admin_client, settings):
+    """Regression (a secrecy audit): the inbound mail's change page showed the refusal's
+    words mid-game, "you were not dealt QIN; you can pass: BOUDICCA or ISABELLA": the
+    seat's secret hand, to whoever opens the admin (STYLE: not admins through the UI)."""
+    from games.mail.processing import process_message
+    from games.services.games import game_create, game_join
+    from games.services.organizer import game_end
+    from games.services.seats import seat_reply_address
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    users = [make_user(n) for n in ("inb1", "inb2", "inb3")]
+    deal = {"inb1": ["SULEIMAN", "CAESAR"], "inb2": ["BOUDICCA", "ISABELLA"], "inb3": ["ERIK", "NAPOLEON"]}
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": deal})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    seat = game.seats.get(name="inb2")
+    row = process_message(
+        b"From: inb2@example.com\r\nSubject: x\r\nMessage-ID: <inb2-1@example.com>\r\n\r\nPASS QIN\r\n",
+        seat_reply_address(seat=seat),
+        source="pipe",
+        envelope_sender="inb2@example.com",
+    )
+    assert row.status == "rejected" and "BOUDICCA" in row.error  # the player's own answer
+    page = admin_client.get(f"/admin/mail/inboundmail/{row.pk}/change/").content.decode()
+    assert "BOUDICCA" not in page and "ISABELLA" not in page
+    assert row.outcome in page  # what happened is still plain
+    game_end(game=Game.objects.get(pk=game.pk), by=users[0])
+    page = admin_client.get(f"/admin/mail/inboundmail/{row.pk}/change/").content.decode()
+    assert "BOUDICCA" in page  # the hand is revealed with the game's end
