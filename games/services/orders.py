@@ -223,7 +223,8 @@ def order_submit(
 
     The text is parsed by the engine for this seat; a refusal raises OrderRefused with
     the engine's reason and stores nothing. Submitting the same text again returns the
-    current order unchanged. ``expected_prompt``: the prompt number the player answered
+    current order unchanged (marked ``already_stored``); a new order is marked
+    ``completed_prompt`` when it made the prompt complete. ``expected_prompt``: the prompt number the player answered
     (a stale page or a late client); checked under the game's lock, so an order never
     lands on the next prompt. When every pending seat has an order, resolution is
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
@@ -485,9 +486,12 @@ def _submit_locked(
         if hint and not reason.rstrip().endswith((".", "!", "?")):
             reason = reason.rstrip() + "."  # "... EXTRACT. Orders are written ..."
         raise OrderRefused(reason + hint) from None
+    complete_before = prompt.ready_at is not None
     order = _store(
         game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
         previous=current, tail=tail,
     )  # fmt: skip
     prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
+    # Whether this order made the prompt complete (the web form says "yours was the last").
+    order.completed_prompt = not complete_before and prompt.ready_at is not None
     return order

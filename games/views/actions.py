@@ -146,25 +146,39 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.info(request, _replayed_order_said(game=game, seat=seat, order=order))
         _point_to_the_next_game(request, game)
         return redirect("games:detail", game_id=game.pk)
+    messages.success(request, _sealed_said(order))
+    _point_to_the_next_game(request, game)
+    return redirect("games:detail", game_id=game.pk)
+
+
+def _sealed_said(order: Any) -> str:
+    """What a player is told after sending an order for the open prompt: stored now, or
+    the same order sealed already (a double click, a retry: nothing stored), and what
+    happens next. "Yours was the last order" only when this order completed the prompt."""
     # The receipt (the whole commitment) is in the order panel below; a 64-digit hash is
     # no news to lead with.
-    said = f"Order received and sealed (receipt {order.commitment[:12]}…)."
+    receipt = f"receipt {order.commitment[:12]}…"
+    again = getattr(order, "already_stored", False)
+    if again:
+        said = f"This order was sealed already for prompt {order.prompt.number} ({receipt}); nothing new was stored."
+    else:
+        said = f"Order received and sealed ({receipt})."
     ready_at, resolve_after = (
         Prompt.objects.filter(pk=order.prompt_id).values_list("ready_at", "resolve_after").first()
         or (None, None)
     )
     if ready_at is None:
-        said += " You may replace it until the prompt resolves."
-    elif resolve_after is not None and resolve_after > timezone.now():
-        said += (
+        return said + " You may replace it until the prompt resolves."
+    if resolve_after is not None and resolve_after > timezone.now():
+        return said + (
             " Every order is in: the prompt resolves in a moment, and until then you may "
             "still replace yours."
         )
-    else:
-        said += " Yours was the last order: the prompt is being resolved now."
-    messages.success(request, said)
-    _point_to_the_next_game(request, game)
-    return redirect("games:detail", game_id=game.pk)
+    if getattr(order, "completed_prompt", False):
+        return said + " Yours was the last order: the prompt is being resolved now."
+    return said + " Every order is in: the prompt is being resolved now" + (
+        "." if again else ", with this order."
+    )
 
 
 def _replayed_order_said(*, game: Any, seat: Seat, order: Any) -> str:

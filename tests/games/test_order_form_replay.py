@@ -50,3 +50,74 @@ def test_an_old_order_form_sent_again_says_it_was_sealed_already(
     client.post(url, {"text": "PLAY EXPLOIT", "prompt": 2}, follow=True)
     later = client.post(url, {"text": "PASS CAESAR", "prompt": 1}, follow=True)
     assert "Prompt 2 is open now; your order for it is in" in said(later), said(later)
+
+
+@pytest.fixture
+def game(django_capture_on_commit_callbacks):
+    return dealt_5x_game(
+        django_capture_on_commit_callbacks, names=("ann", "bob", "cat"), organizer="ann",
+        deal=DEAL, name="Twice",
+    )  # fmt: skip
+
+
+def post_as(client, game, name: str, text: str):
+    client.force_login(game.seats.get(name=name).user)
+    url = reverse("games:order", args=[game.pk])
+    return client.post(url, {"text": text, "prompt": 1}, follow=True)
+
+
+def test_second_click_on_the_last_order_says_it_was_sealed_already(client, game):
+    # Regression: the second click of a double click on the order that completed the
+    # prompt (its resolution not run yet) said "Order received and sealed ... Yours was
+    # the last order", as if a new order had been stored.
+    post_as(client, game, "bob", "PASS DIDO")
+    post_as(client, game, "cat", "PASS TOKUGAWA")
+    first = post_as(client, game, "ann", "PASS CAESAR")
+    assert "Yours was the last order: the prompt is being resolved now." in said(first), said(first)
+    second = post_as(client, game, "ann", "PASS CAESAR")
+    order = SealedOrder.objects.get(prompt__game=game, seat_name="ann")
+    message = said(second)
+    assert "Order received" not in message and "Yours was the last order" not in message, message
+    assert f"sealed already for prompt 1 (receipt {order.commitment[:12]}" in message, message
+    assert "nothing new was stored" in message, message
+    assert "Every order is in: the prompt is being resolved now." in message, message
+
+
+def test_resending_an_order_that_was_not_the_last_never_claims_it_was(client, game):
+    # ann ordered first; bob and cat completed the prompt. ann's form sent again is
+    # neither a new order nor the last one.
+    post_as(client, game, "ann", "PASS CAESAR")
+    post_as(client, game, "bob", "PASS DIDO")
+    post_as(client, game, "cat", "PASS TOKUGAWA")
+    message = said(post_as(client, game, "ann", "PASS CAESAR"))
+    assert "last order" not in message and "Order received" not in message, message
+    assert "nothing new was stored" in message, message
+    assert "Every order is in: the prompt is being resolved now." in message, message
+
+
+def test_replacing_after_every_order_is_in_never_claims_the_last_order(client, game):
+    post_as(client, game, "ann", "PASS CAESAR")
+    post_as(client, game, "bob", "PASS DIDO")
+    post_as(client, game, "cat", "PASS TOKUGAWA")
+    message = said(post_as(client, game, "ann", "PASS GANDHI"))
+    assert "Order received and sealed" in message and "last order" not in message, message
+    assert "Every order is in: the prompt is being resolved now, with this order." in message
+
+
+def test_resending_while_the_early_resolution_delay_runs(client, game):
+    game.early_resolution_delay_seconds = 3600
+    game.save(update_fields=["early_resolution_delay_seconds"])
+    post_as(client, game, "bob", "PASS DIDO")
+    post_as(client, game, "cat", "PASS TOKUGAWA")
+    post_as(client, game, "ann", "PASS CAESAR")
+    message = said(post_as(client, game, "ann", "PASS CAESAR"))
+    assert "Order received" not in message and "nothing new was stored" in message, message
+    assert "Every order is in: the prompt resolves in a moment" in message, message
+    assert "you may still replace yours" in message, message
+
+
+def test_resending_before_every_order_is_in(client, game):
+    post_as(client, game, "ann", "PASS CAESAR")
+    message = said(post_as(client, game, "ann", "PASS CAESAR"))
+    assert "Order received" not in message and "nothing new was stored" in message, message
+    assert "You may replace it until the prompt resolves." in message, message
