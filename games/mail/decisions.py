@@ -284,6 +284,8 @@ def _submit(
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:
     """Whether this message stored the order (not a resend of the current one)."""
+    if getattr(sealed, "already_stored", False):  # the same order again: nothing stored
+        return False
     return arrived_at is None or sealed.submitted_at is None or sealed.submitted_at >= arrived_at
 
 

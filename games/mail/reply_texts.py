@@ -69,6 +69,11 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
         *[f"    {line}" for line in sealed.text.strip().splitlines()],
         "",
     ]
+    if getattr(sealed, "already_stored", False):  # as the web form and the API say it
+        lines += [
+            f"This order was sealed already for prompt {prompt.number}; nothing new was stored.",
+            "",
+        ]
     # As the game page's receipt says it: the legal order the text is, when it was written
     # otherwise (lower case, "#" notes), else how the engine read it.
     now = current_prompt(game=game)

@@ -35,6 +35,7 @@ from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
 from games.services.deadlines import enforce_due_at
 from games.services.locking import locked_game_row
+from games.services.order_sameness import PLAYER_SOURCES, same_order_played, same_reading
 from games.sql import (
     field_order,
     insert_instance,
@@ -45,7 +46,6 @@ from games.sql import (
 )
 
 MAX_ORDER_CHARS = 4000
-PLAYER_SOURCES = ("web", "api", "email")
 
 
 def prompt_state(*, prompt: Prompt) -> dict:
@@ -222,11 +222,12 @@ def order_submit(
     """Submit (or replace) a seat's sealed order for the prompt it is pending on.
 
     The text is parsed by the engine for this seat; a refusal raises OrderRefused with
-    the engine's reason and stores nothing. Submitting the same text again returns the
-    current order unchanged (marked ``already_stored``); a new order is marked
-    ``completed_prompt`` when it made the prompt complete. ``expected_prompt``: the prompt number the player answered
-    (a stale page or a late client); checked under the game's lock, so an order never
-    lands on the next prompt. When every pending seat has an order, resolution is
+    the engine's reason and stores nothing. Submitting the same order again (the same
+    text, or one the engine reads as the same: other spaces, other letter case) returns
+    the current order unchanged, its first text and receipt, marked ``already_stored``;
+    a new order is marked ``completed_prompt`` when it made the prompt complete.
+    ``expected_prompt``: the prompt number the player answered (a stale page or a late
+    client); checked under the game's lock, so an order never lands on the next prompt. When every pending seat has an order, resolution is
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
     PermissionDenied. ``arrived_at``: when the order reached the site, if earlier than
     now (an email stored before the deadline and read after it counts as in time)."""
@@ -378,25 +379,6 @@ def _check_text(text: str, source: str) -> None:
         raise OrderRefused(f"The order is too long (at most {MAX_ORDER_CHARS} characters).")
 
 
-def _same_order_played(*, seat: Seat, number: int, text: str) -> SealedOrder | None:
-    """The seat's order for its earlier prompt ``number`` if it is exactly ``text`` and
-    the player sent it (a client retrying after a lost answer, when that order closed
-    the prompt): it was stored and played, so the retry gets its receipt, not a refusal
-    that says nothing was stored."""
-    if not isinstance(number, int) or number < 1:
-        return None
-    order = (
-        SealedOrder.objects.select_related("prompt")
-        .filter(prompt__game_id=seat.game_id, prompt__number=number, seat_name=seat.name,
-                is_current=True, seat=seat)
-        .exclude(prompt__resolved_at__isnull=True)
-        .first()
-    )  # fmt: skip
-    if order is None or order.text != text or order.source not in PLAYER_SOURCES:
-        return None
-    return order
-
-
 def _submit_locked(
     game: Game,
     seat: Seat,
@@ -419,7 +401,9 @@ def _submit_locked(
         # that order ended the game (an API audit: a 409 "game over" for the order that
         # finished it). Email has its own: a message is read once (its Message-ID).
         played = (
-            _same_order_played(seat=seat, number=expected_prompt, text=text)
+            same_order_played(
+                seat=seat, number=expected_prompt, text=text, rules=ruleset_get(game.ruleset)
+            )
             if source in ("web", "api")
             else None
         )
@@ -461,10 +445,19 @@ def _submit_locked(
     # The prompt's current orders: this seat's (a double click returns it unchanged)
     # and who else is in (is the prompt complete after this one?).
     current = orders.get(seat.name)
-    if current is not None and current.text == text and current.source != "default":
-        current.prompt = prompt  # already read: spares the receipt a query
-        current.already_stored = True  # the API answers 200, not 201
-        return current
+    rules = ruleset_get(game.ruleset)
+    parsed, refusal = None, None
+    if current is not None and current.source != "default":
+        same = current.text == text
+        if not same:  # other bytes may be the same order: the engine's reading decides
+            state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
+            same, parsed, refusal = same_reading(
+                rules=rules, state=state, seat_name=seat.name, text=text, stored=current.parsed
+            )
+        if same:  # the first sealed text and its receipt stand
+            current.prompt = prompt  # already read: spares the receipt a query
+            current.already_stored = True  # the API answers 200, not 201
+            return current
     # Orders close at the deadline plus grace, not when the beat's sweep next runs.
     closes = enforce_due_at(game=game, prompt=prompt)
     if closes is not None:
@@ -476,13 +469,15 @@ def _submit_locked(
                 "was stored. The missing orders are being filled with default orders (unless"
                 " the organizer extends the deadline first: you would be told)."
             )
-    rules = ruleset_get(game.ruleset)
-    try:
-        state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
-        parsed = rules.parse_order(state, seat.name, text)
-    except IllegalOrder as exc:
+    if parsed is None and refusal is None:
+        try:
+            state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
+            parsed = rules.parse_order(state, seat.name, text)
+        except IllegalOrder as exc:
+            refusal = exc
+    if refusal is not None:
         hint = _foreign_letters_hint(text)
-        reason = exc.reason
+        reason = refusal.reason
         if hint and not reason.rstrip().endswith((".", "!", "?")):
             reason = reason.rstrip() + "."  # "... EXTRACT. Orders are written ..."
         raise OrderRefused(reason + hint) from None
