@@ -263,17 +263,29 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
     return rows
 
 
+def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
+    """The tables of the rounds before round ``before`` where their players met: every
+    one but a forfeit (a result entered by hand ticked "not played"). A game not played
+    is no meeting (FIDE C.04.1 b: two players shall not *play* each other more than
+    once; they may be paired again) and gives nobody a seat (no colour, as a bye gives
+    none)."""
+    return Table.objects.filter(round__tournament=tournament, round__number__lt=before).exclude(
+        result_source="organizer", rated=False
+    )
+
+
 def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> dict[str, Any]:
     """The contract's pairing input (``python -m tournaments.pairing``) for a round:
     active registrations with their points, rating, earlier opponents, pairing byes
-    and seat counts. Requested byes for that round and withdrawn players are marked
+    and seat counts (a forfeit's table gives neither an opponent nor a seat:
+    :func:`tables_met_at`). Requested byes for that round and withdrawn players are marked
     withdrawn (they are not paired)."""
     regs = list(tournament.registrations.select_related("user").order_by("pk"))
     rows = {r["registration"].pk: r for r in standings(tournament=tournament)}
     ratings = current_ratings(pool=tournament.rating_pool)
     opponents: dict[int, list[str]] = defaultdict(list)
     seats: dict[int, list[int]] = defaultdict(lambda: [0] * max(tournament.table_sizes))
-    for table in Table.objects.filter(round__tournament=tournament, round__number__lt=round_number):
+    for table in tables_met_at(tournament=tournament, before=round_number):
         for pos, reg_id in enumerate(table.players):
             seats[reg_id][pos] += 1
             opponents[reg_id].extend(str(o) for o in table.players if o != reg_id)

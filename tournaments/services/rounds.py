@@ -154,7 +154,7 @@ def hand_pairing_warnings(
     automatic pairing has only the repeats it could not avoid)."""
     regs = {r.pk: r for r in tournament.registrations.select_related("user")}
     met: dict[frozenset[int], int] = {}
-    for table in Table.objects.filter(round__tournament=tournament, round__number__lt=number):
+    for table in selectors.tables_met_at(tournament=tournament, before=number):
         for i, a in enumerate(table.players):
             for b in table.players[i + 1:]:
                 key = frozenset((a, b))

@@ -1,0 +1,84 @@
+"""Two players who met only through a forfeit entered by hand have not played each other
+(FIDE C.04.1 b: two players shall not *play* each other more than once; an unplayed game
+has no colour either, C.04.1 f-h): the pairing's input, its repeat warnings and the
+pairing itself treat that table as never played."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.services.organizer import game_end
+from tests.games.web_support import make_user
+from tournaments import selectors
+from tournaments.services import results, rounds
+from tournaments.services import tournaments as tsvc
+
+pytestmark = pytest.mark.django_db
+
+
+def _by_hand(t, organizer, tables):
+    rnd, warnings = rounds.round_pair_by_hand(tournament=t, tables=tables, by=organizer)
+    assert rnd is not None, warnings
+    return rounds.round_start(rnd=rnd, by=organizer)
+
+
+def _decide(rnd, organizer, number, ranking, *, forfeit=False):
+    table = rnd.tables.select_related("game").get(number=number)
+    game_end(game=table.game, by=organizer, reason="decided by hand")
+    results.result_enter(table=table, ranking=ranking, by=organizer, reason="by hand", rated=not forfeit)
+
+
+def _cup():
+    """Duels of four: round 1 fa beats fb by forfeit (fb never showed), fc beats fd over
+    the board; round 2 fa draws fc, fb draws fd. fa and fd must never meet."""
+    organizer = make_user("fboss")
+    users = {n: make_user(n) for n in ("fa", "fb", "fc", "fd")}
+    t = tsvc.tournament_create(organizer=organizer, name="Forfeit pairing cup", ruleset="6x5",
+                               table_sizes=[2], rounds_count=3,
+                               forbidden_pairs=[[users["fa"].pk, users["fd"].pk]])  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    reg = {n: tsvc.registration_add(tournament=t, user=u).pk for n, u in users.items()}
+    r1 = _by_hand(t, organizer, [[reg["fa"], reg["fb"]], [reg["fc"], reg["fd"]]])
+    _decide(r1, organizer, 1, [[reg["fa"]], [reg["fb"]]], forfeit=True)
+    _decide(r1, organizer, 2, [[reg["fc"]], [reg["fd"]]])
+    r2 = _by_hand(t, organizer, [[reg["fa"], reg["fc"]], [reg["fb"], reg["fd"]]])
+    _decide(r2, organizer, 1, [[reg["fa"], reg["fc"]]])
+    _decide(r2, organizer, 2, [[reg["fb"], reg["fd"]]])
+    return t, organizer, reg
+
+
+def test_a_forfeit_is_no_meeting_nor_seat_in_the_pairings_input():
+    # Regression: a forfeit entered by hand counted as a meeting (so its two players were
+    # never paired again) and as a seat taken.
+    t, _organizer, reg = _cup()
+    request = selectors.pairing_input(tournament=t, round_number=3, seed=1)
+    got = {int(p["id"]): (sorted(p["opponents"]), p["seats"], p["byes"]) for p in request["players"]}
+    assert got == {
+        # Only round 2's games were played: fa and fc moved first there.
+        reg["fa"]: ([str(reg["fc"])], [1, 0], 0),
+        reg["fb"]: ([str(reg["fd"])], [1, 0], 0),
+        reg["fc"]: (sorted([str(reg["fd"]), str(reg["fa"])]), [1, 1], 0),
+        reg["fd"]: (sorted([str(reg["fc"]), str(reg["fb"])]), [0, 2], 0),
+    }
+
+
+def test_players_who_met_only_by_forfeit_are_paired_again():
+    # Regression: with fa-fd forbidden, round 3 is fa-fb & fc-fd or fa-fc & fb-fd. Only
+    # fc-fd is a repeat in the first (fa-fb never played); the second repeats both of
+    # round 2's games. The forfeit counted as played made them equal, and the points
+    # (fa = fc = 1.5, fb = fd = 0.5) chose the two repeats.
+    t, organizer, reg = _cup()
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    tables = sorted(sorted(t.players) for t in rnd.tables.all())
+    assert tables == sorted([sorted([reg["fa"], reg["fb"]]), sorted([reg["fc"], reg["fd"]])])
+    # The organizer is warned of the one real repeat, not of fa and fb.
+    assert len(rnd.warnings) == 1 and "have met 1 time(s) before." in rnd.warnings[0]
+    assert "fc and fd" in rnd.warnings[0] or "fd and fc" in rnd.warnings[0]
+
+
+def test_a_hand_pairing_of_players_who_met_only_by_forfeit_has_no_repeat_warning():
+    t, organizer, reg = _cup()
+    warnings = rounds.hand_pairing_warnings(
+        tournament=t, number=3, tables=[[reg["fa"], reg["fb"]], [reg["fc"], reg["fd"]]]
+    )
+    assert warnings == ["Table 2: fc and fd have met 1 time(s) before."]
