@@ -230,9 +230,10 @@ def _named(name: str, index: dict[str, int]) -> int | None:
 SHOWN_NAME_CHARS = 40
 
 
-def _shown(name: str) -> str:
+def name_shown(name: str) -> str:
     """A name typed as an error repeats it: its first 40 characters and "…" (an audit: an
-    unknown name of 100 KB came back whole in the message)."""
+    unknown name of 100 KB came back whole in the message). The pairing and result forms
+    and the panel's "register" use it."""
     return repr(name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS] + "…")
 
 
@@ -264,7 +265,7 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
             found = _named(name, index)
             if found is None:
                 raise forms.ValidationError(
-                    f"{_shown(name)} is not at this table (players: {', '.join(sorted(names))})."
+                    f"{name_shown(name)} is not at this table (players: {', '.join(sorted(names))})."
                 )
             group.append(found)
         if group:
@@ -299,7 +300,7 @@ def parse_tables(text: str, names: dict[str, int]) -> tuple[list[list[int]], lis
         for name in line.replace(",", " ").split():
             found = _named(name, index)
             if found is None:
-                raise forms.ValidationError(f"Line {number}: {_shown(name)} is not an active player.")
+                raise forms.ValidationError(f"Line {number}: {name_shown(name)} is not an active player.")
             ids.append(found)
         (byes.extend if is_bye else tables.append)(ids)
     if not tables:

@@ -17,7 +17,7 @@ from games import selectors_lists
 from games.errors import ApplicationError
 from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
 from tournaments import selectors
-from tournaments.forms import parse_ranking, parse_tables, tables_limit
+from tournaments.forms import name_shown, parse_ranking, parse_tables, tables_limit
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc
@@ -122,7 +122,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         admin = is_league_administrator(user)
         target = player_by_name_or_email(text=who, emails=admin)
         if target is None:
-            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {who!r}.{did_you_mean(who)}"
+            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {name_shown(who)}.{did_you_mean(who)}"
             messages.error(request, said)
             _keep_draft(request, tournament, {"form": "register", "user": who, "error": said})
             return redirect("tournaments:manage", slug=slug)

@@ -1,0 +1,37 @@
+"""The organizer panel's "register a player" answers an unknown name by its first 40
+characters, as pairing by hand does (an audit: a 100 KB name came back whole)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from tournaments.services import tournaments as tsvc
+
+pytestmark = pytest.mark.django_db
+
+
+def test_register_does_not_echo_a_huge_unknown_name(client):
+    # Regression: "No user 'xxxx…(100 KB)…'." in the flash message and the panel's error.
+    org = get_user_model().objects.create_user("regboss", "regboss@example.com", "pw")
+    # A league administrator: the one who may register others.
+    org.user_permissions.add(Permission.objects.get(codename="add_registration"))
+    t = tsvc.tournament_create(organizer=org, name="Echo cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    client.force_login(org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "register"])
+    name = "z" * 40 + "y" * 100_000
+    answer = client.post(url, {"user": name}, follow=True)
+    said = [str(m) for m in answer.context["messages"]]
+    assert said == [f"No user '{'z' * 40}…'."]
+    # Nor the panel's error beside the field (the field itself keeps the draft, cut short).
+    assert f'<span class="errorlist" id="register-error">No user &#x27;{"z" * 40}…&#x27;.</span>' in (
+        answer.content.decode()
+    )
+    assert t.registrations.count() == 0
+    # A short unknown name is said whole, as before.
+    answer = client.post(url, {"user": "nobody_here"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["No user 'nobody_here'."]
