@@ -180,6 +180,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # (whole name, short name): a phone shows the short one, the whole as its title
         "tiebreak_heads": [(TIEBREAK_NAMES[n], TIEBREAK_SHORT[n]) for n in tournament.tiebreaks],
         "tiebreak_keys": tournament.tiebreaks,
+        # a phone's standings card labels each value by it
+        "tiebreak_short": TIEBREAK_SHORT,
         # How the standings count, for a player who never met a Buchholz.
         "tiebreak_help": [(TIEBREAK_NAMES[n], TIEBREAK_HELP[n]) for n in tournament.tiebreaks],
         "points_per_place": sorted(selectors.points_for(tournament).items()),
