@@ -274,10 +274,24 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
     )
 
 
+def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
+    """The registrations that won a forfeit (alone first at a table whose result was
+    entered by hand "not played") in the rounds before ``before``, once for each such win.
+    FIDE C.04.1 d: a player who has already scored a forfeit win shall not receive the
+    pairing-allocated bye, so the pairing counts each as an earlier bye."""
+    won = []
+    for ranking in Table.objects.filter(
+        round__tournament=tournament, round__number__lt=before, result_source="organizer", rated=False
+    ).values_list("ranking", flat=True):
+        if ranking and len(ranking[0]) == 1 and sum(len(group) for group in ranking) > 1:
+            won.append(ranking[0][0])
+    return won
+
+
 def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> dict[str, Any]:
     """The contract's pairing input (``python -m tournaments.pairing``) for a round:
     active registrations with their points, rating, earlier opponents, pairing byes
-    and seat counts (a forfeit's table gives neither an opponent nor a seat:
+    (a forfeit win counts as one: :func:`forfeit_winners`) and seat counts (a forfeit's table gives neither an opponent nor a seat:
     :func:`tables_met_at`). Requested byes for that round and withdrawn players are marked
     withdrawn (they are not paired)."""
     regs = list(tournament.registrations.select_related("user").order_by("pk"))
@@ -293,6 +307,8 @@ def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> di
     for bye in Bye.objects.filter(round__tournament=tournament, kind=Bye.Kind.PAIRING,
                                   round__number__lt=round_number):
         byes[bye.registration_id] += 1
+    for reg_id in forfeit_winners(tournament=tournament, before=round_number):
+        byes[reg_id] += 1  # FIDE C.04.1 d: a forfeit win is as good as a bye for this
     players = []
     for reg in regs:
         entry: dict[str, Any] = {

@@ -54,8 +54,9 @@ def test_a_forfeit_is_no_meeting_nor_seat_in_the_pairings_input():
     request = selectors.pairing_input(tournament=t, round_number=3, seed=1)
     got = {int(p["id"]): (sorted(p["opponents"]), p["seats"], p["byes"]) for p in request["players"]}
     assert got == {
-        # Only round 2's games were played: fa and fc moved first there.
-        reg["fa"]: ([str(reg["fc"])], [1, 0], 0),
+        # Only round 2's games were played: fa and fc moved first there. fa's forfeit
+        # win is as good as a bye for the pairing (FIDE C.04.1 d): no pairing bye for fa.
+        reg["fa"]: ([str(reg["fc"])], [1, 0], 1),
         reg["fb"]: ([str(reg["fd"])], [1, 0], 0),
         reg["fc"]: (sorted([str(reg["fd"]), str(reg["fa"])]), [1, 1], 0),
         reg["fd"]: (sorted([str(reg["fc"]), str(reg["fb"])]), [0, 2], 0),
@@ -82,3 +83,28 @@ def test_a_hand_pairing_of_players_who_met_only_by_forfeit_has_no_repeat_warning
         tournament=t, number=3, tables=[[reg["fa"], reg["fb"]], [reg["fc"], reg["fd"]]]
     )
     assert warnings == ["Table 2: fc and fd have met 1 time(s) before."]
+
+
+def test_a_forfeit_winner_is_not_given_the_pairing_bye():
+    """FIDE C.04.1 d: a player who has already scored a forfeit win shall not receive the
+    pairing-allocated bye. Three duellists: fa beats fb by forfeit (fc has the bye), then
+    fa beats fc over the board (fb has the bye). Round 3: fb and fc have had a bye each,
+    fa only its forfeit win: the bye goes to fb or fc (1 point each), not to fa (2)."""
+    organizer = make_user("gboss")
+    users = {n: make_user(n) for n in ("ga", "gb", "gc")}
+    t = tsvc.tournament_create(organizer=organizer, name="Forfeit bye cup", ruleset="6x5",
+                               table_sizes=[2], rounds_count=3)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    reg = {n: tsvc.registration_add(tournament=t, user=u).pk for n, u in users.items()}
+    r1, warnings = rounds.round_pair_by_hand(tournament=t, tables=[[reg["ga"], reg["gb"]]],
+                                             byes=[reg["gc"]], by=organizer)  # fmt: skip
+    assert r1 is not None, warnings
+    _decide(rounds.round_start(rnd=r1, by=organizer), organizer, 1, [[reg["ga"]], [reg["gb"]]], forfeit=True)
+    r2, warnings = rounds.round_pair_by_hand(tournament=t, tables=[[reg["ga"], reg["gc"]]],
+                                             byes=[reg["gb"]], by=organizer)  # fmt: skip
+    assert r2 is not None, warnings
+    _decide(rounds.round_start(rnd=r2, by=organizer), organizer, 1, [[reg["ga"]], [reg["gc"]]])
+    r3 = rounds.round_pair(tournament=t, by=organizer)
+    (table,) = r3.tables.all()
+    assert reg["ga"] in table.players
+    assert [b.registration_id for b in r3.byes.all()] != [reg["ga"]]
