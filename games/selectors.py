@@ -322,7 +322,7 @@ def current_order(*, seat: Seat) -> SealedOrder | None:
 
 def legal_orders(*, seat: Seat) -> list[str]:
     """Every legal order text for the seat now; empty if it is not asked."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     game = seat.game
     if game.status != Game.Status.ACTIVE or seat.status != Seat.Status.ACTIVE:
@@ -335,7 +335,7 @@ def legal_orders(*, seat: Seat) -> list[str]:
 
 def _legal(game: Game, seat: Seat, prompt: Prompt | None, state: dict) -> list[str]:
     """legal_orders with the open prompt and the state already read."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     if game.status != Game.Status.ACTIVE or seat.status != Seat.Status.ACTIVE:
         return []
@@ -397,7 +397,7 @@ def _view(game: Game, seat_name: str | None, state: dict | None = None) -> dict[
 def engine_view(*, game: Game, state: dict, seat_name: str | None) -> dict[str, Any]:
     """The engine's view of ``state`` for ``seat_name`` (None: a spectator), every hand
     face up once the game is over (``face_up``): what pages, the API and emails show."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     rules = ruleset_get(game.ruleset)
     view = dict(rules.view(state, seat_name))

@@ -65,7 +65,7 @@ def _engine_part(
     the snapshot of an open prompt never changes; callers copy before changing). The
     key holds the game's seed commitment, so a reused row id never meets another
     game's entry."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     state = open_prompt_state(game_id, commitment, prompt_id, number)
     rules = ruleset_get(ruleset)

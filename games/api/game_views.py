@@ -32,6 +32,7 @@ from games.api.base import (
 from games.api.payloads import _payload, seat_view_data, view_payload
 from games.models import Game
 from games.services import games as game_services
+from games.services.game_options import SITE_OPTION_LIMITS
 
 
 class MyGamesQuerySerializer(PageQuerySerializer):
@@ -100,7 +101,7 @@ class RulesetListView(BaseAPIView):
             for option in described["options"]:
                 # the site's bound where it is tighter than the engine's (an API audit:
                 # max_turns 2000 was refused with no maximum listed)
-                limit = game_services.SITE_OPTION_LIMITS.get((ruleset.id, option.get("name")))
+                limit = SITE_OPTION_LIMITS.get((ruleset.id, option.get("name")))
                 if limit is not None and (option.get("maximum") is None or limit[0] < option["maximum"]):
                     option = {**option, "maximum": limit[0]}
                 options.append(option)

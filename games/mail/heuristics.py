@@ -28,7 +28,7 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     import unicodedata
 
     from games.selectors import current_state, legal_orders
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     text = unicodedata.normalize("NFKC", subject or "")[:300].strip()
     title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
@@ -142,7 +142,7 @@ def _order_below_a_line(seat: Seat, text: str) -> tuple[str, str] | None:
     from engine.base import EngineError
     from games.models import StateSnapshot
     from games.selectors import current_prompt, legal_orders
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     lines = text.strip().split("\n")
     first, rest = " ".join(lines[0].split()), "\n".join(lines[1:]).strip()
@@ -224,7 +224,7 @@ def signed_off_head(seat: Seat, text: str) -> str | None:
     to ``order_submit``."""
     from engine.base import IllegalOrder
     from games.selectors import current_state, legal_orders
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     paragraphs = re.split(r"\n[ \t]*\n", text.strip(), maxsplit=1)
     if len(paragraphs) < 2:

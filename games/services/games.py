@@ -1,59 +1,31 @@
-"""Creating, joining, leaving and starting games; resigning a seat."""
+"""Creating, joining, leaving and starting games; resigning a seat (a new game's ruleset
+and options: ``games.services.game_options``; the start itself: ``games.services.starting``;
+a walkover: ``games.services.walkover``)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
-import engine
-from engine.audit import SEATING_RULE, seating_from_seed, seed_commitment
 from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
-from games.presentation import and_list, one_line
+from games.presentation import one_line
 from games.selectors import invite_valid, may_organize
-from games.services.audit import game_setup_commitment, log_append
+from games.services.audit import log_append
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
+from games.services.game_options import SITE_OPTION_LIMITS, creation_warnings, ruleset_get
 from games.services.locking import lock_game
+from games.services.starting import _start_locked
+from games.services.walkover import _walkover_locked
 
-NOT_RECOMMENDED_5X = (
-    "Not recommended: the rulebook suggests playing without Great Leaders only with 3 or 4 players."
-)
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-def ruleset_get(ruleset_id: str) -> Ruleset:
-    """The engine ruleset for an id, or ValidationError naming the known ones."""
-    try:
-        return engine.get(ruleset_id)
-    except ScriptError as exc:
-        raise ValidationError(str(exc)) from None
-
-
-def creation_warnings(
-    *, ruleset: Ruleset, options: Mapping[str, Any], seats_count: int
-) -> list[str]:
-    """Warnings to show when creating a game (allowed, but discouraged by the rules)."""
-    warnings = []
-    if ruleset.id == "5x" and options.get("leaders") is False and seats_count >= 5:
-        warnings.append(NOT_RECOMMENDED_5X)
-    return warnings
-
-
-# Bounds the site puts on options the engine leaves open, so that a game created here
-# can end in a human lifetime: (ruleset, option) -> (largest value, why).
-SITE_OPTION_LIMITS = {
-    ("6x5", "max_turns"): (1000, "a game may last at most 1000 turns here"),
-    ("6x5", "target"): (33, "the goal deck has 33 cards, so at most 33 points can be scored"),
-}
 
 
 def options_within_site_limits(*, ruleset_id: str, options: Mapping[str, Any]) -> None:
@@ -391,62 +363,6 @@ def game_start(*, game: Game, user: Any, fixed_order: list[str] | None = None) -
     return game
 
 
-def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
-    from games.services.notifications import notify_game_started
-    from games.services.resolution import prompt_open
-
-    rules = ruleset_get(game.ruleset)
-    seats = list(Seat.objects.filter(game=game).order_by("joined_at", "id"))
-    if len(seats) < rules.min_players:
-        raise GameStateError(
-            f"{rules.name} needs at least {rules.min_players} players; {len(seats)} joined."
-        )
-    join_order = [s.name for s in seats]
-    seed = secrets.randbits(63)
-    seed_salt = secrets.token_hex(16)
-    if fixed_order is not None:
-        if sorted(fixed_order) != sorted(join_order):
-            raise ValidationError("The fixed seating must list every seated player exactly once.")
-        seating = list(fixed_order)
-    else:
-        seating = seating_from_seed(seed=seed, names=join_order, rule=SEATING_RULE)
-    try:
-        state = rules.new_game(players=seating, options=game.options, seed=seed, setup=game.setup)
-    except ScriptError as exc:
-        raise ValidationError(str(exc)) from None
-    by_name = {s.name: s for s in seats}
-    for position, name in enumerate(seating):
-        seat = by_name[name]
-        seat.position = position
-        seat.save(update_fields=["position"])
-    now = timezone.now()
-    game.seed = seed
-    game.seed_salt = seed_salt
-    game.seed_commitment = seed_commitment(seed_salt=seed_salt, seed=seed)
-    game.seats_count = len(seats)
-    game.status = Game.Status.ACTIVE
-    game.started_at = now
-    game.save()
-    log_append(
-        game=game,
-        kind="game_started",
-        payload={
-            "ruleset": game.ruleset,
-            "engine_version": game.engine_version,
-            "options": game.options,
-            # The set-up (dealt leaders, secret goals) stays sealed until the end.
-            "setup_commitment": game_setup_commitment(game=game),
-            "seed_commitment": game.seed_commitment,
-            "join_order": join_order,
-            "seating": seating,
-            "seating_fixed": fixed_order is not None,
-            "seating_rule": SEATING_RULE,
-        },
-    )
-    prompt = prompt_open(game=game, state=state, number=1, now=now)
-    notify_game_started(game=game, state=state, prompt=prompt)
-
-
 def seat_resign(*, seat: Seat) -> None:
     """Resign a seat: from now on its orders are the engine's default orders (a pending
     order it still owes is filled at once) and it never blocks a prompt. When every
@@ -487,44 +403,3 @@ def seat_resign(*, seat: Seat) -> None:
             prompt_check_ready(game=game, prompt=prompt)
 
 
-def _walkover_locked(*, game: Game, winner: Seat) -> None:
-    """End the game because every seat but ``winner`` resigned (the caller holds the
-    game's lock): finished, ``winner`` first and the resigned seats tied last, the seed
-    and set-up revealed (``game_walkover``: ``engine verify`` replays the prompts played
-    and checks the ranking against the resignations logged). The open prompt stays
-    unresolved in the records, as when an organizer ends a game."""
-    from games.services.audit import end_reveal
-    from games.services.notifications import notify_game_notice
-
-    resigned = sorted(
-        Seat.objects.filter(game=game, status=Seat.Status.RESIGNED).values_list("name", flat=True)
-    )
-    game.status = Game.Status.FINISHED
-    game.finished_at = timezone.now()
-    game.ranking = [[winner.name], resigned]
-    game.end_reason = f"every player but {winner.name} resigned; {winner.name} wins"
-    game.save(update_fields=["status", "finished_at", "ranking", "end_reason"])
-    log_append(
-        game=game,
-        kind="game_walkover",
-        payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
-    )
-    from games.services.handover import seat_offers_close
-    from games.services.queueing import enqueue_game_over_tasks
-
-    seat_offers_close(game=game, why="the game is over")
-    enqueue_game_over_tasks()
-    notify_game_notice(
-        game=game,
-        subject=f"Game over: {winner.name} wins",
-        # with the final ranking, as the end of a game played out gives it (a participant's
-        # journey: one line, no ranking)
-        text=(
-            f"every player but {winner.name} resigned, so the game is over: {winner.name} "
-            f"wins.\n\nFinal ranking: 1st {winner.name}; {'tied ' if len(resigned) > 1 else ''}"
-            f"2nd {and_list(resigned)} (resigned). The game's seed and set-up are revealed in "
-            "its log."
-        ),
-        key=f"walkover:{game.pk}",
-        final_table=True,  # the table as it ended, every hand face up
-    )

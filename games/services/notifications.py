@@ -77,7 +77,7 @@ def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
 
 
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     rules = ruleset_get(game.ruleset)
     pending = prompt is not None and seat.name in prompt.pending
@@ -323,7 +323,7 @@ def notify_reminder(
     and seat, apart from the automatic one).
     ``orders_in``: how many of the orders the prompt wants are in, said to the player
     (public: the game page shows who has ordered)."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
     from games.services.orders import prompt_state
 
     if not mailable(seat.user):

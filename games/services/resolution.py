@@ -68,7 +68,7 @@ def prompt_open(
     ``seats``: the game's seats that are not replaced (in seating order), if the caller
     already read them in this transaction; spares a query."""
     from games.services.deadlines import deadline_for
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
     from games.services.orders import order_fill_default, order_fill_forced, prompt_check_ready
     from games.services.webhooks import webhooks_order_needed
 
@@ -255,7 +255,7 @@ def prompt_resolve(
     each missing seat its default order, logged ``nmr_applied``), or the early-resolution
     delay has not passed."""
     from games.services.deadlines import deadline_for, enforce_due_at
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
     from games.services.notifications import notify_prompt_resolved
     from games.services.orders import order_fill_default, prompt_state
 
@@ -430,7 +430,7 @@ def _finish_locked(
     """The game is over: store the final state and ranking, reveal the seed. The log
     gets ``logged_first`` (the resolution's entries), then ``game_finished``, in one
     INSERT; ``tail`` as in ``log_append_many``."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     rules = ruleset_get(game.ruleset)
     StateSnapshot.objects.create(game=game, prompt_number=after + 1, state=state)

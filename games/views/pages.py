@@ -38,7 +38,7 @@ from games.presentation import (
     waiting_note,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
-from games.services import games as game_services
+from games.services.game_options import ruleset_get
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
 from games.templatetags.games_extras import placed
@@ -274,7 +274,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             user is not None and seat is None and game.status == "forming" and not game.is_private
         ),
         "ruleset_name": ruleset_name(game.ruleset),
-        "min_players": game_services.ruleset_get(game.ruleset).min_players,
+        "min_players": ruleset_get(game.ruleset).min_players,
         "max_extensions": getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3),
         # Seats that play later in this round (5X's explorers and Erik): public.
         "plays_later": _plays_later(game, engine_part(view)),

@@ -15,7 +15,8 @@ from games.errors import GameStateError, PermissionDenied, ValidationError
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state
 from games.selectors_log import game_export, game_log
-from games.services.games import NOT_RECOMMENDED_5X, game_create, game_join, game_leave
+from games.services.game_options import NOT_RECOMMENDED_5X
+from games.services.games import game_create, game_join, game_leave
 from tests.games.core_support import (
     eager_celery,
     make_users,

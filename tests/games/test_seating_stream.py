@@ -100,11 +100,12 @@ def _played_export(monkeypatch, rule: int) -> dict:
     from games.selectors import current_state
     from games.selectors_log import game_export
     from games.services import games as game_services
+    from games.services import starting
     from games.services.orders import order_submit
     from games.services.resolution import prompt_resolve
     from tests.games.web_support import make_user
 
-    monkeypatch.setattr(game_services, "SEATING_RULE", rule)
+    monkeypatch.setattr(starting, "SEATING_RULE", rule)
     users = [make_user(f"r{rule}{n}") for n in ("ann", "bob", "cat")]
     game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
     for user in users:
