@@ -32,6 +32,7 @@ from games.api.handover_serializers import PrivacyInputSerializer, organizer_off
 from games.errors import PermissionDenied
 from games.models import Game, Seat
 from games.services import organizer as organizer_services
+from games.services.organizer_panel import tools_state
 
 
 class OrganizerThrottle(UserThrottle):
@@ -87,7 +88,7 @@ class OrganizerBaseView(BaseAPIView):
     ) -> Response:
         """What the tools can still do, read after the call."""
         game = self.game(game_id)
-        state = organizer_services.tools_state(game=game, by=request.user)
+        state = tools_state(game=game, by=request.user)
         offers = [organizer_offer(offer) for offer in selectors.seat_offers_waiting(game=game)]
         seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).select_related("user")
         data = {

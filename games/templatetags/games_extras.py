@@ -415,7 +415,7 @@ def game_summary(ruleset_id: Any) -> str:
 @register.simple_tag
 def organizer_reminders(game: Any, prompt: Any, user: Any) -> dict[str, Any] | None:
     """The organizer panel's line on the open prompt's reminders
-    (``games.services.organizer.reminders_shown``)."""
-    from games.services.organizer import reminders_shown
+    (``games.services.organizer_panel.reminders_shown``)."""
+    from games.services.organizer_panel import reminders_shown
 
     return reminders_shown(game=game, prompt=prompt, by=user)

@@ -16,6 +16,7 @@ from games.selectors import PLAYS_AT_THE_TABLE, may_change_game
 from games.services import handover
 from games.services import organizer as org
 from games.services.games import game_create, game_join, game_start
+from games.services.organizer_panel import tools_state
 from tests.games.core_support import eager_celery, play_prompt
 from tests.games.test_api_errors import assert_error
 from tests.games.web_support import token_client
@@ -126,12 +127,12 @@ def test_a_seated_organizer_keeps_the_reminders(cup, django_capture_on_commit_ca
     organizer, mine, _theirs, _accomplice = cup
     opponent = _opponent_seat(mine, organizer)
     seats = {seat.name: seat for seat in Seat.objects.filter(game=mine)}
-    if opponent.name not in org.tools_state(game=mine, by=organizer)["waiting"]:
+    if opponent.name not in tools_state(game=mine, by=organizer)["waiting"]:
         # only their own order is missing: refused for that, not for who they are
         with pytest.raises(GameStateError, match="Only your own order"):
             org.game_remind(game=mine, by=organizer)
         play_prompt(mine, seats, lambda _name, legal: legal[0], django_capture_on_commit_callbacks)
-    state = org.tools_state(game=mine, by=organizer)
+    state = tools_state(game=mine, by=organizer)
     assert state["waiting"] == [opponent.name] and state["refused"] == PLAYS_AT_THE_TABLE
     assert state["can"]["remind"] and not state["can"]["extend"]
     assert org.game_remind(game=mine, by=organizer) == [opponent.name]
