@@ -28,6 +28,7 @@ from games import selectors
 from games.api import serializers as s
 from games.api.authentication import FastTokenAuthentication
 from games.api.exceptions import handler
+from games.api.input_serializers import EmptyInputSerializer, StrictInputSerializer
 from games.models import Game
 
 ERRORS = {
@@ -160,7 +161,7 @@ class BaseAPIView(APIView):
     def no_input(self, request: Request) -> None:
         """An operation that takes nothing still reads the body: malformed JSON (400) or
         an unsupported content type (415) is refused before anything changes."""
-        s.EmptyInputSerializer(data=request.data).is_valid(raise_exception=True)
+        EmptyInputSerializer(data=request.data).is_valid(raise_exception=True)
 
 
 def _once(request: Request) -> None:
@@ -211,7 +212,7 @@ PAGE_DEFAULT = 100
 PAGE_MAX = 200
 
 
-class PageQuerySerializer(s.StrictInputSerializer):
+class PageQuerySerializer(StrictInputSerializer):
     limit = drf_serializers.IntegerField(
         min_value=1, max_value=PAGE_MAX, default=PAGE_DEFAULT, help_text="Items per page."
     )

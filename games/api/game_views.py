@@ -29,6 +29,7 @@ from games.api.base import (
     game_location,
     location_header,
 )
+from games.api.input_serializers import GameCreateInputSerializer
 from games.api.payloads import _payload, seat_view_data, view_payload
 from games.models import Game
 from games.services import games as game_services
@@ -147,7 +148,7 @@ class GameListCreateView(BaseAPIView):
         return _games_page(request, games, query, s.MyGameSerializer, context)
 
     @extend_schema(
-        request=s.GameCreateInputSerializer,
+        request=GameCreateInputSerializer,
         parameters=[
             location_header("The new game (GET it for its view)."),
             OpenApiParameter(
@@ -169,7 +170,7 @@ class GameListCreateView(BaseAPIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data_in = s.GameCreateInputSerializer(data=request.data)
+        data_in = GameCreateInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
         data = dict(data_in.validated_data)
         kwargs: dict[str, Any] = {

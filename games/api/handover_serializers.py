@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import RulesetIdField, StrictCharField, StrictInputSerializer, WhenField
+from games.api.input_serializers import StrictCharField, StrictInputSerializer
+from games.api.serializers import RulesetIdField, WhenField
 from games.models import Game, SeatOffer
 
 #: Who made an offer: the game's organizer, or a site administrator (``acting``'s ``as``).

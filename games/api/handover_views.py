@@ -26,6 +26,7 @@ from games.api import handover_serializers as h
 from games.api import organizer_serializers as o
 from games.api import serializers as s
 from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView
+from games.api.input_serializers import EmptyInputSerializer
 from games.api.organizer_views import THROTTLED, OrganizerBaseView, _conflict
 from games.errors import GameStateError, NotFound, PermissionDenied
 from games.forms import handover_player
@@ -165,7 +166,7 @@ class OfferWithdrawView(OrganizerBaseView):
     """Withdraw a seat offer still waiting for its answer; the player is told."""
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={
             200: OpenApiResponse(
                 o.OrganizerToolsSerializer, description="Withdrawn: what the tools can still do now"
@@ -271,7 +272,7 @@ class MyOfferView(BaseAPIView):
 
 def _answer_schema(done: str) -> Any:
     return extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={
             200: OpenApiResponse(h.SeatOfferSerializer, description=done),
             400: ERRORS[400],

@@ -14,12 +14,13 @@ from fivex_site.links import public_url, site_path
 from games import selectors_log
 from games.api import serializers as s
 from games.api.base import READ_ERRORS, BaseAPIView, _query
+from games.api.input_serializers import StrictInputSerializer
 from games.views.common import public_log
 
 LOG_LIMIT = 1000
 
 
-class LogQuerySerializer(s.StrictInputSerializer):
+class LogQuerySerializer(StrictInputSerializer):
     after = drf_serializers.IntegerField(
         min_value=0, max_value=10**9, default=0,
         help_text="Only the entries after this sequence number (the last one you have).",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.handover_serializers import OrganizerOfferSerializer
-from games.api.serializers import SeatSerializer, StrictCharField, StrictInputSerializer, WhenField
+from games.api.input_serializers import StrictCharField, StrictInputSerializer
+from games.api.serializers import SeatSerializer, WhenField
 from games.forms import (
     EXTEND_HOURS_MAX,
     EXTEND_HOURS_MESSAGES,

@@ -29,6 +29,7 @@ from games.api.base import (
     UserThrottle,
 )
 from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
+from games.api.input_serializers import EmptyInputSerializer
 from games.errors import PermissionDenied
 from games.models import Game, Seat
 from games.services import organizer as organizer_services
@@ -143,7 +144,7 @@ class RemindView(OrganizerBaseView):
     email reaches are in ``unreachable``."""
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={
             200: OpenApiResponse(
                 o.RemindedSerializer, description="Reminded: who, and what the tools can still do now"
@@ -189,7 +190,7 @@ class ResumeView(OrganizerBaseView):
     of the quiet hours); the players are told."""
 
     @_tool_schema(
-        s.EmptyInputSerializer,
+        EmptyInputSerializer,
         "conflict (only a paused game can be resumed: it runs already, or is over).",
     )
     def post(self, request: Request, game_id: int) -> Response:

@@ -18,6 +18,11 @@ from games.api.base import (
     game_location,
     location_header,
 )
+from games.api.input_serializers import (
+    EmptyInputSerializer,
+    JoinInputSerializer,
+    OrderInputSerializer,
+)
 from games.api.payloads import receipt, submitted_receipt_data
 from games.errors import PermissionDenied
 from games.order_presentation import order_reading
@@ -31,12 +36,12 @@ class GameJoinView(BaseAPIView):
     to see it); ``start`` then answers 409."""
 
     @extend_schema(
-        request=s.JoinInputSerializer,
+        request=JoinInputSerializer,
         parameters=[location_header("The game, where the seat's view is (GET it).")],
         responses={201: s.SeatSerializer, 200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data_in = s.JoinInputSerializer(data=request.data)
+        data_in = JoinInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
         token = data_in.validated_data.get("invite_token") or None
         game = selectors.game_for_joining(game_id=game_id, user=request.user, token=token)
@@ -56,7 +61,7 @@ class GameStartView(BaseAPIView):
     """The organizer starts the game."""
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={200: s.GameSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -70,7 +75,7 @@ class GameLeaveView(BaseAPIView):
     """Give up the caller's seat before the game starts."""
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={200: s.GameSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -85,7 +90,7 @@ class SeatResignView(BaseAPIView):
     seat is left playing, the game ends at once and that seat wins: a walkover)."""
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -105,7 +110,7 @@ class OrderSubmitView(BaseAPIView):
     throttle_classes = [OrdersThrottle]
 
     @extend_schema(
-        request=s.OrderInputSerializer,
+        request=OrderInputSerializer,
         parameters=[location_header("The game, whose view shows the order as my_order.")],
         responses={
             201: OpenApiResponse(s.SubmittedReceiptSerializer, description="Order sealed (stored now)"),
@@ -121,7 +126,7 @@ class OrderSubmitView(BaseAPIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data_in = s.OrderInputSerializer(data=request.data)
+        data_in = OrderInputSerializer(data=request.data)
         data_in.is_valid(raise_exception=True)
         try:
             order = order_services.order_submit_for_user(

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from games import errors
 from games.api import serializers as s
 from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle
+from games.api.input_serializers import EmptyInputSerializer, StrictCharField, StrictInputSerializer
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks
@@ -24,10 +25,10 @@ from games.services import webhooks
 NO_WEBHOOK = OpenApiResponse(s.ErrorSerializer, description="You have no webhook")
 
 
-class WebhookInputSerializer(s.StrictInputSerializer):
+class WebhookInputSerializer(StrictInputSerializer):
     """The webhook's URL (https, a public host), and whether to make a new secret."""
 
-    url = s.StrictCharField(
+    url = StrictCharField(
         max_length=500, trim_whitespace=True,
         help_text="Where the events are POSTed: https:// to a host whose every address is public.",
     )  # fmt: skip
@@ -150,7 +151,7 @@ class WebhookPingView(BaseAPIView):
     throttle_classes = [WebhookThrottle]
 
     @extend_schema(
-        request=s.EmptyInputSerializer,
+        request=EmptyInputSerializer,
         responses={
             202: OpenApiResponse(DeliverySerializer, description="Queued"),
             **{k: ERRORS[k] for k in (400, 401)},

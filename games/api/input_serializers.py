@@ -1,0 +1,249 @@
+"""Input serializers of the API: what each operation takes, strictly (unknown fields and
+wrongly typed values refused). They shape data only; the services and the engine decide
+what is allowed."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.utils import html
+
+import engine
+from games.api.serializers import RulesetIdField
+
+ORDER_MAX_LENGTH = 4000
+
+
+# A form post through the session carries Django's CSRF token as a field of its own.
+_TRANSPORT_FIELDS = frozenset({"csrfmiddlewaretoken"})
+
+
+# A whole number written as text (a query string, a form): ASCII digits, a minus at most.
+WHOLE_NUMBER_RE = re.compile(r"-?[0-9]{1,18}")
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """Unknown fields are refused (400, the field named), not ignored."""
+
+    # (Ignored, a misspelt ``prompt`` would send an order unguarded to whatever prompt is
+    # open. The docstring above is every input's description in the schema.)
+
+    def to_internal_value(self, data: Any) -> Any:
+        """A JSON body's numbers and booleans are JSON's own: ``"prompt": "01"`` or
+        ``"is_private": "yes"`` is refused (400, named), not read as 1 or true (an API
+        audit: "nothing is guessed"). A form body and a query string are text by nature."""
+        text = html.is_html_input(data) or self.context.get("query")
+        if text and hasattr(data, "get"):
+            # A query string or a form is text, but a whole number in it is still ASCII
+            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit). An
+            # empty value is DRF's to read (an optional field left blank in a form is not
+            # given, as before; a required one is refused by the field).
+            errors = {
+                name: ["Must be a whole number, in the digits 0-9 (3, not 3.0)."]
+                for name, field in self.fields.items()
+                if isinstance(field, serializers.IntegerField)
+                and isinstance(data.get(name), str)
+                and data.get(name) != ""
+                and not WHOLE_NUMBER_RE.fullmatch(data.get(name))
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        if isinstance(data, dict) and not text:
+            errors = {}
+            for name, field in self.fields.items():
+                value = data.get(name)
+                if isinstance(field, serializers.BooleanField) and name in data and not isinstance(value, bool):
+                    errors[name] = ["Must be true or false (a JSON boolean)."]
+                elif isinstance(field, serializers.IntegerField | serializers.FloatField) and (
+                    isinstance(value, str | bool)
+                ):
+                    errors[name] = ["Must be a number (a JSON number, not a string)."]
+                elif isinstance(field, serializers.IntegerField) and isinstance(value, float):
+                    errors[name] = ["Must be a whole number (3, not 3.0)."]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        data = self.initial_data
+        keys = data.keys() if hasattr(data, "keys") else ()
+        unknown = sorted(k for k in keys if k not in self.fields and k not in _TRANSPORT_FIELDS)
+        if unknown:
+            known = ", ".join(sorted(self.fields)) or "none"
+            raise serializers.ValidationError(
+                {k: f"Unknown field (this operation takes: {known})." for k in unknown}
+            )
+        return attrs
+
+
+class StrictCharField(serializers.CharField):
+    """A string, and only a string: a number or a boolean is refused, not turned into
+    text (``"text": 5`` is a client's bug, not an order)."""
+
+    default_error_messages = {
+        "not_a_string": "Must be a string.",
+        "not_unicode": "Must be valid Unicode text (it holds a lone surrogate).",
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_a_string")
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail("not_unicode")
+        return super().to_internal_value(data)
+
+
+class OptionsField(serializers.DictField):
+    """The ruleset's options: a JSON object (in a form-encoded body, the field's value
+    is that object's JSON text)."""
+
+    default_error_messages = {"not_json": "Must be a JSON object (in a form: its JSON text)."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary) and self.field_name in dictionary:
+            raw = dictionary.get(self.field_name)
+            try:
+                value = json.loads(raw)
+            except (TypeError, ValueError, RecursionError):  # too deeply nested: as garbage
+                return raw  # refused by to_internal_value
+            return value
+        return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            self.fail("not_json")
+        return super().to_internal_value(data)
+
+
+class GameCreateInputSerializer(StrictInputSerializer):
+    ruleset = RulesetIdField()
+    name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+    seats_count = serializers.IntegerField(min_value=2, max_value=12)
+    options = OptionsField(required=False, default=dict)
+    is_private = serializers.BooleanField(required=False, default=False)
+    require_sender_match = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Orders by email must also come from the player's account address.",
+    )
+    deadline_hours = serializers.FloatField(
+        min_value=1, max_value=24 * 14, required=False,
+        help_text="Hours per prompt, 1 to 336 (fractions allowed: 1.5 is 90 minutes).",
+    )  # fmt: skip
+    grace_minutes = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
+    quiet_hours_start = serializers.IntegerField(
+        min_value=0,
+        max_value=23,
+        required=False,
+        allow_null=True,
+        help_text="hour on the clock of quiet_hours_time_zone",
+    )
+    quiet_hours_end = serializers.IntegerField(
+        min_value=0,
+        max_value=23,
+        required=False,
+        allow_null=True,
+        help_text="hour on the clock of quiet_hours_time_zone",
+    )
+    quiet_hours_time_zone = StrictCharField(
+        max_length=64,
+        required=False,
+        default="UTC",
+        help_text="IANA time zone of the quiet hours, e.g. Europe/Paris (default UTC)",
+    )
+    reminder_hours = serializers.FloatField(min_value=0, max_value=24 * 14, required=False)
+    early_resolution_delay_seconds = serializers.IntegerField(
+        min_value=0, max_value=24 * 3600, required=False
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        ruleset = engine.get(attrs["ruleset"])
+        from games.errors import ValidationError as ServiceError
+        from games.services.games import options_within_site_limits
+
+        try:
+            attrs["options"] = ruleset.normalize_options(attrs.get("options") or {})
+            options_within_site_limits(ruleset_id=ruleset.id, options=attrs["options"])
+        except (engine.ScriptError, ServiceError) as exc:
+            raise serializers.ValidationError({"options": str(exc)}) from None
+        start, end = attrs.get("quiet_hours_start"), attrs.get("quiet_hours_end")
+        if (start is None) != (end is None):
+            missing = "quiet_hours_end" if end is None else "quiet_hours_start"
+            raise serializers.ValidationError(
+                {missing: "Quiet hours need both a start and an end hour, or neither."}
+            )
+        if start is not None and start == end:
+            raise serializers.ValidationError(
+                {"quiet_hours_end": "Quiet hours must not start and end at the same hour."}
+            )
+        from games.services.players import time_zone_valid
+
+        try:
+            attrs["quiet_hours_time_zone"] = time_zone_valid(
+                attrs.get("quiet_hours_time_zone") or "UTC"
+            )
+        except ServiceError as exc:
+            raise serializers.ValidationError({"quiet_hours_time_zone": str(exc)}) from None
+        seats = attrs["seats_count"]
+        if not ruleset.min_players <= seats <= ruleset.max_players:
+            raise serializers.ValidationError(
+                {
+                    "seats_count": f"{ruleset.name} is for {ruleset.min_players} to "
+                    f"{ruleset.max_players} players"
+                }
+            )
+        return attrs
+
+
+class JoinInputSerializer(StrictInputSerializer):
+    invite_token = StrictCharField(max_length=200, required=False, allow_blank=True)
+
+
+class EmptyInputSerializer(StrictInputSerializer):
+    """No fields: the operation takes nothing but the game in the URL."""
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": ORDER_MAX_LENGTH, "pattern": r"\S"}
+)
+class OrderTextField(StrictCharField):
+    """An order's text: surrounding white space dropped, so it must hold a character that
+    is not white space (the schema says so with its pattern)."""
+
+
+class OrderInputSerializer(StrictInputSerializer):
+    text = OrderTextField(
+        max_length=ORDER_MAX_LENGTH,
+        trim_whitespace=True,
+        help_text="The order in the game's order language. Notes (a line starting with #, or "
+        "# after a space at a line's end) and a full stop or ! at a line's end are dropped "
+        "before it is sealed, as on the web and by email: the receipt's text is what was "
+        "sealed. A text of notes only is refused (400), as an empty one is.",
+    )
+    prompt = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="Recommended: the prompt number this order answers (a retry or a double "
+        "click is then safe). If that prompt is no longer open the order is refused (409) "
+        "instead of landing on the next prompt.",
+    )
+
+    def validate_text(self, value: str) -> str:
+        from games.notes import order_text
+
+        text = order_text(value)
+        if not text:
+            raise serializers.ValidationError(
+                "The order is empty: lines starting with # are notes, not orders."
+                if "#" in value
+                else "The order is empty."
+            )
+        return text
+
