@@ -91,8 +91,9 @@ def webhook_action(request: HttpRequest) -> HttpResponse:
     user = request.user
     if action in ACTIONS and (spent := _over_budget(request)) is not None:
         return _page(
-            request, status=429, webhook_error=spent, typed_url=str(request.POST.get("url", ""))[:1000]
-        )
+            request, status=429, webhook_error=spent, webhook_url_refused=action == "save",
+            typed_url=str(request.POST.get("url", ""))[:1000],
+        )  # fmt: skip
     try:
         if action == "save":
             url = str(request.POST.get("url", ""))[:1000]
@@ -114,9 +115,10 @@ def webhook_action(request: HttpRequest) -> HttpResponse:
         else:
             messages.error(request, "Unknown action.")
     except ApplicationError as exc:
-        # The form keeps what was typed; nothing was changed.
+        # The form keeps what was typed; nothing was changed. A refused URL marks its
+        # field (aria-invalid, described by the error); site.js puts the focus on it.
         return _page(
-            request, status=400, webhook_error=exc.message,
+            request, status=400, webhook_error=exc.message, webhook_url_refused=action == "save",
             typed_url=str(request.POST.get("url", ""))[:1000],
         )  # fmt: skip
     return redirect("games:api_tokens")

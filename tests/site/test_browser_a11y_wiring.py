@@ -1,0 +1,84 @@
+"""Findings of an accessibility audit (WCAG 2.2 AA), checked in real headless Chromium:
+an error is tied to the field it is about (aria-invalid, aria-describedby) and the focus
+lands on it; the small links a pointer aims at are 24 px targets (2.5.8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.test_browser import log_in
+from tests.games.web_support import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: The text of the elements an element's aria-describedby names (what a screen reader
+#: reads after its name); a missing id reads nothing.
+DESCRIBED = """el => (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean)
+  .map(id => { const d = document.getElementById(id); return d ? d.textContent : ''; }).join(' ')"""
+
+
+def _described(page, selector: str) -> str:
+    return page.eval_on_selector(selector, DESCRIBED)
+
+
+def _submit(page, button) -> None:
+    """Click a form's submit button and wait for the page it answers with."""
+    with page.expect_navigation():
+        button.click()
+
+
+def _box(page, selector: str) -> dict:
+    return page.eval_on_selector(
+        selector, "el => { const r = el.getBoundingClientRect(); "
+        "return {top: r.top, bottom: r.bottom, height: r.height, width: r.width}; }",
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_a_refused_webhook_address_marks_its_field_and_takes_the_focus(browser_page, live_server):
+    # Regression: the 400 page's error was tied to no field and the focus stayed on the top.
+    from games.models import PlayerWebhook
+
+    make_user("ann")
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/account/api-tokens/")
+    page.fill("#webhook-url", "https://10.1.2.3/hook")
+    _submit(page, page.get_by_role("button", name="Set the webhook"))
+    assert page.get_attribute("#webhook-url", "aria-invalid") == "true"
+    assert "10.1.2.3" in _described(page, "#webhook-url")
+    page.wait_for_function("() => document.activeElement.id === 'webhook-url'")
+    assert page.input_value("#webhook-url") == "https://10.1.2.3/hook"  # kept to correct
+    assert not PlayerWebhook.objects.exists()
+
+
+def test_a_webhook_change_over_budget_marks_the_url_or_the_whole_form(
+    browser_page, live_server, settings
+):
+    # Regression: the 429 page's error was tied to nothing and never took the focus.
+    from games.services.webhooks import webhook_save
+
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "webhook": "1/min"}
+    }  # fmt: skip
+    settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = True  # the development exception: no call made
+    ann = make_user("ann")
+    webhook_save(user=ann, url="http://127.0.0.1:18799/hook")
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/account/api-tokens/")
+    _submit(page, page.get_by_role("button", name="Send a test"))  # the minute's one change
+    page.fill("#webhook-url", "http://127.0.0.1:18799/other")
+    _submit(page, page.get_by_role("button", name="Save"))
+    assert page.get_attribute("#webhook-url", "aria-invalid") == "true"
+    assert "as often as allowed" in _described(page, "#webhook-url")
+    page.wait_for_function("() => document.activeElement.id === 'webhook-url'")
+    # A refused new secret is about no field: the form's error takes the focus.
+    page.on("dialog", lambda dialog: dialog.accept())
+    _submit(page, page.get_by_role("button", name="New secret"))
+    assert page.get_attribute("#webhook-url", "aria-invalid") is None
+    page.wait_for_function("() => document.activeElement.id === 'webhook-error'")
+    assert "as often as allowed" in page.inner_text("#webhook-error")
