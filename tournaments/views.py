@@ -125,7 +125,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 forbidden_pairs=data["forbidden_pairs"],
             )
         except ApplicationError as exc:
-            form.add_error(None, exc.message)
+            # Under the field the refusal is about (aria-invalid, described by its
+            # error), else one for the whole form.
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             messages.success(request, "Tournament created. Open it for registration when ready.")
             return redirect("tournaments:manage", slug=tournament.slug)

@@ -82,3 +82,23 @@ def test_a_webhook_change_over_budget_marks_the_url_or_the_whole_form(
     assert page.get_attribute("#webhook-url", "aria-invalid") is None
     page.wait_for_function("() => document.activeElement.id === 'webhook-error'")
     assert "as often as allowed" in page.inner_text("#webhook-error")
+
+
+def test_a_refused_table_size_marks_the_table_sizes_field(browser_page, live_server):
+    # Regression: the service's refusal was the whole form's error; the field it is about
+    # had no aria-invalid.
+    from tournaments.models import Tournament
+
+    make_user("olga")
+    page = browser_page
+    log_in(page, live_server.url, "olga")
+    page.goto(f"{live_server.url}/tournaments/new/")
+    page.fill("#id_name", "T")
+    page.select_option("#id_ruleset", "5x")
+    page.fill("#id_table_sizes", "1,99")
+    _submit(page, page.get_by_role("button", name="Create tournament"))
+    assert page.get_attribute("#id_table_sizes", "aria-invalid") == "true"
+    assert "a table of 1 is not possible" in _described(page, "#id_table_sizes")
+    page.wait_for_function("() => document.activeElement.id === 'id_table_sizes'")
+    assert page.input_value("#id_table_sizes") == "1,99"
+    assert not Tournament.objects.exists()

@@ -58,9 +58,14 @@ def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> 
         try:
             size = int(key)
         except (TypeError, ValueError):
-            raise ValidationError(f"Points per place: {key!r} is not a table size.") from None
+            raise ValidationError(
+                f"Points per place: {key!r} is not a table size.", field="points_per_place"
+            ) from None
         if size not in sizes:
-            raise ValidationError(f"Points per place given for tables of {size}, which are not allowed.")
+            raise ValidationError(
+                f"Points per place given for tables of {size}, which are not allowed.",
+                field="points_per_place",
+            )
         if (
             not isinstance(values, list)
             or len(values) != size
@@ -68,10 +73,13 @@ def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> 
         ):
             raise ValidationError(
                 f"Points per place for tables of {size} must be {size} numbers from "
-                f"-{MAX_POINTS} to {MAX_POINTS}."
+                f"-{MAX_POINTS} to {MAX_POINTS}.",
+                field="points_per_place",
             )
         if any(a < b for a, b in zip(values, values[1:], strict=False)):
-            raise ValidationError(f"Points per place for tables of {size} must not increase.")
+            raise ValidationError(
+                f"Points per place for tables of {size} must not increase.", field="points_per_place"
+            )
         out[str(size)] = [float(v) for v in values]
     return out
 
@@ -101,7 +109,7 @@ def tournament_create(
     and the tie-breaks. Raises ValidationError."""
     name = one_line(name)  # it ends up in email subjects: one line
     if not name:
-        raise ValidationError("A tournament needs a name.")
+        raise ValidationError("A tournament needs a name.", field="name")
     try:
         rules = engine.get(ruleset)
     except engine.ScriptError:
@@ -116,19 +124,23 @@ def tournament_create(
     if rating_pool and not RATING_POOL_RE.fullmatch(rating_pool):
         raise ValidationError(
             "A rating pool's name is 1 to 48 letters, digits, dots, dashes or underscores "
-            "(e.g. 5x or winter-league)."
+            "(e.g. 5x or winter-league).",
+            field="rating_pool",
         )
     sizes = [int(s) for s in table_sizes] if table_sizes else []
     if not sizes or len(set(sizes)) != len(sizes):
-        raise ValidationError("Give one or more distinct table sizes, most preferred first.")
+        raise ValidationError(
+            "Give one or more distinct table sizes, most preferred first.", field="table_sizes"
+        )
     for size in sizes:
         if not rules.min_players <= size <= rules.max_players:
             raise ValidationError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
-                f"a table of {size} is not possible."
+                f"a table of {size} is not possible.",
+                field="table_sizes",
             )
         if not 2 <= size <= 6:
-            raise ValidationError("Tables seat 2 to 6 players.")
+            raise ValidationError("Tables seat 2 to 6 players.", field="table_sizes")
     deadline_policy_check(
         deadline_hours=deadline_hours, grace_minutes=0, quiet_hours_start=quiet_hours_start,
         quiet_hours_end=quiet_hours_end,
@@ -136,10 +148,12 @@ def tournament_create(
     )  # fmt: skip
     quiet_hours_time_zone = time_zone_valid(quiet_hours_time_zone or "UTC")
     if not isinstance(rounds_count, int) or not 1 <= rounds_count <= 30:
-        raise ValidationError("The number of rounds must be 1 to 30.")
+        raise ValidationError("The number of rounds must be 1 to 30.", field="rounds_count")
     for tb in tiebreaks:
         if tb not in TIEBREAKS:
-            raise ValidationError(f"Unknown tie-break {tb!r} (choose from {', '.join(TIEBREAKS)}).")
+            raise ValidationError(
+                f"Unknown tie-break {tb!r} (choose from {', '.join(TIEBREAKS)}).", field="tiebreaks"
+            )
     points = _check_points(points_per_place or {}, sizes)
     if bye_points is None:
         # A pairing bye scores like a win at two-player tables, like an average place
