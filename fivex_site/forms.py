@@ -4,6 +4,7 @@ from allauth.account import forms as allauth_forms
 from allauth.account.forms import SignupForm
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.forms.utils import ErrorList
 from django.utils.html import escape
 
 
@@ -20,6 +21,44 @@ def password_rules_in_one_sentence(form: forms.Form) -> None:
     # One sentence: the rules after the first start in lower case ("...; your password").
     rules = rules[:1] + [r[:1].lower() + r[1:] for r in rules[1:]]
     password.help_text = escape("; ".join(rules) + ".") if rules else ""
+
+
+class _ErrorListKeepingId(ErrorList):
+    """Django's error list, whose copy keeps its id (``as_p`` shows a copy of the form's
+    errors: Django's copy dropped the ``field_id`` the list's id is made of)."""
+
+    def copy(self) -> "_ErrorListKeepingId":
+        copy = super().copy()
+        copy.field_id = self.field_id
+        return copy
+
+
+class LoginForm(allauth_forms.LoginForm):
+    """allauth's login form; a refusal of the pair (a wrong password) marks both fields
+    invalid and describes them by it, as a field's own error is wired."""
+
+    #: The form's error list has the id ``<this>_error`` (Django's naming).
+    error_list_id = "id_login_form"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.error_class = _ErrorListKeepingId  # Django's form sets its own in __init__
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        errors = self.non_field_errors()
+        if not errors:
+            return
+        errors.field_id = self.error_list_id
+        for name in ("login", "password"):
+            if name not in self.fields or name in self.errors:
+                continue
+            described = [f"{self.error_list_id}_error"]
+            if self.fields[name].help_text:  # "Forgot your password?" stays described
+                described.append(f"{self[name].auto_id}_helptext")
+            attrs = self.fields[name].widget.attrs
+            attrs["aria-invalid"] = "true"
+            attrs["aria-describedby"] = " ".join(described)
 
 
 class ChangePasswordForm(allauth_forms.ChangePasswordForm):

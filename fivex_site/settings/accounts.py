@@ -27,6 +27,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_FORMS = {
+    "login": "fivex_site.forms.LoginForm",
     "signup": "fivex_site.forms.PlayerSignupForm",
     "change_password": "fivex_site.forms.ChangePasswordForm",
     "set_password": "fivex_site.forms.SetPasswordForm",

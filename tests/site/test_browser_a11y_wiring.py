@@ -102,3 +102,22 @@ def test_a_refused_table_size_marks_the_table_sizes_field(browser_page, live_ser
     page.wait_for_function("() => document.activeElement.id === 'id_table_sizes'")
     assert page.input_value("#id_table_sizes") == "1,99"
     assert not Tournament.objects.exists()
+
+
+def test_a_wrong_login_marks_both_fields_and_focuses_its_error(browser_page, live_server):
+    # Regression: the form's error took the focus but neither field was marked invalid.
+    make_user("ann")
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill('input[name="login"]', "ann@example.test")
+    page.fill('input[name="password"]', "not-the-password")
+    _submit(page, page.locator('main form button[type="submit"]'))
+    for field in ("#id_login", "#id_password"):
+        assert page.get_attribute(field, "aria-invalid") == "true", field
+        assert "are not correct" in _described(page, field), field
+    # "Forgot your password?" still describes the password field.
+    assert "Forgot your password?" in _described(page, "#id_password")
+    # The error, above the fields, is read first.
+    page.wait_for_function("() => document.activeElement.matches('.errorlist.nonfield')")
+    page.goto(f"{live_server.url}/accounts/login/")  # a new form is marked nothing
+    assert page.get_attribute("#id_login", "aria-invalid") is None

@@ -104,17 +104,15 @@
       messages.focus();
       return;
     }
-    // A form sent back with errors: the first field in error has the focus (its error
-    // is tied to it), not the page's top.
-    var invalid = document.querySelector("main [aria-invalid=true]");
-    if (invalid) { invalid.focus(); return; }
-    // An error of the whole form (a wrong password): the reader lands on it.
-    // The list keeps its role (a role on the <ul> itself orphaned its items: axe
+    // A form sent back with errors: the first error in the page's order has the focus,
+    // not the page's top. A field in error (its error is tied to it), or an error of the
+    // whole form (a wrong password, above the fields it marks invalid): the reader lands
+    // on it. The list keeps its role (a role on the <ul> itself orphaned its items: axe
     // "listitem"); it is read when it takes the focus.
-    var formError = document.querySelector("main .errorlist.nonfield");
-    if (formError) {
-      formError.setAttribute("tabindex", "-1");
-      formError.focus();
+    var first = document.querySelector("main [aria-invalid=true], main .errorlist.nonfield");
+    if (first) {
+      if (!first.matches("[aria-invalid=true]")) { first.setAttribute("tabindex", "-1"); }
+      first.focus();
     }
   });
 })();
