@@ -15,8 +15,7 @@ import engine
 from engine.base import Option
 from games.errors import ApplicationError
 from games.notes import order_text
-from games.services.game_options import SITE_OPTION_LIMITS
-from games.services.games import game_options_check
+from games.services.game_options import SITE_OPTION_LIMITS, game_options_check
 
 ORDER_MAX_LENGTH = 4000
 

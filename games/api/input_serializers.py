@@ -166,7 +166,7 @@ class GameCreateInputSerializer(StrictInputSerializer):
         attrs = super().validate(attrs)
         ruleset = engine.get(attrs["ruleset"])
         from games.errors import ValidationError as ServiceError
-        from games.services.games import options_within_site_limits
+        from games.services.game_options import options_within_site_limits
 
         try:
             attrs["options"] = ruleset.normalize_options(attrs.get("options") or {})

@@ -40,3 +40,39 @@ SITE_OPTION_LIMITS = {
     ("6x5", "target"): (33, "the goal deck has 33 cards, so at most 33 points can be scored"),
 }
 
+
+def options_within_site_limits(*, ruleset_id: str, options: Mapping[str, Any]) -> None:
+    """Raise ValidationError if a (normalized) option is above the site's bound for it
+    (``SITE_OPTION_LIMITS``); games and tournaments both check it."""
+    for (rid, name), (largest, why) in SITE_OPTION_LIMITS.items():
+        value = options.get(name) if rid == ruleset_id else None
+        if isinstance(value, int) and value > largest:
+            raise ValidationError(f"{name} is {value}; at most {largest}: {why}.")
+
+
+def game_options_check(
+    *, ruleset: str, options: Mapping[str, Any] | None, seats_count: int
+) -> tuple[Ruleset, dict[str, Any], list[str]]:
+    """Validate a ruleset id, its options and a seat count without creating anything.
+
+    Returns ``(ruleset, normalized options, warnings)``; raises ValidationError."""
+    rules = ruleset_get(ruleset)
+    try:
+        normalized = rules.normalize_options(options or {})
+    except ScriptError as exc:
+        raise ValidationError(str(exc)) from None
+    options_within_site_limits(ruleset_id=rules.id, options=normalized)
+    if (
+        not isinstance(seats_count, int)
+        or isinstance(seats_count, bool)
+        or not rules.min_players <= seats_count <= rules.max_players
+    ):
+        raise ValidationError(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players.",
+            field="seats_count",
+        )
+    return (
+        rules,
+        normalized,
+        creation_warnings(ruleset=rules, options=normalized, seats_count=seats_count),
+    )

@@ -13,56 +13,18 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from engine.base import Ruleset, ScriptError
 from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
 from games.presentation import one_line
 from games.selectors import invite_valid, may_organize
 from games.services.audit import log_append
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
-from games.services.game_options import SITE_OPTION_LIMITS, creation_warnings, ruleset_get
+from games.services.game_options import game_options_check, ruleset_get
 from games.services.locking import lock_game
 from games.services.starting import _start_locked
 from games.services.walkover import _walkover_locked
 
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-def options_within_site_limits(*, ruleset_id: str, options: Mapping[str, Any]) -> None:
-    """Raise ValidationError if a (normalized) option is above the site's bound for it
-    (``SITE_OPTION_LIMITS``); games and tournaments both check it."""
-    for (rid, name), (largest, why) in SITE_OPTION_LIMITS.items():
-        value = options.get(name) if rid == ruleset_id else None
-        if isinstance(value, int) and value > largest:
-            raise ValidationError(f"{name} is {value}; at most {largest}: {why}.")
-
-
-def game_options_check(
-    *, ruleset: str, options: Mapping[str, Any] | None, seats_count: int
-) -> tuple[Ruleset, dict[str, Any], list[str]]:
-    """Validate a ruleset id, its options and a seat count without creating anything.
-
-    Returns ``(ruleset, normalized options, warnings)``; raises ValidationError."""
-    rules = ruleset_get(ruleset)
-    try:
-        normalized = rules.normalize_options(options or {})
-    except ScriptError as exc:
-        raise ValidationError(str(exc)) from None
-    options_within_site_limits(ruleset_id=rules.id, options=normalized)
-    if (
-        not isinstance(seats_count, int)
-        or isinstance(seats_count, bool)
-        or not rules.min_players <= seats_count <= rules.max_players
-    ):
-        raise ValidationError(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players.",
-            field="seats_count",
-        )
-    return (
-        rules,
-        normalized,
-        creation_warnings(ruleset=rules, options=normalized, seats_count=seats_count),
-    )
 
 
 def game_create(

@@ -140,7 +140,7 @@ def order_fill_default(
     ``nmr_applied``. The caller holds the game lock. ``state``: the prompt's snapshot
     state if the caller has it (spares a query); ``previous`` and ``tail`` as ``_store``
     takes them (each spares one)."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     rules = ruleset_get(game.ruleset)
     if state is None:
@@ -167,7 +167,7 @@ def order_fill_forced(*, game: Game, prompt: Prompt, seat: Seat, text: str, stat
     (source ``forced``), logged as ``order_forced``. The caller holds the game lock and
     opened ``prompt`` in this transaction. The order stays sealed like any other until
     the prompt resolves (everyone could work it out, but nothing is revealed early)."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     parsed = ruleset_get(game.ruleset).parse_order(state, seat.name, text)
     return _store(
@@ -393,7 +393,7 @@ def _submit_locked(
     """order_submit's work; the caller holds the game's lock and read the seat, the
     open prompt and its current orders after taking it (every writer takes the game's
     lock first, so those rows need no lock of their own)."""
-    from games.services.games import ruleset_get
+    from games.services.game_options import ruleset_get
 
     over = game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
     if expected_prompt is not None and (over or prompt is None or prompt.number != expected_prompt):

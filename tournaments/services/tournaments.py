@@ -14,7 +14,7 @@ import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
-from games.services.games import options_within_site_limits
+from games.services.game_options import options_within_site_limits
 from games.services.players import time_zone_valid
 from tournaments.models import Registration, Round, Tournament
 from tournaments.services import notices
