@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 from django.conf import settings
@@ -72,12 +73,26 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+#: A run of characters without a space longer than this, in an error's message or
+#: fields, is shown by its first ``QUOTED_RUN_SHOWN`` characters and "…"; a message is
+#: at most ``MESSAGE_CHARS`` long. A refusal quotes what it refuses, and a 100 KB
+#: ruleset or option name came back whole, twice (message and fields: 200 KB).
+QUOTED_RUN_CHARS, QUOTED_RUN_SHOWN, MESSAGE_CHARS = 80, 40, 4000
+_LONG_RUN = re.compile(rf"\S{{{QUOTED_RUN_CHARS + 1},}}")
+
+
+def _shortened(text: str) -> str:
+    text = _LONG_RUN.sub(lambda run: run.group()[:QUOTED_RUN_SHOWN] + "…", text)
+    return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS] + "…"
+
+
 def _without_bidi(value: Any) -> Any:
     """``value`` (a message, or ``fields``: keys and messages, nested) without bidi
     controls: a refusal quotes the client's keys and values, and a raw override would
-    display the rest of the line reversed (as ApplicationError's messages are cleaned)."""
+    display the rest of the line reversed (as ApplicationError's messages are cleaned);
+    and with what it quotes shortened (``_shortened``)."""
     if isinstance(value, str):
-        return errors.without_bidi(value)
+        return _shortened(errors.without_bidi(value))
     if isinstance(value, dict):
         return {_without_bidi(k): _without_bidi(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -826,5 +826,9 @@ def test_the_receipt_says_how_the_order_was_read(table):
     assert typed.json()["understood_as"] == "PASS GANDHI"
     again = clients["ann"].post(url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json")
     assert again.status_code == 200 and again.json()["understood_as"] == "PASS GANDHI"
-    plain = clients["ann"].post(url, {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    # The same order written as the legal orders are: the rules read it the same, so the
+    # order sealed first stands (200), and its receipt says how that text was read.
+    same = clients["ann"].post(url, {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    assert same.status_code == 200 and same.json()["understood_as"] == "PASS GANDHI"
+    plain = clients["ann"].post(url, {"text": "PASS CAESAR", "prompt": 1}, format="json")
     assert plain.status_code == 201 and plain.json()["understood_as"] == ""

@@ -130,3 +130,23 @@ def test_names_lose_bidi_overrides_and_invisible_spaces():
     assert one_line("\u200fCup\u200e\u061c") == "Cup"  # direction marks
     assert one_line("caf\u00e9 \u05e9\u05dc\u05d5\u05dd") == "caf\u00e9 \u05e9\u05dc\u05d5\u05dd"  # RTL text stays
     assert one_line("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"  # emoji joiner stays
+
+
+def test_an_api_refusal_quotes_a_long_input_shortened():
+    """Regression: a refusal quoted what it refused whole, in its message and again in
+    ``fields``: a 100 KB ruleset name came back as a 200 KB answer (and a 4,000-character
+    order as 8 KB). A run without spaces past 80 characters is shown by its first 40 and
+    "…"; what the refusal says is unchanged."""
+    api = token_client(make_user("longin"))
+    answer = api.post("/api/games/", {"ruleset": "x" * 100_000, "seats_count": 3}, format="json")
+    assert answer.status_code == 400 and len(answer.content) < 1_000
+    body = answer.json()
+    assert body["message"].startswith("ruleset: ") and ("x" * 39 + "…") in body["message"]
+    assert "x" * 41 not in answer.content.decode()
+    answer = api.post("/api/games/", {"ruleset": "5x", "seats_count": 3, "options": {"y" * 50_000: 1}},
+                      format="json")  # fmt: skip
+    assert answer.status_code == 400 and len(answer.content) < 1_000
+    assert "unknown option" in answer.json()["message"] and ("y" * 39 + "…") in answer.json()["message"]
+    # A short refusal is quoted as it was.
+    answer = api.post("/api/games/", {"ruleset": "5y", "seats_count": 3}, format="json")
+    assert answer.status_code == 400 and '"5y"' in answer.json()["message"]
