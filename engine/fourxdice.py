@@ -382,15 +382,32 @@ def _allocate_hint(count: int) -> str:
 
 
 def _hit_hint(state: State, seat: str, ships: int) -> str:
-    """How to write hits, the example naming a seat the player may hit (the next one
-    clockwise), as the seat is written: an email-only player was shown "HIT bob 1 SHIP"
-    with bob the player's own seat, which nobody may hit."""
+    """How to write hits, with an example the seat may send as it stands: hits from
+    ``_targets`` (what ``legal_orders`` lists), the next seat clockwise first, one hit
+    with one ship. A fixed "HIT bob 1 SHIP; HIT bob 2 ASTEROID" was refused with one ship
+    ("at most 1 hit") or when bob's dice showed no such ship or asteroid (an audit)."""
+    targets = _targets(state, seat)
+    most = min(ships, sum(count for _, count in targets))
+    count = f"up to {_plural(most, 'hit')}" + (", separated by ';'" if most > 1 else "")
+    example = _hit_example(state, seat, targets, most)
+    shown = f" (e.g. {example})" if example else ""
+    return f"send HIT <seat> <die> SHIP|ASTEROID, {count}{shown}, or PASS"
+
+
+def _hit_example(
+    state: State, seat: str, targets: list[tuple[tuple[str, int, str], int]], most: int
+) -> str:
+    """A legal hit list of ``min(most, 2)`` hits (``most`` at most the targets' count):
+    different targets if there are two, the seats after ``seat`` clockwise first."""
     players = list(state["players"])
-    other = players[(players.index(seat) + 1) % len(players)] if seat in players else "bob"
-    return (
-        f"send HIT <seat> <die> SHIP|ASTEROID, up to {ships} separated by ';' "
-        f"(e.g. HIT {other} 1 SHIP; HIT {other} 2 ASTEROID), or PASS"
-    )
+    start = players.index(seat) + 1 if seat in players else 0
+    order = {name: (i - start) % len(players) for i, name in enumerate(players)}
+    ranked = sorted(targets, key=lambda item: order.get(item[0][0], 0))  # stable
+    size = min(most, 2)
+    picked = [key for key, _ in ranked[:size]]
+    if len(picked) < size:  # one target only, showing two or more: hit it twice
+        picked.append(picked[0])
+    return "; ".join(f"HIT {t} {d} {k}" for t, d, k in picked)
 
 
 def _parse_allocate(state: State, seat: str, lines: list[str]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ edge (the cap at 19, the end of the game) without playing twenty rounds.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -202,14 +203,14 @@ def test_no_exterminate_prompt_without_ships_there():
         # Written as people write lists (an email-only player): the way to write them.
         ("Hit bob 1 ship, hit cat 1 asteroid",
          "cannot read 'Hit bob 1 ship, hit cat 1 asteroid': send HIT <seat> <die> SHIP|ASTEROID, "
-         "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
+         "up to 2 hits, separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
         ("HIT bob die 1 SHIP",
          "there is no seat 'bob die': write the seat, then the die's number (HIT bob 1 SHIP)"),
         # A word after a whole hit (an email-only player's "pls") was read as part of the
         # seat's name: "there is no seat 'bob 1'", with the order as written as the fix.
         ("hit bob 1 ship pls",
          "'pls' after HIT bob 1 ship is not part of a hit: send HIT <seat> <die> SHIP|ASTEROID, "
-         "up to 2 separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
+         "up to 2 hits, separated by ';' (e.g. HIT bob 1 SHIP; HIT bob 2 ASTEROID), or PASS"),
         # ... but a hit on one's own dice is the first thing wrong (a code review)
         ("HIT ann 1 SHIP pls", "you cannot hit your own dice"),
     ],
@@ -225,7 +226,58 @@ def test_the_hit_example_names_a_seat_the_player_may_hit():
     s["seats"]["cat"]["dice"] = s["seats"]["ann"]["dice"]  # cat's turn to eXterminate, as ann's
     s["turn"] = "cat"
     reason = refusal(s, "cat", "ok then")
-    assert "(e.g. HIT ann 1 SHIP; HIT ann 2 ASTEROID)" in reason and "HIT cat" not in reason
+    assert "(e.g. HIT ann 1 SHIP; HIT bob 1 SHIP)" in reason and "HIT cat" not in reason
+
+
+def _hit_example(reason):
+    """The example in a refusal's "send HIT ... (e.g. <example>), or PASS"."""
+    found = re.findall(r"\(e\.g\. ([^()]*)\), or PASS", reason)
+    assert len(found) == 1, reason
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("rolls", "hits"),
+    [
+        # The audit: ann has 1 ship, bob shows [0,1] [2,0] [0,2] (the example was
+        # "HIT bob 1 SHIP; HIT bob 2 ASTEROID": two hits, and neither on bob's dice).
+        ([[1, 0], ZERO, ZERO, [0, 1], [2, 0], [0, 2]], 1),
+        ([[2, 0], ZERO, ZERO, [0, 0], [0, 0], [0, 2]], 2),  # one die, hit twice
+        ([[1, 1], [2, 0], ZERO, [1, 0], ZERO, ZERO], 1),  # 3 ships, one thing to hit
+        ([[2, 2], [2, 0], [1, 0], [0, 2], [1, 0], ZERO], 3),  # 5 ships, 3 things to hit
+    ],
+)
+def test_the_hit_example_is_itself_accepted(rolls, hits):
+    """A refused order's example, sent back as it stands, is accepted (an audit: the
+    fixed example was refused with one ship, or when bob's dice showed no such thing)."""
+    s = new(rolls=rolls)
+    s, _ = step(s, {"ann": "ALLOCATE EXTERMINATE EXTERMINATE EXTERMINATE", "bob": ALL_EXPLORE})
+    assert (R.phase(s), R.pending(s)) == ("exterminate", ["ann"])
+    reason = refusal(s, "ann", ALL_EXPLORE)
+    wording = "up to 1 hit (" if hits == 1 else f"up to {hits} hits, separated by ';' ("
+    assert wording in reason
+    example = _hit_example(reason)
+    assert example.count("HIT ") == min(hits, 2)
+    assert R.parse_order(s, "ann", example)["kind"] == "exterminate"
+
+
+def test_every_hit_example_is_accepted_on_random_dice():
+    """Random dice, two or three seats: every refusal's example parses."""
+    rnd = random.Random(8)
+    checked = 0
+    for _ in range(200):
+        players = ("ann", "bob", "cat")[: rnd.choice((2, 3))]
+        rolls = [list(rnd.choice(FACES)) for _ in range(3 * len(players))]
+        s = new(players=players, rolls=rolls)
+        s, _ = step(s, {p: ("ALLOCATE EXTERMINATE EXTERMINATE EXTERMINATE" if p == "ann"
+                            else ALL_EXPLORE) for p in players})
+        if R.phase(s) != "exterminate":
+            continue
+        for bad in (ALL_EXPLORE, "", "FIRE", "PASS; HIT"):
+            example = _hit_example(refusal(s, "ann", bad))
+            assert R.parse_order(s, "ann", example)["hits"], (rolls, example)
+        checked += 1
+    assert checked > 50
 
 
 def test_other_exterminate_refusals():
