@@ -140,7 +140,7 @@ def parse_text(text: str, allowed: list[str]) -> dict[str, Any]:
         lines = ([first[2:]] if len(first) > 2 else []) + lines[1:]
         if not lines:
             raise IllegalOrder(
-                "CHANGE must be followed by the turn's action on the next line "
+                "CHANGE must be followed by the turn's action, on the same line or the next "
                 "(PLACE, SWITCH, MOVE BLACK or SWAP)"
             )
         if lines[0][0] == "CHANGE":

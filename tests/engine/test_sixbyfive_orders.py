@@ -194,7 +194,14 @@ def test_change_goal_refusals() -> None:
     assert refuse(state, "ann", "CHANGE 1\nCHANGE 1\nPLACE BLUE 1,0") == (
         "only one goal may be changed per turn"
     )
-    assert refuse(state, "ann", "CHANGE 1").startswith("CHANGE must be followed by")
+    # The refusal said "on the next line" although the turn email's one-line example
+    # "CHANGE 1 PLACE BLUE -1,0" is accepted (an audit): both places are named, and both work.
+    assert refuse(state, "ann", "CHANGE 1") == (
+        "CHANGE must be followed by the turn's action, on the same line or the next "
+        "(PLACE, SWITCH, MOVE BLACK or SWAP)"
+    )
+    for both in ("CHANGE 1 PLACE BLUE 1,0", "CHANGE 1\nPLACE BLUE 1,0"):
+        assert R.parse_order(state, "ann", both)["change"] == 1
     assert refuse(state, "ann", "CHANGE one\nPLACE BLUE 1,0").startswith("CHANGE needs the number")
     assert R.parse_order(state, "ann", "change 1 place blue 1,0")["change"] == 1
     state["deck"] = []
