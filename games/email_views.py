@@ -186,7 +186,11 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
         head = f"Game over after turn {v.get('turn')}."
         if v.get("result"):
             result = sixbyfive_result(str(v["result"]), v.get("board"))
-            head += f" {result[:1].upper()}{result[1:]}."
+            # A seat name keeps its case ("bob wins", not "Bob wins": names are
+            # case-significant in orders); other texts start a sentence.
+            seats = v.get("players") or {}
+            named = any(result == s or result.startswith(f"{s} ") for s in seats)
+            head += f" {result if named else result[:1].upper() + result[1:]}."
     else:
         movers = ["your move" if s == seat else f"{s} to move" for s in v.get("pending") or []]
         head = f"Turn {v.get('turn')}: {''.join(movers)}."

@@ -53,3 +53,14 @@ def test_points_are_shown_only_when_the_game_scores_them():
     page = render_to_string("games/rulesets/6x5.html", {"v": view, "waiting": []})
     assert "<th>Points</th>" not in page
     assert "<th>Points</th>" in render_to_string("games/rulesets/6x5.html", {"v": scored, "waiting": []})
+
+
+def test_the_end_email_keeps_a_seat_names_case():
+    """"Game over after turn 7. Bob wins" for seat bob (an audit): a seat name is
+    case-significant in orders, so it is never capitalised; other results start a sentence."""
+    players = {"bob": {"points": 0, "goal_count": 1}, "ann": {"points": 0, "goal_count": 1}}
+    won = {"phase": "over", "turn": 7, "result": "bob wins: bob's goal 0,0 1,0 is complete",
+           "players": players}  # fmt: skip
+    assert sixbyfive(won, "ann").startswith("Game over after turn 7. bob wins: bob's goal")
+    drawn = {**won, "result": "the reserve is empty and nobody has won: the game is a draw"}
+    assert sixbyfive(drawn, "ann").startswith("Game over after turn 7. The reserve is empty and nobody")

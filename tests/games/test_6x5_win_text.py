@@ -57,5 +57,8 @@ def test_the_win_names_the_hexes_that_make_the_goal(client):
     assert engine_text not in page
     last = OutboxMessage.objects.filter(to="amy@example.test", subject__endswith="Game over: ann wins").get()
     assert SAID in last.body and engine_text not in last.body
+    # The seat's name keeps its case at the start of the sentence ("Ann wins" for seat
+    # ann, an audit: names are case-significant in orders).
+    assert f"Game over after turn 7. {SAID}." in last.body
     status = status_text(game.seats.get(name="amy"))
     assert SAID in status and engine_text not in status
