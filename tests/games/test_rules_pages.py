@@ -86,3 +86,38 @@ def test_the_create_form_and_the_invitation_say_what_each_game_is(client):
     game = game_services.game_create(organizer=ann, ruleset="6x5", seats_count=2, is_private=True)
     invite = client.get(reverse("games:invite", args=[game.pk, game.invite_token])).content.decode()
     assert GAME_SUMMARIES["6x5"] in invite and 'href="/games/rules/6x5/"' in invite
+
+
+def test_the_6x5_rules_page_gives_the_default_orders_tie_breaks(client):
+    """The page said only "the colour with most tiles left on the free hex nearest to
+    0,0" (an audit: a timeout played PLACE RED -1,1 among four nearest hexes, which the
+    page did not let a player predict). The sentence names both tie-breaks, and the
+    engine's default order follows it in positions with ties (worked out by hand)."""
+    import engine
+
+    page = html.unescape(client.get(reverse("games:rules", args=["6x5"])).content.decode())
+    said = re.sub(r"<[^>]+>", "", re.search(r'<li id="default-order">(.*?)</li>', page, re.S).group(1))
+    assert said == (
+        "If you miss a deadline, the default order places a tile of the colour with most tiles "
+        "left (on a tie: blue, then red, then yellow) on the free hex touching a tile that is "
+        "nearest to 0,0 (on a tie: the smaller q, then the smaller r)."
+    )
+    rules = engine.get("6x5")
+    line, zigzag = [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]], [[0, 0], [0, 1], [1, 1], [1, 2], [2, 2]]
+    state = rules.new_game(players=["ann", "bob"], options={}, seed=1,
+                           setup={"first": "ann", "goals": {"ann": [line], "bob": [zigzag]}})
+    cases = [
+        # the black tile alone, 8 of each colour: six hexes at 1; q -1 twice; r -1 < 1
+        ({"0,0": "K"}, {"BLUE": 8, "RED": 8, "YELLOW": 8}, "PLACE BLUE -1,0"),
+        # the audit's reserve: red and yellow tie at 8; blue 1,0 takes no hex at 1 with q -1
+        ({"0,0": "K", "1,0": "B"}, {"BLUE": 7, "RED": 8, "YELLOW": 8}, "PLACE RED -1,0"),
+        # -1,0 and -1,1 taken: q 0 is smallest (0,-1 and 0,1), then r -1
+        ({"0,0": "K", "-1,0": "B", "-1,1": "Y"}, {"BLUE": 6, "RED": 5, "YELLOW": 7},
+         "PLACE YELLOW 0,-1"),
+        # 2,0 is free but at 2; the hexes at 1 left: 1,-1 and 0,1, q 0 first
+        ({"0,0": "K", "-1,0": "B", "-1,1": "R", "0,-1": "B", "1,0": "Y"},
+         {"BLUE": 6, "RED": 7, "YELLOW": 7}, "PLACE RED 0,1"),
+    ]  # fmt: skip
+    for board, reserve, expected in cases:
+        state = {**state, "board": board, "reserve": reserve}
+        assert rules.default_order(state, "ann") == expected, board
