@@ -103,3 +103,26 @@ def test_the_final_scores_come_best_first_and_a_capped_track_in_one_bracket():
     ) == "Alice explored 3 (5 ships, track capped at 19; now 19)."
     # other games' texts are left as they are
     assert event_text(ruleset="5x", text="Final scores: b 3, a 5.") == "Final scores: b 3, a 5."
+
+
+def test_the_logs_dice_notation_is_explained(django_capture_on_commit_callbacks):
+    """The log page and the API write a die as the engine does, "[2, 0]" (the hash chain
+    covers that text), while pages and emails write 2/0: the rules page and the log page
+    said nothing of the second notation (an audit)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = exterminate_game()  # the set-up (prompt 1) is resolved
+    client = Client()
+    log = html_lib.unescape(client.get(reverse("games:log", args=[game.pk])).content.decode())
+    # ann's set-up dice as the log page shows them: ROLLS' first face, 2/0
+    assert "ann allocated [2, 0] to EXTERMINATE" in log
+    assert (
+        '<span id="log-dice">A die is written [ships, asteroids] here: [2, 0] is the die the '
+        "game page writes 2/0.</span>"
+    ) in log
+    rules = html_lib.unescape(client.get(reverse("games:rules", args=["4x-dice"])).content.decode())
+    said = re.sub(r"<[^>]+>", "", re.search(r'<p id="log-dice">(.*?)</p>', rules, re.S).group(1))
+    assert said == (
+        "The game's log (its page, the JSON record and the API's events) writes a die as "
+        "[ships, asteroids]: [2, 0] there is the die the pages and emails write 2/0. The log "
+        "keeps the engine's own text because its hashes cover it."
+    )
