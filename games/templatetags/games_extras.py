@@ -86,6 +86,10 @@ def _rows_table(
     )
     # Each cell names its column (``col-text``) so a page's CSS can size one column.
     classes = ["col-" + c if re.fullmatch(r"[a-z][a-z0-9_]*", str(c)) else "col" for c in columns]
+    # In the log (``short_hex``) each cell also carries its column's name, and the table
+    # stacks on a phone as the game page's players do (``table.stack``): a reveal's salt,
+    # text, source and commitment (813 px) scrolled sideways in a 390 px cell (an audit).
+    labels = [format_html(' data-label="{}"', label(c)) if short_hex and label(c) else "" for c in columns]
     body = format_html_join(
         "",
         "<tr>{}</tr>",
@@ -93,10 +97,10 @@ def _rows_table(
             (
                 format_html_join(
                     "",
-                    '<td class="{}">{}</td>',
+                    '<td class="{}"{}>{}</td>',
                     (
-                        (cls, _value(c, r.get(c), depth + 1, short_hex))
-                        for c, cls in zip(columns, classes, strict=True)
+                        (cls, said, _value(c, r.get(c), depth + 1, short_hex))
+                        for c, cls, said in zip(columns, classes, labels, strict=True)
                     ),
                 ),
             )
@@ -104,7 +108,8 @@ def _rows_table(
         ),
     )
     return format_html(
-        '<table class="view-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', head, body
+        '<table class="view-table{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>',
+        " stack" if short_hex else "", head, body,
     )
 
 

@@ -251,3 +251,27 @@ def test_the_home_pages_games_are_cards_on_a_phone(phone_page, live_server):
     page.goto(f"{live_server.url}/")
     assert box.locator("thead").is_visible()
     assert box.locator("tbody tr").first.evaluate("r => getComputedStyle(r).display") == "table-row"
+
+
+def test_the_logs_reveal_table_is_cards_on_a_phone(phone_page, live_server):
+    """The log's reveal tables (seat, salt, text, source, commitment: 813 px) scrolled
+    sideways inside their cell at 390 px, TEXT and SOURCE out of sight (an audit): each
+    revealed order is a card of labelled values, as the game page's players are."""
+    game = _started("4x-dice", ["ann", "bob"])
+    assert play_defaults(game)  # a game over: every order's text and salt are shown
+    page = phone_page
+    page.goto(f"{live_server.url}/games/{game.pk}/log/")
+    assert _page_width(page) <= 390
+    tables = page.locator("td.details table:has(> thead th:text-is('Salt'))")
+    assert tables.count() > 0
+    table = tables.first
+    for cell in table.locator("tbody td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, cell.inner_text()
+    # the cell around it no longer scrolls sideways
+    widths = table.evaluate("(t) => [t.closest('td.details').scrollWidth, t.closest('td.details').clientWidth]")
+    assert widths[0] <= widths[1] + 1, widths
+    labels = table.locator("tbody tr").first.evaluate(
+        "(row) => [...row.cells].map((td) => getComputedStyle(td, '::before').content)"
+    )
+    assert labels == ["none", '"Salt"', '"Text"', '"Source"', '"Commitment"'], labels  # seat first
