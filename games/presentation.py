@@ -208,6 +208,21 @@ def options_text(*, ruleset: str, options: Any) -> str:
     return ", ".join(parts)
 
 
+def replace_note(*, ready_at: datetime | None, resolve_after: datetime | None) -> str:
+    """Whether a sealed order may still be replaced, from its open prompt's ``ready_at``
+    (every order in) and ``resolve_after`` (the early-resolution delay's end): the order
+    panel and the message after an order say the same (the panel said "You may replace
+    it until the prompt resolves." while the prompt was being resolved, an audit)."""
+    if ready_at is None:
+        return "You may replace it until the prompt resolves."
+    if resolve_after is not None and resolve_after > timezone.now():
+        return (
+            "Every order is in: the prompt resolves in a moment, and until then you may "
+            "still replace yours."
+        )
+    return "Every order is in: the prompt is being resolved now."
+
+
 def and_list(names: list[str]) -> str:
     """Names as a sentence says them: "ann", "ann and bob", "ann, bob and cat"."""
     names = [str(n) for n in names]

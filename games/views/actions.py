@@ -25,7 +25,7 @@ from games.forms import (
     handover_player,
 )
 from games.models import Game, Prompt, Seat, SeatOffer
-from games.presentation import and_list
+from games.presentation import and_list, replace_note
 from games.services import games as game_services
 from games.services import handover
 from games.services import orders as order_services
@@ -167,13 +167,8 @@ def _sealed_said(order: Any) -> str:
         Prompt.objects.filter(pk=order.prompt_id).values_list("ready_at", "resolve_after").first()
         or (None, None)
     )
-    if ready_at is None:
-        return said + " You may replace it until the prompt resolves."
-    if resolve_after is not None and resolve_after > timezone.now():
-        return said + (
-            " Every order is in: the prompt resolves in a moment, and until then you may "
-            "still replace yours."
-        )
+    if ready_at is None or (resolve_after is not None and resolve_after > timezone.now()):
+        return f"{said} {replace_note(ready_at=ready_at, resolve_after=resolve_after)}"
     if getattr(order, "completed_prompt", False):
         return said + " Yours was the last order: the prompt is being resolved now."
     return said + " Every order is in: the prompt is being resolved now" + (
@@ -198,6 +193,12 @@ def _replayed_order_said(*, game: Any, seat: Seat, order: Any) -> str:
         return said + f" Prompt {now.number} is open now; it asks no order of you."
     if now.orders.filter(seat_name=seat.name, is_current=True).exists():
         return said + f" Prompt {now.number} is open now; your order for it is in."
+    if Game.objects.filter(pk=game.pk, status=Game.Status.PAUSED).exists():
+        # no order is accepted while paused (an audit: "waits for your order" then)
+        return said + (
+            f" Prompt {now.number} is open, but the game is paused: your order for it is "
+            "accepted again when the game resumes."
+        )
     return said + f" Prompt {now.number} is open now and waits for your order."
 
 

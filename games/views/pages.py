@@ -34,6 +34,7 @@ from games.presentation import (
     draft_note,
     event_text,
     history_heading,
+    replace_note,
     ruleset_name,
     waiting_note,
 )
@@ -120,6 +121,15 @@ def _plays_later(game: Game, view: dict[str, Any]) -> set[str]:
     }
 
 
+def _replace_note(game: Game) -> str:
+    """The order panel's line on replacing a sealed order (``replace_note``), from the
+    open prompt's ready_at and resolve_after."""
+    prompt = selectors.current_prompt(game=game)
+    if prompt is None:
+        return ""
+    return replace_note(ready_at=prompt.ready_at, resolve_after=prompt.resolve_after)
+
+
 def _order_reading(
     game: Game, seat: Seat, prompt: dict[str, Any] | None, order: Any, legal: list[str]
 ) -> str:
@@ -200,6 +210,8 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # 2: the player's resignation would end the game (the other seat wins).
         "active_seats_left": sum(1 for s in seats if s.status == "active"),
         "my_order": view.get("my_order") if seat else None,
+        # May the sealed order still be replaced? Every order in: being resolved (or soon).
+        "replace_note": _replace_note(game) if seat and view.get("my_order") else "",
         "legal_orders": legal,
         "legal_as_buttons": 0 < len(legal) <= BUTTONS_MAX,
         # The engine cut the list (4X Dice's hit lists): the rest are typed.

@@ -121,3 +121,63 @@ def test_resending_before_every_order_is_in(client, game):
     message = said(post_as(client, game, "ann", "PASS CAESAR"))
     assert "Order received" not in message and "nothing new was stored" in message, message
     assert "You may replace it until the prompt resolves." in message, message
+
+
+def test_an_old_order_form_sent_again_while_paused_says_the_game_is_paused(
+    client, eager_celery, django_capture_on_commit_callbacks  # noqa: F811
+):
+    # Regression (an audit): while the game was paused, re-posting the prompt-1 form said
+    # "Prompt 2 is open now and waits for your order", though no order is accepted then.
+    from games.services.organizer import game_pause
+
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=("ann", "bob", "cat"), organizer="ann",
+        deal=DEAL, name="Paused",
+    )  # fmt: skip
+    url = reverse("games:order", args=[game.pk])
+    for name, text in (("ann", "PASS CAESAR"), ("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
+        client.force_login(game.seats.get(name=name).user)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(url, {"text": text, "prompt": 1}, follow=True)
+    game.refresh_from_db()
+    assert game.prompts.get(number=2).status == "open"
+    with django_capture_on_commit_callbacks(execute=True):
+        game_pause(game=game, by=game.organizer)
+    client.force_login(game.seats.get(name="ann").user)
+    message = said(client.post(url, {"text": "PASS CAESAR", "prompt": 1}, follow=True))
+    assert "nothing new was stored" in message, message
+    assert "waits for your order" not in message, message
+    assert message.endswith(
+        " Prompt 2 is open, but the game is paused: your order for it is accepted again when "
+        "the game resumes."
+    ), message
+
+
+def panel_note(client, game, name: str) -> str:
+    """The line under the seat's sealed order in the order panel of the game page."""
+    import re
+
+    client.force_login(game.seats.get(name=name).user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    receipt = page.split('id="receipt"', 1)[1].split("</div>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", receipt.split("Submitted", 1)[1]).split())
+
+
+def test_the_order_panel_says_what_is_true_in_each_state(client, game):
+    # Regression (an audit): the panel said "You may replace it until the prompt
+    # resolves." also once every order was in and the prompt was being resolved.
+    post_as(client, game, "ann", "PASS CAESAR")
+    assert panel_note(client, game, "ann").endswith(". You may replace it until the prompt resolves.")
+    post_as(client, game, "bob", "PASS DIDO")
+    post_as(client, game, "cat", "PASS TOKUGAWA")  # complete; its resolution not run (no worker)
+    assert panel_note(client, game, "ann").endswith(". Every order is in: the prompt is being resolved now.")
+
+
+def test_the_order_panel_during_the_early_resolution_delay(client, game):
+    game.early_resolution_delay_seconds = 3600
+    game.save(update_fields=["early_resolution_delay_seconds"])
+    for name, text in (("ann", "PASS CAESAR"), ("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
+        post_as(client, game, name, text)
+    assert panel_note(client, game, "bob").endswith(
+        ". Every order is in: the prompt resolves in a moment, and until then you may still replace yours."
+    )
