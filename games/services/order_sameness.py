@@ -34,21 +34,27 @@ def same_order_played(*, seat: Seat, number: int, text: str, rules: Any) -> Seal
     if state is None:
         return None
     same, _parsed, _refusal = same_reading(
-        rules=rules, state=state.state, seat_name=seat.name, text=text, stored=order.parsed
+        rules=rules, state=state.state, seat_name=seat.name, text=text, stored_text=order.text
     )
     return order if same else None
 
 
 def same_reading(
-    *, rules: Any, state: dict, seat_name: str, text: str, stored: Any
+    *, rules: Any, state: dict, seat_name: str, text: str, stored_text: str
 ) -> tuple[bool, dict | None, IllegalOrder | None]:
-    """Whether the engine reads ``text`` as the order whose parsed form is ``stored``:
-    the same order in other spaces or letter case (or an order sealed before tabs and
-    bidi marks were dropped) is that order; the engine resolves the parsed form alone
-    (``Ruleset.submit_step``), so nothing it ignores can matter. Returns ``(same, parsed,
-    refusal)``: the text's parsed form, or the engine's refusal of it."""
+    """Whether the engine reads ``text`` as it reads ``stored_text`` (the sealed order's
+    text, which is what the resolution parses again): the same order in other spaces or
+    letter case (or an order sealed before tabs read as spaces) is that order; the engine
+    resolves the parsed form alone (``Ruleset.submit_step``), so nothing it ignores can
+    matter. A stored text the engine now refuses is no match: the new order replaces it.
+    Returns ``(same, parsed, refusal)``: the text's parsed form, or the engine's refusal
+    of it."""
     try:
         parsed = rules.parse_order(state, seat_name, text)
     except IllegalOrder as exc:
         return False, None, exc
+    try:
+        stored = rules.parse_order(state, seat_name, stored_text)
+    except IllegalOrder:
+        return False, parsed, None
     return dumps(parsed) == dumps(stored), parsed, None

@@ -452,7 +452,7 @@ def _submit_locked(
         if not same:  # other bytes may be the same order: the engine's reading decides
             state = open_prompt_state(game.pk, game.seed_commitment, prompt.pk, prompt.number)
             same, parsed, refusal = same_reading(
-                rules=rules, state=state, seat_name=seat.name, text=text, stored=current.parsed
+                rules=rules, state=state, seat_name=seat.name, text=text, stored_text=current.text
             )
         if same:  # the first sealed text and its receipt stand
             current.prompt = prompt  # already read: spares the receipt a query

@@ -64,7 +64,7 @@ def test_an_order_sealed_with_a_tab_before_tabs_read_as_spaces_is_the_same_order
     url = f"/api/games/{game.pk}/orders/"
     first = client.post(url, {"text": "PASS CAESAR"}, format="json")
     [order] = anns_orders(game)
-    old = "PASS\tCAESAR\u200e"
+    old = "PASS\tCAESAR"
     SealedOrder.objects.filter(pk=order.pk).update(
         text=old, commitment=order_commitment(salt=order.salt, text=old)
     )
@@ -73,6 +73,32 @@ def test_an_order_sealed_with_a_tab_before_tabs_read_as_spaces_is_the_same_order
     assert retry.json()["commitment"] != first.json()["commitment"]  # the old row's
     [kept] = anns_orders(game)
     assert kept.text == old
+
+
+def test_a_sealed_text_the_engine_refuses_now_is_replaced_by_the_same_order_sent_again(
+    game, eager_celery, django_capture_on_commit_callbacks  # noqa: F811
+):
+    # Regression (a review): "the same order" compared the new text's reading with the
+    # stored parsed form, but the resolution reads the stored TEXT again. A sealed text
+    # the engine refuses (here an RLM the engine does not drop, written in by hand) was
+    # kept for a resend that would mend it, and the seat got the default order.
+    client = token_client(game.seats.get(name="ann").user)
+    url = f"/api/games/{game.pk}/orders/"
+    client.post(url, {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    [order] = anns_orders(game)
+    bad = "PASS GANDHI\u200f"
+    SealedOrder.objects.filter(pk=order.pk).update(
+        text=bad, commitment=order_commitment(salt=order.salt, text=bad)
+    )
+    mended = client.post(url, {"text": "pass gandhi", "prompt": 1}, format="json")
+    assert mended.status_code == 201, mended.content
+    assert anns_orders(game)[-1].text == "pass gandhi"
+    with django_capture_on_commit_callbacks(execute=True):
+        for name, text in (("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
+            token_client(game.seats.get(name=name).user).post(url, {"text": text, "prompt": 1}, format="json")
+    played = LogEntry.objects.filter(game=game, kind="orders_revealed").get()
+    assert played.payload["orders"]["ann"]["text"] == "pass gandhi"
+    assert not LogEntry.objects.filter(game=game, kind="nmr_applied").exists()
 
 
 def test_api_retry_of_the_order_that_closed_the_prompt_in_other_spaces_gets_its_receipt(
