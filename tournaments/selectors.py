@@ -275,16 +275,18 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
 
 
 def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
-    """The registrations that won a forfeit (alone first at a table whose result was
-    entered by hand "not played") in the rounds before ``before``, once for each such win.
-    FIDE C.04.1 d: a player who has already scored a forfeit win shall not receive the
-    pairing-allocated bye, so the pairing counts each as an earlier bye."""
+    """The registrations that scored by a forfeit (placed above the last place of a table
+    whose result was entered by hand "not played") in the rounds before ``before``, once
+    for each such table. FIDE C.04.1 d: a player who has already scored a forfeit win
+    shall not receive the pairing-allocated bye, so the pairing counts each as an earlier
+    bye; at a table of three or more, every player placed above the last scored without
+    playing. A table all tied (nobody played, nobody won) gives none."""
     won = []
     for ranking in Table.objects.filter(
         round__tournament=tournament, round__number__lt=before, result_source="organizer", rated=False
     ).values_list("ranking", flat=True):
-        if ranking and len(ranking[0]) == 1 and sum(len(group) for group in ranking) > 1:
-            won.append(ranking[0][0])
+        if ranking and len(ranking) > 1:
+            won.extend(reg_id for group in ranking[:-1] for reg_id in group)
     return won
 
 

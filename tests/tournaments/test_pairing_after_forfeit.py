@@ -108,3 +108,20 @@ def test_a_forfeit_winner_is_not_given_the_pairing_bye():
     (table,) = r3.tables.all()
     assert reg["ga"] in table.players
     assert [b.registration_id for b in r3.byes.all()] != [reg["ga"]]
+
+
+def test_every_player_placed_above_the_last_of_a_forfeit_table_scored_as_by_a_bye():
+    """A review: at a table of three entered "not played", only a player alone in first
+    place counted; the second, and two tied first, had scored without playing too."""
+    organizer = make_user("hboss")
+    users = {n: make_user(n) for n in ("ha", "hb", "hc", "hd", "he", "hf")}
+    t = tsvc.tournament_create(organizer=organizer, name="Forfeit threes", ruleset="4x-dice",
+                               table_sizes=[3], rounds_count=3)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    reg = {n: tsvc.registration_add(tournament=t, user=u).pk for n, u in users.items()}
+    r1 = _by_hand(t, organizer, [[reg["ha"], reg["hb"], reg["hc"]], [reg["hd"], reg["he"], reg["hf"]]])
+    _decide(r1, organizer, 1, [[reg["ha"], reg["hb"]], [reg["hc"]]], forfeit=True)
+    _decide(r1, organizer, 2, [[reg["hd"]], [reg["he"]], [reg["hf"]]], forfeit=True)
+    request = selectors.pairing_input(tournament=t, round_number=2, seed=1)
+    byes = {int(p["id"]): p["byes"] for p in request["players"]}
+    assert byes == {reg["ha"]: 1, reg["hb"]: 1, reg["hc"]: 0, reg["hd"]: 1, reg["he"]: 1, reg["hf"]: 0}
