@@ -236,7 +236,9 @@ def test_a_typed_order_shows_how_it_was_understood(fivex, client) -> None:
         other = page_for(client, fivex, viewer)
         assert "order-reading" not in other and "CAESAR" not in other.split('id="prompt"')[-1]
     client.force_login(fivex.seats.get(name="ann").user)
-    html = post_order(client, fivex, "PASS CAESAR", typed=False)  # a button: nothing to add
+    # A button (another order: "PASS CAESAR" would be the order sealed already, the rules
+    # read it the same) has nothing to add.
+    html = post_order(client, fivex, "PASS CLEOPATRA", typed=False)
     assert "Order sealed:" in visible_text(html) and element(html, "order-reading") is None
 
 
