@@ -286,14 +286,20 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> A
         if left <= 0:
             break
         connection = cls(target.host, target.port, address=address, timeout=min(timeout, left))
-        watchdog = threading.Timer(left, _cut, (connection,))
-        watchdog.daemon = True
+        watchdog: threading.Timer | None = None
         try:
             try:
                 connection.connect()
             except OSError as exc:  # the next address, if the name has several
                 error = exc
                 continue
+            # Timed from now, not from before the connection: its TCP connect and TLS
+            # handshake (each bounded by the socket's timeout) already used some of it.
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s")
+            watchdog = threading.Timer(left, _cut, (connection,))
+            watchdog.daemon = True
             watchdog.start()
             connection.request("POST", target.path, body=body, headers=headers)
             response = connection.getresponse()
@@ -306,6 +312,7 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> A
                 raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s") from None
             raise
         finally:
-            watchdog.cancel()
+            if watchdog is not None:
+                watchdog.cancel()
             connection.close()
     raise error

@@ -286,3 +286,21 @@ def test_the_certificate_is_replaced_and_the_next_attempt_goes_through(serve) ->
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.last_error) == ("sent", 2, "")
 
+
+def test_a_slow_handshake_counts_within_the_total_limit(serve, monkeypatch) -> None:
+    # Regression: the watchdog bounding the whole POST was given the time left before
+    # the connection and TLS handshake and started after them: a receiver that took
+    # its time over the handshake, then trickled its answer, held the worker that much
+    # longer than TOTAL_SECONDS.
+    import time
+
+    monkeypatch.setattr(webhook_http, "TOTAL_SECONDS", 3)
+    server = serve("good")
+    server.slow = 2.5  # within the connection's own timeout (min(5 s, the time left))
+    _, _, delivery = _ping(server.port)
+    started = time.monotonic()
+    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk)[0] == "retrying"
+    assert time.monotonic() - started < 4.3  # 3 s, not 3 s after the 2.5 s handshake
+    assert len(server.requests) == 1
+    delivery.refresh_from_db()
+    assert delivery.last_error.startswith("network error: TimeoutError")
