@@ -91,7 +91,8 @@ def _signed(cwd: Path, name: str, *, common_name: str, san: str, dates: tuple[st
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory) -> Path:
     """A test CA (ca.pem) and server certificates: ``good`` (for HOST), ``other`` (for
-    another name), ``expired`` (for HOST, valid for a day in 2020) signed by it; ``self`` (self-signed, for HOST)."""
+    another name), ``expired`` (for HOST, valid for a day in 2020), ``ip`` (for the address
+    127.0.0.1) signed by it; ``self`` (self-signed, for HOST)."""
     cwd = tmp_path_factory.mktemp("webhook-tls")
     (cwd / "ca.cnf").write_text(_CA_CONFIG)
     (cwd / "index.txt").write_text("")
@@ -109,6 +110,7 @@ def certs(tmp_path_factory) -> Path:
         cwd, "expired", common_name=HOST, san=f"DNS:{HOST}",
         dates=("-startdate", "20200101000000Z", "-enddate", "20200102000000Z"),
     )  # fmt: skip
+    _signed(cwd, "ip", common_name="127.0.0.1", san="IP:127.0.0.1", dates=days)
     _key_and_request(cwd, "self", HOST)
     _openssl(
         "x509", "-req", "-in", "self.csr", "-key", "self.key", "-out", "self.pem", "-days", "30",
@@ -253,6 +255,21 @@ def test_a_certificate_that_does_not_verify_is_refused_before_anything_is_sent(
     assert delivery.last_error.startswith("network error: SSLCertVerificationError:")
     assert "certificate verify failed" in delivery.last_error
     assert reason in delivery.last_error
+
+
+@pytest.mark.parametrize(("cert", "sent"), [("ip", True), ("good", False)])
+def test_a_url_naming_an_address_is_checked_against_the_certificates_address(serve, cert, sent) -> None:
+    # No SNI for an address (RFC 6066); the certificate must name that very address.
+    server = serve(cert)
+    user = make_user("ann")
+    webhooks.webhook_save(user=user, url=f"https://127.0.0.1:{server.port}/hook")
+    delivery = webhooks.webhook_ping(user=user)
+    status, _ = webhooks.webhook_delivery_send(delivery_id=delivery.pk)
+    assert server.server_names == [None]
+    assert (status, len(server.requests)) == (("sent", 1) if sent else ("retrying", 0))
+    delivery.refresh_from_db()
+    if not sent:
+        assert "IP address mismatch, certificate is not valid for '127.0.0.1'" in delivery.last_error
 
 
 def test_a_wrong_certificate_every_time_fails_the_delivery_and_counts_against_the_webhook(serve) -> None:
