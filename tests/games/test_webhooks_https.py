@@ -190,7 +190,8 @@ def serve(certs, settings, monkeypatch) -> Iterator[Any]:
     settings.WEBHOOKS_ALLOW_HTTP_LOCALHOST = True  # the development exception...
     monkeypatch.setattr(webhook_http, "LOCAL_HOSTS", webhook_http.LOCAL_HOSTS | {HOST})  # ...for HOST
     monkeypatch.setenv("SSL_CERT_FILE", str(certs / "ca.pem"))
-    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    (certs / "no-ca-dir").mkdir(exist_ok=True)  # and not the system's directory of CAs
+    monkeypatch.setenv("SSL_CERT_DIR", str(certs / "no-ca-dir"))
     servers: list[TLSReceiver] = []
 
     def start(name: str) -> TLSReceiver:
