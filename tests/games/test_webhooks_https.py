@@ -318,7 +318,7 @@ def test_a_slow_handshake_counts_within_the_total_limit(serve, monkeypatch) -> N
     _, _, delivery = _ping(server.port)
     started = time.monotonic()
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk)[0] == "retrying"
-    assert time.monotonic() - started < 4.3  # 3 s, not 3 s after the 2.5 s handshake
+    assert time.monotonic() - started < 4.8  # 3 s, not 3 s after the 2.5 s handshake (5.5 s)
     assert len(server.requests) == 1
     delivery.refresh_from_db()
     assert delivery.last_error.startswith("network error: TimeoutError")
