@@ -250,7 +250,11 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     URL's host name (SNI too), not for the address."""
 
     def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        context = ssl.create_default_context()
+        # The name must be in the certificate's subjectAltName, as browsers and the CA/B
+        # Forum's rules require; Python's default also took a subject's common name alone.
+        context.hostname_checks_common_name = False
+        super().__init__(host, port, timeout=timeout, context=context)
         self._address = address
 
     def connect(self) -> None:

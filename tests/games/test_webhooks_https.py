@@ -69,9 +69,9 @@ commonName = supplied
 """
 
 
-def _signed(cwd: Path, name: str, *, common_name: str, san: str, dates: tuple[str, ...]) -> None:
+def _signed(cwd: Path, name: str, *, common_name: str, san: str | None, dates: tuple[str, ...]) -> None:
     """``name``.pem (and .key), signed by the test CA: a server certificate for
-    ``common_name`` with ``san`` as its subjectAltName."""
+    ``common_name`` with ``san`` as its subjectAltName (None: none)."""
     _key_and_request(cwd, name, common_name)
     lines = [
         "basicConstraints = critical, CA:FALSE",
@@ -79,7 +79,7 @@ def _signed(cwd: Path, name: str, *, common_name: str, san: str, dates: tuple[st
         "extendedKeyUsage = serverAuth",
         "subjectKeyIdentifier = hash",
         "authorityKeyIdentifier = keyid",
-        f"subjectAltName = {san}",
+        *([f"subjectAltName = {san}"] if san else []),
     ]
     (cwd / f"{name}.ext").write_text("\n".join(lines) + "\n")
     _openssl(
@@ -92,7 +92,8 @@ def _signed(cwd: Path, name: str, *, common_name: str, san: str, dates: tuple[st
 def certs(tmp_path_factory) -> Path:
     """A test CA (ca.pem) and server certificates: ``good`` (for HOST), ``other`` (for
     another name), ``expired`` (for HOST, valid for a day in 2020), ``ip`` (for the address
-    127.0.0.1) signed by it; ``self`` (self-signed, for HOST)."""
+    127.0.0.1), ``cn-only`` (HOST in its subject, no subjectAltName) signed by it; ``self``
+    (self-signed, for HOST)."""
     cwd = tmp_path_factory.mktemp("webhook-tls")
     (cwd / "ca.cnf").write_text(_CA_CONFIG)
     (cwd / "index.txt").write_text("")
@@ -111,6 +112,7 @@ def certs(tmp_path_factory) -> Path:
         dates=("-startdate", "20200101000000Z", "-enddate", "20200102000000Z"),
     )  # fmt: skip
     _signed(cwd, "ip", common_name="127.0.0.1", san="IP:127.0.0.1", dates=days)
+    _signed(cwd, "cn-only", common_name=HOST, san=None, dates=days)
     _key_and_request(cwd, "self", HOST)
     _openssl(
         "x509", "-req", "-in", "self.csr", "-key", "self.key", "-out", "self.pem", "-days", "30",
@@ -239,6 +241,9 @@ def test_a_certificate_valid_for_the_host_name_is_accepted_and_the_post_is_signe
         ("other", f"Hostname mismatch, certificate is not valid for '{HOST}'"),
         ("self", "self-signed certificate"),
         ("expired", "certificate has expired"),
+        # The name in the subject alone, no subjectAltName: refused as browsers refuse it
+        # (Python's default fell back to the common name).
+        ("cn-only", f"Hostname mismatch, certificate is not valid for '{HOST}'"),
     ],
 )
 def test_a_certificate_that_does_not_verify_is_refused_before_anything_is_sent(
