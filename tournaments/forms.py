@@ -9,6 +9,7 @@ from django import forms
 
 from games.forms import RulesetOptionsMixin, ruleset_choices, time_zone_choices
 from tournaments.standings import TIEBREAK_NAMES
+from tournaments.text import name_shown
 
 MAX_FORBIDDEN_PAIRS = 100
 
@@ -195,7 +196,7 @@ def parse_points_per_place(text: str) -> dict[str, list[float]]:
             values = []
         if not colon or not values:
             raise forms.ValidationError(
-                f"Write {line!r} as a table size, a colon and the points from first to last "
+                f"Write {name_shown(line)} as a table size, a colon and the points from first to last "
                 "place, e.g. 4: 3 2 1 0."
             )
         if key in out:
@@ -226,17 +227,6 @@ def _named(name: str, index: dict[str, int]) -> int | None:
     return found if found is not None else index.get(seat_name_base(name).lower())
 
 
-#: How much of a name typed that names nobody an error message repeats.
-SHOWN_NAME_CHARS = 40
-
-
-def name_shown(name: str) -> str:
-    """A name typed as an error repeats it: its first 40 characters and "…" (an audit: an
-    unknown name of 100 KB came back whole in the message). The pairing and result forms
-    and the panel's "register" use it."""
-    return repr(name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS] + "…")
-
-
 def _longest_name() -> int:
     from django.contrib.auth import get_user_model
 
@@ -248,6 +238,15 @@ def tables_limit(*, players: int) -> int:
     named once, a name at most the username's length and a separator, and room for the
     ``bye:`` line and a comment."""
     return players * (_longest_name() + 2) + 200
+
+
+def register_limit() -> int:
+    """The longest text the panel's "register a player" field takes: a player name or an
+    email address (a league administrator's), whichever may be longer."""
+    from django.contrib.auth import get_user_model
+
+    email = int(get_user_model()._meta.get_field("email").max_length or 254)
+    return max(_longest_name(), email)
 
 
 def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:

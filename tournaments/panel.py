@@ -17,11 +17,12 @@ from games import selectors_lists
 from games.errors import ApplicationError
 from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
 from tournaments import selectors
-from tournaments.forms import name_shown, parse_ranking, parse_tables, tables_limit
+from tournaments.forms import parse_ranking, parse_tables, register_limit, tables_limit
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import results, rounds
 from tournaments.services import tournaments as tsvc
 from tournaments.services.common import is_league_administrator
+from tournaments.text import name_shown
 from tournaments.views import _act, _is_organizer, _keep_draft, _take_draft, _tournament
 
 
@@ -92,6 +93,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         # The pairing by hand's bound (the form refuses longer text).
         "tables_limit": tables_limit(players=sum(
             1 for r in regs.values() if r.status == Registration.Status.ACTIVE)),
+        # The "register a player" field's bound (a name or address; longer is not kept).
+        "register_limit": register_limit(),
         "may_register_others": is_league_administrator(request.user)
         and tournament.status != Tournament.Status.CLOSED,
     })
@@ -121,13 +124,16 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         # by address: the lookup does not take one from them.
         admin = is_league_administrator(user)
         target = player_by_name_or_email(text=who, emails=admin)
+        # Text longer than any name or address is none to mend: the field is not refilled
+        # with it, as pairing by hand's is not.
+        kept = who if len(who) <= register_limit() else ""
         if target is None:
             said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {name_shown(who)}.{did_you_mean(who)}"
             messages.error(request, said)
-            _keep_draft(request, tournament, {"form": "register", "user": who, "error": said})
+            _keep_draft(request, tournament, {"form": "register", "user": kept, "error": said})
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
-                    f"{target} is registered.", keep={"form": "register", "user": who})
+                    f"{target} is registered.", keep={"form": "register", "user": kept})
     if action == "withdraw":
         def do() -> None:
             reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))

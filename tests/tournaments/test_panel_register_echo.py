@@ -3,6 +3,8 @@ characters, as pairing by hand does (an audit: a 100 KB name came back whole).""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -27,11 +29,24 @@ def test_register_does_not_echo_a_huge_unknown_name(client):
     answer = client.post(url, {"user": name}, follow=True)
     said = [str(m) for m in answer.context["messages"]]
     assert said == [f"No user '{'z' * 40}…'."]
-    # Nor the panel's error beside the field (the field itself keeps the draft, cut short).
-    assert f'<span class="errorlist" id="register-error">No user &#x27;{"z" * 40}…&#x27;.</span>' in (
-        answer.content.decode()
-    )
+    # Nor the panel's error beside the field.
+    page = answer.content.decode()
+    assert f'<span class="errorlist" id="register-error">No user &#x27;{"z" * 40}…&#x27;.</span>' in page
+    # Nor the field: text longer than any player name (150) or address (254) is no name
+    # to mend, and the panel does not keep it, as pairing by hand does not (a review: the
+    # field came back with 5,000 characters of it).
+    assert "y" * 41 not in page
+    field = re.search(r'<input type="text" name="user"[^>]*>', page).group()
+    assert ' value=""' in field and 'maxlength="254"' in field, field
     assert t.registrations.count() == 0
-    # A short unknown name is said whole, as before.
+    # A short unknown name is said whole, as before, and kept in the field to mend.
     answer = client.post(url, {"user": "nobody_here"}, follow=True)
     assert [str(m) for m in answer.context["messages"]] == ["No user 'nobody_here'."]
+    field = re.search(r'<input type="text" name="user"[^>]*>', answer.content.decode()).group()
+    assert ' value="nobody_here"' in field, field
+    # An address as long as one may be (254 characters) is kept whole too.
+    address = "a" * 64 + "@" + "b" * 185 + ".org"
+    assert len(address) == 254
+    answer = client.post(url, {"user": address}, follow=True)
+    field = re.search(r'<input type="text" name="user"[^>]*>', answer.content.decode()).group()
+    assert f' value="{address}"' in field, field

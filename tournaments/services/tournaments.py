@@ -27,6 +27,7 @@ from tournaments.services.common import (
     require_organizer,
 )
 from tournaments.standings import TIEBREAKS, default_points_per_place
+from tournaments.text import name_shown
 
 #: A rating pool's name (a plain word: the league's pools never hold ":" or "#", which
 #: the pools of one organizer's own do).
@@ -59,7 +60,7 @@ def _check_points(points_per_place: Mapping[str, Any], sizes: Sequence[int]) -> 
             size = int(key)
         except (TypeError, ValueError):
             raise ValidationError(
-                f"Points per place: {key!r} is not a table size.", field="points_per_place"
+                f"Points per place: {name_shown(str(key))} is not a table size.", field="points_per_place"
             ) from None
         if size not in sizes:
             raise ValidationError(
@@ -113,7 +114,7 @@ def tournament_create(
     try:
         rules = engine.get(ruleset)
     except engine.ScriptError:
-        raise ValidationError(f"Unknown game {ruleset!r}.") from None
+        raise ValidationError(f"Unknown game {name_shown(str(ruleset))}.") from None
     try:
         normalized = rules.normalize_options(options or {})
     except engine.ScriptError as exc:
@@ -152,7 +153,7 @@ def tournament_create(
     for tb in tiebreaks:
         if tb not in TIEBREAKS:
             raise ValidationError(
-                f"Unknown tie-break {tb!r} (choose from {', '.join(TIEBREAKS)}).", field="tiebreaks"
+                f"Unknown tie-break {name_shown(str(tb))} (choose from {', '.join(TIEBREAKS)}).", field="tiebreaks"
             )
     points = _check_points(points_per_place or {}, sizes)
     if bye_points is None:
