@@ -121,3 +121,26 @@ def test_the_6x5_rules_page_gives_the_default_orders_tie_breaks(client):
     for board, reserve, expected in cases:
         state = {**state, "board": board, "reserve": reserve}
         assert rules.default_order(state, "ann") == expected, board
+
+
+def test_the_6x5_change_goal_examples_are_both_forms_the_engine_takes(client):
+    # Regression (a review): the rules page showed only "CHANGE 2" then the action on the
+    # next line, though the engine (and the turn email's example) take it on one line too.
+    import engine
+
+    page = client.get(reverse("games:rules", args=["6x5"])).content.decode()
+    row = re.search(r"<tr><td>Change goal \(option\)</td>.*?</tr>", page).group()
+    order, example = re.findall(r"<td>(.*?)</td>", row)[1:]
+    assert "on the same line or the next" in order
+    codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", example)]
+    one_line = [c for c in codes if c.startswith("CHANGE ") and " " in c[len("CHANGE "):]]
+    assert len(one_line) == 1, codes
+    change_alone = codes.index("CHANGE 2")
+    two_lines = "CHANGE 2\n" + codes[change_alone + 1]
+    rules = engine.get("6x5")
+    state = rules.new_game(players=["ann", "bob"], options={"change_goal": True, "goals": 2}, seed=7,
+                           setup={"first": "ann"})
+    for text in (one_line[0], two_lines):
+        order_read = rules.parse_order(state, "ann", text)
+        assert order_read["change"] == 2, text
+    assert rules.parse_order(state, "ann", one_line[0]) == rules.parse_order(state, "ann", two_lines)
