@@ -100,3 +100,23 @@ def test_no_width_between_phone_and_desktop_scrolls_the_standings(browser_page, 
                 if "SB" in heads or "AOP" in heads:
                     failures.append((count, width, "short heads", heads))
     assert failures == []
+
+
+def test_a_150_character_player_name_does_not_scroll_the_standings(browser_page, live_server):
+    # Regression (found with the above): a player name of 150 characters without a space
+    # (the longest a name may be) made the box scroll sideways at every width, 1280 px too.
+    org = make_user("olga")
+    t = tsvc.tournament_create(organizer=org, name="Long name cup", ruleset="5x", table_sizes=[4, 3],
+                               rounds_count=5, tiebreaks=SIX)
+    tsvc.tournament_open(tournament=t, by=org)
+    long_name = "b" * 150
+    for name in ("annabel", "cordelia", "desmond", long_name):
+        tsvc.registration_add(tournament=t, user=make_user(name))
+    page = browser_page
+    for width in (800, 1280):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.goto(f"{live_server.url}/tournaments/{t.slug}/")
+        assert _sideways(page) == {"page": 0, "standings": 0}, width
+        assert _cells_in_box(page) == [], width
+        # The name is all there, broken over lines.
+        assert page.locator("table.standings td.player a", has_text=long_name).count() == 1
