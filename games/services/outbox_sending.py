@@ -18,7 +18,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import OutboxMessage
@@ -148,6 +149,18 @@ def outbox_send(
     already final, not due yet or missing. ``mailer``: a connection shared with other
     messages (``outbox_send_many``); by default one of its own."""
     now = now or timezone.now()
+    delivered: list[str] = []  # the message's kind, once the mail server took it
+    try:
+        return _outbox_send_locked(message_id, now, mailer, delivered)
+    except DatabaseError:
+        if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
+            raise
+        return _sent_after_a_lost_commit(message_id, now, delivered[0])
+
+
+def _outbox_send_locked(
+    message_id: int, now: datetime, mailer: SharedMailer | None, delivered: list[str]
+) -> tuple[str, float]:
     with transaction.atomic():
         message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None or message.status in (
@@ -168,6 +181,7 @@ def outbox_send(
                 message.next_attempt_at = next_at
             message.save()
             return message.status, delay
+        delivered.append(message.kind)
         message.status = OutboxMessage.Status.SENT
         message.sent_at = now
         message.next_attempt_at = None
@@ -291,6 +305,18 @@ def _send_claimed(
     fail, a second UPDATE writes the failure instead: the same row as ``outbox_send``
     writes, whose other fields the claim left as they were. None (nothing done) when
     the row's state has changed since it was read: ``outbox_send`` decides."""
+    delivered: list[str] = []
+    try:
+        return _send_claimed_locked(message_id, state, now, mailer, delivered)
+    except DatabaseError:
+        if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
+            raise
+        return _sent_after_a_lost_commit(message_id, now, delivered[0])
+
+
+def _send_claimed_locked(
+    message_id: int, state: tuple[Any, ...], now: datetime, mailer: SharedMailer, delivered: list[str]
+) -> tuple[str, float] | None:
     status, attempts, next_attempt_at, _sent_at = state
     attempts += 1
     with transaction.atomic():
@@ -323,9 +349,46 @@ def _send_claimed(
                     [status.value, last_error, _prep(_NEXT_AT, next_attempt_at), message_id],
                 )
             return status, delay
+        delivered.append(message.kind)
         if message.kind == ACCOUNT_KIND:
             OutboxMessage.objects.filter(pk=message_id).update(body=ACCOUNT_TEXT_DROPPED, html="")
         return OutboxMessage.Status.SENT, 0
+
+
+#: Tries, and the pause before each, at writing "sent" again on a new connection.
+LOST_COMMIT_PAUSES = (0.0, 0.5, 2.0)
+
+
+def _sent_after_a_lost_commit(message_id: int, now: datetime, kind: str) -> tuple[str, float]:
+    """The mail server took the message, then the transaction that had it "sent" did
+    not commit (the database connection was lost: a restart, a fail-over, a killed
+    backend). Rolled back, the row was "queued" again and the sweep sent the email a
+    second time (a resilience audit: 7 emails twice). It is written "sent" again on a
+    new connection, tried three times; should the database stay away, the error goes
+    up and the email may go out again later (at least once, never lost)."""
+    import time
+
+    fields: dict[str, Any] = {
+        "status": OutboxMessage.Status.SENT, "sent_at": now, "next_attempt_at": None,
+        "attempts": F("attempts") + 1,
+    }  # fmt: skip
+    if kind == ACCOUNT_KIND:
+        fields.update(body=ACCOUNT_TEXT_DROPPED, html="")
+    for attempt, pause in enumerate(LOST_COMMIT_PAUSES, start=1):
+        time.sleep(pause)
+        connection.close()  # the broken one; the next statement opens another
+        try:
+            OutboxMessage.objects.filter(pk=message_id, sent_at__isnull=True).update(**fields)
+        except DatabaseError:
+            if attempt == len(LOST_COMMIT_PAUSES):
+                raise
+            continue
+        logger.warning(
+            "outbox message %s: sent, then the database connection was lost before it was"
+            " recorded; recorded on a new connection", message_id,
+        )  # fmt: skip
+        return OutboxMessage.Status.SENT, 0
+    raise AssertionError("unreachable")
 
 
 def _prep(field: Any, value: Any) -> Any:
