@@ -117,6 +117,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # see fivex_site/celery.py): Celery's fixup only recycles them every this many tasks.
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose broker is away keeps trying (2 s, 4 s, ... then every 30 s) however long
+# the outage: Celery's default gave up after 100 tries (about 46 minutes, counted across
+# the worker's life) and the worker then exited with status 0, which a supervisor
+# restarting "on failure" does not restart (a resilience audit).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # What a task prints (the development email backend's messages) is logged at INFO, not as
 # a warning.

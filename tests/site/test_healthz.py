@@ -193,3 +193,11 @@ def test_healthz_tells_whether_the_workers_run_the_beats_sweep(client) -> None:
     assert answer.status_code == 200 and answer.json()["status"] == "ok"
     assert answer.json()["workers"]["status"] == "late"
     assert 355 <= answer.json()["workers"]["seconds_ago"] <= 370
+
+
+def test_a_worker_never_gives_up_on_its_broker() -> None:
+    """A resilience audit: Celery's default (100 reconnection tries, about 46 minutes of a
+    Redis outage) made the worker exit with status 0, which a supervisor restarting on
+    failure leaves down. None: keep trying (Celery's documented "retry forever")."""
+    assert celery_app.conf.broker_connection_max_retries is None
+    assert celery_app.conf.broker_connection_retry_on_startup is True
