@@ -262,9 +262,25 @@ def outbox_send_many(
             if result is None:
                 result = outbox_send(message_id=message_id, now=at, mailer=mailer)
             results.append(result)
+        if mailer.unreachable:
+            # Said once a batch (the sweep's, every minute or so, while it lasts): each
+            # message's own retry is no log line, and an outage was silent until the
+            # first email failed for good two days later (a resilience audit).
+            waiting = sum(1 for status, _ in results if status in ("retrying", "skipped"))
+            logger.warning(
+                "the mail server cannot be reached (%s); %s of %s emails of this batch wait"
+                " for the next attempt", _mail_server(), waiting, len(results),
+            )  # fmt: skip
         return results
     finally:
         mailer.close()
+
+
+def _mail_server() -> str:
+    options = (getattr(settings, "MAILERS", {}) or {}).get("default", {}).get("OPTIONS", {})
+    host = options.get("host") or getattr(settings, "EMAIL_HOST", "")
+    port = options.get("port") or getattr(settings, "EMAIL_PORT", "")
+    return f"{host}:{port}"
 
 
 def _outbox_states(message_ids: list[int]) -> dict[int, tuple[Any, ...]]:

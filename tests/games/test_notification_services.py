@@ -528,17 +528,26 @@ def test_an_email_that_goes_out_wakes_the_ones_waiting_to_be_retried(scripted_sm
     assert outbox_wake_retries() == 0  # nothing left to wake
 
 
-def test_a_batch_stops_at_a_server_that_cannot_be_reached(settings) -> None:
+def test_a_batch_stops_at_a_server_that_cannot_be_reached(settings, caplog) -> None:
     """From a failure-mode audit: a server that never answers held a worker for each
-    message's timeout in turn (25 minutes a batch of 50); the rest wait for the sweep."""
+    message's timeout in turn (25 minutes a batch of 50); the rest wait for the sweep.
+    A resilience audit: the outage was silent (no log line until an email failed for good
+    two days later); the batch says it once."""
+    port = _port()
     settings.MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": _port(), "timeout": 2},
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "timeout": 2},
         }
     }
     ids = [_queue().pk for _ in range(3)]
-    assert [status for status, _ in outbox_send_many(message_ids=ids)] == ["retrying", "skipped", "skipped"]
+    with caplog.at_level("WARNING", logger="games.services.outbox"):
+        assert [status for status, _ in outbox_send_many(message_ids=ids)] == ["retrying", "skipped", "skipped"]
+    said = [r.getMessage() for r in caplog.records if r.name == "games.services.outbox" and r.levelname == "WARNING"]
+    assert said == [
+        f"the mail server cannot be reached (127.0.0.1:{port}); 3 of 3 emails of this batch wait"
+        " for the next attempt"
+    ]
     rows = {m.pk: (m.status, m.attempts) for m in OutboxMessage.objects.filter(pk__in=ids)}
     assert [rows[i] for i in ids] == [("retrying", 1), ("queued", 0), ("queued", 0)]
 
