@@ -259,6 +259,9 @@ class SealedOrder(models.Model):
         DEFAULT = "default", "default"
         FORCED = "forced", "forced (entered for the seat: no choice to make)"
 
+    #: The sources of an order its player sent (not one the site entered for the seat).
+    PLAYER_SOURCES = (Source.WEB.value, Source.API.value, Source.EMAIL.value)
+
     prompt = models.ForeignKey(Prompt, on_delete=models.CASCADE, related_name="orders")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
     seat_name = models.CharField(max_length=150)

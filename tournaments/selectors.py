@@ -353,7 +353,6 @@ def silent_seats(*, game: Any) -> list[str]:
     prompt that resolved (a 6x5 seat whose opponent resigned before its first turn
     ended). Their table is not rated."""
     from games.models import Prompt, SealedOrder, Seat
-    from games.services.orders import PLAYER_SOURCES  # an order its player sent
 
     seats = {
         seat.name: seat.user.username
@@ -369,7 +368,7 @@ def silent_seats(*, game: Any) -> list[str]:
         for name in pending or []
     }
     spoke = set(
-        SealedOrder.objects.filter(prompt__game=game, source__in=PLAYER_SOURCES)
+        SealedOrder.objects.filter(prompt__game=game, source__in=SealedOrder.PLAYER_SOURCES)
         .values_list("seat_name", flat=True).distinct()
     )
     return sorted(seats[name] for name in seats if name in asked and name not in spoke)

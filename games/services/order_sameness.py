@@ -9,8 +9,6 @@ from typing import Any
 from engine.base import IllegalOrder, dumps
 from games.models import SealedOrder, Seat, StateSnapshot
 
-PLAYER_SOURCES = ("web", "api", "email")
-
 
 def same_order_played(*, seat: Seat, number: int, text: str, rules: Any) -> SealedOrder | None:
     """The seat's order for its earlier prompt ``number`` if ``text`` is that order
@@ -26,7 +24,7 @@ def same_order_played(*, seat: Seat, number: int, text: str, rules: Any) -> Seal
         .exclude(prompt__resolved_at__isnull=True)
         .first()
     )  # fmt: skip
-    if order is None or order.source not in PLAYER_SOURCES:
+    if order is None or order.source not in SealedOrder.PLAYER_SOURCES:
         return None
     if order.text == text:
         return order

@@ -35,7 +35,7 @@ from games.selectors import open_prompt_state
 from games.services.audit import chained_entry, log_append
 from games.services.deadlines import enforce_due_at
 from games.services.locking import locked_game_row
-from games.services.order_sameness import PLAYER_SOURCES, same_order_played, same_reading
+from games.services.order_sameness import same_order_played, same_reading
 from games.sql import (
     field_order,
     insert_instance,
@@ -371,7 +371,7 @@ def _foreign_letters_hint(text: str) -> str:
 
 
 def _check_text(text: str, source: str) -> None:
-    if source not in PLAYER_SOURCES:
+    if source not in SealedOrder.PLAYER_SOURCES:
         raise OrderRefused(f"Unknown order source {source!r}.", code="invalid")
     if not isinstance(text, str) or not text.strip():
         raise OrderRefused("The order is empty.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -382,8 +383,6 @@ def _sent_after_a_lost_commit(message_id: int, now: datetime, kind: str) -> tupl
     second time (a resilience audit: 7 emails twice). It is written "sent" again on a
     new connection, tried three times; should the database stay away, the error goes
     up and the email may go out again later (at least once, never lost)."""
-    import time
-
     fields: dict[str, Any] = {
         "status": OutboxMessage.Status.SENT, "sent_at": now, "next_attempt_at": None,
         "attempts": F("attempts") + 1,
