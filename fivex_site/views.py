@@ -15,7 +15,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularSwaggerView
 
-from fivex_site.health import check_broker, check_database, check_static, check_workers
+from fivex_site.health import (
+    check_broker,
+    check_database,
+    check_mail,
+    check_static,
+    check_workers,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -95,18 +101,20 @@ HOME_FINISHED = 10
 def healthz(request: HttpRequest) -> JsonResponse:
     """JSON health report: 200 when the database and the broker answer and this machine
     has its static files, 503 otherwise; with when a worker last ran the beat's deadline
-    sweep (``workers``: reported, not counted here). Answered whatever the Host header
+    sweep (``workers``) and how long the oldest email waiting to be sent has waited
+    (``mail``): both reported, not counted here. Answered whatever the Host header
     (``fivex_site.middleware.HealthCheckMiddleware``)."""
     database = check_database()
     broker = check_broker()
     static = check_static()
     healthy = all(c["status"] == "ok" for c in (database, broker, static))
     workers = check_workers() if database["status"] == "ok" else {"status": "unknown"}
+    mail = check_mail() if database["status"] == "ok" else {"status": "unknown"}
     if getattr(settings, "IS_PRODUCTION", False) and not request.user.is_staff:
         # The public answer names no internal address and quotes no error text (they
         # are in the logs, and staff signed in see them here).
         for name, check in (("database", database), ("broker", broker), ("static", static),
-                            ("workers", workers)):  # fmt: skip
+                            ("workers", workers), ("mail", mail)):  # fmt: skip
             error = check.pop("error", None)
             if error:
                 logger.warning("healthz: %s: %s", name, error)
@@ -119,6 +127,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
             "broker": broker,
             "static": static,
             "workers": workers,
+            "mail": mail,
         },
         status=200 if healthy else 503,
     )

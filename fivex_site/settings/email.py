@@ -71,6 +71,10 @@ if IS_PRODUCTION and _mailer["BACKEND"] == "fivex_site.devmail.EmailBackend":
 
 MAILERS = {"default": _mailer}
 
+# /healthz reports its mail "late" when an email has waited to be sent (queued or retrying)
+# longer than this: the mail server away or refusing, or no worker sending.
+HEALTHZ_MAIL_LATE_MINUTES = env.int("HEALTHZ_MAIL_LATE_MINUTES", default=30)
+
 # Who is emailed the site's errors (a 500 in production), from SERVER_EMAIL:
 # comma-separated addresses.
 ADMINS = env.list("ADMINS", default=[])

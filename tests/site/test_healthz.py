@@ -201,3 +201,73 @@ def test_a_worker_never_gives_up_on_its_broker() -> None:
     failure leaves down. None: keep trying (Celery's documented "retry forever")."""
     assert celery_app.conf.broker_connection_max_retries is None
     assert celery_app.conf.broker_connection_retry_on_startup is True
+
+
+def _email(status: str, *, minutes_old: int) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import OutboxMessage
+
+    message = OutboxMessage.objects.create(to="ann@example.com", subject="s", body="b", status=status)
+    # created_at is set on insert (auto_now_add): age it afterwards.
+    OutboxMessage.objects.filter(pk=message.pk).update(
+        created_at=timezone.now() - timedelta(minutes=minutes_old)
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_healthz_reports_emails_waiting_too_long_without_failing_the_machine(client, settings) -> None:
+    """A resilience audit: with the mail server away for hours /healthz said ok while every
+    email waited. It reports how many emails wait (queued or retrying) and the oldest's
+    age, late past HEALTHZ_MAIL_LATE_MINUTES; the status code stays 200 (a slow mail
+    server must not take the web machines out of a load balancer)."""
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 30
+    _email("queued", minutes_old=90)
+    _email("retrying", minutes_old=10)
+    _email("sent", minutes_old=600)  # sent and failed emails wait for nothing
+    _email("failed", minutes_old=600)
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+    mail = response.json()["mail"]
+    assert mail["status"] == "late"
+    assert mail["waiting"] == 2
+    assert 90 * 60 - 5 <= mail["oldest_seconds_ago"] <= 90 * 60 + 30
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 120  # the threshold is the setting's
+    assert client.get("/healthz").json()["mail"]["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_mail_is_ok_when_no_email_waits(client, settings) -> None:
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 30
+    _email("sent", minutes_old=600)
+    mail = client.get("/healthz").json()["mail"]
+    assert mail == {"status": "ok", "waiting": 0, "oldest": None}
+    _email("queued", minutes_old=1)  # one just queued is on its way, not late
+    mail = client.get("/healthz").json()["mail"]
+    assert mail["status"] == "ok" and mail["waiting"] == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_healthz_mail_check_reads_the_outbox_by_its_status_index() -> None:
+    """The check runs on every probe (every few seconds), on an outbox of every email
+    kept for MAIL_RETENTION_DAYS: one query finding the waiting rows through the
+    (status, created_at) index, not a scan of the table. (Seq scans discouraged: on a
+    tiny test table the planner prefers one.)"""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from fivex_site.health import check_mail
+
+    with CaptureQueriesContext(connection) as queries:
+        check_mail()
+    assert len(queries) == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {queries[0]['sql']}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "games_outbox_status_created" in plan, plan
+    assert "Seq Scan" not in plan, plan
