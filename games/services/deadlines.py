@@ -175,7 +175,6 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     after another in this task, so a minute with thousands of deadlines does not
     overrun the next sweep. Each is resolved exactly once whoever gets it first."""
     from games.services.orders import schedule_resolution
-    from games.tasks import resolve_overdue_prompt
 
     now = now or timezone.now()
     started = time.monotonic()
@@ -203,9 +202,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
         except Exception:  # one broken game must not stop the sweep for the others
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
     if handed:
-        Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
-        for _pk, game_id, number in handed:
-            resolve_overdue_prompt.delay(game_id, number, now.isoformat())
+        _hand_out(handed, now)
         logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))
     stale = Prompt.objects.filter(
         status=Prompt.Status.OPEN,
@@ -216,6 +213,35 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
         with transaction.atomic():
             schedule_resolution(game_id=prompt.game_id, prompt_number=prompt.number)
     return resolved
+
+
+def _hand_out(handed: list[tuple[int, int, int]], now: datetime) -> None:
+    """Queue ``resolve_overdue_prompt`` for each (prompt id, game id, number) due by
+    ``now``, and note the hand-out (the sweeps leave them to the workers a while)."""
+    from games.tasks import resolve_overdue_prompt
+
+    Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
+    for _pk, game_id, number in handed:
+        resolve_overdue_prompt.delay(game_id, number, now.isoformat())
+
+
+def stuck_prompts_requeue(*, prompts: list[Any], now: datetime | None = None) -> int:
+    """Queue again the resolution of prompts an incident left open (``StuckPrompt``s of
+    ``games.selectors_stuck``), as the deadline sweep does: a complete prompt's
+    ``resolve_prompt`` on commit, a prompt past its deadline handed to the workers
+    (``resolve_overdue_prompt``: default orders, then the resolution). Either resolves a
+    prompt exactly once, however often it is queued. Returns how many were queued."""
+    from games.services.orders import schedule_resolution
+
+    now = now or timezone.now()
+    overdue = [(p.prompt_id, p.game_id, p.number) for p in prompts if p.owed]
+    for prompt in prompts:
+        if not prompt.owed:
+            with transaction.atomic():
+                schedule_resolution(game_id=prompt.game_id, prompt_number=prompt.number)
+    if overdue:
+        _hand_out(overdue, now)
+    return len(prompts)
 
 
 def overdue_prompt_resolve(*, game_id: int, prompt_number: int, now: datetime | None = None) -> bool:
