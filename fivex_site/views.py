@@ -195,10 +195,33 @@ def database_away(exc: BaseException | None) -> bool:
     )
 
 
+def log_unavailable(request: Any, response: HttpResponse, exc: BaseException, where: str) -> None:
+    """Log a database outage's 503 once: one warning naming the request (its path's tokens
+    masked) and the database's error, without a traceback (an outage, not a bug). Django's
+    own ERROR for the answer ("Service Unavailable", a traceback for a page) is skipped:
+    ``_has_been_logged`` is the mark Django's ``log_response`` checks so as not to log a
+    response twice. A request failing again on its way out (a middleware reading the
+    user) is not logged again."""
+    from fivex_site.errors import mask_tokens
+
+    request = getattr(request, "_request", request)  # DRF's Request wraps Django's
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    if getattr(request, "_unavailable_logged", False):
+        return
+    if request is not None:
+        request._unavailable_logged = True
+    path = mask_tokens(getattr(request, "path", "?"))
+    logger.warning(
+        "database unavailable: 503 for %s %s (%s): %s",
+        getattr(request, "method", "?"), path, where, exc,
+    )  # fmt: skip
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """500 outside a DRF view (whose handler answers JSON itself): JSON under /api/. The
     database away (a restart): 503 with ``Retry-After``, not a bug's 500."""
-    if database_away(sys.exc_info()[1]):
+    exc = sys.exc_info()[1]
+    if database_away(exc):
         if _api(request):
             response: HttpResponse = JsonResponse(
                 {"error": "unavailable", "message": UNAVAILABLE_MESSAGE}, status=503
@@ -206,6 +229,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         else:
             response = HttpResponse(render_to_string("503.html"), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        log_unavailable(request, response, exc, "page")
         return response
     if _api(request):
         body = {"error": "server_error", "message": "An unexpected error occurred. It has been logged."}

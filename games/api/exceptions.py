@@ -147,16 +147,23 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
             body = error_body(str(code), "; ".join(_flatten(exc.detail)))
         return Response(body, status=exc.status_code, headers=headers)
     view = context.get("view")
-    from fivex_site.views import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_away
+    from fivex_site.views import (
+        RETRY_AFTER_SECONDS,
+        UNAVAILABLE_MESSAGE,
+        database_away,
+        log_unavailable,
+    )
 
     if database_away(exc):  # a restart, a fail-over: try again, not a bug
-        logger.warning("API view %s: database unavailable: %s", type(view).__name__ if view else "?", exc)
         set_rollback()
-        return Response(
+        response = Response(
             error_body("unavailable", UNAVAILABLE_MESSAGE),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
+        where = f"API view {type(view).__name__ if view else '?'}"
+        log_unavailable(context.get("request"), response, exc, where)
+        return response
     logger.exception("unexpected error in API view %s", type(view).__name__ if view else "?")
     return Response(
         error_body("server_error", "An unexpected error occurred. It has been logged."),

@@ -4,6 +4,10 @@ an order sent again is never doubled."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from django.db import OperationalError
 from django.test import Client
@@ -89,3 +93,65 @@ def test_a_missing_table_is_a_500_not_a_retry(monkeypatch) -> None:
     monkeypatch.setattr("games.api.game_views.selectors_hot.seat_view_for_user", no_table)
     answer = client.get(f"/api/games/{game.pk}/")
     assert answer.status_code == 500 and "Retry-After" not in answer
+
+
+
+@contextmanager
+def _database_stopped() -> Iterator[None]:
+    """PostgreSQL stops answering: the connection is closed and the next one is made to
+    a port where nothing listens (a server restarting, as psycopg sees it)."""
+    import socket
+
+    from django.db import connection
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = str(sock.getsockname()[1])
+    saved = connection.settings_dict["HOST"], connection.settings_dict["PORT"]
+    connection.close()
+    connection.settings_dict["HOST"], connection.settings_dict["PORT"] = "127.0.0.1", port
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["HOST"], connection.settings_dict["PORT"] = saved
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", ["api", "page"])
+def test_a_503_of_a_database_outage_is_logged_once_as_a_warning(kind, caplog, settings) -> None:
+    """A resilience audit: each 503 of an outage was logged twice (the API's warning
+    naming the database's error, then Django's ``django.request`` ERROR "Service
+    Unavailable"); a page's was that ERROR with a whole traceback. Once: a warning with
+    the path and the database's error, no traceback, no ERROR (so never mailed)."""
+    settings.ADMINS = ["ops@example.org"]
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    if kind == "api":
+        client, path = token_client(seats["ann"].user), f"/api/games/{game.pk}/"
+    else:
+        client, path = Client(raise_request_exception=False), f"/games/{game.pk}/"
+        client.force_login(seats["ann"].user)
+    with _database_stopped(), caplog.at_level(logging.INFO):
+        answer = client.get(path)
+    assert answer.status_code == 503 and answer["Retry-After"] == "30"
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [(r.levelname, r.exc_info) for r in logged] == [("WARNING", None)], [
+        (r.name, r.levelname, r.getMessage()) for r in logged
+    ]
+    message = logged[0].getMessage()
+    assert path in message and "database unavailable" in message
+    assert "Connection refused" in message  # the database's own words
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_outage_warning_masks_a_token_in_the_path(caplog) -> None:
+    """A calendar feed's address is its key: the warning names the path, token masked
+    (as Django's request lines are)."""
+    token = "Zq3" * 12
+    with _database_stopped(), caplog.at_level(logging.INFO):
+        answer = Client(raise_request_exception=False).get(f"/calendar/{token}.ics")
+    assert answer.status_code == 503
+    assert token not in caplog.text
+    assert "/calendar/********.ics" in caplog.text
