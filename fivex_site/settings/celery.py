@@ -127,7 +127,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # a warning.
 CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 
-# Celery beat: run exactly one beat process per installation.
+# Celery beat: run exactly one beat process per installation. Celery's scheduler, logging a
+# task it cannot send while the broker is away as one warning, not an ERROR with tracebacks.
+CELERY_BEAT_SCHEDULER = "fivex_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
 )

@@ -1,0 +1,65 @@
+"""Celery beat during a broker outage (a resilience audit): every scheduled task it could
+not send was an ERROR with two tracebacks (the exception's and the stack's), 26 in a
+minute of a Redis outage, drowning the log. Now one warning line per task not sent; any
+other failure stays an ERROR with its traceback."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from celery.beat import ScheduleEntry
+
+import games.tasks  # noqa: F401 - registered, as in the beat (its tasks' options: no result)
+from fivex_site.celery import app
+from tests.conftest import private_celery_route
+
+# A port of this checkout's range where nothing listens: Redis refuses the connection.
+REFUSED_BROKER = "redis://127.0.0.1:8119/0"
+
+
+def _beat(tmp_path: Path):
+    """The beat's scheduler as ``celery -A fivex_site beat`` builds it, and a producer on
+    the app's broker (the beat's own connects, retrying for ever, before its first send)."""
+    from celery.utils.imports import symbol_by_name
+
+    scheduler = symbol_by_name(app.conf.beat_scheduler)(
+        app=app, schedule_filename=str(tmp_path / "schedule")
+    )
+    return scheduler, app.amqp.Producer(app.connection_for_write(), auto_declare=False)
+
+
+def _entry(**kwargs) -> ScheduleEntry:
+    return ScheduleEntry(
+        name="enforce-deadlines", task="games.tasks.enforce_deadlines", schedule=60.0, app=app,
+        **kwargs,
+    )  # fmt: skip
+
+
+def test_a_task_the_beat_cannot_send_to_a_broker_away_is_one_warning(tmp_path, caplog) -> None:
+    with private_celery_route(tmp_path / "route", broker_url=REFUSED_BROKER):
+        scheduler, producer = _beat(tmp_path)
+        with caplog.at_level(logging.INFO):
+            scheduler.apply_entry(_entry(), producer=producer)
+        scheduler.close()
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [(r.levelname, r.exc_info) for r in logged] == [("WARNING", None)], [
+        (r.levelname, r.getMessage()[:200]) for r in logged
+    ]
+    message = logged[0].getMessage()
+    assert "enforce-deadlines" in message and "8119" in message
+    assert "\n" not in message  # one line: no stack
+
+
+@pytest.mark.redis
+def test_another_failure_to_send_is_still_an_error_with_its_traceback(tmp_path, caplog) -> None:
+    """Not the broker: an argument that cannot be written as JSON."""
+    with private_celery_route(tmp_path / "route"):
+        scheduler, producer = _beat(tmp_path)
+        with caplog.at_level(logging.INFO):
+            scheduler.apply_entry(_entry(args=(object(),)), producer=producer)
+        scheduler.close()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    assert "enforce-deadlines" in errors[0].getMessage()
