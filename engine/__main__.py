@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as exc:
             _emit({"status": "error", "error": f"cannot read script: {exc}"})
             return EXIT_MALFORMED
+        except RecursionError:  # arrays or objects nested thousands deep
+            _emit({"status": "error", "error": "cannot read script: JSON nested too deeply"})
+            return EXIT_MALFORMED
         code, out = run_script(script)
         _emit(out)
         return code

@@ -502,7 +502,13 @@ def _parse_hit(state: State, seat: str, segment: str, ships: int) -> tuple[str, 
     if target == seat:
         raise IllegalOrder("you cannot hit your own dice")
     count = len(state["seats"][target]["dice"])
-    if not (die_text.isascii() and die_text.isdigit()) or not 1 <= int(die_text) <= count:
+    if (
+        not (die_text.isascii() and die_text.isdigit())
+        # A number of more digits than any die's (Python refuses to read one of over
+        # 4,300 digits: the runner crashed on such a hit).
+        or len(die_text.lstrip("0")) > 9
+        or not 1 <= int(die_text) <= count
+    ):
         raise IllegalOrder(
             f"{target} has {count} dice, numbered 1 to {count}: {die_text!r} is not one of them"
         )

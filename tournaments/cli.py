@@ -48,6 +48,8 @@ def run_json_command(
         return _fail(f"cannot read {args[0]}: {exc.strerror}")
     except ValueError as exc:
         return _fail(f"malformed JSON: {exc}")
+    except RecursionError:  # arrays or objects nested thousands deep
+        return _fail("malformed JSON: nested too deeply")
     try:
         out = compute(data)
     except errors as exc:

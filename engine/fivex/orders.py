@@ -250,11 +250,12 @@ def _parse_bid(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:
         raise IllegalOrder(_bid_rule(s, i))  # a negative number: say what the bid may be
     if not (arg.isdigit() and arg.isascii()):
         raise _refuse(s, i, f"{arg!r} is not a whole number")
-    n = int(arg)
     lo, hi = bid_range(s, i)
-    if not lo <= n <= hi:
+    # More digits than any bid has are out of range without reading them (Python refuses
+    # to read a number of over 4,300 digits: the runner crashed on such a bid).
+    if len(arg.lstrip("0")) > 9 or not lo <= int(arg) <= hi:
         raise IllegalOrder(_bid_rule(s, i))
-    return {"bid": n}
+    return {"bid": int(arg)}
 
 
 def _parse_pass(s: State, i: int, verb: str, arg: str) -> dict[str, Any]:

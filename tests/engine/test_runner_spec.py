@@ -137,3 +137,58 @@ def test_an_order_holding_a_lone_surrogate_is_refused_and_printed(tmp_path) -> N
     assert done.returncode == EXIT_REJECTED, done.stderr
     out = json.loads(done.stdout)
     assert out["status"] == "rejected" and out["rejected"]["order"] == "PLACE \ud800 1,0"
+
+
+def test_a_number_of_thousands_of_digits_in_an_order_is_refused_not_a_crash() -> None:
+    """engine.md: an illegal order gets a refusal (exit 3). Python refuses to read an
+    integer of over 4,300 digits (a ValueError): a bid or a die number that long crashed
+    the runner (exit 1, a traceback, nothing printed) where one digit fewer was refused
+    (a spec audit)."""
+    huge = "9" * 4301
+    fivex = {
+        "game": "5x", "players": P3, "seed": 1, "options": {"leaders": False},
+        "orders": [
+            {"ann": "PLAY EXPAND", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"},
+            {"ann": f"BID {huge}", "bob": "BID 1"},
+        ],
+    }  # fmt: skip
+    code, out = run_script(fivex)
+    assert code == EXIT_REJECTED
+    # ann holds 3 resources after round 1's Expand: the reason a bid of 4 gets.
+    fivex["orders"][1]["ann"] = "BID 4"
+    assert run_script(fivex)[1]["rejected"]["reason"] == out["rejected"]["reason"]
+    assert out["rejected"]["seat"] == "ann" and "between 1 and 3" in out["rejected"]["reason"]
+    assert run_script(dict(fivex, orders=[fivex["orders"][0], {"ann": "BID 0003", "bob": "BID 1"}]))[0] == EXIT_OK
+
+    dice = {
+        "game": "4x-dice", "players": ["ann", "bob"], "seed": 1,
+        "setup": {"first": "bob", "rolls": [[2, 0], [0, 2], [0, 2], [1, 1], [2, 2], [1, 1]]},
+        "orders": [
+            {"ann": "ALLOCATE EXPLORE EXPAND EXTRACT", "bob": "ALLOCATE EXTERMINATE EXTRACT EXPLORE"},
+            {"bob": f"HIT ann {huge} SHIP"},
+        ],
+    }  # fmt: skip
+    code, out = run_script(dice)
+    assert code == EXIT_REJECTED
+    assert out["rejected"]["seat"] == "bob"
+    assert out["rejected"]["reason"].startswith("ann has 3 dice, numbered 1 to 3")
+
+
+def test_json_nested_thousands_deep_is_a_malformed_script(tmp_path) -> None:
+    """engine.md: bad JSON is exit 2. Arrays nested 100,000 deep made ``json.load`` raise
+    a RecursionError: exit 1 with a traceback and nothing on stdout (a spec audit)."""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(path)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == EXIT_MALFORMED, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout) == {
+        "status": "error", "error": "cannot read script: JSON nested too deeply",
+    }  # fmt: skip

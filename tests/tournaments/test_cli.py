@@ -192,3 +192,14 @@ def test_pairing_cli_says_at_once_when_forbidden_pairs_leave_no_table() -> None:
             "forbidden": [["a", "b"], ["a", "c"], ["a", "d"], ["a", "e"]]}  # fmt: skip
     out = json.loads(_cli("tournaments.pairing", five).stdout)
     assert out["byes"] == ["a"]
+
+
+@pytest.mark.parametrize("module", ["tournaments.pairing", "tournaments.ratings"])
+def test_the_clis_call_json_nested_thousands_deep_malformed(module: str) -> None:
+    """tournaments.md: exit 2 with a clear message on bad input. Arrays nested 100,000
+    deep raised a RecursionError out of ``json.load``: exit 1 and a traceback (a spec
+    audit)."""
+    proc = _cli(module, raw="[" * 100_000 + "]" * 100_000)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert json.loads(proc.stdout) == {"error": "malformed JSON: nested too deeply"}
