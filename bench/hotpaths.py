@@ -1,6 +1,7 @@
 """Server CPU and SQL queries per request of the games room's hot paths, in process.
 
     .venv/bin/python bench/hotpaths.py [--repeat 200] [--profile post|view|poll|resolve|send]
+    .venv/bin/python bench/hotpaths.py --sweep 2000
 
 Creates a throw-away PostgreSQL database (127.0.0.1:5432, user postgres), one started
 5-seat 5X game, and times with Django's test client (DEBUG off, token auth as the API
@@ -16,6 +17,8 @@ statements per request. Then the Celery worker's two hot jobs: resolving one pro
 resolution's emails (``send_outbox_batch``, dummy email backend). ``--profile`` prints
 a cProfile of one kind of request or job (``resolve``, ``send``; wall-clock time, or
 CPU time with PSTATS_CPU=1; PSTATS=N lines, PSTATS_DUMP=path to keep the stats).
+``--sweep N`` times only the reminder sweep (``send_reminders``) over N open prompts
+of which 10 are in their reminder window (``reminder_sweep``).
 Not part of the test suite.
 """
 
@@ -48,6 +51,62 @@ def report(profiler: cProfile.Profile, title: str, lines: int) -> None:
     )
 
 
+def reminder_sweep(*, users: list, new_game, open_prompts: int, rounds: int) -> int:
+    """The beat's reminder sweep (``send_reminders``, every 5 minutes) over ``open_prompts``
+    open prompts of active games (10-day deadlines, a league's), 10 of them inside their
+    reminder window: once to send those reminders, then the time of a sweep with nothing
+    left to send (every sweep after), the rows its statements return and their count."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from games.models import Game, Prompt, new_public_id, new_token
+    from games.services.deadlines import send_reminders
+
+    now = timezone.now()
+    due = [new_game() for _ in range(10)]
+    Prompt.objects.filter(game__in=due).update(deadline=now + timedelta(hours=1))
+    model = Game.objects.get(pk=due[0].pk)  # started (its in-memory copy is still forming)
+    prompt = Prompt.objects.get(game=model, status="open")
+    fields = [f.attname for f in Game._meta.concrete_fields if not f.primary_key]
+    clones = Game.objects.bulk_create(
+        Game(**{**{f: getattr(model, f) for f in fields}, "public_id": new_public_id(),
+                "invite_token": new_token(), "create_key": ""})
+        for _ in range(open_prompts - len(due))
+    )  # fmt: skip
+    Prompt.objects.bulk_create(
+        Prompt(game=g, number=prompt.number, round=prompt.round, phase=prompt.phase,
+               pending=prompt.pending, forced=prompt.forced,
+               deadline=now + timedelta(days=2 + i % 8, minutes=i))
+        for i, g in enumerate(clones)
+    )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    sent = send_reminders(now=now)
+    rows: list[int] = []
+
+    def count(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        rows.append(context["cursor"].rowcount)
+        return result
+
+    with connection.execute_wrapper(count):
+        assert send_reminders(now=now) == 0
+    wall, cpu = [], []
+    for _ in range(rounds * 4):
+        started, cpu_started = time.perf_counter(), time.process_time()
+        send_reminders(now=now)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - cpu_started)
+    print(f"reminder sweep: {open_prompts} open prompts, {len(due)} in their window "
+          f"({sent} reminders sent by the first sweep)")  # fmt: skip
+    print(f"{'sweep with nothing left to send':40} {'wall ms':>8} {'CPU ms':>8} {'queries':>8} rows")
+    print(f"{'':40} {statistics.median(wall) * 1000:8.2f} {statistics.median(cpu) * 1000:8.2f} "
+          f"{len(rows):8d} {rows}")  # fmt: skip
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200)
@@ -56,6 +115,10 @@ def main() -> int:
     parser.add_argument(
         "--profile", choices=["post", "view", "poll", "ping", "resolve", "send"], default=None
     )
+    parser.add_argument(
+        "--sweep", type=int, default=0, metavar="N",
+        help="only the reminder sweep, with N open prompts of which 10 in their reminder window",
+    )  # fmt: skip
     args = parser.parse_args()
 
     database = f"fivex_reqbench_{os.getpid()}"
@@ -185,6 +248,9 @@ def main() -> int:
             "view": ("GET /api/games/{id}/ (seat view)", check(f"/api/games/{gid}/")),
             "post": ("POST /api/games/{id}/orders/", post),
         }
+        if args.sweep:
+            return reminder_sweep(users=users, new_game=new_game, open_prompts=args.sweep,
+                                  rounds=args.rounds)  # fmt: skip
         if args.profile in ("resolve", "send"):
             from games.models import OutboxMessage
             from games.tasks import send_outbox_batch

@@ -18,7 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, FloatField, Func, Q
 from django.utils import timezone
 
 from games.errors import ValidationError
@@ -335,39 +335,77 @@ def reminders_reset(*, game: Game, prompt: Prompt, now: datetime | None = None) 
     return Reminder.objects.filter(prompt=prompt).delete()[0]
 
 
+class _EpochHours(Func):
+    """A moment as hours since 1970 (a float), on PostgreSQL and on SQLite (zero-config
+    mode), whose duration arithmetic Django writes differently."""
+
+    output_field = FloatField()
+    template = "(EXTRACT(EPOCH FROM %(expressions)s) / 3600.0)"
+
+    def as_sqlite(self, compiler, connection, **extra):  # type: ignore[no-untyped-def]
+        # SQLite stores a UTC moment as text; julianday() reads it in days.
+        template = "((julianday(%(expressions)s) - 2440587.5) * 24.0)"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+
+#: How far before its planned moment (``reminder_hours`` before the deadline) a reminder
+#: can come: the quiet hours move it back by a day at most (``reminder_due_at``), plus an
+#: hour to spare (its minute rounding, a clock change).
+_REMINDER_BOUND_HOURS = 25.0
+#: The game's columns ``reminder_due_at`` reads.
+_REMINDER_GAME_FIELDS = (
+    "game__reminder_hours",
+    "game__quiet_hours_start",
+    "game__quiet_hours_end",
+    "game__quiet_hours_time_zone",
+)
+
+
 def send_reminders(*, now: datetime | None = None) -> int:
     """Email every active seat that still owes an order when its prompt's reminder is due
     (``reminder_due_at``: the game's ``reminder_hours`` before the deadline, out of the
     quiet hours); once per prompt and seat (again after ``reminders_reset``). Returns how
-    many reminders were queued. The orders, the reminders already sent and the seats of
-    every prompt in its window are read in three queries (the sweep runs every few
-    minutes: it read two a prompt and tried to insert every reminder again)."""
+    many reminders were queued. The prompts whose reminder is due, the orders and the
+    reminders already sent are read in three queries, then the whole rows of the prompts
+    someone is reminded of and their seats in two (the sweep runs every few minutes: it
+    read two a prompt and tried to insert every reminder again)."""
     from games.services.notifications import notify_reminder
 
     now = now or timezone.now()
-    prompts = [
-        prompt
-        for prompt in Prompt.objects.filter(
-            status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__gt=now
-        ).select_related("game")
-        if prompt.game.reminder_hours > 0
-        # A quick bound first (the quiet hours only move a reminder earlier by a day
-        # at most, or later), then the exact moment.
-        and prompt.deadline - timedelta(hours=prompt.game.reminder_hours + 24) <= now
-        and reminder_due_at(game=prompt.game, prompt=prompt) <= now
-    ]
-    if not prompts:
+    # The database leaves out every prompt whose reminder is more than a day away (the
+    # quiet hours move a reminder earlier by a day at most, or later; an hour to spare),
+    # and the choice reads only the columns it needs (a data-at-scale audit: every open
+    # prompt of every active game, whole rows, every five minutes).
+    candidates = (
+        Prompt.objects.filter(
+            status=Prompt.Status.OPEN,
+            game__status=Game.Status.ACTIVE,
+            game__reminder_hours__gt=0,
+            deadline__gt=now,
+        )
+        .alias(
+            reminder_bound=_EpochHours("deadline") - F("game__reminder_hours") - _REMINDER_BOUND_HOURS
+        )
+        .filter(reminder_bound__lte=now.timestamp() / 3600)
+        .select_related("game")
+        .only("game_id", "number", "pending", "deadline", "opened_at", *_REMINDER_GAME_FIELDS)
+    )
+    due = [p for p in candidates if reminder_due_at(game=p.game, prompt=p) <= now]
+    if not due:
         return 0
-    ids = [p.pk for p in prompts]
+    ids = [p.pk for p in due]
     done = set(
         SealedOrder.objects.filter(prompt_id__in=ids, is_current=True).values_list(
             "prompt_id", "seat_name"
         )
     )
     done |= set(Reminder.objects.filter(prompt_id__in=ids).values_list("prompt_id", "seat_name"))
-    owing = [(p, name) for p in prompts for name in p.pending if (p.pk, name) not in done]
+    owing = [(p.pk, name) for p in due for name in p.pending if (p.pk, name) not in done]
     if not owing:
         return 0
+    # The whole rows of the few prompts someone is reminded of (the email shows the game).
+    prompts = Prompt.objects.select_related("game").in_bulk({pk for pk, _n in owing})
+    owing = [(prompts[pk], name) for pk, name in owing if pk in prompts]
     seats = {
         (seat.game_id, seat.name): seat
         for seat in Seat.objects.filter(

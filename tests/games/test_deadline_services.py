@@ -327,6 +327,38 @@ def test_the_reminder_sweep_reads_every_prompt_at_once(django_capture_on_commit_
     assert send_reminders() == 3
 
 
+def test_the_reminder_sweep_reads_only_prompts_whose_reminder_may_be_due(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A data-at-scale audit: the sweep read every open prompt of every active game, every
+    column of it and of its game, every five minutes, and chose in Python (league games with
+    deadlines of days: most prompts). The database now leaves out prompts whose reminder is
+    more than a day away, and the choice reads only the columns it needs."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    soon, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    league, _seats = start_fixed([f"{n}2" for n in NAMES], deadline_hours=240, reminder_hours=6)
+    now = timezone.now()
+    Prompt.objects.filter(game=soon).update(deadline=now + timedelta(hours=2))
+    Prompt.objects.filter(game=league).update(deadline=now + timedelta(days=5))
+    # Fifty more open prompts whose deadlines are two days away or more.
+    Prompt.objects.bulk_create(
+        Prompt(game=league, number=100 + i, phase="x", pending=["ann2"],
+               deadline=now + timedelta(days=2, hours=i))
+        for i in range(50)
+    )  # fmt: skip
+    with CaptureQueriesContext(connection) as sweep:
+        assert send_reminders(now=now) == 3
+    chosen = sweep.captured_queries[0]["sql"]
+    with connection.cursor() as cursor:  # what that statement returned
+        cursor.execute(chosen)
+        rows = cursor.fetchall()
+    assert len(rows) == 1, chosen
+    assert '"events"' not in chosen and '"setup"' not in chosen, chosen
+    assert sorted(Reminder.objects.values_list("seat_name", flat=True)) == NAMES
+
+
 def test_an_extension_after_the_sweep_read_the_prompt_keeps_it_open(
     django_capture_on_commit_callbacks,
 ) -> None:

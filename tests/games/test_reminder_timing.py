@@ -57,6 +57,23 @@ def test_a_reminder_whose_quiet_hours_end_at_the_deadline_comes_before_them():
     assert Reminder.objects.count() == 3
 
 
+
+def test_a_reminder_moved_back_almost_a_day_is_still_found_by_the_sweep():
+    # The sweep's database bound (a reminder comes at most a day before its planned moment):
+    # quiet hours 09:00-08:00 (23 hours), deadline Sat 16 Jan 08:10, reminder one hour
+    # before (07:10, quiet; the window's end leaves 10 minutes): Friday 08:55, 22 h earlier.
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=1,
+                               quiet_hours_start=9, quiet_hours_end=8)  # fmt: skip
+    prompt = Prompt.objects.get(game=game, number=1)
+    Prompt.objects.filter(pk=prompt.pk).update(
+        deadline=datetime(2027, 1, 16, 8, 10, tzinfo=UTC),
+        opened_at=datetime(2027, 1, 14, 8, 0, tzinfo=UTC),
+    )
+    prompt.refresh_from_db()
+    assert reminder_due_at(game=game, prompt=prompt) == datetime(2027, 1, 15, 8, 55, tzinfo=UTC)
+    assert send_reminders(now=datetime(2027, 1, 15, 8, 50, tzinfo=UTC)) == 0
+    assert send_reminders(now=datetime(2027, 1, 15, 8, 56, tzinfo=UTC)) == 3
+
 def test_without_quiet_hours_nothing_moves():
     game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
     prompt = Prompt.objects.get(game=game, number=1)
