@@ -265,13 +265,22 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
 
 def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
     """The tables of the rounds before round ``before`` where their players met: every
-    one but a forfeit (a result entered by hand ticked "not played"). A game not played
+    one but a forfeit (a result entered by hand ticked "not played") and a game nobody
+    played (every seat a no-show: :func:`silent_seats` names them all). A game not played
     is no meeting (FIDE C.04.1 b: two players shall not *play* each other more than
     once; they may be paired again) and gives nobody a seat (no colour, as a bye gives
-    none)."""
-    return Table.objects.filter(round__tournament=tournament, round__number__lt=before).exclude(
+    none). A game in which some seats played and others sent no order was played."""
+    tables = Table.objects.filter(round__tournament=tournament, round__number__lt=before).exclude(
         result_source="organizer", rated=False
     )
+    # Only a game's unrated tables can be one (a no-show's table is not rated): a few.
+    unrated = tables.filter(result_source="game", rated=False, game__isnull=False)
+    nobody_played = [
+        table_id
+        for table_id, game_id, players in unrated.values_list("pk", "game_id", "players")
+        if len(silent_seats(game=game_id)) == len(players)
+    ]
+    return tables.exclude(pk__in=nobody_played)
 
 
 def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
@@ -293,8 +302,8 @@ def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
 def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> dict[str, Any]:
     """The contract's pairing input (``python -m tournaments.pairing``) for a round:
     active registrations with their points, rating, earlier opponents, pairing byes
-    (a forfeit win counts as one: :func:`forfeit_winners`) and seat counts (a forfeit's table gives neither an opponent nor a seat:
-    :func:`tables_met_at`). Requested byes for that round and withdrawn players are marked
+    (a forfeit win counts as one: :func:`forfeit_winners`) and seat counts (a forfeit's table,
+    or a game nobody played, gives neither an opponent nor a seat: :func:`tables_met_at`). Requested byes for that round and withdrawn players are marked
     withdrawn (they are not paired)."""
     regs = list(tournament.registrations.select_related("user").order_by("pk"))
     rows = {r["registration"].pk: r for r in standings(tournament=tournament)}
