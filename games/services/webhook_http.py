@@ -234,32 +234,56 @@ def url_check(url: str, *, resolve_seconds: float | None = None) -> Target:
     return Target(scheme=scheme, host=host, port=port, path=path, addresses=addresses)
 
 
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """An HTTP connection to a checked address (the Host header keeps the name)."""
+def _step_timeout(*, timeout: float, deadline: float) -> float:
+    """The socket timeout of the next step of a POST (the TCP connection, the TLS
+    handshake, the request): ``timeout``, or the time left before ``deadline`` if that is
+    shorter; TimeoutError when none is left. Each step is timed from its own start, so
+    the connection and the handshake share the POST's limit instead of each having it."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s")
+    return min(timeout, left)
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to a checked address (the Host header keeps the name), made
+    before ``deadline`` (``time.monotonic``)."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float, deadline: float) -> None:
         super().__init__(host, port, timeout=timeout)
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = socket.create_connection(
+            (self._address, self.port), _step_timeout(timeout=self.timeout, deadline=self._deadline)
+        )
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """An HTTPS connection to a checked address; the certificate is verified for the
-    URL's host name (SNI too), not for the address."""
+    """An HTTPS connection to a checked address, made before ``deadline``; the
+    certificate is verified for the URL's host name (SNI too), not for the address."""
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, *, address: str, timeout: float, deadline: float) -> None:
         context = ssl.create_default_context()
         # The name must be in the certificate's subjectAltName, as browsers and the CA/B
         # Forum's rules require; Python's default also took a subject's common name alone.
         context.hostname_checks_common_name = False
         super().__init__(host, port, timeout=timeout, context=context)
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        sock = socket.create_connection(
+            (self._address, self.port), _step_timeout(timeout=self.timeout, deadline=self._deadline)
+        )
+        try:
+            # The handshake gets what the connection left, not a timeout of its own.
+            sock.settimeout(_step_timeout(timeout=self.timeout, deadline=self._deadline))
+            self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
 
 
 def _cut(connection: http.client.HTTPConnection) -> None:
@@ -278,7 +302,8 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> A
     to an address the site does not call; ResolveTimeout if the name does not resolve
     within ``RESOLVE_SECONDS``), to the first of its first ``MAX_ADDRESSES`` addresses
     that takes the connection. ``timeout``: seconds to connect and for each read; the
-    whole POST, the lookup included, takes at most ``TOTAL_SECONDS`` (then TimeoutError).
+    whole POST, the lookup included, takes at most ``TOTAL_SECONDS`` (then TimeoutError):
+    the connection, the TLS handshake and the request each get at most the time left.
     A redirect is an answer like any other (never followed). Network errors raise OSError
     or http.client.HTTPException."""
     deadline = time.monotonic() + TOTAL_SECONDS
@@ -289,7 +314,7 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> A
         left = deadline - time.monotonic()
         if left <= 0:
             break
-        connection = cls(target.host, target.port, address=address, timeout=min(timeout, left))
+        connection = cls(target.host, target.port, address=address, timeout=timeout, deadline=deadline)
         watchdog: threading.Timer | None = None
         try:
             try:
@@ -298,11 +323,11 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout: float) -> A
                 error = exc
                 continue
             # Timed from now, not from before the connection: its TCP connect and TLS
-            # handshake (each bounded by the socket's timeout) already used some of it.
+            # handshake already used some of it. Each read waits at most the time left
+            # too; the watchdog ends a receiver that trickles its answer at the deadline.
+            connection.sock.settimeout(_step_timeout(timeout=timeout, deadline=deadline))
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no whole answer within {TOTAL_SECONDS} s")
-            watchdog = threading.Timer(left, _cut, (connection,))
+            watchdog = threading.Timer(max(left, 0.0), _cut, (connection,))
             watchdog.daemon = True
             watchdog.start()
             connection.request("POST", target.path, body=body, headers=headers)

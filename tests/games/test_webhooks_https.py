@@ -327,3 +327,38 @@ def test_a_slow_handshake_counts_within_the_total_limit(serve, monkeypatch) -> N
     assert len(server.requests) == 1
     delivery.refresh_from_db()
     assert delivery.last_error.startswith("network error: TimeoutError")
+
+
+def test_a_slow_connection_and_a_slow_handshake_share_the_total_limit(
+    certs, serve, monkeypatch
+) -> None:
+    # Regression: the TCP connection and the TLS handshake were each given min(the
+    # timeout, the time left before the connection): a slow connection and then a slow
+    # handshake held the worker up to one timeout past TOTAL_SECONDS.
+    import time
+
+    class Queueing(TLSReceiver):
+        request_queue_size = 0  # one connection waits to be accepted, a second is not taken
+
+    monkeypatch.setattr(webhook_http, "TOTAL_SECONDS", 4)
+    server = Queueing(certs / "good.pem", certs / "good.key")
+    server.slow = 3.5  # within the handshake's own timeout (min(5 s, 4 s left))
+    _, _, delivery = _ping(server.port)
+    # A connection already waits: the POST's is not taken (its SYN is sent again, about
+    # every second) until the receiver starts accepting, 1.5 s from now.
+    waiting = socket.create_connection(("127.0.0.1", server.port))
+    later = threading.Timer(1.5, lambda: threading.Thread(target=server.serve_forever, daemon=True).start())
+    try:
+        started = time.monotonic()
+        later.start()
+        assert webhooks.webhook_delivery_send(delivery_id=delivery.pk)[0] == "retrying"
+        spent = time.monotonic() - started
+    finally:
+        later.cancel()
+        waiting.close()
+        server.shutdown()
+        server.server_close()
+    assert spent < 4.9, spent  # 4 s, not the handshake's end (~2 s + 3.5 s)
+    assert server.requests == []  # nothing sent
+    delivery.refresh_from_db()
+    assert delivery.last_error.startswith("network error: TimeoutError"), delivery.last_error
