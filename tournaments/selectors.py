@@ -103,13 +103,15 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
             break
         if rnd.status != Round.Status.FINISHED:
             break
+        unplayed_games = nobody_played(rnd.tables.all())
         games = tuple(
             standings_mod.Game(
                 ranking=tuple(tuple(str(p) for p in g) for g in t.ranking),
-                # Entered by hand ticked "not played (a forfeit)": an unplayed round for
-                # its players' tie-breaks (FIDE). A no-show's game (not rated, but its
-                # result came from the game) was played by the others at its table.
-                forfeit=t.result_source == "organizer" and not t.rated,
+                # Entered by hand ticked "not played (a forfeit)", or a game nobody
+                # played (every seat a no-show): an unplayed round for its players'
+                # tie-breaks (FIDE), as for the pairing (:func:`tables_met_at`). A
+                # no-show's game that others played was played by them.
+                forfeit=(t.result_source == "organizer" and not t.rated) or t.pk in unplayed_games,
             )
             for t in rnd.tables.all()
             if t.ranking
@@ -274,13 +276,19 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
         result_source="organizer", rated=False
     )
     # Only a game's unrated tables can be one (a no-show's table is not rated): a few.
-    unrated = tables.filter(result_source="game", rated=False, game__isnull=False)
-    nobody_played = [
-        table_id
-        for table_id, game_id, players in unrated.values_list("pk", "game_id", "players")
-        if len(silent_seats(game=game_id)) == len(players)
-    ]
-    return tables.exclude(pk__in=nobody_played)
+    return tables.exclude(pk__in=nobody_played(tables))
+
+
+def nobody_played(tables: Any) -> set[int]:
+    """The ids of those of ``tables`` (Table rows or a queryset) whose game nobody played:
+    every seat a no-show (:func:`silent_seats` names them all). Only a game's unrated
+    tables can be one (a no-show's table is not rated): a few, a few queries each."""
+    return {
+        t.pk
+        for t in tables
+        if t.result_source == "game" and not t.rated and t.game_id is not None
+        and len(silent_seats(game=t.game_id)) == len(t.players)
+    }  # fmt: skip
 
 
 def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:

@@ -80,3 +80,18 @@ def test_a_hand_pairing_of_players_whose_game_nobody_played_has_no_repeat_warnin
         tournament=t, number=2, tables=[[reg["na"], reg["nb"]], [reg["nc"], reg["nd"]]]
     )
     assert warnings == ["Table 2: nc and nd have met 1 time(s) before."]
+
+
+def test_a_game_nobody_played_is_an_unplayed_round_for_the_tie_breaks_too():
+    # Regression: the standings' tie-breaks counted the game nobody played as played
+    # (each player an opponent of the other) while the pairing leaves it out: now both
+    # read it as not played, as a forfeit entered by hand.
+    t, _organizer, reg = _cup()
+    [round_one] = selectors.history(tournament=t)
+    unplayed = {
+        frozenset(p for group in game.ranking for p in group): game.forfeit for game in round_one.games
+    }
+    assert unplayed == {
+        frozenset({str(reg["na"]), str(reg["nb"])}): True,
+        frozenset({str(reg["nc"]), str(reg["nd"])}): False,
+    }
