@@ -73,7 +73,7 @@ def _before_our_email(text: str, game: Any) -> str:
 
 _SIGNOFF_RE = re.compile(
     r"(thanks?|thank you|thx|cheers|regards|best|br|kind regards|greetings|grü(ß|ss)e|gruss|"
-    r"saludos|merci|cordialement|ciao|bye|sent from)\b",
+    r"saludos|merci|cordialement|ciao|bye|sent (from|via|with))\b",
     re.IGNORECASE,
 )
 

@@ -60,9 +60,14 @@ _OUTLOOK_NEXT_RE = re.compile(
     r"\s*\**\s*[:：]",
     re.IGNORECASE,
 )
+# Phone and webmail programs' default signature lines, written without a "-- " above
+# them: "Sent from my iPhone", "Sent from Yahoo Mail for iPhone", "Sent via the Samsung
+# Galaxy …", "Sent with Proton Mail secure email.", "Get Outlook for Android". No order of
+# any ruleset starts with "Sent", "Securely" or "Get"; a line with ": " is a lead-in
+# ("Sent from the office: PLAY EXPAND"), no signature.
 _MOBILE_RE = re.compile(
-    r"^\s*(sent from my |sent from mail for |get outlook for |envoyé de mon |"
-    r"von meinem .* gesendet|enviado desde mi |inviato da )",
+    r"^(?!.*:\s)\s*((securely )?sent (from|via|with|using) |sent wirelessly from |get outlook for |"
+    r"envoyé de mon |von meinem .* gesendet|enviado desde mi |inviato da )",
     re.IGNORECASE,
 )
 _RULE_RE = re.compile(r"_{10,}|(\*\s*){3,}|-{3,}|={3,}")

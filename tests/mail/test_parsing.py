@@ -149,6 +149,10 @@ def test_looks_garbled_does_not_count_format_characters() -> None:
         ("BID 2\nFrom: FiveX <f@x>\nSent: Saturday\nTo: me\nBID 9", "BID 2"),
         ("TAKE EXPAND\n#### Write your order above this line ####\nPLAY X", "TAKE EXPAND"),
         ("\n\n  PASS GANDHI  \n\nSent from my iPhone\n", "  PASS GANDHI"),
+        ("PASS GANDHI\nSent via the Samsung Galaxy S23, an AT&T 5G smartphone", "PASS GANDHI"),
+        ("PASS GANDHI\n\nSent with Proton Mail secure email.", "PASS GANDHI"),
+        # a lead-in on the order's line is no signature
+        ("Sent from the office: PASS GANDHI\nSent from my HUAWEI", "Sent from the office: PASS GANDHI"),
         # bottom posting: the answer below the quoted report
         ("On Sat, 21 Nov 2026, FiveX <f@x> wrote:\n> PLAY EXPLOIT\n\nBID 3\n-- \nA", "BID 3"),
         ("On Sat, 21 Nov 2026 at 10:00, FiveX\n<o@x> wrote:\n\n> Round 1\nBID 3", "BID 3"),
