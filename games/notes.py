@@ -37,6 +37,30 @@ _WHITE_SPACE = str.maketrans(
 )
 
 
+# Quotes a player (or autocorrect: Word, Outlook and phones turn a typed '"' into "“")
+# writes around an order: opening and closing mark. NFKC has made full-width ones plain.
+_QUOTE_PAIRS = (
+    ('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("\u2018", "\u2019"), ("\u00ab", "\u00bb"),
+    ("\u00bb", "\u00ab"), ("\u201e", "\u201c"), ("\u201e", "\u201d"), ("\u201a", "\u2018"),
+    ("\u201d", "\u201d"), ("\u2039", "\u203a"), ("\u300c", "\u300d"),
+)
+
+
+def _unquoted(text: str) -> str | None:
+    """``text`` without ONE pair of matching quotes around all of it ("“PLAY EXPAND”"),
+    None when there is no such pair: a quote inside ('PLAY "EXPAND"', '"PLAY" "EXPAND"')
+    is the player's text, left for the engine to refuse, and so is a pair around
+    nothing."""
+    text = text.strip()
+    for opening, closing in _QUOTE_PAIRS:
+        if len(text) > 2 and text[0] == opening and text[-1] == closing:
+            inner = text[1:-1]
+            if opening in inner or closing in inner or not inner.strip():
+                return None
+            return inner.strip()
+    return None
+
+
 def without_notes(text: str) -> str:
     """``text`` without its note lines and end-of-line notes, its lines ended by ``\n``
     (a browser sends ``\r\n``)."""
@@ -53,8 +77,18 @@ def order_text(text: str) -> str:
     ``text`` without invisible characters, in compatibility forms read as what they look
     like (a phone keyboard's full-width "ＰＬＡＹ", no-break spaces, ligatures: NFKC), a
     tab as a space and a line or paragraph separator as a line break,
-    without its notes and without sentence punctuation at its lines' ends."""
+    without its notes and without sentence punctuation at its lines' ends, and without one
+    pair of quotes around the whole text or, failing that, around a whole line ("“PLAY
+    EXPAND”"; 6x5's two-line order quoted as a whole or line by line): no order language
+    has quotes, and the order is then sealed, published and compared with the sealed
+    order (the same order again) as the engine reads it."""
     text = unicodedata.normalize("NFKC", INVISIBLE_RE.sub("", text)).translate(_WHITE_SPACE)
-    return "\n".join(
+    text = "\n".join(
         _END_PUNCT_RE.sub("", line) for line in without_notes(text).split("\n")
     ).strip()
+    whole = _unquoted(text)
+    lines = whole.split("\n") if whole is not None else [
+        line if (inner := _unquoted(line)) is None else inner for line in text.split("\n")
+    ]
+    # Punctuation inside the quotes ("“PLAY EXPAND.”") is at the line's end now.
+    return "\n".join(_END_PUNCT_RE.sub("", line).rstrip() for line in lines).strip()

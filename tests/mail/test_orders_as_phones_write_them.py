@@ -57,3 +57,33 @@ def test_an_order_above_a_default_phone_signature_is_the_order(table, smtpd) -> 
         row = send(smtpd, "ann@example.com", address, message(to=address, body=f"{order}\n\n{signature}\n"))
         assert (row.status, row.outcome) == ("processed", "order_accepted"), signature
         assert current_text(table.seats["ann"]) == order, signature
+
+
+# An order in quotes, as autocorrect writes a typed '"' (Word, Outlook, phones) or as a
+# player copies it: one pair of matching quotes around the whole order.
+QUOTED = ["“PLAY EXPAND”", '"PLAY EXPAND"', "‘PLAY EXPAND’", "'PLAY EXPAND'", "«PLAY EXPAND»", "„PLAY EXPAND“"]
+
+
+def test_an_order_in_quotes_is_the_order(table, smtpd) -> None:
+    """It was refused with "“PLAY is not an order of the play phase": the player had
+    written exactly a listed order, in quotes."""
+    address = table.address("ann")
+    for n, quoted in enumerate(QUOTED):
+        order = ("PLAY EXPAND", "PLAY EXPLORE")[n % 2]
+        raw = message(to=address, body=quoted.replace("PLAY EXPAND", order) + "\n")
+        row = send(smtpd, "ann@example.com", address, raw)
+        assert (row.status, row.outcome) == ("processed", "order_accepted"), (quoted, row.error)
+        assert current_text(table.seats["ann"]) == order, quoted
+    # The sealed order again in quotes is the same order: nothing new is stored.
+    row = send(smtpd, "ann@example.com", address, message(to=address, body="“PLAY EXPLORE.”\n"))
+    assert row.outcome == "order_accepted"
+    assert "nothing new was stored" in last_answer(), last_answer()
+    assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == len(QUOTED)
+
+
+def test_a_quote_inside_an_order_is_not_taken_away(table, smtpd) -> None:
+    address = table.address("ann")
+    for body in ('PLAY "EXPAND"', '"PLAY" "EXPAND"', "“PLAY EXPAND"):
+        row = send(smtpd, "ann@example.com", address, message(to=address, body=body + "\n"))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), body
+    assert current_text(table.seats["ann"]) is None
