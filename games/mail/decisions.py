@@ -26,6 +26,7 @@ from games.mail.heuristics import (
     _order_in_subject,
     _other_order_named,
     lead_in,
+    one_word_per_line,
     signed_off_head,
 )
 from games.mail.limits import max_bytes, max_parts
@@ -268,6 +269,26 @@ def _submit(
         try:
             sealed = _submit_text(seat, head, expected_prompt, arrived_at)
         except ApplicationError as head_exc:
+            spread = one_word_per_line(seat, text)
+            if spread is not None:
+                # "ALLOCATE" / "EXPLORE" / "EXPAND": the lines after the head are its
+                # words, not a sign-off; the head's own reason ("name 3 areas")
+                # contradicted what the player wrote. Never read as one line: the web
+                # and the API refuse the same text (nothing is guessed).
+                joined, reason = spread
+                lines = len(text.strip().split("\n"))
+                after = f": {_cut(joined, 200)}" if not reason else (
+                    f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"
+                )
+                return _refused(
+                    seat,
+                    OrderRefused(
+                        f"the words of your order are on {lines} lines, so nothing was "
+                        f"stored; write the order on one line{after}",
+                        code="order_refused",
+                    ),
+                    text,
+                )
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count.
             return _refused(seat, head_exc)

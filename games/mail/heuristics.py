@@ -94,6 +94,37 @@ def _is_signoff(text: str, seat: Any) -> bool:
     return lines[0].endswith(",") and first not in verbs
 
 
+def one_word_per_line(seat: Seat, text: str) -> tuple[str, str] | None:
+    """``(the words on one line, the rules' refusal of that line or "")`` when ``text`` is
+    an order written one word per line ("ALLOCATE" / "EXPLORE" / "EXPAND" on lines of
+    their own, no blank line): its first word starts one of the seat's legal orders, no
+    later line is a parting word. None otherwise. Reads only: an order's words are on
+    one line in every order language, so this is never taken as the order."""
+    from engine.base import IllegalOrder
+    from games.selectors import current_state, legal_orders
+    from games.services.game_options import ruleset_get
+
+    lines = text.strip().split("\n")
+    if len(lines) < 2 or any(len(line.split()) != 1 for line in lines):
+        return None
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    if lines[0].strip().upper() not in verbs:
+        return None
+    if any(_SIGNOFF_RE.match(line.strip()) for line in lines[1:]):
+        return None  # "PLAY" / "Thanks": a sign-off, not the order's words
+    state = current_state(game=seat.game)
+    if not state:
+        return None
+    joined = " ".join(line.strip() for line in lines)
+    try:
+        ruleset_get(seat.game.ruleset).parse_order(state, seat.name, joined)
+    except IllegalOrder as exc:
+        return joined, exc.reason
+    except Exception:  # noqa: BLE001 - an engine refusing oddly: no reading to offer
+        return None
+    return joined, ""
+
+
 def _typed_words(text: str) -> list[str]:
     """The words of ``text`` as typed, without the punctuation around them."""
     return [w for w in (w.strip(",.;:!?\"'()") for w in text.split()) if w]

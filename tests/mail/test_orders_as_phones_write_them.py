@@ -87,3 +87,47 @@ def test_a_quote_inside_an_order_is_not_taken_away(table, smtpd) -> None:
         row = send(smtpd, "ann@example.com", address, message(to=address, body=body + "\n"))
         assert (row.status, row.outcome) == ("rejected", "order_refused"), body
     assert current_text(table.seats["ann"]) is None
+
+
+def test_a_4x_dice_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line(smtpd) -> None:
+    """ALLOCATE / EXPLORE / EXPAND / EXTRACT on four lines was answered "you have 3 dice:
+    name 3 areas" (the first line read alone, the rest as a sign-off), contradicting what
+    the player wrote, and without the lines read. The order language has one line for
+    an allocation (tests/conformance: the engine refuses several): never guessed."""
+    from games.models import Prompt
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("4x-dice", ["orb", "ray"], options={"dice": 3})
+    assert Prompt.objects.get(game=game, number=1).phase == "allocate"
+    to = seat_reply_address(seat=seats["orb"])
+    body = "ALLOCATE\nEXPLORE\nEXPAND\nEXTRACT\n"
+    row = send(smtpd, "orb@example.com", to, message(to=to, sender="orb@example.com", body=body))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    answer = last_answer("orb@example.com")
+    assert "name 3 areas" not in answer, answer
+    assert "write the order on one line: ALLOCATE EXPLORE EXPAND EXTRACT" in answer, answer
+    assert "These 4 lines of your message were read as the order" in answer, answer
+    assert "  | ALLOCATE\n  | EXPLORE\n  | EXPAND\n  | EXTRACT\n" in answer, answer
+    assert current_text(seats["orb"]) is None
+    # Too few areas one per line: still told to write one line, and what is then wrong.
+    body = "ALLOCATE\nEXPLORE\nEXPAND\n"
+    row = send(smtpd, "orb@example.com", to, message(to=to, sender="orb@example.com", body=body))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    answer = last_answer("orb@example.com")
+    assert "write the order on one line" in answer and "ALLOCATE EXPLORE EXPAND" in answer, answer
+    assert "you have 3 dice: name 3 areas" in answer, answer
+    assert "These 3 lines of your message were read as the order" in answer, answer
+    # As the player then sends it: taken.
+    row = send(smtpd, "orb@example.com", to, message(
+        to=to, sender="orb@example.com", body="ALLOCATE EXPLORE EXPAND EXTRACT\n"
+    ))
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current_text(seats["orb"]) == "ALLOCATE EXPLORE EXPAND EXTRACT"
+
+
+def test_an_order_above_a_one_word_sign_off_is_still_the_order(table, smtpd) -> None:
+    address = table.address("ann")
+    row = send(smtpd, "ann@example.com", address, message(to=address, body="PLAY EXPLORE\nAnn\n"))
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current_text(table.seats["ann"]) == "PLAY EXPLORE"
