@@ -101,3 +101,39 @@ def email_legal_lines(ruleset: str, orders: list[str], view: dict[str, Any] | No
             f"or up to {ships} of these hits (one per ship) joined by ';', e.g. {example}",
         ]
     return legal_orders_lines(orders)
+
+
+def record_lines(
+    *,
+    head: tuple[int, str] | None,
+    receipts: list[tuple[int, str]] | None = None,
+    seed_commitment: str = "",
+) -> list[str]:
+    """The footer lines that anchor a game's record in the player's mailbox, outside the
+    server: the seed commitment (the start email), the seat's OWN receipts of the orders
+    just revealed (``(prompt number, commitment)``), the log's newest entry when the email
+    was written (``head``: ``(seq, hash)``, committed with the email), and how to check an
+    export against them (``python -m engine verify``). Empty when there is nothing."""
+    lines = []
+    if seed_commitment:
+        lines.append(f"Seed commitment (SHA-256): {seed_commitment}")
+    for number, commitment in receipts or []:
+        lines.append(f"Your order for prompt {number} was sealed as {commitment}")
+    if head is not None:
+        lines.append(f"Game log: entry {head[0]}, hash {head[1]}")
+    if not lines:
+        return []
+    check = "python -m engine verify EXPORT.json"
+    above = []
+    if head is not None:
+        check += f" --expect {head[0]}:HASH"
+        above.append("hash")
+    if receipts:
+        check += " --receipt RECEIPT"
+        above.append("receipt")
+    lines.append(
+        "Keep this email to check the game's record later: "
+        + check
+        + (f", with the {' and '.join(above)} above." if above else ".")
+    )
+    return lines

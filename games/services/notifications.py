@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from engine.base import events_for
 from fivex_site.links import public_url
-from games.email_text import email_legal_lines, view_as_text
+from games.email_text import email_legal_lines, record_lines, view_as_text
 from games.models import Game, Prompt, Seat
 from games.order_presentation import entered_order_text
 from games.presentation import (
@@ -30,6 +30,7 @@ from games.presentation import (
 from games.rules_text import FORCED_NOTES, PHASE_HINTS
 from games.selectors import current_state, engine_view
 from games.selectors_players import time_zone_of
+from games.services.audit import log_tail
 from games.services.outbox import (
     game_thread_id,
     outbox_enqueue,
@@ -167,14 +168,26 @@ def _title(game: Game) -> str:
     return game.title
 
 
-def notify_game_started(*, game: Game, state: dict, prompt: Prompt) -> None:
-    """Tell every seat the game started: its own view and what it must do now."""
+def _log_head(game: Game, head: tuple[int, str] | None) -> tuple[int, str] | None:
+    """``head`` (the log's newest entry, as the caller wrote it in this transaction), or
+    the log's tail read now."""
+    return head if head is not None else log_tail(game=game)
+
+
+def notify_game_started(
+    *, game: Game, state: dict, prompt: Prompt, head: tuple[int, str] | None = None
+) -> None:
+    """Tell every seat the game started: its own view and what it must do now; the
+    footer names the seed commitment (as the game page shows it) and the log's newest
+    entry (``head``, if the caller knows it: ``(seq, hash)``)."""
     batch: list[dict[str, Any]] = []
+    record = record_lines(head=_log_head(game, head), seed_commitment=game.seed_commitment)
     seating = ", ".join(s.name for s in Seat.objects.filter(game=game).order_by("position"))
     for seat in _recipients(game):
         context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
         context["events"] = []
         context["headline"] = "The game has started. Seating: " + seating
+        context["record"] = record
         _send_to_seat(
             game=game,
             seat=seat,
@@ -199,13 +212,21 @@ def notify_prompt_resolved(
     next_prompt: Prompt | None,
     seats: list[Seat] | None = None,
     entered: dict[str, tuple[str, str, str]] | None = None,
+    head: tuple[int, str] | None = None,
+    receipts: dict[str, str] | None = None,
 ) -> None:
     """Tell every seat what it may see of the resolution and what it must do next
     (queued in one batch and one sending task). ``seats``: ``seats_for_mail`` if the
     caller already read it in this transaction (spares a query). ``entered``: seat name
     -> (source, reason, text) of the orders of ``prompt`` the seats did not send
-    themselves (default or forced); each seat is told about its own."""
+    themselves (default or forced); each seat is told about its own. ``head``: the log's
+    newest entry ``(seq, hash)`` after the resolution's entries, written in this
+    transaction (read here if not given); ``receipts``: seat name -> the commitment of
+    its order of ``prompt``, just revealed. Each email's footer names the head and the
+    seat's OWN receipts, never another seat's."""
     entered = entered or {}
+    receipts = receipts or {}
+    head = _log_head(game, head)
     batch: list[dict[str, Any]] = []
     for seat in _recipients(game, seats):
         asked = (
@@ -220,9 +241,13 @@ def notify_prompt_resolved(
             continue  # resigned: told when the game ends, not of every move after
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         seen = events
+        own = [(prompt.number, receipts[seat.name])] if seat.name in receipts else []
         if not seat.email_every_prompt:  # what happened since this seat's last email
-            seen = [*_events_since_last_email(game=game, seat=seat, prompt=prompt), *events]
+            earlier, asked_in = _events_since_last_email(game=game, seat=seat, prompt=prompt)
+            seen = [*earlier, *events]
+            own = [*_receipts_of(seat=seat, game=game, numbers=asked_in), *own]
             context["events_heading"] = "What happened since your last email"
+        context["record"] = record_lines(head=head, receipts=own)
         context["events"] = [
             # the game's end names the final board's hexes (6x5): this state is that board
             event_text(ruleset=game.ruleset, text=e.get("text", ""),
@@ -288,25 +313,49 @@ def _entered_line(seat: Seat, order: tuple[str, str, str] | None, ruleset: str) 
     return entered_order_text(source=source, reason=reason, text=text, ruleset=ruleset)
 
 
-def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> list:
+def _events_since_last_email(*, game: Game, seat: Seat, prompt: Prompt) -> tuple[list, list[int]]:
     """For a seat emailed only when asked: the events of the prompts resolved before
     ``prompt`` since the seat's last email, i.e. since the latest earlier prompt that asked
     it (that prompt included: its own move; a prompt whose only legal order was entered
-    for it did not ask it). Empty when the seat was asked at ``prompt`` itself. At most
-    the last 100 prompts are looked at."""
+    for it did not ask it), and the numbers of those prompts the seat had an order in
+    (its receipts not emailed yet). Empty when the seat was asked at ``prompt`` itself.
+    At most the last 100 prompts are looked at."""
     if seat.name in (prompt.pending or []) and seat.name not in (prompt.forced or []):
-        return []
+        return [], []
     earlier = list(
         Prompt.objects.filter(game=game, number__lt=prompt.number, status=Prompt.Status.RESOLVED)
         .order_by("-number")
-        .values_list("pending", "forced", "events")[:100]
+        .values_list("number", "pending", "forced", "events")[:100]
     )
     out: list = []
-    for pending, forced, events in earlier:  # newest first
+    numbers: list[int] = []
+    for number, pending, forced, events in earlier:  # newest first
         out[:0] = list(events or [])
+        if seat.name in (pending or []):
+            numbers.insert(0, number)
         if seat.name in (pending or []) and seat.name not in (forced or []):
             break
-    return out
+    return out, numbers
+
+
+def _receipts_of(*, seat: Seat, game: Game, numbers: list[int]) -> list[tuple[int, str]]:
+    """The seat's own receipts (commitments of its current orders) of the resolved
+    prompts ``numbers``, by prompt number: revealed already, never another seat's."""
+    if not numbers:
+        return []
+    from games.models import SealedOrder
+
+    return list(
+        SealedOrder.objects.filter(
+            prompt__game=game,
+            prompt__number__in=numbers,
+            prompt__status=Prompt.Status.RESOLVED,
+            seat_name=seat.name,
+            is_current=True,
+        )
+        .order_by("prompt__number")
+        .values_list("prompt__number", "commitment")
+    )
 
 
 def notify_reminder(
@@ -358,12 +407,13 @@ def notify_reminder(
 
 def _notice(
     *, game: Game, seat: Seat, subject: str, text: str | Callable[[], str], key: str, reply: bool,
-    state: dict | None = None,
+    state: dict | None = None, record: list[str] | None = None,
 ) -> None:
     """One short notice (games/email/notice.txt) to a seat's player; ``reply``: with the
     seat's reply address. ``text`` may be a function, called in the reader's time zone
     (for a text that names a moment: ``local_time``). ``state``: the game's last state,
-    shown as the seat sees it (a game that is over: every hand face up)."""
+    shown as the seat sees it (a game that is over: every hand face up). ``record``: the
+    footer lines (``record_lines``)."""
     view_text = ""
     if state:
         view = engine_view(game=game, state=state, seat_name=seat.name)
@@ -373,7 +423,8 @@ def _notice(
             text = text()
         body = render_to_string(
             "games/email/notice.txt",
-            {"game": game, "seat": seat, "text": text, "url": game_url(game), "view_text": view_text},
+            {"game": game, "seat": seat, "text": text, "url": game_url(game), "view_text": view_text,
+             "record": record or []},
         )
     outbox_enqueue(
         to=seat.user.email,
@@ -396,14 +447,17 @@ def notify_game_notice(
     key: str,
     exclude: list[int] | None = None,
     final_table: bool = False,
+    head: tuple[int, str] | None = None,
 ) -> None:
     """A short notice to every seat (paused, resumed, deadline moved, game ended, a seat
     handed over), but the seats whose ids are in ``exclude``. ``final_table``: with the
     table as the game ended (a walkover, the organizer's end), every hand face up, as the
-    end of a game played out shows it."""
+    end of a game played out shows it. ``head``: the log entry that ended the game
+    ``(seq, hash)``, named in the footer (the final head of the log)."""
     state = current_state(game=game) if final_table else None
+    record = record_lines(head=head)
     for seat in _recipients(game):
         if exclude and seat.pk in exclude:
             continue
         _notice(game=game, seat=seat, subject=subject, text=text, key=f"{key}:{seat.pk}",
-                reply=True, state=state)  # fmt: skip
+                reply=True, state=state, record=record)  # fmt: skip

@@ -411,7 +411,7 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         payload: dict[str, Any] = {"reason": game.end_reason, **acting(game=game, by=by)}
         if was_started:
             payload.update(end_reveal(game=game))
-        log_append(game=game, kind="game_ended", payload=payload)
+        ended = log_append(game=game, kind="game_ended", payload=payload)
         seat_offers_close(game=game, why="the game was ended")
         enqueue_game_over_tasks()
         notify_game_notice(
@@ -421,5 +421,6 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
             + (f": {game.end_reason}" if game.end_reason else "."),
             key=f"ended:{game.pk}",
             final_table=was_started,  # the table as it ended, every hand face up
+            head=(ended.seq, ended.hash),  # the log's final entry
         )
     return game

@@ -66,7 +66,8 @@ def prompt_open(
     enter the only legal order of each seat that has no choice (``Prompt.forced``), and
     schedule resolution if nothing is missing. The caller holds the game lock.
     ``seats``: the game's seats that are not replaced (in seating order), if the caller
-    already read them in this transaction; spares a query."""
+    already read them in this transaction; spares a query. The prompt's ``log_head`` is
+    the log's tail ``(seq, hash)`` after the orders entered here, None if none was."""
     from games.services.deadlines import deadline_for
     from games.services.game_options import ruleset_get
     from games.services.orders import order_fill_default, order_fill_forced, prompt_check_ready
@@ -105,13 +106,18 @@ def prompt_open(
         )
     )
     insert_instance(StateSnapshot(game=game, prompt_number=number, state=state))
+    prompt.log_head = None  # type: ignore[attr-defined]
     for seat in resigned:
-        order_fill_default(game=game, prompt=prompt, seat=seat, reason="resigned", state=state)
+        order = order_fill_default(
+            game=game, prompt=prompt, seat=seat, reason="resigned", state=state
+        )
+        prompt.log_head = order.log_tail  # type: ignore[attr-defined]
     for seat in seats:
         if seat.name in forced:
-            order_fill_forced(
+            order = order_fill_forced(
                 game=game, prompt=prompt, seat=seat, text=forced[seat.name], state=state
             )
+            prompt.log_head = order.log_tail  # type: ignore[attr-defined]
     # A prompt created in this transaction has no orders but the ones just entered.
     have = {seat.name for seat in resigned} | set(forced)
     prompt_check_ready(game=game, prompt=prompt, have=have)
@@ -335,7 +341,7 @@ def prompt_resolve(
         next_prompt = None
         if rules.is_over(new_state):
             resolved = {"prompt": prompt.number, "events": public, "next": None}
-            _finish_locked(
+            logged = _finish_locked(
                 game=game,
                 state=new_state,
                 after=prompt.number,
@@ -355,7 +361,7 @@ def prompt_resolve(
                     "deadline": _iso(deadline_for(game=game, start=now)),
                 },
             }
-            log_append_many(
+            logged = log_append_many(
                 game=game,
                 entries=[("orders_revealed", revealed), ("prompt_resolved", resolved)],
                 tail=tail,
@@ -363,6 +369,9 @@ def prompt_resolve(
             next_prompt = prompt_open(
                 game=game, state=new_state, number=prompt.number + 1, now=now, seats=seats
             )
+        # The emails name the log's newest entry, written in this transaction: the
+        # resolution's last, or the next prompt's last entered order.
+        head = getattr(next_prompt, "log_head", None) or (logged[-1].seq, logged[-1].hash)
         notify_prompt_resolved(
             game=game,
             prompt=prompt,
@@ -375,6 +384,9 @@ def prompt_resolve(
                 for name in prompt.pending
                 if orders[name].source in ("default", "forced")
             },
+            head=head,
+            # each seat's own order of this prompt, revealed now: its receipt
+            receipts={name: orders[name].commitment for name in prompt.pending},
         )
     # What an operator looks for: a prompt the deadline closed, and whose orders it made
     # (the seats' names are public; their orders are not logged).
@@ -426,10 +438,10 @@ def _finish_locked(
     now: datetime,
     logged_first: list[tuple[str, dict[str, Any]]],
     tail: tuple[int, str] | None | bool,
-) -> None:
+) -> list[LogEntry]:
     """The game is over: store the final state and ranking, reveal the seed. The log
     gets ``logged_first`` (the resolution's entries), then ``game_finished``, in one
-    INSERT; ``tail`` as in ``log_append_many``."""
+    INSERT; ``tail`` as in ``log_append_many``. Returns the entries logged."""
     from games.services.game_options import ruleset_get
 
     rules = ruleset_get(game.ruleset)
@@ -443,7 +455,7 @@ def _finish_locked(
 
     seat_offers_close(game=game, why="the game is over")
     enqueue_game_over_tasks()
-    log_append_many(
+    return log_append_many(
         game=game,
         entries=[
             *logged_first,

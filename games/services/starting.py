@@ -50,7 +50,7 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.save()
-    log_append(
+    started = log_append(
         game=game,
         kind="game_started",
         payload={
@@ -67,5 +67,8 @@ def _start_locked(*, game: Game, fixed_order: list[str] | None) -> None:
         },
     )
     prompt = prompt_open(game=game, state=state, number=1, now=now)
-    notify_game_started(game=game, state=state, prompt=prompt)
+    # The emails name the log's newest entry: game_started, or an order entered for a
+    # seat at the first prompt.
+    head = getattr(prompt, "log_head", None) or (started.seq, started.hash)
+    notify_game_started(game=game, state=state, prompt=prompt, head=head)
 

@@ -26,7 +26,7 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
     game.ranking = [[winner.name], resigned]
     game.end_reason = f"every player but {winner.name} resigned; {winner.name} wins"
     game.save(update_fields=["status", "finished_at", "ranking", "end_reason"])
-    log_append(
+    ended = log_append(
         game=game,
         kind="game_walkover",
         payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
@@ -49,5 +49,6 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
         ),
         key=f"walkover:{game.pk}",
         final_table=True,  # the table as it ended, every hand face up
+        head=(ended.seq, ended.hash),  # the log's final entry
     )
 
