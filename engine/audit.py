@@ -23,7 +23,9 @@ The exact formulas, so anyone can re-check a game without our code:
   ``seed_salt``, ``setup`` and ``setup_salt``; so does ``game_walkover``, which ends a
   game when every seat but one has resigned (``winner``; ``ranking``: the winner, then
   the resigned seats sorted, tied). (Logs written before the commitment
-  existed carry ``setup`` in ``game_started``; they are still accepted.)
+  existed carry ``setup`` in ``game_started``; they are still accepted.) A log has at
+  most one ending entry, and nothing follows it: the server writes no entry once a game
+  is over.
 - seating: the seat names in the order they joined, shuffled unless the organizer fixed
   the seating (``game_started.payload.seating_fixed``), by ``game_started.payload.
   seating_rule``: 2 is ``engine.rng.shuffled(s, names)`` with ``s`` the first 8 bytes
@@ -189,6 +191,24 @@ def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[s
     return problems, steps
 
 
+def _ending(entries: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
+    """The entry that ended the game (None: it never ended) and the problems of the
+    entries after it. The server writes nothing once a game is over (offers still open
+    close unlogged), so the ending entry must be the last: a second ``game_finished``
+    appended after it would otherwise name another winner at the end of the file."""
+    ended: dict[str, Any] | None = None
+    problems: list[str] = []
+    for entry in entries:
+        kind = entry.get("kind")
+        if ended is None:
+            if kind in ENDING_KINDS:
+                ended = entry
+            continue
+        what = f"a second {kind}" if kind in ENDING_KINDS else str(kind)
+        problems.append(f"entry {entry.get('seq')}: {what} after the game ended at entry {ended.get('seq')}")
+    return ended, problems
+
+
 def _revealed_setup(
     game: dict[str, Any], started: dict[str, Any], ended: dict[str, Any] | None
 ) -> tuple[dict[str, Any] | None, list[str]]:
@@ -248,6 +268,8 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     problems = check_chain(entries)
     order_problems, steps = _check_orders(entries)
     problems += order_problems
+    ended, after_end = _ending(entries)
+    problems += after_end
 
     started = next((e for e in entries if e.get("kind") == "game_started"), None)
     if started is None:
@@ -258,7 +280,6 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
         return problems
     setup = started.get("payload") or {}
     seed = game.get("seed")
-    ended = next((e for e in entries if e.get("kind") in ENDING_KINDS), None)
     if ended is not None:
         revealed = (ended.get("payload") or {}).get("seed")
         if seed is None:

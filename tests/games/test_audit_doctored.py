@@ -1,0 +1,162 @@
+"""Doctored exports and database logs (an audit got these past both verifiers): real
+games are played through the services, exported, then edited as a forger would - most
+edits re-hash every entry with the public formula, so only the log's own consistency,
+or a hash or receipt saved outside it, can tell."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from engine.audit import GENESIS, entry_hash, verify_export
+from games.models import Game, LogEntry
+from games.selectors_log import game_export
+from games.services.audit import log_append
+from games.services.games import game_create, game_join, seat_resign
+from games.services.organizer import game_end
+from tests.conftest import ROOT
+from tests.games.core_support import eager_celery, make_users, play_defaults, start_fixed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+NAMES = ["ann", "bob", "cat"]
+_EXPORTS: dict[str, str] = {}  # built once per test run: plain JSON, no database rows
+
+
+def _finished_game() -> Game:
+    game, _seats = start_fixed(NAMES)
+    assert play_defaults(game)
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def _ended_game() -> Game:
+    game, _seats = start_fixed(NAMES)
+    play_defaults(game, prompts=2)
+    game_end(game=game, by=game.organizer, reason="players vanished")
+    game.refresh_from_db()
+    return game
+
+
+def _walkover_game() -> Game:
+    org, ann, bob = make_users(["org", "ann", "bob"])
+    game = game_create(organizer=org, ruleset="6x5", options={}, seats_count=2, name="Duel")
+    game_join(game=game, user=ann)
+    game_join(game=game, user=bob)
+    play_defaults(game, prompts=2)
+    seat_resign(seat=game.seats.get(user=ann))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+GAMES = {"finished": _finished_game, "ended": _ended_game, "walkover": _walkover_game}
+
+
+def exported(which: str) -> dict:
+    """A fresh copy of the real export of a ``which`` game (played once per run)."""
+    if which not in _EXPORTS:
+        _EXPORTS[which] = json.dumps(game_export(game=GAMES[which]()))
+    return json.loads(_EXPORTS[which])
+
+
+def rehash(export: dict) -> dict:
+    """Every entry's prev_hash and hash recomputed: the forger's last move."""
+    prev = GENESIS
+    for entry in export["entries"]:
+        entry["prev_hash"] = prev
+        entry["hash"] = entry_hash(
+            prev_hash=prev, seq=entry["seq"], kind=entry["kind"],
+            payload=entry["payload"], created_at=entry["created_at"],
+        )  # fmt: skip
+        prev = entry["hash"]
+    return export
+
+
+def append(export: dict, kind: str, payload: dict) -> dict:
+    last = export["entries"][-1]
+    export["entries"].append(
+        {"seq": last["seq"] + 1, "kind": kind, "payload": payload, "created_at": last["created_at"]}
+    )
+    return rehash(export)
+
+
+def cli(tmp_path, export: dict | str, *args: str) -> tuple[int, str]:
+    """``python -m engine verify`` on the export (a dict, or the file's raw text)."""
+    path = tmp_path / "export.json"
+    path.write_text(export if isinstance(export, str) else json.dumps(export), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(path), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.returncode, run.stdout
+
+
+def verify_game(game: Game) -> tuple[bool, str]:
+    out = StringIO()
+    try:
+        call_command("verify_game", str(game.pk), stdout=out)
+    except CommandError as exc:
+        return False, out.getvalue() + str(exc)
+    return True, out.getvalue()
+
+
+@pytest.mark.parametrize("which", sorted(GAMES))
+def test_real_exports_verify(tmp_path, which) -> None:
+    export = exported(which)
+    assert verify_export(export) == []
+    code, out = cli(tmp_path, export)
+    assert code == 0 and out.startswith("OK"), out
+
+
+# ---------------------------------------------------------------- H1: after the end
+
+
+@pytest.mark.parametrize("which", sorted(GAMES))
+def test_a_second_ending_after_the_end_is_refused(tmp_path, which) -> None:
+    export = exported(which)
+    ending = copy.deepcopy(export["entries"][-1])
+    end_seq = ending["seq"]
+    if ending["payload"].get("ranking"):
+        ending["payload"]["ranking"] = list(reversed(ending["payload"]["ranking"]))
+    append(export, ending["kind"], ending["payload"])
+    said = f"entry {end_seq + 1}: a second {ending['kind']} after the game ended at entry {end_seq}"
+    assert said in verify_export(export)
+    code, out = cli(tmp_path, export)
+    assert code == 1 and said in out, out
+
+
+def test_an_annulment_after_the_finish_is_refused() -> None:
+    export = exported("finished")
+    end_seq = export["entries"][-1]["seq"]
+    append(export, "game_ended", {"reason": "result annulled"})
+    assert f"entry {end_seq + 1}: a second game_ended after the game ended at entry {end_seq}" in (
+        verify_export(export)
+    )
+
+
+def test_any_entry_after_the_end_is_refused() -> None:
+    export = exported("ended")
+    end_seq = export["entries"][-1]["seq"]
+    append(export, "deadline_extended", {"prompt": 3, "hours": 2})
+    assert f"entry {end_seq + 1}: deadline_extended after the game ended at entry {end_seq}" in (
+        verify_export(export)
+    )
+
+
+def test_verify_game_refuses_a_second_game_finished_appended_in_the_database() -> None:
+    game = _finished_game()
+    assert verify_game(game)[0]
+    ranking = list(reversed(game.ranking))
+    log_append(game=game, kind="game_finished", payload={"ranking": ranking})
+    ok, out = verify_game(game)
+    last = LogEntry.objects.filter(game=game).order_by("-seq")[0].seq
+    assert not ok
+    assert f"entry {last}: a second game_finished after the game ended at entry {last - 1}" in out
