@@ -243,11 +243,43 @@ def _revealed_setup(
     return setup, problems
 
 
-def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
+def _status_problems(game: dict[str, Any], ended: dict[str, Any] | None, *, running: bool) -> list[str]:
+    """The game's ``status`` and ``ranking`` against the entry that ended it. An export
+    is made once the game is over, so its log ends with an ending entry (a log cut off
+    mid-game, its header left "finished", replayed as a shorter game); ``running``: the
+    server checks a game going on, whose log has none yet."""
+    status = game.get("status")
+    if running:
+        if ended is not None:
+            return [f"entry {ended.get('seq')}: {ended.get('kind')} ended the game, but its status is {status!r}"]
+        if game.get("ranking") is not None:
+            return [f"the game is {status}, but has a ranking"]
+        return []
+    if ended is None:
+        return [
+            "the log does not end the game: no game_finished, game_ended or game_walkover entry "
+            f"(the game's status is {status!r}; a game's log is exported once it is over: cut off?)"
+        ]
+    kind, where = ended.get("kind"), f"entry {ended.get('seq')} ({ended.get('kind')})"
+    problems = []
+    says = "abandoned" if kind == "game_ended" else "finished"
+    if status != says:
+        problems.append(f"the game's status is {status!r}, but {where} says {says!r}")
+    if kind == "game_ended":
+        if game.get("ranking") is not None:
+            problems.append(f"the game has a ranking, but {where} ended it early, without one")
+    elif game.get("ranking") != (ended.get("payload") or {}).get("ranking"):
+        problems.append(f"the game's ranking differs from the one {where} gives")
+    return problems
+
+
+def verify_export(export: Any, *, final_state: Any = None, running: bool = False) -> list[str]:
     """Every problem found in an exported game log (empty list: all good).
 
     ``final_state`` overrides the export's ``final_state`` (the server passes its
-    latest snapshot)."""
+    latest snapshot). ``running``: the game is going on (``verify_game`` on the
+    server's records), so its log has no ending entry yet; an export is of a game that
+    is over, and must end with one."""
     from engine import get
     from engine.base import EngineError, StepRejected, dumps, events_for
 
@@ -270,6 +302,7 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     problems += order_problems
     ended, after_end = _ending(entries)
     problems += after_end
+    problems += _status_problems(game, ended, running=running)
 
     started = next((e for e in entries if e.get("kind") == "game_started"), None)
     if started is None:
@@ -361,6 +394,10 @@ def verify_export(export: Any, *, final_state: Any = None) -> list[str]:
     ranking = game.get("ranking")
     if ruleset.is_over(state) and ranking is not None and ranking != ruleset.ranking(state):
         problems.append("replay: the stored ranking differs from the replayed ranking")
+    if ruleset.is_over(state) and ended is not None and ended.get("kind") != "game_finished":
+        problems.append(
+            f"entry {ended.get('seq')}: {ended.get('kind')}, but the replay is over: the game finished"
+        )
     if ended is not None and ended.get("kind") == "game_walkover":
         problems += _walkover_problems(entries, ended, players, ranking)
     if ended is not None and ended.get("kind") == "game_finished":

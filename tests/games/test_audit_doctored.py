@@ -160,3 +160,107 @@ def test_verify_game_refuses_a_second_game_finished_appended_in_the_database() -
     last = LogEntry.objects.filter(game=game).order_by("-seq")[0].seq
     assert not ok
     assert f"entry {last}: a second game_finished after the game ended at entry {last - 1}" in out
+
+
+# ---------------------------------------------------------------- H2: a cut-off log
+
+
+def _replayed_final_state(export: dict) -> dict:
+    """What ``final_state`` must be for the export's entries (the forger recomputes it:
+    no hash covers it)."""
+    import engine
+
+    started = next(e for e in export["entries"] if e["kind"] == "game_started")["payload"]
+    rules = engine.get(started["ruleset"])
+    state = rules.new_game(
+        players=list(started["seating"]), options=started["options"],
+        seed=export["game"]["seed"], setup=export["game"]["setup"] or {},
+    )  # fmt: skip
+    for entry in export["entries"]:
+        if entry["kind"] == "orders_revealed":
+            step = {seat: order["text"] for seat, order in entry["payload"]["orders"].items()}
+            state, _events = rules.submit_step(state, step)
+    return state
+
+
+NO_END = "the log does not end the game: no game_finished, game_ended or game_walkover entry"
+
+
+@pytest.mark.parametrize("which", sorted(GAMES))
+def test_a_log_cut_after_the_third_prompt_is_refused(tmp_path, which) -> None:
+    export = exported(which)
+    cut = [i for i, e in enumerate(export["entries"]) if e["kind"] == "prompt_resolved"][1]
+    export["entries"] = export["entries"][: cut + 1]
+    export["final_state"] = _replayed_final_state(export)
+    assert NO_END in " ".join(verify_export(export))
+    code, out = cli(tmp_path, export)
+    assert code == 1 and NO_END in out, out
+
+
+def test_a_log_without_its_game_finished_is_refused() -> None:
+    export = exported("finished")
+    export["entries"] = export["entries"][:-1]
+    problems = verify_export(rehash(export))
+    assert any(NO_END in p for p in problems), problems
+
+
+def test_the_header_status_and_ranking_must_be_the_ending_entrys() -> None:
+    finished, ended, walkover = exported("finished"), exported("ended"), exported("walkover")
+    end_seq = finished["entries"][-1]["seq"]
+    finished["game"]["status"] = "active"
+    assert (
+        f"the game's status is 'active', but entry {end_seq} (game_finished) says 'finished'"
+        in verify_export(finished)
+    )
+    finished = exported("finished")
+    finished["game"]["ranking"] = [["cat"], ["bob"], ["ann"]]  # not the ranking it finished with
+    assert f"the game's ranking differs from the one entry {end_seq} (game_finished) gives" in (
+        verify_export(finished)
+    )
+    finished["game"]["ranking"] = None
+    assert f"the game's ranking differs from the one entry {end_seq} (game_finished) gives" in (
+        verify_export(finished)
+    )
+    end_seq = ended["entries"][-1]["seq"]
+    ended["game"].update(status="finished", ranking=[["ann"], ["bob", "cat"]])
+    problems = verify_export(ended)
+    assert f"the game's status is 'finished', but entry {end_seq} (game_ended) says 'abandoned'" in problems
+    assert f"the game has a ranking, but entry {end_seq} (game_ended) ended it early, without one" in (
+        problems
+    )
+    end_seq = walkover["entries"][-1]["seq"]
+    walkover["game"]["ranking"] = list(reversed(walkover["game"]["ranking"]))
+    assert f"the game's ranking differs from the one entry {end_seq} (game_walkover) gives" in (
+        verify_export(walkover)
+    )
+
+
+def test_a_finished_game_ended_early_instead_is_refused() -> None:
+    """The replay is over: the game finished, it was not ended by its organizer."""
+    export = exported("finished")
+    ending = export["entries"][-1]
+    ending["kind"] = "game_ended"
+    ending["payload"].pop("ranking")
+    export["game"].update(status="abandoned", ranking=None)
+    problems = verify_export(rehash(export))
+    assert f"entry {ending['seq']}: game_ended, but the replay is over: the game finished" in problems
+
+
+def test_verify_game_requires_the_ending_entry_of_a_game_that_is_over() -> None:
+    game = _finished_game()
+    LogEntry.objects.filter(game=game, kind="game_finished").delete()
+    ok, out = verify_game(game)
+    assert not ok and NO_END in out, out
+
+
+def test_verify_game_refuses_an_ending_entry_in_a_game_going_on() -> None:
+    from games.services.audit import end_reveal
+
+    game, _seats = start_fixed(NAMES)
+    play_defaults(game, prompts=1)
+    assert verify_game(game)[0]
+    log_append(game=game, kind="game_ended", payload={"reason": "", **end_reveal(game=game)})
+    ok, out = verify_game(game)
+    last = LogEntry.objects.filter(game=game).order_by("-seq")[0].seq
+    assert not ok
+    assert f"entry {last}: game_ended ended the game, but its status is 'active'" in out, out

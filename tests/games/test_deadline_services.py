@@ -467,4 +467,4 @@ def test_a_default_order_costs_its_two_writes_and_nothing_more() -> None:
     assert per_seat == writes, counts
     for game in games:
         export = game_export_unchecked(game=game)
-        assert verify_export(export, final_state=current_state(game=game)) == []
+        assert verify_export(export, final_state=current_state(game=game), running=True) == []
