@@ -36,7 +36,8 @@ An export (``games.selectors_log.game_export``) is
 ``{"format": "fivex-game-log/1", "game": {...}, "entries": [...], "final_state": {...}}``;
 :func:`verify_export` checks every hash link, every commitment against the revealed
 text and salt, the seed, the set-up and the seating, then replays the game with the engine and
-compares the final state with the exported one.
+compares the final state with the exported one. The ``game`` record is covered by no hash:
+each of its fields the log holds (``HEADER_FIELDS``, the seed and salts) must be the log's.
 """
 
 from __future__ import annotations
@@ -243,6 +244,55 @@ def _revealed_setup(
     return setup, problems
 
 
+#: The fields of an export's ``game`` record the log vouches for (the others: ``id`` and
+#: ``public_id`` are the site's, in no entry; ``seed``, ``seed_salt``, ``setup`` and
+#: ``setup_salt`` are checked against their commitments and the ending entry).
+HEADER_FIELDS = ("name", "ruleset", "engine_version", "options", "players", "status", "ranking", "seed_commitment")
+
+
+def _header_problems(
+    export: dict[str, Any], entries: list[dict[str, Any]], started: dict[str, Any] | None,
+    ended: dict[str, Any] | None,
+) -> list[str]:  # fmt: skip
+    """The export's ``format`` and ``game`` record against the log. No hash covers the
+    record: a page or a reader showing its name, players or ranking must be able to
+    trust them, so each must be the log's (status and ranking: ``_status_problems``)."""
+    problems = []
+    if "format" not in export:
+        problems.append(f"the export names no format ({EXPORT_FORMAT})")
+    game = export.get("game")
+    if game is None:
+        return [*problems, 'the export has no game record (its "game" object)']
+    missing = [field for field in HEADER_FIELDS if field not in game]
+    if missing:
+        problems.append(f"the game record has no {', '.join(missing)}")
+    created = next((e for e in entries if e.get("kind") == "game_created"), {})
+    created_payload, where = created.get("payload") or {}, f"entry {created.get('seq')} (game_created)"
+    if "name" in game and "name" in created_payload and game["name"] != created_payload["name"]:
+        problems.append(f"the game's name is not the one {where} gives")
+    if started is None:
+        if game.get("players"):
+            problems.append("the game has players, but it never started (no game_started entry)")
+        if "ruleset" in game and "ruleset" in created_payload and game["ruleset"] != created_payload["ruleset"]:
+            problems.append(f"the game's ruleset is not the one {where} gives")
+        return problems
+    payload, where = started.get("payload") or {}, f"entry {started.get('seq')} (game_started)"
+    if "players" in game and game["players"] != payload.get("seating"):
+        problems.append(f"the game's players are not the seating of {where}")
+    for field in ("ruleset", "engine_version", "seed_commitment"):
+        if field in game and field in payload and game[field] != payload[field]:
+            problems.append(f"the game's {field} is not the one {where} gives")
+    if "options" in game and "options" in payload and game["options"] != payload["options"]:
+        problems.append(f"the game's options are not the ones {where} gives")
+    ended = ended or {}
+    revealed = ended.get("payload") or {}
+    if game.get("seed_salt") is not None and revealed.get("seed_salt") not in (None, game["seed_salt"]):
+        problems.append(
+            f"the game's seed_salt differs from the one entry {ended.get('seq')} ({ended.get('kind')}) reveals"
+        )
+    return problems
+
+
 def _status_problems(game: dict[str, Any], ended: dict[str, Any] | None, *, running: bool) -> list[str]:
     """The game's ``status`` and ``ranking`` against the entry that ended it. An export
     is made once the game is over, so its log ends with an ending entry (a log cut off
@@ -285,7 +335,7 @@ def verify_export(export: Any, *, final_state: Any = None, running: bool = False
 
     if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
         return ["not a game export: no entries list"]
-    if export.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+    if "format" in export and export["format"] != EXPORT_FORMAT:
         return [f"not a {EXPORT_FORMAT} export (format {export.get('format')!r})"]
     game = export.get("game")
     game = {} if game is None else game
@@ -302,9 +352,10 @@ def verify_export(export: Any, *, final_state: Any = None, running: bool = False
     problems += order_problems
     ended, after_end = _ending(entries)
     problems += after_end
+    started = next((e for e in entries if e.get("kind") == "game_started"), None)
+    problems += _header_problems(export, entries, started, ended)
     problems += _status_problems(game, ended, running=running)
 
-    started = next((e for e in entries if e.get("kind") == "game_started"), None)
     if started is None:
         # A game ended before it started has nothing to replay; orders without a start
         # are a problem.

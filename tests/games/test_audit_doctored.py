@@ -264,3 +264,60 @@ def test_verify_game_refuses_an_ending_entry_in_a_game_going_on() -> None:
     last = LogEntry.objects.filter(game=game).order_by("-seq")[0].seq
     assert not ok
     assert f"entry {last}: game_ended ended the game, but its status is 'active'" in out, out
+
+
+# ---------------------------------------------------------------- M1: the header
+
+
+HEADER_EDITS = [
+    ("name", "Forged", "the game's name is not the one entry 1 (game_created) gives"),
+    ("players", ["cat", "bob", "ann"], "the game's players are not the seating of entry {started} (game_started)"),
+    ("ruleset", "6x5", "the game's ruleset is not the one entry {started} (game_started) gives"),
+    ("options", {"leaders": False}, "the game's options are not the ones entry {started} (game_started) gives"),
+    ("engine_version", "0", "the game's engine_version is not the one entry {started} (game_started) gives"),
+    ("seed_commitment", "0" * 64, "the game's seed_commitment is not the one entry {started} (game_started) gives"),
+    ("seed_salt", "0" * 32, "the game's seed_salt differs from the one entry {ended} ({kind}) reveals"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "value", "said"), HEADER_EDITS)
+@pytest.mark.parametrize("which", ["finished", "ended"])
+def test_every_header_field_is_checked_against_the_log(tmp_path, which, field, value, said) -> None:
+    export = exported(which)
+    started = next(e for e in export["entries"] if e["kind"] == "game_started")
+    said = said.format(started=started["seq"], ended=export["entries"][-1]["seq"], kind=export["entries"][-1]["kind"])
+    assert export["game"][field] != value
+    export["game"][field] = value
+    assert said in verify_export(export)
+    code, out = cli(tmp_path, export)
+    assert code == 1 and said in out, out
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda export: export.pop("game"), "the export has no game record (its \"game\" object)"),
+        (lambda export: export.update(game=None), "the export has no game record (its \"game\" object)"),
+        (lambda export: export.pop("format"), "the export names no format (fivex-game-log/1)"),
+        (lambda export: export["game"].pop("players"), "the game record has no players"),
+        (lambda export: export["game"].pop("ranking"), "the game record has no ranking"),
+    ],
+)
+def test_a_header_or_format_left_out_is_a_problem(tmp_path, edit, said) -> None:
+    export = exported("finished")
+    edit(export)
+    code, out = cli(tmp_path, export)
+    assert code == 1 and said in out, out
+
+
+def test_verify_game_checks_the_game_row_against_the_log() -> None:
+    game = _ended_game()
+    assert verify_game(game)[0]
+    Game.objects.filter(pk=game.pk).update(ranking=[["ann"], ["bob", "cat"]])
+    ok, out = verify_game(game)
+    end_seq = LogEntry.objects.get(game=game, kind="game_ended").seq
+    assert not ok
+    assert f"the game has a ranking, but entry {end_seq} (game_ended) ended it early, without one" in out
+    Game.objects.filter(pk=game.pk).update(ranking=None, name="Renamed")
+    ok, out = verify_game(game)
+    assert not ok and "the game's name is not the one entry 1 (game_created) gives" in out, out
