@@ -139,7 +139,9 @@ def check_chain(entries: list[dict[str, Any]]) -> list[str]:
             created_at=str(entry.get("created_at", "")),
         )
         if computed != entry.get("hash"):
-            problems.append(f"entry {seq}: hash mismatch (payload edited?)")
+            problems.append(
+                f"entry {seq}: does not match its hash (its seq, kind, payload or created_at was edited)"
+            )
         prev_hash = str(entry.get("hash", ""))
         expected_seq = seq + 1
     return problems
@@ -489,12 +491,57 @@ def _walkover_problems(
     return problems
 
 
+#: How deep an export's JSON may nest (a real one: 7 levels); deeper is refused before
+#: anything recurses into it (the hashing, the replay).
+MAX_DEPTH = 64
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            # Python keeps the last value, a reader or another parser may see the first.
+            raise ValueError(f"the key {json.dumps(key, ensure_ascii=False)} is given twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _too_deep(obj: Any) -> bool:
+    """Whether ``obj``'s arrays and objects nest deeper than ``MAX_DEPTH`` (no recursion)."""
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def load_export(path: str) -> Any:
+    """The export read from ``path`` as strict JSON: a key given twice in an object,
+    NaN or Infinity, or nesting deeper than ``MAX_DEPTH`` raise ValueError (so do
+    malformed JSON and text that is not UTF-8); OSError when the file cannot be read."""
+    too_deep = f"nested too deeply (over {MAX_DEPTH} levels of arrays and objects)"
+    with open(path, encoding="utf-8") as fh:
+        try:
+            export = json.load(fh, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        except RecursionError:  # the decoder's limit, about 1,000 levels
+            raise ValueError(too_deep) from None
+    if isinstance(export, dict | list) and _too_deep(export):
+        raise ValueError(too_deep)
+    return export
+
+
 def verify_export_file(path: str) -> int:
     """``python -m engine verify EXPORT.json``: print the verdict; exit 0 (all good),
-    1 (problems found) or 2 (file unreadable)."""
+    1 (problems found) or 2 (file unreadable: not strict JSON, see ``load_export``)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            export = json.load(fh)
+        export = load_export(path)
     except (OSError, ValueError) as exc:
         sys.stdout.write(f"cannot read {path}: {exc}\n")
         return EXIT_UNREADABLE

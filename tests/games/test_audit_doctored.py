@@ -321,3 +321,45 @@ def test_verify_game_checks_the_game_row_against_the_log() -> None:
     Game.objects.filter(pk=game.pk).update(ranking=None, name="Renamed")
     ok, out = verify_game(game)
     assert not ok and "the game's name is not the one entry 1 (game_created) gives" in out, out
+
+
+# ---------------------------------------------------------------- L1, L2, L5: reading
+
+
+def test_a_key_given_twice_is_refused(tmp_path) -> None:
+    """Python keeps the last of two equal keys; a reader, or another parser, may see the
+    first: the file means two things."""
+    export = exported("finished")
+    raw = json.dumps(export)
+    revealed = next(e for e in export["entries"] if e["kind"] == "orders_revealed")
+    order = next(iter(revealed["payload"]["orders"].values()))
+    text = json.dumps(order["text"])
+    assert raw.count(f'"text": {text}') >= 1
+    doctored = raw.replace(f'"text": {text}', f'"text": "PASS GENGHIS", "text": {text}', 1)
+    code, out = cli(tmp_path, doctored)
+    assert code == 2, out
+    assert 'the key "text" is given twice in one object' in out, out
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused(tmp_path, constant) -> None:
+    raw = json.dumps(exported("ended")).replace('"final_state": {', f'"final_state": {{"x": {constant}, ', 1)
+    code, out = cli(tmp_path, raw)
+    assert code == 2 and f"{constant} is not a JSON number" in out, out
+
+
+@pytest.mark.parametrize("depth", [1500, 100_000])
+def test_json_nested_too_deeply_cannot_be_read(tmp_path, depth) -> None:
+    raw = json.dumps(exported("ended")).replace('"final_state": {', f'"final_state": {{"x": {"[" * depth}{"]" * depth}, ', 1)
+    code, out = cli(tmp_path, raw)
+    assert code == 2 and "nested too deeply" in out, out
+
+
+def test_an_edited_timestamp_says_what_the_hash_covers(tmp_path) -> None:
+    export = exported("finished")
+    entry = export["entries"][10]
+    stamp = entry["created_at"]  # ...T03:40:12.123456Z: another microsecond
+    entry["created_at"] = stamp[:-2] + ("1" if stamp[-2] != "1" else "2") + "Z"
+    said = f"entry {entry['seq']}: does not match its hash (its seq, kind, payload or created_at was edited)"
+    code, out = cli(tmp_path, export)
+    assert code == 1 and said in out, out

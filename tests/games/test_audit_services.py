@@ -68,7 +68,7 @@ def test_verify_game_detects_edited_payload(django_capture_on_commit_callbacks) 
     LogEntry.objects.filter(pk=entry.pk).update(payload=payload)
     ok, out = _verify(game)
     assert not ok
-    assert f"entry {entry.seq}: hash mismatch (payload edited?)" in out
+    assert f"entry {entry.seq}: does not match its hash (its seq, kind, payload or created_at was edited)" in out
     assert f"entry {entry.seq}: order of {seat} for prompt 1 does not match its commitment" in out
 
 
@@ -104,7 +104,7 @@ def test_verify_game_detects_rewritten_chain_with_forged_order(
         prev = e.hash
     ok, out = _verify(game)
     assert not ok
-    assert "hash mismatch" not in out
+    assert "does not match its hash" not in out
     assert f"order of {seat} for prompt 1 does not match its commitment" in out
 
 

@@ -150,7 +150,7 @@ def test_game_log_export_runs_through_python_m_engine_verify(
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
     assert bad.returncode == 1
-    assert f"entry {entry['seq']}: hash mismatch (payload edited?)" in bad.stdout
+    assert f"entry {entry['seq']}: does not match its hash (its seq, kind, payload or created_at was edited)" in bad.stdout
     path.write_text("{not json")
     unreadable = subprocess.run(
         [sys.executable, "-m", "engine", "verify", str(path)],
