@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from typing import Any
 
@@ -147,17 +148,44 @@ def check_chain(entries: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
+#: The entries announcing a sealed order, and the sources each may carry.
+_PLAYER = ("web", "api", "email")
+ORDER_SOURCES: dict[str, tuple[str, ...]] = {
+    "order_received": _PLAYER, "order_replaced": _PLAYER, "nmr_applied": ("default",),
+    "order_forced": ("forced",),
+}  # fmt: skip
+_SOURCES_SAID = {_PLAYER: "a player's order: web, api or email", ("default",): "its source is default",
+                 ("forced",): "its source is forced"}  # fmt: skip
+#: An order's salt as the site makes it (``secrets.token_hex(16)``): a short or shared
+#: salt lets anyone try the few legal orders against a commitment while the game runs.
+SALT = re.compile(r"[0-9a-f]{32}")
+#: ``created_at`` as the site writes it (``games.services.audit.log_time``).
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
+#: How far (seconds) an entry's time may be earlier than the one before it: entries are
+#: written one after the other under the game's lock, stamped by the web or worker
+#: machine's clock, and two machines' clocks may differ a little.
+CLOCK_SLACK = 1
+
+
 def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, str]]]:
     """Check every revealed order against its commitment; return problems and steps."""
     problems: list[str] = []
     steps: list[dict[str, str]] = []
     latest: dict[tuple[int, str], str] = {}  # (prompt, seat) -> latest commitment
+    announcing: dict[tuple[int, str], dict[str, Any]] = {}  # (prompt, seat) -> its entry
+    salts: dict[str, Any] = {}  # salt -> the entry that revealed it
     for entry in entries:
         kind = entry.get("kind")
         payload = entry.get("payload") or {}
         seq = entry.get("seq")
-        if kind in ("order_received", "order_replaced", "nmr_applied", "order_forced"):
+        if kind in ORDER_SOURCES:
             latest[(payload.get("prompt"), payload.get("seat"))] = payload.get("commitment")
+            announcing[(payload.get("prompt"), payload.get("seat"))] = entry
+            if "source" in payload and payload["source"] not in ORDER_SOURCES[kind]:
+                problems.append(
+                    f"entry {seq}: an {kind} of source {payload['source']!r} "
+                    f"({_SOURCES_SAID[ORDER_SOURCES[kind]]})"
+                )
         elif kind == "orders_revealed":
             prompt = payload.get("prompt")
             step: dict[str, str] = {}
@@ -190,8 +218,46 @@ def _check_orders(entries: list[dict[str, Any]]) -> tuple[list[str], list[dict[s
                         f"last committed ({announced[:12]}…)"
                     )
                 step[seat] = text
+                where = f"entry {seq}: the salt of {seat}'s order for prompt {prompt}"
+                if not SALT.fullmatch(salt):
+                    problems.append(f"{where} is not 32 lowercase hex digits")
+                elif salt in salts:
+                    problems.append(f"{where} was used before, in entry {salts[salt]}")
+                salts.setdefault(salt, seq)
+                said = announcing.get((prompt, seat), {})
+                told = (said.get("payload") or {}).get("source")
+                if told is not None and order.get("source") != told:
+                    problems.append(
+                        f"entry {seq}: the order of {seat} for prompt {prompt} is revealed as "
+                        f"{order.get('source')!r}, but entry {said.get('seq')} ({said.get('kind')}) "
+                        f"announced it as {told!r}"
+                    )
             steps.append(step)
     return problems, steps
+
+
+def _check_times(entries: list[dict[str, Any]]) -> list[str]:
+    """Each entry's ``created_at`` is the site's format (fixed width, so it orders as
+    text) and never more than ``CLOCK_SLACK`` earlier than the entry before it."""
+    from datetime import datetime, timedelta
+
+    problems: list[str] = []
+    previous: datetime | None = None
+    previous_text = ""
+    for entry in entries:
+        text = entry.get("created_at")
+        try:
+            if not isinstance(text, str) or not TIMESTAMP.fullmatch(text):
+                raise ValueError
+            moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+        except ValueError:
+            problems.append(f"entry {entry.get('seq')}: its time {text!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
+            continue
+        if previous is not None and moment < previous - timedelta(seconds=CLOCK_SLACK):
+            problems.append(f"entry {entry.get('seq')}: its time goes back from {previous_text} to {text}")
+        if previous is None or moment > previous:
+            previous, previous_text = moment, text
+    return problems
 
 
 def _ending(entries: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
@@ -349,7 +415,7 @@ def verify_export(export: Any, *, final_state: Any = None, running: bool = False
     for index, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("payload", {}), dict | None):
             return [f"entry #{index} of the list is not a log entry (an object with an object payload)"]
-    problems = check_chain(entries)
+    problems = check_chain(entries) + _check_times(entries)
     order_problems, steps = _check_orders(entries)
     problems += order_problems
     ended, after_end = _ending(entries)

@@ -363,3 +363,83 @@ def test_an_edited_timestamp_says_what_the_hash_covers(tmp_path) -> None:
     said = f"entry {entry['seq']}: does not match its hash (its seq, kind, payload or created_at was edited)"
     code, out = cli(tmp_path, export)
     assert code == 1 and said in out, out
+
+
+# ---------------------------------------------------------------- L3: consistency
+
+
+def _revealed(export: dict, index: int = 0) -> tuple[dict, str, dict]:
+    """The ``index``-th orders_revealed entry, its first seat and that seat's order."""
+    entry = [e for e in export["entries"] if e["kind"] == "orders_revealed"][index]
+    seat = sorted(entry["payload"]["orders"])[0]
+    return entry, seat, entry["payload"]["orders"][seat]
+
+
+def _resalt(export: dict, index: int, salt: str) -> tuple[dict, str]:
+    """Give an order another salt, its commitment recomputed where it was announced and
+    revealed (then re-hash)."""
+    from engine.audit import order_commitment
+
+    entry, seat, order = _revealed(export, index)
+    old = order["commitment"]
+    order["salt"], order["commitment"] = salt, order_commitment(salt=salt, text=order["text"])
+    for other in export["entries"]:
+        if other["payload"].get("commitment") == old:
+            other["payload"]["commitment"] = order["commitment"]
+    return entry, seat
+
+
+def test_a_revealed_source_must_be_the_announced_one() -> None:
+    export = exported("finished")
+    entry, seat, order = _revealed(export, 1)
+    assert order["source"] == "web"
+    order["source"] = "default"
+    announced = next(
+        e for e in export["entries"]
+        if e["kind"] == "order_received" and e["payload"]["seat"] == seat and e["payload"]["prompt"] == 2
+    )  # fmt: skip
+    problems = verify_export(rehash(export))
+    assert (
+        f"entry {entry['seq']}: the order of {seat} for prompt 2 is revealed as 'default', but entry "
+        f"{announced['seq']} (order_received) announced it as 'web'"
+    ) in problems
+
+
+def test_an_announcement_whose_kind_and_source_disagree_is_refused() -> None:
+    export = exported("finished")
+    announced = next(e for e in export["entries"] if e["kind"] == "order_received")
+    announced["payload"]["source"] = "default"
+    problems = verify_export(rehash(export))
+    assert f"entry {announced['seq']}: an order_received of source 'default' (a player's order: web, api or email)" in (
+        problems
+    )
+
+
+def test_timestamps_must_be_the_sites_and_never_go_backwards() -> None:
+    export = exported("finished")
+    entries = export["entries"]
+    entries[5]["created_at"] = "2020-01-01T00:00:00.000000Z"
+    entries[8]["created_at"] = "yesterday"
+    problems = verify_export(rehash(export))
+    assert f"entry {entries[5]['seq']}: its time goes back from {entries[4]['created_at']} to 2020-01-01T00:00:00.000000Z" in (
+        problems
+    )
+    assert f"entry {entries[8]['seq']}: its time 'yesterday' is not YYYY-MM-DDTHH:MM:SS.ffffffZ" in problems
+
+
+@pytest.mark.parametrize("salt", ["", "0", "A" * 32, "0" * 31 + "g"])
+def test_a_salt_not_of_32_lowercase_hex_digits_is_refused(salt) -> None:
+    export = exported("finished")
+    entry, seat = _resalt(export, 2, salt)
+    problems = verify_export(rehash(export))
+    assert f"entry {entry['seq']}: the salt of {seat}'s order for prompt 3 is not 32 lowercase hex digits" in problems
+
+
+def test_a_salt_used_twice_is_refused() -> None:
+    export = exported("finished")
+    first, _seat, order = _revealed(export, 0)
+    entry, seat = _resalt(export, 3, order["salt"])
+    problems = verify_export(rehash(export))
+    assert f"entry {entry['seq']}: the salt of {seat}'s order for prompt 4 was used before, in entry {first['seq']}" in (
+        problems
+    )
