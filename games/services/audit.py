@@ -110,19 +110,35 @@ ORDER_KINDS = ("order_received", "order_replaced", "nmr_applied", "order_forced"
 def game_records_problems(*, game: Game) -> list[str]:
     """What the game's log says that its rows do not hold (empty list: they agree): every
     order the log announces is a sealed order (the last one announced for a seat and
-    prompt the current one), every sealed order was announced, and a game going on
+    prompt the current one) and every one it reveals has the sealed order's text, salt
+    and source, every sealed order was announced, and a game going on
     (active or paused) has an open prompt. The log check (``engine.audit.verify_export``)
     reads the log alone; a row deleted behind it (a staff audit: a sealed order deleted
     in the admin) left a prompt that could never resolve, and the log still verified."""
     from games.models import Prompt, SealedOrder
 
     problems: list[str] = []
-    stored = {
-        (number, seat, commitment): current
-        for number, seat, commitment, current in SealedOrder.objects.filter(
-            prompt__game=game
-        ).values_list("prompt__number", "seat_name", "commitment", "is_current")
-    }
+    rows = SealedOrder.objects.filter(prompt__game=game).values_list(
+        "prompt__number", "seat_name", "commitment", "is_current", "text", "salt", "source"
+    )
+    stored = {(number, seat, commitment): current for number, seat, commitment, current, *_ in rows}
+    held = {(number, seat, commitment): sealed for number, seat, commitment, _current, *sealed in rows}
+    # A revealed order is its sealed order: the commitment alone does not say so (the
+    # row's text edited after the reveal verified; an audit).
+    for seq, payload in (
+        LogEntry.objects.filter(game=game, kind="orders_revealed").order_by("seq").values_list("seq", "payload")
+    ):
+        payload = payload or {}
+        for seat, order in sorted((payload.get("orders") or {}).items()):
+            sealed = held.get((payload.get("prompt"), seat, (order or {}).get("commitment")))
+            if sealed is None:  # never announced, or missing: said below
+                continue
+            for field, value in zip(("text", "salt", "source"), sealed, strict=True):
+                if order.get(field) != value:
+                    problems.append(
+                        f"entry {seq}: the {field} of {seat}'s order for prompt {payload.get('prompt')} "
+                        "is not the one its sealed order holds in the database"
+                    )
     announced: dict[tuple[int, str, str], int] = {}
     latest: dict[tuple[int, str], tuple[str, int]] = {}
     entries = LogEntry.objects.filter(

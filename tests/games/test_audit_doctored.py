@@ -443,3 +443,23 @@ def test_a_salt_used_twice_is_refused() -> None:
     assert f"entry {entry['seq']}: the salt of {seat}'s order for prompt 4 was used before, in entry {first['seq']}" in (
         problems
     )
+
+
+# ---------------------------------------------------------------- L4: the sealed orders
+
+
+@pytest.mark.parametrize(("field", "value"), [("text", "PLAY SOMETHING ELSE"), ("salt", "0" * 32), ("source", "email")])
+def test_verify_game_compares_the_sealed_orders_with_the_revealed_log(field, value) -> None:
+    from games.models import SealedOrder
+
+    game = _ended_game()
+    assert verify_game(game)[0]
+    order = SealedOrder.objects.filter(prompt__game=game, prompt__number=1, is_current=True).order_by("seat_name")[0]
+    SealedOrder.objects.filter(pk=order.pk).update(**{field: value})
+    ok, out = verify_game(game)
+    revealed = LogEntry.objects.get(game=game, kind="orders_revealed", payload__prompt=1)
+    assert not ok
+    assert (
+        f"entry {revealed.seq}: the {field} of {order.seat_name}'s order for prompt 1 is not the one "
+        "its sealed order holds in the database"
+    ) in out, out
