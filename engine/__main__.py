@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import engine
+from engine.audit import parse_expect, parse_receipt
 from engine.runner import EXIT_MALFORMED, run_script
 
 
@@ -17,6 +20,18 @@ def _emit(obj: object) -> None:
         sys.stdout.write(json.dumps(obj) + "\n")
 
 
+def _argument(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse`` as an argparse type: its ValueError is a usage error (exit 2)."""
+
+    def checked(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return checked
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description="FiveX rules engines")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -25,6 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("script", help="path of the script (JSON), or - for standard input")
     verify = sub.add_parser("verify", help="verify an exported game log offline")
     verify.add_argument("export", help="path of the exported log (JSON)")
+    verify.add_argument(
+        "--expect", action="append", default=[], type=_argument(parse_expect), metavar="SEQ:HASH",
+        help="fail unless entry SEQ has this hash (one you saved from the log page or an email); repeatable",
+    )  # fmt: skip
+    verify.add_argument(
+        "--receipt", action="append", default=[], type=_argument(parse_receipt), metavar="COMMITMENT",
+        help="fail unless a revealed order has this commitment (your order's receipt); repeatable",
+    )  # fmt: skip
     args = parser.parse_args(argv)
 
     if args.command == "games":
@@ -49,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         from engine.audit import verify_export_file
 
-        return verify_export_file(args.export)
+        return verify_export_file(args.export, expect=args.expect, receipts=args.receipt)
     return EXIT_MALFORMED
 
 

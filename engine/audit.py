@@ -603,9 +603,81 @@ def load_export(path: str) -> Any:
     return export
 
 
-def verify_export_file(path: str) -> int:
-    """``python -m engine verify EXPORT.json``: print the verdict; exit 0 (all good),
-    1 (problems found) or 2 (file unreadable: not strict JSON, see ``load_export``)."""
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def parse_expect(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` (``--expect``) as ``(seq, hash)``; ValueError when it is not one."""
+    seq, _sep, digest = text.strip().partition(":")
+    digest = digest.strip().lower()
+    if not seq.strip().isascii() or not seq.strip().isdigit() or not HEX64.fullmatch(digest):
+        raise ValueError(f"{text!r} is not SEQ:HASH (an entry's number, a colon, its 64-hex-digit hash)")
+    return int(seq), digest
+
+
+def parse_receipt(text: str) -> str:
+    """A receipt (``--receipt``): an order's commitment, 64 hex digits."""
+    digest = text.strip().lower()
+    if not HEX64.fullmatch(digest):
+        raise ValueError(f"{text!r} is not a receipt (an order's commitment: 64 hex digits)")
+    return digest
+
+
+def anchor_problems(
+    entries: list[dict[str, Any]], *, expect: list[tuple[int, str]], receipts: list[str]
+) -> tuple[list[str], list[str]]:
+    """The export against what a player kept outside it: hashes of entries (from the log
+    page or an email, ``--expect SEQ:HASH``) and the receipts of their orders
+    (``--receipt``). A forger who re-hashes the whole log from some entry on changes the
+    hash of every later entry, and a rewritten order has another commitment. Returns the
+    problems and the lines saying what matched."""
+    problems: list[str] = []
+    found: list[str] = []
+    entries = [e for e in entries if isinstance(e, dict)]  # the others are problems already
+    by_seq = {e.get("seq"): e for e in entries}
+    for seq, digest in expect:
+        entry = by_seq.get(seq)
+        if entry is None:
+            problems.append(f"--expect {seq}: the log has no entry {seq}")
+        elif entry.get("hash") != digest:
+            problems.append(f"--expect {seq}: entry {seq} has hash {entry.get('hash')}, not {digest}")
+    revealed: dict[str, tuple[str, Any, Any]] = {}
+    for entry in entries:
+        if entry.get("kind") == "orders_revealed":
+            payload = entry.get("payload")
+            orders = payload.get("orders") if isinstance(payload, dict) else None
+            for seat, order in (orders.items() if isinstance(orders, dict) else []):
+                if isinstance(order, dict) and isinstance(order.get("commitment"), str):
+                    revealed.setdefault(order["commitment"], (seat, payload.get("prompt"), entry.get("seq")))
+    for receipt in receipts:
+        if receipt not in revealed:
+            problems.append(f"receipt {receipt}: no revealed order has this commitment")
+        else:
+            seat, prompt, seq = revealed[receipt]
+            found.append(f"receipt {receipt}: the order of {seat} for prompt {prompt}, revealed in entry {seq}")
+    return problems, found
+
+
+def _result(ended: dict[str, Any]) -> str:
+    """The game's result as the ending entry gives it, for the OK line."""
+    ranking = (ended.get("payload") or {}).get("ranking")
+    if ended.get("kind") == "game_ended" or not isinstance(ranking, list):
+        return "ended early, no ranking"
+    places, place = [], 1
+    for group in ranking:
+        group = group if isinstance(group, list) else [group]
+        places.append(f"{place}. {' = '.join(str(name) for name in group)}")
+        place += len(group)
+    return ", ".join(places)
+
+
+def verify_export_file(
+    path: str, *, expect: list[tuple[int, str]] | None = None, receipts: list[str] | None = None
+) -> int:
+    """``python -m engine verify EXPORT.json [--expect SEQ:HASH]... [--receipt C]...``:
+    print the verdict; exit 0 (all good), 1 (problems found) or 2 (file unreadable: not
+    strict JSON, see ``load_export``). The OK line names the head (the ending entry, its
+    hash), the result and the seed commitment: what a player compares with what they kept."""
     try:
         export = load_export(path)
     except (OSError, ValueError) as exc:
@@ -614,8 +686,12 @@ def verify_export_file(path: str) -> int:
     if not isinstance(export, dict) or not isinstance(export.get("entries"), list):
         sys.stdout.write(f"{path}: not a game export (no entries list)\n")
         return EXIT_UNREADABLE
+    expect, receipts = expect or [], receipts or []
+    found: list[str] = []
     try:
         problems = verify_export(export)
+        anchored, found = anchor_problems(export["entries"], expect=expect, receipts=receipts)
+        problems += anchored
     except Exception as exc:  # a shape no check above foresaw: a verdict, not a traceback
         problems = [f"malformed export: {type(exc).__name__}: {exc}"]
     if problems:
@@ -623,7 +699,19 @@ def verify_export_file(path: str) -> int:
             sys.stdout.write(line + "\n")
         sys.stdout.write(f"FAILED: {len(problems)} problem(s)\n")
         return EXIT_PROBLEMS
+    for line in found:
+        sys.stdout.write(line + "\n")
+    head = export["entries"][-1]  # verified: the ending entry
+    checked = ""
+    if expect:
+        checked += f"; {len(expect)} saved hash{'es' if len(expect) != 1 else ''} matched"
+    if receipts:
+        checked += f"; {len(receipts)} receipt{'s' if len(receipts) != 1 else ''} found"
+    commitment = export["game"].get("seed_commitment") or "none (the game never started)"
     sys.stdout.write(
-        f"OK: {len(export['entries'])} entries, chain, commitments and replay verified\n"
+        f"OK: {len(export['entries'])} entries; chain, commitments, game record and replay verified{checked}\n"
+        f"head: entry {head.get('seq')} ({head.get('kind')}) {head.get('hash')}\n"
+        f"result: {_result(head)}\n"
+        f"seed commitment {commitment}\n"
     )
     return EXIT_OK

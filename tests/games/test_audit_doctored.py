@@ -463,3 +463,66 @@ def test_verify_game_compares_the_sealed_orders_with_the_revealed_log(field, val
         f"entry {revealed.seq}: the {field} of {order.seat_name}'s order for prompt 1 is not the one "
         "its sealed order holds in the database"
     ) in out, out
+
+
+# ---------------------------------------------------------------- M2: anchors
+
+
+def test_the_ok_line_names_the_head_the_result_and_the_seed_commitment(tmp_path) -> None:
+    for which in ("finished", "ended"):
+        export = exported(which)
+        head = export["entries"][-1]
+        code, out = cli(tmp_path, export)
+        assert code == 0, out
+        assert f"OK: {len(export['entries'])} entries" in out
+        assert f"head: entry {head['seq']} ({head['kind']}) {head['hash']}" in out
+        assert f"seed commitment {export['game']['seed_commitment']}" in out
+        if which == "ended":
+            assert "result: ended early, no ranking" in out
+        else:
+            ranking = head["payload"]["ranking"]
+            places, place = [], 1
+            for group in ranking:
+                places.append(f"{place}. {' = '.join(group)}")
+                place += len(group)
+            assert f"result: {', '.join(places)}" in out, out
+
+
+def test_expect_checks_a_saved_hash(tmp_path) -> None:
+    export = exported("finished")
+    saved = dict(export["entries"][20])  # what the player wrote down
+    code, out = cli(tmp_path, export, "--expect", f"{saved['seq']}:{saved['hash']}", "--expect",
+                    f"{export['entries'][-1]['seq']}:{export['entries'][-1]['hash'].upper()}")  # fmt: skip
+    assert code == 0 and "2 saved hashes matched" in out, out
+    # A forger rewrites an entry before the one saved and re-hashes: the chain verifies,
+    # the hash a player saved does not.
+    _resalt(export, 0, "ab" * 16)
+    rehash(export)
+    code, out = cli(tmp_path, export, "--expect", f"{saved['seq']}:{saved['hash']}")
+    assert code == 1, out
+    assert f"--expect {saved['seq']}: entry {saved['seq']} has hash {export['entries'][20]['hash']}, not {saved['hash']}" in out
+    code, out = cli(tmp_path, export, "--expect", f"999:{saved['hash']}")
+    assert code == 1 and "--expect 999: the log has no entry 999" in out, out
+
+
+def test_a_malformed_expect_cannot_be_read(tmp_path) -> None:
+    code, out = cli(tmp_path, exported("ended"), "--expect", "twelve")
+    assert code == 2, out
+
+
+def test_receipt_checks_an_order_was_revealed(tmp_path) -> None:
+    export = exported("finished")
+    entry, seat, order = _revealed(export, 2)
+    order = dict(order)  # the receipt the player kept
+    code, out = cli(tmp_path, export, "--receipt", order["commitment"])
+    assert code == 0, out
+    assert f"receipt {order['commitment']}: the order of {seat} for prompt 3, revealed in entry {entry['seq']}" in out
+    assert "1 receipt found" in out
+    forged = "f" * 64
+    code, out = cli(tmp_path, export, "--receipt", forged)
+    assert code == 1 and f"receipt {forged}: no revealed order has this commitment" in out, out
+    # The forger replaces the order (a new salt, a new commitment) and re-hashes: the
+    # player's receipt is no longer in the log.
+    _resalt(export, 2, "ab" * 16)
+    code, out = cli(tmp_path, rehash(export), "--receipt", order["commitment"])
+    assert code == 1 and f"receipt {order['commitment']}: no revealed order has this commitment" in out, out
