@@ -249,7 +249,7 @@ def _check_times(entries: list[dict[str, Any]]) -> list[str]:
         try:
             if not isinstance(text, str) or not TIMESTAMP.fullmatch(text):
                 raise ValueError
-            moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+            moment = datetime.fromisoformat(text[:-1])  # the format checked: fast, strict
         except ValueError:
             problems.append(f"entry {entry.get('seq')}: its time {text!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
             continue
@@ -577,14 +577,17 @@ def _no_constant(name: str) -> Any:
 
 
 def _too_deep(obj: Any) -> bool:
-    """Whether ``obj``'s arrays and objects nest deeper than ``MAX_DEPTH`` (no recursion)."""
-    stack = [(obj, 1)]
-    while stack:
-        value, depth = stack.pop()
+    """Whether ``obj``'s arrays and objects nest deeper than ``MAX_DEPTH`` (level by
+    level, no recursion)."""
+    level, depth = [obj], 1
+    while level:
         if depth > MAX_DEPTH:
             return True
-        children = value.values() if isinstance(value, dict) else value
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        below: list[Any] = []
+        for value in level:
+            children = value.values() if type(value) is dict else value
+            below += [child for child in children if type(child) is dict or type(child) is list]
+        level, depth = below, depth + 1
     return False
 
 
