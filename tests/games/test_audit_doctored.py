@@ -526,3 +526,19 @@ def test_receipt_checks_an_order_was_revealed(tmp_path) -> None:
     _resalt(export, 2, "ab" * 16)
     code, out = cli(tmp_path, rehash(export), "--receipt", order["commitment"])
     assert code == 1 and f"receipt {order['commitment']}: no revealed order has this commitment" in out, out
+
+
+def test_a_game_cancelled_before_it_started_still_verifies(tmp_path) -> None:
+    org, ann = make_users(["org", "ann"])
+    game = game_create(organizer=org, ruleset="5x", options={}, seats_count=3, name="Never")
+    game_join(game=game, user=ann)
+    game_end(game=game, by=org, reason="nobody came")
+    game.refresh_from_db()
+    export = json.loads(json.dumps(game_export(game=game)))
+    assert export["entries"][-1]["kind"] == "game_ended"
+    code, out = cli(tmp_path, export)
+    assert code == 0, out
+    assert "result: ended early, no ranking" in out and "seed commitment none (the game never started)" in out
+    export["game"]["players"] = ["ann"]
+    code, out = cli(tmp_path, export)
+    assert code == 1 and "the game has players, but it never started" in out, out
