@@ -123,17 +123,22 @@ def record_lines(
         lines.append(f"Game log: entry {head[0]}, hash {head[1]}")
     if not lines:
         return []
+    if head is None and not receipts:
+        lines.append(
+            "Keep this email: once the game is over, python -m engine verify shows the seed "
+            "commitment of the record you download from the game page, to compare with this one."
+        )
+        return lines
+    # The very command, values in: copied as it stands, it checks the downloaded record
+    # against this email.
     check = "python -m engine verify EXPORT.json"
-    above = []
     if head is not None:
-        check += f" --expect {head[0]}:HASH"
-        above.append("hash")
-    if receipts:
-        check += " --receipt RECEIPT"
-        above.append("receipt")
+        check += f" --expect {head[0]}:{head[1]}"
+    for _number, commitment in receipts or []:
+        check += f" --receipt {commitment}"
     lines.append(
-        "Keep this email to check the game's record later: "
-        + check
-        + (f", with the {' and '.join(above)} above." if above else ".")
+        "Keep this email: once the game is over, download its record from the game page "
+        "(EXPORT.json) and check that it holds what this email names:"
     )
+    lines.append(check)
     return lines

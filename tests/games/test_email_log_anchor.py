@@ -8,13 +8,18 @@ emails as a real SMTP server received them."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import engine
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state
+from games.selectors_log import game_export
 from games.services.orders import order_submit
 from games.services.outbox_sending import outbox_send
 from games.services.resolution import prompt_resolve
@@ -24,6 +29,7 @@ pytestmark = pytest.mark.django_db
 NAMES = ["ann", "bob", "cat"]
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 LOG_LINE = re.compile(r"^Game log: entry (\d+), hash ([0-9a-f]{64})$", re.M)
+ROOT = Path(__file__).resolve().parents[2]
 RECEIPT_LINE = re.compile(r"^Your order for prompt (\d+) was sealed as ([0-9a-f]{64})$", re.M)
 
 
@@ -51,7 +57,7 @@ def _names(game: Game) -> dict[str, str]:
     return {s.user.email: s.name for s in Seat.objects.filter(game=game).select_related("user")}
 
 
-def test_every_email_names_the_committed_log_head_and_only_its_own_receipts(smtp_sink) -> None:
+def test_every_email_names_the_committed_log_head_and_only_its_own_receipts(smtp_sink, tmp_path) -> None:
     game, seats = start_fixed(NAMES)
     # cat is emailed only when asked: its email names the receipts since its last one
     Seat.objects.filter(pk=seats["cat"].pk).update(email_every_prompt=False)
@@ -86,15 +92,19 @@ def test_every_email_names_the_committed_log_head_and_only_its_own_receipts(smtp
         )
     )
     named: dict[str, set[tuple[int, str]]] = {name: set() for name in NAMES}
+    commands: list[str] = []
     for to, subject, body, head in mails:
         name = by_address[to]
         # the head when the email was queued, with its full hash: an entry the log keeps
         assert LOG_LINE.findall(body) == [(str(head[0]), head[1])], (subject, body)
         assert entries[head[0]] == head[1]
-        # the footer says how to check an export against them, and ends the email
-        assert body.rstrip().endswith("above."), body
-        assert f"python -m engine verify EXPORT.json --expect {head[0]}:HASH" in body
         receipts = {(int(n), c) for n, c in RECEIPT_LINE.findall(body)}
+        # the footer ends with the very command that checks an export against them
+        command = body.rstrip().splitlines()[-1]
+        expected = f"python -m engine verify EXPORT.json --expect {head[0]}:{head[1]}"
+        expected += "".join(f" --receipt {c}" for _n, c in sorted(RECEIPT_LINE.findall(body), key=lambda r: int(r[0])))
+        assert command == expected, body
+        commands.append(command)
         named[name] |= receipts
         # no commitment but the seat's own appears in its email
         others = {c for seat, _n, c, _cur in orders if seat != name}
@@ -107,6 +117,29 @@ def test_every_email_names_the_committed_log_head_and_only_its_own_receipts(smtp
     final = max(entries)
     assert LogEntry.objects.get(game=game, seq=final).kind == "game_finished"
     assert all(LOG_LINE.findall(b) == [(str(final), entries[final])] for _t, _s, b, _h in last)
+    # Each email's command, run as it stands on the game's downloaded record, says OK; on a
+    # record whose entry it names was rewritten, it fails.
+    export = game_export(game=game)
+    path = tmp_path / "EXPORT.json"
+    path.write_text(json.dumps(export))
+    for command in (commands[0], commands[len(commands) // 2], commands[-1]):
+        done = subprocess.run([sys.executable, *command.split()[1:]], cwd=tmp_path, env=_env(),
+                              capture_output=True, text=True, check=False, timeout=60)  # fmt: skip
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    seq = int(commands[len(commands) // 2].split("--expect ")[1].split(":")[0])
+    [forged] = [e for e in export["entries"] if e["seq"] == seq]
+    forged["hash"] = "0" * 64
+    path.write_text(json.dumps(export))
+    done = subprocess.run([sys.executable, *commands[len(commands) // 2].split()[1:]], cwd=tmp_path,
+                          env=_env(), capture_output=True, text=True, check=False, timeout=60)  # fmt: skip
+    assert done.returncode == 1, done.stdout
+
+
+def _env() -> dict[str, str]:
+    """The engine importable from the checkout, as a player's copy of it would be."""
+    import os
+
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def test_an_email_never_names_a_sealed_order_of_the_next_prompt(smtp_sink) -> None:
