@@ -123,10 +123,12 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
                 offered=offered,
             )
             # The prompt was open before the new player held the seat: their webhook
-            # has not heard of it (nothing when the seat owes no order).
-            from games.services.webhooks import webhook_seat_handed_over
+            # has not heard of it (nothing when the seat owes no order). Paused, no order
+            # is taken: the resumption calls it (``organizer.game_resume``).
+            if game.status != Game.Status.PAUSED:
+                from games.services.webhooks import webhook_seat_handed_over
 
-            webhook_seat_handed_over(game=game, prompt=prompt, seat=new)
+                webhook_seat_handed_over(game=game, prompt=prompt, seat=new)
     return new
 
 

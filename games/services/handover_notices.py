@@ -51,6 +51,9 @@ def notify_seat_handover(
         return
     context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
     context["events"] = []
+    # Paused, every order is refused: the email asks for none, and the resumption does
+    # (``notify_seat_resumed``).
+    context["paused"] = game.status == Game.Status.PAUSED
     if offered:
         context["headline"] = (
             f"You accepted the seat {seat.name}: you play it from now on. Changed your "
@@ -63,6 +66,8 @@ def notify_seat_handover(
             "on. Not what you want? Resign on the game's page (its default orders are played "
             "from then on) and tell the organizer."
         )
+    if context["paused"]:
+        context["headline"] += " The game is paused: its deadlines are stopped."
     _send_to_seat(
         game=game,
         seat=seat,
@@ -72,6 +77,35 @@ def notify_seat_handover(
         context=context,
         kind="seat_handover",
         key=f"handover:{game.pk}:{seat.pk}",
+    )
+
+
+def notify_seat_resumed(*, game: Game, seat: Seat, prompt: Prompt, text: Callable[[], str]) -> None:
+    """On a game's resumption, ask the seat taken over while it was paused for its order:
+    its welcome asked for none (``notify_seat_handover``), so the short notice the other
+    seats get ("resumed", ``text``, called in the reader's time zone) comes with the
+    seat's view and its legal orders, as a new prompt's email."""
+    from games.services.orders import prompt_state
+
+    if not mailable(seat.user):
+        return
+    context = _seat_context(game=game, seat=seat, state=prompt_state(prompt=prompt), prompt=prompt)
+    context["events"] = []
+    with timezone.override(time_zone_of(user=seat.user)):
+        said = text()
+    context["headline"] = said[:1].upper() + said[1:]
+    subject = "Game resumed"
+    if context["pending"]:
+        subject += f"; your order: {context['stage']}"
+    _send_to_seat(
+        game=game,
+        seat=seat,
+        template="games/email/turn.txt",
+        subject=f"[{_title(game)}] {subject}",
+        context=context,
+        kind="notice",
+        key=f"resumed-seat:{game.pk}:{prompt.number}:{seat.pk}:{prompt.deadline:%Y%m%d%H%M%S}",
+        prompt_number=prompt.number,
     )
 
 

@@ -354,22 +354,57 @@ def game_resume(*, game: Game, by: Any) -> Game:
             if acting(game=game, by=by)["as"] == "organizer"
             else f"{who_acted(game=game, by=by)} resumed the game"
         )
+        newcomers = _seated_while_paused(game, prompt)
+        def text() -> str:  # in each reader's time zone
+            grace_end = prompt.deadline + timedelta(minutes=game.grace_minutes)
+            if prompt.deadline > now:
+                return f"{running}; the deadline is {local_time(prompt.deadline)}."
+            if grace_end > now:
+                return (
+                    f"{running}; its deadline has passed, and orders are still taken until "
+                    f"{local_time(grace_end)} (the grace that was left when it was paused)."
+                )
+            return (
+                f"{running}; its deadline and grace had passed when it was paused: the "
+                "orders still missing are filled with default orders now."
+            )
+
         notify_game_notice(
             game=game,
             subject="Game resumed",
-            text=lambda: (
-                f"{running}; the deadline is {local_time(prompt.deadline)}."
-                if prompt.deadline > now
-                else f"{running}; its deadline has passed, and orders are still taken until "
-                f"{local_time(prompt.deadline + timedelta(minutes=game.grace_minutes))} (the "
-                "grace that was left when it was paused)."
-                if prompt.deadline + timedelta(minutes=game.grace_minutes) > now
-                else f"{running}; its deadline and grace had passed when it was paused: the "
-                "orders still missing are filled with default orders now."
-            ),
+            text=text,
             key=f"resumed:{game.pk}:{log_count(game)}",
+            exclude=[seat.pk for seat in newcomers],
         )
+        if newcomers:
+            from games.services.handover_notices import notify_seat_resumed
+            from games.services.webhooks import webhook_seat_handed_over
+
+            # Their welcome asked for no order (the game was paused): this asks, as the
+            # prompt's opening would have (email and webhook).
+            for seat in newcomers:
+                notify_seat_resumed(game=game, seat=seat, prompt=prompt, text=text)
+                webhook_seat_handed_over(game=game, prompt=prompt, seat=seat)
     return game
+
+
+def _seated_while_paused(game: Game, prompt: Prompt) -> list[Seat]:
+    """The game's seats (not replaced) whose player took them over since it was last
+    paused: their welcome asked for no order (``handover_notices.notify_seat_handover``)."""
+    paused_at = (
+        LogEntry.objects.filter(game=game, kind="game_paused", created_at__lte=timezone.now())
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if paused_at is None:
+        return []
+    return list(
+        Seat.objects.filter(game=game, joined_at__gte=paused_at)
+        .exclude(status=Seat.Status.REPLACED)
+        .select_related("user", "user__player_settings")
+        .order_by("position")
+    )
 
 
 def game_privacy_set(*, game: Game, by: Any, private: bool) -> Game:
