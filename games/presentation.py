@@ -283,6 +283,17 @@ def _hours(value: Any) -> str:
     return f"{text} hour{'' if text == '1' else 's'}"
 
 
+def hours_words(hours: float) -> str:
+    """A length of time given in hours, in words to the minute: "1 hour", "2 hours",
+    "1 hour and 30 minutes", "15 minutes" (an extension may be a fraction of an hour)."""
+    total = max(0, round(float(hours) * 60))
+    whole, minutes = divmod(total, 60)
+    parts = [f"{whole} hour{'' if whole == 1 else 's'}"] if whole else []
+    if minutes or not parts:
+        parts.append(f"{minutes} minute{'' if minutes == 1 else 's'}")
+    return " and ".join(parts)
+
+
 def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, datetime, str] | None:
     """The quiet hours of ``zone_name`` today, begin and end, in the zone the page is
     written in (the reader's) and that zone's name; None when its clock reads the same."""

@@ -495,7 +495,7 @@ def test_the_players_are_told_the_organizers_reason(client) -> None:
     game_resume(game=game, by=game.organizer)
     deadline_extend(game=game, by=game.organizer, hours=1, reason="")
     last = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended").order_by("-id")[0]
-    assert "reason" not in last.body.split("extended by 1 hours", 1)[1].split("\n", 1)[0]
+    assert "reason" not in last.body.split("extended by 1 hour;", 1)[1].split("\n", 1)[0]
 
 
 def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organizer(
@@ -535,7 +535,7 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
 
     first = OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended").earliest("id")
     assert "the deadline of prompt 1 was extended by 2 hours;" in first.body  # the organizer's, as before
-    assert "a site administrator (ann) extended the deadline of prompt 1 by 1 hours;" in notice("Deadline extended")
+    assert "a site administrator (ann) extended the deadline of prompt 1 by 1 hour;" in notice("Deadline extended")
     assert "The site administrator's reason: snow." in notice("Deadline extended")
     assert (
         "a site administrator (ann) paused the game; deadlines are suspended. The site "
@@ -604,3 +604,17 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
     assert "Each player is reminded once per prompt. cat cannot be reminded: no email address." in visible_text(form)
     assert "nobody is left" not in form
+
+
+def test_the_extension_email_says_1_hour_and_fractions_of_hours_in_minutes() -> None:
+    # Regression (h3 audit L2): "extended by 1 hours"; an extension of 1.5 hours (the
+    # service takes fractions) read "1.5 hours".
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    said = []
+    for hours in (1, 1.5, 0.25):
+        deadline_extend(game=game, by=game.organizer, hours=hours, reason="")
+        said.append(
+            OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended")
+            .latest("id").body.split("extended by ", 1)[1].split(";", 1)[0]
+        )  # fmt: skip
+    assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes"]
