@@ -45,15 +45,22 @@ def orders_entered_for(*, game: Game, seat_name: str) -> dict[int, dict[str, str
     return out
 
 
-def ended_by(*, game: Game) -> str:
-    """Who ended the game early, as its page says it: "the organizer", or "a site
-    administrator (name)" when its ``game_ended`` entry says staff did (entries before
-    the log named who acted: the organizer)."""
-    entry = LogEntry.objects.filter(game=game, kind="game_ended").order_by("-seq").first()
+def acted_by(*, game: Game, kind: str, **payload_match: Any) -> str:
+    """Who did the game's latest organizer action ``kind`` (its log entry whose payload
+    has ``payload_match``), as its page says it and the emails do: "the organizer", or "a
+    site administrator (name)" when the entry says staff did (entries before the log
+    named who acted: the organizer)."""
+    filters = {f"payload__{key}": value for key, value in payload_match.items()}
+    entry = LogEntry.objects.filter(game=game, kind=kind, **filters).order_by("-seq").first()
     payload = (entry.payload if entry else None) or {}
     if payload.get("as") == "staff" and payload.get("by"):
         return f"a site administrator ({payload['by']})"
     return "the organizer"
+
+
+def ended_by(*, game: Game) -> str:
+    """Who ended the game early, as its page says it (``acted_by``)."""
+    return acted_by(game=game, kind="game_ended")
 
 
 def game_get(*, game_id: Any) -> Game:

@@ -207,6 +207,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "over": game.status in selectors.OVER,
         # who ended a game early: its organizer, or a site administrator (the log says)
         "ended_by": selectors.ended_by(game=game) if game.status == Game.Status.ABANDONED else "",
+        # ... and who paused it (the order panel says it)
+        "paused_by": selectors.acted_by(game=game, kind="game_paused")
+        if game.status == Game.Status.PAUSED and seat is not None
+        else "",
         # 2: the player's resignation would end the game (the other seat wins).
         "active_seats_left": sum(1 for s in seats if s.status == "active"),
         "my_order": view.get("my_order") if seat else None,
@@ -305,6 +309,10 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ctx["reply_address"] = seat_reply_address(seat=seat)
     elif user is not None:  # a seat of this user's handed over to another player
         ctx["replaced_seat"] = selectors.replaced_seat_name(game=game, user=user)
+        if ctx["replaced_seat"]:
+            ctx["replaced_by"] = selectors.acted_by(
+                game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
+            )
     if is_organizer and game.invite_token:
         # The public address, as emails write it (behind a proxy the request's Host and
         # scheme may be internal ones).

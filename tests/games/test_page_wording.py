@@ -340,3 +340,23 @@ def test_a_game_at_its_rulesets_minimum_does_not_offer_an_early_start(client) ->
     assert "start it" not in waiting(minimal)
     assert "or when you start it" in waiting(roomy)
     assert "at least 3 players" in waiting(roomy)
+
+
+def test_the_page_says_a_site_administrator_paused_or_handed_the_seat_not_the_organizer(
+    game, client
+) -> None:
+    # Regression (h3 audit L1): the page said "The organizer has paused the game" and "handed
+    # over to another player by the organizer" when staff did it (the emails said who).
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.create_user("boss", "boss@example.test", is_staff=True)
+    organizer_services.game_pause(game=game, by=staff, reason="maintenance")
+    bob_user = game.seats.get(name="bob").user
+    handover.seat_replace(seat=game.seats.get(name="bob"), new_user=make_user("dave"), by=staff)
+    page = _page(client, game, "ann")
+    assert "A site administrator (boss) has paused the game" in page
+    assert "organizer has paused" not in page
+    client.force_login(bob_user)
+    bob = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "Your seat bob was handed over to another player by a site administrator (boss)" in bob
+    assert "by the organizer" not in bob
