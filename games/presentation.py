@@ -294,6 +294,29 @@ def hours_words(hours: float) -> str:
     return " and ".join(parts)
 
 
+def time_left_words(seconds: float) -> str:
+    """A time left, to the minute (rounded down): "1 day 2 h 30 min", "45 min", "less than
+    a minute"."""
+    minutes = max(0, int(seconds // 60))
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{days} day{'' if days == 1 else 's'}"] if days else []
+    parts += [f"{hours} h"] if hours else []
+    parts += [f"{minutes} min"] if minutes else []
+    return " ".join(parts) or "less than a minute"
+
+
+def paused_time_left(*, remaining_seconds: float, grace_minutes: int) -> str:
+    """What a paused game's open prompt has when it resumes (``remaining_seconds``, the
+    organizer tools' figure: negative, paused in the grace after the deadline)."""
+    if remaining_seconds > 0:
+        return f"{time_left_words(remaining_seconds)} left when it resumes"
+    grace = grace_minutes * 60 + remaining_seconds
+    if grace > 0:
+        return f"deadline passed; orders taken {time_left_words(grace)} more when it resumes (grace)"
+    return "deadline and grace passed: the missing orders get default orders when it resumes"
+
+
 def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, datetime, str] | None:
     """The quiet hours of ``zone_name`` today, begin and end, in the zone the page is
     written in (the reader's) and that zone's name; None when its clock reads the same."""

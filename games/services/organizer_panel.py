@@ -41,6 +41,15 @@ def reminders_shown(*, game: Game, prompt: Prompt | None, by: Any) -> dict[str, 
     }
 
 
+def paused_remaining_seconds(*, game: Game, prompt: Prompt | None) -> int | None:
+    """The time a paused game's open prompt has when it resumes, in seconds (negative:
+    paused in the grace after its deadline); None unless the game is paused with a prompt
+    open. The organizer's API (``remaining_seconds``) and the game page say it."""
+    if prompt is None or game.status != Game.Status.PAUSED:
+        return None
+    return round(prompt.paused_remaining_seconds or 0)
+
+
 def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
     """What the game's organizer tools can still do, for ``by`` (the organizer or staff;
     the caller checks): the game's ``status``; the open ``prompt`` (its number, or None)
@@ -78,9 +87,7 @@ def tools_state(*, game: Game, by: Any) -> dict[str, Any]:
         "status": game.status,
         "prompt": prompt.number if running else None,
         "deadline": prompt.deadline if running else None,
-        "remaining_seconds": (
-            round(prompt.paused_remaining_seconds or 0) if running and paused else None
-        ),
+        "remaining_seconds": paused_remaining_seconds(game=game, prompt=prompt) if running else None,
         "extensions": extensions,
         "extensions_max": cap,
         "pauses_left": pauses_left,

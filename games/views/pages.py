@@ -34,12 +34,14 @@ from games.presentation import (
     draft_note,
     event_text,
     history_heading,
+    paused_time_left,
     replace_note,
     ruleset_name,
     waiting_note,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
 from games.services.game_options import ruleset_get
+from games.services.organizer_panel import paused_remaining_seconds
 from games.services.seats import seat_reply_address
 from games.sql import db_datetime, db_json
 from games.templatetags.games_extras import placed
@@ -300,6 +302,11 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             else ""
         ),
     }
+    remaining = paused_remaining_seconds(game=game, prompt=selectors.current_prompt(game=game)) if (
+        game.status == Game.Status.PAUSED
+    ) else None
+    if remaining is not None:  # what the prompt has when the game resumes
+        ctx["paused_left"] = paused_time_left(remaining_seconds=remaining, grace_minutes=game.grace_minutes)
     if prompt and prompt.get("deadline"):
         ctx["deadline_at"] = datetime.fromisoformat(prompt["deadline"])
         ctx["deadline_policy"] = deadline_policy_text(game=game)

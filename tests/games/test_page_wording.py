@@ -360,3 +360,21 @@ def test_the_page_says_a_site_administrator_paused_or_handed_the_seat_not_the_or
     bob = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
     assert "Your seat bob was handed over to another player by a site administrator (boss)" in bob
     assert "by the organizer" not in bob
+
+
+def test_a_paused_games_page_says_how_long_the_prompt_has_when_it_resumes(game, client) -> None:
+    # Regression (h3 audit L4): the page of a paused game said "deadlines stopped" only;
+    # the organizer's API gave the time left (remaining_seconds), the page never did.
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=timezone.now() + timedelta(hours=26, minutes=30, seconds=20)
+    )
+    organizer_services.game_pause(game=game, by=game.organizer)
+    for name in ("ann", "org"):
+        page = _page(client, game, name)
+        assert "1 day 2 h 30 min left when it resumes" in page, name
+    # Paused in the grace after the deadline: what is left of the grace.
+    organizer_services.game_resume(game=game, by=game.organizer)
+    Game.objects.filter(pk=game.pk).update(grace_minutes=60)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=20, seconds=10))
+    organizer_services.game_pause(game=game, by=game.organizer)
+    assert "Deadline passed; orders taken 39 min more when it resumes (grace)" in _page(client, game, "ann")
