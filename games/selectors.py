@@ -99,6 +99,44 @@ def replaced_seat_name(*, game: Game, user: Any) -> str | None:
     )
 
 
+NO_SEAT = "You do not hold a seat in this game."
+
+
+def no_seat_reason(*, game_id: int, user: Any) -> str:
+    """Why ``user`` may not order in the game: their seat was handed over to another
+    player (when and by whom, as the log says; they may still watch as a spectator), or
+    they never held one (``NO_SEAT``)."""
+    if user is None or getattr(user, "pk", None) is None:
+        return NO_SEAT
+    name = (
+        Seat.objects.filter(game_id=game_id, user=user, status=Seat.Status.REPLACED)
+        .order_by("-id")
+        .values_list("name", flat=True)
+        .first()
+    )
+    if name is None:
+        return NO_SEAT
+    from games.presentation import local_time
+
+    entry = (
+        LogEntry.objects.filter(
+            game_id=game_id, kind="seat_replaced", payload__seat=name, payload__from=str(user)
+        )
+        .order_by("-seq")
+        .first()
+    )
+    when = f" on {local_time(entry.created_at)}" if entry is not None else ""
+    who = ""
+    if entry is not None:
+        payload = entry.payload or {}
+        staff = payload.get("as") == "staff" and payload.get("by")
+        who = f" by a site administrator ({payload['by']})" if staff else " by the organizer"
+    return (
+        f"Your seat {name} was handed over to another player{when}{who}: you no longer play "
+        "in this game, and nothing was stored. You may still follow it as a spectator on its page."
+    )
+
+
 def seat_offers_waiting(*, game: Game | None = None, user: Any = None) -> list[SeatOffer]:
     """Offers of a seat still waiting for an answer, in a game in progress, whose seat
     nobody took meanwhile: a game's (for its organizer) or a player's (offered to them)."""

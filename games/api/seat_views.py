@@ -98,7 +98,7 @@ class SeatResignView(BaseAPIView):
         game = self.visible_game(request, game_id)
         seat = selectors.seat_for_user(game=game, user=request.user)
         if seat is None:
-            raise PermissionDenied("You do not hold a seat in this game.")
+            raise PermissionDenied(selectors.no_seat_reason(game_id=game.pk, user=request.user))
         game_services.seat_resign(seat=seat)
         seat.refresh_from_db()
         return Response(s.SeatSerializer(seat).data)

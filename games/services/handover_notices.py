@@ -33,7 +33,8 @@ def notify_seat_released(*, game: Game, seat: Seat, who: str = "the organizer") 
         return
     text = (
         f"{who} handed your seat {seat.name} to another player; you no longer "
-        "play in this game and its orders by email no longer reach it."
+        "play in this game and its orders by email no longer reach it. You may still follow "
+        "it as a spectator on its page."
     )
     subject = "Your seat was handed to another player"
     key = f"released:{game.pk}:{seat.pk}"

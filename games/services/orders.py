@@ -257,8 +257,10 @@ def order_submit_for_user(
     try:
         with transaction.atomic():
             game, seat, prompt, orders, tail = _lock_for_order(game_id=game_id, user_id=user.pk)
-            if seat is None:
-                raise PermissionDenied("You do not hold a seat in this game.")
+            if seat is None:  # never held one, or it was handed over: say which
+                from games.selectors import no_seat_reason
+
+                raise PermissionDenied(no_seat_reason(game_id=game_id, user=user))
             return _submit_locked(
                 game, seat, prompt, orders, tail, text, source, expected_prompt
             )
@@ -432,7 +434,9 @@ def _submit_locked(
             code="prompt_closed",
         )
     if seat.status == Seat.Status.REPLACED:
-        raise PermissionDenied("This seat has been handed to another player.")
+        from games.selectors import no_seat_reason
+
+        raise PermissionDenied(no_seat_reason(game_id=game.pk, user=seat.user))
     if game.status == Game.Status.PAUSED:
         raise GameStateError("The game is paused; orders are accepted again when it resumes.")
     if seat.status == Seat.Status.RESIGNED:

@@ -111,9 +111,15 @@ def deadline_extend(
                 code=ALREADY_EXTENDED,
             )
         if prompt.extensions >= cap:
+            times = f"{prompt.extensions} time{'' if prompt.extensions == 1 else 's'}"
+            then = (
+                "The game is paused: its deadline stays stopped until you resume it."
+                if game.status == Game.Status.PAUSED
+                else "To give the players more time, pause the game: its deadline stops "
+                "until you resume it."
+            )
             raise GameStateError(
-                f"This deadline has already been extended {prompt.extensions} times "
-                f"(the limit is {cap}).",
+                f"This deadline has already been extended {times} (the limit is {cap}). {then}",
                 code=EXTENSIONS_CAPPED,
             )
         prompt.extensions += 1
@@ -268,6 +274,18 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
         _check_organizer(game, by)
+        if game.status == Game.Status.PAUSED:  # a second click, a second tab
+            since = (
+                LogEntry.objects.filter(game=game, kind="game_paused")
+                .order_by("-seq")
+                .values_list("created_at", flat=True)
+                .first()
+            )
+            raise GameStateError(
+                "The game is paused already"
+                + (f" (since {local_time(since)})" if since else "")
+                + ": nothing was changed. Resume it to start its deadline again."
+            )
         if game.status != Game.Status.ACTIVE:
             raise GameStateError("Only an active game can be paused.")
         now = timezone.now()
@@ -324,6 +342,8 @@ def game_resume(*, game: Game, by: Any) -> Game:
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
         _check_organizer(game, by)
+        if game.status == Game.Status.ACTIVE:  # a second click, a second tab
+            raise GameStateError("The game is running already: nothing was changed.")
         if game.status != Game.Status.PAUSED:
             raise GameStateError("Only a paused game can be resumed.")
         now = timezone.now()

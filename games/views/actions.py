@@ -36,8 +36,8 @@ from games.views.common import load_game, load_visible_game, over_api_rate, post
 
 def _my_seat(request: HttpRequest, game: object) -> Seat:
     seat = selectors.seat_for_user(game=game, user=request.user)
-    if seat is None:
-        raise PermissionDenied("You do not hold a seat in this game.")
+    if seat is None:  # never held one, or it was handed over: say which
+        raise PermissionDenied(selectors.no_seat_reason(game_id=game.pk, user=request.user))
     return seat
 
 

@@ -118,7 +118,7 @@ def test_extensions_capped_is_a_409_that_changes_nothing(table, settings):
     assert organizer.post(url(game, "extend"), {"hours": 1}, format="json").status_code == 200
     deadline = prompt_of(game).deadline
     capped = organizer.post(url(game, "extend"), {"hours": 1}, format="json")
-    assert_error(capped, 409, "extensions_capped", "already been extended 1 times (the limit is 1)")
+    assert_error(capped, 409, "extensions_capped", "already been extended 1 time (the limit is 1)")
     assert prompt_of(game).deadline == deadline and len(entries(game, "deadline_extended")) == 1
     tools = organizer.get(url(game, "organizer")).json()
     assert tools["extensions"] == tools["extensions_max"] == 1 and tools["can"]["extend"] is False
@@ -214,11 +214,12 @@ def test_a_second_pause_or_resume_is_a_409_not_a_second_one(table):
     game, _seats, organizer = table
     assert organizer.post(url(game, "pause"), format="json").status_code == 200
     again = organizer.post(url(game, "pause"), {"reason": "again"}, format="json")
-    assert_error(again, 409, "conflict", "Only an active game can be paused.")
+    # Regression (h3 audit L3): "Only an active game can be paused." said what, not why.
+    assert_error(again, 409, "conflict", "The game is paused already (since ", "): nothing was changed. Resume it to start its deadline again.")
     assert len(entries(game, "game_paused")) == 1
     assert organizer.post(url(game, "resume"), {}, format="json").status_code == 200
     again = organizer.post(url(game, "resume"), {}, format="json")
-    assert_error(again, 409, "conflict", "Only a paused game can be resumed.")
+    assert_error(again, 409, "conflict", "The game is running already: nothing was changed.")
     assert len(entries(game, "game_resumed")) == 1
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
     assert_error(organizer.post(url(game, "resume"), {"reason": "x"}, format="json"), 400, "invalid", "reason: unknown field")
@@ -357,3 +358,46 @@ def test_the_schema_documents_the_organizer_tools(client):
     assert "reminded_now" in components["Reminded"]["properties"]
     for code in ("extensions_capped", "pauses_capped", "nobody_to_remind", "already_extended"):
         assert code in components["Error"]["properties"]["error"]["description"]
+
+
+def test_a_capped_extension_says_what_is_left_to_do(table, settings):
+    # Regression (h3 audit L3): "already been extended 1 times (the limit is 1)." and nothing
+    # of what the organizer may still do.
+    settings.GAMES_MAX_DEADLINE_EXTENSIONS = 1
+    game, _seats, organizer = table
+    assert organizer.post(url(game, "extend"), {"hours": 5}, format="json").status_code == 200
+    capped = organizer.post(url(game, "extend"), {"hours": 5}, format="json")
+    assert_error(capped, 409, "extensions_capped", "extended 1 time (the limit is 1)", "pause the game")
+    assert organizer.post(url(game, "pause"), format="json").status_code == 200
+    capped = organizer.post(url(game, "extend"), {"hours": 5}, format="json")
+    assert_error(capped, 409, "extensions_capped", "The game is paused: its deadline stays stopped until you resume it")
+
+
+def test_a_replaced_players_order_is_told_its_seat_was_handed_over(table, client):
+    # Regression (h3 audit L3): a bare 403 "You do not hold a seat in this game." for a
+    # player whose seat was handed over (an API token still in use, a page opened before).
+    from django.contrib.auth import get_user_model
+
+    from games.services import handover
+
+    game, seats, _organizer = table
+    (dave,) = make_users(["dave"])
+    staff = get_user_model().objects.create_user("sam", "sam@example.com", is_staff=True)
+    bob = token_client(seats["bob"].user)
+    handover.seat_replace(seat=seats["bob"], new_user=dave, by=staff)
+    answer = bob.post(f"/api/games/{game.pk}/orders/", {"text": "PASS X", "prompt": 1}, format="json")
+    assert_error(
+        answer, 403, "forbidden",
+        "Your seat bob was handed over to another player on ", "a site administrator (sam)",
+        "nothing was stored", "as a spectator",
+    )  # fmt: skip
+    # The email telling bob (whose reply address stops working: unknown at SMTP time).
+    released = OutboxMessage.objects.get(to="bob@example.com", subject__endswith="] Your seat was handed to another player")
+    assert "You may still follow it as a spectator on its page" in released.body
+    stranger = token_client(make_users(["zed"])[0])
+    answer = stranger.post(f"/api/games/{game.pk}/orders/", {"text": "PASS X", "prompt": 1}, format="json")
+    assert_error(answer, 403, "forbidden", "You do not hold a seat in this game.")
+    client.force_login(seats["bob"].user)
+    page = client.post(f"/games/{game.pk}/order/", {"text": "PASS X", "prompt": 1}, follow=True)
+    said = " ".join(str(m) for m in page.context["messages"])
+    assert "Your seat bob was handed over to another player on " in said and "as a spectator" in said
