@@ -114,6 +114,7 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
             text=_handover_notice(old.name, prompt, was_resigned=was_resigned, withdrawn=withdrawn, who=who),
             key=f"replaced:{game.pk}:{log_count(game)}",
             exclude=[new.pk, old.pk],
+            by=by,
         )
         if prompt is not None:
             from games.services.orders import prompt_state
@@ -271,16 +272,19 @@ def _offer_close(
         notify_seat_offer_closed(offer=offer, why=why)
 
 
-def seat_offers_close(*, game: Game, why: str) -> int:
+def seat_offers_close(*, game: Game, why: str, by: Any = None) -> list[SeatOffer]:
     """Close the game's offers still waiting (its end makes them moot) and tell each
-    player offered a seat ``why``. Called under the game's lock. Returns how many."""
-    closed = 0
+    player offered a seat ``why``. Called under the game's lock. ``by``: who ended the
+    game (the organizer or staff: each offer is logged ``seat_offer_withdrawn``, why
+    ``game_ended``); None, the rules or a walkover ended it (not logged: the end's own
+    entries close the log's batch). Returns the offers closed."""
+    closed = []
     for offer in SeatOffer.objects.filter(game=game, status=SeatOffer.Status.PENDING).select_related(
         "seat", "to_user"
     ):
         offer.game = game
-        _offer_close(offer, why=why)
-        closed += 1
+        _offer_close(offer, why=why, logged="game_ended" if by is not None else None, by=by)
+        closed.append(offer)
     return closed
 
 

@@ -141,6 +141,25 @@ def _user_notice(
     )
 
 
+def notify_organizer(
+    *, game: Game, subject: str, text: str | Callable[[], str], note: str, key: str
+) -> None:
+    """Tell the game's organizer what a site administrator did to their game (``text``,
+    as the seats are told it, then ``note`` as it is), unless the organizer holds a seat in it (the
+    seats' notice reaches them)."""
+    if Seat.objects.filter(game=game, user_id=game.organizer_id).exclude(status=Seat.Status.REPLACED).exists():
+        return
+
+    def said() -> str:
+        body = text() if callable(text) else text
+        return body + note
+
+    _user_notice(
+        user=game.organizer, game=game, subject=subject, text=said, key=f"organizer:{key}",
+        kind="notice", url=game_url(game),
+    )  # fmt: skip
+
+
 def seat_offer_url(offer: Any) -> str:
     """The page where the player offered a seat accepts or declines it."""
     return public_url(f"/games/{offer.game_id}/offers/{offer.pk}/")

@@ -448,12 +448,20 @@ def notify_game_notice(
     exclude: list[int] | None = None,
     final_table: bool = False,
     head: tuple[int, str] | None = None,
+    by: Any = None,
+    organizer_note: str = "",
 ) -> None:
     """A short notice to every seat (paused, resumed, deadline moved, game ended, a seat
     handed over), but the seats whose ids are in ``exclude``. ``final_table``: with the
     table as the game ended (a walkover, the organizer's end), every hand face up, as the
     end of a game played out shows it. ``head``: the log entry that ended the game
-    ``(seq, hash)``, named in the footer (the final head of the log)."""
+    ``(seq, hash)``, named in the footer (the final head of the log). ``by``: who did it;
+    a site administrator's action is emailed to the game's organizer too when they hold
+    no seat (a seated one has the seat's notice), with ``organizer_note`` after the text."""
+    if by is not None and getattr(by, "pk", None) != game.organizer_id:
+        from games.services.handover_notices import notify_organizer
+
+        notify_organizer(game=game, subject=subject, text=text, note=organizer_note, key=key)
     state = current_state(game=game) if final_table else None
     record = record_lines(head=head)
     for seat in _recipients(game):

@@ -163,6 +163,7 @@ def deadline_extend(
             subject="Deadline extended",
             text=text,
             key=f"extended:{game.pk}:{prompt.number}:{prompt.extensions}",
+            by=by,
         )
     return prompt
 
@@ -329,6 +330,7 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
             text=f"{who_acted(game=game, by=by)} paused the game; deadlines are suspended."
             + _reason_said(reason, staff=staff),
             key=f"paused:{game.pk}:{log_count(game)}",
+            by=by,
         )
     return game
 
@@ -395,6 +397,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
             text=text,
             key=f"resumed:{game.pk}:{log_count(game)}",
             exclude=[seat.pk for seat in newcomers],
+            by=by,
         )
         if newcomers:
             from games.services.handover_notices import notify_seat_resumed
@@ -466,8 +469,10 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
         payload: dict[str, Any] = {"reason": game.end_reason, **acting(game=game, by=by)}
         if was_started:
             payload.update(end_reveal(game=game))
+        # The offers first: the entry that ends the game is the log's last (the verifiers
+        # refuse any entry after it).
+        closed = seat_offers_close(game=game, why="the game was ended", by=by)
         ended = log_append(game=game, kind="game_ended", payload=payload)
-        seat_offers_close(game=game, why="the game was ended")
         enqueue_game_over_tasks()
         notify_game_notice(
             game=game,
@@ -477,5 +482,13 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
             key=f"ended:{game.pk}",
             final_table=was_started,  # the table as it ended, every hand face up
             head=(ended.seq, ended.hash),  # the log's final entry
+            by=by,
+            organizer_note=(
+                "\n\n"
+                + " ".join(
+                    f"Your offer of the seat {o.seat.name} to {o.to_user} was closed; they are told."
+                    for o in closed
+                )
+            ) if closed else "",
         )
     return game
