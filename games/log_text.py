@@ -42,6 +42,7 @@ _OFFER_LAPSED = {
     "seat_taken": "{actor} handed the seat to another player",
     "player_seated": "the player offered it took another seat",
     "expired": "nobody answered it in the time allowed",
+    "game_ended": "{actor} ended the game",
 }
 
 

@@ -43,6 +43,11 @@ def test_staffs_actions_are_emailed_to_the_organizer_and_an_offer_closed_by_the_
     withdrawn = LogEntry.objects.filter(game=game, kind="seat_offer_withdrawn").get()
     assert withdrawn.payload["offer"] == offer.pk and withdrawn.payload["why"] == "game_ended"
     assert (withdrawn.payload["by"], withdrawn.payload["as"]) == ("boss", "staff")
+    from games.log_text import log_summary
+
+    assert log_summary(ruleset="5x", kind=withdrawn.kind, payload=withdrawn.payload) == (
+        "The offer of seat ann lapsed: a site administrator (boss) ended the game."
+    )
 
 
 def test_the_organizers_own_actions_are_not_emailed_back_to_them() -> None:
