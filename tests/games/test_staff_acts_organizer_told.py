@@ -3,8 +3,11 @@ and the organizer hears of what a site administrator does to their game."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from games.models import LogEntry, OutboxMessage
 from games.services import handover
@@ -48,6 +51,11 @@ def test_staffs_actions_are_emailed_to_the_organizer_and_an_offer_closed_by_the_
     assert log_summary(ruleset="5x", kind=withdrawn.kind, payload=withdrawn.payload) == (
         "The offer of seat ann lapsed: a site administrator (boss) ended the game."
     )
+    # the entry that ends the game stays the log's last: the game still verifies
+    assert LogEntry.objects.filter(game=game).latest("seq").kind == "game_ended"
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue(), out.getvalue()
 
 
 def test_the_organizers_own_actions_are_not_emailed_back_to_them() -> None:
