@@ -652,12 +652,27 @@ def anchor_problems(
             for seat, order in (orders.items() if isinstance(orders, dict) else []):
                 if isinstance(order, dict) and isinstance(order.get("commitment"), str):
                     revealed.setdefault(order["commitment"], (seat, payload.get("prompt"), entry.get("seq")))
+    # An order sealed and never revealed (replaced, withdrawn at a handover, or open when
+    # the game ended) is in the log still: the entry that announced its commitment.
+    sealed: dict[str, tuple[Any, Any, Any]] = {}
+    for entry in entries:
+        payload = entry.get("payload")
+        if entry.get("kind") in ORDER_SOURCES and isinstance(payload, dict):
+            commitment = payload.get("commitment")
+            if isinstance(commitment, str):
+                sealed.setdefault(commitment, (payload.get("seat"), payload.get("prompt"), entry.get("seq")))
     for receipt in receipts:
-        if receipt not in revealed:
-            problems.append(f"receipt {receipt}: no revealed order has this commitment")
-        else:
+        if receipt in revealed:
             seat, prompt, seq = revealed[receipt]
             found.append(f"receipt {receipt}: the order of {seat} for prompt {prompt}, revealed in entry {seq}")
+        elif receipt in sealed:
+            seat, prompt, seq = sealed[receipt]
+            found.append(
+                f"receipt {receipt}: an order of {seat} for prompt {prompt}, sealed in entry {seq} "
+                "and never revealed (replaced, withdrawn, or still sealed when the game ended)"
+            )
+        else:
+            problems.append(f"receipt {receipt}: no order in the log has this commitment")
     return problems, found
 
 

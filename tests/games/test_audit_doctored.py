@@ -520,12 +520,39 @@ def test_receipt_checks_an_order_was_revealed(tmp_path) -> None:
     assert "1 receipt found" in out
     forged = "f" * 64
     code, out = cli(tmp_path, export, "--receipt", forged)
-    assert code == 1 and f"receipt {forged}: no revealed order has this commitment" in out, out
+    assert code == 1 and f"receipt {forged}: no order in the log has this commitment" in out, out
     # The forger replaces the order (a new salt, a new commitment) and re-hashes: the
     # player's receipt is no longer in the log.
     _resalt(export, 2, "ab" * 16)
     code, out = cli(tmp_path, rehash(export), "--receipt", order["commitment"])
-    assert code == 1 and f"receipt {order['commitment']}: no revealed order has this commitment" in out, out
+    assert code == 1 and f"receipt {order['commitment']}: no order in the log has this commitment" in out, out
+
+
+def test_the_receipt_of_an_order_never_revealed_is_found_where_it_was_sealed(tmp_path) -> None:
+    # Regression (a review): --receipt looked only at revealed orders, so the receipt of
+    # an order replaced later, or sealed at the prompt open when the game was ended, failed
+    # an honest game's check; the seat page and the emails give a receipt for each one.
+    import engine
+    from games.models import Prompt
+    from games.selectors import current_state
+    from games.services.orders import order_submit
+
+    game, seats = start_fixed(NAMES)
+    rules = engine.get(game.ruleset)
+    legal = rules.legal_orders(current_state(game=game), "ann")
+    first = order_submit(seat=seats["ann"], text=legal[0], source="web")
+    second = order_submit(seat=seats["ann"], text=legal[1], source="web")  # replaces it
+    assert first.commitment != second.commitment
+    prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
+    assert prompt.number == 1
+    game_end(game=game, by=game.organizer, reason="club closed")  # prompt 1 never resolved
+    game.refresh_from_db()
+    export = game_export(game=game)
+    code, out = cli(tmp_path, export, "--receipt", first.commitment, "--receipt", second.commitment)
+    assert code == 0, out
+    for order in (first, second):
+        assert f"receipt {order.commitment}: an order of ann for prompt 1, sealed in entry " in out, out
+    assert "never revealed" in out
 
 
 def test_a_game_cancelled_before_it_started_still_verifies(tmp_path) -> None:
