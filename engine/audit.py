@@ -323,8 +323,9 @@ def _header_problems(
     ended: dict[str, Any] | None,
 ) -> list[str]:  # fmt: skip
     """The export's ``format`` and ``game`` record against the log. No hash covers the
-    record: a page or a reader showing its name, players or ranking must be able to
-    trust them, so each must be the log's (status and ranking: ``_status_problems``)."""
+    record: a page or a reader showing its players or ranking must be able to trust
+    them, so each must be the log's (status and ranking: ``_status_problems``); its
+    name, a label staff may change, only has to be there."""
     problems = []
     if "format" not in export:
         problems.append(f"the export names no format ({EXPORT_FORMAT})")
@@ -336,8 +337,8 @@ def _header_problems(
         problems.append(f"the game record has no {', '.join(missing)}")
     created = next((e for e in entries if e.get("kind") == "game_created"), {})
     created_payload, where = created.get("payload") or {}, f"entry {created.get('seq')} (game_created)"
-    if "name" in game and "name" in created_payload and game["name"] != created_payload["name"]:
-        problems.append(f"the game's name is not the one {where} gives")
+    # The name is not compared: a label staff may change at any time (the admin), with no
+    # entry (none may follow the end); game_created keeps the first one.
     if started is None:
         if game.get("players"):
             problems.append("the game has players, but it never started (no game_started entry)")

@@ -270,7 +270,6 @@ def test_verify_game_refuses_an_ending_entry_in_a_game_going_on() -> None:
 
 
 HEADER_EDITS = [
-    ("name", "Forged", "the game's name is not the one entry 1 (game_created) gives"),
     ("players", ["cat", "bob", "ann"], "the game's players are not the seating of entry {started} (game_started)"),
     ("ruleset", "6x5", "the game's ruleset is not the one entry {started} (game_started) gives"),
     ("options", {"leaders": False}, "the game's options are not the ones entry {started} (game_started) gives"),
@@ -318,9 +317,11 @@ def test_verify_game_checks_the_game_row_against_the_log() -> None:
     end_seq = LogEntry.objects.get(game=game, kind="game_ended").seq
     assert not ok
     assert f"the game has a ranking, but entry {end_seq} (game_ended) ended it early, without one" in out
+    # The name is a label staff may change at any time (the admin), logged nowhere: a
+    # game renamed after its end still verifies (a review: it failed for good).
     Game.objects.filter(pk=game.pk).update(ranking=None, name="Renamed")
     ok, out = verify_game(game)
-    assert not ok and "the game's name is not the one entry 1 (game_created) gives" in out, out
+    assert ok, out
 
 
 # ---------------------------------------------------------------- L1, L2, L5: reading
