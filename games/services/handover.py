@@ -265,7 +265,9 @@ def _offer_close(
             game=offer.game,
             kind="seat_offer_withdrawn",
             payload={
-                "seat": offer.seat.name, "offer": offer.pk, "why": logged, **acting(game=offer.game, by=by),
+                "seat": offer.seat.name, "offer": offer.pk, "why": logged,
+                # nobody acted when the sweep closes an unanswered offer ("expired")
+                **(acting(game=offer.game, by=by) if by is not None else {}),
             },
         )  # fmt: skip
     if why is not None:
@@ -311,8 +313,14 @@ def seat_offers_expire(*, now: Any = None) -> int:
     for game_id in sorted(set(stale.values_list("game_id", flat=True))):
         with transaction.atomic():
             game = lock_game(game_id=game_id)
+            over = game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
             for offer in stale.filter(game_id=game_id).select_related("seat", "to_user", "by"):
                 offer.game = game
+                if over:
+                    # Left waiting by an older end of the game (its end closes them now):
+                    # closed, nobody told, nothing logged; no entry may follow the end.
+                    _offer_close(offer, why=None)
+                    continue
                 _offer_close(offer, why=f"nobody answered it within {offer_days()} days", logged="expired")
                 notify_seat_offer_expired(offer=offer, days=offer_days())
                 closed += 1

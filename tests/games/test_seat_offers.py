@@ -430,6 +430,8 @@ def test_an_offer_nobody_answers_lapses_after_a_week(client, game, django_captur
     assert offer.status == SeatOffer.Status.WITHDRAWN and holders(game)[1][1] == "bob"
     entry = LogEntry.objects.filter(game=game).latest("seq")
     assert entry.kind == "seat_offer_withdrawn" and entry.payload["why"] == "expired"
+    # nobody acted (it said "by": "None", "as": "staff")
+    assert "by" not in entry.payload and "as" not in entry.payload
     assert log_summary(ruleset="5x", kind=entry.kind, payload=entry.payload) == (
         "The offer of seat bob lapsed: nobody answered it in the time allowed."
     )
@@ -440,6 +442,36 @@ def test_an_offer_nobody_answers_lapses_after_a_week(client, game, django_captur
     # The seat may be offered again.
     answer = offer_seat(client, game, "bob", "eve")
     assert "Seat bob is offered to eve" in " ".join(messages_of(answer))
+
+
+def test_an_offer_left_waiting_in_a_game_over_lapses_with_no_entry_after_the_end(client, game):
+    """Regression (a review): offers left waiting when a game ended (before its end closed
+    them) were closed by the hourly sweep with a log entry after the game's end, which
+    the verifiers refuse: the game failed verification for good."""
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from games.services.handover import seat_offers_expire
+
+    offer_seat(client, game, "bob", "dave")
+    organizer_services.game_end(game=game, by=game.organizer, reason="closed")
+    head = LogEntry.objects.filter(game=game).latest("seq")
+    assert head.kind == "game_ended"
+    # as an older end left it: still waiting, a week old
+    SeatOffer.objects.filter(game=game).update(
+        status=SeatOffer.Status.PENDING, created_at=timezone.now() - timedelta(days=8)
+    )
+    mails = OutboxMessage.objects.count()
+    seat_offers_expire()
+    assert SeatOffer.objects.get(game=game).status == SeatOffer.Status.WITHDRAWN
+    assert LogEntry.objects.filter(game=game).latest("seq") == head
+    assert OutboxMessage.objects.count() == mails  # the game's end told them already
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
 
 
 def test_the_games_list_does_not_name_the_site_administrator_who_offers_a_seat(client, game):
