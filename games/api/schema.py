@@ -50,7 +50,7 @@ def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Postprocessing hook: every GET but ``UNCONDITIONAL_GETS`` (``BaseAPIView.conditional``) says
     what it does with ``If-None-Match`` (an API audit: the ETag, the 304 and the header
     were in no operation), and every operation that a database outage answers 503 with
-    ``Retry-After`` says so."""
+    ``Retry-After`` and the JSON ``Error`` (``unavailable``) says so."""
     etag = {"schema": {"type": "string"},
             "description": "A tag of this answer: send it back as If-None-Match."}  # fmt: skip
     for route, path in result.get("paths", {}).items():
@@ -62,6 +62,7 @@ def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 "description": "The database is unreachable for a moment: try again after "
                 "Retry-After seconds.",
                 "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
             })  # fmt: skip
             if method != "get" or route in UNCONDITIONAL_GETS or "200" not in responses:
                 continue

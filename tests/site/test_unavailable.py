@@ -155,3 +155,32 @@ def test_the_outage_warning_masks_a_token_in_the_path(caplog) -> None:
     assert answer.status_code == 503
     assert token not in caplog.text
     assert "/calendar/********.ics" in caplog.text
+
+
+def test_the_schema_declares_the_503_body_and_header_the_api_sends(monkeypatch) -> None:
+    """An API audit (schemathesis): every operation's 503 was declared with no body, while
+    the API sends the JSON Error with Retry-After; a generated client could not read it."""
+    import jsonschema
+
+    game, seats = start_fixed(["ann", "bob", "cat"])
+    client = token_client(seats["ann"].user)
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    operations = [
+        (route, method, op)
+        for route, ops in schema["paths"].items()
+        for method, op in ops.items()
+        if isinstance(op, dict) and "responses" in op
+    ]
+    assert len(operations) > 30
+    for route, method, op in operations:
+        declared = op["responses"]["503"]
+        assert declared["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/Error"
+        }, (route, method)
+        assert declared["headers"]["Retry-After"]["schema"]["type"] == "integer", (route, method)
+    monkeypatch.setattr("games.api.game_views.selectors_hot.seat_view_for_user", _database_gone)
+    answer = client.get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 503 and int(answer["Retry-After"]) >= 1
+    declared = schema["paths"]["/api/games/{game_id}/"]["get"]["responses"]["503"]
+    root = {**declared["content"]["application/json"]["schema"], "components": schema["components"]}
+    jsonschema.Draft202012Validator(root).validate(answer.json())
