@@ -166,6 +166,11 @@ class GameListCreateView(BaseAPIView):
             ),
             **{k: ERRORS[k] for k in (400, 401)},
             **BODY_ERRORS,
+            422: OpenApiResponse(
+                s.ErrorSerializer,
+                description="This Idempotency-Key created a game with other parameters "
+                "(idempotency_key_reused): send a new key for a new game",
+            ),
             429: OpenApiResponse(s.ErrorSerializer, description="Too many games created"),
         },
     )

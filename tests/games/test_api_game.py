@@ -267,6 +267,35 @@ def test_an_idempotency_key_creates_one_game_however_often_sent(eager_celery):  
     assert Game.objects.count() == 4
 
 
+def test_the_schema_declares_the_422_of_a_reused_idempotency_key(client):
+    """An API audit (schemathesis): POST /api/games/ answers 422 idempotency_key_reused,
+    which its schema did not declare. Every operation taking the header declares it."""
+    ann = token_client(make_user("ann"))
+    body = {"ruleset": "6x5", "seats_count": 2}
+    assert ann.post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1").status_code == 201
+    body["seats_count"] = 3
+    reused = ann.post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert reused.status_code == 422
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    taking = [
+        (route, method, op)
+        for route, ops in schema["paths"].items()
+        for method, op in ops.items()
+        if isinstance(op, dict)
+        and any(p["name"] == "Idempotency-Key" for p in op.get("parameters", []))
+    ]
+    assert [(route, method) for route, method, _ in taking] == [("/api/games/", "post")]
+    for route, method, op in taking:
+        declared = op["responses"]["422"]
+        assert "Idempotency-Key" in declared["description"], (route, method)
+        body_schema = declared["content"]["application/json"]["schema"]
+        assert body_schema == {"$ref": "#/components/schemas/Error"}, (route, method)
+    import jsonschema
+
+    root = {**body_schema, "components": schema["components"]}
+    jsonschema.Draft202012Validator(root).validate(reused.json())
+
+
 def test_a_retry_past_the_creation_limit_still_gets_its_game(settings):
     """A code review: the client whose last allowed creation timed out got a 429 for the
     retry, not its game."""
