@@ -132,11 +132,18 @@ class BaseAPIView(APIView):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # authentication, permissions, throttles
         # OPTIONS describes the endpoint whatever its URL's query (a browser's CORS
-        # preflight carries the query string of the request it asks about).
-        if request.query_params and request.method != "OPTIONS":
+        # preflight carries the query string of the request it asks about). A method the
+        # view has no handler for is dispatch's 405, whatever the query (an audit: TRACE
+        # ?limit=1 was a 400 saying the operation takes no parameters).
+        if request.query_params and request.method != "OPTIONS" and self._handles(request):
             method = "GET" if request.method == "HEAD" else request.method
             if method not in self.query_methods:
                 _no_query(request)
+
+    def _handles(self, request: Request) -> bool:
+        """Whether ``dispatch`` has a handler for the request's method (else its 405)."""
+        method = request.method.lower()
+        return method in self.http_method_names and hasattr(self, method)
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().finalize_response(request, response, *args, **kwargs)

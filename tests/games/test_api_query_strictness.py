@@ -114,3 +114,33 @@ def test_a_whole_number_in_a_form_body_is_ascii_digits_only(table):  # noqa: F81
     taken = clients["ann"].post(orders_url(game), urlencode({"text": "PASS GANDHI", "prompt": "1"}),
                                 content_type="application/x-www-form-urlencoded")  # fmt: skip
     assert taken.status_code == 201, taken.content
+
+
+def test_a_method_an_operation_lacks_is_a_405_whatever_the_query(table):  # noqa: F811
+    """An API audit (schemathesis): ``TRACE /api/tournaments/?limit=1`` answered 400 "this
+    operation takes none" (the GET takes limit); without the query it was a 405. The
+    method is checked first, on every route, for a player and for anyone."""
+    from rest_framework.test import APIClient
+
+    game, clients = table
+    client = clients["ann"]
+    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none"}
+    seen = 0
+    for route, operations in paths.items():
+        url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
+        for method in ("get", "post", "put", "patch", "delete", "trace"):
+            if method in operations:
+                continue
+            answer = client.generic(method.upper(), url + "?limit=1&bogus=1")
+            body = assert_error(answer, 405, "method_not_allowed")
+            assert "query" not in body["message"].lower(), (method, route, body)
+            assert method.upper() not in answer["Allow"], (method, route)
+            seen += 1
+    assert seen > 50
+    anyone = APIClient().generic("TRACE", "/api/tournaments/?limit=1&offset=0")
+    assert_error(anyone, 405, "method_not_allowed")
+    assert "GET" in anyone["Allow"]
+    # A method the route has still refuses a parameter it does not take.
+    assert_error(client.delete("/api/tournaments/?limit=1"), 405, "method_not_allowed")
+    assert_error(client.get(f"/api/games/{game.pk}/?limit=1"), 400, "invalid", "unknown query")
