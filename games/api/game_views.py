@@ -51,6 +51,11 @@ class MyGamesQuerySerializer(PageQuerySerializer):
 # A client's key for one creation (``Idempotency-Key``), as the draft RFC and payment
 # APIs take it: a UUID or any short token.
 IDEMPOTENCY_KEY_RE = re.compile(r"[A-Za-z0-9._:\-]{1,64}")
+# The header in the schema (a pattern is unanchored in JSON Schema: anchored here, as
+# ``fullmatch`` reads it), so a client or validator knows the keys refused (an audit).
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string", "minLength": 1, "maxLength": 64, "pattern": f"^{IDEMPOTENCY_KEY_RE.pattern}$",
+}  # fmt: skip
 
 
 def _create_key(request: Request, *, refuse: bool = True) -> str:
@@ -152,7 +157,7 @@ class GameListCreateView(BaseAPIView):
         parameters=[
             location_header("The new game (GET it for its view)."),
             OpenApiParameter(
-                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                "Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER, required=False,
                 description="Your own key for this creation (1 to 64 letters, digits, "
                 "'-', '_', '.', ':'; a UUID, say): sent again with the same key (a retry "
                 "after a timeout), the call answers 200 with the game that key created, "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.input_serializers import StrictCharField, StrictInputSerializer
+from games.api.input_serializers import NOT_BLANK, StrictCharField, StrictInputSerializer
 from games.api.serializers import RulesetIdField, WhenField
 from games.models import Game, SeatOffer
 
@@ -18,7 +18,7 @@ OFFERED_AS = (("organizer", "organizer"), ("staff", "staff"))
 
 def _player(help_text: str) -> StrictCharField:
     # The organizer's replace form's field (SeatReplaceForm.username): at most 150.
-    return StrictCharField(max_length=150, help_text=help_text)
+    return StrictCharField(max_length=150, min_length=1, validators=[*NOT_BLANK], help_text=help_text)
 
 
 class OfferInputSerializer(StrictInputSerializer):

@@ -17,7 +17,12 @@ from rest_framework.response import Response
 from games import errors
 from games.api import serializers as s
 from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle
-from games.api.input_serializers import EmptyInputSerializer, StrictCharField, StrictInputSerializer
+from games.api.input_serializers import (
+    NOT_BLANK,
+    EmptyInputSerializer,
+    StrictCharField,
+    StrictInputSerializer,
+)
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
 from games.selectors_webhooks import deliveries_recent, webhook_of
 from games.services import webhooks
@@ -29,7 +34,7 @@ class WebhookInputSerializer(StrictInputSerializer):
     """The webhook's URL (https, a public host), and whether to make a new secret."""
 
     url = StrictCharField(
-        max_length=500, trim_whitespace=True,
+        max_length=500, min_length=1, validators=[*NOT_BLANK], trim_whitespace=True,
         help_text="Where the events are POSTed: https:// to a host whose every address is public.",
     )  # fmt: skip
     regenerate_secret = drf_serializers.BooleanField(

@@ -308,3 +308,28 @@ def test_a_retry_past_the_creation_limit_still_gets_its_game(settings):
     again = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="once")
     new = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="twice")
     assert (first.status_code, again.status_code, new.status_code) == (201, 200, 429)
+
+
+@pytest.mark.parametrize(
+    "key", ["k-1", "A.b_c:d-9", "x" * 64, "x" * 65, "", "a b", "a/b", "key!", "ключ"]
+)
+def test_the_schema_gives_the_idempotency_keys_the_api_takes(client, key):
+    """An API audit (schemathesis): the header's schema was any string, while the API
+    refuses a key over 64 characters or with a space (400). The schema and the API agree
+    on each key."""
+    import jsonschema
+
+    operation = client.get("/api/schema/", {"format": "json"}).json()["paths"]["/api/games/"]["post"]
+    (header,) = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
+    try:
+        jsonschema.Draft202012Validator(header["schema"]).validate(key)
+        declared = True
+    except jsonschema.ValidationError:
+        declared = False
+    body = {"ruleset": "6x5", "seats_count": 2}
+    answer = token_client(make_user("ann")).post(
+        "/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
+    refused = answer.status_code == 400 and "Idempotency-Key" in answer.json().get("fields", {})
+    assert answer.status_code in (201, 400), answer.content
+    assert declared is not refused, (key, answer.status_code, header["schema"])

@@ -438,3 +438,26 @@ def test_the_schema_documents_the_handover(client):
     for name in ("OfferInput", "ReplaceInput", "PrivacyInput"):
         assert components[name]["additionalProperties"] is False, name
     assert "offers" in components["OrganizerTools"]["properties"]
+
+
+def test_the_schema_says_a_player_is_never_blank(game, client):
+    """An API audit (schemathesis): "player": "" was refused (400) while the schema's
+    player was any string up to 150 characters."""
+    import jsonschema
+
+    make_staff("sam")
+    before = holders(game)
+    components = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+    for name, url, extra, who in (
+        ("OfferInput", offer_url(game, "bob"), {}, "ann"),
+        ("ReplaceInput", offer_url(game, "bob", "replace"), {"confirm": True}, "sam"),
+    ):
+        player = components[name]["properties"]["player"]
+        assert player["minLength"] == 1, name
+        for blank in ("", "   "):
+            answer = client_of(who).post(url, {"player": blank, **extra}, format="json")
+            assert_error(answer, 400, "invalid", "player")
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.Draft202012Validator(player).validate(blank)
+        jsonschema.Draft202012Validator(player).validate("dave")
+    assert holders(game) == before and not SeatOffer.objects.filter(game=game).exists()
