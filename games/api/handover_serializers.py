@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.input_serializers import NOT_BLANK, StrictCharField, StrictInputSerializer
+from games.api.input_serializers import (
+    NOT_BLANK,
+    ConfirmField,
+    StrictCharField,
+    StrictInputSerializer,
+)
 from games.api.serializers import RulesetIdField, WhenField
 from games.models import Game, SeatOffer
 
@@ -33,7 +38,7 @@ class ReplaceInputSerializer(StrictInputSerializer):
     player = _player(
         "The player who takes the seat: their player name, in any case, or an email address."
     )
-    confirm = serializers.BooleanField(
+    confirm = ConfirmField(
         error_messages={
             "required": "Send \"confirm\": true to hand the seat over: nothing was changed."
         },

@@ -28,7 +28,10 @@ WHOLE_NUMBER_RE = re.compile(r"-?[0-9]{1,18}")
 
 
 class StrictInputSerializer(serializers.Serializer):
-    """Unknown fields are refused (400, the field named), not ignored."""
+    """Unknown fields are refused (400, the field named), not ignored. In a JSON body a
+    number and a boolean are JSON's own ("3" or "true" is refused), and a whole number
+    (an integer field) has no fraction part: 3.0 is refused, though OpenAPI 3.1 counts it
+    an integer."""
 
     # (Ignored, a misspelt ``prompt`` would send an order unguarded to whatever prompt is
     # open. The docstring above is every input's description in the schema.)
@@ -88,6 +91,12 @@ class StrictInputSerializer(serializers.Serializer):
 NOT_BLANK = (RegexValidator(r"\S"),)
 
 
+@extend_schema_field({"type": "boolean", "const": True})
+class ConfirmField(serializers.BooleanField):
+    """A ``confirm`` that must be true (the serializer's ``validate_confirm`` refuses false,
+    naming what was not done): the schema says so with ``const``."""
+
+
 class StrictCharField(serializers.CharField):
     """A string, and only a string: a number or a boolean is refused, not turned into
     text (``"text": 5`` is a client's bug, not an order)."""
@@ -129,10 +138,21 @@ class OptionsField(serializers.DictField):
         return super().to_internal_value(data)
 
 
+QUIET_HOURS_HELP = (
+    "Hour on the clock of quiet_hours_time_zone. Give quiet_hours_start and quiet_hours_end "
+    "both (different hours: they must not start and end at the same hour) or neither."
+)
+
+
 class GameCreateInputSerializer(StrictInputSerializer):
     ruleset = RulesetIdField()
     name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
-    seats_count = serializers.IntegerField(min_value=2, max_value=12)
+    seats_count = serializers.IntegerField(
+        min_value=2, max_value=12,
+        help_text="Within the ruleset's players (GET /api/rulesets/): "
+        + ", ".join(f"{r.id}: {r.min_players} to {r.max_players}" for r in engine.rulesets())
+        + ".",
+    )  # fmt: skip
     options = OptionsField(required=False, default=dict)
     is_private = serializers.BooleanField(required=False, default=False)
     require_sender_match = serializers.BooleanField(
@@ -150,14 +170,14 @@ class GameCreateInputSerializer(StrictInputSerializer):
         max_value=23,
         required=False,
         allow_null=True,
-        help_text="hour on the clock of quiet_hours_time_zone",
+        help_text=QUIET_HOURS_HELP,
     )
     quiet_hours_end = serializers.IntegerField(
         min_value=0,
         max_value=23,
         required=False,
         allow_null=True,
-        help_text="hour on the clock of quiet_hours_time_zone",
+        help_text=QUIET_HOURS_HELP,
     )
     quiet_hours_time_zone = StrictCharField(
         max_length=64,

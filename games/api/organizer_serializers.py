@@ -7,7 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.handover_serializers import OrganizerOfferSerializer
-from games.api.input_serializers import StrictCharField, StrictInputSerializer
+from games.api.input_serializers import ConfirmField, StrictCharField, StrictInputSerializer
 from games.api.serializers import SeatSerializer, WhenField
 from games.forms import (
     EXTEND_HOURS_MAX,
@@ -67,7 +67,7 @@ class EndInputSerializer(StrictInputSerializer):
         "Told to the players, kept in the log and shown as the game's end_reason (at most "
         "200 characters)."
     )
-    confirm = serializers.BooleanField(
+    confirm = ConfirmField(
         error_messages={"required": "Send \"confirm\": true to end the game: nothing was ended."},
         help_text="Must be true: ending a game is final (the organizer's panel asks for a "
         "tick too). A game not started yet is cancelled."

@@ -832,3 +832,44 @@ def test_the_receipt_says_how_the_order_was_read(table):
     assert same.status_code == 200 and same.json()["understood_as"] == "PASS GANDHI"
     plain = clients["ann"].post(url, {"text": "PASS CAESAR", "prompt": 1}, format="json")
     assert plain.status_code == 201 and plain.json()["understood_as"] == ""
+
+
+def test_the_schema_states_the_rules_between_fields_and_of_whole_numbers(client, table):
+    """An API audit (schemathesis): rules the API enforces were in no description: the
+    seats of each ruleset, quiet hours both or neither and different, confirm true only,
+    and a whole number refused as 3.0 (which OpenAPI 3.1 counts an integer)."""
+    import jsonschema
+
+    game, clients = table
+    ann = clients["ann"]
+    components = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+    create = components["GameCreateInput"]["properties"]
+    seats = create["seats_count"]["description"]
+    for ruleset in client.get("/api/rulesets/").json():
+        low, high = ruleset["players"]
+        assert f"{ruleset['id']}: {low} to {high}" in seats, (ruleset, seats)
+        for count, ok in ((low - 1, False), (low, True), (high + 1, False)):
+            made = ann.post("/api/games/", {"ruleset": ruleset["id"], "seats_count": count}, format="json")
+            assert (made.status_code == 201) is ok, (ruleset["id"], count, made.content)
+    for name in ("quiet_hours_start", "quiet_hours_end"):
+        text = create[name]["description"]
+        assert "both" in text and "neither" in text and "same hour" in text, text
+    for hours in ({"quiet_hours_start": 22}, {"quiet_hours_start": 22, "quiet_hours_end": 22}):
+        made = ann.post("/api/games/", {"ruleset": "5x", "seats_count": 3, **hours}, format="json")
+        assert_error(made, 400, "invalid", "quiet hours")
+    for name in ("EndInput", "ReplaceInput"):
+        confirm = components[name]["properties"]["confirm"]
+        assert confirm["type"] == "boolean" and "true" in confirm["description"].lower(), name
+        jsonschema.Draft202012Validator(confirm).validate(True)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.Draft202012Validator(confirm).validate(False)
+    ended = ann.post(f"/api/games/{game.pk}/end/", {"confirm": False}, format="json")
+    assert_error(ended, 400, "invalid", "confirm")
+    # Every input with a whole number says 3.0 is refused, and the API refuses it.
+    whole = [name for name, c in components.items() if name.endswith("Input")
+             and any(p.get("type") == "integer" for p in c.get("properties", {}).values())]  # fmt: skip
+    assert {"GameCreateInput", "OrderInput", "ExtendInput"} <= set(whole)
+    for name in whole:
+        assert "3.0" in components[name]["description"], name
+    extended = ann.post(f"/api/games/{game.pk}/extend/", {"hours": 2.0}, format="json")
+    assert_error(extended, 400, "invalid", "hours", "3.0")
