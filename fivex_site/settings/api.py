@@ -71,6 +71,7 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.closed_inputs",
         "games.api.schema.conditional_gets",
         "games.api.schema.query_refusals",
+        "games.api.schema.json_only",
     ],
     # Every closed set of codes an answer holds is an enum of its own, named here (a name
     # that stays when another field of the same name appears; drf-spectacular warns of a

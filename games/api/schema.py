@@ -76,3 +76,23 @@ def conditional_gets(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             responses.setdefault("304", {"description": "Not Modified: the answer is the one "
                                          "If-None-Match named.", "headers": {"ETag": etag}})  # fmt: skip
     return result
+
+
+def json_only(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Postprocessing hook: every operation takes ``?format=json`` (DRF's format override,
+    kept: the README says so) and answers any other format with a 406 naming JSON
+    (``games.api.parsers``); an API audit found the parameter and the 406 in no operation."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            operation.setdefault("parameters", []).append({
+                "in": "query", "name": "format", "required": False,
+                "schema": {"type": "string", "enum": ["json"]},
+                "description": "The answer's format: JSON, the only one (any other is a 406).",
+            })  # fmt: skip
+            operation["responses"].setdefault("406", {
+                "description": "A format other than json was asked for (not_acceptable)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            })  # fmt: skip
+    return result

@@ -144,3 +144,32 @@ def test_a_method_an_operation_lacks_is_a_405_whatever_the_query(table):  # noqa
     # A method the route has still refuses a parameter it does not take.
     assert_error(client.delete("/api/tournaments/?limit=1"), 405, "method_not_allowed")
     assert_error(client.get(f"/api/games/{game.pk}/?limit=1"), 400, "invalid", "unknown query")
+
+
+def test_every_operation_declares_format_json_and_answers_406_to_another(table):  # noqa: F811
+    """An API audit (schemathesis): ``?format=`` was taken by every operation and in none's
+    parameters, and its 406 (``format=xml``) was declared nowhere. Each operation declares
+    both, and answers so."""
+    game, clients = table
+    client = clients["ann"]
+    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none"}
+    seen = 0
+    for route, operations in paths.items():
+        url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            (param,) = [p for p in operation["parameters"] if p["in"] == "query" and p["name"] == "format"]
+            assert param["schema"] == {"type": "string", "enum": ["json"]}, (method, route)
+            assert not param.get("required"), (method, route)
+            declared = operation["responses"]["406"]
+            assert declared["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/Error"
+            }, (method, route)
+            answer = client.generic(method.upper(), url + "?format=xml")
+            assert_error(answer, 406, "not_acceptable", "json only")
+            if method == "get":
+                assert client.get(url + "?format=json").status_code not in (400, 406), (method, route)
+            seen += 1
+    assert seen > 30
