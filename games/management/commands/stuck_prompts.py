@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from games.mail.addresses import redact_text
 from games.selectors_stuck import emails_waiting, stuck_prompts
 from games.services.deadlines import stuck_prompts_requeue
 
@@ -68,7 +69,8 @@ class Command(BaseCommand):
                 )
         for e in emails[:EMAIL_LINES]:
             game = f"game {e['game_id']}, " if e["game_id"] else ""
-            error = f"; last error: {e['last_error'][:120]}" if e["last_error"] else ""
+            # an SMTP error quotes the recipient: redacted as the logs do
+            error = f"; last error: {redact_text(e['last_error'])[:120]}" if e["last_error"] else ""
             self.stdout.write(
                 f"email #{e['id']} ({game}{e['kind']}): {e['status']} since "
                 f"{_when(e['created_at'], now)}, {e['attempts']} attempt(s){error}"
