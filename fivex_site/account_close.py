@@ -275,7 +275,7 @@ def _mail_drop(*, user: Any, addresses: list[str]) -> None:
     for address in addresses:
         to_them |= Q(to__iexact=address)
     OutboxMessage.objects.filter(
-        to_them, status__in=(OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+        to_them, status__in=OutboxMessage.UNSENT
     ).update(status=OutboxMessage.Status.FAILED, last_error="account deactivated", next_attempt_at=None)
 
 

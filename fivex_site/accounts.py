@@ -80,7 +80,7 @@ def account_deactivated(*, user: Any, old_email: str = "") -> int:
     deactivated" (a code review: they went out after the deactivation). Returns how many."""
     from games.models import OutboxMessage
 
-    waiting = (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+    waiting = OutboxMessage.UNSENT
     addresses = [a for a in {user.email, old_email} if a]  # changed in the same save: both
     if not addresses:
         return 0

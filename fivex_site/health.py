@@ -50,7 +50,7 @@ def check_mail() -> dict[str, Any]:
 
     from games.models import OutboxMessage
 
-    waiting = (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+    waiting = OutboxMessage.UNSENT
     try:
         found = OutboxMessage.objects.filter(status__in=waiting).aggregate(
             count=Count("*"), oldest=Min("created_at")

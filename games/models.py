@@ -365,6 +365,10 @@ class OutboxMessage(models.Model):
         FAILED = "failed", "failed"
         RETRYING = "retrying", "retrying"
 
+    #: The statuses of an email still to be sent (the sweeps send it; /healthz and
+    #: ``stuck_prompts`` count it; an address change or a closed account stops it).
+    UNSENT = (Status.QUEUED, Status.RETRYING)
+
     to = models.EmailField(max_length=254)
     subject = models.CharField(max_length=255)
     body = models.TextField()

@@ -65,7 +65,7 @@ def emails_waiting(*, now: datetime, older_than: timedelta) -> list[dict[str, An
     than ``older_than`` before ``now``, oldest first (no address: the admin shows it)."""
     return list(
         OutboxMessage.objects.filter(
-            status__in=(OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING),
+            status__in=OutboxMessage.UNSENT,
             created_at__lte=now - older_than,
         )
         .order_by("created_at", "id")

@@ -304,7 +304,7 @@ def _outbox_states(message_ids: list[int]) -> dict[int, tuple[Any, ...]]:
 def _claimable(state: tuple[Any, ...], now: datetime) -> bool:
     status, _attempts, next_attempt_at, sent_at = state
     return (
-        status in (OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING)
+        status in OutboxMessage.UNSENT
         and sent_at is None
         and (next_attempt_at is None or next_attempt_at <= now)
     )

@@ -62,7 +62,7 @@ def mail_tokens_rotate_for_user(*, user: object) -> int:
             new = seat_reply_address(seat=seat)
             OutboxMessage.objects.filter(
                 seat=seat,
-                status__in=(OutboxMessage.Status.QUEUED, OutboxMessage.Status.RETRYING),
+                status__in=OutboxMessage.UNSENT,
             ).update(
                 reply_to=Replace("reply_to", Value(old), Value(new)),
                 body=Replace("body", Value(old), Value(new)),
