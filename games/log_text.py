@@ -43,6 +43,7 @@ _OFFER_LAPSED = {
     "player_seated": "the player offered it took another seat",
     "expired": "nobody answered it in the time allowed",
     "game_ended": "{actor} ended the game",
+    "game_over": "the game is over",
 }
 
 

@@ -274,18 +274,28 @@ def _offer_close(
         notify_seat_offer_closed(offer=offer, why=why)
 
 
-def seat_offers_close(*, game: Game, why: str, by: Any = None) -> list[SeatOffer]:
+def seat_offers_close(
+    *, game: Game, why: str, by: Any = None, entries: list[tuple[str, dict[str, Any]]] | None = None
+) -> list[SeatOffer]:
     """Close the game's offers still waiting (its end makes them moot) and tell each
-    player offered a seat ``why``. Called under the game's lock. ``by``: who ended the
-    game (the organizer or staff: each offer is logged ``seat_offer_withdrawn``, why
-    ``game_ended``); None, the rules or a walkover ended it (not logged: the end's own
-    entries close the log's batch). Returns the offers closed."""
+    player offered a seat ``why``. Called under the game's lock, before the entry that
+    ends the game (which must stay the log's last). Each offer is logged
+    ``seat_offer_withdrawn``: why ``game_ended`` with ``by`` when the organizer or staff
+    ended the game, ``game_over`` when its rules or a walkover did (``by`` None). With
+    ``entries`` the log entries are appended to that list (the caller writes them in its
+    own batch, before its ending entry) instead of being written here. Returns the offers
+    closed."""
     closed = []
     for offer in SeatOffer.objects.filter(game=game, status=SeatOffer.Status.PENDING).select_related(
         "seat", "to_user"
     ):
         offer.game = game
-        _offer_close(offer, why=why, logged="game_ended" if by is not None else None, by=by)
+        logged = "game_ended" if by is not None else "game_over"
+        if entries is None:
+            _offer_close(offer, why=why, logged=logged, by=by)
+        else:
+            _offer_close(offer, why=why)
+            entries.append(("seat_offer_withdrawn", {"seat": offer.seat.name, "offer": offer.pk, "why": logged}))
         closed.append(offer)
     return closed
 

@@ -453,12 +453,14 @@ def _finish_locked(
     from games.services.handover import seat_offers_close
     from games.services.queueing import enqueue_game_over_tasks
 
-    seat_offers_close(game=game, why="the game is over")
+    offers_closed: list[tuple[str, dict[str, Any]]] = []
+    seat_offers_close(game=game, why="the game is over", entries=offers_closed)
     enqueue_game_over_tasks()
     return log_append_many(
         game=game,
         entries=[
             *logged_first,
+            *offers_closed,  # before the entry that ends the log
             ("game_finished", {"ranking": game.ranking, **end_reveal(game=game)}),
         ],
         tail=tail,

@@ -26,15 +26,15 @@ def _walkover_locked(*, game: Game, winner: Seat) -> None:
     game.ranking = [[winner.name], resigned]
     game.end_reason = f"every player but {winner.name} resigned; {winner.name} wins"
     game.save(update_fields=["status", "finished_at", "ranking", "end_reason"])
+    from games.services.handover import seat_offers_close
+    from games.services.queueing import enqueue_game_over_tasks
+
+    seat_offers_close(game=game, why="the game is over")  # logged before the ending entry
     ended = log_append(
         game=game,
         kind="game_walkover",
         payload={"winner": winner.name, "ranking": game.ranking, **end_reveal(game=game)},
     )
-    from games.services.handover import seat_offers_close
-    from games.services.queueing import enqueue_game_over_tasks
-
-    seat_offers_close(game=game, why="the game is over")
     enqueue_game_over_tasks()
     notify_game_notice(
         game=game,
