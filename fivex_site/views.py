@@ -110,17 +110,23 @@ def healthz(request: HttpRequest) -> JsonResponse:
     healthy = all(c["status"] == "ok" for c in (database, broker, static))
     workers = check_workers() if database["status"] == "ok" else {"status": "unknown"}
     mail = check_mail() if database["status"] == "ok" else {"status": "unknown"}
+    failing = [(name, check) for name, check in (("database", database), ("broker", broker), ("static", static))
+               if check["status"] != "ok"]  # fmt: skip
+    if failing:  # one warning a probe, naming what fails (a load balancer probes every few seconds)
+        logger.warning(
+            "healthz: 503: %s", "; ".join(f"{name}: {check.get('error') or check['status']}" for name, check in failing)
+        )
     if getattr(settings, "IS_PRODUCTION", False) and not request.user.is_staff:
         # The public answer names no internal address and quotes no error text (they
         # are in the logs, and staff signed in see them here).
         for name, check in (("database", database), ("broker", broker), ("static", static),
                             ("workers", workers), ("mail", mail)):  # fmt: skip
             error = check.pop("error", None)
-            if error:
+            if error and name not in dict(failing):  # those are in the line above
                 logger.warning("healthz: %s: %s", name, error)
             check.pop("url", None)
             check.pop("transport", None)
-    return JsonResponse(
+    response = JsonResponse(
         {
             "status": "ok" if healthy else "error",
             "database": database,
@@ -131,6 +137,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
         },
         status=200 if healthy else 503,
     )
+    # Not Django's ERROR "Service Unavailable" too, each probe (the mark its log_response
+    # checks; the warning above says it)
+    response._has_been_logged = not healthy  # type: ignore[attr-defined]
+    return response
 
 
 def _api(request: HttpRequest) -> bool:

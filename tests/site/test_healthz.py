@@ -271,3 +271,31 @@ def test_healthz_mail_check_reads_the_outbox_by_its_status_index() -> None:
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "games_outbox_status_created" in plan, plan
     assert "Seq Scan" not in plan, plan
+
+
+@pytest.mark.django_db
+def test_a_probe_answered_503_is_logged_once_as_a_warning(client, monkeypatch, caplog) -> None:
+    """Regression: each probe answered 503 for the broker also logged Django's ERROR
+    "Service Unavailable: /healthz" (mailed to admins where they are set), every few
+    seconds while the broker was away. Now one warning naming what fails."""
+    import logging
+
+    port = _closed_port()
+    _point_broker_at(monkeypatch, f"redis://:hunter2@127.0.0.1:{port}/0")
+    with caplog.at_level(logging.DEBUG):
+        assert client.get("/healthz").status_code == 503
+    said = [(r.name, r.levelname, r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, said
+    name, level, message = said[0]
+    assert (name, level) == ("fivex_site.views", "WARNING")
+    assert message.startswith("healthz: 503: broker: broker unreachable at redis://")
+    assert f"127.0.0.1:{port}/0" in message and "hunter2" not in message
+
+
+@pytest.mark.django_db
+def test_a_healthy_probe_logs_nothing(client, caplog) -> None:
+    import logging
+
+    with caplog.at_level(logging.DEBUG):
+        assert client.get("/healthz").status_code == 200
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
