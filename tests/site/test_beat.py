@@ -63,3 +63,46 @@ def test_another_failure_to_send_is_still_an_error_with_its_traceback(tmp_path, 
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is not None
     assert "enforce-deadlines" in errors[0].getMessage()
+
+
+def test_a_beat_that_cannot_connect_says_so_once_not_an_error_each_retry(tmp_path, caplog, monkeypatch) -> None:
+    """Regression: a beat started while Redis was away logged Celery's "beat: Connection
+    error ... Trying again" ERROR on every retry, for as long as the outage lasted."""
+    from fivex_site.beat import Scheduler
+
+    monkeypatch.setattr(Scheduler, "connect_retry", {"interval_start": 0, "interval_step": 0, "interval_max": 0})
+    monkeypatch.setitem(app.conf, "broker_connection_max_retries", 4)
+    with private_celery_route(tmp_path / "route", broker_url=REFUSED_BROKER):
+        scheduler, _producer = _beat(tmp_path)
+        with caplog.at_level(logging.DEBUG), pytest.raises(Exception) as gave_up:
+            scheduler._ensure_connected()
+        scheduler.close()
+    assert "8119" in str(gave_up.value) or "refused" in str(gave_up.value).lower()
+    logged = [(r.levelname, r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1, logged
+    level, message = logged[0]
+    assert level == "WARNING" and message.startswith("beat: the broker is unreachable: ")
+    assert "\n" not in message
+    retries = [r for r in caplog.records if r.levelno == logging.DEBUG and "next try in" in r.getMessage()]
+    assert len(retries) == 3  # five tries, four failures told: the first said, the others at debug
+    # A long outage is said again every ``still_away_every`` seconds.
+    caplog.clear()
+    monkeypatch.setattr(Scheduler, "still_away_every", 0.0)
+    with private_celery_route(tmp_path / "route2", broker_url=REFUSED_BROKER):
+        scheduler, _producer = _beat(tmp_path)
+        with caplog.at_level(logging.INFO), pytest.raises(Exception):
+            scheduler._ensure_connected()
+        scheduler.close()
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 4 and all(m.startswith("beat: the broker is still unreachable after ") for m in said[1:])
+
+
+@pytest.mark.redis
+def test_a_beat_that_reaches_the_broker_logs_nothing_on_connecting(tmp_path, caplog) -> None:
+    with private_celery_route(tmp_path / "route"):
+        scheduler, _producer = _beat(tmp_path)
+        with caplog.at_level(logging.DEBUG):
+            connection = scheduler._ensure_connected()
+        assert connection.connected
+        scheduler.close()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
