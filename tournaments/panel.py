@@ -128,7 +128,13 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         # with it, as pairing by hand's is not.
         kept = who if len(who) <= register_limit() else ""
         if target is None:
-            said = NAME_NOT_ADDRESS if "@" in who and not admin else f"No user {name_shown(who)}.{did_you_mean(who)}"
+            if not who:  # an empty field sent past the browser's own check
+                said = "Name the player to register: a player name (or an address)." if admin else (
+                    "Name the player to register: a player name.")
+            elif "@" in who and not admin:
+                said = NAME_NOT_ADDRESS
+            else:
+                said = f"No user {name_shown(who)}.{did_you_mean(who)}"
             messages.error(request, said)
             _keep_draft(request, tournament, {"form": "register", "user": kept, "error": said})
             return redirect("tournaments:manage", slug=slug)

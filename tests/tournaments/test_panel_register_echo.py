@@ -50,3 +50,20 @@ def test_register_does_not_echo_a_huge_unknown_name(client):
     answer = client.post(url, {"user": address}, follow=True)
     field = re.search(r'<input type="text" name="user"[^>]*>', answer.content.decode()).group()
     assert f' value="{address}"' in field, field
+
+
+@pytest.mark.parametrize("sent", ["", "   ", "\x00"])
+def test_register_with_no_name_asks_for_one(client, sent):
+    # Regression (an audit): an empty or blank name sent past the browser's `required`
+    # said "No user ''.", as if a player had been looked for.
+    org = get_user_model().objects.create_user("regboss", "regboss@example.com", "pw")
+    org.user_permissions.add(Permission.objects.get(codename="add_registration"))
+    t = tsvc.tournament_create(organizer=org, name="Blank cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    client.force_login(org)
+    answer = client.post(reverse("tournaments:manage_action", args=[t.slug, "register"]), {"user": sent}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == [
+        "Name the player to register: a player name (or an address)."
+    ]
+    assert t.registrations.count() == 0
