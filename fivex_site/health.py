@@ -39,31 +39,34 @@ def check_workers() -> dict[str, Any]:
 
 
 def check_mail() -> dict[str, Any]:
-    """How many outbox emails wait to be sent (queued, or retrying after a failure) and
-    how long the oldest has waited: ``late`` past ``HEALTHZ_MAIL_LATE_MINUTES`` (the mail
-    server away or refusing, or no worker sending). Reported, not part of this web
-    machine's own health, as ``workers``. One query on the outbox's (status, created_at)
-    index."""
+    """How many outbox emails wait to be sent (queued, or retrying after a failure), how
+    many of them because their one address was refused (``refused``: a full mailbox,
+    retried for two days while the rest go out), and how long the oldest of the others
+    has waited: ``late`` past ``HEALTHZ_MAIL_LATE_MINUTES`` (the mail server away or
+    refusing, or no worker sending). Reported, not part of this web machine's own health,
+    as ``workers``. One query on the outbox's (status, created_at) index."""
     from django.conf import settings
     from django.db.models import Count, Min
     from django.utils import timezone
 
     from games.models import OutboxMessage
 
-    waiting = OutboxMessage.UNSENT
+    refused = OutboxMessage.refused_on_its_own()
     try:
-        found = OutboxMessage.objects.filter(status__in=waiting).aggregate(
-            count=Count("*"), oldest=Min("created_at")
-        )
+        found = OutboxMessage.objects.filter(status__in=OutboxMessage.UNSENT).aggregate(
+            count=Count("*"), refused=Count("pk", filter=refused),
+            oldest=Min("created_at", filter=~refused),
+        )  # fmt: skip
     except Exception as exc:  # the database check reports the database
         return {"status": "unknown", "error": f"cannot read the outbox: {exc}"}
     if found["oldest"] is None:
-        return {"status": "ok", "waiting": 0, "oldest": None}
+        return {"status": "ok", "waiting": found["count"], "refused": found["refused"], "oldest": None}
     ago = (timezone.now() - found["oldest"]).total_seconds()
     late = ago > settings.HEALTHZ_MAIL_LATE_MINUTES * 60
     return {
         "status": "late" if late else "ok",
         "waiting": found["count"],
+        "refused": found["refused"],
         "oldest": found["oldest"].isoformat(),
         "oldest_seconds_ago": round(ago),
     }

@@ -368,6 +368,9 @@ class OutboxMessage(models.Model):
     #: The statuses of an email still to be sent (the sweeps send it; /healthz and
     #: ``stuck_prompts`` count it; an address change or a closed account stops it).
     UNSENT = (Status.QUEUED, Status.RETRYING)
+    #: How ``last_error`` begins when the mail server refused the one address (RCPT TO
+    #: answered 4xx: a full mailbox, retried about two days) while it takes the others.
+    RECIPIENT_REFUSED = "SMTPRecipientsRefused:"
 
     to = models.EmailField(max_length=254)
     subject = models.CharField(max_length=255)
@@ -402,6 +405,13 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to} ({self.status})"
+
+    @classmethod
+    def refused_on_its_own(cls) -> Q:
+        """Unsent emails waiting because their address was refused, not the mail server
+        failing or no worker sending: ``/healthz`` and ``stuck_prompts`` do not take them
+        for late (the admin's outbox shows them)."""
+        return Q(status=cls.Status.RETRYING, last_error__startswith=cls.RECIPIENT_REFUSED)
 
 
 class PlayerSettings(models.Model):

@@ -62,12 +62,15 @@ def stuck_prompts(*, now: datetime, older_than: timedelta) -> list[StuckPrompt]:
 
 def emails_waiting(*, now: datetime, older_than: timedelta) -> list[dict[str, Any]]:
     """The outbox emails still to be sent (queued or retrying) that were queued longer
-    than ``older_than`` before ``now``, oldest first (no address: the admin shows it)."""
+    than ``older_than`` before ``now``, oldest first (no address: the admin shows it);
+    not those waiting because their one address was refused (a full mailbox: the server
+    is fine, the admin's outbox shows them)."""
     return list(
         OutboxMessage.objects.filter(
             status__in=OutboxMessage.UNSENT,
             created_at__lte=now - older_than,
         )
+        .exclude(OutboxMessage.refused_on_its_own())
         .order_by("created_at", "id")
         .values("id", "game_id", "kind", "status", "attempts", "created_at", "last_error")
     )

@@ -203,14 +203,16 @@ def test_a_worker_never_gives_up_on_its_broker() -> None:
     assert celery_app.conf.broker_connection_retry_on_startup is True
 
 
-def _email(status: str, *, minutes_old: int) -> None:
+def _email(status: str, *, minutes_old: int, last_error: str = "") -> None:
     from datetime import timedelta
 
     from django.utils import timezone
 
     from games.models import OutboxMessage
 
-    message = OutboxMessage.objects.create(to="ann@example.com", subject="s", body="b", status=status)
+    message = OutboxMessage.objects.create(
+        to="ann@example.com", subject="s", body="b", status=status, last_error=last_error
+    )
     # created_at is set on insert (auto_now_add): age it afterwards.
     OutboxMessage.objects.filter(pk=message.pk).update(
         created_at=timezone.now() - timedelta(minutes=minutes_old)
@@ -244,10 +246,30 @@ def test_healthz_mail_is_ok_when_no_email_waits(client, settings) -> None:
     settings.HEALTHZ_MAIL_LATE_MINUTES = 30
     _email("sent", minutes_old=600)
     mail = client.get("/healthz").json()["mail"]
-    assert mail == {"status": "ok", "waiting": 0, "oldest": None}
+    assert mail == {"status": "ok", "waiting": 0, "refused": 0, "oldest": None}
     _email("queued", minutes_old=1)  # one just queued is on its way, not late
     mail = client.get("/healthz").json()["mail"]
     assert mail["status"] == "ok" and mail["waiting"] == 1
+
+
+@pytest.mark.django_db
+def test_healthz_mail_is_not_late_for_an_email_one_address_refuses(client, settings) -> None:
+    """One recipient's mailbox full (452 to RCPT TO) is retried for about two days: the
+    mail server is fine, the other emails go out. /healthz said ``late`` for those two
+    days. Such an email is counted (``waiting``, ``refused``), not taken for late; one
+    the server itself failed, or never tried, still is."""
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 30
+    full = "SMTPRecipientsRefused: {'ann@example.com': (452, b'4.2.2 Mailbox full')}"
+    _email("retrying", minutes_old=600, last_error=full)
+    _email("queued", minutes_old=5)
+    mail = client.get("/healthz").json()["mail"]
+    assert mail["status"] == "ok", mail
+    assert mail["waiting"] == 2 and mail["refused"] == 1
+    assert 5 * 60 - 5 <= mail["oldest_seconds_ago"] <= 5 * 60 + 30  # the one not refused
+    _email("retrying", minutes_old=45, last_error="mail server: SMTPServerDisconnected: gone")
+    mail = client.get("/healthz").json()["mail"]
+    assert mail["status"] == "late" and mail["waiting"] == 3 and mail["refused"] == 1
+    assert 45 * 60 - 5 <= mail["oldest_seconds_ago"] <= 45 * 60 + 30
 
 
 @pytest.mark.postgres
