@@ -123,6 +123,23 @@ ACCOUNT_TEXT_DROPPED = (
 )
 
 
+def _with_stable_message_id(message: OutboxMessage) -> dict[str, str]:
+    """The message's headers, with a Message-ID when they name none. Queueing chooses one
+    (``games.services.outbox``); a row without (queued before that, from the admin, a
+    script) got a new one from Django at each attempt, so a copy the server had taken
+    before answering an error was a second message to its reader. This one is the same
+    at every attempt: made of the row's id and when it was queued (not the id alone: a
+    database started afresh reuses ids)."""
+    headers = dict(message.headers or {})
+    if any(name.lower() == "message-id" for name in headers):
+        return headers
+    from games.mail.addresses import orders_domain
+
+    queued = message.created_at.strftime("%Y%m%d%H%M%S%f")
+    headers["Message-ID"] = f"<outbox.{message.pk}.{queued}@{orders_domain()}>"
+    return headers
+
+
 def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None:
     email = EmailMultiAlternatives(
         subject=message.subject,
@@ -132,7 +149,7 @@ def _deliver(message: OutboxMessage, mailer: SharedMailer | None = None) -> None
                            else "DEFAULT_FROM_EMAIL", None),  # fmt: skip
         to=[message.to],
         reply_to=[message.reply_to] if message.reply_to else None,
-        headers={**AUTOMATIC_HEADERS, **(message.headers or {})},
+        headers={**AUTOMATIC_HEADERS, **_with_stable_message_id(message)},
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")
