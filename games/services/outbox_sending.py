@@ -71,7 +71,11 @@ def _unreachable(exc: BaseException) -> bool:
         return True
     if isinstance(exc, smtplib.SMTPAuthenticationError):
         return True
-    if isinstance(exc, smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused):
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        # 421 to RCPT TO: the server is closing the connection (smtplib closes it too),
+        # not refusing this address as a full mailbox (452) does.
+        return any(code == 421 for code, _msg in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
         return False
     return isinstance(exc, OSError)
 

@@ -1,6 +1,7 @@
-"""An outbox email carries one Message-ID over all its attempts, over real SMTP: a
-receiver (or a mail client) that got the first attempt after all — the server took the
-text, then answered a temporary error — sees the second as the same message."""
+"""The outbox against a real SMTP server (aiosmtpd): an email carries one Message-ID over
+all its attempts (a receiver, or a mail client, that got the first attempt after all — the
+server took the text, then answered a temporary error — sees the second as the same
+message); a server closing at RCPT TO (421) is the server away, not one address refused."""
 
 from __future__ import annotations
 
@@ -89,3 +90,40 @@ def test_a_row_without_a_message_id_gets_one_that_every_attempt_keeps(refusing_s
     assert ids[0].startswith("<") and ids[0].endswith(">") and "@" in ids[0]
     assert outbox_send(message_id=other.pk) == ("sent", 0)  # another row's is its own
     assert refusing_smtp.seen[2]["Message-ID"] not in ("", ids[0])
+
+
+class _ClosesAtRcpt:
+    """An aiosmtpd handler answering every RCPT TO "421": the server itself is going
+    away (smtplib then closes the connection), not refusing the one address."""
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:  # noqa: N802
+        return "421 4.3.2 Service shutting down, closing transmission channel"
+
+
+def test_a_421_to_rcpt_is_the_mail_server_away_not_one_address_refused(settings) -> None:
+    """smtplib raises a 421 to RCPT TO as SMTPRecipientsRefused, as a full mailbox: it was
+    taken for one address refused (its back-off kept when the server came back, and not
+    late for /healthz). It is the mail server's: it is written as such."""
+    from aiosmtpd.controller import Controller
+
+    from fivex_site.health import check_mail
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    controller = Controller(_ClosesAtRcpt(), hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
+        }
+    }
+    try:
+        message = outbox_enqueue(to="ann@example.com", subject="s", body="b", queue_task=False)
+        assert outbox_send(message_id=message.pk)[0] == "retrying"
+    finally:
+        controller.stop()
+    message.refresh_from_db()
+    assert message.last_error.startswith("mail server: SMTPRecipientsRefused"), message.last_error
+    assert check_mail()["refused"] == 0
