@@ -269,14 +269,17 @@ def _submit(
         try:
             sealed = _submit_text(seat, head, expected_prompt, arrived_at)
         except ApplicationError as head_exc:
-            spread = one_word_per_line(seat, text)
+            # "ALLOCATE" / "EXPLORE" / "EXPAND": the lines after the head are its
+            # words, not a sign-off; the head's own reason ("name 3 areas")
+            # contradicted what the player wrote. So is a head of a word a line above a
+            # sign-off ("PLACE" / "BLUE" / "1,0", a blank line, "Thanks,"): "the order
+            # has 3 action lines". Never read as one line: the web and the API refuse
+            # the same text (nothing is guessed).
+            words = text if "\n" not in head else head
+            spread = one_word_per_line(seat, words)
             if spread is not None:
-                # "ALLOCATE" / "EXPLORE" / "EXPAND": the lines after the head are its
-                # words, not a sign-off; the head's own reason ("name 3 areas")
-                # contradicted what the player wrote. Never read as one line: the web
-                # and the API refuse the same text (nothing is guessed).
                 joined, reason = spread
-                lines = len(text.strip().split("\n"))
+                lines = len(words.strip().split("\n"))
                 after = f": {_cut(joined, 200)}" if not reason else (
                     f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"
                 )
@@ -290,8 +293,9 @@ def _submit(
                     text,
                 )
             # The rest is a sign-off: the reason about the order itself says more
-            # ("NAPOLEON is not in your hand") than about the line count.
-            return _refused(seat, head_exc)
+            # ("NAPOLEON is not in your hand") than about the line count; the lines read
+            # still show what was taken for the sign-off.
+            return _refused(seat, head_exc, text)
         paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
         note = reply_texts.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
         fresh = _fresh(sealed, arrived_at)

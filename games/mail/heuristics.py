@@ -13,18 +13,18 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from games.mail.headers import REPLY_PREFIX_RE
+from games.notes import order_text
 
 if TYPE_CHECKING:
     from games.models import Seat
 
-_SUBJECT_END_PUNCT_RE = re.compile(r"[\s.!]+$")
-
 
 def _order_in_subject(seat: Seat, subject: str) -> str | None:
     """The order a message's Subject holds, once the reply and forward prefixes ("Re:",
-    "Fwd:") and the game's bracketed title ("[League 7]") are taken away: a legal order
-    of the seat (as the game writes it), or text the rules parse as an order. None
-    otherwise. Only said back to the player, never taken as the order."""
+    "Fwd:") and the game's bracketed title ("[League 7]") are taken away and the rest is
+    read as the body's order is (``games.notes.order_text``: quotes, end punctuation): a
+    legal order of the seat (as the game writes it), or text the rules parse as an order.
+    None otherwise. Only said back to the player, never taken as the order."""
     import unicodedata
 
     from games.selectors import current_state, legal_orders
@@ -40,7 +40,8 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
             text = text[found.end() :]
         if text == before:
             break
-    text = " ".join(_SUBJECT_END_PUNCT_RE.sub("", text).split())
+    # Read as the body's order is ("“PLAY EXPLORE”", "Play Explore."): one reading.
+    text = " ".join(order_text(text).split())
     if not text:
         return None
     for order in legal_orders(seat=seat):

@@ -131,3 +131,89 @@ def test_an_order_above_a_one_word_sign_off_is_still_the_order(table, smtpd) -> 
     row = send(smtpd, "ann@example.com", address, message(to=address, body="PLAY EXPLORE\nAnn\n"))
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     assert current_text(table.seats["ann"]) == "PLAY EXPLORE"
+
+
+def test_a_command_in_quotes_is_the_command(table, smtpd) -> None:
+    """“STATUS” or "HELP" (autocorrect's quotes, or a player copying the command from the
+    email) was refused as an order: "“STATUS” is not an order", where the same quotes
+    around an order are taken away."""
+    address = table.address("bob")
+    for n, quoted in enumerate([*QUOTED, "“Help?”", "„STATUS.“"]):
+        command = ("STATUS", "HELP")[n % 2]
+        body = quoted.replace("PLAY EXPAND", command) + "\n"
+        row = send(smtpd, "bob@example.com", address, message(to=address, sender="bob@example.com", body=body))
+        assert (row.status, row.outcome) == ("processed", "commands"), (body, row.error)
+        answer = last_answer("bob@example.com")
+        assert "NOT accepted" not in answer, (body, answer)
+        expected = "STATUS: your view of the game" if "STATUS" in body else "HELP: "
+        assert expected in answer, (body, answer)
+    assert current_text(table.seats["bob"]) is None  # nothing was stored
+    # A quote inside is no command: it stays the player's text, refused as an order.
+    row = send(smtpd, "bob@example.com", address, message(to=address, sender="bob@example.com", body='"STATUS" "HELP"\n'))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+
+
+def test_an_order_in_quotes_in_the_subject_gets_the_subject_hint(table, smtpd) -> None:
+    """An empty body under the Subject “PLAY EXPLORE” was answered "no order" where the
+    Subject PLAY EXPLORE gets "write the order in the body": the subject is read as the
+    body is (one pair of quotes taken away), and still never taken as the order."""
+    address = table.address("ann")
+    for quoted in QUOTED:
+        subject = "Re: [League 7] " + quoted.replace("PLAY EXPAND", "play explore")
+        row = send(smtpd, "ann@example.com", address, message(to=address, subject=subject, body=""))
+        assert (row.status, row.outcome) == ("rejected", "order_in_subject"), (subject, row.error)
+        answer = last_answer()
+        assert "write the order in the body, not the subject" in answer, (subject, answer)
+    assert current_text(table.seats["ann"]) is None  # never taken as the order
+
+
+def test_a_refused_first_line_above_a_sign_off_shows_the_lines_read(table, smtpd) -> None:
+    """"PLAY NAPOLEON" above "Thanks,\\nAnna" was refused with the first line's reason
+    but without the lines read, which every other refusal of several lines shows."""
+    address = table.address("ann")
+    for body in ("PLAY NAPOLEON\n\nThanks,\nAnna\n", "PLAY NAPOLEON\nThanks,\nAnna\n"):
+        row = send(smtpd, "ann@example.com", address, message(to=address, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.outcome)
+        answer = last_answer()
+        assert "NAPOLEON" in answer.split("These 3 lines")[0], answer  # the order's own reason
+        assert "These 3 lines of your message were read as the order" in answer, answer
+        assert "  | PLAY NAPOLEON\n  | Thanks,\n  | Anna\n" in answer, answer
+    assert current_text(table.seats["ann"]) is None
+
+
+def test_a_6x5_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line(smtpd) -> None:
+    """6x5's actions have several words, on one line (the spec: only CHANGE <k> is a
+    line of its own), and PLACE / BLUE / 1,0 on three lines is refused as 4X Dice's
+    ALLOCATE one word a line is; above a sign-off ("Thanks,\nHex") it was answered
+    "the order has 3 action lines" without the lines read. Never read as one line."""
+    from games.models import Prompt
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("6x5", ["hexa", "hexb"])
+    [mover] = Prompt.objects.get(game=game, number=1).pending
+    to = seat_reply_address(seat=seats[mover])
+    sender = f"{mover}@example.com"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE\nBLUE\n1,0\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    answer = last_answer(sender)
+    assert "the words of your order are on 3 lines" in answer, answer
+    assert "write the order on one line: PLACE BLUE 1,0" in answer, answer
+    assert "These 3 lines of your message were read as the order" in answer, answer
+    assert "  | PLACE\n  | BLUE\n  | 1,0\n" in answer, answer
+    assert current_text(seats[mover]) is None
+    for body in ("PLACE\nBLUE\n1,0\n\nThanks,\nHex\n", "place\nblue\n1,\n0\n\nCheers\n"):
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), body
+        answer = last_answer(sender)
+        assert "action lines" not in answer, answer
+        lines = 3 if "BLUE" in body else 4
+        assert f"the words of your order are on {lines} lines" in answer, answer
+        one_line = "PLACE BLUE 1,0" if "BLUE" in body else "place blue 1, 0"
+        assert f"write the order on one line: {one_line}" in answer, answer
+        assert f"These {body.count(chr(10)) - 1} lines of your message were read as the order" in answer, answer
+    assert current_text(seats[mover]) is None
+    # As the player then sends it: taken.
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE BLUE 1,0\n"))
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current_text(seats[mover]) == "PLACE BLUE 1,0"
