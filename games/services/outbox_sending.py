@@ -135,8 +135,8 @@ def _with_stable_message_id(message: OutboxMessage) -> dict[str, str]:
     at every attempt: made of the row's id and when it was queued (not the id alone: a
     database started afresh reuses ids)."""
     headers = dict(message.headers or {})
-    if any(name.lower() == "message-id" for name in headers):
-        return headers
+    if any(name.lower() == "message-id" for name in headers) or message.pk is None or message.created_at is None:
+        return headers  # (a message not stored is sent once: Django's own Message-ID)
     from games.mail.addresses import orders_domain
 
     queued = message.created_at.strftime("%Y%m%d%H%M%S%f")
