@@ -38,6 +38,8 @@ An export (``games.selectors_log.game_export``) is
 text and salt, the seed, the set-up and the seating, then replays the game with the engine and
 compares the final state with the exported one. The ``game`` record is covered by no hash:
 each of its fields the log holds (``HEADER_FIELDS``, the seed and salts) must be the log's.
+A key the site does not write (``EXPORT_KEYS``, ``GAME_KEYS``, ``ENTRY_KEYS``) is covered by no
+hash and compared with nothing: the export is refused.
 """
 
 from __future__ import annotations
@@ -265,7 +267,7 @@ def _check_times(entries: list[dict[str, Any]]) -> list[str]:
 def _ending(entries: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
     """The entry that ended the game (None: it never ended) and the problems of the
     entries after it. The server writes nothing once a game is over (offers still open
-    close unlogged), so the ending entry must be the last: a second ``game_finished``
+    are logged closed before the ending entry), so the ending entry must be the last: a second ``game_finished``
     appended after it would otherwise name another winner at the end of the file."""
     ended: dict[str, Any] | None = None
     problems: list[str] = []
@@ -318,6 +320,52 @@ def _revealed_setup(
 #: ``public_id`` are the site's, in no entry; ``seed``, ``seed_salt``, ``setup`` and
 #: ``setup_salt`` are checked against their commitments and the ending entry).
 HEADER_FIELDS = ("name", "ruleset", "engine_version", "options", "players", "status", "ranking", "seed_commitment")
+
+
+#: Every key of an export, of its ``game`` record and of a log entry that this verifier
+#: knows. Any other key is covered by no hash and compared with nothing, so a reader
+#: could be shown it as if it were verified: an export with one is refused.
+EXPORT_KEYS = ("format", "game", "entries", "final_state")
+GAME_KEYS = ("id", "public_id", *HEADER_FIELDS, "seed", "seed_salt", "setup", "setup_salt")
+ENTRY_KEYS = ("seq", "kind", "payload", "created_at", "prev_hash", "hash")
+#: How many entries with unknown keys are named one by one (the rest are counted).
+_UNKNOWN_SHOWN = 5
+
+
+def _keys(keys: list[str]) -> str:
+    return ", ".join(json.dumps(key, ensure_ascii=False) for key in keys)
+
+
+def _unknown_key_problems(export: dict[str, Any], game: dict[str, Any], entries: list[dict[str, Any]]) -> list[str]:
+    """The keys of the export, its ``game`` record and its entries that no hash covers and
+    nothing is compared with (the site writes none)."""
+    problems = []
+    unknown = sorted(set(export) - set(EXPORT_KEYS))
+    if unknown:
+        problems.append(
+            f"the export has keys this verifier does not know, covered by no hash: {_keys(unknown)} "
+            f"(an export has only {', '.join(EXPORT_KEYS)})"
+        )
+    unknown = sorted(set(game) - set(GAME_KEYS))
+    if unknown:
+        problems.append(
+            f"the game record has keys this verifier does not know, covered by no hash: {_keys(unknown)} "
+            f"(it has only {', '.join(GAME_KEYS)})"
+        )
+    odd = [(entry.get("seq"), sorted(set(entry) - set(ENTRY_KEYS))) for entry in entries]
+    odd = [(seq, keys) for seq, keys in odd if keys]
+    for seq, keys in odd[:_UNKNOWN_SHOWN]:
+        problems.append(
+            f"entry {seq}: keys this verifier does not know, covered by no hash: {_keys(keys)} "
+            f"(an entry has only {', '.join(ENTRY_KEYS)})"
+        )
+    if len(odd) > _UNKNOWN_SHOWN:
+        problems.append(f"and {len(odd) - _UNKNOWN_SHOWN} more entries with keys this verifier does not know")
+    if "id" in game and (type(game["id"]) is not int or game["id"] < 1):
+        problems.append(f"the game record's id {canonical(game['id'])[:40]} is not a positive whole number")
+    if "public_id" in game and (not isinstance(game["public_id"], str) or not game["public_id"]):
+        problems.append(f"the game record's public_id {canonical(game['public_id'])[:40]} is not a non-empty string")
+    return problems
 
 
 def _header_problems(
@@ -418,7 +466,8 @@ def verify_export(export: Any, *, final_state: Any = None, running: bool = False
     for index, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("payload", {}), dict | None):
             return [f"entry #{index} of the list is not a log entry (an object with an object payload)"]
-    problems = check_chain(entries) + _check_times(entries)
+    problems = _unknown_key_problems(export, game, entries)
+    problems += check_chain(entries) + _check_times(entries)
     order_problems, steps = _check_orders(entries)
     problems += order_problems
     ended, after_end = _ending(entries)

@@ -36,6 +36,13 @@ class Command(BaseCommand):
         problems = verify_export(
             export, final_state=current_state(game=game), running=game.status not in OVER
         )
+        # Covered by no hash, and not in the log: only the server can tell the export
+        # names the game it was asked for.
+        record = export.get("game") or {}
+        if record.get("id") != game.pk:
+            problems.append(f"the export's id {record.get('id')} is not the game's ({game.pk})")
+        if record.get("public_id") != game.public_id:
+            problems.append(f"the export's public_id {record.get('public_id')!r} is not the game's ({game.public_id!r})")
         problems += game_records_problems(game=game)
         if problems:
             for line in problems:
