@@ -12,9 +12,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from fivex_site.links import public_url
+from games.email_text import record_lines
 from games.models import Game, Prompt, Seat
 from games.presentation import local_time, ruleset_name
 from games.selectors_players import time_zone_of
+from games.services.audit import log_tail
 from games.services.notifications import (
     _notice,
     _seat_context,
@@ -38,7 +40,8 @@ def notify_seat_released(*, game: Game, seat: Seat, who: str = "the organizer") 
     )
     subject = "Your seat was handed to another player"
     key = f"released:{game.pk}:{seat.pk}"
-    _notice(game=game, seat=seat, subject=subject, text=text, key=key, reply=False)
+    record = record_lines(head=log_tail(game=game))  # the log's newest entry: the handover
+    _notice(game=game, seat=seat, subject=subject, text=text, key=key, reply=False, record=record)
 
 
 def notify_seat_handover(
@@ -69,6 +72,7 @@ def notify_seat_handover(
         )
     if context["paused"]:
         context["headline"] += " The game is paused: its deadlines are stopped."
+    context["record"] = record_lines(head=log_tail(game=game))  # no receipts: none are its
     _send_to_seat(
         game=game,
         seat=seat,
@@ -95,6 +99,7 @@ def notify_seat_resumed(*, game: Game, seat: Seat, prompt: Prompt, text: Callabl
     with timezone.override(time_zone_of(user=seat.user)):
         said = text()
     context["headline"] = said[:1].upper() + said[1:]
+    context["record"] = record_lines(head=log_tail(game=game))
     subject = "Game resumed"
     if context["pending"]:
         subject += f"; your order: {context['stage']}"

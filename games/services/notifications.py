@@ -388,6 +388,8 @@ def notify_reminder(
     except Exception:  # noqa: BLE001 - the reminder goes out without it
         context["default_order"] = ""
     context["orders_in"] = orders_in
+    # The log's newest entry, as the other emails name it (no receipts: none revealed).
+    context["record"] = record_lines(head=log_tail(game=game))
     # The subject names no administrator (the body does): a subject stays short.
     asker = "the organizer" if by == "the organizer" else "a site administrator"
     who = f"Reminder from {asker}" if by_organizer else "Reminder"
@@ -455,7 +457,8 @@ def notify_game_notice(
     handed over), but the seats whose ids are in ``exclude``. ``final_table``: with the
     table as the game ended (a walkover, the organizer's end), every hand face up, as the
     end of a game played out shows it. ``head``: the log entry that ended the game
-    ``(seq, hash)``, named in the footer (the final head of the log). ``by``: who did it;
+    ``(seq, hash)``, named in the footer (the final head of the log; without it the
+    log's newest entry is). ``by``: who did it;
     a site administrator's action is emailed to the game's organizer too when they hold
     no seat (a seated one has the seat's notice), with ``organizer_note`` after the text."""
     if by is not None and getattr(by, "pk", None) != game.organizer_id:
@@ -463,7 +466,9 @@ def notify_game_notice(
 
         notify_organizer(game=game, subject=subject, text=text, note=organizer_note, key=key)
     state = current_state(game=game) if final_table else None
-    record = record_lines(head=head)
+    # The entry that ended the game, else the log's newest (a pause, a resumption, a seat
+    # handed over: the caller logged it in this transaction). No receipts: none revealed.
+    record = record_lines(head=_log_head(game, head))
     for seat in _recipients(game):
         if exclude and seat.pk in exclude:
             continue

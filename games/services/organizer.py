@@ -244,17 +244,18 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
                 code=NOBODY_TO_REMIND,
             )
         orders_in = (len(sealed & set(prompt.pending)), len(prompt.pending))
-        for seat in fresh:
-            notify_reminder(
-                game=game, prompt=prompt, seat=seat, by_organizer=True, orders_in=orders_in,
-                by=who_acted(game=game, by=by),
-            )  # fmt: skip
         names = [seat.name for seat in fresh]
+        # Logged first: each reminder's footer names this entry, the log's newest.
         log_append(
             game=game,
             kind="reminder_sent",
             payload={"prompt": prompt.number, "seats": names, **acting(game=game, by=by)},
         )
+        for seat in fresh:
+            notify_reminder(
+                game=game, prompt=prompt, seat=seat, by_organizer=True, orders_in=orders_in,
+                by=who_acted(game=game, by=by),
+            )  # fmt: skip
     return names
 
 
