@@ -82,11 +82,17 @@ def split_commands(text: str) -> tuple[list[str], str]:
     commands: list[str] = []
     rest: list[str] = []
     for line in text.split("\n"):
-        # "HELP." and "Help?" are commands: ending punctuation is no part of any. The line
-        # is read as an order's text is (``games.notes.order_text``): "“STATUS”" and
-        # "„Help?“" are commands as "“PLAY EXPAND”" is an order.
-        word = _COMMAND_PUNCT_RE.sub("", sealed_order_text(_COMMAND_PUNCT_RE.sub("", line)))
-        word = " ".join(word.split()).upper()
+        # "HELP." and "Help?" are commands: ending punctuation is no part of any.
+        word = " ".join(_COMMAND_PUNCT_RE.sub("", line).split()).upper()
+        upper = line.upper()
+        if word not in COMMANDS and any(command in upper for command in COMMANDS):
+            # Else the line is read as an order's text is (``games.notes.order_text``):
+            # "“STATUS”" and "„Help?“" are commands as "“PLAY EXPAND”" is an order. Only
+            # a line holding a command's letters can read as one (``parse_message`` gives
+            # NFKC text): that reading, some 10 µs a line, made a 1 MB message of short lines
+            # take twice as long to read.
+            word = _COMMAND_PUNCT_RE.sub("", sealed_order_text(_COMMAND_PUNCT_RE.sub("", line)))
+            word = " ".join(word.split()).upper()
         if word in COMMANDS:
             if word not in commands:
                 commands.append(word)
