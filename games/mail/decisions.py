@@ -225,7 +225,11 @@ def _submit(
         if head is None:
             below = _order_below_a_line(seat, text)
             if below is None:
-                return _refused(seat, exc, text)
+                # "CHANGE" / "1" / "PLACE" / "BLUE" / "1,0" (6x5 with change_goal): no first
+                # paragraph is read alone when a later line starts an order, so the words
+                # a line are said here, where the rules' reason for the whole ("CHANGE
+                # needs the number of a goal") named only its first line.
+                return _spread_refused(seat, text, text) or _refused(seat, exc, text)
             # "ok then" above an order: still refused (a line above an order is read past
             # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
             # orders" puzzled a player who wrote one.
@@ -275,23 +279,9 @@ def _submit(
             # sign-off ("PLACE" / "BLUE" / "1,0", a blank line, "Thanks,"): "the order
             # has 3 action lines". Never read as one line: the web and the API refuse
             # the same text (nothing is guessed).
-            words = text if "\n" not in head else head
-            spread = one_word_per_line(seat, words)
+            spread = _spread_refused(seat, text if "\n" not in head else head, text)
             if spread is not None:
-                joined, reason = spread
-                lines = len(words.strip().split("\n"))
-                after = f": {_cut(joined, 200)}" if not reason else (
-                    f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"
-                )
-                return _refused(
-                    seat,
-                    OrderRefused(
-                        f"the words of your order are on {lines} lines, so nothing was "
-                        f"stored; write the order on one line{after}",
-                        code="order_refused",
-                    ),
-                    text,
-                )
+                return spread
             # The rest is a sign-off: the reason about the order itself says more
             # ("NAPOLEON is not in your hand") than about the line count; the lines read
             # still show what was taken for the sign-off.
@@ -305,6 +295,33 @@ def _submit(
         return _refused(seat, exc)
     text = reply_texts.accepted_text(seat, sealed, fresh=_fresh(sealed, arrived_at))
     return Outcome(Status.PROCESSED, "order_accepted", "", [text])
+
+
+def _spread_refused(seat: Seat, words: str, text: str) -> Outcome | None:
+    """The refusal of an order written one word per line (``words``: "ALLOCATE" /
+    "EXPLORE" / "EXPAND", or 6x5's "PLACE" / "BLUE" / "1,0"), with the lines read of
+    ``text``: the order as one line to send, or why that line would be refused too. None
+    when ``words`` is not that (``heuristics.one_word_per_line``). Never taken as the
+    order: the web and the API refuse the same text (nothing is guessed)."""
+    from games.errors import OrderRefused
+
+    spread = one_word_per_line(seat, words)
+    if spread is None:
+        return None
+    joined, reason = spread
+    lines = len(words.strip().split("\n"))
+    after = f": {_cut(joined, 200)}" if not reason else (
+        f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"
+    )
+    return _refused(
+        seat,
+        OrderRefused(
+            f"the words of your order are on {lines} lines, so nothing was stored; write "
+            f"the order on one line{after}",
+            code="order_refused",
+        ),
+        text,
+    )
 
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:

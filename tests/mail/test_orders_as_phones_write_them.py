@@ -217,3 +217,31 @@ def test_a_6x5_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line
     row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE BLUE 1,0\n"))
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     assert current_text(seats[mover]) == "PLACE BLUE 1,0"
+
+
+def test_a_6x5_change_one_word_per_line_is_refused_saying_to_write_it_on_one_line(smtpd) -> None:
+    """With change_goal, CHANGE / 1 / PLACE / BLUE / 1,0 a word a line was answered only
+    "CHANGE needs the number of a goal" (the rules' reason for the first line): a later
+    line starting an order (PLACE) kept the one-word-per-line refusal from being given.
+    The engine takes CHANGE <k> before the action on the same line, so that is the line
+    to send; the message is still refused (nothing is guessed)."""
+    from games.models import Prompt
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("6x5", ["hexa", "hexb"], options={"change_goal": True})
+    [mover] = Prompt.objects.get(game=game, number=1).pending
+    to = seat_reply_address(seat=seats[mover])
+    sender = f"{mover}@example.com"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE\n1\nPLACE\nBLUE\n1,0\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    answer = last_answer(sender)
+    assert "CHANGE needs the number of a goal" not in answer, answer
+    assert "the words of your order are on 5 lines" in answer, answer
+    assert "write the order on one line: CHANGE 1 PLACE BLUE 1,0" in answer, answer
+    assert "These 5 lines of your message were read as the order" in answer, answer
+    assert current_text(seats[mover]) is None
+    # As the player then sends it: taken.
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE 1 PLACE BLUE 1,0\n"))
+    assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
+    assert current_text(seats[mover]) is not None
