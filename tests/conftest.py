@@ -11,6 +11,7 @@ real concurrent transactions); CI runs them all.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import os
@@ -382,24 +383,33 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def smtp_sink(settings) -> Iterator[SmtpSink]:
-    """A real SMTP server for this test; the default mailer (SMTP backend) sends to it."""
+@contextlib.contextmanager
+def smtp_server(settings, handler: object, port: int | None = None) -> Iterator[int]:
+    """A real SMTP server (aiosmtpd, ``handler`` its hooks) on 127.0.0.1 for the block;
+    the default mailer (SMTP backend) sends to it. Yields its port."""
     from aiosmtpd.controller import Controller
 
-    sink = SmtpSink(host="127.0.0.1", port=_free_port())
-    controller = Controller(sink, hostname=sink.host, port=sink.port)
+    port = port or _free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
     settings.MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": sink.host, "port": sink.port, "use_tls": False, "use_ssl": False},
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
         }
     }
     try:
-        yield sink
+        yield port
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtp_sink(settings) -> Iterator[SmtpSink]:
+    """A real SMTP server for this test; the default mailer (SMTP backend) sends to it."""
+    sink = SmtpSink(host="127.0.0.1", port=_free_port())
+    with smtp_server(settings, sink, port=sink.port):
+        yield sink
 
 
 # --------------------------------------------------------------------------- browser

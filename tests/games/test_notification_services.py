@@ -20,6 +20,7 @@ from games.services.outbox_sending import (
     outbox_send,
     outbox_send_many,
 )
+from tests.conftest import smtp_server
 from tests.games.web_support import eager_celery
 
 pytestmark = pytest.mark.django_db
@@ -50,22 +51,9 @@ def _port() -> int:
 
 @pytest.fixture
 def scripted_smtp(settings) -> Iterator[ScriptedHandler]:
-    from aiosmtpd.controller import Controller
-
     handler = ScriptedHandler([])
-    port = _port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
-        }
-    }
-    try:
+    with smtp_server(settings, handler):
         yield handler
-    finally:
-        controller.stop()
 
 
 def _queue() -> OutboxMessage:

@@ -6,7 +6,6 @@ sender's database connection while it accepts the message."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 
 import psycopg
@@ -17,6 +16,7 @@ from django.db import connection
 from games.models import OutboxMessage
 from games.services.outbox import outbox_enqueue
 from games.services.outbox_sending import outbox_send, outbox_send_many
+from tests.conftest import smtp_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,26 +45,11 @@ class KillingHandler:
 
 @pytest.fixture
 def killing_smtp(settings) -> Iterator[KillingHandler]:
-    from aiosmtpd.controller import Controller
-
     if connection.vendor != "postgresql":
         pytest.skip("kills a PostgreSQL backend")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     handler = KillingHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
-        }
-    }
-    try:
+    with smtp_server(settings, handler):
         yield handler
-    finally:
-        controller.stop()
 
 
 def _queue(to: str) -> OutboxMessage:

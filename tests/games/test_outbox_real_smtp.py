@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -17,6 +16,7 @@ from django.utils import timezone
 from games.models import OutboxMessage
 from games.services.outbox import outbox_enqueue
 from games.services.outbox_sending import outbox_send, outbox_send_many
+from tests.conftest import smtp_server
 
 pytestmark = pytest.mark.django_db
 
@@ -38,24 +38,9 @@ class _RefusesFirstData:
 
 @pytest.fixture
 def refusing_smtp(settings) -> Iterator[_RefusesFirstData]:
-    from aiosmtpd.controller import Controller
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     handler = _RefusesFirstData()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
-        }
-    }
-    try:
+    with smtp_server(settings, handler):
         yield handler
-    finally:
-        controller.stop()
 
 
 def _two_attempts(message_id: int, *, batch: bool) -> list[tuple[str, float]]:
@@ -104,26 +89,11 @@ def test_a_421_to_rcpt_is_the_mail_server_away_not_one_address_refused(settings)
     """smtplib raises a 421 to RCPT TO as SMTPRecipientsRefused, as a full mailbox: it was
     taken for one address refused (its back-off kept when the server came back, and not
     late for /healthz). It is the mail server's: it is written as such."""
-    from aiosmtpd.controller import Controller
-
     from fivex_site.health import check_mail
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    controller = Controller(_ClosesAtRcpt(), hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "use_ssl": False},
-        }
-    }
-    try:
+    with smtp_server(settings, _ClosesAtRcpt()):
         message = outbox_enqueue(to="ann@example.com", subject="s", body="b", queue_task=False)
         assert outbox_send(message_id=message.pk)[0] == "retrying"
-    finally:
-        controller.stop()
     message.refresh_from_db()
     assert message.last_error.startswith("mail server: SMTPRecipientsRefused"), message.last_error
     assert check_mail()["refused"] == 0
