@@ -22,9 +22,42 @@
     return "deadline passed — resolving soon";
   }
 
+  // The reader may stop the countdown (WCAG 2.2.2: content that updates by itself can be
+  // stopped); the choice holds on every game page. Stopped, the deadline's date and time
+  // stay shown and the counter is empty.
+  var COUNTDOWN_KEY = "fivex-countdown";
+  var stoppedHere = false;  // when the browser keeps nothing (storage blocked)
+
+  function countdownStopped() {
+    try { return window.localStorage.getItem(COUNTDOWN_KEY) === "off"; } catch (e) { return stoppedHere; }
+  }
+
+  function countdownToggles() {
+    document.querySelectorAll("[data-countdown-toggle]").forEach(function (button) {
+      function label() {
+        button.textContent = countdownStopped() ? "Show the countdown" : "Stop the countdown";
+      }
+      label();
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var stop = !countdownStopped();
+        stoppedHere = stop;
+        try { window.localStorage.setItem(COUNTDOWN_KEY, stop ? "off" : "on"); } catch (e) { /* this page only */ }
+        label();
+        tickCountdowns();
+      });
+    });
+  }
+
   function tickCountdowns() {
     var now = Date.now();
+    var stopped = countdownStopped();
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      if (stopped) {
+        if (el.textContent !== "") { el.textContent = ""; }
+        el.classList.remove("urgent");
+        return;
+      }
       var t = Date.parse(el.getAttribute("data-countdown"));
       var grace = Date.parse(el.getAttribute("data-grace-until") || "");
       var graceMs = isNaN(grace) ? 0 : grace - now;
@@ -560,6 +593,7 @@
     scrollableDetails();
     window.addEventListener("resize", scrollableDetails);
     copyButtons();
+    countdownToggles();
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
