@@ -231,7 +231,14 @@ class GameCreateInputSerializer(StrictInputSerializer):
 
 
 class JoinInputSerializer(StrictInputSerializer):
-    invite_token = StrictCharField(max_length=200, required=False, allow_blank=True)
+    invite_token = StrictCharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="A private game's invitation token: the last part of its invitation link, "
+        "/games/{id}/invite/{token}/ (the organizer's page shows the link). An open game needs "
+        "none; a wrong or old token is refused.",
+    )
 
 
 class EmptyInputSerializer(StrictInputSerializer):

@@ -3,7 +3,7 @@ sealed order for the open prompt."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -104,12 +104,60 @@ class SeatResignView(BaseAPIView):
         return Response(s.SeatSerializer(seat).data)
 
 
+#: Examples of the order POST, from a 3-seat 5X game without leaders at its first prompt
+#: (tests/games/test_api_examples.py sends each request and checks the answers are these).
+ORDER_EXAMPLES = [
+    OpenApiExample(
+        "An order in its legal form", request_only=True,
+        value={"text": "PLAY EXPAND", "prompt": 1},
+        description="One of legal_orders, as GET /api/games/{id}/ lists them, with the prompt it answers.",
+    ),
+    OpenApiExample(
+        "Sealed", response_only=True, status_codes=["201"],
+        value={"commitment": "c3c576ae3a46361626cb58c52d4a37305d9bca300dbecd7cc0ea3d1b5cadecbd",
+               "prompt": 1, "submitted_at": "2026-11-28T09:54:33.461848Z", "text": "PLAY EXPAND",
+               "source": "api", "understood_as": ""},
+        description="The receipt: the commitment (SHA-256) is public, the text is yours until the reveal.",
+    ),
+    OpenApiExample(
+        "An order as a player types it, with a note", request_only=True,
+        value={"text": "play explore # keeping EXPAND for later", "prompt": 1},
+        description="Any case; the note after # is dropped before the order is sealed, never published.",
+    ),
+    OpenApiExample(
+        "Sealed, with how it was read", response_only=True, status_codes=["201"],
+        value={"commitment": "fc280d6a10ea2b035253346368a99250c6b67c66fda3cc2d60e7c6694e50568f",
+               "prompt": 1, "submitted_at": "2026-11-28T09:54:33.863453Z", "text": "play explore",
+               "source": "api", "understood_as": "PLAY EXPLORE"},
+    ),
+    OpenApiExample(
+        "Not a card of the game", response_only=True, status_codes=["422"],
+        value={"error": "order_refused", "message": "'ROCKET' is not a 5X card; you can play: "
+               "EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE"},
+        description='{"text": "PLAY ROCKET", "prompt": 1}: the reason and the legal orders; nothing stored.',
+    ),
+    OpenApiExample(
+        "An order for a prompt not open", response_only=True, status_codes=["409"],
+        value={"error": "prompt_closed", "message": "Prompt 2 is not open yet: prompt 1 is open "
+               "now (round 1, play). Nothing was stored."},
+        description='{"text": "PLAY EXPAND", "prompt": 2} while prompt 1 is open.',
+    ),
+    OpenApiExample(
+        "No order", response_only=True, status_codes=["400"],
+        value={"error": "invalid", "message": "text: This field may not be blank.",
+               "fields": {"text": ["This field may not be blank."]}},
+        description='{"text": "  "}',
+    ),
+]  # fmt: skip
+
+
 class OrderSubmitView(BaseAPIView):
     """Submit or replace the caller's sealed order for the open prompt."""
 
     throttle_classes = [OrdersThrottle]
 
     @extend_schema(
+        examples=ORDER_EXAMPLES,
         request=OrderInputSerializer,
         parameters=[location_header("The game, whose view shows the order as my_order.")],
         responses={
