@@ -255,12 +255,19 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
     forms.ValidationError naming the unknown player."""
     groups = []
     index = _name_index(names)
+    if not text.strip():
+        raise forms.ValidationError("Write the ranking like: ann > bob = cat > dan.")
     for part in text.split(">"):
         group = []
         for name in part.split("="):
             name = name.strip()
             if not name:
-                continue
+                # "bob >> ivan", "bob > = ivan", "ann > bob >": a place left empty is more
+                # likely a slip ("bob >= ivan"?) than meant; nothing is guessed.
+                raise forms.ValidationError(
+                    f"A place in the ranking is empty in {name_shown(' '.join(text.split()))}: write it like: "
+                    "ann > bob = cat > dan."
+                )
             found = _named(name, index)
             if found is None:
                 raise forms.ValidationError(

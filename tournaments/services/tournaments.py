@@ -411,9 +411,14 @@ def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
     return tournament
 
 
-def registration_get(*, tournament: Tournament, registration_id: int) -> Registration:
-    """The registration with that id in the tournament; NotFound otherwise."""
+def registration_get(*, tournament: Tournament, registration_id: int | str) -> Registration:
+    """The registration with that id in the tournament (a whole number, or its text in the
+    digits 0-9 as a form sends it: Django's own reading took "٣" for 3); NotFound
+    otherwise."""
+    from fivex_site.converters import row_id
+
+    pk = registration_id if type(registration_id) is int else row_id(registration_id)
     try:
-        return Registration.objects.get(tournament=tournament, pk=registration_id)
-    except (Registration.DoesNotExist, ValueError, TypeError):
+        return Registration.objects.get(tournament=tournament, pk=pk or 0)
+    except Registration.DoesNotExist:
         raise NotFound("No such registration.") from None
