@@ -28,6 +28,7 @@ from games.mail.heuristics import (
     lead_in,
     one_word_per_line,
     signed_off_head,
+    split_signoff,
 )
 from games.mail.limits import max_bytes, max_parts
 from games.mail.models import InboundMail
@@ -229,7 +230,9 @@ def _submit(
                 # paragraph is read alone when a later line starts an order, so the words
                 # a line are said here, where the rules' reason for the whole ("CHANGE
                 # needs the number of a goal") named only its first line.
-                return _spread_refused(seat, text, text) or _refused(seat, exc, text)
+                # A sign-off on the lines below ("Thanks, Ann") is not among the words.
+                words, signoff = split_signoff(text)
+                return _spread_refused(seat, words, signoff) or _refused(seat, exc, text)
             # "ok then" above an order: still refused (a line above an order is read past
             # only as a lead-in: ending with ':' or ','), but saying why, where "not 2
             # orders" puzzled a player who wrote one.
@@ -279,13 +282,17 @@ def _submit(
             # sign-off ("PLACE" / "BLUE" / "1,0", a blank line, "Thanks,"): "the order
             # has 3 action lines". Never read as one line: the web and the API refuse
             # the same text (nothing is guessed).
-            spread = _spread_refused(seat, text if "\n" not in head else head, text)
+            if "\n" not in head:
+                spread = _spread_refused(seat, *split_signoff(text))
+            else:
+                spread = _spread_refused(seat, head, ignored)
             if spread is not None:
                 return spread
             # The rest is a sign-off: the reason about the order itself says more
-            # ("NAPOLEON is not in your hand") than about the line count; the lines read
-            # still show what was taken for the sign-off.
-            return _refused(seat, head_exc, text)
+            # ("NAPOLEON is not in your hand") than about the line count. The lines read
+            # are the head's; what was taken for the sign-off is said apart (it was not
+            # read as the order).
+            return _refused(seat, head_exc, head, signoff=ignored)
         paragraph = bool(re.match(r"[ \t]*\n[ \t]*\n", ignored))
         note = reply_texts.signoff_note(ignored=ignored.strip(), paragraph=paragraph)
         fresh = _fresh(sealed, arrived_at)
@@ -297,10 +304,11 @@ def _submit(
     return Outcome(Status.PROCESSED, "order_accepted", "", [text])
 
 
-def _spread_refused(seat: Seat, words: str, text: str) -> Outcome | None:
+def _spread_refused(seat: Seat, words: str, signoff: str = "") -> Outcome | None:
     """The refusal of an order written one word per line (``words``: "ALLOCATE" /
-    "EXPLORE" / "EXPAND", or 6x5's "PLACE" / "BLUE" / "1,0"), with the lines read of
-    ``text``: the order as one line to send, or why that line would be refused too. None
+    "EXPLORE" / "EXPAND", or 6x5's "PLACE" / "BLUE" / "1,0"), with ``words`` as the lines
+    read and ``signoff`` (what followed them) said to be ignored: the order as one line to
+    send, or why that line would be refused too. None
     when ``words`` is not that (``heuristics.one_word_per_line``). Never taken as the
     order: the web and the API refuse the same text (nothing is guessed)."""
     from games.errors import OrderRefused
@@ -320,7 +328,8 @@ def _spread_refused(seat: Seat, words: str, text: str) -> Outcome | None:
             f"the order on one line{after}",
             code="order_refused",
         ),
-        text,
+        words,
+        signoff=signoff,
     )
 
 
@@ -351,12 +360,15 @@ def _submit_text(
         raise
 
 
-def _refused(seat: Seat, exc, text: str = "") -> Outcome:
+def _refused(seat: Seat, exc, text: str = "", signoff: str = "") -> Outcome:
     """A refusal; with ``text`` (what was read as the order) the lines read are shown when
     there are several: a quote or signature the gateway did not recognise is then plain
-    to see, where "not 3 orders" alone puzzles a player who wrote one."""
+    to see, where "not 3 orders" alone puzzles a player who wrote one. ``signoff``: what
+    was taken for a sign-off below the order, said apart (it was not read as the order)."""
     sections = [reply_texts.refused_text(seat, exc)]
     read = reply_texts.lines_read_text(text)
     if read:
         sections.append(read)
+    if signoff.strip():
+        sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     return Outcome(Status.REJECTED, exc.code[:32], exc.message, sections)

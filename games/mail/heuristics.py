@@ -98,25 +98,37 @@ def _is_signoff(text: str, seat: Any) -> bool:
 def one_word_per_line(seat: Seat, text: str) -> tuple[str, str] | None:
     """``(the words on one line, the rules' refusal of that line or "")`` when ``text`` is
     an order written one word per line ("ALLOCATE" / "EXPLORE" / "EXPAND" on lines of
-    their own, no blank line): its first word starts one of the seat's legal orders, no
-    later line is a parting word. None otherwise. Reads only: an order's words are on
-    one line in every order language, so this is never taken as the order."""
+    their own, no blank line; 6x5's "CHANGE 1" may stand on a line of its own above the
+    action's words, "CHANGE 1" / "PLACE" / "BLUE" / "1,0"): its first word starts one of
+    the seat's legal orders, or the words on one line make an order of the game's
+    language that is not legal now ("PLAY" / "EXPAND" during 5X's leader draft: the
+    refusal then says why, ``in_order_language``); no later line is a parting word. None
+    otherwise. Reads only: an order's words are on one line in every order language, so
+    this is never taken as the order."""
     from engine.base import IllegalOrder
     from games.selectors import current_state, legal_orders
     from games.services.game_options import ruleset_get
 
     lines = text.strip().split("\n")
-    if len(lines) < 2 or any(len(line.split()) != 1 for line in lines):
-        return None
-    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
-    if lines[0].strip().upper() not in verbs:
+    if len(lines) < 2 or any(len(line.split()) != 1 for line in lines[1:]):
         return None
     if any(_SIGNOFF_RE.match(line.strip()) for line in lines[1:]):
         return None  # "PLAY" / "Thanks": a sign-off, not the order's words
+    verbs = {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}
+    first = lines[0].split()
+    joined = " ".join(" ".join(line.split()) for line in lines)
+    if len(first) > 1 and (
+        len(lines) < 3 or in_order_language(seat, lines[0]) or not in_order_language(seat, joined)
+    ):
+        # A line of several words above the words a line only when it is no order alone
+        # and the whole makes one ("CHANGE 1", then "PLACE" / "BLUE" / "1,0"); not
+        # "PLAY NAPOLEON" / "Ann".
+        return None
+    if first[0].upper() not in verbs and not in_order_language(seat, joined):
+        return None
     state = current_state(game=seat.game)
     if not state:
         return None
-    joined = " ".join(line.strip() for line in lines)
     try:
         ruleset_get(seat.game.ruleset).parse_order(state, seat.name, joined)
     except IllegalOrder as exc:
@@ -124,6 +136,55 @@ def one_word_per_line(seat: Seat, text: str) -> tuple[str, str] | None:
     except Exception:  # noqa: BLE001 - an engine refusing oddly: no reading to offer
         return None
     return joined, ""
+
+
+def in_order_language(seat: Seat, line: str) -> bool:
+    """Whether ``line`` is written as an order of the seat's game's order language, legal
+    now or not: 5X's ``PLAY <card>``, ``PASS <card>``, ``BID <n>``, ``BUILD [<Wonder>]``,
+    ``DECLINE``, ``TAKE <card> [FROM <seat>]``; 6x5's actions, with ``CHANGE <k>`` before
+    one or not (its own parser, every form allowed). Other rulesets: False (their
+    one-word-per-line refusals need a verb legal now). Reads only."""
+    ruleset = seat.game.ruleset
+    if ruleset == "6x5":
+        from engine.base import IllegalOrder
+        from engine.sixbyfive_orders import FORMS, parse_text
+
+        try:
+            parse_text(line, list(FORMS.values()))
+        except IllegalOrder:
+            return False
+        return True
+    if ruleset != "5x":
+        return False
+    from engine.fivex.orders import CARD_LOOKUP, WONDER_LOOKUP
+
+    verb, _, arg = " ".join(line.upper().split()).partition(" ")
+    if verb in ("PLAY", "PASS"):
+        return arg in CARD_LOOKUP
+    if verb == "BID":
+        return arg.isascii() and arg.isdigit()
+    if verb == "BUILD":
+        return not arg or arg in WONDER_LOOKUP
+    if verb == "DECLINE":
+        return not arg
+    if verb == "TAKE":
+        card, sep, owner = arg.partition(" FROM ")
+        return card in CARD_LOOKUP and (not sep or bool(owner.strip()))
+    return False
+
+
+def split_signoff(text: str) -> tuple[str, str]:
+    """``(the lines above a sign-off, the sign-off)``: the sign-off starts at the first line
+    after the first that starts with a parting word ("Thanks, Ann", "Cheers") and is a
+    few lines at most; ``(text, "")`` when there is none. Reads only."""
+    lines = text.strip().split("\n")
+    for i, line in enumerate(lines[1:], 1):
+        if _SIGNOFF_RE.match(line.strip()):
+            rest = [ln for ln in lines[i:] if ln.strip()]
+            if len(rest) <= 8:
+                return "\n".join(lines[:i]).strip(), "\n".join(lines[i:]).strip()
+            break
+    return text, ""
 
 
 def _typed_words(text: str) -> list[str]:

@@ -167,17 +167,19 @@ def test_an_order_in_quotes_in_the_subject_gets_the_subject_hint(table, smtpd) -
     assert current_text(table.seats["ann"]) is None  # never taken as the order
 
 
-def test_a_refused_first_line_above_a_sign_off_shows_the_lines_read(table, smtpd) -> None:
+def test_a_refused_first_line_above_a_sign_off_shows_what_was_ignored(table, smtpd) -> None:
     """"PLAY NAPOLEON" above "Thanks,\\nAnna" was refused with the first line's reason
-    but without the lines read, which every other refusal of several lines shows."""
+    and nothing of what was taken for the sign-off; then (an earlier fix) with the
+    sign-off among "the lines read as the order", which it was not. The order's reason,
+    and the sign-off said to be ignored."""
     address = table.address("ann")
     for body in ("PLAY NAPOLEON\n\nThanks,\nAnna\n", "PLAY NAPOLEON\nThanks,\nAnna\n"):
         row = send(smtpd, "ann@example.com", address, message(to=address, body=body))
         assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.outcome)
         answer = last_answer()
-        assert "NAPOLEON" in answer.split("These 3 lines")[0], answer  # the order's own reason
-        assert "These 3 lines of your message were read as the order" in answer, answer
-        assert "  | PLAY NAPOLEON\n  | Thanks,\n  | Anna\n" in answer, answer
+        assert "NAPOLEON is not in your hand" in answer, answer  # the order's own reason
+        assert "were read as the order" not in answer, answer  # one line was
+        assert "taken for a sign-off, not an order, and ignored:\n\n    Thanks,\n    Anna" in answer, answer
     assert current_text(table.seats["ann"]) is None
 
 
@@ -211,7 +213,8 @@ def test_a_6x5_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line
         assert f"the words of your order are on {lines} lines" in answer, answer
         one_line = "PLACE BLUE 1,0" if "BLUE" in body else "place blue 1, 0"
         assert f"write the order on one line: {one_line}" in answer, answer
-        assert f"These {body.count(chr(10)) - 1} lines of your message were read as the order" in answer, answer
+        assert f"These {lines} lines of your message were read as the order" in answer, answer
+        assert "taken for a sign-off" in answer, answer  # not among the lines read
     assert current_text(seats[mover]) is None
     # As the player then sends it: taken.
     row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE BLUE 1,0\n"))

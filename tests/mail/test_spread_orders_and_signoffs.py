@@ -1,0 +1,150 @@
+"""Orders written one word per line, and refusals above a sign-off, sent over real SMTP
+to the order gateway (the aiosmtpd controller ``runsmtpd`` starts), then processed as the
+worker does: the answer says to write the order on one line whenever its words would make
+an order of the game's language, and the lines it lists as read are the lines read as the
+order, never the sign-off below them."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Prompt
+from tests.mail.test_hand_built_messages import send
+from tests.mail.test_hostile_mail import message
+from tests.mail.test_orders_as_phones_write_them import current_text, last_answer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _seat_to(ruleset: str, names: list[str], options: dict | None = None):
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated(ruleset, names, options=options)
+    mover = sorted(Prompt.objects.get(game=game, number=1).pending)[0]
+    return seats[mover], seat_reply_address(seat=seats[mover]), f"{mover}@example.com"
+
+
+def _lines_read(answer: str) -> list[str]:
+    """The lines an answer lists as read as the order ("  | ..." below "These N lines")."""
+    if "were read as the order" not in answer:
+        return []
+    listed = answer.split("were read as the order", 1)[1].split("\n")[1:]
+    out = []
+    for line in listed:
+        if not line.startswith("  | "):
+            break
+        out.append(line[4:])
+    return out
+
+
+CHANGE_BODIES = [
+    "CHANGE 1\nPLACE\nBLUE\n1,0\n\nThanks, Ann\n",  # the sign-off after a blank line
+    "CHANGE 1\nPLACE\nBLUE\n1,0\n",  # no sign-off
+    "CHANGE 1\nPLACE\nBLUE\n1,0\nThanks, Ann\n",  # the sign-off on the next line
+    "change 1\nplace\nblue\n1,0\n\nCheers\n",
+]
+
+
+def test_a_6x5_change_on_one_line_then_an_action_a_word_a_line_is_told_to_write_one_line(smtpd) -> None:
+    """With change_goal, CHANGE 1 on one line and PLACE / BLUE / 1,0 a word a line was
+    answered "one action per turn: the order has 3 action lines" (or "CHANGE needs ..."):
+    the one-word-per-line refusal was given only when every line held one word. Refused
+    (nothing is guessed), saying the line to send, which is then taken."""
+    seat, to, sender = _seat_to("6x5", ["hexa", "hexb"], {"change_goal": True})
+    for body in CHANGE_BODIES:
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "action lines" not in answer, (body, answer)
+        assert "CHANGE needs the number of a goal" not in answer, (body, answer)
+        one_line = "CHANGE 1 PLACE BLUE 1,0" if "PLACE" in body else "change 1 place blue 1,0"
+        assert f"write the order on one line: {one_line}\n" in answer, (body, answer)
+        assert "the words of your order are on 4 lines" in answer, (body, answer)
+        assert _lines_read(answer) == body.split("\n")[:4], (body, answer)
+        assert current_text(seat) is None, body
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE 1 PLACE BLUE 1,0\n"))
+    assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
+    assert current_text(seat) is not None
+
+
+def test_a_5x_order_a_word_a_line_with_a_verb_not_legal_now_gets_both_reasons(smtpd) -> None:
+    """PLAY / EXPAND during the leader draft got only "PLAY is not an order of the draft
+    phase": the hint to write one line was given only for a verb legal now. Now both:
+    the line it makes (an order of 5X, refused now) and the verb's own reason."""
+    seat, to, sender = _seat_to("5x", ["ann", "bob", "cat"])
+    assert Prompt.objects.get(game=seat.game, number=1).phase == "draft"
+    for body, lines in (("PLAY\nEXPAND\n", 2), ("PLAY\nEXPAND\n\nThanks,\nAnn\n", 2), ("play\nexpand\n", 2)):
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), body
+        answer = last_answer(sender)
+        joined = "play expand" if "play" in body else "PLAY EXPAND"
+        assert f"the words of your order are on {lines} lines" in answer, (body, answer)
+        assert f"write the order on one line (as one line, {joined} would be refused too: " in answer, (body, answer)
+        assert "PLAY is not an order of the draft phase" in answer, (body, answer)
+        assert current_text(seat) is None
+    # Words that make no order of the language: only the verb's own reason, no line offered.
+    for body in ("PLAY\nAnn\n", "BID\nEXPAND\n"):
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), body
+        answer = last_answer(sender)
+        assert "write the order on one line" not in answer, (body, answer)
+        assert "is not an order of the draft phase" in answer, (body, answer)
+    assert current_text(seat) is None
+
+
+def test_a_6x5_order_a_word_a_line_with_a_verb_not_legal_now_gets_both_reasons(smtpd) -> None:
+    """Without change_goal, CHANGE / 1 / PLACE / BLUE / 1,0 got only "CHANGE is only
+    allowed with the change_goal option"; it is a 6x5 order as one line, so the answer
+    says that line too, with the verb's reason."""
+    seat, to, sender = _seat_to("6x5", ["hexa", "hexb"])
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE\n1\nPLACE\nBLUE\n1,0\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    answer = last_answer(sender)
+    assert "the words of your order are on 5 lines" in answer, answer
+    assert "(as one line, CHANGE 1 PLACE BLUE 1,0 would be refused too: " in answer, answer
+    assert "CHANGE is only allowed with the change_goal option" in answer, answer
+    assert current_text(seat) is None
+
+
+SIGNOFFS = ["Thanks", "Thanks,\nAnn", "Cheers, Ann", "-- \nAnn", "Sent from my iPhone"]
+
+
+def test_a_refused_first_line_above_a_sign_off_does_not_list_the_sign_off_as_read(table, smtpd) -> None:
+    """PLAY NAPOLEON above "Thanks,\\nAnn" listed "Thanks," and "Ann" among "the lines of
+    your message read as the order": they were taken for a sign-off, and the answer now
+    says so, apart from the lines read."""
+    address = table.address("ann")
+    for signoff in SIGNOFFS:
+        for gap in ("\n\n", "\n"):
+            body = f"PLAY NAPOLEON{gap}{signoff}\n"
+            row = send(smtpd, "ann@example.com", address, message(to=address, body=body))
+            assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+            answer = last_answer()
+            assert "NAPOLEON is not in your hand" in answer, (body, answer)
+            assert "were read as the order" not in answer, (body, answer)  # one line read
+            for line in signoff.split("\n"):
+                assert f"  | {line.strip()}" not in answer, (body, answer)
+    assert current_text(table.seats["ann"]) is None
+
+
+def test_a_refused_paragraph_above_a_sign_off_lists_only_its_own_lines(smtpd) -> None:
+    """6x5's CHANGE 1 / SWITCH 9,9 TO RED above "Thanks,\\nAnn": the two lines of the
+    order are listed as read, the sign-off is said to be ignored, not read."""
+    seat, to, sender = _seat_to("6x5", ["hexa", "hexb"], {"change_goal": True})
+    body = "CHANGE 1\nPLACE RED 9,9\n\nThanks,\nAnn\n"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+    assert (row.status, row.outcome) == ("rejected", "order_refused"), row.error
+    answer = last_answer(sender)
+    assert _lines_read(answer) == ["CHANGE 1", "PLACE RED 9,9"], answer
+    assert "These 2 lines of your message were read as the order" in answer, answer
+    assert "taken for a sign-off" in answer and "    Thanks,\n    Ann" in answer, answer
+    # A word a line above a sign-off: the lines read are the order's words alone.
+    body = "PLACE\nBLUE\n1,0\n\nThanks,\nAnn\n"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+    assert (row.status, row.outcome) == ("rejected", "order_refused"), row.error
+    answer = last_answer(sender)
+    assert "write the order on one line: PLACE BLUE 1,0" in answer, answer
+    assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], answer
+    assert "taken for a sign-off" in answer, answer
+    assert current_text(seat) is None
