@@ -24,12 +24,17 @@ def log_tail(*, game: Game) -> tuple[int, str] | None:
 
 
 def chained_entry(
-    game: Game, tail: tuple[int, str] | None, kind: str, payload: dict[str, Any]
+    game: Game,
+    tail: tuple[int, str] | None,
+    kind: str,
+    payload: dict[str, Any],
+    created_at: datetime | None = None,
 ) -> LogEntry:
-    """The unsaved entry that follows ``tail``, hashed."""
+    """The unsaved entry that follows ``tail``, hashed; written at ``created_at`` (now by
+    default)."""
     seq = 1 if tail is None else tail[0] + 1
     prev_hash = GENESIS if tail is None else tail[1]
-    created_at = timezone.now()
+    created_at = created_at or timezone.now()
     digest = entry_hash(
         prev_hash=prev_hash, seq=seq, kind=kind, payload=payload, created_at=log_time(created_at)
     )
@@ -50,14 +55,15 @@ def log_append(
     kind: str,
     payload: dict[str, Any],
     tail: tuple[int, str] | None | bool = False,
+    created_at: datetime | None = None,
 ) -> LogEntry:
     """Append one entry to the game's log. The caller holds the game's row lock
     (``games.services.locking.lock_game``), which makes ``seq`` gap-free. ``tail``: the
     log's ``log_tail`` if the caller read it under that lock, ``False`` (default) to
-    read it here."""
+    read it here. ``created_at``: its time, now by default."""
     if tail is False:
         tail = log_tail(game=game)
-    return insert_instance(chained_entry(game, tail, kind, payload))  # type: ignore[arg-type]
+    return insert_instance(chained_entry(game, tail, kind, payload, created_at))  # type: ignore[arg-type]
 
 
 def log_append_many(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -38,8 +38,8 @@ from games.services.locking import locked_game_row
 from games.services.order_sameness import same_order_played, same_reading
 from games.sql import (
     field_order,
-    insert_instance,
     insert_order_and_log,
+    insert_row,
     insert_values,
     instance,
     update_row,
@@ -69,8 +69,11 @@ def _store(
     reason: str = "",
     previous: SealedOrder | None | bool = False,
     tail: tuple[int, str] | None | bool = False,
+    at: datetime | None = None,
 ) -> SealedOrder:
     """Store a sealed order (replacing the seat's current one) and log its commitment.
+    ``at``: the moment it was taken (the one its deadline was checked against), its
+    ``submitted_at`` and its log entry's time; now by default.
     ``previous``: the seat's current order if the caller already read it (under the game
     lock), ``None`` if it has none, ``False`` (default) to look it up here. ``tail``:
     the log's tail if the caller read it under the game lock (``audit.log_append``).
@@ -87,21 +90,28 @@ def _store(
         source=source, salt=salt, commitment=order_commitment(salt=salt, text=text),
     )  # fmt: skip
     kind, payload = _order_entry(order, prompt, previous, reason)
+    # One moment for the order and its entry, the one the deadline was checked against
+    # (a time audit: an order taken in time was recorded 2 s after its deadline when the
+    # machine was busy between the check and the insert).
+    at = at or timezone.now()
+    values = {**insert_values(order), "submitted_at": at}
+    order.submitted_at = at
     if tail is not False and connection.vendor == "postgresql":
         # One statement: the old order replaced by the new one, the new one, its entry.
-        entry = chained_entry(game, tail, kind, payload)
+        entry = chained_entry(game, tail, kind, payload, created_at=at)
         order.pk, _entry_pk = insert_order_and_log(
-            SealedOrder, insert_values(order), None if previous is None else previous.pk,
+            SealedOrder, values, None if previous is None else previous.pk,
             LogEntry, insert_values(entry),
         )  # fmt: skip
         order._state.adding, order._state.db = False, connection.alias
     else:
         if previous is not None:  # first: at most one current order per seat and prompt
             update_row(SealedOrder, previous.pk, {"is_current": False})
-        insert_instance(order)
+        order.pk = insert_row(SealedOrder, values)
+        order._state.adding, order._state.db = False, connection.alias
         if previous is not None:
             update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
-        entry = log_append(game=game, kind=kind, payload=payload, tail=tail)
+        entry = log_append(game=game, kind=kind, payload=payload, tail=tail, created_at=at)
     order.log_tail = (entry.seq, entry.hash)
     if previous is not None:
         previous.is_current, previous.replaced_by = False, order
@@ -429,6 +439,13 @@ def _submit_locked(
             state = "is not open yet"
         else:
             state = "is not open any more"
+            # Lost to the deadline's sweep by a moment (a time audit: the player was not
+            # told the order that counted was the default one).
+            if SealedOrder.objects.filter(
+                prompt__game_id=game.pk, prompt__number=expected_prompt, seat_name=seat.name,
+                is_current=True, source=SealedOrder.Source.DEFAULT,
+            ).exists():  # fmt: skip
+                state += " (its deadline passed: your seat's default order was played)"
         raise NotPending(
             f"Prompt {expected_prompt} {state}: {now}. Nothing was stored.",
             code="prompt_closed",
@@ -462,14 +479,19 @@ def _submit_locked(
             current.prompt = prompt  # already read: spares the receipt a query
             current.already_stored = True  # the API answers 200, not 201
             return current
-    # Orders close at the deadline plus grace, not when the beat's sweep next runs.
+    # Orders close at the deadline plus grace, not when the beat's sweep next runs. The
+    # moment checked is the one the order is stored with (``_store``'s ``at``).
+    taken_at = timezone.now()
     closes = enforce_due_at(game=game, prompt=prompt)
     if closes is not None:
-        if (arrived_at or timezone.now()) >= closes:
+        if (arrived_at or taken_at) >= closes:
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
+            # To the second when it is not a whole minute: "closed at 10:57" puzzled a
+            # player refused at 10:57:56 (it closed at 10:57:54).
+            style = "seconds" if closes.second or closes.microsecond else ""
             raise DeadlinePassed(
                 f"Orders for prompt {prompt.number} closed at "
-                f"{local_time(closes)}{after}; nothing "
+                f"{local_time(closes, style)}{after}; nothing "
                 "was stored. The missing orders are being filled with default orders (unless"
                 " the organizer extends the deadline first: you would be told)."
             )
@@ -488,7 +510,7 @@ def _submit_locked(
     complete_before = prompt.ready_at is not None
     order = _store(
         game=game, prompt=prompt, seat=seat, text=text, parsed=parsed, source=source,
-        previous=current, tail=tail,
+        previous=current, tail=tail, at=taken_at,
     )  # fmt: skip
     prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     # Whether this order made the prompt complete (the web form says "yours was the last").
