@@ -38,3 +38,19 @@ def test_the_api_example_needs_no_uuidgen() -> None:
     Idempotency-Key."""
     assert "uuidgen" not in README
     assert """Idempotency-Key: $(python3 -c 'import uuid; print(uuid.uuid4())')""" in README
+
+
+def test_the_readme_lists_every_beat_job_with_its_interval() -> None:
+    """The README's list of the scheduler's jobs left out the hourly `expire-seat-offers`
+    (a README audit): it now names each job of CELERY_BEAT_SCHEDULE, and only those."""
+    from django.conf import settings
+
+    every = {"minute": 60.0, "five minutes": 300.0, "hour": 3600.0, "day": 86400.0}
+    section = README[README.index("on exactly **one** machine, the scheduler") :][:2500]
+    listed = {
+        name: every[interval]
+        for name, interval in re.findall(r"^- `([a-z-]+)`, every ([a-z ]+):", section, re.M)
+    }
+    scheduled = {name: job["schedule"] for name, job in settings.CELERY_BEAT_SCHEDULE.items()}
+    assert "expire-seat-offers" in scheduled
+    assert listed == scheduled
