@@ -48,9 +48,12 @@ class Transport(filesystem.Transport):
 class NoHostnameNoise(logging.Filter):
     """Drop kombu's "No hostname was supplied" warning for the embedded broker, whose
     ``filesystem://`` URL has no host by design (it was printed six times at every
-    ``make run``). Any other broker URL keeps the warning."""
+    ``make run``). Any other broker URL keeps the warning. It reads the broker the settings
+    chose (CELERY_BROKER_URL set but empty is the embedded broker there), not the variable."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not record.getMessage().startswith("No hostname was supplied"):
             return True
-        return not os.environ.get("CELERY_BROKER_URL", "filesystem://").startswith("filesystem:")
+        from django.conf import settings
+
+        return not settings.CELERY_BROKER_URL.startswith("filesystem:")

@@ -354,3 +354,30 @@ def test_development_makes_its_own_secret_key_once_for_the_checkout() -> None:
     assert first == second == stored and len(stored) >= 50
     assert "insecure" not in stored
     assert resolve(code, SECRET_KEY="from-the-environment").stdout.strip() == "from-the-environment"
+
+
+SHOWS_NO_HOSTNAME_WARNING = """
+import logging
+import django
+django.setup()
+from fivex_site.broker import NoHostnameNoise
+record = logging.LogRecord("kombu.connection", logging.WARNING, "kombu", 1,
+                           "No hostname was supplied. Reverting to default 'localhost'", None, None)
+print(NoHostnameNoise().filter(record))
+"""
+
+
+@pytest.mark.parametrize(
+    ("broker", "shown"),
+    [(None, "False"), ("", "False"), ("  ", "False"), ("filesystem://", "False"),
+     ("redis://", "True")],
+)  # fmt: skip
+def test_no_hostname_warning_is_dropped_whenever_the_settings_use_the_embedded_broker(
+    broker: str | None, shown: str
+) -> None:
+    """CELERY_BROKER_URL set but empty selects the embedded broker (as unset does), yet the
+    filter read the raw variable and showed kombu's warning again (a README audit)."""
+    env = {} if broker is None else {"CELERY_BROKER_URL": broker}
+    done = resolve(SHOWS_NO_HOSTNAME_WARNING, **env)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == shown
