@@ -1,5 +1,7 @@
 """Accounts (django-allauth): log in by email; the username is the public player name."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import IS_PRODUCTION, env
 
 AUTHENTICATION_BACKENDS = [
@@ -21,6 +23,12 @@ ACCOUNT_USERNAME_VALIDATORS = "fivex_site.validators.username_validators"
 ACCOUNT_EMAIL_VERIFICATION = env.str(
     "ACCOUNT_EMAIL_VERIFICATION", default="mandatory" if IS_PRODUCTION else "optional"
 )
+if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
+    # "bogus" was taken silently (a README audit); allauth's three modes only.
+    raise ImproperlyConfigured(
+        "ACCOUNT_EMAIL_VERIFICATION must be 'none', 'optional' or 'mandatory', "
+        f"not {ACCOUNT_EMAIL_VERIFICATION!r}."
+    )
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[FiveX] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if IS_PRODUCTION else "http"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True

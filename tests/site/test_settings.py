@@ -381,3 +381,19 @@ def test_no_hostname_warning_is_dropped_whenever_the_settings_use_the_embedded_b
     done = resolve(SHOWS_NO_HOSTNAME_WARNING, **env)
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.strip() == shown
+
+
+@pytest.mark.parametrize("value", ["bogus", "Mandatory-ish"])
+def test_an_unknown_email_verification_mode_is_refused(value: str) -> None:
+    """ACCOUNT_EMAIL_VERIFICATION=bogus was taken silently (a README audit)."""
+    done = resolve(ACCOUNT_EMAIL_VERIFICATION=value)
+    assert done.returncode != 0
+    assert (
+        f"ACCOUNT_EMAIL_VERIFICATION must be 'none', 'optional' or 'mandatory', not {value!r}"
+        in done.stderr
+    )
+
+
+def test_each_email_verification_mode_is_taken() -> None:
+    for value in ("none", "optional", "mandatory"):
+        assert settings_with(ACCOUNT_EMAIL_VERIFICATION=value)["verification"] == value
