@@ -24,6 +24,7 @@ $(PY):
 
 # Reinstall only when pyproject.toml changed since the last successful install.
 $(STAMP): pyproject.toml | $(PY)
+	@echo "Installing FiveX and its dependencies into $(VENV) (first run only: this can take a few minutes)..."
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 

@@ -53,3 +53,20 @@ def test_a_venv_of_a_recent_python_is_kept(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert (checkout / ".venv" / "bin" / "python").exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_the_first_install_says_what_it_is_doing_before_the_quiet_pip(tmp_path: Path) -> None:
+    """The first ``make run`` showed nothing for minutes while ``pip install --quiet`` ran
+    (a README audit): a line now says the dependencies are being installed, once."""
+    checkout = _checkout_with_venv(tmp_path, "3.12.1", check=0)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    first = _make(checkout, "install")
+    assert first.returncode == 0, first.stderr
+    said = "Installing FiveX and its dependencies into .venv (first run only: this can take a few minutes)..."
+    assert said in first.stdout
+    assert first.stdout.index(said) < first.stdout.index("pip install --quiet")
+    assert (checkout / ".venv" / ".installed").exists()
+    again = _make(checkout, "install")
+    assert again.returncode == 0, again.stderr
+    assert "Installing" not in again.stdout and "pip install" not in again.stdout
