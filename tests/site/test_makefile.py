@@ -1,4 +1,5 @@
-"""The Makefile makes .venv again when an older Python made it."""
+"""The Makefile and scripts/find-python: .venv made again when an older Python made it, the
+first install announced, a Python found under PYENV_ROOT."""
 
 from __future__ import annotations
 
@@ -70,3 +71,43 @@ def test_the_first_install_says_what_it_is_doing_before_the_quiet_pip(tmp_path: 
     again = _make(checkout, "install")
     assert again.returncode == 0, again.stderr
     assert "Installing" not in again.stdout and "pip install" not in again.stdout
+
+
+def _find_python(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    """scripts/find-python with nothing on PATH, so only the pyenv folders can answer."""
+    empty = tmp_path / "empty-path"
+    empty.mkdir(exist_ok=True)
+    return subprocess.run(
+        ["/bin/sh", str(ROOT / "scripts" / "find-python")],
+        env={"PATH": str(empty), **env}, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+
+
+def _pyenv_python(root: Path, version: str) -> Path:
+    python = root / "versions" / version / "bin" / "python3"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_PYTHON.format(version=version, check=0))
+    python.chmod(0o755)
+    return python
+
+
+def test_find_python_looks_under_pyenv_root_as_well_as_home(tmp_path: Path) -> None:
+    """With HOME not the pyenv owner's home, the Pythons under PYENV_ROOT were not found
+    (a README audit)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    python = _pyenv_python(tmp_path / "pyenv", "3.12.1")
+    done = _find_python(tmp_path, HOME=str(home), PYENV_ROOT=str(tmp_path / "pyenv"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(python)
+    in_home = _pyenv_python(home / ".pyenv", "3.13.0")
+    done = _find_python(tmp_path, HOME=str(home))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(in_home)
+
+
+def test_find_python_explains_when_there_is_none(tmp_path: Path) -> None:
+    done = _find_python(tmp_path, HOME=str(tmp_path), PYENV_ROOT=str(tmp_path / "none"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert "FiveX needs Python 3.12 or newer, and none was found" in done.stderr
+    assert "$PYENV_ROOT/versions/3.12+/bin/python3" in done.stderr
