@@ -130,13 +130,18 @@ def insert_values(obj: Any) -> dict[str, Any]:
     return {f.attname: f.pre_save(obj, True) for f in obj._meta.concrete_fields if not f.primary_key}
 
 
-def insert_instance(obj: Any) -> Any:
+def insert_instance(obj: Any, overrides: dict[str, Any] | None = None) -> Any:
     """``obj.save(force_insert=True)`` for a new instance of a model without save hooks
     or signals that matter: the same row (defaults, ``auto_now_add``) from a hand-written
-    INSERT (``insert_row``). Returns ``obj``, its primary key set, as saved."""
+    INSERT (``insert_row``); ``overrides`` (by attname) win over them, ``auto_now_add``
+    too, and are set on ``obj``. Returns ``obj``, its primary key set, as saved."""
     from django.db import connection
 
-    obj.pk = insert_row(type(obj), insert_values(obj))
+    values = insert_values(obj)
+    for name, value in (overrides or {}).items():
+        values[name] = value
+        setattr(obj, name, value)
+    obj.pk = insert_row(type(obj), values)
     obj._state.adding, obj._state.db = False, connection.alias
     return obj
 

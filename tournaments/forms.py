@@ -274,10 +274,7 @@ def parse_ranking(text: str, names: dict[str, int]) -> list[list[int]]:
                     f"{name_shown(name)} is not at this table (players: {', '.join(sorted(names))})."
                 )
             group.append(found)
-        if group:
-            groups.append(group)
-    if not groups:
-        raise forms.ValidationError("Write the ranking like: ann > bob = cat > dan.")
+        groups.append(group)  # never empty: an empty place is refused above
     return groups
 
 

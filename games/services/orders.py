@@ -38,8 +38,8 @@ from games.services.locking import locked_game_row
 from games.services.order_sameness import same_order_played, same_reading
 from games.sql import (
     field_order,
+    insert_instance,
     insert_order_and_log,
-    insert_row,
     insert_values,
     instance,
     update_row,
@@ -94,10 +94,10 @@ def _store(
     # (a time audit: an order taken in time was recorded 2 s after its deadline when the
     # machine was busy between the check and the insert).
     at = at or timezone.now()
-    values = {**insert_values(order), "submitted_at": at}
-    order.submitted_at = at
     if tail is not False and connection.vendor == "postgresql":
         # One statement: the old order replaced by the new one, the new one, its entry.
+        values = {**insert_values(order), "submitted_at": at}  # auto_now_add's now: not it
+        order.submitted_at = at
         entry = chained_entry(game, tail, kind, payload, created_at=at)
         order.pk, _entry_pk = insert_order_and_log(
             SealedOrder, values, None if previous is None else previous.pk,
@@ -107,8 +107,7 @@ def _store(
     else:
         if previous is not None:  # first: at most one current order per seat and prompt
             update_row(SealedOrder, previous.pk, {"is_current": False})
-        order.pk = insert_row(SealedOrder, values)
-        order._state.adding, order._state.db = False, connection.alias
+        insert_instance(order, {"submitted_at": at})
         if previous is not None:
             update_row(SealedOrder, previous.pk, {"replaced_by_id": order.pk})
         entry = log_append(game=game, kind=kind, payload=payload, tail=tail, created_at=at)
