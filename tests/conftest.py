@@ -65,6 +65,41 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(skip)
 
 
+SLOW_TEST_SECONDS = 60.0
+_CONFIG: dict = {}
+
+
+def _said_at_once(report) -> str | None:
+    """The line to print the moment a test ends, or None: a failure (or error) names its
+    test and its duration, and so does a test that took over SLOW_TEST_SECONDS. pytest-xdist
+    prints failures' names only at the end of the run, so a run stopped from outside (a CI
+    time limit) said nothing of what failed or what took the time."""
+    duration = getattr(report, "duration", 0.0) or 0.0
+    if report.failed:
+        phase = "" if report.when == "call" else f" (in {report.when})"
+        return f"FAILED {report.nodeid}{phase} after {duration:.1f} s"
+    if report.when == "call" and duration > SLOW_TEST_SECONDS:
+        return f"SLOW {report.nodeid}: {duration:.1f} s"
+    return None
+
+
+def pytest_runtest_logreport(report) -> None:
+    line = _said_at_once(report)
+    if line is None:
+        return
+    config = _CONFIG.get("config")
+    if config is None or hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: its controller receives the same report and says it
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if terminal is not None:
+        terminal.write("\n")  # the progress dots' line is left open
+        terminal.write_line(line, red=True, bold=True)
+
+
+def pytest_configure(config) -> None:
+    _CONFIG["config"] = config
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     """Hashing passwords the production way costs ~0.3 s each; tests don't need that."""
