@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import beat_init, task_postrun, task_prerun, worker_process_init, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivex_site.settings")
@@ -27,3 +27,16 @@ def _database_connections_as_per_request(task=None, **kwargs) -> None:  # noqa: 
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_ready.connect
+@worker_process_init.connect
+@beat_init.connect
+def _start_up_objects_out_of_the_collector(**kwargs) -> None:  # noqa: ANN003
+    """A worker that runs tasks itself (solo or threads pool: ``worker_ready``), each
+    child of a prefork pool (``worker_process_init``) and the beat: see
+    fivex_site/startup.py."""
+    from fivex_site.startup import freeze_start_up_objects, warm_up
+
+    warm_up()
+    freeze_start_up_objects()

@@ -14,3 +14,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivex_site.settings")
 
 application = get_wsgi_application()
+
+from fivex_site.startup import freeze_start_up_objects, warm_up  # noqa: E402 (after setup)
+
+warm_up()
+freeze_start_up_objects()
