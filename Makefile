@@ -24,7 +24,11 @@ $(PY):
 
 # Reinstall only when pyproject.toml changed since the last successful install.
 $(STAMP): pyproject.toml | $(PY)
-	@echo "Installing FiveX and its dependencies into $(VENV) (first run only: this can take a few minutes)..."
+	@if [ -e $(STAMP) ]; then \
+		echo "Updating the dependencies in $(VENV) (pyproject.toml changed since the last install; this can take a few minutes)..."; \
+	else \
+		echo "Installing FiveX and its dependencies into $(VENV) (this can take a few minutes)..."; \
+	fi
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 

@@ -317,6 +317,48 @@ def paused_time_left(*, remaining_seconds: float, grace_minutes: int) -> str:
     return "deadline and grace passed: the missing orders get default orders when it resumes"
 
 
+def duration_words(seconds: float) -> str:
+    """A length of time in words, to the nearest minute: "1 day and 3 hours", "5 hours
+    and 30 minutes", "2 days, 1 hour and 5 minutes", "less than a minute"."""
+    minutes = max(0, round(float(seconds) / 60))
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [
+        f"{n} {unit}{'' if n == 1 else 's'}"
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+        if n
+    ]
+    if not parts:
+        return "less than a minute"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: int, quiet_hours: bool) -> str:
+    """What a paused game's open prompt (``number``) gets when the game resumes, as the
+    pause notices say it: ``game_resume`` sets its deadline to the resumption plus the
+    ``remaining_seconds`` kept at the pause (moved out of the quiet hours); negative (paused
+    in the grace after the deadline), what was left of the grace comes back."""
+    if remaining_seconds > 0:
+        return (
+            f"When the game resumes, prompt {number}'s deadline will be "
+            f"{duration_words(remaining_seconds)} after the resumption (the time it had left "
+            "when paused)"
+            + (", moved to the end of the game's quiet hours if it falls in them" if quiet_hours else "")
+            + "."
+        )
+    grace = grace_minutes * 60 + remaining_seconds
+    if grace > 0:
+        return (
+            f"Prompt {number}'s deadline had passed when the game was paused: when it resumes, "
+            f"orders are taken for {duration_words(grace)} more (the grace that was left), then "
+            "the missing ones get default orders."
+        )
+    return (
+        f"Prompt {number}'s deadline and grace had passed when the game was paused: when it "
+        "resumes, the orders still missing get default orders."
+    )
+
+
 def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, datetime, str] | None:
     """The quiet hours of ``zone_name`` today, begin and end, in the zone the page is
     written in (the reader's) and that zone's name; None when its clock reads the same."""

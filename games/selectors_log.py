@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.errors import GameStateError
-from games.models import Game, LogEntry, Seat
+from games.models import Game, LogEntry, SealedOrder, Seat
 from games.selectors import OVER, current_state, seats
 from games.services.audit import log_time, setup_salt
 
@@ -23,14 +23,19 @@ def _entry_dict(entry: LogEntry) -> dict[str, Any]:
     }
 
 
-def _redact(entry: dict[str, Any], own: set[str]) -> dict[str, Any]:
+def _redact(
+    entry: dict[str, Any], own: set[str], sealed: frozenset[tuple[Any, str, str]] = frozenset()
+) -> dict[str, Any]:
     """Hide other seats' revealed texts and salts while the game runs: some orders are
-    never revealed by the rules (a drafted leader passed to a neighbour)."""
+    never revealed by the rules (a drafted leader passed to a neighbour). ``own``: the
+    reader's seats; ``sealed``: ``(prompt, seat, commitment)`` of the orders the reader
+    sealed for a seat it handed over since, shown too (its own, never its successor's)."""
     if entry["kind"] != "orders_revealed":
         return entry
     orders = {}
+    prompt = entry["payload"].get("prompt")
     for name, order in (entry["payload"].get("orders") or {}).items():
-        if name in own:
+        if name in own or (prompt, name, order.get("commitment")) in sealed:
             orders[name] = order
         else:
             orders[name] = {"commitment": order.get("commitment"), "source": order.get("source")}
@@ -48,7 +53,7 @@ def game_log(
 ) -> list[dict[str, Any]]:
     """The game's audit log as a player may see it. While the game runs, order texts
     and salts of other seats are replaced by their commitments (the viewer's own seat
-    sees its own); once the game is over the whole log is public. ``after``/``limit``:
+    sees its own, and a seat it handed over the orders it sealed while it held it); once the game is over the whole log is public. ``after``/``limit``:
     the entries after that sequence number, at most that many (a long game's log is
     read a page at a time)."""
     rows = LogEntry.objects.filter(game=game, seq__gt=after).order_by("seq")
@@ -58,13 +63,23 @@ def game_log(
     if game.status in OVER:
         return entries
     own: set[str] = set()
+    sealed: frozenset[tuple[Any, str, str]] = frozenset()
     if for_user is not None and getattr(for_user, "is_authenticated", False):
-        own = set(
-            Seat.objects.filter(game=game, user=for_user)
-            .exclude(status=Seat.Status.REPLACED)
-            .values_list("name", flat=True)
-        )
-    return [_redact(e, own) for e in entries]
+        rows = list(Seat.objects.filter(game=game, user=for_user).values_list("pk", "name", "status"))
+        own = {name for _pk, name, status in rows if status != Seat.Status.REPLACED}
+        # A seat the reader handed over: the orders it sealed while it held it are its
+        # own (their receipts were emailed to it), told apart from its successor's by the
+        # seat row that sealed them (a new row takes the seat over; the order it had
+        # sealed for the open prompt is withdrawn then, so never revealed), matched to
+        # the revealed entry by prompt, seat and commitment.
+        handed = [pk for pk, name, status in rows if status == Seat.Status.REPLACED and name not in own]
+        if handed:
+            sealed = frozenset(
+                SealedOrder.objects.filter(seat_id__in=handed).values_list(
+                    "prompt__number", "seat_name", "commitment"
+                )
+            )
+    return [_redact(e, own, sealed) for e in entries]
 
 
 def log_length(*, game: Game) -> int:

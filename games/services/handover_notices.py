@@ -14,7 +14,7 @@ from django.utils import timezone
 from fivex_site.links import public_url
 from games.email_text import record_lines
 from games.models import Game, Prompt, Seat
-from games.presentation import local_time, ruleset_name
+from games.presentation import local_time, resumption_words, ruleset_name
 from games.selectors_players import time_zone_of
 from games.services.audit import log_tail
 from games.services.notifications import (
@@ -72,6 +72,13 @@ def notify_seat_handover(
         )
     if context["paused"]:
         context["headline"] += " The game is paused: its deadlines are stopped."
+        if prompt is not None and prompt.paused_remaining_seconds is not None:
+            context["headline"] += " " + resumption_words(
+                number=prompt.number,
+                remaining_seconds=prompt.paused_remaining_seconds,
+                grace_minutes=game.grace_minutes,
+                quiet_hours=game.quiet_hours_start is not None and game.quiet_hours_end is not None,
+            )
     context["record"] = record_lines(head=log_tail(game=game))  # no receipts: none are its
     _send_to_seat(
         game=game,

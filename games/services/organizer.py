@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.errors import GameStateError, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
-from games.presentation import and_list, hours_words, local_time
+from games.presentation import and_list, hours_words, local_time, resumption_words
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours, reminders_reset
 from games.services.locking import lock_game
@@ -329,7 +329,14 @@ def game_pause(*, game: Game, by: Any, reason: str = "") -> Game:
             game=game,
             subject="Game paused",
             text=f"{who_acted(game=game, by=by)} paused the game; deadlines are suspended."
-            + _reason_said(reason, staff=staff),
+            + _reason_said(reason, staff=staff)
+            + " "
+            + resumption_words(
+                number=prompt.number,
+                remaining_seconds=remaining,
+                grace_minutes=game.grace_minutes,
+                quiet_hours=game.quiet_hours_start is not None and game.quiet_hours_end is not None,
+            ),
             key=f"paused:{game.pk}:{log_count(game)}",
             by=by,
         )

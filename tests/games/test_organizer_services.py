@@ -618,3 +618,60 @@ def test_the_extension_email_says_1_hour_and_fractions_of_hours_in_minutes() -> 
             .latest("id").body.split("extended by ", 1)[1].split(";", 1)[0]
         )  # fmt: skip
     assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes"]
+
+
+def test_the_pause_notice_says_what_the_prompt_gets_back_on_resuming(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A user report: "Game paused" said deadlines were suspended, not how long the open
+    prompt would have once the game resumed (the remaining time is kept, organizer.py)."""
+    game, seats = start_fixed(NAMES, deadline_hours=48, grace_minutes=60)
+    # 1 day 3 hours left (and a few seconds the test takes).
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=timezone.now() + timedelta(days=1, hours=3, seconds=20)
+    )
+    game_pause(game=game, by=game.organizer, reason="server move")
+    paused = OutboxMessage.objects.get(to=seats["bob"].user.email, subject__endswith="] Game paused")
+    assert (
+        "The organizer's reason: server move. When the game resumes, prompt 1's deadline "
+        "will be 1 day and 3 hours after the resumption (the time it had left when paused)."
+    ) in " ".join(paused.body.split())
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=game, by=game.organizer)
+    resumed = OutboxMessage.objects.get(to=seats["bob"].user.email, subject__endswith="] Game resumed")
+    assert "the game is running again; the deadline is " in resumed.body
+    # Quiet hours: the deadline may move to their end, and the notice says so.
+    Game.objects.filter(pk=game.pk).update(quiet_hours_start=22, quiet_hours_end=7)
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=timezone.now() + timedelta(hours=5, minutes=30, seconds=20)
+    )
+    game_pause(game=game, by=game.organizer)
+    paused = OutboxMessage.objects.filter(to=seats["bob"].user.email, subject__endswith="] Game paused")
+    assert (
+        "When the game resumes, prompt 1's deadline will be 5 hours and 30 minutes after the "
+        "resumption (the time it had left when paused), moved to the end of the game's quiet "
+        "hours if it falls in them."
+    ) in " ".join(paused.order_by("-id")[0].body.split())
+
+
+def test_the_pause_notice_in_the_grace_says_what_is_left_of_it() -> None:
+    game, seats = start_fixed(NAMES, deadline_hours=10, grace_minutes=60)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=20, seconds=20))
+    game_pause(game=game, by=game.organizer)
+    paused = OutboxMessage.objects.get(to=seats["ann"].user.email, subject__endswith="] Game paused")
+    assert (
+        "Prompt 1's deadline had passed when the game was paused: when it resumes, orders are "
+        "taken for 40 minutes more (the grace that was left), then the missing ones get "
+        "default orders."
+    ) in " ".join(paused.body.split())
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE)
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=timezone.now() - timedelta(minutes=90), paused_remaining_seconds=None
+    )
+    Game.objects.filter(pk=game.pk).update(grace_minutes=60)
+    game_pause(game=game, by=game.organizer)
+    paused = OutboxMessage.objects.filter(to=seats["ann"].user.email, subject__endswith="] Game paused")
+    assert (
+        "Prompt 1's deadline and grace had passed when the game was paused: when it resumes, "
+        "the orders still missing get default orders."
+    ) in " ".join(paused.order_by("-id")[0].body.split())

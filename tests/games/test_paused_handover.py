@@ -56,3 +56,24 @@ def test_a_seat_handed_over_while_paused_is_told_the_pause_and_asked_on_resume()
     assert sorted((d.webhook.user.username, d.payload["prompt"], d.payload["deadline"] is not None) for d in hooks) == [
         ("eve", 1, True), ("fay", 1, True),
     ]  # fmt: skip
+
+
+def test_a_seat_handed_over_while_paused_is_told_the_time_kept_for_the_resumption() -> None:
+    """The welcome said the game was paused, not what its prompt's clock keeps."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Prompt
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    (eve,) = make_users(["eve"])
+    staff = get_user_model().objects.create_user("boss", "boss@example.com", is_staff=True)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() + timedelta(hours=2, seconds=20))
+    game_pause(game=game, by=game.organizer, reason="")
+    handover.seat_replace(seat=seats["cat"], new_user=eve, by=staff)
+    welcome = OutboxMessage.objects.get(to="eve@example.com", kind="seat_handover")
+    assert (
+        "The game is paused: its deadlines are stopped. When the game resumes, prompt 1's "
+        "deadline will be 2 hours after the resumption (the time it had left when paused)."
+    ) in " ".join(welcome.body.split())

@@ -64,13 +64,33 @@ def test_the_first_install_says_what_it_is_doing_before_the_quiet_pip(tmp_path: 
     (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     first = _make(checkout, "install")
     assert first.returncode == 0, first.stderr
-    said = "Installing FiveX and its dependencies into .venv (first run only: this can take a few minutes)..."
+    said = "Installing FiveX and its dependencies into .venv (this can take a few minutes)..."
     assert said in first.stdout
     assert first.stdout.index(said) < first.stdout.index("pip install --quiet")
     assert (checkout / ".venv" / ".installed").exists()
     again = _make(checkout, "install")
     assert again.returncode == 0, again.stderr
     assert "Installing" not in again.stdout and "pip install" not in again.stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_an_install_after_pyproject_changed_says_it_updates(tmp_path: Path) -> None:
+    """The reinstall when pyproject.toml changed said "first run only" (a README audit)."""
+    checkout = _checkout_with_venv(tmp_path, "3.12.1", check=0)
+    pyproject = checkout / "pyproject.toml"
+    pyproject.write_text("[project]\nname = 'x'\n")
+    assert _make(checkout, "install").returncode == 0
+    edited = pyproject.stat().st_mtime
+    os.utime(checkout / ".venv" / ".installed", (edited - 10, edited - 10))  # edited since
+    again = _make(checkout, "install")
+    assert again.returncode == 0, again.stderr
+    said = (
+        "Updating the dependencies in .venv (pyproject.toml changed since the last install; "
+        "this can take a few minutes)..."
+    )
+    assert said in again.stdout
+    assert again.stdout.index(said) < again.stdout.index("pip install --quiet")
+    assert "Installing" not in again.stdout and "first run" not in again.stdout
 
 
 def _find_python(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:

@@ -73,7 +73,7 @@ def test_players_who_met_only_by_forfeit_are_paired_again():
     tables = sorted(sorted(t.players) for t in rnd.tables.all())
     assert tables == sorted([sorted([reg["fa"], reg["fb"]]), sorted([reg["fc"], reg["fd"]])])
     # The organizer is warned of the one real repeat, not of fa and fb.
-    assert len(rnd.warnings) == 1 and "have met 1 time(s) before." in rnd.warnings[0]
+    assert len(rnd.warnings) == 1 and "have met once before." in rnd.warnings[0]
     assert "fc and fd" in rnd.warnings[0] or "fd and fc" in rnd.warnings[0]
 
 
@@ -82,7 +82,7 @@ def test_a_hand_pairing_of_players_who_met_only_by_forfeit_has_no_repeat_warning
     warnings = rounds.hand_pairing_warnings(
         tournament=t, number=3, tables=[[reg["fa"], reg["fb"]], [reg["fc"], reg["fd"]]]
     )
-    assert warnings == ["Table 2: fc and fd have met 1 time(s) before."]
+    assert warnings == ["Table 2: fc and fd have met once before."]
 
 
 def test_a_forfeit_winner_is_not_given_the_pairing_bye():

@@ -79,7 +79,7 @@ def test_a_hand_pairing_of_players_whose_game_nobody_played_has_no_repeat_warnin
     warnings = rounds.hand_pairing_warnings(
         tournament=t, number=2, tables=[[reg["na"], reg["nb"]], [reg["nc"], reg["nd"]]]
     )
-    assert warnings == ["Table 2: nc and nd have met 1 time(s) before."]
+    assert warnings == ["Table 2: nc and nd have met once before."]
 
 
 def test_a_game_nobody_played_is_an_unplayed_round_for_the_tie_breaks_too():
@@ -95,3 +95,33 @@ def test_a_game_nobody_played_is_an_unplayed_round_for_the_tie_breaks_too():
         frozenset({str(reg["na"]), str(reg["nb"])}): True,
         frozenset({str(reg["nc"]), str(reg["nd"])}): False,
     }
+
+
+def test_a_repeat_meeting_says_once_twice_then_a_number_of_times():
+    """The panel's warning read "have met 1 time(s) before"; in words now."""
+    organizer = make_user("mboss")
+    users = {n: make_user(n) for n in ("ma", "mb")}
+    t = tsvc.tournament_create(organizer=organizer, name="Rematch cup", ruleset="6x5",
+                               table_sizes=[2], rounds_count=4, options={"max_turns": 2})  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=organizer)
+    reg = {n: tsvc.registration_add(tournament=t, user=u).pk for n, u in users.items()}
+    said = []
+    for number in (1, 2, 3, 4):
+        said += rounds.hand_pairing_warnings(tournament=t, number=number, tables=[[reg["ma"], reg["mb"]]])
+        if number == 4:
+            break
+        rnd, _warnings = rounds.round_pair_by_hand(
+            tournament=t, tables=[[reg["ma"], reg["mb"]]], by=organizer, force=True
+        )
+        rnd = rounds.round_start(rnd=rnd, by=organizer)
+        game = rnd.tables.select_related("game").get().game
+        [mover] = Prompt.objects.get(game=game, number=1).pending
+        order_submit(seat=game.seats.get(name=mover), text="PLACE BLUE 1,0", source="web")
+        assert prompt_resolve(game_id=game.pk, prompt_number=1)
+        _defaulted(game, 2)
+        assert results.results_collect() == 1
+    assert said == [
+        "Table 1: ma and mb have met once before.",
+        "Table 1: ma and mb have met twice before.",
+        "Table 1: ma and mb have met 3 times before.",
+    ]

@@ -147,6 +147,11 @@ def round_repair(*, rnd: Round, by: Any) -> Round:
         return _pair_locked(tournament=tournament, number=rnd.number, by=by, rnd=rnd, repaired=True)
 
 
+def _times_words(times: int) -> str:
+    """How often, in words: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(times, f"{times} times")
+
+
 def hand_pairing_warnings(
     *, tournament: Tournament, number: int, tables: Sequence[Sequence[int]]
 ) -> list[str]:
@@ -167,7 +172,7 @@ def hand_pairing_warnings(
                 names = f"{regs[a].user} and {regs[b].user}"
                 times = met.get(frozenset((a, b)), 0)
                 if times:
-                    warnings.append(f"Table {t}: {names} have met {times} time(s) before.")
+                    warnings.append(f"Table {t}: {names} have met {_times_words(times)} before.")
                 if frozenset((regs[a].user_id, regs[b].user_id)) in forbidden:
                     warnings.append(f"Table {t}: {names} are a forbidden pair.")
     return warnings
