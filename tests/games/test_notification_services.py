@@ -436,7 +436,7 @@ def test_the_outbox_sweep_is_bounded_and_sends_in_batches(monkeypatch, settings)
     then the oldest lost ones, at most OUTBOX_SWEEP_MAX, in batches of one connection."""
     from games import tasks
 
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
     now = timezone.now()
     old = now - timedelta(minutes=5)
     queued = [_queue() for _ in range(7)]
