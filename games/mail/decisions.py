@@ -317,6 +317,16 @@ def _spread_refused(seat: Seat, words: str, signoff: str = "") -> Outcome | None
     if spread is None:
         return None
     joined, reason = spread
+    if reason and not signoff:
+        # "PLACE" / "BLUE" / "1,0" / "Ann": a bare name below, no parting word, no blank
+        # line. When the lines above it alone make a legal order, the name is the
+        # sign-off ("write PLACE BLUE 1,0 HEXA" was the advice); a player called "Blue"
+        # keeps the whole reading.
+        above, _, last = words.strip().rpartition("\n")
+        if above and _own_name(seat, last):
+            without = one_word_per_line(seat, above)
+            if without is not None and not without[1]:
+                return _spread_refused(seat, above, last.strip())
     lines = len(words.strip().split("\n"))
     after = f": {_cut(joined, 200)}" if not reason else (
         f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"
@@ -331,6 +341,15 @@ def _spread_refused(seat: Seat, words: str, signoff: str = "") -> Outcome | None
         words,
         signoff=signoff,
     )
+
+
+def _own_name(seat: Seat, line: str) -> bool:
+    """Whether ``line`` is the seat's player signing: their user name, first or full name,
+    or the seat's name, in any case, with a dash, a comma or a full stop around it ("Ann.")."""
+    typed = " ".join(line.strip(" \t-\u2013\u2014,.!~").split()).casefold()
+    user = seat.user
+    names = {seat.name, user.get_username(), user.first_name, user.get_full_name()}
+    return bool(typed) and typed in {" ".join(n.split()).casefold() for n in names if n}
 
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:

@@ -148,3 +148,26 @@ def test_a_refused_paragraph_above_a_sign_off_lists_only_its_own_lines(smtpd) ->
     assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], answer
     assert "taken for a sign-off" in answer, answer
     assert current_text(seat) is None
+
+
+def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_the_order(smtpd) -> None:
+    """PLACE / BLUE / 1,0 / hexa (the player's name, no parting word, no blank line) was
+    answered "as one line, PLACE BLUE 1,0 hexa would be refused too": the name was read as
+    a word of the order. The player's own name on the last line is a sign-off when the
+    lines above it make a legal order; any other last word keeps the whole reading."""
+    seat, to, sender = _seat_to("6x5", ["hexa", "hexb"])
+    name = seat.name
+    for signed in (name, name.upper(), f"{name.capitalize()}."):
+        body = f"PLACE\nBLUE\n1,0\n{signed}\n"
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
+        assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
+        assert "taken for a sign-off" in answer, (body, answer)
+    body = "PLACE\nBLUE\n1,0\nzork\n"  # not the player's name: still a word of the order
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+    answer = last_answer(sender)
+    assert "(as one line, PLACE BLUE 1,0 zork would be refused too: " in answer, answer
+    assert _lines_read(answer) == ["PLACE", "BLUE", "1,0", "zork"], answer
+    assert current_text(seat) is None
