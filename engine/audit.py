@@ -50,6 +50,8 @@ import re
 import sys
 from typing import Any
 
+from engine.words import counted
+
 GENESIS = "0" * 64
 EXPORT_FORMAT = "fivex-game-log/1"
 #: The log entries that end a started game and reveal its seed and set-up.
@@ -767,7 +769,7 @@ def verify_export_file(
     if problems:
         for line in problems:
             sys.stdout.write(line + "\n")
-        sys.stdout.write(f"FAILED: {len(problems)} problem(s)\n")
+        sys.stdout.write(f"FAILED: {counted(len(problems), 'problem')}\n")
         return EXIT_PROBLEMS
     for line in found:
         sys.stdout.write(line + "\n")

@@ -49,6 +49,7 @@ from engine.fourxdice_data import (
     SCORE_WEIGHTS,
     VP_PER_PAIR,
 )
+from engine.words import counted
 
 # Our reading of "the game ends after the last seat's turn": the turn includes the roll
 # and the allocation, so the last seat allocates before the game ends. False: the game
@@ -63,10 +64,6 @@ KINDS = ("SHIP", "ASTEROID")  # what a hit lowers: index 0 or 1 of a face
 
 def _event(kind: str, text: str, **data: Any) -> Event:
     return {"kind": kind, "text": text, "to": None, "data": data}
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _face_text(face: list[int]) -> str:
@@ -388,7 +385,7 @@ def _hit_hint(state: State, seat: str, ships: int) -> str:
     ("at most 1 hit") or when bob's dice showed no such ship or asteroid (an audit)."""
     targets = _targets(state, seat)
     most = min(ships, sum(count for _, count in targets))
-    count = f"up to {_plural(most, 'hit')}" + (", separated by ';'" if most > 1 else "")
+    count = f"up to {counted(most, 'hit')}" + (", separated by ';'" if most > 1 else "")
     example = _hit_example(state, seat, targets, most)
     shown = f" (e.g. {example})" if example else ""
     return f"send HIT <seat> <die> SHIP|ASTEROID, {count}{shown}, or PASS"
@@ -534,7 +531,7 @@ def _parse_exterminate(state: State, seat: str, lines: list[str]) -> dict[str, A
     hits = [_parse_hit(state, seat, s, ships) for s in segments]
     if len(hits) > ships:
         raise IllegalOrder(
-            f"you have {_plural(ships, 'ship')}, so at most {_plural(ships, 'hit')}"
+            f"you have {counted(ships, 'ship')}, so at most {counted(ships, 'hit')}"
         )
     shown: dict[tuple[str, int, str], int] = {}
     for key in hits:
@@ -583,7 +580,7 @@ def _start_turn(state: State, seat: str, events: list[Event]) -> None:
         gain = max(0, min(asteroids, rec["explore"] - rec["expand"], COUNTER_MAX - rec["expand"]))
         rec["expand"] += gain
         capped = (
-            f" of {_plural(asteroids, 'asteroid')}, no farther than eXplore {rec['explore']}"
+            f" of {counted(asteroids, 'asteroid')}, no farther than eXplore {rec['explore']}"
             if gain < asteroids else ""
         )
         events.append(_event(
@@ -599,7 +596,7 @@ def _start_turn(state: State, seat: str, events: list[Event]) -> None:
         limit = f" (of {pairs}, limited by eXpand {rec['expand']})" if used < pairs else ""
         events.append(_event(
             "extract",
-            f"{seat} extracted {_plural(used, 'pair')}{limit}: {vp} VP (now {rec['vp']} VP); "
+            f"{seat} extracted {counted(used, 'pair')}{limit}: {vp} VP (now {rec['vp']} VP); "
             f"eXtract now {rec['extract']}.",
             seat=seat, pairs=used, vp=vp, value=rec["extract"],
         ))
@@ -608,14 +605,14 @@ def _start_turn(state: State, seat: str, events: list[Event]) -> None:
         state["phase"] = "exterminate"
         events.append(_event(
             "exterminate-prompt",
-            f"{seat} has {_plural(ships, 'ship')} to eXterminate with.",
+            f"{seat} has {counted(ships, 'ship')} to eXterminate with.",
             seat=seat, ships=ships,
         ))
         return
     if ships > 0:
         events.append(_event(
             "exterminate",
-            f"{seat} has {_plural(ships, 'ship')} on eXterminate but no other die shows anything.",
+            f"{seat} has {counted(ships, 'ship')} on eXterminate but no other die shows anything.",
             seat=seat, ships=ships, hits=0,
         ))
     _finish_actions(state, seat, events)

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Q
 
+from engine.words import counted
 from games.errors import ApplicationError, GameBusy, GameStateError
 
 logger = logging.getLogger(__name__)
@@ -204,8 +205,9 @@ def account_close(*, user: Any) -> Closed:
         user.save(update_fields=["email", "first_name", "last_name"])
         # The account's id and public name only: never an address.
         logger.info(
-            "account %s (%s) closed by its player: %d seat(s) resigned, %d left, %d tournament(s) withdrawn",
-            user.pk, user.get_username(), len(resigned), len(left), len(withdrawn),
+            "account %s (%s) closed by its player: %s resigned, %d left, %s withdrawn",
+            user.pk, user.get_username(), counted(len(resigned), "seat"), len(left),
+            counted(len(withdrawn), "tournament"),
         )  # fmt: skip
     return Closed(
         name=user.get_username(),

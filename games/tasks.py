@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
+from engine.words import counted
 from games.errors import GameBusy
 from games.services import deadlines, outbox_sending, resolution, retention
 
@@ -116,7 +117,10 @@ def prune_mail() -> dict[str, int]:
     ``MAIL_RETENTION_DAYS``."""
     pruned = retention.mail_prune()
     if any(pruned.values()):
-        logger.info("pruned %(inbound)d inbound message(s), %(outbox)d sent email(s)", pruned)
+        logger.info(
+            "pruned %s, %s",
+            counted(pruned["inbound"], "inbound message"), counted(pruned["outbox"], "sent email"),
+        )
     return pruned
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from engine.words import counted
 from games.presentation import place_of
 from games.selectors_players import folded_name
 from tournaments import standings as standings_mod
@@ -213,7 +214,8 @@ def pairing_byes_ahead(*, tournament: Tournament, round_number: int) -> str:
     layout = plan(len(playing), tuple(tournament.table_sizes))
     sizes = " or ".join(str(s) for s in tournament.table_sizes)
     if layout is None:
-        return (f"With the byes asked for round {round_number}, {len(playing)} player(s) remain: "
+        remain = "remains" if len(playing) == 1 else "remain"
+        return (f"With the byes asked for round {round_number}, {counted(len(playing), 'player')} {remain}: "
                 f"too few for a table of {sizes}.")  # fmt: skip
     byes = layout[0]
     if not byes:

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Q
 
+from engine.words import counted
 from games.admin import DeletableWhenDone, game_filter
 from games.mail.models import InboundMail
 
@@ -73,4 +74,4 @@ class InboundMailAdmin(DeletableWhenDone):
         for row in queryset.filter(status__in=["failed", "received"]):
             enqueue_processing(row.pk)
             count += 1
-        self.message_user(request, f"{count} message(s) queued for processing.")
+        self.message_user(request, f"{counted(count, 'message')} queued for processing.")

@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 
+from engine.words import counted
 from games.mail.limits import max_attempts, time_budget
 from games.mail.processing import MailSystemError, give_up, process_stored, stalled_rows
 
@@ -61,5 +62,5 @@ def retry_stalled_inbound_mail() -> int:
     for inbound_id in ids:
         process_inbound_mail.delay(inbound_id)
     if ids:
-        logger.info("re-queued %d stalled inbound message(s)", len(ids))
+        logger.info("re-queued %s", counted(len(ids), "stalled inbound message"))
     return len(ids)

@@ -194,6 +194,7 @@ def test_verify_game_detects_a_sealed_order_deleted_from_the_database(
             f"({victim.commitment[:12]}…) logged in entry" in out
         ), out
     assert "is missing" in out
+    assert out.endswith(f"game {game.pk}: 2 problems found"), out  # it read "2 problem(s)"
 
 
 def test_verify_game_detects_an_active_game_without_an_open_prompt(
@@ -205,6 +206,7 @@ def test_verify_game_detects_an_active_game_without_an_open_prompt(
     Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).delete()
     ok, out = _verify(game)
     assert not ok and "the game is active but has no open prompt" in out, out
+    assert out.endswith(f"game {game.pk}: 1 problem found"), out  # it read "1 problem(s)"
 
 
 def test_verify_game_accepts_an_order_withdrawn_by_a_handover(

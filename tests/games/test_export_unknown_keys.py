@@ -59,7 +59,7 @@ def test_unknown_keys_are_refused_and_the_real_export_verifies(tmp_path, ruleset
         'the export has keys this verifier does not know, covered by no hash: "verified_by" '
         "(an export has only format, game, entries, final_state)"
     ) in out
-    assert "OK" not in out and "FAILED: 1 problem(s)" in out
+    assert "OK" not in out and "FAILED: 1 problem\n" in out
 
     extra = json.loads(json.dumps(export))
     extra["game"]["winner_note"] = "bob won fairly"
@@ -79,7 +79,7 @@ def test_unknown_keys_are_refused_and_the_real_export_verifies(tmp_path, ruleset
         "(an entry has only seq, kind, payload, created_at, prev_hash, hash)",
     ]
     code, out = _cli(tmp_path, extra)
-    assert code == 1 and "FAILED: 2 problem(s)" in out, out
+    assert code == 1 and "FAILED: 2 problems\n" in out, out
 
 
 def test_many_entries_with_unknown_keys_are_counted_after_the_first_five() -> None:

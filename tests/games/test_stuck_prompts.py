@@ -153,4 +153,49 @@ def test_an_email_one_address_refuses_is_not_stuck(settings) -> None:
     )  # fmt: skip
     status, out = _run()
     assert status == 1 and f"email #{away.pk} " in out and f"#{full.pk} " not in out
-    assert "1 email(s) waiting" in out
+    assert "1 email waiting" in out
+
+
+def _late_emails(game: Game, attempts: list[int]) -> None:
+    """Emails waiting two hours, retried ``attempts[i]`` times each (no other email)."""
+    OutboxMessage.objects.all().delete()
+    for i, n in enumerate(attempts):
+        row = OutboxMessage.objects.create(to=f"p{i}@example.com", subject="s", body="b", game=game)
+        OutboxMessage.objects.filter(pk=row.pk).update(
+            created_at=timezone.now() - timedelta(hours=2), status=OutboxMessage.Status.RETRYING,
+            attempts=n, last_error="mail server: SMTPServerDisconnected: Connection unexpectedly closed",
+        )  # fmt: skip
+
+
+@pytest.mark.postgres
+def test_the_counts_read_as_english_for_one(settings, django_capture_on_commit_callbacks) -> None:
+    """They read "1 prompt(s)", "1 email(s)", "1 attempt(s)"."""
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 30
+    game = _lost_resolution(minutes_ago=10)
+    _late_emails(game, [1])
+    status, out = _run()
+    assert status == 1
+    assert ", 1 attempt; last error: " in out
+    assert out.endswith("stuck: 1 prompt, 1 email waiting over 30 min")
+    with django_capture_on_commit_callbacks(execute=False):
+        status, out = _run("--resolve")
+    assert status == 1 and "queued again: the resolution of 1 prompt\n" in out
+
+
+@pytest.mark.postgres
+def test_the_counts_read_as_english_for_two(settings, monkeypatch, django_capture_on_commit_callbacks) -> None:
+    from games.management.commands import stuck_prompts
+
+    settings.HEALTHZ_MAIL_LATE_MINUTES = 30
+    monkeypatch.setattr(stuck_prompts, "EMAIL_LINES", 1)  # the list's cut, shown with two emails
+    game = _lost_resolution(minutes_ago=10)
+    _lost_resolution(minutes_ago=10)
+    _late_emails(game, [2, 3])
+    status, out = _run()
+    assert status == 1
+    assert ", 2 attempts; last error: " in out or ", 3 attempts; last error: " in out
+    assert "... and 1 more email\n" in out
+    assert out.endswith("stuck: 2 prompts, 2 emails waiting over 30 min")
+    with django_capture_on_commit_callbacks(execute=False):
+        status, out = _run("--resolve")
+    assert status == 1 and "queued again: the resolution of 2 prompts\n" in out

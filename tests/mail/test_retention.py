@@ -116,3 +116,25 @@ def test_failed_mail_out_of_attempts_goes_too(settings):
     InboundMail.objects.filter(pk=retrying.pk).update(attempts=2)
     assert retention.mail_prune() == {"inbound": 1, "outbox": 0}
     assert list(InboundMail.objects.values_list("pk", flat=True)) == [retrying.pk]
+
+
+def test_the_log_line_counts_in_english(settings, caplog):
+    """It read "pruned 1 inbound message(s), 2 sent email(s)"."""
+    settings.MAIL_RETENTION_DAYS = 30
+    _inbound(InboundMail.Status.PROCESSED, 31 * DAY, 1)
+    _outbox(OutboxMessage.Status.SENT, 31 * DAY, 1)
+    _outbox(OutboxMessage.Status.SENT, 31 * DAY, 2)
+    with caplog.at_level("INFO", logger="games.tasks"):
+        prune_mail()
+    assert [r.getMessage() for r in caplog.records if r.name == "games.tasks"] == [
+        "pruned 1 inbound message, 2 sent emails"
+    ]
+    _inbound(InboundMail.Status.PROCESSED, 31 * DAY, 2)
+    _inbound(InboundMail.Status.IGNORED, 31 * DAY, 3)
+    _outbox(OutboxMessage.Status.SENT, 31 * DAY, 3)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="games.tasks"):
+        prune_mail()
+    assert [r.getMessage() for r in caplog.records if r.name == "games.tasks"] == [
+        "pruned 2 inbound messages, 1 sent email"
+    ]

@@ -97,14 +97,30 @@ def test_pairing_by_hand_warns_about_byes_the_tables_could_avoid():
         tournament=t, tables=[ids[:3]], byes=ids[3:], by=organizer
     )
     assert rnd is None and not Round.objects.exists()  # nothing saved without "anyway"
+    assert t.bye_points == 0.5  # the default with tables of 4 or 3
     assert warnings == [
-        f"4 pairing bye(s) ({', '.join(names)}) where 0 would do: tables of 4 or 3 can seat "
-        f"more of them (a pairing bye scores {t.bye_points:g} points)."
+        f"4 pairing byes ({', '.join(names)}) where 0 would do: tables of 4 or 3 can seat "
+        "more of them (a pairing bye scores 0.5 points)."
     ]
     rnd, _ = rounds.round_pair_by_hand(
         tournament=t, tables=[ids[:3]], byes=ids[3:], by=organizer, force=True
     )
     assert rnd.warnings == warnings and rnd.byes.count() == 4
+    # One bye the tables could avoid reads in the singular (it read "1 pairing bye(s)"),
+    # and a bye worth 1 "1 point" (it read "1 points").
+    Tournament.objects.filter(pk=t.pk).update(bye_points=1.0)
+    t.refresh_from_db()
+    _rnd, one = rounds.round_pair_by_hand(tournament=t, tables=[ids[:3], ids[3:6]], byes=ids[6:], by=organizer)
+    assert one == [
+        f"1 pairing bye ({regs[6].user.username}) where 0 would do: tables of 4 or 3 can seat "
+        "more of them (a pairing bye scores 1 point)."
+    ]
+    with pytest.raises(ValidationError) as lone:
+        rounds.round_pair_by_hand(tournament=t, tables=[ids[:1]], byes=ids[1:], by=organizer)
+    assert str(lone.value) == "Table 1 has 1 player; allowed: 4, 3."
+    with pytest.raises(ValidationError) as two:
+        rounds.round_pair_by_hand(tournament=t, tables=[ids[:2]], byes=ids[2:], by=organizer)
+    assert str(two.value) == "Table 1 has 2 players; allowed: 4, 3."
     # The fewest byes possible raise no warning (7 players at tables of 4 only: 3 byes).
     organizer2, _u, t2, regs2 = _open_cup("hc", 7, ruleset="5x", table_sizes=(4,))
     ids2 = [r.pk for r in regs2]
@@ -633,7 +649,7 @@ def test_a_player_forbidden_with_everyone_sits_out_and_the_organizer_is_told(cli
     [table] = rnd.tables.all()
     assert regs[ann.pk] not in table.players
     [warning] = rnd.warnings
-    assert warning.startswith(f"2 pairing bye(s) ({ann.username}, ") and ", 2 more than the table" in warning
+    assert warning.startswith(f"2 pairing byes ({ann.username}, ") and ", 2 more than the table" in warning
     panel = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
     assert "2 more than the table sizes need: the pairs who must not meet leave no other way" in panel
 

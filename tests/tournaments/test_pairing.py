@@ -127,6 +127,16 @@ def test_forbidden_pairs_that_cannot_be_kept_apart_are_refused() -> None:
         _run(_req([2], [_p("a", withdrawn=True)]))
 
 
+def test_too_few_players_for_a_table_are_counted_in_english() -> None:
+    """It read "1 active player(s) cannot fill a table of 4"."""
+    with pytest.raises(PairingError) as one:
+        _run(_req([4], [_p("a"), _p("b", withdrawn=True)]))
+    assert str(one.value) == "no way to seat anyone: 1 active player cannot fill a table of 4"
+    with pytest.raises(PairingError) as two:
+        _run(_req([4], [_p("a"), _p("b")]))
+    assert str(two.value) == "no way to seat anyone: 2 active players cannot fill a table of 4"
+
+
 def test_withdrawn_players_are_not_paired() -> None:
     players = [_p("a", 1), _p("b", 1, withdrawn=True), _p("c"), _p("d")]
     out = _run(_req([2], players))

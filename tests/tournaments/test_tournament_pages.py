@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from tournaments import selectors
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import results, rounds
 
@@ -445,6 +446,24 @@ def test_a_bye_request_that_leaves_players_unseated_says_so(client):
     client.force_login(players[2])
     third = client.post(f"/tournaments/{t.slug}/bye/", {"round": "2"}, follow=True).content.decode()
     assert "Bye requested for round 2." in third and "pairing bye" not in third  # one table of 3
+
+
+def test_too_few_players_left_by_bye_requests_are_counted_in_english():
+    """It read "1 player(s) remain: too few for a table of 2"."""
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    _organizer, _players, t, regs = _open_cup("byf", 3, table_sizes=(3,))
+    for reg in regs[:1]:
+        reg.requested_byes = [1]
+        reg.save(update_fields=["requested_byes"])
+    assert selectors.pairing_byes_ahead(tournament=t, round_number=1) == (
+        "With the byes asked for round 1, 2 players remain: too few for a table of 3."
+    )
+    regs[1].requested_byes = [1]
+    regs[1].save(update_fields=["requested_byes"])
+    assert selectors.pairing_byes_ahead(tournament=t, round_number=1) == (
+        "With the byes asked for round 1, 1 player remains: too few for a table of 3."
+    )
 
 
 def test_round_page_and_panel_say_which_seats_each_table_waits_for(client):

@@ -679,6 +679,32 @@ def test_recompute_ratings_says_so_when_there_is_nothing_to_recompute():
     assert out.getvalue() == "no rating pools yet: nothing to recompute\n"
 
 
+@pytest.mark.django_db
+def test_recompute_ratings_counts_its_differences_in_english():
+    """A ledger row no rated game accounts for is a difference: one read "1 difference(s)
+    found"; now "1 difference found", and two "2 differences found"."""
+    from io import StringIO
+
+    from django.core.management import CommandError
+
+    ann, bob = make_users(2, prefix="rr")
+
+    def stray(user, seq):  # a row for a game that was never rated: no tournament uses the pool
+        RatingEntry.objects.create(pool="stray", seq=seq, user=user, game_key=f"x{seq}", rating_before=1500.0,
+                                   expected=0.5, actual=1.0, k=32.0, rating_after=1516.0)  # fmt: skip
+
+    stray(ann, 1)
+    out = StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command("recompute_ratings", stdout=out)
+    assert str(raised.value) == "1 difference found"
+    assert out.getvalue() == f"stray: game x1, user {ann.pk}: in the ledger but not a rated game\n"
+    stray(bob, 2)
+    with pytest.raises(CommandError) as raised:
+        call_command("recompute_ratings", stdout=StringIO())
+    assert str(raised.value) == "2 differences found"
+
+
 def test_a_tables_game_links_back_to_its_round(client):
     """The game page and its log say which tournament round the game belongs to, and the
     link opens that round's page, which links to the game in turn."""

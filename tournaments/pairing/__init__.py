@@ -54,6 +54,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import combinations, islice, product
 
+from engine.words import counted
+
 from . import two
 from .fresh import OutOfSteps, Steps, fresh_layout
 from .model import (
@@ -190,7 +192,7 @@ def pair(request: PairingRequest) -> PairingResult:
     layout = plan(len(active), request.table_sizes)
     if layout is None:
         raise PairingError(
-            f"no way to seat anyone: {len(active)} active player(s) cannot fill a table "
+            f"no way to seat anyone: {counted(len(active), 'active player')} cannot fill a table "
             f"of {min(request.table_sizes)}"
         )
     n_byes, _preferred = layout

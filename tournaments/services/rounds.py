@@ -11,6 +11,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.words import counted
 from fivex_site.links import public_reverse, site_path
 from games.errors import ValidationError
 from tournaments import selectors
@@ -106,7 +107,7 @@ def _extra_byes_warning(*, tournament: Tournament, request: dict, output: dict) 
              for r in tournament.registrations.select_related("user").filter(pk__in=ids)}  # fmt: skip
     who = ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
     return [
-        f"{len(ids)} pairing bye(s) ({who}), {len(ids) - needed} more than the table sizes "
+        f"{counted(len(ids), 'pairing bye')} ({who}), {len(ids) - needed} more than the table sizes "
         "need: the pairs who must not meet leave no other way to seat everyone."
     ]
 
@@ -240,7 +241,7 @@ def round_pair_by_hand(
         for t, players in enumerate(tables, start=1):
             if len(players) not in tournament.table_sizes:
                 raise ValidationError(
-                    f"Table {t} has {len(players)} players; allowed: "
+                    f"Table {t} has {counted(len(players), 'player')}; allowed: "
                     f"{', '.join(map(str, tournament.table_sizes))}."
                 )
         tables = [[int(p) for p in t] for t in tables]
@@ -252,9 +253,9 @@ def round_pair_by_hand(
             # the organizer's call, made knowingly (the pairing contract's rule 2: byes only
             # when the players cannot be seated, as few as possible).
             warnings.append(
-                f"{len(byes)} pairing bye(s) ({who({int(b) for b in byes})}) where {needed} "
+                f"{counted(len(byes), 'pairing bye')} ({who({int(b) for b in byes})}) where {needed} "
                 f"would do: tables of {' or '.join(map(str, tournament.table_sizes))} can seat "
-                f"more of them (a pairing bye scores {tournament.bye_points:g} points)."
+                f"more of them (a pairing bye scores {counted(tournament.bye_points, 'point')})."
             )
         if warnings and not force:
             return None, warnings

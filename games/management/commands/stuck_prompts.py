@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from engine.words import counted
 from games.mail.addresses import redact_text
 from games.selectors_stuck import emails_waiting, stuck_prompts
 from games.services.deadlines import stuck_prompts_requeue
@@ -73,15 +74,15 @@ class Command(BaseCommand):
             error = f"; last error: {redact_text(e['last_error'])[:120]}" if e["last_error"] else ""
             self.stdout.write(
                 f"email #{e['id']} ({game}{e['kind']}): {e['status']} since "
-                f"{_when(e['created_at'], now)}, {e['attempts']} attempt(s){error}"
+                f"{_when(e['created_at'], now)}, {counted(e['attempts'], 'attempt')}{error}"
             )
         if len(emails) > EMAIL_LINES:
-            self.stdout.write(f"... and {len(emails) - EMAIL_LINES} more emails")
+            self.stdout.write(f"... and {counted(len(emails) - EMAIL_LINES, 'more email')}")
         if options["resolve"] and prompts:
             queued = stuck_prompts_requeue(prompts=prompts, now=now)
-            self.stdout.write(f"queued again: the resolution of {queued} prompt(s)")
+            self.stdout.write(f"queued again: the resolution of {counted(queued, 'prompt')}")
         raise CommandError(
-            f"stuck: {len(prompts)} prompt(s), {len(emails)} email(s) waiting over "
+            f"stuck: {counted(len(prompts), 'prompt')}, {counted(len(emails), 'email')} waiting over "
             f"{settings.HEALTHZ_MAIL_LATE_MINUTES} min",
             returncode=1,
         )

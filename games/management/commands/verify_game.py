@@ -9,6 +9,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.audit import verify_export
+from engine.words import counted
 from games.models import Game
 from games.selectors import OVER, current_state
 from games.selectors_log import game_export_unchecked
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         if problems:
             for line in problems:
                 self.stdout.write(line)
-            raise CommandError(f"game {game.pk}: {len(problems)} problem(s) found")
+            raise CommandError(f"game {game.pk}: {counted(len(problems), 'problem')} found")
         self.stdout.write(
             self.style.SUCCESS(
                 f"game {game.pk}: OK ({len(export['entries'])} entries; chain, commitments, "

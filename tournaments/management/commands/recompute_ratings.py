@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.words import counted
 from tournaments.services.results import pools, ratings_differences, ratings_sync
 
 
@@ -32,4 +33,4 @@ class Command(BaseCommand):
             elif not diffs:
                 self.stdout.write(f"{name}: stored ratings match the recomputation")
         if problems and not fix:
-            raise CommandError(f"{problems} difference(s) found")
+            raise CommandError(f"{counted(problems, 'difference')} found")
