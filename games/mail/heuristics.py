@@ -74,7 +74,10 @@ def _before_our_email(text: str, game: Any) -> str:
 
 _SIGNOFF_RE = re.compile(
     r"(thanks?|thank you|thx|cheers|regards|best|br|kind regards|greetings|grü(ß|ss)e|gruss|"
-    r"saludos|merci|cordialement|ciao|bye|sent (from|via|with))\b",
+    r"saludos|merci|cordialement|ciao|bye|sent (from|via|with))\b"
+    # "-- Ann", "— Ann": a name signed after a dash on its own line (not "-1,0", a 6x5
+    # coordinate: two hyphens or a dash, then a letter).
+    r"|(--|\u2014|\u2013)\s*[^\W\d_]",
     re.IGNORECASE,
 )
 

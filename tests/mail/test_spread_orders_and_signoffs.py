@@ -165,6 +165,20 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
         assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
         assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
         assert "taken for a sign-off" in answer, (body, answer)
+    # A name after a dash on the last line: a sign-off whatever the name (it answered
+    # "PLACE needs a colour", reading BLUE, 1,0 and the name as the sign-off).
+    for signed in (f"-- {name.capitalize()}", "\u2014 Ann", "--Ann"):
+        body = f"PLACE\nBLUE\n1,0\n{signed}\n"
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
+        assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
+    # A 6x5 coordinate with a minus sign is no dash: "-1,0" stays a word of the order.
+    body = "PLACE\nBLUE\n-1,0\n"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+    answer = last_answer(sender)
+    assert "write the order on one line: PLACE BLUE -1,0" in answer, answer
     body = "PLACE\nBLUE\n1,0\nzork\n"  # not the player's name: still a word of the order
     row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
     answer = last_answer(sender)
