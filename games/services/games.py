@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
 from games.models import Game, SealedOrder, Seat
@@ -347,7 +348,8 @@ def seat_resign(*, seat: Seat) -> None:
         if seat.status != Seat.Status.ACTIVE:
             raise NotPending("This seat has already resigned.", code="resigned")
         seat.status = Seat.Status.RESIGNED
-        seat.save(update_fields=["status"])
+        seat.left_at = timezone.now()
+        seat.save(update_fields=["status", "left_at"])
         log_append(game=game, kind="seat_resigned", payload={"seat": seat.name})
         playing = list(Seat.objects.filter(game=game, status=Seat.Status.ACTIVE))
         if len(playing) == 1:

@@ -75,7 +75,8 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
                 _offer_close(moot, why="the seat was handed to another player", logged="seat_taken", by=by)
         was_resigned = old.status == Seat.Status.RESIGNED
         old.status = Seat.Status.REPLACED
-        old.save(update_fields=["status"])
+        old.left_at = old.left_at or timezone.now()  # a resigned seat left when it resigned
+        old.save(update_fields=["status", "left_at"])
         from games.services.players import email_every_prompt_default
 
         new = Seat.objects.create(

@@ -181,6 +181,42 @@ def test_a_seat_handed_over_shows_nothing_of_a_prompt_still_open(world, django_c
     assert [s["status"] for s in data["seats"] if s["game"]["id"] == world["game"].pk] == ["replaced"]
 
 
+def test_a_seat_says_when_its_player_left_it(world, django_capture_on_commit_callbacks) -> None:
+    """An audit: a seat handed to another player (or resigned) kept ``left_at`` empty, so
+    the export said a player who had left never did."""
+    from django.utils import timezone
+
+    from games.services.games import seat_resign
+    from games.services.handover import seat_replace
+
+    def seat_of(name: str) -> dict:
+        data = json.loads(_download(world[name])[1])
+        [seat] = [s for s in data["seats"] if s["game"]["id"] == world["game"].pk]
+        return seat
+
+    assert seat_of("ann")["left_at"] is None  # still playing
+    staff = get_user_model().objects.create_user("staff", "staff@example.test", "pw", is_staff=True)
+    before = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=Seat.objects.get(game=world["game"], name="ann", status="active"),
+                     new_user=make_user("dan"), by=staff)  # fmt: skip
+    left = Seat.objects.get(game=world["game"], name="ann", status="replaced").left_at
+    assert left is not None and before <= left <= timezone.now()
+    assert seat_of("ann")["left_at"] is not None
+    assert Seat.objects.get(game=world["game"], name="ann", status="active").left_at is None
+
+    before = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_resign(seat=Seat.objects.get(game=world["game"], name="bob"))
+    resigned = Seat.objects.get(game=world["game"], name="bob")
+    assert resigned.left_at is not None and before <= resigned.left_at <= timezone.now()
+    assert seat_of("bob")["status"] == "resigned" and seat_of("bob")["left_at"] is not None
+    # Handed over after resigning: it left when it resigned.
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_replace(seat=resigned, new_user=make_user("eve"), by=staff)
+    assert Seat.objects.get(pk=resigned.pk).left_at == resigned.left_at
+
+
 def test_tournament_entries_results_and_ratings(world) -> None:
     org = world["org"]
     cup = tsvc.tournament_create(organizer=org, name="Spring cup", ruleset="6x5", table_sizes=[2],
