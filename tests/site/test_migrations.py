@@ -73,3 +73,41 @@ def test_account_emails_sent_before_keep_no_link() -> None:
         assert new.objects.get(pk=game.pk).body == "Your hand"
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seats_left_before_left_at_was_recorded_get_its_time(django_capture_on_commit_callbacks) -> None:
+    """A seat resigned or handed over before ``left_at`` was recorded: the migration takes
+    the time from the game's log (the resignation) or from the successor's seat (the
+    handover, made in the same transaction)."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import LogEntry, Seat
+    from games.services import games as game_services
+    from games.services.handover import seat_replace
+
+    before, after = ("games", "0020_player_webhook"), ("games", "0021_seat_left_at_backfill")
+    User = get_user_model()
+    users = {n: User.objects.create_user(n, f"{n}@example.test", "pw") for n in ("ann", "bob", "cat", "dan", "eve", "org")}
+    staff = User.objects.create_user("staff", "staff@example.test", "pw", is_staff=True)
+    game = game_services.game_create(organizer=users["org"], ruleset="5x", seats_count=3, name="Old league")
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ann", "bob", "cat"):
+            game_services.game_join(game=game, user=users[name])
+    seat_of = {s.user.username: s for s in Seat.objects.filter(game=game).select_related("user")}
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.seat_resign(seat=seat_of["bob"])  # then handed over: left when it resigned
+        seat_replace(seat=Seat.objects.get(pk=seat_of["bob"].pk), new_user=users["eve"], by=staff)
+        seat_replace(seat=Seat.objects.get(pk=seat_of["ann"].pk), new_user=users["dan"], by=staff)
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([before])
+        Seat.objects.update(left_at=None)  # as the rows were
+        MigrationExecutor(connection).migrate([after])
+        rows = {s.user.username: s for s in Seat.objects.filter(game=game).select_related("user")}
+        resigned_at = LogEntry.objects.get(game=game, kind="seat_resigned").created_at
+        assert rows["bob"].left_at == resigned_at
+        assert rows["ann"].left_at == rows["dan"].joined_at
+        assert [rows[n].left_at for n in ("cat", "dan", "eve")] == [None, None, None]
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
