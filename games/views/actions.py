@@ -25,6 +25,7 @@ from games.forms import (
     handover_player,
 )
 from games.models import Game, Prompt, Seat, SeatOffer
+from games.notes import INVISIBLE_RE
 from games.presentation import and_list, replace_note
 from games.services import games as game_services
 from games.services import handover
@@ -134,7 +135,12 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             seat=seat, text=text, source="web", expected_prompt=form.cleaned_data.get("prompt")
         )
     except ApplicationError as exc:
-        request.session[f"order_draft_{game.pk}"] = text
+        # Typed: back in the box as typed, notes and all (a prompt resolved under the
+        # typing lost its "# ..." lines), less what shows nothing (a bidi override would
+        # turn the page's text round); a picker's choice as its order text.
+        request.session[f"order_draft_{game.pk}"] = (
+            INVISIBLE_RE.sub("", str(data.get("text") or ""))[:4000] if typed else text
+        )
         if typed:
             request.session[f"order_error_{game.pk}"] = exc.message
         raise

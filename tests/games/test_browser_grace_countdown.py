@@ -1,6 +1,7 @@
 """The countdown and the grace period, in real headless Chromium (a time audit): after the
 deadline the page said "deadline passed — resolving soon" while orders were still taken
-for the grace period; it now counts to the grace period's end."""
+for the grace period; it now counts to the grace period's end, then says that the
+missing orders are the default ones."""
 
 from __future__ import annotations
 
@@ -29,10 +30,13 @@ def test_the_countdown_counts_the_grace_period_after_the_deadline(browser_page, 
     text = countdown.inner_text()
     assert text.startswith("deadline passed — orders still taken: 24 min"), text
     assert text.endswith("left in the grace period"), text
-    # Without a grace period, the deadline passed is just that.
+    # Without a grace period the deadline passed is just that, and the missing orders
+    # are the seats' default ones (the page does not ask its reader for an order).
     other, _seats = start_fixed(["dan", "eve", "fay"], deadline_hours=24)
     Prompt.objects.filter(game=other, number=1).update(deadline=timezone.now() - timedelta(minutes=5))
     log_in(page, live_server.url, "dan")
     page.goto(f"{live_server.url}/games/{other.pk}/")
     page.wait_for_function("() => document.querySelector('[data-countdown]').textContent !== ''")
-    assert page.locator("[data-countdown]").inner_text() == "deadline passed — resolving soon"
+    assert page.locator("[data-countdown]").inner_text() == (
+        "deadline passed — seats without an order get their default order (resolving soon)"
+    )

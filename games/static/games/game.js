@@ -15,11 +15,14 @@
   }
 
   // After the deadline, a grace period (data-grace-until) still takes orders: the
-  // countdown says so and counts to its end, rather than "resolving soon".
-  function describe(ms, graceMs) {
+  // countdown says so and counts to its end. Then it says what the sweep does: a missing
+  // order is the seat's default one (the reader's own, data-default-mine, when it has
+  // none), rather than a frozen "0 s" or a bare "resolving soon".
+  function describe(ms, graceMs, mine) {
     if (ms > 0) { return left(ms); }
     if (graceMs > 0) { return "deadline passed — orders still taken: " + left(graceMs) + " in the grace period"; }
-    return "deadline passed — resolving soon";
+    return mine ? "deadline passed — your seat's default order will be played (resolving soon)"
+      : "deadline passed — seats without an order get their default order (resolving soon)";
   }
 
   // The reader may stop the countdown (WCAG 2.2.2: content that updates by itself can be
@@ -62,7 +65,7 @@
       var grace = Date.parse(el.getAttribute("data-grace-until") || "");
       var graceMs = isNaN(grace) ? 0 : grace - now;
       if (!isNaN(t)) {
-        el.textContent = describe(t - now, graceMs);
+        el.textContent = describe(t - now, graceMs, el.hasAttribute("data-default-mine"));
         el.classList.toggle("urgent", (t - now > 0 ? t - now : graceMs) < 15 * 60 * 1000);
       }
     });
@@ -156,16 +159,77 @@
 
   // After an automatic reload: the note written before it goes into the page's status
   // region, which screen readers announce (the reload itself says nothing).
-  function announceUpdate() {
+  // ``also``: more to say (a kept draft put back).
+  function announceUpdate(also) {
     var note = null;
     try {
       note = window.sessionStorage.getItem(UPDATED_KEY);
       window.sessionStorage.removeItem(UPDATED_KEY);
-    } catch (e) { return; }
+    } catch (e) { /* nothing kept */ }
+    note = [note, also].filter(function (n) { return n; }).join(" ");
     var region = document.getElementById("page-updated");
     if (!note || !region) { return; }
     // After the page has settled: a live region written during loading is often not read.
     window.setTimeout(function () { region.textContent = note; region.hidden = false; }, 800);
+  }
+
+  // The order box's text, typed and not sent, when the page holds back its reload (the
+  // game moved on under it): kept for this page in this tab, put back in the box by the
+  // next load (the notice's link, a reload by hand), and said so. Once: read, it is gone.
+  var DRAFT_KEY = "fivex-draft:" + window.location.pathname;
+
+  function keepDraft(promptNumber) {
+    window.addEventListener("pagehide", function () {
+      var box = document.getElementById("id_text");
+      // Sent: the server keeps a refused text itself (and a sealed one is no draft).
+      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1")) { return; }
+      try {
+        window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ prompt: promptNumber, text: box.value }));
+      } catch (e) { /* storage blocked: the notice did not promise it then */ }
+    });
+  }
+
+  // The text kept by keepDraft, back in the order box; the words for the status region
+  // ("" when nothing was kept). A box the server filled (a refused order) keeps its own.
+  function restoreDraft(promptNumber) {
+    var kept = null;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(DRAFT_KEY) || "null");
+      window.sessionStorage.removeItem(DRAFT_KEY);
+    } catch (e) { return ""; }
+    var box = document.getElementById("id_text");
+    if (!kept || !kept.text || !box || box.value !== "") { return ""; }
+    box.value = kept.text;
+    var details = box.closest("details");
+    if (details) { details.open = true; }
+    var typed = kept.prompt && kept.prompt !== promptNumber ? " typed for prompt " + kept.prompt : "";
+    return "Your text" + typed + " was not sent: it is kept in the order box below.";
+  }
+
+  // What the "moved on" notice says when the page holds its reload: a prompt resolved
+  // (and whether its deadline had passed), else what changed; and that the text typed is
+  // kept. The page's countdown of a resolved prompt stops saying "resolving soon".
+  // ``deadline``: the page's prompt's deadline as last seen (an extension moves it).
+  function heldNote(before, after, data, mineChanged, deadline) {
+    var was = before.split("|"), now = after.split("|");
+    var said;
+    if (was[1] !== now[1] && was[1] !== "") {
+      deadline = Date.parse(deadline);
+      said = "Prompt " + was[1] + " was resolved" + (!isNaN(deadline) && deadline <= Date.now() ? " (its deadline passed)" : "");
+      said += data.prompt != null ? ": prompt " + data.prompt + " is open now." : "; " + whatChanged(before, after, data, mineChanged).replace("The page was updated: ", "");
+      document.querySelectorAll("[data-countdown]").forEach(function (el) {
+        el.removeAttribute("data-countdown");
+        el.classList.remove("urgent");
+        el.textContent = "prompt " + was[1] + " was resolved";
+      });
+    } else {
+      said = whatChanged(before, after, data, mineChanged).replace("The page was updated", "The game has moved on");
+    }
+    var box = document.getElementById("id_text");
+    if (box && box.value.trim() !== "") {
+      said += " Your text is kept below: it was not sent (reloading the page keeps it).";
+    }
+    return said;
   }
 
   function autoUpdateOffHere() {
@@ -185,10 +249,14 @@
     });
     var every = parseInt(root.getAttribute("data-poll-seconds") || "5", 10) * 1000;
     var banner = document.getElementById("moved-on");
+    var bannerSaid = document.getElementById("moved-on-said");
+    var held = false;
+    var deadline = stage.split("|")[2];  // of the page's prompt, as last seen
     function once() {
       fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (data) {
+          if (data && String(data.prompt) === stage.split("|")[1]) { deadline = data.deadline || ""; }
           if (data && data.version !== version) {
             var now = [data.status, data.prompt == null ? "" : data.prompt, data.deadline || "",
                        data.seats].join("|");
@@ -205,7 +273,14 @@
                 window.sessionStorage.setItem(UPDATED_KEY, whatChanged(stage, now, data, mineChanged));
               } catch (e) { /* private mode: no note, the page still updates */ }
               window.location.reload(); return;
-            } else if (banner) { banner.hidden = false; }
+            } else if (banner) {
+              if (bannerSaid) {
+                var said = heldNote(stage, now, data, mineChanged, deadline);
+                if (bannerSaid.textContent !== said) { bannerSaid.textContent = said; }  // read out once
+              }
+              if (!held) { held = true; keepDraft(stage.split("|")[1]); }
+              banner.hidden = false;
+            }
           }
           window.setTimeout(once, every);
         })
@@ -597,7 +672,11 @@
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
     var root = document.querySelector("[data-status-url]");
-    if (root) { autoUpdateToggle(); announceUpdate(); poll(root); }
+    if (root) {
+      autoUpdateToggle();
+      announceUpdate(restoreDraft(root.getAttribute("data-stage").split("|")[1]));
+      poll(root);
+    }
     guardForms();
     fillOrder();
     hitPicker();

@@ -1,0 +1,218 @@
+"""A player busy with an order when the prompt resolves under it (its deadline passes and
+the sweep plays the default orders, or the last other order comes in), in real headless
+Chromium: the countdown at zero says what happens, the page does not reload over the
+typing and says what happened, a reload keeps the typed text, and sending it afterwards
+gets the server's precise answer with the text, notes and all, still in the box."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Prompt
+from tests.games.test_browser import log_in
+from tests.games.web_support import eager_celery, make_user  # noqa: F401
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_celery"),
+]
+
+#: A 5X draft order as a player types it: a note of its own (dropped before sealing).
+DRAFT = "PASS NOBODY  # keep Caesar for the wonders"
+
+
+def _game(deadline_in: timedelta):
+    """ann, bob and cat at a 5X table (seating fixed), prompt 1 (the leader draft) due in
+    ``deadline_in``."""
+    from tests.games.core_support import start_fixed
+
+    for name in ("ann", "bob", "cat"):
+        make_user(name)
+    game, seats = start_fixed(["ann", "bob", "cat"], deadline_hours=24)
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() + deadline_in)
+    return game, seats
+
+
+def _open_typing(page, base: str, game) -> None:
+    """ann's page, the order box open and the draft typed in it (the focus stays there)."""
+    log_in(page, base, "ann")
+    page.goto(f"{base}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.locator("#prompt details > summary").click()
+    page.fill("#id_text", DRAFT)
+
+
+def _sweep_past_the_deadline(page, game) -> None:
+    """Once the page's countdown says the deadline passed, the sweep (as the beat runs
+    it) plays the missing default orders and resolves the prompt."""
+    from games.services.deadlines import enforce_deadlines
+
+    page.wait_for_function(
+        "() => document.querySelector('.countdown').textContent.startsWith('deadline passed')",
+        timeout=10_000,
+    )
+    page.wait_for_timeout(1000)  # the page has the deadline to the second, the server finer
+    assert enforce_deadlines() == 1
+
+
+def test_the_countdown_at_zero_says_the_default_orders_are_played(browser_page, live_server, settings):
+    """At zero the countdown neither freezes at "0 s" nor goes negative: it says the
+    deadline passed and that the default order stands in for a missing one (the reader's
+    own, when its order is missing)."""
+    from games.services.orders import order_submit
+
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game, seats = _game(timedelta(seconds=3))
+    order_submit(seat=seats["bob"], text="PASS " + _a_leader(game, "bob"), source="web")
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    countdown = page.locator("[data-countdown]")
+    assert countdown.inner_text().endswith(" s left")
+    page.wait_for_function(
+        "() => document.querySelector('[data-countdown]').textContent.startsWith('deadline passed')",
+        timeout=10_000,
+    )
+    said = "deadline passed — your seat's default order will be played (resolving soon)"
+    assert countdown.inner_text() == said
+    page.wait_for_timeout(1500)  # still ticking: no negative time, no change
+    assert countdown.inner_text() == said
+    # bob has sealed his order: the page says what happens to the others'.
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_function("() => document.querySelector('[data-countdown]').textContent !== ''")
+    assert countdown.inner_text() == (
+        "deadline passed — seats without an order get their default order (resolving soon)"
+    )
+
+
+def _a_leader(game, name: str) -> str:
+    """A leader ``name`` may pass in the draft (prompt 1)."""
+    import engine
+    from games.selectors import current_state
+
+    return engine.get("5x").legal_orders(current_state(game=game), name)[0].split()[1]
+
+
+def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_text(
+    browser_page, live_server, settings
+):
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")  # not reloaded
+    assert page.input_value("#id_text") == DRAFT
+    assert page.inner_text("#moved-on") == (
+        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Your text is kept"
+        " below: it was not sent (reloading the page keeps it). Reload the page to see the new"
+        " situation."
+    )
+    assert page.evaluate("() => document.getElementById('moved-on').closest('[role=status]') !== null")
+    # The countdown of a prompt resolved does not go on saying "resolving soon".
+    assert page.inner_text(".countdown") == "prompt 1 was resolved"
+    page.wait_for_timeout(1500)
+    assert page.inner_text(".countdown") == "prompt 1 was resolved"
+    # The notice's link reloads the page: the text comes back in the box, and is said so.
+    page.locator("#moved-on a").click()
+    page.wait_for_function("() => window.sameDocument === undefined")
+    page.wait_for_load_state()
+    assert page.input_value("#id_text") == DRAFT
+    assert page.locator("#prompt details").get_attribute("open") is not None
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.inner_text("#page-updated") == (
+        "Your text typed for prompt 1 was not sent: it is kept in the order box below."
+    )
+    # It is kept once: a reload by hand without it (emptied) does not bring it back.
+    page.fill("#id_text", "")
+    page.reload()
+    assert page.input_value("#id_text") == ""
+
+
+def test_sending_the_text_after_the_deadline_swept_the_prompt_says_why_and_keeps_it(
+    browser_page, live_server, settings
+):
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#prompt details form button[type=submit]").click()
+    page.wait_for_load_state()
+    said = (
+        "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
+        " played): prompt 2 is open now (round 1, play). Nothing was stored."
+    )
+    assert page.inner_text("#id_text_error") == said
+    assert page.input_value("#id_text") == DRAFT  # as typed, its note too
+    assert page.get_attribute("#id_text", "aria-invalid") == "true"
+
+
+def test_the_last_order_resolving_the_prompt_under_a_replacement_being_typed(
+    browser_page, live_server, settings
+):
+    """ann has sealed and types a replacement when the last other order resolves the
+    prompt: the notice says so (no deadline involved), the text stays."""
+    from games.services.orders import order_submit
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, seats = _game(timedelta(hours=1))
+    for name in ("ann", "bob"):
+        order_submit(seat=seats[name], text="PASS " + _a_leader(game, name), source="web")
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    order_submit(seat=seats["cat"], text="PASS " + _a_leader(game, "cat"), source="web")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")
+    assert page.inner_text("#moved-on") == (
+        "Prompt 1 was resolved: prompt 2 is open now. Your text is kept below: it was not sent"
+        " (reloading the page keeps it). Reload the page to see the new situation."
+    )
+    page.locator("#prompt details form button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.inner_text("#id_text_error") == (
+        "Prompt 1 is not open any more: prompt 2 is open now (round 1, play). Nothing was stored."
+    )
+    assert page.input_value("#id_text") == DRAFT
+
+
+def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_server, settings):
+    """4X Dice's word-by-word picker: a choice made is held like typing; sent after the
+    sweep, it is refused with the reason and offered again in the order box."""
+    from games.services import games as game_services
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    users = [make_user(n) for n in ("ann", "bob")]
+    game = game_services.game_create_seated(
+        organizer=users[0], ruleset="4x-dice", users=users, deadline_hours=24
+    )
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() + timedelta(seconds=4))
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    selects = page.locator("#legal-orders select[name='word']")
+    for i, area in enumerate(["EXTRACT", "EXPAND", "EXTERMINATE"]):
+        selects.nth(i).select_option(area)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => window.sameDocument === true")
+    assert page.inner_text("#moved-on") == (
+        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Reload the page to"
+        " see the new situation."
+    )
+    page.locator("#legal-orders button[type='submit']").click()
+    page.wait_for_load_state()
+    assert page.inner_text(".messages") == (
+        "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
+        " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
+    )
+    assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
