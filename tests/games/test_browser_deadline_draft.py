@@ -216,3 +216,27 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
         " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
     )
     assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
+
+
+def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, settings):
+    """The text kept across a reload is the typing player's: another player signing in
+    next in the same tab (a shared computer) opens the same game's page with an empty box;
+    the typist, back, gets it."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "bob")  # leaving ann's page keeps her text for this tab
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_load_state()
+    assert page.locator("#id_text").count() == 1  # bob has an order box too
+    assert page.input_value("#id_text") == ""
+    assert DRAFT not in page.content()
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_load_state()
+    assert page.input_value("#id_text") == DRAFT

@@ -176,15 +176,21 @@
   // The order box's text, typed and not sent, when the page holds back its reload (the
   // game moved on under it): kept for this page in this tab, put back in the box by the
   // next load (the notice's link, a reload by hand), and said so. Once: read, it is gone.
-  var DRAFT_KEY = "fivex-draft:" + window.location.pathname;
+  // Keyed by the seat's row, one per holder: whoever signs in next in this tab (a shared
+  // computer), or takes the seat over, never gets it back.
+  function draftKey() {
+    var root = document.querySelector("[data-seat-row]");
+    var row = root ? root.getAttribute("data-seat-row") : "";
+    return row ? "fivex-draft:" + window.location.pathname + ":" + row : "";
+  }
 
   function keepDraft(promptNumber) {
     window.addEventListener("pagehide", function () {
       var box = document.getElementById("id_text");
       // Sent: the server keeps a refused text itself (and a sealed one is no draft).
-      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1")) { return; }
+      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1") || !draftKey()) { return; }
       try {
-        window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ prompt: promptNumber, text: box.value }));
+        window.sessionStorage.setItem(draftKey(), JSON.stringify({ prompt: promptNumber, text: box.value }));
       } catch (e) { /* storage blocked: the notice did not promise it then */ }
     });
   }
@@ -192,10 +198,11 @@
   // The text kept by keepDraft, back in the order box; the words for the status region
   // ("" when nothing was kept). A box the server filled (a refused order) keeps its own.
   function restoreDraft(promptNumber) {
-    var kept = null;
+    var kept = null, key = draftKey();
+    if (!key) { return ""; }
     try {
-      kept = JSON.parse(window.sessionStorage.getItem(DRAFT_KEY) || "null");
-      window.sessionStorage.removeItem(DRAFT_KEY);
+      kept = JSON.parse(window.sessionStorage.getItem(key) || "null");
+      window.sessionStorage.removeItem(key);
     } catch (e) { return ""; }
     var box = document.getElementById("id_text");
     if (!kept || !kept.text || !box || box.value !== "") { return ""; }
