@@ -244,6 +244,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
-                    "The tournament is closed.")
+                    lambda t: "The tournament is closed." if t.just_closed
+                    else "The tournament was already closed: nothing changed.")
     messages.error(request, "Unknown action.")
     return redirect("tournaments:manage", slug=slug)

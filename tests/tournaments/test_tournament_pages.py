@@ -219,6 +219,11 @@ def test_closing_needs_confirming_and_a_closed_tournament_is_final(client, peopl
     assert "The tournament is closed." in act("close", confirm="yes").content.decode()
     t.refresh_from_db()
     assert t.status == "closed"
+    # A second close (a double click's second request): said so, not the success again.
+    again = act("close", confirm="yes").content.decode()
+    assert "The tournament was already closed: nothing changed." in again
+    assert "The tournament is closed." not in again
+    assert t.log.filter(kind="tournament_closed").count() == 1
 
     reg = t.registrations.get(user=players[0])
     page = act("withdraw", registration=reg.pk).content.decode()

@@ -394,10 +394,13 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
 
 
 def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
-    """Close the tournament: no more rounds; the standings are final."""
+    """Close the tournament: no more rounds; the standings are final. Closing a closed
+    tournament changes nothing; the result's ``just_closed`` says which it was (a double
+    click's second request finds it closed)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
         require_organizer(tournament=tournament, user=by)
+        tournament.just_closed = False
         if tournament.status == Tournament.Status.CLOSED:
             return tournament
         unfinished = tournament.rounds.exclude(status="finished").count()
@@ -408,6 +411,7 @@ def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
         tournament.save(update_fields=["status", "closed_at"])
         log_add(tournament=tournament, kind="tournament_closed", actor=by, payload={})
         notices.tournament_closed(tournament=tournament)
+        tournament.just_closed = True
     return tournament
 
 
