@@ -371,6 +371,14 @@ def test_a_player_who_withdrew_before_round_one_is_not_in_the_standings(client):
     listing = client.get(reverse("tournaments:list")).content.decode()
     row = listing[listing.index("Cup ns") :].split("</tr>")[0]
     assert "<td>4</td>" in row and "<td>1 / 2</td>" in row
+    # The final emails' standings say who withdrew, as the page does (the tournaments
+    # audit: "8. fay — 0 points" ranked a player who had left with no word of it).
+    tsvc.tournament_close(tournament=t, by=organizer)
+    gone, stayed = regs[1].user.username, regs[2].user.username
+    [mail] = _mails(t, key__contains=":closed:")[regs[2].user.email]
+    lines = mail.body.splitlines()
+    assert any(f". {gone} (withdrawn) — " in line for line in lines), mail.body
+    assert any(f". {stayed} — " in line for line in lines), mail.body
 
 
 def test_pages_after_the_last_round_and_hand_pairing_errors_name_players(client):

@@ -56,7 +56,10 @@ def _tiebreak_words(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
 
 
 def _standings_line(row: dict[str, Any], rows: list[dict[str, Any]], mark: str = "") -> str:
-    return (f"{row['rank']:>3}. {row['user']} — {_points(row['points'])}"
+    # "(withdrawn)" as the web page says it: a player who left, ranked above the reader,
+    # puzzled (the tournaments audit).
+    gone = " (withdrawn)" if row.get("withdrawn") else ""
+    return (f"{row['rank']:>3}. {row['user']}{gone} — {_points(row['points'])}"
             f"{_tiebreak_words(row, rows)}{mark}")
 
 
