@@ -500,6 +500,10 @@ def test_players_and_organizer_are_emailed_when_a_round_ends_and_when_a_result_c
     body = corrected[loser.email][0].body
     assert f"1st of 2, 1 point ({loser} > {winner})" in body
     assert f"It was: {winner} > {loser}." in body and "Reason: score sheet misread" in body
+    # ... and their places now (by hand: table 1's new winner and table 2's share 1 point).
+    assert "Your place in the standings now: tied 1st of 4 with 1 point." in body
+    assert ("Your place in the standings now: tied 3rd of 4 with 0 points."
+            in corrected[winner.email][0].body)
 
 
 def test_a_player_who_withdrew_during_a_round_still_gets_its_result():

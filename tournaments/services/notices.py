@@ -254,11 +254,18 @@ def result_by_hand(
     before = (
         "It was: " + " > ".join(" = ".join(names[p] for p in g) for g in old) + ".\n" if old else ""
     )
+    # A correction moves the standings the players were sent: each is told its place now
+    # (the tournaments audit: told "tied 3rd" by the round's email, a player corrected to
+    # "tied 1st" heard only the table's new result).
+    rows = selectors.standings(tournament=tournament) if old else []
+    by_reg = {row["registration"].pk: row for row in rows}
     messages = []
     for reg_id in table.players:
         reg = regs.get(reg_id)
         if reg is None or not mailable(reg.user):
             continue
+        row = by_reg.get(reg_id)
+        place = f"Your place in the standings now: {standing_words(row, rows)}.\n" if row else ""
         messages.append(
             {
                 "to": reg.user.email,
@@ -268,7 +275,7 @@ def result_by_hand(
                     f"The organizer of {tournament.name} {what} the result of round "
                     f"{rnd.number}, table {table.number}.\n\n"
                     f"{_table_result(tournament, table, reg_id, names)}\n{before}"
-                    f"Reason: {reason}\n\n"
+                    f"Reason: {reason}\n{place}\n"
                     f"Standings and pairings: {_url('tournaments:detail', tournament.slug)}\n"
                 ),
                 "kind": "tournament",
