@@ -850,11 +850,17 @@ def test_the_panel_says_who_withdrew_after_the_round_was_paired(client, people):
     rounds.round_pair(tournament=t, by=org)
     client.force_login(org)
     url = reverse("tournaments:manage", args=[t.slug])
-    assert 'id="withdrawn-since"' not in client.get(url).content.decode()
+    before = client.get(url).content.decode()
+    assert 'id="withdrawn-since"' not in before
+    assert ">Start round 1</button>" in before
     reg = t.registrations.get(user=players[0])
     tsvc.registration_withdraw(registration=reg, by=players[0])  # the player, not the organizer
     page = client.get(url).content.decode()
     assert f"{players[0]} withdrew after this round was paired: re-pair it before starting it." in page
+    # The tournaments audit: Start was still offered, and pressing it showed its refusal
+    # beside this warning, two near-identical messages. Re-pairing is the step offered.
+    assert ">Start round 1</button>" not in page
+    assert '<button class="button" type="submit">Re-pair round 1</button>' in page
 
 
 def test_history_and_standings_write_places_and_points_as_the_emails_do(client, people):
