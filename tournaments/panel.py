@@ -26,6 +26,20 @@ from tournaments.text import name_shown
 from tournaments.views import _act, _is_organizer, _keep_draft, _take_draft, _tournament
 
 
+def _log_shown(tournament: Tournament) -> list:
+    """The panel's audit log, newest first: a pairing's entry carries its input as the
+    pairing command reads it (``pairing_input``: JSON, for ``python -m tournaments.pairing``
+    to check the round; the tournaments audit: the README promised it in the log and the
+    panel showed only "Round paired")."""
+    import json
+
+    entries = list(tournament.log.select_related("actor").order_by("-seq")[:30])
+    for entry in entries:
+        if entry.kind == "round_paired" and isinstance(entry.payload.get("input"), dict):
+            entry.pairing_input = json.dumps(entry.payload["input"], indent=1, ensure_ascii=False)
+    return entries
+
+
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
@@ -84,7 +98,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             for row in tables
         ),
         "byes": byes,
-        "log": tournament.log.select_related("actor").order_by("-seq")[:30],
+        "log": _log_shown(tournament),
         # What a refused form held, shown again in that form.
         "draft": _take_draft(request, tournament),
         # Entering other players is a league administrator's right: the form is shown
