@@ -157,7 +157,10 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
     lines above it make a legal order; any other last word keeps the whole reading."""
     seat, to, sender = _seat_to("6x5", ["hexa", "hexb"])
     name = seat.name
-    for signed in (name, name.upper(), f"{name.capitalize()}."):
+    # Also a name after a dash on the last line, whatever the name (it answered "PLACE
+    # needs a colour", reading BLUE, 1,0 and the name as the sign-off).
+    signatures = (name, name.upper(), f"{name.capitalize()}.", f"-- {name.capitalize()}", "\u2014 Ann", "--Ann")
+    for signed in signatures:
         body = f"PLACE\nBLUE\n1,0\n{signed}\n"
         row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
         assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
@@ -165,15 +168,6 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
         assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
         assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
         assert "taken for a sign-off" in answer, (body, answer)
-    # A name after a dash on the last line: a sign-off whatever the name (it answered
-    # "PLACE needs a colour", reading BLUE, 1,0 and the name as the sign-off).
-    for signed in (f"-- {name.capitalize()}", "\u2014 Ann", "--Ann"):
-        body = f"PLACE\nBLUE\n1,0\n{signed}\n"
-        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
-        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
-        answer = last_answer(sender)
-        assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
-        assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
     # A 6x5 coordinate with a minus sign is no dash: "-1,0" stays a word of the order.
     body = "PLACE\nBLUE\n-1,0\n"
     row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
