@@ -181,3 +181,44 @@ def test_6x5_goals_of_other_seats_stay_hidden(django_capture_on_commit_callbacks
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "1 hidden" in page  # bob's row: a count, no drawing
     assert page.count('aria-label="goal: ') == 1  # ann's own goal only
+
+
+def test_6x5_visible_goals_shows_every_seats_goals_and_still_not_the_deck(django_capture_on_commit_callbacks):
+    """With ``visible_goals`` (6x5.md: "everyone sees everyone's goals"), another seat's
+    goals are on a player's page and API view, and on a spectator's; the goal deck (the
+    cards not drawn yet) stays hidden from everyone."""
+    import engine
+    from engine.base import dumps
+    from games import selectors
+
+    ann, bob, eve = make_user("ann"), make_user("bob"), make_user("eve")
+    goals = {
+        "ann": [[[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]],
+        "bob": [[[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]]],
+    }
+    game = game_services.game_create(
+        organizer=ann, ruleset="6x5", seats_count=2, setup={"goals": goals}, options={"visible_goals": True}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in (ann, bob):
+            game_services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    state = selectors.current_state(game=game)
+    assert engine.get("6x5").secrets(state, "bob") == []  # nothing of bob's is secret now
+    bob_goal = dumps(state["goals"]["bob"][0])  # as the engine keeps it (canonical form)
+    deck = [dumps(card) for card in state["deck"][:3]]
+    assert deck  # the next cards exist: their absence below means something
+    for user in (ann, eve, None):  # a player, a signed-in outsider, an anonymous visitor
+        client = Client()
+        seen = []
+        if user is not None:  # the API is for signed-in users
+            client.force_login(user)
+            view = dumps(client.get(f"/api/games/{game.pk}/").json())
+            assert bob_goal in view, user
+            seen.append(view)
+        page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        assert page.count('aria-label="goal: ') == 2, user  # ann's and bob's drawn
+        assert "1 hidden" not in page, user
+        seen.append(page)
+        for card in deck:
+            assert not any(card in text for text in seen), (user, card)
