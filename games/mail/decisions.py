@@ -313,20 +313,20 @@ def _spread_refused(seat: Seat, words: str, signoff: str = "") -> Outcome | None
     order: the web and the API refuse the same text (nothing is guessed)."""
     from games.errors import OrderRefused
 
-    spread = one_word_per_line(seat, words)
-    if spread is None:
-        return None
-    joined, reason = spread
-    if reason and not signoff:
-        # "PLACE" / "BLUE" / "1,0" / "Ann": a bare name below, no parting word, no blank
-        # line. When the lines above it alone make a legal order, the name is the
-        # sign-off ("write PLACE BLUE 1,0 HEXA" was the advice); a player called "Blue"
-        # keeps the whole reading.
+    if not signoff:
+        # "PLACE" / "BLUE" / "1,0" / "Ann" (or "Ann Smith"): the player's name below, no
+        # parting word, no blank line. When the lines above it alone make a legal order,
+        # the name is the sign-off ("write PLACE BLUE 1,0 HEXA" was the advice, and with a
+        # full name "PLACE needs a colour"); a player called "Blue" keeps the whole reading.
         above, _, last = words.strip().rpartition("\n")
         if above and _own_name(seat, last):
             without = one_word_per_line(seat, above)
             if without is not None and not without[1]:
                 return _spread_refused(seat, above, last.strip())
+    spread = one_word_per_line(seat, words)
+    if spread is None:
+        return None
+    joined, reason = spread
     lines = len(words.strip().split("\n"))
     after = f": {_cut(joined, 200)}" if not reason else (
         f" (as one line, {_cut(joined, 200)} would be refused too: {reason})"

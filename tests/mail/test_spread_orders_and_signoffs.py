@@ -157,9 +157,12 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
     lines above it make a legal order; any other last word keeps the whole reading."""
     seat, to, sender = _seat_to("6x5", ["hexa", "hexb"])
     name = seat.name
-    # Also a name after a dash on the last line, whatever the name (it answered "PLACE
+    seat.user.first_name, seat.user.last_name = "Hexa", "Smith"
+    seat.user.save(update_fields=["first_name", "last_name"])
+    # Also the player's full name, and a name after a dash on the last line, whatever the name (it answered "PLACE
     # needs a colour", reading BLUE, 1,0 and the name as the sign-off).
-    signatures = (name, name.upper(), f"{name.capitalize()}.", f"-- {name.capitalize()}", "\u2014 Ann", "--Ann")
+    signatures = (name, name.upper(), f"{name.capitalize()}.", "Hexa Smith", f"-- {name.capitalize()}",
+                  "\u2014 Ann", "--Ann")
     for signed in signatures:
         body = f"PLACE\nBLUE\n1,0\n{signed}\n"
         row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
