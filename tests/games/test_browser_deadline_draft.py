@@ -240,3 +240,42 @@ def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, 
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_load_state()
     assert page.input_value("#id_text") == DRAFT
+
+
+KEPT = "() => Object.keys(window.sessionStorage).filter(k => k.startsWith('fivex-draft:')).length"
+
+
+def _held_with_text(page, base: str, game) -> None:
+    _open_typing(page, base, game)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+
+
+def test_logging_out_after_leaving_the_page_forgets_the_kept_text(browser_page, live_server, settings):
+    """A text kept for the tab is gone once its player logs out: not put back, and not
+    left in the browser's storage for the next person at a shared computer."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = browser_page
+    _held_with_text(page, live_server.url, game)
+    page.goto(f"{live_server.url}/games/")  # leaving the page keeps the text for the tab
+    page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 1
+    page.locator("form[data-logout] button").click()
+    page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 0
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_load_state()
+    assert page.input_value("#id_text") == ""
+
+
+def test_logging_out_from_the_held_page_keeps_nothing(browser_page, live_server, settings):
+    """Logging out from the page that holds the text does not keep it on the way out."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = browser_page
+    _held_with_text(page, live_server.url, game)
+    page.locator("form[data-logout] button").click()
+    page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 0

@@ -9,6 +9,19 @@
     if (question && !window.confirm(question)) {
       event.preventDefault();
       event.stopImmediatePropagation();
+      return;
+    }
+    // Logging out forgets the order texts a game page kept for this tab (game.js): the
+    // next person at a shared computer finds nothing of them, not even in the browser's
+    // storage. The flag stops the page that is being left from keeping its text again.
+    if (form.hasAttribute("data-logout")) {
+      window.fivexLoggingOut = true;
+      try {
+        for (var i = window.sessionStorage.length - 1; i >= 0; i--) {
+          var key = window.sessionStorage.key(i);
+          if (key && key.indexOf("fivex-draft:") === 0) { window.sessionStorage.removeItem(key); }
+        }
+      } catch (e) { /* storage blocked: nothing was kept */ }
     }
   }, true);
 

@@ -188,7 +188,8 @@
     window.addEventListener("pagehide", function () {
       var box = document.getElementById("id_text");
       // Sent: the server keeps a refused text itself (and a sealed one is no draft).
-      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1") || !draftKey()) { return; }
+      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1") || !draftKey()
+          || window.fivexLoggingOut) { return; }
       try {
         window.sessionStorage.setItem(draftKey(), JSON.stringify({ prompt: promptNumber, text: box.value }));
       } catch (e) { /* storage blocked: the notice did not promise it then */ }
