@@ -59,6 +59,13 @@ def _sweep_past_the_deadline(page, game) -> None:
     assert enforce_deadlines() == 1
 
 
+def _held_with_text(page, base: str, game) -> None:
+    """ann typing on her page when the deadline's sweep resolves prompt 1: the page holds."""
+    _open_typing(page, base, game)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+
+
 def test_the_countdown_at_zero_says_the_default_orders_are_played(browser_page, live_server, settings):
     """At zero the countdown neither freezes at "0 s" nor goes negative: it says the
     deadline passed and that the default order stands in for a missing one (the reader's
@@ -105,9 +112,7 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     settings.GAMES_PAGE_POLL_SECONDS = 1
     game, _seats = _game(timedelta(seconds=4))
     page = browser_page
-    _open_typing(page, live_server.url, game)
-    _sweep_past_the_deadline(page, game)
-    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    _held_with_text(page, live_server.url, game)
     assert page.evaluate("() => window.sameDocument === true")  # not reloaded
     assert page.input_value("#id_text") == DRAFT
     assert page.inner_text("#moved-on") == (
@@ -142,9 +147,7 @@ def test_sending_the_text_after_the_deadline_swept_the_prompt_says_why_and_keeps
     settings.GAMES_PAGE_POLL_SECONDS = 1
     game, _seats = _game(timedelta(seconds=4))
     page = browser_page
-    _open_typing(page, live_server.url, game)
-    _sweep_past_the_deadline(page, game)
-    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    _held_with_text(page, live_server.url, game)
     page.locator("#prompt details form button[type=submit]").click()
     page.wait_for_load_state()
     said = (
@@ -225,9 +228,7 @@ def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, 
     settings.GAMES_PAGE_POLL_SECONDS = 1
     game, _seats = _game(timedelta(seconds=4))
     page = browser_page
-    _open_typing(page, live_server.url, game)
-    _sweep_past_the_deadline(page, game)
-    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    _held_with_text(page, live_server.url, game)
     page.context.clear_cookies()
     log_in(page, live_server.url, "bob")  # leaving ann's page keeps her text for this tab
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -243,12 +244,6 @@ def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, 
 
 
 KEPT = "() => Object.keys(window.sessionStorage).filter(k => k.startsWith('fivex-draft:')).length"
-
-
-def _held_with_text(page, base: str, game) -> None:
-    _open_typing(page, base, game)
-    _sweep_past_the_deadline(page, game)
-    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
 
 
 def test_logging_out_after_leaving_the_page_forgets_the_kept_text(browser_page, live_server, settings):
