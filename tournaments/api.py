@@ -100,6 +100,11 @@ class TableSerializer(serializers.Serializer):
         "count in the standings (in the tie-breaks an unplayed round for its players, the FIDE "
         "way), not in the ratings."
     )
+    nobody_played = serializers.BooleanField(
+        help_text="True for a game nobody played (every seat sent no order of its own, each one "
+        "a default): a double forfeit, no points for any of its players whatever its ranking, "
+        "not rated, and no meeting for the pairing."
+    )
 
 
 class ByeSerializer(serializers.Serializer):
@@ -153,6 +158,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
     rounds = list(
         t.rounds.order_by("number").defer(*selectors.PAIRING_DATA).prefetch_related("tables", "byes")
     )
+    unplayed = selectors.nobody_played(tb for rnd in rounds for tb in rnd.tables.all() if tb.ranking)
     standings = [
         {
             "rank": row["rank"],
@@ -191,6 +197,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
                         else [[registrations[p] for p in group] for group in table.ranking],
                         "result_source": table.result_source or "",
                         "rated": table.rated,
+                        "nobody_played": table.pk in unplayed,
                     }
                     for table in sorted(rnd.tables.all(), key=lambda tb: tb.number)
                 ],

@@ -111,8 +111,10 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
                 # Entered by hand ticked "not played (a forfeit)", or a game nobody
                 # played (every seat a no-show): an unplayed round for its players'
                 # tie-breaks (FIDE), as for the pairing (:func:`tables_met_at`). A
-                # no-show's game that others played was played by them.
-                forfeit=(t.result_source == "organizer" and not t.rated) or t.pk in unplayed_games,
+                # no-show's game that others played was played by them. Nobody
+                # played: a double forfeit, no points for anyone (FIDE's 0-0).
+                forfeit=t.result_source == "organizer" and not t.rated,
+                scoreless=t.pk in unplayed_games,
             )
             for t in rnd.tables.all()
             if t.ranking
@@ -429,10 +431,11 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
             )
             if table.ranking:
                 pts = standings_mod.place_points(table.ranking, ppp.get(len(table.players), [0.0]))
+                nobody = bool(nobody_played([table]))  # a double forfeit: no points
                 # as the result's email says it: "tied 2nd of 4", and 4th (not 3rd) after
                 # two players level in 2nd place
-                line.update(place=place_of(table.ranking, registration.pk),
-                            points=pts[registration.pk])
+                line.update(place=place_of(table.ranking, registration.pk), nobody_played=nobody,
+                            points=0.0 if nobody else pts[registration.pk])
         else:
             line.update(kind=_absence(registration, rnd.number), points=0.0)
         out.append(line)

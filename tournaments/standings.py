@@ -28,7 +28,10 @@ when an opponent's total enters someone's tie-break, the opponent's own unplayed
 count as draws. A forfeit (a ``Game`` marked ``forfeit``: a result the organizer entered
 for a game not played out) is such an unplayed round for every player of its table, the
 winner's as much as the loser's; its points count in the score, and its result counts
-in ``wins`` and ``direct_encounter``, but not in ``played``. C.02 13.15, in short:
+in ``wins`` and ``direct_encounter``, but not in ``played``. A game nobody played (a
+``Game`` marked ``scoreless``: every seat a no-show) is a double forfeit: an unplayed
+round lost by every player of its table (0 points each, FIDE's 0-0), with no result
+between them. C.02 13.15, in short:
 (a) unplayed games in which players are indirectly involved (an opponent's results by
 forfeit) count as drawn for tie-break purposes; (b) a player without an opponent in a
 round counts as having met a virtual opponent who starts the round with the player's
@@ -93,10 +96,14 @@ TIEBREAK_HELP = {
 @dataclass(frozen=True)
 class Game:
     """One finished table: its ranking in groups, best first. ``forfeit``: not played
-    out (the result entered by hand as a forfeit): an unplayed round for its players."""
+    out (the result entered by hand as a forfeit): an unplayed round for its players.
+    ``scoreless``: nobody played it (every seat a no-show), a double forfeit: an
+    unplayed round for every player, who all score 0 whatever the ranking, with no
+    result between them (no win, nothing in direct encounter)."""
 
     ranking: tuple[tuple[str, ...], ...]
     forfeit: bool = False
+    scoreless: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,9 @@ def compute(
             for player, p in pts.items():
                 opps = {j: duels[(player, j)] for j in pts if j != player}
                 won = len(first) == 1 and first[0] == player
-                kind = "forfeit" if game.forfeit else "game"
+                kind = "forfeit" if game.forfeit or game.scoreless else "game"
+                if game.scoreless:  # a double forfeit: a loss for each, against nobody
+                    p, opps, won = 0.0, {}, False
                 history.setdefault(player, []).append((kind, p, opps, won))
                 seen.add(player)
         for player in history:

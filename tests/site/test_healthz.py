@@ -276,8 +276,8 @@ def test_healthz_mail_is_not_late_for_an_email_one_address_refuses(client, setti
 @pytest.mark.django_db
 def test_healthz_mail_check_reads_the_outbox_by_its_status_index() -> None:
     """The check runs on every probe (every few seconds), on an outbox of every email
-    kept for MAIL_RETENTION_DAYS: one query finding the waiting rows through the
-    (status, created_at) index, not a scan of the table. (Seq scans discouraged: on a
+    kept for MAIL_RETENTION_DAYS: one query finding the waiting rows through an
+    index led by status, not a scan of the table. (Seq scans discouraged: on a
     tiny test table the planner prefers one.)"""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -291,7 +291,9 @@ def test_healthz_mail_check_reads_the_outbox_by_its_status_index() -> None:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute(f"EXPLAIN {queries[0]['sql']}")
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "games_outbox_status_created" in plan, plan
+    # Either index led by status serves (the planner picks by the test database's
+    # statistics: a parallel run once chose the (status, next_attempt_at) one).
+    assert "games_outbox_status_created" in plan or "games_outbo_status_6c5980_idx" in plan, plan
     assert "Seq Scan" not in plan, plan
 
 

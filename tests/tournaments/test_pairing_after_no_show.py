@@ -89,7 +89,8 @@ def test_a_game_nobody_played_is_an_unplayed_round_for_the_tie_breaks_too():
     t, _organizer, reg = _cup()
     [round_one] = selectors.history(tournament=t)
     unplayed = {
-        frozenset(p for group in game.ranking for p in group): game.forfeit for game in round_one.games
+        frozenset(p for group in game.ranking for p in group): game.forfeit or game.scoreless
+        for game in round_one.games
     }
     assert unplayed == {
         frozenset({str(reg["na"]), str(reg["nb"])}): True,

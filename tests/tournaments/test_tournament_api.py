@@ -59,7 +59,8 @@ def test_one_tournament_in_full(client, duel_cup):
     tables = t.rounds.get(number=1).tables.order_by("number")
     assert rnd["tables"] == [
         {"number": tb.number, "players": [names[p] for p in tb.players], "game": tb.game_id,
-         "ranking": [[names[tb.players[0]]], [names[tb.players[1]]]], "result_source": "organizer", "rated": True}
+         "ranking": [[names[tb.players[0]]], [names[tb.players[1]]]], "result_source": "organizer", "rated": True,
+         "nobody_played": False}
         for tb in tables
     ]  # fmt: skip
     [bye] = t.rounds.get(number=1).byes.all()
