@@ -174,9 +174,17 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.error(request, "Pair a round first.")
             return redirect("tournaments:manage", slug=slug)
         seen = str(post.get("pairing") or "")[:64] or None
-        return _act(request, tournament,
-                    lambda: rounds.round_start(rnd=current, by=user, pairing_seen=seen),
-                    "The round's games have started.")  # fmt: skip
+        try:
+            rounds.round_start(rnd=current, by=user, pairing_seen=seen)
+        except ApplicationError as exc:
+            # A player withdrew since the page was shown: the panel's warning now says
+            # who and offers Re-pair; the refusal says only what happened (it repeated
+            # the warning in other words).
+            gone = exc.code == rounds.WITHDRAWN_SINCE_PAIRING
+            messages.error(request, f"Round {current.number} was not started." if gone else exc.message)
+        else:
+            messages.success(request, "The round's games have started.")
+        return redirect("tournaments:manage", slug=slug)
     if action == "remind":
         if current is None:
             messages.error(request, "No round is being played.")

@@ -1198,3 +1198,29 @@ def test_the_panel_log_shows_each_pairing_input_and_it_reproduces_the_round(clie
     # Only to the organizer: the public page shows no pairing input.
     client.logout()
     assert "pairing-input" not in client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+
+
+def test_start_from_a_panel_shown_before_a_withdrawal_says_once_why_nothing_started(client, people):
+    """The panel's Start, pressed on a page shown before a paired player withdrew: the
+    refusal repeated the page's warning in other words ("withdrew after this round was
+    paired: re-pair the round before starting it." above "... re-pair it before starting
+    it."); now it says what happened, and the warning says why."""
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+    from tournaments.services.rounds import pairing_digest
+
+    org, players = people
+    t = tsvc.tournament_create(organizer=org, name="Stale", ruleset="6x5", table_sizes=[2], rounds_count=2)
+    tsvc.tournament_open(tournament=t, by=org)
+    for p in players:
+        tsvc.registration_add(tournament=t, user=p)
+    rnd = rounds.round_pair(tournament=t, by=org)
+    seen = pairing_digest(rnd=rnd)  # what the stale page's Start button carries
+    tsvc.registration_withdraw(registration=t.registrations.get(user=players[0]), by=players[0])
+    client.force_login(org)
+    page = client.post(reverse("tournaments:manage_action", args=[t.slug, "start"]),
+                       {"pairing": seen}, follow=True).content.decode()  # fmt: skip
+    assert "Round 1 was not started." in page
+    assert page.count("withdrew after this round was paired") == 1  # the warning, once
+    rnd.refresh_from_db()
+    assert rnd.status == "paired" and not rnd.tables.exclude(game=None).exists()

@@ -319,6 +319,11 @@ def pairing_digest(*, rnd: Round) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: The code of Start's refusal when a player the round places withdrew since its pairing
+#: (the panel's page says who, so its refusal only says nothing started).
+WITHDRAWN_SINCE_PAIRING = "withdrawn_since_pairing"
+
+
 def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:
     """Create and start one game per table, its seats in the paired order, with the
     tournament's ruleset, options and deadline policy. ``pairing_seen``: the
@@ -350,7 +355,8 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
         if gone:
             raise TournamentError(
                 f"{', '.join(gone)} withdrew after this round was paired: re-pair the round "
-                "before starting it."
+                "before starting it.",
+                code=WITHDRAWN_SINCE_PAIRING,
             )
         for table in rnd.tables.order_by("number"):
             players = [users[p] for p in table.players]
