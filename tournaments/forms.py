@@ -21,7 +21,7 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
     name = forms.CharField(max_length=120)
     ruleset = forms.ChoiceField(choices=(), label="Game")
     table_sizes = forms.CharField(
-        initial="4, 3", help_text="Allowed players per table, most preferred first, e.g. 4, 3 or 2."
+        initial="4, 3", help_text="Allowed players per table, most preferred first, e.g. 4, 3 or 2.",
     )
     rounds_count = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Rounds")
     deadline_hours = forms.FloatField(min_value=1, max_value=24 * 30, initial=48, label="Deadline (hours)")
@@ -97,6 +97,15 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
         self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
         self.fields["quiet_hours_time_zone"].initial = time_zone
+
+    def table_ranges(self) -> list[dict[str, str]]:
+        """Each game's players per table, for the line under the table sizes (the page
+        shows the chosen game's: ``games/create.js``)."""
+        return [
+            {"id": r.id, "text": f"{r.name}: tables of {r.min_players} to {r.max_players} players"
+                                 + (" (2 for duels)." if r.min_players == 2 else ".")}
+            for r in self.rulesets.values()
+        ]  # fmt: skip
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -23,6 +23,14 @@
     }
     select.addEventListener("change", sync);
     sync(null);
+    // The tournament form: the chosen game's players per table describe the table
+    // sizes field too (after Django's own help and error ids).
+    var ranges = document.getElementById("table-ranges");
+    var sizes = document.getElementById("id_table_sizes");
+    if (ranges && sizes) {
+      var described = (sizes.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+      sizes.setAttribute("aria-describedby", described.concat(["table-ranges"]).join(" "));
+    }
     // The form's own key (the server opens the game a key made): the page is never
     // cached, so Back fetches it again with a new key, and Create made a second game.
     // Kept for this tab when the form is sent, put back when Back brings the form again.
