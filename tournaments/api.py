@@ -102,8 +102,8 @@ class TableSerializer(serializers.Serializer):
     )
     nobody_played = serializers.BooleanField(
         help_text="True for a game nobody played (every seat sent no order of its own, each one "
-        "a default): a double forfeit, no points for any of its players whatever its ranking, "
-        "not rated, and no meeting for the pairing."
+        "a default, or the organizer entered it so): a double forfeit, no points for any of its "
+        "players whatever its ranking, not rated, and no meeting for the pairing."
     )
 
 

@@ -135,6 +135,10 @@ class Table(models.Model):
     # False: a result the organizer entered for a game not played out (a forfeit): it
     # counts in the standings, not in the ratings (FIDE does not rate forfeits either).
     rated = models.BooleanField(default=True)
+    # True: the organizer entered "nobody played" (a double forfeit, FIDE's 0-0): no
+    # points for any of its players, not rated. A game whose every seat was a no-show is
+    # one too, read from the game (``selectors.nobody_played``), not stored.
+    scoreless = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "number"]

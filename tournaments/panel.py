@@ -254,15 +254,23 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 raise ApplicationError("Choose a table of this tournament.")
             regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
                     if r.pk in table.players}
-            ranking = parse_ranking(post.get("ranking", ""), regs)
+            scoreless = bool(post.get("nobody_played"))
+            if scoreless and post.get("forfeit"):
+                raise ApplicationError(
+                    "Tick one of \"not played (a forfeit)\" and \"nobody played (a double "
+                    "forfeit)\": a forfeit has a winner, a double forfeit none."
+                )
+            typed = post.get("ranking", "")
+            ranking = [] if scoreless and not typed.strip() else parse_ranking(typed, regs)
             results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
-                                 rated=not post.get("forfeit"))
+                                 rated=not post.get("forfeit"), scoreless=scoreless)
         shown = post.get("round", "")
         shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
         return _act(request, tournament, do, "Result recorded.",
                     query=f"round={int(shown)}" if shown_ok else "",
                     keep={"form": "result", "table": post.get("table", ""),
-                          "ranking": post.get("ranking", ""), "reason": post.get("reason", "")})
+                          "ranking": post.get("ranking", ""), "reason": post.get("reason", ""),
+                          "nobody_played": "1" if post.get("nobody_played") else ""})
     if action == "close":
         if not post.get("confirm"):
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")

@@ -285,13 +285,15 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
 
 def nobody_played(tables: Any) -> set[int]:
     """The ids of those of ``tables`` (Table rows or a queryset) whose game nobody played:
-    every seat a no-show (:func:`silent_seats` names them all). Only a game's unrated
+    every seat a no-show (:func:`silent_seats` names them all), or entered by hand as
+    nobody played (``scoreless``): a double forfeit, no points for anyone. Only a game's unrated
     tables can be one (a no-show's table is not rated): a few, a few queries each."""
     return {
         t.pk
         for t in tables
-        if t.result_source == "game" and not t.rated and t.game_id is not None
-        and len(silent_seats(game=t.game_id)) == len(t.players)
+        if (t.result_source == "organizer" and t.scoreless)
+        or (t.result_source == "game" and not t.rated and t.game_id is not None
+            and len(silent_seats(game=t.game_id)) == len(t.players))
     }  # fmt: skip
 
 

@@ -787,6 +787,51 @@ def test_the_panel_marks_a_result_a_forfeit(client, people):
     assert all("Not played (a forfeit): it counts in the standings, not in the ratings." in m.body for m in told)
 
 
+def test_the_panel_enters_a_double_forfeit_nobody_scores(client, people):
+    """A game neither player turned up for, played offline or ended by its organizer: the
+    panel could only rank them (at best level, half a point each, or a forfeit with a
+    winner). "Nobody played (a double forfeit)" scores 0 for both (FIDE's 0-0), with the
+    ranking left empty; it is not rated, and pages, standings and emails say so."""
+    from games.models import OutboxMessage
+    from games.services.organizer import game_end
+    from tournaments import selectors
+
+    org, players = people
+    t = _duel_cup_with_players(client, org, players, "Double cup")
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    table = rnd.tables.order_by("number").first()
+    game_end(game=table.game, by=org, reason="nobody came")
+    url = reverse("tournaments:manage_action", args=[t.slug, "result"])
+    both = client.post(url, {"table": table.pk, "round": 1, "ranking": "", "reason": "nobody came",
+                             "forfeit": "1", "nobody_played": "1"}, follow=True)  # fmt: skip
+    assert "a forfeit has a winner, a double forfeit none" in both.content.decode()
+    table.refresh_from_db()
+    assert table.ranking is None
+    client.post(url, {"table": table.pk, "round": 1, "ranking": "", "reason": "nobody came",
+                      "nobody_played": "1"})  # fmt: skip
+    table.refresh_from_db()
+    assert table.ranking == [table.players]  # everyone level
+    assert table.scoreless is True and table.rated is False
+    points = {row["registration"].pk: row["points"] for row in selectors.standings(tournament=t)}
+    assert points[table.players[0]] == 0 and points[table.players[1]] == 0
+    panel = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert "(entered by hand; nobody played: no points, not rated)" in panel
+    assert re.search(r'<input type="checkbox" name="nobody_played" value="1" checked>', panel)
+    round_page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    assert "(entered by the organizer; nobody played: no points, not rated)" in round_page
+    history = client.get(reverse("tournaments:player", args=[t.slug, table.players[0]])).content.decode()
+    assert "(nobody played: no points, not rated)" in history
+    told = OutboxMessage.objects.filter(kind="tournament", subject__contains="entered your result")
+    assert told.count() == 2
+    assert all("no points. Nobody played it (a forfeit for everyone)" in m.body for m in told)
+    # the same again (a double click) changes nothing and says so
+    again = client.post(url, {"table": table.pk, "round": 1, "ranking": "", "reason": "nobody came",
+                              "nobody_played": "1"}, follow=True)  # fmt: skip
+    assert "nothing was changed" in again.content.decode()
+    assert OutboxMessage.objects.filter(kind="tournament", subject__contains="your result").count() == 2
+
+
 def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, people):
     """First-time organizer's walk: a table ended from its game page said "ABANDONED ...
     It has no ranking" for good, and nothing said its result is entered in the panel."""

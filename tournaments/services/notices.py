@@ -94,6 +94,12 @@ def _table_result(
     if table.result_source == "organizer":
         by_hand = f" Entered by the organizer: {reason}" if reason else " Entered by the organizer."
         by_hand += "" if by_hand.endswith((".", "!", "?")) else "."
+        if table.scoreless:
+            return (
+                f"Your result at table {table.number}: no points. Nobody played it (a forfeit "
+                f"for everyone): not rated, and no meeting for the pairing of later rounds."
+                f"{by_hand}"
+            )
         if not table.rated:
             by_hand += " Not played (a forfeit): it counts in the standings, not in the ratings."
     elif not table.rated and table.game_id is not None:

@@ -157,12 +157,15 @@ def _ranking_text(table: Table, ranking: Sequence[Sequence[int]]) -> str:
 
 
 def result_enter(
-    *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str, rated: bool = True
+    *, table: Table, ranking: Sequence[Sequence[int]], by: Any, reason: str, rated: bool = True,
+    scoreless: bool = False,
 ) -> Table:
     """Enter or correct a table's result by hand (logged with who and why). Ratings of
     the pool are rebuilt from scratch, since a correction changes everything after it.
     ``rated=False``: a game not played out (a forfeit): the result counts in the
-    standings, not in the ratings."""
+    standings, not in the ratings. ``scoreless``: nobody played it (a double forfeit,
+    FIDE's 0-0): no points for anyone, not rated; an empty ``ranking`` ranks everyone
+    level."""
     reason = one_line(reason)  # no control characters (a NUL is no database text)
     if not reason:
         raise ValidationError("Say why the result is entered or corrected.")
@@ -171,6 +174,7 @@ def result_enter(
             f"The reason is too long ({len(reason)} characters; at most {MAX_REASON_CHARS})."
         )
     ranking = [[int(p) for p in group] for group in ranking if group]
+    rated = bool(rated) and not scoreless
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=table.round.tournament_id)
         require_organizer(tournament=tournament, user=by)
@@ -186,6 +190,8 @@ def result_enter(
                 "the game when it ends. To decide it now, end the game first (the game's "
                 "page, organizer tools: End the game)."
             )
+        if scoreless and not ranking:
+            ranking = [list(table.players)]  # nobody played: nobody ahead of anyone
         flat = [p for g in ranking for p in g]
         if sorted(flat) != sorted(table.players):
             raise ValidationError("The result must rank every player of the table exactly once.")
@@ -194,7 +200,7 @@ def result_enter(
         mine = table.round.tournament.registrations.filter(
             pk__in=table.players, user_id=getattr(by, "pk", None)
         ).values_list("pk", flat=True).first()
-        if mine is not None and _as_sets(ranking) != _as_sets(concession(table, mine)):
+        if mine is not None and (scoreless or _as_sets(ranking) != _as_sets(concession(table, mine))):
             # Nobody decides their own game: an organizer (or staff) who plays at the table
             # may only concede it, so that the round can finish: themselves last, alone,
             # everyone else as the table's result already ranks them (all level when it
@@ -206,7 +212,8 @@ def result_enter(
                 "from its game, or is entered by a member of staff who does not play at it."
             )
         old = table.ranking
-        if old and _as_sets(old) == _as_sets(ranking) and table.rated == bool(rated):
+        if (old and _as_sets(old) == _as_sets(ranking) and table.rated == rated
+                and table.scoreless == bool(scoreless)):
             # A double click, or a second organizer entering what the first did: nothing to
             # log, tell the players or rate again.
             raise ValidationError(
@@ -216,12 +223,15 @@ def result_enter(
         table.ranking = ranking
         table.result_source = "organizer"
         table.recorded_at = table.recorded_at or timezone.now()
-        table.rated = bool(rated)
-        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated"])
+        table.rated = rated
+        table.scoreless = bool(scoreless)
+        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated", "scoreless"])
         payload = {"round": table.round.number, "table": table.number, "old": old,
                    "new": ranking, "reason": reason}  # fmt: skip
         if not rated:
             payload["rated"] = False
+        if scoreless:
+            payload["scoreless"] = True
         entry = log_add(tournament=tournament, kind="result_corrected" if old else "result_entered",
                         actor=by, payload=payload)
         finishes_round = (
