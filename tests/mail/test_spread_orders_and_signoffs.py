@@ -182,3 +182,32 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
     assert "(as one line, PLACE BLUE 1,0 zork would be refused too: " in answer, answer
     assert _lines_read(answer) == ["PLACE", "BLUE", "1,0", "zork"], answer
     assert current_text(seat) is None
+
+
+def test_a_4x_dice_hit_a_word_a_line_during_the_allocation_gets_both_reasons(smtpd) -> None:
+    """HIT / ray / 1 / SHIP while orb allocates its dice was answered "you are allocating
+    your dice now" about the first line alone, with "ray", "1" and "SHIP" shown as a
+    sign-off: the one-word-per-line reading needed a verb legal now, as 4X Dice had no
+    order language to ask. HIT ray 1 SHIP is a 4X Dice order (not legal now), so the
+    answer says the line and why it would be refused too, and lists the four lines read."""
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("4x-dice", ["orb", "ray"], options={"dice": 3})
+    assert Prompt.objects.get(game=game, number=1).phase == "allocate"
+    to, sender = seat_reply_address(seat=seats["orb"]), "orb@example.com"
+    for body in ("HIT\nray\n1\nSHIP\n", "HIT\nray\n1\nSHIP\n\nThanks,\nOrb\n"):
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "the words of your order are on 4 lines" in answer, (body, answer)
+        assert "(as one line, HIT ray 1 SHIP would be refused too: you are allocating your dice now" in answer, (
+            body, answer)
+        assert _lines_read(answer) == ["HIT", "ray", "1", "SHIP"], (body, answer)
+        assert ("taken for a sign-off" in answer) == ("Thanks" in body), (body, answer)
+    # Words that make no 4X Dice order: no line is offered.
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="HIT\nray\nhard\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    assert "write the order on one line" not in last_answer(sender)
+    assert current_text(seats["orb"]) is None
+
