@@ -251,6 +251,17 @@ class Ruleset:
         legal = self.legal_orders(state, seat)
         return legal[0] if len(legal) == 1 else None
 
+    def in_order_language(self, text: str) -> bool:
+        """Whether ``text`` is written as one order of this game's order language, legal
+        now or not, in any phase: its form, with words the game knows (a card, a colour,
+        an area), whatever the table (5X's ``PLAY EXPAND`` during the leader draft is
+        one; ``PLAY HELLO`` is not). Every order ``legal_orders`` lists is one. Optional,
+        not part of ``python -m engine run``: the email gateway asks it to read an order
+        written one word per line (a verb not legal now still earns the refusal of the
+        line it makes) and to tell a signature from the order's words. Pure, stateless.
+        Default: False (no order language known: nothing is read into such text)."""
+        return False
+
     # --- what people see ----------------------------------------------------------
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

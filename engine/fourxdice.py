@@ -189,6 +189,10 @@ class FourXDice(Ruleset):
             return _parse_allocate(state, seat, lines)
         return _parse_exterminate(state, seat, lines)
 
+    def in_order_language(self, text: str) -> bool:
+        """Whether ``text`` is one 4X Dice order, legal now or not (``in_language``)."""
+        return in_language(text)
+
     def resolve(
         self, state: State, orders: Mapping[str, dict[str, Any]]
     ) -> tuple[State, list[Event]]:
@@ -435,6 +439,47 @@ def _parse_allocate(state: State, seat: str, lines: list[str]) -> dict[str, Any]
     if len(areas) != count:
         raise IllegalOrder(f"you have {count} dice: name {count} areas")
     return {"kind": "allocate", "areas": areas}
+
+
+def in_language(text: str) -> bool:
+    """Whether ``text`` is one 4X Dice order, legal now or not, whatever the table (the
+    spec's forms, read as ``parse_order`` reads them): ``ALLOCATE`` and an area for each
+    die of a game (2 to 4, ``DICE_CHOICES``) on one line; ``PASS``; or a ``HIT`` list,
+    ``HIT <seat> <die> SHIP|ASTEROID``, hits separated by ``;`` or put one per line, the
+    word ``HIT`` optional after the first. Any seat name is one here (no table to look
+    it up in); hits run together without ``;`` ("HIT bob 1 SHIP HIT cat 2 SHIP") or
+    with commas are not a hit list."""
+    if not isinstance(text, str):
+        return False
+    lines = order_lines(text)
+    if not lines:
+        return False
+    first = lines[0].replace(",", " ").split()
+    if first and first[0].upper() == "ALLOCATE":
+        areas = first[1:]
+        return (
+            len(lines) == 1
+            and min(DICE_CHOICES) <= len(areas) <= max(DICE_CHOICES)
+            and all(area.upper() in AREAS for area in areas)
+        )
+    segments = [s.strip() for line in lines for s in line.split(";") if s.strip()]
+    if [s.upper() for s in segments] == ["PASS"]:
+        return True
+    if not segments or segments[0].split()[0].upper() != "HIT":
+        return False
+    for n, segment in enumerate(segments):
+        tokens = segment.split()
+        if tokens[0].upper() == "HIT" and (n == 0 or len(tokens) > 3):
+            tokens = tokens[1:]
+        if len(tokens) < 3 or "," in segment:
+            return False
+        seat, die, kind = tokens[:-2], tokens[-2], tokens[-1]
+        if not (die.isascii() and die.isdigit()) or kind.upper() not in KINDS:
+            return False
+        for word, after in itertools.pairwise(seat):
+            if word.isdigit() and after.upper() in KINDS:
+                return False  # "bob 1 SHIP HIT cat": two hits without ';'
+    return True
 
 
 def _find_seat(state: State, text: str) -> str | None:

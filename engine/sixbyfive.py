@@ -53,6 +53,7 @@ from engine.sixbyfive_orders import (
     black_hex,
     check_order,
     default_text,
+    in_language,
     legal_texts,
     order_text,
     parse_text,
@@ -236,6 +237,11 @@ class SixByFive(Ruleset):
         order = parse_text(text, verbs_now(state))
         check_order(state, seat, order)
         return order
+
+    def in_order_language(self, text: str) -> bool:
+        """Whether ``text`` is one 6x5 order (optionally ``CHANGE <k>`` then an action),
+        legal now or not (``sixbyfive_orders.in_language``)."""
+        return in_language(text)
 
     def resolve(
         self, state: State, orders: Mapping[str, dict[str, Any]]

@@ -154,6 +154,17 @@ def parse_text(text: str, allowed: list[str]) -> dict[str, Any]:
     return order
 
 
+def in_language(text: str) -> bool:
+    """Whether ``text`` is one 6x5 order, legal now or not: ``parse_text`` with every
+    form allowed (``CHANGE <k>`` before the action or not, ``SWAP`` in any game), without
+    looking at the table."""
+    try:
+        parse_text(text, list(FORMS.values()))
+    except IllegalOrder:
+        return False
+    return True
+
+
 def order_text(order: dict[str, Any]) -> str:
     """The canonical text of a parsed order (the form ``legal_orders`` lists)."""
     kind = order["kind"]

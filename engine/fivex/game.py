@@ -140,6 +140,10 @@ class FiveX(Ruleset):
                 return {"dido": x}
         return O.parse(state, seat, text)
 
+    def in_order_language(self, text: str) -> bool:
+        """Whether ``text`` is one 5X order, legal now or not (``orders.in_language``)."""
+        return O.in_language(text)
+
     def resolve(
         self, state: State, orders: Mapping[str, dict[str, Any]]
     ) -> tuple[State, list[Event]]:

@@ -226,6 +226,36 @@ def parse(s: State, seat: str, text: str) -> dict[str, Any]:
     return _parse_excavate(s, i, verb, arg)
 
 
+def in_language(text: str) -> bool:
+    """Whether ``text`` is one order of the 5X language, legal now or not (the module
+    docstring's table, in any phase): ``PASS <leader>``, ``PLAY <card>``, ``BID <n>``,
+    ``BUILD`` and ``DECLINE``, ``TAKE <card>``, ``TAKE <leader> FROM <seat>``,
+    ``BUILD <Wonder>``; a card by its id or full name, a Wonder by its letter or name, in
+    any case, on one line (blank and ``#`` lines aside)."""
+    if not isinstance(text, str):
+        return False
+    lines = order_lines(text)
+    if len(lines) != 1:
+        return False
+    verb, _, arg = lines[0].upper().partition(" ")
+    if verb == "PLAY":
+        return arg in CARD_LOOKUP
+    if verb == "PASS":
+        return arg in CARD_LOOKUP and D.IS_LEADER[CARD_LOOKUP[arg]]
+    if verb == "BID":
+        return arg.isascii() and arg.isdigit()
+    if verb == "BUILD":
+        return not arg or arg in WONDER_LOOKUP
+    if verb == "DECLINE":
+        return not arg
+    if verb == "TAKE":
+        card, sep, owner = arg.partition(" FROM ")
+        if card not in CARD_LOOKUP:
+            return False
+        return not sep or (D.IS_LEADER[CARD_LOOKUP[card]] and bool(owner.strip()))
+    return False
+
+
 def _wrong_verb(s: State, i: int, verb: str) -> IllegalOrder:
     phase = s["phase"]
     return _refuse(s, i, f"{verb} is not an order of the {phase} phase "

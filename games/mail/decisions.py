@@ -25,6 +25,7 @@ from games.mail.heuristics import (
     _order_below_a_line,
     _order_in_subject,
     _other_order_named,
+    in_order_language,
     lead_in,
     one_word_per_line,
     signed_off_head,
@@ -318,8 +319,10 @@ def _spread_refused(seat: Seat, words: str, signoff: str = "") -> Outcome | None
         # parting word, no blank line. When the lines above it alone make a legal order,
         # the name is the sign-off ("write PLACE BLUE 1,0 HEXA" was the advice, and with a
         # full name "PLACE needs a colour"); a player called "Blue" keeps the whole reading.
+        # So is a name of a few words that is not the account's ("Big Al"), when it is no
+        # order of the game and makes none with the lines above.
         above, _, last = words.strip().rpartition("\n")
-        if above and _own_name(seat, last):
+        if above and (_own_name(seat, last) or _names_someone(seat, words, last)):
             without = one_word_per_line(seat, above)
             if without is not None and not without[1]:
                 return _spread_refused(seat, above, last.strip())
@@ -350,6 +353,27 @@ def _own_name(seat: Seat, line: str) -> bool:
     user = seat.user
     names = {seat.name, user.get_username(), user.first_name, user.get_full_name()}
     return bool(typed) and typed in {" ".join(n.split()).casefold() for n in names if n}
+
+
+#: A word of a name: letters, with an apostrophe, a hyphen or a full stop inside or after
+#: them ("O'Neil", "Jean-Luc", "J.").
+_NAME_WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019.-][^\W\d_]*)*")
+#: The most words of a name signed on the last line below an order written a word a line.
+NAME_WORDS = 3
+
+
+def _names_someone(seat: Seat, words: str, last: str) -> bool:
+    """Whether ``last``, the last line of ``words`` (an order written a word a line), is a
+    name signed below it: two to ``NAME_WORDS`` words of letters ("Big Al", "J. R.
+    Ewing"; one word alone may be a word of the order, "zork"), that the rules read
+    neither as an order of the game nor, joined to the lines above, as part of one
+    (``Ruleset.in_order_language``: 5X's TAKE / NAPOLEON / FROM bob keeps its last
+    line). Whether the lines above make a legal order is the caller's to check."""
+    typed = last.split()
+    if not 2 <= len(typed) <= NAME_WORDS or not all(_NAME_WORD_RE.fullmatch(w) for w in typed):
+        return False
+    joined = " ".join(" ".join(line.split()) for line in words.strip().split("\n"))
+    return not in_order_language(seat, last) and not in_order_language(seat, joined)
 
 
 def _fresh(sealed: Any, arrived_at: Any) -> bool:

@@ -141,39 +141,13 @@ def one_word_per_line(seat: Seat, text: str) -> tuple[str, str] | None:
     return joined, ""
 
 
-def in_order_language(seat: Seat, line: str) -> bool:
-    """Whether ``line`` is written as an order of the seat's game's order language, legal
-    now or not: 5X's ``PLAY <card>``, ``PASS <card>``, ``BID <n>``, ``BUILD [<Wonder>]``,
-    ``DECLINE``, ``TAKE <card> [FROM <seat>]``; 6x5's actions, with ``CHANGE <k>`` before
-    one or not (its own parser, every form allowed). Other rulesets: False (their
-    one-word-per-line refusals need a verb legal now). Reads only."""
-    ruleset = seat.game.ruleset
-    if ruleset == "6x5":
-        from engine.base import IllegalOrder
-        from engine.sixbyfive_orders import FORMS, parse_text
+def in_order_language(seat: Seat, text: str) -> bool:
+    """Whether ``text`` is written as an order of the seat's game's order language, legal
+    now or not: the ruleset says (``Ruleset.in_order_language``; False for a ruleset
+    that knows no such reading). Reads only."""
+    from games.services.game_options import ruleset_get
 
-        try:
-            parse_text(line, list(FORMS.values()))
-        except IllegalOrder:
-            return False
-        return True
-    if ruleset != "5x":
-        return False
-    from engine.fivex.orders import CARD_LOOKUP, WONDER_LOOKUP
-
-    verb, _, arg = " ".join(line.upper().split()).partition(" ")
-    if verb in ("PLAY", "PASS"):
-        return arg in CARD_LOOKUP
-    if verb == "BID":
-        return arg.isascii() and arg.isdigit()
-    if verb == "BUILD":
-        return not arg or arg in WONDER_LOOKUP
-    if verb == "DECLINE":
-        return not arg
-    if verb == "TAKE":
-        card, sep, owner = arg.partition(" FROM ")
-        return card in CARD_LOOKUP and (not sep or bool(owner.strip()))
-    return False
+    return ruleset_get(seat.game.ruleset).in_order_language(text)
 
 
 def split_signoff(text: str) -> tuple[str, str]:

@@ -3,7 +3,8 @@
 Random legal play: each step's orders are drawn from the engine's own ``legal_orders``
 with a ``random.Random`` seeded by hypothesis. Along the way, at every prompt:
 
-* every legal order and the default order parse;
+* every legal order and the default order parse, and are in the game's order language
+  (``Ruleset.in_order_language``);
 * no call (``pending``, ``legal_orders``, ``parse_order``, ``default_order``, ``view``,
   ``resolve``) changes the state it is given (the games room caches open prompts' states);
 * the state survives a JSON round trip, and resolving from the round-tripped copy gives
@@ -73,7 +74,10 @@ def play_random(
             if check:
                 for text in legal:
                     ruleset.parse_order(state, seat, text)
-                ruleset.parse_order(state, seat, ruleset.default_order(state, seat))
+                    assert ruleset.in_order_language(text), f"{ruleset.id}: {text!r}"
+                default = ruleset.default_order(state, seat)
+                ruleset.parse_order(state, seat, default)
+                assert ruleset.in_order_language(default), f"{ruleset.id}: {default!r}"
                 ruleset.view(state, seat)
             texts[seat] = rnd.choice(legal)
         parsed = {seat: ruleset.parse_order(state, seat, text) for seat, text in texts.items()}

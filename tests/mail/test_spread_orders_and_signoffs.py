@@ -182,3 +182,109 @@ def test_a_bare_name_below_words_a_line_is_a_sign_off_when_the_lines_above_make_
     assert "(as one line, PLACE BLUE 1,0 zork would be refused too: " in answer, answer
     assert _lines_read(answer) == ["PLACE", "BLUE", "1,0", "zork"], answer
     assert current_text(seat) is None
+
+
+def test_a_4x_dice_hit_a_word_a_line_during_the_allocation_gets_both_reasons(smtpd) -> None:
+    """HIT / ray / 1 / SHIP while orb allocates its dice was answered "you are allocating
+    your dice now" about the first line alone, with "ray", "1" and "SHIP" shown as a
+    sign-off: the one-word-per-line reading needed a verb legal now, as 4X Dice had no
+    order language to ask. HIT ray 1 SHIP is a 4X Dice order (not legal now), so the
+    answer says the line and why it would be refused too, and lists the four lines read."""
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("4x-dice", ["orb", "ray"], options={"dice": 3})
+    assert Prompt.objects.get(game=game, number=1).phase == "allocate"
+    to, sender = seat_reply_address(seat=seats["orb"]), "orb@example.com"
+    for body in ("HIT\nray\n1\nSHIP\n", "HIT\nray\n1\nSHIP\n\nThanks,\nOrb\n"):
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "the words of your order are on 4 lines" in answer, (body, answer)
+        assert "(as one line, HIT ray 1 SHIP would be refused too: you are allocating your dice now" in answer, (
+            body, answer)
+        assert _lines_read(answer) == ["HIT", "ray", "1", "SHIP"], (body, answer)
+        assert ("taken for a sign-off" in answer) == ("Thanks" in body), (body, answer)
+    # Words that make no 4X Dice order: no line is offered.
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="HIT\nray\nhard\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    assert "write the order on one line" not in last_answer(sender)
+    assert current_text(seats["orb"]) is None
+
+
+def test_a_two_word_nickname_below_words_a_line_is_a_sign_off(smtpd) -> None:
+    """PLACE / BLUE / 1,0 / Big Al (a nickname, not the account's name) was answered
+    "PLACE needs a colour", reading BLUE, 1,0 and Big Al as a sign-off; 4X Dice's
+    ALLOCATE / EXPLORE / EXPAND / EXTRACT / Big Al "you are allocating your dice now...".
+    A last line of a few words that is no order of the game and makes none with the lines
+    above, below lines that make a legal order, is a sign-off: the answer says the line to
+    send, the lines read are the order's, and the name is said to be taken for a
+    sign-off. Nothing is stored."""
+    seat, to, sender = _seat_to("6x5", ["hexa", "hexb"])
+    seat.user.first_name, seat.user.last_name = "Hexa", "Smith"
+    seat.user.save(update_fields=["first_name", "last_name"])
+    for nickname in ("Big Al", "Hexa Jones", "J. R. Ewing"):
+        body = f"PLACE\nBLUE\n1,0\n{nickname}\n"
+        row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+        assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
+        answer = last_answer(sender)
+        assert "PLACE needs a colour" not in answer, (body, answer)
+        assert "write the order on one line: PLACE BLUE 1,0\n" in answer, (body, answer)
+        assert _lines_read(answer) == ["PLACE", "BLUE", "1,0"], (body, answer)
+        assert "taken for a sign-off" in answer and f"    {nickname}" in answer, (body, answer)
+    # Lines above that make no legal order: the name is not guessed away ("PLACE BLUE" is
+    # refused as the reading of the whole).
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE\nBLUE\nBig Al\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused")
+    assert "write the order on one line: PLACE BLUE\n" not in last_answer(sender)
+    assert current_text(seat) is None
+
+    from games.services.seats import seat_reply_address
+    from tests.mail.test_other_games_by_email import seated
+
+    game, seats = seated("4x-dice", ["orb", "ray"], options={"dice": 3})
+    to, sender = seat_reply_address(seat=seats["orb"]), "orb@example.com"
+    body = "ALLOCATE\nEXPLORE\nEXPAND\nEXTRACT\nBig Al\n"
+    row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
+    assert (row.status, row.outcome) == ("rejected", "order_refused"), row.error
+    answer = last_answer(sender)
+    assert "write the order on one line: ALLOCATE EXPLORE EXPAND EXTRACT\n" in answer, answer
+    assert _lines_read(answer) == ["ALLOCATE", "EXPLORE", "EXPAND", "EXTRACT"], answer
+    assert "taken for a sign-off" in answer and "    Big Al" in answer, answer
+    assert current_text(seats["orb"]) is None
+
+
+def test_a_5x_nickname_below_words_a_line_is_a_sign_off_but_an_order_is_not(table, smtpd) -> None:
+    """PLAY / EXPLORE / Big Al was answered "PLAY needs a card" (Big Al taken with EXPLORE
+    as the sign-off). Now the one line to send. A last line that is itself a 5X order
+    (PLAY EXPAND) is no sign-off: two orders, refused as before."""
+    address = table.address("ann")
+    row = send(smtpd, "ann@example.com", address, message(to=address, body="PLAY\nEXPLORE\nBig Al\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused"), row.error
+    answer = last_answer()
+    assert "write the order on one line: PLAY EXPLORE\n" in answer, answer
+    assert _lines_read(answer) == ["PLAY", "EXPLORE"], answer
+    assert "taken for a sign-off" in answer and "    Big Al" in answer, answer
+    row = send(smtpd, "ann@example.com", address, message(to=address, body="PLAY\nEXPLORE\nPLAY EXPAND\n"))
+    assert (row.status, row.outcome) == ("rejected", "order_refused"), row.error
+    answer = last_answer()
+    assert "taken for a sign-off" not in answer, answer
+    assert "write the order on one line" not in answer, answer
+    assert current_text(table.seats["ann"]) is None
+
+
+def test_what_reads_as_a_name_below_words_a_line(table) -> None:
+    """The rule behind the nickname sign-off, on 5X: a few words of letters that the
+    rules read neither as an order nor as part of one with the lines above."""
+    from games.mail.decisions import _names_someone
+
+    seat = table.seats["ann"]
+    assert _names_someone(seat, "PLAY\nEXPLORE\nBig Al", "Big Al")
+    assert _names_someone(seat, "PLAY\nEXPLORE\nJean-Luc O'Neil", "Jean-Luc O'Neil")
+    assert not _names_someone(seat, "PLAY\nEXPLORE\nAl", "Al")  # one word: maybe the order's
+    assert not _names_someone(seat, "PLAY\nEXPLORE\nRoom 101", "Room 101")  # not letters
+    assert not _names_someone(seat, "PLAY\nEXPLORE\nA B C D", "A B C D")  # too many words
+    assert not _names_someone(seat, "PLAY\nEXPLORE\nPLAY EXPAND", "PLAY EXPAND")  # an order
+    # Joined to the lines above, the last line ends a 5X order: part of it.
+    assert not _names_someone(seat, "TAKE\nNAPOLEON\nFROM bob", "FROM bob")
+    assert not _names_someone(seat, "PLAY\nQin\nShi Huang", "Shi Huang")
