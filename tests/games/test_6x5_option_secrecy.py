@@ -339,3 +339,38 @@ def check_end_reveal(game, names, goals, tmp_path) -> None:
     doctored["entries"][0]["payload"]["name"] = "rewritten"  # game_created
     path.write_text(json.dumps(doctored))
     assert verify_export_file(str(path), expect=expect, receipts=receipts) != 0
+
+
+# --- change_goal, with the other options -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"change_goal": True}, {"change_goal": True, "visible_goals": True},
+     {"change_goal": True, "target": 2, "goals": 2}],
+    ids=["change_goal", "with_visible_goals", "with_target"],
+)  # fmt: skip
+def test_a_changed_goal_is_shown_to_all_and_its_replacement_only_where_goals_are(options):
+    """Change Goal (the rulebook: the seat "shows" the goal it discards and draws another):
+    the discarded goal reaches every viewer; the card drawn for it is its seat's alone
+    unless visible_goals shows every goal; the deck's next cards reach nobody."""
+    names = ("ann", "bob")
+    ann_goals = [LINE, ELL] if options.get("goals") == 2 else [LINE]
+    bob_goals = [HOOK, ZIG] if options.get("goals") == 2 else [HOOK]
+    game = start(names, {"ann": ann_goals, "bob": bob_goals}, options)
+    visible = bool(options.get("visible_goals"))
+    coming = current_state(game=game)["deck"][0]  # the card ann's change draws
+    play(game, "CHANGE 1\nPLACE BLUE 1,0")
+    state = current_state(game=game)
+    assert canon(LINE) not in state["goals"]["ann"] and coming in state["goals"]["ann"]
+    page, _api = page_and_api(game)
+    for who in (*names, *OUTSIDERS):
+        seen = channels(game, who)
+        assert shows(seen[page], canon(LINE)), (who, "the changed goal, shown")
+        if who == "ann" or visible:
+            assert shows(seen[page], coming), (who, "ann's new goal")
+        else:
+            assert_hidden(seen, goal_secrets([coming]), who, "ann's new goal")
+    check_secret_goals(game, names, visible=visible)
+    play(game, "CHANGE 1\nPLACE RED 0,1")  # bob changes too, the next turn
+    check_secret_goals(game, names, visible=visible)
