@@ -101,7 +101,16 @@ class PingsCapped(ApplicationError):
     default_code = "pings_capped"
 
 
-class SeatHeld(ApplicationError):
+class HandoverRefused(ApplicationError):
+    """A seat handover the game's seats or history refuse, whatever the request says: the
+    player offered holds a seat there (``SeatHeld``), was replaced there before, is the
+    organizer, or is offered another of its seats. Each has its own ``code``
+    (``games.services.handover``); a conflict with the game, not bad input."""
+
+    default_code = "conflict"
+
+
+class SeatHeld(HandoverRefused):
     """The player a seat is offered or handed to holds a seat in that game already."""
 
     default_code = "seat_held"

@@ -60,6 +60,15 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "meets it), withdrawn, lapsed, or its game is over; nothing was changed"),
     ErrorCode("seat_held", 409, "a seat handover: the player offered (or handed) the seat "
               "holds a seat in this game already; nothing was changed"),
+    ErrorCode("player_replaced", 409, "a seat offer: the player offered was replaced in this "
+              "game before, and a replaced player does not come back (a site administrator "
+              "may hand them a seat); nothing was changed"),
+    ErrorCode("player_is_organizer", 409, "a seat offer: the player offered is the game's "
+              "organizer, who may not take a seat of its players (a site administrator may "
+              "hand it to them); nothing was changed"),
+    ErrorCode("offered_another_seat", 409, "a seat offer: the player offered has another seat "
+              "of this game offered to them, still waiting: withdraw that offer first; "
+              "nothing was changed"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),
     ErrorCode("unsupported_media_type", 415, "the body is neither JSON nor form-encoded (no "
               "endpoint takes files)"),
