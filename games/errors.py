@@ -70,6 +70,14 @@ class PermissionDenied(ApplicationError):
     default_code = "forbidden"
 
 
+class NoSeat(PermissionDenied):
+    """The caller holds no seat in the game - never did, or it was handed to another
+    player (``selectors.no_seat_reason`` says which) - so may not order, resign or leave
+    in it, whatever the game's state: a code of its own, not the organizer's ``forbidden``."""
+
+    default_code = "no_seat"
+
+
 class NotFound(ApplicationError):
     """No such game, seat or prompt (or not visible to the caller)."""
 
