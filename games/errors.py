@@ -70,6 +70,14 @@ class PermissionDenied(ApplicationError):
     default_code = "forbidden"
 
 
+class NoSeat(PermissionDenied):
+    """The caller holds no seat in the game - never did, or it was handed to another
+    player (``selectors.no_seat_reason`` says which) - so may not order, resign or leave
+    in it, whatever the game's state: a code of its own, not the organizer's ``forbidden``."""
+
+    default_code = "no_seat"
+
+
 class NotFound(ApplicationError):
     """No such game, seat or prompt (or not visible to the caller)."""
 
@@ -101,7 +109,16 @@ class PingsCapped(ApplicationError):
     default_code = "pings_capped"
 
 
-class SeatHeld(ApplicationError):
+class HandoverRefused(ApplicationError):
+    """A seat handover the game's seats or history refuse, whatever the request says: the
+    player offered holds a seat there (``SeatHeld``), was replaced there before, is the
+    organizer, or is offered another of its seats. Each has its own ``code``
+    (``games.services.handover``); a conflict with the game, not bad input."""
+
+    default_code = "conflict"
+
+
+class SeatHeld(HandoverRefused):
     """The player a seat is offered or handed to holds a seat in that game already."""
 
     default_code = "seat_held"

@@ -29,8 +29,12 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("error", 400, "a refusal with no more specific code (the message says why)"),
     ErrorCode("not_authenticated", 401, "no token and no session: the endpoint needs an account"),
     ErrorCode("authentication_failed", 401, "the token is unknown, or its account inactive"),
-    ErrorCode("forbidden", 403, "not yours to do: no seat in the game, not its organizer, a "
-              "wrong invitation, a session's post without its CSRF token"),
+    ErrorCode("forbidden", 403, "not yours to do: not the game's organizer (or a site "
+              "administrator's tool), a wrong invitation, a session's post without its CSRF "
+              "token"),
+    ErrorCode("no_seat", 403, "you hold no seat in this game (never, or it was handed to "
+              "another player: the message says which, and when): you cannot order, resign "
+              "or leave in it, whatever its state"),
     ErrorCode("not_found", 404, "no such game, tournament, rating pool or endpoint (or one you "
               "may not see)"),
     ErrorCode("method_not_allowed", 405, "the endpoint does not take this HTTP method"),
@@ -40,7 +44,6 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("not_your_turn", 409, "your seat is not asked for an order now"),
     ErrorCode("deadline_passed", 409, "the prompt's deadline (and grace) is over: its missing "
               "orders are being filled"),
-    ErrorCode("no_seat", 409, "you hold no seat in this game to leave"),
     ErrorCode("resigned", 409, "the seat resigned: it orders no more, and cannot resign again"),
     ErrorCode("not_started", 409, "the game has not started yet"),
     ErrorCode("game_finished", 409, "the game is over"),
@@ -60,6 +63,15 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "meets it), withdrawn, lapsed, or its game is over; nothing was changed"),
     ErrorCode("seat_held", 409, "a seat handover: the player offered (or handed) the seat "
               "holds a seat in this game already; nothing was changed"),
+    ErrorCode("player_replaced", 409, "a seat offer: the player offered was replaced in this "
+              "game before, and a replaced player does not come back (a site administrator "
+              "may hand them a seat); nothing was changed"),
+    ErrorCode("player_is_organizer", 409, "a seat offer: the player offered is the game's "
+              "organizer, who may not take a seat of its players (a site administrator may "
+              "hand it to them); nothing was changed"),
+    ErrorCode("offered_another_seat", 409, "a seat offer: the player offered has another seat "
+              "of this game offered to them, still waiting: withdraw that offer first; "
+              "nothing was changed"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),
     ErrorCode("unsupported_media_type", 415, "the body is neither JSON nor form-encoded (no "
               "endpoint takes files)"),

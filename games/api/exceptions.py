@@ -34,7 +34,7 @@ APPLICATION_STATUS: list[tuple[type[errors.ApplicationError], int]] = [
     (errors.KeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
     (errors.NotPending, status.HTTP_409_CONFLICT),
     (errors.GameStateError, status.HTTP_409_CONFLICT),
-    (errors.SeatHeld, status.HTTP_409_CONFLICT),
+    (errors.HandoverRefused, status.HTTP_409_CONFLICT),
     (errors.PingsCapped, status.HTTP_429_TOO_MANY_REQUESTS),
     (errors.OffersCapped, status.HTTP_429_TOO_MANY_REQUESTS),
 ]

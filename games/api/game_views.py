@@ -42,9 +42,9 @@ class MyGamesQuerySerializer(PageQuerySerializer):
     )
     order_needed = drf_serializers.BooleanField(
         required=False,
-        default=None,
-        allow_null=True,
-        help_text="true: only games whose open prompt waits for your order; false: the others.",
+        help_text="true: only games whose open prompt waits for your order; false: the others. "
+        "Written true or false (in any letter case), or 1 or 0: any other value (yes, on, an "
+        "empty one) is a 400 naming them.",
     )
 
 

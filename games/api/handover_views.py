@@ -34,11 +34,14 @@ from games.models import Game, Seat, SeatOffer
 from games.services import handover
 
 IN_PROGRESS = (Game.Status.ACTIVE, Game.Status.PAUSED)
-HANDOVER_REFUSALS = (
-    "The handover's other checks (400 invalid, the message says why): the player was "
-    "replaced in the game before, is the organizer, or is offered another seat of it."
-)
 SEAT_HELD = "seat_held (the player holds a seat in this game already)"
+#: An offer's other refusals by the game's seats, each a 409 of its own (they were 400
+#: invalid: a client told them apart, and from a typo, only by the message's words).
+OFFER_REFUSALS = (
+    "player_replaced (the player was replaced in this game before), player_is_organizer "
+    "(the player is the game's organizer), offered_another_seat (the player is offered "
+    "another seat of this game, still waiting: withdraw that offer first)"
+)
 OFFERS_CAPPED = OpenApiResponse(
     s.ErrorSerializer,
     description="offers_capped: the day's caps on offers are reached (10 a game, 3 to one "
@@ -96,7 +99,7 @@ def _handover_schema(
         responses={
             200: OpenApiResponse(serializer, description=answer),
             400: OpenApiResponse(
-                s.ErrorSerializer, description=f"A bad body, an unknown player. {HANDOVER_REFUSALS}"
+                s.ErrorSerializer, description="A bad body (invalid, `fields` says why), an unknown player"
             ),
             **{k: ERRORS[k] for k in (401, 403)},
             404: OpenApiResponse(s.ErrorSerializer, description="Unknown game, or no such seat"),
@@ -120,7 +123,7 @@ class SeatOfferView(OrganizerBaseView):
         "Offered: the offer, and what the tools can still do now",
         o.OfferedSerializer,
         "conflict (the game is not in progress: players can only be replaced in a game in "
-        f"progress), {SEAT_HELD}.",
+        f"progress), {SEAT_HELD}, {OFFER_REFUSALS}.",
         capped=True,
     )
     def post(self, request: Request, game_id: int, position: int) -> Response:

@@ -25,6 +25,10 @@ _TRANSPORT_FIELDS = frozenset({"csrfmiddlewaretoken"})
 
 # A whole number written as text (a query string, a form): ASCII digits, a minus at most.
 WHOLE_NUMBER_RE = re.compile(r"-?[0-9]{1,18}")
+# A boolean written as text (a query string, a form): true or false in any letter case
+# (Python's requests sends True), or 1 or 0 (PHP's http_build_query); nothing else.
+TEXT_BOOLEANS = frozenset({"true", "false", "1", "0"})
+TEXT_BOOLEAN_REFUSAL = "Must be true or false (1 or 0 also do)."
 
 
 class StrictInputSerializer(serializers.Serializer):
@@ -40,20 +44,27 @@ class StrictInputSerializer(serializers.Serializer):
         """A JSON body's numbers and booleans are JSON's own: ``"prompt": "01"`` or
         ``"is_private": "yes"`` is refused (400, named), not read as 1 or true (an API
         audit: "nothing is guessed"). A form body and a query string are text by nature."""
-        text = html.is_html_input(data) or self.context.get("query")
+        query = bool(self.context.get("query"))
+        text = html.is_html_input(data) or query
         if text and hasattr(data, "get"):
             # A query string or a form is text, but a whole number in it is still ASCII
-            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit). An
-            # empty value is DRF's to read (an optional field left blank in a form is not
+            # digits: int() took "١٢" and "５", DRF's IntegerField "5.0" (an audit); and a
+            # boolean is true or false (any case), or 1 or 0: DRF's BooleanField took
+            # "yes", "on", "t", "y" too, and an empty query value as no filter at all. An
+            # empty value in a form is DRF's to read (an optional field left blank is not
             # given, as before; a required one is refused by the field).
-            errors = {
-                name: ["Must be a whole number, in the digits 0-9 (3, not 3.0)."]
-                for name, field in self.fields.items()
-                if isinstance(field, serializers.IntegerField)
-                and isinstance(data.get(name), str)
-                and data.get(name) != ""
-                and not WHOLE_NUMBER_RE.fullmatch(data.get(name))
-            }
+            errors = {}
+            for name, field in self.fields.items():
+                value = data.get(name)
+                if not isinstance(value, str):
+                    continue
+                if isinstance(field, serializers.IntegerField):
+                    if value != "" and not WHOLE_NUMBER_RE.fullmatch(value):
+                        errors[name] = ["Must be a whole number, in the digits 0-9 (3, not 3.0)."]
+                elif isinstance(field, serializers.BooleanField):
+                    # Blank: in a form, not given; in a query, refused (it was no filter).
+                    if (value != "" or query) and value.lower() not in TEXT_BOOLEANS:
+                        errors[name] = [TEXT_BOOLEAN_REFUSAL]
             if errors:
                 raise serializers.ValidationError(errors)
         if isinstance(data, dict) and not text:

@@ -24,10 +24,22 @@ from games.api.input_serializers import (
     OrderInputSerializer,
 )
 from games.api.payloads import receipt, submitted_receipt_data
-from games.errors import PermissionDenied
+from games.errors import NoSeat, PermissionDenied
 from games.order_presentation import order_reading
 from games.services import games as game_services
 from games.services import orders as order_services
+
+#: What a seat's own action (order, resign, leave) answers a caller with no seat in the
+#: game, whatever its state: the code says so (it was forbidden, as for the organizer's
+#: tools, or for leaving a 409).
+SEAT_ERRORS = {
+    **ERRORS,
+    403: OpenApiResponse(
+        s.ErrorSerializer,
+        description="no_seat: you hold no seat in this game (never, or it was handed to "
+        "another player: the message says which)",
+    ),
+}
 
 
 class GameJoinView(BaseAPIView):
@@ -76,7 +88,7 @@ class GameLeaveView(BaseAPIView):
 
     @extend_schema(
         request=EmptyInputSerializer,
-        responses={200: s.GameSerializer, **ERRORS, **BODY_ERRORS},
+        responses={200: s.GameSerializer, **SEAT_ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
@@ -91,14 +103,14 @@ class SeatResignView(BaseAPIView):
 
     @extend_schema(
         request=EmptyInputSerializer,
-        responses={200: s.SeatSerializer, **ERRORS, **BODY_ERRORS},
+        responses={200: s.SeatSerializer, **SEAT_ERRORS, **BODY_ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         self.no_input(request)
         game = self.visible_game(request, game_id)
         seat = selectors.seat_for_user(game=game, user=request.user)
         if seat is None:
-            raise PermissionDenied(selectors.no_seat_reason(game_id=game.pk, user=request.user))
+            raise NoSeat(selectors.no_seat_reason(game_id=game.pk, user=request.user))
         game_services.seat_resign(seat=seat)
         seat.refresh_from_db()
         return Response(s.SeatSerializer(seat).data)
@@ -169,7 +181,7 @@ class OrderSubmitView(BaseAPIView):
             ),
             422: OpenApiResponse(s.ErrorSerializer, description="Order refused"),
             429: OpenApiResponse(s.ErrorSerializer, description="Too many orders"),
-            **ERRORS,
+            **SEAT_ERRORS,
             **BODY_ERRORS,
         },
     )
@@ -184,7 +196,7 @@ class OrderSubmitView(BaseAPIView):
                 source="api",
                 expected_prompt=data_in.validated_data.get("prompt"),
             )
-        except PermissionDenied:
+        except PermissionDenied:  # NoSeat
             # Holding no seat: a private game does not exist for a stranger.
             self.visible_game(request, game_id)
             raise

@@ -14,10 +14,17 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.errors import GameStateError, KeyReused, NotPending, PermissionDenied, ValidationError
+from games.errors import (
+    GameStateError,
+    KeyReused,
+    NoSeat,
+    NotPending,
+    PermissionDenied,
+    ValidationError,
+)
 from games.models import Game, SealedOrder, Seat
 from games.presentation import one_line
-from games.selectors import invite_valid, may_organize
+from games.selectors import invite_valid, may_organize, no_seat_reason
 from games.services.audit import log_append
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
 from games.services.game_options import game_options_check, ruleset_get
@@ -296,14 +303,15 @@ def _not_forming(game: Game, started: str) -> GameStateError:
 
 
 def game_leave(*, game: Game, user: Any) -> None:
-    """Leave a game that has not started. Raises GameStateError or NotPending."""
+    """Leave a game that has not started. Raises NoSeat (the user holds no seat in it,
+    whatever its state, as an order or a resignation does) or GameStateError."""
     with transaction.atomic():
         game = lock_game(game_id=game.pk)
+        seat = Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).first()
+        if seat is None:  # never held one, or it was handed over: say which
+            raise NoSeat(no_seat_reason(game_id=game.pk, user=user))
         if game.status != Game.Status.FORMING:
             raise _not_forming(game, "The game has started: you can resign, but not leave.")
-        seat = Seat.objects.filter(game=game, user=user).first()
-        if seat is None:
-            raise NotPending("You hold no seat in this game.", code="no_seat")
         name = seat.name
         seat.delete()
         log_append(game=game, kind="seat_left", payload={"seat": name})

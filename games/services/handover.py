@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.errors import GameStateError, OffersCapped, PermissionDenied, SeatHeld, ValidationError
+from games.errors import GameStateError, HandoverRefused, OffersCapped, PermissionDenied, SeatHeld
 from games.models import Game, Prompt, SealedOrder, Seat, SeatOffer
 from games.presentation import local_time
 from games.services.audit import log_append
@@ -42,6 +42,12 @@ OFFERS_TO_A_PLAYER_PER_DAY = 5
 OFFER_CLOSED = "offer_closed"
 #: Why a seat of a game not in progress cannot be handed over (the API says it too).
 NOT_IN_PROGRESS = "Players can only be replaced in a game in progress."
+#: The codes of the handover's refusals by the game's seats (``HandoverRefused``, 409 over
+#: the API; ``seat_held`` is ``SeatHeld``'s): the player offered was replaced in the game
+#: before, is its organizer, or is offered another of its seats.
+PLAYER_REPLACED = "player_replaced"
+PLAYER_IS_ORGANIZER = "player_is_organizer"
+OFFERED_ANOTHER_SEAT = "offered_another_seat"
 
 
 def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -> Seat:
@@ -136,25 +142,27 @@ def seat_replace(*, seat: Seat, new_user: Any, by: Any, offered: bool = False) -
 
 def _check_handover(*, game: Game, old: Seat, new_user: Any, by: Any) -> None:
     """Whether seat ``old`` may go to ``new_user`` (handed by ``by``): raises
-    GameStateError, SeatHeld (the player holds a seat in the game) or ValidationError
-    with the reason if not."""
+    GameStateError, SeatHeld (the player holds a seat in the game) or HandoverRefused
+    (``PLAYER_IS_ORGANIZER``, ``PLAYER_REPLACED``) with the reason if not."""
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
         raise GameStateError(NOT_IN_PROGRESS)
     if old.status == Seat.Status.REPLACED:
         raise GameStateError("This seat has already been handed to another player.")
     if getattr(new_user, "pk", None) == game.organizer_id and not getattr(by, "is_staff", False):
         # The organizer would read the seat's hand (and could hand it on): a peek.
-        raise ValidationError(
+        raise HandoverRefused(
             "An organizer cannot take a seat of their own game's players: hand it to "
-            "another player (a site administrator can do it if it must be you)."
+            "another player (a site administrator can do it if it must be you).",
+            code=PLAYER_IS_ORGANIZER,
         )
     held = list(Seat.objects.filter(game=game, user=new_user).values_list("status", flat=True))
     if any(status != Seat.Status.REPLACED for status in held):
         raise SeatHeld(f"{new_user} already holds a seat in this game.")
     if held and not getattr(by, "is_staff", False):
-        raise ValidationError(
+        raise HandoverRefused(
             f"{new_user} was replaced in this game before, and a replaced player does not "
-            "come back (a site administrator can do it if it was a mistake)."
+            "come back (a site administrator can do it if it was a mistake).",
+            code=PLAYER_REPLACED,
         )
 
 
@@ -163,8 +171,9 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
     (``seat_offer_accept``), and they are emailed the offer (who makes it, the game,
     the seat; nothing of its hand). An offer of the same seat to another player still
     waiting is withdrawn (that player is told); the same offer twice (a double click)
-    is one offer. Raises PermissionDenied, GameStateError, SeatHeld, OffersCapped (the
-    day's caps, or a player who declined here less than a day ago) or ValidationError."""
+    is one offer. Raises PermissionDenied, GameStateError, OffersCapped (the day's caps,
+    or a player who declined here less than a day ago) or HandoverRefused (SeatHeld, or
+    the handover's other checks: ``OFFERED_ANOTHER_SEAT`` and ``_check_handover``'s)."""
     from games.services.handover_notices import notify_seat_offer
 
     with transaction.atomic():
@@ -181,9 +190,10 @@ def seat_offer(*, seat: Seat, new_user: Any, by: Any) -> SeatOffer:
             if offer.seat_id == old.pk and offer.to_user_id == new_user.pk:
                 return offer  # the same offer again
             if offer.to_user_id == new_user.pk:
-                raise ValidationError(
+                raise HandoverRefused(
                     f"{new_user} is already offered the seat {offer.seat.name} in this game: "
-                    "withdraw that offer first."
+                    "withdraw that offer first.",
+                    code=OFFERED_ANOTHER_SEAT,
                 )
         _check_offer_limits(game=game, new_user=new_user)
         who = who_acted(game=game, by=by)
@@ -364,7 +374,7 @@ def seat_offer_accept(*, offer: SeatOffer, by: Any) -> Seat:
     logged and announced as the organizer's handover). Returns the new seat. Raises
     PermissionDenied (not their offer, or one made by an organizer who plays in this
     tournament's game: ``selectors.may_change_game``), GameStateError (the offer no longer stands) or
-    SeatHeld or ValidationError (the handover's checks; the offer stays as it was)."""
+    HandoverRefused (SeatHeld and the handover's other checks; the offer stays as it was)."""
     if getattr(by, "pk", None) != offer.to_user_id:
         raise PermissionDenied("This offer is for another player.")
     from games.selectors import may_change_game

@@ -23,15 +23,15 @@ from engine.base import IllegalOrder
 from games.errors import (
     DeadlinePassed,
     GameStateError,
+    NoSeat,
     NotFound,
     NotPending,
     OrderRefused,
-    PermissionDenied,
 )
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat, StateSnapshot
 from games.notes import without_notes
 from games.presentation import local_time, prompt_stage
-from games.selectors import open_prompt_state
+from games.selectors import NO_SEAT, open_prompt_state
 from games.services.audit import chained_entry, log_append
 from games.services.deadlines import enforce_due_at
 from games.services.locking import locked_game_row
@@ -238,7 +238,7 @@ def order_submit(
     ``expected_prompt``: the prompt number the player answered (a stale page or a late
     client); checked under the game's lock, so an order never lands on the next prompt. When every pending seat has an order, resolution is
     scheduled on commit. Raises OrderRefused, NotPending, GameStateError,
-    PermissionDenied. ``arrived_at``: when the order reached the site, if earlier than
+    NoSeat. ``arrived_at``: when the order reached the site, if earlier than
     now (an email stored before the deadline and read after it counts as in time)."""
     _check_text(text, source)
     try:
@@ -247,7 +247,7 @@ def order_submit(
                 game_id=seat.game_id, seat_id=seat.pk
             )
             if locked is None:  # the seat row is gone
-                raise PermissionDenied("You do not hold a seat in this game.")
+                raise NoSeat(NO_SEAT)
             return _submit_locked(
                 game, locked, prompt, orders, tail, text, source, expected_prompt, arrived_at
             )
@@ -260,7 +260,7 @@ def order_submit_for_user(
     *, game_id: int, user: Any, text: str, source: str, expected_prompt: int | None = None
 ) -> SealedOrder:
     """``order_submit`` for the user's seat in the game (the API): the seat is found
-    under the game's lock. Raises NotFound for an unknown game, PermissionDenied when
+    under the game's lock. Raises NotFound for an unknown game, NoSeat when
     the user holds no seat, and what ``order_submit`` raises."""
     _check_text(text, source)
     try:
@@ -269,7 +269,7 @@ def order_submit_for_user(
             if seat is None:  # never held one, or it was handed over: say which
                 from games.selectors import no_seat_reason
 
-                raise PermissionDenied(no_seat_reason(game_id=game_id, user=user))
+                raise NoSeat(no_seat_reason(game_id=game_id, user=user))
             return _submit_locked(
                 game, seat, prompt, orders, tail, text, source, expected_prompt
             )
@@ -452,7 +452,7 @@ def _submit_locked(
     if seat.status == Seat.Status.REPLACED:
         from games.selectors import no_seat_reason
 
-        raise PermissionDenied(no_seat_reason(game_id=game.pk, user=seat.user))
+        raise NoSeat(no_seat_reason(game_id=game.pk, user=seat.user))
     if game.status == Game.Status.PAUSED:
         raise GameStateError("The game is paused; orders are accepted again when it resumes.")
     if seat.status == Seat.Status.RESIGNED:

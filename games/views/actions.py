@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 
 from games import selectors, selectors_lists
-from games.errors import ApplicationError, NotFound, PermissionDenied
+from games.errors import ApplicationError, NoSeat, NotFound, PermissionDenied
 from games.forms import (
     DeadlineExtendForm,
     GameEndForm,
@@ -38,7 +38,7 @@ from games.views.common import load_game, load_visible_game, over_api_rate, post
 def _my_seat(request: HttpRequest, game: object) -> Seat:
     seat = selectors.seat_for_user(game=game, user=request.user)
     if seat is None:  # never held one, or it was handed over: say which
-        raise PermissionDenied(selectors.no_seat_reason(game_id=game.pk, user=request.user))
+        raise NoSeat(selectors.no_seat_reason(game_id=game.pk, user=request.user))
     return seat
 
 

@@ -137,7 +137,7 @@ def test_every_code_the_source_raises_is_registered() -> None:
     found, unreadable = raised_codes()
     assert unreadable == [], "a code= that is neither a literal nor a module constant"
     # Sanity: the scan sees the codes it must (from a service, a constant, the handler).
-    assert {"no_seat", "nobody_to_remind", "too_large", "method_not_allowed"} <= set(found)
+    assert {"resigned", "nobody_to_remind", "too_large", "method_not_allowed"} <= set(found)
     missing = {c: w for c, w in found.items() if c not in registered() and c not in NOT_ANSWERED_BY_THE_API}
     assert missing == {}, "register these in games.api.error_codes"
     raised = set(found) | set(default_codes().values())
@@ -204,7 +204,7 @@ def test_the_schema_lists_every_registered_code_and_no_other(client) -> None:
         {"$ref": "#/components/schemas/ErrorCodeEnum"}
     ]
     # Each code's meaning is written out, with its status.
-    assert "* `no_seat` - 409: " in enum["description"]
+    assert "* `no_seat` - 403: " in enum["description"]
     assert "* `idempotency_key_reused` - 422: " in enum["description"]
 
 
@@ -240,9 +240,10 @@ def test_bad_requests_answer_codes_the_schema_lists_with_their_status(client, pl
         (401, "authentication_failed", stranger.get("/api/games/")),
         (404, "not_found", ann.get("/api/games/999999/")),
         (404, "not_found", ann.get("/api/no-such-endpoint/")),
-        (403, "forbidden", zed.post(orders, {"text": "PASS GANDHI"}, format="json")),
+        (403, "no_seat", zed.post(orders, {"text": "PASS GANDHI"}, format="json")),
+        (403, "forbidden", zed.post(f"/api/games/{game.pk}/pause/", {}, format="json")),
         (409, "not_started", zed.post(forming_orders, {"text": "PASS GANDHI"}, format="json")),
-        (409, "no_seat", ann.post(f"/api/games/{forming.pk}/leave/", {}, format="json")),
+        (403, "no_seat", ann.post(f"/api/games/{forming.pk}/leave/", {}, format="json")),
         (409, "prompt_closed", ann.post(orders, {"text": "PASS GANDHI", "prompt": 9}, format="json")),
         (422, "order_refused", ann.post(orders, {"text": "PASS QIN"}, format="json")),
         (400, "parse_error", ann.post(orders, "{not json", content_type="application/json")),

@@ -8,7 +8,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Game, SealedOrder
+from games.models import Game, LogEntry, SealedOrder
 from games.services import games as game_services
 from games.services import organizer as organizer_services
 from tests.games.web_support import eager_celery, make_user, token_client  # noqa: F401
@@ -64,10 +64,57 @@ def test_illegal_order_text_is_refused_with_the_engine_reason_and_stores_nothing
     assert not SealedOrder.objects.filter(prompt__game=game).exists()
 
 
-def test_order_from_a_user_without_a_seat_is_forbidden(table):
+def test_order_from_a_user_without_a_seat_is_a_403_no_seat(table):
     game, clients = table
     answer = clients["zed"].post(orders_url(game), {"text": "PASS QIN"}, format="json")
-    assert_error(answer, 403, "forbidden", "seat")
+    assert_error(answer, 403, "no_seat", "seat")
+
+
+@pytest.mark.parametrize("action", ["orders", "resign", "leave"])
+@pytest.mark.parametrize("state", ["forming", "active", "finished"])
+def test_a_caller_with_no_seat_is_a_403_no_seat_whatever_the_action_and_the_games_state(
+    table, action, state
+):
+    # Regression: the same caller was a 403 forbidden for an order or a resignation (as
+    # if not the organizer), a 409 no_seat for leaving a forming game, and a 409 conflict
+    # "you can resign, but not leave" for leaving a started one.
+    game, clients = table
+    if state == "forming":
+        game = game_services.game_create(organizer=game.organizer, ruleset="5x", seats_count=3)
+        game_services.game_join(game=game, user=game.organizer)
+    elif state == "finished":
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    body = {"text": "PASS QIN"} if action == "orders" else {}
+    before = (list(game.seats.values_list("name", "status")), LogEntry.objects.filter(game=game).count())
+    answer = clients["zed"].post(f"/api/games/{game.pk}/{action}/", body, format="json")
+    assert_error(answer, 403, "no_seat")
+    assert answer.json()["message"] == "You do not hold a seat in this game."
+    assert (list(game.seats.values_list("name", "status")), LogEntry.objects.filter(game=game).count()) == before
+    assert not SealedOrder.objects.filter(prompt__game=game, seat_name="zed").exists()
+
+
+def test_the_schema_says_a_caller_with_no_seat_is_a_403_no_seat(client):
+    paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
+    for action in ("orders", "resign", "leave"):
+        refused = paths[f"/api/games/{{game_id}}/{action}/"]["post"]["responses"]["403"]
+        assert "no_seat" in refused["description"], action
+    organizer = paths["/api/games/{game_id}/pause/"]["post"]["responses"]["403"]
+    assert "no_seat" not in organizer["description"]
+
+
+@pytest.mark.parametrize("action", ["orders", "resign", "leave"])
+def test_a_player_whose_seat_was_handed_over_is_a_403_no_seat_naming_the_seat(table, action):
+    from django.contrib.auth import get_user_model
+
+    from games.services import handover
+
+    game, clients = table
+    staff = get_user_model().objects.create_user("sam", "sam@example.com", is_staff=True)
+    handover.seat_replace(seat=game.seats.get(name="bob"), new_user=make_user("dave"), by=staff)
+    body = {"text": "PASS QIN"} if action == "orders" else {}
+    answer = clients["bob"].post(f"/api/games/{game.pk}/{action}/", body, format="json")
+    assert_error(answer, 403, "no_seat", "Your seat bob was handed over to another player", "spectator")
+    assert game.seats.get(name="bob", status="active").user.username == "dave"
 
 
 def test_order_when_not_pending_is_a_conflict(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
@@ -351,12 +398,12 @@ def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
     assert again.status_code == 200 and again.json()["name"] == "bob"
     left = clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json")
     assert left.status_code == 200 and left.json()["seats"] == []
-    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 409, "no_seat")
+    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 403, "no_seat")
     assert_error(clients["bob"].post(f"/api/games/{game.pk}/leave/", {}, format="json"), 409, "conflict", "resign")
     with django_capture_on_commit_callbacks(execute=True):
         resigned = clients["cat"].post(f"/api/games/{game.pk}/resign/", {}, format="json")
     assert resigned.status_code == 200 and resigned.json()["status"] == "resigned"
-    assert_error(clients["zed"].post(f"/api/games/{game.pk}/resign/", {}, format="json"), 403, "forbidden")
+    assert_error(clients["zed"].post(f"/api/games/{game.pk}/resign/", {}, format="json"), 403, "no_seat")
 
 
 def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811

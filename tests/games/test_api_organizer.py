@@ -387,7 +387,7 @@ def test_a_replaced_players_order_is_told_its_seat_was_handed_over(table, client
     handover.seat_replace(seat=seats["bob"], new_user=dave, by=staff)
     answer = bob.post(f"/api/games/{game.pk}/orders/", {"text": "PASS X", "prompt": 1}, format="json")
     assert_error(
-        answer, 403, "forbidden",
+        answer, 403, "no_seat",
         "Your seat bob was handed over to another player on ", "a site administrator (sam)",
         "nothing was stored", "as a spectator",
     )  # fmt: skip
@@ -396,7 +396,7 @@ def test_a_replaced_players_order_is_told_its_seat_was_handed_over(table, client
     assert "You may still follow it as a spectator on its page" in released.body
     stranger = token_client(make_users(["zed"])[0])
     answer = stranger.post(f"/api/games/{game.pk}/orders/", {"text": "PASS X", "prompt": 1}, format="json")
-    assert_error(answer, 403, "forbidden", "You do not hold a seat in this game.")
+    assert_error(answer, 403, "no_seat", "You do not hold a seat in this game.")
     client.force_login(seats["bob"].user)
     page = client.post(f"/games/{game.pk}/order/", {"text": "PASS X", "prompt": 1}, follow=True)
     said = " ".join(str(m) for m in page.context["messages"])

@@ -173,3 +173,66 @@ def test_every_operation_declares_format_json_and_answers_406_to_another(table):
                 assert client.get(url + "?format=json").status_code not in (400, 406), (method, route)
             seen += 1
     assert seen > 30
+
+
+@pytest.mark.parametrize(
+    "value", ["yes", "no", "on", "off", "t", "f", "Y", "", "null", "maybe", " true", "true ", "2", "-1", "01"]
+)
+def test_a_boolean_in_a_query_is_true_or_false_only(table, value):  # noqa: F811
+    """Regression: ``?order_needed=`` took DRF's loose spellings (``yes``, ``on``, ``t``,
+    ``y``...) and ``order_needed=`` or ``=null`` were silently no filter at all; only a
+    word DRF did not know was refused, without saying what is taken."""
+    game, clients = table
+    body = assert_error(
+        clients["ann"].get("/api/games/", {"order_needed": value}), 400, "invalid",
+        "order_needed: Must be true or false (1 or 0 also do).",
+    )  # fmt: skip
+    assert body["fields"] == {"order_needed": ["Must be true or false (1 or 0 also do)."]}
+
+
+def test_a_boolean_in_a_query_is_true_or_false_in_any_case_or_1_or_0(table):  # noqa: F811
+    from games.services import games as game_services
+
+    game, clients = table
+    forming = game_services.game_create(organizer=game.organizer, ruleset="5x", seats_count=3)
+    ann = clients["ann"]
+    for value in ("true", "True", "TRUE", "tRuE", "1"):
+        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [game.pk], value
+    for value in ("false", "False", "FALSE", "0"):
+        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [forming.pk], value
+
+
+def test_a_boolean_in_a_form_body_is_true_or_false_only_as_in_a_query(table):  # noqa: F811
+    """A form body is text as a query string is: ``is_private=yes`` (or ``on``) made a
+    private game, where JSON's ``"yes"`` is refused."""
+    from urllib.parse import urlencode
+
+    from games.models import Game
+
+    game, clients = table
+    form = "application/x-www-form-urlencoded"
+
+    def create(is_private: str):
+        data = urlencode({"ruleset": "5x", "seats_count": "3", "is_private": is_private})
+        return clients["ann"].post("/api/games/", data, content_type=form)
+
+    before = Game.objects.count()
+    for value in ("yes", "on", "t", "null"):
+        body = assert_error(create(value), 400, "invalid", "is_private: Must be true or false")
+        assert list(body["fields"]) == ["is_private"]
+    assert Game.objects.count() == before
+    made = create("TRUE")
+    assert made.status_code == 201, made.content
+    assert Game.objects.get(pk=made.json()["id"]).is_private
+    public = create("0")
+    assert public.status_code == 201 and not Game.objects.get(pk=public.json()["id"]).is_private
+    blank = create("")  # an HTML form's field left blank: not given, as for a number
+    assert blank.status_code == 201 and not Game.objects.get(pk=blank.json()["id"]).is_private
+
+
+def test_the_schema_names_the_spellings_a_query_boolean_takes(table):  # noqa: F811
+    game, clients = table
+    schema = clients["ann"].get("/api/schema/", {"format": "json"}).json()
+    (param,) = [p for p in schema["paths"]["/api/games/"]["get"]["parameters"] if p["name"] == "order_needed"]
+    assert param["schema"]["type"] == "boolean"
+    assert "true or false (in any letter case), or 1 or 0" in param["description"]

@@ -297,6 +297,48 @@ def test_an_offer_to_a_player_already_seated_is_a_409_seat_held_and_changes_noth
     assert not SeatOffer.objects.exists() and not kinds(game, "seat_offered")
 
 
+def _replaced_before(game) -> tuple[str, str]:
+    """bob was replaced by dave (a site administrator's handover); the organizer now
+    offers bob the seat cat."""
+    handover.seat_replace(seat=game.seats.get(name="bob"), new_user=user("dave"), by=make_staff("sam"))
+    return "cat", "bob"
+
+
+def _offered_another_seat(game) -> tuple[str, str]:
+    """dave is offered the seat bob, still waiting; the organizer now offers dave cat."""
+    handover.seat_offer(seat=game.seats.get(name="bob"), new_user=user("dave"), by=game.organizer)
+    return "cat", "dave"
+
+
+@pytest.mark.parametrize(
+    ("situation", "code", "said"),
+    [
+        (lambda game: ("bob", "ann"), "player_is_organizer",
+         "An organizer cannot take a seat of their own game's players: hand it to another "
+         "player (a site administrator can do it if it must be you)."),
+        (_replaced_before, "player_replaced",
+         "bob was replaced in this game before, and a replaced player does not come back (a "
+         "site administrator can do it if it was a mistake)."),
+        (_offered_another_seat, "offered_another_seat",
+         "dave is already offered the seat bob in this game: withdraw that offer first."),
+    ],
+    ids=["the organizer", "replaced before", "offered another seat"],
+)
+def test_an_offer_the_games_seats_refuse_is_a_409_with_a_code_of_its_own(game, situation, code, said):
+    """Answered 400 invalid before, like a malformed body: a client could tell these apart
+    (and from a typo) only by parsing the English message."""
+    seat, player = situation(game)
+    before = (holders(game), list(SeatOffer.objects.values_list("pk", "status")),
+              LogEntry.objects.count(), OutboxMessage.objects.count())  # fmt: skip
+    answer = client_of("ann").post(offer_url(game, seat), {"player": player}, format="json")
+    body = assert_error(answer, 409, code)
+    assert body["message"] == said  # the panel's words, kept
+    assert "fields" not in body and "Retry-After" not in answer
+    after = (holders(game), list(SeatOffer.objects.values_list("pk", "status")),
+             LogEntry.objects.count(), OutboxMessage.objects.count())  # fmt: skip
+    assert after == before
+
+
 def _retry_after(answer) -> int:
     """The answer's Retry-After: whole seconds, about a day from now (the caps' window)."""
     seconds = int(answer["Retry-After"])
@@ -430,6 +472,15 @@ def test_the_schema_documents_the_handover(client):
         responses = paths[f"/api/games/{{game_id}}/{route}/"]["post"]["responses"]
         assert "seat_held" in responses["409"]["description"], route
         assert "seat_held" not in responses["400"]["description"], route
+    # The offer's refusals by the game's seats: each a 409 code, none a 400 any more.
+    offer = paths["/api/games/{game_id}/seats/{position}/offer/"]["post"]["responses"]
+    replace = paths["/api/games/{game_id}/seats/{position}/replace/"]["post"]["responses"]
+    for code in ("player_is_organizer", "player_replaced", "offered_another_seat"):
+        assert code in components["ErrorCodeEnum"]["enum"], code
+        assert code in offer["409"]["description"], code
+        assert code not in replace["409"]["description"], code  # a site administrator meets none
+    for responses in (offer, replace):
+        assert "invalid, the message says why" not in responses["400"]["description"]
     responses = paths["/api/games/{game_id}/seats/{position}/offer/"]["post"]["responses"]
     assert "offers_capped" in responses["429"]["description"]
     assert "Retry-After" in responses["429"]["headers"]

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games.errors import GameStateError, PermissionDenied, SeatHeld, ValidationError
+from games.errors import GameStateError, HandoverRefused, PermissionDenied, SeatHeld
 from games.models import LogEntry, OutboxMessage, Seat, SeatOffer
 from games.services import handover
 from games.services import organizer as organizer_services
@@ -241,7 +241,7 @@ def test_an_offer_is_refused_for_who_could_not_take_the_seat(game):
         handover.seat_offer(
             seat=game.seats.get(name="bob"), new_user=game.seats.get(name="cat").user, by=game.organizer
         )
-    with pytest.raises(ValidationError, match="An organizer cannot take a seat"):
+    with pytest.raises(HandoverRefused, match="An organizer cannot take a seat"):
         handover.seat_offer(
             seat=game.seats.get(name="bob"), new_user=game.organizer, by=game.organizer
         )
