@@ -12,7 +12,13 @@ from django.utils import timezone
 
 import engine
 from engine.audit import verify_export
-from games.errors import GameStateError, PermissionDenied, SeatHeld, ValidationError
+from games.errors import (
+    GameStateError,
+    HandoverRefused,
+    PermissionDenied,
+    SeatHeld,
+    ValidationError,
+)
 from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
 from games.selectors import current_state, seat_view
 from games.selectors_log import game_export
@@ -208,7 +214,7 @@ def test_a_replaced_player_does_not_come_back_unless_staff_says_so(
     staff.save()
     bob = seats["bob"].user
     new = seat_replace(seat=seats["bob"], new_user=sock, by=game.organizer)
-    with pytest.raises(ValidationError, match="replaced in this game before"):
+    with pytest.raises(HandoverRefused, match="replaced in this game before"):
         seat_replace(seat=new, new_user=bob, by=game.organizer)
     assert Seat.objects.get(pk=new.pk).status == Seat.Status.ACTIVE
     back = seat_replace(seat=new, new_user=bob, by=staff)
@@ -303,7 +309,7 @@ def test_an_organizer_cannot_hand_a_seat_to_themselves(django_capture_on_commit_
     staff.save()
     game = game_create_seated(organizer=organizer, ruleset="5x", users=[ann, bob, cat])
     seat = game.seats.get(user=bob)
-    with pytest.raises(ValidationError, match="organizer cannot take a seat"):
+    with pytest.raises(HandoverRefused, match="organizer cannot take a seat"):
         seat_replace(seat=seat, new_user=organizer, by=organizer)
     assert Seat.objects.get(pk=seat.pk).status == Seat.Status.ACTIVE
     assert not Seat.objects.filter(game=game, user=organizer).exists()
