@@ -55,7 +55,6 @@ def _sweep_past_the_deadline(page, game) -> None:
         "() => document.querySelector('.countdown').textContent.startsWith('deadline passed')",
         timeout=10_000,
     )
-    page.wait_for_timeout(1000)  # the page has the deadline to the second, the server finer
     assert enforce_deadlines() == 1
 
 
@@ -95,6 +94,33 @@ def test_the_countdown_at_zero_says_the_default_orders_are_played(browser_page, 
     page.wait_for_function("() => document.querySelector('[data-countdown]').textContent !== ''")
     assert countdown.inner_text() == (
         "deadline passed — seats without an order get their default order (resolving soon)"
+    )
+
+
+def test_the_countdown_never_says_the_deadline_passed_before_it_has(browser_page, live_server, settings):
+    """Regression: the page had the deadline to the second, rounded down: with orders
+    taken until 12:00:30.9 it said "deadline passed" from 12:00:30.0. The page's clock is
+    Playwright's, stopped 0.2 s before the deadline (its fraction .9 s) and then just after."""
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game, _seats = _game(timedelta(hours=1))
+    deadline = (timezone.now() + timedelta(seconds=40)).replace(microsecond=900_000)
+    Prompt.objects.filter(game=game, number=1).update(deadline=deadline)
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.clock.install()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    countdown = page.locator("[data-countdown]")
+
+    def countdown_at(moment) -> str:
+        page.clock.pause_at(moment)
+        # A tick at that moment: the countdown stopped and shown again.
+        page.get_by_role("button", name="Stop the countdown").click()
+        page.get_by_role("button", name="Show the countdown").click()
+        return countdown.inner_text()
+
+    assert countdown_at(deadline - timedelta(milliseconds=200)) == "0 min 00 s left"
+    assert countdown_at(deadline + timedelta(milliseconds=5)) == (
+        "deadline passed — your seat's default order will be played (resolving soon)"
     )
 
 

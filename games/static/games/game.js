@@ -52,6 +52,8 @@
     });
   }
 
+  // data-countdown (and data-grace-until) is the moment to the millisecond, rounded up:
+  // "deadline passed" never shows while the server still takes orders.
   function tickCountdowns() {
     var now = Date.now();
     var stopped = countdownStopped();
