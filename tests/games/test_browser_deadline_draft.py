@@ -300,3 +300,51 @@ def test_logging_out_from_the_held_page_keeps_nothing(browser_page, live_server,
     page.locator("form[data-logout] button").click()
     page.wait_for_load_state()
     assert page.evaluate(KEPT) == 0
+
+
+UNSENT = "Your text typed for prompt 1 was not sent, and you have no order to give now."
+
+
+def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_page, live_server, settings):
+    """Regression: a text kept across a reload was dropped without a word when the page
+    came back with no order box (here: the organizer ended the game while ann typed). It
+    is shown, to be copied, to ann only, until she dismisses it; then it is forgotten."""
+    from games.services.organizer import game_end
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(hours=1))
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    game_end(game=game, by=game.organizer, reason="rain")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    assert page.locator("#id_text").count() == 0  # the game is over: no order box
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.inner_text("#draft-unsent-said") == UNSENT
+    assert page.input_value("#draft-unsent-text") == DRAFT
+    assert page.get_attribute("#draft-unsent-text", "readonly") is not None
+    # Kept until dismissed: a reload shows it again.
+    page.reload()
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.input_value("#draft-unsent-text") == DRAFT
+    # Nobody else in the tab sees it: another player, a visitor not logged in.
+    for name in ("bob", None):
+        page.context.clear_cookies()
+        if name:
+            log_in(page, live_server.url, name)
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_load_state()
+        page.wait_for_timeout(1200)  # past the moment the notice would show
+        assert page.locator("#draft-unsent:not([hidden])").count() == 0
+        assert DRAFT not in page.evaluate("() => document.body.innerText + document.body.innerHTML")
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    page.get_by_role("button", name="Dismiss").click()
+    assert page.locator("#draft-unsent").is_hidden()
+    assert page.evaluate(KEPT) == 0
+    page.reload()
+    page.wait_for_timeout(1200)
+    assert page.locator("#draft-unsent:not([hidden])").count() == 0

@@ -200,6 +200,8 @@
 
   // The text kept by keepDraft, back in the order box; the words for the status region
   // ("" when nothing was kept). A box the server filled (a refused order) keeps its own.
+  // A page with no order box (the seat has nothing to order now, the game is over or
+  // paused) shows the text to be copied instead, until the player dismisses it.
   function restoreDraft(promptNumber) {
     var kept = null, key = draftKey();
     if (!key) { return ""; }
@@ -207,13 +209,36 @@
       kept = JSON.parse(window.sessionStorage.getItem(key) || "null");
       window.sessionStorage.removeItem(key);
     } catch (e) { return ""; }
+    if (!kept || !kept.text) { return ""; }
     var box = document.getElementById("id_text");
-    if (!kept || !kept.text || !box || box.value !== "") { return ""; }
+    if (!box) { showUnsent(key, kept); return ""; }
+    if (box.value !== "") { return ""; }
     box.value = kept.text;
     var details = box.closest("details");
     if (details) { details.open = true; }
     var typed = kept.prompt && kept.prompt !== promptNumber ? " typed for prompt " + kept.prompt : "";
     return "Your text" + typed + " was not sent: it is kept in the order box below.";
+  }
+
+  // The kept text in #draft-unsent (the seat's own page only): it stays kept, and shown
+  // on every load, until "Dismiss" forgets it (or the player logs out).
+  function showUnsent(key, kept) {
+    var notice = document.getElementById("draft-unsent");
+    if (!notice) { return; }
+    try { window.sessionStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* shown this once */ }
+    document.getElementById("draft-unsent-said").textContent =
+      "Your text" + (kept.prompt ? " typed for prompt " + kept.prompt : "") +
+      " was not sent, and you have no order to give now.";
+    document.getElementById("draft-unsent-text").value = kept.text;
+    document.getElementById("draft-unsent-dismiss").addEventListener("click", function () {
+      try { window.sessionStorage.removeItem(key); } catch (e) { /* nothing kept */ }
+      notice.hidden = true;
+      document.getElementById("draft-unsent-text").value = "";
+      var heading = document.querySelector("h1");
+      if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus(); }
+    });
+    // After the page has settled, as announceUpdate: the status region reads it out.
+    window.setTimeout(function () { notice.hidden = false; }, 800);
   }
 
   // What the "moved on" notice says when the page holds its reload: a prompt resolved
