@@ -450,3 +450,27 @@ def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_
     page.reload()
     page.wait_for_timeout(1200)
     assert page.locator("#draft-unsent:not([hidden])").count() == 0
+
+
+def test_a_kept_choice_with_no_order_to_give_now_is_shown_as_its_order(browser_page, live_server, settings):
+    """A choice made in the picker, held when the organizer ended the game: the page back
+    has no order to give, and shows the choice's order to be copied, until dismissed."""
+    from games.services.organizer import game_end
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = _4x_game(timedelta(hours=1))
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    _choose(page, CHOICE)
+    game_end(game=game, by=game.organizer, reason="rain")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.inner_text("#draft-unsent-said") == (
+        "Your choice made for prompt 1 was not sent, and you have no order to give now."
+    )
+    assert page.input_value("#draft-unsent-text") == "ALLOCATE " + " ".join(CHOICE)
+    page.get_by_role("button", name="Dismiss").click()
+    assert page.evaluate(KEPT) == 0
