@@ -307,6 +307,20 @@ def iso_attr(value: Any) -> str:
 
 
 @register.filter
+def iso_ms_attr(value: Any) -> str:
+    """A moment a script counts down to (``data-countdown``): ISO 8601 to the millisecond,
+    rounded up, so that the page never says a deadline passed before the server's does
+    (to the second, rounded down, it said so up to a second early)."""
+    from datetime import timedelta
+
+    value = iso_time(value)
+    if not hasattr(value, "isoformat") or getattr(value, "tzinfo", None) is None:
+        return "" if value is None else str(value)
+    up = -value.microsecond % 1000
+    return (value + timedelta(microseconds=up)).isoformat(timespec="milliseconds")
+
+
+@register.filter
 def iso_time(value: Any) -> Any:
     """An ISO 8601 timestamp (as the views carry them) as a datetime in UTC, for Django's
     ``date`` filter; anything else unchanged."""

@@ -103,6 +103,14 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:detail", game_id=game.pk)
 
 
+def _typed_draft(data: Any) -> str:
+    """The text of the order box, refused, as it goes back into the box: as typed, notes
+    and all, less what shows nothing (a bidi override would turn the page's text round).
+    Every refusal of a typed order keeps it so (the form's, the rate limit's, the
+    service's)."""
+    return INVISIBLE_RE.sub("", str(data.get("text") or ""))[:4000]
+
+
 @login_required
 @post_action
 def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -118,7 +126,7 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         _form_error(request, form)
         if typed:
-            request.session[f"order_draft_{game.pk}"] = str(data.get("text") or "")[:4000]
+            request.session[f"order_draft_{game.pk}"] = _typed_draft(data)
             request.session[f"order_error_{game.pk}"] = "; ".join(
                 e["message"] for field in form.errors.get_json_data().values() for e in field
             )
@@ -128,19 +136,16 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if refusal:
         messages.error(request, refusal)
         if typed:  # as typed, notes and all, to send again
-            request.session[f"order_draft_{game.pk}"] = str(data.get("text") or "")[:4000]
+            request.session[f"order_draft_{game.pk}"] = _typed_draft(data)
         return redirect("games:detail", game_id=game.pk)
     try:
         order = order_services.order_submit(
             seat=seat, text=text, source="web", expected_prompt=form.cleaned_data.get("prompt")
         )
     except ApplicationError as exc:
-        # Typed: back in the box as typed, notes and all (a prompt resolved under the
-        # typing lost its "# ..." lines), less what shows nothing (a bidi override would
-        # turn the page's text round); a picker's choice as its order text.
-        request.session[f"order_draft_{game.pk}"] = (
-            INVISIBLE_RE.sub("", str(data.get("text") or ""))[:4000] if typed else text
-        )
+        # Typed: back in the box as typed (a prompt resolved under the typing lost its
+        # "# ..." lines); a picker's choice as its order text.
+        request.session[f"order_draft_{game.pk}"] = _typed_draft(data) if typed else text
         if typed:
             request.session[f"order_error_{game.pk}"] = exc.message
         raise

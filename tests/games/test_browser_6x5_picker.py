@@ -283,3 +283,33 @@ def test_a_tile_tapped_first_leaves_only_the_colours_it_can_take(phone_page, liv
     assert sorted(enabled) == ["BLUE", "YELLOW"]
     choose(page, "BLUE")
     assert page.inner_text("#hex-order") == "SWITCH -1,0 TO BLUE"
+
+
+def test_a_choice_held_by_the_page_comes_back_in_the_picker_after_a_reload(phone_page, live_server, settings):
+    """Regression: the page held its reload over a move being picked (the deadline was
+    extended meanwhile), but a reload emptied the picker. The action, colour and hex come
+    back, the board showing the hex picked, and the page says so."""
+    from games.services.organizer import deadline_extend
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = blue_line_game()
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    choose(page, "SWITCH")
+    tap_hex(page, "2,0")
+    choose(page, "RED")
+    assert page.inner_text("#hex-order") == "SWITCH 2,0 TO RED"
+    deadline_extend(game=game, by=game.organizer, hours=2)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert "Your choice is kept below: it was not sent" in page.inner_text("#moved-on")
+    page.locator("#moved-on a").tap()
+    page.wait_for_load_state()
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.locator('#hex-picker input[value="SWITCH"]').is_checked()
+    assert page.locator('#hex-picker input[value="RED"]').is_checked()
+    assert page.locator('#hex-picker [data-hex-pick="hex"]').input_value() == "2,0"
+    assert page.inner_text("#hex-order") == "SWITCH 2,0 TO RED"
+    assert page.eval_on_selector_all("#hex-board g.hex-picked", "gs => gs.map(g => g.dataset.hex)") == ["2,0"]
+    assert page.locator("#hex-picker button[type='submit']").is_enabled()

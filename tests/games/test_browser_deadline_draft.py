@@ -55,7 +55,6 @@ def _sweep_past_the_deadline(page, game) -> None:
         "() => document.querySelector('.countdown').textContent.startsWith('deadline passed')",
         timeout=10_000,
     )
-    page.wait_for_timeout(1000)  # the page has the deadline to the second, the server finer
     assert enforce_deadlines() == 1
 
 
@@ -95,6 +94,33 @@ def test_the_countdown_at_zero_says_the_default_orders_are_played(browser_page, 
     page.wait_for_function("() => document.querySelector('[data-countdown]').textContent !== ''")
     assert countdown.inner_text() == (
         "deadline passed — seats without an order get their default order (resolving soon)"
+    )
+
+
+def test_the_countdown_never_says_the_deadline_passed_before_it_has(browser_page, live_server, settings):
+    """Regression: the page had the deadline to the second, rounded down: with orders
+    taken until 12:00:30.9 it said "deadline passed" from 12:00:30.0. The page's clock is
+    Playwright's, stopped 0.2 s before the deadline (its fraction .9 s) and then just after."""
+    settings.GAMES_PAGE_POLL_SECONDS = 600
+    game, _seats = _game(timedelta(hours=1))
+    deadline = (timezone.now() + timedelta(seconds=40)).replace(microsecond=900_000)
+    Prompt.objects.filter(game=game, number=1).update(deadline=deadline)
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.clock.install()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    countdown = page.locator("[data-countdown]")
+
+    def countdown_at(moment) -> str:
+        page.clock.pause_at(moment)
+        # A tick at that moment: the countdown stopped and shown again.
+        page.get_by_role("button", name="Stop the countdown").click()
+        page.get_by_role("button", name="Show the countdown").click()
+        return countdown.inner_text()
+
+    assert countdown_at(deadline - timedelta(milliseconds=200)) == "0 min 00 s left"
+    assert countdown_at(deadline + timedelta(milliseconds=5)) == (
+        "deadline passed — your seat's default order will be played (resolving soon)"
     )
 
 
@@ -187,30 +213,50 @@ def test_the_last_order_resolving_the_prompt_under_a_replacement_being_typed(
     assert page.input_value("#id_text") == DRAFT
 
 
-def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_server, settings):
-    """4X Dice's word-by-word picker: a choice made is held like typing; sent after the
-    sweep, it is refused with the reason and offered again in the order box."""
+#: A 4X Dice allocation chosen in the word-by-word picker (not the game's first choices).
+CHOICE = ["EXTRACT", "EXPAND", "EXTERMINATE"]
+
+
+def _4x_game(deadline_in: timedelta):
+    """ann (the organizer) and bob at 4X Dice, prompt 1 (an allocation) due in ``deadline_in``."""
     from games.services import games as game_services
 
-    settings.GAMES_PAGE_POLL_SECONDS = 1
     users = [make_user(n) for n in ("ann", "bob")]
     game = game_services.game_create_seated(
         organizer=users[0], ruleset="4x-dice", users=users, deadline_hours=24
     )
-    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() + timedelta(seconds=4))
+    Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() + deadline_in)
+    return game
+
+
+def _choose(page, choice: list[str]) -> None:
+    selects = page.locator("#legal-orders select[name='word']")
+    for i, area in enumerate(choice):
+        selects.nth(i).select_option(area)
+
+
+def _chosen(page) -> list[str]:
+    selects = page.locator("#legal-orders select[name='word']")
+    return [selects.nth(i).input_value() for i in range(selects.count())]
+
+
+def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_server, settings):
+    """4X Dice's word-by-word picker: a choice made is held like typing; sent after the
+    sweep, it is refused with the reason and offered again in the order box."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = _4x_game(timedelta(seconds=4))
     page = browser_page
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.evaluate("() => { window.sameDocument = true; }")
-    selects = page.locator("#legal-orders select[name='word']")
-    for i, area in enumerate(["EXTRACT", "EXPAND", "EXTERMINATE"]):
-        selects.nth(i).select_option(area)
+    _choose(page, CHOICE)
     _sweep_past_the_deadline(page, game)
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")
     assert page.inner_text("#moved-on") == (
-        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Reload the page to"
-        " see the new situation."
+        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Your choice is kept"
+        " below: it was not sent (reloading the page keeps it). Reload the page to see the new"
+        " situation."
     )
     page.locator("#legal-orders button[type='submit']").click()
     page.wait_for_load_state()
@@ -219,6 +265,88 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
         " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
     )
     assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
+    assert page.evaluate(KEPT) == 0  # sent: the server kept it, the tab keeps nothing
+
+
+def test_a_choice_in_the_picker_is_kept_across_a_reload_of_the_same_prompt(
+    browser_page, live_server, settings
+):
+    """Regression: the page held its reload over a choice made in the picker (the deadline
+    was extended meanwhile), but a reload put the picker back to its first choices. Now
+    the choice comes back, said so; sent, it is forgotten; logging out forgets it too."""
+    from games.models import SealedOrder
+    from games.services.organizer import deadline_extend
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = _4x_game(timedelta(hours=1))
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert _chosen(page) != CHOICE
+    _choose(page, CHOICE)
+    deadline_extend(game=game, by=game.organizer, hours=2)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.inner_text("#moved-on") == (
+        "The game has moved on: the deadline changed. Your choice is kept below: it was not"
+        " sent (reloading the page keeps it). Reload the page to see the new situation."
+    )
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    assert _chosen(page) == CHOICE
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.input_value("#id_text") == ""  # in the picker, not in the order box
+    # Sent: sealed, and nothing is kept for a later load.
+    page.locator("#legal-orders button[type='submit']").click()
+    page.wait_for_load_state()
+    assert page.inner_text(".messages").startswith("Order received and sealed")
+    assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).text == (
+        "ALLOCATE " + " ".join(CHOICE)
+    )
+    assert page.evaluate(KEPT) == 0
+    page.reload()
+    page.wait_for_timeout(1200)
+    assert page.locator("#page-updated:not([hidden])").count() == 0
+    # Another choice, held again and kept for the tab: logging out forgets it.
+    other = ["EXPAND", "EXTRACT", "EXTERMINATE"]
+    _choose(page, other)
+    deadline_extend(game=game, by=game.organizer, hours=2)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.goto(f"{live_server.url}/games/")
+    page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 1
+    page.locator("form[data-logout] button").click()
+    page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 0
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_timeout(1200)
+    assert _chosen(page) == CHOICE  # her sealed order, not the choice forgotten
+
+
+def test_a_choice_held_when_the_prompt_resolves_comes_back_as_its_order_text(
+    browser_page, live_server, settings
+):
+    """Regression: a choice made in the picker of a prompt the sweep resolved was lost on
+    a reload. It comes back as its order's text in the order box, as the server offers a
+    refused choice, said to be made for that prompt (the picker offers the new prompt's
+    choices)."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = _4x_game(timedelta(seconds=4))
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    _choose(page, CHOICE)
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    assert page.input_value("#id_text") == "ALLOCATE " + " ".join(CHOICE)
+    assert page.locator("#prompt details").get_attribute("open") is not None
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.inner_text("#page-updated") == (
+        "Your choice made for prompt 1 was not sent: it is kept in the order box below."
+    )
 
 
 def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, settings):
@@ -273,4 +401,76 @@ def test_logging_out_from_the_held_page_keeps_nothing(browser_page, live_server,
     _held_with_text(page, live_server.url, game)
     page.locator("form[data-logout] button").click()
     page.wait_for_load_state()
+    assert page.evaluate(KEPT) == 0
+
+
+UNSENT = "Your text typed for prompt 1 was not sent, and you have no order to give now."
+
+
+def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_page, live_server, settings):
+    """Regression: a text kept across a reload was dropped without a word when the page
+    came back with no order box (here: the organizer ended the game while ann typed). It
+    is shown, to be copied, to ann only, until she dismisses it; then it is forgotten."""
+    from games.services.organizer import game_end
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(hours=1))
+    page = browser_page
+    _open_typing(page, live_server.url, game)
+    game_end(game=game, by=game.organizer, reason="rain")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    assert page.locator("#id_text").count() == 0  # the game is over: no order box
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.inner_text("#draft-unsent-said") == UNSENT
+    assert page.input_value("#draft-unsent-text") == DRAFT
+    assert page.get_attribute("#draft-unsent-text", "readonly") is not None
+    # Kept until dismissed: a reload shows it again.
+    page.reload()
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.input_value("#draft-unsent-text") == DRAFT
+    # Nobody else in the tab sees it: another player, a visitor not logged in.
+    for name in ("bob", None):
+        page.context.clear_cookies()
+        if name:
+            log_in(page, live_server.url, name)
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_load_state()
+        page.wait_for_timeout(1200)  # past the moment the notice would show
+        assert page.locator("#draft-unsent:not([hidden])").count() == 0
+        assert DRAFT not in page.evaluate("() => document.body.innerText + document.body.innerHTML")
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    page.get_by_role("button", name="Dismiss").click()
+    assert page.locator("#draft-unsent").is_hidden()
+    assert page.evaluate(KEPT) == 0
+    page.reload()
+    page.wait_for_timeout(1200)
+    assert page.locator("#draft-unsent:not([hidden])").count() == 0
+
+
+def test_a_kept_choice_with_no_order_to_give_now_is_shown_as_its_order(browser_page, live_server, settings):
+    """A choice made in the picker, held when the organizer ended the game: the page back
+    has no order to give, and shows the choice's order to be copied, until dismissed."""
+    from games.services.organizer import game_end
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = _4x_game(timedelta(hours=1))
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    _choose(page, CHOICE)
+    game_end(game=game, by=game.organizer, reason="rain")
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.inner_text("#draft-unsent-said") == (
+        "Your choice made for prompt 1 was not sent, and you have no order to give now."
+    )
+    assert page.input_value("#draft-unsent-text") == "ALLOCATE " + " ".join(CHOICE)
+    page.get_by_role("button", name="Dismiss").click()
     assert page.evaluate(KEPT) == 0

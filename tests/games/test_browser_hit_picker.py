@@ -218,3 +218,36 @@ def test_a_hit_taken_by_a_row_above_leaves_the_row_below_with_no_hit(
         prompt__game=game, prompt__number=2, seat_name="ann", is_current=True
     )
     assert stored.text == "HIT bob 3 SHIP; HIT bob 3 ASTEROID"
+
+
+def test_hits_picked_when_the_page_holds_come_back_after_a_reload(browser_page, live_server, settings):
+    """Regression: the page held its reload over hits being picked (the deadline was
+    extended meanwhile), but a reload put every row back to "no hit". Each row's seat,
+    die and kind come back, each row offering what the rows above leave."""
+    from games.services.organizer import deadline_extend
+
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game = exterminate_game()
+    page = browser_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    rows = page.locator("#hit-picker [data-hit-row]")
+    first, second = rows.nth(0), rows.nth(1)
+    first.locator('[data-hit="seat"]').select_option("bob")
+    first.locator('[data-hit="die"]').select_option("3")
+    first.locator('[data-hit="kind"]').select_option("SHIP")
+    second.locator('[data-hit="seat"]').select_option("cat")
+    second.locator('[data-hit="die"]').select_option("2")
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
+    deadline_extend(game=game, by=game.organizer, hours=2)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert "Your choice is kept below: it was not sent" in page.inner_text("#moved-on")
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
+    assert [second.locator(f'[data-hit="{part}"]').input_value() for part in ("seat", "die", "kind")] == [
+        "cat", "2", "ASTEROID",
+    ]  # fmt: skip
+    assert [t.strip() for t in second.locator('[data-hit="kind"] option').all_inner_texts()] == ["ASTEROID"]

@@ -85,3 +85,42 @@ def test_a_refusal_of_text_not_cleaned_first_still_carries_no_bidi_control(game)
         order_submit(seat=game.seats.get(name="ann"), text="\u202ePASS CAESAR", source="api")
     assert refused.value.message.startswith("PASS is not an order of the"), refused.value.message
     assert not set(BIDI) & set(refused.value.message + str(refused.value))
+
+
+def _order_box(page: str) -> str:
+    """The text in the game page's order box (``<textarea id="id_text">``)."""
+    import re
+
+    found = re.search(r'<textarea name="text" id="id_text"[^>]*>(.*?)</textarea>', page, re.S)
+    assert found, "no order box on the page"
+    return found.group(1)
+
+
+def test_a_typed_text_refused_by_the_form_comes_back_without_direction_marks(client, game):
+    # Regression: the form's refusal (an order of notes only) kept the raw text as the
+    # draft, its marks and override included, while the service's refusal dropped them.
+    client.force_login(game.seats.get(name="ann").user)
+    refused = client.post(
+        reverse("games:order", args=[game.pk]),
+        {"text": f"\u202e# keep CAESAR{BIDI} for later\u200f", "typed": "1"}, follow=True,
+    )  # fmt: skip
+    page = refused.content.decode()
+    assert "The order is empty: lines starting with # are your notes, not orders." in page
+    assert _order_box(page) == "# keep CAESAR for later"
+    assert not set(BIDI) & set(page)
+
+
+def test_a_typed_text_over_the_rate_limit_comes_back_without_direction_marks(client, game, settings):
+    # Regression: the rate limit's refusal kept the raw text as the draft, marks included.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"orders": "1/min", "games_create": "1/hour"},
+    }  # fmt: skip
+    client.force_login(game.seats.get(name="ann").user)
+    url = reverse("games:order", args=[game.pk])
+    client.post(url, {"text": "PASS GANDHI"})
+    refused = client.post(url, {"text": f"\u202ePASS CAE{BIDI}SAR  # my note\u200f", "typed": "1"}, follow=True)
+    page = refused.content.decode()
+    assert "Too many orders at once (at most 1 a minute)" in page
+    assert _order_box(page) == "PASS CAESAR  # my note"
+    assert not set(BIDI) & set(page)
+    assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).text == "PASS GANDHI"

@@ -288,6 +288,17 @@ def test_the_hour_a_clock_goes_back_is_written_with_its_zone():
     assert iso_attr("2026-11-01T06:30:21.225570+00:00") == "2026-11-01T06:30:21+00:00"
 
 
+def test_a_countdowns_moment_is_to_the_millisecond_rounded_up():
+    # The countdown's deadline (data-countdown): to the second, rounded down, the page said
+    # "deadline passed" up to a second before orders closed; a microsecond past a
+    # millisecond still counts as the next one.
+    from games.templatetags.games_extras import iso_ms_attr
+
+    assert iso_ms_attr("2026-11-01T06:30:21.225570+00:00") == "2026-11-01T06:30:21.226+00:00"
+    assert iso_ms_attr("2026-11-01T06:30:21.999001+00:00") == "2026-11-01T06:30:22.000+00:00"
+    assert iso_ms_attr(datetime(2026, 11, 1, 6, 30, 21, 900_000, tzinfo=UTC)) == "2026-11-01T06:30:21.900+00:00"
+
+
 def test_a_reminder_in_the_repeated_hour_names_its_zone():
     org, game, prompt = _game_with_deadline()
     Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 11, 1, 6, 30, tzinfo=UTC))

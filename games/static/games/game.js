@@ -52,6 +52,8 @@
     });
   }
 
+  // data-countdown (and data-grace-until) is the moment to the millisecond, rounded up:
+  // "deadline passed" never shows while the server still takes orders.
   function tickCountdowns() {
     var now = Date.now();
     var stopped = countdownStopped();
@@ -86,22 +88,24 @@
     for (var i = 0; i < fields.length; i++) {
       var f = fields[i];
       if (f.type === "hidden" || f.type === "submit") { continue; }
-      if (f === active) { return true; }
-      if (f.tagName === "TEXTAREA" && f.value.trim() !== "") { return true; }  // a kept draft
-      if (f.tagName === "SELECT") {
-        // Loaded with the option marked selected, or the first one when none is marked.
-        var initial = 0;
-        for (var j = 0; j < f.options.length; j++) {
-          if (f.options[j].defaultSelected) { initial = j; break; }
-        }
-        if (f.options.length && f.selectedIndex !== initial) { return true; }
-      } else if (f.type === "checkbox" || f.type === "radio") {
-        if (f.checked !== f.defaultChecked) { return true; }
-      } else if (f.value !== f.defaultValue) {
-        return true;
-      }
+      if (f === active || fieldChanged(f)) { return true; }
     }
     return false;
+  }
+
+  // A form's field that differs from how the page loaded it.
+  function fieldChanged(f) {
+    if (f.tagName === "TEXTAREA" && f.value.trim() !== "") { return true; }  // a kept draft
+    if (f.tagName === "SELECT") {
+      // Loaded with the option marked selected, or the first one when none is marked.
+      var initial = 0;
+      for (var j = 0; j < f.options.length; j++) {
+        if (f.options[j].defaultSelected) { initial = j; break; }
+      }
+      return f.options.length > 0 && f.selectedIndex !== initial;
+    }
+    if (f.type === "checkbox" || f.type === "radio") { return f.checked !== f.defaultChecked; }
+    return f.value !== f.defaultValue;
   }
 
   // Another seat sealed its order: its "waiting" becomes "✓ sealed" in place (no reload
@@ -174,8 +178,9 @@
   }
 
   // The order box's text, typed and not sent, when the page holds back its reload (the
-  // game moved on under it): kept for this page in this tab, put back in the box by the
-  // next load (the notice's link, a reload by hand), and said so. Once: read, it is gone.
+  // game moved on under it), and a choice made in a picker (pickerChoice): kept for this
+  // page in this tab, put back by the next load (the notice's link, a reload by hand), and
+  // said so. Once: read, it is gone (unless the page has no order box for it: showUnsent).
   // Keyed by the seat's row, one per holder: whoever signs in next in this tab (a shared
   // computer), or takes the seat over, never gets it back.
   function draftKey() {
@@ -186,18 +191,89 @@
 
   function keepDraft(promptNumber) {
     window.addEventListener("pagehide", function () {
+      if (!draftKey() || window.fivexLoggingOut) { return; }
+      // Sent: the server keeps a refused text or choice itself (and a sealed one is no draft).
+      var panel = document.getElementById("prompt");
+      if (panel && panel.querySelector("form[data-submitted='1']")) { return; }
       var box = document.getElementById("id_text");
-      // Sent: the server keeps a refused text itself (and a sealed one is no draft).
-      if (!box || box.value.trim() === "" || (box.form && box.form.dataset.submitted === "1") || !draftKey()
-          || window.fivexLoggingOut) { return; }
+      var text = box && box.value.trim() !== "" ? box.value : "";
+      var choice = pickerChoice();
+      if (!text && !choice) { return; }
       try {
-        window.sessionStorage.setItem(draftKey(), JSON.stringify({ prompt: promptNumber, text: box.value }));
+        window.sessionStorage.setItem(draftKey(), JSON.stringify({ prompt: promptNumber, text: text, choice: choice }));
       } catch (e) { /* storage blocked: the notice did not promise it then */ }
     });
   }
 
-  // The text kept by keepDraft, back in the order box; the words for the status region
-  // ("" when nothing was kept). A box the server filled (a refused order) keeps its own.
+  // The forms that offer the legal orders beside the order box: a list or one choice per
+  // word (#legal-orders), 4X Dice's hits, 6x5's hex picker; those shown. Their fields, in
+  // the page's order (as the player fills them).
+  function pickerForms() {
+    return ["legal-orders", "hit-picker", "hex-picker"].map(function (id) {
+      return document.getElementById(id);
+    }).filter(function (form) { return form && form.tagName === "FORM" && !form.hidden; });
+  }
+
+  function pickerFields(form) {
+    return Array.prototype.filter.call(form.querySelectorAll("input, select"), function (f) {
+      return f.type !== "hidden" && f.type !== "submit";
+    });
+  }
+
+  // The choice made in a picker and not sent (null when none is changed): each field's
+  // value, and the order it makes as the server reads the form.
+  function pickerChoice() {
+    var form = pickerForms().filter(function (f) { return pickerFields(f).some(fieldChanged); })[0];
+    if (!form) { return null; }
+    var data = new FormData(form);
+    var order = data.get("text") || [data.get("verb") || ""].concat(data.getAll("word")).join(" ");
+    return {
+      form: form.id,
+      order: String(order).trim(),
+      fields: pickerFields(form).map(function (f) { return { value: f.value, checked: f.checked }; })
+    };
+  }
+
+  // A kept choice back in its picker, field by field (a change event after each, so that
+  // a picker offers what the fields before allow); only what the picker still offers.
+  // False when the page has no such picker.
+  function restoreChoice(choice) {
+    var form = document.getElementById(choice.form);
+    if (!form || pickerForms().indexOf(form) < 0) { return false; }
+    var fields = pickerFields(form);
+    if (fields.length !== choice.fields.length) { return false; }
+    fields.forEach(function (f, i) {
+      var was = choice.fields[i];
+      if (f.type === "radio") {
+        if (!was.checked || f.checked || f.disabled || f.value !== was.value) { return; }
+        f.checked = true;
+      } else if (f.type === "checkbox") {
+        if (f.checked === was.checked || f.disabled) { return; }
+        f.checked = was.checked;
+      } else if (f.tagName === "SELECT") {
+        var offered = Array.prototype.some.call(f.options, function (o) { return o.value === was.value; });
+        if (f.value === was.value || !offered) { return; }
+        f.value = was.value;
+      } else {
+        if (f.value === was.value) { return; }
+        f.value = was.value;
+      }
+      f.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    return true;
+  }
+
+  // "Your text typed for prompt 1", "Your choice made for prompt 1", "Your text".
+  function keptWords(choice, prompt) {
+    return (choice ? "Your choice" : "Your text") + (prompt ? (choice ? " made" : " typed") + " for prompt " + prompt : "");
+  }
+
+  // What keepDraft kept, back where it was; the words for the status region ("" when
+  // nothing was kept). A choice for the page's prompt goes back into its picker; a choice
+  // for a prompt resolved since comes back as its order's text in the order box (as the
+  // server offers a refused choice). A box the server filled (a refused order) keeps its
+  // own. A page with no order box (the seat has nothing to order now, the game is over or
+  // paused) shows the text to be copied instead, until the player dismisses it.
   function restoreDraft(promptNumber) {
     var kept = null, key = draftKey();
     if (!key) { return ""; }
@@ -205,13 +281,49 @@
       kept = JSON.parse(window.sessionStorage.getItem(key) || "null");
       window.sessionStorage.removeItem(key);
     } catch (e) { return ""; }
+    if (!kept) { return ""; }
+    var said = [];
+    var earlier = kept.prompt && kept.prompt !== promptNumber ? kept.prompt : "";
+    var choice = kept.choice || null;
+    if (choice && !earlier && restoreChoice(choice)) {
+      said.push("Your choice was not sent: it is kept in the form below.");
+      choice = null;
+    }
+    var text = kept.text || "";
+    var asChoice = !text && !!choice && !!choice.order;
+    if (asChoice) { text = choice.order; }
+    if (!text) { return said.join(" "); }
     var box = document.getElementById("id_text");
-    if (!kept || !kept.text || !box || box.value !== "") { return ""; }
-    box.value = kept.text;
+    if (!box) {
+      showUnsent(key, { prompt: kept.prompt, text: text, choice: asChoice ? { order: text } : null });
+      return said.join(" ");
+    }
+    if (box.value !== "") { return said.join(" "); }
+    box.value = text;
     var details = box.closest("details");
     if (details) { details.open = true; }
-    var typed = kept.prompt && kept.prompt !== promptNumber ? " typed for prompt " + kept.prompt : "";
-    return "Your text" + typed + " was not sent: it is kept in the order box below.";
+    said.push(keptWords(asChoice, earlier) + " was not sent: it is kept in the order box below.");
+    return said.join(" ");
+  }
+
+  // The kept text in #draft-unsent (the seat's own page only): it stays kept, and shown
+  // on every load, until "Dismiss" forgets it (or the player logs out).
+  function showUnsent(key, kept) {
+    var notice = document.getElementById("draft-unsent");
+    if (!notice) { return; }
+    try { window.sessionStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* shown this once */ }
+    document.getElementById("draft-unsent-said").textContent =
+      keptWords(!!kept.choice, kept.prompt) + " was not sent, and you have no order to give now.";
+    document.getElementById("draft-unsent-text").value = kept.text;
+    document.getElementById("draft-unsent-dismiss").addEventListener("click", function () {
+      try { window.sessionStorage.removeItem(key); } catch (e) { /* nothing kept */ }
+      notice.hidden = true;
+      document.getElementById("draft-unsent-text").value = "";
+      var heading = document.querySelector("h1");
+      if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus(); }
+    });
+    // After the page has settled, as announceUpdate: the status region reads it out.
+    window.setTimeout(function () { notice.hidden = false; }, 800);
   }
 
   // What the "moved on" notice says when the page holds its reload: a prompt resolved
@@ -234,8 +346,10 @@
       said = whatChanged(before, after, data, mineChanged).replace("The page was updated", "The game has moved on");
     }
     var box = document.getElementById("id_text");
-    if (box && box.value.trim() !== "") {
-      said += " Your text is kept below: it was not sent (reloading the page keeps it).";
+    var typed = box && box.value.trim() !== "", chosen = pickerChoice() !== null;
+    if (typed || chosen) {
+      said += " " + (typed && chosen ? "Your text and your choice are" : typed ? "Your text is" : "Your choice is") +
+        " kept below: it was not sent (reloading the page keeps it).";
     }
     return said;
   }
@@ -679,16 +793,17 @@
     countdownToggles();
     tickCountdowns();
     window.setInterval(tickCountdowns, 1000);
-    var root = document.querySelector("[data-status-url]");
-    if (root) {
-      autoUpdateToggle();
-      announceUpdate(restoreDraft(root.getAttribute("data-stage").split("|")[1]));
-      poll(root);
-    }
     guardForms();
     fillOrder();
     hitPicker();
     hexPicker();
     replaceConfirm();
+    var root = document.querySelector("[data-status-url]");
+    if (root) {
+      autoUpdateToggle();
+      // After the pickers are built: a kept choice goes back into one.
+      announceUpdate(restoreDraft(root.getAttribute("data-stage").split("|")[1]));
+      poll(root);
+    }
   });
 })();
