@@ -261,7 +261,8 @@ def test_a_refused_typed_order_shows_its_error_next_to_the_box(fivex, client) ->
     client.force_login(fivex.seats.get(name="bob").user)
     html = post_order(client, fivex, "pass cleopatra", typed=True)  # not one of bob's leaders
     flashed = [visible_text(html_lib.unescape(m)).strip() for m in re.findall(r'<li class="message error[^"]*"[^>]*>(.*?)</li>', html, re.S)]
-    box = re.search(r"<textarea[^>]*>.*?</textarea>", html, re.S).group(0)
+    # the order box (the page also holds the no-order notice's read-only box, empty)
+    box = re.search(r'<textarea[^>]*name="text"[^>]*>.*?</textarea>', html, re.S).group(0)
     assert ">pass cleopatra</textarea>" in box  # the typed text is kept
     assert 'aria-invalid="true"' in box
     described = re.search(r'aria-describedby="([^"]*)"', box).group(1).split()
@@ -271,7 +272,7 @@ def test_a_refused_typed_order_shows_its_error_next_to_the_box(fivex, client) ->
     assert flashed and any(error in f for f in flashed), (error, flashed)
     # The error sits right after the box, inside the opened free-text form.
     assert re.search(r"<details open>", html)
-    assert html.index("</textarea>") < html.index('id="id_text_error"') < html.index("Send order")
+    assert html.index(box) + len(box) < html.index('id="id_text_error"') < html.index("Send order")
 
     # A refused order from a button (not the text box): no error next to the box.
     html = post_order(client, fivex, "PASS CLEOPATRA", typed=False)
