@@ -419,6 +419,12 @@ def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_
     _open_typing(page, live_server.url, game)
     game_end(game=game, by=game.organizer, reason="rain")
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    # The prompt was not resolved: the organizer ended the game (it said "Prompt 1 was
+    # resolved; the game is ended early", and the countdown "prompt 1 was resolved").
+    assert page.inner_text("#moved-on-said").startswith(
+        "The game was ended early: prompt 1 was not resolved. Your text is kept below"
+    )
+    assert page.inner_text(".countdown") == "the game was ended early"
     page.locator("#moved-on a").click()
     page.wait_for_load_state()
     assert page.locator("#id_text").count() == 0  # the game is over: no order box

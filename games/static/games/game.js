@@ -153,8 +153,8 @@
     }
     if (was[0] !== now[0]) {
       // The words the page shows for a status ("abandoned" reads "ended early").
-      var words = { abandoned: "ended early" }[data.status] || data.status;
-      return "The page was updated: the game is " + words + ".";
+      if (data.status === "abandoned") { return "The page was updated: the game was ended early."; }
+      return "The page was updated: the game is " + data.status + ".";
     }
     if (mineChanged) { return "The page was updated: your order changed."; }
     if (was[2] !== now[2]) { return "The page was updated: the deadline changed."; }
@@ -333,7 +333,15 @@
   function heldNote(before, after, data, mineChanged, deadline) {
     var was = before.split("|"), now = after.split("|");
     var said;
-    if (was[1] !== now[1] && was[1] !== "") {
+    if (was[1] !== now[1] && was[1] !== "" && data.status === "abandoned") {
+      // Ended by its organizer (or cancelled) with the prompt open: nothing was resolved.
+      said = "The game was ended early: prompt " + was[1] + " was not resolved.";
+      document.querySelectorAll("[data-countdown]").forEach(function (el) {
+        el.removeAttribute("data-countdown");
+        el.classList.remove("urgent");
+        el.textContent = "the game was ended early";
+      });
+    } else if (was[1] !== now[1] && was[1] !== "") {
       deadline = Date.parse(deadline);
       said = "Prompt " + was[1] + " was resolved" + (!isNaN(deadline) && deadline <= Date.now() ? " (its deadline passed)" : "");
       said += data.prompt != null ? ": prompt " + data.prompt + " is open now." : "; " + whatChanged(before, after, data, mineChanged).replace("The page was updated: ", "");
