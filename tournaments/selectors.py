@@ -306,7 +306,8 @@ def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
     playing. A table all tied (nobody played, nobody won) gives none."""
     won = []
     for ranking in Table.objects.filter(
-        round__tournament=tournament, round__number__lt=before, result_source="organizer", rated=False
+        round__tournament=tournament, round__number__lt=before, result_source="organizer", rated=False,
+        scoreless=False,  # nobody played (a double forfeit): nobody scored, whatever was typed
     ).values_list("ranking", flat=True):
         if ranking and len(ranking) > 1:
             won.extend(reg_id for group in ranking[:-1] for reg_id in group)

@@ -825,11 +825,24 @@ def test_the_panel_enters_a_double_forfeit_nobody_scores(client, people):
     told = OutboxMessage.objects.filter(kind="tournament", subject__contains="entered your result")
     assert told.count() == 2
     assert all("no points. Nobody played it (a forfeit for everyone)" in m.body for m in told)
+    # A ranking typed with the box ticked is kept as typed but scores nobody, and makes
+    # nobody a forfeit winner (who would then come after others for a pairing bye).
+    client.post(url, {"table": table.pk, "round": 1, "reason": "typed anyway", "nobody_played": "1",
+                      "ranking": " > ".join(t.registrations.get(pk=p).user.username
+                                            for p in table.players)})  # fmt: skip
+    table.refresh_from_db()
+    assert len(table.ranking) == 2 and table.scoreless
+    assert selectors.forfeit_winners(tournament=t, before=2) == []
+    points = {row["registration"].pk: row["points"] for row in selectors.standings(tournament=t)}
+    assert points[table.players[0]] == 0 and points[table.players[1]] == 0
+    client.post(url, {"table": table.pk, "round": 1, "ranking": "", "reason": "nobody came",
+                      "nobody_played": "1"})  # fmt: skip
     # the same again (a double click) changes nothing and says so
     again = client.post(url, {"table": table.pk, "round": 1, "ranking": "", "reason": "nobody came",
                               "nobody_played": "1"}, follow=True)  # fmt: skip
     assert "nothing was changed" in again.content.decode()
-    assert OutboxMessage.objects.filter(kind="tournament", subject__contains="your result").count() == 2
+    # entered, corrected to the typed ranking, corrected back: two players told each time
+    assert OutboxMessage.objects.filter(kind="tournament", subject__contains="your result").count() == 6
 
 
 def test_a_table_ended_by_its_organizer_points_to_where_its_result_goes(client, people):
