@@ -480,3 +480,26 @@ def test_a_kept_choice_with_no_order_to_give_now_is_shown_as_its_order(browser_p
     assert page.input_value("#draft-unsent-text") == "ALLOCATE " + " ".join(CHOICE)
     page.get_by_role("button", name="Dismiss").click()
     assert page.evaluate(KEPT) == 0
+
+
+def test_on_a_phone_the_order_box_stays_put_while_the_prompt_resolves_under_the_typing(
+    phone_page, live_server, settings
+):
+    """The phone audit: the countdown's "deadline passed" line (three lines on a phone) and
+    then the held notice, both above the order box, pushed the box being typed in down by
+    ~160 px, off a 740 px screen. The page now scrolls by what they add above the focused
+    box; and the "Stop the countdown" link goes once there is nothing left to count."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=5))
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    _open_typing(page, live_server.url, game)
+    page.locator("#id_text").scroll_into_view_if_needed()
+    top = page.evaluate("() => document.getElementById('id_text').getBoundingClientRect().top")
+    _sweep_past_the_deadline(page, game)
+    page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
+    assert page.evaluate("() => document.activeElement.id") == "id_text"
+    now = page.evaluate("() => document.getElementById('id_text').getBoundingClientRect().top")
+    assert abs(now - top) <= 2, (top, now)
+    assert page.locator("[data-countdown-toggle]").is_hidden()
+    assert page.inner_text(".countdown") == "prompt 1 was resolved"

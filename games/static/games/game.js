@@ -52,6 +52,21 @@
     });
   }
 
+  // Run ``change`` (text or a notice above the page's fields changing height) without
+  // moving the field the reader is typing in or choosing with: the page scrolls by what
+  // the change added above it (on a phone the held notice pushed the order box off the
+  // screen, and the countdown's "deadline passed" line grew by two lines under the typing).
+  function steady(change) {
+    var active = document.activeElement;
+    var field = active && active !== document.body && /^(TEXTAREA|INPUT|SELECT|BUTTON)$/.test(active.tagName) ? active : null;
+    var before = field ? field.getBoundingClientRect().top : 0;
+    change();
+    if (field) {
+      var moved = field.getBoundingClientRect().top - before;
+      if (moved) { window.scrollBy(0, moved); }
+    }
+  }
+
   // data-countdown (and data-grace-until) is the moment to the millisecond, rounded up:
   // "deadline passed" never shows while the server still takes orders.
   function tickCountdowns() {
@@ -67,7 +82,8 @@
       var grace = Date.parse(el.getAttribute("data-grace-until") || "");
       var graceMs = isNaN(grace) ? 0 : grace - now;
       if (!isNaN(t)) {
-        el.textContent = describe(t - now, graceMs, el.hasAttribute("data-default-mine"));
+        var text = describe(t - now, graceMs, el.hasAttribute("data-default-mine"));
+        if (el.textContent !== text) { steady(function () { el.textContent = text; }); }
         el.classList.toggle("urgent", (t - now > 0 ? t - now : graceMs) < 15 * 60 * 1000);
       }
     });
@@ -341,6 +357,9 @@
         el.classList.remove("urgent");
         el.textContent = "the game was ended early";
       });
+      document.querySelectorAll("[data-countdown-toggle]").forEach(function (button) {
+        button.hidden = true;  // nothing left to count down
+      });
     } else if (was[1] !== now[1] && was[1] !== "") {
       deadline = Date.parse(deadline);
       said = "Prompt " + was[1] + " was resolved" + (!isNaN(deadline) && deadline <= Date.now() ? " (its deadline passed)" : "");
@@ -349,6 +368,9 @@
         el.removeAttribute("data-countdown");
         el.classList.remove("urgent");
         el.textContent = "prompt " + was[1] + " was resolved";
+      });
+      document.querySelectorAll("[data-countdown-toggle]").forEach(function (button) {
+        button.hidden = true;  // nothing left to count down
       });
     } else {
       said = whatChanged(before, after, data, mineChanged).replace("The page was updated", "The game has moved on");
@@ -404,12 +426,14 @@
               } catch (e) { /* private mode: no note, the page still updates */ }
               window.location.reload(); return;
             } else if (banner) {
-              if (bannerSaid) {
-                var said = heldNote(stage, now, data, mineChanged, deadline);
-                if (bannerSaid.textContent !== said) { bannerSaid.textContent = said; }  // read out once
-              }
+              steady(function () {
+                if (bannerSaid) {
+                  var said = heldNote(stage, now, data, mineChanged, deadline);
+                  if (bannerSaid.textContent !== said) { bannerSaid.textContent = said; }  // read out once
+                }
+                banner.hidden = false;
+              });
               if (!held) { held = true; keepDraft(stage.split("|")[1]); }
-              banner.hidden = false;
             }
           }
           window.setTimeout(once, every);
