@@ -256,10 +256,10 @@ def test_goals_are_numbered_as_change_names_them_and_the_board_note_fits_the_pic
     mine = players.split("<strong>ann</strong>", 1)[1].split("</tr>", 1)[0]
     assert 'aria-label="goal 2: ' in mine
     assert re.findall(r'data-card="(\d)"><span class="small muted">goal (\d)</span>', mine) == [("1", "1"), ("2", "2")]
-    assert "(highlighted while you choose where to play)" in html  # ann's turn: the picker
+    assert "while you choose where to play, the hexes you may pick are drawn solid, in light blue" in html  # ann's turn: the picker
     theirs = page_for(client, game, "amy").split('aria-label="Players"', 1)[1]
     assert "2 hidden" in theirs.split("<strong>ann</strong>", 1)[1].split("</tr>", 1)[0]
-    assert "(highlighted while you choose where to play)" not in page_for(client, game, "amy")
+    assert "while you choose where to play, the hexes you may pick are drawn solid, in light blue" not in page_for(client, game, "amy")
 
 
 def test_each_coloured_tile_says_its_colour_in_a_letter_too(client):
