@@ -70,6 +70,9 @@ def test_pages_api_and_email_say_nobody_sent_an_order_and_no_points():
     client.force_login(organizer)
     panel = client.get(f"/tournaments/{t.slug}/manage/?round=1").content.decode()
     assert panel.count(said) == 1
+    # Its correction form starts ticked "nobody played": a plain ranking typed over it would
+    # otherwise turn the default orders' places into a rated result.
+    assert panel.count('name="nobody_played" value="1" checked>') == 1
     data = Client().get(f"/api/tournaments/{t.slug}/").json()
     tables = {tb["number"]: tb for tb in data["rounds"][0]["tables"]}
     assert tables[1]["nobody_played"] is True and tables[2]["nobody_played"] is False
