@@ -103,13 +103,13 @@ def _table_result(
         if not table.rated:
             by_hand += " Not played (a forfeit): it counts in the standings, not in the ratings."
     elif not table.rated and table.game_id is not None:
-        silent = selectors.silent_seats(game=table.game_id)
-        if len(silent) == len(table.players):  # nobody played: a double forfeit
+        if selectors.nobody_played([table]):  # a double forfeit
             return (
                 f"Your result at table {table.number}: no points. Nobody sent an order in the "
                 f"game (every one was a default): a forfeit for everyone, not rated, and no "
                 f"meeting for the pairing of later rounds (the game ended {order})."
             )
+        silent = selectors.silent_seats(game=table.game_id)
         who = and_list(silent) if silent else "a player"
         by_hand = (f" Not rated: {who} sent no order in the game (every one was a default); it "
                    "counts in the standings as it ended.")
