@@ -135,9 +135,9 @@ class Table(models.Model):
     # False: a result the organizer entered for a game not played out (a forfeit): it
     # counts in the standings, not in the ratings (FIDE does not rate forfeits either).
     rated = models.BooleanField(default=True)
-    # True: the organizer entered "nobody played" (a double forfeit, FIDE's 0-0): no
-    # points for any of its players, not rated. A game whose every seat was a no-show is
-    # one too, read from the game (``selectors.nobody_played``), not stored.
+    # True: nobody played it (a double forfeit, FIDE's 0-0): no points for any of its
+    # players, not rated. Entered so by the organizer, or recorded from a game whose every
+    # seat was a no-show (``services.results``; migration 0010 set it on older ones).
     scoreless = models.BooleanField(default=False)
 
     class Meta:

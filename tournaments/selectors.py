@@ -276,25 +276,17 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
     is no meeting (FIDE C.04.1 b: two players shall not *play* each other more than
     once; they may be paired again) and gives nobody a seat (no colour, as a bye gives
     none). A game in which some seats played and others sent no order was played."""
-    tables = Table.objects.filter(round__tournament=tournament, round__number__lt=before).exclude(
-        result_source="organizer", rated=False
+    return Table.objects.filter(round__tournament=tournament, round__number__lt=before).exclude(
+        Q(result_source="organizer", rated=False) | Q(scoreless=True)
     )
-    # Only a game's unrated tables can be one (a no-show's table is not rated): a few.
-    return tables.exclude(pk__in=nobody_played(tables))
 
 
 def nobody_played(tables: Any) -> set[int]:
-    """The ids of those of ``tables`` (Table rows or a queryset) whose game nobody played:
-    every seat a no-show (:func:`silent_seats` names them all), or entered by hand as
-    nobody played (``scoreless``): a double forfeit, no points for anyone. Only a game's unrated
-    tables can be one (a no-show's table is not rated): a few, a few queries each."""
-    return {
-        t.pk
-        for t in tables
-        if (t.result_source == "organizer" and t.scoreless)
-        or (t.result_source == "game" and not t.rated and t.game_id is not None
-            and len(silent_seats(game=t.game_id)) == len(t.players))
-    }  # fmt: skip
+    """The ids of those of ``tables`` (Table rows or a queryset) whose game nobody played
+    (a double forfeit, no points for anyone): ``scoreless``, set when the result is
+    recorded from a game whose every seat was a no-show (:func:`silent_seats` names them
+    all) or entered by hand as nobody played. No query beyond the tables'."""
+    return {t.pk for t in tables if t.scoreless}
 
 
 def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:

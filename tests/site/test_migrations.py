@@ -111,3 +111,24 @@ def test_seats_left_before_left_at_was_recorded_get_its_time(django_capture_on_c
         assert [rows[n].left_at for n in ("cat", "dan", "eve")] == [None, None, None]
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_of_games_nobody_played_recorded_before_are_marked_scoreless() -> None:
+    """``Table.scoreless`` is set when a game nobody played is collected; the migration
+    sets it on tables recorded before (the game nobody played, not the one a seat played,
+    nor a table a forfeit was entered for by hand)."""
+    from tests.tournaments.test_pairing_after_no_show import _cup
+    from tournaments.models import Table
+
+    before, after = ("tournaments", "0009_table_scoreless"), ("tournaments", "0010_table_scoreless_backfill")
+    t, _organizer, _reg = _cup()
+    Table.objects.update(scoreless=False)  # as the rows were
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([before])
+        MigrationExecutor(connection).migrate([after])
+        got = dict(Table.objects.filter(round__tournament=t).values_list("number", "scoreless"))
+        assert got == {1: True, 2: False}
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -82,3 +82,28 @@ def test_pages_api_and_email_say_nobody_sent_an_order_and_no_points():
                                               body__contains="Your result at table")  # fmt: skip
         assert "Your result at table 1: no points. Nobody sent an order in the game" in mail.body
         assert "1 point" not in mail.body.split("Your result at table 1")[1].split("\n")[0]
+
+
+def test_a_game_nobody_played_is_recorded_scoreless_when_collected():
+    # One source of truth: the table says so itself (it was worked out from the game's
+    # orders on every read: a few queries per unrated table, over every round in the API).
+    t, _organizer, _reg = _cup()
+    tables = {tb.number: tb for tb in t.rounds.get(number=1).tables.all()}
+    assert tables[1].scoreless is True and tables[1].result_source == "game"
+    assert tables[2].scoreless is False  # one seat played: scored as it ended
+
+
+def test_the_api_reads_nobody_played_without_asking_each_game():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t, _organizer, _reg = _cup()
+    client = Client()
+    client.get(f"/api/tournaments/{t.slug}/")  # warm whatever is cached once per process
+    with CaptureQueriesContext(connection) as queries:
+        data = client.get(f"/api/tournaments/{t.slug}/").json()
+    assert data["rounds"][0]["tables"][0]["nobody_played"] is True
+    # Nothing read from the games' seats, prompts or orders to decide it.
+    asked = [q["sql"] for q in queries.captured_queries
+             if any(f'"games_{name}"' in q["sql"] for name in ("seat", "prompt", "sealedorder"))]
+    assert asked == []

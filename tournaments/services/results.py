@@ -125,8 +125,10 @@ def _collect_one(table: Table) -> bool:
         table.ranking = ranking
         table.result_source = "game"
         table.rated = not silent
+        # Every seat silent: nobody played it (a double forfeit), no points for anyone.
+        table.scoreless = len(silent) == len(table.players)
         table.recorded_at = table.game.finished_at or timezone.now()
-        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated"])
+        table.save(update_fields=["ranking", "result_source", "recorded_at", "rated", "scoreless"])
         payload = {"round": table.round.number, "table": table.number,
                    "game": table.game_id, "ranking": ranking}
         if silent:
