@@ -3,6 +3,7 @@ answers are written in it; the API and the stored deadlines stay in UTC."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -357,3 +358,27 @@ def test_a_deadline_around_a_clock_change_is_written_on_the_readers_clock(client
     client.force_login(seat.user)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'<time datetime="{deadline.isoformat()}">{written}</time>' in page
+
+
+def test_the_log_pages_times_in_the_hour_a_clock_goes_back_name_their_zone(client):
+    """The log's "When (America/New_York)" column wrote the hour that comes twice alike:
+    an entry at 05:30:10 UTC and one at 06:30:10 UTC both read 01:30:10, the later one
+    seemingly before an entry at 01:50 EDT. In that hour it names the zone; elsewhere the
+    column's heading does."""
+    from games.models import LogEntry
+
+    _org, game, _prompt = _game_with_deadline()
+    player_time_zone_set(user=game.seats.get(name="newyork").user, time_zone="America/New_York")
+    entries = list(LogEntry.objects.filter(game=game).order_by("seq")[:4])
+    moments = [datetime(2026, 11, 1, 5, 30, 10, tzinfo=UTC), datetime(2026, 11, 1, 5, 50, 0, tzinfo=UTC),
+               datetime(2026, 11, 1, 6, 30, 10, tzinfo=UTC), datetime(2026, 11, 1, 7, 0, 0, tzinfo=UTC)]  # fmt: skip
+    for entry, moment in zip(entries, moments, strict=True):
+        LogEntry.objects.filter(pk=entry.pk).update(created_at=moment)
+    client.force_login(game.seats.get(name="newyork").user)
+    page = client.get(f"/games/{game.pk}/log/").content.decode()
+    assert "When (America/New_York)" in page
+    cells = re.findall(r'<td class="small muted when">([^<]*)</td>', page)
+    assert cells[:4] == [
+        "1 Nov 2026 01:30:10 EDT", "1 Nov 2026 01:50:00 EDT", "1 Nov 2026 01:30:10 EST",
+        "1 Nov 2026 02:00:00",
+    ]  # fmt: skip
