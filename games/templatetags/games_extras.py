@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -332,6 +333,22 @@ def iso_time(value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+@register.filter
+def log_time(value: Any) -> str:
+    """A moment in the active time zone as the log's "When (zone)" column writes it,
+    ``1 Nov 2026 01:30:10``; in the hour a clock goes back, which comes twice, with the
+    zone's name (``01:30:10 EDT``, then ``01:30:10 EST``): without it two entries an hour
+    apart read alike, the later one seemingly first."""
+    value = iso_time(value)
+    if not hasattr(value, "tzinfo") or value.tzinfo is None:
+        return "" if value in (None, "") else str(value)
+    local = timezone.localtime(value)
+    text = f"{local.day} {local:%b %Y %H:%M:%S}"
+    if local.replace(fold=1 - local.fold).utcoffset() != local.utcoffset():
+        text += f" {local.tzname() or local.strftime('%z')}"
+    return text
 
 
 @register.filter

@@ -182,3 +182,19 @@ def test_a_new_address_renewed_elsewhere_is_not_shown(client):
     client.post(page, {"action": "create"})  # this session's address...
     calendar_feed_create(user=user)  # ...renewed from another session before it was shown
     assert 'id="new-calendar-url"' not in client.get(page).content.decode()
+
+
+def test_a_deadline_in_the_hour_a_clock_goes_back_is_written_in_utc(client):
+    """New York, 1 Nov 2026: 01:30 comes twice (EDT, 05:30 UTC; EST, 06:30 UTC). The feed
+    writes the moment in UTC, whatever the player's zone: no calendar can take the second
+    01:30 for the first."""
+    from games.services.players import player_time_zone_set
+
+    game, users = _started("Repeated hour")
+    player_time_zone_set(user=users["ann"], time_zone="America/New_York")
+    Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).update(
+        deadline=datetime(2026, 11, 1, 6, 30, tzinfo=UTC))  # fmt: skip
+    body = client.get(reverse("games:calendar_feed", args=[calendar_feed_create(user=users["ann"])])).content
+    [event] = _events(body)
+    assert event.decoded("dtend") == datetime(2026, 11, 1, 6, 30, tzinfo=UTC)
+    assert b"DTEND:20261101T063000Z" in body and b"DTSTART:20261101T060000Z" in body

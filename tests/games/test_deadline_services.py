@@ -468,3 +468,87 @@ def test_a_default_order_costs_its_two_writes_and_nothing_more() -> None:
     for game in games:
         export = game_export_unchecked(game=game)
         assert verify_export(export, final_state=current_state(game=game), running=True) == []
+
+
+def test_a_deadline_of_24_hours_across_a_clock_change_is_24_real_hours() -> None:
+    """The deadline is counted in real hours, not on the clock: across the night the clocks
+    change, a 24-hour deadline ends an hour earlier or later on the clock than it opened."""
+    from games.models import Game
+
+    game = Game(deadline_hours=24, quiet_hours_start=None, quiet_hours_end=None)
+    # Paris, 25 Oct 2026 (03:00 CEST -> 02:00 CET at 01:00 UTC): opened Sat 12:00 CEST
+    # (10:00 UTC), due Sun 10:00 UTC, which is 11:00 CET.
+    paris = datetime(2026, 10, 24, 10, 0, tzinfo=UTC)
+    assert deadline_for(game=game, start=paris) == datetime(2026, 10, 25, 10, 0, tzinfo=UTC)
+    # New York, 8 Mar 2026 (02:00 EST -> 03:00 EDT at 07:00 UTC): opened Sat 12:00 EST
+    # (17:00 UTC), due Sun 17:00 UTC, which is 13:00 EDT.
+    new_york = datetime(2026, 3, 7, 17, 0, tzinfo=UTC)
+    assert deadline_for(game=game, start=new_york) == datetime(2026, 3, 8, 17, 0, tzinfo=UTC)
+    # Quiet hours 22:00-07:00 Paris: the same Saturday, opened 23:30 CEST (21:30 UTC), due
+    # 24 real hours later, Sun 21:30 UTC = 22:30 CET, in the window: Mon 07:00 CET (06:00 UTC).
+    game.quiet_hours_start, game.quiet_hours_end = 22, 7
+    game.quiet_hours_time_zone = "Europe/Paris"
+    late = datetime(2026, 10, 24, 21, 30, tzinfo=UTC)
+    assert deadline_for(game=game, start=late) == datetime(2026, 10, 26, 6, 0, tzinfo=UTC)
+
+
+ZONES_AROUND_CLOCK_CHANGES = (
+    "Europe/Paris", "America/New_York", "Pacific/Auckland", "Australia/Lord_Howe",
+    "America/Santiago", "Asia/Kolkata", "Asia/Kathmandu",
+)  # fmt: skip
+
+
+def _clock_changes(zone, year: int) -> list[datetime]:
+    """The UTC moments (on quarter hours) at which ``zone``'s offset changes in ``year``;
+    the middle of the year for a zone without any."""
+    moment, end = datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+    found, offset = [], moment.astimezone(zone).utcoffset()
+    while moment < end:
+        moment += timedelta(hours=1)
+        if moment.astimezone(zone).utcoffset() != offset:
+            back = moment - timedelta(hours=1)  # the quarter hour within that hour
+            while back.astimezone(zone).utcoffset() == offset:
+                back += timedelta(minutes=15)
+            found.append(back)
+            offset = moment.astimezone(zone).utcoffset()
+    return found or [datetime(year, 7, 1, tzinfo=UTC)]
+
+
+@pytest.mark.parametrize("zone_name", ZONES_AROUND_CLOCK_CHANGES)
+def test_the_pushed_deadline_is_the_first_open_moment_around_every_clock_change(zone_name) -> None:
+    """Every 7 minutes over 36 hours around each clock change of 2026 and 2027, for
+    windows that wrap past midnight and windows that do not (some holding the changed
+    hour, one leaving open only the hour the spring change skips): the pushed deadline is never earlier than the deadline, never in the quiet
+    hours, and no open moment lies between them. Read on the zone's clock directly (every
+    window end and clock change of these zones falls on a UTC quarter hour)."""
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(zone_name)
+
+    def quiet(moment: datetime, start: int, end: int) -> bool:
+        local = moment.astimezone(zone)
+        clock = (local.hour, local.minute)
+        if start < end:
+            return (start, 0) <= clock < (end, 0)
+        return clock >= (start, 0) or clock < (end, 0)
+
+    for change in _clock_changes(zone, 2026) + _clock_changes(zone, 2027):
+        for start, end in ((22, 7), (1, 4), (2, 3), (23, 2), (1, 2), (3, 2)):
+            moment = change - timedelta(hours=18)
+            while moment < change + timedelta(hours=18):
+                pushed = push_out_of_quiet_hours(moment=moment, start=start, end=end, zone=zone_name)
+                where = f"{zone_name} {start}-{end} {moment:%Y-%m-%d %H:%M}Z -> {pushed}"
+                if not quiet(moment, start, end):
+                    assert pushed == moment, where
+                else:
+                    assert pushed > moment and not quiet(pushed, start, end), where
+                    # Every quarter hour before it (and after the deadline) is quiet.
+                    step = moment.replace(minute=moment.minute - moment.minute % 15) + _QUARTER
+                    while step < pushed:
+                        assert quiet(step, start, end), f"{where}: open at {step}"
+                        step += _QUARTER
+                    assert pushed.minute % 15 == 0 and pushed.second == 0, where
+                moment += timedelta(minutes=7)
+
+
+_QUARTER = timedelta(minutes=15)

@@ -681,3 +681,45 @@ def test_the_pause_notice_in_the_grace_says_what_is_left_of_it() -> None:
         "Prompt 1's deadline and grace had passed when the game was paused: when it resumes, "
         "the orders still missing get default orders."
     ) in " ".join(paused.order_by("-id")[0].body.split())
+
+
+def test_an_extension_and_a_pause_across_a_clock_change_count_real_hours(
+    monkeypatch, django_capture_on_commit_callbacks,
+) -> None:
+    """Paris, 25 Oct 2026: the clocks go back from 03:00 CEST to 02:00 CET at 01:00 UTC.
+    Quiet hours 22:00-07:00 Paris. Worked out by hand on the clock."""
+    from datetime import UTC, datetime
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24, quiet_hours_start=22, quiet_hours_end=7,
+                               quiet_hours_time_zone="Europe/Paris")  # fmt: skip
+    prompt = Prompt.objects.get(game=game, number=1)
+    # Deadline Sat 24 Oct 20:00 CEST (18:00 UTC); 24 hours more: Sun 18:00 UTC, 19:00 CET.
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 10, 24, 18, 0, tzinfo=UTC))
+    deadline_extend(game=game, by=game.organizer, hours=24, reason="")
+    prompt.refresh_from_db()
+    assert prompt.deadline == datetime(2026, 10, 25, 18, 0, tzinfo=UTC)
+    # From Sat 20:00 CEST again, 11 hours: Sun 05:00 UTC, 06:00 CET, in the quiet hours:
+    # their end, 07:00 CET, 06:00 UTC (on the clock of the summer, it would be 05:00 UTC).
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 10, 24, 18, 0, tzinfo=UTC))
+    deadline_extend(game=game, by=game.organizer, hours=11, reason="")
+    prompt.refresh_from_db()
+    assert prompt.deadline == datetime(2026, 10, 25, 6, 0, tzinfo=UTC)
+    # Paused Sat 12:00 CEST (10:00 UTC) with the deadline at 20:00 CEST: 8 hours kept.
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=datetime(2026, 10, 24, 18, 0, tzinfo=UTC))
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 10, 24, 10, 0, tzinfo=UTC))
+    game_pause(game=game, by=game.organizer)
+    assert Prompt.objects.get(pk=prompt.pk).paused_remaining_seconds == 8 * 3600
+    # Resumed Sun 12:00 CET (11:00 UTC), after the change: 8 real hours, 19:00 UTC, 20:00 CET.
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 10, 25, 11, 0, tzinfo=UTC))
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=game, by=game.organizer)
+    prompt.refresh_from_db()
+    assert prompt.deadline == datetime(2026, 10, 25, 19, 0, tzinfo=UTC)
+    # Paused again at once (8 hours kept), resumed Sun 14:30 CET (13:30 UTC): 21:30 UTC is
+    # 22:30 CET, in the quiet hours: Mon 07:00 CET, 06:00 UTC.
+    game_pause(game=game, by=game.organizer)
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 10, 25, 13, 30, tzinfo=UTC))
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=game, by=game.organizer)
+    prompt.refresh_from_db()
+    assert prompt.deadline == datetime(2026, 10, 26, 6, 0, tzinfo=UTC)

@@ -378,3 +378,25 @@ def test_a_paused_games_page_says_how_long_the_prompt_has_when_it_resumes(game, 
     Prompt.objects.filter(game=game, number=1).update(deadline=timezone.now() - timedelta(minutes=20, seconds=10))
     organizer_services.game_pause(game=game, by=game.organizer)
     assert "Deadline passed; orders taken 39 min more when it resumes (grace)" in _page(client, game, "ann")
+
+
+def test_the_quiet_hours_on_the_readers_clock_follow_both_zones_summer_time(monkeypatch):
+    """Quiet hours 22:00-07:00 Paris read in New York. On 20 Mar 2027 New York is on summer
+    time (since the 14th, EDT, UTC-4) and Paris not yet (CET, UTC+1, until the 28th): 21:00
+    to 06:00 UTC, 17:00-02:00 EDT. On 3 Apr both are (CEST, UTC+2): 20:00 to 05:00 UTC,
+    16:00-01:00 EDT."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from games.presentation import deadline_policy_text
+
+    game = SimpleNamespace(deadline_hours=24, grace_minutes=0, quiet_hours_start=22,
+                           quiet_hours_end=7, quiet_hours_time_zone="Europe/Paris",
+                           reminder_hours=0)  # fmt: skip
+    with timezone.override("America/New_York"):
+        monkeypatch.setattr(timezone, "now", lambda: datetime(2027, 3, 20, 12, 0, tzinfo=UTC))
+        assert ("deadlines falling 22:00-07:00 (Europe/Paris; 17:00-02:00 in America/New_York) "
+                "move to 07:00 (02:00 in America/New_York);") in deadline_policy_text(game=game)  # fmt: skip
+        monkeypatch.setattr(timezone, "now", lambda: datetime(2027, 4, 3, 12, 0, tzinfo=UTC))
+        assert ("deadlines falling 22:00-07:00 (Europe/Paris; 16:00-01:00 in America/New_York) "
+                "move to 07:00 (01:00 in America/New_York);") in deadline_policy_text(game=game)  # fmt: skip

@@ -3,6 +3,7 @@ answers are written in it; the API and the stored deadlines stay in UTC."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -325,3 +326,59 @@ def test_the_api_writes_utc_under_a_path_prefix_too(client):
     text = answer.content.decode()
     assert "+01:00" not in text and "+02:00" not in text
     assert '"created_at":"' in text.replace(" ", "") and "Z\"" in text
+
+
+@pytest.mark.parametrize(
+    ("zone", "deadline", "written"),
+    [
+        # Lord Howe, 5 Apr 2026: 02:00 (+11) goes back half an hour, to 01:30 (+10:30), at
+        # 15:00 UTC on the 4th: 01:45 comes twice.
+        ("Australia/Lord_Howe", datetime(2026, 4, 4, 14, 45, tzinfo=UTC), "Sun 5 Apr 2026, 01:45 +11"),
+        ("Australia/Lord_Howe", datetime(2026, 4, 4, 15, 15, tzinfo=UTC), "Sun 5 Apr 2026, 01:45 +1030"),
+        # Auckland, same night: 03:00 NZDT back to 02:00 NZST at 14:00 UTC.
+        ("Pacific/Auckland", datetime(2026, 4, 4, 13, 30, tzinfo=UTC), "Sun 5 Apr 2026, 02:30 NZDT"),
+        ("Pacific/Auckland", datetime(2026, 4, 4, 14, 30, tzinfo=UTC), "Sun 5 Apr 2026, 02:30 NZST"),
+        # Santiago, 5 Apr 2026: 00:00 (-03) back to 23:00 (-04) at 03:00 UTC: Saturday twice.
+        ("America/Santiago", datetime(2026, 4, 5, 2, 30, tzinfo=UTC), "Sat 4 Apr 2026, 23:30 -03"),
+        ("America/Santiago", datetime(2026, 4, 5, 3, 30, tzinfo=UTC), "Sat 4 Apr 2026, 23:30 -04"),
+        # Kathmandu (+5:45) and Kolkata (+5:30) never change.
+        ("Asia/Kathmandu", datetime(2026, 4, 5, 3, 30, tzinfo=UTC), "Sun 5 Apr 2026, 09:15 +0545"),
+        ("Asia/Kolkata", datetime(2026, 4, 5, 3, 30, tzinfo=UTC), "Sun 5 Apr 2026, 09:00 IST"),
+    ],
+)
+def test_a_deadline_around_a_clock_change_is_written_on_the_readers_clock(client, zone, deadline, written):
+    _org, game, prompt = _game_with_deadline()
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=deadline)
+    prompt.refresh_from_db()
+    seat = game.seats.get(name="paris")
+    player_time_zone_set(user=seat.user, time_zone=zone)
+    notify_reminder(game=game, prompt=prompt, seat=seat)
+    body = OutboxMessage.objects.filter(seat=seat, kind="reminder").latest("id").body
+    assert f"Deadline: {written}." in body
+    client.force_login(seat.user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'<time datetime="{deadline.isoformat()}">{written}</time>' in page
+
+
+def test_the_log_pages_times_in_the_hour_a_clock_goes_back_name_their_zone(client):
+    """The log's "When (America/New_York)" column wrote the hour that comes twice alike:
+    an entry at 05:30:10 UTC and one at 06:30:10 UTC both read 01:30:10, the later one
+    seemingly before an entry at 01:50 EDT. In that hour it names the zone; elsewhere the
+    column's heading does."""
+    from games.models import LogEntry
+
+    _org, game, _prompt = _game_with_deadline()
+    player_time_zone_set(user=game.seats.get(name="newyork").user, time_zone="America/New_York")
+    entries = list(LogEntry.objects.filter(game=game).order_by("seq")[:4])
+    moments = [datetime(2026, 11, 1, 5, 30, 10, tzinfo=UTC), datetime(2026, 11, 1, 5, 50, 0, tzinfo=UTC),
+               datetime(2026, 11, 1, 6, 30, 10, tzinfo=UTC), datetime(2026, 11, 1, 7, 0, 0, tzinfo=UTC)]  # fmt: skip
+    for entry, moment in zip(entries, moments, strict=True):
+        LogEntry.objects.filter(pk=entry.pk).update(created_at=moment)
+    client.force_login(game.seats.get(name="newyork").user)
+    page = client.get(f"/games/{game.pk}/log/").content.decode()
+    assert "When (America/New_York)" in page
+    cells = re.findall(r'<td class="small muted when">([^<]*)</td>', page)
+    assert cells[:4] == [
+        "1 Nov 2026 01:30:10 EDT", "1 Nov 2026 01:50:00 EDT", "1 Nov 2026 01:30:10 EST",
+        "1 Nov 2026 02:00:00",
+    ]  # fmt: skip

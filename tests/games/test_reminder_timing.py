@@ -111,3 +111,20 @@ def test_a_reminder_window_shorter_than_the_sweep_is_refused():
             game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=hours)
     game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=0.25)
     game_create(organizer=game.organizer, ruleset="5x", seats_count=3, reminder_hours=0)
+
+
+def test_a_reminder_across_the_night_the_clocks_go_back():
+    """Paris, Sun 25 Oct 2026: 03:00 CEST goes back to 02:00 CET at 01:00 UTC. Quiet hours
+    22:00-08:00 Paris. The deadline pushed to their end, Sun 08:00 CET (07:00 UTC)."""
+    deadline = datetime(2026, 10, 25, 7, 0, tzinfo=UTC)
+    opened = datetime(2026, 10, 24, 6, 0, tzinfo=UTC)  # Sat 08:00 CEST
+    # 12 real hours before: Sat 19:00 UTC, 21:00 CEST (not 20:00: the night is an hour longer).
+    game, _seats, prompt = _quiet_game(12, deadline, opened)
+    assert reminder_due_at(game=game, prompt=prompt) == datetime(2026, 10, 24, 19, 0, tzinfo=UTC)
+    # 6 hours before: 01:00 UTC, the second 02:00 (CET), quiet; their end is the deadline:
+    # the last quarter hour before them, Sat 21:45 CEST (19:45 UTC).
+    game.reminder_hours = 6
+    game.save(update_fields=["reminder_hours"])
+    assert reminder_due_at(game=game, prompt=prompt) == datetime(2026, 10, 24, 19, 45, tzinfo=UTC)
+    assert send_reminders(now=datetime(2026, 10, 24, 19, 44, tzinfo=UTC)) == 0
+    assert send_reminders(now=datetime(2026, 10, 24, 19, 45, tzinfo=UTC)) == 3
