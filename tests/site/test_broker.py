@@ -1,7 +1,12 @@
-"""The embedded filesystem broker never shows a worker a half-written message."""
+"""The embedded filesystem broker never shows a worker a half-written message, picks a
+message up within a fifth of a second and lets a worker asked to stop stop waiting."""
 
+import threading
+import time
 from pathlib import Path
 
+import pytest
+from celery.worker import state
 from kombu import Connection
 
 import fivex_site.broker
@@ -113,3 +118,63 @@ def test_a_broker_that_never_answers_does_not_hold_the_request() -> None:
     assert "returned after" in done.stdout
     assert "could not queue games.tasks.send_outbox_message" in done.stderr
     assert accepted  # it did reach the silent broker
+
+
+def _options(tmp_path: Path) -> dict:
+    return {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path),
+            "control_folder": str(tmp_path / "control")}  # fmt: skip
+
+
+def test_a_waiting_worker_picks_a_message_up_at_once(tmp_path: Path) -> None:
+    # kombu read the folder once a second: a task sent 0.1 s into a wait was picked up
+    # ~0.9 s later (each prompt's resolution and email waited that on `make run`).
+    got: list[float] = []
+    with Connection("filesystem://", transport_options=_options(tmp_path)) as conn:
+        def received(body: dict, message) -> None:
+            got.append(time.monotonic())
+            message.ack()
+
+        with conn.Consumer(conn.SimpleQueue("soon").queue, callbacks=[received]):
+            sender = Connection("filesystem://", transport_options=_options(tmp_path))
+            sent: list[float] = []
+
+            def send() -> None:
+                time.sleep(0.1)
+                sent.append(time.monotonic())
+                sender.SimpleQueue("soon").put({"n": 1})
+
+            thread = threading.Thread(target=send)
+            thread.start()
+            conn.drain_events(timeout=5)  # as Celery's loop waits
+            thread.join()
+            sender.release()
+    assert got and got[0] - sent[0] < 0.5, got[0] - sent[0]
+
+
+def test_a_wait_keeps_its_whole_timeout(tmp_path: Path) -> None:
+    # Read more often, a wait for a message still lasts the time asked for.
+    with Connection("filesystem://", transport_options=_options(tmp_path)) as conn:
+        queue = conn.SimpleQueue("empty")
+        began = time.monotonic()
+        with pytest.raises(queue.Empty):
+            queue.get(timeout=1.0)
+        assert 1.0 <= time.monotonic() - began < 1.6
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            conn.drain_events(timeout=0.7)
+        assert 0.7 <= time.monotonic() - began < 1.3
+
+
+def test_a_worker_asked_to_stop_stops_waiting_for_messages(tmp_path: Path, monkeypatch) -> None:
+    # Celery's loop for polled transports waits 2 s at a time and looks for a shutdown only
+    # between waits: Ctrl-C on `make run` took 2-3 s more than the rest of the stop.
+    monkeypatch.setattr(state, "should_stop", None)
+    with Connection("filesystem://", transport_options=_options(tmp_path)) as conn:
+        conn.SimpleQueue("idle")  # a queue consumed, nothing in it
+        timer = threading.Timer(0.1, lambda: setattr(state, "should_stop", 0))  # EX_OK: 0
+        timer.start()
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            conn.drain_events(timeout=2.0)
+        timer.join()
+    assert time.monotonic() - began < 0.7
