@@ -306,7 +306,11 @@ def test_a_choice_held_by_the_page_comes_back_in_the_picker_after_a_reload(phone
     page.locator("#moved-on a").tap()
     page.wait_for_load_state()
     page.wait_for_selector("#page-updated:not([hidden])")
-    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.inner_text("#page-updated") == (
+        "Your choice was not sent: it is kept in the form below. Go to the form"
+    )
+    page.locator("#to-kept").click()  # to the picker's first field, focused
+    assert page.evaluate("() => document.activeElement.closest('#hex-picker') !== null")
     assert page.locator('#hex-picker input[value="SWITCH"]').is_checked()
     assert page.locator('#hex-picker input[value="RED"]').is_checked()
     assert page.locator('#hex-picker [data-hex-pick="hex"]').input_value() == "2,0"

@@ -160,6 +160,7 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     page.wait_for_selector("#page-updated:not([hidden])")
     assert page.inner_text("#page-updated") == (
         "Your text typed for prompt 1 was not sent: it is kept in the order box below."
+        " Go to the order box"
     )
     # It is kept once: a reload by hand without it (emptied) does not bring it back.
     page.fill("#id_text", "")
@@ -294,7 +295,7 @@ def test_a_choice_in_the_picker_is_kept_across_a_reload_of_the_same_prompt(
     page.wait_for_load_state()
     assert _chosen(page) == CHOICE
     page.wait_for_selector("#page-updated:not([hidden])")
-    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below. Go to the form"
     assert page.input_value("#id_text") == ""  # in the picker, not in the order box
     # Sent: sealed, and nothing is kept for a later load.
     page.locator("#legal-orders button[type='submit']").click()
@@ -346,6 +347,7 @@ def test_a_choice_held_when_the_prompt_resolves_comes_back_as_its_order_text(
     page.wait_for_selector("#page-updated:not([hidden])")
     assert page.inner_text("#page-updated") == (
         "Your choice made for prompt 1 was not sent: it is kept in the order box below."
+        " Go to the order box"
     )
 
 
@@ -503,3 +505,25 @@ def test_on_a_phone_the_order_box_stays_put_while_the_prompt_resolves_under_the_
     assert abs(now - top) <= 2, (top, now)
     assert page.locator("[data-countdown-toggle]").is_hidden()
     assert page.inner_text(".countdown") == "prompt 1 was resolved"
+
+
+def test_on_a_phone_the_note_of_a_kept_text_leads_to_the_order_box(phone_page, live_server, settings):
+    """After the reload, the note at the top says the text is kept in the order box below,
+    which on a phone is a screen or more down, the focus on the page: its link goes there
+    and puts the focus in the box (the phone audit)."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = phone_page
+    _held_with_text(page, live_server.url, game)
+    page.locator("#moved-on a").click()
+    page.wait_for_load_state()
+    page.wait_for_selector("#page-updated:not([hidden])")
+    assert page.input_value("#id_text") == DRAFT
+    link = page.locator("#page-updated a#to-kept")
+    assert link.inner_text() == "Go to the order box"
+    link.click()
+    assert page.evaluate("() => document.activeElement && document.activeElement.id") == "id_text"
+    box = page.evaluate("""() => { const r = document.getElementById('id_text').getBoundingClientRect();
+        return [r.top, r.bottom, window.innerHeight]; }""")
+    assert 0 <= box[0] and box[1] <= box[2], box
+    assert page.input_value("#id_text") == DRAFT  # nothing typed over or lost

@@ -245,7 +245,7 @@ def test_hits_picked_when_the_page_holds_come_back_after_a_reload(browser_page, 
     page.locator("#moved-on a").click()
     page.wait_for_load_state()
     page.wait_for_selector("#page-updated:not([hidden])")
-    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below."
+    assert page.inner_text("#page-updated") == "Your choice was not sent: it is kept in the form below. Go to the form"
     assert page.inner_text("#hit-order") == "HIT bob 3 SHIP; HIT cat 2 ASTEROID"
     assert [second.locator(f'[data-hit="{part}"]').input_value() for part in ("seat", "die", "kind")] == [
         "cat", "2", "ASTEROID",

@@ -190,7 +190,29 @@
     var region = document.getElementById("page-updated");
     if (!note || !region) { return; }
     // After the page has settled: a live region written during loading is often not read.
-    window.setTimeout(function () { region.textContent = note; region.hidden = false; }, 800);
+    window.setTimeout(function () {
+      region.textContent = note;
+      if (keptAt) { region.appendChild(document.createTextNode(" ")); region.appendChild(goToKept(keptAt)); }
+      region.hidden = false;
+    }, 800);
+  }
+
+  // Where restoreDraft put a kept text or choice back (the order box, or the picker's first
+  // field it changed): the note's link goes there, as that can be a screen or more below on
+  // a phone.
+  var keptAt = null;
+
+  function goToKept(field) {
+    var link = document.createElement("a");
+    link.href = field.id ? "#" + field.id : "#prompt";
+    link.id = "to-kept";
+    link.textContent = field.tagName === "TEXTAREA" ? "Go to the order box" : "Go to the form";
+    link.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      field.scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
+    });
+    return link;
   }
 
   // The order box's text, typed and not sent, when the page holds back its reload (the
@@ -303,6 +325,8 @@
     var choice = kept.choice || null;
     if (choice && !earlier && restoreChoice(choice)) {
       said.push("Your choice was not sent: it is kept in the form below.");
+      var form = document.getElementById(choice.form);
+      keptAt = form ? (pickerFields(form).filter(function (f) { return !f.disabled; })[0] || null) : null;
       choice = null;
     }
     var text = kept.text || "";
@@ -318,6 +342,7 @@
     box.value = text;
     var details = box.closest("details");
     if (details) { details.open = true; }
+    keptAt = box;
     said.push(keptWords(asChoice, earlier) + " was not sent: it is kept in the order box below.");
     return said.join(" ");
   }
