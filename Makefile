@@ -50,7 +50,7 @@ run: migrate
 
 test: install
 	@scripts/ensure-chromium
-	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(PY) -m ruff check .
