@@ -158,7 +158,6 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
     rounds = list(
         t.rounds.order_by("number").defer(*selectors.PAIRING_DATA).prefetch_related("tables", "byes")
     )
-    unplayed = selectors.nobody_played(tb for rnd in rounds for tb in rnd.tables.all() if tb.ranking)
     standings = [
         {
             "rank": row["rank"],
@@ -197,7 +196,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
                         else [[registrations[p] for p in group] for group in table.ranking],
                         "result_source": table.result_source or "",
                         "rated": table.rated,
-                        "nobody_played": table.pk in unplayed,
+                        "nobody_played": table.scoreless,
                     }
                     for table in sorted(rnd.tables.all(), key=lambda tb: tb.number)
                 ],

@@ -60,7 +60,6 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     if current is not None:
         current_tables = list(current.tables.select_related("game").order_by("number"))
         now = selectors_lists.open_prompts_waiting(game_ids=[t.game_id for t in current_tables])
-        unplayed = selectors.nobody_played(t for t in current_tables if t.ranking)
         for table in current_tables:
             result = (
                 " > ".join(
@@ -72,7 +71,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             )
             tables.append(
                 {"table": table, "players": [regs[p] for p in table.players], "result": result,
-                 "nobody_played": table.pk in unplayed,
+                 "nobody_played": table.scoreless,
                  **now.get(table.game_id, {"prompt": None, "waiting": []})}
             )
         byes = list(current.byes.select_related("registration__user"))

@@ -104,7 +104,6 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
             break
         if rnd.status != Round.Status.FINISHED:
             break
-        unplayed_games = nobody_played(rnd.tables.all())
         games = tuple(
             standings_mod.Game(
                 ranking=tuple(tuple(str(p) for p in g) for g in t.ranking),
@@ -114,7 +113,7 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
                 # no-show's game that others played was played by them. Nobody
                 # played: a double forfeit, no points for anyone (FIDE's 0-0).
                 forfeit=t.result_source == "organizer" and not t.rated,
-                scoreless=t.pk in unplayed_games,
+                scoreless=t.scoreless,
             )
             for t in rnd.tables.all()
             if t.ranking
@@ -281,14 +280,6 @@ def tables_met_at(*, tournament: Tournament, before: int) -> QuerySet[Table]:
     )
 
 
-def nobody_played(tables: Any) -> set[int]:
-    """The ids of those of ``tables`` (Table rows or a queryset) whose game nobody played
-    (a double forfeit, no points for anyone): ``scoreless``, set when the result is
-    recorded from a game whose every seat was a no-show (:func:`silent_seats` names them
-    all) or entered by hand as nobody played. No query beyond the tables'."""
-    return {t.pk for t in tables if t.scoreless}
-
-
 def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
     """The registrations that scored by a forfeit (placed above the last place of a table
     whose result was entered by hand "not played") in the rounds before ``before``, once
@@ -426,7 +417,7 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
             )
             if table.ranking:
                 pts = standings_mod.place_points(table.ranking, ppp.get(len(table.players), [0.0]))
-                nobody = bool(nobody_played([table]))  # a double forfeit: no points
+                nobody = table.scoreless  # nobody played: a double forfeit, no points
                 # as the result's email says it: "tied 2nd of 4", and 4th (not 3rd) after
                 # two players level in 2nd place
                 line.update(place=place_of(table.ranking, registration.pk), nobody_played=nobody,

@@ -265,13 +265,12 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_tables = list(rnd.tables.select_related("game").order_by("number"))
     # Each game's open prompt and who it waits for, in two queries (it was one a table).
     now = selectors_lists.open_prompts_waiting(game_ids=[t.game_id for t in round_tables])
-    unplayed = selectors.nobody_played(t for t in round_tables if t.ranking)
     for table in round_tables:
         tables.append({
             "table": table,
             "players": [regs[p] for p in table.players],
             "ranking": [[regs[p].user for p in g] for g in (table.ranking or [])],
-            "nobody_played": table.pk in unplayed,
+            "nobody_played": table.scoreless,
             **now.get(table.game_id, {"prompt": None, "waiting": []}),
         })
     return render(request, "tournaments/round.html", {

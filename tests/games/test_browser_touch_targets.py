@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import PHONE
 from tests.games.core_support import start_fixed
 from tests.games.test_4x_dice_hit_picker import exterminate_game
 from tests.games.test_6x5_hex_picker import blue_line_game
@@ -18,8 +17,6 @@ from tests.games.web_support import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 740}}
-MIN = 44
 
 #: The controls of the page's ordering parts, measured where they are shown.
 SMALL_CONTROLS = """(selector) => {
@@ -41,18 +38,8 @@ ORDERING = ", ".join(
 )
 
 
-@pytest.fixture
-def small_phone_page(_chromium):
-    context = _chromium.new_context(**SMALL_PHONE)
-    context.set_default_timeout(10_000)
-    context.set_default_navigation_timeout(30_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
 def _open(page, live_server, user: str, game) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})  # a small phone (the phone audit's)
     log_in(page, live_server.url, user)
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
@@ -66,32 +53,32 @@ def _assert_targets(page) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
 
 
-def test_5x_ordering_controls_are_large_enough_to_tap(small_phone_page, live_server, settings):
+def test_5x_ordering_controls_are_large_enough_to_tap(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600
     for name in ("ann", "bob", "cat"):
         make_user(name)  # with a password, to log in; start_fixed seats them
     game, _seats = start_fixed(["ann", "bob", "cat"], deadline_hours=2)
-    page = small_phone_page
+    page = phone_page
     _open(page, live_server, "ann", game)
     assert page.is_visible("#legal-orders")
     assert page.locator("[data-countdown-toggle]").count() == 1
     _assert_targets(page)
 
 
-def test_4x_dice_hit_picker_controls_are_large_enough_to_tap(small_phone_page, live_server, settings):
+def test_4x_dice_hit_picker_controls_are_large_enough_to_tap(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600
     game = exterminate_game()
-    page = small_phone_page
+    page = phone_page
     _open(page, live_server, "ann", game)
     assert page.is_visible("#hit-picker")
     assert page.locator("#hit-picker select").count() > 0
     _assert_targets(page)
 
 
-def test_6x5_picker_controls_are_large_enough_to_tap(small_phone_page, live_server, settings):
+def test_6x5_picker_controls_are_large_enough_to_tap(phone_page, live_server, settings):
     settings.GAMES_PAGE_POLL_SECONDS = 600
     game = blue_line_game()
-    page = small_phone_page
+    page = phone_page
     _open(page, live_server, "ann", game)
     assert page.is_visible("#hex-picker")
     _assert_targets(page)

@@ -103,7 +103,7 @@ def _table_result(
         if not table.rated:
             by_hand += " Not played (a forfeit): it counts in the standings, not in the ratings."
     elif not table.rated and table.game_id is not None:
-        if selectors.nobody_played([table]):  # a double forfeit
+        if table.scoreless:  # nobody played: a double forfeit
             return (
                 f"Your result at table {table.number}: no points. Nobody sent an order in the "
                 f"game (every one was a default): a forfeit for everyone, not rated, and no "
