@@ -1,6 +1,6 @@
 # FiveX: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
 .DEFAULT_GOAL := help
-.PHONY: help install check-venv run test lint migrate clean
+.PHONY: help install check-venv run demo test lint migrate clean
 # One step at a time (also under -j): check-venv may remove the .venv the install fills.
 .NOTPARALLEL:
 
@@ -16,6 +16,8 @@ help:
 	@echo "make run    - install, migrate, create the demo organizer, serve http://127.0.0.1:8000"
 	@echo "             (web server + Celery worker + Celery beat; Ctrl-C stops them all;"
 	@echo "             another address: make run ADDRPORT=0.0.0.0:8001 FIVEX_BASE_URL=http://host:8001)"
+	@echo "make demo   - add five demo players (one password, printed once) and games waiting"
+	@echo "             for Ann's order, a finished game and a tournament (development only)"
 	@echo "make test   - install and run the whole test suite"
 	@echo "make lint   - ruff"
 
@@ -47,6 +49,9 @@ migrate: install
 run: migrate
 	$(PY) manage.py demo_setup
 	$(PY) manage.py runall --addrport $(ADDRPORT) --stop-with-parent
+
+demo: migrate
+	$(PY) manage.py demo_games
 
 test: install
 	@scripts/ensure-chromium

@@ -1,0 +1,102 @@
+"""`make demo` (manage.py demo_games): demo players and games in progress, development only."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from games.models import Game, LogEntry, OutboxMessage, SealedOrder
+from games.selectors import current_prompt
+
+DEMO = ["ann@example.com", "bob@example.com", "cat@example.com", "dan@example.com", "eve@example.com"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_nothing(
+    settings, client
+) -> None:
+    from fivex_site.celery import app
+    from games.services.orders import order_submit
+    from tournaments.models import Tournament
+
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("demo_games", stdout=out)
+    printed = out.getvalue()
+    password = printed.split("password:")[1].split()[0]
+    ann = get_user_model().objects.get(email="ann@example.com")
+    assert get_user_model().objects.filter(email__in=DEMO).count() == 5
+    assert all(u.check_password(password) for u in get_user_model().objects.filter(email__in=DEMO))
+    assert client.post("/accounts/login/", {"login": "ann@example.com", "password": password}).status_code == 302
+
+    waiting = Game.objects.filter(name__contains="Ann to order") | Game.objects.filter(name__contains="Ann v Bob")
+    assert sorted(waiting.values_list("ruleset", flat=True)) == ["4x-dice", "5x", "6x5"]
+    for game in waiting:
+        assert game.status == "active"
+        assert f"/games/{game.pk}/" in printed
+        prompt = current_prompt(game=game)
+        assert prompt.number > 3  # some history to read
+        assert "Ann" in prompt.pending and "Ann" not in prompt.forced
+        sealed = set(
+            SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+        )
+        assert sealed == set(prompt.pending) - {"Ann"}  # every other seat's order is in
+        assert game.seats.filter(user=ann).exists()
+
+    finished = Game.objects.get(name__contains="finished")
+    assert finished.status == "finished"
+    assert not finished.seats.filter(user=ann).exists()
+    for game in Game.objects.all():  # every log replays and verifies, the seed's included
+        verified = StringIO()
+        call_command("verify_game", str(game.pk), stdout=verified)
+        assert ": OK (" in verified.getvalue()
+
+    tournament = Tournament.objects.get()
+    assert tournament.organizer == ann and tournament.status == "running"
+    assert tournament.registrations.count() == 4
+    assert Game.objects.filter(part_of_path__contains=tournament.slug).count() == 2
+    assert f"/tournaments/{tournament.slug}/" in printed
+    # The history sent no email; nothing is waiting to be printed in the terminal.
+    assert not OutboxMessage.objects.filter(to__in=DEMO).exists()
+
+    again = StringIO()
+    counts = (get_user_model().objects.count(), Game.objects.count(), LogEntry.objects.count())
+    call_command("demo_games", stdout=again)
+    assert "here already" in again.getvalue() and "nothing was changed" in again.getvalue()
+    assert password not in again.getvalue()
+    assert (get_user_model().objects.count(), Game.objects.count(), LogEntry.objects.count()) == counts
+
+    # Ann's order resolves the 5X game's prompt: the game goes on, and from now on emails go out.
+    game = waiting.get(ruleset="5x")
+    prompt = current_prompt(game=game)
+    legal = client.get(f"/api/games/{game.pk}/").json()["legal_orders"]
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        order_submit(seat=game.seats.get(user=ann), text=legal[0], source="web")
+    finally:
+        app.conf.task_always_eager = saved
+    prompt.refresh_from_db()
+    assert prompt.resolved_at is not None
+    assert current_prompt(game=game).number == prompt.number + 1
+    assert OutboxMessage.objects.filter(to="ann@example.com", game=game).exists()
+
+
+@pytest.mark.django_db
+def test_demo_games_refused_on_a_site_that_is_not_a_development_one(settings) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="development site only"):
+        call_command("demo_games", stdout=StringIO())
+    assert not get_user_model().objects.filter(email__in=DEMO).exists()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_demo_games_refused_when_a_demo_name_belongs_to_someone_else(settings) -> None:
+    settings.DEBUG = True
+    get_user_model().objects.create_user(username="Cat", email="cat@elsewhere.org")
+    with pytest.raises(CommandError, match="another address"):
+        call_command("demo_games", stdout=StringIO())
+    assert get_user_model().objects.count() == 1
+    assert not Game.objects.exists()
