@@ -32,6 +32,7 @@ def test_demo_setup_creates_the_organizer_once_and_prints_the_password_once(clie
     call_command("demo_setup", stdout=second)
     assert password not in second.getvalue()
     assert "organizer@example.com" in second.getvalue()
+    assert "make demo" in second.getvalue()  # the way to try the site alone
     assert get_user_model().objects.filter(email="organizer@example.com").count() == 1
     login = client.post(
         "/accounts/login/", {"login": "organizer@example.com", "password": password}

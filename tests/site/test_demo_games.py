@@ -55,7 +55,13 @@ def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_n
     tournament = Tournament.objects.get()
     assert tournament.organizer == ann and tournament.status == "running"
     assert tournament.registrations.count() == 4
-    assert Game.objects.filter(part_of_path__contains=tournament.slug).count() == 2
+    assert list(tournament.rounds.order_by("number").values_list("status", flat=True)) == [
+        "finished",
+        "started",
+    ]
+    first = tournament.rounds.get(number=1)
+    assert all(t.ranking for t in first.tables.all())  # results recorded from the games
+    assert Game.objects.filter(part_of_path__contains=tournament.slug).count() == 4
     assert f"/tournaments/{tournament.slug}/" in printed
     # The history sent no email; nothing is waiting to be printed in the terminal.
     assert not OutboxMessage.objects.filter(to__in=DEMO).exists()

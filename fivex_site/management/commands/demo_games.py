@@ -5,7 +5,8 @@
   waiting for Ann's order (every other seat's order of the open prompt is in: Ann's
   order resolves it, and the pages of the others show the result);
 - a 5X game played to its end (its log, JSON record and ``verify_game``);
-- a Swiss tournament of 4X Dice duels that Ann organizes, round 1 started.
+- a Swiss tournament of 4X Dice duels that Ann organizes: round 1 played (standings,
+  ratings), round 2 started.
 
 Everything goes through the services, as a player's orders would: the logs verify. The
 history's emails are not queued (players who never existed do not need a hundred turn
@@ -103,11 +104,27 @@ class Command(BaseCommand):
     def _create(
         self, password: str, rng: random.Random, emails: list[str]
     ) -> list[tuple[str, str]]:
+        from fivex_site.celery import app
+
+        # The tasks the services queue on commit (a resolution per complete prompt, an
+        # outbox batch per email) stand for work done here already: run at the commit,
+        # each finds nothing to do, rather than hundreds of them waiting for the worker
+        # ahead of the first real order (and printing a line each in its terminal).
+        eager = app.conf.task_always_eager
+        app.conf.task_always_eager = True
+        try:
+            return self._create_now(password, rng, emails)
+        finally:
+            app.conf.task_always_eager = eager
+
+    def _create_now(
+        self, password: str, rng: random.Random, emails: list[str]
+    ) -> list[tuple[str, str]]:
         with transaction.atomic():
             first_email = OutboxMessage.objects.order_by("-pk").values_list("pk", flat=True).first()
             users = {n: self._player(n, password) for n in PLAYERS}
             made = self._games(users, rng)
-            made.append(self._tournament(users))
+            made.append(self._tournament(users, rng))
             # The history's emails: nobody read them as they happened.
             OutboxMessage.objects.filter(pk__gt=first_email or 0, to__in=emails).delete()
         return made
@@ -144,7 +161,8 @@ class Command(BaseCommand):
             made.append((label, reverse("games:detail", args=[game.pk])))
         return made
 
-    def _tournament(self, users: dict[str, Any]) -> tuple[str, str]:
+    def _tournament(self, users: dict[str, Any], rng: random.Random) -> tuple[str, str]:
+        from tournaments.services.results import results_collect
         from tournaments.services.rounds import round_pair, round_start
         from tournaments.services.tournaments import (
             registration_add,
@@ -164,6 +182,10 @@ class Command(BaseCommand):
         tournament_open(tournament=tournament, by=ann)
         for name in ("Bob", "Cat", "Dan", "Eve"):
             registration_add(tournament=tournament, user=users[name])
+        first = round_start(rnd=round_pair(tournament=tournament, by=ann), by=ann)
+        for table in first.tables.select_related("game"):
+            _play(table.game, rng, wait_for=None, after=0)
+        results_collect()  # the beat's sweep: results, ratings, round 1 finished
         round_start(rnd=round_pair(tournament=tournament, by=ann), by=ann)
         return (f"{TOURNAMENT} (Ann organizes)", reverse("tournaments:detail", args=[tournament.slug]))
 

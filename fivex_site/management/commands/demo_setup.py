@@ -14,6 +14,7 @@ from games.services.games import game_create
 DEMO_EMAIL = "organizer@example.com"
 DEMO_USERNAME = "organizer"
 DEMO_GAME = "Demo game: join to play 5X"
+TRY_ALONE = "To try the site alone: `make demo` (five players, games waiting for your order)."
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         if User.objects.filter(email__iexact=DEMO_EMAIL).exists():
             self.stdout.write(
                 f"Demo organizer: {DEMO_EMAIL} (its password was printed when it was created; "
-                f"set a new one with `python manage.py changepassword {DEMO_USERNAME}`)."
+                f"set a new one with `python manage.py changepassword {DEMO_USERNAME}`). {TRY_ALONE}"
             )
             return
         password = secrets.token_urlsafe(12)
@@ -40,6 +41,6 @@ class Command(BaseCommand):
                 "Created the demo organizer account; this password is shown only now:\n"
                 f"    email:    {DEMO_EMAIL}\n    password: {password}\n"
                 f"It organizes the open game {DEMO_GAME!r}: three players who sign up and "
-                "join it start it."
+                f"join it start it. {TRY_ALONE}"
             )
         )
