@@ -88,6 +88,11 @@ class Game(models.Model):
     # A digest of what that request asked for: the key sent again with other parameters
     # is refused (``KeyReused``), never answered with a game it did not ask for.
     create_fingerprint = models.CharField(max_length=64, blank=True, default="")
+    # The game this one plays again with the same players (``games.services.rematch``):
+    # one rematch a game, so two players asking at once get the same new game.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

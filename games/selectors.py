@@ -538,3 +538,13 @@ def part_of(*, label: str, path: str) -> dict[str, str] | None:
     if not path:
         return None
     return {"label": label or "its series", "url": public_url(path)}
+
+
+def rematch_seen_by(*, game: Game, user: Any) -> tuple[Game | None, bool, int]:
+    """The rematch of ``game`` (None if nobody asked for one), whether ``user`` organizes
+    it or holds a seat in it, and how many seats it has taken."""
+    rematch = Game.objects.filter(rematch_of=game).first()
+    if rematch is None:
+        return None, False, 0
+    seats = list(rematch.seats.exclude(status=Seat.Status.REPLACED).values_list("user_id", flat=True))
+    return rematch, rematch.organizer_id == user.pk or user.pk in seats, len(seats)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<id:game_id>/join/", actions.game_join, name="join"),
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
+    path("games/<id:game_id>/rematch/", actions.game_rematch, name="rematch"),
     path("games/<id:game_id>/start/", actions.game_start, name="start"),
     path("games/<id:game_id>/order/", actions.order_submit, name="order"),
     path("games/<id:game_id>/resign/", actions.seat_resign, name="resign"),

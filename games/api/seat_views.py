@@ -28,6 +28,7 @@ from games.errors import NoSeat, PermissionDenied
 from games.order_presentation import order_reading
 from games.services import games as game_services
 from games.services import orders as order_services
+from games.services import rematch as rematch_services
 
 #: What a seat's own action (order, resign, leave) answers a caller with no seat in the
 #: game, whatever its state: the code says so (it was forbidden, as for the organizer's
@@ -81,6 +82,29 @@ class GameStartView(BaseAPIView):
         game = self.visible_game(request, game_id)
         game = game_services.game_start(game=game, user=request.user)
         return Response(s.GameSerializer(game).data)
+
+
+class GameRematchView(BaseAPIView):
+    """Play a game that is over again with the same players (one of its players or its
+    organizer): a new private game with the same ruleset, options, seats and deadline
+    policy and a new seed, organized by the caller, who takes a seat in it if they played;
+    the other players are emailed its invitation link. One rematch a game: asked again (a
+    retry, another player) it answers the same game, 200."""
+
+    @extend_schema(
+        request=EmptyInputSerializer,
+        parameters=[location_header("The new game (GET it).")],
+        responses={201: s.GameCreatedSerializer, 200: s.GameCreatedSerializer, **ERRORS, **BODY_ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        self.no_input(request)
+        game = self.visible_game(request, game_id)
+        new = rematch_services.game_rematch(game=game, by=request.user)
+        return Response(
+            s.GameCreatedSerializer(new).data,
+            status=status.HTTP_201_CREATED if new.created else status.HTTP_200_OK,
+            headers=game_location(new.pk),
+        )
 
 
 class GameLeaveView(BaseAPIView):

@@ -130,7 +130,7 @@ def _who_hands(game: Game, by: Any) -> str:
     return f"{game.organizer}, who organizes it,"
 
 
-def _user_notice(
+def user_notice(
     *, user: Any, game: Game, subject: str, text: Callable[[], str], key: str, kind: str, url: str = ""
 ) -> None:
     """A short email (games/email/user_notice.txt) to a player about ``game`` who holds no
@@ -166,7 +166,7 @@ def notify_organizer(
         body = text() if callable(text) else text
         return body + note
 
-    _user_notice(
+    user_notice(
         user=game.organizer, game=game, subject=subject, text=said, key=f"organizer:{key}",
         kind="notice", url=game_url(game),
     )  # fmt: skip
@@ -202,7 +202,7 @@ def notify_seat_offer(*, offer: Any) -> None:
             f"game. Accept or decline here:\n{seat_offer_url(offer)}"
         )
 
-    _user_notice(
+    user_notice(
         user=offer.to_user, game=game, subject=f"You are offered the seat {seat.name}",
         text=text, key=f"offer:{offer.pk}", kind="seat_offer",
     )  # fmt: skip
@@ -210,7 +210,7 @@ def notify_seat_offer(*, offer: Any) -> None:
 
 def notify_seat_offer_closed(*, offer: Any, why: str) -> None:
     """Tell a player that the seat offered to them no longer is (``why``: who closed it)."""
-    _user_notice(
+    user_notice(
         user=offer.to_user, game=offer.game,
         subject=f"The offer of the seat {offer.seat.name} was withdrawn",
         text=lambda: f"the seat {offer.seat.name} is no longer offered to you: {why}.",
@@ -220,7 +220,7 @@ def notify_seat_offer_closed(*, offer: Any, why: str) -> None:
 
 def notify_seat_offer_expired(*, offer: Any, days: int) -> None:
     """Tell whoever offered a seat that nobody answered the offer in time."""
-    _user_notice(
+    user_notice(
         user=offer.by, game=offer.game,
         subject=f"Your offer of the seat {offer.seat.name} lapsed",
         text=lambda: (
@@ -234,7 +234,7 @@ def notify_seat_offer_expired(*, offer: Any, days: int) -> None:
 
 def notify_seat_offer_declined(*, offer: Any) -> None:
     """Tell the organizer (or the administrator who made the offer) it was declined."""
-    _user_notice(
+    user_notice(
         user=offer.by, game=offer.game,
         subject=f"{offer.to_user} declined the seat {offer.seat.name}",
         text=lambda: (

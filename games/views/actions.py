@@ -31,6 +31,7 @@ from games.services import games as game_services
 from games.services import handover
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
+from games.services import rematch as rematch_services
 from games.services import seats as seat_services
 from games.views.common import load_game, load_visible_game, over_api_rate, post_action
 
@@ -81,6 +82,29 @@ def game_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
         if seat is not None:
             return redirect("games:detail", game_id=game.pk)
     return render(request, "games/game_invite.html", {"game": game, "token": token})
+
+
+@login_required
+@post_action
+def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Play a game that is over again with the same players: a new private game, the
+    others emailed its invitation link (asked twice, or by two players: the same one)."""
+    game = load_visible_game(request, game_id)
+    new = rematch_services.game_rematch(game=game, by=request.user)
+    if new.created:
+        messages.success(
+            request,
+            "The rematch is made: the other players were emailed its invitation link. It "
+            "starts by itself when every seat is taken; you can start it earlier here.",
+        )
+        return redirect("games:detail", game_id=new.pk)
+    who = "You" if new.organizer_id == request.user.pk else str(new.organizer)
+    messages.info(request, f"{who} asked for this rematch already: nothing new was made.")
+    if new.organizer_id == request.user.pk or new.seats.filter(user=request.user).exists():
+        return redirect("games:detail", game_id=new.pk)
+    if new.status == Game.Status.FORMING:  # their seat is taken there
+        return redirect("games:invite", game_id=new.pk, token=new.invite_token)
+    return redirect("games:detail", game_id=game.pk)  # it started without them
 
 
 @login_required

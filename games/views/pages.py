@@ -320,11 +320,39 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             ctx["replaced_by"] = selectors.acted_by(
                 game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
             )
+    if game.status in selectors.OVER and user is not None:
+        ctx.update(_rematch_context(game=game, user=user, seats=seats))
     if is_organizer and game.invite_token:
         # The public address, as emails write it (behind a proxy the request's Host and
         # scheme may be internal ones).
         ctx["invite_url"] = public_reverse("games:invite", game.pk, game.invite_token)
     return ctx
+
+
+def _rematch_context(*, game: Game, user: Any, seats: list[Seat]) -> dict[str, Any]:
+    """A game over, for one of its players or its organizer: its rematch (a private game:
+    their way in is its invitation link), or whether they may ask for one."""
+    from games.services.rematch import rematch_refusal
+
+    involved = user.pk == game.organizer_id or any(
+        s.user_id == user.pk and s.status != Seat.Status.REPLACED for s in seats
+    )
+    if not involved:
+        return {}
+    rematch, member, taken = selectors.rematch_seen_by(game=game, user=user)
+    if rematch is None:
+        return {"can_rematch": not rematch_refusal(game=game, user=user)}
+    if rematch.status == Game.Status.FORMING:
+        state = f"{taken} of {rematch.seats_count} seats taken"
+    elif rematch.status in selectors.OVER:
+        state = "over"
+    else:
+        state = "being played"
+    link = (
+        reverse("games:detail", args=[rematch.pk]) if member
+        else reverse("games:invite", args=[rematch.pk, rematch.invite_token])
+    )  # fmt: skip
+    return {"rematch": rematch, "rematch_state": state, "rematch_link": link, "rematch_joined": member}
 
 
 @require_safe
