@@ -118,3 +118,42 @@ NAME_NOT_ADDRESS = (
     "Give the player's name, as their games show it: only site administrators can find a "
     "player by email address."
 )
+
+
+def public_record(*, user: Any, recent: int = 20) -> dict[str, Any]:
+    """What anyone may see of a player's games: only public games (a private game's
+    players are its own business), seats the player kept to the end (a seat handed over
+    was played out by someone else). ``finished``: the latest ``recent`` games played to
+    the end, newest first, each with the player's ``place`` ("tied 2nd of 5"); ``played``
+    and ``won`` (first place, alone or tied) count every such game; ``ended_early``: games ended before their rules ended
+    them; ``playing``: games running or paused, ``forming``: games waiting for players."""
+    from games.models import Game, Seat
+    from games.presentation import place_of
+
+    seats = list(
+        Seat.objects.filter(user=user, game__is_private=False)
+        .exclude(status=Seat.Status.REPLACED)
+        .select_related("game")
+        .order_by("-game__finished_at", "-game__created_at", "-game_id")
+    )
+    finished, playing, forming = [], [], []
+    won = ended_early = 0
+    for seat in seats:
+        game = seat.game
+        if game.status in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            playing.append(game)
+        elif game.status == Game.Status.FORMING:
+            forming.append(game)
+        elif game.status == Game.Status.FINISHED and game.ranking:
+            place = place_of(game.ranking, seat.name)
+            if not place:  # not ranked (a seat the ranking does not name)
+                continue
+            won += seat.name in game.ranking[0]
+            finished.append({"game": game, "place": place})
+        elif game.started_at is not None:  # ended early, or finished without a ranking
+            ended_early += 1
+    return {
+        "finished": finished[:recent], "played": len(finished), "won": won,
+        "ended_early": ended_early, "playing": playing, "forming": forming,
+    }  # fmt: skip
+

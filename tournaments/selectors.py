@@ -472,3 +472,26 @@ def forbidden_pair_names(*, tournament: Tournament) -> list[str]:
     ids = {i for pair in tournament.forbidden_pairs for i in pair}
     names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
     return [" & ".join(names.get(i, f"#{i}") for i in pair) for pair in tournament.forbidden_pairs]
+
+
+def player_ratings(*, user: Any) -> list[dict[str, Any]]:
+    """The player's rating in every pool they have a rated game in, by pool name:
+    ``pool``, ``rating`` (after their last game there), ``games``, ``start`` (before their
+    first) and ``after`` (the rating after each game, oldest first: the chart's points)."""
+    pools: dict[str, dict[str, Any]] = {}
+    for entry in RatingEntry.objects.filter(user=user).order_by("pool", "seq", "id"):
+        row = pools.setdefault(entry.pool, {"pool": entry.pool, "start": entry.rating_before, "after": []})
+        row["after"].append(entry.rating_after)
+    for row in pools.values():
+        row["rating"], row["games"] = row["after"][-1], len(row["after"])
+    return list(pools.values())
+
+
+def tournaments_entered(*, user: Any) -> list[dict[str, Any]]:
+    """What anyone may see of the tournaments a player entered: not drafts (not public),
+    those still going first (``tournaments_for_user``'s rows)."""
+    return [
+        row
+        for row in tournaments_for_user(user=user)
+        if row["registration"] is not None and row["tournament"].status != Tournament.Status.DRAFT
+    ]

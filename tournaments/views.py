@@ -5,6 +5,7 @@ one service, render or redirect."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -290,6 +291,37 @@ def player_detail(request: HttpRequest, slug: str, registration_id: int) -> Http
         "history": selectors.player_history(tournament=tournament, registration=registration),
         "ledger": ledger,
         "chart": rating_svg([e.rating_after for e in ledger], start=ledger[0].rating_before if ledger else None),
+    })
+
+
+_PLAYER_NAME_RE = re.compile(r"[\w.@+-]{1,150}")
+
+
+def player_profile(request: HttpRequest, name: str) -> HttpResponse:
+    """A player's public page: ratings in every pool (with their charts), public games
+    played (places, wins), being played and forming, and tournaments entered. Private
+    games are not shown, to anyone; a closed account has no page."""
+    from django.contrib.auth import get_user_model
+
+    from games.selectors_players import public_record
+
+    # A player name's characters (sign-up's, or Django's own for an admin-made account):
+    # anything else names nobody, and a NUL would be a database error on PostgreSQL.
+    player = (
+        get_user_model().objects.filter(username=name, is_active=True).first()
+        if _PLAYER_NAME_RE.fullmatch(name) else None
+    )  # fmt: skip
+    if player is None:
+        raise Http404("No such player.")
+    ratings = selectors.player_ratings(user=player)
+    for row in ratings:
+        row["chart"] = rating_svg(row["after"], start=row["start"])
+    return render(request, "tournaments/player_profile.html", {
+        "player": player,
+        "ratings": ratings,
+        "record": public_record(user=player),
+        "tournaments": selectors.tournaments_entered(user=player),
+        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
     })
 
 

@@ -1,0 +1,102 @@
+"""A player's public page (/players/<name>/): ratings, public games and tournaments;
+nothing of private games; no page for a closed account."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Game, Seat
+from games.services.games import game_create, game_join
+from tests.games.core_support import make_game, play_defaults
+from tournaments.models import RatingEntry
+from tournaments.services.tournaments import registration_add, tournament_create, tournament_open
+
+
+def _user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.mark.django_db
+def test_the_page_shows_public_games_with_places_and_never_a_private_one(client) -> None:
+    game, _ = make_game(["ann", "bob", "cat"])
+    assert play_defaults(game)
+    game.refresh_from_db()
+    ann_seat = Seat.objects.get(game=game, user__username="ann").name
+    # The expected place, read from the ranking itself.
+    place, position = None, 1
+    for group in game.ranking:
+        if ann_seat in group:
+            place = ("tied " if len(group) > 1 else "") + {1: "1st", 2: "2nd", 3: "3rd"}[position]
+            break
+        position += len(group)
+    won = ann_seat in game.ranking[0]
+    secret = game_create(organizer=_user("ann"), ruleset="5x", seats_count=3, name="Secret league", is_private=True)
+    game_join(game=secret, user=_user("ann"), invite_token=secret.invite_token)
+    running, _ = make_game(["ann", "dan", "eve"])
+    Game.objects.filter(pk=running.pk).update(name="Tuesday table")
+    forming = game_create(organizer=_user("bob"), ruleset="6x5", seats_count=3, name="Open six")
+    game_join(game=forming, user=_user("ann"))
+
+    page = client.get("/players/ann/")
+    assert page.status_code == 200
+    text = _text(page.content.decode())
+    assert "Secret league" not in text  # private: to nobody
+    assert f"{place} of 3" in text
+    assert f"1 game played to the end, {int(won)} won" in text
+    assert "Tuesday table" in text and "Open six" in text and "waiting for players" in text
+    assert f'href="/games/{game.pk}/"' in page.content.decode()
+    client.force_login(_user("ann"))  # her own page: still not there, and she is told why
+    own = _text(client.get("/players/ann/").content.decode())
+    assert "Secret league" not in own and "Your private games are not shown here" in own
+    # The header links to it.
+    assert 'href="/players/ann/"' in client.get("/games/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_seat_handed_over_is_not_the_players_game(client) -> None:
+    game, seats = make_game(["ann", "bob", "cat"])
+    Game.objects.filter(pk=game.pk).update(name="Left early")
+    seats["ann"].status = Seat.Status.REPLACED
+    seats["ann"].save(update_fields=["status"])
+    assert "Left early" not in client.get("/players/ann/").content.decode()
+    assert "Left early" in client.get("/players/bob/").content.decode()
+
+
+@pytest.mark.django_db
+def test_ratings_in_every_pool_and_tournaments_entered_but_not_drafts(client) -> None:
+    ann = get_user_model().objects.create_user(username="ann", email="ann@example.com")
+    boss = get_user_model().objects.create_user(username="boss", email="boss@example.com")
+    for pool, steps in {"league:5x": [1500.0, 1520.4, 1534.6], "cup": [1500.0, 1487.3]}.items():
+        for seq, (before, after) in enumerate(itertools.pairwise(steps), start=1):
+            RatingEntry.objects.create(
+                pool=pool, seq=seq, user=ann, game_key=f"g{seq}", rating_before=before,
+                expected=0.5, actual=1.0, k=40, rating_after=after,
+            )  # fmt: skip
+    running = tournament_create(organizer=boss, name="Winter Open", ruleset="5x", table_sizes=[3], rounds_count=3)
+    tournament_open(tournament=running, by=boss)
+    registration_add(tournament=running, user=ann)
+    tournament_create(organizer=ann, name="Unannounced Cup", ruleset="5x", table_sizes=[3], rounds_count=3)
+    body = client.get("/players/ann/").content.decode()
+    text = _text(body)
+    assert "league:5x : 1535 after 2 rated games" in text
+    assert "cup : 1487 after 1 rated game" in text
+    assert 'href="/ratings/league:5x/"' in body and "<svg" in body
+    assert "Winter Open" in text and "Unannounced Cup" not in text  # a draft is not public
+    # The pool's list links to the players' pages.
+    assert 'href="/players/ann/"' in client.get("/ratings/league:5x/").content.decode()
+
+
+@pytest.mark.django_db
+def test_no_page_for_a_closed_account_or_nobody(client) -> None:
+    get_user_model().objects.create_user(username="gone", email="gone@example.com", is_active=False)
+    assert client.get("/players/gone/").status_code == 404
+    assert client.get("/players/nobody/").status_code == 404
+    assert client.get("/players/%00/").status_code == 404
