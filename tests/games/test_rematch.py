@@ -192,3 +192,23 @@ def test_the_api_makes_the_rematch_once_and_answers_it_again(client) -> None:
     junk = client.post(url, {"x": 1}, content_type="application/json")
     assert junk.status_code == 400
     assert Game.objects.filter(rematch_of__isnull=False).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("ruleset", "options"), [("4x-dice", {"dice": 4}), ("6x5", {"goals": 2, "visible_goals": True})]
+)
+def test_the_rematch_keeps_each_rulesets_options(ruleset, options) -> None:
+    from games.services.games import game_create_seated
+    from tests.games.core_support import make_users
+
+    users = make_users(["ann", "bob"])
+    game = game_create_seated(
+        organizer=users[0], ruleset=ruleset, options=options, users=users, is_private=False
+    )
+    assert play_defaults(game, prompts=2000)
+    new = game_rematch(game=game, by=users[1])
+    new.refresh_from_db()
+    for key, value in options.items():
+        assert new.options[key] == value
+    assert new.options == game.options and new.seats_count == 2
