@@ -100,3 +100,10 @@ def test_no_page_for_a_closed_account_or_nobody(client) -> None:
     assert client.get("/players/gone/").status_code == 404
     assert client.get("/players/nobody/").status_code == 404
     assert client.get("/players/%00/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_newcomers_page_says_so_plainly(client) -> None:
+    get_user_model().objects.create_user(username="newbie", email="newbie@example.com")
+    text = _text(client.get("/players/newbie/").content.decode())
+    assert "no game played to the end yet" in text and "0 won" not in text
