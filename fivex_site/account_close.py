@@ -159,6 +159,7 @@ def account_close(*, user: Any) -> Closed:
     from games.services.handover import seat_offer_decline
     from games.services.players import calendar_feed_revoke
     from games.services.seats import mail_tokens_rotate_for_user
+    from games.services.talk import talk_erase_for_user
     from games.services.tokens import api_token_revoke
     from games.services.webhooks import webhook_remove
     from tournaments.services.tournaments import registration_withdraw
@@ -184,6 +185,7 @@ def account_close(*, user: Any) -> Closed:
         calendar_feed_revoke(user=user)
         webhook_remove(user=user)  # and its deliveries still waiting
         mail_tokens_rotate_for_user(user=user)
+        talk_erase_for_user(user=user)
 
         plans = account_close_summary(user=user)
         resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))

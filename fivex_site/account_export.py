@@ -6,7 +6,7 @@ of row: a player of 500 games costs what a player of one does). What goes in is 
 player's own: their account, seats, the sealed orders their seats sent (the game page
 shows a seat its own order; never another seat's order or hand), tournament entries and
 results, rating history, the seat offers made to them, the mail the site still keeps to
-and from them, and what they organize. What never goes in: the password's hash, the API
+and from them, what they organize, and what they wrote at games' tables. What never goes in: the password's hash, the API
 token's and calendar feed's secrets or digests, the seats' reply-address tokens, the
 games' seeds and invitation links, and the bodies of emails (a game email holds the
 seat's reply address, a live credential; an account email's one-time link is dropped
@@ -54,7 +54,21 @@ def account_export(*, user: Any) -> dict[str, Any]:
         "emails_to_you": _emails_to(user),
         "emails_from_you": _emails_from(user),
         "organized": _organized(user),
+        "table_talk": _table_talk(user),
     }
+
+
+def _table_talk(user: Any) -> list[dict[str, Any]]:
+    """What the player wrote at games' tables, removed messages too (their own words)."""
+    from games.selectors_talk import own_messages
+
+    return [
+        {
+            "game": m.game_id, "seat": m.seat_name, "text": m.text, "created_at": when(m.created_at),
+            "removed_at": when(m.removed_at),
+        }
+        for m in own_messages(user=user)
+    ]  # fmt: skip
 
 
 def _account(user: Any) -> dict[str, Any]:

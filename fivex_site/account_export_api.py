@@ -200,6 +200,14 @@ class OrganizedSerializer(serializers.Serializer):
     tournament_actions = ExportedTournamentActionSerializer(many=True)
 
 
+class ExportedTalkSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    seat = serializers.CharField(allow_blank=True, help_text="Your seat when you wrote it (\"\" as organizer).")
+    text = serializers.CharField()
+    created_at = When()
+    removed_at = When(allow_null=True)
+
+
 class AccountExportSerializer(serializers.Serializer):
     """Everything the site holds about the caller (never a password hash, a token's or
     feed's secret, a reply address, another seat's order or hand, an email's body)."""
@@ -216,13 +224,14 @@ class AccountExportSerializer(serializers.Serializer):
     emails_to_you = ExportedEmailSerializer(many=True, help_text="Kept emails' headers, not their bodies.")
     emails_from_you = ExportedInboundSerializer(many=True)
     organized = OrganizedSerializer()
+    table_talk = ExportedTalkSerializer(many=True, help_text="What you wrote at games' tables, removed messages too.")
 
 
 class AccountExportView(BaseAPIView):
     """Everything the site holds about you, in one JSON document (the file *Account ->
     Your data* downloads): your account, seats, your own sealed orders, seat offers,
-    tournament entries and results, rating history, the mail kept to and from you, and
-    what you organize. At most ``API_ACCOUNT_EXPORT_RATE`` a user (10 an hour)."""
+    tournament entries and results, rating history, the mail kept to and from you, what
+    you organize and what you wrote at games' tables. At most ``API_ACCOUNT_EXPORT_RATE`` a user (10 an hour)."""
 
     throttle_classes = [AccountExportThrottle]
     # Stamped with the moment it was made: never the same answer twice, no ETag.

@@ -13,7 +13,16 @@ from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 
 from fivex_site.converters import row_id
-from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat, SeatOffer
+from games.models import (
+    Game,
+    GameMessage,
+    LogEntry,
+    OutboxMessage,
+    Prompt,
+    SealedOrder,
+    Seat,
+    SeatOffer,
+)
 
 
 class ListedFiltersOnly(admin.ModelAdmin):
@@ -322,6 +331,18 @@ class SeatOfferAdmin(ReadOnlyAdmin):
     list_filter = ("status", game_filter("game"))
     ordering = ("-id",)
     fields = list_display
+    readonly_fields = fields
+
+
+@admin.register(GameMessage)
+class GameMessageAdmin(ReadOnlyAdmin):
+    """Table talk, to look into a report: read-only (a message is removed on the game's
+    talk page, by its author, the organizer or staff)."""
+
+    list_display = ("game", "author", "seat_name", "created_at", "removed_at", "removed_by")
+    list_filter = (game_filter("game"),)
+    ordering = ("-id",)
+    fields = ("game", "author", "seat_name", "text", "created_at", "removed_at", "removed_by")
     readonly_fields = fields
 
 

@@ -109,6 +109,17 @@ class PingsCapped(ApplicationError):
     default_code = "pings_capped"
 
 
+class MessagesCapped(ApplicationError):
+    """Table talk: as many messages at one table as a minute (or a day) allows.
+    ``retry_at``: when the next one may be written."""
+
+    default_code = "messages_capped"
+
+    def __init__(self, message: str, *, retry_at: datetime | None = None) -> None:
+        super().__init__(message)
+        self.retry_at = retry_at
+
+
 class HandoverRefused(ApplicationError):
     """A seat handover the game's seats or history refuse, whatever the request says: the
     player offered holds a seat there (``SeatHeld``), was replaced there before, is the

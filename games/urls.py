@@ -3,7 +3,7 @@
 from django.urls import path
 
 from games import webhooks_views
-from games.views import account, actions, lobby, log, pages
+from games.views import account, actions, lobby, log, pages, talk
 
 app_name = "games"
 
@@ -19,6 +19,10 @@ urlpatterns = [
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
     path("games/<id:game_id>/rematch/", actions.game_rematch, name="rematch"),
+    path("games/<id:game_id>/talk/", talk.game_talk, name="talk"),
+    path(
+        "games/<id:game_id>/talk/<id:message_id>/remove/", talk.message_remove, name="talk_remove"
+    ),
     path("games/<id:game_id>/start/", actions.game_start, name="start"),
     path("games/<id:game_id>/order/", actions.order_submit, name="order"),
     path("games/<id:game_id>/resign/", actions.seat_resign, name="resign"),

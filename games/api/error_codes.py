@@ -85,6 +85,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "the game, to one player in it, to one player from any game), or the player "
               "declined a seat in this game less than a day ago; Retry-After says when the "
               "next offer may be made; nothing was changed"),
+    ErrorCode("messages_capped", 429, "table talk: as many messages at this table as a minute "
+              "(or a day) allows were written; nothing was sent"),
     ErrorCode("throttled", 429, "over the rate limit: try again after Retry-After seconds"),
     ErrorCode("server_error", 500, "a bug, logged on the server: not the request's fault"),
     ErrorCode("unavailable", 503, "the database is unreachable for a moment: try again after "

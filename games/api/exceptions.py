@@ -37,6 +37,7 @@ APPLICATION_STATUS: list[tuple[type[errors.ApplicationError], int]] = [
     (errors.HandoverRefused, status.HTTP_409_CONFLICT),
     (errors.PingsCapped, status.HTTP_429_TOO_MANY_REQUESTS),
     (errors.OffersCapped, status.HTTP_429_TOO_MANY_REQUESTS),
+    (errors.MessagesCapped, status.HTTP_429_TOO_MANY_REQUESTS),
 ]
 
 

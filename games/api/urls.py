@@ -13,6 +13,7 @@ from games.api import (
     log_views,
     organizer_views,
     seat_views,
+    talk_views,
     webhook_views,
 )
 
@@ -34,6 +35,7 @@ urlpatterns = [
     *route("games/<id:game_id>/start/", seat_views.GameStartView.as_view(), "start"),
     *route("games/<id:game_id>/leave/", seat_views.GameLeaveView.as_view(), "leave"),
     *route("games/<id:game_id>/rematch/", seat_views.GameRematchView.as_view(), "rematch"),
+    *route("games/<id:game_id>/talk/", talk_views.GameTalkView.as_view(), "talk"),
     *route("games/<id:game_id>/resign/", seat_views.SeatResignView.as_view(), "resign"),
     *route("games/<id:game_id>/orders/", seat_views.OrderSubmitView.as_view(), "orders"),
     *route("games/<id:game_id>/log/", log_views.GameLogView.as_view(), "log"),

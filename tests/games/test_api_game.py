@@ -284,7 +284,10 @@ def test_the_schema_declares_the_422_of_a_reused_idempotency_key(client):
         if isinstance(op, dict)
         and any(p["name"] == "Idempotency-Key" for p in op.get("parameters", []))
     ]
-    assert [(route, method) for route, method, _ in taking] == [("/api/games/", "post")]
+    assert [(route, method) for route, method, _ in taking] == [
+        ("/api/games/", "post"),
+        ("/api/games/{game_id}/talk/", "post"),
+    ]
     for route, method, op in taking:
         declared = op["responses"]["422"]
         assert "Idempotency-Key" in declared["description"], (route, method)

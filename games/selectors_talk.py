@@ -1,0 +1,56 @@
+"""Reads of table talk (``games.services.talk`` writes it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Game, GameMessage
+
+#: Messages a page shows; older ones are a link away (``before``).
+TALK_PAGE = 100
+
+
+def talk_count(*, game: Game) -> int:
+    """How many messages were written at the table (removed ones included)."""
+    return GameMessage.objects.filter(game=game).count()
+
+
+def talk_page(*, game: Game, before: int | None = None, limit: int = TALK_PAGE) -> tuple[list[GameMessage], bool]:
+    """The newest ``limit`` messages (older than message ``before`` if given), oldest
+    first, with their authors and removers; and whether older ones exist."""
+    rows = GameMessage.objects.filter(game=game).select_related("author", "removed_by")
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    newest = list(rows.order_by("-id")[: limit + 1])
+    return list(reversed(newest[:limit])), len(newest) > limit
+
+
+def talk_after(*, game: Game, after: int = 0, limit: int = TALK_PAGE) -> list[GameMessage]:
+    """Messages newer than message ``after``, oldest first, at most ``limit`` (the API's
+    polling: pass the last id seen)."""
+    return list(
+        GameMessage.objects.filter(game=game, pk__gt=after)
+        .select_related("author", "removed_by")
+        .order_by("id")[:limit]
+    )
+
+
+def removed_words(message: GameMessage, game: Game) -> str:
+    """Who removed a message, as the table shows it ("" while it stands)."""
+    if message.removed_at is None:
+        return ""
+    if message.removed_by_id == message.author_id:
+        return "removed by its author"
+    if message.removed_by_id == game.organizer_id:
+        return "removed by the organizer"
+    return "removed by a site administrator"
+
+
+def own_messages(*, user: Any) -> list[GameMessage]:
+    """Everything ``user`` wrote at any table (their data download)."""
+    return list(GameMessage.objects.filter(author=user).order_by("id"))
+
+
+def message_at(*, game: Game, message_id: int) -> GameMessage | None:
+    """One message of the game's table, or None."""
+    return GameMessage.objects.filter(game=game, pk=message_id).select_related("game").first()

@@ -1,0 +1,147 @@
+"""Table talk: players of a game (and its organizer) write to each other on its talk page.
+
+Anyone who may see the game reads it (a public game's talk is public, as its board is);
+its players, those who still hold or resigned a seat, and its organizer write in it, from
+the moment they join until long after the game ends ("good game"). What is written is the
+writers' own: the site never puts a hand or a sealed order there. A message's author, the
+organizer and site administrators may remove it; it then reads "(removed by ...)".
+Limits per writer and game: ``TALK_PER_MINUTE`` messages a minute, ``TALK_PER_DAY`` a day,
+``TALK_MAX_CHARS`` characters each."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.errors import KeyReused, MessagesCapped, PermissionDenied, ValidationError
+from games.models import Game, GameMessage, Seat
+from games.notes import NAME_INVISIBLE_RE
+
+TALK_MAX_CHARS = 1000
+TALK_PER_MINUTE = 6
+TALK_PER_DAY = 200
+
+
+def talk_seat(*, game: Game, user: Any) -> Seat | None:
+    """The seat ``user`` writes from: one they hold or resigned (a seat handed over to
+    another player is theirs no more)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        Seat.objects.filter(game=game, user=user)
+        .exclude(status=Seat.Status.REPLACED)
+        .order_by("position", "id")
+        .first()
+    )
+
+
+def talk_refusal(*, game: Game, user: Any) -> str:
+    """Why ``user`` may not write at this game's table ("" when they may)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return "Log in to write at the table."
+    if game.status == Game.Status.ABANDONED and game.started_at is None:
+        return "This game was cancelled before it started: its table is closed."
+    if user.pk == game.organizer_id or talk_seat(game=game, user=user) is not None:
+        return ""
+    return "Only the game's players and its organizer write at its table; everyone who can see the game reads it."
+
+
+def _clean(text: Any) -> str:
+    """The message as it is kept: invisible characters and direction overrides out (a
+    bidi override would turn the page's text round), line breaks kept (three or more
+    blank lines fold to one), no spaces at the ends of lines."""
+    if not isinstance(text, str):
+        raise ValidationError("A message is text.", field="text")
+    text = NAME_INVISIBLE_RE.sub("", unicodedata.normalize("NFC", text))
+    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip()
+
+
+def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> GameMessage:
+    """Write ``text`` at the game's table; returns the message, ``created`` False when
+    this ``client_key`` (a form sent twice, a client's retry) already wrote it. Raises
+    PermissionDenied (not a player nor the organizer), ValidationError (empty, too long),
+    MessagesCapped (too many too fast) or KeyReused (the key wrote another text)."""
+    refusal = talk_refusal(game=game, user=user)
+    if refusal:
+        raise PermissionDenied(refusal)
+    text = _clean(text)
+    if not text:
+        raise ValidationError("The message is empty: nothing was sent.", field="text")
+    if len(text) > TALK_MAX_CHARS:
+        raise ValidationError(
+            f"A message takes at most {TALK_MAX_CHARS} characters (this one has {len(text)}); "
+            "nothing was sent.",
+            field="text",
+        )
+    if client_key:
+        earlier = GameMessage.objects.filter(game=game, author=user, client_key=client_key).first()
+        if earlier is not None:
+            if earlier.text != text:
+                raise KeyReused(
+                    "This Idempotency-Key wrote another message (message "
+                    f"{earlier.pk}); send a new key for a new message. Nothing was sent."
+                )
+            earlier.created = False
+            return earlier
+    now = timezone.now()
+    mine = GameMessage.objects.filter(game=game, author=user)
+    for window, cap, words in (
+        (timedelta(minutes=1), TALK_PER_MINUTE, "a minute at one table: wait a moment."),
+        (timedelta(days=1), TALK_PER_DAY, "a day at one table."),
+    ):
+        recent = list(
+            mine.filter(created_at__gte=now - window).order_by("-created_at").values_list("created_at", flat=True)[:cap]
+        )
+        if len(recent) >= cap:  # the cap-th newest leaves the window first
+            raise MessagesCapped(
+                f"At most {cap} messages {words} Nothing was sent.", retry_at=recent[-1] + window
+            )
+    seat = talk_seat(game=game, user=user)
+    try:
+        with transaction.atomic():
+            message = GameMessage.objects.create(
+                game=game, author=user, seat_name=seat.name if seat else "", text=text,
+                client_key=client_key,
+            )  # fmt: skip
+    except IntegrityError:  # the same key at the same moment (two clicks, two servers)
+        message = GameMessage.objects.get(game=game, author=user, client_key=client_key)
+        message.created = False
+        return message
+    message.created = True
+    return message
+
+
+def message_remove(*, message: GameMessage, by: Any) -> GameMessage:
+    """Remove a message from the table (its author, the game's organizer or staff); its
+    row stays, its text is no longer shown. Removing it again changes nothing."""
+    game = message.game
+    if not (by.pk == message.author_id or by.pk == game.organizer_id or by.is_staff):
+        raise PermissionDenied(
+            "Only its author, the game's organizer or a site administrator removes a message."
+        )
+    if message.removed_at is None:
+        GameMessage.objects.filter(pk=message.pk, removed_at__isnull=True).update(
+            removed_at=timezone.now(), removed_by=by
+        )
+        message.refresh_from_db()
+    return message
+
+
+def talk_erase_for_user(*, user: Any) -> int:
+    """Closing an account: every message the player wrote reads "(removed by its author)"
+    and its text is erased. Returns how many were erased."""
+    return (
+        GameMessage.objects.filter(author=user)
+        .exclude(text="", removed_at__isnull=False)
+        .update(text="", removed_at=timezone.now(), removed_by=user)
+    )

@@ -1,0 +1,81 @@
+"""A game's table talk page: its messages, and the form its players write in."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from games.errors import ApplicationError
+from games.selectors_talk import message_at, removed_words, talk_page
+from games.services import talk as talk_services
+from games.views.common import load_visible_game, post_action
+
+
+def _before(request: HttpRequest) -> int | None:
+    value = request.GET.get("before", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the table's messages (the newest 100; older ones by ``?before=ID``). POST: a
+    player's message (a form sent twice stores it once)."""
+    game = load_visible_game(request, game_id)
+    user = request.user if request.user.is_authenticated else None
+    draft, error, status = "", "", 200
+    if request.method == "POST":
+        if user is None:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        draft = request.POST.get("text", "")
+        try:
+            # The page's key with the text's digest: a form sent twice writes once, and
+            # the same page sent again with an edited text (Back, edit, Send) writes that.
+            key = request.POST.get("key", "")[:40]
+            digest = hashlib.sha256(draft.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            talk_services.message_post(
+                game=game, user=user, text=draft, client_key=f"web:{key}:{digest}" if key else ""
+            )
+        except ApplicationError as exc:
+            error, status = exc.message, 400
+        else:
+            return redirect(f"{request.path}#talk-form")
+    rows, older = talk_page(game=game, before=_before(request))
+    shown = [
+        {
+            "message": m,
+            "removed": removed_words(m, game),
+            "can_remove": user is not None and m.removed_at is None
+            and (user.pk in (m.author_id, game.organizer_id) or user.is_staff),
+        }
+        for m in rows
+    ]  # fmt: skip
+    return render(request, "games/game_talk.html", {
+        "game": game,
+        "shown": shown,
+        "older": rows[0].pk if older and rows else None,
+        "refusal": talk_services.talk_refusal(game=game, user=user),
+        "draft": draft if error else "",
+        "error": error,
+        "key": secrets.token_urlsafe(16),
+        "max_chars": talk_services.TALK_MAX_CHARS,
+    }, status=status)  # fmt: skip
+
+
+@login_required
+@post_action
+def message_remove(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+    """Its author, the organizer or staff removes a message from the table."""
+    game = load_visible_game(request, game_id)
+    message = message_at(game=game, message_id=message_id)
+    if message is None:
+        raise Http404("No such message at this table.")
+    talk_services.message_remove(message=message, by=request.user)
+    messages.success(request, "The message was removed.")
+    return redirect("games:talk", game_id=game.pk)

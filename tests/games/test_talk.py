@@ -1,0 +1,191 @@
+"""Table talk: a game's players and organizer write at its table, whoever may see the game
+reads it; bad input and strangers change nothing; a form or a retry sent twice writes once."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.errors import MessagesCapped, PermissionDenied, ValidationError
+from games.models import Game, GameMessage, Seat
+from games.services.games import game_create, game_join
+from games.services.talk import message_post, message_remove
+from tests.games.core_support import make_game
+
+NAMES = ["ann", "bob", "cat"]
+
+
+def _user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def _stranger():
+    return get_user_model().objects.create_user(username="zed", email="zed@example.com")
+
+
+@pytest.mark.django_db
+def test_players_and_the_organizer_write_strangers_do_not() -> None:
+    game, seats = make_game(NAMES)
+    said = message_post(game=game, user=_user("ann"), text="  Good luck,\n\n\n\nall!  ")
+    assert said.created and said.seat_name == "ann"
+    assert said.text == "Good luck,\n\nall!"  # blank lines folded, ends trimmed
+    by_organizer = message_post(game=game, user=game.organizer, text="Deadlines are firm.")
+    assert by_organizer.seat_name == ""
+    with pytest.raises(PermissionDenied, match="players and its organizer"):
+        message_post(game=game, user=_stranger(), text="hello")
+    seats["bob"].status = Seat.Status.REPLACED  # handed over: not his table any more
+    seats["bob"].save(update_fields=["status"])
+    with pytest.raises(PermissionDenied):
+        message_post(game=game, user=_user("bob"), text="still here?")
+    seats["cat"].status = Seat.Status.RESIGNED  # resigned: still at the table
+    seats["cat"].save(update_fields=["status"])
+    assert message_post(game=game, user=_user("cat"), text="gg").created
+    assert GameMessage.objects.filter(game=game).count() == 3
+
+
+@pytest.mark.django_db
+def test_bad_text_is_refused_and_nothing_is_stored() -> None:
+    game, _ = make_game(NAMES)
+    ann = _user("ann")
+    for text, words in (
+        ("   \n\t ", "empty"),
+        ("\u202e\u200b", "empty"),  # only invisible characters
+        ("x" * 1001, "at most 1000 characters"),
+        (5, "is text"),
+    ):
+        with pytest.raises(ValidationError, match=words):
+            message_post(game=game, user=ann, text=text)
+    assert not GameMessage.objects.exists()
+    kept = message_post(game=game, user=ann, text="a\u202eb\u0007c\r\nd")
+    assert kept.text == "abc\nd"  # the override and the bell out, the line break kept
+    cancelled = game_create(organizer=ann, ruleset="5x", seats_count=3)
+    Game.objects.filter(pk=cancelled.pk).update(status="abandoned")
+    cancelled.refresh_from_db()
+    with pytest.raises(PermissionDenied, match="cancelled"):
+        message_post(game=cancelled, user=ann, text="hello")
+
+
+@pytest.mark.django_db
+def test_a_key_writes_once_and_the_minute_is_capped() -> None:
+    game, _ = make_game(NAMES)
+    ann = _user("ann")
+    first = message_post(game=game, user=ann, text="once", client_key="k1")
+    again = message_post(game=game, user=ann, text="once", client_key="k1")
+    assert (again.pk, again.created) == (first.pk, False)
+    for n in range(5):
+        message_post(game=game, user=ann, text=f"message {n}")
+    with pytest.raises(MessagesCapped, match="6 messages a minute"):
+        message_post(game=game, user=ann, text="one too many")
+    assert GameMessage.objects.filter(author=ann).count() == 6
+    assert message_post(game=game, user=_user("bob"), text="my turn").created  # per writer
+
+
+@pytest.mark.django_db
+def test_the_talk_page_reads_writes_and_removes(client) -> None:
+    game, _ = make_game(NAMES)
+    url = f"/games/{game.pk}/talk/"
+    assert "(nothing written yet)" in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(_user("ann"))
+    sent = client.post(url, {"text": "<script>alert(1)</script> hi", "key": "page-1"})
+    assert sent.status_code == 302
+    client.post(url, {"text": "<script>alert(1)</script> hi", "key": "page-1"})  # sent twice
+    assert GameMessage.objects.filter(game=game).count() == 1
+    # The same page sent again with an edited text (Back, edit, Send) writes that text.
+    client.post(url, {"text": "edited", "key": "page-1"})
+    assert GameMessage.objects.filter(game=game).count() == 2
+    GameMessage.objects.filter(text="edited").delete()
+    body = client.get(url).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; hi" in body and "<script>alert(1)" not in body
+    assert "(1 message)" in client.get(f"/games/{game.pk}/").content.decode()
+    # Refused: said on the page, the text kept in the box, nothing stored.
+    refused = client.post(url, {"text": "y" * 1001, "key": "page-2"})
+    assert refused.status_code == 400
+    assert "at most 1000 characters" in refused.content.decode()
+    assert "y" * 1001 in refused.content.decode()
+    message = GameMessage.objects.get()
+    # Bob may not remove Ann's message; Ann may.
+    client.force_login(_user("bob"))
+    answer = client.post(f"{url}{message.pk}/remove/", follow=True)
+    assert "Only its author" in answer.content.decode()
+    client.force_login(_user("ann"))
+    client.post(f"{url}{message.pk}/remove/")
+    body = client.get(url).content.decode()
+    assert "removed by its author" in body and "alert(1)" not in body
+    # A stranger reads a public game's table but cannot write at it.
+    client.force_login(_stranger())
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="text"' not in page.content.decode()
+    assert client.post(url, {"text": "let me in", "key": "s"}).status_code == 400
+    assert GameMessage.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_private_games_table_is_not_for_strangers(client) -> None:
+    ann = get_user_model().objects.create_user(username="ann", email="ann@example.com")
+    game = game_create(organizer=ann, ruleset="5x", seats_count=3, is_private=True)
+    game_join(game=game, user=ann)
+    message_post(game=game, user=ann, text="secret plans")
+    client.force_login(_stranger())
+    assert client.get(f"/games/{game.pk}/talk/").status_code == 404
+    assert client.get(f"/api/games/{game.pk}/talk/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_organizer_removes_a_message_and_the_api_says_so(client) -> None:
+    game, _ = make_game(NAMES)
+    message = message_post(game=game, user=_user("bob"), text="rude words")
+    message_remove(message=message, by=game.organizer)
+    client.force_login(_user("cat"))
+    listed = client.get(f"/api/games/{game.pk}/talk/").json()["messages"]
+    assert listed == [
+        {
+            "id": message.pk, "author": "bob", "seat": "bob", "text": None,
+            "removed": "removed by the organizer", "created_at": listed[0]["created_at"],
+        }
+    ]  # fmt: skip
+    with pytest.raises(PermissionDenied):
+        message_remove(message=message_post(game=game, user=_user("ann"), text="mine"), by=_user("cat"))
+
+
+@pytest.mark.django_db
+def test_the_api_writes_once_a_key_polls_after_and_caps(client) -> None:
+    game, _ = make_game(NAMES)
+    url = f"/api/games/{game.pk}/talk/"
+    client.force_login(_user("ann"))
+    made = client.post(url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    assert made.status_code == 201 and made.json()["text"] == "Hello table"
+    again = client.post(url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
+    other = client.post(url, {"text": "Hi all"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    assert other.status_code == 422 and other.json()["error"] == "idempotency_key_reused"
+    assert client.post(url, {"text": 5}, content_type="application/json").status_code == 400
+    assert client.post(url, {"text": "  "}, content_type="application/json").status_code == 400
+    for n in range(5):
+        assert client.post(url, {"text": f"n{n}"}, content_type="application/json").status_code == 201
+    capped = client.post(url, {"text": "more"}, content_type="application/json")
+    assert capped.status_code == 429 and capped.json()["error"] == "messages_capped"
+    assert 1 <= int(capped["Retry-After"]) <= 60  # when the first of the six leaves the minute
+    first = made.json()["id"]
+    newer = client.get(f"{url}?after={first}").json()["messages"]
+    assert [m["text"] for m in newer] == [f"n{n}" for n in range(5)]
+    assert client.get(f"{url}?after=-1").status_code == 400
+    assert client.get(f"{url}?colour=red").status_code == 400
+    client.force_login(_stranger())
+    refused = client.post(url, {"text": "hi"}, content_type="application/json")
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert GameMessage.objects.filter(game=game).count() == 6
+
+
+@pytest.mark.django_db
+def test_the_data_download_has_them_and_closing_the_account_erases_them() -> None:
+    from fivex_site.account_close import account_close
+    from fivex_site.account_export import account_export
+
+    game, _ = make_game(NAMES)
+    ann = _user("ann")
+    message_post(game=game, user=ann, text="my words")
+    talk = account_export(user=ann)["table_talk"]
+    assert [(t["game"], t["seat"], t["text"]) for t in talk] == [(game.pk, "ann", "my words")]
+    account_close(user=ann)
+    message = GameMessage.objects.get()
+    assert message.text == "" and message.removed_by == ann and message.removed_at is not None
