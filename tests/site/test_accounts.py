@@ -28,7 +28,7 @@ def test_sign_up_logs_in_and_shows_the_home_page(client) -> None:
     assert home.status_code == 200
     html = home.content.decode()
     assert "Your games" in html
-    assert "Signed in as </span><strong>ada</strong>" in html
+    assert 'Signed in as </span><a href="/players/ada/" title="Your public page"><strong>ada</strong></a>' in html
     assert "You are not in any game yet." in html
 
 
@@ -146,7 +146,7 @@ def test_login_is_by_email_not_player_name(client) -> None:
     )
     ok = client.post("/accounts/login/", {"login": "grace@example.com", "password": PASSWORD})
     assert ok.status_code == 302 and ok["Location"] == "/"
-    assert "Signed in as </span><strong>grace</strong>" in client.get("/").content.decode()
+    assert "<strong>grace</strong></a>" in client.get("/").content.decode().split("Signed in as </span>")[1]
     out = client.post("/accounts/logout/")
     assert out.status_code == 302
     assert "_auth_user_id" not in client.session

@@ -149,7 +149,10 @@ def test_ratings_by_pool_on_the_api_and_the_pages(client, duel_cup):
     page = client.get("/ratings/").content.decode()
     assert 'href="/ratings/6x5/"' in page
     pool_page = client.get("/ratings/6x5/").content.decode()
-    assert f"<td>1</td><td>{winners[0]}</td><td>1520</td><td>1</td>" in pool_page
+    assert (
+        f'<td>1</td><td><a href="/players/{winners[0]}/">{winners[0]}</a></td><td>1520</td><td>1</td>'
+        in pool_page
+    )
     assert "+20.0" in pool_page and "-20.0" in pool_page
     assert client.get("/ratings/nowhere/").status_code == 404
     for odd in ("%00", "a%00b", "x" * 65):  # no column holds these: no pool, not a 500
