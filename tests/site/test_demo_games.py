@@ -44,6 +44,9 @@ def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_n
         assert sealed == set(prompt.pending) - {"Ann"}  # every other seat's order is in
         assert game.seats.filter(user=ann).exists()
 
+    from games.models import GameMessage
+
+    assert GameMessage.objects.filter(game__ruleset="5x", game__name__contains="Ann to order").count() == 2
     finished = Game.objects.get(name__contains="finished")
     assert finished.status == "finished"
     assert not finished.seats.filter(user=ann).exists()

@@ -3,7 +3,8 @@
 
 - a 5X game, a 4X Dice duel and a 6x5 game played some way by random legal orders, each
   waiting for Ann's order (every other seat's order of the open prompt is in: Ann's
-  order resolves it, and the pages of the others show the result);
+  order resolves it, and the pages of the others show the result), the 5X one with a
+  few words at its table (its talk page);
 - a 5X game played to its end (its log, JSON record and ``verify_game``);
 - a Swiss tournament of 4X Dice duels that Ann organizes: round 1 played (standings,
   ratings), round 2 started.
@@ -158,6 +159,8 @@ class Command(BaseCommand):
             if game.status == Game.Status.FORMING:  # not full: started by its organizer
                 game_start(game=game, user=users[names[0]], fixed_order=names)
             _play(game, rng, wait_for=None if played is None else YOU, after=played or 0)
+            if ruleset == "5x" and played is not None:
+                _talk(game, users)
             made.append((label, reverse("games:detail", args=[game.pk])))
         return made
 
@@ -188,6 +191,17 @@ class Command(BaseCommand):
         results_collect()  # the beat's sweep: results, ratings, round 1 finished
         round_start(rnd=round_pair(tournament=tournament, by=ann), by=ann)
         return (f"{TOURNAMENT} (Ann organizes)", reverse("tournaments:detail", args=[tournament.slug]))
+
+
+def _talk(game: Game, users: dict[str, Any]) -> None:
+    """A few words at the table (its talk page)."""
+    from games.services.talk import message_post
+
+    for name, text in (
+        ("Bob", "Good luck, all. Deadlines are a week here: no rush."),
+        ("Cat", "Ann, your turn! We are all waiting for you."),
+    ):
+        message_post(game=game, user=users[name], text=text)
 
 
 def _play(game: Game, rng: random.Random, *, wait_for: str | None, after: int) -> None:
