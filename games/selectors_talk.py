@@ -54,3 +54,13 @@ def own_messages(*, user: Any) -> list[GameMessage]:
 def message_at(*, game: Game, message_id: int) -> GameMessage | None:
     """One message of the game's table, or None."""
     return GameMessage.objects.filter(game=game, pk=message_id).select_related("game").first()
+
+
+def talk_since(*, game: Game, since: Any) -> list[tuple[int, str]]:
+    """(author id, author name) of each message written at the table since ``since``
+    and not removed, oldest first (the turn emails say who wrote)."""
+    return list(
+        GameMessage.objects.filter(game=game, created_at__gte=since, removed_at__isnull=True)
+        .order_by("id")
+        .values_list("author_id", "author__username")
+    )

@@ -30,6 +30,7 @@ from games.presentation import (
 from games.rules_text import FORCED_NOTES, PHASE_HINTS
 from games.selectors import current_state, engine_view
 from games.selectors_players import time_zone_of
+from games.selectors_talk import talk_since
 from games.services.audit import log_tail
 from games.services.outbox import (
     game_thread_id,
@@ -227,6 +228,7 @@ def notify_prompt_resolved(
     entered = entered or {}
     receipts = receipts or {}
     head = _log_head(game, head)
+    talk = talk_since(game=game, since=prompt.opened_at)
     batch: list[dict[str, Any]] = []
     for seat in _recipients(game, seats):
         asked = (
@@ -255,6 +257,7 @@ def notify_prompt_resolved(
             for e in events_for(seen, seat.name)
         ]
         context["entered"] = _entered_line(seat, entered.get(seat.name), game.ruleset)
+        context["talk_line"] = _talk_line(game, talk, seat, prompt.number)
         context["ranking"] = game.ranking if next_prompt is None else None
         if next_prompt is None:
             # who won, in the subject, as a walkover's email says it (an inbox of many
@@ -288,6 +291,18 @@ def notify_prompt_resolved(
             prompt_number=None if next_prompt is None else next_prompt.number,
         )
     outbox_enqueue_many(messages=batch)
+
+
+def _talk_line(game: Game, talk: list[tuple[int, str]], seat: Seat, number: int) -> str:
+    """What was written at the table while the prompt was open, by others than the
+    seat's player: "Table talk while prompt 4 was open: 2 messages, from bob and cat:
+    <url>" ("" when nothing)."""
+    others = [name for author, name in talk if author != seat.user_id]
+    if not others:
+        return ""
+    names = and_list(list(dict.fromkeys(others)))
+    count = f"{len(others)} message{'s' if len(others) != 1 else ''}"
+    return f"Table talk while prompt {number} was open: {count}, from {names}: {public_url(f'/games/{game.pk}/talk/')}"
 
 
 def _waiting_words(names: list[str]) -> str:

@@ -189,3 +189,25 @@ def test_the_data_download_has_them_and_closing_the_account_erases_them() -> Non
     account_close(user=ann)
     message = GameMessage.objects.get()
     assert message.text == "" and message.removed_by == ann and message.removed_at is not None
+
+
+@pytest.mark.django_db
+def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
+    from games.models import OutboxMessage
+    from tests.games.core_support import play_defaults
+
+    game, _ = make_game(NAMES)
+    message_post(game=game, user=_user("ann"), text="Hello")
+    message_post(game=game, user=_user("ann"), text="Anyone?")
+    removed = message_post(game=game, user=_user("cat"), text="oops")
+    message_remove(message=removed, by=_user("cat"))
+    play_defaults(game, prompts=1)
+    bodies = {
+        m.to.split("@")[0]: m.body for m in OutboxMessage.objects.filter(game=game, kind="prompt_resolved")
+    }
+    assert set(bodies) == set(NAMES)
+    from django.conf import settings
+
+    line = f"Table talk while prompt 1 was open: 2 messages, from ann: {settings.FIVEX_BASE_URL}/games/{game.pk}/talk/"
+    assert line in bodies["bob"] and line in bodies["cat"]  # a removed message is not counted
+    assert "Table talk" not in bodies["ann"]  # her own words: nothing new to her
