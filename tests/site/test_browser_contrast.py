@@ -39,6 +39,9 @@ def _world():
     ann, bob, cat = (dice.seats.get(name=n).user for n in ("ann", "bob", "cat"))
     five = game_services.game_create_seated(organizer=ann, ruleset="5x", users=[ann, bob, cat])
     play_defaults(five, 3)
+    from games.services.talk import message_post
+
+    message_post(game=five, user=bob, text="Good luck, all!")  # the talk page shows a message
     done = game_services.game_create_seated(organizer=ann, ruleset="5x", users=[ann, bob, cat])
     play_defaults(done, 4)
     game_end(game=Game.objects.get(pk=done.pk), by=ann, reason="contrast check")
@@ -58,7 +61,7 @@ def _world():
         f"/tournaments/{t.slug}/manage/", f"/tournaments/{t.slug}/rounds/1/",
         f"/tournaments/{t.slug}/players/{bob_entry}/", "/games/rules/5x/", "/games/rules/4x-dice/", "/games/rules/6x5/",
         "/account/api-tokens/", "/account/settings/", "/account/calendar/", "/account/close/", "/account/data/",
-        "/ratings/",
+        "/ratings/", f"/games/{five.pk}/talk/", "/players/bob/",
         "/accounts/email/", "/accounts/password/change/",
     ))]
 
