@@ -289,3 +289,42 @@ def test_the_ratings_cli_exits_2_with_a_clear_message(raw: str, message: str) ->
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr
     assert message in r.stderr
+
+
+# --- bigger fields: a seating with no repeat meeting planted in a dense history ---------
+
+
+def planted(rng: random.Random, size: int, tables: int, byes: int) -> tuple[dict, set[str]]:
+    """Players ``r*`` who met everyone but their planted table-mates, and ``byes``
+    players ``x*`` with no earlier bye (everyone else has one) who met everybody: only
+    the planted seating, with the ``x*`` on a bye, has no repeat meeting."""
+    ids = [f"r{i}" for i in range(size * tables)]
+    xs = [f"x{i}" for i in range(byes)]
+    order = ids[:]
+    rng.shuffle(order)
+    mates = {frozenset(pr) for k in range(0, len(order), size)
+             for pr in itertools.combinations(order[k:k + size], 2)}  # fmt: skip
+    opponents: dict[str, list[str]] = {p: [] for p in ids + xs}
+    for a, b in itertools.combinations(ids + xs, 2):
+        if frozenset((a, b)) not in mates and (a in xs or b in xs or rng.random() < 0.7):
+            opponents[a].append(b)
+            opponents[b].append(a)
+    forbidden = [list(pr) for pr in map(frozenset, itertools.combinations(ids, 2))
+                 if pr not in mates and rng.random() < 0.03]  # fmt: skip
+    players = [{"id": p, "points": rng.choice([0, 1, 2]), "rating": rng.randint(1400, 1600),
+                "opponents": opponents[p], "byes": 0 if p in xs else 1} for p in ids + xs]  # fmt: skip
+    rng.shuffle(players)
+    return {"table_sizes": [size], "seed": 1, "players": players, "forbidden": forbidden}, set(xs)
+
+
+@pytest.mark.parametrize(("size", "tables", "byes"), [(2, 12, 1), (3, 8, 2), (4, 6, 3), (2, 20, 1),
+                                                      (3, 11, 1), (4, 9, 2), (5, 5, 4)])  # fmt: skip
+def test_no_repeat_happens_when_none_is_needed_in_bigger_fields(size: int, tables: int, byes: int) -> None:
+    inp, bye_players = planted(random.Random(size * 100 + tables), size, tables, byes)
+    r = _cli("tournaments.pairing", inp)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out["byes"]) == bye_players
+    assert _repeats(inp, out["tables"]) == 0
+    forbidden = {frozenset(f) for f in inp["forbidden"]}
+    assert not any(frozenset(pr) in forbidden for t in out["tables"] for pr in itertools.combinations(t, 2))
