@@ -9,6 +9,9 @@ Documented readings of the contract (see also ``tournaments/pairing/__init__.py`
   counts (the input is normally symmetric: each side lists the other once per meeting).
 - A ``forbidden`` pair must name two different known players; pairs naming a withdrawn
   player are accepted and have no effect.
+- ``points`` lie between -10^12 and 10^12 (``MAX_POINTS``): the search squares their
+  differences, which overflowed beyond about 1e154 (a traceback); a rating only has to
+  fit a float.
 - Unknown fields are ignored (room for names, clubs...); a table size listed twice counts
   once, at its first place.
 - ``seed`` is optional (default 0); it only drives the random restarts of the local search
@@ -68,10 +71,24 @@ class PairingResult:
         return {"tables": [list(t) for t in self.tables], "byes": list(self.byes)}
 
 
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+# The largest points (either sign) the pairing computes with: their squared differences
+# must stay finite floats (1e200 points against -1e200 overflowed, a traceback).
+MAX_POINTS = 10**12
+
+
+def _number(value: Any, what: str, limit: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise PairingError(f"{what} must be a finite number, got {value!r}")
-    return float(value)
+    try:
+        number = float(value)  # an integer of hundreds of digits does not fit a float
+    except OverflowError:
+        raise PairingError(f"{what} must be a finite number, got an integer of "
+                           f"{len(str(abs(value)))} digits") from None  # fmt: skip
+    if not math.isfinite(number):
+        raise PairingError(f"{what} must be a finite number, got {value!r}")
+    if limit is not None and abs(number) > limit:
+        raise PairingError(f"{what} must be between {-limit} and {limit}, got {value!r}")
+    return number
 
 
 def _count(value: Any, what: str) -> int:
@@ -97,7 +114,7 @@ def _player(raw: Any, index: int) -> Player:
         raise PairingError(f"player {pid!r}: withdrawn must be true or false")
     return Player(
         id=pid,
-        points=_number(raw.get("points", 0), f"player {pid!r}: points"),
+        points=_number(raw.get("points", 0), f"player {pid!r}: points", MAX_POINTS),
         rating=_number(raw.get("rating", 0), f"player {pid!r}: rating"),
         opponents=tuple(opponents),
         byes=_count(raw.get("byes", 0), f"player {pid!r}: byes"),

@@ -98,7 +98,11 @@ def parse_games(data: Any) -> tuple[float, list[tuple[str, list[list[str]]]]]:
     initial = data.get("initial", 1500)
     if isinstance(initial, bool) or not isinstance(initial, int | float):
         raise RatingError("initial must be a number")
-    if not math.isfinite(initial):
+    try:
+        finite = math.isfinite(initial)
+    except OverflowError:  # an integer of hundreds of digits does not fit a float
+        finite = False
+    if not finite:
         raise RatingError("initial must be a finite number")
     raw = data.get("games")
     if not isinstance(raw, list):

@@ -324,6 +324,25 @@ def pairing_digest(*, rnd: Round) -> str:
 WITHDRAWN_SINCE_PAIRING = "withdrawn_since_pairing"
 
 
+def _results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool:
+    """Whether what the pairing read from the earlier rounds' results (each paired
+    player's points, earlier opponents, byes and seats) differs now: a result entered
+    or corrected after the round was paired (its leaders and byes were chosen on the old
+    standings). Ratings are left out: other tournaments of the pool move them."""
+    stored = rnd.pairing_input or {}
+
+    def facts(request: dict[str, Any]) -> dict[str, tuple]:
+        return {
+            p["id"]: (p.get("points"), sorted(p.get("opponents", [])), p.get("byes"), p.get("seats"))
+            for p in request.get("players", [])
+            if not p.get("withdrawn")
+        }
+
+    before = facts(stored)
+    now = facts(selectors.pairing_input(tournament=tournament, round_number=rnd.number, seed=0))
+    return any(now.get(pid) != fact for pid, fact in before.items())
+
+
 def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:
     """Create and start one game per table, its seats in the paired order, with the
     tournament's ruleset, options and deadline policy. ``pairing_seen``: the
@@ -357,6 +376,12 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
                 f"{', '.join(gone)} withdrew after this round was paired: re-pair the round "
                 "before starting it.",
                 code=WITHDRAWN_SINCE_PAIRING,
+            )
+        if not rnd.paired_by_hand and _results_changed_since_pairing(tournament=tournament, rnd=rnd):
+            raise TournamentError(
+                f"A result of an earlier round was entered or corrected after round {rnd.number} "
+                "was paired: its pairing reads the old standings. Re-pair the round before "
+                "starting it. Nothing was started."
             )
         for table in rnd.tables.order_by("number"):
             players = [users[p] for p in table.players]
