@@ -228,7 +228,9 @@ def notify_prompt_resolved(
     entered = entered or {}
     receipts = receipts or {}
     head = _log_head(game, head)
-    talk = talk_since(game=game, since=prompt.opened_at)
+    # Who wrote at the table while the prompt was open; the resolution's read says
+    # whether anyone did (``talked``), so a prompt nobody talked during costs no query.
+    talk = talk_since(game=game, since=prompt.opened_at) if getattr(prompt, "talked", True) else []
     batch: list[dict[str, Any]] = []
     for seat in _recipients(game, seats):
         asked = (

@@ -24,6 +24,7 @@ from django.utils import timezone
 from engine.base import StepRejected, events_for
 from games.models import (
     Game,
+    GameMessage,
     LogEntry,
     PlayerSettings,
     PlayerWebhook,
@@ -159,6 +160,7 @@ def _read_for_resolution(
     prompt = instance(Prompt, _PROMPT_COLS, first[_P])
     state = db_json(first[_STATE]) if first[_STATE] is not None else None
     tail = (first[_STATE + 1], first[_STATE + 2]) if first[_STATE + 1] is not None else None
+    prompt.talked = bool(first[_TALK])  # type: ignore[attr-defined]
     orders: dict[str, SealedOrder] = {}
     seats: list[Seat] = []
     for row in rows:
@@ -190,8 +192,9 @@ _PROMPT_COLS, _ORDER_COLS, _SEAT_COLS, _USER_COLS = (
     _all_columns(m) for m in (Prompt, SealedOrder, Seat, _User)
 )
 _P = slice(1, 1 + len(_PROMPT_COLS))
-_STATE = _P.stop  # then the tail's seq and hash
-_O = slice(_STATE + 3, _STATE + 3 + len(_ORDER_COLS))
+_STATE = _P.stop  # then the tail's seq and hash, then whether anyone talked (_TALK)
+_TALK = _STATE + 3
+_O = slice(_STATE + 4, _STATE + 4 + len(_ORDER_COLS))
 _S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
 _U = slice(_S.stop, _S.stop + len(_USER_COLS))
 _TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set;
@@ -199,10 +202,13 @@ _TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set
 
 
 def _read_sql() -> str:
-    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t, settings_t, webhook_t = (
+    prompt_t, snapshot_t, log_t, order_t, seat_t, user_t, settings_t, webhook_t, talk_t = (
         m._meta.db_table
-        for m in (Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User, PlayerSettings, PlayerWebhook)
-    )
+        for m in (
+            Prompt, StateSnapshot, LogEntry, SealedOrder, Seat, _User, PlayerSettings,
+            PlayerWebhook, GameMessage,
+        )
+    )  # fmt: skip
 
     def cols(alias: str, model: Any) -> list[str]:
         return [
@@ -217,6 +223,10 @@ def _read_sql() -> str:
         " AND s.prompt_number = p.number)",
         f"(SELECT l.seq {newest})",
         f"(SELECT l.hash {newest})",
+        # Whether anything was written at the table while the prompt was open: the turn
+        # emails' talk line reads who only then (most prompts have none).
+        f"EXISTS (SELECT 1 FROM {talk_t} m WHERE m.game_id = p.game_id"
+        " AND m.created_at >= p.opened_at AND m.removed_at IS NULL)",
         *cols("o", SealedOrder),
         *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 2),
     ]
