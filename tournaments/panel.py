@@ -81,8 +81,15 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     if current is not None and current.status == Round.Status.PAIRED:
         seated = [p for row in tables for p in row["players"]] + [b.registration for b in byes]
         gone = [str(r.user) for r in seated if r.status != Registration.Status.ACTIVE]
+    # A result of an earlier round entered or corrected since the latest round was paired
+    # (automatically): Start would be refused; said here first (h3's review).
+    stale = (
+        latest is not None and latest.status == Round.Status.PAIRED and not latest.paired_by_hand
+        and rounds.results_changed_since_pairing(tournament=tournament, rnd=latest)
+    )  # fmt: skip
     return render(request, "tournaments/manage.html", {
         "gone": gone,
+        "stale": stale,
         "t": tournament,
         "registrations": tournament.registrations.select_related("user"),
         "current": current,

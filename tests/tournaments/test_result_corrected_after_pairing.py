@@ -46,3 +46,17 @@ def test_a_round_whose_standings_did_not_change_starts_as_paired():
     rounds.round_start(rnd=second, by=organizer)
     second.refresh_from_db()
     assert second.status == Round.Status.STARTED
+
+
+def test_the_panel_says_to_re_pair_and_offers_no_start(client):
+    organizer, _players, t, first = _finished_duel_round("sp")
+    second = rounds.round_pair(tournament=t, by=organizer)
+    client.force_login(organizer)
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert f"Start round {second.number}" in page and 'id="results-since"' not in page
+    table = first.tables.get(number=1)
+    results.result_enter(table=table, ranking=[[table.players[1]], [table.players[0]]],
+                         by=organizer, reason="scoresheet misread")  # fmt: skip
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert 'id="results-since"' in page and "Re-pair it before starting it" in page
+    assert f"Start round {second.number}" not in page and f"Re-pair round {second.number}" in page

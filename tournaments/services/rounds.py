@@ -324,7 +324,7 @@ def pairing_digest(*, rnd: Round) -> str:
 WITHDRAWN_SINCE_PAIRING = "withdrawn_since_pairing"
 
 
-def _results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool:
+def results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool:
     """Whether what the pairing read from the earlier rounds' results (each paired
     player's points, earlier opponents, byes and seats) differs now: a result entered
     or corrected after the round was paired (its leaders and byes were chosen on the old
@@ -377,7 +377,7 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
                 "before starting it.",
                 code=WITHDRAWN_SINCE_PAIRING,
             )
-        if not rnd.paired_by_hand and _results_changed_since_pairing(tournament=tournament, rnd=rnd):
+        if not rnd.paired_by_hand and results_changed_since_pairing(tournament=tournament, rnd=rnd):
             raise TournamentError(
                 f"A result of an earlier round was entered or corrected after round {rnd.number} "
                 "was paired: its pairing reads the old standings. Re-pair the round before "
