@@ -64,3 +64,11 @@ def talk_since(*, game: Game, since: Any) -> list[tuple[int, str]]:
         .order_by("id")
         .values_list("author_id", "author__username")
     )
+
+
+def author_label(message: GameMessage) -> str:
+    """How the table names a message's author: "ann", "ann (seat ann-2)", "boss (organizer)"."""
+    name = message.author.username
+    if not message.seat_name:
+        return f"{name} (organizer)"
+    return name if message.seat_name == name else f"{name} (seat {message.seat_name})"

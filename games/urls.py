@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
     path("games/<id:game_id>/rematch/", actions.game_rematch, name="rematch"),
     path("games/<id:game_id>/talk/", talk.game_talk, name="talk"),
+    path("games/<id:game_id>/talk.json", talk.game_talk_json, name="talk_json"),
     path(
         "games/<id:game_id>/talk/<id:message_id>/remove/", talk.message_remove, name="talk_remove"
     ),

@@ -5,21 +5,23 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import ApplicationError
-from games.selectors_talk import message_at, removed_words, talk_page
+from games.presentation import local_time
+from games.selectors_talk import author_label, message_at, removed_words, talk_after, talk_page
 from games.services import talk as talk_services
 from games.views.common import load_visible_game, post_action
 
 
-def _before(request: HttpRequest) -> int | None:
-    value = request.GET.get("before", "")
+def _before(request: HttpRequest, name: str = "before") -> int | None:
+    value = request.GET.get(name, "")
     return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
 
 
@@ -46,11 +48,13 @@ def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
             error, status = exc.message, 400
         else:
             return redirect(f"{request.path}#talk-form")
-    rows, older = talk_page(game=game, before=_before(request))
+    before = _before(request)
+    rows, older = talk_page(game=game, before=before)
     shown = [
         {
             "message": m,
             "removed": removed_words(m, game),
+            "label": author_label(m),
             "can_remove": user is not None and m.removed_at is None
             and (user.pk in (m.author_id, game.organizer_id) or user.is_staff),
         }
@@ -59,6 +63,10 @@ def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game_talk.html", {
         "game": game,
         "shown": shown,
+        # The newest message shown (the page asks talk.json for those after it).
+        "last_id": rows[-1].pk if rows else 0,
+        "live": before is None,  # an older page is not added to
+        "poll_seconds": getattr(settings, "TALK_POLL_SECONDS", 10),
         "older": rows[0].pk if older and rows else None,
         "refusal": talk_services.talk_refusal(game=game, user=user),
         "draft": draft if error else "",
@@ -79,3 +87,23 @@ def message_remove(request: HttpRequest, game_id: int, message_id: int) -> HttpR
     talk_services.message_remove(message=message, by=request.user)
     messages.success(request, "The message was removed.")
     return redirect("games:talk", game_id=game.pk)
+
+
+@require_safe
+def game_talk_json(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The messages after ``?after=ID`` (oldest first, at most 100), for the talk page's
+    script to add without a reload: each with its author's label, its moment as the page
+    writes it, and its text (or who removed it). Whoever may see the game may ask."""
+    game = load_visible_game(request, game_id)
+    after = _before(request, "after") or 0
+    rows = talk_after(game=game, after=after)
+    response = JsonResponse({"messages": [
+        {
+            "id": m.pk, "label": author_label(m), "when": local_time(m.created_at),
+            "at": m.created_at.isoformat(), "removed": removed_words(m, game) or None,
+            "text": None if m.removed_at else m.text,
+        }
+        for m in rows
+    ]})  # fmt: skip
+    response["Cache-Control"] = "no-store"
+    return response

@@ -211,3 +211,23 @@ def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
     line = f"Table talk while prompt 1 was open: 2 messages, from ann: {settings.FIVEX_BASE_URL}/games/{game.pk}/talk/"
     assert line in bodies["bob"] and line in bodies["cat"]  # a removed message is not counted
     assert "Table talk" not in bodies["ann"]  # her own words: nothing new to her
+
+
+@pytest.mark.django_db
+def test_the_pages_json_gives_the_messages_after_an_id(client) -> None:
+    game, _ = make_game(NAMES)
+    first = message_post(game=game, user=_user("ann"), text="one")
+    second = message_post(game=game, user=game.organizer, text="two\nlines")
+    gone = message_post(game=game, user=_user("bob"), text="three")
+    message_remove(message=gone, by=_user("bob"))
+    url = f"/games/{game.pk}/talk.json"
+    after = client.get(f"{url}?after={first.pk}")
+    assert after.status_code == 200 and after["Cache-Control"] == "no-store"
+    rows = after.json()["messages"]
+    assert [(m["id"], m["label"], m["text"], m["removed"]) for m in rows] == [
+        (second.pk, "organizer (organizer)", "two\nlines", None),
+        (gone.pk, "bob", None, "removed by its author"),
+    ]
+    assert rows[0]["when"].endswith("UTC")
+    assert [m["id"] for m in client.get(f"{url}?after=junk").json()["messages"]] == [first.pk, second.pk, gone.pk]
+    assert client.post(url).status_code == 405

@@ -1,0 +1,73 @@
+// Table talk: messages written after the page loaded are added to it as they come (the
+// page asks talk.json every few seconds while it is visible), without a reload: what is
+// being typed in the box stays. The author's label and the moment come written by the
+// server; the text goes in as text (never as HTML).
+(function () {
+  "use strict";
+  var list = document.getElementById("talk-list");
+  if (!list || !list.hasAttribute("data-poll")) { return; }
+  var url = list.getAttribute("data-poll");
+  var last = parseInt(list.getAttribute("data-last") || "0", 10);
+  var every = parseInt(list.getAttribute("data-poll-seconds") || "10", 10) * 1000;
+  var news = document.getElementById("talk-news");
+  var busy = false;
+
+  function item(m) {
+    var li = document.createElement("li");
+    li.className = "talk-message";
+    li.id = "m" + m.id;
+    var head = document.createElement("p");
+    head.className = "small muted";
+    var who = document.createElement("strong");
+    who.textContent = m.label;
+    var when = document.createElement("time");
+    when.setAttribute("datetime", m.at);
+    when.textContent = m.when;
+    head.appendChild(who);
+    head.appendChild(document.createTextNode(" · "));
+    head.appendChild(when);
+    li.appendChild(head);
+    var body = document.createElement("p");
+    if (m.text === null) {
+      body.className = "muted";
+      var em = document.createElement("em");
+      em.textContent = "(" + (m.removed || "removed") + ")";
+      body.appendChild(em);
+    } else {
+      body.className = "talk-text";
+      m.text.split("\n").forEach(function (line, i) {
+        if (i) { body.appendChild(document.createElement("br")); }
+        body.appendChild(document.createTextNode(line));
+      });
+    }
+    li.appendChild(body);
+    return li;
+  }
+
+  function poll() {
+    if (busy || document.hidden) { return; }
+    busy = true;
+    fetch(url + "?after=" + last, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        var added = 0;
+        ((data && data.messages) || []).forEach(function (m) {
+          if (m.id > last && !document.getElementById("m" + m.id)) {
+            list.appendChild(item(m));
+            added += 1;
+          }
+          last = Math.max(last, m.id);
+        });
+        if (added) {
+          var empty = document.getElementById("talk-empty");
+          if (empty) { empty.hidden = true; }
+          if (news) { news.textContent = added + (added === 1 ? " new message." : " new messages."); }
+        }
+      })
+      .catch(function () { /* the next poll tries again */ })
+      .then(function () { busy = false; });
+  }
+
+  setInterval(poll, every);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+})();

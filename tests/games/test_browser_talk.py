@@ -1,0 +1,40 @@
+"""Table talk in real headless Chromium: a message written by another player appears on
+the open page without a reload, as text, and what the reader is typing stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.services.games import game_create, game_join
+from games.services.talk import message_post
+from tests.games.test_browser import log_in
+from tests.games.web_support import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_new_message_appears_and_the_draft_stays(browser_page, live_server, settings):
+    settings.TALK_POLL_SECONDS = 1
+    users = [make_user(n) for n in ("ida", "jon", "kim")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, name="Chatty")
+    for user in users:
+        game_join(game=game, user=user)
+    message_post(game=game, user=users[1], text="Hello from jon")
+    page = browser_page
+    log_in(page, live_server.url, "ida")
+    page.goto(f"{live_server.url}/games/{game.pk}/talk/")
+    assert "Hello from jon" in page.locator("#talk-list").inner_text()
+    page.fill("#talk-text", "half-typed reply")
+    said = message_post(game=game, user=users[2], text="<b>kim</b> here\nsecond line")
+    page.wait_for_selector(f"#m{said.pk}", timeout=10_000)
+    row = page.locator(f"#m{said.pk}")
+    assert "kim" in row.locator("strong").inner_text()
+    assert row.locator(".talk-text").inner_text() == "<b>kim</b> here\nsecond line"  # text, not HTML
+    assert row.locator("b").count() == 0
+    assert page.locator("#talk-news").inner_text() == "1 new message."
+    assert page.locator("#talk-text").input_value() == "half-typed reply"
+    # Sent, it shows once (the page reloads after a send; the poll does not add it again).
+    page.locator("#talk-form button[type=submit]").click()
+    page.wait_for_load_state()
+    page.wait_for_timeout(1500)
+    assert page.locator("#talk-list .talk-text", has_text="half-typed reply").count() == 1
