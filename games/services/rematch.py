@@ -40,15 +40,27 @@ def rematch_players(*, game: Game) -> list[Any]:
     return list(users.values())
 
 
-def rematch_refusal(*, game: Game, user: Any) -> str:
-    """Why ``user`` may not ask for a rematch of ``game`` ("" when they may)."""
+def rematch_check(*, game: Game, user: Any) -> None:
+    """Raise why ``user`` may not ask for a rematch of ``game``: GameStateError (not
+    played and over, a tournament's table) or PermissionDenied (neither one of its players
+    nor its organizer)."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED) or game.started_at is None:
-        return "Only a game that was played and is over can be played again."
+        raise GameStateError("Only a game that was played and is over can be played again.")
     if game.part_of_path:
         where = game.part_of_label or "its tournament"
-        return f"This game is a table of {where}: the next games are paired there, not here."
+        raise GameStateError(
+            f"This game is a table of {where}: the next games are paired there, not here."
+        )
     if user.pk != game.organizer_id and user.pk not in {u.pk for u in rematch_players(game=game)}:
-        return "Only the game's players and its organizer can ask to play it again."
+        raise PermissionDenied("Only the game's players and its organizer can ask to play it again.")
+
+
+def rematch_refusal(*, game: Game, user: Any) -> str:
+    """Why ``user`` may not ask for a rematch of ``game`` ("" when they may)."""
+    try:
+        rematch_check(game=game, user=user)
+    except (GameStateError, PermissionDenied) as exc:
+        return exc.message
     return ""
 
 
@@ -71,11 +83,7 @@ def game_rematch(*, game: Game, by: Any) -> Game:
 
     with transaction.atomic():
         game = lock_game(game_id=game.pk)  # two players asking at once: one after the other
-        refusal = rematch_refusal(game=game, user=by)  # first: the rematch is private
-        if refusal:
-            if refusal.startswith("Only the game's players"):
-                raise PermissionDenied(refusal)
-            raise GameStateError(refusal)
+        rematch_check(game=game, user=by)  # first: the rematch is private
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             existing.created = False
