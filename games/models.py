@@ -76,6 +76,9 @@ class Game(models.Model):
     reminder_hours = models.FloatField(default=12)
     early_resolution_delay_seconds = models.PositiveIntegerField(default=0)
     require_sender_match = models.BooleanField(default=False)
+    # Whether its players write at its table (``games.services.talk``); its organizer
+    # always may. Off for a tournament's tables when the tournament says so.
+    talk_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -56,6 +56,11 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         help_text="Players may register after round 1 is paired (they score 0 for the rounds "
         "they missed).",
     )
+    table_talk = forms.BooleanField(
+        required=False, initial=True, label="Table talk",
+        help_text="The players of a table write to each other on its game's talk page (public, "
+        "as the table is). Off: only you write there.",
+    )
     forbidden_pairs = forms.CharField(
         required=False, label="Pairs who must not meet",
         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),

@@ -47,6 +47,8 @@ class Tournament(models.Model):
     rating_pool = models.CharField(max_length=64, blank=True)
     forbidden_pairs = models.JSONField(default=list, blank=True)  # [[user_id, user_id], ...]
     allow_late_entry = models.BooleanField(default=True)
+    # Whether the players of its tables write at them (table talk); its organizer always may.
+    table_talk = models.BooleanField(default=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -123,6 +123,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 bye_points=data["bye_points"],
                 requested_bye_points=data["requested_bye_points"],
                 allow_late_entry=data["allow_late_entry"],
+                table_talk=data["table_talk"],
                 forbidden_pairs=data["forbidden_pairs"],
             )
         except ApplicationError as exc:

@@ -77,6 +77,8 @@ GAMES_DEFAULT_DEADLINE_HOURS = env.int("GAMES_DEFAULT_DEADLINE_HOURS", default=4
 # The beat's deadline sweep resolves due prompts itself for this long, then hands the rest
 # to the workers (one task each on the resolution queue).
 GAMES_DEADLINE_SWEEP_INLINE_SECONDS = env.float("GAMES_DEADLINE_SWEEP_INLINE_SECONDS", default=20.0)
+# How often an open table talk page asks for new messages (seconds, 1 at least).
+TALK_POLL_SECONDS = max(1, env.int("TALK_POLL_SECONDS", default=10))
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -55,6 +55,7 @@ def game_create(
     seat_organizer: bool = False,
     part_of: tuple[str, str] | None = None,
     create_key: str = "",
+    talk_open: bool = True,
 ) -> Game:
     """Create a forming game. Options are checked by the engine's ``normalize_options``;
     discouraged but allowed choices are listed in ``game.warnings``. With
@@ -102,7 +103,7 @@ def game_create(
         "quiet_hours_start": quiet_hours_start, "quiet_hours_end": quiet_hours_end,
         "quiet_hours_time_zone": quiet_hours_time_zone, "reminder_hours": float(reminder_hours),
         "early_resolution_delay_seconds": early_resolution_delay_seconds,
-        "require_sender_match": bool(require_sender_match),
+        "require_sender_match": bool(require_sender_match), "talk_open": bool(talk_open),
     }  # fmt: skip
     fingerprint = ""
     if create_key:

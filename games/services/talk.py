@@ -45,7 +45,12 @@ def talk_refusal(*, game: Game, user: Any) -> str:
         return "Log in to write at the table."
     if game.status == Game.Status.ABANDONED and game.started_at is None:
         return "This game was cancelled before it started: its table is closed."
-    if user.pk == game.organizer_id or talk_seat(game=game, user=user) is not None:
+    if user.pk == game.organizer_id:
+        return ""
+    if talk_seat(game=game, user=user) is not None:
+        if not game.talk_open:
+            where = f" ({game.part_of_label}'s rule)" if game.part_of_label else ""
+            return f"Table talk is closed at this table{where}: only its organizer writes here."
         return ""
     return "Only the game's players and its organizer write at its table; everyone who can see the game reads it."
 

@@ -66,7 +66,7 @@ def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
         # The newest message shown (the page asks talk.json for those after it).
         "last_id": rows[-1].pk if rows else 0,
         "live": before is None,  # an older page is not added to
-        "poll_seconds": getattr(settings, "TALK_POLL_SECONDS", 10),
+        "poll_seconds": settings.TALK_POLL_SECONDS,
         "older": rows[0].pk if older and rows else None,
         "refusal": talk_services.talk_refusal(game=game, user=user),
         "draft": draft if error else "",

@@ -231,3 +231,45 @@ def test_the_pages_json_gives_the_messages_after_an_id(client) -> None:
     assert rows[0]["when"].endswith("UTC")
     assert [m["id"] for m in client.get(f"{url}?after=junk").json()["messages"]] == [first.pk, second.pk, gone.pk]
     assert client.post(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_a_tournament_without_table_talk_closes_its_tables_to_the_players(client) -> None:
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    boss = get_user_model().objects.create_user(username="boss", email="boss@example.com")
+    players = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("ann", "bob")]
+    quiet = tsvc.tournament_create(organizer=boss, name="Quiet Cup", ruleset="6x5", table_sizes=[2],
+                                   rounds_count=1, table_talk=False)  # fmt: skip
+    tsvc.tournament_open(tournament=quiet, by=boss)
+    for user in players:
+        tsvc.registration_add(tournament=quiet, user=user)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=quiet, by=boss), by=boss)
+    game = rnd.tables.get().game
+    assert game.talk_open is False
+    with pytest.raises(PermissionDenied, match="Table talk is closed at this table"):
+        message_post(game=game, user=players[0], text="deal?")
+    assert message_post(game=game, user=boss, text="Good luck to both.").created  # the organizer writes
+    client.force_login(players[1])
+    page = client.get(f"/games/{game.pk}/talk/").content.decode()
+    assert "Table talk is closed at this table (Quiet Cup, round 1&#x27;s rule)" in page
+    assert 'name="text"' not in page
+    assert "closed to the players" in client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="no-table-talk"' in client.get(f"/tournaments/{quiet.slug}/").content.decode()
+    # A tournament that keeps the default: its tables are open.
+    chatty = tsvc.tournament_create(organizer=boss, name="Chatty Cup", ruleset="6x5", table_sizes=[2], rounds_count=1)
+    assert chatty.table_talk is True
+
+
+@pytest.mark.django_db
+def test_the_tournament_form_takes_table_talk_on_or_off(client) -> None:
+    from tournaments.models import Tournament
+
+    boss = get_user_model().objects.create_user(username="boss", email="boss@example.com")
+    client.force_login(boss)
+    assert 'name="table_talk"' in client.get("/tournaments/new/").content.decode()
+    base = {"ruleset": "6x5", "table_sizes": "2", "rounds_count": 1, "deadline_hours": 24, "tiebreaks": ["buchholz"]}
+    assert client.post("/tournaments/new/", {**base, "name": "Silent"}).status_code == 302  # box not ticked
+    assert client.post("/tournaments/new/", {**base, "name": "Loud", "table_talk": "on"}).status_code == 302
+    assert dict(Tournament.objects.values_list("name", "table_talk")) == {"Silent": False, "Loud": True}

@@ -400,6 +400,7 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
                 quiet_hours_start=tournament.quiet_hours_start,
                 quiet_hours_end=tournament.quiet_hours_end,
                 quiet_hours_time_zone=tournament.quiet_hours_time_zone,
+                talk_open=tournament.table_talk,
                 part_of=(
                     f"{tournament.name}, round {rnd.number}",
                     # From the site's root: the pages add the prefix they are served under.

@@ -104,6 +104,7 @@ def tournament_create(
     rating_pool: str = "",
     forbidden_pairs: Sequence[Sequence[int]] = (),
     allow_late_entry: bool = True,
+    table_talk: bool = True,
 ) -> Tournament:
     """Create a tournament in draft. Checks the ruleset, its options (through the
     engine), the table sizes against the ruleset's player counts, the points per place
@@ -200,6 +201,7 @@ def tournament_create(
             rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
             forbidden_pairs=pairs,
             allow_late_entry=allow_late_entry,
+            table_talk=bool(table_talk),
         )
         tournament = lock_tournament(tournament_id=tournament.pk)
         log_add(
@@ -217,6 +219,7 @@ def tournament_create(
                 "bye_points": tournament.bye_points,
                 "tiebreaks": list(tiebreaks),
                 "rating_pool": tournament.rating_pool,
+                "table_talk": tournament.table_talk,
             },
         )
     return tournament
