@@ -126,6 +126,7 @@ class Command(BaseCommand):
             users = {n: self._player(n, password) for n in PLAYERS}
             made = self._games(users, rng)
             made.append(self._tournament(users, rng))
+            made.append(("Ann's page (ratings, games, tournaments)", reverse("player_profile", args=[YOU])))
             # The history's emails: nobody read them as they happened.
             OutboxMessage.objects.filter(pk__gt=first_email or 0, to__in=emails).delete()
         return made
@@ -159,9 +160,10 @@ class Command(BaseCommand):
             if game.status == Game.Status.FORMING:  # not full: started by its organizer
                 game_start(game=game, user=users[names[0]], fixed_order=names)
             _play(game, rng, wait_for=None if played is None else YOU, after=played or 0)
+            made.append((label, reverse("games:detail", args=[game.pk])))
             if ruleset == "5x" and played is not None:
                 _talk(game, users)
-            made.append((label, reverse("games:detail", args=[game.pk])))
+                made.append(("  its table talk", reverse("games:talk", args=[game.pk])))
         return made
 
     def _tournament(self, users: dict[str, Any], rng: random.Random) -> tuple[str, str]:
