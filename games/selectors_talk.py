@@ -10,9 +10,13 @@ from games.models import Game, GameMessage
 TALK_PAGE = 100
 
 
-def talk_count(*, game: Game) -> int:
-    """How many messages were written at the table (removed ones included)."""
-    return GameMessage.objects.filter(game=game).count()
+def talk_summary(*, game: Game) -> tuple[int, int]:
+    """How many messages were written at the table (removed ones included) and the
+    newest one's id (0 for none): the game page's link, and whether it says "new"."""
+    from django.db.models import Count, Max
+
+    row = GameMessage.objects.filter(game=game).aggregate(count=Count("id"), last=Max("id"))
+    return row["count"] or 0, row["last"] or 0
 
 
 def talk_page(*, game: Game, before: int | None = None, limit: int = TALK_PAGE) -> tuple[list[GameMessage], bool]:

@@ -40,7 +40,7 @@ from games.presentation import (
     waiting_note,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
-from games.selectors_talk import talk_count
+from games.selectors_talk import talk_summary
 from games.services.game_options import ruleset_get
 from games.services.organizer_panel import paused_remaining_seconds
 from games.services.seats import seat_reply_address
@@ -321,7 +321,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             ctx["replaced_by"] = selectors.acted_by(
                 game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
             )
-    ctx["talk_count"] = talk_count(game=game)
+    ctx["talk_count"], ctx["talk_last"] = talk_summary(game=game)
     if game.status in selectors.OVER and user is not None:
         ctx.update(_rematch_context(game=game, user=user, seats=seats))
     if is_organizer and game.invite_token:

@@ -38,3 +38,24 @@ def test_a_new_message_appears_and_the_draft_stays(browser_page, live_server, se
     page.wait_for_load_state()
     page.wait_for_timeout(1500)
     assert page.locator("#talk-list .talk-text", has_text="half-typed reply").count() == 1
+
+
+def test_the_game_page_says_new_messages_until_the_talk_page_is_seen(browser_page, live_server):
+    users = [make_user(n) for n in ("lea", "max", "ned")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, name="Marked")
+    for user in users:
+        game_join(game=game, user=user)
+    page = browser_page
+    log_in(page, live_server.url, "lea")
+    flag = page.locator("#talk-link .talk-new")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert not flag.is_visible()  # nothing written yet
+    message_post(game=game, user=users[1], text="Anyone for a deal?")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert flag.is_visible() and flag.inner_text() == "new messages"
+    page.goto(f"{live_server.url}/games/{game.pk}/talk/")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert not flag.is_visible()  # seen
+    message_post(game=game, user=users[2], text="No deals.")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert flag.is_visible()

@@ -4,7 +4,26 @@
 // server; the text goes in as text (never as HTML).
 (function () {
   "use strict";
+  // The newest message this browser has seen at a table (kept in the browser only): the
+  // game page's "Table talk" link says "new messages" while there are newer ones.
+  function seenKey(game) { return "fivex:talk-seen:" + game; }
+  function seen(game) {
+    try { return parseInt(window.localStorage.getItem(seenKey(game)) || "0", 10); } catch (e) { return 0; }
+  }
+  function markSeen(game, id) {
+    try { if (id > seen(game)) { window.localStorage.setItem(seenKey(game), String(id)); } } catch (e) { /* storage off */ }
+  }
+  var link = document.getElementById("talk-link");
+  if (link) {
+    var newest = parseInt(link.getAttribute("data-talk-last") || "0", 10);
+    var flag = link.querySelector(".talk-new");
+    if (flag && newest > seen(link.getAttribute("data-talk-game"))) { flag.hidden = false; }
+  }
+
   var list = document.getElementById("talk-list");
+  if (list && list.hasAttribute("data-poll")) {
+    markSeen(list.getAttribute("data-talk-game"), parseInt(list.getAttribute("data-last") || "0", 10));
+  }
   if (!list || !list.hasAttribute("data-poll")) { return; }
   var url = list.getAttribute("data-poll");
   var last = parseInt(list.getAttribute("data-last") || "0", 10);
@@ -58,6 +77,7 @@
           }
           last = Math.max(last, m.id);
         });
+        markSeen(list.getAttribute("data-talk-game"), last);
         if (added) {
           var empty = document.getElementById("talk-empty");
           if (empty) { empty.hidden = true; }
