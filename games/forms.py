@@ -143,6 +143,11 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
             " address of the player's account."
         ),
     )
+    talk_closed = forms.BooleanField(
+        required=False,
+        label="No table talk",
+        help_text="Only you write on the game's talk page; its players read it.",
+    )
     play = forms.BooleanField(
         required=False, initial=True, label="I play in this game too (take the first seat)"
     )

@@ -191,6 +191,7 @@ class GameListCreateView(BaseAPIView):
             "name": data.get("name", ""),
             "is_private": data.get("is_private", False),
             "require_sender_match": data.get("require_sender_match", False),
+            "talk_open": data.get("talk_open", True),
         }
         policy = (
             "deadline_hours",

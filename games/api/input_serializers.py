@@ -171,6 +171,11 @@ class GameCreateInputSerializer(StrictInputSerializer):
         default=False,
         help_text="Orders by email must also come from the player's account address.",
     )
+    talk_open = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Whether its players write on its talk page (its organizer always may).",
+    )
     deadline_hours = serializers.FloatField(
         min_value=1, max_value=24 * 14, required=False,
         help_text="Hours per prompt, 1 to 336 (fractions allowed: 1.5 is 90 minutes).",

@@ -80,6 +80,9 @@ class GameSerializer(serializers.Serializer):
     seats_count = serializers.IntegerField()
     is_private = serializers.BooleanField()
     require_sender_match = serializers.BooleanField()
+    talk_open = serializers.BooleanField(
+        help_text="Whether its players write on its talk page (its organizer always may)."
+    )
     organizer = serializers.CharField(source="organizer.username")
     seed_commitment = serializers.SerializerMethodField(
         help_text="SHA-256 of the game's seed, published when it starts (the log reveals the "

@@ -273,3 +273,20 @@ def test_the_tournament_form_takes_table_talk_on_or_off(client) -> None:
     assert client.post("/tournaments/new/", {**base, "name": "Silent"}).status_code == 302  # box not ticked
     assert client.post("/tournaments/new/", {**base, "name": "Loud", "table_talk": "on"}).status_code == 302
     assert dict(Tournament.objects.values_list("name", "table_talk")) == {"Silent": False, "Loud": True}
+
+
+@pytest.mark.django_db
+def test_a_game_made_without_table_talk_on_the_web_and_over_the_api(client) -> None:
+    ann = get_user_model().objects.create_user(username="ann", email="ann@example.com")
+    client.force_login(ann)
+    form = {"ruleset": "6x5", "seats_count": 2, "deadline_hours": 24, "grace_minutes": 0,
+            "reminder_hours": 6, "early_resolution_delay_seconds": 0, "quiet_hours_time_zone": "UTC"}  # fmt: skip
+    for name, extra in (("Quiet", {"talk_closed": "on"}), ("Chatty", {})):
+        answer = client.post("/games/new/", {**form, "name": name, **extra})
+        assert answer.status_code == 302, answer.content.decode()[:3000]
+    api = client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "name": "Hushed", "talk_open": False},
+                      content_type="application/json")  # fmt: skip
+    assert api.status_code == 201 and api.json()["talk_open"] is False
+    assert client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "talk_open": "no"},
+                       content_type="application/json").status_code == 400  # fmt: skip
+    assert dict(Game.objects.values_list("name", "talk_open")) == {"Quiet": False, "Chatty": True, "Hushed": False}
