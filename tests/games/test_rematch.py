@@ -32,7 +32,7 @@ def _user(name: str):
 
 @pytest.mark.django_db
 def test_a_player_asks_and_the_others_are_invited_to_the_same_game_again() -> None:
-    game, _ = _finished(deadline_hours=72, grace_minutes=30, reminder_hours=6)
+    game, _ = _finished(deadline_hours=72, grace_minutes=30, reminder_hours=6, talk_open=False)
     ann = _user("ann")
     new = game_rematch(game=game, by=ann)
     assert new.created is True
@@ -41,6 +41,7 @@ def test_a_player_asks_and_the_others_are_invited_to_the_same_game_again() -> No
     assert (new.status, new.is_private, new.organizer) == ("forming", True, ann)
     assert (new.ruleset, new.options, new.seats_count) == ("5x", game.options, 3)
     assert (new.deadline_hours, new.grace_minutes, new.reminder_hours) == (72, 30, 6)
+    assert new.talk_open is False  # no table talk, as before
     assert new.name == f"{game.title} (rematch)"
     assert list(new.seats.values_list("user__username", flat=True)) == ["ann"]
     assert new.seed_commitment == "" or new.seed_commitment != game.seed_commitment
