@@ -143,10 +143,12 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
             " address of the player's account."
         ),
     )
-    talk_closed = forms.BooleanField(
+    talk_open = forms.BooleanField(
         required=False,
-        label="No table talk",
-        help_text="Only you write on the game's talk page; its players read it.",
+        initial=True,
+        label="Table talk",
+        help_text="The players write to each other on the game's talk page (read by whoever "
+        "may watch the game). Off: only you write there.",
     )
     play = forms.BooleanField(
         required=False, initial=True, label="I play in this game too (take the first seat)"

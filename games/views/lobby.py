@@ -161,7 +161,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 is_private=data["is_private"],
                 require_sender_match=data["require_sender_match"],
-                talk_open=not data["talk_closed"],
+                talk_open=data["talk_open"],
                 deadline_hours=data["deadline_hours"],
                 grace_minutes=data["grace_minutes"],
                 quiet_hours_start=data["quiet_hours_start"],

@@ -281,7 +281,7 @@ def test_a_game_made_without_table_talk_on_the_web_and_over_the_api(client) -> N
     client.force_login(ann)
     form = {"ruleset": "6x5", "seats_count": 2, "deadline_hours": 24, "grace_minutes": 0,
             "reminder_hours": 6, "early_resolution_delay_seconds": 0, "quiet_hours_time_zone": "UTC"}  # fmt: skip
-    for name, extra in (("Quiet", {"talk_closed": "on"}), ("Chatty", {})):
+    for name, extra in (("Quiet", {}), ("Chatty", {"talk_open": "on"})):  # an unticked box is not sent
         answer = client.post("/games/new/", {**form, "name": name, **extra})
         assert answer.status_code == 302, answer.content.decode()[:3000]
     api = client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "name": "Hushed", "talk_open": False},
