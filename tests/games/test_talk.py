@@ -186,6 +186,11 @@ def test_the_data_download_has_them_and_closing_the_account_erases_them() -> Non
     message_post(game=game, user=ann, text="my words")
     talk = account_export(user=ann)["table_talk"]
     assert [(t["game"], t["seat"], t["text"]) for t in talk] == [(game.pk, "ann", "my words")]
+    from django.test import Client
+
+    close_page = Client()
+    close_page.force_login(ann)
+    assert "What you wrote at games' tables" in close_page.get("/account/close/").content.decode()
     account_close(user=ann)
     message = GameMessage.objects.get()
     assert message.text == "" and message.removed_by == ann and message.removed_at is not None
