@@ -107,3 +107,13 @@ def test_a_newcomers_page_says_so_plainly(client) -> None:
     get_user_model().objects.create_user(username="newbie", email="newbie@example.com")
     text = _text(client.get("/players/newbie/").content.decode())
     assert "no game played to the end yet" in text and "0 won" not in text
+
+
+@pytest.mark.django_db
+def test_the_game_pages_seats_link_to_their_players_pages(client) -> None:
+    game, _ = make_game(["ann", "bob", "cat"])
+    get_user_model().objects.filter(username="cat").update(is_active=False)  # closed: no page
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    seats = body.split('<ul class="plain seats"', 1)[1].split("</ul>", 1)[0]
+    assert 'href="/players/ann/"' in seats and 'href="/players/bob/"' in seats
+    assert 'href="/players/cat/"' not in seats and ">cat<" in seats
