@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, FloatField, Func, Q
 from django.utils import timezone
 
-from games.errors import ValidationError
+from games.errors import GameBusy, ValidationError
 from games.models import Game, Prompt, Reminder, SealedOrder, Seat
 
 logger = logging.getLogger(__name__)
@@ -421,9 +421,40 @@ def send_reminders(*, now: datetime | None = None) -> int:
             continue
         try:
             with transaction.atomic():
-                Reminder.objects.create(prompt=prompt, seat_name=name)
-                notify_reminder(game=prompt.game, prompt=prompt, seat=seat)
+                # Read again under the game's lock: what was read above may have changed
+                # since (a race audit: a deadline extended meanwhile got its reminder now,
+                # over ``reminders_reset``, and none before the new deadline; a prompt
+                # resolved meanwhile was reminded of, closed).
+                fresh = _reminder_still_owed(prompt=prompt, seat=seat, now=now)
+                if fresh is None:
+                    continue
+                Reminder.objects.create(prompt=fresh, seat_name=name)
+                notify_reminder(game=fresh.game, prompt=fresh, seat=seat)
         except IntegrityError:
             continue  # reminded by a sweep running at the same moment
+        except GameBusy:
+            continue  # the next sweep, in five minutes
         sent += 1
     return sent
+
+
+def _reminder_still_owed(*, prompt: Prompt, seat: Seat, now: datetime) -> Prompt | None:
+    """``prompt`` read again after taking its game's lock, if ``seat`` (active still) is
+    to be reminded of it now: the prompt still open in a running game, its reminder due
+    before its deadline, the seat's order not in. None otherwise."""
+    from games.services.locking import lock_game
+
+    game = lock_game(game_id=prompt.game_id)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    fresh = Prompt.objects.filter(pk=prompt.pk, status=Prompt.Status.OPEN).first()
+    if fresh is None or fresh.deadline is None or fresh.deadline <= now:
+        return None
+    fresh.game = game
+    if reminder_due_at(game=game, prompt=fresh) > now:
+        return None
+    if not Seat.objects.filter(pk=seat.pk, status=Seat.Status.ACTIVE).exists():
+        return None
+    if SealedOrder.objects.filter(prompt=fresh, seat_name=seat.name, is_current=True).exists():
+        return None
+    return fresh

@@ -1,0 +1,113 @@
+"""The beat's sweeps racing an organizer's tool or a resolution on another connection.
+
+Each test lets another connection commit at the moment the reminder sweep has read what
+is due and is about to write (its first transaction): the outcome must be the one of
+running the two one after the other, in either order.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connections, transaction
+
+from games.models import OutboxMessage, Prompt
+from games.services import deadlines
+from games.services.deadlines import send_reminders
+from tests.games.core_support import start_fixed
+
+NAMES = ["ann", "bob", "cat"]
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _on_other_connection(work) -> None:
+    """Run ``work`` in a thread (its own database connection) and wait for it."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test
+            failure.append(exc)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive()
+    if failure:
+        raise failure[0]
+
+
+def _before_first_write(monkeypatch, work) -> None:
+    """``work`` commits (on another connection) just before the reminder sweep opens its
+    first transaction: after its reads, before its writes."""
+    real_atomic = transaction.atomic
+    done: list[bool] = []
+
+    class _Transaction:
+        @staticmethod
+        def atomic(*args, **kwargs):
+            if not done:
+                done.append(True)
+                _on_other_connection(work)
+            return real_atomic(*args, **kwargs)
+
+    monkeypatch.setattr(deadlines, "transaction", _Transaction)
+
+
+def test_a_deadline_extended_while_the_reminder_sweep_runs_is_reminded_before_the_new_one(
+    monkeypatch,
+) -> None:
+    """Extended just after the sweep found the reminder due (on the old deadline): the
+    players must still be reminded before the new deadline, as when the extension comes
+    just before the sweep (not due yet) or just after it (``reminders_reset``). The
+    sweep stored its reminder over the reset and none came before the new deadline."""
+    from games.services.organizer import deadline_extend
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    prompt = Prompt.objects.get(game=game, number=1)
+    old_deadline = prompt.deadline
+
+    def extend() -> None:
+        deadline_extend(game=game, by=game.organizer, hours=48)
+
+    _before_first_write(monkeypatch, extend)
+    send_reminders(now=old_deadline - timedelta(hours=5))
+    monkeypatch.undo()
+
+    prompt.refresh_from_db()
+    assert prompt.deadline == old_deadline + timedelta(hours=48)
+    # Six hours before the new deadline, every seat (none has ordered) is reminded.
+    send_reminders(now=prompt.deadline - timedelta(hours=5))
+    before_new = OutboxMessage.objects.filter(
+        kind="reminder", key__endswith=f":{prompt.deadline:%Y%m%d%H%M%S}"
+    )
+    assert sorted(m.seat.name for m in before_new) == NAMES
+
+
+def test_no_reminder_for_a_prompt_resolved_while_the_reminder_sweep_runs(monkeypatch) -> None:
+    """The deadline resolved the prompt just after the sweep found its reminder due: no
+    email may ask for an order to a prompt that is closed (a reply would be refused)."""
+    from games.services.resolution import prompt_resolve
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24, reminder_hours=6)
+    prompt = Prompt.objects.get(game=game, number=1)
+
+    def resolve() -> None:
+        assert prompt_resolve(
+            game_id=game.pk, prompt_number=1, fill_missing=True,
+            now=prompt.deadline + timedelta(minutes=1),
+        )  # fmt: skip
+
+    _before_first_write(monkeypatch, resolve)
+    send_reminders(now=prompt.deadline - timedelta(hours=5))
+    monkeypatch.undo()
+
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
+    reminded = OutboxMessage.objects.filter(kind="reminder", subject__contains="(prompt 1)")
+    assert list(reminded.values_list("seat__name", flat=True)) == []
