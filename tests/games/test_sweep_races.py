@@ -111,3 +111,59 @@ def test_no_reminder_for_a_prompt_resolved_while_the_reminder_sweep_runs(monkeyp
     assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
     reminded = OutboxMessage.objects.filter(kind="reminder", subject__contains="(prompt 1)")
     assert list(reminded.values_list("seat__name", flat=True)) == []
+
+
+def test_a_prompt_handed_out_then_paused_and_resumed_is_resolved_at_the_next_sweep(
+    monkeypatch,
+) -> None:
+    """The sweep hands a due prompt to the workers; the organizer pauses the game before
+    a worker takes it (the task finds it paused and does nothing) and resumes it with
+    its deadline and grace passed: the next sweep must resolve it, not leave it to the
+    task that already gave up (five minutes during which every order was refused as
+    late, "being filled with default orders")."""
+    from django.utils import timezone
+
+    from games.services.organizer import game_pause, game_resume
+    from games.tasks import resolve_overdue_prompt
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24, grace_minutes=10)
+    prompt = Prompt.objects.get(game=game, number=1)
+    now = timezone.now()
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=now - timedelta(minutes=11))
+    queued: list[tuple] = []
+    monkeypatch.setattr(resolve_overdue_prompt, "delay", lambda *args: queued.append(args))
+    assert deadlines.enforce_deadlines(now=now, inline_seconds=0) == 0
+    assert queued == [(game.pk, 1, now.isoformat())]  # handed to a worker, not run yet
+
+    game_pause(game=game, by=game.organizer)
+    assert resolve_overdue_prompt(*queued[0]) is False  # paused: the worker does nothing
+    game_resume(game=game, by=game.organizer)  # its deadline and grace had passed
+
+    later = timezone.now() + timedelta(minutes=1)
+    assert deadlines.enforce_deadlines(now=later) == 1
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
+
+
+def test_a_prompt_handed_out_then_extended_is_resolved_at_its_new_deadline(monkeypatch) -> None:
+    """Handed to a worker, then extended a little before the worker ran (it found the
+    prompt not due): once the new deadline passes, the next sweep resolves it."""
+    from django.utils import timezone
+
+    from games.services.organizer import deadline_extend
+    from games.tasks import resolve_overdue_prompt
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    prompt = Prompt.objects.get(game=game, number=1)
+    now = timezone.now()
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=now - timedelta(seconds=30))
+    queued: list[tuple] = []
+    monkeypatch.setattr(resolve_overdue_prompt, "delay", lambda *args: queued.append(args))
+    deadlines.enforce_deadlines(now=now, inline_seconds=0)
+    assert len(queued) == 1
+
+    deadline_extend(game=game, by=game.organizer, hours=0.05)  # three minutes
+    assert resolve_overdue_prompt(*queued[0]) is False  # not due any more
+
+    new_deadline = Prompt.objects.get(pk=prompt.pk).deadline
+    assert deadlines.enforce_deadlines(now=new_deadline + timedelta(seconds=30)) == 1
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
