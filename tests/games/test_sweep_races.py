@@ -167,3 +167,60 @@ def test_a_prompt_handed_out_then_extended_is_resolved_at_its_new_deadline(monke
     new_deadline = Prompt.objects.get(pk=prompt.pk).deadline
     assert deadlines.enforce_deadlines(now=new_deadline + timedelta(seconds=30)) == 1
     assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
+
+
+def test_reply_addresses_rotated_while_an_email_is_being_queued_are_the_new_ones(
+    monkeypatch,
+) -> None:
+    """A password change rotates the player's reply addresses (the old ones stop
+    working) while the organizer's reminder to that seat is being written, its seat read
+    already: the email must not go out with the dead address, as it does not when either
+    comes first (the rotation rewrites the emails still waiting)."""
+    from games.models import Seat
+    from games.services import organizer
+    from games.services.organizer import game_remind
+    from games.services.seats import mail_tokens_rotate_for_user, seat_reply_address
+
+    game, seats = start_fixed(NAMES, deadline_hours=24)
+    ann = seats["ann"].user
+    real_log_append = organizer.log_append
+    rotated = threading.Event()
+
+    def log_append_then_wait(**kwargs):
+        # The reminder's seats were read: the password change happens now, on its own
+        # connection (given a moment: with the game's lock it waits for this one).
+        def rotate() -> None:
+            try:
+                mail_tokens_rotate_for_user(user=ann)
+                rotated.set()
+            finally:
+                connections.close_all()
+
+        threading.Thread(target=rotate, daemon=True).start()
+        rotated.wait(2)
+        return real_log_append(**kwargs)
+
+    monkeypatch.setattr(organizer, "log_append", log_append_then_wait)
+    failure: list[BaseException] = []
+
+    def remind() -> None:
+        try:
+            game_remind(game=game, by=game.organizer)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            failure.append(exc)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=remind)
+    thread.start()
+    thread.join(30)
+    assert rotated.wait(15)
+    if failure:
+        raise failure[0]
+
+    seat = Seat.objects.get(pk=seats["ann"].pk)
+    new_address = seat_reply_address(seat=seat)
+    assert seat_reply_address(seat=seats["ann"]) != new_address  # rotated
+    waiting = OutboxMessage.objects.filter(seat=seat, status__in=OutboxMessage.UNSENT)
+    assert waiting.filter(kind="reminder").exists()
+    assert {m.reply_to for m in waiting} == {new_address}
