@@ -180,6 +180,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     started = time.monotonic()
     resolved = 0
     handed: list[tuple[int, int, int]] = []  # (prompt id, game id, prompt number)
+    read_deadlines: dict[int, datetime] = {}  # the deadline each was handed out for
     due = (
         Prompt.objects.filter(
             status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__lte=now
@@ -195,6 +196,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
             continue  # a worker has it (or will soon): neither queued again nor raced here
         if inline_seconds is not None and time.monotonic() - started >= inline_seconds:
             handed.append((prompt.pk, prompt.game_id, prompt.number))
+            read_deadlines[prompt.pk] = prompt.deadline
             continue
         try:
             if overdue_prompt_resolve(game_id=prompt.game_id, prompt_number=prompt.number, now=now):
@@ -202,7 +204,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
         except Exception:  # one broken game must not stop the sweep for the others
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
     if handed:
-        _hand_out(handed, now)
+        _hand_out(handed, now, read_deadlines=read_deadlines)
         logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))
     stale = Prompt.objects.filter(
         status=Prompt.Status.OPEN,
@@ -215,12 +217,25 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     return resolved
 
 
-def _hand_out(handed: list[tuple[int, int, int]], now: datetime) -> None:
+def _hand_out(
+    handed: list[tuple[int, int, int]],
+    now: datetime,
+    read_deadlines: dict[int, datetime] | None = None,
+) -> None:
     """Queue ``resolve_overdue_prompt`` for each (prompt id, game id, number) due by
-    ``now``, and note the hand-out (the sweeps leave them to the workers a while)."""
+    ``now``, and note the hand-out (the sweeps leave them to the workers a while).
+    ``read_deadlines``: the deadline each prompt was found due at (by prompt id); a
+    prompt whose deadline changed since (extended, paused) is not noted: its task finds
+    it not due, and the sweep must not leave its new deadline alone (a race audit)."""
     from games.tasks import resolve_overdue_prompt
 
-    Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
+    if read_deadlines:
+        unchanged = Q(pk__in=[])
+        for pk, _g, _n in handed:
+            unchanged |= Q(pk=pk, deadline=read_deadlines[pk])
+        Prompt.objects.filter(unchanged).update(handed_out_at=now)
+    else:
+        Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
     for _pk, game_id, number in handed:
         resolve_overdue_prompt.delay(game_id, number, now.isoformat())
 

@@ -224,3 +224,39 @@ def test_reply_addresses_rotated_while_an_email_is_being_queued_are_the_new_ones
     waiting = OutboxMessage.objects.filter(seat=seat, status__in=OutboxMessage.UNSENT)
     assert waiting.filter(kind="reminder").exists()
     assert {m.reply_to for m in waiting} == {new_address}
+
+
+def test_a_deadline_extended_while_the_sweep_hands_the_prompt_out_is_enforced_in_time(
+    monkeypatch,
+) -> None:
+    """The sweep read a due prompt, then (its inline time spent) hands it to the
+    workers; the organizer extended the deadline a little in between, and the worker
+    finds the prompt not due. Once the new deadline passes, the next sweep resolves it:
+    the hand-out of the old deadline must not keep the sweep off the new one."""
+    from django.utils import timezone
+
+    from games.services.organizer import deadline_extend
+    from games.tasks import resolve_overdue_prompt
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    prompt = Prompt.objects.get(game=game, number=1)
+    now = timezone.now()
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=now - timedelta(seconds=30))
+    queued: list[tuple] = []
+    monkeypatch.setattr(resolve_overdue_prompt, "delay", lambda *args: queued.append(args))
+    real_hand_out = deadlines._hand_out
+
+    def extended_first(*args, **kwargs):
+        _on_other_connection(lambda: deadline_extend(game=game, by=game.organizer, hours=0.05))
+        return real_hand_out(*args, **kwargs)
+
+    monkeypatch.setattr(deadlines, "_hand_out", extended_first)
+    deadlines.enforce_deadlines(now=now, inline_seconds=0)
+    monkeypatch.setattr(deadlines, "_hand_out", real_hand_out)
+    assert len(queued) == 1
+    assert resolve_overdue_prompt(*queued[0]) is False  # not due any more
+
+    new_deadline = Prompt.objects.get(pk=prompt.pk).deadline
+    assert new_deadline > now
+    assert deadlines.enforce_deadlines(now=new_deadline + timedelta(seconds=30)) == 1
+    assert Prompt.objects.get(pk=prompt.pk).status == Prompt.Status.RESOLVED
