@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, FloatField, Func, Q
 from django.utils import timezone
 
-from games.errors import ValidationError
+from games.errors import GameBusy, ValidationError
 from games.models import Game, Prompt, Reminder, SealedOrder, Seat
 
 logger = logging.getLogger(__name__)
@@ -180,6 +180,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     started = time.monotonic()
     resolved = 0
     handed: list[tuple[int, int, int]] = []  # (prompt id, game id, prompt number)
+    read_deadlines: dict[int, datetime] = {}  # the deadline each was handed out for
     due = (
         Prompt.objects.filter(
             status=Prompt.Status.OPEN, game__status=Game.Status.ACTIVE, deadline__lte=now
@@ -195,6 +196,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
             continue  # a worker has it (or will soon): neither queued again nor raced here
         if inline_seconds is not None and time.monotonic() - started >= inline_seconds:
             handed.append((prompt.pk, prompt.game_id, prompt.number))
+            read_deadlines[prompt.pk] = prompt.deadline
             continue
         try:
             if overdue_prompt_resolve(game_id=prompt.game_id, prompt_number=prompt.number, now=now):
@@ -202,7 +204,7 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
         except Exception:  # one broken game must not stop the sweep for the others
             logger.exception("deadline resolution failed for game %s", prompt.game_id)
     if handed:
-        _hand_out(handed, now)
+        _hand_out(handed, now, read_deadlines=read_deadlines)
         logger.info("deadline sweep: %d due prompts handed to the workers", len(handed))
     stale = Prompt.objects.filter(
         status=Prompt.Status.OPEN,
@@ -215,12 +217,25 @@ def enforce_deadlines(*, now: datetime | None = None, inline_seconds: float | No
     return resolved
 
 
-def _hand_out(handed: list[tuple[int, int, int]], now: datetime) -> None:
+def _hand_out(
+    handed: list[tuple[int, int, int]],
+    now: datetime,
+    read_deadlines: dict[int, datetime] | None = None,
+) -> None:
     """Queue ``resolve_overdue_prompt`` for each (prompt id, game id, number) due by
-    ``now``, and note the hand-out (the sweeps leave them to the workers a while)."""
+    ``now``, and note the hand-out (the sweeps leave them to the workers a while).
+    ``read_deadlines``: the deadline each prompt was found due at (by prompt id); a
+    prompt whose deadline changed since (extended, paused) is not noted: its task finds
+    it not due, and the sweep must not leave its new deadline alone (a race audit)."""
     from games.tasks import resolve_overdue_prompt
 
-    Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
+    if read_deadlines:
+        unchanged = Q(pk__in=[])
+        for pk, _g, _n in handed:
+            unchanged |= Q(pk=pk, deadline=read_deadlines[pk])
+        Prompt.objects.filter(unchanged).update(handed_out_at=now)
+    else:
+        Prompt.objects.filter(pk__in=[pk for pk, _g, _n in handed]).update(handed_out_at=now)
     for _pk, game_id, number in handed:
         resolve_overdue_prompt.delay(game_id, number, now.isoformat())
 
@@ -421,9 +436,40 @@ def send_reminders(*, now: datetime | None = None) -> int:
             continue
         try:
             with transaction.atomic():
-                Reminder.objects.create(prompt=prompt, seat_name=name)
-                notify_reminder(game=prompt.game, prompt=prompt, seat=seat)
+                # Read again under the game's lock: what was read above may have changed
+                # since (a race audit: a deadline extended meanwhile got its reminder now,
+                # over ``reminders_reset``, and none before the new deadline; a prompt
+                # resolved meanwhile was reminded of, closed).
+                fresh = _reminder_still_owed(prompt=prompt, seat=seat, now=now)
+                if fresh is None:
+                    continue
+                Reminder.objects.create(prompt=fresh, seat_name=name)
+                notify_reminder(game=fresh.game, prompt=fresh, seat=seat)
         except IntegrityError:
             continue  # reminded by a sweep running at the same moment
+        except GameBusy:
+            continue  # the next sweep, in five minutes
         sent += 1
     return sent
+
+
+def _reminder_still_owed(*, prompt: Prompt, seat: Seat, now: datetime) -> Prompt | None:
+    """``prompt`` read again after taking its game's lock, if ``seat`` (active still) is
+    to be reminded of it now: the prompt still open in a running game, its reminder due
+    before its deadline, the seat's order not in. None otherwise."""
+    from games.services.locking import lock_game
+
+    game = lock_game(game_id=prompt.game_id)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    fresh = Prompt.objects.filter(pk=prompt.pk, status=Prompt.Status.OPEN).first()
+    if fresh is None or fresh.deadline is None or fresh.deadline <= now:
+        return None
+    fresh.game = game
+    if reminder_due_at(game=game, prompt=fresh) > now:
+        return None
+    if not Seat.objects.filter(pk=seat.pk, status=Seat.Status.ACTIVE).exists():
+        return None
+    if SealedOrder.objects.filter(prompt=fresh, seat_name=seat.name, is_current=True).exists():
+        return None
+    return fresh

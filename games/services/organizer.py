@@ -130,7 +130,12 @@ def deadline_extend(
             quiet = prompt.deadline != extended
         else:
             prompt.paused_remaining_seconds = (prompt.paused_remaining_seconds or 0) + hours * 3600
-        prompt.save(update_fields=["extensions", "deadline", "paused_remaining_seconds"])
+        # A new deadline: a hand-out of the old one to the workers (whose task finds the
+        # prompt not due) no longer keeps the sweep off it (``deadlines.HANDED_OUT_FOR``).
+        prompt.handed_out_at = None
+        prompt.save(
+            update_fields=["extensions", "deadline", "paused_remaining_seconds", "handed_out_at"]
+        )
         reminders_reset(game=game, prompt=prompt)
         log_append(
             game=game,
@@ -363,7 +368,8 @@ def game_resume(*, game: Game, by: Any) -> Game:
         if remaining > 0:  # a deadline passed already (paused in its grace) stays passed
             prompt.deadline = out_of_quiet_hours(game=game, moment=prompt.deadline)
         prompt.paused_remaining_seconds = None
-        prompt.save(update_fields=["deadline", "paused_remaining_seconds"])
+        prompt.handed_out_at = None  # a new deadline (see ``deadline_extend``)
+        prompt.save(update_fields=["deadline", "paused_remaining_seconds", "handed_out_at"])
         reminders_reset(game=game, prompt=prompt)
         game.status = Game.Status.ACTIVE
         game.save(update_fields=["status"])

@@ -43,39 +43,57 @@ def mail_tokens_rotate_for_user(*, user: object) -> int:
     after a password change: whoever read the player's mail or pages before it must not
     keep ordering for them by email. Emails still waiting in the outbox are given the new
     address. Returns how many of the seats are in games not over (forming or going on)."""
-    from django.db.models import Value
-    from django.db.models.functions import Replace
-
-    from games.models import Game, OutboxMessage
+    from games.models import Game
 
     going_on = 0
     with transaction.atomic():
-        # No row locks: a FOR UPDATE joined to the games would take the game locks, in
-        # another order than order submission takes them (a deadlock).
+        # No row locks here: a FOR UPDATE joined to the games would take the seats' locks
+        # before the games', in another order than order submission takes them (a
+        # deadlock). Each seat is rotated under its game's lock, taken first (as every
+        # writer of a game does), the games in the order of their ids.
         seats = list(
-            Seat.objects.filter(user=user).exclude(status=Seat.Status.REPLACED).select_related("game")
+            Seat.objects.filter(user=user)
+            .exclude(status=Seat.Status.REPLACED)
+            .select_related("game")
+            .order_by("game_id", "pk")
         )
         for seat in seats:
-            old = seat_reply_address(seat=seat)
-            seat.mail_token = new_mail_token()
-            seat.save(update_fields=["mail_token"])
-            new = seat_reply_address(seat=seat)
-            OutboxMessage.objects.filter(
-                seat=seat,
-                status__in=OutboxMessage.UNSENT,
-            ).update(
-                reply_to=Replace("reply_to", Value(old), Value(new)),
-                body=Replace("body", Value(old), Value(new)),
-                html=Replace("html", Value(old), Value(new)),
-            )
+            _rotate_locked(seat)
             if seat.game.status in (Game.Status.FORMING, Game.Status.ACTIVE, Game.Status.PAUSED):
                 going_on += 1
     return going_on
 
 
+def _rotate_locked(seat: Seat) -> None:
+    """Give ``seat`` a new mail token under its game's lock, and the emails to it still
+    waiting in the outbox the new address. Under the lock: an email being written for the
+    seat (a resolution, a reminder, a notice: each reads the seat after taking the lock)
+    was written with the old address and is rewritten here, or is written after this
+    with the new one (a race audit: one went out with the dead address)."""
+    from django.db.models import Value
+    from django.db.models.functions import Replace
+
+    from games.models import OutboxMessage
+    from games.services.locking import lock_game
+
+    lock_game(game_id=seat.game_id)
+    old = seat_reply_address(seat=seat)
+    seat.mail_token = new_mail_token()
+    seat.save(update_fields=["mail_token"])
+    new = seat_reply_address(seat=seat)
+    OutboxMessage.objects.filter(
+        seat=seat,
+        status__in=OutboxMessage.UNSENT,
+    ).update(
+        reply_to=Replace("reply_to", Value(old), Value(new)),
+        body=Replace("body", Value(old), Value(new)),
+        html=Replace("html", Value(old), Value(new)),
+    )
+
+
 def mail_token_rotate(*, seat: Seat) -> str:
-    """Give the seat a new mail token (the old reply address stops working); return it."""
+    """Give the seat a new mail token (the old reply address stops working); return it.
+    The emails to the seat still waiting in the outbox get the new address."""
     with transaction.atomic():
-        seat.mail_token = new_mail_token()
-        seat.save(update_fields=["mail_token"])
+        _rotate_locked(seat)
     return seat.mail_token

@@ -182,3 +182,26 @@ def test_a_seat_handed_over_is_told_so_when_it_resigns(django_capture_on_commit_
     assert old.status == Seat.Status.REPLACED
     with pytest.raises(PermissionDenied, match="handed to another player"):
         seat_resign(seat=old)
+
+
+
+def test_replacing_one_seat_address_gives_the_emails_still_waiting_the_new_one() -> None:
+    """An email queued to the seat and not sent yet (a mail outage, a queue behind) goes
+    out with the new reply address, not the one that no longer works, as after a
+    password change (``mail_tokens_rotate_for_user``)."""
+    from games.models import OutboxMessage, Seat
+    from games.services.outbox import outbox_enqueue
+
+    _game, seats = start_fixed(["ann", "bob", "cat"], deadline_hours=24)
+    seat = seats["ann"]
+    old = seat_reply_address(seat=seat)
+    outbox_enqueue(
+        to="ann@example.com", subject="Your turn", body=f"Reply to {old} with your order.",
+        seat=seat, reply_to=old, key="waiting-for-the-mail-server", queue_task=False,
+    )  # fmt: skip
+    mail_token_rotate(seat=seat)
+    new = seat_reply_address(seat=Seat.objects.get(pk=seat.pk))
+    assert new != old
+    waiting = OutboxMessage.objects.get(key="waiting-for-the-mail-server")
+    assert waiting.reply_to == new
+    assert waiting.body == f"Reply to {new} with your order."
