@@ -14,6 +14,7 @@ prompt's sealed orders are never revealed, and the seed is revealed in the
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -383,7 +384,13 @@ def game_resume(*, game: Game, by: Any) -> Game:
             },
         )
         if prompt.ready_at is not None:
-            schedule_resolution(game_id=game.pk, prompt_number=prompt.number)
+            # Complete while paused (a resignation entered the last order): resolved when
+            # its early-resolution delay is over; queued at once, the task found it not yet
+            # due and gave up, and the prompt waited for the beat's sweep (h1's review).
+            wait = (prompt.resolve_after - now).total_seconds() if prompt.resolve_after else 0
+            schedule_resolution(
+                game_id=game.pk, prompt_number=prompt.number, countdown=max(0, math.ceil(wait))
+            )
         # The organizer's resumption reads as it always did; staff's says who.
         running = (
             "the game is running again"
