@@ -202,6 +202,9 @@ _VOID_TAGS = frozenset(
     "area base br col embed hr img input keygen link meta param source track wbr".split()
 )
 _ALWAYS_HIDDEN_TAGS = frozenset({"head", "template"})
+# Headings read as paragraphs: as Markdown ("## PLAY EXPAND") an order in a heading read
+# as a note, and taking the "#" away after took it from a note line ("# bluffing") too.
+_HEADINGS = {f"h{n}": "p" for n in range(1, 7)}
 # Tags that end an open <p> (HTML's implied end tag): a hidden paragraph ends there.
 _ENDS_P = frozenset(
     "address article aside blockquote details div dl fieldset figure footer form h1 h2 h3 "
@@ -248,7 +251,7 @@ class _VisibleText(html2text.HTML2Text):
             return
         if tag in ("td", "th"):  # a table's cells are words of one line, not Markdown
             super().handle_data(" ")  # columns ("PASS| BOUDICCA"): see html_to_text
-        super().handle_starttag(tag, attrs)
+        super().handle_starttag(_HEADINGS.get(tag, tag), attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if self._hidden_tag is not None:
@@ -257,11 +260,13 @@ class _VisibleText(html2text.HTML2Text):
                 if self._hidden_depth <= 0:
                     self._hidden_tag, self._hidden_depth = None, 0
             return
-        super().handle_endtag(tag)
+        super().handle_endtag(_HEADINGS.get(tag, tag))
 
     def handle_data(self, data: str, entity_char: bool = False) -> None:
+        # Never escaped as Markdown ("-- " came out "\\-- ", no signature separator any
+        # more; "1." as "1\\."): the text is read as the player wrote it.
         if self._hidden_tag is None:
-            super().handle_data(data, entity_char)
+            super().handle_data(data, True)
 
 
 def html_to_text(html: str) -> str:
@@ -281,9 +286,7 @@ def html_to_text(html: str) -> str:
         text = converter.handle(html)
     except Exception:  # noqa: BLE001 - broken HTML: keep its text crudely
         return re.sub(r"<[^>]*>", " ", html)
-    # Headings come out as "## text": an order typed in a heading is still an order, not
-    # a "#" note line.
-    return re.sub(r"(?m)^#{1,6} +", "", text)
+    return text
 
 
 def body_text(msg: Message) -> tuple[str | None, bool]:
