@@ -161,6 +161,12 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered, row.created_at)
+        if outcome.code == "order_refused" and outcome.sections:
+            # "Ann" or "Thanks," below an order typed in the Subject: the refusal of those
+            # words alone did not say where the order was.
+            in_subject = _order_in_subject(seat, parsed.subject)
+            if in_subject is not None:
+                outcome.sections.insert(0, reply_texts.order_in_subject_note(in_subject))
     # The note to the seat holder: without an address in From: (a script's message),
     # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
     # forge than From:, which decides the note whenever it names an address.

@@ -258,6 +258,15 @@ def order_in_subject_text(seat: Any, order: str) -> str:
     )
 
 
+def order_in_subject_note(order: str) -> str:
+    """Said under the refusal of a body when the message's Subject reads as an order."""
+    return (
+        f"Your message's subject reads as an order ({_one_line(order)[:120]}), but orders "
+        "are read from the body only, never from the subject: write the order in the body, "
+        "at the top, and send it again. The body itself was refused:"
+    )
+
+
 def garbled_text(seat: Any) -> str:
     """An answer to a message whose body could not be read as text."""
     return (

@@ -1,0 +1,39 @@
+"""An order written in the Subject, with only a greeting or a sign-off in the body: the
+body was refused with its own words ("ANN is not an order", "CHEERS is not an order"),
+never saying where the order was, so the player could not tell what went wrong. The
+subject is still never taken as the order (nothing is guessed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.mail.processing import process_message
+from tests.mail.test_hostile_mail import answers, current, message
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["Ann\r\n", "Thanks,\r\nAnn\r\n", "Cheers\r\n\r\n-- \r\nAnn Smith\r\n"],
+)
+def test_a_refused_body_under_an_order_in_the_subject_says_so(table, body: str) -> None:
+    address = table.address("ann")
+    row = process_message(
+        message(to=address, subject="Re: [League 7] Play expand", body=body), address
+    )
+    assert row.status == "rejected"
+    assert current(table.seats["ann"]) is None  # the subject is not taken
+    [answer] = answers()
+    text = " ".join(answer.body.split())
+    assert "NOT accepted" in text
+    assert "subject reads as an order (PLAY EXPAND)" in text
+    assert "write the order in the body" in text
+
+
+def test_a_refused_body_under_an_ordinary_subject_has_no_such_note(table) -> None:
+    address = table.address("ann")
+    row = process_message(message(to=address, subject="Re: League 7", body="Ann\r\n"), address)
+    assert row.status == "rejected"
+    [answer] = answers()
+    assert "subject reads as" not in answer.body
