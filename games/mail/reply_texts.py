@@ -243,8 +243,9 @@ def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
 def empty_text(seat: Any) -> str:
     """An answer to a message with no order and no command."""
     return (
-        "Your message did not contain an order or a command (quoted text and signatures "
-        f"are ignored).\n\n{legal_orders_text(seat)}"
+        "Your message did not contain an order or a command (quoted text, forwarded "
+        "messages and signatures are ignored: write the order at the top, above "
+        f"them).\n\n{legal_orders_text(seat)}"
     )
 
 

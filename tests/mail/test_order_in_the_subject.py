@@ -37,3 +37,22 @@ def test_a_refused_body_under_an_ordinary_subject_has_no_such_note(table) -> Non
     assert row.status == "rejected"
     [answer] = answers()
     assert "subject reads as" not in answer.body
+
+
+def test_an_order_only_inside_a_forwarded_message_is_answered_with_why(table) -> None:
+    """A player forwarding the order they had sent elsewhere (Gmail's forward) got "did
+    not contain an order (quoted text and signatures are ignored)": nothing said that a
+    forwarded message is not read either, nor where to write the order."""
+    address = table.address("ann")
+    body = (
+        "\r\n---------- Forwarded message ---------\r\nFrom: Ann <ann@example.com>\r\n"
+        "Date: Sat, 28 Nov 2026 at 09:00\r\nSubject: my order\r\nTo: <bob@example.com>\r\n\r\n"
+        "PLAY EXPAND\r\n"
+    )
+    row = process_message(message(to=address, subject="Fwd: my order", body=body), address)
+    assert (row.status, row.outcome) == ("rejected", "empty")
+    assert current(table.seats["ann"]) is None
+    [answer] = answers()
+    text = " ".join(answer.body.split())
+    assert "forwarded messages" in text
+    assert "write the order at the top" in text
