@@ -75,7 +75,7 @@ def sender_matches(*, seat: Seat, sender: str) -> bool:
 
 
 def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
-    parsed.order_text = _before_our_email(parsed.order_text, seat.game)
+    parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     outcome = _answer(seat, row, parsed)
     if outcome.sections:
         from games.selectors import current_prompt

@@ -57,18 +57,25 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     return text
 
 
-def _before_our_email(text: str, game: Any) -> str:
+def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     """The text above a copy of one of our own emails pasted or quoted without ``>``
     (some clients reply that way): our game emails start with "<game title> — ...", a
     reminder with "Reminder: <game title> ...", a notice with "<game title>: ..." (answers
-    start with the "above this line" marker, which ``strip_reply`` cuts at)."""
+    start with the "above this line" marker, which ``strip_reply`` cuts at). A line whose
+    rest after the title reads as an order of ``seat`` is the player's ("League 7: PLAY
+    EXPAND", the game named before the order), not a copy."""
     if not text:
         return text
     heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if line.strip().startswith(heads):
-            return "\n".join(lines[:i]).strip()
+        stripped = line.strip()
+        head = next((h for h in heads if stripped.startswith(h)), None)
+        if head is None:
+            continue
+        if seat is not None and _order_in_subject(seat, stripped[len(head) :]) is not None:
+            continue
+        return "\n".join(lines[:i]).strip()
     return text
 
 
