@@ -68,13 +68,16 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
         return text
     heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
     lines = text.split("\n")
+    asked = seat is None  # one line is read as an order at most (each reading queries)
     for i, line in enumerate(lines):
         stripped = line.strip()
         head = next((h for h in heads if stripped.startswith(h)), None)
         if head is None:
             continue
-        if seat is not None and _order_in_subject(seat, stripped[len(head) :]) is not None:
-            continue
+        if not asked:
+            asked = True
+            if _order_in_subject(seat, stripped[len(head) :]) is not None:
+                continue
         return "\n".join(lines[:i]).strip()
     return text
 

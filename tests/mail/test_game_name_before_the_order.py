@@ -34,3 +34,17 @@ def test_an_order_above_an_unquoted_copy_of_a_notice_is_still_read(table) -> Non
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
     [answer] = answers()
     assert "sign-off" not in answer.body  # the copy was cut, not taken for a sign-off
+
+
+def test_many_lines_naming_the_game_are_read_in_bounded_time(table) -> None:
+    """Each line read as an order queries the database: only one is."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.mail.heuristics import _before_our_email
+
+    text = "League 7: PLAY EXPAND\n" * 2000
+    with CaptureQueriesContext(connection) as queries:
+        kept = _before_our_email(text, table.game, table.seats["ann"])
+    assert kept == "League 7: PLAY EXPAND"  # the second such line starts a copy
+    assert len(queries) < 20
