@@ -49,3 +49,24 @@ def test_an_order_in_an_html_heading_is_still_an_order(table) -> None:
     row = _html_reply(table, "<html><body><h3>PLAY EXPAND</h3><p>\\o/ # cheers</p></body></html>")
     assert row.outcome == "order_accepted"
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_html_only_reply_with_a_signature_over_smtp(table, smtpd) -> None:
+    """The same through the SMTP gateway and the worker's task, as a mail server sends it."""
+    import smtplib
+
+    from games.mail.models import InboundMail
+    from games.mail.tasks import process_inbound_mail
+
+    address = table.address("ann")
+    raw = message(
+        to=address,
+        body='<div>PLAY EXPAND</div><div class="moz-signature">-- <br>Ann<br>Play fair</div>',
+        content_type="text/html; charset=utf-8",
+    )
+    with smtplib.SMTP(*smtpd) as smtp:
+        assert smtp.sendmail("ann@example.com", [address], raw) == {}
+    row = InboundMail.objects.get()
+    assert process_inbound_mail.apply(args=[row.pk]).get() == "processed"
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
