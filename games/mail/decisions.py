@@ -20,6 +20,7 @@ from django.db import transaction
 from games.mail import authresults, command_texts, replies, reply_texts
 from games.mail.heuristics import (
     _before_our_email,
+    _command_in_subject,
     _cut,
     _is_signoff,
     _order_below_a_line,
@@ -141,6 +142,10 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
             # write it.
             text = reply_texts.order_in_subject_text(seat, in_subject)
             return Outcome(rejected, "order_in_subject", "order in the subject only", [text])
+        command = _command_in_subject(seat, parsed.subject)
+        if command is not None:
+            text = reply_texts.command_in_subject_text(seat, command)
+            return Outcome(rejected, "command_in_subject", "command in the subject only", [text])
         return Outcome(rejected, "empty", "no order or command", [reply_texts.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     signoff = ""

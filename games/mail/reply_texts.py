@@ -259,6 +259,15 @@ def order_in_subject_text(seat: Any, order: str) -> str:
     )
 
 
+def command_in_subject_text(seat: Any, command: str) -> str:
+    """An answer to a message with an empty body whose Subject is a command."""
+    return (
+        f"Your message had nothing in its body, but its subject reads as the command "
+        f"{command}. Commands are read from the body only: write it in the body, alone on "
+        f"a line, and send it again.\n\n{legal_orders_text(seat)}"
+    )
+
+
 def order_in_subject_note(order: str) -> str:
     """Said under the refusal of a body when the message's Subject reads as an order."""
     return (

@@ -56,3 +56,16 @@ def test_an_order_only_inside_a_forwarded_message_is_answered_with_why(table) ->
     text = " ".join(answer.body.split())
     assert "forwarded messages" in text
     assert "write the order at the top" in text
+
+
+@pytest.mark.parametrize("subject", ["STATUS", "Re: [League 7] help?"])
+def test_a_command_only_in_the_subject_is_answered_with_where_to_write_it(table, subject) -> None:
+    """"STATUS" as the Subject of an empty message was answered "did not contain an order
+    or a command": true of the body only, and the player could not tell why."""
+    address = table.address("ann")
+    row = process_message(message(to=address, subject=subject, body="\r\n"), address)
+    assert row.status == "rejected"
+    [answer] = answers()
+    text = " ".join(answer.body.split())
+    assert "subject reads as the command" in text
+    assert "write it in the body" in text
