@@ -35,6 +35,19 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+# Legacy labels whose text mail programs write in the Windows superset (as browsers read
+# them, WHATWG Encoding): GB2312 with GBK's characters, Shift_JIS with cp932's, EUC-KR
+# with cp949's, Big5 with HKSCS. Tried when the label's own codec fails. Keys: the
+# names ``codecs.lookup`` gives.
+_SUPERSETS = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "shift_jis": "cp932",
+    "euc_kr": "cp949",
+    "big5": "big5hkscs",
+}
+
+
 class UnreadableMessage(Exception):
     """The message's structure cannot be read (a Content-Type nothing can parse)."""
 
@@ -109,7 +122,8 @@ def _decode_part_raw(part: Message) -> str:
     # A body labelled UTF-8 with a few Latin-1 bytes (old clients) is read as cp1252
     # rather than with replacement characters; random bytes still come out as control
     # characters (Latin-1), which ``looks_garbled`` recognises.
-    for candidate in (charset, "utf-8", "cp1252"):
+    superset = _SUPERSETS.get(codecs.lookup(charset).name)
+    for candidate in (charset, *([superset] if superset else []), "utf-8", "cp1252"):
         try:
             return payload.decode(candidate)
         except (UnicodeDecodeError, LookupError):
