@@ -122,8 +122,12 @@ def _decode_part_raw(part: Message) -> str:
     # A body labelled UTF-8 with a few Latin-1 bytes (old clients) is read as cp1252
     # rather than with replacement characters; random bytes still come out as control
     # characters (Latin-1), which ``looks_garbled`` recognises.
-    superset = _SUPERSETS.get(codecs.lookup(charset).name)
-    for candidate in (charset, *([superset] if superset else []), "utf-8", "cp1252"):
+    name = codecs.lookup(charset).name
+    superset = _SUPERSETS.get(name)
+    # ISO-8859-1 decodes any bytes, so its superset goes first: Windows' curly quotes
+    # (0x93/0x94) came out as control characters, and "“PLAY EXPAND”" was refused.
+    first = ("cp1252",) if name == "iso8859-1" else ()
+    for candidate in (*first, charset, *([superset] if superset else []), "utf-8", "cp1252"):
         try:
             return payload.decode(candidate)
         except (UnicodeDecodeError, LookupError):

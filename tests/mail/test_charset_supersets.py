@@ -43,3 +43,22 @@ def test_a_legacy_label_is_read_as_its_windows_superset(table, label, codec, sig
     [answer] = answers()
     # As the gateway reads all text (NFKC: full-width "，" is ",", "①" is "1").
     assert unicodedata.normalize("NFKC", signoff) in answer.body
+
+
+@pytest.mark.parametrize("label", ["iso-8859-1", "us-ascii"])
+def test_a_latin1_label_on_windows_text_is_read_as_cp1252(table, label) -> None:
+    """Windows' curly quotes (bytes 0x93/0x94) in a body labelled ISO-8859-1 (or ASCII)
+    came out as C1 control characters: the quotes around the order, which the gateway
+    reads past, were not seen as quotes and the order was refused."""
+    address = table.address("ann")
+    raw = message(
+        to=address,
+        body=b"\x93PLAY EXPAND\x94\r\n\r\nThanks \x96 Ann\r\n",
+        content_type=f"text/plain; charset={label}",
+        headers=("Content-Transfer-Encoding: 8bit",),
+    )
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
+    [answer] = answers()
+    assert "Thanks \u2013 Ann" in answer.body
