@@ -62,3 +62,15 @@ def test_a_latin1_label_on_windows_text_is_read_as_cp1252(table, label) -> None:
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
     [answer] = answers()
     assert "Thanks \u2013 Ann" in answer.body
+
+
+def test_windows_quotes_in_an_iso_8859_1_encoded_subject_read_as_quotes(table) -> None:
+    """The same in a Subject's encoded word: the curly quotes came out as C1 controls, so
+    an order in the subject (read as the body's is, quotes and all) was not recognised and
+    the player was told only that the message held no order."""
+    address = table.address("ann")
+    raw = message(to=address, subject="=?iso-8859-1?Q?Re:_=93PLAY_EXPAND=94?=", body="\r\n")
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("rejected", "order_in_subject")
+    [answer] = answers()
+    assert answer.subject.endswith("\u201cPLAY EXPAND\u201d")  # quoted back as written
