@@ -35,6 +35,19 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+# Legacy labels whose text mail programs write in the Windows superset (as browsers read
+# them, WHATWG Encoding): GB2312 with GBK's characters, Shift_JIS with cp932's, EUC-KR
+# with cp949's, Big5 with HKSCS. Tried when the label's own codec fails. Keys: the
+# names ``codecs.lookup`` gives.
+_SUPERSETS = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "shift_jis": "cp932",
+    "euc_kr": "cp949",
+    "big5": "big5hkscs",
+}
+
+
 class UnreadableMessage(Exception):
     """The message's structure cannot be read (a Content-Type nothing can parse)."""
 
@@ -109,7 +122,12 @@ def _decode_part_raw(part: Message) -> str:
     # A body labelled UTF-8 with a few Latin-1 bytes (old clients) is read as cp1252
     # rather than with replacement characters; random bytes still come out as control
     # characters (Latin-1), which ``looks_garbled`` recognises.
-    for candidate in (charset, "utf-8", "cp1252"):
+    name = codecs.lookup(charset).name
+    superset = _SUPERSETS.get(name)
+    # ISO-8859-1 decodes any bytes, so its superset goes first: Windows' curly quotes
+    # (0x93/0x94) came out as control characters, and "“PLAY EXPAND”" was refused.
+    first = ("cp1252",) if name == "iso8859-1" else ()
+    for candidate in (*first, charset, *([superset] if superset else []), "utf-8", "cp1252"):
         try:
             return payload.decode(candidate)
         except (UnicodeDecodeError, LookupError):
@@ -202,6 +220,9 @@ _VOID_TAGS = frozenset(
     "area base br col embed hr img input keygen link meta param source track wbr".split()
 )
 _ALWAYS_HIDDEN_TAGS = frozenset({"head", "template"})
+# Headings read as paragraphs: as Markdown ("## PLAY EXPAND") an order in a heading read
+# as a note, and taking the "#" away after took it from a note line ("# bluffing") too.
+_HEADINGS = {f"h{n}": "p" for n in range(1, 7)}
 # Tags that end an open <p> (HTML's implied end tag): a hidden paragraph ends there.
 _ENDS_P = frozenset(
     "address article aside blockquote details div dl fieldset figure footer form h1 h2 h3 "
@@ -248,7 +269,7 @@ class _VisibleText(html2text.HTML2Text):
             return
         if tag in ("td", "th"):  # a table's cells are words of one line, not Markdown
             super().handle_data(" ")  # columns ("PASS| BOUDICCA"): see html_to_text
-        super().handle_starttag(tag, attrs)
+        super().handle_starttag(_HEADINGS.get(tag, tag), attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if self._hidden_tag is not None:
@@ -257,11 +278,13 @@ class _VisibleText(html2text.HTML2Text):
                 if self._hidden_depth <= 0:
                     self._hidden_tag, self._hidden_depth = None, 0
             return
-        super().handle_endtag(tag)
+        super().handle_endtag(_HEADINGS.get(tag, tag))
 
     def handle_data(self, data: str, entity_char: bool = False) -> None:
+        # Never escaped as Markdown ("-- " came out "\\-- ", no signature separator any
+        # more; "1." as "1\\."): the text is read as the player wrote it.
         if self._hidden_tag is None:
-            super().handle_data(data, entity_char)
+            super().handle_data(data, True)
 
 
 def html_to_text(html: str) -> str:
@@ -281,9 +304,7 @@ def html_to_text(html: str) -> str:
         text = converter.handle(html)
     except Exception:  # noqa: BLE001 - broken HTML: keep its text crudely
         return re.sub(r"<[^>]*>", " ", html)
-    # Headings come out as "## text": an order typed in a heading is still an order, not
-    # a "#" note line.
-    return re.sub(r"(?m)^#{1,6} +", "", text)
+    return text
 
 
 def body_text(msg: Message) -> tuple[str | None, bool]:

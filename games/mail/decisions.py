@@ -20,6 +20,7 @@ from django.db import transaction
 from games.mail import authresults, command_texts, replies, reply_texts
 from games.mail.heuristics import (
     _before_our_email,
+    _command_in_subject,
     _cut,
     _is_signoff,
     _order_below_a_line,
@@ -75,7 +76,7 @@ def sender_matches(*, seat: Seat, sender: str) -> bool:
 
 
 def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
-    parsed.order_text = _before_our_email(parsed.order_text, seat.game)
+    parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     outcome = _answer(seat, row, parsed)
     if outcome.sections:
         from games.selectors import current_prompt
@@ -141,6 +142,10 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
             # write it.
             text = reply_texts.order_in_subject_text(seat, in_subject)
             return Outcome(rejected, "order_in_subject", "order in the subject only", [text])
+        command = _command_in_subject(seat, parsed.subject)
+        if command is not None:
+            text = reply_texts.command_in_subject_text(seat, command)
+            return Outcome(rejected, "command_in_subject", "command in the subject only", [text])
         return Outcome(rejected, "empty", "no order or command", [reply_texts.empty_text(seat)])
     outcome = Outcome(Status.PROCESSED, "commands")
     signoff = ""
@@ -161,6 +166,12 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if answered is None:
             answered = _prompt_open_at(game_id=game.pk, moment=row.created_at)
         outcome = _submit(seat, parsed.order_text, answered, row.created_at)
+        if outcome.code == "order_refused" and outcome.sections:
+            # "Ann" or "Thanks," below an order typed in the Subject: the refusal of those
+            # words alone did not say where the order was.
+            in_subject = _order_in_subject(seat, parsed.subject)
+            if in_subject is not None:
+                outcome.sections.insert(0, reply_texts.order_in_subject_note(in_subject))
     # The note to the seat holder: without an address in From: (a script's message),
     # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
     # forge than From:, which decides the note whenever it names an address.

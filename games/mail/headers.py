@@ -122,6 +122,21 @@ def header_section(raw: bytes, limit: int = HEADER_LIMIT) -> bytes:
     return head[: min(ends)] if ends else head
 
 
+def _c1_as_cp1252() -> dict[int, str]:
+    table = {}
+    for byte in range(0x80, 0xA0):
+        try:
+            table[byte] = bytes([byte]).decode("cp1252")
+        except UnicodeDecodeError:
+            continue
+    return table
+
+
+# C1 control characters in a decoded header are a Windows client's cp1252 bytes labelled
+# ISO-8859-1 (its curly quotes, dashes): no header text holds a C1 control.
+_C1_AS_CP1252 = _c1_as_cp1252()
+
+
 def header_text(msg: Message, name: str) -> str:
     """A header's value as text ("" when absent); RFC 2047 words decoded when possible,
     never raising on a malformed header; control characters (NUL included) dropped."""
@@ -135,7 +150,7 @@ def header_text(msg: Message, name: str) -> str:
             value = fix_surrogates(str(make_header(decode_header(value))))
         except Exception:  # noqa: BLE001 - a broken encoded-word keeps its raw form
             pass
-        return one_line(value)
+        return one_line(value.translate(_C1_AS_CP1252))
     return ""
 
 

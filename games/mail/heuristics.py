@@ -19,16 +19,10 @@ if TYPE_CHECKING:
     from games.models import Seat
 
 
-def _order_in_subject(seat: Seat, subject: str) -> str | None:
-    """The order a message's Subject holds, once the reply and forward prefixes ("Re:",
-    "Fwd:") and the game's bracketed title ("[League 7]") are taken away and the rest is
-    read as the body's order is (``games.notes.order_text``: quotes, end punctuation): a
-    legal order of the seat (as the game writes it), or text the rules parse as an order.
-    None otherwise. Only said back to the player, never taken as the order."""
+def _subject_words(seat: Seat, subject: str) -> str:
+    """A Subject without its reply and forward prefixes ("Re:", "Fwd:") and the game's
+    bracketed title ("[League 7]")."""
     import unicodedata
-
-    from games.selectors import current_state, legal_orders
-    from games.services.game_options import ruleset_get
 
     text = unicodedata.normalize("NFKC", subject or "")[:300].strip()
     title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
@@ -40,8 +34,29 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
             text = text[found.end() :]
         if text == before:
             break
+    return text
+
+
+def _command_in_subject(seat: Seat, subject: str) -> str | None:
+    """The command ("STATUS", "Help?") a Subject holds alone, or None. Only said back to
+    the player, never answered as the command (as an order there is never taken)."""
+    from games.mail.parsing import split_commands
+
+    commands, rest = split_commands(_subject_words(seat, subject))
+    return commands[0] if len(commands) == 1 and not rest else None
+
+
+def _order_in_subject(seat: Seat, subject: str) -> str | None:
+    """The order a message's Subject holds, once the reply and forward prefixes ("Re:",
+    "Fwd:") and the game's bracketed title ("[League 7]") are taken away and the rest is
+    read as the body's order is (``games.notes.order_text``: quotes, end punctuation): a
+    legal order of the seat (as the game writes it), or text the rules parse as an order.
+    None otherwise. Only said back to the player, never taken as the order."""
+    from games.selectors import current_state, legal_orders
+    from games.services.game_options import ruleset_get
+
     # Read as the body's order is ("“PLAY EXPLORE”", "Play Explore."): one reading.
-    text = " ".join(order_text(text).split())
+    text = " ".join(order_text(_subject_words(seat, subject)).split())
     if not text:
         return None
     for order in legal_orders(seat=seat):
@@ -57,18 +72,28 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     return text
 
 
-def _before_our_email(text: str, game: Any) -> str:
+def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     """The text above a copy of one of our own emails pasted or quoted without ``>``
     (some clients reply that way): our game emails start with "<game title> — ...", a
     reminder with "Reminder: <game title> ...", a notice with "<game title>: ..." (answers
-    start with the "above this line" marker, which ``strip_reply`` cuts at)."""
+    start with the "above this line" marker, which ``strip_reply`` cuts at). A line whose
+    rest after the title reads as an order of ``seat`` is the player's ("League 7: PLAY
+    EXPAND", the game named before the order), not a copy."""
     if not text:
         return text
     heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
     lines = text.split("\n")
+    asked = seat is None  # one line is read as an order at most (each reading queries)
     for i, line in enumerate(lines):
-        if line.strip().startswith(heads):
-            return "\n".join(lines[:i]).strip()
+        stripped = line.strip()
+        head = next((h for h in heads if stripped.startswith(h)), None)
+        if head is None:
+            continue
+        if not asked:
+            asked = True
+            if _order_in_subject(seat, stripped[len(head) :]) is not None:
+                continue
+        return "\n".join(lines[:i]).strip()
     return text
 
 

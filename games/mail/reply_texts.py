@@ -243,8 +243,9 @@ def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
 def empty_text(seat: Any) -> str:
     """An answer to a message with no order and no command."""
     return (
-        "Your message did not contain an order or a command (quoted text and signatures "
-        f"are ignored).\n\n{legal_orders_text(seat)}"
+        "Your message did not contain an order or a command (quoted text, forwarded "
+        "messages and signatures are ignored: write the order at the top, above "
+        f"them).\n\n{legal_orders_text(seat)}"
     )
 
 
@@ -255,6 +256,24 @@ def order_in_subject_text(seat: Any, order: str) -> str:
         f"({_one_line(order)[:120]}). Orders are read from the body only, so nothing was "
         "stored: write the order in the body, not the subject, and send it again.\n\n"
         f"{legal_orders_text(seat)}"
+    )
+
+
+def command_in_subject_text(seat: Any, command: str) -> str:
+    """An answer to a message with an empty body whose Subject is a command."""
+    return (
+        f"Your message had nothing in its body, but its subject reads as the command "
+        f"{command}. Commands are read from the body only: write it in the body, alone on "
+        f"a line, and send it again.\n\n{legal_orders_text(seat)}"
+    )
+
+
+def order_in_subject_note(order: str) -> str:
+    """Said under the refusal of a body when the message's Subject reads as an order."""
+    return (
+        f"Your message's subject reads as an order ({_one_line(order)[:120]}), but orders "
+        "are read from the body only, never from the subject: write the order in the body, "
+        "at the top, and send it again. The body itself was refused:"
     )
 
 
