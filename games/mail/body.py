@@ -222,7 +222,10 @@ _VOID_TAGS = frozenset(
 _ALWAYS_HIDDEN_TAGS = frozenset({"head", "template"})
 # Headings read as paragraphs: as Markdown ("## PLAY EXPAND") an order in a heading read
 # as a note, and taking the "#" away after took it from a note line ("# bluffing") too.
-_HEADINGS = {f"h{n}": "p" for n in range(1, 7)}
+_RETAGGED = {f"h{n}": "p" for n in range(1, 7)}
+# A list's items are lines, without the "* " or "1. " Markdown would put before them: an
+# order typed as a bullet ("<ul><li>PLAY EXPAND") was read "* PLAY EXPAND" and refused.
+_RETAGGED.update({"ul": "div", "ol": "div", "li": "div"})
 # Tags that end an open <p> (HTML's implied end tag): a hidden paragraph ends there.
 _ENDS_P = frozenset(
     "address article aside blockquote details div dl fieldset figure footer form h1 h2 h3 "
@@ -269,7 +272,7 @@ class _VisibleText(html2text.HTML2Text):
             return
         if tag in ("td", "th"):  # a table's cells are words of one line, not Markdown
             super().handle_data(" ")  # columns ("PASS| BOUDICCA"): see html_to_text
-        super().handle_starttag(_HEADINGS.get(tag, tag), attrs)
+        super().handle_starttag(_RETAGGED.get(tag, tag), attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if self._hidden_tag is not None:
@@ -278,7 +281,7 @@ class _VisibleText(html2text.HTML2Text):
                 if self._hidden_depth <= 0:
                     self._hidden_tag, self._hidden_depth = None, 0
             return
-        super().handle_endtag(_HEADINGS.get(tag, tag))
+        super().handle_endtag(_RETAGGED.get(tag, tag))
 
     def handle_data(self, data: str, entity_char: bool = False) -> None:
         # Never escaped as Markdown ("-- " came out "\\-- ", no signature separator any

@@ -70,3 +70,17 @@ def test_an_html_only_reply_with_a_signature_over_smtp(table, smtpd) -> None:
     row = InboundMail.objects.get()
     assert process_inbound_mail.apply(args=[row.pk]).get() == "processed"
     assert current(table.seats["ann"]).text == "PLAY EXPAND"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><body><ul><li>PLAY EXPAND</li></ul></body></html>",  # a bulleted order
+        "<html><body><ol><li>PLAY EXPAND</li></ol></body></html>",  # a numbered one
+        "<html><body><p>Here you go:</p><ul><li>PLAY EXPAND</li></ul><p>Ann</p></body></html>",
+    ],
+)
+def test_an_order_in_an_html_list_item_is_read_without_its_marker(table, html: str) -> None:
+    row = _html_reply(table, html)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert current(table.seats["ann"]).text == "PLAY EXPAND"
