@@ -168,7 +168,8 @@ def test_the_pairing_cli_follows_rules_1_to_6_on_generated_fields(seed: int) -> 
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout)
         check_pairing(inp, out)
-        assert json.loads(_cli("tournaments.pairing", inp).stdout) == out, "deterministic"
+        if seen_ok < 5:  # a few run twice (each run is a process of its own: the suite's time)
+            assert json.loads(_cli("tournaments.pairing", inp).stdout) == out, "deterministic"
         seen_ok += 1
     assert seen_ok >= 15
 
