@@ -172,6 +172,8 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
             in_subject = _order_in_subject(seat, parsed.subject)
             if in_subject is not None:
                 outcome.sections.insert(0, reply_texts.order_in_subject_note(in_subject))
+            elif parsed.has_attachments:  # "See the attached": the order may be in one
+                outcome.sections.insert(0, reply_texts.attachments_note())
     # The note to the seat holder: without an address in From: (a script's message),
     # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
     # forge than From:, which decides the note whenever it names an address.

@@ -286,6 +286,14 @@ def garbled_text(seat: Any) -> str:
     )
 
 
+def attachments_note() -> str:
+    """Said above a refusal when the message had attachments (an order may be in one)."""
+    return (
+        "Your message has attachments. Attachments are not read, a forwarded message "
+        "attached to yours neither: write the order in the message itself."
+    )
+
+
 def attachment_only_text(seat: Any) -> str:
     """An answer to a message that has attachments but no text."""
     return (
