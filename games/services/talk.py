@@ -41,13 +41,18 @@ def talk_seat(*, game: Game, user: Any) -> Seat | None:
 
 def talk_refusal(*, game: Game, user: Any) -> str:
     """Why ``user`` may not write at this game's table ("" when they may)."""
+    return _refusal(game=game, user=user, seat=talk_seat(game=game, user=user))
+
+
+def _refusal(*, game: Game, user: Any, seat: Seat | None) -> str:
+    """``talk_refusal`` with the user's ``talk_seat`` already read."""
     if user is None or not getattr(user, "is_authenticated", False):
         return "Log in to write at the table."
     if game.status == Game.Status.ABANDONED and game.started_at is None:
         return "This game was cancelled before it started: its table is closed."
     if user.pk == game.organizer_id:
         return ""
-    if talk_seat(game=game, user=user) is not None:
+    if seat is not None:
         if not game.talk_open:
             where = f" ({game.part_of_label}'s rule)" if game.part_of_label else ""
             return f"Table talk is closed at this table{where}: only its organizer writes here."
@@ -76,7 +81,8 @@ def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> G
     this ``client_key`` (a form sent twice, a client's retry) already wrote it. Raises
     PermissionDenied (not a player nor the organizer), ValidationError (empty, too long),
     MessagesCapped (too many too fast) or KeyReused (the key wrote another text)."""
-    refusal = talk_refusal(game=game, user=user)
+    seat = talk_seat(game=game, user=user)
+    refusal = _refusal(game=game, user=user, seat=seat)
     if refusal:
         raise PermissionDenied(refusal)
     text = _clean(text)
@@ -111,7 +117,6 @@ def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> G
             raise MessagesCapped(
                 f"At most {cap} messages {words} Nothing was sent.", retry_at=recent[-1] + window
             )
-    seat = talk_seat(game=game, user=user)
     try:
         with transaction.atomic():
             message = GameMessage.objects.create(
@@ -126,11 +131,15 @@ def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> G
     return message
 
 
+def may_remove(*, message: GameMessage, game: Game, user: Any) -> bool:
+    """Whether ``user`` may remove the message: its author, the game's organizer, staff."""
+    return user is not None and (user.pk in (message.author_id, game.organizer_id) or user.is_staff)
+
+
 def message_remove(*, message: GameMessage, by: Any) -> GameMessage:
     """Remove a message from the table (its author, the game's organizer or staff); its
     row stays, its text is no longer shown. Removing it again changes nothing."""
-    game = message.game
-    if not (by.pk == message.author_id or by.pk == game.organizer_id or by.is_staff):
+    if not may_remove(message=message, game=message.game, user=by):
         raise PermissionDenied(
             "Only its author, the game's organizer or a site administrator removes a message."
         )

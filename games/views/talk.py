@@ -55,8 +55,8 @@ def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
             "message": m,
             "removed": removed_words(m, game),
             "label": author_label(m),
-            "can_remove": user is not None and m.removed_at is None
-            and (user.pk in (m.author_id, game.organizer_id) or user.is_staff),
+            "can_remove": m.removed_at is None
+            and talk_services.may_remove(message=m, game=game, user=user),
         }
         for m in rows
     ]  # fmt: skip
