@@ -295,3 +295,23 @@ def test_a_game_made_without_table_talk_on_the_web_and_over_the_api(client) -> N
     assert client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "talk_open": "no"},
                        content_type="application/json").status_code == 400  # fmt: skip
     assert dict(Game.objects.values_list("name", "talk_open")) == {"Quiet": False, "Chatty": True, "Hushed": False}
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_a_games_messages_read_only(admin_client) -> None:
+    game, _ = make_game(NAMES)
+    other, _ = make_game(["dan", "eve", "fay"])
+    mine = message_post(game=game, user=_user("ann"), text="Looking into a report")
+    message_post(game=other, user=_user("dan"), text="elsewhere")
+    listed = admin_client.get(f"/admin/games/gamemessage/?game={game.pk}")
+    assert listed.status_code == 200
+    assert f"/admin/games/gamemessage/{mine.pk}/change/" in listed.content.decode()
+    assert "elsewhere" not in listed.content.decode()
+    page = admin_client.get(f"/admin/games/gamemessage/{mine.pk}/change/").content.decode()
+    assert "Looking into a report" in page and 'name="text"' not in page  # shown, not editable
+    assert admin_client.get("/admin/games/gamemessage/add/").status_code == 403
+    admin_client.post(f"/admin/games/gamemessage/{mine.pk}/change/", {"text": "rewritten"})
+    mine.refresh_from_db()
+    assert mine.text == "Looking into a report"
+    # Only its own filters: a lookup on the text is refused, not answered with a count.
+    assert admin_client.get("/admin/games/gamemessage/?text__startswith=Look").status_code in (400, 302)
