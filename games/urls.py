@@ -3,7 +3,7 @@
 from django.urls import path
 
 from games import webhooks_views
-from games.views import account, actions, lobby, log, pages, talk
+from games.views import account, actions, lobby, log, pages, review, talk
 
 app_name = "games"
 
@@ -15,6 +15,9 @@ urlpatterns = [
     path("games/<id:game_id>/status.json", pages.game_status, name="status"),
     path("games/<id:game_id>/log/", log.game_log, name="log"),
     path("games/<id:game_id>/export.json", log.game_export, name="export"),
+    path("games/<id:game_id>/review/", review.game_review, name="review"),
+    path("games/<id:game_id>/review/end/", review.game_review_end, name="review_end"),
+    path("games/<id:game_id>/review/<id:number>/", review.game_review_step, name="review_step"),
     path("games/<id:game_id>/join/", actions.game_join, name="join"),
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),

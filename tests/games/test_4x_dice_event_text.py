@@ -83,7 +83,7 @@ def test_a_turns_history_is_headed_by_the_prompt_and_the_seat_asked(django_captu
     client = Client()
     client.force_login(game.seats.get(name="cat").user)
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    headings = [html_lib.unescape(h) for h in re.findall(r'<h3 class="small muted">([^<]*)</h3>', html)]
+    headings = [html_lib.unescape(h) for h in re.findall(r'<h3 class="small muted"><a [^>]*>([^<]*)</a></h3>', html)]
     # every heading capitalized (a player's journey: "allocate (prompt 1)" under "Prompt 2 ·")
     assert headings == ["Prompt 2 · ann's exterminate, round 1", "Allocate (prompt 1)"], headings
 

@@ -1,0 +1,118 @@
+"""A game reviewed prompt by prompt: the table as it stood while a prompt was open, the
+orders given to it and what its resolution did (the review pages, ``games.views.review``).
+
+What a reader sees follows the rest of the site: once the game is over every hand is face
+up (``selectors.engine_view``) and every order of a resolved prompt is public (the export
+already holds them all); while it runs, the table is the engine's public view
+(``Ruleset.view(state, None)``), the events are the public ones and no order text is
+shown (some orders are never revealed by the rules: a leader passed in 5X's draft). The
+open prompt of a game ended early was never resolved: its orders stay sealed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import events_for
+from games.models import Game, LogEntry, Prompt, SealedOrder, StateSnapshot
+from games.presentation import event_text, history_heading
+from games.selectors import OVER, current_state, engine_view
+
+
+def review_steps(*, game: Game) -> list[dict[str, Any]]:
+    """The game's resolved prompts in order: ``number`` and ``heading`` (as "What
+    happened" heads them: "Round 2 · play (prompt 5)")."""
+    rows = (
+        Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
+        .order_by("number")
+        .values_list("number", "round", "phase", "pending")
+    )
+    return [
+        {
+            "number": number,
+            "heading": history_heading(
+                ruleset=game.ruleset, round_number=rnd, phase=phase, number=number, pending=pending
+            ),
+        }
+        for number, rnd, phase, pending in rows
+    ]
+
+
+def _state_at(game: Game, number: int) -> dict[str, Any]:
+    snapshot = StateSnapshot.objects.filter(game=game, prompt_number=number).first()
+    return snapshot.state if snapshot is not None else {}
+
+
+def _table(game: Game, state: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view of ``state`` as the review shows it: face up once the game is
+    over, the public view while it runs."""
+    return engine_view(game=game, state=state, seat_name=None) if state else {}
+
+
+def _orders(game: Game, prompt: Prompt) -> list[dict[str, Any]]:
+    """The orders the resolution of ``prompt`` took, in seating order of the prompt's
+    pending seats, each with how it came (and, for a default order, why)."""
+    rows = {
+        o.seat_name: o
+        for o in SealedOrder.objects.filter(prompt=prompt, is_current=True).only(
+            "seat_name", "text", "source", "submitted_at"
+        )
+    }
+    reasons: dict[str, str] = {}
+    if any(o.source == SealedOrder.Source.DEFAULT for o in rows.values()):
+        for payload in LogEntry.objects.filter(
+            game=game, kind="nmr_applied", payload__prompt=prompt.number
+        ).values_list("payload", flat=True):
+            reasons[str(payload.get("seat"))] = str(payload.get("reason") or "")
+    names = [n for n in prompt.pending if n in rows] + sorted(
+        n for n in rows if n not in prompt.pending
+    )
+    return [
+        {
+            "seat": name,
+            "text": rows[name].text,
+            "source": rows[name].source,
+            "reason": reasons.get(name, ""),
+            "submitted_at": rows[name].submitted_at,
+        }
+        for name in names
+    ]
+
+
+def review_step(*, game: Game, number: int) -> dict[str, Any] | None:
+    """Resolved prompt ``number`` of the game, or None (no such resolved prompt):
+    ``prompt``, ``heading``, ``table`` (the engine's view of the state while it was
+    open), ``not_asked`` (its seats the prompt did not ask), ``orders`` (a game over
+    only; None while it runs) and ``events`` (texts)."""
+    prompt = Prompt.objects.filter(game=game, number=number, status=Prompt.Status.RESOLVED).first()
+    if prompt is None:
+        return None
+    over = game.status in OVER
+    board = None
+    if game.ruleset == "6x5":
+        # A win's text names the hexes of the goal, on the board the resolution left.
+        after = _state_at(game, number + 1)
+        board = _table(game, after).get("board") if after else None
+    table = _table(game, _state_at(game, number))
+    return {
+        "prompt": prompt,
+        "heading": history_heading(
+            ruleset=game.ruleset,
+            round_number=prompt.round,
+            phase=prompt.phase,
+            number=prompt.number,
+            pending=prompt.pending,
+        ),
+        "table": table,
+        # Seats at the table the prompt did not ask (5X's explorers play later).
+        "not_asked": [name for name in (table.get("players") or {}) if name not in prompt.pending],
+        "orders": _orders(game, prompt) if over else None,
+        "events": [
+            event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
+            for e in events_for(prompt.events or [], None)
+        ],
+    }
+
+
+def review_end(*, game: Game) -> dict[str, Any]:
+    """The table as the game ended (a game over: its final state, face up)."""
+    return {"table": _table(game, current_state(game=game))}

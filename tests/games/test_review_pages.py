@@ -1,0 +1,170 @@
+"""A game reviewed prompt by prompt (/games/ID/review/N/): the table while prompt N was
+open, the orders it took, what its resolution did; face up and with every order once the
+game is over, the public view and no order text while it runs."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+from games.services.resolution import prompt_resolve
+from tests.games.core_support import play_defaults
+from tests.games.web_support import (  # noqa: F401
+    DEAL,
+    DRAFT,
+    NAMES,
+    dealt_5x_game,
+    eager_celery,
+    make_user,
+    submit_orders,
+    visible_text,
+)
+
+pytestmark = pytest.mark.django_db
+
+ROUND_1 = {"ann": "PLAY EXPAND", "bob": "PLAY EXPLORE"}  # cat sends nothing: its default
+
+
+def step_url(game: Game, number: int) -> str:
+    return reverse("games:review_step", args=[game.pk, number])
+
+
+def page(client: Client, url: str) -> str:
+    answer = client.get(url)
+    assert answer.status_code == 200, (url, answer.status_code)
+    return answer.content.decode()
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks, eager_celery):  # noqa: F811
+    """The draft resolved with every seat's order, round 1's play with cat's missing one
+    filled by its default order."""
+    capture = django_capture_on_commit_callbacks
+    game = dealt_5x_game(capture, names=NAMES, organizer="ann", deal=DEAL, name="Reviewed")
+    submit_orders(game, capture, DRAFT)
+    submit_orders(game, capture, ROUND_1)
+    game.prompts.filter(number=2).update(deadline=timezone.now() - timedelta(minutes=1))
+    with capture(execute=True):
+        assert prompt_resolve(game_id=game.pk, prompt_number=2, fill_missing=True)
+    return game
+
+
+def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
+    game = played
+    assert play_defaults(game)  # to the end
+    client.force_login(make_user("zed"))  # a spectator
+
+    first = client.get(reverse("games:review", args=[game.pk]))
+    assert first.status_code == 302 and first["Location"] == step_url(game, 1)
+
+    draft = page(client, step_url(game, 1))
+    text = visible_text(draft)
+    assert "Draft (prompt 1)" in text
+    for seat, order in DRAFT.items():  # each seat's order, sent on the web
+        assert re.search(rf"{seat} {order} on the web", text), (seat, order, text)
+    # The table while the draft was open, face up: bob's two leaders, dealt to him alone.
+    assert re.search(r"bob 3 1 — [\w ]+ leaders dealt: Dido \(Explore\) Qin Shi Huang", text), text
+    steps = game.prompts.filter(status="resolved").count()
+    assert f"finished · prompt 1 of {steps} «" in text
+    assert 'rel="prev"' not in draft and "« First</span>" in draft  # the first step
+    assert f'href="{step_url(game, 2)}" rel="next"' in draft
+
+    play = visible_text(page(client, step_url(game, 2)))
+    assert "ann PLAY EXPAND on the web" in play and "bob PLAY EXPLORE on the web" in play
+    assert re.search(r"cat PLAY \w+ default order: no order by the deadline", play), play
+    assert "Round 1 · play (prompt 2)" in play
+
+    # bob explored in round 1: in round 2 he plays after seeing the others' cards.
+    round_2 = visible_text(page(client, step_url(game, 3)))
+    assert "Round 2 · play (prompt 3)" in round_2
+    assert re.search(r"Asked: (cat, ann|ann, cat); not asked at this prompt: bob\.", round_2), (
+        round_2
+    )
+    assert not re.search(r"bob PLAY \w+ (on the web|default)", round_2)
+
+    last = game.prompts.filter(status="resolved").order_by("-number").first().number
+    final = page(client, step_url(game, last))
+    assert f'href="{reverse("games:review_end", args=[game.pk])}" rel="next"' in final
+    end = visible_text(page(client, reverse("games:review_end", args=[game.pk])))
+    assert "The end" in end and "Final ranking" in end
+
+
+def test_while_the_game_runs_the_orders_stay_sealed_and_hands_hidden(played, client):
+    game = played
+    for viewer in ("bob", "zed", None):
+        client.logout()
+        if viewer == "bob":
+            client.force_login(game.seats.get(name="bob").user)
+        elif viewer == "zed":
+            client.force_login(make_user("zed"))
+        for number in (1, 2):
+            html = page(client, step_url(game, number))
+            text = visible_text(html)
+            assert "the orders stay sealed here until the game is over" in text
+            assert 'id="review-orders"' not in html
+            # No order text (bob's own neither: the page is the same for everyone), and
+            # nobody's hand: bob kept DIDO and passed QIN to cat.
+            for secret in ("PASS DIDO", "PLAY EXPLORE", "PASS CAESAR", "Dido", "DIDO"):
+                assert secret not in html, (viewer, number, secret)
+    # What the rules revealed is there: the cards played in round 1.
+    assert "played" in visible_text(page(client, step_url(game, 2)))
+    # There is no end yet: after the last resolved prompt comes the game as it is now.
+    html = page(client, step_url(game, 2))
+    assert f'href="{reverse("games:detail", args=[game.pk])}">The game now' in html
+    assert client.get(reverse("games:review_end", args=[game.pk])).status_code == 302
+    assert client.get(step_url(game, 3)).status_code == 404  # open, not resolved
+
+
+def test_the_jump_form_and_wrong_numbers(played, client):
+    game = played
+    review = reverse("games:review", args=[game.pk])
+    answer = client.get(review, {"prompt": "2"})
+    assert answer.status_code == 302 and answer["Location"] == step_url(game, 2)
+    for wrong in ("3", "0", "two", "9" * 30, ""):
+        answer = client.get(review, {"prompt": wrong}, follow=True)
+        assert answer.status_code == 200
+        assert answer.redirect_chain[-1][0] == step_url(game, 1)
+        assert "There is no resolved prompt" in visible_text(answer.content.decode()), wrong
+
+
+def test_nothing_to_review_before_a_prompt_is_resolved(django_capture_on_commit_callbacks, client):
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="ann", deal=DEAL, name="New"
+    )
+    answer = client.get(reverse("games:review", args=[game.pk]), follow=True)
+    assert answer.redirect_chain[-1][0] == reverse("games:detail", args=[game.pk])
+    assert "nothing to review" in visible_text(answer.content.decode())
+    assert 'id="review-link"' not in answer.content.decode()
+
+
+def test_a_private_game_is_not_reviewed_by_strangers(
+    django_capture_on_commit_callbacks,
+    eager_celery,  # noqa: F811
+    client,
+):
+    capture = django_capture_on_commit_callbacks
+    game = dealt_5x_game(capture, names=NAMES, organizer="ann", deal=DEAL, name="Private")
+    Game.objects.filter(pk=game.pk).update(is_private=True)
+    submit_orders(game, capture, DRAFT)
+    client.force_login(make_user("zed"))
+    for url in (
+        reverse("games:review", args=[game.pk]),
+        step_url(game, 1),
+        reverse("games:review_end", args=[game.pk]),
+    ):
+        assert client.get(url).status_code == 404, url
+    client.force_login(game.seats.get(name="cat").user)
+    assert client.get(step_url(game, 1)).status_code == 200
+
+
+def test_the_game_page_links_each_prompt_to_its_review(played, client):
+    game = played
+    html = page(client, reverse("games:detail", args=[game.pk]))
+    assert f'href="{reverse("games:review", args=[game.pk])}" id="review-link"' in html
+    assert f'<a href="{step_url(game, 2)}"' in html  # "What happened"'s heading of prompt 2
