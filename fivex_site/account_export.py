@@ -6,7 +6,7 @@ of row: a player of 500 games costs what a player of one does). What goes in is 
 player's own: their account, seats, the sealed orders their seats sent (the game page
 shows a seat its own order; never another seat's order or hand), tournament entries and
 results, rating history, the seat offers made to them, the mail the site still keeps to
-and from them, what they organize, and what they wrote at games' tables. What never goes in: the password's hash, the API
+and from them, what they organize, what they wrote at games' tables and the games they were invited to. What never goes in: the password's hash, the API
 token's and calendar feed's secrets or digests, the seats' reply-address tokens, the
 games' seeds and invitation links, and the bodies of emails (a game email holds the
 seat's reply address, a live credential; an account email's one-time link is dropped
@@ -55,7 +55,22 @@ def account_export(*, user: Any) -> dict[str, Any]:
         "emails_from_you": _emails_from(user),
         "organized": _organized(user),
         "table_talk": _table_talk(user),
+        "invitations": _invitations(user),
     }
+
+
+def _invitations(user: Any) -> list[dict[str, Any]]:
+    """The games the player was invited to by name, and whether they declined."""
+    from games.models import GameInvitation
+
+    return [
+        {
+            "game": game_id, "invited_by": by, "invited_at": when(at), "declined_at": when(declined),
+        }
+        for game_id, by, at, declined in GameInvitation.objects.filter(user=user)
+        .order_by("id")
+        .values_list("game_id", "invited_by__username", "created_at", "declined_at")
+    ]  # fmt: skip
 
 
 def _table_talk(user: Any) -> list[dict[str, Any]]:

@@ -21,6 +21,12 @@ urlpatterns = [
     path("games/<id:game_id>/join/", actions.game_join, name="join"),
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
+    path("games/<id:game_id>/invite-players/", actions.players_invite, name="invite_players"),
+    path(
+        "games/<id:game_id>/invitation/decline/",
+        actions.invitation_decline,
+        name="invitation_decline",
+    ),
     path("games/<id:game_id>/rematch/", actions.game_rematch, name="rematch"),
     path("games/<id:game_id>/talk/", talk.game_talk, name="talk"),
     path("games/<id:game_id>/talk.json", talk.game_talk_json, name="talk_json"),

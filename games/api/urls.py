@@ -10,6 +10,7 @@ from django.urls import path
 from games.api import (
     game_views,
     handover_views,
+    invitation_views,
     log_views,
     organizer_views,
     seat_views,
@@ -36,6 +37,16 @@ urlpatterns = [
     *route("games/<id:game_id>/leave/", seat_views.GameLeaveView.as_view(), "leave"),
     *route("games/<id:game_id>/rematch/", seat_views.GameRematchView.as_view(), "rematch"),
     *route("games/<id:game_id>/talk/", talk_views.GameTalkView.as_view(), "talk"),
+    *route(
+        "games/<id:game_id>/invitations/",
+        invitation_views.GameInvitationsView.as_view(),
+        "invitations",
+    ),
+    *route(
+        "games/<id:game_id>/invitation/decline/",
+        invitation_views.InvitationDeclineView.as_view(),
+        "invitation_decline",
+    ),
     *route("games/<id:game_id>/resign/", seat_views.SeatResignView.as_view(), "resign"),
     *route("games/<id:game_id>/orders/", seat_views.OrderSubmitView.as_view(), "orders"),
     *route("games/<id:game_id>/log/", log_views.GameLogView.as_view(), "log"),

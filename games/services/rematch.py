@@ -20,6 +20,7 @@ from fivex_site.links import public_url
 from games.errors import GameStateError, PermissionDenied
 from games.models import Game, Seat
 from games.presentation import ruleset_name
+from games.services.invitations import invite_users
 from games.services.locking import lock_game
 
 #: " (rematch)", " (rematch 3)": stripped from the old name before the new one is made.
@@ -109,9 +110,11 @@ def game_rematch(*, game: Game, by: Any) -> Game:
         )
         Game.objects.filter(pk=new.pk).update(rematch_of=game)
         new.rematch_of = game
-        for user in players:
-            if user.pk != by.pk:
-                notify_rematch(game=game, new=new, user=user, by=by)
+        others = [user for user in players if user.pk != by.pk]
+        # Invited by name too: their games page lists the rematch, which they may decline.
+        invite_users(game=new, by=by, users=others)
+        for user in others:
+            notify_rematch(game=game, new=new, user=user, by=by)
     new.created = True
     return new
 

@@ -29,6 +29,7 @@ from games.notes import INVISIBLE_RE
 from games.presentation import and_list, replace_note
 from games.services import games as game_services
 from games.services import handover
+from games.services import invitations as invitation_services
 from games.services import orders as order_services
 from games.services import organizer as organizer_services
 from games.services import rematch as rematch_services
@@ -105,6 +106,47 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     if new.status == Game.Status.FORMING:  # their seat is taken there
         return redirect("games:invite", game_id=new.pk, token=new.invite_token)
     return redirect("games:detail", game_id=game.pk)  # it started without them
+
+
+@login_required
+@post_action
+def players_invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The organizer invites players by name to a forming game (each one emailed)."""
+    game = load_visible_game(request, game_id)
+    typed = request.POST.get("players", "")[:4000]
+    try:
+        result = invitation_services.invite_players(game=game, by=request.user, names=typed)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        request.session[f"invite_draft_{game.pk}"] = typed  # the form shows it again
+        return redirect(f"{reverse('games:detail', args=[game.pk])}#invite-players")
+    said = []
+    if result["invited"]:
+        said.append(f"Invited {and_list(result['invited'])}: each was emailed the game's link.")
+    if result["skipped"]:
+        said.append(
+            "Not invited: "
+            + "; ".join(f"{name} ({why})" for name, why in result["skipped"].items())
+            + "."
+        )
+    (messages.success if result["invited"] else messages.info)(request, " ".join(said))
+    return redirect(f"{reverse('games:detail', args=[game.pk])}#invite-players")
+
+
+@login_required
+def invitation_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """An invited player declines (from the games page; the game may be private)."""
+    if request.method != "POST":
+        return redirect("games:list")
+    try:
+        invitation = invitation_services.invitation_decline(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"You declined the invitation to {invitation.game.title}.")
+    return redirect(f"{reverse('games:list')}#invitations")
 
 
 @login_required

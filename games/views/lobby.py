@@ -13,9 +13,10 @@ from django.core.paginator import Paginator
 from django.db.models import Case, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from games import selectors, selectors_lists, selectors_players
+from games import selectors, selectors_invitations, selectors_lists, selectors_players
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game
@@ -45,6 +46,14 @@ def _games_page(request: HttpRequest, param: str, games: Any, anchor: str) -> tu
         "next": link(page.number + 1) if page.has_next() else "",
     } if page.has_other_pages() else {}  # fmt: skip
     return list(page.object_list), pager
+
+
+def invite_path(game: Game) -> str:
+    """Where an invited player takes their seat: a private game's invitation link (it
+    lets them in), else the game's page."""
+    if game.is_private and game.invite_token:
+        return reverse("games:invite", args=[game.pk, game.invite_token])
+    return reverse("games:detail", args=[game.pk])
 
 
 @require_safe
@@ -94,6 +103,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
             # where I finished, in my games that are over (the list said "finished" only)
             "places": selectors_lists.my_places(user=request.user, games=mine) if signed_in else {},
             "offers": selectors.seat_offers_waiting(user=request.user) if signed_in else [],
+            # Forming games the player was invited to by name, not yet answered.
+            "invitations": [
+                {"game": i.game, "game_id": i.game_id, "invited_by": i.invited_by,
+                 "link": invite_path(i.game)}
+                for i in selectors_invitations.invitations_waiting(user=request.user)
+            ] if signed_in else [],  # fmt: skip
         },
     )
 

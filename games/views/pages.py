@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 
 from engine.base import events_for
 from fivex_site.links import public_reverse
-from games import selectors
+from games import selectors, selectors_invitations
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.order_presentation import (
     entered_order_text,
@@ -324,6 +324,9 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     ctx["talk_count"], ctx["talk_last"] = talk_summary(game=game)
     if game.status in selectors.OVER and user is not None:
         ctx.update(_rematch_context(game=game, user=user, seats=seats))
+    if ctx["may_change_game"] and game.status == Game.Status.FORMING:
+        ctx["invitations"] = selectors_invitations.game_invitations(game=game)
+        ctx["invite_draft"] = request.session.pop(f"invite_draft_{game.pk}", "")
     if is_organizer and game.invite_token:
         # The public address, as emails write it (behind a proxy the request's Host and
         # scheme may be internal ones).

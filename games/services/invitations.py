@@ -1,0 +1,205 @@
+"""Inviting players to a forming game by name (``GameInvitation``).
+
+The organizer (or staff) names players; each one not seated and not invited before is
+emailed the game's link (a private game's invitation link: it lets them join) and sees
+the invitation on their games page until they join, decline, or the game starts. Names
+are checked first, all of them: one unknown name and nobody is invited. A player who
+declines is not invited to that game again, and the organizer is told. A rematch
+(``games.services.rematch``) invites the old game's players through ``invite_users``.
+
+Every invitation emails someone, so a game has at most ``INVITATIONS_PER_GAME`` of them,
+at most ``NAMES_AT_ONCE`` at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from fivex_site.links import public_url
+from games.errors import GameStateError, NotFound, ValidationError
+from games.models import Game, GameInvitation, Seat
+from games.presentation import and_list, ruleset_name
+from games.services.locking import lock_game
+from games.services.organizer_common import _check_organizer
+
+NAMES_AT_ONCE = 20
+INVITATIONS_PER_GAME = 40
+# invite_players' refusal when the game's invitations are all used.
+INVITATIONS_CAPPED = "invitations_capped"
+# A player name as typed: a run of anything but commas, semicolons and white space; "@bob"
+# is bob (as people write names in chats).
+_NAME = re.compile(r"[^\s,;]+")
+
+
+def invite_link(game: Game) -> str:
+    """The address an invited player follows: a private game's invitation link (it lets
+    them in), else the game's page."""
+    if game.is_private and game.invite_token:
+        return public_url(f"/games/{game.pk}/invite/{game.invite_token}/")
+    return public_url(f"/games/{game.pk}/")
+
+
+def _names(names: Any) -> list[str]:
+    """The names asked for, once each (case aside), in the order given."""
+    if isinstance(names, str):
+        found = _NAME.findall(names)
+    elif isinstance(names, list | tuple) and all(isinstance(n, str) for n in names):
+        found = [part for n in names for part in _NAME.findall(n)]
+    else:
+        raise ValidationError("players: a list of player names.", field="players")
+    out: dict[str, str] = {}
+    for name in found:
+        name = name.lstrip("@")
+        if name:
+            out.setdefault(name.casefold(), name[:150])
+    if not out:
+        raise ValidationError("Name at least one player to invite.", field="players")
+    if len(out) > NAMES_AT_ONCE:
+        raise ValidationError(
+            f"Invite at most {NAMES_AT_ONCE} players at a time ({len(out)} named).",
+            field="players",
+        )
+    return list(out.values())
+
+
+def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
+    """Invite the players ``names`` (a list, or one text of names separated by commas or
+    spaces) to the forming ``game``. Returns ``{"invited": [...], "skipped": {name: why}}``
+    (a player seated, invited before, who declined, or the inviter). Raises
+    ValidationError (an unknown name: nobody is invited; too many names), GameStateError
+    (the game is not forming; the game's invitations are used up) or PermissionDenied."""
+    wanted = _names(names)
+    User = get_user_model()
+    match = Q()
+    for name in wanted:
+        match |= Q(username__iexact=name)
+    found = {u.username.casefold(): u for u in User.objects.filter(match, is_active=True)}
+    unknown = [name for name in wanted if name.casefold() not in found]
+    if unknown:
+        raise ValidationError(
+            f"No player is called {and_list(unknown)}: nobody was invited. Names are "
+            "players' names on this site (as on their pages), not email addresses.",
+            field="players",
+        )
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.FORMING:
+            raise GameStateError(
+                "Players are invited while a game is forming: this one has started or ended."
+            )
+        return invite_users(game=game, by=by, users=[found[n.casefold()] for n in wanted])
+
+
+def invite_users(*, game: Game, by: Any, users: list[Any]) -> dict[str, Any]:
+    """Invite ``users`` to ``game`` (locked by the caller, forming), email each one
+    invited now. See ``invite_players``."""
+    seated = set(
+        Seat.objects.filter(game=game)
+        .exclude(status=Seat.Status.REPLACED)
+        .values_list("user_id", flat=True)
+    )
+    before = {
+        user_id: declined
+        for user_id, declined in GameInvitation.objects.filter(game=game).values_list(
+            "user_id", "declined_at"
+        )
+    }
+    skipped: dict[str, str] = {}
+    new: list[Any] = []
+    for user in users:
+        if user.pk == getattr(by, "pk", None):
+            skipped[user.username] = "you: join the game yourself"
+        elif user.pk in seated:
+            skipped[user.username] = "has a seat already"
+        elif user.pk in before:
+            skipped[user.username] = "declined" if before[user.pk] else "invited already"
+        else:
+            new.append(user)
+    if new and len(before) + len(new) > INVITATIONS_PER_GAME:
+        left = max(0, INVITATIONS_PER_GAME - len(before))
+        raise GameStateError(
+            f"A game can invite {INVITATIONS_PER_GAME} players in all; this one has {left} "
+            "invitation(s) left: nobody was invited. Share the game's link instead.",
+            code=INVITATIONS_CAPPED,
+        )
+    for user in new:
+        try:
+            with transaction.atomic():
+                GameInvitation.objects.create(game=game, user=user, invited_by=by)
+        except IntegrityError:  # invited by a request that committed meanwhile
+            skipped[user.username] = "invited already"
+            continue
+        _notify_invited(game=game, user=user, by=by)
+    return {"invited": [u.username for u in new if u.username not in skipped], "skipped": skipped}
+
+
+def _notify_invited(*, game: Game, user: Any, by: Any) -> None:
+    from games.services.handover_notices import user_notice
+
+    if game.rematch_of_id is not None:
+        return  # the rematch's own email invites them (games.services.rematch)
+    link = invite_link(game)
+    seats = game.seats_count
+    title = game.title
+
+    def text() -> str:
+        return (
+            f"{by} invites you to play {title}, a game of {ruleset_name(game.ruleset)} for "
+            f"{seats} players. Take your seat here:\n{link}\n\nIt starts when its seats "
+            "are taken (or when its organizer starts it). Not for you? Decline it on your "
+            f"games page ({public_url('/games/')}); nothing happens if you do nothing."
+        )
+
+    user_notice(
+        user=user, game=game, subject=f"{by} invites you to a game", text=text,
+        key=f"invitation:{game.pk}:{user.pk}", kind="invitation",
+    )  # fmt: skip
+
+
+def invitation_decline(*, game_id: Any, user: Any) -> GameInvitation:
+    """``user`` declines their invitation to a game (a second time changes nothing); the
+    organizer is told once. Raises NotFound (no invitation) or GameStateError (the
+    game started or ended: nothing to decline; leaving a seat is done on its page)."""
+    from games.services.handover_notices import user_notice
+
+    with transaction.atomic():
+        invitation = (
+            GameInvitation.objects.select_for_update(of=("self",))
+            .select_related("game", "game__organizer")
+            .filter(game_id=game_id, user=user)
+            .first()
+        )
+        if invitation is None:
+            raise NotFound("You have no invitation to this game.")
+        game = invitation.game
+        if invitation.declined_at is not None:
+            return invitation
+        if game.status != Game.Status.FORMING:
+            raise GameStateError(
+                "This game is no longer forming: there is no invitation to decline."
+            )
+        if Seat.objects.filter(game=game, user=user).exclude(status=Seat.Status.REPLACED).exists():
+            raise GameStateError(
+                "You have a seat in this game: leave it on the game's page instead."
+            )
+        invitation.declined_at = timezone.now()
+        invitation.save(update_fields=["declined_at"])
+        name, title = str(user), game.title
+
+        def text() -> str:
+            return f"{name} declined your invitation to {title}."
+
+        if game.organizer.pk != user.pk:
+            user_notice(
+                user=game.organizer, game=game, subject=f"{name} declined your invitation",
+                text=text, key=f"invitation-declined:{game.pk}:{user.pk}", kind="notice",
+                url=public_url(f"/games/{game.pk}/"),
+            )  # fmt: skip
+    return invitation

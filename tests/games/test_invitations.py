@@ -1,0 +1,232 @@
+"""Inviting players to a forming game by name: each emailed the game's link once, shown
+the invitation on their games page, free to decline it (the organizer is told); a wrong
+name invites nobody; a rematch invites the old game's players the same way."""
+
+from __future__ import annotations
+
+import html as html_lib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from games.errors import GameStateError, PermissionDenied, ValidationError
+from games.models import Game, GameInvitation, OutboxMessage
+from games.services import invitations
+from games.services.games import game_create, game_join
+from games.services.invitations import invitation_decline, invite_players
+from games.services.rematch import game_rematch
+from tests.games.core_support import make_game, make_users, play_defaults
+from tests.games.web_support import token_client
+from tests.games.web_support import visible_text as _visible
+
+
+def visible_text(html: str) -> str:
+    return html_lib.unescape(_visible(html))
+
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+@pytest.fixture
+def forming():
+    ann, *_ = make_users(["ann", "bob", "cat", "dan", "eve"])
+    game = game_create(
+        organizer=ann, ruleset="5x", seats_count=4, name="Friday league", is_private=True
+    )
+    game_join(game=game, user=ann, invite_token=game.invite_token)
+    return game
+
+
+def invitation_mails() -> dict[str, OutboxMessage]:
+    mails = list(OutboxMessage.objects.filter(kind="invitation"))
+    out = {m.to: m for m in mails}
+    assert len(out) == len(mails), "a player was emailed twice"
+    return out
+
+
+def test_the_organizer_invites_by_name_and_each_is_emailed_the_invitation_link(forming, client):
+    game = forming
+    client.force_login(_user("ann"))
+    answer = client.post(
+        reverse("games:invite_players", args=[game.pk]), {"players": "bob, @Cat"}, follow=True
+    )
+    assert "Invited bob and cat: each was emailed the game's link." in visible_text(
+        answer.content.decode()
+    )
+    assert set(
+        GameInvitation.objects.filter(game=game).values_list("user__username", flat=True)
+    ) == {"bob", "cat"}
+    mails = invitation_mails()
+    assert set(mails) == {"bob@example.com", "cat@example.com"}
+    for mail in mails.values():
+        assert "ann invites you to a game" in mail.subject
+        assert f"/games/{game.pk}/invite/{game.invite_token}/" in mail.body
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "Invited by name: bob (waiting), cat (waiting)" in page
+
+    # Named again with others: nobody is emailed twice, and each one not invited says why.
+    result = invite_players(game=game, by=_user("ann"), names=["BOB", "ann", "dan"])
+    assert result == {
+        "invited": ["dan"],
+        "skipped": {"bob": "invited already", "ann": "you: join the game yourself"},
+    }
+    assert set(invitation_mails()) == {"bob@example.com", "cat@example.com", "dan@example.com"}
+
+    # bob takes his seat from the link; the organizer's page says he joined.
+    game_join(game=game, user=_user("bob"), invite_token=game.invite_token)
+    assert invite_players(game=game, by=_user("ann"), names="bob")["skipped"] == {
+        "bob": "has a seat already"
+    }
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "bob (joined), cat (waiting), dan (waiting)" in page
+
+
+def test_one_unknown_name_and_nobody_is_invited(forming, client):
+    game = forming
+    client.force_login(_user("ann"))
+    answer = client.post(
+        reverse("games:invite_players", args=[game.pk]), {"players": "bob zora cat"}, follow=True
+    )
+    text = visible_text(answer.content.decode())
+    assert "No player is called zora: nobody was invited." in text
+    assert 'value="bob zora cat"' in answer.content.decode()  # the form keeps what was typed
+    assert (
+        not GameInvitation.objects.exists()
+        and not OutboxMessage.objects.filter(kind="invitation").exists()
+    )
+    for names in ("", " , ;", [], ["bob", 3], {"bob": 1}, " ".join(f"p{i}" for i in range(21))):
+        with pytest.raises(ValidationError):
+            invite_players(game=game, by=_user("ann"), names=names)
+    assert not GameInvitation.objects.exists()
+
+
+def test_only_the_organizer_invites_and_only_while_the_game_forms(forming, client):
+    game = forming
+    with pytest.raises(PermissionDenied):
+        invite_players(game=game, by=_user("bob"), names="cat")
+    client.force_login(_user("bob"))
+    game_join(game=game, user=_user("bob"), invite_token=game.invite_token)
+    answer = client.post(
+        reverse("games:invite_players", args=[game.pk]), {"players": "cat"}, follow=True
+    )
+    assert "Only the organizer of this game can do that." in visible_text(answer.content.decode())
+    assert 'id="invite-players"' not in answer.content.decode()  # no form for a player
+    for name in ("cat", "dan"):
+        game_join(game=game, user=_user(name), invite_token=game.invite_token)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    with pytest.raises(GameStateError):
+        invite_players(game=game, by=_user("ann"), names="eve")
+    assert not GameInvitation.objects.exists()
+
+
+def test_a_game_has_so_many_invitations_and_no_more(forming, monkeypatch):
+    game = forming
+    monkeypatch.setattr(invitations, "INVITATIONS_PER_GAME", 2)
+    invite_players(game=game, by=_user("ann"), names="bob")
+    with pytest.raises(GameStateError) as refused:
+        invite_players(game=game, by=_user("ann"), names="cat dan")
+    assert refused.value.code == "invitations_capped"
+    assert list(GameInvitation.objects.values_list("user__username", flat=True)) == ["bob"]
+    invite_players(game=game, by=_user("ann"), names="cat")  # one left
+    assert invite_players(game=game, by=_user("ann"), names="bob cat")[
+        "skipped"
+    ]  # no new one: no refusal
+
+
+def test_the_invited_player_sees_it_on_the_games_page_and_declines(forming, client):
+    game = forming
+    invite_players(game=game, by=_user("ann"), names="bob cat")
+    client.force_login(_user("bob"))
+    html = client.get(reverse("games:list")).content.decode()
+    assert "ann invites you to Friday league (5X, 4 players)" in visible_text(html)
+    assert f'href="/games/{game.pk}/invite/{game.invite_token}/"' in html
+
+    answer = client.post(reverse("games:invitation_decline", args=[game.pk]), follow=True)
+    text = visible_text(answer.content.decode())
+    assert "You declined the invitation to Friday league." in text
+    assert "invites you to Friday league" not in text
+    told = OutboxMessage.objects.filter(kind="notice", to="ann@example.com")
+    assert [m.subject for m in told] == ["[Friday league] bob declined your invitation"]
+    # Declined again (a double click): nothing more; invited again: skipped.
+    client.post(reverse("games:invitation_decline", args=[game.pk]))
+    assert told.count() == 1
+    assert invite_players(game=game, by=_user("ann"), names="bob")["skipped"] == {"bob": "declined"}
+    # Nobody else's invitation changed; a stranger has none to decline.
+    assert GameInvitation.objects.get(user__username="cat").declined_at is None
+    client.force_login(_user("eve"))
+    assert client.post(reverse("games:invitation_decline", args=[game.pk])).status_code == 404
+    # cat joins: the invitation is answered, and a seated player declines nothing.
+    game_join(game=game, user=_user("cat"), invite_token=game.invite_token)
+    client.force_login(_user("cat"))
+    assert "invites you to" not in visible_text(client.get(reverse("games:list")).content.decode())
+    with pytest.raises(GameStateError):
+        invitation_decline(game_id=game.pk, user=_user("cat"))
+
+
+def test_the_api_invites_lists_and_declines(forming):
+    game = forming
+    ann, bob = token_client(_user("ann")), token_client(_user("bob"))
+    url = f"/api/games/{game.pk}/invitations/"
+    answer = ann.post(url, {"players": ["bob", "zora"]}, format="json")
+    assert answer.status_code == 400 and "zora" in answer.json()["message"]
+    assert ann.post(url, {"players": "bob"}, format="json").status_code == 400  # a list
+    answer = ann.post(url, {"players": ["bob", "cat"]}, format="json")
+    assert answer.status_code == 200
+    assert answer.json() == {"game": game.pk, "invited": ["bob", "cat"], "skipped": {}}
+    again = ann.post(url, {"players": ["bob"]}, format="json").json()
+    assert again["invited"] == [] and again["skipped"] == {"bob": "invited already"}
+    assert len(invitation_mails()) == 2
+
+    # Not the organizer's: a private game bob holds no seat in is not shown to him (404);
+    # seated, he still may not read or send its invitations (403).
+    assert bob.get(url).status_code == 404
+    game_join(game=game, user=_user("cat"), invite_token=game.invite_token)
+    cat = token_client(_user("cat"))
+    assert cat.get(url).status_code == 403
+    assert cat.post(url, {"players": ["dan"]}, format="json").status_code == 403
+    declined = bob.post(f"/api/games/{game.pk}/invitation/decline/", {}, format="json")
+    assert declined.status_code == 200 and declined.json()["state"] == "declined"
+    listed = ann.get(url).json()["invitations"]
+    assert [(i["player"], i["state"]) for i in listed] == [("bob", "declined"), ("cat", "joined")]
+    dan = token_client(_user("dan"))
+    assert (
+        dan.post(f"/api/games/{game.pk}/invitation/decline/", {}, format="json").status_code == 404
+    )
+
+
+def test_a_rematch_invites_the_old_players_by_name_with_its_own_email():
+    game, _ = make_game(["ann", "bob", "cat"])
+    assert play_defaults(game)
+    new = game_rematch(game=game, by=_user("ann"))
+    assert set(
+        GameInvitation.objects.filter(game=new).values_list("user__username", flat=True)
+    ) == {"bob", "cat"}
+    assert OutboxMessage.objects.filter(kind="rematch").count() == 2
+    assert not OutboxMessage.objects.filter(kind="invitation").exists()  # one email each, not two
+    invitation_decline(game_id=new.pk, user=_user("bob"))
+    assert (
+        OutboxMessage.objects.filter(kind="notice", subject__contains="bob declined").count() == 1
+    )
+
+
+def test_the_data_download_has_the_invitations_and_closing_the_account_erases_them(forming):
+    from fivex_site.account_close import account_close
+    from fivex_site.account_export import account_export
+
+    game = forming
+    invite_players(game=game, by=_user("ann"), names="bob cat")
+    invitation_decline(game_id=game.pk, user=_user("cat"))
+    [bob] = account_export(user=_user("bob"))["invitations"]
+    assert (bob["game"], bob["invited_by"], bob["declined_at"]) == (game.pk, "ann", None)
+    [cat] = account_export(user=_user("cat"))["invitations"]
+    assert cat["declined_at"] is not None and cat["invited_at"].endswith("Z")
+
+    account_close(user=_user("bob"))
+    assert list(GameInvitation.objects.values_list("user__username", flat=True)) == ["cat"]
+    assert account_export(user=_user("bob"))["invitations"] == []
