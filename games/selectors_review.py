@@ -103,8 +103,11 @@ def review_step(*, game: Game, number: int) -> dict[str, Any] | None:
             pending=prompt.pending,
         ),
         "table": table,
-        # Seats at the table the prompt did not ask (5X's explorers play later).
-        "not_asked": [name for name in (table.get("players") or {}) if name not in prompt.pending],
+        # Seats at the table a prompt of several did not ask (5X's explorers play later);
+        # not said of a game that asks one seat a prompt (a turn: 6x5, 4X Dice).
+        "not_asked": [name for name in (table.get("players") or {}) if name not in prompt.pending]
+        if len(prompt.pending) > 1
+        else [],
         "orders": _orders(game, prompt) if over else None,
         "events": [
             event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)

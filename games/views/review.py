@@ -75,7 +75,8 @@ def _context(game: Game, steps: list[dict[str, Any]], at: int | None) -> dict[st
         if following is not None
         else (end_url if at is not None else ""),
         "next_is_end": following is None and at is not None and over,
-        "end_url": end_url if at is not None else "",
+        # The end's own link, unless "Next" leads there already.
+        "end_url": end_url if at is not None and following is not None else "",
         # A game in progress: after its last resolved prompt comes the game as it is now.
         "now_url": reverse("games:detail", args=[game.pk]) if not over else "",
         "ruleset_name": ruleset_name(game.ruleset),

@@ -91,6 +91,7 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
     last = game.prompts.filter(status="resolved").order_by("-number").first().number
     final = page(client, step_url(game, last))
     assert f'href="{reverse("games:review_end", args=[game.pk])}" rel="next"' in final
+    assert "The end »" not in final  # "Next" is the end already: one link to it
     end = visible_text(page(client, reverse("games:review_end", args=[game.pk])))
     assert "The end" in end and "Final ranking" in end
 
@@ -168,3 +169,14 @@ def test_the_game_page_links_each_prompt_to_its_review(played, client):
     html = page(client, reverse("games:detail", args=[game.pk]))
     assert f'href="{reverse("games:review", args=[game.pk])}" id="review-link"' in html
     assert f'<a href="{step_url(game, 2)}"' in html  # "What happened"'s heading of prompt 2
+
+
+def test_a_game_of_turns_names_the_seat_asked_and_not_the_others(client):
+    from games.services.orders import order_submit
+    from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+    game = exterminate_game()  # 4X Dice: the set-up asked everyone, then ann's turn
+    order_submit(seat=game.seats.get(name="ann"), text="PASS", source="web")
+    assert prompt_resolve(game_id=game.pk, prompt_number=2)
+    turn = visible_text(page(client, step_url(game, 2)))
+    assert "Asked: ann. Resolved" in turn and "not asked" not in turn
