@@ -150,6 +150,19 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         help_text="The players write to each other on the game's talk page (read by whoever "
         "may watch the game). Off: only you write there.",
     )
+    away_days = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=0,
+        choices=[(0, "No: a deadline is a deadline"), (1, "Up to 1 day a player"),
+                 (3, "Up to 3 days a player"), (7, "Up to a week a player"),
+                 (14, "Up to two weeks a player")],  # fmt: skip
+        initial=0,
+        label="Wait for players who are away",
+        help_text="A player may say on their settings page until when they are away: a "
+        "deadline passing while they are then waits for their return instead of playing "
+        "their default order, up to this long in all over the game. Everyone is told.",
+    )
     play = forms.BooleanField(
         required=False, initial=True, label="I play in this game too (take the first seat)"
     )

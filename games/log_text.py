@@ -3,9 +3,10 @@ fields): ``log_summary``."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from games.presentation import _hours, and_list, prompt_stage, ruleset_name
+from games.presentation import _hours, and_list, local_time, prompt_stage, ruleset_name
 from games.rules_text import FORCED_NOTES
 
 _SOURCE_WORDS = {"web": "on the web", "api": "through the API", "email": "by email"}
@@ -18,6 +19,14 @@ _DEFAULT_REASONS = {
 
 def _names(value: Any) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+def _when(value: Any) -> str:
+    """A moment of a payload (ISO 8601) in the reader's time zone, or as it is."""
+    try:
+        return local_time(datetime.fromisoformat(str(value)))
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _because(payload: dict[str, Any]) -> str:
@@ -69,7 +78,9 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     if kind == "seat_left":
         return f"{seat} left before the start."
     if kind == "game_started":
-        how = "as the organizer fixed it" if p.get("seating_fixed") else "drawn with the game's seed"
+        how = (
+            "as the organizer fixed it" if p.get("seating_fixed") else "drawn with the game's seed"
+        )
         return (
             f"The game started. Seating: {_names(p.get('seating') or [])} ({how}). The seed"
             " and the set-up stay sealed by their commitments until the game ends."
@@ -92,9 +103,13 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         following = p.get("next")
         if isinstance(following, dict):
             stage = prompt_stage(
-                ruleset=ruleset, round_number=following.get("round"), phase=str(following.get("phase"))
+                ruleset=ruleset,
+                round_number=following.get("round"),
+                phase=str(following.get("phase")),
             )
-            return f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+            return (
+                f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+            )
         return f"Prompt {number} was resolved; it ended the game."
     if kind == "game_finished":
         ranking = p.get("ranking") if isinstance(p.get("ranking"), list) else []
@@ -102,8 +117,10 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             f"{i}. {' and '.join(str(n) for n in group) if isinstance(group, list) else group}"
             for i, group in enumerate(ranking, start=1)
         )
-        return "The game is over" + (f": {places}" if places else "") + (
-            ". The seed and every order are revealed."
+        return (
+            "The game is over"
+            + (f": {places}" if places else "")
+            + (". The seed and every order are revealed.")
         )
     if kind == "game_ended":
         return f"{_actor(p)} ended the game{_because(p)}; it has no ranking."
@@ -114,6 +131,13 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         )
     if kind == "deadline_extended":
         return f"{_actor(p)} extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+    if kind == "deadline_held":
+        away = p.get("away") if isinstance(p.get("away"), dict) else {}
+        who = and_list(list(away)) or "a player"
+        return (
+            f"Prompt {number}'s deadline waits for {who}, away: it moved to "
+            f"{_when(p.get('deadline'))} (the game waits up to {p.get('away_days')} days a player)."
+        )
     if kind == "game_paused":
         return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
     if kind == "game_resumed":

@@ -79,6 +79,10 @@ class Game(models.Model):
     # Whether its players write at its table (``games.services.talk``); its organizer
     # always may. Off for a tournament's tables when the tournament says so.
     talk_open = models.BooleanField(default=True)
+    # How long a deadline may wait for a seat whose player said they are away
+    # (``PlayerSettings.away_until``), in days a seat over the whole game; 0: it never
+    # waits (``games.services.away``).
+    away_days = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -146,6 +150,9 @@ class Seat(models.Model):
     # False: email this seat after a resolution only when it must order next (the start,
     # the end, reminders and notices always go out).
     email_every_prompt = models.BooleanField(default=True)
+    # How long deadlines of this game waited for the seat's player while away, in seconds
+    # (at most ``Game.away_days`` days).
+    away_held_seconds = models.FloatField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 
@@ -437,6 +444,9 @@ class PlayerSettings(models.Model):
     # What a seat the player takes from now on emails (``Seat.email_every_prompt``): after
     # every prompt, or only when it must order.
     email_every_prompt = models.BooleanField(default=True)
+    # Away until then (the player said so): deadlines of games that allow it wait for them
+    # (``games.services.away``); null, or a moment past, when not away.
+    away_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

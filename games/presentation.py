@@ -416,6 +416,12 @@ def deadline_policy_text(*, game: Any) -> str:
         )
     reminder = getattr(game, "reminder_hours", 0) or 0
     parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")
+    away = getattr(game, "away_days", 0) or 0
+    if away:  # games.services.away
+        parts.append(
+            f"a deadline waits for a player who is away, up to {away} day{'s' if away != 1 else ''}"
+            " a player in all"
+        )
     return "; ".join(parts) + "."
 
 

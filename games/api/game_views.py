@@ -192,6 +192,7 @@ class GameListCreateView(BaseAPIView):
             "is_private": data.get("is_private", False),
             "require_sender_match": data.get("require_sender_match", False),
             "talk_open": data.get("talk_open", True),
+            "away_days": data.get("away_days", 0),
         }
         policy = (
             "deadline_hours",

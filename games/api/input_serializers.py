@@ -176,6 +176,14 @@ class GameCreateInputSerializer(StrictInputSerializer):
         default=True,
         help_text="Whether its players write on its talk page (its organizer always may).",
     )
+    away_days = serializers.IntegerField(
+        min_value=0,
+        max_value=14,
+        required=False,
+        default=0,
+        help_text="Days a deadline may wait, in all over the game, for each seat whose player "
+        "said they are away (0, the default: deadlines never wait).",
+    )
     deadline_hours = serializers.FloatField(
         min_value=1, max_value=24 * 14, required=False,
         help_text="Hours per prompt, 1 to 336 (fractions allowed: 1.5 is 90 minutes).",

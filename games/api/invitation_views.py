@@ -59,8 +59,6 @@ class GameInvitationsView(BaseAPIView):
     be a player's, or nobody is invited); a player invited before is not invited again
     (``skipped`` says so), so a retry sends nothing twice."""
 
-    query_methods = frozenset({"GET"})
-
     @extend_schema(responses={200: InvitationListSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
         game = self.visible_game(request, game_id)

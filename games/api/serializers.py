@@ -83,6 +83,10 @@ class GameSerializer(serializers.Serializer):
     talk_open = serializers.BooleanField(
         help_text="Whether its players write on its talk page (its organizer always may)."
     )
+    away_days = serializers.IntegerField(
+        help_text="Days a deadline may wait, in all over the game, for each seat whose player "
+        "said they are away; 0: deadlines never wait."
+    )
     organizer = serializers.CharField(source="organizer.username")
     seed_commitment = serializers.SerializerMethodField(
         help_text="SHA-256 of the game's seed, published when it starts (the log reveals the "

@@ -56,6 +56,7 @@ def game_create(
     part_of: tuple[str, str] | None = None,
     create_key: str = "",
     talk_open: bool = True,
+    away_days: int = 0,
 ) -> Game:
     """Create a forming game. Options are checked by the engine's ``normalize_options``;
     discouraged but allowed choices are listed in ``game.warnings``. With
@@ -84,6 +85,9 @@ def game_create(
     from games.services.players import time_zone_valid
 
     quiet_hours_time_zone = time_zone_valid(quiet_hours_time_zone or "UTC")
+    from games.services.away import away_days_check
+
+    away_days = away_days_check(away_days)
     setup = dict(setup or {})
     for key in setup:
         if key not in rules.setup_keys:
@@ -104,6 +108,7 @@ def game_create(
         "quiet_hours_time_zone": quiet_hours_time_zone, "reminder_hours": float(reminder_hours),
         "early_resolution_delay_seconds": early_resolution_delay_seconds,
         "require_sender_match": bool(require_sender_match), "talk_open": bool(talk_open),
+        "away_days": away_days,
     }  # fmt: skip
     fingerprint = ""
     if create_key:
@@ -138,6 +143,8 @@ def game_create(
                         else {}
                     ),
                     "warnings": warnings,
+                    # the deadline's waits for players who are away (games.services.away)
+                    **({"away_days": away_days} if away_days else {}),
                 },
             )
             if seat_organizer:

@@ -106,6 +106,7 @@ def game_rematch(*, game: Game, by: Any) -> Game:
             early_resolution_delay_seconds=game.early_resolution_delay_seconds,
             require_sender_match=game.require_sender_match,
             talk_open=game.talk_open,
+            away_days=game.away_days,
             seat_organizer=any(u.pk == by.pk for u in players),
         )
         Game.objects.filter(pk=new.pk).update(rematch_of=game)

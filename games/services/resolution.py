@@ -35,7 +35,7 @@ from games.models import (
 )
 from games.services.audit import end_reveal, log_append_many
 from games.services.locking import lock_game
-from games.sql import db_json, insert_instance, instance, update_row
+from games.sql import db_datetime, db_json, insert_instance, instance, update_row
 
 logger = logging.getLogger(__name__)
 
@@ -172,7 +172,10 @@ def _read_for_resolution(
             seat = instance(Seat, _SEAT_COLS, row[_S])
             seat.user = instance(_User, _USER_COLS, row[_U])
             # The player's time zone for its email (as select_related would cache it).
-            seat.user.player_settings = PlayerSettings(time_zone=row[_TZ] or "UTC")
+            # ... and when the player said they are back (``games.services.away``).
+            seat.user.player_settings = PlayerSettings(
+                time_zone=row[_TZ] or "UTC", away_until=db_datetime(row[_TZ + 2])
+            )
             # Whether the player has an active webhook: the next prompt's webhooks
             # (``webhooks_order_needed``) need no query of their own when none has.
             seat.webhook_on = bool(row[_TZ + 1])
@@ -198,7 +201,7 @@ _O = slice(_STATE + 4, _STATE + 4 + len(_ORDER_COLS))
 _S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
 _U = slice(_S.stop, _S.stop + len(_USER_COLS))
 _TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set;
-# then whether the player has an active webhook
+# then whether the player has an active webhook, then until when the player is away
 
 
 def _read_sql() -> str:
@@ -228,7 +231,7 @@ def _read_sql() -> str:
         f"EXISTS (SELECT 1 FROM {talk_t} m WHERE m.game_id = p.game_id"
         " AND m.created_at >= p.opened_at AND m.removed_at IS NULL)",
         *cols("o", SealedOrder),
-        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 2),
+        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 3),
     ]
     second = [
         "1",
@@ -237,6 +240,7 @@ def _read_sql() -> str:
         *cols("u", _User),
         "ps.time_zone",
         f"EXISTS (SELECT 1 FROM {webhook_t} w WHERE w.user_id = u.id AND w.active)",
+        "ps.away_until",
     ]
 
     def at(part: slice, model: Any, name: str) -> int:  # an output column's position
@@ -304,6 +308,13 @@ def prompt_resolve(
             and now + timedelta(seconds=1) < prompt.resolve_after
         ):
             return False
+        if missing and game.away_days:
+            from games.services.away import deadline_hold
+
+            # A missing seat's player is away and the game waits for them: the deadline
+            # moves instead (logged, told); the sweep comes back at the new one.
+            if deadline_hold(game=game, prompt=prompt, missing=missing, seats=seats, now=now):
+                return False
         if missing:
             by_name = {s.name: s for s in seats}
             for name in missing:

@@ -3,7 +3,7 @@ calendar feed of the player's deadlines."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -94,7 +94,9 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     """The player's time zone: every page and email writes dates in it."""
     from games.errors import ValidationError
     from games.forms import time_zone_choices
+    from games.presentation import local_time
     from games.selectors_players import time_zone_of
+    from games.services.away import AWAY_AHEAD_DAYS, away_until, player_away_set
     from games.services.players import (
         email_every_prompt_default,
         player_email_default_set,
@@ -113,10 +115,32 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         messages.success(
             request,
             f"New seats email you {what}"
-            + (f"; {changed} seat{'s' if changed != 1 else ''} of your games changed too." if changed else "."),
+            + (
+                f"; {changed} seat{'s' if changed != 1 else ''} of your games changed too."
+                if changed
+                else "."
+            ),
         )
         return redirect("games:player_settings")
-    if request.method == "POST":
+    away_error = ""
+    if request.method == "POST" and request.POST.get("form") == "away":
+        back = request.POST.get("action") == "back"
+        raw = "" if back else str(request.POST.get("until", ""))[:20]
+        try:
+            day = None if back else _day(raw)
+            until = player_away_set(user=request.user, until=day)
+        except ValidationError as exc:
+            away_error = exc.message
+        else:
+            messages.success(
+                request,
+                f"You are away until {local_time(until)}: the games that wait for players who "
+                "are away wait for you (each as long as it allows)."
+                if until
+                else "You are not away: deadlines are as their games set them.",
+            )
+            return redirect(f"{reverse('games:player_settings')}#away")
+    if request.method == "POST" and request.POST.get("form") != "away":
         wanted = str(request.POST.get("time_zone", ""))[:80]
         try:
             player_time_zone_set(user=request.user, time_zone=wanted)
@@ -131,10 +155,31 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/player_settings.html",
-        {"zones": zones, "chosen": stored, "error": error, "zone_aliases": time_zone_aliases(),
-         "email_every_prompt": email_every_prompt_default(user=request.user)},  # fmt: skip
-        status=400 if error else 200,
+        {
+            "zones": zones,
+            "chosen": stored,
+            "error": error,
+            "zone_aliases": time_zone_aliases(),
+            "email_every_prompt": email_every_prompt_default(user=request.user),
+            "away_until": away_until(user=request.user),
+            "away_error": away_error,
+            "away_typed": request.POST.get("until", "") if away_error else "",
+            "away_ahead": AWAY_AHEAD_DAYS,
+        },  # fmt: skip
+        status=400 if error or away_error else 200,
     )
+
+
+def _day(raw: str) -> date:
+    """A day as a date field sends it (YYYY-MM-DD). Raises ValidationError."""
+    from games.errors import ValidationError
+
+    try:
+        return date.fromisoformat(raw.strip())
+    except ValueError:
+        raise ValidationError(
+            "Give the last day you are away as a date (YYYY-MM-DD).", field="until"
+        ) from None
 
 
 @never_cache  # the new address is on the page once: no cache keeps it
@@ -166,7 +211,9 @@ def calendar(request: HttpRequest) -> HttpResponse:
     from games.models import PlayerSettings
 
     stored = (
-        PlayerSettings.objects.filter(user=request.user).values_list("calendar_digest", flat=True).first()
+        PlayerSettings.objects.filter(user=request.user)
+        .values_list("calendar_digest", flat=True)
+        .first()
         or ""
     )
     taken = once.take(request, name="calendar")
@@ -228,7 +275,9 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
         event.add("dtstart", prompt.deadline - timedelta(minutes=30))
         event.add("dtend", prompt.deadline)
         event.add("summary", f"Order due: {game.title} (prompt {prompt.number})")
-        event.add("description", f"Your order for prompt {prompt.number} of {game.title} is due. {url}")
+        event.add(
+            "description", f"Your order for prompt {prompt.number} of {game.title} is due. {url}"
+        )
         event.add("url", url)
         alarm = Alarm()
         alarm.add("action", "DISPLAY")

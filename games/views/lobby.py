@@ -177,6 +177,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 is_private=data["is_private"],
                 require_sender_match=data["require_sender_match"],
                 talk_open=data["talk_open"],
+                away_days=data["away_days"],
                 deadline_hours=data["deadline_hours"],
                 grace_minutes=data["grace_minutes"],
                 quiet_hours_start=data["quiet_hours_start"],

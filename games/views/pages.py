@@ -41,6 +41,7 @@ from games.presentation import (
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
 from games.selectors_talk import talk_summary
+from games.services import away as away_services
 from games.services.game_options import ruleset_get
 from games.services.organizer_panel import paused_remaining_seconds
 from games.services.seats import seat_reply_address
@@ -322,6 +323,12 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
                 game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
             )
     ctx["talk_count"], ctx["talk_last"] = talk_summary(game=game)
+    # Seats whose player is away, in a game whose deadlines wait for them (public there).
+    ctx["away"] = (
+        away_services.seats_away(seats=seats)
+        if game.away_days and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+        else {}
+    )
     if game.status in selectors.OVER and user is not None:
         ctx.update(_rematch_context(game=game, user=user, seats=seats))
     if ctx["may_change_game"] and game.status == Game.Status.FORMING:

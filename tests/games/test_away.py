@@ -1,0 +1,210 @@
+"""A player who is away: a game that allows it (``away_days``) moves a passing deadline to
+their return instead of playing their default order, as long as the seat's days last;
+logged, told, verified; a game that does not allow it plays the default as before."""
+
+from __future__ import annotations
+
+import html
+from datetime import date, datetime, time, timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games.errors import ValidationError
+from games.models import Game, LogEntry, OutboxMessage, Prompt, SealedOrder, Seat
+from games.selectors import current_prompt
+from games.services.away import player_away_set
+from games.services.deadlines import overdue_prompt_resolve
+from games.services.games import game_create
+from games.services.orders import order_submit
+from tests.games.core_support import make_game, make_users
+from tests.games.web_support import token_client, visible_text
+
+pytestmark = pytest.mark.django_db
+
+DAY = timedelta(days=1)
+
+
+def end_of(day: date) -> datetime:
+    """The end of ``day`` in UTC (the players here have no time zone of their own)."""
+    return datetime.combine(day + DAY, time(0, 0), tzinfo=timezone.get_current_timezone())
+
+
+def started(away_days: int) -> tuple[Game, dict[str, Seat], Prompt]:
+    game, seats = make_game(["ann", "bob", "cat"], deadline_hours=24, away_days=away_days)
+    assert game.status == Game.Status.ACTIVE
+    return game, seats, current_prompt(game=game)
+
+
+def others_order(game: Game, seats: dict[str, Seat], prompt: Prompt, *, but: str) -> None:
+    import engine
+    from games.selectors import current_state
+
+    rules = engine.get(game.ruleset)
+    for name in prompt.pending:
+        if name != but:
+            order_submit(
+                seat=seats[name],
+                text=rules.default_order(current_state(game=game), name),
+                source="web",
+            )
+
+
+def due(prompt: Prompt, now: datetime) -> None:
+    """Put the prompt's deadline a minute before ``now``."""
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=now - timedelta(minutes=1))
+    prompt.refresh_from_db()
+
+
+def test_a_deadline_waits_for_a_player_away_then_plays_the_default(client):
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    back = player_away_set(user=seats["bob"].user, until=now.date() + DAY, now=now)
+    assert back == end_of(now.date() + DAY)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    old = prompt.deadline
+
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.OPEN and prompt.deadline == back
+    assert not SealedOrder.objects.filter(prompt=prompt, seat_name="bob").exists()
+    held = LogEntry.objects.get(game=game, kind="deadline_held")
+    assert held.payload["prompt"] == prompt.number and held.payload["away"] == {
+        "bob": back.isoformat()
+    }
+    waited = (back - old).total_seconds()
+    assert Seat.objects.get(pk=seats["bob"].pk).away_held_seconds == pytest.approx(waited)
+    told = OutboxMessage.objects.filter(subject__contains="Deadline moved: a player is away")
+    assert {m.to for m in told} == {"ann@example.com", "bob@example.com", "cat@example.com"}
+    assert "waits for bob (away until" in told[0].body
+
+    log = visible_text(client.get(reverse("games:log", args=[game.pk])).content.decode())
+    assert f"Prompt {prompt.number}'s deadline waits for bob, away: it moved to" in html.unescape(
+        log
+    )
+
+    # The new deadline passes, bob never ordered: his default order is played.
+    later = back + timedelta(minutes=1)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=later) is True
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.RESOLVED
+    assert (
+        SealedOrder.objects.get(prompt=prompt, seat_name="bob", is_current=True).source == "default"
+    )
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
+
+
+def test_a_seat_waits_only_as_long_as_the_game_allows():
+    game, seats, prompt = started(away_days=1)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + 10 * DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    old = prompt.deadline
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    prompt.refresh_from_db()
+    assert prompt.deadline == old + DAY  # one day, not ten
+    # Its day used, the next time it passes bob's default is played, though he is away.
+    later = prompt.deadline + timedelta(minutes=1)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=later) is True
+    assert LogEntry.objects.filter(game=game, kind="deadline_held").count() == 1
+    assert LogEntry.objects.filter(game=game, kind="nmr_applied", payload__seat="bob").exists()
+
+
+def test_a_player_back_early_orders_and_the_prompt_resolves():
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    from games.services.resolution import prompt_resolve
+
+    others_order(game, seats, prompt, but="")  # bob too now (the others replace theirs)
+    assert prompt_resolve(game_id=game.pk, prompt_number=prompt.number) is True
+    assert SealedOrder.objects.get(prompt=prompt, seat_name="bob", is_current=True).source == "web"
+
+
+def test_a_game_that_does_not_wait_plays_the_default_of_a_player_away():
+    game, seats, prompt = started(away_days=0)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is True
+    assert not LogEntry.objects.filter(game=game, kind="deadline_held").exists()
+
+
+def test_a_resigned_seat_or_a_player_back_is_not_waited_for():
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + DAY, now=now)
+    player_away_set(user=seats["bob"].user, until=None)  # back
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is True
+
+
+def test_saying_when_you_are_away(client):
+    [ann] = make_users(["ann"])
+    client.force_login(ann)
+    url = reverse("games:player_settings")
+    today = timezone.now().date()
+    answer = client.post(url, {"form": "away", "until": (today + 3 * DAY).isoformat()}, follow=True)
+    page = html.unescape(visible_text(answer.content.decode()))
+    assert "You are away until" in page and "I am back" in page
+    for bad, said in (
+        ("next week", "as a date (YYYY-MM-DD)"),
+        ((today - DAY).isoformat(), "That day is past"),
+        ((today + 61 * DAY).isoformat(), "at most 60 days ahead"),
+    ):
+        answer = client.post(url, {"form": "away", "until": bad})
+        assert answer.status_code == 400 and said in html.unescape(answer.content.decode()), bad
+    answer = client.post(url, {"form": "away", "action": "back"}, follow=True)
+    assert "You are not away" in html.unescape(visible_text(answer.content.decode()))
+    with pytest.raises(ValidationError):
+        player_away_set(user=ann, until=today - DAY)
+
+
+def test_the_game_page_says_who_is_away_where_the_game_waits(client):
+    waiting, seats, _ = started(away_days=3)
+    player_away_set(user=seats["bob"].user, until=timezone.now().date() + DAY)
+    client.force_login(seats["ann"].user)
+    page = visible_text(client.get(reverse("games:detail", args=[waiting.pk])).content.decode())
+    assert "bob away until" in page
+    assert "a deadline waits for a player who is away, up to 3 days a player in all" in page
+    strict, _ = make_game(["bob", "dan", "eve"], deadline_hours=24)  # bob away here too
+    client.force_login(seats["bob"].user)
+    assert "away until" not in visible_text(
+        client.get(reverse("games:detail", args=[strict.pk])).content.decode()
+    )
+
+
+def test_a_game_is_made_to_wait_by_the_form_and_the_api(client):
+    [ann] = make_users(["ann"])
+    api = token_client(ann)
+    made = api.post(
+        "/api/games/", {"ruleset": "5x", "seats_count": 3, "away_days": 7}, format="json"
+    )
+    assert made.status_code == 201 and made.json()["away_days"] == 7
+    assert Game.objects.get(pk=made.json()["id"]).away_days == 7
+    for bad in (15, -1, "3", True):
+        answer = api.post(
+            "/api/games/", {"ruleset": "5x", "seats_count": 3, "away_days": bad}, format="json"
+        )
+        assert answer.status_code == 400, bad
+    assert (
+        api.post("/api/games/", {"ruleset": "5x", "seats_count": 3}, format="json").json()[
+            "away_days"
+        ]
+        == 0
+    )
+    for bad in (15, -1, True, "3"):
+        with pytest.raises(ValidationError):
+            game_create(organizer=ann, ruleset="5x", seats_count=3, away_days=bad)
