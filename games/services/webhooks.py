@@ -24,6 +24,7 @@ import logging
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -34,6 +35,7 @@ from fivex_site.links import public_url
 from games.errors import NotFound, PingsCapped, ValidationError
 from games.models import Game, Prompt, SealedOrder, Seat
 from games.models_webhooks import PlayerWebhook, WebhookDelivery
+from games.presentation import ruleset_name
 from games.services import webhook_http
 from games.services.queueing import enqueue_on_commit
 
@@ -183,7 +185,9 @@ def webhook_ping(*, user: Any, now: datetime | None = None) -> WebhookDelivery:
             f"You sent {PINGS_PER_HOUR} test pings in the last hour, as many as an hour "
             "allows: try again later."
         )
-    delivery = WebhookDelivery.objects.create(webhook=hook, event=EVENT_PING, payload={"event": EVENT_PING})
+    delivery = WebhookDelivery.objects.create(
+        webhook=hook, event=EVENT_PING, payload={"event": EVENT_PING}
+    )
     _pings_note(user, [*stamps, now.timestamp()])
     _enqueue([delivery.pk])
     return delivery
@@ -226,9 +230,64 @@ def signature(*, secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def _request(delivery: WebhookDelivery, secret: str, now: datetime) -> tuple[bytes, dict[str, str]]:
-    """The body (the payload and ``sent_at``, the signed timestamp) and its headers."""
-    body = json.dumps({**delivery.payload, "sent_at": _iso(now)}, separators=(",", ":")).encode()
+# Chat services whose incoming webhooks take a message of their own shape, not the event:
+# the URL's host (and, for Discord, its path) says which. Discord answers 400 "Cannot send
+# an empty message" to a body without ``content``, Slack 400 "no_text" without ``text``.
+_CHAT_HOSTS = {
+    "discord.com": "discord", "discordapp.com": "discord", "ptb.discord.com": "discord",
+    "canary.discord.com": "discord", "hooks.slack.com": "slack",
+}  # fmt: skip
+
+
+def chat_service(url: str) -> str:
+    """``discord`` or ``slack`` when ``url`` is one of their incoming webhooks, else ""."""
+    parts = urlsplit(url)
+    service = _CHAT_HOSTS.get((parts.hostname or "").lower().rstrip("."), "")
+    if service == "discord" and not parts.path.startswith("/api/webhooks/"):
+        return ""
+    return service
+
+
+def chat_text(payload: dict[str, Any]) -> str:
+    """An event as a chat message: which game waits for which seat's order, by when, and
+    the link (nothing more than the event says: never a card or an order)."""
+    if payload.get("event") != EVENT_ORDER_NEEDED:
+        return (
+            "FiveX: a test call. This channel is told when one of your games waits for your order."
+        )
+    deadline = payload.get("deadline")
+    when = (
+        f", by {str(deadline).replace('T', ' ').replace('Z', ' UTC')}"
+        if deadline
+        else " (the game is paused: no deadline runs)"
+    )
+    return (
+        f"Your order is wanted in {payload.get('game_name')} ({ruleset_name(str(payload.get('ruleset')))}): "
+        f"prompt {payload.get('prompt')}, seat {payload.get('seat')}{when}. {payload.get('url')}"
+    )
+
+
+def _slack_escaped(text: str) -> str:
+    """Slack's three control characters, as its formatting guide escapes them."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _request(
+    delivery: WebhookDelivery, secret: str, now: datetime, url: str = ""
+) -> tuple[bytes, dict[str, str]]:
+    """The body (the payload and ``sent_at``, the signed timestamp; for a Discord or
+    Slack webhook, the message those take: ``chat_service``) and its headers."""
+    service = chat_service(url)
+    if service == "discord":
+        # No mention pings anybody (a game's name may say @everyone).
+        message: dict[str, Any] = {
+            "content": chat_text(delivery.payload)[:2000], "allowed_mentions": {"parse": []},
+        }  # fmt: skip
+    elif service == "slack":
+        message = {"text": _slack_escaped(chat_text(delivery.payload))}
+    else:
+        message = {**delivery.payload, "sent_at": _iso(now)}
+    body = json.dumps(message, separators=(",", ":")).encode()
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
@@ -288,7 +347,7 @@ def webhook_delivery_send(*, delivery_id: int, now: datetime | None = None) -> O
         delivery.save(update_fields=["attempts", "next_attempt_at"])
         url, secret = hook.url, hook.secret
 
-    body, headers = _request(delivery, secret, now)
+    body, headers = _request(delivery, secret, now, url)
     retry, error, answer = False, "", None
     try:
         answer = webhook_http.post(
@@ -324,7 +383,11 @@ def _outcome(
             delivery.response_code = answer.status
             delivery.response_excerpt = _clean(answer.excerpt, 200)
             if 200 <= answer.status < 300:
-                delivery.status, delivery.sent_at, delivery.last_error = WebhookDelivery.Status.SENT, now, ""
+                delivery.status, delivery.sent_at, delivery.last_error = (
+                    WebhookDelivery.Status.SENT,
+                    now,
+                    "",
+                )
                 delivery.next_attempt_at = None
                 delivery.save()
                 if delivery.event != EVENT_PING or hook.failures_in_row:
@@ -357,7 +420,9 @@ def _count_failure(hook: PlayerWebhook, now: datetime) -> None:
     ).update(active=False, disabled_at=now)
     if not switched:
         return
-    logger.warning("webhook %s of user %s switched off after %d failures", hook.pk, hook.user_id, limit)
+    logger.warning(
+        "webhook %s of user %s switched off after %d failures", hook.pk, hook.user_id, limit
+    )
     user = hook.user
     if user.email:
         from games.services.outbox import outbox_enqueue
