@@ -36,7 +36,14 @@ from games.services import games as game_services
 from games.services.game_options import SITE_OPTION_LIMITS
 
 
-class MyGamesQuerySerializer(PageQuerySerializer):
+class RulesetQuerySerializer(PageQuerySerializer):
+    ruleset = drf_serializers.ChoiceField(
+        choices=[r.id for r in engine.rulesets()], required=False,
+        help_text="Only games of this ruleset (GET /api/rulesets/).",
+    )  # fmt: skip
+
+
+class MyGamesQuerySerializer(RulesetQuerySerializer):
     status = drf_serializers.ChoiceField(
         choices=Game.Status.values, required=False, help_text="Only games with this status."
     )
@@ -145,6 +152,8 @@ class GameListCreateView(BaseAPIView):
         needed = selectors_lists.orders_needed(user=request.user)
         if query.get("status"):
             games = games.filter(status=query["status"])
+        if query.get("ruleset"):
+            games = games.filter(ruleset=query["ruleset"])
         if query.get("order_needed") is True:
             games = games.filter(pk__in=list(needed))
         elif query.get("order_needed") is False:
@@ -220,7 +229,7 @@ class OpenGamesView(BaseAPIView):
 
     @extend_schema(
         operation_id="games_open_list",
-        parameters=[PageQuerySerializer, *PAGE_HEADERS],
+        parameters=[RulesetQuerySerializer, *PAGE_HEADERS],
         responses={
             200: OpenApiResponse(s.GameSerializer(many=True), description="One page"),
             400: ERRORS[400],
@@ -228,8 +237,11 @@ class OpenGamesView(BaseAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        query = _query(request, PageQuerySerializer)
-        return _games_page(request, selectors_lists.open_games(), query, s.GameSerializer)
+        query = _query(request, RulesetQuerySerializer)
+        games = selectors_lists.open_games()
+        if query.get("ruleset"):
+            games = games.filter(ruleset=query["ruleset"])
+        return _games_page(request, games, query, s.GameSerializer)
 
 
 class GameDetailView(BaseAPIView):

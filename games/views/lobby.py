@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+import engine
 from games import selectors, selectors_invitations, selectors_lists, selectors_players
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
@@ -75,21 +76,33 @@ def game_list(request: HttpRequest) -> HttpResponse:
         mine, mine_pager = _games_page(
             request, "mine", ordered.order_by("owing", "stage", "-created_at", "-id"), "my-games"
         )
-    # Games of mine are in my list, not in these.
+    # Games of mine are in my list, not in these; ``?game=5x``: the other lists hold games
+    # of that ruleset only (an unknown one: every game).
     others = selectors_lists.games_for_user(user=request.user).values("pk") if signed_in else []
+    rulesets = [(r.id, r.name) for r in engine.rulesets()]
+    only = request.GET.get("game", "")
+    only = only if only in dict(rulesets) else ""
+
+    def listed(games: Any) -> Any:
+        games = games.exclude(pk__in=others)
+        return games.filter(ruleset=only) if only else games
+
     open_games, open_pager = _games_page(
-        request, "open", selectors_lists.open_games().exclude(pk__in=others), "open-games"
+        request, "open", listed(selectors_lists.open_games()), "open-games"
     )
     watching, watch_pager = _games_page(
-        request, "watch", selectors_lists.watchable_games().exclude(pk__in=others), "watch-games"
+        request, "watch", listed(selectors_lists.watchable_games()), "watch-games"
     )
     done, done_pager = _games_page(
-        request, "done", selectors_lists.finished_public_games().exclude(pk__in=others), "finished-games"
+        request, "done", listed(selectors_lists.finished_public_games()), "finished-games"
     )
     return render(
         request,
         "games/game_list.html",
         {
+            "rulesets": rulesets,
+            "only": only,
+            "only_name": dict(rulesets).get(only, ""),
             "my_games": mine,
             "my_pager": mine_pager,
             "open_games": open_games,
