@@ -81,6 +81,7 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", tournament_views.ratings, name="ratings"),
+    path("players/", tournament_views.players, name="players"),
     path("players/<str:name>/", tournament_views.player_profile, name="player_profile"),
     # <path:>: a pool named before names were checked may hold a slash.
     path("ratings/<path:pool>/", tournament_views.rating_pool, name="rating_pool"),

@@ -86,9 +86,9 @@ def points_for(tournament: Tournament) -> dict[int, list[float]]:
     """Points per place for every allowed table size."""
     out = {}
     for size in tournament.table_sizes:
-        out[int(size)] = tournament.points_per_place.get(str(size)) or standings_mod.default_points_per_place(
-            int(size)
-        )
+        out[int(size)] = tournament.points_per_place.get(
+            str(size)
+        ) or standings_mod.default_points_per_place(int(size))
     return out
 
 
@@ -98,7 +98,9 @@ def history(*, tournament: Tournament, upto: int | None = None) -> list[standing
     out: its players have neither a result nor a bye yet (counting them as unplayed
     would give everyone a virtual opponent's Buchholz)."""
     rounds = []
-    qs = tournament.rounds.order_by("number").defer(*PAIRING_DATA).prefetch_related("tables", "byes")
+    qs = (
+        tournament.rounds.order_by("number").defer(*PAIRING_DATA).prefetch_related("tables", "byes")
+    )
     for rnd in qs:
         if upto is not None and rnd.number > upto:
             break
@@ -171,8 +173,10 @@ def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[s
 def current_ratings(*, pool: str) -> dict[int, float]:
     """user id -> rating after the last ledger row of the pool."""
     out: dict[int, float] = {}
-    for user_id, after in RatingEntry.objects.filter(pool=pool).order_by("seq", "id").values_list(
-        "user_id", "rating_after"
+    for user_id, after in (
+        RatingEntry.objects.filter(pool=pool)
+        .order_by("seq", "id")
+        .values_list("user_id", "rating_after")
     ):
         out[user_id] = after
     return out
@@ -289,7 +293,10 @@ def forfeit_winners(*, tournament: Tournament, before: int) -> list[int]:
     playing. A table all tied (nobody played, nobody won) gives none."""
     won = []
     for ranking in Table.objects.filter(
-        round__tournament=tournament, round__number__lt=before, result_source="organizer", rated=False,
+        round__tournament=tournament,
+        round__number__lt=before,
+        result_source="organizer",
+        rated=False,
         scoreless=False,  # nobody played (a double forfeit): nobody scored, whatever was typed
     ).values_list("ranking", flat=True):
         if ranking and len(ranking) > 1:
@@ -313,8 +320,9 @@ def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> di
             seats[reg_id][pos] += 1
             opponents[reg_id].extend(str(o) for o in table.players if o != reg_id)
     byes = defaultdict(int)
-    for bye in Bye.objects.filter(round__tournament=tournament, kind=Bye.Kind.PAIRING,
-                                  round__number__lt=round_number):
+    for bye in Bye.objects.filter(
+        round__tournament=tournament, kind=Bye.Kind.PAIRING, round__number__lt=round_number
+    ):
         byes[bye.registration_id] += 1
     for reg_id in forfeit_winners(tournament=tournament, before=round_number):
         byes[reg_id] += 1  # FIDE C.04.1 d: a forfeit win is as good as a bye for this
@@ -337,7 +345,9 @@ def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> di
         players.append(entry)
     by_user = {r.user_id: str(r.pk) for r in regs}
     forbidden = [
-        [by_user[a], by_user[b]] for a, b in tournament.forbidden_pairs if a in by_user and b in by_user
+        [by_user[a], by_user[b]]
+        for a, b in tournament.forbidden_pairs
+        if a in by_user and b in by_user
     ]
     return {
         "table_sizes": list(tournament.table_sizes),
@@ -370,13 +380,15 @@ def silent_seats(*, game: Any) -> list[str]:
     # asked in a prompt that then resolved (not the one a walkover left open)
     asked = {
         name
-        for pending in Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
-        .values_list("pending", flat=True)
+        for pending in Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED).values_list(
+            "pending", flat=True
+        )
         for name in pending or []
     }
     spoke = set(
         SealedOrder.objects.filter(prompt__game=game, source__in=SealedOrder.PLAYER_SOURCES)
-        .values_list("seat_name", flat=True).distinct()
+        .values_list("seat_name", flat=True)
+        .distinct()
     )
     return sorted(seats[name] for name in seats if name in asked and name not in spoke)
 
@@ -420,8 +432,11 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
                 nobody = table.scoreless  # nobody played: a double forfeit, no points
                 # as the result's email says it: "tied 2nd of 4", and 4th (not 3rd) after
                 # two players level in 2nd place
-                line.update(place=place_of(table.ranking, registration.pk), nobody_played=nobody,
-                            points=0.0 if nobody else pts[registration.pk])
+                line.update(
+                    place=place_of(table.ranking, registration.pk),
+                    nobody_played=nobody,
+                    points=0.0 if nobody else pts[registration.pk],
+                )
         else:
             line.update(kind=_absence(registration, rnd.number), points=0.0)
         out.append(line)
@@ -431,7 +446,9 @@ def player_history(*, tournament: Tournament, registration: Registration) -> lis
 def rating_history(*, pool: str, user: Any) -> list[RatingEntry]:
     """The user's ledger rows in a pool, oldest first."""
     return list(
-        RatingEntry.objects.filter(pool=pool, user=user).select_related("game").order_by("seq", "id")
+        RatingEntry.objects.filter(pool=pool, user=user)
+        .select_related("game")
+        .order_by("seq", "id")
     )
 
 
@@ -448,7 +465,9 @@ def tournaments_for_user(*, user: Any) -> list[dict[str, Any]]:
         .select_related("organizer")
         .annotate(
             rounds_paired=Count("rounds", distinct=True),
-            rounds_finished=Count("rounds", filter=Q(rounds__status=Round.Status.FINISHED), distinct=True),
+            rounds_finished=Count(
+                "rounds", filter=Q(rounds__status=Round.Status.FINISHED), distinct=True
+            ),
         )
         .order_by("-created_at", "-id")
     )
@@ -480,7 +499,9 @@ def player_ratings(*, user: Any) -> list[dict[str, Any]]:
     first) and ``after`` (the rating after each game, oldest first: the chart's points)."""
     pools: dict[str, dict[str, Any]] = {}
     for entry in RatingEntry.objects.filter(user=user).order_by("pool", "seq", "id"):
-        row = pools.setdefault(entry.pool, {"pool": entry.pool, "start": entry.rating_before, "after": []})
+        row = pools.setdefault(
+            entry.pool, {"pool": entry.pool, "start": entry.rating_before, "after": []}
+        )
         row["after"].append(entry.rating_after)
     for row in pools.values():
         row["rating"], row["games"] = row["after"][-1], len(row["after"])
@@ -494,4 +515,48 @@ def tournaments_entered(*, user: Any) -> list[dict[str, Any]]:
         row
         for row in tournaments_for_user(user=user)
         if row["registration"] is not None and row["tournament"].status != Tournament.Status.DRAFT
+    ]
+
+
+#: Players a page of the players' list shows.
+PLAYERS_PAGE = 50
+
+
+def players_directory(*, text: str = "", limit: int = PLAYERS_PAGE) -> list[dict[str, Any]]:
+    """Players anyone may find: active accounts with a seat kept in a public game that
+    started, or a rating. Each ``name``, ``played`` (public games played to the end),
+    ``playing`` (public games running or paused) and ``rated`` (rating pools). With
+    ``text``: the names that hold it (case aside), an exact name first, then by name;
+    without: the most active first (played, then playing). Private games count for
+    nothing here, as on a player's page."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game, Seat
+
+    kept = ~Q(seats__status=Seat.Status.REPLACED) & Q(seats__game__is_private=False)
+    players = (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .annotate(
+            played=Count(
+                "seats", filter=kept & Q(seats__game__status=Game.Status.FINISHED), distinct=True
+            ),
+            playing=Count(
+                "seats",
+                filter=kept & Q(seats__game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED]),
+                distinct=True,
+            ),
+            rated=Count("rating_entries__pool", distinct=True),
+        )
+        .filter(Q(played__gt=0) | Q(playing__gt=0) | Q(rated__gt=0))
+    )
+    text = text.replace("\x00", "").strip()[:150]
+    if text:
+        rows = list(players.filter(username__icontains=text).order_by("username")[: limit * 4])
+        rows.sort(key=lambda u: (u.username.casefold() != text.casefold(), u.username.casefold()))
+    else:
+        rows = list(players.order_by("-played", "-playing", "username")[:limit])
+    return [
+        {"name": u.username, "played": u.played, "playing": u.playing, "rated": u.rated}
+        for u in rows[:limit]
     ]

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors_lists
 from games.errors import ApplicationError
@@ -296,6 +296,19 @@ def player_detail(request: HttpRequest, slug: str, registration_id: int) -> Http
 
 
 _PLAYER_NAME_RE = re.compile(r"[\w.@+-]{1,150}")
+
+
+@require_safe
+def players(request: HttpRequest) -> HttpResponse:
+    """Find a player: the most active players, or the names holding ``?q=``."""
+    from games.selectors_players import did_you_mean
+
+    text = request.GET.get("q", "")[:150].replace("\x00", "").strip()
+    rows = selectors.players_directory(text=text)
+    return render(request, "tournaments/players.html", {
+        "q": text, "players": rows, "page": selectors.PLAYERS_PAGE,
+        "did_you_mean": did_you_mean(text) if text and not rows else "",
+    })  # fmt: skip
 
 
 def player_profile(request: HttpRequest, name: str) -> HttpResponse:
