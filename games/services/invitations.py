@@ -74,6 +74,7 @@ def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
     (a player seated, invited before, who declined, or the inviter). Raises
     ValidationError (an unknown name: nobody is invited; too many names), GameStateError
     (the game is not forming; the game's invitations are used up) or PermissionDenied."""
+    _check_organizer(game, by)  # first (again under the lock below): nothing said to others
     wanted = _names(names)
     User = get_user_model()
     match = Q()

@@ -109,6 +109,8 @@ def test_only_the_organizer_invites_and_only_while_the_game_forms(forming, clien
     game = forming
     with pytest.raises(PermissionDenied):
         invite_players(game=game, by=_user("bob"), names="cat")
+    with pytest.raises(PermissionDenied):  # not told which names are players'
+        invite_players(game=game, by=_user("bob"), names="cat zora")
     client.force_login(_user("bob"))
     game_join(game=game, user=_user("bob"), invite_token=game.invite_token)
     answer = client.post(
