@@ -5,7 +5,8 @@
   waiting for Ann's order (every other seat's order of the open prompt is in: Ann's
   order resolves it, and the pages of the others show the result), the 5X one with a
   few words at its table (its talk page);
-- a 5X game played to its end (its log, JSON record and ``verify_game``);
+- a 5X game played to its end (its log, JSON record, review and ``verify_game``);
+- a private 6x5 game Bob made, inviting Ann and Dan by name (Ann's games page);
 - a Swiss tournament of 4X Dice duels that Ann organizes: round 1 played (standings,
   ratings), round 2 started.
 
@@ -126,7 +127,9 @@ class Command(BaseCommand):
             users = {n: self._player(n, password) for n in PLAYERS}
             made = self._games(users, rng)
             made.append(self._tournament(users, rng))
-            made.append(("Ann's page (ratings, games, tournaments)", reverse("player_profile", args=[YOU])))
+            made.append(
+                ("Ann's page (ratings, games, tournaments)", reverse("player_profile", args=[YOU]))
+            )
             # The history's emails: nobody read them as they happened.
             OutboxMessage.objects.filter(pk__gt=first_email or 0, to__in=emails).delete()
         return made
@@ -164,6 +167,19 @@ class Command(BaseCommand):
             if ruleset == "5x" and played is not None:
                 _talk(game, users)
                 made.append(("  its table talk", reverse("games:talk", args=[game.pk])))
+            if played is None:
+                made.append(
+                    ("  reviewed prompt by prompt", reverse("games:review", args=[game.pk]))
+                )
+        # A game forming that Bob invites Ann to by name: her games page shows the invitation.
+        from games.services.invitations import invite_players
+
+        forming = game_create(
+            organizer=users["Bob"], ruleset="6x5", seats_count=3, name="Demo 6x5: Bob invites Ann",
+            deadline_hours=DEADLINE_HOURS, is_private=True, seat_organizer=True,
+        )  # fmt: skip
+        invite_players(game=forming, by=users["Bob"], names=[YOU, "Dan"])
+        made.append(("Bob invites Ann (her games page)", reverse("games:list") + "#invitations"))
         return made
 
     def _tournament(self, users: dict[str, Any], rng: random.Random) -> tuple[str, str]:
@@ -192,7 +208,10 @@ class Command(BaseCommand):
             _play(table.game, rng, wait_for=None, after=0)
         results_collect()  # the beat's sweep: results, ratings, round 1 finished
         round_start(rnd=round_pair(tournament=tournament, by=ann), by=ann)
-        return (f"{TOURNAMENT} (Ann organizes)", reverse("tournaments:detail", args=[tournament.slug]))
+        return (
+            f"{TOURNAMENT} (Ann organizes)",
+            reverse("tournaments:detail", args=[tournament.slug]),
+        )
 
 
 def _talk(game: Game, users: dict[str, Any]) -> None:
