@@ -13,6 +13,7 @@ from games.api import (
     invitation_views,
     log_views,
     organizer_views,
+    review_views,
     seat_views,
     talk_views,
     webhook_views,
@@ -51,6 +52,11 @@ urlpatterns = [
     *route("games/<id:game_id>/orders/", seat_views.OrderSubmitView.as_view(), "orders"),
     *route("games/<id:game_id>/log/", log_views.GameLogView.as_view(), "log"),
     *route("games/<id:game_id>/export/", log_views.GameExportView.as_view(), "export"),
+    *route(
+        "games/<id:game_id>/review/<id:number>/",
+        review_views.GameReviewStepView.as_view(),
+        "review_step",
+    ),
     # The organizer's tools (the game's organizer and staff).
     *route("games/<id:game_id>/organizer/", organizer_views.OrganizerToolsView.as_view(), "organizer"),
     *route("games/<id:game_id>/extend/", organizer_views.DeadlineExtendView.as_view(), "extend"),

@@ -180,3 +180,26 @@ def test_a_game_of_turns_names_the_seat_asked_and_not_the_others(client):
     assert prompt_resolve(game_id=game.pk, prompt_number=2)
     turn = visible_text(page(client, step_url(game, 2)))
     assert "Asked: ann. Resolved" in turn and "not asked" not in turn
+
+
+def test_the_api_gives_the_same_review_as_data(played):
+    from tests.games.web_support import token_client
+
+    game = played
+    api = token_client(game.seats.get(name="bob").user)
+    url = f"/api/games/{game.pk}/review/2/"
+    running = api.get(url)
+    assert running.status_code == 200
+    body = running.json()
+    assert body["prompt"]["number"] == 2 and body["prompt"]["phase"] == "play"
+    assert body["orders"] is None and body["events"]
+    assert "DIDO" not in running.content.decode()  # bob's own hand neither: the public view
+    assert api.get(f"/api/games/{game.pk}/review/3/").status_code == 404  # open
+    assert api.get(f"/api/games/{game.pk}/review/2/?x=1").status_code == 400
+
+    assert play_defaults(game)
+    over = api.get(url).json()
+    orders = {o["seat"]: (o["text"], o["source"], o["reason"]) for o in over["orders"]}
+    assert orders["ann"] == ("PLAY EXPAND", "web", "") and orders["bob"] == ("PLAY EXPLORE", "web", "")
+    assert orders["cat"][1:] == ("default", "deadline")
+    assert "DIDO" in api.get(f"/api/games/{game.pk}/review/1/").content.decode()  # face up
