@@ -266,6 +266,8 @@ def notify_prompt_resolved(
             # games read "The game is over" and had to be opened)
             subject = f"[{_title(game)}] Game over: {winner_words(game.ranking)}"
             context["headline"] = "The game is over."
+            # every hand and order of every prompt, now face up (games.views.review)
+            context["review_url"] = public_url(f"/games/{game.pk}/review/")
         else:
             # The subject says whether to act, for an inbox of many games.
             if asked:

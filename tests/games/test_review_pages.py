@@ -92,6 +92,11 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
     final = page(client, step_url(game, last))
     assert f'href="{reverse("games:review_end", args=[game.pk])}" rel="next"' in final
     assert "The end »" not in final  # "Next" is the end already: one link to it
+    # The game-over email links the review.
+    from games.models import OutboxMessage
+
+    over = OutboxMessage.objects.filter(subject__contains="Game over").first()
+    assert over is not None and f"/games/{game.pk}/review/" in over.body
     end = visible_text(page(client, reverse("games:review_end", args=[game.pk])))
     assert "The end" in end and "Final ranking" in end
 
