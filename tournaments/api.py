@@ -1,4 +1,4 @@
-"""The tournaments' REST API: read-only, public like the tournament pages (a league's
+"""The tournaments' REST API: public reads, like the tournament pages (a league's
 website or chat bot shows standings and pairings from it). Running a tournament stays on
 the organizer's panel, which checks and logs every action.
 

@@ -90,6 +90,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "ByeKindEnum": "tournaments.models.Bye.Kind",
         "ResultSourceEnum": "tournaments.api.RESULT_SOURCES",
+        "RegistrationStatusEnum": "tournaments.models.Registration.Status",
+        "InvitationStateEnum": "games.api.invitation_views.INVITATION_STATES",
     },
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999}},
 }

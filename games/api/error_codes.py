@@ -72,6 +72,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("offered_another_seat", 409, "a seat offer: the player offered has another seat "
               "of this game offered to them, still waiting: withdraw that offer first; "
               "nothing was changed"),
+    ErrorCode("already_done", 409, "a tournament entry: withdrawn already; nothing was "
+              "changed"),
     ErrorCode("invitations_capped", 409, "inviting players by name: the game's invitations "
               "are used up (each emails someone); nobody was invited: share its link instead"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),

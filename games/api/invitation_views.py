@@ -27,10 +27,14 @@ class InviteInputSerializer(StrictInputSerializer):
     )
 
 
+#: An invitation's states (``InvitationStateEnum`` in the schema).
+INVITATION_STATES = ("waiting", "joined", "declined")
+
+
 class InvitationSerializer(drf_serializers.Serializer):
     player = drf_serializers.CharField(source="name")
     state = drf_serializers.ChoiceField(
-        choices=["waiting", "joined", "declined"],
+        choices=INVITATION_STATES,
         help_text="waiting: neither joined nor declined yet.",
     )
     invited_at = s.WhenField(source="at")

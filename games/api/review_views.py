@@ -12,6 +12,7 @@ from games import selectors_review
 from games.api import serializers as s
 from games.api.base import READ_ERRORS, BaseAPIView
 from games.errors import NotFound
+from games.models import SealedOrder
 
 
 class ReviewPromptSerializer(drf_serializers.Serializer):
@@ -27,7 +28,7 @@ class ReviewPromptSerializer(drf_serializers.Serializer):
 class ReviewOrderSerializer(drf_serializers.Serializer):
     seat = drf_serializers.CharField()
     text = drf_serializers.CharField()
-    source = drf_serializers.ChoiceField(choices=["web", "api", "email", "default", "forced"])
+    source = drf_serializers.ChoiceField(choices=SealedOrder.Source.choices)
     reason = drf_serializers.CharField(
         help_text='For a default order: deadline, resigned or refused; "" otherwise.'
     )
