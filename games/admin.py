@@ -184,6 +184,7 @@ class GameAdmin(ListedFiltersOnly):
         "public_id", "ruleset", "options", "engine_version", "seats_count", "organizer",
         "part_of_label", "part_of_path", "warnings", "seed_commitment", "status",
         "started_at", "finished_at", "ranking", "end_reason", "records", "rematch_of",
+        "away_days",
     )  # fmt: skip
     inlines = [SeatInline]
     # Once the game has started these move by the organizer's tools only (a deadline

@@ -102,9 +102,14 @@ def test_seats_left_before_left_at_was_recorded_get_its_time(django_capture_on_c
     executor = MigrationExecutor(connection)
     try:
         executor.migrate([before])
-        Seat.objects.update(left_at=None)  # as the rows were
-        MigrationExecutor(connection).migrate([after])
-        rows = {s.user.username: s for s in Seat.objects.filter(game=game).select_related("user")}
+        # The tables as they were then: the models of that migration (today's Seat has
+        # columns added since).
+        old_seat = executor.loader.project_state([before]).apps.get_model("games", "Seat")
+        old_seat.objects.update(left_at=None)  # as the rows were
+        migrated = MigrationExecutor(connection)
+        migrated.migrate([after])
+        seat_then = migrated.loader.project_state([after]).apps.get_model("games", "Seat")
+        rows = {s.user.username: s for s in seat_then.objects.filter(game_id=game.pk).select_related("user")}
         resigned_at = LogEntry.objects.get(game=game, kind="seat_resigned").created_at
         assert rows["bob"].left_at == resigned_at
         assert rows["ann"].left_at == rows["dan"].joined_at
