@@ -8,6 +8,7 @@ with DEBUG on, Django's APPEND_SLASH error). The schema lists the slashed form o
 from django.urls import path
 
 from games.api import (
+    away_views,
     game_views,
     handover_views,
     invitation_views,
@@ -85,6 +86,8 @@ urlpatterns = [
     *route("offers/<id:offer_id>/", handover_views.MyOfferView.as_view(), "offer"),
     *route("offers/<id:offer_id>/accept/", handover_views.OfferAcceptView.as_view(), "offer_accept"),
     *route("offers/<id:offer_id>/decline/", handover_views.OfferDeclineView.as_view(), "offer_decline"),
+    # Until when the player is away (games that wait for them move their deadlines).
+    *route("away/", away_views.AwayView.as_view(), "away"),
     # The player's "your turn" webhook.
     *route("webhook/", webhook_views.WebhookView.as_view(), "webhook"),
     *route("webhook/ping/", webhook_views.WebhookPingView.as_view(), "webhook_ping"),

@@ -208,3 +208,23 @@ def test_a_game_is_made_to_wait_by_the_form_and_the_api(client):
     for bad in (15, -1, True, "3"):
         with pytest.raises(ValidationError):
             game_create(organizer=ann, ruleset="5x", seats_count=3, away_days=bad)
+
+
+def test_the_api_says_until_when_you_are_away():
+    [ann] = make_users(["ann"])
+    api = token_client(ann)
+    assert api.get("/api/away/").json() == {"away_until": None}
+    today = timezone.now().date()
+    said = api.put("/api/away/", {"until": (today + 2 * DAY).isoformat()}, format="json")
+    assert said.status_code == 200
+    assert said.json()["away_until"] == end_of(today + 2 * DAY).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert api.get("/api/away/").json() == said.json()
+    for bad in (
+        {"until": (today - DAY).isoformat()},
+        {"until": "soon"},
+        {},
+        {"until": "2030-01-01", "x": 1},
+    ):
+        assert api.put("/api/away/", bad, format="json").status_code == 400, bad
+    assert api.delete("/api/away/").json() == {"away_until": None}
+    assert api.get("/api/away/").json() == {"away_until": None}
