@@ -319,3 +319,25 @@ def test_the_seed_commitment_on_a_seats_page_says_what_it_is(client):
     assert "What is this?" in text
     assert "seed" in text and "revealed when the game ends" in text and "check" in text
     assert f'href="{reverse("games:log", args=[game.pk])}?page=1"' in note
+
+
+def test_the_order_panel_leads_to_what_happened_last(client) -> None:
+    # Guards against the phone walk's lost result: after a prompt resolved, the panel at
+    # the top said only what to order (or "Waiting for Bob"), and what happened was some
+    # three screens down a phone, past the board and the seats.
+    from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+    game = exterminate_game()  # the set-up (prompt 1) resolved: ann must eXterminate
+    for name in ("ann", "bob"):  # asked for an order, and not
+        client.force_login(game.seats.get(name=name).user)
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        panel = re.search(r'<div class="panel prompt[^"]*" id="prompt">(.*?)\n</div>', html, re.S)
+        assert panel is not None, name
+        link = re.search(r'<a href="#history"[^>]*>(.*?)</a>', panel.group(1), re.S)
+        assert link is not None, name
+        heading = re.search(r'id="history">\s*<h2>What happened</h2>\s*<h3[^>]*>(.*?)</h3>', html, re.S)
+        assert heading is not None
+        assert "prompt 1" in heading.group(1).lower()
+        assert visible_text(html_lib.unescape(link.group(1))).strip() == (
+            "What happened last: " + html_lib.unescape(heading.group(1)).strip()
+        )
