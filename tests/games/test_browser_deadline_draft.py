@@ -264,6 +264,7 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
     assert page.inner_text(".messages") == (
         "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
         " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
+        " Go to the order box"  # the link to the box the choice is back in
     )
     assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
     assert page.evaluate(KEPT) == 0  # sent: the server kept it, the tab keeps nothing

@@ -357,6 +357,20 @@
     return said.join(" ");
   }
 
+  // An order refused comes back in the order box (as typed, or a picker's choice as its
+  // text), which on a phone is a screen or more below the refusal at the top (under the
+  // board of a 6x5 picker, 1,500 px): the refusal links to the box. Before restoreDraft,
+  // which may fill the box too.
+  function linkRefusalToBox() {
+    var box = document.getElementById("id_text");
+    var said = document.querySelector(".messages .message.error");
+    if (!box || !said || box.value === "" || said.querySelector("a")) { return; }
+    var link = goToKept(box);
+    link.id = "to-refused";
+    said.appendChild(document.createTextNode(" "));
+    said.appendChild(link);
+  }
+
   // The kept text in #draft-unsent (the seat's own page only): it stays kept, and shown
   // on every load, until "Dismiss" forgets it (or the player logs out). ``boxFull``: the
   // page has an order box, which the server filled with an order it refused.
@@ -868,6 +882,7 @@
     hexPicker();
     replaceConfirm();
     var root = document.querySelector("[data-status-url]");
+    linkRefusalToBox();
     if (root) {
       autoUpdateToggle();
       // After the pickers are built: a kept choice goes back into one.
