@@ -127,3 +127,29 @@ def test_a_players_requested_byes_are_one_line_with_their_take_back_buttons(phon
     button = line.get_by_role("button", name="Take back the bye for round 3").bounding_box()
     assert button["y"] <= label["y"] + label["height"] / 2 <= button["y"] + button["height"], (label, button)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_the_panels_audit_log_is_a_card_an_entry_on_a_phone(phone_page, live_server):
+    # Regression (the phone walk): the organizer panel's audit log kept its four columns
+    # on a phone, its "When" column ~70 px wide: each moment stood five lines tall
+    # ("Sun 29 / Nov / 2026, / 03:21 / UTC"), every entry some 190 px.
+    t, _regs = _league("Audit cup")
+    page = phone_page
+    log_in(page, live_server.url, "olga")
+    page.goto(f"{live_server.url}/tournaments/{t.slug}/manage/")
+    region = page.locator('.scroll-x[aria-label="Audit log"]')
+    assert region.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1")
+    rows = region.locator("tbody tr")
+    assert rows.count() == t.log.count()
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    for i in range(rows.count()):
+        when = rows.nth(i).locator("td").nth(1)
+        lines = when.evaluate(
+            "(td) => Math.round(td.getBoundingClientRect().height / parseFloat(getComputedStyle(td).lineHeight))"
+        )
+        assert lines <= 1, (i, when.inner_text(), lines)
+        box = rows.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    # Still its table for a screen reader: the column heads.
+    heads = region.get_by_role("columnheader")
+    assert heads.all_inner_texts() and heads.count() == 4
