@@ -341,3 +341,29 @@ def test_the_order_panel_leads_to_what_happened_last(client) -> None:
         assert visible_text(html_lib.unescape(link.group(1))).strip() == (
             "What happened last: " + html_lib.unescape(heading.group(1)).strip()
         )
+
+
+def test_the_history_shows_the_newest_prompts_and_folds_the_earlier_ones(client) -> None:
+    # Guards against the phone walk's endless game page: "What happened" listed up to 40
+    # prompts in full (a 4X Dice duel of 11 prompts: some 3,000 px of a phone's page under
+    # the table). The newest three stay open; the earlier ones fold under one summary.
+    from games.services import games as game_services
+    from tests.games.core_support import play_defaults
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    play_defaults(game, 7)
+    client.force_login(users[0])
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    history = html.split('id="history">', 1)[1].split("Full game log", 1)[0]
+    headings = re.findall(r"<h3[^>]*>(.*?)</h3>", history, re.S)
+    assert len(headings) >= 6, headings
+    shown, folded = history.split("<details", 1)
+    assert len(re.findall(r"<h3", shown)) == 3
+    summary = re.search(r"<summary[^>]*>(.*?)</summary>", folded, re.S)
+    assert summary is not None
+    assert visible_text(summary.group(1)).strip() == f"Earlier prompts ({len(headings) - 3})"
+    assert len(re.findall(r"<h3", folded)) == len(headings) - 3
+    assert "</details>" in folded
