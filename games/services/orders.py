@@ -514,4 +514,6 @@ def _submit_locked(
     prompt_check_ready(game=game, prompt=prompt, have={*orders, seat.name})
     # Whether this order made the prompt complete (the web form says "yours was the last").
     order.completed_prompt = not complete_before and prompt.ready_at is not None
+    # Whether it took the place of the seat's own earlier order (the web form says so).
+    order.replaced_earlier = current is not None and current.source != "default"
     return order

@@ -238,6 +238,8 @@ def _sealed_said(order: Any) -> str:
     again = getattr(order, "already_stored", False)
     if again:
         said = f"This order was sealed already for prompt {order.prompt.number} ({receipt}); nothing new was stored."
+    elif getattr(order, "replaced_earlier", False):
+        said = f"Order received and sealed in place of your earlier one ({receipt})."
     else:
         said = f"Order received and sealed ({receipt})."
     ready_at, resolve_after = (

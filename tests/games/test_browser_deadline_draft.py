@@ -264,6 +264,7 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
     assert page.inner_text(".messages") == (
         "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
         " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
+        " Go to the order box"  # the link to the box the choice is back in
     )
     assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
     assert page.evaluate(KEPT) == 0  # sent: the server kept it, the tab keeps nothing
@@ -527,3 +528,31 @@ def test_on_a_phone_the_note_of_a_kept_text_leads_to_the_order_box(phone_page, l
         return [r.top, r.bottom, window.innerHeight]; }""")
     assert 0 <= box[0] and box[1] <= box[2], box
     assert page.input_value("#id_text") == DRAFT  # nothing typed over or lost
+
+
+def test_on_a_phone_a_held_text_survives_a_refused_tap_on_an_order_button(
+    phone_page, live_server, settings
+):
+    """Regression (the phone walk): ann typed an order, the prompt resolved under it and
+    the page said her text was kept; she then tapped one of the old prompt's order buttons
+    (above the box on a phone). The server refused it and refilled the box with that
+    button's order: her typed text was gone without a word. Now the box holds the refused
+    order and the text she typed is shown to copy, until dismissed."""
+    settings.GAMES_PAGE_POLL_SECONDS = 1
+    game, _seats = _game(timedelta(seconds=4))
+    page = phone_page
+    _held_with_text(page, live_server.url, game)
+    button = page.locator("#legal-orders button").first
+    tapped = button.inner_text().strip()
+    button.tap()
+    page.wait_for_load_state()
+    assert page.inner_text(".messages").startswith("Prompt 1 is not open any more")
+    assert page.input_value("#id_text") == tapped  # the server's refill: the refused order
+    page.wait_for_selector("#draft-unsent:not([hidden])")
+    assert page.inner_text("#draft-unsent-said") == (
+        "Your text typed for prompt 1 was not sent either: here it is to copy (the order"
+        " box below holds the order just refused)."
+    )
+    assert page.input_value("#draft-unsent-text") == DRAFT
+    page.get_by_role("button", name="Dismiss").click()
+    assert page.evaluate(KEPT) == 0

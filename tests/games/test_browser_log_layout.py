@@ -86,3 +86,38 @@ def test_game_created_values_sit_beside_their_labels_on_a_phone(phone_page, live
         assert box is not None
         assert box["x"] >= 0 and box["x"] + min(box["width"], 40) <= width, (i, box, width)
         assert box["x"] + box["width"] <= width + 1, (i, box, width)
+
+
+def _label_tops(row, labels: list[str]) -> list[float]:
+    """The tops of the fields named ``labels`` in a log entry's details (outermost first)."""
+    return row.evaluate(
+        """(row, labels) => labels.map((label) => {
+            const th = [...row.querySelectorAll("td.details table.kv th")]
+                .find((th) => th.firstChild && th.firstChild.textContent.trim() === label);
+            return th ? Math.round(th.getBoundingClientRect().top) : null;
+        })""",
+        labels,
+    )
+
+
+def test_on_a_phone_an_entrys_fields_share_lines(phone_page, live_server):
+    # Guards against the phone log's one-field-a-line details: "Seat ann", "Prompt 1",
+    # "Source web" each a line under the sentence saying the same, which made a 4-seat
+    # game's log some 14,000 px tall on a phone.
+    game = exterminate_game()
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/log/")
+    width = page.evaluate("window.innerWidth")
+    assert width <= 400
+    sealed = page.locator("table.log > tbody > tr").filter(has_text="Order sealed").first
+    tops = _label_tops(sealed, ["Seat", "Prompt", "Source"])
+    assert None not in tops and len(set(tops)) == 1, tops
+    resolved = page.locator("table.log > tbody > tr").filter(has_text="Prompt resolved").first
+    tops = _label_tops(resolved, ["Phase", "Round"])
+    assert None not in tops and len(set(tops)) == 1, tops
+    # Nothing sticks out of the phone's screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for row in (sealed, resolved):
+        box = row.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, box

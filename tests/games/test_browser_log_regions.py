@@ -18,9 +18,19 @@ def test_wide_log_details_are_named_keyboard_stops_and_the_others_are_not(phone_
     game = table_game()  # public; three turns played
     game_end(game=game, by=game.organizer, reason="a test")  # reveals the set-up: wide fields
     phone_page.goto(f"{live_server.url}/games/{game.pk}/log/")
-    cells = phone_page.evaluate("""() => Array.from(document.querySelectorAll('table.log td.details')).map(c => ({
+    read = """() => Array.from(document.querySelectorAll('table.log td.details')).map(c => ({
         wide: c.scrollWidth > c.clientWidth + 1, tab: c.getAttribute('tabindex'),
-        role: c.getAttribute('role'), label: c.getAttribute('aria-label')}))""")
+        role: c.getAttribute('role'), label: c.getAttribute('aria-label')}))"""
+    # The entries' fields flow on a phone now: even the revealed set-up fits its screen,
+    # and no entry is a stop. A wider one (a longer value than any here) is made wide.
+    assert not any(c["wide"] or c["tab"] for c in phone_page.evaluate(read))
+    phone_page.evaluate("""() => {
+        const wide = document.createElement('span');
+        wide.style.cssText = 'display: inline-block; width: 800px';
+        document.querySelector('table.log td.details').append(wide);
+        window.dispatchEvent(new Event('resize'));
+    }""")
+    cells = phone_page.evaluate(read)
     wide = [c for c in cells if c["wide"]]
     assert wide, "no entry wider than a phone: the test shows nothing"
     assert all(c["tab"] == "0" and c["role"] == "region" and c["label"].startswith("Entry ") for c in wide)

@@ -275,3 +275,33 @@ def test_the_logs_reveal_table_is_cards_on_a_phone(phone_page, live_server):
         "(row) => [...row.cells].map((td) => getComputedStyle(td, '::before').content)"
     )
     assert labels == ["none", '"Salt"', '"Text"', '"Source"', '"Commitment"'], labels  # seat first
+
+
+def test_a_refused_typed_order_says_where_its_box_is_on_a_phone(phone_page, live_server):
+    # Guards against the phone walk's refusal at the top with its text a screen and more
+    # below: a 6x5 order typed and refused came back in the box under the hex picker's
+    # board, 1,500 px down, the page at the top showing only the reason.
+    from tests.games.test_6x5_hex_picker import table_game
+
+    game = table_game()  # three turns played: ann's turn
+    page = phone_page
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("#prompt details > summary").tap()
+    typed = "PLACE RED 9,9  # far away"
+    page.fill("#id_text", typed)
+    with page.expect_navigation():
+        page.locator("#prompt details form button[type=submit]").tap()
+    page.wait_for_load_state()
+    assert page.input_value("#id_text") == typed
+    box_top = page.evaluate("() => document.getElementById('id_text').getBoundingClientRect().top")
+    assert box_top > page.viewport_size["height"]  # below the screen: what the link is for
+    message = page.locator(".messages .message.error").first
+    assert "9,9" in message.inner_text()
+    link = message.get_by_role("link", name="Go to the order box")
+    link.tap()
+    assert page.evaluate("() => document.activeElement && document.activeElement.id") == "id_text"
+    box = page.evaluate("""() => { const r = document.getElementById('id_text').getBoundingClientRect();
+        return [r.top, r.bottom, window.innerHeight]; }""")
+    assert 0 <= box[0] and box[1] <= box[2], box
+    assert page.input_value("#id_text") == typed

@@ -59,3 +59,24 @@ def test_the_game_page_says_new_messages_until_the_talk_page_is_seen(browser_pag
     message_post(game=game, user=users[2], text="No deals.")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert flag.is_visible()
+
+
+def test_the_remove_button_sits_on_its_messages_author_line(phone_page, live_server):
+    # Guards against a form inside the author line's <p>: the browser closed the paragraph
+    # before the form, so the organizer's Remove button stood on a line of its own between
+    # the author and the text, and an empty paragraph after it (the phone walk).
+    users = [make_user(n) for n in ("ida", "jon", "kim")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, name="Tidy")
+    for user in users:
+        game_join(game=game, user=user)
+    said = message_post(game=game, user=users[1], text="Hello from jon")
+    page = phone_page
+    log_in(page, live_server.url, "ida")  # the organizer: may remove any message
+    page.goto(f"{live_server.url}/games/{game.pk}/talk/")
+    row = page.locator(f"#m{said.pk}")
+    author = row.locator("strong").bounding_box()
+    button = row.get_by_role("button", name="Remove this message").bounding_box()
+    # The same line: the button's box spans the author's middle.
+    middle = author["y"] + author["height"] / 2
+    assert button["y"] <= middle <= button["y"] + button["height"], (author, button)
+    assert row.evaluate("(li) => [...li.children].filter((c) => !c.textContent.trim()).length") == 0

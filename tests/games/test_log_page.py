@@ -260,3 +260,20 @@ def test_the_logs_less_obvious_fields_say_what_they_mean(django_capture_on_commi
     for key in ("join_order", "seating_rule", "seed_commitment", "setup_commitment"):
         assert f'<span class="small muted note">{LOG_FIELD_NOTES[key]}</span>' in page, key
     assert "how the seating is drawn from the seed" in page
+
+
+def test_the_log_page_leads_down_to_its_newest_entry():
+    # Guards against the phone walk's long log: the newest entries, those a player looks
+    # for, were some 12,000 px down a phone's screen with no way there but scrolling.
+    game = exterminate_game()  # 3 seats, the set-up prompt resolved
+    client = Client()
+    client.force_login(game.seats.get(name="ann").user)
+    html = client.get(reverse("games:log", args=[game.pk])).content.decode()
+    newest = game.log.order_by("-seq").values_list("seq", flat=True).first()
+    assert newest > 5
+    link = re.search(r'<a href="#entry-(\d+)"[^>]*>([^<]*)</a>', html)
+    assert link is not None
+    assert int(link.group(1)) == newest
+    assert link.group(2) == f"Go down to the newest entry ({newest})"
+    rows = re.findall(r'<tr id="entry-(\d+)"', html)
+    assert [int(n) for n in rows] == list(range(1, newest + 1))

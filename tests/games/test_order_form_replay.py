@@ -181,3 +181,19 @@ def test_the_order_panel_during_the_early_resolution_delay(client, game):
     assert panel_note(client, game, "bob").endswith(
         ". Every order is in: the prompt resolves in a moment, and until then you may still replace yours."
     )
+
+
+def test_a_replacement_says_it_takes_the_earlier_orders_place(client, game):
+    # Guards against the phone walk's "Order received and sealed" after a replacement,
+    # word for word what the first order was told: had the first one gone, or did both
+    # count? The panel below showed only the new one.
+    first = said(post_as(client, game, "ann", "PASS CAESAR"))
+    assert first.startswith("Order received and sealed (receipt "), first
+    assert "earlier" not in first, first
+    order = SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True)
+    second = said(post_as(client, game, "ann", "PASS GANDHI"))
+    new = SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True)
+    assert new.pk != order.pk and new.text == "PASS GANDHI"
+    assert second.startswith(
+        f"Order received and sealed in place of your earlier one (receipt {new.commitment[:12]}…)."
+    ), second

@@ -319,3 +319,51 @@ def test_the_seed_commitment_on_a_seats_page_says_what_it_is(client):
     assert "What is this?" in text
     assert "seed" in text and "revealed when the game ends" in text and "check" in text
     assert f'href="{reverse("games:log", args=[game.pk])}?page=1"' in note
+
+
+def test_the_order_panel_leads_to_what_happened_last(client) -> None:
+    # Guards against the phone walk's lost result: after a prompt resolved, the panel at
+    # the top said only what to order (or "Waiting for Bob"), and what happened was some
+    # three screens down a phone, past the board and the seats.
+    from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+    game = exterminate_game()  # the set-up (prompt 1) resolved: ann must eXterminate
+    for name in ("ann", "bob"):  # asked for an order, and not
+        client.force_login(game.seats.get(name=name).user)
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        panel = re.search(r'<div class="panel prompt[^"]*" id="prompt">(.*?)\n</div>', html, re.S)
+        assert panel is not None, name
+        link = re.search(r'<a href="#history"[^>]*>(.*?)</a>', panel.group(1), re.S)
+        assert link is not None, name
+        heading = re.search(r'id="history">\s*<h2>What happened</h2>\s*<h3[^>]*>(.*?)</h3>', html, re.S)
+        assert heading is not None
+        assert "prompt 1" in heading.group(1).lower()
+        assert visible_text(html_lib.unescape(link.group(1))).strip() == (
+            "What happened last: " + html_lib.unescape(heading.group(1)).strip()
+        )
+
+
+def test_the_history_shows_the_newest_prompts_and_folds_the_earlier_ones(client) -> None:
+    # Guards against the phone walk's endless game page: "What happened" listed up to 40
+    # prompts in full (a 4X Dice duel of 11 prompts: some 3,000 px of a phone's page under
+    # the table). The newest three stay open; the earlier ones fold under one summary.
+    from games.services import games as game_services
+    from tests.games.core_support import play_defaults
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    play_defaults(game, 7)
+    client.force_login(users[0])
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    history = html.split('id="history">', 1)[1].split("Full game log", 1)[0]
+    headings = re.findall(r"<h3[^>]*>(.*?)</h3>", history, re.S)
+    assert len(headings) >= 6, headings
+    shown, folded = history.split("<details", 1)
+    assert len(re.findall(r"<h3", shown)) == 3
+    summary = re.search(r"<summary[^>]*>(.*?)</summary>", folded, re.S)
+    assert summary is not None
+    assert visible_text(summary.group(1)).strip() == f"Earlier prompts ({len(headings) - 3})"
+    assert len(re.findall(r"<h3", folded)) == len(headings) - 3
+    assert "</details>" in folded

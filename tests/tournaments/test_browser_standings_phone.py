@@ -106,3 +106,50 @@ def test_the_requested_byes_stay_beside_their_label_on_a_phone(phone_page, live_
     width = page.evaluate("() => document.documentElement.clientWidth")
     box = cell.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+def test_a_players_requested_byes_are_one_line_with_their_take_back_buttons(phone_page, live_server):
+    # Regression (the phone walk): the "Byes requested for rounds:" paragraph held the
+    # take-back forms, which the browser moved out of it (a form closes a <p>): the label
+    # stood alone, then each round and its "take back" a block of its own, the commas
+    # between them stray lines.
+    t, regs = _league("Take-back cup")
+    for number in (3, 4):
+        tsvc.bye_request(registration=regs[1], round_number=number, by=regs[1].user)
+    page = phone_page
+    log_in(page, live_server.url, "bartholomew")
+    page.goto(f"{live_server.url}/tournaments/{t.slug}/")
+    line = page.locator("#requested-byes")
+    assert line.locator("form").count() == 2
+    assert line.inner_text().split() == ["Byes", "requested", "for", "rounds:", "3", "take", "back,",
+                                         "4", "take", "back"]  # fmt: skip
+    label = page.get_by_text("Byes requested for rounds:").bounding_box()
+    button = line.get_by_role("button", name="Take back the bye for round 3").bounding_box()
+    assert button["y"] <= label["y"] + label["height"] / 2 <= button["y"] + button["height"], (label, button)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_the_panels_audit_log_is_a_card_an_entry_on_a_phone(phone_page, live_server):
+    # Regression (the phone walk): the organizer panel's audit log kept its four columns
+    # on a phone, its "When" column ~70 px wide: each moment stood five lines tall
+    # ("Sun 29 / Nov / 2026, / 03:21 / UTC"), every entry some 190 px.
+    t, _regs = _league("Audit cup")
+    page = phone_page
+    log_in(page, live_server.url, "olga")
+    page.goto(f"{live_server.url}/tournaments/{t.slug}/manage/")
+    region = page.locator('.scroll-x[aria-label="Audit log"]')
+    assert region.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1")
+    rows = region.locator("tbody tr")
+    assert rows.count() == t.log.count()
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    for i in range(rows.count()):
+        when = rows.nth(i).locator("td").nth(1)
+        lines = when.evaluate(
+            "(td) => Math.round(td.getBoundingClientRect().height / parseFloat(getComputedStyle(td).lineHeight))"
+        )
+        assert lines <= 1, (i, when.inner_text(), lines)
+        box = rows.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    # Still its table for a screen reader: the column heads.
+    heads = region.get_by_role("columnheader")
+    assert heads.all_inner_texts() and heads.count() == 4

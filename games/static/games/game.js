@@ -231,11 +231,14 @@
     window.addEventListener("pagehide", function () {
       if (!draftKey() || window.fivexLoggingOut) { return; }
       // Sent: the server keeps a refused text or choice itself (and a sealed one is no draft).
+      // A picker's choice sent leaves the text typed in the box unsent: kept (the server
+      // refills the box with the choice if it refuses it).
       var panel = document.getElementById("prompt");
-      if (panel && panel.querySelector("form[data-submitted='1']")) { return; }
+      var sent = panel ? panel.querySelector("form[data-submitted='1']") : null;
       var box = document.getElementById("id_text");
+      if (sent && (!box || sent.contains(box))) { return; }
       var text = box && box.value.trim() !== "" ? box.value : "";
-      var choice = pickerChoice();
+      var choice = sent ? null : pickerChoice();
       if (!text && !choice) { return; }
       try {
         window.sessionStorage.setItem(draftKey(), JSON.stringify({ prompt: promptNumber, text: text, choice: choice }));
@@ -310,7 +313,7 @@
   // nothing was kept). A choice for the page's prompt goes back into its picker; a choice
   // for a prompt resolved since comes back as its order's text in the order box (as the
   // server offers a refused choice). A box the server filled (a refused order) keeps its
-  // own. A page with no order box (the seat has nothing to order now, the game is over or
+  // own, and another text kept is shown to be copied, as below. A page with no order box (the seat has nothing to order now, the game is over or
   // paused) shows the text to be copied instead, until the player dismisses it.
   function restoreDraft(promptNumber) {
     var kept = null, key = draftKey();
@@ -338,7 +341,14 @@
       showUnsent(key, { prompt: kept.prompt, text: text, choice: asChoice ? { order: text } : null });
       return said.join(" ");
     }
-    if (box.value !== "") { return said.join(" "); }
+    if (box.value !== "") {
+      // The server filled the box (an order refused): it keeps that; a different text kept
+      // is shown to copy rather than dropped.
+      if (box.value.trim() !== text.trim()) {
+        showUnsent(key, { prompt: kept.prompt, text: text, choice: asChoice ? { order: text } : null }, true);
+      }
+      return said.join(" ");
+    }
     box.value = text;
     var details = box.closest("details");
     if (details) { details.open = true; }
@@ -347,14 +357,30 @@
     return said.join(" ");
   }
 
+  // An order refused comes back in the order box (as typed, or a picker's choice as its
+  // text), which on a phone is a screen or more below the refusal at the top (under the
+  // board of a 6x5 picker, 1,500 px): the refusal links to the box. Before restoreDraft,
+  // which may fill the box too.
+  function linkRefusalToBox() {
+    var box = document.getElementById("id_text");
+    var said = document.querySelector(".messages .message.error");
+    if (!box || !said || box.value === "" || said.querySelector("a")) { return; }
+    var link = goToKept(box);
+    link.id = "to-refused";
+    said.appendChild(document.createTextNode(" "));
+    said.appendChild(link);
+  }
+
   // The kept text in #draft-unsent (the seat's own page only): it stays kept, and shown
-  // on every load, until "Dismiss" forgets it (or the player logs out).
-  function showUnsent(key, kept) {
+  // on every load, until "Dismiss" forgets it (or the player logs out). ``boxFull``: the
+  // page has an order box, which the server filled with an order it refused.
+  function showUnsent(key, kept, boxFull) {
     var notice = document.getElementById("draft-unsent");
     if (!notice) { return; }
     try { window.sessionStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* shown this once */ }
-    document.getElementById("draft-unsent-said").textContent =
-      keptWords(!!kept.choice, kept.prompt) + " was not sent, and you have no order to give now.";
+    document.getElementById("draft-unsent-said").textContent = keptWords(!!kept.choice, kept.prompt) + (boxFull
+      ? " was not sent either: here it is to copy (the order box below holds the order just refused)."
+      : " was not sent, and you have no order to give now.");
     document.getElementById("draft-unsent-text").value = kept.text;
     document.getElementById("draft-unsent-dismiss").addEventListener("click", function () {
       try { window.sessionStorage.removeItem(key); } catch (e) { /* nothing kept */ }
@@ -856,6 +882,7 @@
     hexPicker();
     replaceConfirm();
     var root = document.querySelector("[data-status-url]");
+    linkRefusalToBox();
     if (root) {
       autoUpdateToggle();
       // After the pickers are built: a kept choice goes back into one.
