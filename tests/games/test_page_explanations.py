@@ -339,7 +339,8 @@ def test_the_order_panel_leads_to_what_happened_last(client) -> None:
         assert heading is not None
         assert "prompt 1" in heading.group(1).lower()
         assert visible_text(html_lib.unescape(link.group(1))).strip() == (
-            "What happened last: " + html_lib.unescape(heading.group(1)).strip()
+            # the heading's words (it links to the prompt's review)
+            "What happened last: " + html_lib.unescape(visible_text(heading.group(1))).strip()
         )
 
 
