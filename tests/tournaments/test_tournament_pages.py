@@ -1006,6 +1006,9 @@ def test_a_late_entrant_is_told_when_they_play_and_hears_of_the_rounds_before(cl
     rnd = rounds.round_pair(tournament=t, by=org)
     rounds.round_start(rnd=rnd, by=org)
     client.force_login(late)
+    # The page says so before the click (the walk: "Register" alone, then told after).
+    page = html.unescape(client.get(reverse("tournaments:detail", args=[t.slug])).content.decode())
+    assert "a late entry: you would play from round 2, the rounds before scoring 0" in page
     answer = client.post(reverse("tournaments:register", args=[t.slug]), follow=True)
     assert "You are registered: you play from round 2 (the rounds before score 0 for you)." in (
         html.unescape(answer.content.decode()))
