@@ -116,7 +116,8 @@ def test_an_order_is_sent_with_the_keyboard_alone_and_a_refusal_is_read_out(
     browser_page, live_server
 ):
     """The order form from the page's top: Tab to it, Enter sends; a refused typed order
-    comes back with the reader on the message and the box marked invalid, tied to its error."""
+    comes back with the reader on the message and the box marked invalid, tied to its error.
+    The deadline's countdown is in no live region."""
     from games.models import SealedOrder
 
     w = _world()
@@ -126,6 +127,12 @@ def test_an_order_is_sent_with_the_keyboard_alone_and_a_refusal_is_read_out(
     page, base = browser_page, live_server.url
     log_in(page, base, "ann")
     page.goto(f"{base}/games/{w['five']}/")
+    # The countdown, rewritten by the page's script as time passes, is in no live region:
+    # it is not read out at each change.
+    countdown = page.locator("[data-countdown]")
+    page.wait_for_function("() => document.querySelector('[data-countdown]').innerText !== ''")
+    live = "[aria-live], [role=status], [role=alert], [role=log], [role=timer], [role=marquee]"
+    assert countdown.evaluate("(el, live) => el.closest(live)", live) is None
 
     def tab_to(selector: str) -> int:
         for presses in range(1, 60):
