@@ -87,14 +87,18 @@ def test_the_key_pages_have_no_serious_accessibility_violations(browser_page, li
         (None, f"/games/{w['forming']}/", "main h2"),
         (None, f"/tournaments/{w['cup']}/", "main h1"),
         (None, "/no-such-page/", "main h1"),
+        (None, f"/games/{w['five']}/review/1/", "#step-heading"),
+        (None, "/players/", "main h1"),
         ("ann", f"/games/{w['five']}/", "#legal-orders button"),
         ("ann", f"/games/{w['dice']}/", "#hit-picker:not([hidden])"),
         ("ann", f"/games/{w['five']}/log/", "main table"),
         ("ann", f"/games/{w['five']}/talk/", "main textarea"),
         ("ann", "/games/new/", "#id_ruleset"),
         ("ann", "/account/api-tokens/", "main h1"),
+        ("ann", "/account/settings/", "#away input[type=date]"),
         ("ann", f"/tournaments/{w['cup']}/manage/", "main h1"),
         ("zoe", f"/games/{w['hexes']}/", "#hex-picker:not([hidden])"),
+        ("bob", f"/games/{w['forming']}/", "#invite-players input"),
     ]
     failures = {}
     who = None
