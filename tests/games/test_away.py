@@ -228,3 +228,29 @@ def test_the_api_says_until_when_you_are_away():
         assert api.put("/api/away/", bad, format="json").status_code == 400, bad
     assert api.delete("/api/away/").json() == {"away_until": None}
     assert api.get("/api/away/").json() == {"away_until": None}
+
+
+def test_an_order_from_a_player_away_is_taken_after_the_deadline_the_game_waits_for():
+    from games.errors import DeadlinePassed
+
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)  # passed a minute ago; the sweep has not come by yet
+    import engine
+    from games.selectors import current_state
+
+    text = engine.get(game.ruleset).default_order(current_state(game=game), "bob")
+    order = order_submit(seat=seats["bob"], text=text, source="web")
+    assert order.source == "web" and order.seat_name == "bob"
+    # cat, not away, is refused at the same moment (the deadline stands for the others).
+    Prompt.objects.filter(pk=prompt.pk).update(deadline=now - timedelta(minutes=1))
+    cat_order = SealedOrder.objects.get(prompt=prompt, seat_name="cat", is_current=True)
+    other = next(
+        o
+        for o in engine.get(game.ruleset).legal_orders(current_state(game=game), "cat")
+        if o != cat_order.text
+    )
+    with pytest.raises(DeadlinePassed):
+        order_submit(seat=seats["cat"], text=other, source="web")
