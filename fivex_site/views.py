@@ -33,6 +33,7 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "home.html", {"games": None})
     from games.models import Seat
     from games.selectors import OVER, seat_offers_waiting
+    from games.selectors_invitations import invitations_waiting
     from games.selectors_lists import games_for_user, orders_needed
     from tournaments.selectors import tournaments_for_user
 
@@ -70,6 +71,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "tournaments": tournaments_for_user(user=request.user),
         # Seats an organizer offered this player: the email was the only way to them.
         "offers": seat_offers_waiting(user=request.user),
+        # Forming games the player was invited to by name, not answered yet.
+        "invitations": invitations_waiting(user=request.user),
     })  # fmt: skip
 
 

@@ -145,6 +145,8 @@ def test_the_invited_player_sees_it_on_the_games_page_and_declines(forming, clie
     game = forming
     invite_players(game=game, by=_user("ann"), names="bob cat")
     client.force_login(_user("bob"))
+    home = visible_text(client.get(reverse("home")).content.decode())
+    assert "ann invites you to Friday league (5X): take your seat or decline on the Games page" in home
     html = client.get(reverse("games:list")).content.decode()
     assert "ann invites you to Friday league (5X, 4 players)" in visible_text(html)
     assert f'href="/games/{game.pk}/invite/{game.invite_token}/"' in html
@@ -153,6 +155,7 @@ def test_the_invited_player_sees_it_on_the_games_page_and_declines(forming, clie
     text = visible_text(answer.content.decode())
     assert "You declined the invitation to Friday league." in text
     assert "invites you to Friday league" not in text
+    assert "invites you to" not in visible_text(client.get(reverse("home")).content.decode())
     told = OutboxMessage.objects.filter(kind="notice", to="ann@example.com")
     assert [m.subject for m in told] == ["[Friday league] bob declined your invitation"]
     # Declined again (a double click): nothing more; invited again: skipped.
