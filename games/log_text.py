@@ -138,6 +138,8 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             f"Prompt {number}'s deadline waits for {who}, away: it moved to "
             f"{_when(p.get('deadline'))} (the game waits up to {p.get('away_days')} days a player)."
         )
+    if kind == "talk_changed":
+        return f"{_actor(p)} {'opened' if p.get('open') else 'closed'} table talk to the players."
     if kind == "game_paused":
         return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
     if kind == "game_resumed":

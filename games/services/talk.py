@@ -159,3 +159,29 @@ def talk_erase_for_user(*, user: Any) -> int:
         .exclude(text="", removed_at__isnull=False)
         .update(text="", removed_at=timezone.now(), removed_by=user)
     )
+
+
+def talk_open_set(*, game: Game, by: Any, open_: bool) -> Game:
+    """The organizer opens or closes the table to its players (its organizer always
+    writes), at any time until the game is over (a tournament's collusion worry may come
+    mid-game). Logged (``talk_changed``) when it changes. Raises PermissionDenied or
+    GameStateError."""
+    from games.errors import GameStateError
+    from games.services.audit import log_append
+    from games.services.locking import lock_game
+    from games.services.organizer_common import _check_organizer, acting
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise GameStateError("The game is over: its table talk stays as it is.")
+        if game.talk_open != bool(open_):
+            game.talk_open = bool(open_)
+            game.save(update_fields=["talk_open"])
+            log_append(
+                game=game,
+                kind="talk_changed",
+                payload={"open": game.talk_open, **acting(game=game, by=by)},
+            )
+    return game

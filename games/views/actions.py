@@ -380,7 +380,9 @@ def _keep_organizer_form(request: HttpRequest, game_id: int, action: str, error:
 
 
 #: The organizer's tools that change the game (all but ``remind``).
-CHANGING_ACTIONS = frozenset({"extend", "pause", "resume", "replace", "withdraw-offer", "privacy", "end"})
+CHANGING_ACTIONS = frozenset(
+    {"extend", "pause", "resume", "replace", "withdraw-offer", "privacy", "talk", "end"}
+)
 
 
 @login_required
@@ -478,6 +480,17 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             "The game is private: share its invitation link."
             if private
             else "The game is public: it is listed among the open games.",
+        )
+    elif action == "talk":
+        from games.services.talk import talk_open_set
+
+        opened = request.POST.get("open") == "1"
+        talk_open_set(game=game, by=request.user, open_=opened)
+        messages.success(
+            request,
+            "Table talk is open to the players."
+            if opened
+            else "Table talk is closed to the players: only you write there now.",
         )
     elif action == "end":
         form = GameEndForm(request.POST)

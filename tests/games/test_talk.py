@@ -315,3 +315,35 @@ def test_the_admin_lists_a_games_messages_read_only(admin_client) -> None:
     assert mine.text == "Looking into a report"
     # Only its own filters: a lookup on the text is refused, not answered with a count.
     assert admin_client.get("/admin/games/gamemessage/?text__startswith=Look").status_code in (400, 302)
+
+
+@pytest.mark.django_db
+def test_the_organizer_closes_and_opens_the_table_while_the_game_runs(client) -> None:
+    """The talk setting was set at creation only; an organizer may now switch it mid-game
+    (logged), and a finished game's table stays as it is."""
+    from games.errors import GameStateError, PermissionDenied
+    from games.models import LogEntry
+    from games.services.talk import message_post, talk_open_set
+    from tests.games.core_support import make_game, play_defaults
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    organizer = game.organizer
+    client.force_login(organizer)
+    answer = client.post(f"/games/{game.pk}/organizer/talk/", {"open": "0"}, follow=True)
+    assert "Table talk is closed to the players" in answer.content.decode()
+    game.refresh_from_db()
+    assert game.talk_open is False
+    with pytest.raises(PermissionDenied):
+        message_post(game=game, user=seats["bob"].user, text="psst")
+    message_post(game=game, user=organizer, text="Talk is closed for this round.")
+    assert [e.payload["open"] for e in LogEntry.objects.filter(game=game, kind="talk_changed")] == [False]
+    with pytest.raises(PermissionDenied):
+        talk_open_set(game=game, by=seats["bob"].user, open_=True)
+    talk_open_set(game=game, by=organizer, open_=True)
+    talk_open_set(game=game, by=organizer, open_=True)  # no change: not logged again
+    assert LogEntry.objects.filter(game=game, kind="talk_changed").count() == 2
+    game.refresh_from_db()
+    message_post(game=game, user=seats["bob"].user, text="Thanks!")
+    assert play_defaults(game)
+    with pytest.raises(GameStateError):
+        talk_open_set(game=game, by=organizer, open_=False)

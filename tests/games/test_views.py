@@ -356,7 +356,7 @@ def test_staff_use_the_organizer_tools_of_any_game(client, users, started):
     staff.save()
     login(client, staff)
     page = client.get(reverse("games:detail", args=[started.pk])).content.decode()
-    assert "Deadline, pause, replace, end" in page
+    assert "Deadline, pause, replace, table talk, end" in page
     client.post(reverse("games:organizer", args=[started.pk, "pause"]))
     started.refresh_from_db()
     assert started.status == "paused"

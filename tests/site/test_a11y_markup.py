@@ -48,7 +48,7 @@ def test_the_organizer_tools_label_every_field(client):
     game, seats = make_game(["ann", "bob", "cat"])
     client.force_login(game.organizer)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Deadline, pause, replace, end" in html
+    assert "Deadline, pause, replace, table talk, end" in html
     assert unlabelled_inputs(html) == []
     # Each field its own name (an accessibility pass: two fields read the same "Reason").
     for label in ("Reason for the extension (told to the players, shown in the log)",
