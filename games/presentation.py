@@ -167,6 +167,14 @@ def history_heading(
     return f"{str(phase)[:1].upper()}{str(phase)[1:]} (prompt {number})"
 
 
+def prompt_heading(*, ruleset: str, prompt: Any) -> str:
+    """``history_heading`` of a resolved ``Prompt`` row."""
+    return history_heading(
+        ruleset=ruleset, round_number=prompt.round, phase=prompt.phase, number=prompt.number,
+        pending=prompt.pending,
+    )  # fmt: skip
+
+
 def prompt_stage(*, ruleset: str, round_number: Any, phase: str) -> str:
     """Where a prompt stands, in words: "turn 6" (6x5 counts turns), "round 2, play", or
     the phase alone while the round is 0 (5X's draft, 4X Dice's set-up)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.base import events_for
 from games.models import Game, LogEntry, Prompt, SealedOrder, StateSnapshot
-from games.presentation import event_text, history_heading
+from games.presentation import event_text, history_heading, prompt_heading
 from games.selectors import OVER, current_state, engine_view
 
 
@@ -95,13 +95,7 @@ def review_step(*, game: Game, number: int) -> dict[str, Any] | None:
     table = _table(game, _state_at(game, number))
     return {
         "prompt": prompt,
-        "heading": history_heading(
-            ruleset=game.ruleset,
-            round_number=prompt.round,
-            phase=prompt.phase,
-            number=prompt.number,
-            pending=prompt.pending,
-        ),
+        "heading": prompt_heading(ruleset=game.ruleset, prompt=prompt),
         "table": table,
         # Seats at the table a prompt of several did not ask (5X's explorers play later);
         # not said of a game that asks one seat a prompt (a turn: 6x5, 4X Dice).
