@@ -39,6 +39,18 @@ def talk_after(*, game: Game, after: int = 0, limit: int = TALK_PAGE) -> list[Ga
     )
 
 
+def removed_between(*, game: Game, first: int, last: int, limit: int = TALK_PAGE) -> list[GameMessage]:
+    """The removed messages among ``first`` .. ``last`` (the ids a talk page shows), the
+    newest first, at most ``limit``: the page greys them out without a reload."""
+    if first <= 0 or last < first:
+        return []
+    return list(
+        GameMessage.objects.filter(game=game, pk__gte=first, pk__lte=last, removed_at__isnull=False)
+        .select_related("author", "removed_by")
+        .order_by("-id")[:limit]
+    )
+
+
 def removed_words(message: GameMessage, game: Game) -> str:
     """Who removed a message, as the table shows it ("" while it stands)."""
     if message.removed_at is None:

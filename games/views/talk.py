@@ -15,7 +15,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import ApplicationError
 from games.presentation import local_time
-from games.selectors_talk import author_label, message_at, removed_words, talk_after, talk_page
+from games.selectors_talk import (
+    author_label,
+    message_at,
+    removed_between,
+    removed_words,
+    talk_after,
+    talk_page,
+)
 from games.services import talk as talk_services
 from games.views.common import load_visible_game, post_action
 
@@ -93,10 +100,15 @@ def message_remove(request: HttpRequest, game_id: int, message_id: int) -> HttpR
 def game_talk_json(request: HttpRequest, game_id: int) -> JsonResponse:
     """The messages after ``?after=ID`` (oldest first, at most 100), for the talk page's
     script to add without a reload: each with its author's label, its moment as the page
-    writes it, and its text (or who removed it). Whoever may see the game may ask."""
+    writes it, and its text (or who removed it); with ``?from=ID``, the messages removed
+    among those from ID on. Whoever may see the game may ask."""
     game = load_visible_game(request, game_id)
     after = _before(request, "after") or 0
     rows = talk_after(game=game, after=after)
+    # ``?from=ID``: the oldest message the page shows; the removed ones among those it
+    # shows (up to ``after``) come too, for the page to grey them out.
+    first = _before(request, "from") or 0
+    gone = removed_between(game=game, first=first, last=after) if first else []
     response = JsonResponse({"messages": [
         {
             "id": m.pk, "label": author_label(m), "when": local_time(m.created_at),
@@ -104,6 +116,6 @@ def game_talk_json(request: HttpRequest, game_id: int) -> JsonResponse:
             "text": None if m.removed_at else m.text,
         }
         for m in rows
-    ]})  # fmt: skip
+    ], "removed": [{"id": m.pk, "removed": removed_words(m, game)} for m in gone]})  # fmt: skip
     response["Cache-Control"] = "no-store"
     return response

@@ -80,3 +80,28 @@ def test_the_remove_button_sits_on_its_messages_author_line(phone_page, live_ser
     middle = author["y"] + author["height"] / 2
     assert button["y"] <= middle <= button["y"] + button["height"], (author, button)
     assert row.evaluate("(li) => [...li.children].filter((c) => !c.textContent.trim()).length") == 0
+
+
+def test_a_message_removed_meanwhile_is_greyed_out_without_a_reload(browser_page, live_server, settings):
+    # The talk page said "reload to see removals": a removed message stayed on an open
+    # page, text and Remove button included, until then.
+    from games.services.talk import message_remove
+
+    settings.TALK_POLL_SECONDS = 1
+    users = [make_user(n) for n in ("ida", "jon", "kim")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, name="Tidied")
+    for user in users:
+        game_join(game=game, user=user)
+    kept = message_post(game=game, user=users[1], text="Hello from jon")
+    rude = message_post(game=game, user=users[2], text="something rude")
+    page = browser_page
+    log_in(page, live_server.url, "ida")  # the organizer: a Remove button on each
+    page.goto(f"{live_server.url}/games/{game.pk}/talk/")
+    row = page.locator(f"#m{rude.pk}")
+    assert row.get_by_role("button", name="Remove this message").count() == 1
+    message_remove(message=rude, by=users[2])  # its author, from another browser
+    page.wait_for_selector(f"#m{rude.pk}[data-removed]", timeout=10_000)
+    assert "something rude" not in row.inner_text()
+    assert "(removed by its author)" in row.inner_text()
+    assert row.get_by_role("button", name="Remove this message").count() == 0
+    assert "Hello from jon" in page.locator(f"#m{kept.pk}").inner_text()

@@ -347,3 +347,24 @@ def test_the_organizer_closes_and_opens_the_table_while_the_game_runs(client) ->
     assert play_defaults(game)
     with pytest.raises(GameStateError):
         talk_open_set(game=game, by=organizer, open_=False)
+
+
+@pytest.mark.django_db
+def test_talk_json_says_which_shown_messages_were_removed(client) -> None:
+    from games.services.talk import message_post, message_remove
+    from tests.games.core_support import make_game
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    first = message_post(game=game, user=seats["ann"].user, text="one")
+    second = message_post(game=game, user=seats["bob"].user, text="two")
+    third = message_post(game=game, user=seats["cat"].user, text="three")
+    message_remove(message=second, by=seats["bob"].user)
+    url = f"/games/{game.pk}/talk.json"
+    body = client.get(url, {"after": third.pk, "from": first.pk}).json()
+    assert body["messages"] == [] and body["removed"] == [
+        {"id": second.pk, "removed": "removed by its author"}
+    ]
+    # Not asked (no from), or outside what the page shows: nothing said of removals.
+    assert client.get(url, {"after": third.pk}).json()["removed"] == []
+    assert client.get(url, {"after": third.pk, "from": third.pk}).json()["removed"] == []
+    assert client.get(url, {"after": first.pk, "from": first.pk}).json()["removed"] == []

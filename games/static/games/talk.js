@@ -1,7 +1,8 @@
 // Table talk: messages written after the page loaded are added to it as they come (the
 // page asks talk.json every few seconds while it is visible), without a reload: what is
 // being typed in the box stays. The author's label and the moment come written by the
-// server; the text goes in as text (never as HTML).
+// server; the text goes in as text (never as HTML). A message removed meanwhile is greyed
+// out as the page would show it after a reload.
 (function () {
   "use strict";
   // The newest message this browser has seen at a table (kept in the browser only): the
@@ -63,10 +64,35 @@
     return li;
   }
 
+  // A message removed since the page showed it: its text goes, who removed it is said,
+  // and its Remove button with it.
+  function greyOut(r) {
+    var li = document.getElementById("m" + r.id);
+    if (!li || li.getAttribute("data-removed")) { return; }
+    li.setAttribute("data-removed", "1");
+    var text = li.querySelector(".talk-text");
+    if (text) {
+      var body = document.createElement("p");
+      body.className = "muted";
+      var em = document.createElement("em");
+      em.textContent = "(" + (r.removed || "removed") + ")";
+      body.appendChild(em);
+      text.replaceWith(body);
+    }
+    var form = li.querySelector("form");
+    if (form) { form.remove(); }
+  }
+
+  function firstShown() {
+    var first = list.querySelector("li.talk-message");
+    return first ? parseInt(first.id.slice(1), 10) || 0 : 0;
+  }
+
   function poll() {
     if (busy || document.hidden) { return; }
     busy = true;
-    fetch(url + "?after=" + last, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+    var from = firstShown();
+    fetch(url + "?after=" + last + (from ? "&from=" + from : ""), { headers: { "Accept": "application/json" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         var added = 0;
@@ -77,6 +103,7 @@
           }
           last = Math.max(last, m.id);
         });
+        ((data && data.removed) || []).forEach(greyOut);
         markSeen(list.getAttribute("data-talk-game"), last);
         if (added) {
           var empty = document.getElementById("talk-empty");
