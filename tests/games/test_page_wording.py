@@ -400,3 +400,19 @@ def test_the_quiet_hours_on_the_readers_clock_follow_both_zones_summer_time(monk
         monkeypatch.setattr(timezone, "now", lambda: datetime(2027, 4, 3, 12, 0, tzinfo=UTC))
         assert ("deadlines falling 22:00-07:00 (Europe/Paris; 16:00-01:00 in America/New_York) "
                 "move to 07:00 (01:00 in America/New_York);") in deadline_policy_text(game=game)  # fmt: skip
+
+
+def test_the_tab_title_says_when_the_players_order_is_wanted(client, game, django_capture_on_commit_callbacks):
+    """A game page left open in a background tab: its title says "Your order" while the
+    seat owes one (the page reloads itself when the game moves on), not once sent."""
+
+    def title(name: str) -> str:
+        client.force_login(game.seats.get(name=name).user if name != "org" else game.organizer)
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        return re.search(r"<title>(.*?)</title>", html, re.S).group(1).strip()
+
+    assert title("ann") == "Your order · Words · FiveX"
+    submit_orders(game, django_capture_on_commit_callbacks, {"ann": DRAFT["ann"]})
+    assert title("ann") == "Words · FiveX"  # sent
+    assert title("bob") == "Your order · Words · FiveX"
+    assert title("org") == "Words · FiveX"  # the organizer holds no seat here
