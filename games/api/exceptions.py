@@ -113,7 +113,13 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
     set_rollback()
     if isinstance(exc, errors.ApplicationError):
         code = getattr(exc, "code", "") or "error"
-        return Response(error_body(code, exc.message), status=status_for(exc), headers=retry_after(exc))
+        extra: dict[str, Any] = {}
+        if exc.field and status_for(exc) == status.HTTP_400_BAD_REQUEST:
+            # The field refused, named in ``fields`` as a serializer's refusal is.
+            extra["fields"] = {exc.field: [exc.message.removeprefix(f"{exc.field}: ")]}
+        return Response(
+            error_body(code, exc.message, **extra), status=status_for(exc), headers=retry_after(exc)
+        )
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
