@@ -95,10 +95,20 @@ def setup_data() -> dict[str, Any]:
 
     django.setup()
     stub_webhook_network()
+    from fivex_site.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # the set-up's own tasks run here, at once
+    try:
+        return _setup_data_now()
+    finally:
+        app.conf.task_always_eager = eager
+
+
+def _setup_data_now() -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from fivex_site.celery import app
     from games.models import Game, SeatOffer
     from games.services import webhooks
     from games.services.games import game_create, game_join, game_start
@@ -107,7 +117,6 @@ def setup_data() -> dict[str, Any]:
     from games.services.tokens import api_token_create
     from tournaments.models import Tournament
 
-    app.conf.task_always_eager = True  # the set-up's own tasks run here, at once
     call_command("demo_games", stdout=open(os.devnull, "w"))  # noqa: SIM115
     User = get_user_model()
     users = {
@@ -144,7 +153,6 @@ def setup_data() -> dict[str, Any]:
     offered_to_ann = started(bob, [bob, cat, eve], name="Fuzz: a seat offered to Ann")
     offer_to_ann = seat_offer(seat=offered_to_ann.seats.get(user=eve), new_user=ann, by=bob)
     webhooks.webhook_save(user=ann, url="https://hooks.example.com/fivex")
-    app.conf.task_always_eager = False
 
     games = list(Game.objects.order_by("pk").values_list("pk", flat=True))
     return {
