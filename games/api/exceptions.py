@@ -101,6 +101,12 @@ def _without_bidi(value: Any) -> Any:
     return value
 
 
+NOT_A_TOKEN = (
+    "The Authorization header holds no token as this API takes it: send "
+    "'Authorization: Token <key>', with a key from /account/api-tokens/."
+)
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON body of every API error (no bidi control in what it quotes)."""
     body: dict[str, Any] = {"error": code, "message": _without_bidi(message)}
@@ -142,6 +148,17 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
         wait = getattr(exc, "wait", None)
         if wait:
             headers["Retry-After"] = str(int(wait))
+        request = context.get("request")
+        if (
+            isinstance(exc, drf_exceptions.NotAuthenticated)
+            and request is not None
+            and (request.META.get("HTTP_AUTHORIZATION", "").strip())
+        ):
+            # A header of another scheme (``Bearer <key>``, most APIs' way) is not "no
+            # credentials": say which the API takes (a fuzzing find).
+            told = drf_exceptions.NotAuthenticated(NOT_A_TOKEN)
+            told.auth_header, told.status_code = getattr(exc, "auth_header", None), exc.status_code
+            exc = told
         if isinstance(exc, drf_exceptions.ValidationError):
             message = "; ".join(_flatten(exc.detail)) or "Invalid input."
             body = error_body("invalid", message, fields=exc.detail)
