@@ -38,6 +38,7 @@ import concurrent.futures
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -186,7 +187,6 @@ def stub_webhook_network() -> None:
     """The webhook's DNS look-up and POST replaced: ``*.example.com`` resolves to a
     public address (so a webhook can be set), any other name does not exist, and no POST
     is ever sent. A fuzzed URL is never looked up or called."""
-    import socket
 
     from games.services import webhook_http
 
@@ -376,6 +376,13 @@ def main() -> int:
         serve(args.port)
         return 0
 
+    with socket.socket() as probe:  # another site there would be fuzzed in its stead
+        try:
+            probe.bind(("127.0.0.1", args.port))
+        except OSError:
+            parser.error(f"port {args.port} is in use: choose another with --port")
+    # Ctrl-C or a kill: the server stopped and the database dropped all the same.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     cli = schemathesis_cli()
     database = f"fivex_fuzz_{os.getpid()}"
     queue = f"fivex-fuzz-{uuid.uuid4().hex[:10]}"
