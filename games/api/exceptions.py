@@ -74,6 +74,16 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def _joined(messages: list[str]) -> str:
+    """Several messages as one sentence: ``a; b.``, not ``a.; b.`` (each message is a
+    sentence of its own, ending in a stop)."""
+    return (
+        "; ".join(m.removesuffix(".") for m in messages[:-1])
+        + ("; " if len(messages) > 1 else "")
+        + (messages[-1] if messages else "")
+    )
+
+
 #: A run of characters without a space longer than this, in an error's message or
 #: fields, is shown by its first ``QUOTED_RUN_SHOWN`` characters and "…"; a message is
 #: at most ``MESSAGE_CHARS`` long. A refusal quotes what it refuses, and a 100 KB
@@ -160,7 +170,7 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
             told.auth_header, told.status_code = getattr(exc, "auth_header", None), exc.status_code
             exc = told
         if isinstance(exc, drf_exceptions.ValidationError):
-            message = "; ".join(_flatten(exc.detail)) or "Invalid input."
+            message = _joined(_flatten(exc.detail)) or "Invalid input."
             body = error_body("invalid", message, fields=exc.detail)
         else:
             codes = exc.get_codes()
@@ -168,7 +178,7 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
             # DRF's own 403 (a session without its CSRF token, a permission class) has the
             # code the schema documents for every 403.
             code = "forbidden" if code == "permission_denied" else code
-            body = error_body(str(code), "; ".join(_flatten(exc.detail)))
+            body = error_body(str(code), _joined(_flatten(exc.detail)))
         return Response(body, status=exc.status_code, headers=headers)
     view = context.get("view")
     from fivex_site.views import (
