@@ -377,6 +377,7 @@ def main() -> int:
         return 0
 
     with socket.socket() as probe:  # another site there would be fuzzed in its stead
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as runserver: not TIME_WAIT
         try:
             probe.bind(("127.0.0.1", args.port))
         except OSError:
