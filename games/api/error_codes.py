@@ -100,4 +100,3 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
 ERROR_CODE_CHOICES: tuple[tuple[str, str], ...] = tuple(
     (entry.code, f"{entry.status}: {entry.meaning}") for entry in ERROR_CODES
 )
-

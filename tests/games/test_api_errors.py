@@ -132,8 +132,10 @@ def test_a_player_whose_seat_was_handed_over_is_a_403_no_seat_naming_the_seat(ta
 
 
 def test_order_when_not_pending_is_a_conflict(
-    table, eager_celery, django_capture_on_commit_callbacks
-):  # noqa: F811
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     game, clients = table
     with django_capture_on_commit_callbacks(execute=True):
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
@@ -406,8 +408,10 @@ def test_the_whole_schema_generates_without_warnings() -> None:
 
 
 def test_the_api_log_is_the_log_as_stored_and_redacted(
-    table, eager_celery, django_capture_on_commit_callbacks
-):  # noqa: F811
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     from games.models import LogEntry
 
     game, clients = table
@@ -459,8 +463,10 @@ def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
 
 
 def test_order_for_a_closed_prompt_number_is_refused(
-    table, eager_celery, django_capture_on_commit_callbacks
-):  # noqa: F811
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     game, clients = table
     with django_capture_on_commit_callbacks(execute=True):
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
