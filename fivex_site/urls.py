@@ -75,7 +75,11 @@ urlpatterns = [
     ),
     path("", include("games.urls")),
     # A player's data: before the games' API (and served without its slash, as its routes are).
-    path("api/account/export/", account_export_api.AccountExportView.as_view(), name="api_account_export"),
+    path(
+        "api/account/export/",
+        account_export_api.AccountExportView.as_view(),
+        name="api_account_export",
+    ),
     path("api/account/export", account_export_api.AccountExportView.as_view()),
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.api_urls")),
@@ -90,5 +94,6 @@ urlpatterns = [
     re_path(r"^api/", views.api_not_found),
 ]
 
+handler400 = "fivex_site.views.bad_request"
 handler404 = "fivex_site.views.not_found"
 handler500 = "fivex_site.views.server_error"

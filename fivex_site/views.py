@@ -5,6 +5,7 @@ import sys
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -117,7 +118,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
                if check["status"] != "ok"]  # fmt: skip
     if failing:  # one warning a probe, naming what fails (a load balancer probes every few seconds)
         logger.warning(
-            "healthz: 503: %s", "; ".join(f"{name}: {check.get('error') or check['status']}" for name, check in failing)
+            "healthz: 503: %s",
+            "; ".join(
+                f"{name}: {check.get('error') or check['status']}" for name, check in failing
+            ),
         )
     if getattr(settings, "IS_PRODUCTION", False) and not request.user.is_staff:
         # The public answer names no internal address and quotes no error text (they
@@ -162,7 +166,9 @@ def api_not_found(request: HttpRequest) -> HttpResponse:
             match = None
         if match is not None and match.func is not api_not_found:
             query = request.META.get("QUERY_STRING", "")
-            return HttpResponsePermanentRedirect(request.path + "/" + (f"?{query}" if query else ""))
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else "")
+            )
     body = {"error": "not_found", "message": f"No such API endpoint: {request.path}"}
     return JsonResponse(body, status=404)
 
@@ -204,7 +210,13 @@ def database_away(exc: BaseException | None) -> bool:
     text = str(exc).lower()
     return any(
         sign in text
-        for sign in ("connection", "could not connect", "server closed", "unable to open", "database is locked")
+        for sign in (
+            "connection",
+            "could not connect",
+            "server closed",
+            "unable to open",
+            "database is locked",
+        )
     )
 
 
@@ -230,6 +242,20 @@ def log_unavailable(request: Any, response: HttpResponse, exc: BaseException, wh
     )  # fmt: skip
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400 made outside a view (Django's SuspiciousOperation: a Host the site does not
+    serve, a body over the limits read by a middleware): JSON under /api/, as every
+    answer there is (it was Django's HTML page), else Django's page."""
+    if _api(request):
+        message = (
+            "The request's Host header names a site this server does not serve."
+            if isinstance(exception, DisallowedHost)
+            else "Bad request."
+        )
+        return JsonResponse({"error": "bad_request", "message": message}, status=400)
+    return defaults.bad_request(request, exception)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """500 outside a DRF view (whose handler answers JSON itself): JSON under /api/. The
     database away (a restart): 503 with ``Retry-After``, not a bug's 500."""
@@ -245,7 +271,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
         log_unavailable(request, response, exc, "page")
         return response
     if _api(request):
-        body = {"error": "server_error", "message": "An unexpected error occurred. It has been logged."}
+        body = {
+            "error": "server_error",
+            "message": "An unexpected error occurred. It has been logged.",
+        }
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
 
@@ -254,10 +283,12 @@ class ApiDocsView(SpectacularSwaggerView):
     """The API's documentation page. Another method than GET or HEAD is a JSON 405, as
     everywhere under ``/api/`` (Django's own 405 is an empty HTML answer)."""
 
-    def http_method_not_allowed(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def http_method_not_allowed(
+        self, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         allowed = ", ".join(m.upper() for m in self.http_method_names if hasattr(self, m))
         answer = JsonResponse(
-            {"error": "method_not_allowed", "message": f"Method \"{request.method}\" not allowed."},
+            {"error": "method_not_allowed", "message": f'Method "{request.method}" not allowed.'},
             status=405,
         )
         answer["Allow"] = allowed

@@ -25,7 +25,8 @@ class ErrorCode(NamedTuple):
 ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("invalid", 400, "a field or query parameter was refused: `fields` says why, each"),
     ErrorCode("parse_error", 400, "the body cannot be read (not JSON, a key twice, not UTF-8)"),
-    ErrorCode("bad_request", 400, "a request refused before it is read (too many form fields)"),
+    ErrorCode("bad_request", 400, "a request refused before it is read (too many form fields, "
+              "a Host header naming a site this server does not serve)"),
     ErrorCode("error", 400, "a refusal with no more specific code (the message says why)"),
     ErrorCode("not_authenticated", 401, "no token and no session: the endpoint needs an account"),
     ErrorCode("authentication_failed", 401, "the token is unknown, or its account inactive"),
@@ -103,4 +104,3 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
 ERROR_CODE_CHOICES: tuple[tuple[str, str], ...] = tuple(
     (entry.code, f"{entry.status}: {entry.meaning}") for entry in ERROR_CODES
 )
-

@@ -74,6 +74,16 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def _joined(messages: list[str]) -> str:
+    """Several messages as one sentence: ``a; b.``, not ``a.; b.`` (each message is a
+    sentence of its own, ending in a stop)."""
+    return (
+        "; ".join(m.removesuffix(".") for m in messages[:-1])
+        + ("; " if len(messages) > 1 else "")
+        + (messages[-1] if messages else "")
+    )
+
+
 #: A run of characters without a space longer than this, in an error's message or
 #: fields, is shown by its first ``QUOTED_RUN_SHOWN`` characters and "…"; a message is
 #: at most ``MESSAGE_CHARS`` long. A refusal quotes what it refuses, and a 100 KB
@@ -101,6 +111,12 @@ def _without_bidi(value: Any) -> Any:
     return value
 
 
+NOT_A_TOKEN = (
+    "The Authorization header holds no token as this API takes it: send "
+    "'Authorization: Token <key>', with a key from /account/api-tokens/."
+)
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON body of every API error (no bidi control in what it quotes)."""
     body: dict[str, Any] = {"error": code, "message": _without_bidi(message)}
@@ -113,7 +129,13 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
     set_rollback()
     if isinstance(exc, errors.ApplicationError):
         code = getattr(exc, "code", "") or "error"
-        return Response(error_body(code, exc.message), status=status_for(exc), headers=retry_after(exc))
+        extra: dict[str, Any] = {}
+        if exc.field and status_for(exc) == status.HTTP_400_BAD_REQUEST:
+            # The field refused, named in ``fields`` as a serializer's refusal is.
+            extra["fields"] = {exc.field: [exc.message.removeprefix(f"{exc.field}: ")]}
+        return Response(
+            error_body(code, exc.message, **extra), status=status_for(exc), headers=retry_after(exc)
+        )
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -136,8 +158,19 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
         wait = getattr(exc, "wait", None)
         if wait:
             headers["Retry-After"] = str(int(wait))
+        request = context.get("request")
+        if (
+            isinstance(exc, drf_exceptions.NotAuthenticated)
+            and request is not None
+            and (request.META.get("HTTP_AUTHORIZATION", "").strip())
+        ):
+            # A header of another scheme (``Bearer <key>``, most APIs' way) is not "no
+            # credentials": say which the API takes (a fuzzing find).
+            told = drf_exceptions.NotAuthenticated(NOT_A_TOKEN)
+            told.auth_header, told.status_code = getattr(exc, "auth_header", None), exc.status_code
+            exc = told
         if isinstance(exc, drf_exceptions.ValidationError):
-            message = "; ".join(_flatten(exc.detail)) or "Invalid input."
+            message = _joined(_flatten(exc.detail)) or "Invalid input."
             body = error_body("invalid", message, fields=exc.detail)
         else:
             codes = exc.get_codes()
@@ -145,7 +178,7 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
             # DRF's own 403 (a session without its CSRF token, a permission class) has the
             # code the schema documents for every 403.
             code = "forbidden" if code == "permission_denied" else code
-            body = error_body(str(code), "; ".join(_flatten(exc.detail)))
+            body = error_body(str(code), _joined(_flatten(exc.detail)))
         return Response(body, status=exc.status_code, headers=headers)
     view = context.get("view")
     from fivex_site.views import (

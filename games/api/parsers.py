@@ -62,9 +62,13 @@ class FormParser(parsers.FormParser):
         data = QueryDict(body, encoding=encoding)
         for key, values in data.lists():
             if "\ufffd" in key or any("\ufffd" in value for value in values):
-                raise ParseError(f"Form parse error - the field {key[:40]!r} is not valid {encoding}")
+                raise ParseError(
+                    f"Form parse error - the field {key[:40]!r} is not valid {encoding}"
+                )
             if len(values) > 1:
-                raise ParseError(f"Form parse error - the field {key[:40]!r} is given {len(values)} times")
+                raise ParseError(
+                    f"Form parse error - the field {key[:40]!r} is given {len(values)} times"
+                )
         return data
 
 
@@ -83,6 +87,10 @@ class JSONOnlyNegotiation(DefaultContentNegotiation):
         return found
 
     def select_renderer(self, request: Any, renderers: list[Any], format_suffix: Any = None) -> Any:
+        # ``?format=`` with no value: DRF reads it as no format at all, so a POST so sent
+        # was carried out (a fuzzing find); the schema's ``format`` is ``json`` only.
+        if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE) == "":
+            self.filter_renderers(renderers, "")
         try:
             return super().select_renderer(request, renderers, format_suffix)
         except NotAcceptable:

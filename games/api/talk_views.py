@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers as drf_serializers
 from rest_framework import status
@@ -30,6 +31,9 @@ class TalkQuerySerializer(StrictInputSerializer):
 class TalkInputSerializer(StrictInputSerializer):
     text = StrictCharField(
         max_length=talk_services.TALK_MAX_CHARS * 2,  # the service counts after cleaning
+        min_length=1,
+        # Not blank, in the schema too (its pattern), with the service's words.
+        validators=[RegexValidator(r"\S", message=talk_services.EMPTY_MESSAGE)],
         trim_whitespace=False,
         help_text=f"The message, at most {talk_services.TALK_MAX_CHARS} characters (line "
         "breaks kept; invisible and direction-changing characters dropped).",
@@ -40,11 +44,12 @@ class TalkMessageSerializer(drf_serializers.Serializer):
     id = drf_serializers.IntegerField(source="pk")
     author = drf_serializers.CharField(source="author.username")
     seat = drf_serializers.CharField(
-        source="seat_name", help_text="The author's seat when they wrote it; \"\" for an organizer without one."
+        source="seat_name",
+        help_text='The author\'s seat when they wrote it; "" for an organizer without one.',
     )
     text = drf_serializers.CharField(allow_null=True, help_text="null once the message is removed.")
     removed = drf_serializers.CharField(
-        allow_null=True, help_text="Who removed it (\"removed by its author\", ...), or null."
+        allow_null=True, help_text='Who removed it ("removed by its author", ...), or null.'
     )
     created_at = s.WhenField()
 
@@ -71,13 +76,17 @@ class GameTalkView(BaseAPIView):
 
     query_methods = frozenset({"GET"})
 
-    @extend_schema(parameters=[TalkQuerySerializer], responses={200: TalkListSerializer, **READ_ERRORS})
+    @extend_schema(
+        parameters=[TalkQuerySerializer], responses={200: TalkListSerializer, **READ_ERRORS}
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = self.visible_game(request, game_id)
         query = _query(request, TalkQuerySerializer)
         rows = talk_after(game=game, after=query["after"], limit=query["limit"])
         return Response(
-            TalkListSerializer({"game": game.pk, "messages": [_message(m, game) for m in rows]}).data
+            TalkListSerializer(
+                {"game": game.pk, "messages": [_message(m, game) for m in rows]}
+            ).data
         )
 
     @extend_schema(

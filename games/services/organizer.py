@@ -91,7 +91,8 @@ def deadline_extend(
         if prompt_number is not None and prompt_number > prompt.number:
             raise ValidationError(
                 f"prompt: there is no prompt {prompt_number} yet (prompt {prompt.number} is "
-                "open): nothing was extended."
+                "open): nothing was extended.",
+                field="prompt",
             )
         if prompt_number is not None and prompt.number != prompt_number:
             raise GameStateError(
@@ -102,7 +103,8 @@ def deadline_extend(
         if extensions_seen is not None and extensions_seen > prompt.extensions:
             raise ValidationError(
                 f"extensions: the deadline of prompt {prompt.number} was extended "
-                f"{prompt.extensions} times, not {extensions_seen}: nothing was extended."
+                f"{prompt.extensions} times, not {extensions_seen}: nothing was extended.",
+                field="extensions",
             )
         if extensions_seen is not None and prompt.extensions != extensions_seen:
             now = f" (now {local_time(prompt.deadline)})" if prompt.deadline else ""
@@ -185,18 +187,26 @@ def _remind_targets(
     may remind (not their own seat) and were not reminded for it yet, when each of the
     others was last reminded (by seat name), and the seats whose order is in."""
     sealed = set(
-        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list(
+            "seat_name", flat=True
+        )
     )
     owing = list(
         Seat.objects.filter(
-            game=game, status=Seat.Status.ACTIVE, name__in=[n for n in prompt.pending if n not in sealed]
-        ).select_related("user", "user__player_settings").order_by("position")
+            game=game,
+            status=Seat.Status.ACTIVE,
+            name__in=[n for n in prompt.pending if n not in sealed],
+        )
+        .select_related("user", "user__player_settings")
+        .order_by("position")
     )
     # Reminded already, as the log says (the outbox's rows are pruned in time): by seat
     # name, since the seat's holder took it (a seat handed over is a new row).
     sent = [
         (entry.created_at, name)
-        for entry in LogEntry.objects.filter(game=game, kind="reminder_sent", payload__prompt=prompt.number)
+        for entry in LogEntry.objects.filter(
+            game=game, kind="reminder_sent", payload__prompt=prompt.number
+        )
         for name in (entry.payload.get("seats") or [])
     ]
     fresh: list[Seat] = []
@@ -229,7 +239,8 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
         owing, fresh, _last, sealed = _remind_targets(game=game, prompt=prompt, by=by)
         if not owing:
             raise GameStateError(
-                f"Every order for prompt {prompt.number} is in: nobody to remind.", code=NOBODY_TO_REMIND
+                f"Every order for prompt {prompt.number} is in: nobody to remind.",
+                code=NOBODY_TO_REMIND,
             )
         # An organizer who plays is not emailed a reminder from themselves.
         owing = [seat for seat in owing if seat.user_id != getattr(by, "pk", None)]
@@ -268,7 +279,9 @@ def game_remind(*, game: Game, by: Any) -> list[str]:
 def _pauses_last_day(game: Game, now: Any) -> list:
     """When the game was paused in the day before ``now``, oldest first."""
     return list(
-        LogEntry.objects.filter(game=game, kind="game_paused", created_at__gte=now - timedelta(days=1))
+        LogEntry.objects.filter(
+            game=game, kind="game_paused", created_at__gte=now - timedelta(days=1)
+        )
         .order_by("created_at")
         .values_list("created_at", flat=True)
     )
@@ -398,6 +411,7 @@ def game_resume(*, game: Game, by: Any) -> Game:
             else f"{who_acted(game=game, by=by)} resumed the game"
         )
         newcomers = _seated_while_paused(game, prompt)
+
         def text() -> str:  # in each reader's time zone
             grace_end = prompt.deadline + timedelta(minutes=game.grace_minutes)
             if prompt.deadline > now:
@@ -510,6 +524,8 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
                     f"Your offer of the seat {o.seat.name} to {o.to_user} was closed; they are told."
                     for o in closed
                 )
-            ) if closed else "",
+            )
+            if closed
+            else "",
         )
     return game

@@ -24,6 +24,7 @@ from games.notes import NAME_INVISIBLE_RE
 TALK_MAX_CHARS = 1000
 TALK_PER_MINUTE = 6
 TALK_PER_DAY = 200
+EMPTY_MESSAGE = "The message is empty: nothing was sent."
 
 
 def talk_seat(*, game: Game, user: Any) -> Seat | None:
@@ -87,7 +88,7 @@ def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> G
         raise PermissionDenied(refusal)
     text = _clean(text)
     if not text:
-        raise ValidationError("The message is empty: nothing was sent.", field="text")
+        raise ValidationError(EMPTY_MESSAGE, field="text")
     if len(text) > TALK_MAX_CHARS:
         raise ValidationError(
             f"A message takes at most {TALK_MAX_CHARS} characters (this one has {len(text)}); "
@@ -111,7 +112,9 @@ def message_post(*, game: Game, user: Any, text: Any, client_key: str = "") -> G
         (timedelta(days=1), TALK_PER_DAY, "a day at one table."),
     ):
         recent = list(
-            mine.filter(created_at__gte=now - window).order_by("-created_at").values_list("created_at", flat=True)[:cap]
+            mine.filter(created_at__gte=now - window)
+            .order_by("-created_at")
+            .values_list("created_at", flat=True)[:cap]
         )
         if len(recent) >= cap:  # the cap-th newest leaves the window first
             raise MessagesCapped(

@@ -95,3 +95,23 @@ def test_the_migration_carries_clear_tokens_over_as_hashes_and_deletes_them() ->
     finally:
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE authtoken_token")
+
+
+@pytest.mark.parametrize("header", ["Bearer abc123", "Basic YTpi", "bearer", "abc123"])
+def test_another_authorization_scheme_is_told_the_one_the_api_takes(header) -> None:
+    # Regression (API fuzzing): `Authorization: Bearer <key>` (what most APIs take) was told
+    # "Authentication credentials were not provided", as if the header were missing.
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+    answer = client.get("/api/games/")
+    assert answer.status_code == 401 and answer["WWW-Authenticate"] == "Token"
+    body = answer.json()
+    assert body["error"] == "not_authenticated"
+    assert body["message"] == (
+        "The Authorization header holds no token as this API takes it: send "
+        "'Authorization: Token <key>', with a key from /account/api-tokens/."
+    )
+    # Without the header, the usual words.
+    assert APIClient().get("/api/games/").json()["message"] == (
+        "Authentication credentials were not provided."
+    )

@@ -25,7 +25,13 @@ def table(django_capture_on_commit_callbacks):
         organizer=users["ann"],
         ruleset="5x",
         seats_count=3,
-        setup={"deal": {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}},
+        setup={
+            "deal": {
+                "ann": ["GANDHI", "CAESAR"],
+                "bob": ["QIN", "DIDO"],
+                "cat": ["NAPOLEON", "TOKUGAWA"],
+            }
+        },
     )
     for name in ("ann", "bob"):
         game_services.game_join(game=game, user=users[name])
@@ -85,11 +91,17 @@ def test_a_caller_with_no_seat_is_a_403_no_seat_whatever_the_action_and_the_game
     elif state == "finished":
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     body = {"text": "PASS QIN"} if action == "orders" else {}
-    before = (list(game.seats.values_list("name", "status")), LogEntry.objects.filter(game=game).count())
+    before = (
+        list(game.seats.values_list("name", "status")),
+        LogEntry.objects.filter(game=game).count(),
+    )
     answer = clients["zed"].post(f"/api/games/{game.pk}/{action}/", body, format="json")
     assert_error(answer, 403, "no_seat")
     assert answer.json()["message"] == "You do not hold a seat in this game."
-    assert (list(game.seats.values_list("name", "status")), LogEntry.objects.filter(game=game).count()) == before
+    assert (
+        list(game.seats.values_list("name", "status")),
+        LogEntry.objects.filter(game=game).count(),
+    ) == before
     assert not SealedOrder.objects.filter(prompt__game=game, seat_name="zed").exists()
 
 
@@ -113,11 +125,17 @@ def test_a_player_whose_seat_was_handed_over_is_a_403_no_seat_naming_the_seat(ta
     handover.seat_replace(seat=game.seats.get(name="bob"), new_user=make_user("dave"), by=staff)
     body = {"text": "PASS QIN"} if action == "orders" else {}
     answer = clients["bob"].post(f"/api/games/{game.pk}/{action}/", body, format="json")
-    assert_error(answer, 403, "no_seat", "Your seat bob was handed over to another player", "spectator")
+    assert_error(
+        answer, 403, "no_seat", "Your seat bob was handed over to another player", "spectator"
+    )
     assert game.seats.get(name="bob", status="active").user.username == "dave"
 
 
-def test_order_when_not_pending_is_a_conflict(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+def test_order_when_not_pending_is_a_conflict(
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     game, clients = table
     with django_capture_on_commit_callbacks(execute=True):
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
@@ -130,7 +148,10 @@ def test_order_when_not_pending_is_a_conflict(table, eager_celery, django_captur
             assert answer.status_code == 201, answer.content
     view = clients["cat"].get(f"/api/games/{game.pk}/").json()
     assert view["prompt"]["phase"] == "bid"
-    assert view["prompt"]["pending"] == ["ann", "bob"] or sorted(view["prompt"]["pending"]) == ["ann", "bob"]
+    assert view["prompt"]["pending"] == ["ann", "bob"] or sorted(view["prompt"]["pending"]) == [
+        "ann",
+        "bob",
+    ]
     assert view["legal_orders"] == []
     answer = clients["cat"].post(orders_url(game), {"text": "BID 1"}, format="json")
     assert_error(answer, 409, "not_your_turn", "not asked")
@@ -213,7 +234,9 @@ def test_malformed_bodies_are_400(table):
     bad_create = client.post("/api/games/", {"ruleset": "chess", "seats_count": 2}, format="json")
     assert_error(bad_create, 400, "invalid", "ruleset")
     bad_option = client.post(
-        "/api/games/", {"ruleset": "5x", "seats_count": 4, "options": {"leaders": "maybe"}}, format="json"
+        "/api/games/",
+        {"ruleset": "5x", "seats_count": 4, "options": {"leaders": "maybe"}},
+        format="json",
     )
     assert_error(bad_option, 400, "invalid", "leaders")
     bad_count = client.post("/api/games/", {"ruleset": "5x", "seats_count": 9}, format="json")
@@ -239,9 +262,18 @@ def test_unauthenticated_requests_are_401_json(table):
 def test_start_join_and_export_refusals(table):
     game, clients = table
     # Not the organizer; already started.
-    assert_error(clients["bob"].post(f"/api/games/{game.pk}/start/", {}, format="json"), 403, "forbidden")
-    assert_error(clients["ann"].post(f"/api/games/{game.pk}/start/", {}, format="json"), 409, "conflict", "started")
-    assert_error(clients["zed"].post(f"/api/games/{game.pk}/join/", {}, format="json"), 409, "conflict")
+    assert_error(
+        clients["bob"].post(f"/api/games/{game.pk}/start/", {}, format="json"), 403, "forbidden"
+    )
+    assert_error(
+        clients["ann"].post(f"/api/games/{game.pk}/start/", {}, format="json"),
+        409,
+        "conflict",
+        "started",
+    )
+    assert_error(
+        clients["zed"].post(f"/api/games/{game.pk}/join/", {}, format="json"), 409, "conflict"
+    )
     assert_error(clients["ann"].get(f"/api/games/{game.pk}/export/"), 409, "conflict", "over")
 
 
@@ -266,18 +298,24 @@ def test_private_game_needs_the_invitation(table):
     assert clients["zed"].post(url + "join/", {}, format="json").status_code == 201
     listed = {g["id"]: g for g in clients["zed"].get("/api/games/").json()}
     assert listed[private["id"]]["invite_token"] == private["invite_token"]
-    ok = clients["bob"].post(url + "join/", {"invite_token": private["invite_token"]}, format="json")
+    ok = clients["bob"].post(
+        url + "join/", {"invite_token": private["invite_token"]}, format="json"
+    )
     assert ok.status_code == 201
     # Seated, bob sees the game but not the token (it is the organizer's to share).
     listed = {g["id"]: g for g in clients["bob"].get("/api/games/").json()}
     assert listed[private["id"]]["invite_token"] is None
-    assert_error(clients["bob"].post(url + "start/", {}, format="json"), 403, "forbidden", "organizer")
+    assert_error(
+        clients["bob"].post(url + "start/", {}, format="json"), 403, "forbidden", "organizer"
+    )
 
 
 def test_api_create_reports_the_not_recommended_warning(table):
     _game, clients = table
     created = clients["zed"].post(
-        "/api/games/", {"ruleset": "5x", "seats_count": 5, "options": {"leaders": False}}, format="json"
+        "/api/games/",
+        {"ruleset": "5x", "seats_count": 5, "options": {"leaders": False}},
+        format="json",
     )
     assert created.status_code == 201
     assert any("not recommended" in w.lower() for w in created.json()["warnings"])
@@ -327,7 +365,9 @@ def test_schema_of_the_games_api_generates_without_warnings(client):
         assert "409" not in paths[route]["get"]["responses"], route
     export = paths["/api/games/{game_id}/export/"]["get"]["responses"]
     assert "409" in export
-    assert export["200"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Export"}
+    assert export["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Export"
+    }
     assert client.get("/api/schema/").status_code == 200
 
 
@@ -367,13 +407,20 @@ def test_the_whole_schema_generates_without_warnings() -> None:
     assert enums["Game"]["properties"]["ranking"]["type"] == ["array", "null"]
 
 
-def test_the_api_log_is_the_log_as_stored_and_redacted(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+def test_the_api_log_is_the_log_as_stored_and_redacted(
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     from games.models import LogEntry
 
     game, clients = table
     with django_capture_on_commit_callbacks(execute=True):
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
-            assert clients[name].post(orders_url(game), {"text": text}, format="json").status_code == 201
+            assert (
+                clients[name].post(orders_url(game), {"text": text}, format="json").status_code
+                == 201
+            )
     entries = clients["ann"].get(f"/api/games/{game.pk}/log/").json()["entries"]
     stored = list(LogEntry.objects.filter(game=game).order_by("seq"))
     assert [(e["seq"], e["kind"], e["hash"], e["prev_hash"]) for e in entries] == [
@@ -398,33 +445,56 @@ def test_open_games_leave_and_resign(table, django_capture_on_commit_callbacks):
     assert again.status_code == 200 and again.json()["name"] == "bob"
     left = clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json")
     assert left.status_code == 200 and left.json()["seats"] == []
-    assert_error(clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 403, "no_seat")
-    assert_error(clients["bob"].post(f"/api/games/{game.pk}/leave/", {}, format="json"), 409, "conflict", "resign")
+    assert_error(
+        clients["bob"].post(f"/api/games/{forming}/leave/", {}, format="json"), 403, "no_seat"
+    )
+    assert_error(
+        clients["bob"].post(f"/api/games/{game.pk}/leave/", {}, format="json"),
+        409,
+        "conflict",
+        "resign",
+    )
     with django_capture_on_commit_callbacks(execute=True):
         resigned = clients["cat"].post(f"/api/games/{game.pk}/resign/", {}, format="json")
     assert resigned.status_code == 200 and resigned.json()["status"] == "resigned"
-    assert_error(clients["zed"].post(f"/api/games/{game.pk}/resign/", {}, format="json"), 403, "no_seat")
+    assert_error(
+        clients["zed"].post(f"/api/games/{game.pk}/resign/", {}, format="json"), 403, "no_seat"
+    )
 
 
-def test_order_for_a_closed_prompt_number_is_refused(table, eager_celery, django_capture_on_commit_callbacks):  # noqa: F811
+def test_order_for_a_closed_prompt_number_is_refused(
+    table,
+    eager_celery,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
     game, clients = table
     with django_capture_on_commit_callbacks(execute=True):
         for name, text in (("ann", "PASS GANDHI"), ("bob", "PASS QIN"), ("cat", "PASS NAPOLEON")):
-            answer = clients[name].post(orders_url(game), {"text": text, "prompt": 1}, format="json")
+            answer = clients[name].post(
+                orders_url(game), {"text": text, "prompt": 1}, format="json"
+            )
             assert answer.status_code == 201, answer.content
     played = SealedOrder.objects.get(prompt__number=1, seat_name="cat", is_current=True)
     # cat's client lost the answer to the order that closed prompt 1 and sends it again:
     # it was stored and played, so it gets its receipt, not "nothing was stored".
-    retry = clients["cat"].post(orders_url(game), {"text": "PASS NAPOLEON", "prompt": 1}, format="json")
+    retry = clients["cat"].post(
+        orders_url(game), {"text": "PASS NAPOLEON", "prompt": 1}, format="json"
+    )
     assert retry.status_code == 200, retry.content  # its receipt again; nothing stored now
     assert (retry.json()["prompt"], retry.json()["commitment"]) == (1, played.commitment)
     # The same prompt with another text is refused.
-    other = clients["cat"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
+    other = clients["cat"].post(
+        orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json"
+    )
     assert_error(other, 409, "prompt_closed", "prompt 1 is not open any more")
     # A late client still answering prompt 1 must not land on prompt 2.
-    late = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 1}, format="json")
+    late = clients["ann"].post(
+        orders_url(game), {"text": "PLAY EXPLORE", "prompt": 1}, format="json"
+    )
     assert_error(late, 409, "prompt_closed", "prompt 1 is not open any more", "prompt 2 is open")
-    early = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 9}, format="json")
+    early = clients["ann"].post(
+        orders_url(game), {"text": "PLAY EXPLORE", "prompt": 9}, format="json"
+    )
     assert_error(early, 409, "prompt_closed", "prompt 9 is not open yet", "prompt 2 is open")
     assert not SealedOrder.objects.filter(prompt__number=2).exists()
     ok = clients["ann"].post(orders_url(game), {"text": "PLAY EXPLORE", "prompt": 2}, format="json")
@@ -457,7 +527,9 @@ def test_ids_no_row_can_have_and_unknown_endpoints_are_json_404s(table, client):
 def test_a_body_over_the_size_limit_is_413_and_changes_nothing(table, settings):
     game, clients = table
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
-    answer = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI" + " " * 20_000}, format="json")
+    answer = clients["ann"].post(
+        orders_url(game), {"text": "PASS GANDHI" + " " * 20_000}, format="json"
+    )
     assert_error(answer, 413, "too_large", "10000 bytes")
     assert not SealedOrder.objects.filter(prompt__game=game).exists()
 
@@ -522,9 +594,16 @@ def test_too_many_form_fields_is_a_400(table, settings):
 
 def test_the_deadline_policy_is_set_through_the_api(table):
     _game, clients = table
-    body = {"ruleset": "6x5", "seats_count": 2, "deadline_hours": 12, "grace_minutes": 15,
-            "quiet_hours_start": 23, "quiet_hours_end": 6, "reminder_hours": 1.5,
-            "early_resolution_delay_seconds": 30}
+    body = {
+        "ruleset": "6x5",
+        "seats_count": 2,
+        "deadline_hours": 12,
+        "grace_minutes": 15,
+        "quiet_hours_start": 23,
+        "quiet_hours_end": 6,
+        "reminder_hours": 1.5,
+        "early_resolution_delay_seconds": 30,
+    }
     created = clients["ann"].post("/api/games/", body, format="json")
     assert created.status_code == 201, created.content
     data = created.json()
@@ -585,8 +664,10 @@ def test_the_schema_lists_each_route_once_with_its_slash(client):
     assert all(p.endswith("/") for p in paths), sorted(paths)
     # An order's text must hold a character that is not white space (a blank one is a 400).
     text = schema["components"]["schemas"]["OrderInput"]["properties"]["text"]
-    assert text["minLength"] == 1 and re.search(text["pattern"], "\u00a0 PASS") and not re.search(
-        text["pattern"], "\u00a0 \t"
+    assert (
+        text["minLength"] == 1
+        and re.search(text["pattern"], "\u00a0 PASS")
+        and not re.search(text["pattern"], "\u00a0 \t")
     )
 
 
@@ -620,19 +701,25 @@ def test_api_notes_are_dropped_before_sealing(table, django_capture_on_commit_ca
     from games.models import LogEntry
 
     assert not any("DIDO, bid" in str(e.payload) for e in LogEntry.objects.filter(game=game))
-    only_notes = clients["ann"].post(orders_url(game), {"text": "# thinking...", "prompt": 1}, format="json")
+    only_notes = clients["ann"].post(
+        orders_url(game), {"text": "# thinking...", "prompt": 1}, format="json"
+    )
     assert only_notes.status_code == 400
     assert "lines starting with # are notes" in str(only_notes.json()["fields"]["text"])
     assert SealedOrder.objects.get(seat_name="ann", is_current=True).pk == order.pk
     # A full stop or "!" at a line's end is dropped, as by email and on the web.
-    stop = clients["ann"].post(orders_url(game), {"text": "PASS CAESAR!", "prompt": 1}, format="json")
+    stop = clients["ann"].post(
+        orders_url(game), {"text": "PASS CAESAR!", "prompt": 1}, format="json"
+    )
     assert stop.status_code == 201, stop.content
     assert stop.json()["text"] == "PASS CAESAR"
     assert SealedOrder.objects.get(seat_name="ann", is_current=True).text == "PASS CAESAR"
     stop_only = clients["ann"].post(orders_url(game), {"text": " . ", "prompt": 1}, format="json")
     assert stop_only.status_code == 400
     assert stop_only.json()["fields"]["text"] == ["The order is empty."]  # no word of notes
-    wide = clients["ann"].post(orders_url(game), {"text": "ＰＡＳＳ\u00a0GAN\ufeffDHI", "prompt": 1}, format="json")
+    wide = clients["ann"].post(
+        orders_url(game), {"text": "ＰＡＳＳ\u00a0GAN\ufeffDHI", "prompt": 1}, format="json"
+    )
     assert wide.status_code == 201, wide.content
     assert wide.json()["text"] == "PASS GANDHI"
 
@@ -663,7 +750,9 @@ def test_a_form_body_refuses_a_field_twice_and_bytes_not_in_utf8(table):
         answer = clients["ann"].generic("POST", orders_url(game), body, content_type=form)
         assert_error(answer, 400, "parse_error", said)
     assert not SealedOrder.objects.filter(prompt__game=game, source="api").exists()
-    fine = clients["ann"].generic("POST", orders_url(game), "text=PASS+GANDHI&prompt=1", content_type=form)
+    fine = clients["ann"].generic(
+        "POST", orders_url(game), "text=PASS+GANDHI&prompt=1", content_type=form
+    )
     assert fine.status_code == 201, fine.content
 
 
@@ -672,7 +761,9 @@ def test_a_json_body_takes_json_numbers_and_booleans_only(table):
     the README says nothing is guessed (a form body is text by nature: it still works)."""
     game, clients = table
     for value in ("01", " 1 ", True):
-        answer = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": value}, format="json")
+        answer = clients["ann"].post(
+            orders_url(game), {"text": "PASS GANDHI", "prompt": value}, format="json"
+        )
         body = assert_error(answer, 400, "invalid", "prompt")
         assert body["fields"] == {"prompt": ["Must be a number (a JSON number, not a string)."]}
     created = clients["ann"].post(
@@ -682,7 +773,8 @@ def test_a_json_body_takes_json_numbers_and_booleans_only(table):
     assert body["fields"]["is_private"] == ["Must be true or false (a JSON boolean)."]
     whole = clients["ann"].post("/api/games/", {"ruleset": "5x", "seats_count": 3.0}, format="json")
     assert assert_error(whole, 400, "invalid", "seats_count")["fields"] == {
-        "seats_count": ["Must be a whole number (3, not 3.0)."]}
+        "seats_count": ["Must be a whole number (3, not 3.0)."]
+    }
     assert not SealedOrder.objects.filter(prompt__game=game, source="api").exists()
     ok = clients["ann"].post(orders_url(game), {"text": "PASS GANDHI", "prompt": 1}, format="json")
     assert ok.status_code == 201, ok.content
@@ -736,7 +828,9 @@ def test_the_schema_speaks_to_bot_authors(client, table):
     orders = schema["paths"]["/api/games/{game_id}/orders/"]["post"]["responses"]
     assert {"200", "201"} <= set(orders)
     assert not legal_orders_complete("4x-dice", ["x"] * 1000)
-    assert legal_orders_complete("4x-dice", ["x"] * 999) and legal_orders_complete("6x5", ["x"] * 5000)
+    assert legal_orders_complete("4x-dice", ["x"] * 999) and legal_orders_complete(
+        "6x5", ["x"] * 5000
+    )
     game, clients = table
     view = clients["ann"].get(f"/api/games/{game.pk}/").json()
     assert view["legal_orders_complete"] is True and view["legal_orders"]
@@ -814,12 +908,13 @@ def test_gets_carry_an_etag_and_answer_304_when_nothing_changed(table):
     paths = clients["ann"].get("/api/schema/", {"format": "json"}).json()["paths"]
     for route in ("/api/games/{game_id}/", "/api/games/{game_id}/log/", "/api/tournaments/"):
         get = paths[route]["get"]
-        assert "If-None-Match" in [p["name"] for p in get["parameters"] if p["in"] == "header"], route
+        assert "If-None-Match" in [p["name"] for p in get["parameters"] if p["in"] == "header"], (
+            route
+        )
         assert "ETag" in get["responses"]["200"]["headers"] and "304" in get["responses"], route
         assert "Retry-After" in get["responses"]["503"]["headers"], route
     assert "304" not in paths["/api/ping/"]["get"]["responses"]
     assert "503" in paths["/api/games/{game_id}/orders/"]["post"]["responses"]
-
 
 
 def test_public_lists_refuse_a_query_parameter_they_do_not_take(table):
@@ -829,8 +924,11 @@ def test_public_lists_refuse_a_query_parameter_they_do_not_take(table):
     for url in ("/api/rulesets/?limt=1", "/api/ratings/?limit=1"):
         answer = clients["ann"].get(url)
         assert answer.status_code == 400, url
-        assert answer.json()["fields"] == {url.split("?")[1].split("=")[0]: [
-            "Unknown query parameter (this operation takes none)."]}, url
+        assert answer.json()["fields"] == {
+            url.split("?")[1].split("=")[0]: [
+                "Unknown query parameter (this operation takes none)."
+            ]
+        }, url
 
 
 def test_the_rulesets_give_the_sites_own_bounds_of_an_option(table):
@@ -848,7 +946,9 @@ def test_a_get_that_takes_no_query_parameters_refuses_one(table):
     for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/export/"):
         answer = clients["ann"].get(url, {"limt": "5"})
         assert_error(answer, 400, "invalid", "unknown query parameter")
-        assert answer.json()["fields"] == {"limt": ["Unknown query parameter (this operation takes none)."]}
+        assert answer.json()["fields"] == {
+            "limt": ["Unknown query parameter (this operation takes none)."]
+        }
     assert clients["ann"].get(f"/api/games/{game.pk}/", {"format": "json"}).status_code == 200
 
 
@@ -856,7 +956,9 @@ def test_a_refusal_naming_foreign_letters_is_two_sentences(table):
     """The engine's reason has no full stop of its own; the hint about letters outside A
     to Z ran on after it ("... ELIZABETH or GENGHIS Orders are written ...")."""
     game, clients = table
-    refused = clients["ann"].post(orders_url(game), {"text": "PASS G\u0410NDHI", "prompt": 1}, format="json")
+    refused = clients["ann"].post(
+        orders_url(game), {"text": "PASS G\u0410NDHI", "prompt": 1}, format="json"
+    )
     assert refused.status_code == 422
     message = refused.json()["message"]
     assert re.search(r"[A-Z]\. Orders are written with the letters A to Z", message), message
@@ -868,10 +970,14 @@ def test_the_receipt_says_how_the_order_was_read(table):
     journey found the API receipt giving the text as typed only."""
     game, clients = table
     url = f"/api/games/{game.pk}/orders/"
-    typed = clients["ann"].post(url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json")
+    typed = clients["ann"].post(
+        url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json"
+    )
     assert typed.status_code == 201, typed.content
     assert typed.json()["understood_as"] == "PASS GANDHI"
-    again = clients["ann"].post(url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json")
+    again = clients["ann"].post(
+        url, {"text": "  pass   gandhi  # keep Caesar", "prompt": 1}, format="json"
+    )
     assert again.status_code == 200 and again.json()["understood_as"] == "PASS GANDHI"
     # The same order written as the legal orders are: the rules read it the same, so the
     # order sealed first stands (200), and its receipt says how that text was read.
@@ -896,7 +1002,9 @@ def test_the_schema_states_the_rules_between_fields_and_of_whole_numbers(client,
         low, high = ruleset["players"]
         assert f"{ruleset['id']}: {low} to {high}" in seats, (ruleset, seats)
         for count, ok in ((low - 1, False), (low, True), (high + 1, False)):
-            made = ann.post("/api/games/", {"ruleset": ruleset["id"], "seats_count": count}, format="json")
+            made = ann.post(
+                "/api/games/", {"ruleset": ruleset["id"], "seats_count": count}, format="json"
+            )
             assert (made.status_code == 201) is ok, (ruleset["id"], count, made.content)
     for name in ("quiet_hours_start", "quiet_hours_end"):
         text = create[name]["description"]
@@ -920,3 +1028,18 @@ def test_the_schema_states_the_rules_between_fields_and_of_whole_numbers(client,
         assert "3.0" in components[name]["description"], name
     extended = ann.post(f"/api/games/{game.pk}/extend/", {"hours": 2.0}, format="json")
     assert_error(extended, 400, "invalid", "hours", "3.0")
+
+
+def test_a_refusal_of_several_fields_is_one_sentence_without_a_doubled_stop(table):
+    # Regression (API fuzzing): the fields' messages were joined as "...(3, not 3.0).;
+    # grace_minutes: ...", a doubled '.;' in every refusal of more than one field.
+    game, clients = table
+    answer = clients["ann"].post(
+        "/api/games/", {"ruleset": "5x", "seats_count": 3.0, "grace_minutes": 1.0}, format="json"
+    )
+    body = assert_error(answer, 400, "invalid")
+    assert body["message"] == (
+        "seats_count: Must be a whole number (3, not 3.0); "
+        "grace_minutes: Must be a whole number (3, not 3.0)."
+    )
+    assert body["fields"]["seats_count"] == ["Must be a whole number (3, not 3.0)."]

@@ -4,8 +4,10 @@ query parameter refuses one, whatever its method."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.models import SealedOrder
 from tests.games.test_api_errors import assert_error, orders_url, table  # noqa: F401
@@ -35,7 +37,9 @@ def test_a_post_refuses_query_parameters_it_does_not_take(table):  # noqa: F811
     assert_error(extend, 400, "invalid", "unknown query parameter")
     assert game.prompts.get(number=1).deadline == deadline
     # ?format=json is still taken, as on a GET.
-    ordered = clients["ann"].post(orders_url(game) + "?format=json", {"text": "PASS GANDHI"}, format="json")
+    ordered = clients["ann"].post(
+        orders_url(game) + "?format=json", {"text": "PASS GANDHI"}, format="json"
+    )
     assert ordered.status_code == 201, ordered.content
 
 
@@ -83,14 +87,21 @@ def test_a_query_parameter_given_twice_is_refused_not_the_last_taken(table):  # 
     assert client.get("/api/games/?status=active&limit=3").status_code == 200
 
 
-@pytest.mark.parametrize("value", ["5.0", "\u0661\u0662", "\uff15", " 5", "5_0", "+5", "0x5", "5e0"])
+@pytest.mark.parametrize(
+    "value", ["5.0", "\u0661\u0662", "\uff15", " 5", "5_0", "+5", "0x5", "5e0"]
+)
 def test_a_whole_number_in_a_query_is_ascii_digits_only(table, value):  # noqa: F811
     """Regression: ``limit=5.0``, Arabic-Indic ``١٢`` and full-width ``５`` were read as
     numbers (int() takes any Unicode digit; DRF drops a ``.0``), where JSON's 1.0 is
     refused as not a whole number."""
     game, clients = table
     client = clients["ann"]
-    for url in ("/api/games/", "/api/games/open/", f"/api/games/{game.pk}/log/", "/api/tournaments/"):
+    for url in (
+        "/api/games/",
+        "/api/games/open/",
+        f"/api/games/{game.pk}/log/",
+        "/api/tournaments/",
+    ):
         body = assert_error(client.get(url, {"limit": value}), 400, "invalid", "whole number")
         assert list(body["fields"]) == ["limit"], (url, body)
     assert client.get("/api/games/", {"limit": "5"}).status_code == 200
@@ -160,7 +171,9 @@ def test_every_operation_declares_format_json_and_answers_406_to_another(table):
         for method, operation in operations.items():
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
-            (param,) = [p for p in operation["parameters"] if p["in"] == "query" and p["name"] == "format"]
+            (param,) = [
+                p for p in operation["parameters"] if p["in"] == "query" and p["name"] == "format"
+            ]
             assert param["schema"] == {"type": "string", "enum": ["json"]}, (method, route)
             assert not param.get("required"), (method, route)
             declared = operation["responses"]["406"]
@@ -170,13 +183,77 @@ def test_every_operation_declares_format_json_and_answers_406_to_another(table):
             answer = client.generic(method.upper(), url + "?format=xml")
             assert_error(answer, 406, "not_acceptable", "json only")
             if method == "get":
-                assert client.get(url + "?format=json").status_code not in (400, 406), (method, route)
+                assert client.get(url + "?format=json").status_code not in (400, 406), (
+                    method,
+                    route,
+                )
             seen += 1
     assert seen > 30
 
 
+def test_a_long_whole_number_in_a_query_or_form_is_told_its_bounds(table):  # noqa: F811
+    """Regression (schemathesis, bench/fuzz_api.py): a number of more than 18 digits in a
+    query or a form was told "Must be a whole number, in the digits 0-9", though it is
+    one; talk's ``after`` up to 2**62 (19 digits, the schema's maximum) was refused so."""
+    game, clients = table
+    client = clients["ann"]
+    talk = f"/api/games/{game.pk}/talk/"
+    assert client.get(talk, {"after": str(2**62)}).status_code == 200
+    body = assert_error(client.get(talk, {"after": str(2**62 + 1)}), 400, "invalid")
+    assert body["fields"] == {
+        "after": ["Ensure this value is less than or equal to 4611686018427387904."]
+    }
+    body = assert_error(
+        client.get(talk, {"after": "1" * 40}), 400, "invalid", "from 0 to 4611686018427387904"
+    )
+    body = assert_error(
+        client.get(f"/api/games/{game.pk}/log/", {"after": "12345678901234567890"}), 400, "invalid"
+    )
+    assert body["fields"] == {"after": ["Must be a whole number from 0 to 1000000000."]}
+    form = client.post(
+        orders_url(game),
+        urlencode({"text": "PASS GANDHI", "prompt": "9" * 30}),
+        content_type="application/x-www-form-urlencoded",
+    )
+    body = assert_error(form, 400, "invalid", "at most 19 digits")
+    assert list(body["fields"]) == ["prompt"]
+    assert not SealedOrder.objects.filter(prompt__game=game).exists()
+
+
+def test_an_empty_format_is_a_406_and_changes_nothing(table):  # noqa: F811
+    """Regression (schemathesis, bench/fuzz_api.py): ``?format=`` with no value was taken
+    as no format at all, though the schema's ``format`` is ``json`` only and the README
+    says any other is a 406: a talk message was posted, a GET answered 200."""
+    game, clients = table
+    client = clients["ann"]
+    before = client.get(f"/api/games/{game.pk}/talk/").json()
+    posted = client.post(f"/api/games/{game.pk}/talk/?format=", {"text": "hello"}, format="json")
+    assert_error(posted, 406, "not_acceptable", "json only")
+    assert client.get(f"/api/games/{game.pk}/talk/").json() == before
+    for url in ("/api/ping/", "/api/rulesets/", "/api/tournaments/", f"/api/games/{game.pk}/"):
+        assert_error(client.get(url + "?format="), 406, "not_acceptable", "json only")
+    assert_error(APIClient().get("/api/ping/?format="), 406, "not_acceptable", "json only")
+
+
 @pytest.mark.parametrize(
-    "value", ["yes", "no", "on", "off", "t", "f", "Y", "", "null", "maybe", " true", "true ", "2", "-1", "01"]
+    "value",
+    [
+        "yes",
+        "no",
+        "on",
+        "off",
+        "t",
+        "f",
+        "Y",
+        "",
+        "null",
+        "maybe",
+        " true",
+        "true ",
+        "2",
+        "-1",
+        "01",
+    ],
 )
 def test_a_boolean_in_a_query_is_true_or_false_only(table, value):  # noqa: F811
     """Regression: ``?order_needed=`` took DRF's loose spellings (``yes``, ``on``, ``t``,
@@ -197,9 +274,13 @@ def test_a_boolean_in_a_query_is_true_or_false_in_any_case_or_1_or_0(table):  # 
     forming = game_services.game_create(organizer=game.organizer, ruleset="5x", seats_count=3)
     ann = clients["ann"]
     for value in ("true", "True", "TRUE", "tRuE", "1"):
-        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [game.pk], value
+        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [
+            game.pk
+        ], value
     for value in ("false", "False", "FALSE", "0"):
-        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [forming.pk], value
+        assert [g["id"] for g in ann.get("/api/games/", {"order_needed": value}).json()] == [
+            forming.pk
+        ], value
 
 
 def test_a_boolean_in_a_form_body_is_true_or_false_only_as_in_a_query(table):  # noqa: F811
@@ -233,6 +314,10 @@ def test_a_boolean_in_a_form_body_is_true_or_false_only_as_in_a_query(table):  #
 def test_the_schema_names_the_spellings_a_query_boolean_takes(table):  # noqa: F811
     game, clients = table
     schema = clients["ann"].get("/api/schema/", {"format": "json"}).json()
-    (param,) = [p for p in schema["paths"]["/api/games/"]["get"]["parameters"] if p["name"] == "order_needed"]
+    (param,) = [
+        p
+        for p in schema["paths"]["/api/games/"]["get"]["parameters"]
+        if p["name"] == "order_needed"
+    ]
     assert param["schema"]["type"] == "boolean"
     assert "true or false (in any letter case), or 1 or 0" in param["description"]

@@ -144,7 +144,9 @@ def test_the_organizer_removes_a_message_and_the_api_says_so(client) -> None:
         }
     ]  # fmt: skip
     with pytest.raises(PermissionDenied):
-        message_remove(message=message_post(game=game, user=_user("ann"), text="mine"), by=_user("cat"))
+        message_remove(
+            message=message_post(game=game, user=_user("ann"), text="mine"), by=_user("cat")
+        )
 
 
 @pytest.mark.django_db
@@ -152,16 +154,24 @@ def test_the_api_writes_once_a_key_polls_after_and_caps(client) -> None:
     game, _ = make_game(NAMES)
     url = f"/api/games/{game.pk}/talk/"
     client.force_login(_user("ann"))
-    made = client.post(url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    made = client.post(
+        url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1"
+    )
     assert made.status_code == 201 and made.json()["text"] == "Hello table"
-    again = client.post(url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    again = client.post(
+        url, {"text": "Hello table"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1"
+    )
     assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
-    other = client.post(url, {"text": "Hi all"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1")
+    other = client.post(
+        url, {"text": "Hi all"}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="t-1"
+    )
     assert other.status_code == 422 and other.json()["error"] == "idempotency_key_reused"
     assert client.post(url, {"text": 5}, content_type="application/json").status_code == 400
     assert client.post(url, {"text": "  "}, content_type="application/json").status_code == 400
     for n in range(5):
-        assert client.post(url, {"text": f"n{n}"}, content_type="application/json").status_code == 201
+        assert (
+            client.post(url, {"text": f"n{n}"}, content_type="application/json").status_code == 201
+        )
     capped = client.post(url, {"text": "more"}, content_type="application/json")
     assert capped.status_code == 429 and capped.json()["error"] == "messages_capped"
     assert 1 <= int(capped["Retry-After"]) <= 60  # when the first of the six leaves the minute
@@ -208,7 +218,8 @@ def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
     message_remove(message=removed, by=_user("cat"))
     play_defaults(game, prompts=1)
     bodies = {
-        m.to.split("@")[0]: m.body for m in OutboxMessage.objects.filter(game=game, kind="prompt_resolved")
+        m.to.split("@")[0]: m.body
+        for m in OutboxMessage.objects.filter(game=game, kind="prompt_resolved")
     }
     assert set(bodies) == set(NAMES)
     from django.conf import settings
@@ -234,7 +245,11 @@ def test_the_pages_json_gives_the_messages_after_an_id(client) -> None:
         (gone.pk, "bob", None, "removed by its author"),
     ]
     assert rows[0]["when"].endswith("UTC")
-    assert [m["id"] for m in client.get(f"{url}?after=junk").json()["messages"]] == [first.pk, second.pk, gone.pk]
+    assert [m["id"] for m in client.get(f"{url}?after=junk").json()["messages"]] == [
+        first.pk,
+        second.pk,
+        gone.pk,
+    ]
     assert client.post(url).status_code == 405
 
 
@@ -244,7 +259,10 @@ def test_a_tournament_without_table_talk_closes_its_tables_to_the_players(client
     from tournaments.services import tournaments as tsvc
 
     boss = get_user_model().objects.create_user(username="boss", email="boss@example.com")
-    players = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("ann", "bob")]
+    players = [
+        get_user_model().objects.create_user(username=n, email=f"{n}@example.com")
+        for n in ("ann", "bob")
+    ]
     quiet = tsvc.tournament_create(organizer=boss, name="Quiet Cup", ruleset="6x5", table_sizes=[2],
                                    rounds_count=1, table_talk=False)  # fmt: skip
     tsvc.tournament_open(tournament=quiet, by=boss)
@@ -255,7 +273,9 @@ def test_a_tournament_without_table_talk_closes_its_tables_to_the_players(client
     assert game.talk_open is False
     with pytest.raises(PermissionDenied, match="Table talk is closed at this table"):
         message_post(game=game, user=players[0], text="deal?")
-    assert message_post(game=game, user=boss, text="Good luck to both.").created  # the organizer writes
+    assert message_post(
+        game=game, user=boss, text="Good luck to both."
+    ).created  # the organizer writes
     client.force_login(players[1])
     page = client.get(f"/games/{game.pk}/talk/").content.decode()
     assert "Table talk is closed at this table (Quiet Cup, round 1&#x27;s rule)" in page
@@ -263,7 +283,9 @@ def test_a_tournament_without_table_talk_closes_its_tables_to_the_players(client
     assert "closed to the players" in client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="no-table-talk"' in client.get(f"/tournaments/{quiet.slug}/").content.decode()
     # A tournament that keeps the default: its tables are open.
-    chatty = tsvc.tournament_create(organizer=boss, name="Chatty Cup", ruleset="6x5", table_sizes=[2], rounds_count=1)
+    chatty = tsvc.tournament_create(
+        organizer=boss, name="Chatty Cup", ruleset="6x5", table_sizes=[2], rounds_count=1
+    )
     assert chatty.table_talk is True
 
 
@@ -274,10 +296,24 @@ def test_the_tournament_form_takes_table_talk_on_or_off(client) -> None:
     boss = get_user_model().objects.create_user(username="boss", email="boss@example.com")
     client.force_login(boss)
     assert 'name="table_talk"' in client.get("/tournaments/new/").content.decode()
-    base = {"ruleset": "6x5", "table_sizes": "2", "rounds_count": 1, "deadline_hours": 24, "tiebreaks": ["buchholz"]}
-    assert client.post("/tournaments/new/", {**base, "name": "Silent"}).status_code == 302  # box not ticked
-    assert client.post("/tournaments/new/", {**base, "name": "Loud", "table_talk": "on"}).status_code == 302
-    assert dict(Tournament.objects.values_list("name", "table_talk")) == {"Silent": False, "Loud": True}
+    base = {
+        "ruleset": "6x5",
+        "table_sizes": "2",
+        "rounds_count": 1,
+        "deadline_hours": 24,
+        "tiebreaks": ["buchholz"],
+    }
+    assert (
+        client.post("/tournaments/new/", {**base, "name": "Silent"}).status_code == 302
+    )  # box not ticked
+    assert (
+        client.post("/tournaments/new/", {**base, "name": "Loud", "table_talk": "on"}).status_code
+        == 302
+    )
+    assert dict(Tournament.objects.values_list("name", "table_talk")) == {
+        "Silent": False,
+        "Loud": True,
+    }
 
 
 @pytest.mark.django_db
@@ -286,7 +322,10 @@ def test_a_game_made_without_table_talk_on_the_web_and_over_the_api(client) -> N
     client.force_login(ann)
     form = {"ruleset": "6x5", "seats_count": 2, "deadline_hours": 24, "grace_minutes": 0,
             "reminder_hours": 6, "early_resolution_delay_seconds": 0, "quiet_hours_time_zone": "UTC"}  # fmt: skip
-    for name, extra in (("Quiet", {}), ("Chatty", {"talk_open": "on"})):  # an unticked box is not sent
+    for name, extra in (
+        ("Quiet", {}),
+        ("Chatty", {"talk_open": "on"}),
+    ):  # an unticked box is not sent
         answer = client.post("/games/new/", {**form, "name": name, **extra})
         assert answer.status_code == 302, answer.content.decode()[:3000]
     api = client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "name": "Hushed", "talk_open": False},
@@ -294,7 +333,11 @@ def test_a_game_made_without_table_talk_on_the_web_and_over_the_api(client) -> N
     assert api.status_code == 201 and api.json()["talk_open"] is False
     assert client.post("/api/games/", {"ruleset": "6x5", "seats_count": 2, "talk_open": "no"},
                        content_type="application/json").status_code == 400  # fmt: skip
-    assert dict(Game.objects.values_list("name", "talk_open")) == {"Quiet": False, "Chatty": True, "Hushed": False}
+    assert dict(Game.objects.values_list("name", "talk_open")) == {
+        "Quiet": False,
+        "Chatty": True,
+        "Hushed": False,
+    }
 
 
 @pytest.mark.django_db
@@ -314,7 +357,34 @@ def test_the_admin_lists_a_games_messages_read_only(admin_client) -> None:
     mine.refresh_from_db()
     assert mine.text == "Looking into a report"
     # Only its own filters: a lookup on the text is refused, not answered with a count.
-    assert admin_client.get("/admin/games/gamemessage/?text__startswith=Look").status_code in (400, 302)
+    assert admin_client.get("/admin/games/gamemessage/?text__startswith=Look").status_code in (
+        400,
+        302,
+    )
+
+
+@pytest.mark.django_db
+def test_the_schema_says_a_message_is_not_blank_and_a_blank_one_is_refused_so(client) -> None:
+    # Regression (schemathesis, positive_data_acceptance): the schema's `text` took "" and
+    # "   ", which the API refuses (400): a client checking its request against the
+    # schema was told it was fine.
+    game, _ = make_game(NAMES)
+    client.force_login(_user("ann"))
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    ref = schema["paths"]["/api/games/{game_id}/talk/"]["post"]["requestBody"]["content"]
+    name = ref["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    text = schema["components"]["schemas"][name]["properties"]["text"]
+    assert text["minLength"] == 1 and text["pattern"] == "\\S"
+    url = f"/api/games/{game.pk}/talk/"
+    for blank, said in (
+        ("", "may not be blank"),
+        (" \n ", "The message is empty: nothing was sent."),
+    ):
+        answer = client.post(url, {"text": blank}, content_type="application/json")
+        assert answer.status_code == 400 and said in answer.json()["fields"]["text"][0], (
+            answer.json()
+        )
+    assert not GameMessage.objects.filter(game=game).exists()
 
 
 @pytest.mark.django_db

@@ -53,7 +53,12 @@ class Receiver:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 receiver.requests.append(
-                    {"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body}
+                    {
+                        "method": self.command,
+                        "path": self.path,
+                        "headers": dict(self.headers),
+                        "body": body,
+                    }
                 )
                 answer = receiver.answers.pop(0) if receiver.answers else 200
                 status, headers = answer if isinstance(answer, tuple) else (answer, {})
@@ -114,7 +119,10 @@ def test_a_prompt_asking_the_seat_posts_a_signed_event_without_the_hand(
 ) -> None:
     capture = django_capture_on_commit_callbacks
     users = {n: make_user(n) for n in (*NAMES, "dan")}
-    secrets = {n: webhooks.webhook_save(user=users[n], url=receiver.url(f"/{n}")) for n in ("ann", "bob", "dan")}
+    secrets = {
+        n: webhooks.webhook_save(user=users[n], url=receiver.url(f"/{n}"))
+        for n in ("ann", "bob", "dan")
+    }
     game = _game(capture, users)  # cat has no webhook; dan plays elsewhere
 
     # The start opens prompt 1 (the draft) for every seat: ann and bob are called.
@@ -124,12 +132,25 @@ def test_a_prompt_asking_the_seat_posts_a_signed_event_without_the_hand(
         [request] = receiver.posts(f"/{name}")
         body = _verified(request, secrets[name])
         prompt = Prompt.objects.get(game=game, number=1)
-        assert set(body) == {"event", "game", "game_name", "ruleset", "prompt", "seat", "deadline", "url", "api", "sent_at"}
+        assert set(body) == {
+            "event",
+            "game",
+            "game_name",
+            "ruleset",
+            "prompt",
+            "seat",
+            "deadline",
+            "url",
+            "api",
+            "sent_at",
+        }
         assert (body["event"], body["game"], body["game_name"], body["ruleset"], body["prompt"], body["seat"]) == (
             "order_needed", game.pk, game.title, "5x", 1, name,
         )  # fmt: skip
         assert body["deadline"] == prompt.deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        assert body["url"].endswith(f"/games/{game.pk}/") and body["api"].endswith(f"/api/games/{game.pk}/")
+        assert body["url"].endswith(f"/games/{game.pk}/") and body["api"].endswith(
+            f"/api/games/{game.pk}/"
+        )
         headers = request["headers"]
         assert headers["Content-Type"] == "application/json"
         assert headers["User-Agent"] == "FiveX-Webhook"
@@ -152,7 +173,9 @@ def test_a_prompt_asking_the_seat_posts_a_signed_event_without_the_hand(
 
     # Prompt 3 (the bid) asks ann and bob, but ann's only legal bid is entered for her
     # (forced) and cat is not asked: only bob is called.
-    submit_orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
+    submit_orders(
+        game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"}
+    )
     bid = Prompt.objects.get(game=game, number=3)
     assert (sorted(bid.pending), bid.forced) == (["ann", "bob"], ["ann"])
     [third] = receiver.requests[4:]
@@ -171,7 +194,10 @@ def test_a_5xx_is_tried_again_later_and_then_sent(receiver) -> None:
     assert (delivery.status, delivery.attempts, delivery.response_code) == ("retrying", 1, 500)
     assert delivery.next_attempt_at == now + timedelta(seconds=60)
     # Not due yet: nothing is sent.
-    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now + timedelta(seconds=30))[0] == "skipped"
+    assert (
+        webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now + timedelta(seconds=30))[0]
+        == "skipped"
+    )
     assert len(receiver.requests) == 1
     later = now + timedelta(seconds=61)
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=later) == ("sent", 0)
@@ -205,7 +231,10 @@ def test_a_4xx_is_not_tried_again(receiver) -> None:
     delivery = webhooks.webhook_ping(user=user)
     now = timezone.now()
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now) == ("failed", 0)
-    assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now + timedelta(hours=2))[0] == "skipped"
+    assert (
+        webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=now + timedelta(hours=2))[0]
+        == "skipped"
+    )
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.last_error) == ("failed", 1, "HTTP 400")
     assert len(receiver.requests) == 1
@@ -287,7 +316,10 @@ def test_the_page_sets_the_webhook_shows_the_secret_once_and_pings(
     client.force_login(user)
     page = reverse("games:api_tokens")
     refused = client.post(reverse("games:webhook"), {"action": "save", "url": "https://10.0.0.1/"})
-    assert refused.status_code == 400 and "webhooks only call public addresses" in refused.content.decode()
+    assert (
+        refused.status_code == 400
+        and "webhooks only call public addresses" in refused.content.decode()
+    )
     assert not PlayerWebhook.objects.exists()
     answer = client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()})
     hook = PlayerWebhook.objects.get(user=user)
@@ -298,7 +330,10 @@ def test_the_page_sets_the_webhook_shows_the_secret_once_and_pings(
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(reverse("games:webhook"), {"action": "ping"}).status_code == 302
     [request] = receiver.requests
-    assert _verified(request, hook.secret) == {"event": "ping", "sent_at": json.loads(request["body"])["sent_at"]}
+    assert _verified(request, hook.secret) == {
+        "event": "ping",
+        "sent_at": json.loads(request["body"])["sent_at"],
+    }
     assert request["headers"]["X-FiveX-Event"] == "ping"
     text = client.get(page).content.decode()
     assert 'id="webhook-deliveries"' in text and "<td>ping</td>" in text and "<td>200</td>" in text
@@ -370,7 +405,9 @@ def test_a_deactivated_account_gets_nothing(receiver, django_capture_on_commit_c
     users["bob"].save(update_fields=["is_active"])
     _game(django_capture_on_commit_callbacks, users)
     assert [r["path"] for r in receiver.requests] == ["/ann"]
-    assert not WebhookDelivery.objects.filter(webhook__user=users["bob"], event="order_needed").exists()
+    assert not WebhookDelivery.objects.filter(
+        webhook__user=users["bob"], event="order_needed"
+    ).exists()
     # One queued before: not sent either.
     assert webhooks.webhook_delivery_send(delivery_id=waiting.pk)[0] == "failed"
     assert [r["path"] for r in receiver.requests] == ["/ann"]
@@ -392,9 +429,15 @@ def test_the_sweep_finds_due_retries_and_lost_tasks_and_drops_old_rows(receiver)
     now = timezone.now()
     lost, fresh, due, later, old = (webhooks.webhook_ping(user=user, now=now) for _ in range(5))
     WebhookDelivery.objects.filter(pk=lost.pk).update(created_at=now - timedelta(minutes=2))
-    WebhookDelivery.objects.filter(pk=due.pk).update(status="retrying", next_attempt_at=now - timedelta(seconds=1))
-    WebhookDelivery.objects.filter(pk=later.pk).update(status="retrying", next_attempt_at=now + timedelta(minutes=5))
-    WebhookDelivery.objects.filter(pk=old.pk).update(status="sent", created_at=now - timedelta(days=31))
+    WebhookDelivery.objects.filter(pk=due.pk).update(
+        status="retrying", next_attempt_at=now - timedelta(seconds=1)
+    )
+    WebhookDelivery.objects.filter(pk=later.pk).update(
+        status="retrying", next_attempt_at=now + timedelta(minutes=5)
+    )
+    WebhookDelivery.objects.filter(pk=old.pk).update(
+        status="sent", created_at=now - timedelta(days=31)
+    )
     assert webhooks.webhooks_due(now=now) == sorted([lost.pk, due.pk])
     assert not WebhookDelivery.objects.filter(pk=old.pk).exists()
     assert WebhookDelivery.objects.filter(pk=fresh.pk).exists()
@@ -471,7 +514,9 @@ def test_a_path_beyond_ascii_is_sent_percent_encoded(receiver) -> None:
     # recorded, was sent again every minute).
     user = make_user("ann")
     webhooks.webhook_save(user=user, url=receiver.url("/hé?x=ü&y=%C3%A9"))
-    assert webhooks.webhook_delivery_send(delivery_id=webhooks.webhook_ping(user=user).pk)[0] == "sent"
+    assert (
+        webhooks.webhook_delivery_send(delivery_id=webhooks.webhook_ping(user=user).pk)[0] == "sent"
+    )
     assert receiver.posts()[0]["path"] == "/h%C3%A9?x=%C3%BC&y=%C3%A9"
 
 
@@ -572,7 +617,10 @@ def test_addresses_and_ports_a_webhook_never_calls(settings, url) -> None:
 def test_webhook_changes_and_pings_over_the_api_are_throttled(receiver, settings) -> None:
     # Regression: PUT, DELETE and ping had no limit (each save looks a host up).
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "webhook": "2/min"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "webhook": "2/min"},
+    }
     api = token_client(make_user("ann"))
     assert api.put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
     assert api.delete("/api/webhook/").status_code == 204
@@ -623,13 +671,22 @@ def test_a_lookup_that_hangs_is_refused_at_save_within_the_time_bound(
     # The page says so too, and saves nothing.
     client = __import__("django.test", fromlist=["Client"]).Client()
     client.force_login(user)
-    answer = client.post(reverse("games:webhook"), {"action": "save", "url": "https://slow.test/hook"})
-    assert answer.status_code == 400 and "did not resolve within 0.5 seconds" in answer.content.decode()
+    answer = client.post(
+        reverse("games:webhook"), {"action": "save", "url": "https://slow.test/hook"}
+    )
+    assert (
+        answer.status_code == 400
+        and "did not resolve within 0.5 seconds" in answer.content.decode()
+    )
     assert not PlayerWebhook.objects.exists()
     # ... and the API (400, the reason under fields.url).
-    refused = token_client(user).put("/api/webhook/", {"url": "https://slow.test/hook"}, format="json")
+    refused = token_client(user).put(
+        "/api/webhook/", {"url": "https://slow.test/hook"}, format="json"
+    )
     assert refused.status_code == 400
-    assert refused.json()["fields"]["url"] == ["The host name slow.test did not resolve within 0.5 seconds."]
+    assert refused.json()["fields"]["url"] == [
+        "The host name slow.test did not resolve within 0.5 seconds."
+    ]
     assert not PlayerWebhook.objects.exists()
 
 
@@ -643,7 +700,9 @@ def test_a_lookup_that_hangs_at_send_is_a_network_error_tried_again(
 
     user = make_user("ann")
     webhooks.webhook_save(user=user, url=receiver.url())
-    PlayerWebhook.objects.filter(user=user).update(url=receiver.url().replace("127.0.0.1", "slow.test"))
+    PlayerWebhook.objects.filter(user=user).update(
+        url=receiver.url().replace("127.0.0.1", "slow.test")
+    )
     monkeypatch.setattr(webhook_http, "RESOLVE_SECONDS", 0.5)
     monkeypatch.setattr(webhook_http, "LOCAL_HOSTS", webhook_http.LOCAL_HOSTS | {"slow.test"})
     delivery = webhooks.webhook_ping(user=user)
@@ -651,7 +710,10 @@ def test_a_lookup_that_hangs_at_send_is_a_network_error_tried_again(
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk) == ("retrying", 60)
     assert time.monotonic() - started < 2
     delivery.refresh_from_db()
-    assert delivery.last_error == "network error: The host name slow.test did not resolve within 0.5 seconds."
+    assert (
+        delivery.last_error
+        == "network error: The host name slow.test did not resolve within 0.5 seconds."
+    )
     assert receiver.requests == []
     # The resolver answers again: the next attempt goes through.
     slow_resolver.set()
@@ -687,10 +749,15 @@ def test_hanging_lookups_leave_a_bounded_number_of_threads(slow_resolver, monkey
 
 def _webhook_rate(settings, rate: str) -> None:
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "webhook": rate}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "webhook": rate},
+    }
 
 
-def test_the_page_and_the_api_share_one_budget_of_webhook_changes(receiver, settings, client) -> None:
+def test_the_page_and_the_api_share_one_budget_of_webhook_changes(
+    receiver, settings, client
+) -> None:
     # Regression: the page's save, new secret, remove and ping had no limit, while the API's
     # had API_WEBHOOK_RATE: the page was the way around it.
     _webhook_rate(settings, "3/min")
@@ -703,12 +770,19 @@ def test_the_page_and_the_api_share_one_budget_of_webhook_changes(receiver, sett
     hook = PlayerWebhook.objects.get(user=user)
     # Spent (one by the API, two by the page): the page refuses, saying so, and changes nothing.
     for action in ("save", "regenerate", "remove", "ping"):
-        refused = client.post(reverse("games:webhook"), {"action": action, "url": receiver.url("/other")})
+        refused = client.post(
+            reverse("games:webhook"), {"action": action, "url": receiver.url("/other")}
+        )
         assert refused.status_code == 429
         text = refused.content.decode()
-        assert 'id="webhook-error"' in text and "3 a minute, on this page and over the API together" in text
+        assert (
+            'id="webhook-error"' in text
+            and "3 a minute, on this page and over the API together" in text
+        )
         assert "nothing was changed" in text
-    assert PlayerWebhook.objects.get(user=user).__dict__ | {"_state": None} == hook.__dict__ | {"_state": None}
+    assert PlayerWebhook.objects.get(user=user).__dict__ | {"_state": None} == hook.__dict__ | {
+        "_state": None
+    }
     assert WebhookDelivery.objects.filter(webhook=hook).count() == 1
     # ... and so does the API.
     assert api.delete("/api/webhook/").status_code == 429
@@ -719,14 +793,20 @@ def test_changes_on_the_page_count_against_the_api_budget(receiver, settings, cl
     _webhook_rate(settings, "2/min")
     user = make_user("bob")
     client.force_login(user)
-    assert client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()}).status_code == 303
+    assert (
+        client.post(reverse("games:webhook"), {"action": "save", "url": receiver.url()}).status_code
+        == 303
+    )
     assert client.post(reverse("games:webhook"), {"action": "remove"}).status_code == 302
     refused = token_client(user).put("/api/webhook/", {"url": receiver.url()}, format="json")
     assert (refused.status_code, refused.json()["error"]) == (429, "throttled")
     assert not PlayerWebhook.objects.exists()
     # Another player's budget is their own.
     other = make_user("cat")
-    assert token_client(other).put("/api/webhook/", {"url": receiver.url()}, format="json").status_code == 201
+    assert (
+        token_client(other).put("/api/webhook/", {"url": receiver.url()}, format="json").status_code
+        == 201
+    )
 
 
 def _order(game: Game, capture, orders: dict[str, str]) -> None:
@@ -749,7 +829,10 @@ def test_a_seat_handed_over_while_it_owes_an_order_calls_the_new_players_webhook
 
     capture = django_capture_on_commit_callbacks
     users = {n: make_user(n) for n in (*NAMES, "dave", "eve", "fay", "gus")}
-    secrets = {n: webhooks.webhook_save(user=users[n], url=receiver.url(f"/{n}")) for n in ("dave", "eve", "fay", "gus")}
+    secrets = {
+        n: webhooks.webhook_save(user=users[n], url=receiver.url(f"/{n}"))
+        for n in ("dave", "eve", "fay", "gus")
+    }
     staff = get_user_model().objects.create_user("boss", "boss@example.test", "pw", is_staff=True)
     game = _game(capture, users)
     state = current_state(game=game)
@@ -760,18 +843,32 @@ def test_a_seat_handed_over_while_it_owes_an_order_calls_the_new_players_webhook
     # withdrawn unread, the seat owes one again, dave is called for it (once).
     _order(game, capture, {"bob": DRAFT["bob"]})
     with capture(execute=True):
-        handover.seat_replace(seat=game.seats.get(name="bob", status="active"), new_user=users["dave"], by=staff)
+        handover.seat_replace(
+            seat=game.seats.get(name="bob", status="active"), new_user=users["dave"], by=staff
+        )
     [request] = receiver.posts("/dave")
     body = _verified(request, secrets["dave"])
-    assert (body["event"], body["game"], body["prompt"], body["seat"]) == ("order_needed", game.pk, 1, "bob")
+    assert (body["event"], body["game"], body["prompt"], body["seat"]) == (
+        "order_needed",
+        game.pk,
+        1,
+        "bob",
+    )
     assert request["headers"]["X-FiveX-Event"] == "order_needed"
     view = engine_view(game=game, state=state, seat_name="bob")
-    assert not [card for card in [*view["hand"], *view["dealt"]] if card.encode() in request["body"]]
+    assert not [
+        card for card in [*view["hand"], *view["dealt"]] if card.encode() in request["body"]
+    ]
     delivery = WebhookDelivery.objects.get(webhook__user=users["dave"])
-    assert (delivery.key, delivery.status) == (f"order_needed:{draft.pk}:{game.seats.get(name='bob', status='active').pk}", "sent")
+    assert (delivery.key, delivery.status) == (
+        f"order_needed:{draft.pk}:{game.seats.get(name='bob', status='active').pk}",
+        "sent",
+    )
 
     # The organizer offers cat's seat (no order yet) to eve; she accepts: she is called.
-    offer = handover.seat_offer(seat=game.seats.get(name="cat", status="active"), new_user=users["eve"], by=users["ann"])
+    offer = handover.seat_offer(
+        seat=game.seats.get(name="cat", status="active"), new_user=users["eve"], by=users["ann"]
+    )
     with capture(execute=True):
         handover.seat_offer_accept(offer=offer, by=users["eve"])
     [request] = receiver.posts("/eve")
@@ -786,11 +883,17 @@ def test_a_seat_handed_over_while_it_owes_an_order_calls_the_new_players_webhook
     assert (sorted(bid.pending), bid.forced) == (["ann", "bob"], ["ann"])
     calls = len(receiver.requests)  # dave's and eve's for prompt 2, dave's for prompt 3
     with capture(execute=True):
-        handover.seat_replace(seat=game.seats.get(name="ann", status="active"), new_user=users["fay"], by=staff)
-        handover.seat_replace(seat=game.seats.get(name="cat", status="active"), new_user=users["gus"], by=staff)
+        handover.seat_replace(
+            seat=game.seats.get(name="ann", status="active"), new_user=users["fay"], by=staff
+        )
+        handover.seat_replace(
+            seat=game.seats.get(name="cat", status="active"), new_user=users["gus"], by=staff
+        )
     assert len(receiver.requests) == calls
     assert not receiver.posts("/fay") and not receiver.posts("/gus")
-    assert not WebhookDelivery.objects.filter(webhook__user__in=[users["fay"], users["gus"]]).exists()
+    assert not WebhookDelivery.objects.filter(
+        webhook__user__in=[users["fay"], users["gus"]]
+    ).exists()
 
 
 def test_a_temporary_dns_failure_at_send_is_tried_again_and_refused_at_save(
@@ -819,12 +922,16 @@ def test_a_temporary_dns_failure_at_send_is_tried_again_and_refused_at_save(
     assert not PlayerWebhook.objects.exists()
 
     webhooks.webhook_save(user=user, url=receiver.url())
-    PlayerWebhook.objects.filter(user=user).update(url=receiver.url().replace("127.0.0.1", "flaky.test"))
+    PlayerWebhook.objects.filter(user=user).update(
+        url=receiver.url().replace("127.0.0.1", "flaky.test")
+    )
     monkeypatch.setattr(webhook_http, "LOCAL_HOSTS", webhook_http.LOCAL_HOSTS | {"flaky.test"})
     delivery = webhooks.webhook_ping(user=user)
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk) == ("retrying", 60)
     delivery.refresh_from_db()
-    assert delivery.last_error.startswith("network error: The host name flaky.test could not be looked up")
+    assert delivery.last_error.startswith(
+        "network error: The host name flaky.test could not be looked up"
+    )
     failing["on"] = False
     later = timezone.now() + timedelta(seconds=61)
     assert webhooks.webhook_delivery_send(delivery_id=delivery.pk, now=later) == ("sent", 0)
@@ -852,4 +959,26 @@ def test_the_schema_says_a_webhook_url_is_never_blank(client) -> None:
         assert answer.status_code == 400 and "url" in answer.json()["fields"], answer.content
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.Draft202012Validator(url).validate(blank)
+    assert not PlayerWebhook.objects.exists()
+
+
+def test_the_schema_says_a_webhook_url_starts_with_http_and_the_api_refuses_so() -> None:
+    # Regression (schemathesis, positive_data_acceptance): the schema's `url` was any
+    # non-blank text ("0", "ftp://..."), all refused: a client checking its request
+    # against the schema was told it was fine.
+    import re
+
+    api = token_client(make_user("ann"))
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    body = schema["paths"]["/api/webhook/"]["put"]["requestBody"]["content"]["application/json"]
+    name = body["schema"]["$ref"].rsplit("/", 1)[-1]
+    pattern = schema["components"]["schemas"][name]["properties"]["url"]["pattern"]
+    for taken in ("https://hooks.example.org/x", "HTTPS://a.example/", "http://localhost:8000/"):
+        assert re.search(pattern, taken), taken
+    for refused in ("0", "ftp://example.org/", "hooks.example.org", "https:/x", " "):
+        assert not re.search(pattern, refused), refused
+        answer = api.put("/api/webhook/", {"url": refused}, format="json")
+        assert answer.status_code == 400 and list(answer.json()["fields"]) == ["url"]
+    said = api.put("/api/webhook/", {"url": "ftp://example.org/"}, format="json").json()
+    assert said["fields"]["url"] == ["The URL must start with https://."]
     assert not PlayerWebhook.objects.exists()

@@ -119,7 +119,11 @@ def test_home_lists_the_games_going_on_and_only_the_last_finished_ones(client) -
     head, tail = html.split('id="finished-games"', 1)
     rows = dict(re.findall(r'href="/games/(\d+)/">[^<]*</a></td>.*?<td data-label="You">(player|organizer|resigned)</td>',
                            head, re.S))  # fmt: skip
-    assert rows == {str(going.pk): "player", str(resigned.pk): "resigned", str(organized.pk): "organizer"}
+    assert rows == {
+        str(going.pk): "player",
+        str(resigned.pk): "resigned",
+        str(organized.pk): "organizer",
+    }
     from games.services.handover import seat_replace
     from tests.games.web_support import make_user
 
@@ -143,9 +147,9 @@ def test_the_programmers_links_stay_out_of_a_players_way(client) -> None:
 
     client.force_login(get_user_model().objects.create_user("pla", "pla@example.com", "pw"))
     html = client.get("/games/").content.decode()
-    nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
+    nav = html[html.index('<nav class="site-nav"') : html.index("</nav>")]
     assert "/api/docs/" not in nav and ">API token<" not in html
-    footer = html[html.index('<footer class="site-footer">'):]
+    footer = html[html.index('<footer class="site-footer">') :]
     assert 'href="/api/docs/">API docs</a>' in footer
     assert 'href="/account/api-tokens/"' in client.get("/accounts/email/").content.decode()
 
@@ -172,3 +176,20 @@ def test_home_says_where_the_player_finished_and_that_it_also_organized(client) 
     client.force_login(bob)
     tail = client.get("/").content.decode().split('id="finished-games"', 1)[1]
     assert re.search(r'<td data-label="You">resigned, 2nd of 2</td>', tail), tail
+
+
+@pytest.mark.django_db
+def test_a_bad_request_under_the_api_is_json_and_a_page_stays_html(client) -> None:
+    # Regression (API fuzzing): a Host the site does not answer to (Django's
+    # DisallowedHost, a 400 made outside any view) was Django's HTML page under /api/ too,
+    # where every answer is JSON {"error", "message"}.
+    answer = client.get("/api/games/", HTTP_HOST="evil.example")
+    assert answer.status_code == 400
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json() == {
+        "error": "bad_request",
+        "message": "The request's Host header names a site this server does not serve.",
+    }
+    assert client.get("/api/ping/", HTTP_HOST="evil.example").json()["error"] == "bad_request"
+    page = client.get("/games/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
