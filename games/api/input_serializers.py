@@ -281,8 +281,8 @@ class JoinInputSerializer(StrictInputSerializer):
         required=False,
         allow_blank=True,
         help_text="A private game's invitation token: the last part of its invitation link, "
-        "/games/{id}/invite/{token}/ (the organizer's page shows the link). An open game needs "
-        "none; a wrong or old token is refused.",
+        "/games/{id}/invite/{token}/ (the organizer's page shows the link); a wrong or old one is "
+        "refused for a private game. An open game needs none and does not read one given.",
     )
 
 
