@@ -101,6 +101,9 @@ class OrganizerToolsSerializer(serializers.Serializer):
     game = serializers.IntegerField(help_text="The game's id.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
     private = serializers.BooleanField(help_text="Whether the game is private.")
+    talk_open = serializers.BooleanField(
+        help_text="Whether its players write at its table (the organizer always may)."
+    )
     prompt = serializers.IntegerField(
         allow_null=True, help_text="The open prompt's number; null when none is open."
     )

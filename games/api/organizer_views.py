@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers as drf_serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -29,7 +30,7 @@ from games.api.base import (
     UserThrottle,
 )
 from games.api.handover_serializers import PrivacyInputSerializer, organizer_offer
-from games.api.input_serializers import EmptyInputSerializer
+from games.api.input_serializers import EmptyInputSerializer, StrictInputSerializer
 from games.errors import PermissionDenied
 from games.models import Game, Seat
 from games.services import organizer as organizer_services
@@ -93,7 +94,8 @@ class OrganizerBaseView(BaseAPIView):
         offers = [organizer_offer(offer) for offer in selectors.seat_offers_waiting(game=game)]
         seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED).select_related("user")
         data = {
-            "game": game.pk, "private": game.is_private, **state, "seats": list(seats), "offers": offers,
+            "game": game.pk, "private": game.is_private, "talk_open": game.talk_open, **state,
+            "seats": list(seats), "offers": offers,
             **extra,
         }  # fmt: skip
         return Response(serializer(data).data)
@@ -233,4 +235,25 @@ class PrivacyView(OrganizerBaseView):
         organizer_services.game_privacy_set(
             game=game, by=request.user, private=data_in.validated_data["private"]
         )
+        return self.tools(request, game_id)
+
+
+class TalkSwitchInputSerializer(StrictInputSerializer):
+    open = drf_serializers.BooleanField(
+        help_text="true: its players write at its table; false: only its organizer does."
+    )
+
+
+class TalkSwitchView(OrganizerBaseView):
+    """Open or close the game's table talk to its players, at any time until the game is
+    over (logged ``talk_changed``; setting what it is already changes nothing)."""
+
+    @_tool_schema(TalkSwitchInputSerializer, "game_finished or conflict (the game is over).")
+    def post(self, request: Request, game_id: int) -> Response:
+        from games.services.talk import talk_open_set
+
+        game = self.organized_game(request, game_id)
+        data_in = TalkSwitchInputSerializer(data=request.data)
+        data_in.is_valid(raise_exception=True)
+        talk_open_set(game=game, by=request.user, open_=data_in.validated_data["open"])
         return self.tools(request, game_id)

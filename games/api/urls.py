@@ -66,6 +66,7 @@ urlpatterns = [
     *route("games/<id:game_id>/resume/", organizer_views.ResumeView.as_view(), "resume"),
     *route("games/<id:game_id>/end/", organizer_views.GameEndView.as_view(), "end"),
     *route("games/<id:game_id>/privacy/", organizer_views.PrivacyView.as_view(), "privacy"),
+    *route("games/<id:game_id>/table-talk/", organizer_views.TalkSwitchView.as_view(), "table_talk"),
     *route(
         "games/<id:game_id>/seats/<int:position>/offer/",
         handover_views.SeatOfferView.as_view(),

@@ -438,3 +438,22 @@ def test_talk_json_says_which_shown_messages_were_removed(client) -> None:
     assert client.get(url, {"after": third.pk}).json()["removed"] == []
     assert client.get(url, {"after": third.pk, "from": third.pk}).json()["removed"] == []
     assert client.get(url, {"after": first.pk, "from": first.pk}).json()["removed"] == []
+
+
+@pytest.mark.django_db
+def test_the_api_switches_the_table_talk() -> None:
+    from games.models import LogEntry
+    from tests.games.core_support import make_game
+    from tests.games.web_support import token_client
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    url = f"/api/games/{game.pk}/table-talk/"
+    organizer = token_client(game.organizer)
+    closed = organizer.post(url, {"open": False}, format="json")
+    assert closed.status_code == 200 and closed.json()["talk_open"] is False
+    assert organizer.get(f"/api/games/{game.pk}/organizer/").json()["talk_open"] is False
+    assert organizer.post(url, {"open": "no"}, format="json").status_code == 400
+    assert organizer.post(url, {}, format="json").status_code == 400
+    assert token_client(seats["bob"].user).post(url, {"open": True}, format="json").status_code == 403
+    assert organizer.post(url, {"open": True}, format="json").json()["talk_open"] is True
+    assert [e.payload["open"] for e in LogEntry.objects.filter(game=game, kind="talk_changed")] == [False, True]
