@@ -116,6 +116,7 @@ def deadline_hold(
     budget = game.away_days * 86400.0
     by_name = {seat.name: seat for seat in seats}
     holds: dict[str, datetime] = {}
+    returns: dict[str, datetime] = {}  # when each said they are back (a hold may stop short)
     for name in missing:
         seat = by_name.get(name)
         if seat is None or seat.status != Seat.Status.ACTIVE:
@@ -126,7 +127,7 @@ def deadline_hold(
             continue
         hold = min(until, prompt.deadline + timedelta(seconds=left))
         if hold >= now + SHORTEST_HOLD:
-            holds[name] = hold
+            holds[name], returns[name] = hold, until
     if not holds:
         return False
     old = prompt.deadline
@@ -149,14 +150,13 @@ def deadline_hold(
         payload={
             "prompt": prompt.number,
             "deadline": new.isoformat(),
-            "away": {name: holds[name].isoformat() for name in sorted(holds)},
+            "away": {name: returns[name].isoformat() for name in sorted(holds)},
             # each seat's waits so far in this game, in hours (at most away_days × 24)
             "held_hours": dict(sorted(waited.items())),
             "away_days": game.away_days,
         },
     )
     number, names = prompt.number, sorted(holds)
-    returns = {name: holds[name] for name in names}
     days_left = {name: budget - by_name[name].away_held_seconds for name in names}
 
     def text() -> str:  # in each reader's time zone

@@ -110,6 +110,11 @@ def test_a_seat_waits_only_as_long_as_the_game_allows():
     assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
     prompt.refresh_from_db()
     assert prompt.deadline == old + DAY  # one day, not ten
+    held = LogEntry.objects.get(game=game, kind="deadline_held").payload
+    assert held["away"] == {"bob": end_of(now.date() + 10 * DAY).isoformat()}  # his return, said
+    assert held["held_hours"] == {"bob": 24.0}
+    told = OutboxMessage.objects.filter(subject__contains="Deadline moved").first().body
+    assert "bob's waits in this game are used up" in told
     # Its day used, the next time it passes bob's default is played, though he is away.
     later = prompt.deadline + timedelta(minutes=1)
     assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=later) is True
