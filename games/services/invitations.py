@@ -37,12 +37,17 @@ INVITATIONS_CAPPED = "invitations_capped"
 _NAME = re.compile(r"[^\s,;]+")
 
 
-def invite_link(game: Game) -> str:
-    """The address an invited player follows: a private game's invitation link (it lets
-    them in), else the game's page."""
+def invitation_path(game: Game) -> str:
+    """Where an invited player takes their seat: a private game's invitation link (it lets
+    them in), else the game's page (a path from the site's root)."""
     if game.is_private and game.invite_token:
-        return public_url(f"/games/{game.pk}/invite/{game.invite_token}/")
-    return public_url(f"/games/{game.pk}/")
+        return f"/games/{game.pk}/invite/{game.invite_token}/"
+    return f"/games/{game.pk}/"
+
+
+def invite_link(game: Game) -> str:
+    """``invitation_path`` as an email gives it (the site's public address)."""
+    return public_url(invitation_path(game))
 
 
 def _names(names: Any) -> list[str]:

@@ -13,7 +13,6 @@ from django.core.paginator import Paginator
 from django.db.models import Case, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 import engine
@@ -23,6 +22,8 @@ from games.forms import GameCreateForm
 from games.models import Game
 from games.presentation import ruleset_name
 from games.services import games as game_services
+from games.services.invitations import invitation_path
+from games.templatetags.games_extras import site_href
 from games.views.common import over_api_rate
 
 GAMES_PAGE = 50  # games a page of each list of the games page shows
@@ -47,14 +48,6 @@ def _games_page(request: HttpRequest, param: str, games: Any, anchor: str) -> tu
         "next": link(page.number + 1) if page.has_next() else "",
     } if page.has_other_pages() else {}  # fmt: skip
     return list(page.object_list), pager
-
-
-def invite_path(game: Game) -> str:
-    """Where an invited player takes their seat: a private game's invitation link (it
-    lets them in), else the game's page."""
-    if game.is_private and game.invite_token:
-        return reverse("games:invite", args=[game.pk, game.invite_token])
-    return reverse("games:detail", args=[game.pk])
 
 
 @require_safe
@@ -119,7 +112,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             # Forming games the player was invited to by name, not yet answered.
             "invitations": [
                 {"game": i.game, "game_id": i.game_id, "invited_by": i.invited_by,
-                 "link": invite_path(i.game)}
+                 "link": site_href(invitation_path(i.game))}
                 for i in selectors_invitations.invitations_waiting(user=request.user)
             ] if signed_in else [],  # fmt: skip
         },
