@@ -61,6 +61,15 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         help_text="The players of a table write to each other on its game's talk page (public, "
         "as the table is). Off: only you write there.",
     )
+    away_days = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=0, initial=0,
+        choices=[(0, "No: a deadline is a deadline"), (1, "Up to 1 day a player"),
+                 (3, "Up to 3 days a player"), (7, "Up to a week a player")],
+        label="Tables wait for players who are away",
+        help_text="A player may say on their settings page until when they are away: a "
+        "deadline of their table passing then waits for their return, up to this long in all "
+        "over each game (the round waits for that table).",
+    )  # fmt: skip
     forbidden_pairs = forms.CharField(
         required=False, label="Pairs who must not meet",
         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),

@@ -49,6 +49,8 @@ class Tournament(models.Model):
     allow_late_entry = models.BooleanField(default=True)
     # Whether the players of its tables write at them (table talk); its organizer always may.
     table_talk = models.BooleanField(default=True)
+    # How long its tables' deadlines may wait for a player who is away (``Game.away_days``).
+    away_days = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -124,6 +124,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 requested_bye_points=data["requested_bye_points"],
                 allow_late_entry=data["allow_late_entry"],
                 table_talk=data["table_talk"],
+                away_days=data["away_days"],
                 forbidden_pairs=data["forbidden_pairs"],
             )
         except ApplicationError as exc:

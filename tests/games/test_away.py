@@ -259,3 +259,27 @@ def test_an_order_from_a_player_away_is_taken_after_the_deadline_the_game_waits_
     )
     with pytest.raises(DeadlinePassed):
         order_submit(seat=seats["cat"], text=other, source="web")
+
+
+def test_a_tournament_made_to_wait_gives_its_tables_the_days(client):
+    from tournaments.services import rounds
+    from tournaments.services import tournaments as tsvc
+
+    boss, ann, bob = make_users(["boss", "ann", "bob"])
+    for bad in (15, -1, True):
+        with pytest.raises(ValidationError):
+            tsvc.tournament_create(organizer=boss, name="Bad", ruleset="6x5", table_sizes=[2],
+                                   rounds_count=1, away_days=bad)  # fmt: skip
+    cup = tsvc.tournament_create(organizer=boss, name="Patient Cup", ruleset="6x5",
+                                 table_sizes=[2], rounds_count=1, away_days=3)  # fmt: skip
+    tsvc.tournament_open(tournament=cup, by=boss)
+    for user in (ann, bob):
+        tsvc.registration_add(tournament=cup, user=user)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=cup, by=boss), by=boss)
+    assert rnd.tables.get().game.away_days == 3
+    page = visible_text(client.get(reverse("tournaments:detail", args=[cup.slug])).content.decode())
+    assert "Its tables' deadlines wait for a player who is away, up to 3 days a game" in page
+    # The form takes it (and leaves it at 0 when not given).
+    client.force_login(boss)
+    form = client.get(reverse("tournaments:create")).content.decode()
+    assert 'name="away_days"' in form

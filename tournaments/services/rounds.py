@@ -401,6 +401,7 @@ def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Roun
                 quiet_hours_end=tournament.quiet_hours_end,
                 quiet_hours_time_zone=tournament.quiet_hours_time_zone,
                 talk_open=tournament.table_talk,
+                away_days=tournament.away_days,
                 part_of=(
                     f"{tournament.name}, round {rnd.number}",
                     # From the site's root: the pages add the prefix they are served under.

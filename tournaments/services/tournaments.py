@@ -13,6 +13,7 @@ from django.utils.text import slugify
 import engine
 from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
+from games.services.away import away_days_check
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
 from games.services.game_options import options_within_site_limits
 from games.services.players import time_zone_valid
@@ -105,6 +106,7 @@ def tournament_create(
     forbidden_pairs: Sequence[Sequence[int]] = (),
     allow_late_entry: bool = True,
     table_talk: bool = True,
+    away_days: int = 0,
 ) -> Tournament:
     """Create a tournament in draft. Checks the ruleset, its options (through the
     engine), the table sizes against the ruleset's player counts, the points per place
@@ -202,6 +204,7 @@ def tournament_create(
             forbidden_pairs=pairs,
             allow_late_entry=allow_late_entry,
             table_talk=bool(table_talk),
+            away_days=away_days_check(away_days),
         )
         tournament = lock_tournament(tournament_id=tournament.pk)
         log_add(
@@ -220,6 +223,7 @@ def tournament_create(
                 "tiebreaks": list(tiebreaks),
                 "rating_pool": tournament.rating_pool,
                 "table_talk": tournament.table_talk,
+                **({"away_days": tournament.away_days} if tournament.away_days else {}),
             },
         )
     return tournament
