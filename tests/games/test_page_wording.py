@@ -416,3 +416,17 @@ def test_the_tab_title_says_when_the_players_order_is_wanted(client, game, djang
     assert title("ann") == "Words · FiveX"  # sent
     assert title("bob") == "Your order · Words · FiveX"
     assert title("org") == "Words · FiveX"  # the organizer holds no seat here
+
+
+def test_a_seat_the_prompt_does_not_ask_says_so_in_the_seat_list(client):
+    """h3's walk: in a game of turns the seats not asked showed nothing beside their name,
+    which read as an empty line."""
+    from tests.games.test_4x_dice_hit_picker import exterminate_game
+
+    game = exterminate_game()  # ann's eXterminate: bob and cat are not asked
+    client.force_login(game.seats.get(name="bob").user)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    seats = html.split('<ul class="plain seats"', 1)[1].split("</ul>", 1)[0]
+    rows = {re.search(r">(\w+)</a>", li).group(1): visible_text(li) for li in seats.split("<li")[1:]}
+    assert "no order yet" in rows["ann"]
+    assert "not asked now" in rows["bob"] and "not asked now" in rows["cat"]
