@@ -130,6 +130,11 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         child=serializers.ListField(child=serializers.FloatField()), help_text="By table size."
     )
     tiebreaks = serializers.ListField(child=serializers.DictField(), help_text="`key` and `name`, in order.")
+    allow_late_entry = serializers.BooleanField(help_text="Whether players may register after round 1 is paired.")
+    table_talk = serializers.BooleanField(help_text="Whether the players of its tables write at them.")
+    away_days = serializers.IntegerField(
+        help_text="How long its tables' deadlines may wait for a player who is away (days a game)."
+    )
     standings = StandingSerializer(many=True)
     rounds = RoundSerializer(many=True)
 
@@ -181,6 +186,9 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
         quiet_hours=quiet,
         points_per_place={str(k): v for k, v in selectors.points_for(t).items()},
         tiebreaks=[{"key": k, "name": TIEBREAK_NAMES.get(k, k)} for k in t.tiebreaks],
+        allow_late_entry=t.allow_late_entry,
+        table_talk=t.table_talk,
+        away_days=t.away_days,
         standings=standings,
         rounds=[
             {

@@ -72,3 +72,10 @@ def test_a_bye_asked_and_taken_back(cup):
     assert api.delete(f"{base}/byes/3/").status_code == 400  # none asked for round 3
     taken = api.delete(f"{base}/byes/2/")
     assert taken.status_code == 200 and taken.json()["requested_byes"] == []
+
+
+def test_the_tournaments_api_says_its_table_rules(cup):
+    tournament, organizer = cup
+    tsvc.tournament_open(tournament=tournament, by=organizer)
+    body = token_client(make_user("ann")).get(f"/api/tournaments/{tournament.slug}/").json()
+    assert (body["allow_late_entry"], body["table_talk"], body["away_days"]) == (True, True, 0)
