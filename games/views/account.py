@@ -91,7 +91,8 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def player_settings(request: HttpRequest) -> HttpResponse:
-    """The player's time zone: every page and email writes dates in it."""
+    """The player's settings: the time zone every page and email writes dates in, what
+    new seats email, and until when the player is away (``games.services.away``)."""
     from games.errors import ValidationError
     from games.forms import time_zone_choices
     from games.presentation import local_time
