@@ -160,6 +160,31 @@ def status_text(seat: Any) -> str:
     return "\n".join(lines)
 
 
+def absence_text(seat: Any, command: str) -> str:
+    """``AWAY <day>`` or ``BACK``: the seat's player says until when they are away (as on
+    their settings page; whatever the game), and the answer says what it does."""
+    from datetime import date
+
+    from games.errors import ValidationError
+    from games.presentation import local_time
+    from games.services.away import player_away_set
+
+    try:
+        day = None if command == "BACK" else date.fromisoformat(command.split()[-1])
+        until = player_away_set(user=seat.user, until=day)
+    except ValueError:
+        return f"{command}: that is no day of the calendar; nothing was changed."
+    except ValidationError as exc:
+        return f"{command}: {exc.message} Nothing was changed."
+    if until is None:
+        return "BACK: you are not away any more: deadlines are as their games set them."
+    return (
+        f"{command}: you are away until {local_time(until)}. The games made to wait for "
+        "players who are away move a deadline passing meanwhile to your return (each as long "
+        "as it allows); the others play your default orders as usual. Send BACK when you are."
+    )
+
+
 def command_text(seat: Any, command: str) -> str:
     """The answer to one command line."""
     if command == "HELP":

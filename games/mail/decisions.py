@@ -180,6 +180,9 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
     foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
     for command in parsed.commands:
+        if command == "BACK" or command.startswith("AWAY "):  # the player's, not the seat's
+            outcome.sections.append(command_texts.absence_text(seat, command))
+            continue
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
 
@@ -197,7 +200,12 @@ def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
     answered from what may be known once the game is over (``command_texts.game_over_text``:
     a finished game's ranking and log, an abandoned game's page only)."""
     sections = [command_texts.finished_text(seat.game, details=not parsed.commands)]
-    sections += [command_texts.game_over_text(seat, command) for command in parsed.commands]
+    sections += [
+        command_texts.absence_text(seat, command)
+        if command == "BACK" or command.startswith("AWAY ")
+        else command_texts.game_over_text(seat, command)
+        for command in parsed.commands
+    ]
     order_text = parsed.order_text
     if parsed.commands and order_text and _is_signoff(order_text, seat):
         order_text = ""  # "STATUS\n\nThanks,\nAnn"

@@ -32,8 +32,12 @@ from games.mail.quotes import strip_pgp_clearsign, strip_reply
 from games.notes import INVISIBLE_RE
 from games.notes import order_text as sealed_order_text
 
-COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL")
+COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL", "BACK")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
+
+AWAY_RE = re.compile(r"AWAY(?: UNTIL)? (\d{4}-\d{2}-\d{2})")
+"""The one command with an argument: ``AWAY 2026-12-05``, the last day the player is away
+(``games.services.away``); kept in the commands as ``AWAY <day>``."""
 
 REPLY_MARKER = "#### Write your order above this line ####"
 """Put in outgoing game emails: everything from a line containing "above this line" on is
@@ -93,7 +97,10 @@ def split_commands(text: str) -> tuple[list[str], str]:
             # take twice as long to read.
             word = _COMMAND_PUNCT_RE.sub("", sealed_order_text(_COMMAND_PUNCT_RE.sub("", line)))
             word = " ".join(word.split()).upper()
-        if word in COMMANDS:
+        away = AWAY_RE.fullmatch(word)
+        if away:
+            word = f"AWAY {away.group(1)}"
+        if word in COMMANDS or away:
             if word not in commands:
                 commands.append(word)
         else:

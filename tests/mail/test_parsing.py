@@ -218,3 +218,11 @@ def test_an_order_as_the_engine_read_it_is_written_in_words() -> None:
         "kind: place; colour: BLUE; hex: -1,0"
     )
     assert _parsed_summary({}) == "" and _parsed_summary(None) == ""
+
+
+def test_away_is_a_command_with_a_day_and_back_one_without() -> None:
+    from games.mail.parsing import split_commands
+
+    commands, rest = split_commands("AWAY 2030-01-15\naway until 2030-01-16.\nBack!\nPLAY EXPLOIT\nAway soon")
+    assert commands == ["AWAY 2030-01-15", "AWAY 2030-01-16", "BACK"]
+    assert rest == "PLAY EXPLOIT\nAway soon"  # not a day: not the command

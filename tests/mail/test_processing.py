@@ -875,3 +875,33 @@ def test_a_plain_text_message_of_many_dashed_lines_is_read(table) -> None:
     ).encode()
     row = process_message(raw, address)
     assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
+
+
+def test_away_and_back_by_email(table) -> None:
+    """A player who lives in their email says until when they are away (as on the settings
+    page): AWAY 2030-01-15, BACK; a day past or not on the calendar changes nothing."""
+    from django.utils import timezone
+
+    from games.models import PlayerSettings
+
+    address = table.address("bob")
+    user = table.seats["bob"].user
+    day = (timezone.now() + timezone.timedelta(days=5)).date().isoformat()
+    raw = f"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <w1@x>\r\n\r\nAway until {day}.\r\n".encode()
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "commands")
+    until = PlayerSettings.objects.get(user=user).away_until
+    assert until is not None and until.date().isoformat() > day  # the end of that day
+    [reply] = replies_to("bob@example.com")
+    assert f"AWAY {day}: you are away until" in reply.body
+    # With an order in the same message: both happen.
+    raw = b"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <w2@x>\r\n\r\nPLAY EXPAND\r\nback\r\n"
+    row = process_message(raw, address)
+    assert (row.status, row.outcome) == ("processed", "order_accepted")
+    assert PlayerSettings.objects.get(user=user).away_until is None
+    assert current(table.seats["bob"]).text == "PLAY EXPAND"
+    for bad, said in (("AWAY 2001-01-01", "That day is past"), ("AWAY 2030-02-30", "no day of the calendar")):
+        raw = f"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <{bad[-2:]}@x>\r\n\r\n{bad}\r\n".encode()
+        process_message(raw, address)
+        assert said in replies_to("bob@example.com")[-1].body, bad
+        assert PlayerSettings.objects.get(user=user).away_until is None
