@@ -103,9 +103,10 @@ def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
         return invite_users(game=game, by=by, users=[found[n.casefold()] for n in wanted])
 
 
-def invite_users(*, game: Game, by: Any, users: list[Any]) -> dict[str, Any]:
+def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -> dict[str, Any]:
     """Invite ``users`` to ``game`` (locked by the caller, forming), email each one
-    invited now. See ``invite_players``."""
+    invited now (unless ``email`` is False: a rematch's own email invites its players).
+    See ``invite_players``."""
     seated = set(
         Seat.objects.filter(game=game)
         .exclude(status=Seat.Status.REPLACED)
@@ -142,15 +143,14 @@ def invite_users(*, game: Game, by: Any, users: list[Any]) -> dict[str, Any]:
         except IntegrityError:  # invited by a request that committed meanwhile
             skipped[user.username] = "invited already"
             continue
-        _notify_invited(game=game, user=user, by=by)
+        if email:
+            _notify_invited(game=game, user=user, by=by)
     return {"invited": [u.username for u in new if u.username not in skipped], "skipped": skipped}
 
 
 def _notify_invited(*, game: Game, user: Any, by: Any) -> None:
     from games.services.handover_notices import user_notice
 
-    if game.rematch_of_id is not None:
-        return  # the rematch's own email invites them (games.services.rematch)
     link = invite_link(game)
     seats = game.seats_count
     title = game.title

@@ -113,7 +113,7 @@ def game_rematch(*, game: Game, by: Any) -> Game:
         new.rematch_of = game
         others = [user for user in players if user.pk != by.pk]
         # Invited by name too: their games page lists the rematch, which they may decline.
-        invite_users(game=new, by=by, users=others)
+        invite_users(game=new, by=by, users=others, email=False)  # notify_rematch emails them
         for user in others:
             notify_rematch(game=game, new=new, user=user, by=by)
     new.created = True

@@ -235,3 +235,14 @@ def test_the_data_download_has_the_invitations_and_closing_the_account_erases_th
     account_close(user=_user("bob"))
     assert list(GameInvitation.objects.values_list("user__username", flat=True)) == ["cat"]
     assert account_export(user=_user("bob"))["invitations"] == []
+
+
+def test_a_rematchs_organizer_inviting_someone_new_emails_them():
+    # The rematch's own email stood in for the invitation email of every player invited to
+    # a rematch, a new one named later by its organizer too: nobody emailed them.
+    game, _ = make_game(["ann", "bob", "cat"])
+    make_users(["dan"])
+    assert play_defaults(game)
+    new = game_rematch(game=game, by=_user("ann"))
+    assert invite_players(game=new, by=_user("ann"), names="dan")["invited"] == ["dan"]
+    assert set(invitation_mails()) == {"dan@example.com"}
