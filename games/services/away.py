@@ -91,6 +91,26 @@ def seats_away(*, seats: list[Seat], now: datetime | None = None) -> dict[str, d
     }
 
 
+def _days_left(game: Game, seat: Seat) -> float:
+    """How long (seconds) the game may still wait for the seat's player while away."""
+    return game.away_days * 86400.0 - seat.away_held_seconds
+
+
+def waits_for_seat(*, game: Game, seat: Seat, at: datetime) -> bool:
+    """Whether the game waits for ``seat`` past its deadline ``at``: it waits for players
+    who are away, the seat has days left and its player was away then (the sweep, not run
+    yet, would move the deadline to their return: ``deadline_hold``). Read only for an
+    order past its deadline."""
+    if not game.away_days or _days_left(game, seat) <= 0:
+        return False
+    until = (
+        PlayerSettings.objects.filter(user_id=seat.user_id)
+        .values_list("away_until", flat=True)
+        .first()
+    )
+    return until is not None and until > at
+
+
 def _player_away_until(seat: Seat, now: datetime) -> datetime | None:
     settings_row = getattr(seat.user, "player_settings", None)
     until = getattr(settings_row, "away_until", None)
@@ -122,7 +142,7 @@ def deadline_hold(
         if seat is None or seat.status != Seat.Status.ACTIVE:
             continue
         until = _player_away_until(seat, now)
-        left = budget - seat.away_held_seconds
+        left = _days_left(game, seat)
         if until is None or left <= 0:
             continue
         hold = min(until, prompt.deadline + timedelta(seconds=left))
@@ -157,7 +177,7 @@ def deadline_hold(
         },
     )
     number, names = prompt.number, sorted(holds)
-    days_left = {name: budget - by_name[name].away_held_seconds for name in names}
+    days_left = {name: _days_left(game, by_name[name]) for name in names}
 
     def text() -> str:  # in each reader's time zone
         who = and_list([f"{name} (away until {local_time(returns[name])})" for name in names])

@@ -33,6 +33,7 @@ from games.notes import without_notes
 from games.presentation import local_time, prompt_stage
 from games.selectors import NO_SEAT, open_prompt_state
 from games.services.audit import chained_entry, log_append
+from games.services.away import waits_for_seat
 from games.services.deadlines import enforce_due_at
 from games.services.locking import locked_game_row
 from games.services.order_sameness import same_order_played, same_reading
@@ -364,19 +365,6 @@ def _lock_for_order(
     return game, seat, prompt, orders, tail
 
 
-def _waited_for(game: Game, seat: Seat, closes: Any) -> bool:
-    """Whether the game waits for this seat past ``closes``: it waits for players who are
-    away (``Game.away_days``), the seat has days left and its player was away then (the
-    sweep, not run yet, would move the deadline to their return: ``away.deadline_hold``).
-    Read only for an order past its deadline."""
-    if not game.away_days or seat.away_held_seconds >= game.away_days * 86400:
-        return False
-    from games.models import PlayerSettings
-
-    until = PlayerSettings.objects.filter(user_id=seat.user_id).values_list("away_until", flat=True).first()
-    return until is not None and until > closes
-
-
 def _foreign_letters_hint(text: str) -> str:
     """For a refused order, the letters outside A to Z in its order lines (not its ``#``
     notes): a Cyrillic Е in "ЕXPAND" or a full-width "ＰＬＡＹ" (a keyboard left in
@@ -496,7 +484,7 @@ def _submit_locked(
     taken_at = timezone.now()
     closes = enforce_due_at(game=game, prompt=prompt)
     if closes is not None:
-        if (arrived_at or taken_at) >= closes and not _waited_for(game, seat, closes):
+        if (arrived_at or taken_at) >= closes and not waits_for_seat(game=game, seat=seat, at=closes):
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             # To the second when it is not a whole minute: "closed at 10:57" puzzled a
             # player refused at 10:57:56 (it closed at 10:57:54).
