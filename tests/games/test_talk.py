@@ -457,3 +457,14 @@ def test_the_api_switches_the_table_talk() -> None:
     assert token_client(seats["bob"].user).post(url, {"open": True}, format="json").status_code == 403
     assert organizer.post(url, {"open": True}, format="json").json()["talk_open"] is True
     assert [e.payload["open"] for e in LogEntry.objects.filter(game=game, kind="talk_changed")] == [False, True]
+
+
+@pytest.mark.django_db
+def test_the_log_page_says_the_table_talk_was_closed(client) -> None:
+    from games.services.talk import talk_open_set
+    from tests.games.core_support import make_game
+
+    game, _ = make_game(["ann", "bob", "cat"])
+    talk_open_set(game=game, by=game.organizer, open_=False)
+    page = client.get(f"/games/{game.pk}/log/").content.decode()
+    assert f"The organizer ({game.organizer}) closed table talk to the players." in page
