@@ -5,8 +5,10 @@ What a reader sees follows the rest of the site: once the game is over every han
 up (``selectors.engine_view``) and every order of a resolved prompt is public (the export
 already holds them all); while it runs, the table is the engine's public view
 (``Ruleset.view(state, None)``), the events are the public ones and no order text is
-shown (some orders are never revealed by the rules: a leader passed in 5X's draft). The
-open prompt of a game ended early was never resolved: its orders stay sealed."""
+shown (some orders are never revealed by the rules: a leader passed in 5X's draft),
+except to a seat's own player: they see the seat's view then (its hand as it was, its
+private events) and its own order, as the game page showed them at the time. The open
+prompt of a game ended early was never resolved: its orders stay sealed."""
 
 from __future__ import annotations
 
@@ -42,20 +44,26 @@ def _state_at(game: Game, number: int) -> dict[str, Any]:
     return snapshot.state if snapshot is not None else {}
 
 
-def _table(game: Game, state: dict[str, Any]) -> dict[str, Any]:
+def _table(game: Game, state: dict[str, Any], seat_name: str | None = None) -> dict[str, Any]:
     """The engine's view of ``state`` as the review shows it: face up once the game is
-    over, the public view while it runs."""
-    return engine_view(game=game, state=state, seat_name=None) if state else {}
+    over, the public view (or ``seat_name``'s own) while it runs."""
+    if not state:
+        return {}
+    view = engine_view(game=game, state=state, seat_name=seat_name)
+    view.pop("orders", None)  # the seat's legal orders then: nobody acts in a review
+    return view
 
 
-def _orders(game: Game, prompt: Prompt) -> list[dict[str, Any]]:
-    """The orders the resolution of ``prompt`` took, in seating order of the prompt's
-    pending seats, each with how it came (and, for a default order, why)."""
+def _orders(game: Game, prompt: Prompt, seat_name: str | None = None) -> list[dict[str, Any]]:
+    """The orders the resolution of ``prompt`` took (``seat_name``'s alone, if given), in
+    seating order of the prompt's pending seats, each with how it came (and, for a
+    default order, why)."""
+    orders = SealedOrder.objects.filter(prompt=prompt, is_current=True)
+    if seat_name is not None:
+        orders = orders.filter(seat_name=seat_name)
     rows = {
         o.seat_name: o
-        for o in SealedOrder.objects.filter(prompt=prompt, is_current=True).only(
-            "seat_name", "text", "source", "submitted_at"
-        )
+        for o in orders.only("seat_name", "text", "source", "submitted_at")
     }
     reasons: dict[str, str] = {}
     if any(o.source == SealedOrder.Source.DEFAULT for o in rows.values()):
@@ -78,21 +86,31 @@ def _orders(game: Game, prompt: Prompt) -> list[dict[str, Any]]:
     ]
 
 
-def review_step(*, game: Game, number: int) -> dict[str, Any] | None:
+def review_step(*, game: Game, number: int, seat_name: str | None = None) -> dict[str, Any] | None:
     """Resolved prompt ``number`` of the game, or None (no such resolved prompt):
     ``prompt``, ``heading``, ``table`` (the engine's view of the state while it was
-    open), ``not_asked`` (its seats the prompt did not ask), ``orders`` (a game over
-    only; None while it runs) and ``events`` (texts)."""
+    open), ``not_asked`` (its seats the prompt did not ask), ``orders`` (every seat's
+    once the game is over; while it runs, ``seat_name``'s own only, None without one),
+    ``own`` (the seat whose view and order a game in progress shows, or None) and
+    ``events`` (texts). ``seat_name``: the reader's seat in the game (the caller checks
+    it is theirs); once the game is over it changes nothing."""
     prompt = Prompt.objects.filter(game=game, number=number, status=Prompt.Status.RESOLVED).first()
     if prompt is None:
         return None
     over = game.status in OVER
+    own = None if over else seat_name
     board = None
     if game.ruleset == "6x5":
         # A win's text names the hexes of the goal, on the board the resolution left.
         after = _state_at(game, number + 1)
         board = _table(game, after).get("board") if after else None
-    table = _table(game, _state_at(game, number))
+    table = _table(game, _state_at(game, number), own)
+    if over:
+        orders: list[dict[str, Any]] | None = _orders(game, prompt)
+    elif own is not None:
+        orders = _orders(game, prompt, own)
+    else:
+        orders = None
     return {
         "prompt": prompt,
         "heading": prompt_heading(ruleset=game.ruleset, prompt=prompt),
@@ -102,10 +120,11 @@ def review_step(*, game: Game, number: int) -> dict[str, Any] | None:
         "not_asked": [name for name in (table.get("players") or {}) if name not in prompt.pending]
         if len(prompt.pending) > 1
         else [],
-        "orders": _orders(game, prompt) if over else None,
+        "orders": orders,
+        "own": own,
         "events": [
             event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
-            for e in events_for(prompt.events or [], None)
+            for e in events_for(prompt.events or [], own)
         ],
     }
 

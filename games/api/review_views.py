@@ -8,7 +8,7 @@ from rest_framework import serializers as drf_serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import selectors_review
+from games import selectors, selectors_review
 from games.api import serializers as s
 from games.api.base import READ_ERRORS, BaseAPIView
 from games.errors import NotFound
@@ -40,15 +40,19 @@ class ReviewStepSerializer(drf_serializers.Serializer):
     prompt = ReviewPromptSerializer()
     table = drf_serializers.JSONField(
         help_text="The engine's view of the state while the prompt was open: every hand face "
-        "up once the game is over, the public (spectator's) view while it runs."
+        "up once the game is over; while it runs, the caller's seat's view (its own hand then) "
+        "for a seated player, the public (spectator's) view for anyone else."
     )
     orders = ReviewOrderSerializer(
         many=True, allow_null=True,
-        help_text="The orders it took, once the game is over; null while it runs (as the log, "
-        "the API shows no other seat's order text before the end).",
+        help_text="The orders it took, once the game is over; while it runs, the caller's own "
+        "seat's order alone (a seated player; [] if it gave none), null for anyone else (the "
+        "API shows no other seat's order text before the end).",
     )  # fmt: skip
     events = drf_serializers.ListField(
-        child=drf_serializers.CharField(), help_text="What its resolution did, in words (public)."
+        child=drf_serializers.CharField(),
+        help_text="What its resolution did, in words: the public events, and while the game "
+        "runs the caller's seat's own too.",
     )
 
 
@@ -60,7 +64,10 @@ class GameReviewStepView(BaseAPIView):
     @extend_schema(responses={200: ReviewStepSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: int, number: int) -> Response:
         game = self.visible_game(request, game_id)
-        step = selectors_review.review_step(game=game, number=number)
+        seat = selectors.seat_for_user(game=game, user=request.user)
+        step = selectors_review.review_step(
+            game=game, number=number, seat_name=seat.name if seat is not None else None
+        )
         if step is None:
             raise NotFound(f"Prompt {number} of this game has not been resolved.")
         return Response(

@@ -16,7 +16,7 @@ from games import selectors_review
 from games.models import Game
 from games.presentation import ruleset_name
 from games.rules_text import REVEALED_AT_END
-from games.selectors import OVER
+from games.selectors import OVER, seat_for_user
 from games.views.common import load_visible_game
 
 
@@ -91,12 +91,16 @@ def _context(game: Game, steps: list[dict[str, Any]], at: int | None) -> dict[st
 def game_review_step(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """One resolved prompt: the table while it was open, the orders, what happened."""
     game = load_visible_game(request, game_id)
-    step = selectors_review.review_step(game=game, number=number)
+    seat = seat_for_user(game=game, user=request.user)
+    step = selectors_review.review_step(
+        game=game, number=number, seat_name=seat.name if seat is not None else None
+    )
     if step is None:
         raise Http404(f"Prompt {number} of this game has not been resolved.")
     steps = selectors_review.review_steps(game=game)
     ctx = _context(game, steps, number)
     ctx.update(step)
+    ctx["own_seat"] = seat if step["own"] else None
     return render(request, "games/game_review.html", ctx)
 
 

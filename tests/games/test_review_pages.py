@@ -103,19 +103,16 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
 
 def test_while_the_game_runs_the_orders_stay_sealed_and_hands_hidden(played, client):
     game = played
-    for viewer in ("bob", "zed", None):
+    for viewer in ("zed", None):
         client.logout()
-        if viewer == "bob":
-            client.force_login(game.seats.get(name="bob").user)
-        elif viewer == "zed":
+        if viewer == "zed":
             client.force_login(make_user("zed"))
         for number in (1, 2):
             html = page(client, step_url(game, number))
             text = visible_text(html)
             assert "the orders stay sealed here until the game is over" in text
             assert 'id="review-orders"' not in html
-            # No order text (bob's own neither: the page is the same for everyone), and
-            # nobody's hand: bob kept DIDO and passed QIN to cat.
+            # No order text and nobody's hand: bob was dealt QIN and DIDO, passed DIDO.
             for secret in ("PASS DIDO", "PLAY EXPLORE", "PASS CAESAR", "Dido", "DIDO"):
                 assert secret not in html, (viewer, number, secret)
     # What the rules revealed is there: the cards played in round 1.
@@ -125,6 +122,50 @@ def test_while_the_game_runs_the_orders_stay_sealed_and_hands_hidden(played, cli
     assert f'href="{reverse("games:detail", args=[game.pk])}">The game now' in html
     assert client.get(reverse("games:review_end", args=[game.pk])).status_code == 302
     assert client.get(step_url(game, 3)).status_code == 404  # open, not resolved
+
+
+def test_while_the_game_runs_a_seat_s_player_sees_its_own_hand_and_order_alone(played, client):
+    """bob reviews the draft as he saw it: his two dealt leaders and his own order, not
+    what ann and cat were dealt or passed (DEAL, DRAFT)."""
+    game = played
+    client.force_login(game.seats.get(name="bob").user)
+    html = page(client, step_url(game, 1))
+    text = visible_text(html)
+    dealt = r"Leaders dealt to you: (Dido \(Explore\) Qin|Qin Shi Huang \(Exploit\) Dido)"
+    assert re.search(dealt, text), text
+    assert 'id="review-orders"' in html and "Your order" in text
+    assert re.search(r"bob PASS DIDO on the web", text), text
+    assert "the other seats' orders stay sealed here until the game is over" in text
+    # bob's own event: whom he passed to, what he received from whom; nothing else of
+    # the others' leaders (the one kept by the seat that passed to him, the other's pair).
+    passed = re.search(r"you passed DIDO to (\w+) and received ([A-Z]+) .*?from (\w+)", text)
+    assert passed, text
+    received, giver = passed[2], passed[3]
+    assert {giver, passed[1]} == {"ann", "cat"} and received in DEAL[giver]
+    from engine.fivex.data import CARDS
+
+    names = {c.id: c.name for c in CARDS}
+    assert f">{names['QIN']}<" in html  # a card in the hand, as the page draws it
+    for leader in DEAL[passed[1]] + [c for c in DEAL[giver] if c != received]:
+        assert leader not in html and f">{names[leader]}<" not in html, leader
+    for order in ("PASS CAESAR", "PASS ERIK"):
+        assert order not in text, order
+    # Round 1's play: his own order; ann's stays sealed (PLAY EXPAND) though revealed
+    # cards are named by "What happened".
+    play = visible_text(page(client, step_url(game, 2)))
+    assert "bob PLAY EXPLORE on the web" in play
+    assert "ann PLAY EXPAND" not in play and "cat PLAY" not in play
+    # A seat the prompt did not ask: bob explored, so round 2's first play was not his.
+    assert resolved_round_2_play(game)
+    round_2 = visible_text(page(client, step_url(game, 3)))
+    assert "None: this prompt did not ask bob." in round_2
+
+
+def resolved_round_2_play(game: Game) -> bool:
+    """Round 2's play (prompt 3, bob not asked) resolved with its seats' default orders."""
+    game.prompts.filter(number=3).update(deadline=timezone.now() - timedelta(minutes=1))
+    return bool(prompt_resolve(game_id=game.pk, prompt_number=3, fill_missing=True))
+
 
 
 def test_the_jump_form_and_wrong_numbers(played, client):
@@ -197,8 +238,17 @@ def test_the_api_gives_the_same_review_as_data(played):
     assert running.status_code == 200
     body = running.json()
     assert body["prompt"]["number"] == 2 and body["prompt"]["phase"] == "play"
-    assert body["orders"] is None and body["events"]
-    assert "DIDO" not in running.content.decode()  # bob's own hand neither: the public view
+    # bob's own order alone while the game runs; a spectator gets none.
+    assert body["orders"] == [
+        {"seat": "bob", "text": "PLAY EXPLORE", "source": "web", "reason": "",
+         "submitted_at": body["orders"][0]["submitted_at"]}
+    ] and body["events"]  # fmt: skip
+    draft = api.get(f"/api/games/{game.pk}/review/1/").json()
+    assert sorted(draft["table"]["dealt"]) == ["DIDO", "QIN"] and "orders" not in draft["table"]
+    assert not any(c in str(draft) for c in ("CLEOPATRA", "NAPOLEON"))  # kept, unseen
+    assert "PASS CAESAR" not in str(draft) and "PASS ERIK" not in str(draft)
+    spectator = token_client(make_user("zed")).get(url).json()
+    assert spectator["orders"] is None and "DIDO" not in str(spectator)
     assert api.get(f"/api/games/{game.pk}/review/3/").status_code == 404  # open
     assert api.get(f"/api/games/{game.pk}/review/2/?x=1").status_code == 400
 
