@@ -15,6 +15,7 @@ from django.db.models.constants import LOOKUP_SEP
 from fivex_site.converters import row_id
 from games.models import (
     Game,
+    GameInvitation,
     GameMessage,
     LogEntry,
     OutboxMessage,
@@ -225,7 +226,7 @@ class GameAdmin(ListedFiltersOnly):
             return "-"
         lists = (("games", "prompt", "prompts"), ("games", "sealedorder", "sealed orders"),
                  ("games", "logentry", "log"), ("games", "seatoffer", "seat offers"),
-                 ("games", "outboxmessage", "emails"), ("mail", "inboundmail", "inbound mail"))  # fmt: skip
+                 ("games", "gameinvitation", "invitations"), ("games", "outboxmessage", "emails"), ("mail", "inboundmail", "inbound mail"))  # fmt: skip
         return format_html_join(
             " · ",
             '<a href="{}?game={}">{}</a>',
@@ -333,6 +334,20 @@ class SeatOfferAdmin(ReadOnlyAdmin):
     ordering = ("-id",)
     fields = list_display
     readonly_fields = fields
+
+
+@admin.register(GameInvitation)
+class GameInvitationAdmin(ReadOnlyAdmin):
+    """Players invited to a forming game by name (by its organizer, or by a rematch),
+    and whether they declined: read-only (invitations are made on the site, where the
+    caps and the email are, and an invited player declines there)."""
+
+    list_display = ("game", "user", "invited_by", "created_at", "declined_at")
+    list_filter = (game_filter("game"), "declined_at")
+    ordering = ("-id",)
+    fields = list_display
+    readonly_fields = fields
+    list_select_related = ("game", "user", "invited_by")
 
 
 @admin.register(GameMessage)

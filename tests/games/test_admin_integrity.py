@@ -169,3 +169,31 @@ def test_a_forming_games_privacy_changed_in_the_admin_is_logged(admin_client):
     assert (game.is_private, game.deadline_hours) == (True, 30)
     entry = LogEntry.objects.get(game=game, kind="privacy_changed")
     assert entry.payload["private"] is True and entry.payload["as"] == "staff"  # who changed it
+
+
+def test_invitations_are_listed_read_only_in_the_admin(admin_client):
+    from django.utils import timezone
+
+    from games.models import GameInvitation
+    from games.services.games import game_create
+    from games.services.invitations import invite_players
+
+    (ann, bob, cat) = make_users(["ann", "bob", "cat"])
+    game = game_create(organizer=ann, ruleset="5x", seats_count=3, name="Invites")
+    invite_players(game=game, by=ann, names=["bob", "cat"])
+    GameInvitation.objects.filter(user=cat).update(declined_at=timezone.now())
+    listing = admin_client.get("/admin/games/gameinvitation/", {"game": game.pk})
+    assert listing.status_code == 200
+    text = listing.content.decode()
+    assert "bob" in text and "cat" in text and "Invites" in text
+    game_page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert f'href="/admin/games/gameinvitation/?game={game.pk}">invitations</a>' in game_page
+    invitation = GameInvitation.objects.get(user=bob)
+    assert admin_client.get("/admin/games/gameinvitation/add/").status_code == 403
+    assert admin_client.get(f"/admin/games/gameinvitation/{invitation.pk}/delete/").status_code == 403
+    page = admin_client.get(f"/admin/games/gameinvitation/{invitation.pk}/change/")
+    assert page.status_code == 200 and 'name="user"' not in page.content.decode()
+    # Only its own filters: a lookup into a hidden field is refused, not answered.
+    assert admin_client.get("/admin/games/gameinvitation/", {"game__seed__gte": 0}).status_code in (
+        302, 400
+    )
