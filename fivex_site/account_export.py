@@ -112,6 +112,8 @@ def _account(user: Any) -> dict[str, Any]:
         "email_addresses": addresses,
         "time_zone": (player.time_zone if player else "") or None,
         "email_every_prompt": player.email_every_prompt if player else True,
+        "away_until": when(player.away_until if player else None),
+        "invitations": player.invitations if player else PlayerSettings.Invitations.ANYONE,
         # Whether they exist, never their secrets (nor the digests kept of them).
         "api_token": {"exists": token is not None, "created": when(token)},
         "calendar_feed": {"exists": bool(player and player.calendar_digest)},

@@ -55,6 +55,13 @@ class AccountSerializer(serializers.Serializer):
     email_addresses = EmailAddressSerializer(many=True)
     time_zone = serializers.CharField(allow_null=True, help_text="null: none chosen (UTC).")
     email_every_prompt = serializers.BooleanField()
+    away_until = When(
+        allow_null=True, help_text="The end of the last day you said you are away (null: not said)."
+    )
+    invitations = serializers.ChoiceField(
+        choices=["anyone", "played_with", "nobody"],
+        help_text="Who may invite you to a game by name.",
+    )
     api_token = ApiTokenExistsSerializer(help_text="Whether one exists; never its key.")
     calendar_feed = ExistsSerializer(help_text="Whether one exists; never its address.")
     webhook = WebhookStateSerializer(

@@ -448,6 +448,17 @@ class PlayerSettings(models.Model):
     # (``games.services.away``); null, or a moment past, when not away.
     away_until = models.DateTimeField(null=True, blank=True)
 
+    class Invitations(models.TextChoices):
+        """Who may invite the player to a game by name (``games.services.invitations``)."""
+
+        ANYONE = "anyone", "anyone"
+        PLAYED_WITH = "played_with", "players I have played a game with"
+        NOBODY = "nobody", "nobody"
+
+    invitations = models.CharField(
+        max_length=16, choices=Invitations.choices, default=Invitations.ANYONE
+    )
+
     def __str__(self) -> str:
         return f"settings of {self.user}"
 

@@ -4,8 +4,11 @@ The organizer (or staff) names players; each one not seated and not invited befo
 emailed the game's link (a private game's invitation link: it lets them join) and sees
 the invitation on their games page until they join, decline, or the game starts. Names
 are checked first, all of them: one unknown name and nobody is invited. A player who
-declines is not invited to that game again, and the organizer is told. A rematch
-(``games.services.rematch``) invites the old game's players through ``invite_users``.
+declines is not invited to that game again, and the organizer is told. A player may say
+who may invite them by name (``PlayerSettings.invitations``: anyone, players they have
+played a game with, nobody); the others are skipped with that reason. A rematch
+(``games.services.rematch``) invites the old game's players through ``invite_users``
+whatever they said (it is their own game again, and its email goes to them anyway).
 
 Every invitation emails someone, so a game has at most ``INVITATIONS_PER_GAME`` of them,
 at most ``NAMES_AT_ONCE`` at a time.
@@ -23,7 +26,7 @@ from django.utils import timezone
 
 from fivex_site.links import public_url
 from games.errors import GameStateError, NotFound, ValidationError
-from games.models import Game, GameInvitation, Seat
+from games.models import Game, GameInvitation, PlayerSettings, Seat
 from games.presentation import and_list, ruleset_name
 from games.services.locking import lock_game
 from games.services.organizer_common import _check_organizer
@@ -76,7 +79,8 @@ def _names(names: Any) -> list[str]:
 def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
     """Invite the players ``names`` (a list, or one text of names separated by commas or
     spaces) to the forming ``game``. Returns ``{"invited": [...], "skipped": {name: why}}``
-    (a player seated, invited before, who declined, or the inviter). Raises
+    (a player seated, invited before, who declined, who takes no invitations from ``by``
+    (``refusing``), or the inviter). Raises
     ValidationError (an unknown name: nobody is invited; too many names), GameStateError
     (the game is not forming; the game's invitations are used up) or PermissionDenied."""
     _check_organizer(game, by)  # first (again under the lock below): nothing said to others
@@ -100,7 +104,37 @@ def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
             raise GameStateError(
                 "Players are invited while a game is forming: this one has started or ended."
             )
-        return invite_users(game=game, by=by, users=[found[n.casefold()] for n in wanted])
+        users = [found[n.casefold()] for n in wanted]
+        refused = refusing(users=users, by=by)
+        done = invite_users(game=game, by=by, users=[u for u in users if u.pk not in refused])
+        names = {u.pk: u.username for u in users}
+        skipped = {names[pk]: why for pk, why in refused.items()} | done["skipped"]
+        return {"invited": done["invited"], "skipped": skipped}
+
+
+def refusing(*, users: list[Any], by: Any) -> dict[int, str]:
+    """Those of ``users`` who take no invitation by name from ``by`` (their settings),
+    by id, with the reason said to the inviter. Staff are refused as anyone is."""
+    said = dict(
+        PlayerSettings.objects.filter(user__in=users)
+        .exclude(invitations=PlayerSettings.Invitations.ANYONE)
+        .values_list("user_id", "invitations")
+    )
+    if not said:
+        return {}
+    only_known = [pk for pk, who in said.items() if who == PlayerSettings.Invitations.PLAYED_WITH]
+    known = set(
+        Seat.objects.filter(
+            user_id__in=only_known, game__started_at__isnull=False, game__seats__user=by
+        ).values_list("user_id", flat=True)
+    ) if only_known else set()  # fmt: skip
+    return {
+        pk: "takes no invitations"
+        if who == PlayerSettings.Invitations.NOBODY
+        else "takes invitations only from players they have played with"
+        for pk, who in said.items()
+        if pk not in known
+    }
 
 
 def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -> dict[str, Any]:

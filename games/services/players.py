@@ -114,6 +114,28 @@ def player_email_default_set(*, user: Any, every: bool, apply_now: bool = False)
         )
 
 
+def player_invitations_set(*, user: Any, who: Any) -> str:
+    """Who may invite the player to a game by name (``PlayerSettings.Invitations``:
+    anyone, players they have played a game with, nobody). Raises ValidationError."""
+    choices = PlayerSettings.Invitations
+    if who not in choices.values:
+        raise ValidationError(
+            f"Who may invite you: one of {', '.join(choices.values)}.", field="invitations"
+        )
+    with transaction.atomic():
+        row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        if row.invitations != who:
+            row.invitations = who
+            row.save(update_fields=["invitations"])
+    return str(who)
+
+
+def invitations_setting(*, user: Any) -> str:
+    """Who may invite the player by name (anyone unless they said otherwise)."""
+    value = PlayerSettings.objects.filter(user=user).values_list("invitations", flat=True).first()
+    return value or PlayerSettings.Invitations.ANYONE
+
+
 def email_every_prompt_default(*, user: Any) -> bool:
     """The player's choice for new seats (after every prompt unless it chose otherwise)."""
     value = (

@@ -92,15 +92,19 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 @login_required
 def player_settings(request: HttpRequest) -> HttpResponse:
     """The player's settings: the time zone every page and email writes dates in, what
-    new seats email, and until when the player is away (``games.services.away``)."""
+    new seats email, who may invite the player by name, and until when the player is away
+    (``games.services.away``)."""
     from games.errors import ValidationError
     from games.forms import time_zone_choices
+    from games.models import PlayerSettings
     from games.presentation import local_time
     from games.selectors_players import time_zone_of
     from games.services.away import AWAY_AHEAD_DAYS, away_until, player_away_set
     from games.services.players import (
         email_every_prompt_default,
+        invitations_setting,
         player_email_default_set,
+        player_invitations_set,
         player_time_zone_set,
         time_zone_aliases,
     )
@@ -123,6 +127,20 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("games:player_settings")
+    invitations_error = ""
+    if request.method == "POST" and request.POST.get("form") == "invitations":
+        try:
+            who = player_invitations_set(
+                user=request.user, who=str(request.POST.get("invitations", ""))[:20]
+            )
+        except ValidationError as exc:
+            invitations_error = exc.message
+        else:
+            messages.success(
+                request,
+                f"Who may invite you to a game by name: {PlayerSettings.Invitations(who).label}.",
+            )
+            return redirect(f"{reverse('games:player_settings')}#invitations")
     away_error = ""
     if request.method == "POST" and request.POST.get("form") == "away":
         back = request.POST.get("action") == "back"
@@ -141,7 +159,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
                 else "You are not away: deadlines are as their games set them.",
             )
             return redirect(f"{reverse('games:player_settings')}#away")
-    if request.method == "POST" and request.POST.get("form") != "away":
+    if request.method == "POST" and request.POST.get("form") not in ("away", "invitations"):
         wanted = str(request.POST.get("time_zone", ""))[:80]
         try:
             player_time_zone_set(user=request.user, time_zone=wanted)
@@ -166,8 +184,11 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             "away_error": away_error,
             "away_typed": request.POST.get("until", "") if away_error else "",
             "away_ahead": AWAY_AHEAD_DAYS,
+            "invitations": invitations_setting(user=request.user),
+            "invitation_choices": PlayerSettings.Invitations.choices,
+            "invitations_error": invitations_error,
         },  # fmt: skip
-        status=400 if error or away_error else 200,
+        status=400 if error or away_error or invitations_error else 200,
     )
 
 

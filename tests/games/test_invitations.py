@@ -246,3 +246,52 @@ def test_a_rematchs_organizer_inviting_someone_new_emails_them():
     new = game_rematch(game=game, by=_user("ann"))
     assert invite_players(game=new, by=_user("ann"), names="dan")["invited"] == ["dan"]
     assert set(invitation_mails()) == {"dan@example.com"}
+
+
+def test_a_player_says_who_may_invite_them_by_name(forming, client):
+    """Settings → Invitations: anyone (the default), players they have played a game
+    with, or nobody; an organizer who may not is told why, nobody is emailed, and the
+    others named with them are invited as usual. A rematch invites its players anyway."""
+    game = forming
+    # ann and cat played a game together (it started); ann and dan never did.
+    played, _ = make_game(["ann", "cat", "bob"])
+    client.force_login(_user("cat"))
+    settings_url = reverse("games:player_settings")
+    assert 'value="anyone" checked' in client.get(settings_url).content.decode()
+    answer = client.post(settings_url, {"form": "invitations", "invitations": "played_with"})
+    assert answer.status_code == 302 and answer["Location"].endswith("#invitations")
+    client.force_login(_user("dan"))
+    client.post(settings_url, {"form": "invitations", "invitations": "nobody"})
+    wrong = client.post(settings_url, {"form": "invitations", "invitations": "friends"})
+    assert wrong.status_code == 400
+    assert "Who may invite you: one of anyone, played_with, nobody." in visible_text(
+        wrong.content.decode()
+    )
+    assert 'value="nobody" checked' in wrong.content.decode()  # unchanged
+
+    result = invite_players(game=game, by=_user("ann"), names="bob cat dan")
+    assert result == {"invited": ["bob", "cat"], "skipped": {"dan": "takes no invitations"}}
+    assert set(invitation_mails()) == {"bob@example.com", "cat@example.com"}
+
+    # eve played nothing with bob: bob, as organizer of a game, may not invite cat.
+    other = game_create(organizer=_user("eve"), ruleset="5x", seats_count=3, name="Eve's")
+    assert invite_players(game=other, by=_user("eve"), names=["cat", "bob"]) == {
+        "invited": ["bob"],
+        "skipped": {"cat": "takes invitations only from players they have played with"},
+    }
+    # The organizer's page says so.
+    client.force_login(_user("eve"))
+    other2 = game_create(organizer=_user("eve"), ruleset="5x", seats_count=3, name="Eve's 2")
+    page = client.post(
+        reverse("games:invite_players", args=[other2.pk]), {"players": "dan"}, follow=True
+    )
+    assert "Not invited: dan (takes no invitations)." in visible_text(page.content.decode())
+    assert not GameInvitation.objects.filter(game=other2).exists()
+
+    # A rematch of the game cat played still invites her.
+    assert play_defaults(played)
+    with_dan_nobody = game_rematch(game=played, by=_user("ann"))
+    assert GameInvitation.objects.filter(game=with_dan_nobody, user=_user("cat")).exists()
+    from fivex_site.account_export import account_export
+
+    assert account_export(user=_user("dan"))["account"]["invitations"] == "nobody"
