@@ -522,14 +522,19 @@ def tournaments_entered(*, user: Any) -> list[dict[str, Any]]:
 PLAYERS_PAGE = 50
 
 
-def players_directory(*, text: str = "", limit: int = PLAYERS_PAGE) -> list[dict[str, Any]]:
+def players_directory(
+    *, text: str = "", limit: int = PLAYERS_PAGE, offset: int = 0
+) -> list[dict[str, Any]]:
     """Players anyone may find: active accounts with a seat kept in a public game that
     started, or a rating. Each ``name``, ``played`` (public games played to the end),
     ``playing`` (public games running or paused) and ``rated`` (rating pools). With
     ``text``: the names that hold it (case aside), an exact name first, then by name;
-    without: the most active first (played, then playing). Private games count for
-    nothing here, as on a player's page."""
+    without: the most active first (played, then playing). ``limit`` rows from the
+    ``offset``-th (a page; the order is total, so pages neither repeat nor skip a row
+    while nothing changes). Private games count for nothing here, as on a player's page."""
     from django.contrib.auth import get_user_model
+    from django.db.models import Case, IntegerField, Value, When
+    from django.db.models.functions import Lower
 
     from games.models import Game, Seat
 
@@ -551,12 +556,16 @@ def players_directory(*, text: str = "", limit: int = PLAYERS_PAGE) -> list[dict
         .filter(Q(played__gt=0) | Q(playing__gt=0) | Q(rated__gt=0))
     )
     text = text.replace("\x00", "").strip()[:150]
+    offset = max(0, offset)
     if text:
-        rows = list(players.filter(username__icontains=text).order_by("username")[: limit * 4])
-        rows.sort(key=lambda u: (u.username.casefold() != text.casefold(), u.username.casefold()))
+        exact = Case(
+            When(username__iexact=text, then=Value(0)), default=Value(1), output_field=IntegerField()
+        )
+        ordered = players.filter(username__icontains=text).order_by(exact, Lower("username"), "pk")
     else:
-        rows = list(players.order_by("-played", "-playing", "username")[:limit])
+        ordered = players.order_by("-played", "-playing", "username", "pk")
+    rows = list(ordered[offset : offset + limit])
     return [
         {"name": u.username, "played": u.played, "playing": u.playing, "rated": u.rated}
-        for u in rows[:limit]
+        for u in rows
     ]

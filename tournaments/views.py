@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors_lists
@@ -305,11 +306,31 @@ def players(request: HttpRequest) -> HttpResponse:
     from games.selectors_players import did_you_mean
 
     text = request.GET.get("q", "")[:150].replace("\x00", "").strip()
-    rows = selectors.players_directory(text=text)
+    raw = request.GET.get("page", "1")
+    number = int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6 else 0
+    if number < 1:
+        return redirect(_players_page(text, 1))
+    size = selectors.PLAYERS_PAGE
+    rows = selectors.players_directory(text=text, limit=size + 1, offset=(number - 1) * size)
+    if not rows and number > 1:  # past the end (the list shrank, or a typed number)
+        return redirect(_players_page(text, 1))
     return render(request, "tournaments/players.html", {
-        "q": text, "players": rows, "page": selectors.PLAYERS_PAGE,
+        "q": text, "players": rows[:size], "page": size, "number": number,
+        "first": (number - 1) * size + 1,
+        "previous_url": _players_page(text, number - 1) if number > 1 else "",
+        "next_url": _players_page(text, number + 1) if len(rows) > size else "",
         "did_you_mean": did_you_mean(text) if text and not rows else "",
     })  # fmt: skip
+
+
+def _players_page(text: str, number: int) -> str:
+    """The players list's page ``number`` (of the names holding ``text``, if any)."""
+    from urllib.parse import urlencode
+
+    query = {"q": text} if text else {}
+    if number > 1:
+        query["page"] = str(number)
+    return reverse("players") + (f"?{urlencode(query)}" if query else "")
 
 
 def player_profile(request: HttpRequest, name: str) -> HttpResponse:

@@ -59,3 +59,33 @@ def test_finding_a_name(client):
     assert client.get(reverse("players"), {"q": "a\x00b"}).status_code == 200
     for page in (reverse("games:list"), reverse("ratings"), reverse("player_profile", args=["ann"])):
         assert f'href="{reverse("players")}"' in client.get(page).content.decode(), page
+
+
+def test_more_players_than_a_page_are_paged(client, monkeypatch):
+    from tournaments import selectors
+
+    monkeypatch.setattr(selectors, "PLAYERS_PAGE", 2)
+    make_game(["ann", "bob", "cat"])
+    make_game(["abe", "dan", "eve"])  # six players, each in one game going on: by name
+    first = client.get(reverse("players")).content.decode()
+    assert [r.split()[0] for r in rows(client)] == ["abe", "ann"]
+    assert 'href="/players/?page=2" rel="next"' in first and 'rel="prev"' not in first
+    assert [r.split()[0] for r in rows(client, page=2)] == ["bob", "cat"]
+    last = client.get(reverse("players"), {"page": 3}).content.decode()
+    assert [r.split()[0] for r in rows(client, page=3)] == ["dan", "eve"]
+    assert 'href="/players/?page=2" rel="prev"' in last and 'rel="next"' not in last
+    assert "this is page 3 (from number 5)" in visible_text(last)
+    # A search is paged too, the exact name first, and keeps what was typed.
+    assert [r.split()[0] for r in rows(client, q="ann")] == ["ann"]
+    assert [r.split()[0] for r in rows(client, q="dan")] == ["dan"]
+    found = client.get(reverse("players"), {"q": "e"}).content.decode()
+    assert [r.split()[0] for r in rows(client, q="e")] == ["abe", "eve"]
+    assert 'href="/players/?q=e&amp;page=2" rel="next"' not in found  # two only
+    assert [r.split()[0] for r in rows(client, q="a")] == ["abe", "ann"]
+    paged = client.get(reverse("players"), {"q": "a", "page": 2}).content.decode()
+    assert [r.split()[0] for r in rows(client, q="a", page=2)] == ["cat", "dan"]
+    assert 'href="/players/?q=a" rel="prev"' in paged
+    # Past the end, or not a page number: the first page.
+    for wrong in ("9", "0", "x", "²", "9" * 20):
+        answer = client.get(reverse("players"), {"page": wrong})
+        assert answer.status_code == 302 and answer["Location"] == "/players/", wrong
