@@ -157,3 +157,39 @@ def public_record(*, user: Any, recent: int = 20) -> dict[str, Any]:
         "ended_early": ended_early, "playing": playing, "forming": forming,
     }  # fmt: skip
 
+
+
+def order_record(*, user: Any) -> dict[str, Any]:
+    """How the player kept their deadlines, in public games (as ``public_record``):
+    ``given`` the resolved prompts that asked them and took an order they sent (web, API
+    or email), ``missed`` those a deadline filled with their default order; ``share``:
+    given of both, a whole percent (None with neither). Orders entered for the seat (its
+    only legal one), a seat's defaults once it resigned and a default that stood in for an
+    order the engine refused (the site's fault, not theirs) count for nothing."""
+    from django.db.models import Count, F, Q
+
+    from games.models import Prompt, SealedOrder, Seat
+
+    after_resigning = Q(
+        seat__status=Seat.Status.RESIGNED,
+        seat__left_at__isnull=False,
+        submitted_at__gte=F("seat__left_at"),
+    )
+    counts = SealedOrder.objects.filter(
+        seat__user=user,
+        is_current=True,
+        prompt__status=Prompt.Status.RESOLVED,
+        prompt__game__is_private=False,
+    ).aggregate(
+        given=Count("pk", filter=Q(source__in=SealedOrder.PLAYER_SOURCES), distinct=True),
+        missed=Count(
+            "pk",
+            filter=Q(source=SealedOrder.Source.DEFAULT, replaces__isnull=True) & ~after_resigning,
+            distinct=True,
+        ),
+    )
+    given, missed = counts["given"], counts["missed"]
+    share = round(100 * given / (given + missed)) if given + missed else None
+    if share == 100 and missed:
+        share = 99  # "100 %" beside a missed deadline reads as none missed
+    return {"given": given, "missed": missed, "share": share}

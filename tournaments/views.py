@@ -339,7 +339,7 @@ def player_profile(request: HttpRequest, name: str) -> HttpResponse:
     games are not shown, to anyone; a closed account has no page."""
     from django.contrib.auth import get_user_model
 
-    from games.selectors_players import public_record
+    from games.selectors_players import order_record, public_record
 
     # A player name's characters (sign-up's, or Django's own for an admin-made account):
     # anything else names nobody, and a NUL would be a database error on PostgreSQL.
@@ -356,6 +356,7 @@ def player_profile(request: HttpRequest, name: str) -> HttpResponse:
         "player": player,
         "ratings": ratings,
         "record": public_record(user=player),
+        "orders": order_record(user=player),
         "tournaments": selectors.tournaments_entered(user=player),
         "is_me": request.user.is_authenticated and request.user.pk == player.pk,
     })

@@ -117,3 +117,50 @@ def test_the_game_pages_seats_link_to_their_players_pages(client) -> None:
     seats = body.split('<ul class="plain seats"', 1)[1].split("</ul>", 1)[0]
     assert 'href="/players/ann/"' in seats and 'href="/players/bob/"' in seats
     assert 'href="/players/cat/"' not in seats and ">cat<" in seats
+
+
+@pytest.mark.django_db
+def test_the_page_says_how_the_player_kept_their_deadlines(client) -> None:
+    """Orders sent (web, API, email) against deadlines a default order filled, in public
+    games; a resigned seat's defaults and a private game's count for nothing."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    import engine
+    from games.selectors import current_state
+    from games.services.games import seat_resign
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+
+    def expire(game: Game, number: int) -> None:
+        game.prompts.filter(number=number).update(deadline=timezone.now() - timedelta(minutes=1))
+        assert prompt_resolve(game_id=game.pk, prompt_number=number, fill_missing=True)
+
+    def send(game: Game, seats: dict, name: str, source: str) -> None:
+        prompt = game.prompts.get(resolved_at__isnull=True)
+        text = engine.get(game.ruleset).legal_orders(current_state(game=game), name)[0]
+        assert name in prompt.pending
+        order_submit(seat=seats[name], text=text, source=source)
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    seats = {s.name: s for s in game.seats.all()}
+    send(game, seats, "ann", "web")
+    send(game, seats, "bob", "api")
+    expire(game, 1)  # the draft: cat missed it
+    send(game, seats, "cat", "email")
+    seat_resign(seat=Seat.objects.get(game=game, name="ann"))  # her defaults from now on
+    expire(game, 2)  # round 1's play: bob missed it, ann had resigned
+    hidden, _ = make_game(["cat", "dan", "eve"])
+    Game.objects.filter(pk=hidden.pk).update(is_private=True)
+    expire(hidden, 1)  # cat missed a private game's draft: not shown
+
+    def said(name: str) -> str:
+        html = client.get(f"/players/{name}/").content.decode()
+        found = re.search(r'id="player-deadlines">(.*?)</p>', html, re.S)
+        return _text(found[1]).strip() if found else ""
+
+    assert said("ann").startswith("Deadlines kept: 100% — 1 order sent in time, 0 deadlines missed")
+    assert said("bob").startswith("Deadlines kept: 50% — 1 order sent in time, 1 deadline missed")
+    assert said("cat").startswith("Deadlines kept: 50% — 1 order sent in time, 1 deadline missed")
+    assert said("dan") == ""  # only a private game: nothing to say
