@@ -2,8 +2,8 @@
 orders given to it and what its resolution did (the review pages, ``games.views.review``).
 
 What a reader sees follows the rest of the site: once the game is over every hand is face
-up (``selectors.engine_view``) and every order of a resolved prompt is public (the export
-already holds them all); while it runs, the table is the engine's public view
+up (``selectors.engine_view``), every order of a resolved prompt is public (the export
+already holds them all) and so is what a seat alone was told, headed with its name; while it runs, the table is the engine's public view
 (``Ruleset.view(state, None)``), the events are the public ones and no order text is
 shown (some orders are never revealed by the rules: a leader passed in 5X's draft),
 except to a seat's own player: they see the seat's view then (its hand as it was, its
@@ -123,10 +123,19 @@ def review_step(*, game: Game, number: int, seat_name: str | None = None) -> dic
         "orders": orders,
         "own": own,
         "events": [
-            event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
-            for e in events_for(prompt.events or [], own)
+            (_private(e) if over else "") + event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
+            for e in (prompt.events or [] if over else events_for(prompt.events or [], own))
         ],
     }
+
+
+def _private(event: dict[str, Any]) -> str:
+    """How a game over's review heads an event only some seats were told ("ann, told
+    alone: you passed ..."); "" for a public one."""
+    to = event.get("to")
+    if not to:
+        return ""
+    return f"{', '.join(str(n) for n in to)}, told alone: "
 
 
 def review_end(*, game: Game) -> dict[str, Any]:

@@ -66,6 +66,10 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
     draft = page(client, step_url(game, 1))
     text = visible_text(draft)
     assert "Draft (prompt 1)" in text
+    # What each seat alone was told, now public and headed with its name.
+    for seat in ("ann", "bob", "cat"):
+        told = rf"{seat}, told alone: you passed {DRAFT[seat][5:]}( \([^)]*\))? to \w+ and received"
+        assert re.search(told, text), seat
     for seat, order in DRAFT.items():  # each seat's order, sent on the web
         assert re.search(rf"{seat} {order} on the web", text), (seat, order, text)
     # The table while the draft was open, face up: bob's two leaders, dealt to him alone.
