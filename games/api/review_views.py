@@ -52,7 +52,8 @@ class ReviewStepSerializer(drf_serializers.Serializer):
     events = drf_serializers.ListField(
         child=drf_serializers.CharField(),
         help_text="What its resolution did, in words: the public events, and while the game "
-        "runs the caller's seat's own too.",
+        "runs the caller's seat's own too; once it is over every seat's, those a seat alone was "
+        'told headed "<seat>, told alone: ".',
     )
 
 
