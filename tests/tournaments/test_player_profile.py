@@ -160,7 +160,7 @@ def test_the_page_says_how_the_player_kept_their_deadlines(client) -> None:
         found = re.search(r'id="player-deadlines">(.*?)</p>', html, re.S)
         return _text(found[1]).strip() if found else ""
 
-    assert said("ann").startswith("Deadlines kept: 100% — 1 order sent in time, 0 deadlines missed")
+    assert said("ann").startswith("Deadlines kept: 100% — 1 order sent in time, no deadline missed.")
     assert said("bob").startswith("Deadlines kept: 50% — 1 order sent in time, 1 deadline missed")
     assert said("cat").startswith("Deadlines kept: 50% — 1 order sent in time, 1 deadline missed")
     assert said("dan") == ""  # only a private game: nothing to say
