@@ -141,3 +141,29 @@ def _private(event: dict[str, Any]) -> str:
 def review_end(*, game: Game) -> dict[str, Any]:
     """The table as the game ended (a game over: its final state, face up)."""
     return {"table": _table(game, current_state(game=game))}
+
+
+def feed_entries(*, game: Game, limit: int = 30) -> list[dict[str, Any]]:
+    """The game's latest ``limit`` resolved prompts, newest first, as its feed gives them
+    (``games.views.feed``): ``number``, ``heading``, ``resolved_at`` and ``events`` (the
+    public ones, in words; a seat's own are never in a feed, which nobody signs in to
+    read)."""
+    rows = (
+        Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
+        .order_by("-number")
+        .values_list("number", "round", "phase", "pending", "events", "resolved_at")[:limit]
+    )
+    return [
+        {
+            "number": number,
+            "heading": history_heading(
+                ruleset=game.ruleset, round_number=rnd, phase=phase, number=number, pending=pending
+            ),
+            "resolved_at": resolved_at,
+            "events": [
+                event_text(ruleset=game.ruleset, text=e.get("text", ""))
+                for e in events_for(events or [], None)
+            ],
+        }
+        for number, rnd, phase, pending, events, resolved_at in rows
+    ]

@@ -4,6 +4,7 @@ from django.urls import path
 
 from games import webhooks_views
 from games.views import account, actions, lobby, log, pages, review, talk
+from games.views.feed import GameFeed
 
 app_name = "games"
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path("games/<id:game_id>/log/", log.game_log, name="log"),
     path("games/<id:game_id>/export.json", log.game_export, name="export"),
     path("games/<id:game_id>/review/", review.game_review, name="review"),
+    path("games/<id:game_id>/feed.atom", GameFeed(), name="feed"),
     path("games/<id:game_id>/review/end/", review.game_review_end, name="review_end"),
     path("games/<id:game_id>/review/<id:number>/", review.game_review_step, name="review_step"),
     path("games/<id:game_id>/join/", actions.game_join, name="join"),

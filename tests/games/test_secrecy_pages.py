@@ -39,6 +39,7 @@ def every_response(client: Client, game_id: int) -> dict[str, str]:
         reverse("games:detail", args=[game_id]),
         reverse("games:status", args=[game_id]),
         reverse("games:log", args=[game_id]),
+        reverse("games:feed", args=[game_id]),
         reverse("games:export", args=[game_id]),
         "/api/games/",
         f"/api/games/{game_id}/",
