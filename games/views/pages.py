@@ -317,10 +317,12 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
                 game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
             )
     ctx["talk_count"], ctx["talk_last"] = talk_summary(game=game)
-    # Seats whose player is away, in a game whose deadlines wait for them (public there).
+    # Seats whose player is away: public in a game whose deadlines wait for them; in one
+    # that does not, shown to its organizer alone (who may extend a deadline or pause).
     ctx["away"] = (
         away_services.seats_away(seats=seats)
-        if game.away_days and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+        if (game.away_days or ctx["may_change_game"])
+        and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
         else {}
     )
     if game.status in selectors.OVER and user is not None:

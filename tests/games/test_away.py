@@ -283,3 +283,21 @@ def test_a_tournament_made_to_wait_gives_its_tables_the_days(client):
     client.force_login(boss)
     form = client.get(reverse("tournaments:create")).content.decode()
     assert 'name="away_days"' in form
+
+
+def test_a_game_that_does_not_wait_tells_its_organizer_alone_who_is_away(client):
+    from tests.games.core_support import start_fixed
+
+    game, seats = start_fixed(["ann", "bob", "cat"], deadline_hours=24)  # not seated: organizer
+    assert not game.away_days
+    player_away_set(user=seats["bob"].user, until=timezone.now().date() + DAY)
+    client.force_login(game.organizer)
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "bob away until" in page and "(told to you alone: the game does not wait)" in page
+    for name in ("ann", "cat"):  # the players see nothing of it: the game does not wait
+        client.force_login(seats[name].user)
+        page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+        assert "away until" not in page, name
+    client.logout()
+    page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert "away until" not in page
