@@ -244,6 +244,15 @@ class GameCreateForm(RulesetOptionsMixin, forms.Form):
         self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
         self.fields["quiet_hours_time_zone"].initial = time_zone
         self.fields["create_key"].initial = uuid.uuid4().hex
+        # A game made through the API may wait any whole number of days up to 14: a form
+        # filled in like it (``?like=``) offers its number too, and takes it back.
+        given = str((self.data.get("away_days") if self.is_bound else self.initial.get("away_days")) or "")
+        field = self.fields["away_days"]
+        if given.isascii() and given.isdigit() and 0 < int(given) <= 14:
+            if int(given) not in [value for value, _label in field.choices]:
+                field.choices = sorted(
+                    [*field.choices, (int(given), f"Up to {int(given)} days a player")]
+                )
 
     # Left empty: the model's default (what an unset policy field means everywhere).
     POLICY_DEFAULTS = {"grace_minutes": 0, "early_resolution_delay_seconds": 0}

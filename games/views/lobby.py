@@ -145,8 +145,13 @@ def game_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
 @login_required
 def game_create(request: HttpRequest) -> HttpResponse:
     """The creation form (GET) and creation itself (POST, then redirect to the game)."""
+    like = None
+    if request.method != "POST" and "like" in request.GET:
+        like = _game_to_copy(request)
     form = GameCreateForm(
-        request.POST or None, time_zone=selectors_players.time_zone_of(user=request.user).key
+        request.POST or None,
+        time_zone=selectors_players.time_zone_of(user=request.user).key,
+        initial=_settings_of(like) if like is not None else None,
     )
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -204,4 +209,46 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 messages.warning(request, warning)
             messages.success(request, "Game created. Share the link so players can join.")
             return redirect("games:detail", game_id=game.pk)
-    return render(request, "games/game_create.html", {"form": form, "warnings": warnings})
+    return render(
+        request, "games/game_create.html", {"form": form, "warnings": warnings, "like": like}
+    )
+
+
+def _game_to_copy(request: HttpRequest) -> Any:
+    """The game ``?like=ID`` names, if the player may watch it (else None, said once)."""
+    from games.errors import NotFound
+    from games.selectors import game_for_viewer
+
+    raw = request.GET.get("like", "")
+    try:
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+            raise NotFound("No such game.")
+        return game_for_viewer(game_id=int(raw), user=request.user)
+    except NotFound:
+        messages.info(request, "There is no such game to copy: the form has its usual settings.")
+        return None
+
+
+def _settings_of(game: Any) -> dict[str, Any]:
+    """A new game's form filled in as ``game`` was made (its name left to the player): the
+    game, its options, seats, privacy, table talk, waiting for players away, deadlines."""
+    from games.forms import option_field_name
+
+    initial: dict[str, Any] = {
+        "ruleset": game.ruleset,
+        "seats_count": game.seats_count,
+        "is_private": game.is_private,
+        "require_sender_match": game.require_sender_match,
+        "talk_open": game.talk_open,
+        "away_days": game.away_days,
+        "deadline_hours": game.deadline_hours,
+        "grace_minutes": game.grace_minutes,
+        "quiet_hours_start": game.quiet_hours_start,
+        "quiet_hours_end": game.quiet_hours_end,
+        "quiet_hours_time_zone": game.quiet_hours_time_zone,
+        "reminder_hours": game.reminder_hours,
+        "early_resolution_delay_seconds": game.early_resolution_delay_seconds,
+    }
+    for name, value in (game.options or {}).items():
+        initial[option_field_name(game.ruleset, name)] = value if isinstance(value, bool) else str(value)
+    return initial
