@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Case, Value, When
+from django.db.models import Case, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
@@ -75,9 +75,15 @@ def game_list(request: HttpRequest) -> HttpResponse:
     rulesets = [(r.id, r.name) for r in engine.rulesets()]
     only = request.GET.get("game", "")
     only = only if only in dict(rulesets) else ""
+    # ``?q=``: the games whose name holds it, or that a player of that name plays in.
+    text = request.GET.get("q", "")[:100].replace("\x00", "").strip()
 
     def listed(games: Any) -> Any:
         games = games.exclude(pk__in=others)
+        if text:
+            games = games.filter(
+                Q(name__icontains=text) | Q(seats__user__username__iexact=text)
+            ).distinct()
         return games.filter(ruleset=only) if only else games
 
     open_games, open_pager = _games_page(
@@ -96,6 +102,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "rulesets": rulesets,
             "only": only,
             "only_name": dict(rulesets).get(only, ""),
+            "q": text,
             "my_games": mine,
             "my_pager": mine_pager,
             "open_games": open_games,

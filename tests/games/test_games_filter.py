@@ -65,3 +65,25 @@ def test_the_api_lists_one_rulesets_games(games):
     assert len(api.get("/api/games/open/").json()) == 6
     mine = token_client(ann).get("/api/games/", {"ruleset": "6x5"}).json()
     assert sorted(g["name"] for g in mine) == ["6x5 table 1", "6x5 table 2"]
+
+
+def test_the_page_finds_games_by_name_or_player(games, client):
+    from games.services.games import game_join
+
+    ann, bob, made = games
+    (cat,) = make_users(["cat"])
+    game_join(game=made[("5x", 2)], user=cat)  # cat plays in one game named "5x table 2"
+    client.force_login(bob)
+    page = client.get(reverse("games:list"), {"q": "TABLE 1"}).content.decode()
+    text = visible_text(page)
+    assert all(f"{r} table 1" in text for r in ("5x", "6x5", "4x-dice")) and "table 2" not in text
+    assert "Showing games matching “TABLE 1” (in their name, or a player of that name) only" in text
+    assert 'name="q" value="TABLE 1"' in page
+    # A player's name: the games they play in (whatever their name), with the game filter.
+    text = visible_text(client.get(reverse("games:list"), {"q": "cat"}).content.decode())
+    assert "5x table 2" in text and "table 1" not in text and "6x5 table 2" not in text
+    text = visible_text(client.get(reverse("games:list"), {"q": "cat", "game": "6x5"}).content.decode())
+    assert "table" not in text
+    assert "No open 6x5 game matching “cat” is waiting for players right now." in text
+    # Nothing typed: every game; a NUL is no error.
+    assert client.get(reverse("games:list"), {"q": "a\x00b"}).status_code == 200
