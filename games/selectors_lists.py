@@ -140,3 +140,12 @@ def finished_public_games() -> QuerySet[Game]:
         is_private=False,
         started_at__isnull=False,
     ).order_by("-finished_at", "-id")
+
+
+def games_matching(games: QuerySet[Game], text: str) -> QuerySet[Game]:
+    """Those of ``games`` whose name holds ``text`` (case aside), or that a player named
+    ``text`` plays in (a seat of theirs, handed over or not); ``text`` "" changes nothing."""
+    text = text.replace("\x00", "").strip()[:100]
+    if not text:
+        return games
+    return games.filter(Q(name__icontains=text) | Q(seats__user__username__iexact=text)).distinct()

@@ -41,6 +41,11 @@ class RulesetQuerySerializer(PageQuerySerializer):
         choices=[r.id for r in engine.rulesets()], required=False,
         help_text="Only games of this ruleset (GET /api/rulesets/).",
     )  # fmt: skip
+    q = drf_serializers.CharField(
+        required=False, max_length=100, trim_whitespace=True,
+        help_text="Only games whose name holds it (case aside), or that a player of that name "
+        "plays in.",
+    )  # fmt: skip
 
 
 class MyGamesQuerySerializer(RulesetQuerySerializer):
@@ -154,6 +159,7 @@ class GameListCreateView(BaseAPIView):
             games = games.filter(status=query["status"])
         if query.get("ruleset"):
             games = games.filter(ruleset=query["ruleset"])
+        games = selectors_lists.games_matching(games, query.get("q") or "")
         if query.get("order_needed") is True:
             games = games.filter(pk__in=list(needed))
         elif query.get("order_needed") is False:
@@ -241,6 +247,7 @@ class OpenGamesView(BaseAPIView):
         games = selectors_lists.open_games()
         if query.get("ruleset"):
             games = games.filter(ruleset=query["ruleset"])
+        games = selectors_lists.games_matching(games, query.get("q") or "")
         return _games_page(request, games, query, s.GameSerializer)
 
 

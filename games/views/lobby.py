@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Case, Q, Value, When
+from django.db.models import Case, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
@@ -80,10 +80,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
     def listed(games: Any) -> Any:
         games = games.exclude(pk__in=others)
-        if text:
-            games = games.filter(
-                Q(name__icontains=text) | Q(seats__user__username__iexact=text)
-            ).distinct()
+        games = selectors_lists.games_matching(games, text)
         return games.filter(ruleset=only) if only else games
 
     open_games, open_pager = _games_page(

@@ -87,3 +87,20 @@ def test_the_page_finds_games_by_name_or_player(games, client):
     assert "No open 6x5 game matching “cat” is waiting for players right now." in text
     # Nothing typed: every game; a NUL is no error.
     assert client.get(reverse("games:list"), {"q": "a\x00b"}).status_code == 200
+
+
+def test_the_api_finds_games_by_name_or_player(games):
+    from games.services.games import game_join
+
+    ann, bob, made = games
+    (cat,) = make_users(["cat"])
+    game_join(game=made[("6x5", 1)], user=cat)
+    api = token_client(bob)
+    found = api.get("/api/games/open/", {"q": "table 2"}).json()
+    assert sorted(g["name"] for g in found) == ["4x-dice table 2", "5x table 2", "6x5 table 2"]
+    assert [g["name"] for g in api.get("/api/games/open/", {"q": "CAT"}).json()] == ["6x5 table 1"]
+    both = api.get("/api/games/open/", {"q": "table", "ruleset": "5x"}).json()
+    assert sorted(g["name"] for g in both) == ["5x table 1", "5x table 2"]
+    assert api.get("/api/games/open/", {"q": "x" * 101}).status_code == 400
+    mine = token_client(cat).get("/api/games/", {"q": "6x5"}).json()
+    assert [g["name"] for g in mine] == ["6x5 table 1"]
