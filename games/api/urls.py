@@ -16,6 +16,7 @@ from games.api import (
     organizer_views,
     review_views,
     seat_views,
+    settings_views,
     talk_views,
     webhook_views,
 )
@@ -89,6 +90,7 @@ urlpatterns = [
     *route("offers/<id:offer_id>/decline/", handover_views.OfferDeclineView.as_view(), "offer_decline"),
     # Until when the player is away (games that wait for them move their deadlines).
     *route("away/", away_views.AwayView.as_view(), "away"),
+    *route("settings/", settings_views.SettingsView.as_view(), "settings"),
     # The player's "your turn" webhook.
     *route("webhook/", webhook_views.WebhookView.as_view(), "webhook"),
     *route("webhook/ping/", webhook_views.WebhookPingView.as_view(), "webhook_ping"),
