@@ -154,7 +154,7 @@ def account_close(*, user: Any) -> Closed:
     when a game stays locked (nothing changed then)."""
     from allauth.account.models import EmailAddress
 
-    from games.models import GameInvitation, PlayerSettings
+    from games.models import GameInvitation, PlayerSettings, TalkRead
     from games.services.games import game_leave, seat_resign
     from games.services.handover import seat_offer_decline
     from games.services.players import calendar_feed_revoke
@@ -188,6 +188,7 @@ def account_close(*, user: Any) -> Closed:
         talk_erase_for_user(user=user)
         # Invitations to games by name: nothing to keep (the organizer's list drops them).
         GameInvitation.objects.filter(user=user).delete()
+        TalkRead.objects.filter(user=user).delete()  # how far they read each table's talk
 
         plans = account_close_summary(user=user)
         resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))

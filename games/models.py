@@ -494,5 +494,5 @@ class Heartbeat(models.Model):
 
 # The webhooks' tables, in a module of their own (this one is near the size limit).
 from games.models_invitations import GameInvitation  # noqa: E402, F401
-from games.models_talk import GameMessage  # noqa: E402, F401
+from games.models_talk import GameMessage, TalkRead  # noqa: E402, F401
 from games.models_webhooks import PlayerWebhook, WebhookDelivery  # noqa: E402, F401

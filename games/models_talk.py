@@ -41,3 +41,21 @@ class GameMessage(models.Model):
 
     def __str__(self) -> str:
         return f"message {self.pk} at game {self.game_id}"
+
+
+class TalkRead(models.Model):
+    """How far a signed-in reader has read a game's table talk: the newest message id its
+    talk page showed them (on any device), so that the game page and the games list say
+    "new" for what came after, wherever they read it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    last_id = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="games_talk_read_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} read game {self.game_id}'s talk to {self.last_id}"

@@ -19,6 +19,40 @@ def talk_summary(*, game: Game) -> tuple[int, int]:
     return row["count"] or 0, row["last"] or 0
 
 
+def talk_seen(*, game: Game, user: Any) -> int:
+    """The newest message of ``game``'s talk that ``user`` has read (0: none, or nobody
+    signed in): messages after it written by others are new to them."""
+    from games.models import TalkRead
+
+    if user is None or not getattr(user, "is_authenticated", False):
+        return 0
+    return (
+        TalkRead.objects.filter(user=user, game=game).values_list("last_id", flat=True).first()
+        or 0
+    )
+
+
+def talk_new(*, user: Any, game_ids: list[int]) -> dict[int, int]:
+    """Of ``game_ids``, the games whose talk has messages by others that ``user`` has not
+    read: game id -> how many (one statement, for the games list)."""
+    from django.db.models import Count, F, OuterRef, Q, Subquery
+
+    from games.models import TalkRead
+
+    if not game_ids or user is None or not getattr(user, "is_authenticated", False):
+        return {}
+    read = TalkRead.objects.filter(user=user, game=OuterRef("game")).values("last_id")[:1]
+    rows = (
+        GameMessage.objects.filter(game_id__in=game_ids, removed_at__isnull=True)
+        .exclude(author=user)
+        .annotate(read=Subquery(read))
+        .filter(Q(read__isnull=True) | Q(id__gt=F("read")))
+        .values("game_id")
+        .annotate(n=Count("id"))
+    )
+    return {row["game_id"]: row["n"] for row in rows}
+
+
 def talk_page(*, game: Game, before: int | None = None, limit: int = TALK_PAGE) -> tuple[list[GameMessage], bool]:
     """The newest ``limit`` messages (older than message ``before`` if given), oldest
     first, with their authors and removers; and whether older ones exist."""

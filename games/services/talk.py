@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.errors import KeyReused, MessagesCapped, PermissionDenied, ValidationError
-from games.models import Game, GameMessage, Seat
+from games.models import Game, GameMessage, Seat, TalkRead
 from games.notes import NAME_INVISIBLE_RE
 
 TALK_MAX_CHARS = 1000
@@ -152,6 +152,23 @@ def message_remove(*, message: GameMessage, by: Any) -> GameMessage:
         )
         message.refresh_from_db()
     return message
+
+
+def talk_read_mark(*, user: Any, game: Game, last_id: int) -> None:
+    """``user`` has read ``game``'s table talk up to message ``last_id`` (their talk page
+    showed it): the game page and the games list say "new" only for what comes after,
+    on every device. Never moves back (an older page read later); nobody signed in,
+    nothing kept."""
+    if user is None or not getattr(user, "is_authenticated", False) or last_id <= 0:
+        return
+    if TalkRead.objects.filter(user=user, game=game, last_id__lt=last_id).update(last_id=last_id):
+        return
+    try:
+        with transaction.atomic():
+            TalkRead.objects.get_or_create(user=user, game=game, defaults={"last_id": last_id})
+    except IntegrityError:  # made by another request meanwhile: move it on if behind
+        pass
+    TalkRead.objects.filter(user=user, game=game, last_id__lt=last_id).update(last_id=last_id)
 
 
 def talk_erase_for_user(*, user: Any) -> int:

@@ -16,7 +16,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
 import engine
-from games import selectors, selectors_invitations, selectors_lists, selectors_players
+from games import (
+    selectors,
+    selectors_invitations,
+    selectors_lists,
+    selectors_players,
+    selectors_talk,
+)
 from games.errors import ApplicationError
 from games.forms import GameCreateForm
 from games.models import Game
@@ -109,6 +115,10 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "finished": done,
             "finished_pager": done_pager,
             "needed": needed,
+            # Table talk by others in my games that I have not read (on any device).
+            "talk_new": selectors_talk.talk_new(user=request.user, game_ids=[g.pk for g in mine])
+            if signed_in
+            else {},
             "seated": selectors_lists.seated_counts(games=mine + open_games + watching),
             # where I finished, in my games that are over (the list said "finished" only)
             "places": selectors_lists.my_places(user=request.user, games=mine) if signed_in else {},

@@ -40,7 +40,7 @@ from games.presentation import (
     waiting_note,
 )
 from games.rules_text import FORCED_NOTES, PHASE_HINTS, REVEALED_AT_END
-from games.selectors_talk import talk_summary
+from games.selectors_talk import talk_new, talk_summary
 from games.services import away as away_services
 from games.services.game_options import ruleset_get
 from games.services.organizer_panel import paused_remaining_seconds
@@ -317,6 +317,13 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
                 game=game, kind="seat_replaced", seat=ctx["replaced_seat"], **{"from": str(user)}
             )
     ctx["talk_count"], ctx["talk_last"] = talk_summary(game=game)
+    # A signed-in reader's unread messages by others, as read on any device (the browser's
+    # own memory says it for a visitor).
+    ctx["talk_unread"] = (
+        talk_new(user=user, game_ids=[game.pk]).get(game.pk, 0)
+        if user is not None and ctx["talk_count"]
+        else 0
+    )
     # Seats whose player is away: public in a game whose deadlines wait for them; in one
     # that does not, shown to its organizer alone (who may extend a deadline or pause).
     ctx["away"] = (

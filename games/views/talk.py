@@ -57,6 +57,8 @@ def game_talk(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect(f"{request.path}#talk-form")
     before = _before(request)
     rows, older = talk_page(game=game, before=before)
+    if rows and before is None:  # the newest messages, shown: read, on every device
+        talk_services.talk_read_mark(user=user, game=game, last_id=rows[-1].pk)
     shown = [
         {
             "message": m,
@@ -105,6 +107,8 @@ def game_talk_json(request: HttpRequest, game_id: int) -> JsonResponse:
     game = load_visible_game(request, game_id)
     after = _before(request, "after") or 0
     rows = talk_after(game=game, after=after)
+    if rows:  # the page adds them as they come: read
+        talk_services.talk_read_mark(user=request.user, game=game, last_id=rows[-1].pk)
     # ``?from=ID``: the oldest message the page shows; the removed ones among those it
     # shows (up to ``after``) come too, for the page to grey them out.
     first = _before(request, "from") or 0

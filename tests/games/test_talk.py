@@ -468,3 +468,56 @@ def test_the_log_page_says_the_table_talk_was_closed(client) -> None:
     talk_open_set(game=game, by=game.organizer, open_=False)
     page = client.get(f"/games/{game.pk}/log/").content.decode()
     assert f"The organizer ({game.organizer}) closed table talk to the players." in page
+
+
+@pytest.mark.django_db
+def test_what_is_new_at_the_table_is_read_on_any_device() -> None:
+    """A signed-in player's unread messages (by others) are kept on the server: the game
+    page and the games list say how many, until the talk page (or its polling) shows
+    them, on whichever device; their own messages are never new to them."""
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.games.web_support import visible_text
+
+    game, seats = make_game(["ann", "bob", "cat"])
+    ann = seats["ann"].user
+    phone, laptop = Client(), Client()
+    phone.force_login(ann)
+    laptop.force_login(ann)
+
+    def said(client: Client) -> tuple[str, str]:
+        page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        flag = re.search(r'<strong class="talk-new"( hidden)?>([^<]*)</strong>', page)
+        listed = visible_text(client.get(reverse("games:list")).content.decode())
+        found = re.search(r"(\d+) new messages? at the table", listed)
+        return ("" if flag[1] else flag[2]), (found[0] if found else "")
+
+    assert said(laptop) == ("", "")
+    message_post(game=game, user=_user("bob"), text="Hello")
+    message_post(game=game, user=_user("bob"), text="Anyone?")
+    message_post(game=game, user=ann, text="Here")  # her own: never new to her
+    assert said(laptop) == ("2 new messages", "2 new messages at the table")
+    assert phone.get(reverse("games:talk", args=[game.pk])).status_code == 200  # read on the phone
+    assert said(laptop) == ("", "")
+    later = message_post(game=game, user=_user("cat"), text="Me too")
+    assert said(laptop) == ("1 new message", "1 new message at the table")
+    # The talk page's polling shows it: read.
+    answer = phone.get(reverse("games:talk_json", args=[game.pk]), {"after": later.pk - 1})
+    assert [m["id"] for m in answer.json()["messages"]] == [later.pk]
+    assert said(laptop) == ("", "")
+    # An older page read later moves nothing back.
+    phone.get(reverse("games:talk", args=[game.pk]), {"before": later.pk})
+    assert said(laptop) == ("", "")
+    # Nobody signed in: the browser's own memory says it, as before (the flag left to it).
+    visitor = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'data-talk-server' not in visitor and '<strong class="talk-new" hidden>' in visitor
+    # Closing the account forgets how far they read.
+    from fivex_site.account_close import account_close
+    from games.models import TalkRead
+
+    assert TalkRead.objects.filter(user=ann).exists()
+    account_close(user=ann)
+    assert not TalkRead.objects.filter(user=ann).exists()

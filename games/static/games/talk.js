@@ -5,8 +5,8 @@
 // out as the page would show it after a reload.
 (function () {
   "use strict";
-  // The newest message this browser has seen at a table (kept in the browser only): the
-  // game page's "Table talk" link says "new messages" while there are newer ones.
+  // The newest message this browser has seen at a table (kept in the browser only): for a
+  // visitor, the game page's "Table talk" link says "new messages" while there are newer ones.
   function seenKey(game) { return "fivex:talk-seen:" + game; }
   function seen(game) {
     try { return parseInt(window.localStorage.getItem(seenKey(game)) || "0", 10); } catch (e) { return 0; }
@@ -15,7 +15,8 @@
     try { if (id > seen(game)) { window.localStorage.setItem(seenKey(game), String(id)); } } catch (e) { /* storage off */ }
   }
   var link = document.getElementById("talk-link");
-  if (link) {
+  // Signed in, the server says what is new (read on any device); a visitor's browser does.
+  if (link && !link.hasAttribute("data-talk-server")) {
     var newest = parseInt(link.getAttribute("data-talk-last") || "0", 10);
     var flag = link.querySelector(".talk-new");
     if (flag && newest > seen(link.getAttribute("data-talk-game"))) { flag.hidden = false; }
