@@ -106,13 +106,13 @@ def message_at(*, game: Game, message_id: int) -> GameMessage | None:
     return GameMessage.objects.filter(game=game, pk=message_id).select_related("game").first()
 
 
-def talk_since(*, game: Game, since: Any) -> list[tuple[int, str]]:
-    """(author id, author name) of each message written at the table since ``since``
-    and not removed, oldest first (the turn emails say who wrote)."""
+def talk_since(*, game: Game, since: Any) -> list[tuple[int, str, str]]:
+    """(author id, author name, text) of each message written at the table since
+    ``since`` and not removed, oldest first (the turn emails say who wrote, and what)."""
     return list(
         GameMessage.objects.filter(game=game, created_at__gte=since, removed_at__isnull=True)
         .order_by("id")
-        .values_list("author_id", "author__username")
+        .values_list("author_id", "author__username", "text")
     )
 
 

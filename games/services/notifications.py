@@ -297,16 +297,35 @@ def notify_prompt_resolved(
     outbox_enqueue_many(messages=batch)
 
 
-def _talk_line(game: Game, talk: list[tuple[int, str]], seat: Seat, number: int) -> str:
+# The turn email quotes at most so many of the messages written at the table, each cut at
+# so many characters (the rest is on the talk page).
+TALK_IN_EMAIL = 5
+TALK_EMAIL_CHARS = 300
+
+
+def _talk_line(game: Game, talk: list[tuple[int, str, str]], seat: Seat, number: int) -> str:
     """What was written at the table while the prompt was open, by others than the
     seat's player: "Table talk while prompt 4 was open: 2 messages, from bob and cat:
-    <url>" ("" when nothing)."""
-    others = [name for author, name in talk if author != seat.user_id]
+    <url>", then the messages themselves, indented ("  bob: Hello"), the first
+    ``TALK_IN_EMAIL`` of them, each cut at ``TALK_EMAIL_CHARS`` ("" when nothing). An
+    email player reads the table without the page."""
+    others = [(name, text) for author, name, text in talk if author != seat.user_id]
     if not others:
         return ""
-    names = and_list(list(dict.fromkeys(others)))
+    names = and_list(list(dict.fromkeys(name for name, _text in others)))
     count = f"{len(others)} message{'s' if len(others) != 1 else ''}"
-    return f"Table talk while prompt {number} was open: {count}, from {names}: {public_url(f'/games/{game.pk}/talk/')}"
+    lines = [
+        f"Table talk while prompt {number} was open: {count}, from {names}: "
+        f"{public_url(f'/games/{game.pk}/talk/')}"
+    ]
+    for name, text in others[:TALK_IN_EMAIL]:
+        words = " ".join(text.split())  # one line each: its own line breaks as spaces
+        if len(words) > TALK_EMAIL_CHARS:
+            words = words[: TALK_EMAIL_CHARS - 1].rstrip() + "…"
+        lines.append(f"  {name}: {words}")
+    if len(others) > TALK_IN_EMAIL:
+        lines.append(f"  … and {len(others) - TALK_IN_EMAIL} more on the talk page.")
+    return "\n".join(lines)
 
 
 def _waiting_words(names: list[str]) -> str:

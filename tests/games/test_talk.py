@@ -227,6 +227,35 @@ def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
     line = f"Table talk while prompt 1 was open: 2 messages, from ann: {settings.FIVEX_BASE_URL}/games/{game.pk}/talk/"
     assert line in bodies["bob"] and line in bodies["cat"]  # a removed message is not counted
     assert "Table talk" not in bodies["ann"]  # her own words: nothing new to her
+    # The messages themselves follow, for an email player to read without the page.
+    assert f"{line}\n  ann: Hello\n  ann: Anyone?\n" in bodies["bob"]
+    assert "oops" not in bodies["bob"]
+
+
+@pytest.mark.django_db
+def test_the_turn_email_quotes_five_messages_each_on_one_line_and_cut() -> None:
+    from games.models import OutboxMessage
+    from games.services.notifications import TALK_EMAIL_CHARS
+    from tests.games.core_support import play_defaults
+
+    game, _ = make_game(NAMES)
+    long = "word " * 200  # 1,000 characters
+    message_post(game=game, user=_user("ann"), text="Two\nlines")
+    message_post(game=game, user=_user("ann"), text=long)
+    for n in range(5):
+        message_post(game=game, user=_user("cat"), text=f"note {n}")
+    play_defaults(game, prompts=1)
+    body = OutboxMessage.objects.get(game=game, kind="prompt_resolved", to__startswith="bob@").body
+    lines = body.split("\n")
+    start = next(i for i, t in enumerate(lines) if t.startswith("Table talk while prompt 1"))
+    assert "7 messages, from ann and cat" in lines[start]
+    quoted = lines[start + 1 : start + 7]
+    assert quoted[0] == "  ann: Two lines"
+    assert quoted[1].startswith("  ann: word word") and quoted[1].endswith("…")
+    assert len(quoted[1]) == len("  ann: ") + TALK_EMAIL_CHARS
+    assert quoted[2:5] == ["  cat: note 0", "  cat: note 1", "  cat: note 2"]
+    assert quoted[5] == "  … and 2 more on the talk page."
+    assert "note 3" not in body
 
 
 @pytest.mark.django_db
