@@ -552,8 +552,15 @@ def players_directory(*, text: str = "", limit: int = PLAYERS_PAGE) -> list[dict
     )
     text = text.replace("\x00", "").strip()[:150]
     if text:
-        rows = list(players.filter(username__icontains=text).order_by("username")[: limit * 4])
-        rows.sort(key=lambda u: (u.username.casefold() != text.casefold(), u.username.casefold()))
+        # The exact name first, read on its own: among many names holding the text it may
+        # sort after the page's end ("abob1" < "bob").
+        exact = list(players.filter(username__iexact=text).order_by("username")[:limit])
+        rows = exact + list(
+            players.filter(username__icontains=text)
+            .exclude(pk__in=[u.pk for u in exact])
+            .order_by("username")[: limit * 4]
+        )
+        rows[len(exact) :] = sorted(rows[len(exact) :], key=lambda u: u.username.casefold())
     else:
         rows = list(players.order_by("-played", "-playing", "username")[:limit])
     return [
