@@ -468,3 +468,29 @@ def test_the_log_page_says_the_table_talk_was_closed(client) -> None:
     talk_open_set(game=game, by=game.organizer, open_=False)
     page = client.get(f"/games/{game.pk}/log/").content.decode()
     assert f"The organizer ({game.organizer}) closed table talk to the players." in page
+
+
+@pytest.mark.django_db
+def test_the_talk_switch_entries_verify_running_and_over():
+    # talk_changed is a log kind of its own: verify_game passes over it (a running game's
+    # log, then the whole game's once over).
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.services.talk import talk_open_set
+    from tests.games.core_support import play_defaults
+
+    game, _ = make_game(["ann", "bob", "cat"])
+    talk_open_set(game=game, by=game.organizer, open_=False)
+    talk_open_set(game=game, by=game.organizer, open_=True)
+    from games.models import LogEntry
+
+    assert LogEntry.objects.filter(game=game, kind="talk_changed").count() == 2
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
+    assert play_defaults(game)
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
