@@ -148,10 +148,12 @@ class ByeRequestView(BaseAPIView):
         data = ByeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return _answer(
-            tsvc.bye_request(
-                registration=registration,
-                round_number=data.validated_data["round"],
-                by=request.user,
+            _done(
+                lambda: tsvc.bye_request(
+                    registration=registration,
+                    round_number=data.validated_data["round"],
+                    by=request.user,
+                )
             )
         )
 
@@ -163,5 +165,9 @@ class ByeCancelView(BaseAPIView):
     def delete(self, request: Request, slug: str, number: int) -> Response:
         registration = _mine(request, _tournament(request, slug))
         return _answer(
-            tsvc.bye_cancel(registration=registration, round_number=number, by=request.user)
+            _done(
+                lambda: tsvc.bye_cancel(
+                    registration=registration, round_number=number, by=request.user
+                )
+            )
         )

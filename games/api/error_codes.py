@@ -76,7 +76,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("already_done", 409, "a tournament entry: withdrawn already; nothing was "
               "changed"),
     ErrorCode("invitations_capped", 409, "inviting players by name: the game's invitations "
-              "are used up (each emails someone); nobody was invited: share its link instead"),
+              "(or the organizer's of the day) are used up (each emails someone); nobody was "
+              "invited: share its link instead"),
     ErrorCode("too_large", 413, "the request body is over the size limit"),
     ErrorCode("unsupported_media_type", 415, "the body is neither JSON nor form-encoded (no "
               "endpoint takes files)"),

@@ -53,7 +53,7 @@ class InviteResultSerializer(drf_serializers.Serializer):
     skipped = drf_serializers.DictField(
         child=drf_serializers.CharField(),
         help_text="Named but not invited, and why: has a seat already, invited already, "
-        "declined, or the caller.",
+        "declined, has the caller's invitations waiting, or the caller.",
     )
 
 
@@ -77,8 +77,8 @@ class GameInvitationsView(BaseAPIView):
             200: InviteResultSerializer, **ERRORS, **BODY_ERRORS,
             409: OpenApiResponse(
                 s.ErrorSerializer,
-                description="The game is not forming (conflict), or its invitations are used "
-                "up (invitations_capped)",
+                description="The game is not forming (conflict), or its invitations (or the "
+                "caller's of the day) are used up (invitations_capped)",
             ),
         },
     )  # fmt: skip

@@ -160,10 +160,19 @@ def status_text(seat: Any) -> str:
     return "\n".join(lines)
 
 
-def absence_text(seat: Any, command: str) -> str:
+def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     """``AWAY <day>`` or ``BACK``: the seat's player says until when they are away (as on
-    their settings page; whatever the game), and the answer says what it does."""
+    their settings page; whatever the game), and the answer says what it does. From a
+    ``foreign`` sender (not the player's address) it changes nothing: it is the player's
+    account, every game of theirs, that one seat's address would change."""
     from datetime import date
+
+    if foreign:
+        return (
+            f"{command}: this changes your account (every game of yours), so it is taken "
+            "only from your account address; this message came from another. Nothing was "
+            "changed."
+        )
 
     from games.errors import ValidationError
     from games.presentation import local_time

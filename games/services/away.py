@@ -96,19 +96,32 @@ def _days_left(game: Game, seat: Seat) -> float:
     return game.away_days * 86400.0 - seat.away_held_seconds
 
 
-def waits_for_seat(*, game: Game, seat: Seat, at: datetime) -> bool:
-    """Whether the game waits for ``seat`` past its deadline ``at``: it waits for players
-    who are away, the seat has days left and its player was away then (the sweep, not run
-    yet, would move the deadline to their return: ``deadline_hold``). Read only for an
-    order past its deadline."""
-    if not game.away_days or _days_left(game, seat) <= 0:
+def waits_for_seat(
+    *, game: Game, seat: Seat, prompt: Prompt, at: datetime, arrived: datetime
+) -> bool:
+    """Whether an order of ``seat`` that ``arrived`` after the prompt's deadline passed at
+    ``at`` (the deadline plus grace) is still taken: the game waits for players who are
+    away, and the sweep, run at ``at``, would have moved the deadline for this seat
+    (``deadline_hold``: to the player's return, or their days' end, at least
+    ``SHORTEST_HOLD`` later), a wait ``arrived`` falls in (out of the quiet hours, plus
+    grace). Read only for an order past its deadline, before the sweep came by."""
+    from games.services.deadlines import out_of_quiet_hours
+
+    left = _days_left(game, seat)
+    if not game.away_days or prompt.deadline is None or left <= 0:
         return False
     until = (
         PlayerSettings.objects.filter(user_id=seat.user_id)
         .values_list("away_until", flat=True)
         .first()
     )
-    return until is not None and until > at
+    if until is None or until <= at:
+        return False
+    hold = min(until, prompt.deadline + timedelta(seconds=left))
+    if hold < at + SHORTEST_HOLD:
+        return False
+    ends = out_of_quiet_hours(game=game, moment=hold) + timedelta(minutes=game.grace_minutes)
+    return arrived < ends
 
 
 def _player_away_until(seat: Seat, now: datetime) -> datetime | None:

@@ -11,17 +11,20 @@ played a game with, nobody); the others are skipped with that reason. A rematch
 whatever they said (it is their own game again, and its email goes to them anyway).
 
 Every invitation emails someone, so a game has at most ``INVITATIONS_PER_GAME`` of them,
-at most ``NAMES_AT_ONCE`` at a time.
+at most ``NAMES_AT_ONCE`` at a time; one player invites at most ``INVITATIONS_PER_DAY``
+a day over all their games, and a player with ``WAITING_FROM_ONE`` invitations from the
+same organizer unanswered is not invited again by them until one is answered.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from fivex_site.links import public_url
@@ -33,6 +36,12 @@ from games.services.organizer_common import _check_organizer
 
 NAMES_AT_ONCE = 20
 INVITATIONS_PER_GAME = 40
+#: Invitations one player makes by name in a day, over all their games (games may be made
+#: 60 an hour: each could email the same strangers).
+INVITATIONS_PER_DAY = 100
+#: Invitations from one organizer a player may have waiting (unanswered, to forming
+#: games) before the next is skipped: each is an email, and a player declines each.
+WAITING_FROM_ONE = 3
 # invite_players' refusal when the game's invitations are all used.
 INVITATIONS_CAPPED = "invitations_capped"
 # A player name as typed: a run of anything but commas, semicolons and white space; "@bob"
@@ -152,6 +161,7 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             "user_id", "declined_at"
         )
     }
+    waiting = _waiting_from(by=by, users=users) if email else {}
     skipped: dict[str, str] = {}
     new: list[Any] = []
     for user in users:
@@ -161,6 +171,10 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             skipped[user.username] = "has a seat already"
         elif user.pk in before:
             skipped[user.username] = "declined" if before[user.pk] else "invited already"
+        elif waiting.get(user.pk, 0) >= WAITING_FROM_ONE:
+            skipped[user.username] = (
+                f"has {WAITING_FROM_ONE} invitations of yours waiting for an answer"
+            )
         else:
             new.append(user)
     if new and len(before) + len(new) > INVITATIONS_PER_GAME:
@@ -170,6 +184,17 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             "invitation(s) left: nobody was invited. Share the game's link instead.",
             code=INVITATIONS_CAPPED,
         )
+    if new and email and by is not None:
+        today = GameInvitation.objects.filter(
+            invited_by=by, created_at__gte=timezone.now() - timedelta(days=1)
+        ).count()
+        if today + len(new) > INVITATIONS_PER_DAY:
+            raise GameStateError(
+                f"You can invite {INVITATIONS_PER_DAY} players a day by name, over all your "
+                f"games; {max(0, INVITATIONS_PER_DAY - today)} invitation(s) are left for "
+                "now: nobody was invited. Share the game's link instead.",
+                code=INVITATIONS_CAPPED,
+            )
     for user in new:
         try:
             with transaction.atomic():
@@ -180,6 +205,29 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
         if email:
             _notify_invited(game=game, user=user, by=by)
     return {"invited": [u.username for u in new if u.username not in skipped], "skipped": skipped}
+
+
+def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
+    """user id -> how many of ``by``'s invitations each of ``users`` has not answered
+    (forming games, neither declined nor joined)."""
+    if by is None or not users:
+        return {}
+    seated = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).exclude(
+        status=Seat.Status.REPLACED
+    )
+    rows = (
+        GameInvitation.objects.filter(
+            invited_by=by,
+            user__in=[u.pk for u in users],
+            declined_at__isnull=True,
+            game__status=Game.Status.FORMING,
+        )
+        .exclude(Exists(seated))
+        .values("user")
+        .annotate(n=Count("id"))
+        .values_list("user", "n")
+    )
+    return dict(rows)
 
 
 def _notify_invited(*, game: Game, user: Any, by: Any) -> None:

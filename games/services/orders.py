@@ -484,7 +484,10 @@ def _submit_locked(
     taken_at = timezone.now()
     closes = enforce_due_at(game=game, prompt=prompt)
     if closes is not None:
-        if (arrived_at or taken_at) >= closes and not waits_for_seat(game=game, seat=seat, at=closes):
+        arrived = arrived_at or taken_at
+        if arrived >= closes and not waits_for_seat(
+            game=game, seat=seat, prompt=prompt, at=closes, arrived=arrived
+        ):
             after = " (its deadline plus the grace period)" if game.grace_minutes else ""
             # To the second when it is not a whole minute: "closed at 10:57" puzzled a
             # player refused at 10:57:56 (it closed at 10:57:54).

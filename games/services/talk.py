@@ -24,6 +24,9 @@ from games.notes import NAME_INVISIBLE_RE
 TALK_MAX_CHARS = 1000
 TALK_PER_MINUTE = 6
 TALK_PER_DAY = 200
+#: How often a day the organizer may open or close a game's table talk: each change is an
+#: entry of the game's audit log (the API takes 120 organizer calls a minute).
+TALK_CHANGES_PER_DAY = 6
 EMPTY_MESSAGE = "The message is empty: nothing was sent."
 
 
@@ -197,6 +200,27 @@ def talk_open_set(*, game: Game, by: Any, open_: bool) -> Game:
         if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
             raise GameStateError("The game is over: its table talk stays as it is.")
         if game.talk_open != bool(open_):
+            from datetime import timedelta
+
+            from games.models import LogEntry
+            from games.presentation import local_time
+            from games.services.organizer_common import _day_cap_reached
+
+            now = timezone.now()
+            changes = list(
+                LogEntry.objects.filter(
+                    game=game, kind="talk_changed", created_at__gte=now - timedelta(days=1)
+                )
+                .order_by("created_at")
+                .values_list("created_at", flat=True)
+            )
+            again = _day_cap_reached(changes, TALK_CHANGES_PER_DAY)
+            if again is not None:
+                raise GameStateError(
+                    f"The table talk was opened or closed {len(changes)} times in the last "
+                    f"day, the limit (each change is written in the game's log): it can "
+                    f"change again from {local_time(again)}."
+                )
             game.talk_open = bool(open_)
             game.save(update_fields=["talk_open"])
             log_append(

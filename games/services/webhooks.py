@@ -21,7 +21,9 @@ import hmac
 import http.client
 import json
 import logging
+import re
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -248,9 +250,10 @@ def chat_service(url: str) -> str:
     return service
 
 
-def chat_text(payload: dict[str, Any]) -> str:
+def chat_text(payload: dict[str, Any], quote: Callable[[str], str] = str) -> str:
     """An event as a chat message: which game waits for which seat's order, by when, and
-    the link (nothing more than the event says: never a card or an order)."""
+    the link (nothing more than the event says: never a card or an order). ``quote``
+    writes the names players chose (the game's, the seat's) as the chat shows text as is."""
     if payload.get("event") != EVENT_ORDER_NEEDED:
         return (
             "FiveX: a test call. This channel is told when one of your games waits for your order."
@@ -262,9 +265,20 @@ def chat_text(payload: dict[str, Any]) -> str:
         else " (the game is paused: no deadline runs)"
     )
     return (
-        f"Your order is wanted in {payload.get('game_name')} ({ruleset_name(str(payload.get('ruleset')))}): "
-        f"prompt {payload.get('prompt')}, seat {payload.get('seat')}{when}. {payload.get('url')}"
+        f"Your order is wanted in {quote(str(payload.get('game_name')))} "
+        f"({ruleset_name(str(payload.get('ruleset')))}): prompt {payload.get('prompt')}, "
+        f"seat {quote(str(payload.get('seat')))}{when}. {payload.get('url')}"
     )
+
+
+# Discord's markdown: a game's name "[Your order](https://...)" would be a masked link,
+# "<t:0>" a timestamp, "*x*" bold; a backslash before each shows it as typed.
+_DISCORD_MARKUP = re.compile(r"([\\*_~`|\[\]()<>])")
+
+
+def _discord_escaped(text: str) -> str:
+    """``text`` as Discord shows it as typed (no link, mention or formatting)."""
+    return _DISCORD_MARKUP.sub(r"\\\1", text)
 
 
 def _slack_escaped(text: str) -> str:
@@ -281,7 +295,8 @@ def _request(
     if service == "discord":
         # No mention pings anybody (a game's name may say @everyone).
         message: dict[str, Any] = {
-            "content": chat_text(delivery.payload)[:2000], "allowed_mentions": {"parse": []},
+            "content": chat_text(delivery.payload, _discord_escaped)[:2000],
+            "allowed_mentions": {"parse": []},
         }  # fmt: skip
     elif service == "slack":
         message = {"text": _slack_escaped(chat_text(delivery.payload))}

@@ -91,6 +91,16 @@ def channels(game, who: str) -> dict[str, str]:
         reverse("games:log", args=[game.pk]),
         f"/api/games/{game.pk}/",
         f"/api/games/{game.pk}/log/?limit=1000",
+        # The review of each resolved prompt, its page and the API's (the spectator's
+        # table while the game runs).
+        *(
+            url
+            for number in game.prompts.filter(status="resolved").values_list("number", flat=True)
+            for url in (
+                reverse("games:review_step", args=[game.pk, number]),
+                f"/api/games/{game.pk}/review/{number}/",
+            )
+        ),
     ):
         answer = client.get(url)
         assert answer.status_code in ((401, 403) if user is None and url.startswith("/api/") else (200,)), (

@@ -301,3 +301,32 @@ def test_a_game_that_does_not_wait_tells_its_organizer_alone_who_is_away(client)
     client.logout()
     page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
     assert "away until" not in page
+
+
+def test_a_late_order_is_taken_only_while_the_sweep_would_have_waited():
+    # Guards against a player away being taken any time after the deadline while the
+    # sweep had not come by (a beat down for days): the wait ends at their return, or
+    # when their days run out, as the sweep's hold would.
+    import engine
+    from games.errors import DeadlinePassed
+    from games.selectors import current_state
+
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=(now - 3 * DAY).date(), now=now - 4 * DAY)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now - 4 * DAY)  # four days ago; bob was back two days later
+    text = engine.get(game.ruleset).default_order(current_state(game=game), "bob")
+    with pytest.raises(DeadlinePassed):
+        order_submit(seat=seats["bob"], text=text, source="web")
+    # Away still, with a minute of the game's days left: the sweep would not wait.
+    player_away_set(user=seats["bob"].user, until=(now + DAY).date(), now=now)
+    due(prompt, now)
+    Seat.objects.filter(pk=seats["bob"].pk).update(away_held_seconds=3 * 86400 - 60)
+    seats["bob"].refresh_from_db()
+    with pytest.raises(DeadlinePassed):
+        order_submit(seat=seats["bob"], text=text, source="web")
+    # With a day left it would: the order is taken.
+    Seat.objects.filter(pk=seats["bob"].pk).update(away_held_seconds=2 * 86400)
+    seats["bob"].refresh_from_db()
+    assert order_submit(seat=seats["bob"], text=text, source="web").seat_name == "bob"

@@ -295,3 +295,48 @@ def test_a_player_says_who_may_invite_them_by_name(forming, client):
     from fivex_site.account_export import account_export
 
     assert account_export(user=_user("dan"))["account"]["invitations"] == "nobody"
+
+
+def _forming_game(organizer, name: str) -> Game:
+    return game_create(organizer=organizer, ruleset="5x", seats_count=4, name=name)
+
+
+def test_one_player_is_not_emailed_invitation_after_invitation_by_the_same_organizer():
+    # Guards against using invitations to flood a player's inbox: every forming game
+    # (60 an hour may be made) could invite the same player, each an email.
+    ann, bob, _cat = make_users(["ann", "bob", "cat"])
+    waiting = [_forming_game(ann, f"Game {i}") for i in range(invitations.WAITING_FROM_ONE)]
+    for game in waiting:
+        assert invite_players(game=game, by=ann, names="bob")["invited"] == ["bob"]
+    one_more = _forming_game(ann, "One more")
+    result = invite_players(game=one_more, by=ann, names="bob cat")
+    assert result["invited"] == ["cat"]
+    assert "waiting" in result["skipped"]["bob"]
+    assert len(OutboxMessage.objects.filter(kind="invitation", to=bob.email)) == len(waiting)
+    # Declining one (or the game starting) frees a place: invited again, emailed.
+    invitation_decline(game_id=waiting[0].pk, user=bob)
+    assert invite_players(game=one_more, by=ann, names="bob")["invited"] == ["bob"]
+
+
+def test_one_organizer_invites_so_many_players_a_day_and_no_more():
+    # Guards against an organizer making game after game to email strangers in bulk.
+    ann, *others = make_users(["ann", "bob", "cat"])
+    older = _forming_game(ann, "Earlier games")
+    users = make_users([f"p{i}" for i in range(invitations.INVITATIONS_PER_DAY)])
+    GameInvitation.objects.bulk_create(
+        GameInvitation(game=older, user=u, invited_by=ann) for u in users
+    )
+    game = _forming_game(ann, "Today's")
+    with pytest.raises(GameStateError) as refused:
+        invite_players(game=game, by=ann, names="bob")
+    assert refused.value.code == "invitations_capped"
+    assert not GameInvitation.objects.filter(game=game).exists()
+    # A day later the count starts again.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    GameInvitation.objects.filter(game=older).update(
+        created_at=timezone.now() - timedelta(hours=25)
+    )
+    assert invite_players(game=game, by=ann, names="bob")["invited"] == ["bob"]

@@ -210,6 +210,14 @@ def test_a_private_game_is_not_reviewed_by_strangers(
         reverse("games:review_end", args=[game.pk]),
     ):
         assert client.get(url).status_code == 404, url
+    # The API's review too: a stranger is told there is no such game.
+    from django.contrib.auth import get_user_model
+
+    from tests.games.web_support import token_client
+
+    zed = get_user_model().objects.get(username="zed")
+    answer = token_client(zed).get(f"/api/games/{game.pk}/review/1/")
+    assert answer.status_code == 404 and "DIDO" not in answer.content.decode()
     client.force_login(game.seats.get(name="cat").user)
     assert client.get(step_url(game, 1)).status_code == 200
 

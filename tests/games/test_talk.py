@@ -550,3 +550,59 @@ def test_what_is_new_at_the_table_is_read_on_any_device() -> None:
     assert TalkRead.objects.filter(user=ann).exists()
     account_close(user=ann)
     assert not TalkRead.objects.filter(user=ann).exists()
+
+
+@pytest.mark.django_db
+def test_the_talk_switch_entries_verify_running_and_over():
+    # talk_changed is a log kind of its own: verify_game passes over it (a running game's
+    # log, then the whole game's once over).
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.services.talk import talk_open_set
+    from tests.games.core_support import play_defaults
+
+    game, _ = make_game(["ann", "bob", "cat"])
+    talk_open_set(game=game, by=game.organizer, open_=False)
+    talk_open_set(game=game, by=game.organizer, open_=True)
+    from games.models import LogEntry
+
+    assert LogEntry.objects.filter(game=game, kind="talk_changed").count() == 2
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
+    assert play_defaults(game)
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "OK" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_talk_switch_is_turned_so_many_times_a_day_and_no_more():
+    # Guards against an organizer's loop writing the game's log full (every change is an
+    # entry of its audit log, public to its players; the API takes 120 calls a minute).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.errors import GameStateError
+    from games.models import LogEntry
+    from games.services import talk as talk_services
+
+    game, _ = make_game(["ann", "bob", "cat"])
+    assert game.talk_open
+    for n in range(talk_services.TALK_CHANGES_PER_DAY):  # closed, opened, closed, ...
+        talk_services.talk_open_set(game=game, by=game.organizer, open_=n % 2 == 1)
+    game.refresh_from_db()
+    with pytest.raises(GameStateError) as refused:
+        talk_services.talk_open_set(game=game, by=game.organizer, open_=not game.talk_open)
+    assert "in the last day, the limit" in refused.value.message
+    changed = LogEntry.objects.filter(game=game, kind="talk_changed")
+    assert changed.count() == talk_services.TALK_CHANGES_PER_DAY
+    # Asking for what it is already changes nothing and is not refused.
+    game.refresh_from_db()
+    talk_services.talk_open_set(game=game, by=game.organizer, open_=game.talk_open)
+    # A day later it may change again.
+    changed.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
+    talk_services.talk_open_set(game=game, by=game.organizer, open_=not game.talk_open)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from games.models_webhooks import WebhookDelivery
 from games.services import games as game_services
 from games.services import webhook_http, webhooks
 from tests.games.test_webhooks import DEAL, NAMES, Receiver, make_user
@@ -77,7 +78,7 @@ def test_discord_and_slack_get_a_message_and_others_the_event(
         "parse": []
     }
     assert discord["content"].startswith(
-        "Your order is wanted in <Friday> & @everyone (5X): prompt 1, seat ann, by "
+        r"Your order is wanted in \<Friday\> & @everyone (5X): prompt 1, seat ann, by "
     )
     assert discord["content"].endswith(f"/games/{game.pk}/") and " UTC. " in discord["content"]
 
@@ -119,3 +120,22 @@ def test_a_chat_channel_gets_the_test_ping_as_a_message(chat, django_capture_on_
 )
 def test_which_urls_are_chat_webhooks(url, service):
     assert webhooks.chat_service(url) == service
+
+
+def test_a_game_name_is_no_link_nor_formatting_in_discord():
+    # Guards against an organizer's game name turning into a masked link in a player's
+    # Discord channel ("[Your order](https://evil.example)" shows only "Your order").
+    payload = {
+        "event": webhooks.EVENT_ORDER_NEEDED, "game_name": "[Your order](https://evil.example) *now*",
+        "ruleset": "5x", "prompt": 3, "seat": "ann_b", "deadline": None,
+        "url": "https://fivex.example/games/7/",
+    }  # fmt: skip
+
+    delivery = WebhookDelivery(event=payload["event"], payload=payload)
+    body, _ = webhooks._request(delivery, "secret", None, "https://discord.com/api/webhooks/1/x")
+    content = json.loads(body)["content"]
+    assert content.startswith(
+        r"Your order is wanted in \[Your order\]\(https://evil.example\) \*now\* (5X): "
+        r"prompt 3, seat ann\_b (the game is paused"
+    ), content
+    assert content.endswith(" https://fivex.example/games/7/")  # the site's own link, as is

@@ -905,3 +905,28 @@ def test_away_and_back_by_email(table) -> None:
         process_message(raw, address)
         assert said in replies_to("bob@example.com")[-1].body, bad
         assert PlayerSettings.objects.get(user=user).away_until is None
+
+
+def test_away_and_back_by_email_come_from_the_players_own_address_only(table) -> None:
+    """AWAY and BACK change the player's account, every game of theirs: a message to a
+    seat's address from another sender (one game's address passed on, or an old game's)
+    changes nothing there, as it is told."""
+    from django.utils import timezone
+
+    from games.models import Game, PlayerSettings
+
+    address = table.address("bob")
+    user = table.seats["bob"].user
+    day = (timezone.now() + timezone.timedelta(days=5)).date().isoformat()
+    raw = f"From: eve@example.org\r\nSubject: ?\r\nMessage-ID: <f1@x>\r\n\r\nAWAY {day}\r\n".encode()
+    process_message(raw, address)
+    assert PlayerSettings.objects.filter(user=user, away_until__isnull=False).count() == 0
+    assert "from your account address" in replies_to("bob@example.com")[-1].body
+    # A game over keeps answering its address: not for someone else's AWAY either.
+    Game.objects.filter(pk=table.seats["bob"].game_id).update(status=Game.Status.FINISHED)
+    raw = f"From: eve@example.org\r\nSubject: ?\r\nMessage-ID: <f2@x>\r\n\r\nAWAY {day}\r\n".encode()
+    process_message(raw, address)
+    assert PlayerSettings.objects.filter(user=user, away_until__isnull=False).count() == 0
+    raw = f"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <f3@x>\r\n\r\nAWAY {day}\r\n".encode()
+    process_message(raw, address)
+    assert PlayerSettings.objects.filter(user=user, away_until__isnull=False).count() == 1

@@ -79,3 +79,22 @@ def test_the_tournaments_api_says_its_table_rules(cup):
     tsvc.tournament_open(tournament=tournament, by=organizer)
     body = token_client(make_user("ann")).get(f"/api/tournaments/{tournament.slug}/").json()
     assert (body["allow_late_entry"], body["table_talk"], body["away_days"]) == (True, True, 0)
+
+
+def test_a_closed_tournaments_byes_are_a_conflict_as_its_other_refusals(cup):
+    # The byes answered a tournament's state refusal 400 "conflict" (the withdrawal 409).
+    from tournaments.models import Tournament
+
+    tournament, organizer = cup
+    tsvc.tournament_open(tournament=tournament, by=organizer)
+    api = token_client(make_user("ann"))
+    base = f"/api/tournaments/{tournament.slug}"
+    api.post(f"{base}/register/", {}, format="json")
+    api.post(f"{base}/byes/", {"round": 2}, format="json")
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.CLOSED)
+    for answer in (
+        api.post(f"{base}/byes/", {"round": 3}, format="json"),
+        api.delete(f"{base}/byes/2/"),
+    ):
+        assert answer.status_code == 409 and answer.json()["error"] == "conflict", answer.content
+    assert Registration.objects.get(user__username="ann").requested_byes == [2]

@@ -89,3 +89,18 @@ def test_more_players_than_a_page_are_paged(client, monkeypatch):
     for wrong in ("9", "0", "x", "²", "9" * 20):
         answer = client.get(reverse("players"), {"page": wrong})
         assert answer.status_code == 302 and answer["Location"] == "/players/", wrong
+
+
+def test_an_exact_name_comes_first_however_many_names_hold_it():
+    # Guards against the exact name being cut: the names holding the text were read in
+    # alphabetical order and cut before the exact one was put first ("abob1" < "bob").
+    from tournaments.selectors import players_directory
+
+    users = make_users([f"abob{i}" for i in range(9)] + ["bob"])
+    for n, user in enumerate(users):
+        RatingEntry.objects.create(
+            pool="cup", seq=n + 1, user=user, game_key=f"g{n}", rating_before=1500,
+            expected=0.5, actual=1, k=40, rating_after=1520,
+        )  # fmt: skip
+    found = [row["name"] for row in players_directory(text="Bob", limit=2)]
+    assert found == ["bob", "abob0"]
