@@ -60,16 +60,20 @@ def account_export(*, user: Any) -> dict[str, Any]:
 
 
 def _invitations(user: Any) -> list[dict[str, Any]]:
-    """The games the player was invited to by name, and whether they declined."""
+    """The games the player was invited to by name, whether they declined, and whether
+    the organizer took the invitation back."""
     from games.models import GameInvitation
 
     return [
         {
             "game": game_id, "invited_by": by, "invited_at": when(at), "declined_at": when(declined),
+            "withdrawn_at": when(withdrawn),
         }
-        for game_id, by, at, declined in GameInvitation.objects.filter(user=user)
+        for game_id, by, at, declined, withdrawn in GameInvitation.objects.filter(user=user)
         .order_by("id")
-        .values_list("game_id", "invited_by__username", "created_at", "declined_at")
+        .values_list(
+            "game_id", "invited_by__username", "created_at", "declined_at", "withdrawn_at"
+        )
     ]  # fmt: skip
 
 

@@ -24,6 +24,9 @@ class GameInvitation(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     declined_at = models.DateTimeField(null=True, blank=True)
+    # Taken back by the organizer (a wrong name, a seat given to another): no longer shown
+    # to the player; kept, as the day's count of invitations reads the rows made.
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "id"]

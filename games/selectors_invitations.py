@@ -19,7 +19,10 @@ def invitations_waiting(*, user: Any) -> list[GameInvitation]:
     )
     return list(
         GameInvitation.objects.filter(
-            user=user, declined_at__isnull=True, game__status=Game.Status.FORMING
+            user=user,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+            game__status=Game.Status.FORMING,
         )
         .exclude(Exists(seated))
         .select_related("game", "invited_by")
@@ -29,7 +32,7 @@ def invitations_waiting(*, user: Any) -> list[GameInvitation]:
 
 def game_invitations(*, game: Game) -> list[dict[str, Any]]:
     """Who was invited to ``game`` by name, in the order invited: ``name``, ``state``
-    (joined, declined or waiting) and ``at`` (when invited)."""
+    (joined, declined, taken back or waiting) and ``at`` (when invited)."""
     seated = set(
         Seat.objects.filter(game=game)
         .exclude(status=Seat.Status.REPLACED)
@@ -42,6 +45,8 @@ def game_invitations(*, game: Game) -> list[dict[str, Any]]:
             if inv.user_id in seated
             else "declined"
             if inv.declined_at
+            else "taken back"
+            if inv.withdrawn_at
             else "waiting",
             "at": inv.created_at,
         }

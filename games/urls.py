@@ -25,6 +25,11 @@ urlpatterns = [
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
     path("games/<id:game_id>/invite-players/", actions.players_invite, name="invite_players"),
     path(
+        "games/<id:game_id>/invitations/withdraw/",
+        actions.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path(
         "games/<id:game_id>/invitation/decline/",
         actions.invitation_decline,
         name="invitation_decline",

@@ -28,14 +28,14 @@ class InviteInputSerializer(StrictInputSerializer):
 
 
 #: An invitation's states (``InvitationStateEnum`` in the schema).
-INVITATION_STATES = ("waiting", "joined", "declined")
+INVITATION_STATES = ("waiting", "joined", "declined", "taken back")
 
 
 class InvitationSerializer(drf_serializers.Serializer):
     player = drf_serializers.CharField(source="name")
     state = drf_serializers.ChoiceField(
         choices=INVITATION_STATES,
-        help_text="waiting: neither joined nor declined yet.",
+        help_text="waiting: neither joined nor declined yet; taken back: by the organizer.",
     )
     invited_at = s.WhenField(source="at")
 
@@ -90,6 +90,23 @@ class GameInvitationsView(BaseAPIView):
             game=game, by=request.user, names=data_in.validated_data["players"]
         )
         return Response(InviteResultSerializer({"game": game.pk, **result}).data)
+
+
+class GameInvitationView(BaseAPIView):
+    """One player's invitation to a forming game. DELETE: its organizer takes it back (a
+    wrong name, a seat meant for another): the player no longer sees it; taken back
+    again, nothing changes; invited again later (POST to the list), it shows again. 404
+    when that player has no invitation there; 409 when they took a seat or declined."""
+
+    @extend_schema(responses={200: InvitationSerializer, **ERRORS})
+    def delete(self, request: Request, game_id: int, name: str) -> Response:
+        game = self.visible_game(request, game_id)
+        invitation = invitation_services.invitation_withdraw(game=game, by=request.user, name=name)
+        return Response(
+            InvitationSerializer(
+                {"name": invitation.user.username, "state": "taken back", "at": invitation.created_at}
+            ).data
+        )
 
 
 class InvitationDeclineView(BaseAPIView):

@@ -46,6 +46,11 @@ urlpatterns = [
         "invitations",
     ),
     *route(
+        "games/<id:game_id>/invitations/<str:name>/",
+        invitation_views.GameInvitationView.as_view(),
+        "invitation",
+    ),
+    *route(
         "games/<id:game_id>/invitation/decline/",
         invitation_views.InvitationDeclineView.as_view(),
         "invitation_decline",

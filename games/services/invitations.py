@@ -161,6 +161,12 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             "user_id", "declined_at"
         )
     }
+    taken_back = set(
+        GameInvitation.objects.filter(game=game, withdrawn_at__isnull=False).values_list(
+            "user_id", flat=True
+        )
+    )
+    again: list[Any] = []
     waiting = _waiting_from(by=by, users=users) if email else {}
     skipped: dict[str, str] = {}
     new: list[Any] = []
@@ -169,6 +175,8 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             skipped[user.username] = "you: join the game yourself"
         elif user.pk in seated:
             skipped[user.username] = "has a seat already"
+        elif user.pk in taken_back:
+            again.append(user)  # invited again: the invitation shows again (no second email)
         elif user.pk in before:
             skipped[user.username] = "declined" if before[user.pk] else "invited already"
         elif waiting.get(user.pk, 0) >= WAITING_FROM_ONE:
@@ -195,6 +203,10 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
                 "now: nobody was invited. Share the game's link instead.",
                 code=INVITATIONS_CAPPED,
             )
+    if again:
+        GameInvitation.objects.filter(game=game, user__in=again).update(
+            withdrawn_at=None, invited_by=by
+        )
     for user in new:
         try:
             with transaction.atomic():
@@ -204,7 +216,49 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             continue
         if email:
             _notify_invited(game=game, user=user, by=by)
-    return {"invited": [u.username for u in new if u.username not in skipped], "skipped": skipped}
+    invited = [u.username for u in again] + [u.username for u in new if u.username not in skipped]
+    return {"invited": invited, "skipped": skipped}
+
+
+def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
+    """The organizer takes back the invitation of the player ``name`` to the forming
+    ``game`` (a wrong name, a seat meant for another): the player no longer sees it and
+    cannot decline it; told nothing (the email they had says the game's link, which a
+    public game's page shows anyway). Invited again later, it shows again. Taken back
+    twice, nothing changes. Raises PermissionDenied, GameStateError (not forming; the
+    player took a seat or declined) or NotFound (no invitation of that player)."""
+    _check_organizer(game, by)
+    if not isinstance(name, str) or not name.strip():
+        raise ValidationError("Name the player whose invitation to take back.", field="player")
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.FORMING:
+            raise GameStateError(
+                "Invitations are taken back while a game is forming: this one has started or "
+                "ended."
+            )
+        invitation = (
+            GameInvitation.objects.select_related("user")
+            .filter(game=game, user__username__iexact=name.strip().lstrip("@")[:150])
+            .first()
+        )
+        if invitation is None:
+            raise NotFound(f"No player called {name.strip()[:150]!r} is invited to this game.")
+        if invitation.withdrawn_at is not None:
+            return invitation
+        if Seat.objects.filter(game=game, user=invitation.user).exclude(
+            status=Seat.Status.REPLACED
+        ).exists():
+            raise GameStateError(
+                f"{invitation.user} has taken a seat: there is no invitation to take back "
+                "(before the start a player leaves a seat on the game's page)."
+            )
+        if invitation.declined_at is not None:
+            raise GameStateError(f"{invitation.user} declined the invitation already.")
+        invitation.withdrawn_at = timezone.now()
+        invitation.save(update_fields=["withdrawn_at"])
+    return invitation
 
 
 def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
@@ -220,6 +274,7 @@ def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
             invited_by=by,
             user__in=[u.pk for u in users],
             declined_at__isnull=True,
+            withdrawn_at__isnull=True,
             game__status=Game.Status.FORMING,
         )
         .exclude(Exists(seated))
@@ -264,7 +319,7 @@ def invitation_decline(*, game_id: Any, user: Any) -> GameInvitation:
             .filter(game_id=game_id, user=user)
             .first()
         )
-        if invitation is None:
+        if invitation is None or invitation.withdrawn_at is not None:
             raise NotFound("You have no invitation to this game.")
         game = invitation.game
         if invitation.declined_at is not None:

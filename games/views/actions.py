@@ -134,6 +134,25 @@ def players_invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
+@post_action
+def invitation_withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The organizer takes back a player's invitation to a forming game."""
+    game = load_visible_game(request, game_id)
+    name = request.POST.get("player", "")[:150]
+    try:
+        invitation = invitation_services.invitation_withdraw(game=game, by=request.user, name=name)
+    except NotFound as exc:  # a name not (or no longer) on the list: said, not a 404 page
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"You took back {invitation.user}'s invitation: it is no longer on their games "
+            "page (invite them again to show it again).",
+        )
+    return redirect(f"{reverse('games:detail', args=[game.pk])}#invited")
+
+
+@login_required
 def invitation_decline(request: HttpRequest, game_id: int) -> HttpResponse:
     """An invited player declines (from the games page; the game may be private)."""
     if request.method != "POST":

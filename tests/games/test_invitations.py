@@ -67,7 +67,7 @@ def test_the_organizer_invites_by_name_and_each_is_emailed_the_invitation_link(f
         assert "ann invites you to a game" in mail.subject
         assert f"/games/{game.pk}/invite/{game.invite_token}/" in mail.body
     page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
-    assert "Invited by name: bob (waiting), cat (waiting)" in page
+    assert "Invited by name: bob (waiting) Take back cat (waiting) Take back" in page
 
     # Named again with others: nobody is emailed twice, and each one not invited says why.
     result = invite_players(game=game, by=_user("ann"), names=["BOB", "ann", "dan"])
@@ -83,7 +83,7 @@ def test_the_organizer_invites_by_name_and_each_is_emailed_the_invitation_link(f
         "bob": "has a seat already"
     }
     page = visible_text(client.get(reverse("games:detail", args=[game.pk])).content.decode())
-    assert "bob (joined), cat (waiting), dan (waiting)" in page
+    assert "bob (joined) cat (waiting) Take back dan (waiting) Take back" in page
 
 
 def test_one_unknown_name_and_nobody_is_invited(forming, client):
@@ -340,3 +340,49 @@ def test_one_organizer_invites_so_many_players_a_day_and_no_more():
         created_at=timezone.now() - timedelta(hours=25)
     )
     assert invite_players(game=game, by=ann, names="bob")["invited"] == ["bob"]
+
+
+def test_the_organizer_takes_an_invitation_back(forming, client):
+    """A wrong name: the organizer takes the invitation back (page and API); the player
+    no longer sees it nor can decline it; invited again, it shows again, with no second
+    email; a joined or declined player's invitation, or a stranger's, is no such thing."""
+    game = forming
+    invite_players(game=game, by=_user("ann"), names="bob cat dan")
+    invitation_decline(game_id=game.pk, user=_user("dan"))
+    client.force_login(_user("ann"))
+    answer = client.post(
+        reverse("games:invitation_withdraw", args=[game.pk]), {"player": "BOB"}, follow=True
+    )
+    text = visible_text(answer.content.decode())
+    assert "You took back bob's invitation" in text
+    assert "bob (taken back) cat (waiting) Take back dan (declined)" in text
+    # bob sees nothing of it any more, and cannot decline it.
+    client.force_login(_user("bob"))
+    assert "Friday league" not in visible_text(client.get(reverse("games:list")).content.decode())
+    with pytest.raises(invitations.NotFound):
+        invitation_decline(game_id=game.pk, user=_user("bob"))
+    # Taken back twice: nothing changes; a declined one, or nobody invited: refused.
+    again = invitations.invitation_withdraw(game=game, by=_user("ann"), name="bob")
+    assert again.withdrawn_at is not None
+    with pytest.raises(GameStateError, match="declined the invitation already"):
+        invitations.invitation_withdraw(game=game, by=_user("ann"), name="dan")
+    with pytest.raises(invitations.NotFound):
+        invitations.invitation_withdraw(game=game, by=_user("ann"), name="eve")
+    with pytest.raises(PermissionDenied):
+        invitations.invitation_withdraw(game=game, by=_user("cat"), name="bob")
+    # Over the API: cat's, then invited again: shown again, and not emailed twice.
+    api = token_client(_user("ann"))
+    url = f"/api/games/{game.pk}/invitations/cat/"
+    taken = api.delete(url)
+    assert taken.status_code == 200 and taken.json()["state"] == "taken back"
+    assert token_client(_user("cat")).delete(url).status_code == 404  # a private game: not hers to see
+    assert api.delete(f"/api/games/{game.pk}/invitations/nobody/").status_code == 404
+    mails = len(invitation_mails())
+    assert invite_players(game=game, by=_user("ann"), names="cat")["invited"] == ["cat"]
+    assert len(invitation_mails()) == mails  # no second email
+    client.force_login(_user("cat"))
+    assert "Friday league" in visible_text(client.get(reverse("games:list")).content.decode())
+    # Joined: nothing to take back.
+    game_join(game=game, user=_user("cat"), invite_token=game.invite_token)
+    answer = api.delete(url)
+    assert answer.status_code == 409 and "has taken a seat" in answer.json()["message"]
