@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/<id:game_id>/invite/<str:token>/", actions.game_invite, name="invite"),
     path("games/<id:game_id>/leave/", actions.game_leave, name="leave"),
     path("games/<id:game_id>/invite-players/", actions.players_invite, name="invite_players"),
+    path("games/<id:game_id>/invite-link/", actions.invite_link_renew, name="invite_link_renew"),
     path(
         "games/<id:game_id>/invitations/withdraw/",
         actions.invitation_withdraw,

@@ -485,6 +485,26 @@ def game_privacy_set(*, game: Game, by: Any, private: bool) -> Game:
     return game
 
 
+def invite_link_renew(*, game: Game, by: Any) -> Game:
+    """Before the start, give the game a new invitation link: the old one stops letting
+    anyone in (sent to a wrong address, posted where it should not be). Players invited
+    by name find the new one on their games page (the old link sends them there too).
+    Not logged: the link is no part of the game's record. Raises PermissionDenied or
+    GameStateError."""
+    from games.models import new_token
+
+    with transaction.atomic():
+        game = lock_game(game_id=game.pk)
+        _check_organizer(game, by)
+        if game.status != Game.Status.FORMING:
+            raise GameStateError(
+                "The invitation link is renewed while a game is forming: nobody joins it now."
+            )
+        game.invite_token = new_token()
+        game.save(update_fields=["invite_token"])
+    return game
+
+
 def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
     """End a game early: it becomes abandoned, without a ranking; the seed is revealed
     in the log. Raises PermissionDenied or GameStateError."""

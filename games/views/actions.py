@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 
-from games import selectors, selectors_lists
+from games import selectors, selectors_invitations, selectors_lists
 from games.errors import ApplicationError, NoSeat, NotFound, PermissionDenied
 from games.forms import (
     DeadlineExtendForm,
@@ -77,6 +77,14 @@ def game_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     visitor not logged in: what the game is, and sign up or log in, back here after)."""
     game = load_game(game_id)
     if not game.invite_token or not constant_time_compare(str(game.invite_token), token):
+        # A player invited by name holding an old link (the organizer renewed it): the
+        # new one, which their games page shows them anyway.
+        if request.user.is_authenticated and game.status == Game.Status.FORMING and any(
+            i.game_id == game.pk
+            for i in selectors_invitations.invitations_waiting(user=request.user)
+        ):
+            messages.info(request, "This game's invitation link was renewed: here is the new one.")
+            return redirect("games:invite", game_id=game.pk, token=game.invite_token)
         raise Http404("This invitation link is not valid.")
     if request.user.is_authenticated:
         seat = selectors.seat_for_user(game=game, user=request.user)
@@ -131,6 +139,21 @@ def players_invite(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     (messages.success if result["invited"] else messages.info)(request, " ".join(said))
     return redirect(f"{reverse('games:detail', args=[game.pk])}#invite-players")
+
+
+@login_required
+@post_action
+def invite_link_renew(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The organizer renews a forming game's invitation link (the old one stops working)."""
+    from games.services.organizer import invite_link_renew as renew
+
+    renew(game=load_visible_game(request, game_id), by=request.user)
+    messages.success(
+        request,
+        "The game has a new invitation link (below): the old one no longer lets anyone in. "
+        "Players you invited by name find the new one on their games page.",
+    )
+    return redirect(f"{reverse('games:detail', args=[game_id])}#invite-url")
 
 
 @login_required

@@ -386,3 +386,35 @@ def test_the_organizer_takes_an_invitation_back(forming, client):
     game_join(game=game, user=_user("cat"), invite_token=game.invite_token)
     answer = api.delete(url)
     assert answer.status_code == 409 and "has taken a seat" in answer.json()["message"]
+
+
+def test_the_organizer_renews_the_invitation_link(forming, client):
+    """A private game's link sent to a wrong address: a new one, the old one letting
+    nobody in; a player invited by name holding the old link is sent to the new one."""
+    from games.services.games import game_join as join
+    from games.services.organizer import invite_link_renew
+
+    game = forming
+    invite_players(game=game, by=_user("ann"), names="bob")
+    old = game.invite_token
+    client.force_login(_user("ann"))
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="invite-link-renew"' in page
+    answer = client.post(reverse("games:invite_link_renew", args=[game.pk]), follow=True)
+    game.refresh_from_db()
+    assert game.invite_token != old
+    assert "The game has a new invitation link" in visible_text(answer.content.decode())
+    assert game.invite_token in answer.content.decode()  # the new link on the page
+    # The old link lets a stranger in no more.
+    client.force_login(_user("eve"))
+    assert client.get(reverse("games:invite", args=[game.pk, old])).status_code == 404
+    with pytest.raises(PermissionDenied):
+        join(game=game, user=_user("eve"), invite_token=old)
+    # bob, invited by name, is sent from the old link to the new one.
+    client.force_login(_user("bob"))
+    answer = client.get(reverse("games:invite", args=[game.pk, old]))
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("games:invite", args=[game.pk, game.invite_token])
+    # Only its organizer, only while forming.
+    with pytest.raises(PermissionDenied):
+        invite_link_renew(game=game, by=_user("bob"))
