@@ -31,8 +31,7 @@ from fivex_site.links import public_url
 from games.errors import GameStateError, NotFound, ValidationError
 from games.models import Game, GameInvitation, PlayerSettings, Seat
 from games.presentation import and_list, ruleset_name
-from games.services.locking import lock_game
-from games.services.organizer_common import _check_organizer
+from games.services.organizer_common import _check_organizer, locked_forming
 
 NAMES_AT_ONCE = 20
 INVITATIONS_PER_GAME = 40
@@ -107,12 +106,10 @@ def invite_players(*, game: Game, by: Any, names: Any) -> dict[str, Any]:
             field="players",
         )
     with transaction.atomic():
-        game = lock_game(game_id=game.pk)
-        _check_organizer(game, by)
-        if game.status != Game.Status.FORMING:
-            raise GameStateError(
-                "Players are invited while a game is forming: this one has started or ended."
-            )
+        game = locked_forming(
+            game=game, by=by,
+            refusal="Players are invited while a game is forming: this one has started or ended.",
+        )  # fmt: skip
         users = [found[n.casefold()] for n in wanted]
         refused = refusing(users=users, by=by)
         done = invite_users(game=game, by=by, users=[u for u in users if u.pk not in refused])
@@ -231,13 +228,11 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
     if not isinstance(name, str) or not name.strip():
         raise ValidationError("Name the player whose invitation to take back.", field="player")
     with transaction.atomic():
-        game = lock_game(game_id=game.pk)
-        _check_organizer(game, by)
-        if game.status != Game.Status.FORMING:
-            raise GameStateError(
-                "Invitations are taken back while a game is forming: this one has started or "
-                "ended."
-            )
+        game = locked_forming(
+            game=game, by=by,
+            refusal="Invitations are taken back while a game is forming: this one has started "
+            "or ended.",
+        )  # fmt: skip
         invitation = (
             GameInvitation.objects.select_related("user")
             .filter(game=game, user__username__iexact=name.strip().lstrip("@")[:150])

@@ -35,6 +35,7 @@ from games.services.organizer_common import (
     _open_prompt,
     _reason_said,
     acting,
+    locked_forming,
     log_count,
     who_acted,
 )
@@ -494,12 +495,10 @@ def invite_link_renew(*, game: Game, by: Any) -> Game:
     from games.models import new_token
 
     with transaction.atomic():
-        game = lock_game(game_id=game.pk)
-        _check_organizer(game, by)
-        if game.status != Game.Status.FORMING:
-            raise GameStateError(
-                "The invitation link is renewed while a game is forming: nobody joins it now."
-            )
+        game = locked_forming(
+            game=game, by=by,
+            refusal="The invitation link is renewed while a game is forming: nobody joins it now.",
+        )  # fmt: skip
         game.invite_token = new_token()
         game.save(update_fields=["invite_token"])
     return game

@@ -26,6 +26,18 @@ def _check_organizer(game: Game, by: Any, *, changes: bool = True) -> None:
         raise PermissionDenied(PLAYS_AT_THE_TABLE)
 
 
+def locked_forming(*, game: Game, by: Any, refusal: str) -> Game:
+    """``game`` locked (the caller holds a transaction), checked as ``by``'s to change and
+    still forming; else GameStateError(``refusal``) or PermissionDenied."""
+    from games.services.locking import lock_game
+
+    game = lock_game(game_id=game.pk)
+    _check_organizer(game, by)
+    if game.status != Game.Status.FORMING:
+        raise GameStateError(refusal)
+    return game
+
+
 def _open_prompt(game: Game) -> Prompt:
     from games.services.resolution import open_prompt_locked
 
