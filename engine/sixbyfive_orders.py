@@ -145,6 +145,14 @@ def parse_text(text: str, allowed: list[str]) -> dict[str, Any]:
             )
         if lines[0][0] == "CHANGE":
             raise IllegalOrder("only one goal may be changed per turn")
+    if any(line[0] == "CHANGE" for line in lines[1:]):  # a CHANGE after the action
+        if not any(form.startswith("CHANGE") for form in allowed):
+            raise IllegalOrder("CHANGE is only allowed with the change_goal option")
+        if change is not None:
+            raise IllegalOrder("only one goal may be changed per turn")
+        raise IllegalOrder(
+            "CHANGE comes first: write CHANGE <k> on one line, then the action on the next"
+        )
     if len(lines) > 1:
         raise IllegalOrder(
             f"one action per turn: the order has {len(lines)} action lines; send only one of them"

@@ -210,6 +210,18 @@ def test_change_goal_refusals() -> None:
     )
 
 
+def test_change_after_the_action_is_refused_as_out_of_order() -> None:
+    # 6x5.md: "CHANGE <k> first ..., then the action". A CHANGE written after the action
+    # is no second action: the refusal says where it goes (it said "2 action lines").
+    state = new(options={"change_goal": True})
+    expected = "CHANGE comes first: write CHANGE <k> on one line, then the action on the next"
+    for text in ("PLACE BLUE 1,0\nCHANGE 1", "PLACE BLUE 1,0; change 1"):
+        assert refuse(state, "ann", text) == expected
+    assert refuse(new(), "ann", "PLACE BLUE 1,0\nCHANGE 1") == (
+        "CHANGE is only allowed with the change_goal option"
+    )
+
+
 def test_a_new_goal_already_on_the_table_wins_after_the_action() -> None:
     # The line is already on the table; ann swaps her zigzag for it (the deck's top
     # card) and plays elsewhere: checked after the action, she wins.
