@@ -7,6 +7,7 @@ game is over without its rules ending it, the orders sealed and not revealed sta
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -169,6 +170,12 @@ def absence_text(seat: Any, command: str) -> str:
     from games.presentation import local_time
     from games.services.away import player_away_set
 
+    if command != "BACK" and not re.fullmatch(r"AWAY \d{4}-\d{2}-\d{2}", command):
+        # "AWAY 5 DECEMBER", "AWAY": nothing is guessed (05/12 is May or December).
+        return (
+            f"{command}: write the last day you are away as year-month-day, AWAY 2026-12-05 "
+            "(or AWAY UNTIL 2026-12-05), alone on a line. Nothing was changed."
+        )
     try:
         day = None if command == "BACK" else date.fromisoformat(command.split()[-1])
         until = player_away_set(user=seat.user, until=day)

@@ -34,7 +34,7 @@ from games.mail.heuristics import (
 )
 from games.mail.limits import max_bytes, max_parts
 from games.mail.models import InboundMail
-from games.mail.parsing import ParsedMail
+from games.mail.parsing import ParsedMail, is_absence_command
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -180,7 +180,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
     foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
     for command in parsed.commands:
-        if command == "BACK" or command.startswith("AWAY "):  # the player's, not the seat's
+        if is_absence_command(command):  # the player's, not the seat's
             outcome.sections.append(command_texts.absence_text(seat, command))
             continue
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
@@ -202,7 +202,7 @@ def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
     sections = [command_texts.finished_text(seat.game, details=not parsed.commands)]
     sections += [
         command_texts.absence_text(seat, command)
-        if command == "BACK" or command.startswith("AWAY ")
+        if is_absence_command(command)
         else command_texts.game_over_text(seat, command)
         for command in parsed.commands
     ]

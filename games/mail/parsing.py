@@ -35,9 +35,14 @@ from games.notes import order_text as sealed_order_text
 COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL", "BACK")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
 
-AWAY_RE = re.compile(r"AWAY(?: UNTIL)? (\d{4}-\d{2}-\d{2})")
+AWAY_RE = re.compile(r"AWAY:?(?: (?:UNTIL|TILL):?)? (\d{4}-\d{2}-\d{2})")
 """The one command with an argument: ``AWAY 2026-12-05``, the last day the player is away
-(``games.services.away``); kept in the commands as ``AWAY <day>``."""
+(``games.services.away``); kept in the commands as ``AWAY <day>``. "AWAY: ..." and
+"AWAY UNTIL ..." are the same command."""
+
+_AWAY_ATTEMPT_RE = re.compile(r"AWAY:?(?: ((?:UNTIL|TILL)\b:?)?(.*))?")
+"""A line that starts with AWAY and says no day as ``AWAY_RE`` reads it: "AWAY", "AWAY 5
+DECEMBER", "AWAY UNTIL FRIDAY" (see :func:`_away_attempt`)."""
 
 REPLY_MARKER = "#### Write your order above this line ####"
 """Put in outgoing game emails: everything from a line containing "above this line" on is
@@ -80,6 +85,30 @@ class ParsedMail:
         return bool(self.auto_reason)
 
 
+def _away_attempt(word: str) -> str | None:
+    """``word`` (a line as ``split_commands`` reads it) as the AWAY command it tries to be,
+    its day in another form or missing ("AWAY 5 DECEMBER", "AWAY"), or None: answered with
+    the form the day takes (``command_texts.absence_text``) where "AWAY is not an order"
+    was, and below an order the line was ignored as a sign-off. Only a line that can be
+    nothing else: AWAY alone, or with UNTIL, or a few words holding a digit and not ending
+    with a colon ("Away from home this week," and "Away soon" stay text)."""
+    found = _AWAY_ATTEMPT_RE.fullmatch(word)
+    if found is None:
+        return None
+    until, rest = found.group(1), (found.group(2) or "").strip(" :")
+    if word.endswith((":", ",")) or len(rest.split()) > 4:
+        return None
+    if rest and not until and not re.search(r"\d", rest):
+        return None
+    return f"AWAY {rest}".strip()
+
+
+def is_absence_command(command: str) -> bool:
+    """Whether ``command`` (one of ``ParsedMail.commands``) is AWAY or BACK: the player's
+    own absence (every game of theirs), not the seat's."""
+    return command in ("BACK", "AWAY") or command.startswith("AWAY ")
+
+
 def split_commands(text: str) -> tuple[list[str], str]:
     """Separate the gateway commands (``COMMANDS``, each alone on a line) from the
     order text. Returns (commands in order, without repeats; the remaining text)."""
@@ -89,7 +118,7 @@ def split_commands(text: str) -> tuple[list[str], str]:
         # "HELP." and "Help?" are commands: ending punctuation is no part of any.
         word = " ".join(_COMMAND_PUNCT_RE.sub("", line).split()).upper()
         upper = line.upper()
-        if word not in COMMANDS and any(command in upper for command in COMMANDS):
+        if word not in COMMANDS and any(command in upper for command in (*COMMANDS, "AWAY")):
             # Else the line is read as an order's text is (``games.notes.order_text``):
             # "“STATUS”" and "„Help?“" are commands as "“PLAY EXPAND”" is an order. Only
             # a line holding a command's letters can read as one (``parse_message`` gives
@@ -100,6 +129,10 @@ def split_commands(text: str) -> tuple[list[str], str]:
         away = AWAY_RE.fullmatch(word)
         if away:
             word = f"AWAY {away.group(1)}"
+        else:
+            attempt = _away_attempt(word)
+            if attempt is not None:
+                word, away = attempt, True
         if word in COMMANDS or away:
             if word not in commands:
                 commands.append(word)
