@@ -192,6 +192,11 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         outcome.sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
         outcome.sections.append(reply_texts.foreign_sender_text(sender=named, envelope=envelope))
+    elif outcome.sections and trusted and sender_ok:
+        # The player's own address in From:, which our receiving server found forged: the
+        # note above would have been given to an honest stranger, so to this one too.
+        if authresults.dmarc_failed(parsed.auth_results, parsed.sender, trusted):
+            outcome.sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
     return outcome
 
 

@@ -240,6 +240,18 @@ def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
     )
 
 
+def forged_sender_text(*, sender: str) -> str:
+    """To the seat holder: an accepted message named their own address in From:, but the
+    site's receiving mail server found that address forged (a DMARC fail)."""
+    return (
+        f"Note: this message says it came from {_sender_words(sender)}, your address, but "
+        "the mail server that received it found that forged (dmarc=fail: that domain's "
+        "owner says it did not send it). If that was not you, someone has your seat's "
+        "private address: use New private address on the game's page (the old one stops "
+        "working at once)."
+    )
+
+
 def empty_text(seat: Any) -> str:
     """An answer to a message with no order and no command."""
     return (
