@@ -133,7 +133,7 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if parsed.garbled:
         return Outcome(rejected, "garbled", "unreadable body", [reply_texts.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
-        text = reply_texts.attachment_only_text(seat)
+        text = reply_texts.attachment_only_text(seat, rich_text=parsed.rich_text_only)
         return Outcome(rejected, "attachment_only", "no text part", [text])
     if not parsed.commands and not parsed.order_text:
         in_subject = _order_in_subject(seat, parsed.subject)

@@ -75,6 +75,9 @@ class ParsedMail:
     """The cleaned body: quotes, attribution lines and signatures removed."""
     has_text: bool = False
     has_attachments: bool = False
+    rich_text_only: bool = False
+    """No text, and a ``winmail.dat`` (Outlook's rich text, TNEF) among the attachments:
+    the player wrote a message, which their Outlook sent in a form only Outlook reads."""
     garbled: bool = False
     commands: list[str] = field(default_factory=list)
     order_text: str = ""
@@ -201,6 +204,12 @@ def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) ->
 def _read_body(out: ParsedMail, msg: Message) -> None:
     text, out.has_attachments = body_text(msg)
     out.has_text = text is not None and bool(text.strip())
+    if out.has_attachments and not out.has_text:
+        out.rich_text_only = any(
+            part.get_content_type() == "application/ms-tnef"
+            or str(part.get_filename() or "").strip().lower() == "winmail.dat"
+            for part in msg.walk()
+        )
     text = INVISIBLE_RE.sub("", text or "")
     out.garbled = looks_garbled(text)
     if out.garbled:

@@ -306,8 +306,16 @@ def attachments_note() -> str:
     )
 
 
-def attachment_only_text(seat: Any) -> str:
-    """An answer to a message that has attachments but no text."""
+def attachment_only_text(seat: Any, *, rich_text: bool = False) -> str:
+    """An answer to a message that has attachments but no text; ``rich_text``: its only
+    content is Outlook's rich text (``winmail.dat``), which the player never attached."""
+    if rich_text:
+        return (
+            "Your message arrived without text: your mail program (Outlook) sent it in its "
+            "own rich text format, as an attachment named winmail.dat, which only Outlook "
+            "reads. Send it again as HTML or plain text (in Outlook: Format Text, then HTML "
+            f"or Plain Text), with the order in the body.\n\n{legal_orders_text(seat)}"
+        )
     return (
         "Your message had attachments but no text. Attachments are not read: write the "
         f"order in the body of the message.\n\n{legal_orders_text(seat)}"

@@ -108,8 +108,9 @@ CASES: dict[str, Expected] = {
     "forwarded_empty_top": Expected("empty"),
     "calendar_invite": Expected("empty"),
     "no_text": Expected("attachment_only", says=("Attachments are not read",)),
-    "outlook_tnef_only": Expected("attachment_only", says=("Attachments are not read",)),
-    "tnef_only_with_text_none": Expected("attachment_only", says=("Attachments are not read",)),
+    # Outlook's rich text (winmail.dat alone): the player attached nothing; say what happened.
+    "outlook_tnef_only": Expected("attachment_only", says=("winmail.dat", "HTML or plain text")),
+    "tnef_only_with_text_none": Expected("attachment_only", says=("winmail.dat", "HTML or plain text")),
     "huge": Expected("too_large", says=("was not read",)),
     # Automatic mail: never answered, never an order or a command.
     "ooo_autosubmitted": IGNORED,
