@@ -128,8 +128,13 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     if row.truncated:
         text = reply_texts.too_large_text(size=row.size, limit=max_bytes())
         return Outcome(rejected, "too_large", f"{row.size} bytes", [text])
+    # The note to the seat holder: without an address in From: (a script's message),
+    # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
+    # forge than From:, which decides the note whenever it names an address.
+    envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
+    foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
     if str(game.status) in ("finished", "abandoned"):
-        return _game_over(seat, parsed)
+        return _game_over(seat, parsed, foreign=foreign)
     if parsed.garbled:
         return Outcome(rejected, "garbled", "unreadable body", [reply_texts.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
@@ -174,14 +179,9 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
                 outcome.sections.insert(0, reply_texts.order_in_subject_note(in_subject))
             elif parsed.has_attachments:  # "See the attached": the order may be in one
                 outcome.sections.insert(0, reply_texts.attachments_note())
-    # The note to the seat holder: without an address in From: (a script's message),
-    # the envelope sender (MAIL FROM) is the sender the message names. It is no easier to
-    # forge than From:, which decides the note whenever it names an address.
-    envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
-    foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
     for command in parsed.commands:
         if is_absence_command(command):  # the player's, not the seat's
-            outcome.sections.append(command_texts.absence_text(seat, command))
+            outcome.sections.append(command_texts.absence_text(seat, command, foreign=foreign))
             continue
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -200,13 +200,13 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     return outcome
 
 
-def _game_over(seat: Seat, parsed: ParsedMail) -> Outcome:
+def _game_over(seat: Seat, parsed: ParsedMail, *, foreign: bool = False) -> Outcome:
     """A message for a finished or abandoned game: an order is refused; commands are
     answered from what may be known once the game is over (``command_texts.game_over_text``:
     a finished game's ranking and log, an abandoned game's page only)."""
     sections = [command_texts.finished_text(seat.game, details=not parsed.commands)]
     sections += [
-        command_texts.absence_text(seat, command)
+        command_texts.absence_text(seat, command, foreign=foreign)
         if is_absence_command(command)
         else command_texts.game_over_text(seat, command)
         for command in parsed.commands

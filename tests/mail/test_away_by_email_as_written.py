@@ -69,3 +69,24 @@ def test_a_line_that_only_starts_with_away_is_not_the_command(table, smtpd) -> N
                message(to=address, body="Away from home this week,\r\nPLAY EXPLORE\r\n"))
     assert (row.status, row.outcome) == ("processed", "order_accepted"), row.error
     assert "year-month-day" not in last_answer()
+
+
+def test_back_from_another_address_leaves_the_player_away(table, smtpd) -> None:
+    # Guards against a stranger holding the seat's address (a leaked token, one game)
+    # ending the player's absence in every game of theirs, their defaults then played.
+    from django.utils import timezone
+
+    from games.services.away import player_away_set
+
+    user = table.seats["ann"].user
+    player_away_set(user=user, until=timezone.localdate() + timezone.timedelta(days=3))
+    address = table.address("ann")
+    row = send(smtpd, "mallory@elsewhere.test", address,
+               message(to=address, sender="mallory@elsewhere.test", body="BACK\r\n"))
+    assert row.status != "failed", row.error
+    assert away_until(user) is not None
+    answer = " ".join(last_answer().split())
+    assert "only from your account address" in answer and "Nothing was changed" in answer, answer
+    # From the account address it is taken.
+    send(smtpd, "ann@example.com", address, message(to=address, body="BACK\r\n"))
+    assert away_until(user) is None

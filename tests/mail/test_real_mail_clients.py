@@ -148,7 +148,8 @@ CASES: dict[str, Expected] = {
     "away_past": Expected("commands", says=("That day is past",), away=False),
     "away_far": Expected("commands", says=("at most 60 days ahead",), away=False),
     "away_in_subject": Expected("command_in_subject", away=False),
-    "away_foreign": Expected("commands", away=True, says=(NOT_YOURS,)),
+    # Every game of the player's: not on the word of a seat's address alone.
+    "away_foreign": Expected("commands", away=False, says=("only from your account address", NOT_YOURS)),
     "back": Expected("commands", says=("not away any more",), away=False),
     "es_iphone_status": Expected("commands", says=("STATUS: your view of the game",)),
     # Games taking orders only from the player's own address, verified.
