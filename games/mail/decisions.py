@@ -133,8 +133,12 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     # forge than From:, which decides the note whenever it names an address.
     envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
     foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
+    # The player's own address in From:, which our receiving server found forged.
+    forged = bool(trusted) and sender_ok and authresults.dmarc_failed(
+        parsed.auth_results, parsed.sender, trusted
+    )
     if str(game.status) in ("finished", "abandoned"):
-        return _game_over(seat, parsed, foreign=foreign)
+        return _game_over(seat, parsed, foreign=foreign or forged)
     if parsed.garbled:
         return Outcome(rejected, "garbled", "unreadable body", [reply_texts.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
@@ -181,7 +185,8 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
                 outcome.sections.insert(0, reply_texts.attachments_note())
     for command in parsed.commands:
         if is_absence_command(command):  # the player's, not the seat's
-            outcome.sections.append(command_texts.absence_text(seat, command, foreign=foreign))
+            text = command_texts.absence_text(seat, command, foreign=foreign or forged)
+            outcome.sections.append(text)
             continue
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -192,11 +197,9 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         outcome.sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
         outcome.sections.append(reply_texts.foreign_sender_text(sender=named, envelope=envelope))
-    elif outcome.sections and trusted and sender_ok:
-        # The player's own address in From:, which our receiving server found forged: the
-        # note above would have been given to an honest stranger, so to this one too.
-        if authresults.dmarc_failed(parsed.auth_results, parsed.sender, trusted):
-            outcome.sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
+    elif outcome.sections and forged:
+        # The note above would have been given to an honest stranger, so to this one too.
+        outcome.sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
     return outcome
 
 

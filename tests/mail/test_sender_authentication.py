@@ -205,3 +205,25 @@ def test_a_forged_own_address_in_a_game_without_the_check_is_flagged_to_the_play
         assert process_message(raw, address).outcome == "order_accepted"
         newest = OutboxMessage.objects.filter(kind="mail_reply").order_by("-id").first()
         assert "New private address" not in newest.body, header
+
+
+def test_a_forged_own_address_does_not_end_the_players_absence(db, orders_settings) -> None:
+    # Guards against BACK (every game of the player's) taken on a From: our server found forged.
+    from django.utils import timezone
+
+    from games.models import PlayerSettings
+    from games.services.away import player_away_set
+
+    orders_settings.MAIL_AUTHSERV_ID = "mail.orders.example"
+    table = make_table()
+    user = table.seats["ann"].user
+    player_away_set(user=user, until=timezone.localdate() + timezone.timedelta(days=3))
+    address = table.address("ann")
+    forged = (
+        b"Authentication-Results: mail.orders.example; dmarc=fail header.from=example.com\r\n"
+        b"From: Ann <ann@example.com>\r\nSubject: x\r\nMessage-ID: <forged-back@x>\r\n\r\nBACK\r\n"
+    )
+    process_message(forged, address)
+    assert PlayerSettings.objects.get(user=user).away_until is not None
+    answer = " ".join(OutboxMessage.objects.get(kind="mail_reply").body.split())
+    assert "Nothing was changed" in answer and "dmarc=fail" in answer, answer
