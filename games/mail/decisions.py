@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 
 Status = InboundMail.Status
 
+SAME_REFUSAL_ANSWERS_PER_DAY = 3
+"""How many times in 24 hours one seat is answered the same refusal (same reason, same
+words): an automatic responder that marks its mail in no way answers every email of ours,
+and each of its messages is refused alike; beyond this they are not answered."""
+
 
 @dataclass
 class Outcome:
@@ -78,6 +83,14 @@ def sender_matches(*, seat: Seat, sender: str) -> bool:
 def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
     parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     outcome = _answer(seat, row, parsed)
+    if outcome.sections and outcome.status == Status.REJECTED:
+        alike = _same_refusals_today(seat, row, outcome)
+        if alike >= SAME_REFUSAL_ANSWERS_PER_DAY:
+            note = f"not answered (the same refusal {alike + 1} times in 24 hours)"
+            outcome.error = f"{outcome.error}; {note}" if outcome.error else note
+            return outcome
+        if alike == SAME_REFUSAL_ANSWERS_PER_DAY - 1:
+            outcome.sections.append(reply_texts.same_refusal_notice(alike + 1))
     if outcome.sections:
         from games.selectors import current_prompt
 
@@ -97,6 +110,27 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
             note = "not answered (hourly answer limit)"
             outcome.error = f"{outcome.error}; {note}" if outcome.error else note
     return outcome
+
+
+def _same_refusals_today(seat: Seat, row: InboundMail, outcome: Outcome) -> int:
+    """How many messages to the seat were refused and answered alike (same code, same
+    reason) in the last 24 hours, ``row`` aside. A row left unanswered has its reason
+    followed by "; not answered ..." and so is not counted."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return (
+        InboundMail.objects.filter(
+            seat_id=seat.pk,
+            status=Status.REJECTED,
+            outcome=outcome.code[:32],
+            error=outcome.error[:4000],
+            processed_at__gte=timezone.now() - timedelta(hours=24),
+        )
+        .exclude(pk=row.pk)
+        .count()
+    )
 
 
 def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:

@@ -240,6 +240,17 @@ def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
     )
 
 
+def same_refusal_notice(times: int) -> str:
+    """The last answer of the day to the same refused message (an automatic responder
+    that says so nowhere would otherwise be answered all day)."""
+    return (
+        f"This message was refused {times} times in 24 hours for the same reason: the same "
+        "message again is not answered again until then (an automatic reply, say from an "
+        "out-of-office responder, would otherwise be answered for as long as it runs). "
+        "Orders and commands are still read and answered as usual."
+    )
+
+
 def forged_sender_text(*, sender: str) -> str:
     """To the seat holder: an accepted message named their own address in From:, but the
     site's receiving mail server found that address forged (a DMARC fail)."""
