@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 Status = InboundMail.Status
 
 SAME_REFUSAL_ANSWERS_PER_DAY = 3
-"""How many times in 24 hours one seat is answered the same refusal (same reason, same
-words): an automatic responder that marks its mail in no way answers every email of ours,
+"""How many times in 24 hours one seat is answered the same text refused for the same
+reason: an automatic responder that marks its mail in no way answers every email of ours,
 and each of its messages is refused alike; beyond this they are not answered."""
 
 
@@ -84,7 +84,7 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
     parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     outcome = _answer(seat, row, parsed)
     if outcome.sections and outcome.status == Status.REJECTED:
-        alike = _same_refusals_today(seat, row, outcome)
+        alike = _same_refusals_today(seat, row, outcome, parsed)
         if alike >= SAME_REFUSAL_ANSWERS_PER_DAY:
             note = f"not answered (the same refusal {alike + 1} times in 24 hours)"
             outcome.error = f"{outcome.error}; {note}" if outcome.error else note
@@ -112,25 +112,31 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
     return outcome
 
 
-def _same_refusals_today(seat: Seat, row: InboundMail, outcome: Outcome) -> int:
-    """How many messages to the seat were refused and answered alike (same code, same
-    reason) in the last 24 hours, ``row`` aside. A row left unanswered has its reason
-    followed by "; not answered ..." and so is not counted."""
+def _same_refusals_today(seat: Seat, row: InboundMail, outcome: Outcome, parsed: ParsedMail) -> int:
+    """How many messages to the seat saying what ``parsed`` says (its text as read) were
+    refused and answered alike (same code, same reason) in the last 24 hours, ``row``
+    aside. A row left unanswered has its reason followed by "; not answered ..." and so
+    is not counted. Only the few most recent rows refused alike are read again."""
     from datetime import timedelta
 
     from django.utils import timezone
 
-    return (
+    from games.mail.parsing import parse_message
+
+    candidates = (
         InboundMail.objects.filter(
             seat_id=seat.pk,
             status=Status.REJECTED,
             outcome=outcome.code[:32],
             error=outcome.error[:4000],
+            truncated=False,
             processed_at__gte=timezone.now() - timedelta(hours=24),
         )
         .exclude(pk=row.pk)
-        .count()
+        .order_by("-pk")
+        .values_list("raw", flat=True)[:SAME_REFUSAL_ANSWERS_PER_DAY]
     )
+    return sum(1 for raw in candidates if parse_message(bytes(raw)).text == parsed.text)
 
 
 def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:

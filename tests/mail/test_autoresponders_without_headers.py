@@ -40,3 +40,14 @@ def test_the_same_refusal_is_answered_a_few_times_a_day_then_not(table, smtpd) -
     assert OutboxMessage.objects.filter(kind="mail_reply").count() == SAME_REFUSAL_ANSWERS_PER_DAY + 1
     assert SealedOrder.objects.get(seat=table.seats["ann"], is_current=True).text == "PLAY EXPLORE"
     assert InboundMail.objects.filter(status="failed").count() == 0
+
+
+def test_different_messages_refused_for_the_same_reason_are_all_answered(table, smtpd) -> None:
+    # A player trying again with other words is no responder: every try is answered.
+    address = table.address("ann")
+    for card in ("EXPLORE", "EXPAND", "EXCAVATE", "EXPLOIT", "EXTERMINATE"):
+        body = f"PLAY {card}\r\nPLAY {card}\r\n"  # two orders: the same reason every time
+        send(smtpd, "ann@example.com", address, message(to=address, body=body))
+    answers = OutboxMessage.objects.filter(kind="mail_reply")
+    assert answers.count() == 5
+    assert not any("not answered again" in a.body for a in answers)
