@@ -158,3 +158,19 @@ def verdict(values: list[str], sender: str, authserv_ids: list[str]) -> tuple[bo
             return True, "SPF pass"
     seen = ", ".join(f"{r.method}={r.result}" for r in results) or "no result"
     return False, f"no DKIM, SPF or DMARC pass for {from_domain or 'its domain'} ({seen})"
+
+
+def dmarc_failed(values: list[str], sender: str, authserv_ids: list[str]) -> bool:
+    """Whether the site's receiving server's header among ``values`` (topmost first)
+    reports a DMARC fail for the domain of ``sender`` (the ``From:`` address): its owner
+    says such mail is not theirs, so a ``From:`` naming the player's own address proves
+    nothing. Only an explicit fail counts (a domain publishing no DMARC policy, or a
+    message not checked, is not flagged)."""
+    from_domain = _domain(sender)
+    results = trusted_header(values, authserv_ids) or []
+    return any(
+        r.method == "dmarc"
+        and r.result == "fail"
+        and aligned(_domain(r.props.get("header.from", "")), from_domain)
+        for r in results
+    )

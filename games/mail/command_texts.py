@@ -7,6 +7,7 @@ game is over without its rules ending it, the orders sealed and not revealed sta
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -162,22 +163,29 @@ def status_text(seat: Any) -> str:
 
 def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     """``AWAY <day>`` or ``BACK``: the seat's player says until when they are away (as on
-    their settings page; whatever the game), and the answer says what it does. From a
-    ``foreign`` sender (not the player's address) it changes nothing: it is the player's
-    account, every game of theirs, that one seat's address would change."""
+    their settings page; whatever the game), and the answer says what it does.
+    ``foreign``: the message came from another address than the player's: nothing is
+    changed. The seat's address orders for that seat; being away holds or frees the
+    deadlines of every game of the player's, which a leaked address of one game must not
+    reach (a stranger's BACK had a player's defaults played everywhere)."""
     from datetime import date
-
-    if foreign:
-        return (
-            f"{command}: this changes your account (every game of yours), so it is taken "
-            "only from your account address; this message came from another. Nothing was "
-            "changed."
-        )
 
     from games.errors import ValidationError
     from games.presentation import local_time
     from games.services.away import player_away_set
 
+    if foreign:
+        return (
+            f"{command}: being away changes every game of yours, so it is taken only from "
+            "your account address (or another address you verified on the site), or on "
+            "your settings page. Nothing was changed."
+        )
+    if command != "BACK" and not re.fullmatch(r"AWAY \d{4}-\d{2}-\d{2}", command):
+        # "AWAY 5 DECEMBER", "AWAY": nothing is guessed (05/12 is May or December).
+        return (
+            f"{command}: write the last day you are away as year-month-day, AWAY 2026-12-05 "
+            "(or AWAY UNTIL 2026-12-05), alone on a line. Nothing was changed."
+        )
     try:
         day = None if command == "BACK" else date.fromisoformat(command.split()[-1])
         until = player_away_set(user=seat.user, until=day)

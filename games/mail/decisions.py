@@ -34,12 +34,17 @@ from games.mail.heuristics import (
 )
 from games.mail.limits import max_bytes, max_parts
 from games.mail.models import InboundMail
-from games.mail.parsing import ParsedMail
+from games.mail.parsing import ParsedMail, is_absence_command
 
 if TYPE_CHECKING:
     from games.models import Seat
 
 Status = InboundMail.Status
+
+SAME_REFUSAL_ANSWERS_PER_DAY = 3
+"""How many times in 24 hours one seat is answered the same text refused for the same
+reason: an automatic responder that marks its mail in no way answers every email of ours,
+and each of its messages is refused alike; beyond this they are not answered."""
 
 
 @dataclass
@@ -78,6 +83,14 @@ def sender_matches(*, seat: Seat, sender: str) -> bool:
 def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
     parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     outcome = _answer(seat, row, parsed)
+    if outcome.sections and outcome.status == Status.REJECTED:
+        alike = _same_refusals_today(seat, row, outcome, parsed)
+        if alike >= SAME_REFUSAL_ANSWERS_PER_DAY:
+            note = f"not answered (the same refusal {alike + 1} times in 24 hours)"
+            outcome.error = f"{outcome.error}; {note}" if outcome.error else note
+            return outcome
+        if alike == SAME_REFUSAL_ANSWERS_PER_DAY - 1:
+            outcome.sections.append(reply_texts.same_refusal_notice(alike + 1))
     if outcome.sections:
         from games.selectors import current_prompt
 
@@ -97,6 +110,33 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
             note = "not answered (hourly answer limit)"
             outcome.error = f"{outcome.error}; {note}" if outcome.error else note
     return outcome
+
+
+def _same_refusals_today(seat: Seat, row: InboundMail, outcome: Outcome, parsed: ParsedMail) -> int:
+    """How many messages to the seat saying what ``parsed`` says (its text as read) were
+    refused and answered alike (same code, same reason) in the last 24 hours, ``row``
+    aside. A row left unanswered has its reason followed by "; not answered ..." and so
+    is not counted. Only the few most recent rows refused alike are read again."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail.parsing import parse_message
+
+    candidates = (
+        InboundMail.objects.filter(
+            seat_id=seat.pk,
+            status=Status.REJECTED,
+            outcome=outcome.code[:32],
+            error=outcome.error[:4000],
+            truncated=False,
+            processed_at__gte=timezone.now() - timedelta(hours=24),
+        )
+        .exclude(pk=row.pk)
+        .order_by("-pk")
+        .values_list("raw", flat=True)[:SAME_REFUSAL_ANSWERS_PER_DAY]
+    )
+    return sum(1 for raw in candidates if parse_message(bytes(raw)).text == parsed.text)
 
 
 def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
@@ -133,12 +173,16 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     # forge than From:, which decides the note whenever it names an address.
     envelope = parsed.envelope_sender if "@" not in parsed.sender else ""
     foreign = not (sender_ok or (envelope and sender_matches(seat=seat, sender=envelope)))
+    # The player's own address in From:, which our receiving server found forged.
+    forged = bool(trusted) and sender_ok and authresults.dmarc_failed(
+        parsed.auth_results, parsed.sender, trusted
+    )
     if str(game.status) in ("finished", "abandoned"):
-        return _game_over(seat, parsed, foreign=foreign)
+        return _game_over(seat, parsed, foreign=foreign or forged)
     if parsed.garbled:
         return Outcome(rejected, "garbled", "unreadable body", [reply_texts.garbled_text(seat)])
     if not parsed.has_text and parsed.has_attachments:
-        text = reply_texts.attachment_only_text(seat)
+        text = reply_texts.attachment_only_text(seat, rich_text=parsed.rich_text_only)
         return Outcome(rejected, "attachment_only", "no text part", [text])
     if not parsed.commands and not parsed.order_text:
         in_subject = _order_in_subject(seat, parsed.subject)
@@ -180,8 +224,9 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
             elif parsed.has_attachments:  # "See the attached": the order may be in one
                 outcome.sections.insert(0, reply_texts.attachments_note())
     for command in parsed.commands:
-        if command == "BACK" or command.startswith("AWAY "):  # the player's, not the seat's
-            outcome.sections.append(command_texts.absence_text(seat, command, foreign=foreign))
+        if is_absence_command(command):  # the player's, not the seat's
+            text = command_texts.absence_text(seat, command, foreign=foreign or forged)
+            outcome.sections.append(text)
             continue
         if command in ("QUIET", "ALL"):  # as the game page's "Email me" choice
             from games.services.seats import seat_email_every_prompt_set
@@ -192,17 +237,20 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         outcome.sections.append(reply_texts.signoff_note(ignored=signoff.strip(), command=True))
     if foreign and outcome.sections:  # whatever it did, the seat holder learns of it
         outcome.sections.append(reply_texts.foreign_sender_text(sender=named, envelope=envelope))
+    elif outcome.sections and forged:
+        # The note above would have been given to an honest stranger, so to this one too.
+        outcome.sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
     return outcome
 
 
-def _game_over(seat: Seat, parsed: ParsedMail, *, foreign: bool) -> Outcome:
+def _game_over(seat: Seat, parsed: ParsedMail, *, foreign: bool = False) -> Outcome:
     """A message for a finished or abandoned game: an order is refused; commands are
     answered from what may be known once the game is over (``command_texts.game_over_text``:
     a finished game's ranking and log, an abandoned game's page only)."""
     sections = [command_texts.finished_text(seat.game, details=not parsed.commands)]
     sections += [
         command_texts.absence_text(seat, command, foreign=foreign)
-        if command == "BACK" or command.startswith("AWAY ")
+        if is_absence_command(command)
         else command_texts.game_over_text(seat, command)
         for command in parsed.commands
     ]

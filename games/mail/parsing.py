@@ -35,9 +35,14 @@ from games.notes import order_text as sealed_order_text
 COMMANDS = ("HELP", "STATUS", "SHOW", "QUIET", "ALL", "BACK")
 """Single-word lines answered by the gateway itself (case-insensitive)."""
 
-AWAY_RE = re.compile(r"AWAY(?: UNTIL)? (\d{4}-\d{2}-\d{2})")
+AWAY_RE = re.compile(r"AWAY:?(?: (?:UNTIL|TILL):?)? (\d{4}-\d{2}-\d{2})")
 """The one command with an argument: ``AWAY 2026-12-05``, the last day the player is away
-(``games.services.away``); kept in the commands as ``AWAY <day>``."""
+(``games.services.away``); kept in the commands as ``AWAY <day>``. "AWAY: ..." and
+"AWAY UNTIL ..." are the same command."""
+
+_AWAY_ATTEMPT_RE = re.compile(r"AWAY:?(?: ((?:UNTIL|TILL)\b:?)?(.*))?")
+"""A line that starts with AWAY and says no day as ``AWAY_RE`` reads it: "AWAY", "AWAY 5
+DECEMBER", "AWAY UNTIL FRIDAY" (see :func:`_away_attempt`)."""
 
 REPLY_MARKER = "#### Write your order above this line ####"
 """Put in outgoing game emails: everything from a line containing "above this line" on is
@@ -70,6 +75,9 @@ class ParsedMail:
     """The cleaned body: quotes, attribution lines and signatures removed."""
     has_text: bool = False
     has_attachments: bool = False
+    rich_text_only: bool = False
+    """No text, and a ``winmail.dat`` (Outlook's rich text, TNEF) among the attachments:
+    the player wrote a message, which their Outlook sent in a form only Outlook reads."""
     garbled: bool = False
     commands: list[str] = field(default_factory=list)
     order_text: str = ""
@@ -78,6 +86,30 @@ class ParsedMail:
     def is_auto(self) -> bool:
         """Whether the message is an auto-reply, bounce or list mail (never answered)."""
         return bool(self.auto_reason)
+
+
+def _away_attempt(word: str) -> str | None:
+    """``word`` (a line as ``split_commands`` reads it) as the AWAY command it tries to be,
+    its day in another form or missing ("AWAY 5 DECEMBER", "AWAY"), or None: answered with
+    the form the day takes (``command_texts.absence_text``) where "AWAY is not an order"
+    was, and below an order the line was ignored as a sign-off. Only a line that can be
+    nothing else: AWAY alone, or with UNTIL, or a few words holding a digit and not ending
+    with a colon ("Away from home this week," and "Away soon" stay text)."""
+    found = _AWAY_ATTEMPT_RE.fullmatch(word)
+    if found is None:
+        return None
+    until, rest = found.group(1), (found.group(2) or "").strip(" :")
+    if word.endswith((":", ",")) or len(rest.split()) > 4:
+        return None
+    if rest and not until and not re.search(r"\d", rest):
+        return None
+    return f"AWAY {rest}".strip()
+
+
+def is_absence_command(command: str) -> bool:
+    """Whether ``command`` (one of ``ParsedMail.commands``) is AWAY or BACK: the player's
+    own absence (every game of theirs), not the seat's."""
+    return command in ("BACK", "AWAY") or command.startswith("AWAY ")
 
 
 def split_commands(text: str) -> tuple[list[str], str]:
@@ -89,7 +121,7 @@ def split_commands(text: str) -> tuple[list[str], str]:
         # "HELP." and "Help?" are commands: ending punctuation is no part of any.
         word = " ".join(_COMMAND_PUNCT_RE.sub("", line).split()).upper()
         upper = line.upper()
-        if word not in COMMANDS and any(command in upper for command in COMMANDS):
+        if word not in COMMANDS and any(command in upper for command in (*COMMANDS, "AWAY")):
             # Else the line is read as an order's text is (``games.notes.order_text``):
             # "“STATUS”" and "„Help?“" are commands as "“PLAY EXPAND”" is an order. Only
             # a line holding a command's letters can read as one (``parse_message`` gives
@@ -100,6 +132,10 @@ def split_commands(text: str) -> tuple[list[str], str]:
         away = AWAY_RE.fullmatch(word)
         if away:
             word = f"AWAY {away.group(1)}"
+        else:
+            attempt = _away_attempt(word)
+            if attempt is not None:
+                word, away = attempt, True
         if word in COMMANDS or away:
             if word not in commands:
                 commands.append(word)
@@ -168,6 +204,12 @@ def _read_headers(out: ParsedMail, msg: Message, envelope_sender: str | None) ->
 def _read_body(out: ParsedMail, msg: Message) -> None:
     text, out.has_attachments = body_text(msg)
     out.has_text = text is not None and bool(text.strip())
+    if out.has_attachments and not out.has_text:
+        out.rich_text_only = any(
+            part.get_content_type() == "application/ms-tnef"
+            or str(part.get_filename() or "").strip().lower() == "winmail.dat"
+            for part in msg.walk()
+        )
     text = INVISIBLE_RE.sub("", text or "")
     out.garbled = looks_garbled(text)
     if out.garbled:

@@ -151,6 +151,25 @@ def store_message(
         row = InboundMail.objects.get(
             message_id=message_id, recipient_digest=fields["recipient_digest"]
         )
+        first = row
+        reused = None if truncated else _reused_message_id(row, raw_bytes, message_id)
+        if reused is not None:
+            # Another message under an id used before (a script's fixed Message-ID): its
+            # own row, known by its text, so its redelivery is still read once.
+            fields["message_id"] = reused
+            try:
+                with transaction.atomic():
+                    row = InboundMail.objects.create(**fields)
+            except IntegrityError:
+                row = InboundMail.objects.get(
+                    message_id=reused, recipient_digest=fields["recipient_digest"]
+                )
+            else:
+                logger.info(
+                    "stored inbound #%s via %s to %s: another message with the Message-ID of #%s",
+                    row.pk, source, fields["recipient"], first.pk,
+                )  # fmt: skip
+                return row, True
         logger.info(
             "duplicate inbound message to %s (same Message-ID as #%s): not processed again",
             fields["recipient"],
@@ -167,6 +186,35 @@ def store_message(
         ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
     )
     return row, True
+
+
+def _text_read(raw_bytes: bytes) -> str:
+    """What a message says, as the gateway reads it (its subject and its text without
+    quotes): the same for a redelivery, whatever the relaying servers re-encoded."""
+    parsed = parse_message(raw_bytes)
+    return f"{parsed.subject}\n{parsed.text}\n{parsed.has_attachments}"
+
+
+def _reused_message_id(first: InboundMail, raw_bytes: bytes, message_id: str) -> str | None:
+    """None when ``raw_bytes`` is a redelivery of ``first`` (whose Message-ID it has);
+    else the id to store it under: another message reusing the id, as a script or a
+    broken mail program does with a fixed one ("<1@localhost>"), which was dropped as a
+    redelivery, unread and unanswered. A redelivery's headers differ (a ``Received`` line
+    more), not what it says. A first copy kept as headers only (oversize, over the
+    hour's intake), or one whose Message-ID was made from its bytes, is compared no
+    further, nor an oversize copy (never read in full): a redelivery then."""
+    headers_only = first.truncated or first.outcome == "rate_limited"
+    if headers_only or message_id.startswith(SYNTHESIZED_ID_PREFIX):
+        return None
+    try:
+        said = _text_read(raw_bytes)
+        if said == _text_read(bytes(first.raw)):
+            return None
+    except Exception:  # noqa: BLE001 - never fail a delivery over this comparison
+        logger.exception("inbound #%s: comparing a message with the same Message-ID failed", first.pk)
+        return None
+    digest = hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{message_id[:900]} #text-{digest}"
 
 
 def over_intake(seat_id: int) -> bool:

@@ -240,6 +240,29 @@ def foreign_sender_text(*, sender: str | None, envelope: str = "") -> str:
     )
 
 
+def same_refusal_notice(times: int) -> str:
+    """The last answer of the day to the same refused message (an automatic responder
+    that says so nowhere would otherwise be answered all day)."""
+    return (
+        f"This message was refused {times} times in 24 hours for the same reason: the same "
+        "message again is not answered again until then (an automatic reply, say from an "
+        "out-of-office responder, would otherwise be answered for as long as it runs). "
+        "Orders and commands are still read and answered as usual."
+    )
+
+
+def forged_sender_text(*, sender: str) -> str:
+    """To the seat holder: an accepted message named their own address in From:, but the
+    site's receiving mail server found that address forged (a DMARC fail)."""
+    return (
+        f"Note: this message says it came from {_sender_words(sender)}, your address, but "
+        "the mail server that received it found that forged (dmarc=fail: that domain's "
+        "owner says it did not send it). If that was not you, someone has your seat's "
+        "private address: use New private address on the game's page (the old one stops "
+        "working at once)."
+    )
+
+
 def empty_text(seat: Any) -> str:
     """An answer to a message with no order and no command."""
     return (
@@ -294,8 +317,16 @@ def attachments_note() -> str:
     )
 
 
-def attachment_only_text(seat: Any) -> str:
-    """An answer to a message that has attachments but no text."""
+def attachment_only_text(seat: Any, *, rich_text: bool = False) -> str:
+    """An answer to a message that has attachments but no text; ``rich_text``: its only
+    content is Outlook's rich text (``winmail.dat``), which the player never attached."""
+    if rich_text:
+        return (
+            "Your message arrived without text: your mail program (Outlook) sent it in its "
+            "own rich text format, as an attachment named winmail.dat, which only Outlook "
+            "reads. Send it again as HTML or plain text (in Outlook: Format Text, then HTML "
+            f"or Plain Text), with the order in the body.\n\n{legal_orders_text(seat)}"
+        )
     return (
         "Your message had attachments but no text. Attachments are not read: write the "
         f"order in the body of the message.\n\n{legal_orders_text(seat)}"

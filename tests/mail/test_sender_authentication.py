@@ -178,3 +178,52 @@ def test_international_domains_compare_in_their_ascii_form() -> None:
     assert authresults.verdict([header], "ann@bücher.de", ["mx.orders.example"])[0] is True
     header = "mx.orders.example; dkim=pass header.d=bücher.de"
     assert authresults.verdict([header], "ann@xn--bcher-kva.de", ["mx.orders.example"])[0] is True
+
+
+def test_a_forged_own_address_in_a_game_without_the_check_is_flagged_to_the_player(
+    db, orders_settings
+) -> None:
+    # Guards against a forged From: naming the player's own address hiding the "not your
+    # address" note, while our own server reported the forgery (DMARC fail).
+    orders_settings.MAIL_AUTHSERV_ID = "mail.orders.example"
+    table = make_table()
+    address = table.address("ann")
+    forged = with_results(
+        eml("plain.eml", to=address, sender="ann@example.com"),
+        "mail.orders.example; dmarc=fail (p=reject) header.from=example.com; spf=fail smtp.mailfrom=evil.example",
+    )
+    row = process_message(forged, address)
+    assert row.outcome == "order_accepted"  # the address is the credential here
+    answer = " ".join(OutboxMessage.objects.get(kind="mail_reply").body.split())
+    assert "dmarc=fail" in answer and "New private address" in answer, answer
+    # The same message with a pass, or checked by no server of ours: no note.
+    for header in (
+        "mail.orders.example; dmarc=pass header.from=example.com",
+        "evil.example; dmarc=fail header.from=example.com",
+    ):
+        raw = with_results(eml("plain.eml", to=address, sender="ann@example.com"), header)
+        assert process_message(raw, address).outcome == "order_accepted"
+        newest = OutboxMessage.objects.filter(kind="mail_reply").order_by("-id").first()
+        assert "New private address" not in newest.body, header
+
+
+def test_a_forged_own_address_does_not_end_the_players_absence(db, orders_settings) -> None:
+    # Guards against BACK (every game of the player's) taken on a From: our server found forged.
+    from django.utils import timezone
+
+    from games.models import PlayerSettings
+    from games.services.away import player_away_set
+
+    orders_settings.MAIL_AUTHSERV_ID = "mail.orders.example"
+    table = make_table()
+    user = table.seats["ann"].user
+    player_away_set(user=user, until=timezone.localdate() + timezone.timedelta(days=3))
+    address = table.address("ann")
+    forged = (
+        b"Authentication-Results: mail.orders.example; dmarc=fail header.from=example.com\r\n"
+        b"From: Ann <ann@example.com>\r\nSubject: x\r\nMessage-ID: <forged-back@x>\r\n\r\nBACK\r\n"
+    )
+    process_message(forged, address)
+    assert PlayerSettings.objects.get(user=user).away_until is not None
+    answer = " ".join(OutboxMessage.objects.get(kind="mail_reply").body.split())
+    assert "Nothing was changed" in answer and "dmarc=fail" in answer, answer
