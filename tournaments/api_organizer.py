@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms as django_forms
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers as drf_serializers
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -39,6 +39,7 @@ from rest_framework.response import Response
 from fivex_site.links import public_url
 from games.api import serializers as game_serializers
 from games.api.base import BODY_ERRORS, BaseAPIView, location_header
+from games.api.game_views import IDEMPOTENCY_KEY_SCHEMA, _create_key
 from games.api.input_serializers import EmptyInputSerializer
 from games.api.organizer_views import OrganizerThrottle
 from games.errors import ApplicationError, GameStateError, NotFound, PermissionDenied
@@ -184,11 +185,30 @@ class TournamentsView(TournamentListView):
 
     @extend_schema(
         request=o.TournamentCreateInputSerializer,
-        parameters=[location_header("The new tournament (GET it, or .../organizer/).")],
+        parameters=[
+            location_header("The new tournament (GET it, or .../organizer/)."),
+            OpenApiParameter(
+                "Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER, required=False,
+                description="Your own key for this creation (1 to 64 letters, digits, "
+                "'-', '_', '.', ':'; a UUID, say): sent again with the same key (a retry "
+                "after a timeout), the call answers 200 with the tournament that key created, "
+                "not a second one. Keys are yours alone and kept with the tournament.",
+            ),  # fmt: skip
+        ],
         responses={
             201: o.OrganizerTournamentSerializer,
-            **{k: ERRORS[k] for k in (400, 401, 429)},
+            200: OpenApiResponse(
+                o.OrganizerTournamentSerializer,
+                description="The tournament this Idempotency-Key created before",
+            ),
+            **{k: ERRORS[k] for k in (400, 401)},
             **BODY_ERRORS,
+            422: OpenApiResponse(
+                _ERR,
+                description="This Idempotency-Key created a tournament with other parameters "
+                "(idempotency_key_reused): send a new key for a new tournament",
+            ),
+            429: ERRORS[429],
         },
         description="Create a tournament, in draft (only you and staff see it): open it for "
         "registration when ready. Checked as the new tournament form is (the game's options, "
@@ -198,6 +218,7 @@ class TournamentsView(TournamentListView):
     )
     def post(self, request: Request) -> Response:
         data = _body(request, o.TournamentCreateInputSerializer)
+        key = _create_key(request)
         admin = is_league_administrator(request.user)
         pairs, unknown = [], []
         for pair in data.pop("forbidden_pairs"):
@@ -211,10 +232,11 @@ class TournamentsView(TournamentListView):
             ]})  # fmt: skip
         tournament = tsvc.tournament_create(
             organizer=request.user, forbidden_pairs=pairs,
-            table_sizes=data.pop("table_sizes"), **data,
+            table_sizes=data.pop("table_sizes"), create_key=key, **data,
         )  # fmt: skip
         location = {"Location": public_url(f"/api/tournaments/{tournament.slug}/")}
-        return _answer(tournament, status.HTTP_201_CREATED, location)
+        made = status.HTTP_201_CREATED if tournament.created else status.HTTP_200_OK
+        return _answer(tournament, made, location)
 
 
 class OrganizerStateView(OrganizerView):

@@ -70,6 +70,26 @@ def test_create_refuses_bad_input_by_naming_the_field():
     assert not Tournament.objects.exists()
 
 
+def test_create_sent_twice_with_its_idempotency_key_makes_one_tournament():
+    api = token_client(make_user("olga"))
+    first = api.post("/api/tournaments/", CREATE, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    again = api.post("/api/tournaments/", CREATE, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["slug"] == first.json()["slug"]
+    assert Tournament.objects.count() == 1 and _kinds(first.json()["slug"]) == ["tournament_created"]
+    other = api.post("/api/tournaments/", {**CREATE, "rounds_count": 3}, format="json",
+                     HTTP_IDEMPOTENCY_KEY="k-1")  # fmt: skip
+    assert other.status_code == 422 and other.json()["error"] == "idempotency_key_reused"
+    bad = api.post("/api/tournaments/", CREATE, format="json", HTTP_IDEMPOTENCY_KEY="a b")
+    assert bad.status_code == 400 and "Idempotency-Key" in bad.json()["fields"]
+    # another organizer's key is theirs alone; without a key, each call is a tournament
+    theirs = token_client(make_user("bob")).post("/api/tournaments/", CREATE, format="json",
+                                                 HTTP_IDEMPOTENCY_KEY="k-1")  # fmt: skip
+    assert theirs.status_code == 201
+    assert api.post("/api/tournaments/", CREATE, format="json").status_code == 201
+    assert Tournament.objects.count() == 3
+
+
 def test_create_needs_an_account():
     answer = APIClient().post("/api/tournaments/", CREATE, format="json")
     assert answer.status_code == 401 and not Tournament.objects.exists()
