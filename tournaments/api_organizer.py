@@ -25,6 +25,7 @@ call. POSTs count against ``API_ORGANIZER_RATE``, as the games' organizer tools 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -295,9 +296,10 @@ class RegistrationWithdrawView(OrganizerView):
     def post(self, request: Request, slug: str, player: str) -> Response:
         tournament = self.managed(request, slug)
         self.no_input(request)
-        registration = Registration.objects.filter(
-            tournament=tournament, user__username=player
-        ).first()
+        registration = (
+            Registration.objects.filter(tournament=tournament, user__username=player).first()
+            if re.fullmatch(o.PLAYER_NAME, player) else None  # a NUL is no database text
+        )  # fmt: skip
         if registration is None:
             raise NotFound(f"{name_shown(player)} is not registered in this tournament.")
         _run(lambda: tsvc.registration_withdraw(registration=registration, by=request.user))

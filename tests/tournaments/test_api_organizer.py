@@ -70,6 +70,29 @@ def test_create_refuses_bad_input_by_naming_the_field():
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.parametrize("bad", [
+    {"quiet_hours_start": 22},  # without its end
+    {"quiet_hours_start": 22, "quiet_hours_end": 6, "quiet_hours_time_zone": "Mars/Base"},
+    {"points_per_place": {"3": [1, 0.5, 0]}},  # no table of three
+    {"points_per_place": {"x": [1, 0]}},
+    {"points_per_place": {"2": [0, 1]}},
+    {"options": {"nope": 1}},
+    {"options": []},
+    {"ruleset": "chess"},
+    {"rating_pool": "a b"},
+    {"away_days": 2},
+    {"name": "x\u0000y"},
+    {"forbidden_pairs": [["ann"]]},
+])
+def test_create_answers_every_bad_setting_with_a_400(bad):
+    # Guards against a 500 from a setting the service refuses (never a crash).
+    make_user("ann")
+    answer = token_client(make_user("olga")).post("/api/tournaments/", {**CREATE, **bad}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["error"] == "invalid" and answer.json()["message"]
+    assert not Tournament.objects.exists()
+
+
 def test_create_sent_twice_with_its_idempotency_key_makes_one_tournament():
     api = token_client(make_user("olga"))
     first = api.post("/api/tournaments/", CREATE, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
@@ -157,6 +180,7 @@ def test_open_register_withdraw_and_their_second_times():
     twice = api.post(f"{base}/registrations/ann/withdraw/", {}, format="json")
     assert twice.status_code == 409 and twice.json()["error"] == "already_done"
     assert api.post(f"{base}/registrations/zed/withdraw/", {}, format="json").status_code == 404
+    assert api.post(f"{base}/registrations/a%00b/withdraw/", {}, format="json").status_code == 404
     assert _kinds(slug) == [
         "tournament_created", "tournament_opened", "registration_added", "registration_withdrawn",
     ]  # fmt: skip
