@@ -426,3 +426,45 @@ def test_a_scripted_tournament_from_creation_to_close(django_capture_on_commit_c
     kinds = _kinds(slug)
     assert kinds.count("round_paired") == 2 and kinds.count("round_started") == 2
     assert kinds[-1] == "tournament_closed"
+
+
+def test_the_organizers_operations_are_throttled_with_the_organizer_tools(settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "organizer": "2/min"},
+    }
+    api = token_client(_staff())
+    slug = _created(api)  # one
+    assert api.post(f"/api/tournaments/{slug}/open/", {}, format="json").status_code == 200  # two
+    refused = api.post(f"/api/tournaments/{slug}/rounds/", {}, format="json")
+    assert refused.status_code == 429 and refused.json()["error"] == "throttled"
+    assert refused["RateLimit-Limit"] == "2" and refused["Retry-After"]
+    assert not Round.objects.exists()
+    assert api.get(f"/api/tournaments/{slug}/organizer/").status_code == 200  # reads are not counted
+
+
+def test_staff_run_anyones_tournament_and_are_logged_as_themselves():
+    olga = make_user("olga")
+    slug = _created(token_client(olga))
+    staff = token_client(_staff("sam"))
+    opened = staff.post(f"/api/tournaments/{slug}/open/", {}, format="json")
+    assert opened.status_code == 200
+    assert opened.json()["log"][0]["kind"] == "tournament_opened"
+    assert opened.json()["log"][0]["actor"] == "sam"
+
+
+def test_the_schema_documents_every_organizer_operation(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
+    base = "/api/tournaments/{slug}/"
+    posts = [base + tail for tail in (
+        "open/", "registrations/", "registrations/{player}/withdraw/", "rounds/",
+        "rounds/by-hand/", "rounds/{number}/repair/", "rounds/{number}/start/",
+        "rounds/{number}/remind/", "rounds/{number}/extend/",
+        "rounds/{number}/tables/{table}/result/", "close/",
+    )]  # fmt: skip
+    for route in posts:
+        responses = set(paths[route]["post"]["responses"])
+        assert {"400", "401", "403", "404", "409", "429"} <= responses, route
+    assert "Idempotency-Key" in [p["name"] for p in paths["/api/tournaments/"]["post"]["parameters"]]
