@@ -330,8 +330,9 @@ class RoundByHandView(OrganizerView):
 
     @_schema(
         o.PairByHandInputSerializer,
-        "pairing_warnings (the message lists them; send force: true), conflict (a round "
-        "being played, every round played, the tournament a draft or closed).",
+        "pairing_warnings (the message lists them; send force: true), already_done (the "
+        "round is paired so by hand already), conflict (a round being played, every round "
+        "played, the tournament a draft or closed).",
         done=201,
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -362,12 +363,16 @@ class RoundRepairView(OrganizerView):
     """Pair the paired round again, with a new seed (logged ``round_paired`` with
     ``repaired``): after a withdrawal, or a result corrected since the pairing."""
 
-    @_schema(EmptyInputSerializer, "conflict (the round has started).")
+    @_schema(
+        o.RepairInputSerializer,
+        "conflict (the round has started), already_done (paired again since the `pairing` "
+        "you sent).",
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.managed(request, slug)
-        self.no_input(request)
+        seen = self.body(request, o.RepairInputSerializer).get("pairing")
         rnd = self.round_of(tournament, number)
-        _run(lambda: rounds.round_repair(rnd=rnd, by=request.user))
+        _run(lambda: rounds.round_repair(rnd=rnd, by=request.user, pairing_seen=seen))
         return self.answer(tournament)
 
 

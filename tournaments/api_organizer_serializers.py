@@ -126,6 +126,15 @@ class StartInputSerializer(StrictInputSerializer):
     )  # fmt: skip
 
 
+class RepairInputSerializer(StrictInputSerializer):
+    pairing = serializers.RegexField(
+        r"^[0-9a-f]{16}$", required=False,
+        help_text="Recommended for retries: the round's `pairing` as you saw it (GET "
+        ".../organizer/): a round paired again since (your first attempt went through) is "
+        "not paired once more (409 already_done).",
+    )  # fmt: skip
+
+
 class ExtendRoundInputSerializer(StrictInputSerializer):
     hours = serializers.IntegerField(
         min_value=1, max_value=168,

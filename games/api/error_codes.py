@@ -74,8 +74,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
               "of this game offered to them, still waiting: withdraw that offer first; "
               "nothing was changed"),
     ErrorCode("already_done", 409, "a tournament: done already (an entry withdrawn, a "
-              "player registered, a table's result entered, the tournament closed); nothing "
-              "was changed"),
+              "player registered, a table's result entered, a round paired so or re-paired "
+              "since the pairing sent, the tournament closed); nothing was changed"),
     ErrorCode("withdrawn_since_pairing", 409, "a tournament's round start: a player it places "
               "withdrew since it was paired; re-pair it first; nothing was started"),
     ErrorCode("pairing_warnings", 409, "a tournament's pairing by hand has warnings (the "

@@ -223,8 +223,13 @@ def test_pairing_twice_is_one_round_and_starting_twice_one_set_of_games():
     assert second.status_code == 409 and "paired already" in second.json()["message"]
     assert Round.objects.filter(tournament__slug=slug).count() == 1
 
-    repaired = api.post(f"{base}/rounds/1/repair/", {}, format="json")
+    repaired = api.post(f"{base}/rounds/1/repair/", {"pairing": pairing}, format="json")
     assert repaired.status_code == 200
+    if repaired.json()["pairing"] != pairing:  # (the new seed may seat them alike)
+        # the same request again (a retry whose first attempt went through): not re-paired
+        retried = api.post(f"{base}/rounds/1/repair/", {"pairing": pairing}, format="json")
+        assert retried.status_code == 409 and retried.json()["error"] == "already_done"
+        assert api.get(f"{base}/organizer/").json()["pairing"] == repaired.json()["pairing"]
     bad = api.post(f"{base}/rounds/1/start/", {"pairing": "not-a-digest"}, format="json")
     assert bad.status_code == 400 and "pairing" in bad.json()["fields"]
     started = api.post(f"{base}/rounds/1/start/", {"pairing": pairing}, format="json")
@@ -273,7 +278,16 @@ def test_pairing_by_hand_warns_then_pairs_when_forced():
     assert forced.status_code == 201
     table = forced.json()["rounds"][0]["tables"]
     assert [t["players"] for t in table] == [["ann", "bob"]]
-    assert "round_paired_by_hand" in _kinds(slug)
+    same = api.post(f"{base}/rounds/by-hand/",
+                    {"tables": [["ann", "bob"]], "byes": ["cat", "dan"], "force": True},
+                    format="json")  # fmt: skip
+    assert same.status_code == 409 and same.json()["error"] == "already_done"
+    assert _kinds(slug).count("round_paired_by_hand") == 1
+    other = api.post(f"{base}/rounds/by-hand/", {"tables": [["ann", "cat"], ["bob", "dan"]]},
+                     format="json")  # fmt: skip
+    assert other.status_code == 201  # re-paired by hand: another pairing
+    assert [t["players"] for t in other.json()["rounds"][0]["tables"]] == [["ann", "cat"], ["bob", "dan"]]
+    assert _kinds(slug).count("round_paired_by_hand") == 2
 
 
 def test_remind_and_extend_reach_the_rounds_games():
