@@ -1,6 +1,7 @@
 """The tournaments' REST API: public reads, like the tournament pages (a league's
-website or chat bot shows standings and pairings from it). Running a tournament stays on
-the organizer's panel, which checks and logs every action.
+website or chat bot shows standings and pairings from it). Running a tournament is
+``tournaments.api_organizer`` (the panel's operations), a player's entry
+``tournaments.api_player``.
 
     GET /api/tournaments/               every tournament but drafts, newest first (paged)
     GET /api/tournaments/{slug}/        one tournament: settings, standings, rounds

@@ -1,6 +1,6 @@
 """The tournaments' API for a player's own entry (the tournament page's buttons, for a
 league's bot or a script): register, withdraw, ask for a bye and take it back. Running a
-tournament stays on the organizer's panel (``tournaments.api`` only reads the rest).
+tournament: ``tournaments.api_organizer``; the reads: ``tournaments.api``.
 
     POST   /api/tournaments/{slug}/register/       register (201; 200 when registered already)
     POST   /api/tournaments/{slug}/withdraw/       withdraw (409 already_done the second time)

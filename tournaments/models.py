@@ -54,9 +54,22 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The creation request's own key (an API client's Idempotency-Key): the same request
+    # sent again (a retry after a timeout) answers this tournament instead of creating a
+    # second one. "" for none. ``create_fingerprint``: a digest of what that request asked
+    # for: the key sent again with other parameters is refused (``KeyReused``).
+    create_key = models.CharField(max_length=80, blank=True, default="")
+    create_fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organizer", "create_key"],
+                condition=~models.Q(create_key=""),
+                name="tournament_create_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -47,8 +47,8 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "FiveX API",
     "DESCRIPTION": "Play sealed-order board games: games, seats, orders and logs; "
-    "tournaments' standings and pairings, read-only (tournaments are run from the site's "
-    "pages).",
+    "tournaments' standings and pairings, a player's entry, and the organizer's operations "
+    "(create, open, enter players, pair, start, enter results, close).",
     "VERSION": "1.0.0",
     # OpenAPI 3.1: a field that may be null (a seat view's prompt, my_order) is "oneOf: [its
     # schema, null]", which validators and generators read right (3.0's "allOf + nullable"

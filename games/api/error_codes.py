@@ -73,8 +73,13 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("offered_another_seat", 409, "a seat offer: the player offered has another seat "
               "of this game offered to them, still waiting: withdraw that offer first; "
               "nothing was changed"),
-    ErrorCode("already_done", 409, "a tournament entry: withdrawn already; nothing was "
-              "changed"),
+    ErrorCode("already_done", 409, "a tournament: done already (an entry withdrawn, a "
+              "player registered, a table's result entered, a round paired so or re-paired "
+              "since the pairing sent, the tournament closed); nothing was changed"),
+    ErrorCode("withdrawn_since_pairing", 409, "a tournament's round start: a player it places "
+              "withdrew since it was paired; re-pair it first; nothing was started"),
+    ErrorCode("pairing_warnings", 409, "a tournament's pairing by hand has warnings (the "
+              "message lists them): send force true to pair so anyway; nothing was saved"),
     ErrorCode("invitations_capped", 409, "inviting players by name: the game's invitations "
               "(or the organizer's of the day) are used up (each emails someone); nobody was "
               "invited: share its link instead"),

@@ -26,7 +26,6 @@ SCANNED = ("games", "tournaments", "fivex_site")
 # below: each must still be raised somewhere, and must not be registered.)
 NOT_ANSWERED_BY_THE_API = {
     "order_ambiguous": "games.mail: an emailed order's refusal, answered by email",
-    "withdrawn_since_pairing": "tournaments' services: a round's Start, on the organizer's panel only",
     "account_closed": "fivex_site.account_close: a web page's refusal (no API closes accounts)",
     "last_superuser": "fivex_site.account_close: a web page's refusal (no API closes accounts)",
 }

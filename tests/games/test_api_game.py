@@ -287,6 +287,7 @@ def test_the_schema_declares_the_422_of_a_reused_idempotency_key(client):
     assert [(route, method) for route, method, _ in taking] == [
         ("/api/games/", "post"),
         ("/api/games/{game_id}/talk/", "post"),
+        ("/api/tournaments/", "post"),
     ]
     for route, method, op in taking:
         declared = op["responses"]["422"]

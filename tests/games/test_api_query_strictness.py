@@ -50,7 +50,8 @@ def test_every_operation_in_the_schema_refuses_an_unknown_query_parameter(table)
     game, clients = table
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
-    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1}
+    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
+              "player": "none", "table": 1}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
@@ -136,7 +137,8 @@ def test_a_method_an_operation_lacks_is_a_405_whatever_the_query(table):  # noqa
     game, clients = table
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
-    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1}
+    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
+              "player": "none", "table": 1}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
@@ -164,7 +166,8 @@ def test_every_operation_declares_format_json_and_answers_406_to_another(table):
     game, clients = table
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
-    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1}
+    values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
+              "player": "none", "table": 1}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)

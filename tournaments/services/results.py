@@ -23,6 +23,9 @@ from tournaments.services.common import lock_tournament, log_add, require_organi
 
 #: The longest reason for a result entered by hand (it goes into the log and the emails).
 MAX_REASON_CHARS = 500
+#: The code of a refusal to do what is done already (the API answers it 409):
+#: ``tournaments.services.tournaments.ALREADY_DONE``'s.
+ALREADY_DONE = "already_done"
 
 logger = logging.getLogger(__name__)
 
@@ -220,7 +223,8 @@ def result_enter(
             # log, tell the players or rate again.
             raise ValidationError(
                 f"Table {table.number}'s result is already {_ranking_text(table, old)}: "
-                "nothing was changed."
+                "nothing was changed.",
+                code=ALREADY_DONE,
             )
         table.ranking = ranking
         table.result_source = "organizer"

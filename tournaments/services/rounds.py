@@ -25,6 +25,10 @@ from tournaments.services.common import (
     require_organizer,
 )
 
+#: The code of a refusal to do what is done already (the API answers it 409):
+#: ``tournaments.services.tournaments.ALREADY_DONE``'s.
+ALREADY_DONE = "already_done"
+
 
 def _next_number(tournament: Tournament) -> int:
     last = tournament.rounds.order_by("-number").first()
@@ -135,14 +139,23 @@ def round_pair(*, tournament: Tournament, by: Any) -> Round:
     return rnd
 
 
-def round_repair(*, rnd: Round, by: Any) -> Round:
-    """Pair a round again (with a new seed) while its games have not been created."""
+def round_repair(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:
+    """Pair a round again (with a new seed) while its games have not been created.
+    ``pairing_seen``: the ``pairing_digest`` the caller saw; a round paired again since (a
+    retry whose first request went through, or someone else at the same moment) is not
+    paired a second time (TournamentError, code ``already_done``)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=rnd.tournament_id)
         require_organizer(tournament=tournament, user=by)
         rnd = Round.objects.get(pk=rnd.pk)
         if rnd.status != Round.Status.PAIRED:
             raise TournamentError("This round has started; it can no longer be re-paired.")
+        if pairing_seen and pairing_seen != pairing_digest(rnd=rnd):
+            raise TournamentError(
+                f"Round {rnd.number} was paired again since the pairing you sent: check the "
+                "new pairing. Nothing was re-paired.",
+                code=ALREADY_DONE,
+            )
         rnd.tables.all().delete()
         rnd.byes.all().delete()
         return _pair_locked(tournament=tournament, number=rnd.number, by=by, rnd=rnd, repaired=True)
@@ -259,12 +272,17 @@ def round_pair_by_hand(
             )
         if warnings and not force:
             return None, warnings
+        output = {"tables": [[str(p) for p in t] for t in tables], "byes": [str(b) for b in byes]}
+        if rnd is not None and rnd.paired_by_hand and rnd.pairing_output == output:
+            # The same pairing sent twice (a double click, a retry): paired so already.
+            raise TournamentError(
+                f"Round {number} is paired so already: nothing was changed.", code=ALREADY_DONE
+            )
         if rnd is None:
             rnd = Round.objects.create(tournament=tournament, number=number)
         else:
             rnd.tables.all().delete()
             rnd.byes.all().delete()
-        output = {"tables": [[str(p) for p in t] for t in tables], "byes": [str(b) for b in byes]}
         rnd.pairing_input = request
         rnd.pairing_output = output
         rnd.paired_by_hand = True

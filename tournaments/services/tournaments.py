@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 import engine
-from games.errors import NotFound, PermissionDenied, ValidationError
+from games.errors import KeyReused, NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
 from games.services.away import away_days_check
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
@@ -107,10 +109,25 @@ def tournament_create(
     allow_late_entry: bool = True,
     table_talk: bool = True,
     away_days: int = 0,
+    create_key: str = "",
 ) -> Tournament:
     """Create a tournament in draft. Checks the ruleset, its options (through the
     engine), the table sizes against the ruleset's player counts, the points per place
-    and the tie-breaks. Raises ValidationError."""
+    and the tie-breaks. Raises ValidationError. ``create_key``: the request's own key (an
+    API client's Idempotency-Key): when the organizer already created a tournament with
+    it, that one is returned, ``tournament.created`` False (a retry), never a second one;
+    the same key with other parameters raises KeyReused."""
+    fingerprint = ""
+    if create_key:
+        # what this request asks for: every argument but who asks and the key (read first,
+        # before any other name is bound)
+        asked = {k: v for k, v in locals().items() if k not in ("organizer", "create_key", "fingerprint")}
+        fingerprint = hashlib.sha256(
+            json.dumps(asked, sort_keys=True, default=str).encode()
+        ).hexdigest()
+        earlier = _created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
+        if earlier is not None:
+            return earlier
     name = one_line(name)  # it ends up in email subjects: one line
     if not name:
         raise ValidationError("A tournament needs a name.", field="name")
@@ -183,49 +200,78 @@ def tournament_create(
     slug, n = base, 2
     while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name[:120],
-            slug=slug,
-            organizer=organizer,
-            ruleset=rules.id,
-            options=normalized,
-            table_sizes=sizes,
-            rounds_count=rounds_count,
-            deadline_hours=float(deadline_hours),
-            quiet_hours_start=quiet_hours_start,
-            quiet_hours_end=quiet_hours_end,
-            quiet_hours_time_zone=quiet_hours_time_zone,
-            points_per_place=points,
-            bye_points=float(bye_points),
-            requested_bye_points=float(requested_bye_points),
-            tiebreaks=list(tiebreaks),
-            rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
-            forbidden_pairs=pairs,
-            allow_late_entry=allow_late_entry,
-            table_talk=bool(table_talk),
-            away_days=away_days_check(away_days),
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                create_key=create_key,
+                create_fingerprint=fingerprint,
+                name=name[:120],
+                slug=slug,
+                organizer=organizer,
+                ruleset=rules.id,
+                options=normalized,
+                table_sizes=sizes,
+                rounds_count=rounds_count,
+                deadline_hours=float(deadline_hours),
+                quiet_hours_start=quiet_hours_start,
+                quiet_hours_end=quiet_hours_end,
+                quiet_hours_time_zone=quiet_hours_time_zone,
+                points_per_place=points,
+                bye_points=float(bye_points),
+                requested_bye_points=float(requested_bye_points),
+                tiebreaks=list(tiebreaks),
+                rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
+                forbidden_pairs=pairs,
+                allow_late_entry=allow_late_entry,
+                table_talk=bool(table_talk),
+                away_days=away_days_check(away_days),
+            )
+            tournament = lock_tournament(tournament_id=tournament.pk)
+            log_add(
+                tournament=tournament,
+                kind="tournament_created",
+                actor=organizer,
+                payload={
+                    "ruleset": rules.id,
+                    "options": normalized,
+                    "table_sizes": sizes,
+                    "rounds": rounds_count,
+                    "deadline_hours": float(deadline_hours),
+                    "quiet_hours": [quiet_hours_start, quiet_hours_end, quiet_hours_time_zone],
+                    "points_per_place": points,
+                    "bye_points": tournament.bye_points,
+                    "tiebreaks": list(tiebreaks),
+                    "rating_pool": tournament.rating_pool,
+                    "table_talk": tournament.table_talk,
+                    **({"away_days": tournament.away_days} if tournament.away_days else {}),
+                },
+            )
+    except IntegrityError:
+        # The same key at the same moment (a retry racing its first request): the other
+        # request's tournament.
+        earlier = (
+            _created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
+            if create_key else None
+        )  # fmt: skip
+        if earlier is None:
+            raise
+        return earlier
+    tournament.created = True
+    return tournament
+
+
+def _created_with(*, organizer: Any, create_key: str, fingerprint: str) -> Tournament | None:
+    """The tournament ``organizer`` created with ``create_key`` (``created`` False), or
+    None; created with other parameters (another ``fingerprint``): KeyReused."""
+    tournament = Tournament.objects.filter(organizer=organizer, create_key=create_key).first()
+    if tournament is None:
+        return None
+    if tournament.create_fingerprint != fingerprint:
+        raise KeyReused(
+            "This Idempotency-Key made another tournament (its first request asked for other "
+            f"parameters: {tournament.slug}); send a new key for a new tournament."
         )
-        tournament = lock_tournament(tournament_id=tournament.pk)
-        log_add(
-            tournament=tournament,
-            kind="tournament_created",
-            actor=organizer,
-            payload={
-                "ruleset": rules.id,
-                "options": normalized,
-                "table_sizes": sizes,
-                "rounds": rounds_count,
-                "deadline_hours": float(deadline_hours),
-                "quiet_hours": [quiet_hours_start, quiet_hours_end, quiet_hours_time_zone],
-                "points_per_place": points,
-                "bye_points": tournament.bye_points,
-                "tiebreaks": list(tiebreaks),
-                "rating_pool": tournament.rating_pool,
-                "table_talk": tournament.table_talk,
-                **({"away_days": tournament.away_days} if tournament.away_days else {}),
-            },
-        )
+    tournament.created = False
     return tournament
 
 
