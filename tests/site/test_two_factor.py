@@ -234,3 +234,32 @@ def test_the_api_token_works_as_before(client) -> None:
     answer = client.get("/api/account/export/", headers={"Authorization": f"Token {key}"})
     assert answer.status_code == 200
     assert answer.json()["account"]["two_factor"]["enabled"] is True
+
+
+def test_a_password_reset_does_not_skip_the_code(client) -> None:
+    """The reset logs in (ACCOUNT_LOGIN_ON_PASSWORD_RESET) through the same stage: whoever
+    reads the player's mail still needs the code."""
+    from tests.site.mail_support import sent_account_mail
+
+    ann = player()
+    secret, _ = with_two_factor(ann)
+    client.post("/accounts/password/reset/", {"email": ann.email})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", sent_account_mail()[-1].body)
+    form = client.get(link.group(1))["Location"]
+    answer = client.post(form, {"password1": "new-horse-battery-9", "password2": "new-horse-battery-9"})
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/2fa/authenticate/"
+    assert not signed_in(client)
+    assert client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)}).status_code == 302
+    assert signed_in(client)
+
+
+def test_the_pages_holding_a_key_or_codes_are_never_cached(client) -> None:
+    ann = player()
+    log_in(client, ann)
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    assert "no-store" in client.get("/accounts/2fa/totp/activate/")["Cache-Control"]
+    with_two_factor(ann)
+    assert "no-store" in client.get("/accounts/2fa/recovery-codes/")["Cache-Control"]
+    client.logout()
+    log_in(client, ann)
+    assert "no-store" in client.get("/accounts/2fa/authenticate/")["Cache-Control"]
