@@ -78,6 +78,8 @@ def test_turning_it_on_shows_a_qr_code_and_takes_a_code_from_the_app(client) -> 
     secret = client.session[SECRET_SESSION_KEY]
     assert re.search(r'<img class="totp-qr" id="totp-qr" src="data:image/svg\+xml;base64,', html)
     assert f'value="{secret}"' in html  # the key, to type in
+    # What the QR code holds (allauth's otpauth URL): the site's name, the player's address.
+    assert page.context["totp_url"] == f"otpauth://totp/ann%40example.test?secret={secret}&issuer=FiveX"
     assert 'inputmode="numeric"' in html and 'autocomplete="one-time-code"' in html
 
     right = app_code(secret)
