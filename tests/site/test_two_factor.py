@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -24,6 +25,7 @@ from django.contrib.auth import get_user_model
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct-horse-battery-7"
 WRONG_CODE = "That code is not right."
 
@@ -265,3 +267,17 @@ def test_the_pages_holding_a_key_or_codes_are_never_cached(client) -> None:
     client.logout()
     log_in(client, ann)
     assert "no-store" in client.get("/accounts/2fa/authenticate/")["Cache-Control"]
+
+
+def test_the_reauthentication_offers_the_code_as_another_way_on_a_line_of_its_own(client) -> None:
+    # Guards against allauth's bare <div> running "Send me a sign-in code" and "Use
+    # authenticator app or code" together, read as one link.
+    ann = player()
+    secret, _ = with_two_factor(ann)
+    log_in(client, ann)
+    client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)})
+    html = client.get("/accounts/reauthenticate/").content.decode()
+    (group,) = re.findall(r'<div class="button-group">(.*?)</div>', html, re.S)
+    assert 'href="/accounts/2fa/reauthenticate/' in group and 'href="/accounts/reauthenticate/code/' in group
+    css = (ROOT / "fivex_site/static/fivex/site.css").read_text()
+    assert re.search(r"\.button-group \{[^}]*flex-direction: column", css)
