@@ -137,7 +137,8 @@ def account_close(*, user: Any) -> Closed:
 
     - the account is deactivated and its password made unusable: no login, and every
       session of it (in any browser) is logged out at its next request; its API token,
-      calendar feed and seats' reply addresses stop working, its webhook is deleted;
+      calendar feed and seats' reply addresses stop working, its webhook is deleted, and
+      its two-factor authentication (the app's key, the recovery codes) is removed;
     - its seats in games going on resign (``seat_resign``: logged ``seat_resigned``, its
       default orders from then on), it leaves the games still forming (``game_leave``),
       declines the seats offered to it and withdraws from the tournaments not closed
@@ -154,6 +155,7 @@ def account_close(*, user: Any) -> Closed:
     when a game stays locked (nothing changed then)."""
     from allauth.account.models import EmailAddress
 
+    from fivex_site.two_factor import two_factor_remove
     from games.models import GameInvitation, PlayerSettings, TalkRead
     from games.services.games import game_leave, seat_resign
     from games.services.handover import seat_offer_decline
@@ -189,6 +191,7 @@ def account_close(*, user: Any) -> Closed:
         # Invitations to games by name: nothing to keep (the organizer's list drops them).
         GameInvitation.objects.filter(user=user).delete()
         TalkRead.objects.filter(user=user).delete()  # how far they read each table's talk
+        two_factor_remove(user=user)  # its authenticator app's key and recovery codes
 
         plans = account_close_summary(user=user)
         resigned = _each(plans.resign, lambda seat: seat_resign(seat=seat))

@@ -6,8 +6,8 @@ of row: a player of 500 games costs what a player of one does). What goes in is 
 player's own: their account, seats, the sealed orders their seats sent (the game page
 shows a seat its own order; never another seat's order or hand), tournament entries and
 results, rating history, the seat offers made to them, the mail the site still keeps to
-and from them, what they organize, what they wrote at games' tables and the games they were invited to. What never goes in: the password's hash, the API
-token's and calendar feed's secrets or digests, the seats' reply-address tokens, the
+and from them, what they organize, what they wrote at games' tables and the games they were invited to. What never goes in: the password's hash, two-factor
+authentication's key and recovery codes (whether it is on goes in), the API token's and calendar feed's secrets or digests, the seats' reply-address tokens, the
 games' seeds and invitation links, and the bodies of emails (a game email holds the
 seat's reply address, a live credential; an account email's one-time link is dropped
 once sent)."""
@@ -93,6 +93,7 @@ def _table_talk(user: Any) -> list[dict[str, Any]]:
 def _account(user: Any) -> dict[str, Any]:
     from allauth.account.models import EmailAddress
 
+    from fivex_site.two_factor import two_factor_state
     from games.models import ApiToken, PlayerSettings
     from games.models_webhooks import PlayerWebhook
 
@@ -128,6 +129,8 @@ def _account(user: Any) -> dict[str, Any]:
             "active": hook.active if hook else None,
             "created": when(hook.created if hook else None),
         },
+        # Whether it is on, never the app's key nor the recovery codes.
+        "two_factor": two_factor_state(user=user),
     }
 
 

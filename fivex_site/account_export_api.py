@@ -45,6 +45,23 @@ class WebhookStateSerializer(ApiTokenExistsSerializer):
     active = serializers.BooleanField(allow_null=True)
 
 
+class AuthenticatorAppSerializer(ApiTokenExistsSerializer):
+    last_used = When(allow_null=True)
+
+
+class RecoveryCodesSerializer(ExistsSerializer):
+    unused = serializers.IntegerField(allow_null=True, help_text="How many are left unused.")
+    last_used = When(allow_null=True)
+
+
+class TwoFactorSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField(
+        help_text="Whether the log-in asks for a code from an authenticator app."
+    )
+    authenticator_app = AuthenticatorAppSerializer()
+    recovery_codes = RecoveryCodesSerializer()
+
+
 class AccountSerializer(serializers.Serializer):
     player_name = serializers.CharField()
     first_name = serializers.CharField(allow_blank=True)
@@ -66,6 +83,9 @@ class AccountSerializer(serializers.Serializer):
     calendar_feed = ExistsSerializer(help_text="Whether one exists; never its address.")
     webhook = WebhookStateSerializer(
         help_text="Whether one is set, its URL and whether it is on; never its signing secret."
+    )
+    two_factor = TwoFactorSerializer(
+        help_text="Whether two-factor authentication is on; never its key or recovery codes."
     )
 
 

@@ -1,11 +1,13 @@
 """allauth's account adapter with the site's words (players have player names) and the
-site's public address (``FIVEX_BASE_URL``) in its emails."""
+site's public address (``FIVEX_BASE_URL``) in its emails; its two-factor adapter with the
+site's words."""
 
 from dataclasses import dataclass
 from email.utils import make_msgid
 from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.mfa.adapter import DefaultMFAAdapter
 from django.conf import settings
 from django.contrib import messages
 
@@ -137,3 +139,26 @@ class AccountAdapter(DefaultAccountAdapter):
         domain = urlsplit(settings.FIVEX_BASE_URL).hostname or "localhost"
         msg.extra_headers.setdefault("Message-ID", make_msgid(domain=domain))
         return msg
+
+
+class MFAAdapter(DefaultMFAAdapter):
+    """allauth's two-factor adapter (``MFA_ADAPTER``) with the site's words: a refused code
+    says what to type instead of allauth's bare "Incorrect code."."""
+
+    error_messages = {
+        **DefaultMFAAdapter.error_messages,
+        "incorrect_code": (
+            "That code is not right. Enter the 6-digit code your authenticator app shows "
+            "now (a new one every 30 seconds, each used once), or one of your unused "
+            "recovery codes."
+        ),
+        "unverified_email": (
+            "Confirm your email address first (Email addresses): two-factor "
+            "authentication is turned on only for an account whose addresses are all "
+            "confirmed, so that the address can still reach you if you lose your codes."
+        ),
+        "add_email_blocked": (
+            "An address cannot be added while two-factor authentication is on: turn it off "
+            "(Two-factor authentication), add and confirm the address, then turn it on again."
+        ),
+    }

@@ -1,12 +1,14 @@
 """Accounts in Django's admin with the site's rules: a player name and an address staff
 set there pass what sign-up checks, and a changed address becomes the account's allauth
 address (a staff-support audit: the stock forms took "Bob" beside "bob", "@" and mixed
-alphabets, and left the old address the verified one)."""
+alphabets, and left the old address the verified one). Players' two-factor authenticators:
+listed and deleted, their keys never shown."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.mfa.models import Authenticator
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -19,6 +21,8 @@ from fivex_site.accounts import (
     account_email_check,
     player_name_check,
 )
+from fivex_site.two_factor import recovery_codes_drop_dangling
+from games.admin import ListedFiltersOnly
 
 
 class PlayerNameRules(forms.ModelForm):
@@ -63,3 +67,42 @@ class PlayerAdmin(UserAdmin):
             account_email_changed(user=obj, old=old)
         if change and "is_active" in form.changed_data and not obj.is_active:
             account_deactivated(user=obj, old_email=old)
+
+if admin.site.is_registered(Authenticator):
+    admin.site.unregister(Authenticator)  # allauth's: its change form shows and edits ``data``
+
+
+@admin.register(Authenticator)
+class AuthenticatorAdmin(ListedFiltersOnly):
+    """A player's two-factor authenticators (allauth.mfa): which kind, when added and last
+    used; staff delete a lost one (a player who lost their phone and their recovery codes),
+    and the log-in asks for the password only again. The key (``data``: the authenticator
+    app's secret, the recovery codes' seed) is never shown, edited, searched or filtered on:
+    whoever reads it makes the player's codes. Nothing is added or changed here."""
+
+    list_display = ("user", "type", "created_at", "last_used_at")
+    list_filter = ("type", "created_at", "last_used_at")
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+    ordering = ("-id",)
+    fields = ("user", "type", "created_at", "last_used_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: Any) -> Any:
+        return super().get_queryset(request).defer("data")
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def delete_model(self, request: Any, obj: Any) -> None:
+        super().delete_model(request, obj)
+        # The app gone, its recovery codes go too (as allauth's own "turn off" does).
+        recovery_codes_drop_dangling(user_ids=[obj.user_id])
+
+    def delete_queryset(self, request: Any, queryset: Any) -> None:
+        user_ids = list(queryset.values_list("user_id", flat=True).distinct())
+        super().delete_queryset(request, queryset)
+        recovery_codes_drop_dangling(user_ids=user_ids)

@@ -140,15 +140,21 @@ class AdminLoginForm(AdminAuthenticationForm):
     """The admin's login form, with the site login's limits: failed attempts count as
     allauth's do (its ``login_failed`` rate: per client address and per name), so a staff
     account's password cannot be guessed at ``/admin/login/`` without end (the admin's
-    own form counts nothing, and staff may hand over seats and end games)."""
+    own form counts nothing, and staff may hand over seats and end games). An account with
+    two-factor authentication on is sent to the site's log-in, which asks for its code."""
 
     error_messages = {
         **AdminAuthenticationForm.error_messages,
         "too_many": "Too many failed login attempts. Try again later.",
+        "two_factor": (
+            "This account uses two-factor authentication: log in on the site's log-in page "
+            "(/accounts/login/, it asks for your code), then open the admin again."
+        ),
     }
 
     def clean(self) -> dict:
         from allauth.account.adapter import get_adapter
+        from allauth.mfa.utils import is_mfa_enabled
         from django.contrib.auth import get_user_model
         from django.core.exceptions import ValidationError
 
@@ -178,4 +184,9 @@ class AdminLoginForm(AdminAuthenticationForm):
             if self.user_cache is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)
+            if is_mfa_enabled(self.user_cache):
+                # The admin's form asks no code: logging in here would skip the second
+                # factor. The site's log-in asks it, and the admin takes its session.
+                self.user_cache = None
+                raise forms.ValidationError(self.error_messages["two_factor"], code="two_factor")
         return self.cleaned_data

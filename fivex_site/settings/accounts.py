@@ -51,3 +51,21 @@ ACCOUNT_FORMS = {
 # would lock every player out.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1 if IS_PRODUCTION else 0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("TRUSTED_CLIENT_IP_HEADER", default="") or None
+
+# Two-factor authentication (allauth.mfa): an authenticator app (TOTP, a QR code to scan)
+# and recovery codes, under *Account -> Two-factor authentication* (/accounts/2fa/). With it
+# on, the log-in asks for a code after the password (allauth's login stage). No security keys
+# or passkeys (WebAuthn) for now. The API's tokens and orders by email are not affected.
+MFA_ADAPTER = "fivex_site.adapters.MFAAdapter"
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+# The name an authenticator app shows beside the code (and the QR code's issuer).
+MFA_TOTP_ISSUER = "FiveX"
+MFA_RECOVERY_CODE_COUNT = 10
+MFA_FORMS = {
+    "activate_totp": "fivex_site.mfa_forms.ActivateTOTPForm",
+    "authenticate": "fivex_site.mfa_forms.AuthenticateForm",
+    "reauthenticate": "fivex_site.mfa_forms.ReauthenticateForm",
+}
+# A wrong code counts as a failed login (allauth's ``login_failed`` rate, per client
+# address and per account: ACCOUNT_RATE_LIMITS); a code used once is refused a second time
+# within its 30 seconds. Both are kept in the cache: per process without CACHE_URL.

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # two-factor: an authenticator app (TOTP) and recovery codes
     "fivex_site",
     "games",
     "games.mail",

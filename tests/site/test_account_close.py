@@ -161,6 +161,23 @@ def test_closing_deactivates_erases_resigns_leaves_and_withdraws(ann) -> None:
     assert "ann@example.com" not in str(list(ann.cup.log.values_list("payload", flat=True)))
 
 
+def test_closing_removes_two_factor_authentication(ann) -> None:
+    """The authenticator app's key and the recovery codes go with the account (a key kept
+    is a secret kept for nothing); the page says so."""
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    TOTP.activate(ann, generate_totp_secret())
+    RecoveryCodes.activate(ann)
+    client = _logged_in(ann)
+    assert "your two-factor authentication (its key and recovery codes)" in client.get(
+        "/account/close/"
+    ).content.decode()
+    assert _close(client).status_code == 302
+    assert not Authenticator.objects.filter(user=ann).exists()
+
+
 def test_a_second_post_after_closing_changes_nothing_and_says_the_account_is_closed(ann) -> None:
     client = _logged_in(ann)
     stale = Client()  # another tab of the same browser, whose page predates the closing

@@ -97,6 +97,11 @@ def test_the_download_holds_the_players_account_seats_orders_and_mail(world) -> 
     assert account["time_zone"] == "Europe/Oslo"
     assert account["calendar_feed"] == {"exists": True}
     assert account["api_token"] == {"exists": False, "created": None}
+    assert account["two_factor"] == {
+        "enabled": False,
+        "authenticator_app": {"exists": False, "created": None, "last_used": None},
+        "recovery_codes": {"exists": False, "unused": None, "last_used": None},
+    }
     seats = {s["game"]["title"]: s for s in data["seats"]}
     assert seats["League 7"]["seat"] == "ann" and seats["League 7"]["status"] == "active"
     assert seats["League 7"]["game"]["ruleset"] == "5x" and seats["League 7"]["result"] is None
@@ -154,6 +159,30 @@ def test_the_download_holds_no_secret(world, settings) -> None:
                    ann.password, seat.mail_token, seat_reply_address(seat=seat),
                    world["game"].invite_token, str(world["game"].seed), hook_secret):  # fmt: skip
         assert secret and secret not in text, secret
+
+
+def test_two_factor_authentication_is_said_never_its_key_nor_its_codes(world) -> None:
+    """Whether it is on, since when, how many recovery codes are left: never the app's key
+    (which makes every code), the recovery codes' seed or a code."""
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    ann = world["ann"]
+    secret = generate_totp_secret()
+    app = TOTP.activate(ann, secret).instance
+    recovery = RecoveryCodes.activate(ann)
+    codes = recovery.generate_codes()
+    assert recovery.validate_code(codes[2])  # one used
+    _response, text = _download(ann)
+    two_factor = json.loads(text)["account"]["two_factor"]
+    assert two_factor["enabled"] is True
+    assert two_factor["authenticator_app"]["exists"] is True
+    assert two_factor["authenticator_app"]["created"] == app.created_at.isoformat().replace("+00:00", "Z")
+    assert two_factor["recovery_codes"]["exists"] is True and two_factor["recovery_codes"]["unused"] == 9
+    seed = Authenticator.objects.get(user=ann, type="recovery_codes").data["seed"]
+    for hidden in (secret, seed, *codes):
+        assert hidden not in text, hidden
 
 
 def test_mail_to_an_unverified_address_is_not_the_players(world) -> None:
@@ -308,6 +337,8 @@ def test_the_export_is_in_the_api_schema() -> None:
     assert "If-None-Match" not in json.dumps(operation.get("parameters", []))
     props = schema["components"]["schemas"]["AccountExport"]["properties"]
     assert {"format", "version", "exported_at", "account", "seats", "orders"} <= set(props)
+    account = schema["components"]["schemas"]["Account"]["properties"]
+    assert "two_factor" in account
 
 
 def test_the_query_count_does_not_grow_with_the_players_history(django_capture_on_commit_callbacks,

@@ -214,8 +214,8 @@ def test_account_pages_link_to_password_and_api_tokens(client) -> None:
 
 
 ACCOUNT_PAGES = (
-    "/accounts/email/", "/accounts/password/change/", "/account/settings/", "/account/calendar/",
-    "/account/api-tokens/", "/account/data/", "/account/close/",
+    "/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/account/settings/",
+    "/account/calendar/", "/account/api-tokens/", "/account/data/", "/account/close/",
 )  # fmt: skip
 
 

@@ -1,0 +1,52 @@
+"""allauth.mfa's code forms (``MFA_FORMS``) with the site's words: what to type, and a
+numeric keyboard on phones. The checks are allauth's (its TOTP, its recovery codes, its
+limit on wrong codes)."""
+
+from allauth.mfa.base import forms as base_forms
+from allauth.mfa.totp import forms as totp_forms
+from django.core.exceptions import ValidationError
+
+
+def _code_field(form, *, label: str, help_text: str) -> None:  # noqa: ANN001
+    field = form.fields["code"]
+    field.label = label
+    field.help_text = help_text
+    field.widget.attrs.update(
+        {"inputmode": "numeric", "autocomplete": "one-time-code", "spellcheck": "false"}
+    )
+    field.widget.attrs.pop("placeholder", None)  # the label says it
+
+
+ACTIVATION_CODE_WRONG = (
+    "That code is not right. Type the 6-digit code the app shows now for FiveX (a new one "
+    "every 30 seconds); if it is refused again, check that your phone's clock is right."
+)
+LOGIN_CODE_HELP = "6 digits from your authenticator app, or one of your recovery codes."
+
+
+class ActivateTOTPForm(totp_forms.ActivateTOTPForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        _code_field(self, label="Code from the app",
+                    help_text="6 digits; the app shows a new one every 30 seconds.")  # fmt: skip
+
+    def clean_code(self) -> str:
+        """A wrong code says what to check here (no recovery code exists yet)."""
+        try:
+            return super().clean_code()
+        except ValidationError as exc:
+            if exc.code != "incorrect_code":
+                raise
+            raise ValidationError(ACTIVATION_CODE_WRONG, code="incorrect_code") from None
+
+
+class AuthenticateForm(base_forms.AuthenticateForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        _code_field(self, label="Code", help_text=LOGIN_CODE_HELP)
+
+
+class ReauthenticateForm(base_forms.ReauthenticateForm):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        _code_field(self, label="Code", help_text=LOGIN_CODE_HELP)

@@ -1,0 +1,67 @@
+"""Two-factor authentication (allauth.mfa: an authenticator app, recovery codes) as the
+rest of the site reads and removes it: whether a player has it on, for their data download
+(never a secret: the app's key and the recovery codes' seed stay in allauth's rows), and
+removing it, when the account closes or staff remove a player's lost authenticator. Turning
+it on and off is allauth's own pages (/accounts/2fa/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+
+def two_factor_state(*, user: Any) -> dict[str, Any]:
+    """Whether ``user`` has two-factor authentication on, when the authenticator app was
+    added and last used, and how many recovery codes are left unused (one query). Nothing
+    in it lets anyone make a code."""
+    from allauth.mfa.models import Authenticator
+
+    from fivex_site.account_export import when
+
+    rows = {row.type: row for row in Authenticator.objects.filter(user_id=user.pk)}
+    app = rows.get(Authenticator.Type.TOTP)
+    codes = rows.get(Authenticator.Type.RECOVERY_CODES)
+    return {
+        "enabled": app is not None,
+        "authenticator_app": {
+            "exists": app is not None,
+            "created": when(app.created_at if app else None),
+            "last_used": when(app.last_used_at if app else None),
+        },
+        "recovery_codes": {
+            "exists": codes is not None,
+            "unused": len(codes.wrap().get_unused_codes()) if codes else None,
+            "last_used": when(codes.last_used_at if codes else None),
+        },
+    }
+
+
+def two_factor_remove(*, user: Any) -> int:
+    """Remove every authenticator of ``user`` (the app and the recovery codes): the log-in
+    asks for the password only from now on. Returns how many rows went."""
+    from allauth.mfa.models import Authenticator
+
+    deleted, _ = Authenticator.objects.filter(user_id=user.pk).delete()
+    return deleted
+
+
+def recovery_codes_drop_dangling(*, user_ids: Any) -> int:
+    """The recovery codes of those of ``user_ids`` who have no authenticator app left, as
+    allauth drops them when a player turns the app off: left alone they would still count
+    as two-factor authentication being on (allauth then refuses to add an email address)
+    though the log-in no longer asks for a code. Returns how many rows went."""
+    from allauth.mfa.models import Authenticator
+
+    with transaction.atomic():
+        with_app = Authenticator.objects.filter(user_id__in=user_ids).exclude(
+            type=Authenticator.Type.RECOVERY_CODES
+        )
+        deleted, _ = (
+            Authenticator.objects.filter(
+                user_id__in=user_ids, type=Authenticator.Type.RECOVERY_CODES
+            )
+            .exclude(user_id__in=with_app.values("user_id"))
+            .delete()
+        )
+    return deleted
