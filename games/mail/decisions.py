@@ -158,7 +158,8 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         if not verified:
             text = reply_texts.sender_unverified_text(sender=parsed.sender, why=why)
             return Outcome(rejected, "sender_unverified", why[:200], [text])
-    if str(getattr(seat, "status", "active")) != "active":
+    if str(getattr(seat, "status", "active")) != "active" and parsed.talk_text is None:
+        # (A resigned player still writes at the table, as on its page.)
         return Outcome(
             rejected, "seat_inactive", "seat is not active", [reply_texts.inactive_text(seat)]
         )
@@ -177,6 +178,8 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
     forged = bool(trusted) and sender_ok and authresults.dmarc_failed(
         parsed.auth_results, parsed.sender, trusted
     )
+    if parsed.talk_text is not None:  # before the end and after it ("good game")
+        return _talk(seat, parsed, row, foreign=foreign, forged=forged, named=named, envelope=envelope)
     if str(game.status) in ("finished", "abandoned"):
         return _game_over(seat, parsed, foreign=foreign or forged)
     if parsed.garbled:
@@ -241,6 +244,38 @@ def _answer(seat: Seat, row: InboundMail, parsed: ParsedMail) -> Outcome:
         # The note above would have been given to an honest stranger, so to this one too.
         outcome.sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
     return outcome
+
+
+def _talk(
+    seat: Seat, parsed: ParsedMail, row: InboundMail, *, foreign: bool, forged: bool,
+    named: str, envelope: str,
+) -> Outcome:
+    """``TALK: ...``: the message is written at the game's table as the seat's player,
+    as on the talk page (its rules: who may write, the table open, length, caps); the
+    answer says where, or why not. Delivered twice (the same Message-ID), written once."""
+    from fivex_site.links import public_url
+    from games.errors import ApplicationError
+    from games.services.talk import message_post
+
+    game = seat.game
+    import hashlib
+
+    mid = parsed.message_id or row.message_id or f"row-{row.pk}"
+    key = f"email:{hashlib.sha256(mid.encode('utf-8', 'replace')).hexdigest()[:40]}"
+    try:
+        message_post(game=game, user=seat.user, text=parsed.talk_text or "", client_key=key)
+    except ApplicationError as exc:
+        text = f"TALK: {exc.message} Nothing was written at the table."
+        return Outcome(Status.REJECTED, "talk_refused", exc.message[:200], [text])
+    sections = [
+        "TALK: your message is at the table, where everyone who may watch the game reads it: "
+        f"{public_url(f'/games/{game.pk}/talk/')}. The others' next turn email quotes it."
+    ]
+    if foreign:  # the seat holder learns that another address wrote in their name
+        sections.append(reply_texts.foreign_sender_text(sender=named, envelope=envelope))
+    elif forged:
+        sections.append(reply_texts.forged_sender_text(sender=parsed.sender))
+    return Outcome(Status.PROCESSED, "talk_posted", "", sections)  # fmt: skip
 
 
 def _game_over(seat: Seat, parsed: ParsedMail, *, foreign: bool = False) -> Outcome:

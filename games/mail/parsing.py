@@ -81,6 +81,9 @@ class ParsedMail:
     garbled: bool = False
     commands: list[str] = field(default_factory=list)
     order_text: str = ""
+    talk_text: str | None = None
+    """A message for the game's table talk (``TALK:`` first), or None: then nothing of
+    the message is an order or a command."""
 
     @property
     def is_auto(self) -> bool:
@@ -104,6 +107,18 @@ def _away_attempt(word: str) -> str | None:
     if rest and not until and not re.search(r"\d", rest):
         return None
     return f"AWAY {rest}".strip()
+
+
+TALK_RE = re.compile(r"(?:TALK[ \t]*:|(?i:talk)[ \t]*:|TALK(?=[ \t])|(?i:talk)[ \t]*(?=\n|$))[ \t]*")
+"""A message for the table: its first line is ``TALK:`` (any case), ``TALK`` alone (the
+message on the lines below) or ``TALK`` in capitals and the message ("TALK Hello all");
+never "Talk soon" (a sign-off), nor "Talking ..."."""
+
+
+def talk_message(text: str) -> str | None:
+    """The table-talk message ``text`` holds (``TALK_RE`` first), or None."""
+    found = TALK_RE.match(text.lstrip())
+    return text.lstrip()[found.end() :].strip() if found else None
 
 
 def is_absence_command(command: str) -> bool:
@@ -220,6 +235,9 @@ def _read_body(out: ParsedMail, msg: Message) -> None:
     # programs) ends an attribution line as ":" does. A clear-signed message is read as
     # the text it signs.
     out.text = strip_reply(strip_pgp_clearsign(unicodedata.normalize("NFKC", text)))
+    out.talk_text = talk_message(out.text)
+    if out.talk_text is not None:  # the whole message is for the table
+        return
     out.commands, order_text = split_commands(out.text)
     # "#" starts the player's note, at a line's start or after a space at its end: never
     # part of the sealed order (the turn emails say so), so never published with it; nor

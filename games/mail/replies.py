@@ -29,8 +29,8 @@ FOOTER = (
     "Reply to this message to send an order: one order in the body, nothing else needed.\n"
     "Commands, alone on a line: HELP (the legal orders now), STATUS (your view of the "
     "game), SHOW (your current order and its receipt), QUIET (only the emails that ask "
-    "for your order), ALL (an email after every prompt), AWAY 2026-12-05 (away until that "
-    "day), BACK."
+    "for your order), ALL (an email after every prompt), AWAY YYYY-MM-DD (away until that "
+    "day), BACK. A message starting TALK: is written at the game's table talk instead."
 )
 
 
