@@ -325,6 +325,7 @@ def _talk_line(game: Game, talk: list[tuple[int, str, str]], seat: Seat, number:
         lines.append(f"  {name}: {words}")
     if len(others) > TALK_IN_EMAIL:
         lines.append(f"  … and {len(others) - TALK_IN_EMAIL} more on the talk page.")
+    lines.append("To answer at the table, reply with TALK: and your words (not an order).")
     return "\n".join(lines)
 
 

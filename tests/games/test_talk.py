@@ -229,6 +229,7 @@ def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
     assert "Table talk" not in bodies["ann"]  # her own words: nothing new to her
     # The messages themselves follow, for an email player to read without the page.
     assert f"{line}\n  ann: Hello\n  ann: Anyone?\n" in bodies["bob"]
+    assert "To answer at the table, reply with TALK: and your words" in bodies["bob"]
     assert "oops" not in bodies["bob"]
 
 
