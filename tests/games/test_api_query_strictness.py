@@ -51,7 +51,7 @@ def test_every_operation_in_the_schema_refuses_an_unknown_query_parameter(table)
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
     values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
-              "player": "none", "table": 1}
+              "player": "none", "table": 1, "name": "nobody"}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
@@ -138,7 +138,7 @@ def test_a_method_an_operation_lacks_is_a_405_whatever_the_query(table):  # noqa
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
     values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
-              "player": "none", "table": 1}
+              "player": "none", "table": 1, "name": "nobody"}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
@@ -167,7 +167,7 @@ def test_every_operation_declares_format_json_and_answers_406_to_another(table):
     client = clients["ann"]
     paths = client.get("/api/schema/", {"format": "json"}).json()["paths"]
     values = {"game_id": game.pk, "position": 1, "offer_id": 1, "slug": "none", "pool": "none", "number": 1,
-              "player": "none", "table": 1}
+              "player": "none", "table": 1, "name": "nobody"}
     seen = 0
     for route, operations in paths.items():
         url = re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), route)
