@@ -34,6 +34,10 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if IS_PRODUCTION else "http"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_SESSION_REMEMBER = None
+# A security notice to the account's address when its password, email addresses or
+# two-factor authentication change (allauth's, with the address and browser it came from):
+# a player whose account was taken over learns of it.
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_FORMS = {
     "login": "fivex_site.forms.LoginForm",
     "signup": "fivex_site.forms.PlayerSignupForm",

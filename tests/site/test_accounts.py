@@ -615,3 +615,24 @@ def test_the_mandatory_sign_up_email_still_says_to_ignore_it(client, settings) -
     [message] = sent_account_mail()
     assert "ignore this email: nothing happens without the link" in message.body
     assert "/account/close/" not in message.body
+
+
+@pytest.mark.django_db
+def test_a_change_to_the_account_is_told_to_its_address(client) -> None:
+    """Password changed, an address removed: a notice to the account's address with where
+    the change came from (a takeover is noticed)."""
+    user = get_user_model().objects.create_user("lee", "lee@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="lee@example.com", verified=True, primary=True)
+    other = EmailAddress.objects.create(user=user, email="lee@work.example", verified=True)
+    client.force_login(user)
+    sent_account_mail()  # nothing before
+    client.post("/accounts/password/change/", {
+        "oldpassword": PASSWORD, "password1": "another-horse-battery-8",
+        "password2": "another-horse-battery-8"}, REMOTE_ADDR="203.0.113.7")  # fmt: skip
+    [changed] = [m for m in sent_account_mail() if "password was changed" in m.subject.lower()]
+    assert changed.to == ["lee@example.com"]
+    assert "Your password has been changed." in changed.body and "203.0.113.7" in changed.body
+    client.post("/accounts/email/", {"email": other.email, "action_remove": ""})
+    assert any(
+        "lee@example.com" in m.to and "lee@work.example" in m.body for m in sent_account_mail()
+    )
