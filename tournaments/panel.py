@@ -282,7 +282,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
-                    lambda t: "The tournament is closed." if t.just_closed
-                    else "The tournament was already closed: nothing changed.")
+                    lambda t: "The tournament was already closed: nothing changed." if not t.just_closed
+                    else "The tournament is closed." + (
+                        f" Round {t.dropped_round}, paired but never started, was dropped."
+                        if t.dropped_round else ""))
     messages.error(request, "Unknown action.")
     return redirect("tournaments:manage", slug=slug)
