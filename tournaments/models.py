@@ -54,9 +54,18 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The creating request's key (the form's own key with a digest of what it asked):
+    # the same request sent again finds this tournament instead of making a second one.
+    create_key = models.CharField(max_length=80, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organizer", "create_key"], condition=~models.Q(create_key=""),
+                name="tournaments_created_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

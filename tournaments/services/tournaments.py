@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -107,10 +107,18 @@ def tournament_create(
     allow_late_entry: bool = True,
     table_talk: bool = True,
     away_days: int = 0,
+    create_key: str = "",
 ) -> Tournament:
     """Create a tournament in draft. Checks the ruleset, its options (through the
     engine), the table sizes against the ruleset's player counts, the points per place
-    and the tie-breaks. Raises ValidationError."""
+    and the tie-breaks. Raises ValidationError. ``create_key``: the request's own key;
+    the organizer's tournament made with it already is returned instead of a second one
+    (``created`` False on the result; True on a new one)."""
+    if create_key:
+        earlier = Tournament.objects.filter(organizer=organizer, create_key=create_key).first()
+        if earlier is not None:
+            earlier.created = False
+            return earlier
     name = one_line(name)  # it ends up in email subjects: one line
     if not name:
         raise ValidationError("A tournament needs a name.", field="name")
@@ -183,49 +191,80 @@ def tournament_create(
     slug, n = base, 2
     while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name[:120],
-            slug=slug,
-            organizer=organizer,
-            ruleset=rules.id,
-            options=normalized,
-            table_sizes=sizes,
-            rounds_count=rounds_count,
-            deadline_hours=float(deadline_hours),
-            quiet_hours_start=quiet_hours_start,
-            quiet_hours_end=quiet_hours_end,
-            quiet_hours_time_zone=quiet_hours_time_zone,
-            points_per_place=points,
-            bye_points=float(bye_points),
-            requested_bye_points=float(requested_bye_points),
-            tiebreaks=list(tiebreaks),
-            rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
-            forbidden_pairs=pairs,
-            allow_late_entry=allow_late_entry,
-            table_talk=bool(table_talk),
-            away_days=away_days_check(away_days),
-        )
-        tournament = lock_tournament(tournament_id=tournament.pk)
-        log_add(
-            tournament=tournament,
-            kind="tournament_created",
-            actor=organizer,
-            payload={
-                "ruleset": rules.id,
-                "options": normalized,
-                "table_sizes": sizes,
-                "rounds": rounds_count,
-                "deadline_hours": float(deadline_hours),
-                "quiet_hours": [quiet_hours_start, quiet_hours_end, quiet_hours_time_zone],
-                "points_per_place": points,
-                "bye_points": tournament.bye_points,
-                "tiebreaks": list(tiebreaks),
-                "rating_pool": tournament.rating_pool,
-                "table_talk": tournament.table_talk,
-                **({"away_days": tournament.away_days} if tournament.away_days else {}),
-            },
-        )
+    try:
+        with transaction.atomic():
+            made = _tournament_insert(
+                organizer=organizer, name=name, slug=slug, rules=rules, normalized=normalized,
+                sizes=sizes, rounds_count=rounds_count, deadline_hours=deadline_hours,
+                quiet_hours_start=quiet_hours_start, quiet_hours_end=quiet_hours_end,
+                quiet_hours_time_zone=quiet_hours_time_zone, points=points,
+                bye_points=bye_points, requested_bye_points=requested_bye_points,
+                tiebreaks=tiebreaks, rating_pool=rating_pool, pairs=pairs,
+                allow_late_entry=allow_late_entry, table_talk=table_talk, away_days=away_days,
+                create_key=create_key,
+            )
+    except IntegrityError:
+        # The same request at the same moment (a double tap) made it first: that one.
+        earlier = create_key and Tournament.objects.filter(organizer=organizer, create_key=create_key).first()
+        if not earlier:
+            raise
+        earlier.created = False
+        return earlier
+    made.created = True
+    return made
+
+
+def _tournament_insert(*, organizer: Any, name: str, slug: str, rules: Any, normalized: dict,
+                       sizes: list[int], rounds_count: int, deadline_hours: float,
+                       quiet_hours_start: int | None, quiet_hours_end: int | None,
+                       quiet_hours_time_zone: str, points: dict, bye_points: float,
+                       requested_bye_points: float, tiebreaks: Sequence[str], rating_pool: str,
+                       pairs: list, allow_late_entry: bool, table_talk: bool, away_days: int,
+                       create_key: str) -> Tournament:
+    """The tournament's row and its first log entry (tournament_create checked it all)."""
+    tournament = Tournament.objects.create(
+        create_key=create_key,
+        name=name[:120],
+        slug=slug,
+        organizer=organizer,
+        ruleset=rules.id,
+        options=normalized,
+        table_sizes=sizes,
+        rounds_count=rounds_count,
+        deadline_hours=float(deadline_hours),
+        quiet_hours_start=quiet_hours_start,
+        quiet_hours_end=quiet_hours_end,
+        quiet_hours_time_zone=quiet_hours_time_zone,
+        points_per_place=points,
+        bye_points=float(bye_points),
+        requested_bye_points=float(requested_bye_points),
+        tiebreaks=list(tiebreaks),
+        rating_pool=own_rating_pool(organizer=organizer, pool=rating_pool or rules.id),
+        forbidden_pairs=pairs,
+        allow_late_entry=allow_late_entry,
+        table_talk=bool(table_talk),
+        away_days=away_days_check(away_days),
+    )
+    tournament = lock_tournament(tournament_id=tournament.pk)
+    log_add(
+        tournament=tournament,
+        kind="tournament_created",
+        actor=organizer,
+        payload={
+            "ruleset": rules.id,
+            "options": normalized,
+            "table_sizes": sizes,
+            "rounds": rounds_count,
+            "deadline_hours": float(deadline_hours),
+            "quiet_hours": [quiet_hours_start, quiet_hours_end, quiet_hours_time_zone],
+            "points_per_place": points,
+            "bye_points": tournament.bye_points,
+            "tiebreaks": list(tiebreaks),
+            "rating_pool": tournament.rating_pool,
+            "table_talk": tournament.table_talk,
+            **({"away_days": tournament.away_days} if tournament.away_days else {}),
+        },
+    )
     return tournament
 
 
