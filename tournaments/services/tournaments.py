@@ -385,6 +385,9 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         if by != registration.user:  # their own click needs no email: the page said it
             notices.withdrawn_by_other(tournament=tournament, registration=registration, by=by,
                                        seq=entry.seq)
+        elif by.pk != tournament.organizer_id:  # a paired round now waits for a re-pair
+            notices.withdrawn_after_pairing(tournament=tournament, registration=registration,
+                                            seq=entry.seq)
     return registration
 
 
