@@ -304,6 +304,23 @@ def tournament_closed(*, tournament: Tournament) -> None:
 
     rows = selectors.standings(tournament=tournament)
     detail = _url("tournaments:detail", tournament.slug)
+    if not tournament.rounds.filter(status=Round.Status.FINISHED).exists():
+        # Called off before any round was played: no ranking to announce (everyone was
+        # "tied 1st" on 0 points, told they shared first place).
+        outbox_enqueue_many(messages=[{
+            "to": row["user"].email,
+            "subject": f"{tournament.name} is closed: no round was played",
+            "body": "\n".join([
+                f"{tournament.name} was closed before any round was played: no game, no "
+                "standings.",
+                "",
+                f"The tournament: {detail}",
+                "",
+            ]),
+            "kind": "tournament",
+            "key": f"tournament:{tournament.pk}:closed:{row['registration'].pk}",
+        } for row in rows if mailable(row["user"])])  # fmt: skip
+        return
     winners = {r["registration"].pk: str(r["user"]) for r in rows if r["rank"] == 1}
     messages = []
     for row in rows:
