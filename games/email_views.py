@@ -117,7 +117,12 @@ def fourxdice(v: dict[str, Any], seat: str | None) -> str:
     elif v.get("round") == 0:
         head = "Set-up: every seat allocates its first roll."
     else:
-        whose = "" if not turn else ": your turn" if turn == seat else f": {turn}'s turn"
+        # A game ended in mid-round asks nobody (its pending emptied): no one's turn.
+        asked = v.get("pending")
+        if not turn or (asked is not None and turn not in asked):
+            whose = ""
+        else:
+            whose = ": your turn" if turn == seat else f": {turn}'s turn"
         head = f"Round {v.get('round')}, phase {phase}{whose}."
     players = v.get("players") or {}
     if first and phase != "over":
@@ -193,7 +198,8 @@ def sixbyfive(v: dict[str, Any], seat: str | None) -> str:
             head += f" {result if named else result[:1].upper() + result[1:]}."
     else:
         movers = ["your move" if s == seat else f"{s} to move" for s in v.get("pending") or []]
-        head = f"Turn {v.get('turn')}: {''.join(movers)}."
+        # Nobody moves in a game ended early (its pending emptied): "Turn 4.", not "Turn 4: ."
+        head = f"Turn {v.get('turn')}: {''.join(movers)}." if movers else f"Turn {v.get('turn')}."
     board = v.get("board") or {}
     lines = [head, "", "Board (hexes q,r):"]
     for letter, colour in _COLOURS:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from typing import Any
 
 from django import forms
@@ -20,6 +22,21 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
 
     name = forms.CharField(max_length=120)
     ruleset = forms.ChoiceField(choices=(), label="Game")
+    # The form's own key (as the new-game form's): sent again as it was (a second tap,
+    # Back and Create) it opens the tournament it made instead of making a second one.
+    create_key = forms.Field(required=False, widget=forms.HiddenInput)
+
+    def clean_create_key(self) -> str:
+        key = self.cleaned_data.get("create_key") or ""
+        if key and not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{32}", key)):
+            # A hidden field's error is shown nowhere: said above the form, which comes
+            # back with a key of its own (not the one refused).
+            self.add_error(None, "This form was out of date: check it and create the tournament again.")
+            self.data = self.data.copy()
+            self.data[self.add_prefix("create_key")] = uuid.uuid4().hex
+            return ""
+        return key
+
     table_sizes = forms.CharField(
         initial="4, 3", help_text="Allowed players per table, most preferred first, e.g. 4, 3 or 2.",
     )
@@ -111,6 +128,7 @@ class TournamentForm(RulesetOptionsMixin, forms.Form):
         self.fields["ruleset"].choices = ruleset_choices(self.rulesets.values())
         self.fields["quiet_hours_time_zone"].choices = time_zone_choices(time_zone)
         self.fields["quiet_hours_time_zone"].initial = time_zone
+        self.fields["create_key"].initial = uuid.uuid4().hex
 
     def table_ranges(self) -> list[dict[str, str]]:
         """Each game's players per table, for the line under the table sizes (the page

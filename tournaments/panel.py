@@ -160,8 +160,17 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.error(request, said)
             _keep_draft(request, tournament, {"form": "register", "user": kept, "error": said})
             return redirect("tournaments:manage", slug=slug)
+        def registered(reg: Registration) -> str:
+            if reg.first_round == 1:
+                return f"{target} is registered."
+            # A late entry: a round paired already (even not started) is played without
+            # them; the organizer expected them at its tables (h3's walk).
+            return (f"{target} is registered, a late entry: {target} plays from round "
+                    f"{reg.first_round}, round {reg.first_round - 1} being paired already "
+                    "(the rounds before score 0).")
+
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
-                    f"{target} is registered.", keep={"form": "register", "user": kept})
+                    registered, keep={"form": "register", "user": kept})
     if action == "withdraw":
         def do() -> None:
             reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
@@ -282,7 +291,9 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             messages.error(request, "Tick the box to confirm: a closed tournament cannot be reopened.")
             return redirect("tournaments:manage", slug=slug)
         return _act(request, tournament, lambda: tsvc.tournament_close(tournament=tournament, by=user),
-                    lambda t: "The tournament is closed." if t.just_closed
-                    else "The tournament was already closed: nothing changed.")
+                    lambda t: "The tournament was already closed: nothing changed." if not t.just_closed
+                    else "The tournament is closed." + (
+                        f" Round {t.dropped_round}, paired but never started, was dropped."
+                        if t.dropped_round else ""))
     messages.error(request, "Unknown action.")
     return redirect("tournaments:manage", slug=slug)

@@ -262,7 +262,9 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
             "user": entry.user,
             "games": games,
             "rating": entry.rating_after,
-            "change": entry.rating_after - entry.rating_before,
+            # As shown, to one decimal (no -0.0): a change that rounds to 0 reads "0.0"
+            # whichever way it went.
+            "change": round(entry.rating_after - entry.rating_before, 1) or 0.0,
             "last_played": ended or entry.created_at,
         }
     rows = sorted(players.values(), key=lambda r: (-r["rating"], r["user"].username))

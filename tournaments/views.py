@@ -5,6 +5,7 @@ one service, render or redirect."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -106,8 +107,15 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # The form's own key with what it asks (as the new-game form's): sent again as it
+        # was, it opens the tournament it made; edited, it makes another.
+        key = ""
+        if data.get("create_key"):
+            asked = sorted((k, v) for k, v in request.POST.lists() if k not in ("csrfmiddlewaretoken", "create_key"))
+            key = f"web:{data['create_key']}:{hashlib.sha256(repr(asked).encode()).hexdigest()[:16]}"
         try:
             tournament = tsvc.tournament_create(
+                create_key=key,
                 organizer=request.user,
                 name=data["name"],
                 ruleset=data["ruleset"],
@@ -133,7 +141,10 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             # error), else one for the whole form.
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            messages.success(request, "Tournament created. Open it for registration when ready.")
+            if not tournament.created:
+                messages.info(request, "This form created this tournament already: here it is.")
+            else:
+                messages.success(request, "Tournament created. Open it for registration when ready.")
             return redirect("tournaments:manage", slug=tournament.slug)
     return render(request, "tournaments/create.html", {"form": form})
 

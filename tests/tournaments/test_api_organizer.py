@@ -406,9 +406,9 @@ def test_a_scripted_tournament_from_creation_to_close(django_capture_on_commit_c
 
     two = api.post(f"{base}/rounds/", {}, format="json")
     assert two.status_code == 201 and [r["number"] for r in two.json()["rounds"]] == [1, 2]
-    early = api.post(f"{base}/close/", {"confirm": True}, format="json")
-    assert early.status_code == 409  # a round is paired, not played
     api.post(f"{base}/rounds/2/start/", {}, format="json")
+    early = api.post(f"{base}/close/", {"confirm": True}, format="json")
+    assert early.status_code == 409  # round 2 is being played
     _decide(api, slug, 2, olga)
     assert api.post(f"{base}/rounds/", {}, format="json").status_code == 409  # every round played
     closed = api.post(f"{base}/close/", {"confirm": True}, format="json")

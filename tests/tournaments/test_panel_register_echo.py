@@ -67,3 +67,34 @@ def test_register_with_no_name_asks_for_one(client, sent):
         "Name the player to register: a player name (or an address)."
     ]
     assert t.registrations.count() == 0
+
+
+def test_a_late_entry_registered_from_the_panel_says_from_which_round(client):
+    """h3's organizer walk: round 2 paired, a latecomer registered from the panel was
+    answered "zoe is registered." while the service put them in from round 3 (a re-pair
+    of round 2 leaves them out); the organizer expected them at a table of round 2."""
+    from tests.tournaments.test_tournament_services import _results_by_hand
+    from tournaments.services import rounds
+
+    User = get_user_model()
+    org = User.objects.create_user("lateboss", "lateboss@example.com", "pw", is_staff=True)
+    t = tsvc.tournament_create(organizer=org, name="Late cup", ruleset="6x5", table_sizes=[2],
+                               rounds_count=3)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    url = reverse("tournaments:manage_action", args=[t.slug, "register"])
+    client.force_login(org)
+    for name in ("ann", "bob"):
+        User.objects.create_user(name, f"{name}@example.com", "pw")
+        said = [str(m) for m in client.post(url, {"user": name}, follow=True).context["messages"]]
+        assert said == [f"{name} is registered."]  # before round 1: nothing more to say
+    rnd = rounds.round_pair(tournament=t, by=org)
+    rounds.round_start(rnd=rnd, by=org)
+    _results_by_hand(rnd, org, "offline")
+    rounds.round_pair(tournament=t, by=org)
+    User.objects.create_user("zoe", "zoe@example.com", "pw")
+    said = [str(m) for m in client.post(url, {"user": "zoe"}, follow=True).context["messages"]]
+    assert said == [
+        "zoe is registered, a late entry: zoe plays from round 3, round 2 being paired "
+        "already (the rounds before score 0)."
+    ]
+    assert t.registrations.get(user__username="zoe").first_round == 3

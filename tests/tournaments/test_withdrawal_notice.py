@@ -102,3 +102,34 @@ def test_a_player_who_withdraws_themselves_gets_no_email_about_it(client):
     assert not OutboxMessage.objects.filter(to=gone.user.email, subject__contains="withdr").exists()
     assert OutboxMessage.objects.filter(to=Registration.objects.get(pk=table.players[1]).user.email,
                                         subject=f"Cup ws: {gone.user} withdrew").exists()
+
+
+def test_the_organizer_is_told_when_a_player_withdraws_from_a_paired_round(client):
+    """h3's organizer walk: a player withdrew themselves after round 1 was paired; the
+    organizer, who had paired it to start it later, was told nothing until Start was
+    missing from the panel (it waits for a re-pair)."""
+    organizer, t, rnd = _cup("wq", start=False)
+    table = rnd.tables.order_by("number").first()
+    gone = Registration.objects.select_related("user").get(pk=table.players[0])
+    client.force_login(gone.user)
+    client.post(f"/tournaments/{t.slug}/withdraw/")
+    (mail,) = OutboxMessage.objects.filter(to=organizer.email)
+    assert mail.subject == f"Cup wq: {gone.user} withdrew after round 1 was paired"
+    assert (f"{gone.user} withdrew from Cup wq after round 1 was paired (table "
+            f"{table.number}). Round 1 cannot start as it is: re-pair it from the organizer "
+            "panel, then start it.") in mail.body
+    assert f"/tournaments/{t.slug}/manage/" in mail.body
+    # The player is not emailed (the page told them): only their registration's email.
+    assert not OutboxMessage.objects.filter(to=gone.user.email, subject__contains="withdr").exists()
+
+
+def test_the_organizer_is_not_told_of_a_withdrawal_no_paired_round_waits_on(client):
+    organizer, t, rnd = _cup("wr", start=True)
+    gone = Registration.objects.select_related("user").get(pk=rnd.tables.first().players[0])
+    tsvc.registration_withdraw(registration=gone, by=gone.user)  # round 1 being played
+    assert not OutboxMessage.objects.filter(to=organizer.email).exists()
+    other = Registration.objects.exclude(pk=gone.pk).select_related("user").first()
+    rnd2_organizer_actions = OutboxMessage.objects.count()
+    tsvc.registration_withdraw(registration=other, by=organizer)  # the organizer's own act
+    assert not OutboxMessage.objects.filter(to=organizer.email).exists()
+    assert OutboxMessage.objects.count() > rnd2_organizer_actions  # the player is told

@@ -304,6 +304,23 @@ def tournament_closed(*, tournament: Tournament) -> None:
 
     rows = selectors.standings(tournament=tournament)
     detail = _url("tournaments:detail", tournament.slug)
+    if not tournament.rounds.filter(status=Round.Status.FINISHED).exists():
+        # Called off before any round was played: no ranking to announce (everyone was
+        # "tied 1st" on 0 points, told they shared first place).
+        outbox_enqueue_many(messages=[{
+            "to": row["user"].email,
+            "subject": f"{tournament.name} is closed: no round was played",
+            "body": "\n".join([
+                f"{tournament.name} was closed before any round was played: no game, no "
+                "standings.",
+                "",
+                f"The tournament: {detail}",
+                "",
+            ]),
+            "kind": "tournament",
+            "key": f"tournament:{tournament.pk}:closed:{row['registration'].pk}",
+        } for row in rows if mailable(row["user"])])  # fmt: skip
+        return
     winners = {r["registration"].pk: str(r["user"]) for r in rows if r["rank"] == 1}
     messages = []
     for row in rows:
@@ -486,3 +503,38 @@ def withdrawn_by_other(*, tournament: Tournament, registration: Registration, by
         "kind": "tournament",
         "key": f"tournament:{tournament.pk}:log:{seq}:withdrawn:{registration.pk}",
     }])
+
+
+def withdrawn_after_pairing(*, tournament: Tournament, registration: Registration, seq: int) -> None:
+    """Tell the organizer that a player withdrew themselves from a round paired with them
+    and not started: Start waits for a re-pair (h3's organizer walk: the panel alone
+    said it, when the organizer came back to start the round). Not sent for the
+    organizer's own withdrawal of a player, nor when no paired round seats them."""
+    from games.services.outbox import outbox_enqueue_many
+
+    organizer = tournament.organizer
+    if not mailable(organizer):
+        return
+    name = registration.user.username
+    messages = []
+    for rnd in tournament.rounds.filter(status=Round.Status.PAIRED).prefetch_related("tables", "byes"):
+        table = next((t for t in rnd.tables.all() if registration.pk in t.players), None)
+        bye = any(b.registration_id == registration.pk for b in rnd.byes.all())
+        if table is None and not bye:
+            continue
+        where = f"table {table.number}" if table is not None else "a bye"
+        messages.append({
+            "to": organizer.email,
+            "subject": f"{tournament.name}: {name} withdrew after round {rnd.number} was paired",
+            "body": "\n".join([
+                f"{name} withdrew from {tournament.name} after round {rnd.number} was paired "
+                f"({where}). Round {rnd.number} cannot start as it is: re-pair it from the "
+                "organizer panel, then start it.",
+                "",
+                f"Organizer panel: {_url('tournaments:manage', tournament.slug)}",
+                "",
+            ]),
+            "kind": "tournament",
+            "key": f"tournament:{tournament.pk}:log:{seq}:withdrawn-after-pairing",
+        })  # fmt: skip
+    outbox_enqueue_many(messages=messages)

@@ -392,6 +392,9 @@ def registration_withdraw(*, registration: Registration, by: Any) -> Registratio
         if by != registration.user:  # their own click needs no email: the page said it
             notices.withdrawn_by_other(tournament=tournament, registration=registration, by=by,
                                        seq=entry.seq)
+        elif by.pk != tournament.organizer_id:  # a paired round now waits for a re-pair
+            notices.withdrawn_after_pairing(tournament=tournament, registration=registration,
+                                            seq=entry.seq)
     return registration
 
 
@@ -447,18 +450,31 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
 
 
 def tournament_close(*, tournament: Tournament, by: Any) -> Tournament:
-    """Close the tournament: no more rounds; the standings are final. Closing a closed
-    tournament changes nothing; the result's ``just_closed`` says which it was (a double
-    click's second request finds it closed)."""
+    """Close the tournament: no more rounds; the standings are final. A round paired but
+    never started (no game made) is dropped first, logged (``round_dropped``), and named
+    by the result's ``dropped_round``: without this, ending a tournament early after
+    pairing its next round was a dead end. A round being played is refused. Closing a
+    closed tournament changes nothing; the result's ``just_closed`` says which it was (a
+    double click's second request finds it closed)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id=tournament.pk)
         require_organizer(tournament=tournament, user=by)
         tournament.just_closed = False
+        tournament.dropped_round = None
         if tournament.status == Tournament.Status.CLOSED:
             return tournament
-        unfinished = tournament.rounds.exclude(status="finished").count()
-        if unfinished:
-            raise TournamentError("A round is still being played; finish or correct it first.")
+        playing = tournament.rounds.filter(status=Round.Status.STARTED).order_by("number").first()
+        if playing is not None:
+            raise TournamentError(
+                f"Round {playing.number} is still being played: every table needs its result "
+                "before the tournament closes (end a game that will not finish from its page, "
+                "then enter its result here)."
+            )
+        for rnd in tournament.rounds.filter(status=Round.Status.PAIRED).order_by("number"):
+            # Its tables and byes go with it (cascade); no game exists before the start.
+            log_add(tournament=tournament, kind="round_dropped", actor=by, payload={"round": rnd.number})
+            tournament.dropped_round = rnd.number
+            rnd.delete()
         tournament.status = Tournament.Status.CLOSED
         tournament.closed_at = timezone.now()
         tournament.save(update_fields=["status", "closed_at"])
