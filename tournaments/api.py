@@ -176,6 +176,10 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
         }
         for row in selectors.standings(tournament=t)
     ]
+    if t.status == Tournament.Status.CLOSED and not any(
+        r.status == Round.Status.FINISHED for r in rounds
+    ):
+        standings = []  # closed before any round was played: no standings (as its page)
     data = _summary(t, len(rounds), selectors.entrants_count(tournament=t))
     quiet = None
     if t.quiet_hours_start is not None:

@@ -33,3 +33,15 @@ def test_closing_before_any_round_calls_it_off_without_a_ranking(paired):
     page = client.get(f"/tournaments/{t.slug}/").content.decode()
     assert "Final standings" not in page
     assert "Closed before any round was played: no standings." in page
+
+
+def test_the_api_gives_no_standings_for_it_either():
+    # Guards against everyone ranked 1st on 0 points in the API (the page said "no standings").
+    from rest_framework.test import APIClient
+
+    organizer, users, t, _regs = _open_cup("api", 3, rounds_count=3)
+    before = APIClient().get(f"/api/tournaments/{t.slug}/").json()
+    assert len(before["standings"]) == 3  # open: everyone listed, level
+    tsvc.tournament_close(tournament=t, by=organizer)
+    after = APIClient().get(f"/api/tournaments/{t.slug}/").json()
+    assert after["status"] == "closed" and after["standings"] == []
