@@ -191,6 +191,9 @@ def account_close(*, user: Any) -> Closed:
         # Invitations to games by name: nothing to keep (the organizer's list drops them).
         GameInvitation.objects.filter(user=user).delete()
         TalkRead.objects.filter(user=user).delete()  # how far they read each table's talk
+        from allauth.usersessions.models import UserSession
+
+        UserSession.objects.filter(user=user).delete()  # where they logged in from
         two_factor_remove(user=user)  # its authenticator app's key and recovery codes
 
         plans = account_close_summary(user=user)

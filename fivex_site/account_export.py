@@ -131,7 +131,22 @@ def _account(user: Any) -> dict[str, Any]:
         },
         # Whether it is on, never the app's key nor the recovery codes.
         "two_factor": two_factor_state(user=user),
+        # Where the account is logged in (the Sessions page), never a session's key.
+        "sessions": _sessions(user),
     }
+
+
+def _sessions(user: Any) -> list[dict[str, Any]]:
+    """The account's log-ins still kept (allauth.usersessions): when, from which address
+    and browser."""
+    from allauth.usersessions.models import UserSession
+
+    return [
+        {"logged_in": when(created), "ip": ip, "user_agent": agent}
+        for created, ip, agent in UserSession.objects.filter(user=user)
+        .order_by("created_at")
+        .values_list("created_at", "ip", "user_agent")
+    ]
 
 
 #: The columns a game's entry reads (not its setup, options or seed: a big deal or a

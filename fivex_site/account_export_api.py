@@ -62,6 +62,12 @@ class TwoFactorSerializer(serializers.Serializer):
     recovery_codes = RecoveryCodesSerializer()
 
 
+class SessionSerializer(serializers.Serializer):
+    logged_in = When()
+    ip = serializers.CharField()
+    user_agent = serializers.CharField(allow_blank=True)
+
+
 class AccountSerializer(serializers.Serializer):
     player_name = serializers.CharField()
     first_name = serializers.CharField(allow_blank=True)
@@ -86,6 +92,9 @@ class AccountSerializer(serializers.Serializer):
     )
     two_factor = TwoFactorSerializer(
         help_text="Whether two-factor authentication is on; never its key or recovery codes."
+    )
+    sessions = SessionSerializer(
+        many=True, help_text="Where the account is logged in (the Sessions page)."
     )
 
 

@@ -38,6 +38,10 @@ ACCOUNT_SESSION_REMEMBER = None
 # two-factor authentication change (allauth's, with the address and browser it came from):
 # a player whose account was taken over learns of it.
 ACCOUNT_EMAIL_NOTIFICATIONS = True
+# Each log-in is kept (allauth.usersessions: when, from which address and browser) so that a
+# player sees where they are signed in and logs the others out. Not "last seen" on every
+# request: that would write a row per page view.
+USERSESSIONS_TRACK_ACTIVITY = False
 ACCOUNT_FORMS = {
     "login": "fivex_site.forms.LoginForm",
     "signup": "fivex_site.forms.PlayerSignupForm",

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.mfa",  # two-factor: an authenticator app (TOTP) and recovery codes
+    "allauth.usersessions",  # the account's signed-in sessions; "log out the others"
     "fivex_site",
     "games",
     "games.mail",

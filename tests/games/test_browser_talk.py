@@ -52,7 +52,7 @@ def test_the_game_page_says_new_messages_until_the_talk_page_is_seen(browser_pag
     assert not flag.is_visible()  # nothing written yet
     message_post(game=game, user=users[1], text="Anyone for a deal?")
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    assert flag.is_visible() and flag.inner_text() == "new messages"
+    assert flag.is_visible() and flag.inner_text() == "1 new message"  # counted, signed in
     page.goto(f"{live_server.url}/games/{game.pk}/talk/")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert not flag.is_visible()  # seen

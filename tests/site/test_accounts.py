@@ -214,7 +214,8 @@ def test_account_pages_link_to_password_and_api_tokens(client) -> None:
 
 
 ACCOUNT_PAGES = (
-    "/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/account/settings/",
+    "/accounts/email/", "/accounts/password/change/", "/accounts/sessions/", "/accounts/2fa/",
+    "/account/settings/",
     "/account/calendar/", "/account/api-tokens/", "/account/data/", "/account/close/",
 )  # fmt: skip
 
@@ -636,3 +637,37 @@ def test_a_change_to_the_account_is_told_to_its_address(client) -> None:
     assert any(
         "lee@example.com" in m.to and "lee@work.example" in m.body for m in sent_account_mail()
     )
+
+
+@pytest.mark.django_db
+def test_the_sessions_page_lists_each_log_in_and_logs_the_others_out() -> None:
+    """A player logged in on a laptop and a phone sees both (when, address, browser) and
+    logs the other out from one; the data download lists them; closing the account
+    forgets them."""
+    from django.test import Client
+
+    user = get_user_model().objects.create_user("max", "max@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="max@example.com", verified=True, primary=True)
+    laptop = Client(HTTP_USER_AGENT="Laptop Firefox", REMOTE_ADDR="198.51.100.1")
+    phone = Client(HTTP_USER_AGENT="Phone Safari", REMOTE_ADDR="198.51.100.2")
+    for client in (laptop, phone):
+        answer = client.post("/accounts/login/", {"login": "max@example.com", "password": PASSWORD})
+        assert answer.status_code == 302, answer.content.decode()[:500]
+    page = laptop.get("/accounts/sessions/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Laptop Firefox" in html and "Phone Safari" in html
+    assert "198.51.100.1" in html and "198.51.100.2" in html
+    assert html.count('<span class="badge active">this one</span>') == 1
+    from fivex_site.account_export import account_export
+
+    listed = account_export(user=user)["account"]["sessions"]
+    assert sorted(s["user_agent"] for s in listed) == ["Laptop Firefox", "Phone Safari"]
+    done = laptop.post("/accounts/sessions/", follow=True)
+    assert "Logged out of every other session." in done.content.decode()
+    assert phone.get("/accounts/sessions/").status_code == 302  # the phone is logged out
+    assert laptop.get("/accounts/sessions/").status_code == 200
+    from fivex_site.account_close import account_close
+
+    account_close(user=user)
+    assert account_export(user=user)["account"]["sessions"] == []

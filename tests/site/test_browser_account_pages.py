@@ -22,7 +22,7 @@ def test_the_account_links_are_tall_enough_to_tap_on_a_phone(phone_page, live_se
     log_in(page, live_server.url, "kit")
     page.goto(f"{live_server.url}/account/settings/")
     links = page.locator('nav[aria-label="Account"] a')
-    assert links.count() == 8
+    assert links.count() == 9
     for i in range(links.count()):
         box = links.nth(i).bounding_box()
         assert box["height"] >= 24, (links.nth(i).inner_text(), box)
