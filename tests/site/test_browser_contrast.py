@@ -62,7 +62,7 @@ def _world():
         f"/tournaments/{t.slug}/players/{bob_entry}/", "/games/rules/5x/", "/games/rules/4x-dice/", "/games/rules/6x5/",
         "/account/api-tokens/", "/account/settings/", "/account/calendar/", "/account/close/", "/account/data/",
         "/ratings/", f"/games/{five.pk}/talk/", "/players/bob/",
-        "/accounts/email/", "/accounts/password/change/", "/accounts/2fa/",
+        "/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/accounts/sessions/",
     ))]
 
 
