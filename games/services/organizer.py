@@ -532,7 +532,14 @@ def game_end(*, game: Game, by: Any, reason: str = "") -> Game:
             game=game,
             subject="Game ended",
             text=f"{who_acted(game=game, by=by)} ended the game early"
-            + (f": {game.end_reason}" if game.end_reason else "."),
+            + (f": {game.end_reason}" if game.end_reason else ".")
+            + (
+                f" It is a table of {game.part_of_label}: its organizer enters the table's "
+                "result (played offline, a forfeit, or none), which the round's page and "
+                "your next email will show."
+                if game.part_of_label
+                else ""
+            ),
             key=f"ended:{game.pk}",
             final_table=was_started,  # the table as it ended, every hand face up
             head=(ended.seq, ended.hash),  # the log's final entry

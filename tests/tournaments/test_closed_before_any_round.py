@@ -45,3 +45,21 @@ def test_the_api_gives_no_standings_for_it_either():
     tsvc.tournament_close(tournament=t, by=organizer)
     after = APIClient().get(f"/api/tournaments/{t.slug}/").json()
     assert after["status"] == "closed" and after["standings"] == []
+
+
+def test_a_tables_game_ended_early_tells_its_players_the_result_comes_from_the_organizer():
+    # Guards against the players of a tournament's table left guessing what happens to
+    # the result when its organizer ends the game early (h3's walk).
+    from games.services.organizer import game_end
+
+    organizer, users, t, _regs = _open_cup("end", 2, rounds_count=1)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    game = rnd.tables.get().game
+    OutboxMessage.objects.all().delete()
+    game_end(game=game, by=organizer, reason="played offline")
+    ended = OutboxMessage.objects.filter(subject__contains="Game ended")
+    assert ended.count() == 2
+    for mail in ended:
+        assert "ended the game early: played offline" in mail.body
+        assert "its organizer enters the table's result" in " ".join(mail.body.split())
