@@ -4,8 +4,6 @@ a walkover: ``games.services.walkover``)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -16,7 +14,6 @@ from django.utils import timezone
 
 from games.errors import (
     GameStateError,
-    KeyReused,
     NoSeat,
     NotPending,
     PermissionDenied,
@@ -26,6 +23,7 @@ from games.models import Game, SealedOrder, Seat
 from games.presentation import one_line
 from games.selectors import invite_valid, may_organize, no_seat_reason
 from games.services.audit import log_append
+from games.services.create_once import created_before, request_fingerprint
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
 from games.services.game_options import game_options_check, ruleset_get
 from games.services.locking import lock_game
@@ -113,8 +111,7 @@ def game_create(
     fingerprint = ""
     if create_key:
         # what this request asks for: the game's fields and whether its organizer sits
-        asked = json.dumps([fields, bool(seat_organizer)], sort_keys=True, default=str)
-        fingerprint = hashlib.sha256(asked.encode()).hexdigest()
+        fingerprint = request_fingerprint([fields, bool(seat_organizer)])
         earlier = created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
         if earlier is not None:
             return earlier
@@ -166,16 +163,11 @@ def game_create(
 def created_with(*, organizer: Any, create_key: str, fingerprint: str | None = None) -> Game | None:
     """The game ``organizer`` created with ``create_key`` (``game.created`` False), or None.
     ``fingerprint``: what this request asks for; another one raises KeyReused."""
-    game = Game.objects.filter(organizer=organizer, create_key=create_key).first()
-    if game is None:
-        return None
-    if fingerprint is not None and game.create_fingerprint != fingerprint:
-        raise KeyReused(
-            "This Idempotency-Key made another game (its first request asked for other "
-            f"parameters: game {game.pk}); send a new key for a new game."
-        )
-    game.created = False
-    return game
+    return created_before(
+        Game.objects, organizer=organizer, create_key=create_key, fingerprint=fingerprint,
+        reused=lambda game: "This Idempotency-Key made another game (its first request asked "
+        f"for other parameters: game {game.pk}); send a new key for a new game.",
+    )  # fmt: skip
 
 
 def game_create_seated(

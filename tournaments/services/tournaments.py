@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -13,9 +11,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import engine
-from games.errors import KeyReused, NotFound, PermissionDenied, ValidationError
+from games.errors import NotFound, PermissionDenied, ValidationError
 from games.presentation import one_line
 from games.services.away import away_days_check
+from games.services.create_once import created_before, request_fingerprint
 from games.services.deadlines import deadline_policy_check, default_reminder_hours
 from games.services.game_options import options_within_site_limits
 from games.services.players import time_zone_valid
@@ -122,9 +121,7 @@ def tournament_create(
         # what this request asks for: every argument but who asks and the key (read first,
         # before any other name is bound)
         asked = {k: v for k, v in locals().items() if k not in ("organizer", "create_key", "fingerprint")}
-        fingerprint = hashlib.sha256(
-            json.dumps(asked, sort_keys=True, default=str).encode()
-        ).hexdigest()
+        fingerprint = request_fingerprint(asked)
         earlier = _created_with(organizer=organizer, create_key=create_key, fingerprint=fingerprint)
         if earlier is not None:
             return earlier
@@ -263,16 +260,11 @@ def tournament_create(
 def _created_with(*, organizer: Any, create_key: str, fingerprint: str) -> Tournament | None:
     """The tournament ``organizer`` created with ``create_key`` (``created`` False), or
     None; created with other parameters (another ``fingerprint``): KeyReused."""
-    tournament = Tournament.objects.filter(organizer=organizer, create_key=create_key).first()
-    if tournament is None:
-        return None
-    if tournament.create_fingerprint != fingerprint:
-        raise KeyReused(
-            "This Idempotency-Key made another tournament (its first request asked for other "
-            f"parameters: {tournament.slug}); send a new key for a new tournament."
-        )
-    tournament.created = False
-    return tournament
+    return created_before(
+        Tournament.objects, organizer=organizer, create_key=create_key, fingerprint=fingerprint,
+        reused=lambda t: "This Idempotency-Key made another tournament (its first request asked "
+        f"for other parameters: {t.slug}); send a new key for a new tournament.",
+    )  # fmt: skip
 
 
 def tournament_open(*, tournament: Tournament, by: Any) -> Tournament:
