@@ -76,3 +76,16 @@ def test_refused_as_on_the_page_and_written_once(table, smtpd) -> None:
     assert closed.outcome == "talk_refused"
     assert "closed" in last_answer().lower()
     assert GameMessage.objects.count() == 1
+
+
+def test_a_resigned_player_still_talks_by_email_but_orders_nothing(table, smtpd) -> None:
+    # The README's word: a resigned player writes at the table, by email too.
+    from games.services.games import seat_resign
+
+    seat_resign(seat=table.seats["ann"])
+    address = table.address("ann")
+    row = send(smtpd, "ann@example.com", address, message(to=address, body="TALK: gg all\r\n"))
+    assert row.outcome == "talk_posted", row.error
+    assert list(GameMessage.objects.values_list("text", flat=True)) == ["gg all"]
+    order = send(smtpd, "ann@example.com", address, message(to=address, body="PLAY EXPLORE\r\n"))
+    assert order.outcome == "seat_inactive"

@@ -671,3 +671,21 @@ def test_the_sessions_page_lists_each_log_in_and_logs_the_others_out() -> None:
 
     account_close(user=user)
     assert account_export(user=user)["account"]["sessions"] == []
+
+
+@pytest.mark.django_db
+def test_changing_the_password_logs_the_other_sessions_out() -> None:
+    # The Sessions page's and the README's word.
+    from django.test import Client
+
+    user = get_user_model().objects.create_user("ola", "ola@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="ola@example.com", verified=True, primary=True)
+    laptop, phone = Client(), Client()
+    for client in (laptop, phone):
+        client.post("/accounts/login/", {"login": "ola@example.com", "password": PASSWORD})
+    assert phone.get("/accounts/sessions/").status_code == 200
+    laptop.post("/accounts/password/change/", {
+        "oldpassword": PASSWORD, "password1": "another-horse-battery-8",
+        "password2": "another-horse-battery-8"})  # fmt: skip
+    assert laptop.get("/accounts/sessions/").status_code == 200
+    assert phone.get("/accounts/sessions/").status_code == 302  # logged out
