@@ -1,11 +1,12 @@
 """Site-wide middleware: /healthz answered whatever the Host header; pages shown to a
-signed-in player are not kept by caches."""
+signed-in player are not kept by caches; a signed-in session's "last seen", hourly."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from django.contrib.auth import get_user
+from django.contrib.auth import SESSION_KEY, get_user
 from django.http import HttpRequest, HttpResponse
 from django.utils.functional import SimpleLazyObject
 
@@ -48,4 +49,42 @@ class PrivatePagesMiddleware:
         user = getattr(request, "user", None)
         if "Cache-Control" not in response and user is not None and user.is_authenticated:
             response["Cache-Control"] = "private, no-store"
+        return response
+
+
+SEEN_KEY = "_fivex_seen"
+"""In the session: when its "last seen" was last written (seconds since the epoch)."""
+SEEN_EVERY = 3600
+"""Seconds: a session's "last seen" is written at most once an hour."""
+
+
+class SessionSeenMiddleware:
+    """The Sessions page's "last seen" of each log-in, to the hour.
+
+    allauth's own activity tracking writes the session's row on every request; here a
+    request by a signed-in session writes it only when the hour has passed since the last
+    write (the time of that write kept in the session itself), so a player's clicks cost
+    nothing more and the page still tells an old forgotten log-in from one in use. Only a
+    session the request read anyway is looked at (an API token or an anonymous request
+    reads none), after the view, so a log-out or a log-in in the request counts."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        if session is None or not session.accessed or SESSION_KEY not in session:
+            return response
+        now = int(time.time())
+        seen = session.get(SEEN_KEY)
+        if isinstance(seen, int) and 0 <= now - seen < SEEN_EVERY:
+            return response
+        if session.session_key is None:
+            return response
+        from allauth.usersessions.models import UserSession
+        from django.utils import timezone
+
+        session[SEEN_KEY] = now
+        UserSession.objects.filter(session_key=session.session_key).update(last_seen_at=timezone.now())
         return response

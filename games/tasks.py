@@ -124,6 +124,18 @@ def prune_mail() -> dict[str, int]:
     return pruned
 
 
+@shared_task
+def prune_sessions() -> dict[str, int]:
+    """Beat (daily): delete expired log-in sessions and the Sessions page's rows of them."""
+    pruned = retention.sessions_prune()
+    if any(pruned.values()):
+        logger.info(
+            "pruned %s, %s",
+            counted(pruned["sessions"], "expired session"), counted(pruned["listed"], "listed session"),
+        )
+    return pruned
+
+
 @shared_task(acks_late=True)
 def send_webhook(delivery_id: int) -> str:
     """POST one webhook delivery; a network error, a 5xx or a 429 schedules another

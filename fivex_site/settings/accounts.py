@@ -39,8 +39,9 @@ ACCOUNT_SESSION_REMEMBER = None
 # a player whose account was taken over learns of it.
 ACCOUNT_EMAIL_NOTIFICATIONS = True
 # Each log-in is kept (allauth.usersessions: when, from which address and browser) so that a
-# player sees where they are signed in and logs the others out. Not "last seen" on every
-# request: that would write a row per page view.
+# player sees where they are signed in and logs the others out. Not allauth's "last seen" on
+# every request (a row written per page view): fivex_site.middleware.SessionSeenMiddleware
+# writes it at most hourly.
 USERSESSIONS_TRACK_ACTIVITY = False
 ACCOUNT_FORMS = {
     "login": "fivex_site.forms.LoginForm",

@@ -115,6 +115,8 @@ MIDDLEWARE = [
     # Signed-in pages: Cache-Control private, no-store (unless the view set its own).
     "fivex_site.middleware.PrivatePagesMiddleware",
     "games.middleware.PlayerTimeZoneMiddleware",
+    # A signed-in session's "last seen" on the Sessions page, written at most hourly.
+    "fivex_site.middleware.SessionSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

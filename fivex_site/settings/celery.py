@@ -144,4 +144,6 @@ CELERY_BEAT_SCHEDULE = {
     "send-webhooks": {"task": "games.tasks.send_webhooks", "schedule": 60.0},
     "tournament-results": {"task": "tournaments.tasks.collect_results", "schedule": 60.0},
     "expire-seat-offers": {"task": "games.tasks.expire_seat_offers", "schedule": 3600.0},
+    # Expired log-in sessions (Django keeps them until cleared) and their Sessions page rows.
+    "sessions-prune": {"task": "games.tasks.prune_sessions", "schedule": 24 * 3600.0},
 }

@@ -76,3 +76,29 @@ def mail_prune(*, now: datetime | None = None) -> dict[str, int]:
         for status in OUTBOX_DONE
     )
     return {"inbound": _delete_in_batches(inbound), "outbox": outbox}
+
+
+def sessions_prune() -> dict[str, int]:
+    """Delete the expired log-in sessions and, with them, what the Sessions page lists of
+    them (allauth's ``UserSession`` rows whose session is gone: logged out, expired, or
+    closed by "Log out the other sessions").
+
+    Django keeps an expired session's row until someone clears it (``clearsessions``),
+    and allauth forgets a listed session only when its owner opens the Sessions page; a
+    player who never does would keep every address and browser they ever logged in from.
+    Returns how many rows of each went."""
+    from importlib import import_module
+
+    from allauth.usersessions.models import UserSession
+    from django.contrib.sessions.models import Session
+
+    engine = import_module(settings.SESSION_ENGINE)
+    database_backed = issubclass(engine.SessionStore, import_module("django.contrib.sessions.backends.db").SessionStore)
+    expired = 0
+    if database_backed:
+        expired = _delete_in_batches(Session.objects.filter(expire_date__lt=timezone.now()))
+        gone = UserSession.objects.exclude(session_key__in=Session.objects.values("session_key"))
+        return {"sessions": expired, "listed": _delete_in_batches(gone)}
+    engine.SessionStore.clear_expired()  # a cache or file store: its own way
+    listed = sum(1 for user_session in UserSession.objects.iterator() if user_session.purge())
+    return {"sessions": expired, "listed": listed}

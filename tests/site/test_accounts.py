@@ -689,3 +689,78 @@ def test_changing_the_password_logs_the_other_sessions_out() -> None:
         "password2": "another-horse-battery-8"})  # fmt: skip
     assert laptop.get("/accounts/sessions/").status_code == 200
     assert phone.get("/accounts/sessions/").status_code == 302  # logged out
+
+
+@pytest.mark.django_db
+def test_the_sessions_page_says_when_each_log_in_was_last_seen_written_at_most_hourly() -> None:
+    """A log-in used again an hour later is "last seen" then; within the hour the requests
+    write nothing more (no row written per page view)."""
+    from datetime import timedelta
+
+    from allauth.usersessions.models import UserSession
+    from django.test import Client
+    from django.utils import timezone
+
+    from fivex_site.middleware import SEEN_KEY
+
+    user = get_user_model().objects.create_user("pia", "pia@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="pia@example.com", verified=True, primary=True)
+    client = Client()
+    client.post("/accounts/login/", {"login": "pia@example.com", "password": PASSWORD})
+    [row] = UserSession.objects.filter(user=user)
+    assert isinstance(client.session[SEEN_KEY], int)  # the log-in itself is the hour's mark
+    long_ago = timezone.now() - timedelta(days=3)
+    # Within the hour: nothing written, whatever the pages.
+    UserSession.objects.filter(pk=row.pk).update(created_at=long_ago, last_seen_at=long_ago)
+    client.get("/games/")
+    client.get("/accounts/sessions/")
+    row.refresh_from_db()
+    assert row.last_seen_at == long_ago
+    # An hour later (the mark in the session made older), the next request writes it.
+    session = client.session
+    session[SEEN_KEY] -= 3601
+    session.save()
+    page = client.get("/accounts/sessions/").content.decode()
+    row.refresh_from_db()
+    assert timezone.now() - row.last_seen_at < timedelta(minutes=1)
+    assert '<th>Last seen</th>' in page and '<td data-label="Last seen">now</td>' in page
+
+
+@pytest.mark.django_db
+def test_an_anonymous_request_writes_no_session() -> None:
+    from django.test import Client
+
+    client = Client()
+    assert client.get("/").status_code == 200
+    assert "sessionid" not in client.cookies
+
+
+@pytest.mark.django_db
+def test_the_daily_prune_deletes_expired_sessions_and_their_listed_rows() -> None:
+    """A log-in that expired (or was logged out) disappears from the database and from the
+    Sessions page's rows; a live one stays."""
+    from datetime import timedelta
+
+    from allauth.usersessions.models import UserSession
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+    from django.utils import timezone
+
+    from games.tasks import prune_sessions
+
+    user = get_user_model().objects.create_user("quinn", "quinn@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="quinn@example.com", verified=True, primary=True)
+    old, live = Client(HTTP_USER_AGENT="Old"), Client(HTTP_USER_AGENT="Live")
+    for client in (old, live):
+        client.post("/accounts/login/", {"login": "quinn@example.com", "password": PASSWORD})
+    old_key = old.session.session_key
+    Session.objects.filter(session_key=old_key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    # A row whose session was deleted behind allauth's back (a cache flushed, say).
+    ghost = UserSession.objects.create(user=user, ip="192.0.2.9", session_key="x" * 32, user_agent="Ghost")
+    assert prune_sessions() == {"sessions": 1, "listed": 2}
+    assert not Session.objects.filter(session_key=old_key).exists()
+    assert sorted(UserSession.objects.filter(user=user).values_list("user_agent", flat=True)) == ["Live"]
+    assert not UserSession.objects.filter(pk=ghost.pk).exists()
+    assert live.get("/accounts/sessions/").status_code == 200
+    assert old.get("/accounts/sessions/").status_code == 302
+    assert prune_sessions() == {"sessions": 0, "listed": 0}
