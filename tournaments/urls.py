@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import panel, views
+from tournaments.feed import TournamentFeed
 
 app_name = "tournaments"
 
@@ -8,6 +9,7 @@ urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("new/", views.tournament_create, name="create"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/feed.atom", TournamentFeed(), name="feed"),
     path("<slug:slug>/register/", views.register, name="register"),
     path("<slug:slug>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/bye/", views.request_bye, name="bye"),

@@ -63,7 +63,7 @@ def _standings_line(row: dict[str, Any], rows: list[dict[str, Any]], mark: str =
             f"{_tiebreak_words(row, rows)}{mark}")
 
 
-def _standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]:
+def standings_lines(rows: list[dict[str, Any]], *, me: int | None) -> list[str]:
     """The top of the standings, one line a player (tied ranks share their number, and
     players level on points show the tie-breaks that ordered them), and the reader's own
     line below them if it is further down."""
@@ -192,7 +192,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
                 *place,
                 "",
                 f"Standings after round {rnd.number}:",
-                *_standings_lines(rows, me=reg.pk),
+                *standings_lines(rows, me=reg.pk),
                 "",
                 "You have withdrawn from the tournament: you will not be paired again."
                 if withdrawn
@@ -235,7 +235,7 @@ def round_finished(*, tournament: Tournament, rnd: Round) -> None:
                         "result.",
                         "",
                         f"Standings after round {rnd.number}:",
-                        *_standings_lines(rows, me=None),
+                        *standings_lines(rows, me=None),
                         "",
                         todo,
                         f"Organizer panel: {manage}",
@@ -346,7 +346,7 @@ def tournament_closed(*, tournament: Tournament) -> None:
                         f"{_points(row['points'])}. {won}",
                         "",
                         "Final standings:",
-                        *_standings_lines(rows, me=reg.pk),
+                        *standings_lines(rows, me=reg.pk),
                         "",
                         f"Standings, rounds and every game: {detail}",
                         "",
