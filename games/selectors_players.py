@@ -158,6 +158,34 @@ def public_record(*, user: Any, recent: int = 20) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _order_counts() -> dict[str, Any]:
+    """The counts of ``given`` and ``missed`` orders among current sealed orders of resolved
+    prompts, as :func:`order_record` says: for the caller to aggregate or group by."""
+    from django.db.models import Count, F, Q
+
+    from games.models import SealedOrder, Seat
+
+    after_resigning = Q(
+        seat__status=Seat.Status.RESIGNED,
+        seat__left_at__isnull=False,
+        submitted_at__gte=F("seat__left_at"),
+    )
+    return {
+        "given": Count("pk", filter=Q(source__in=SealedOrder.PLAYER_SOURCES), distinct=True),
+        "missed": Count(
+            "pk",
+            filter=Q(source=SealedOrder.Source.DEFAULT, replaces__isnull=True) & ~after_resigning,
+            distinct=True,
+        ),
+    }
+
+
+def _record(given: int, missed: int) -> dict[str, Any]:
+    share = round(100 * given / (given + missed)) if given + missed else None
+    if share == 100 and missed:
+        share = 99  # "100 %" beside a missed deadline reads as none missed
+    return {"given": given, "missed": missed, "share": share}
+
 
 def order_record(*, user: Any) -> dict[str, Any]:
     """How the player kept their deadlines, in public games (as ``public_record``):
@@ -166,30 +194,32 @@ def order_record(*, user: Any) -> dict[str, Any]:
     given of both, a whole percent (None with neither). Orders entered for the seat (its
     only legal one), a seat's defaults once it resigned and a default that stood in for an
     order the engine refused (the site's fault, not theirs) count for nothing."""
-    from django.db.models import Count, F, Q
+    from games.models import Prompt, SealedOrder
 
-    from games.models import Prompt, SealedOrder, Seat
-
-    after_resigning = Q(
-        seat__status=Seat.Status.RESIGNED,
-        seat__left_at__isnull=False,
-        submitted_at__gte=F("seat__left_at"),
-    )
     counts = SealedOrder.objects.filter(
         seat__user=user,
         is_current=True,
         prompt__status=Prompt.Status.RESOLVED,
         prompt__game__is_private=False,
-    ).aggregate(
-        given=Count("pk", filter=Q(source__in=SealedOrder.PLAYER_SOURCES), distinct=True),
-        missed=Count(
-            "pk",
-            filter=Q(source=SealedOrder.Source.DEFAULT, replaces__isnull=True) & ~after_resigning,
-            distinct=True,
-        ),
+    ).aggregate(**_order_counts())
+    return _record(counts["given"], counts["missed"])
+
+
+def order_records(*, game_ids: Any) -> dict[int, dict[str, Any]]:
+    """:func:`order_record` of each player in the games ``game_ids`` (ids or a subquery;
+    private games too: for their organizer), by user id, in one statement; a player with
+    no resolved prompt there is not in it."""
+    from games.models import Prompt, SealedOrder
+
+    rows = (
+        SealedOrder.objects.filter(
+            seat__game_id__in=game_ids,
+            is_current=True,
+            prompt__status=Prompt.Status.RESOLVED,
+            seat__user__isnull=False,
+        )
+        .values("seat__user_id")
+        .annotate(**_order_counts())
+        .order_by()
     )
-    given, missed = counts["given"], counts["missed"]
-    share = round(100 * given / (given + missed)) if given + missed else None
-    if share == 100 and missed:
-        share = 99  # "100 %" beside a missed deadline reads as none missed
-    return {"given": given, "missed": missed, "share": share}
+    return {row["seat__user_id"]: _record(row["given"], row["missed"]) for row in rows}

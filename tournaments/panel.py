@@ -15,7 +15,12 @@ from django.views.decorators.http import require_POST
 from fivex_site.converters import row_id
 from games import selectors_lists
 from games.errors import ApplicationError
-from games.selectors_players import NAME_NOT_ADDRESS, did_you_mean, player_by_name_or_email
+from games.selectors_players import (
+    NAME_NOT_ADDRESS,
+    did_you_mean,
+    order_records,
+    player_by_name_or_email,
+)
 from tournaments import selectors
 from tournaments.forms import parse_ranking, parse_tables, register_limit, tables_limit
 from tournaments.models import Registration, Round, Table, Tournament
@@ -87,11 +92,16 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         latest is not None and latest.status == Round.Status.PAIRED and not latest.paired_by_hand
         and rounds.results_changed_since_pairing(tournament=tournament, rnd=latest)
     )  # fmt: skip
+    # How each player kept this tournament's deadlines (to withdraw a no-show in time).
+    kept = order_records(game_ids=Table.objects.filter(round__tournament=tournament).values("game_id"))
+    registrations = list(tournament.registrations.select_related("user"))
+    for registration in registrations:
+        registration.deadlines = kept.get(registration.user_id)
     return render(request, "tournaments/manage.html", {
         "gone": gone,
         "stale": stale,
         "t": tournament,
-        "registrations": tournament.registrations.select_related("user"),
+        "registrations": registrations,
         "current": current,
         "latest": latest,
         # The pairing the Start button starts (refused if it changed meanwhile).

@@ -1285,3 +1285,47 @@ def test_start_from_a_panel_shown_before_a_withdrawal_says_once_why_nothing_star
     assert page.count("withdrew after this round was paired") == 1  # the warning, once
     rnd.refresh_from_db()
     assert rnd.status == "paired" and not rnd.tables.exclude(game=None).exists()
+
+
+def test_the_panel_says_how_each_player_kept_this_tournaments_deadlines(client):
+    """The organizer sees, beside each registration, the deadlines they missed of those
+    they had in this tournament's games (a no-show is withdrawn in time); a player with no
+    prompt resolved yet shows a dash."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    import engine
+    from games.selectors import current_state
+    from games.services.orders import order_submit
+    from games.services.resolution import prompt_resolve
+    from tests.tournaments.test_tournament_services import _open_cup
+
+    organizer, players, t, _regs = _open_cup("dk", 4, ruleset="5x", table_sizes=(3,))
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    [table] = rnd.tables.select_related("game")
+    game = table.game
+    seats = {s.user.username: s for s in game.seats.select_related("user")}
+    sitting_out = next(p.username for p in players if p.username not in seats)
+    first, second, third = sorted(seats)
+    prompt = game.prompts.get(number=1)
+    for name in (first, second):  # the third misses the draft's deadline
+        text = engine.get(game.ruleset).legal_orders(current_state(game=game), seats[name].name)[0]
+        order_submit(seat=seats[name], text=text, source="web")
+    prompt.__class__.objects.filter(pk=prompt.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True)
+
+    client.force_login(organizer)
+    page = client.get(reverse("tournaments:manage", args=[t.slug])).content.decode()
+    assert "<th>Deadlines missed</th>" in page
+
+    def cell(name: str) -> str:
+        row = re.search(rf"<tr><td>{name}</td>(.*?)</tr>", page, re.S)
+        assert row, name
+        found = re.search(r'data-label="Deadlines missed">(.*?)</td>', row[1], re.S)
+        return re.sub(r"<[^>]+>", "", found[1])
+
+    assert cell(first) == "0 of 1" and cell(second) == "0 of 1"
+    assert cell(third) == "1 of 1"
+    assert cell(sitting_out) == "—"
