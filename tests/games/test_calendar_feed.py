@@ -198,3 +198,11 @@ def test_a_deadline_in_the_hour_a_clock_goes_back_is_written_in_utc(client):
     [event] = _events(body)
     assert event.decoded("dtend") == datetime(2026, 11, 1, 6, 30, tzinfo=UTC)
     assert b"DTEND:20261101T063000Z" in body and b"DTSTART:20261101T060000Z" in body
+
+
+def test_the_settings_page_has_a_calendar_section_leading_to_the_calendar_page(client):
+    client.force_login(make_user("ida"))
+    page = client.get("/account/settings/").content.decode()
+    section = page.split('<div class="panel" id="calendar">')[1].split("</div>")[0]
+    assert "<h2>Calendar</h2>" in section
+    assert f'href="{reverse("games:calendar")}"' in section
