@@ -9,6 +9,7 @@ from django.urls import path
 
 from games.api import (
     away_views,
+    calendar_views,
     game_views,
     handover_views,
     invitation_views,
@@ -96,6 +97,8 @@ urlpatterns = [
     # Until when the player is away (games that wait for them move their deadlines).
     *route("away/", away_views.AwayView.as_view(), "away"),
     *route("settings/", settings_views.SettingsView.as_view(), "settings"),
+    # The secret address of the player's calendar feed of deadlines.
+    *route("calendar/", calendar_views.CalendarView.as_view(), "calendar"),
     # The player's "your turn" webhook.
     *route("webhook/", webhook_views.WebhookView.as_view(), "webhook"),
     *route("webhook/ping/", webhook_views.WebhookPingView.as_view(), "webhook_ping"),

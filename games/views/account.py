@@ -3,10 +3,8 @@ calendar feed of the player's deadlines."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from urllib.parse import urlsplit
+from datetime import date
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,8 +14,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from fivex_site.links import public_reverse
-from games.models import ApiToken, Game
+from games.models import ApiToken
 from games.services.tokens import api_token_create, api_token_revoke
 from games.webhooks_views import webhook_context
 
@@ -210,6 +207,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
     """The calendar of the player's deadlines: POST action=create makes a new secret
     address (the old one stops working) and redirects (303) to the page, which shows it
     once (``games.views.once``: a reload makes no other); action=revoke turns it off."""
+    from games.calendar_feed import feed_addresses
     from games.services.players import calendar_digest, calendar_feed_create, calendar_feed_revoke
     from games.views import once
 
@@ -239,75 +237,41 @@ def calendar(request: HttpRequest) -> HttpResponse:
         or ""
     )
     taken = once.take(request, name="calendar")
-    new_url = None
+    new = None
     if taken.secret is not None and stored and calendar_digest(taken.secret) == stored:
-        new_url = public_reverse("games:calendar_feed", taken.secret)  # still in force
+        new = feed_addresses(taken.secret)  # still in force
         messages.success(request, taken.said)
     elif taken.lost and stored:
         messages.warning(request, LOST_CALENDAR)
-    response = render(request, "games/calendar.html", {"active": bool(stored), "new_url": new_url})
+    response = render(request, "games/calendar.html", {"active": bool(stored), "new": new})
     once.forget(request, response, name="calendar", path=path)
     return response
 
 
 @require_safe
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address: one
-    event for each prompt waiting for the player's order, ending at its deadline, with a
-    reminder an hour before. An order sent takes its event off at the next refresh."""
-    from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard
+    """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address (no
+    login: calendar apps have none): ``games.calendar_feed`` says what it holds. An ETag
+    of what the events say: a calendar app polling an unchanged feed gets a 304."""
+    from django.utils.cache import get_conditional_response
 
-    from games import selectors_lists, selectors_players
+    from games import calendar_feed as feed
+    from games import selectors_players
 
     user = selectors_players.calendar_owner(token=token)
     if user is None:
         raise Http404("No such calendar.")
-    needed = selectors_lists.orders_needed(user=user)
-    games = {g.pk: g for g in Game.objects.filter(pk__in=list(needed))}
-    host = urlsplit(settings.FIVEX_BASE_URL).hostname or "fivex"
-    cal = Calendar()
-    cal.add("prodid", "-//FiveX//Deadlines//EN")
-    cal.add("version", "2.0")
-    cal.add("x-wr-calname", "FiveX deadlines")
-    cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
-    # Times are in UTC; the zone is also the calendar's one component when nothing is
-    # due (RFC 5545 wants at least one, and strict importers refuse an empty calendar).
-    utc, standard = Timezone(), TimezoneStandard()
-    utc.add("tzid", "UTC")
-    standard.add("dtstart", datetime(1970, 1, 1))
-    standard.add("tzoffsetfrom", timedelta(0))
-    standard.add("tzoffsetto", timedelta(0))
-    standard.add("tzname", "UTC")
-    utc.add_component(standard)
-    cal.add_component(utc)
-    now = timezone.now()
-    # A resumed game's deadline moved too (a time audit): counted from the log, per prompt.
-    resumed = selectors_lists.resumptions(game_ids=list(needed))
-    for game_id, prompt in sorted(needed.items()):
-        if prompt.deadline is None:  # paused
-            continue
-        game = games[game_id]
-        url = public_reverse("games:detail", game_id)
-        event = Event()
-        event.add("uid", f"fivex-prompt-{prompt.pk}@{host}")
-        event.add("dtstamp", now)
-        # Each move of the deadline (an extension, a pause and its resumption) is a
-        # revision: calendars that keep an event by its UID take the moved one.
-        event.add("sequence", prompt.extensions + resumed.get((game_id, prompt.number), 0))
-        event.add("dtstart", prompt.deadline - timedelta(minutes=30))
-        event.add("dtend", prompt.deadline)
-        event.add("summary", f"Order due: {game.title} (prompt {prompt.number})")
-        event.add(
-            "description", f"Your order for prompt {prompt.number} of {game.title} is due. {url}"
-        )
-        event.add("url", url)
-        alarm = Alarm()
-        alarm.add("action", "DISPLAY")
-        alarm.add("description", f"Order due in an hour: {game.title}")
-        alarm.add("trigger", timedelta(hours=-1), parameters={"RELATED": "END"})
-        event.add_component(alarm)
-        cal.add_component(event)
-    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
+    events = feed.due_events(user=user)
+    etag = feed.feed_etag(events)
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is None:
+        body = feed.feed_ical(events, now=timezone.now())
+        response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+        response["Content-Disposition"] = 'inline; filename="fivex-deadlines.ics"'
+    else:
+        response = unchanged
+    response["ETag"] = etag
+    # Five minutes: an app refreshing more often (or many at once) is answered from its
+    # own copy, or by a 304; "private": a shared cache keeps no player's feed.
     response["Cache-Control"] = "private, max-age=300"
-    response["Content-Disposition"] = 'inline; filename="fivex-deadlines.ics"'
     return response

@@ -46,7 +46,7 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     [event] = _events(response.content)
     prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
-    assert str(event["summary"]) == f"Order due: Winter; league, table 1 (prompt {prompt.number})"
+    assert str(event["summary"]) == f"FiveX: order due — Winter; league, table 1, prompt {prompt.number}"
     assert event.decoded("dtend") == DEADLINE
     assert (DEADLINE - event.decoded("dtstart")).total_seconds() == 30 * 60
     assert str(event["url"]).endswith(f"/games/{game.pk}/")
@@ -54,7 +54,7 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     [alarm] = [c for c in event.subcomponents if c.name == "VALARM"]
     assert alarm.decoded("trigger").total_seconds() == -3600
     # The text is escaped as iCalendar wants it (a comma and a semicolon in the name).
-    assert b"SUMMARY:Order due: Winter\\; league\\, table 1" in response.content
+    assert "SUMMARY:FiveX: order due — Winter\\; league\\, table 1".encode() in response.content
     assert event["sequence"] == 0
     # An extension moves the event and revises it (its SEQUENCE grows, its UID stays).
     from games.services.organizer import deadline_extend
@@ -85,7 +85,7 @@ def test_the_feed_is_only_the_players_own(client):
     other, _ = _started("Theirs", players=("dan", "eve", "fay"))
     token = calendar_feed_create(user=users["bob"])
     body = client.get(reverse("games:calendar_feed", args=[token])).content
-    assert [str(e["summary"]) for e in _events(body)] == ["Order due: Mine (prompt 1)"]
+    assert [str(e["summary"]) for e in _events(body)] == ["FiveX: order due — Mine, prompt 1"]
     assert b"Theirs" not in body
 
 
@@ -141,7 +141,7 @@ def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client
     assert not prompt.orders.filter(seat_name="cat", is_current=True).exists()
     token = calendar_feed_create(user=newcomer)
     [event] = _events(client.get(reverse("games:calendar_feed", args=[token])).content)
-    assert str(event["summary"]) == f"Order due: Handed (prompt {prompt.number})"
+    assert str(event["summary"]) == f"FiveX: order due — Handed, prompt {prompt.number}"
 
 
 def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():
@@ -198,3 +198,11 @@ def test_a_deadline_in_the_hour_a_clock_goes_back_is_written_in_utc(client):
     [event] = _events(body)
     assert event.decoded("dtend") == datetime(2026, 11, 1, 6, 30, tzinfo=UTC)
     assert b"DTEND:20261101T063000Z" in body and b"DTSTART:20261101T060000Z" in body
+
+
+def test_the_settings_page_has_a_calendar_section_leading_to_the_calendar_page(client):
+    client.force_login(make_user("ida"))
+    page = client.get("/account/settings/").content.decode()
+    section = page.split('<div class="panel" id="calendar">')[1].split("</div>")[0]
+    assert "<h2>Calendar</h2>" in section
+    assert f'href="{reverse("games:calendar")}"' in section

@@ -53,3 +53,53 @@ def test_the_reset_forms_cancel_is_outlined_not_a_second_primary_button(browser_
     background, _color = look(cancel)
     border = cancel.evaluate("(b) => getComputedStyle(b).borderTopColor")
     assert border != background  # an outline, not a filled button
+
+
+def test_the_calendar_page_makes_renews_and_turns_off_the_address(browser_page, live_server):
+    """Account → Calendar in Chromium: the address shown once with its webcal:// link, the
+    feed it opens (no login), New address and Turn it off each asked first (data-confirm),
+    the old address a 404 after each; no serious axe violation with the address shown."""
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    from tests.site.test_browser_axe import blocking_violations
+
+    make_user("cal")
+    page, base = browser_page, live_server.url
+    log_in(page, base, "cal")
+    page.goto(f"{base}/account/calendar/")
+    page.get_by_role("button", name="Make my calendar address").click()
+    page.wait_for_load_state()
+    shown = page.locator("#new-calendar-url").inner_text().strip()
+    webcal = page.locator("#new-calendar-webcal").get_attribute("href")
+    assert webcal == "webcal://" + shown.split("://", 1)[1]
+    assert blocking_violations(page) == []
+    feed = base + urlsplit(shown).path
+
+    def fetch(url: str):  # as a calendar app does: no cookie, no login
+        try:
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                answer.body = answer.read()
+                return answer
+        except urllib.error.HTTPError as refused:
+            return refused
+
+    answer = fetch(feed)
+    assert answer.status == 200 and answer.headers["Content-Type"].startswith("text/calendar")
+    assert b"BEGIN:VCALENDAR" in answer.body
+    questions = []
+    page.on("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="New address (the old one stops working)").click()
+    page.wait_for_load_state()
+    renewed = page.locator("#new-calendar-url").inner_text().strip()
+    assert renewed != shown and "stops working" in questions[-1]
+    assert fetch(feed).status == 404
+    assert fetch(base + urlsplit(renewed).path).status == 200
+    page.reload()
+    assert page.locator("#new-calendar-url").count() == 0  # shown once
+    page.get_by_role("button", name="Turn it off").click()
+    page.wait_for_load_state()
+    assert "Turn your calendar address off?" in questions[-1]
+    assert page.get_by_text("You have no calendar address.").is_visible()
+    assert fetch(base + urlsplit(renewed).path).status == 404
