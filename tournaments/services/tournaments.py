@@ -420,9 +420,16 @@ def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Reg
 
 
 def bye_request(*, registration: Registration, round_number: int, by: Any) -> Registration:
-    """Ask for a bye in a future round (scores the tournament's requested-bye points)."""
+    """Ask for a bye in a future round (scores the tournament's requested-bye points); a
+    withdrawn registration is refused (TournamentError)."""
     with transaction.atomic():
         tournament, registration = _locked_own_registration(registration=registration, by=by)
+        if registration.status == Registration.Status.WITHDRAWN:
+            # Paired in no round any more: a bye would score for someone not playing.
+            who = "You have" if by == registration.user else f"{registration.user} has"
+            raise TournamentError(
+                f"{who} withdrawn from this tournament: a bye is for a player still in it."
+            )
         paired = _rounds_paired(tournament)
         if paired >= tournament.rounds_count:
             raise ValidationError(
