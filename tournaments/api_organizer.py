@@ -58,6 +58,10 @@ from tournaments.text import name_shown
 #: A pairing by hand with warnings, not forced: nothing was saved.
 PAIRING_WARNINGS = "pairing_warnings"
 
+#: What a log entry keeps and the API does not show: a pairing's input and output (the
+#: panel shows them; long), an extension's request key and fingerprint (its retries').
+LOG_NOT_SHOWN = ("input", "output", "key", "asked")
+
 _ERR = game_serializers.ErrorSerializer
 ERRORS = {
     400: OpenApiResponse(_ERR, description="Malformed request (`fields` names the input)"),
@@ -128,7 +132,7 @@ def organizer_payload(tournament: Tournament) -> dict[str, Any]:
         log=[
             {"seq": e.seq, "kind": e.kind, "actor": e.actor.username if e.actor else None,
              "at": _when(e.created_at),
-             "payload": {k: v for k, v in e.payload.items() if k not in ("input", "output")}}
+             "payload": {k: v for k, v in e.payload.items() if k not in LOG_NOT_SHOWN}}
             for e in tournament.log.select_related("actor").order_by("-seq")[:30]
         ],  # fmt: skip
     )
@@ -413,21 +417,52 @@ class RoundRemindView(OrganizerView):
 
 class RoundExtendView(OrganizerView):
     """Extend the open prompt's deadline of every game the round is playing (each game's
-    own extension, capped, logged and told; logged ``deadlines_extended``). Each call that
-    passes is one more extension: a game's cap bounds retries."""
+    own extension, capped, logged and told; logged ``deadlines_extended``). Send an
+    ``Idempotency-Key`` to make it safe to retry: the same key and body again extends
+    nothing more and answers 200 with ``Idempotent-Replayed: true``. Without a key each
+    call that passes is one more extension (a game's cap bounds them)."""
 
-    @_schema(
-        o.ExtendRoundInputSerializer,
-        "conflict (the round is not being played; every table's extensions used up).",
+    @extend_schema(
+        request=o.ExtendRoundInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER, required=False,
+                description="Your own key for this extension (1 to 64 letters, digits, '-', "
+                "'_', '.', ':'; a UUID, say): sent again with the same key and body (a retry "
+                "after a timeout), the call extends nothing more and answers 200 with "
+                "`Idempotent-Replayed: true`. Keys are yours alone, kept in the tournament's "
+                "log (not shown). A refused call (409) kept nothing: its retry tries again.",
+            ),  # fmt: skip
+        ],
+        responses={
+            200: OpenApiResponse(
+                o.OrganizerTournamentSerializer,
+                description="Extended, or (`Idempotent-Replayed: true`) extended before with "
+                "this Idempotency-Key: nothing more was extended",
+            ),
+            **ERRORS,
+            409: _conflict("conflict (the round is not being played; every table's extensions "
+                           "used up)."),  # fmt: skip
+            **BODY_ERRORS,
+            422: OpenApiResponse(
+                _ERR,
+                description="This Idempotency-Key extended the deadlines with another body "
+                "(idempotency_key_reused): send a new key for another extension",
+            ),
+        },
     )
     def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.managed(request, slug)
         data = self.body(request, o.ExtendRoundInputSerializer)
+        key = _create_key(request)
         rnd = self.round_of(tournament, number)
-        _run(lambda: rounds.round_extend(
-            rnd=rnd, by=request.user, hours=data["hours"], reason=data["reason"]
+        done = _run(lambda: rounds.round_extend(
+            rnd=rnd, by=request.user, hours=data["hours"], reason=data["reason"], key=key
         ))  # fmt: skip
-        return self.answer(tournament)
+        response = self.answer(tournament)
+        if done["replayed"]:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class ResultView(OrganizerView):

@@ -6,6 +6,10 @@ helpers it shares with the public pages are in tournaments.views."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import secrets
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -106,6 +110,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             for row in tables
         ),
         "byes": byes,
+        # The extend form's own key: sent twice (a second tap), it extends once.
+        "extend_key": secrets.token_hex(16),
         "log": _log_shown(tournament),
         # What a refused form held, shown again in that form.
         "draft": _take_draft(request, tournament),
@@ -225,12 +231,20 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         if not 1 <= hours <= 168:
             messages.error(request, "Give the hours to add: a whole number from 1 to 168. Nothing was extended.")
             return redirect("tournaments:manage", slug=slug)
+        reason = (post.get("reason") or "").replace("\x00", "")[:200]
+        # The form's key with what it asked: the same form sent again is a retry, the
+        # form edited after Back (other hours, another reason) another extension.
+        form_key = str(post.get("key") or "")
+        key = f"web:{form_key}:{hashlib.sha256(repr((hours, reason)).encode()).hexdigest()[:16]}" if (
+            re.fullmatch(r"[0-9a-f]{32}", form_key)) else ""  # fmt: skip
         try:
-            done = rounds.round_extend(rnd=current, by=user, hours=hours,
-                                       reason=(post.get("reason") or "").replace("\x00", "")[:200])  # fmt: skip
+            done = rounds.round_extend(rnd=current, by=user, hours=hours, reason=reason, key=key)
         except ApplicationError as exc:
             messages.error(request, exc.message)
         else:
+            if done["replayed"]:
+                messages.info(request, "This form extended the deadlines already: nothing more was changed.")
+                return redirect("tournaments:manage", slug=slug)
             messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
             if done["failed"]:
