@@ -5,6 +5,8 @@ with the same checks, caps and audit-log entries.
     POST /api/tournaments/                                       create (a draft)
     GET  /api/tournaments/{slug}/organizer/                      the organizer's view
     POST /api/tournaments/{slug}/open/                           open for registration
+    POST /api/tournaments/{slug}/rename/                         {"name": "…"}, until round 1
+    POST /api/tournaments/{slug}/delete/                         {"confirm": true}: a draft
     POST /api/tournaments/{slug}/registrations/                  {"player": "ann"}: enter a player
     POST /api/tournaments/{slug}/registrations/{player}/withdraw/
     POST /api/tournaments/{slug}/rounds/                         pair the next round
@@ -263,6 +265,46 @@ class OpenView(OrganizerView):
         self.no_input(request)
         _run(lambda: tsvc.tournament_open(tournament=tournament, by=request.user))
         return self.answer(tournament)
+
+
+class RenameView(OrganizerView):
+    """Rename the tournament, a draft or open for registration, until its first round is
+    paired (its games and emails carry its name from then on). Logged
+    ``tournament_renamed`` with both names; the address (slug) stays."""
+
+    @_schema(
+        o.RenameInputSerializer,
+        "conflict (a round is paired, or the tournament is closed), already_done (that is "
+        "its name already).",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.managed(request, slug)
+        name = self.body(request, o.RenameInputSerializer)["name"]
+        _run(lambda: tsvc.tournament_rename(tournament=tournament, by=request.user, name=name),
+             "name")  # fmt: skip
+        return self.answer(tournament)
+
+
+class DeleteView(OrganizerView):
+    """Delete a draft with no games (no round; nobody but its organizer registered): a
+    tournament set up by mistake. It is gone, its audit log with it (the server's log
+    records who deleted it). 204, no body."""
+
+    @extend_schema(
+        request=o.DeleteInputSerializer,
+        responses={
+            204: OpenApiResponse(description="Deleted"),
+            **ERRORS,
+            409: _conflict("conflict (not a draft: open, running or closed; players registered "
+                           "in it: withdraw them first)."),  # fmt: skip
+            **BODY_ERRORS,
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.managed(request, slug)
+        self.body(request, o.DeleteInputSerializer)
+        _run(lambda: tsvc.tournament_delete(tournament=tournament, by=request.user))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RegistrationAddView(OrganizerView):

@@ -1,6 +1,6 @@
 """A tournament's organizer's panel: the page (registrations, the round on show with its
 tables and who is still to order, byes, the log, forms shown again with what a refused
-one held) and its actions (open, register a player, withdraw, pair, re-pair, start,
+one held) and its actions (open, rename, delete a draft, register a player, withdraw, pair, re-pair, start,
 remind, extend, pair by hand, enter a result, close), each one service call. The
 helpers it shares with the public pages are in tournaments.views."""
 
@@ -145,6 +145,22 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action == "open":
         return _act(request, tournament, lambda: tsvc.tournament_open(tournament=tournament, by=user),
                     "Registration is open.")
+    if action == "rename":
+        name = (post.get("name") or "").replace("\x00", "")[:1000]
+        return _act(request, tournament,
+                    lambda: tsvc.tournament_rename(tournament=tournament, by=user, name=name),
+                    lambda t: f"Renamed: {t.name}.")  # fmt: skip
+    if action == "delete":
+        if not post.get("confirm"):
+            messages.error(request, "Tick the box to confirm: a deleted draft is gone, its log with it.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            name = tsvc.tournament_delete(tournament=tournament, by=user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("tournaments:manage", slug=slug)
+        messages.success(request, f"The draft {name} was deleted.")
+        return redirect("tournaments:list")
     if action == "register":
         who = (post.get("user") or "").replace("\x00", "").strip()
         # Registering others is for league administrators (staff): by name or address.
