@@ -87,24 +87,44 @@ def folded_name(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+#: The most names ``player_names_like`` reads with a letter outside ASCII (its one query
+#: that is not an exact lookup): a public page asks it for any text typed, so its work is
+#: bounded whatever the site's size; past it a suggestion may be missed (a hint only).
+NAMES_LIKE_ROWS = 500
+
+# A name holding a letter outside ASCII (the only names whose plain spelling differs from
+# their case-folded one); \x01: no name holds a NUL, and PostgreSQL takes none in a pattern.
+_NOT_ASCII = r"[^\x01-\x7f]"
+
+
 def player_names_like(*, text: Any, limit: int = 3) -> list[str]:
     """Player names that read as ``text`` but for accents (``Zoe`` for Zoë, ``Jose``
     for José), for a "did you mean" when ``text`` names nobody: a name is looked up
-    exactly, since two accounts may differ by an accent only."""
+    exactly, since two accounts may differ by an accent only.
+
+    Two bounded reads: a plain name is the folded text's, case aside (an index's exact
+    lookup); an accented one is among at most ``NAMES_LIKE_ROWS`` names of a similar
+    length holding a letter outside ASCII (the database keeps the plain names back)."""
     from django.db.models.functions import Length
 
     text = str(text or "").replace("\x00", "").strip()
     if not text or "@" in text:
         return []
     target = folded_name(text)
-    names = (
-        get_user_model().objects.filter(is_active=True)
+    users = get_user_model().objects.filter(is_active=True)
+    found: set[str] = set()
+    if target.isascii():
+        found.update(users.filter(username__iexact=target).values_list("username", flat=True)[:limit + 1])
+    accented = (
+        users.filter(username__regex=_NOT_ASCII)
         # a name's plain spelling may be a letter or two longer or shorter (ß, æ)
         .annotate(length=Length("username"))
         .filter(length__range=(max(1, len(text) - 2), len(text) + 2))
-        .values_list("username", flat=True)
+        .order_by("username")
+        .values_list("username", flat=True)[:NAMES_LIKE_ROWS]
     )
-    return sorted(n for n in names.iterator(chunk_size=2000) if folded_name(n) == target and n != text)[:limit]
+    found.update(n for n in accented if folded_name(n) == target)
+    return sorted(n for n in found if n != text)[:limit]
 
 
 def did_you_mean(text: Any) -> str:

@@ -5,6 +5,8 @@ with the same checks, caps and audit-log entries.
     POST /api/tournaments/                                       create (a draft)
     GET  /api/tournaments/{slug}/organizer/                      the organizer's view
     POST /api/tournaments/{slug}/open/                           open for registration
+    POST /api/tournaments/{slug}/rename/                         {"name": "…"}, until round 1
+    POST /api/tournaments/{slug}/delete/                         {"confirm": true}: a draft
     POST /api/tournaments/{slug}/registrations/                  {"player": "ann"}: enter a player
     POST /api/tournaments/{slug}/registrations/{player}/withdraw/
     POST /api/tournaments/{slug}/rounds/                         pair the next round
@@ -57,6 +59,10 @@ from tournaments.text import name_shown
 
 #: A pairing by hand with warnings, not forced: nothing was saved.
 PAIRING_WARNINGS = "pairing_warnings"
+
+#: What a log entry keeps and the API does not show: a pairing's input and output (the
+#: panel shows them; long), an extension's request key and fingerprint (its retries').
+LOG_NOT_SHOWN = ("input", "output", "key", "asked")
 
 _ERR = game_serializers.ErrorSerializer
 ERRORS = {
@@ -128,7 +134,7 @@ def organizer_payload(tournament: Tournament) -> dict[str, Any]:
         log=[
             {"seq": e.seq, "kind": e.kind, "actor": e.actor.username if e.actor else None,
              "at": _when(e.created_at),
-             "payload": {k: v for k, v in e.payload.items() if k not in ("input", "output")}}
+             "payload": {k: v for k, v in e.payload.items() if k not in LOG_NOT_SHOWN}}
             for e in tournament.log.select_related("actor").order_by("-seq")[:30]
         ],  # fmt: skip
     )
@@ -259,6 +265,46 @@ class OpenView(OrganizerView):
         self.no_input(request)
         _run(lambda: tsvc.tournament_open(tournament=tournament, by=request.user))
         return self.answer(tournament)
+
+
+class RenameView(OrganizerView):
+    """Rename the tournament, a draft or open for registration, until its first round is
+    paired (its games and emails carry its name from then on). Logged
+    ``tournament_renamed`` with both names; the address (slug) stays."""
+
+    @_schema(
+        o.RenameInputSerializer,
+        "conflict (a round is paired, or the tournament is closed), already_done (that is "
+        "its name already).",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.managed(request, slug)
+        name = self.body(request, o.RenameInputSerializer)["name"]
+        _run(lambda: tsvc.tournament_rename(tournament=tournament, by=request.user, name=name),
+             "name")  # fmt: skip
+        return self.answer(tournament)
+
+
+class DeleteView(OrganizerView):
+    """Delete a draft with no games (no round; nobody but its organizer registered): a
+    tournament set up by mistake. It is gone, its audit log with it (the server's log
+    records who deleted it). 204, no body."""
+
+    @extend_schema(
+        request=o.DeleteInputSerializer,
+        responses={
+            204: OpenApiResponse(description="Deleted"),
+            **ERRORS,
+            409: _conflict("conflict (not a draft: open, running or closed; players registered "
+                           "in it: withdraw them first)."),  # fmt: skip
+            **BODY_ERRORS,
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.managed(request, slug)
+        self.body(request, o.DeleteInputSerializer)
+        _run(lambda: tsvc.tournament_delete(tournament=tournament, by=request.user))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RegistrationAddView(OrganizerView):
@@ -413,21 +459,52 @@ class RoundRemindView(OrganizerView):
 
 class RoundExtendView(OrganizerView):
     """Extend the open prompt's deadline of every game the round is playing (each game's
-    own extension, capped, logged and told; logged ``deadlines_extended``). Each call that
-    passes is one more extension: a game's cap bounds retries."""
+    own extension, capped, logged and told; logged ``deadlines_extended``). Send an
+    ``Idempotency-Key`` to make it safe to retry: the same key and body again extends
+    nothing more and answers 200 with ``Idempotent-Replayed: true``. Without a key each
+    call that passes is one more extension (a game's cap bounds them)."""
 
-    @_schema(
-        o.ExtendRoundInputSerializer,
-        "conflict (the round is not being played; every table's extensions used up).",
+    @extend_schema(
+        request=o.ExtendRoundInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER, required=False,
+                description="Your own key for this extension (1 to 64 letters, digits, '-', "
+                "'_', '.', ':'; a UUID, say): sent again with the same key and body (a retry "
+                "after a timeout), the call extends nothing more and answers 200 with "
+                "`Idempotent-Replayed: true`. Keys are yours alone, kept in the tournament's "
+                "log (not shown). A refused call (409) kept nothing: its retry tries again.",
+            ),  # fmt: skip
+        ],
+        responses={
+            200: OpenApiResponse(
+                o.OrganizerTournamentSerializer,
+                description="Extended, or (`Idempotent-Replayed: true`) extended before with "
+                "this Idempotency-Key: nothing more was extended",
+            ),
+            **ERRORS,
+            409: _conflict("conflict (the round is not being played; every table's extensions "
+                           "used up)."),  # fmt: skip
+            **BODY_ERRORS,
+            422: OpenApiResponse(
+                _ERR,
+                description="This Idempotency-Key extended the deadlines with another body "
+                "(idempotency_key_reused): send a new key for another extension",
+            ),
+        },
     )
     def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.managed(request, slug)
         data = self.body(request, o.ExtendRoundInputSerializer)
+        key = _create_key(request)
         rnd = self.round_of(tournament, number)
-        _run(lambda: rounds.round_extend(
-            rnd=rnd, by=request.user, hours=data["hours"], reason=data["reason"]
+        done = _run(lambda: rounds.round_extend(
+            rnd=rnd, by=request.user, hours=data["hours"], reason=data["reason"], key=key
         ))  # fmt: skip
-        return self.answer(tournament)
+        response = self.answer(tournament)
+        if done["replayed"]:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class ResultView(OrganizerView):

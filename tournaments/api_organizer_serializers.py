@@ -189,6 +189,25 @@ class CloseInputSerializer(StrictInputSerializer):
         return value
 
 
+class RenameInputSerializer(StrictInputSerializer):
+    name = StrictCharField(
+        max_length=120,
+        help_text="The new name, one line. The address (slug) stays: links keep working.",
+    )
+
+
+class DeleteInputSerializer(StrictInputSerializer):
+    confirm = ConfirmField(
+        error_messages={"required": "Send \"confirm\": true to delete: nothing was deleted."},
+        help_text="Must be true: a deleted draft is gone, its log with it.",
+    )
+
+    def validate_confirm(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError("Send \"confirm\": true to delete: nothing was deleted.")
+        return value
+
+
 class OrganizerRegistrationSerializer(serializers.Serializer):
     player = serializers.CharField()
     status = serializers.ChoiceField(choices=Registration.Status.choices)

@@ -137,7 +137,7 @@ class WithdrawView(BaseAPIView):
 
 class ByeRequestView(BaseAPIView):
     """Ask for a bye in a round not paired yet (it scores the tournament's requested-bye
-    points); asked again, nothing changes."""
+    points); asked again, nothing changes. Withdrawn: 409 conflict, nothing changed."""
 
     @extend_schema(
         request=ByeInputSerializer,

@@ -11,6 +11,8 @@ urlpatterns = [
     *route("tournaments/<slug:slug>/organizer/", api_organizer.OrganizerStateView.as_view(), "organizer"),
     *route("tournaments/<slug:slug>/open/", api_organizer.OpenView.as_view(), "open"),
     *route("tournaments/<slug:slug>/close/", api_organizer.CloseView.as_view(), "close"),
+    *route("tournaments/<slug:slug>/rename/", api_organizer.RenameView.as_view(), "rename"),
+    *route("tournaments/<slug:slug>/delete/", api_organizer.DeleteView.as_view(), "delete"),
     *route(
         "tournaments/<slug:slug>/registrations/",
         api_organizer.RegistrationAddView.as_view(),

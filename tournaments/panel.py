@@ -1,10 +1,14 @@
 """A tournament's organizer's panel: the page (registrations, the round on show with its
 tables and who is still to order, byes, the log, forms shown again with what a refused
-one held) and its actions (open, register a player, withdraw, pair, re-pair, start,
+one held) and its actions (open, rename, delete a draft, register a player, withdraw, pair, re-pair, start,
 remind, extend, pair by hand, enter a result, close), each one service call. The
 helpers it shares with the public pages are in tournaments.views."""
 
 from __future__ import annotations
+
+import hashlib
+import re
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -116,6 +120,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             for row in tables
         ),
         "byes": byes,
+        # The extend form's own key: sent twice (a second tap), it extends once.
+        "extend_key": secrets.token_hex(16),
         "log": _log_shown(tournament),
         # What a refused form held, shown again in that form.
         "draft": _take_draft(request, tournament),
@@ -149,6 +155,22 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action == "open":
         return _act(request, tournament, lambda: tsvc.tournament_open(tournament=tournament, by=user),
                     "Registration is open.")
+    if action == "rename":
+        name = (post.get("name") or "").replace("\x00", "")[:1000]
+        return _act(request, tournament,
+                    lambda: tsvc.tournament_rename(tournament=tournament, by=user, name=name),
+                    lambda t: f"Renamed: {t.name}.")  # fmt: skip
+    if action == "delete":
+        if not post.get("confirm"):
+            messages.error(request, "Tick the box to confirm: a deleted draft is gone, its log with it.")
+            return redirect("tournaments:manage", slug=slug)
+        try:
+            name = tsvc.tournament_delete(tournament=tournament, by=user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("tournaments:manage", slug=slug)
+        messages.success(request, f"The draft {name} was deleted.")
+        return redirect("tournaments:list")
     if action == "register":
         who = (post.get("user") or "").replace("\x00", "").strip()
         # Registering others is for league administrators (staff): by name or address.
@@ -235,12 +257,20 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         if not 1 <= hours <= 168:
             messages.error(request, "Give the hours to add: a whole number from 1 to 168. Nothing was extended.")
             return redirect("tournaments:manage", slug=slug)
+        reason = (post.get("reason") or "").replace("\x00", "")[:200]
+        # The form's key with what it asked: the same form sent again is a retry, the
+        # form edited after Back (other hours, another reason) another extension.
+        form_key = str(post.get("key") or "")
+        key = f"web:{form_key}:{hashlib.sha256(repr((hours, reason)).encode()).hexdigest()[:16]}" if (
+            re.fullmatch(r"[0-9a-f]{32}", form_key)) else ""  # fmt: skip
         try:
-            done = rounds.round_extend(rnd=current, by=user, hours=hours,
-                                       reason=(post.get("reason") or "").replace("\x00", "")[:200])  # fmt: skip
+            done = rounds.round_extend(rnd=current, by=user, hours=hours, reason=reason, key=key)
         except ApplicationError as exc:
             messages.error(request, exc.message)
         else:
+            if done["replayed"]:
+                messages.info(request, "This form extended the deadlines already: nothing more was changed.")
+                return redirect("tournaments:manage", slug=slug)
             messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
             if done["failed"]:

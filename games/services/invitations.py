@@ -13,7 +13,9 @@ whatever they said (it is their own game again, and its email goes to them anywa
 Every invitation emails someone, so a game has at most ``INVITATIONS_PER_GAME`` of them,
 at most ``NAMES_AT_ONCE`` at a time; one player invites at most ``INVITATIONS_PER_DAY``
 a day over all their games, and a player with ``WAITING_FROM_ONE`` invitations from the
-same organizer unanswered is not invited again by them until one is answered.
+same organizer unanswered is not invited again by them until one is answered. Both caps
+are counted under a lock per organizer (``lock_name``), taken after the game's, so they
+hold when several of the organizer's games invite at the same moment.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from fivex_site.links import public_url
 from games.errors import GameStateError, NotFound, ValidationError
 from games.models import Game, GameInvitation, PlayerSettings, Seat
 from games.presentation import and_list, ruleset_name
+from games.services.locking import lock_name
 from games.services.organizer_common import _check_organizer, locked_forming
 
 NAMES_AT_ONCE = 20
@@ -164,6 +167,11 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
         )
     )
     again: list[Any] = []
+    if email and getattr(by, "pk", None) is not None and users:
+        # The caps count the organizer's invitations over all their games: one lock per
+        # organizer (besides the game's) so invitations from two games at once cannot
+        # both read the counts before either is written.
+        lock_name(name=f"invitations-by:{by.pk}")
     waiting = _waiting_from(by=by, users=users) if email else {}
     skipped: dict[str, str] = {}
     new: list[Any] = []

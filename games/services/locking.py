@@ -67,3 +67,27 @@ def raise_if_busy(exc: OperationalError) -> None:
     """Raise GameBusy for a lock wait that timed out."""
     if getattr(exc.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
         raise GameBusy("The game is busy right now; please try again in a moment.") from exc
+
+
+def lock_name(*, name: str) -> None:
+    """Hold a lock named ``name`` until the current transaction ends: for a rule that
+    spans rows no single row lock covers (one organizer's invitations over all their
+    games). PostgreSQL: an advisory transaction lock on the name's hash, its wait bounded
+    as a game's (GameBusy beyond). SQLite runs one writing transaction at a time
+    (``transaction_mode`` IMMEDIATE): the transaction itself is the lock. Refuses to run
+    outside ``transaction.atomic``."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_name must run inside transaction.atomic()")
+    if connection.vendor != "postgresql":
+        return
+    try:
+        with connection.cursor() as cursor:
+            # The WHERE clause runs first: the wait is bounded before it starts.
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0)) "
+                "WHERE set_config('lock_timeout', %s, true) IS NOT NULL",
+                [name, f"{max(1, round(LOCK_TIMEOUT_SECONDS * 1000))}ms"],
+            )
+    except OperationalError as exc:
+        raise_if_busy(exc)
+        raise

@@ -140,6 +140,8 @@ def test_strangers_and_anonymous_callers_are_refused_every_operation():
         ("post", f"{base}/rounds/1/extend/", {"hours": 2}),
         ("post", f"{base}/rounds/1/tables/1/result/", {"ranking": [["ann"]], "reason": "x"}),
         ("post", f"{base}/close/", {"confirm": True}),
+        ("post", f"{base}/rename/", {"name": "Mine now"}),
+        ("post", f"{base}/delete/", {"confirm": True}),
     ]
     stranger = token_client(make_user("bob"))
     before = _kinds(slug)
@@ -476,9 +478,12 @@ def test_the_schema_documents_every_organizer_operation(client):
         "open/", "registrations/", "registrations/{player}/withdraw/", "rounds/",
         "rounds/by-hand/", "rounds/{number}/repair/", "rounds/{number}/start/",
         "rounds/{number}/remind/", "rounds/{number}/extend/",
-        "rounds/{number}/tables/{table}/result/", "close/",
+        "rounds/{number}/tables/{table}/result/", "close/", "rename/", "delete/",
     )]  # fmt: skip
     for route in posts:
         responses = set(paths[route]["post"]["responses"])
         assert {"400", "401", "403", "404", "409", "429"} <= responses, route
     assert "Idempotency-Key" in [p["name"] for p in paths["/api/tournaments/"]["post"]["parameters"]]
+    extend = paths[base + "rounds/{number}/extend/"]["post"]
+    assert "Idempotency-Key" in [p["name"] for p in extend["parameters"]]
+    assert "422" in extend["responses"]

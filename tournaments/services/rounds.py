@@ -484,52 +484,79 @@ def round_remind(*, rnd: Round, by: Any) -> dict[str, Any]:
     return {"players": players, "tables": tables, "failed": failed}
 
 
-def round_extend(*, rnd: Round, by: Any, hours: float, reason: str = "") -> dict[str, Any]:
+def round_extend(
+    *, rnd: Round, by: Any, hours: float, reason: str = "", key: str = ""
+) -> dict[str, Any]:
     """Extend the open prompt's deadline of every game the round is playing (running or
     paused) by ``hours``: each game's ``deadline_extend``, so each is capped, logged and
     told to its players as one game's extension is. Returns ``{"tables": n, "failed":
-    [...]}`` (a table whose extension was refused, its cap reached say, does not stop the
-    others); TournamentError when no table was extended."""
-    from games.errors import ApplicationError
+    [...], "replayed": False}`` (a table whose extension was refused, its cap reached say,
+    does not stop the others); TournamentError when no table was extended.
+
+    ``key``, the request's own (an API client's Idempotency-Key, the panel form's): when
+    ``by`` extended this tournament's deadlines with it already, nothing more is extended
+    and the answer is that extension's, ``replayed`` True (a retry after a timeout, a
+    second tap); asked with other parameters, KeyReused. The whole call holds the
+    tournament's lock, so a retry arriving while the first call runs waits for it."""
+    from games.errors import ApplicationError, KeyReused
     from games.models import Game
     from games.presentation import and_list
+    from games.services.create_once import request_fingerprint
     from games.services.organizer import EXTENSIONS_CAPPED, deadline_extend
 
-    tournament = rnd.tournament
-    require_organizer(tournament=tournament, user=by)
-    if rnd.status != Round.Status.STARTED:
-        raise TournamentError(f"Round {rnd.number} is not being played.")
-    playing = (Game.Status.ACTIVE, Game.Status.PAUSED)
-    extended = 0
-    failed: list[str] = []
-    capped: list[int] = []  # one sentence for them all, not the same one per table
-    tables = list(rnd.tables.select_related("game").filter(game__status__in=playing).order_by("number"))
-    for table in tables:
-        try:
-            deadline_extend(game=table.game, by=by, hours=hours, reason=reason)
-        except ApplicationError as exc:
-            if exc.code == EXTENSIONS_CAPPED:
-                capped.append(table.number)
-            else:
-                failed.append(f"table {table.number}: {exc.message.rstrip('.')}")
-            continue
-        extended += 1
-    if capped:
-        cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
-        times = f"{cap} time{'s' if cap != 1 else ''} already, the limit"
-        if len(capped) == len(tables):
-            raise TournamentError(f"No deadline extended: every table's deadline has been extended {times}.")
-        which = f"table {capped[0]}" if len(capped) == 1 else f"tables {and_list([str(n) for n in capped])}"
-        failed.insert(0, f"{which}: extended {times}")
-    if not extended:
-        raise TournamentError(
-            "No deadline extended: " + "; ".join(failed) + "."
-            if failed
-            else f"No game of round {rnd.number} is being played."
-        )
+    reason = (reason or "").strip()[:200]
+    asked = request_fingerprint({"round": rnd.number, "hours": hours, "reason": reason})
     with transaction.atomic():
-        tournament = lock_tournament(tournament_id=tournament.pk)
-        log_add(tournament=tournament, kind="deadlines_extended", actor=by,
-                payload={"round": rnd.number, "hours": hours, "tables": extended,
-                         "reason": (reason or "").strip()[:200]})  # fmt: skip
-    return {"tables": extended, "failed": failed}
+        tournament = lock_tournament(tournament_id=rnd.tournament_id)
+        require_organizer(tournament=tournament, user=by)
+        if key:
+            before = tournament.log.filter(
+                kind="deadlines_extended", actor=by, payload__key=key
+            ).first()
+            if before is not None:
+                if before.payload.get("asked") != asked:
+                    said = before.payload
+                    raise KeyReused(
+                        f"This Idempotency-Key extended round {said.get('round')} by "
+                        f"{said.get('hours'):g} hours"
+                        + (f" ({said['reason']})" if said.get("reason") else "")
+                        + ": send a new key for another extension. Nothing was extended."
+                    )
+                return {"tables": before.payload.get("tables", 0), "failed": [], "replayed": True}
+        rnd = Round.objects.get(pk=rnd.pk)
+        if rnd.status != Round.Status.STARTED:
+            raise TournamentError(f"Round {rnd.number} is not being played.")
+        playing = (Game.Status.ACTIVE, Game.Status.PAUSED)
+        extended = 0
+        failed: list[str] = []
+        capped: list[int] = []  # one sentence for them all, not the same one per table
+        tables = list(rnd.tables.select_related("game").filter(game__status__in=playing).order_by("number"))
+        for table in tables:
+            try:  # each game under its own lock, in a savepoint: a refusal undoes only its own
+                deadline_extend(game=table.game, by=by, hours=hours, reason=reason)
+            except ApplicationError as exc:
+                if exc.code == EXTENSIONS_CAPPED:
+                    capped.append(table.number)
+                else:
+                    failed.append(f"table {table.number}: {exc.message.rstrip('.')}")
+                continue
+            extended += 1
+        if capped:
+            cap = getattr(settings, "GAMES_MAX_DEADLINE_EXTENSIONS", 3)
+            times = f"{cap} time{'s' if cap != 1 else ''} already, the limit"
+            if len(capped) == len(tables):
+                raise TournamentError(f"No deadline extended: every table's deadline has been extended {times}.")
+            which = f"table {capped[0]}" if len(capped) == 1 else f"tables {and_list([str(n) for n in capped])}"
+            failed.insert(0, f"{which}: extended {times}")
+        if not extended:
+            raise TournamentError(
+                "No deadline extended: " + "; ".join(failed) + "."
+                if failed
+                else f"No game of round {rnd.number} is being played."
+            )
+        payload: dict[str, Any] = {"round": rnd.number, "hours": hours, "tables": extended,
+                                   "reason": reason}  # fmt: skip
+        if key:  # kept to answer its retries (not shown: the log's readers see the rest)
+            payload.update(key=key, asked=asked)
+        log_add(tournament=tournament, kind="deadlines_extended", actor=by, payload=payload)
+    return {"tables": extended, "failed": failed, "replayed": False}

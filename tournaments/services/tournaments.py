@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,6 +31,9 @@ from tournaments.services.common import (
 )
 from tournaments.standings import TIEBREAKS, default_points_per_place
 from tournaments.text import name_shown
+
+#: Deletions of drafts (their own audit log goes with them).
+audit = logging.getLogger("tournaments.audit")
 
 #: A rating pool's name (a plain word: the league's pools never hold ":" or "#", which
 #: the pools of one organizer's own do).
@@ -280,6 +284,81 @@ def tournament_open(*, tournament: Tournament, by: Any) -> Tournament:
     return tournament
 
 
+#: The longest name a tournament takes (its column's; the forms' and the API's bound).
+NAME_MAX_CHARS = 120
+
+
+def tournament_rename(*, tournament: Tournament, by: Any, name: Any) -> Tournament:
+    """Rename the tournament, a draft or one open for registration, until its first round
+    is paired (its games are named after it, and its emails say it, from then on): logged
+    ``tournament_renamed`` with the old and new names. Its address (slug) stays: links to
+    it keep working. Raises ValidationError (no name, too long), TournamentError (a round
+    paired, closed; ``already_done``: that is its name already) or PermissionDenied."""
+    name = one_line(name) if isinstance(name, str) else ""
+    if not name:
+        raise ValidationError("A tournament needs a name.", field="name")
+    if len(name) > NAME_MAX_CHARS:
+        raise ValidationError(
+            f"A tournament's name takes at most {NAME_MAX_CHARS} characters ({len(name)} "
+            "given).", field="name",
+        )  # fmt: skip
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN) or (
+            tournament.rounds.exists()
+        ):
+            raise TournamentError(
+                "A tournament is renamed until its first round is paired: its games and "
+                "emails carry its name. Nothing was changed."
+            )
+        if name == tournament.name:
+            raise TournamentError(
+                f"The tournament is called {name} already: nothing was changed.", code=ALREADY_DONE
+            )
+        log_add(tournament=tournament, kind="tournament_renamed", actor=by,
+                payload={"from": tournament.name, "to": name})  # fmt: skip
+        tournament.name = name
+        tournament.save(update_fields=["name"])
+    return tournament
+
+
+def tournament_delete(*, tournament: Tournament, by: Any) -> str:
+    """Delete a draft that has no games (no round, nobody but its organizer registered):
+    a tournament set up by mistake. Its audit log goes with it; the deletion is written
+    to the server's log (``tournaments.audit``: who deleted which). Returns its name.
+    Raises TournamentError (not a draft; players registered) or PermissionDenied."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id=tournament.pk)
+        require_organizer(tournament=tournament, user=by)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentError(
+                f"Only a draft is deleted: this tournament is {tournament.get_status_display()}"
+                + (" (close it instead)" if tournament.status != Tournament.Status.CLOSED else "")
+                + ". Nothing was changed."
+            )
+        if tournament.rounds.exists():  # a draft pairs none; said should that ever change
+            raise TournamentError("This draft has rounds: it is not deleted. Nothing was changed.")
+        others = sorted(
+            tournament.registrations.filter(status=Registration.Status.ACTIVE)
+            .exclude(user=tournament.organizer)
+            .values_list("user__username", flat=True)
+        )
+        if others:
+            from games.presentation import and_list
+
+            were = "is" if len(others) == 1 else "are"
+            raise TournamentError(
+                f"{and_list(others)} {were} registered in this draft: withdraw them first "
+                "(they were told they are registered). Nothing was changed."
+            )
+        name, slug, pk = tournament.name, tournament.slug, tournament.pk
+        tournament.delete()
+    audit.info("draft tournament %s (%r, id %s) deleted by %s (id %s)", slug, name, pk,
+               getattr(by, "username", by), getattr(by, "pk", None))  # fmt: skip
+    return name
+
+
 def _rounds_paired(tournament: Tournament) -> int:
     return tournament.rounds.count()
 
@@ -420,9 +499,16 @@ def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Reg
 
 
 def bye_request(*, registration: Registration, round_number: int, by: Any) -> Registration:
-    """Ask for a bye in a future round (scores the tournament's requested-bye points)."""
+    """Ask for a bye in a future round (scores the tournament's requested-bye points); a
+    withdrawn registration is refused (TournamentError)."""
     with transaction.atomic():
         tournament, registration = _locked_own_registration(registration=registration, by=by)
+        if registration.status == Registration.Status.WITHDRAWN:
+            # Paired in no round any more: a bye would score for someone not playing.
+            who = "You have" if by == registration.user else f"{registration.user} has"
+            raise TournamentError(
+                f"{who} withdrawn from this tournament: a bye is for a player still in it."
+            )
         paired = _rounds_paired(tournament)
         if paired >= tournament.rounds_count:
             raise ValidationError(
