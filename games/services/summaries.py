@@ -137,7 +137,7 @@ def turn_summary_send(*, user_id: int, day: date, now: datetime) -> OutboxMessag
                     "day": day,
                     "waiting": waiting,
                     "others": [g for g in games if not g.waiting],
-                    "settings_url": public_url("/account/settings/#emails"),
+                    "settings_url": public_url("/account/settings/#turn-emails"),
                 },
             )
         count = counted(len(waiting), "game")

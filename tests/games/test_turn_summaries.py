@@ -189,7 +189,7 @@ def test_the_summary_of_two_games_one_waiting_one_not(
     assert "YOUR ORDER IS NEEDED" not in others  # Beta has ann's order
     assert f"orders+{beta_seats['ann'].mail_token}@" not in body
     assert body.count("YOUR ORDER IS NEEDED") == 1
-    assert "https://fivex.example/account/settings/#emails" in body
+    assert "https://fivex.example/account/settings/#turn-emails" in body
     assert message.reply_to == ""  # one address per seat, in the body: no reply to this
     # The next day tells only what happened since.
     for name in NAMES:
@@ -246,6 +246,12 @@ def test_reminders_and_the_game_s_end_still_come_one_by_one(
     assert play_defaults(game)
     ended = OutboxMessage.objects.filter(to="ann@example.com", kind="prompt_resolved")
     assert [m.subject.split("]")[1].split(":")[0].strip() for m in ended] == ["Game over"]
+    # The next summary says so in a line (the game's email had the final ranking).
+    assert send_turn_summaries(now=_tomorrow_at(8, 0)) == 1
+    (summary,) = _summaries()
+    assert summary.subject == "Daily summary: no game waits for your order"
+    assert "\n== Alpha (your seat: ann) ==\n" in summary.body
+    assert "\nThe game is over: " in summary.body and "(emailed to you then).\n" in summary.body
 
 
 def test_switching_back_to_one_email_per_prompt(
