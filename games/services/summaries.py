@@ -52,6 +52,8 @@ class GameSummary:
     reply_address: str = ""
     url: str = ""
     paused: bool = False
+    open_number: int | None = None  # the open prompt's number, asking the seat or not
+    waits_for: list[str] = field(default_factory=list)  # who the open prompt waits for (public)
     lines: list[str] = field(default_factory=list)  # what happened since the last summary
 
     @property
@@ -206,9 +208,11 @@ def summary_games(
             item.lines.append(f"The game is over: {winner_words(game.ranking)} (emailed to you then).")
         elif game.status == Game.Status.ABANDONED:
             item.lines.append("The game was ended early (emailed to you then).")
-        prompt = _waiting_prompt(game=game, seat=seat)
-        if prompt is not None:
+        prompt, item.waits_for = _open_prompt(game=game, seat=seat)
+        if prompt is not None and seat.name in item.waits_for:
             item.prompt = prompt
+        if prompt is not None:
+            item.open_number = prompt.number
             item.stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
         if item.waiting or item.lines:
             out.append(item)
@@ -216,17 +220,19 @@ def summary_games(
     return out, new_covered
 
 
-def _waiting_prompt(*, game: Game, seat: Seat) -> Prompt | None:
-    """The game's open prompt if it asks the seat for an order it has not sent yet (a
-    paused game takes none)."""
+def _open_prompt(*, game: Game, seat: Seat) -> tuple[Prompt | None, list[str]]:
+    """The game's open prompt (None when paused: no order is taken) and the seats it still
+    waits for, asked and without an order (public: the game page shows who has ordered)."""
     if game.status != Game.Status.ACTIVE:
-        return None
+        return None, []
     prompt = Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
-    if prompt is None or seat.name not in (prompt.pending or []) or seat.name in (prompt.forced or []):
-        return None
-    if SealedOrder.objects.filter(prompt=prompt, seat_name=seat.name, is_current=True).exists():
-        return None
-    return prompt
+    if prompt is None:
+        return None, []
+    ordered = set(
+        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+    )
+    forced = set(prompt.forced or [])
+    return prompt, [n for n in prompt.pending or [] if n not in forced and n not in ordered]
 
 
 def short_deadline_games(*, user: Any) -> list[Game]:

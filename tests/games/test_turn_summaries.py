@@ -182,6 +182,7 @@ def test_the_summary_of_two_games_one_waiting_one_not(
     assert others.startswith(
         "\n== Beta (your seat: ann) ==\n"
         f"Game page: https://fivex.example/games/{beta.pk}/\n"
+        "Prompt 2 (round 1, play) waits for bob, cat.\n"
         "What happened since your last summary:\n"
         "The game has started. Seating: ann, bob, cat\n"
         "Prompt 1 (draft) is resolved.\n"
