@@ -156,7 +156,7 @@ def account_close(*, user: Any) -> Closed:
     from allauth.account.models import EmailAddress
 
     from fivex_site.two_factor import two_factor_remove
-    from games.models import GameInvitation, PlayerSettings, TalkRead
+    from games.models import GameInvitation, PlayerSettings, TalkRead, TurnSummary
     from games.services.games import game_leave, seat_resign
     from games.services.handover import seat_offer_decline
     from games.services.players import calendar_feed_revoke
@@ -212,6 +212,7 @@ def account_close(*, user: Any) -> Closed:
         _mail_erase(user=user, addresses=addresses)
         EmailAddress.objects.filter(user=user).delete()
         PlayerSettings.objects.filter(user=user).delete()
+        TurnSummary.objects.filter(user=user).delete()  # what its daily summaries told
         user.email = user.first_name = user.last_name = ""
         user.save(update_fields=["email", "first_name", "last_name"])
         # The account's id and public name only: never an address.

@@ -119,6 +119,8 @@ def _account(user: Any) -> dict[str, Any]:
         "email_every_prompt": player.email_every_prompt if player else True,
         "away_until": when(player.away_until if player else None),
         "invitations": player.invitations if player else PlayerSettings.Invitations.ANYONE,
+        "turn_emails": player.turn_emails if player else PlayerSettings.TurnEmails.EACH,
+        "summary_hour": player.summary_hour if player else 8,
         # Whether they exist, never their secrets (nor the digests kept of them).
         "api_token": {"exists": token is not None, "created": when(token)},
         "calendar_feed": {"exists": bool(player and player.calendar_digest)},

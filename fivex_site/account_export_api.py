@@ -85,6 +85,10 @@ class AccountSerializer(serializers.Serializer):
         choices=["anyone", "played_with", "nobody"],
         help_text="Who may invite you to a game by name.",
     )
+    turn_emails = serializers.ChoiceField(
+        choices=["each", "daily"], help_text="Turn emails: one per prompt, or a daily summary."
+    )
+    summary_hour = serializers.IntegerField(help_text="The daily summary's hour (your time zone).")
     api_token = ApiTokenExistsSerializer(help_text="Whether one exists; never its key.")
     calendar_feed = ExistsSerializer(help_text="Whether one exists; never its address.")
     webhook = WebhookStateSerializer(

@@ -459,6 +459,21 @@ class PlayerSettings(models.Model):
         max_length=16, choices=Invitations.choices, default=Invitations.ANYONE
     )
 
+    class TurnEmails(models.TextChoices):
+        """How the player gets its turn and result emails (``games.services.summaries``):
+        one per prompt, or one summary a day of every game (reminders, the end of a game
+        and notices still come one by one)."""
+
+        EACH = "each", "one per prompt"
+        DAILY = "daily", "a daily summary"
+
+    turn_emails = models.CharField(max_length=8, choices=TurnEmails.choices, default=TurnEmails.EACH)
+    # The daily summary's hour (0-23) in the player's time zone.
+    summary_hour = models.PositiveSmallIntegerField(default=8)
+    # When the daily summary was (last) turned on: the first summary tells what happened
+    # since then.
+    summary_since = models.DateTimeField(null=True, blank=True)
+
     def __str__(self) -> str:
         return f"settings of {self.user}"
 
@@ -494,5 +509,6 @@ class Heartbeat(models.Model):
 
 # The webhooks' tables, in a module of their own (this one is near the size limit).
 from games.models_invitations import GameInvitation  # noqa: E402, F401
+from games.models_summaries import TurnSummary  # noqa: E402, F401
 from games.models_talk import GameMessage, TalkRead  # noqa: E402, F401
 from games.models_webhooks import PlayerWebhook, WebhookDelivery  # noqa: E402, F401

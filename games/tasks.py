@@ -63,6 +63,15 @@ def send_reminders() -> int:
     return deadlines.send_reminders()
 
 
+@shared_task
+def send_turn_summaries() -> int:
+    """Beat (every five minutes): queue the daily summaries that are due (once per
+    player and day, whichever worker runs it)."""
+    from games.services.summaries import send_turn_summaries as send_due
+
+    return send_due()
+
+
 @shared_task(bind=True, acks_late=True, max_retries=None)
 def send_outbox_message(self, message_id: int) -> str:  # noqa: ANN001 - celery's bound task
     """Send one outbox message; a temporary failure schedules another attempt."""

@@ -140,6 +140,8 @@ FIVEX_GAME_OVER_TASKS = ["tournaments.tasks.collect_results"]
 CELERY_BEAT_SCHEDULE = {
     "enforce-deadlines": {"task": "games.tasks.enforce_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
+    # The players' daily summaries, each at the hour its player chose (in its time zone).
+    "send-turn-summaries": {"task": "games.tasks.send_turn_summaries", "schedule": 300.0},
     "send-outbox": {"task": "games.tasks.send_outbox", "schedule": 60.0},
     "send-webhooks": {"task": "games.tasks.send_webhooks", "schedule": 60.0},
     "tournament-results": {"task": "tournaments.tasks.collect_results", "schedule": 60.0},

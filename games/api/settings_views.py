@@ -1,6 +1,6 @@
 """The caller's own settings over the API, as the settings page sets them:
 ``GET/PATCH /api/settings/`` (time zone, what new seats email, who may invite them by
-name). Until when they are away is ``/api/away/``."""
+name, turn emails one per prompt or a daily summary). Until when they are away is ``/api/away/``."""
 
 from __future__ import annotations
 
@@ -20,8 +20,10 @@ from games.services.players import (
     player_email_default_set,
     player_invitations_set,
     player_time_zone_set,
+    player_turn_emails_set,
     time_zone_valid,
 )
+from games.services.summaries import summary_warning
 
 
 class SettingsSerializer(drf_serializers.Serializer):
@@ -39,6 +41,20 @@ class SettingsSerializer(drf_serializers.Serializer):
         help_text="Who may invite you to a game by name: anyone, played_with (players you have "
         "played a game with) or nobody.",
     )
+    turn_emails = drf_serializers.ChoiceField(
+        choices=PlayerSettings.TurnEmails.values,
+        help_text="Your turn and result emails: each (one per prompt) or daily (one summary a "
+        "day at summary_hour in your time zone, of every game). Deadline reminders, the end "
+        "of a game and notices still come one by one.",
+    )
+    summary_hour = drf_serializers.IntegerField(
+        min_value=0, max_value=23, help_text="The daily summary's hour (0-23, your time zone)."
+    )
+    summary_warning = drf_serializers.CharField(
+        allow_null=True,
+        help_text="Null, or why the daily summary may come after a deadline: games of yours "
+        "with deadlines shorter than a day (their reminders still come).",
+    )
 
 
 class SettingsInputSerializer(StrictInputSerializer):
@@ -53,6 +69,14 @@ class SettingsInputSerializer(StrictInputSerializer):
     invitations = drf_serializers.ChoiceField(
         choices=PlayerSettings.Invitations.values, required=False
     )
+    turn_emails = drf_serializers.ChoiceField(
+        choices=PlayerSettings.TurnEmails.values, required=False,
+        help_text="each (one email per prompt) or daily (one summary a day).",
+    )  # fmt: skip
+    summary_hour = drf_serializers.IntegerField(
+        required=False, min_value=0, max_value=23,
+        help_text="The daily summary's hour, 0-23 in your time zone.",
+    )  # fmt: skip
 
     def validate_time_zone(self, value: str) -> str:
         try:
@@ -75,12 +99,17 @@ def _settings(user: Any) -> dict[str, Any]:
         "time_zone": (row.time_zone if row else "") or None,
         "email_every_prompt": row.email_every_prompt if row else True,
         "invitations": row.invitations if row else PlayerSettings.Invitations.ANYONE,
+        "turn_emails": row.turn_emails if row else PlayerSettings.TurnEmails.EACH,
+        "summary_hour": row.summary_hour if row else PlayerSettings._meta.get_field(
+            "summary_hour").default,
+        "summary_warning": summary_warning(user=user) or None,
     }
 
 
 class SettingsView(BaseAPIView):
-    """Your settings. PATCH any of ``time_zone``, ``email_every_prompt`` (with ``apply_now``)
-    and ``invitations``: all are checked before any is changed (a 400 changes nothing)."""
+    """Your settings. PATCH any of ``time_zone``, ``email_every_prompt`` (with ``apply_now``),
+    ``invitations``, ``turn_emails`` and ``summary_hour``: all are checked before any is
+    changed (a 400 changes nothing). ``summary_warning`` is read only."""
 
     @extend_schema(responses={200: SettingsSerializer, **READ_ERRORS})
     def get(self, request: Request) -> Response:
@@ -104,4 +133,8 @@ class SettingsView(BaseAPIView):
                 )
             if "invitations" in wanted:
                 player_invitations_set(user=user, who=wanted["invitations"])
+            if "turn_emails" in wanted or "summary_hour" in wanted:
+                player_turn_emails_set(
+                    user=user, turn_emails=wanted.get("turn_emails"), hour=wanted.get("summary_hour")
+                )
         return Response(SettingsSerializer(_settings(user)).data)

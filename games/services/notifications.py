@@ -78,6 +78,34 @@ def _recipients(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
     return [s for s in seats if mailable(s.user)]
 
 
+def wants_daily_summary(user: Any) -> bool:
+    """Whether the player chose one summary a day (``games.services.summaries``) over
+    the turn and result emails of every prompt. Reads ``user.player_settings`` (select it
+    with the user to spare a query)."""
+    from games.models import PlayerSettings
+
+    try:
+        return user.player_settings.turn_emails == PlayerSettings.TurnEmails.DAILY
+    except (PlayerSettings.DoesNotExist, AttributeError):
+        return False
+
+
+def seat_event_lines(*, game: Game, events: list, seat_name: str, board: Any = None) -> list[str]:
+    """The lines "What happened" lists in a seat's email: the events the seat may see
+    (``engine.events_for``: never another seat's hand or sealed order), as pages write
+    them (``event_text``; ``board``: the final board, for the game's end in 6x5)."""
+    return [
+        event_text(ruleset=game.ruleset, text=e.get("text", ""), board=board)
+        for e in events_for(events, seat_name)
+    ]
+
+
+def started_words(game: Game) -> str:
+    """How the emails say a game started, with its seating."""
+    seating = ", ".join(s.name for s in Seat.objects.filter(game=game).order_by("position"))
+    return "The game has started. Seating: " + seating
+
+
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:
     from games.services.game_options import ruleset_get
 
@@ -183,11 +211,13 @@ def notify_game_started(
     entry (``head``, if the caller knows it: ``(seq, hash)``)."""
     batch: list[dict[str, Any]] = []
     record = record_lines(head=_log_head(game, head), seed_commitment=game.seed_commitment)
-    seating = ", ".join(s.name for s in Seat.objects.filter(game=game).order_by("position"))
+    headline = started_words(game)
     for seat in _recipients(game):
+        if wants_daily_summary(seat.user):
+            continue  # the day's summary says so (and asks for the order)
         context = _seat_context(game=game, seat=seat, state=state, prompt=prompt)
         context["events"] = []
-        context["headline"] = "The game has started. Seating: " + seating
+        context["headline"] = headline
         context["record"] = record
         _send_to_seat(
             game=game,
@@ -243,6 +273,8 @@ def notify_prompt_resolved(
             continue  # this player only wants the emails that ask for an order
         if next_prompt is not None and seat.status == Seat.Status.RESIGNED:
             continue  # resigned: told when the game ends, not of every move after
+        if next_prompt is not None and wants_daily_summary(seat.user):
+            continue  # the day's summary tells it (the game's end is still emailed at once)
         context = _seat_context(game=game, seat=seat, state=state, prompt=next_prompt)
         seen = events
         own = [(prompt.number, receipts[seat.name])] if seat.name in receipts else []
@@ -252,12 +284,11 @@ def notify_prompt_resolved(
             own = [*_receipts_of(seat=seat, game=game, numbers=asked_in), *own]
             context["events_heading"] = "What happened since your last email"
         context["record"] = record_lines(head=head, receipts=own)
-        context["events"] = [
-            # the game's end names the final board's hexes (6x5): this state is that board
-            event_text(ruleset=game.ruleset, text=e.get("text", ""),
-                       board=state.get("board") if next_prompt is None else None)
-            for e in events_for(seen, seat.name)
-        ]
+        # the game's end names the final board's hexes (6x5): this state is that board
+        context["events"] = seat_event_lines(
+            game=game, events=seen, seat_name=seat.name,
+            board=state.get("board") if next_prompt is None else None,
+        )  # fmt: skip
         context["entered"] = _entered_line(seat, entered.get(seat.name), game.ruleset)
         context["talk_line"] = _talk_line(game, talk, seat, prompt.number)
         context["ranking"] = game.ranking if next_prompt is None else None

@@ -165,3 +165,37 @@ def calendar_feed_revoke(*, user: Any) -> bool:
     return bool(
         PlayerSettings.objects.filter(user=user).exclude(calendar_digest="").update(calendar_digest="")
     )
+
+
+def player_turn_emails_set(*, user: Any, turn_emails: Any = None, hour: Any = None) -> PlayerSettings:
+    """How the player gets its turn and result emails: ``each`` (one per prompt) or
+    ``daily`` (one summary a day at ``hour``, 0-23 in its time zone:
+    ``games.services.summaries``); either may be left out (unchanged). Turning the summary
+    on starts it: the first one tells what happened from then on, and comes at the hour
+    the next time it comes. Raises ValidationError (nothing changed)."""
+    choices = PlayerSettings.TurnEmails
+    if turn_emails is not None and turn_emails not in choices.values:
+        raise ValidationError(
+            f"Turn emails: one of {', '.join(choices.values)}.", field="turn_emails"
+        )
+    if hour is not None and (isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23):
+        raise ValidationError(
+            "The summary's hour: a whole hour from 0 to 23 (in your time zone).", field="summary_hour"
+        )
+    from django.utils import timezone
+
+    with transaction.atomic():
+        row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        changed = []
+        if turn_emails is not None and row.turn_emails != turn_emails:
+            row.turn_emails = turn_emails
+            changed.append("turn_emails")
+            if turn_emails == choices.DAILY:
+                row.summary_since = timezone.now()
+                changed.append("summary_since")
+        if hour is not None and row.summary_hour != hour:
+            row.summary_hour = hour
+            changed.append("summary_hour")
+        if changed:
+            row.save(update_fields=changed)
+    return row

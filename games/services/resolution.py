@@ -173,8 +173,10 @@ def _read_for_resolution(
             seat.user = instance(_User, _USER_COLS, row[_U])
             # The player's time zone for its email (as select_related would cache it).
             # ... and when the player said they are back (``games.services.away``).
+            # ... and whether the player takes a daily summary instead (``summaries``).
             seat.user.player_settings = PlayerSettings(
-                time_zone=row[_TZ] or "UTC", away_until=db_datetime(row[_TZ + 2])
+                time_zone=row[_TZ] or "UTC", away_until=db_datetime(row[_TZ + 2]),
+                turn_emails=row[_TZ + 3] or PlayerSettings.TurnEmails.EACH,
             )
             # Whether the player has an active webhook: the next prompt's webhooks
             # (``webhooks_order_needed``) need no query of their own when none has.
@@ -201,7 +203,8 @@ _O = slice(_STATE + 4, _STATE + 4 + len(_ORDER_COLS))
 _S = slice(_O.stop, _O.stop + len(_SEAT_COLS))
 _U = slice(_S.stop, _S.stop + len(_USER_COLS))
 _TZ = _U.stop  # the seat player's time zone (PlayerSettings), NULL when not set;
-# then whether the player has an active webhook, then until when the player is away
+# then whether the player has an active webhook, then until when the player is away, then
+# its turn emails (one per prompt or a daily summary)
 
 
 def _read_sql() -> str:
@@ -231,7 +234,7 @@ def _read_sql() -> str:
         f"EXISTS (SELECT 1 FROM {talk_t} m WHERE m.game_id = p.game_id"
         " AND m.created_at >= p.opened_at AND m.removed_at IS NULL)",
         *cols("o", SealedOrder),
-        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 3),
+        *["NULL"] * (len(_SEAT_COLS) + len(_USER_COLS) + 4),
     ]
     second = [
         "1",
@@ -241,6 +244,7 @@ def _read_sql() -> str:
         "ps.time_zone",
         f"EXISTS (SELECT 1 FROM {webhook_t} w WHERE w.user_id = u.id AND w.active)",
         "ps.away_until",
+        "ps.turn_emails",
     ]
 
     def at(part: slice, model: Any, name: str) -> int:  # an output column's position

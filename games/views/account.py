@@ -105,6 +105,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         player_time_zone_set,
         time_zone_aliases,
     )
+    from games.services.summaries import summary_warning
 
     error = ""
     stored = time_zone_of(user=request.user).key
@@ -124,6 +125,28 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("games:player_settings")
+    summary_error = ""
+    if request.method == "POST" and request.POST.get("form") == "turn_emails":
+        from games.services.players import player_turn_emails_set
+
+        raw_hour = str(request.POST.get("summary_hour", ""))[:4].strip()
+        try:
+            row = player_turn_emails_set(
+                user=request.user,
+                turn_emails=str(request.POST.get("turn_emails", ""))[:10],
+                hour=int(raw_hour) if raw_hour.isdigit() else (raw_hour or None),
+            )
+        except ValidationError as exc:
+            summary_error = exc.message
+        else:
+            messages.success(
+                request,
+                f"Turn emails: a daily summary at {row.summary_hour:02d}:00 in your time zone "
+                "(deadline reminders still come one by one)."
+                if row.turn_emails == PlayerSettings.TurnEmails.DAILY
+                else "Turn emails: one per prompt.",
+            )
+            return redirect(f"{reverse('games:player_settings')}#turn-emails")
     invitations_error = ""
     if request.method == "POST" and request.POST.get("form") == "invitations":
         try:
@@ -156,7 +179,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
                 else "You are not away: deadlines are as their games set them.",
             )
             return redirect(f"{reverse('games:player_settings')}#away")
-    if request.method == "POST" and request.POST.get("form") not in ("away", "invitations"):
+    if request.method == "POST" and request.POST.get("form") not in ("away", "invitations", "turn_emails"):
         wanted = str(request.POST.get("time_zone", ""))[:80]
         try:
             player_time_zone_set(user=request.user, time_zone=wanted)
@@ -184,8 +207,13 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             "invitations": invitations_setting(user=request.user),
             "invitation_choices": PlayerSettings.Invitations.choices,
             "invitations_error": invitations_error,
+            "summary": PlayerSettings.objects.filter(user=request.user).first()
+            or PlayerSettings(user=request.user),
+            "summary_hours": range(24),
+            "summary_error": summary_error,
+            "summary_warning": summary_warning(user=request.user),
         },  # fmt: skip
-        status=400 if error or away_error or invitations_error else 200,
+        status=400 if error or away_error or invitations_error or summary_error else 200,
     )
 
 

@@ -17,6 +17,7 @@ def test_reading_and_changing_the_settings():
     api = token_client(ann)
     assert api.get("/api/settings/").json() == {
         "time_zone": None, "email_every_prompt": True, "invitations": "anyone",
+        "turn_emails": "each", "summary_hour": 8, "summary_warning": None,
     }  # fmt: skip
     changed = api.patch(
         "/api/settings/",
@@ -26,6 +27,7 @@ def test_reading_and_changing_the_settings():
     assert changed.status_code == 200
     assert changed.json() == {
         "time_zone": "Europe/Madrid", "email_every_prompt": True, "invitations": "played_with",
+        "turn_emails": "each", "summary_hour": 8, "summary_warning": None,
     }  # fmt: skip
     row = PlayerSettings.objects.get(user=ann)
     assert (row.time_zone, row.invitations) == ("Europe/Madrid", "played_with")
@@ -47,6 +49,7 @@ def test_a_bad_value_changes_nothing():
         assert field in answer.json()["fields"], (body, answer.json())
     assert api.get("/api/settings/").json() == {
         "time_zone": None, "email_every_prompt": True, "invitations": "anyone",
+        "turn_emails": "each", "summary_hour": 8, "summary_warning": None,
     }  # fmt: skip
     assert "Unknown time zone 'Mars/Olympus'" in str(
         api.patch("/api/settings/", {"time_zone": "Mars/Olympus"}, format="json").json()

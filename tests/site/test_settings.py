@@ -87,6 +87,7 @@ def test_beat_runs_the_game_sweeps_on_schedule() -> None:
     beat = settings_with()["beat"]
     assert beat["enforce-deadlines"] == ["games.tasks.enforce_deadlines", 60.0]
     assert beat["send-reminders"] == ["games.tasks.send_reminders", 300.0]
+    assert beat["send-turn-summaries"] == ["games.tasks.send_turn_summaries", 300.0]
     assert beat["send-outbox"] == ["games.tasks.send_outbox", 60.0]
 
 

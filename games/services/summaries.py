@@ -1,0 +1,266 @@
+"""The daily summary: a player who chose it (``PlayerSettings.turn_emails`` "daily") gets,
+instead of the turn and result emails of every prompt, one email a day at the hour it
+chose in its time zone, listing every game waiting for its order (prompt, deadline, the
+seat's reply address, the game's page) and what happened in each game since the last
+summary (the events the seat may see, as the turn emails word them).
+
+What still comes one by one: deadline reminders (a summary must never make a player miss
+a deadline), the end of a game, notices (paused, resumed, deadline moved, a seat handed
+over), invitations and the account's emails.
+
+Exactly one summary per player and day: the ``TurnSummary`` row (unique per player and
+day) is written in the transaction that queues the email, so two workers, or the beat
+run twice, never send two (the second's INSERT waits for the first's commit and fails).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from engine.words import counted
+from fivex_site.links import public_url
+from games.models import Game, OutboxMessage, PlayerSettings, Prompt, SealedOrder, Seat, TurnSummary
+from games.presentation import prompt_stage, winner_words
+from games.selectors_players import time_zone_of
+
+logger = logging.getLogger(__name__)
+
+#: A summary tells at most so many prompts of one game (the rest is on the game's log).
+PROMPTS_PER_GAME = 50
+#: A game whose deadline is shorter than this may pass its deadline between two summaries.
+SUMMARY_PERIOD_HOURS = 24
+LIVE = (Game.Status.ACTIVE, Game.Status.PAUSED)
+OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
+@dataclass
+class GameSummary:
+    """What one summary says of one seat's game."""
+
+    game: Game
+    seat: Seat
+    prompt: Prompt | None = None  # the open prompt, when it waits for the seat's order
+    stage: str = ""
+    reply_address: str = ""
+    url: str = ""
+    paused: bool = False
+    open_number: int | None = None  # the open prompt's number, asking the seat or not
+    waits_for: list[str] = field(default_factory=list)  # who the open prompt waits for (public)
+    lines: list[str] = field(default_factory=list)  # what happened since the last summary
+
+    @property
+    def waiting(self) -> bool:
+        return self.prompt is not None
+
+
+def summary_due_day(*, row: PlayerSettings, now: datetime) -> date | None:
+    """The day (in the player's time zone) whose summary is due at ``now``: once the
+    chosen hour has come that day; None before it, and on the day the summary was turned
+    on after that hour (the first one comes at the hour the next day)."""
+    zone = time_zone_of(user=row.user)
+    local = now.astimezone(zone)
+    at = datetime.combine(local.date(), time(row.summary_hour), tzinfo=zone)
+    if local < at or (row.summary_since is not None and row.summary_since > at):
+        return None
+    return local.date()
+
+
+def summaries_due(*, now: datetime) -> list[tuple[int, date]]:
+    """The players whose summary of the day is due and not written yet: (user id, day)."""
+    rows = list(
+        PlayerSettings.objects.filter(turn_emails=PlayerSettings.TurnEmails.DAILY, user__is_active=True)
+        .exclude(user__email="")
+        .select_related("user")
+    )
+    due = {row.user_id: day for row in rows if (day := summary_due_day(row=row, now=now)) is not None}
+    if not due:
+        return []
+    done = set(
+        TurnSummary.objects.filter(user_id__in=list(due), day__in=set(due.values())).values_list(
+            "user_id", "day"
+        )
+    )
+    return sorted((user_id, day) for user_id, day in due.items() if (user_id, day) not in done)
+
+
+def send_turn_summaries(*, now: datetime | None = None) -> int:
+    """Beat: queue the summaries due (each in its own transaction: one that fails is
+    tried again at the next run). Returns how many emails were queued."""
+    now = now or timezone.now()
+    sent = 0
+    for user_id, day in summaries_due(now=now):
+        try:
+            sent += turn_summary_send(user_id=user_id, day=day, now=now) is not None
+        except Exception:  # one player's summary never stops the others'
+            logger.exception("daily summary of user %s for %s failed", user_id, day)
+    return sent
+
+
+def turn_summary_send(*, user_id: int, day: date, now: datetime) -> OutboxMessage | None:
+    """Write the player's summary of ``day`` and queue its email (in the outbox, sent by
+    the outbox's tasks), once: None when it was written already (by this or another
+    worker), when the player no longer wants it, or when there is nothing to tell."""
+    from games.services.notifications import mailable, wants_daily_summary
+    from games.services.outbox import outbox_enqueue
+
+    with transaction.atomic():
+        row = PlayerSettings.objects.select_related("user").filter(user_id=user_id).first()
+        if row is None or not wants_daily_summary(row.user) or not mailable(row.user):
+            return None
+        last = TurnSummary.objects.filter(user_id=user_id).order_by("-day").first()
+        try:
+            with transaction.atomic():
+                summary = TurnSummary.objects.create(user_id=user_id, day=day, until=now)
+        except IntegrityError:  # another worker wrote it
+            return None
+        since = row.summary_since or now - timedelta(hours=SUMMARY_PERIOD_HOURS)
+        covered: dict[str, int] = {}
+        if last is not None and last.until >= since:
+            since, covered = last.until, dict(last.covered or {})
+        # (turned off and on again since the last one: the emails of every prompt told
+        # what happened meanwhile; this one starts at the switch)
+        games, summary.covered = summary_games(user=row.user, since=since, covered=covered)
+        if not games:
+            summary.save(update_fields=["covered"])
+            return None
+        waiting = [g for g in games if g.waiting]
+        with timezone.override(time_zone_of(user=row.user)):
+            body = render_to_string(
+                "games/email/summary.txt",
+                {
+                    "day": day,
+                    "waiting": waiting,
+                    "others": [g for g in games if not g.waiting],
+                    "settings_url": public_url("/account/settings/#turn-emails"),
+                },
+            )
+        count = counted(len(waiting), "game")
+        message = outbox_enqueue(
+            to=row.user.email,
+            subject=(
+                f"Daily summary: {count} {'waits' if len(waiting) == 1 else 'wait'} for your order"
+                if waiting
+                else "Daily summary: no game waits for your order"
+            ),
+            body=body,
+            kind="turn_summary",
+            key=f"summary:{user_id}:{day.isoformat()}",
+        )
+        summary.message = message
+        summary.save(update_fields=["covered", "message"])
+    return message
+
+
+def summary_games(
+    *, user: Any, since: datetime, covered: dict[str, int]
+) -> tuple[list[GameSummary], dict[str, int]]:
+    """What a summary tells of each of the player's seats: the games waiting for its order
+    first, then those where something happened since ``since`` (or, for a seat in
+    ``covered``, since the prompt numbered there), by game. Returns them and the new
+    ``covered`` (per seat id, the last resolved prompt told)."""
+    from games.services.notifications import game_url, seat_event_lines, started_words
+    from games.services.seats import seat_reply_address
+
+    seats = list(
+        Seat.objects.filter(user=user, status=Seat.Status.ACTIVE)
+        .filter(Q(game__status__in=LIVE) | Q(game__status__in=OVER, game__finished_at__gt=since))
+        .select_related("game")
+        .order_by("game_id", "position", "id")
+    )
+    out: list[GameSummary] = []
+    new_covered: dict[str, int] = {}
+    for seat in seats:
+        game = seat.game
+        after = covered.get(str(seat.pk))
+        resolved = Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
+        told = resolved.filter(number__gt=after) if after is not None else resolved.filter(
+            resolved_at__gt=since
+        )
+        prompts = list(
+            told.order_by("-number").values_list("number", "phase", "events")[:PROMPTS_PER_GAME]
+        )
+        prompts.reverse()
+        last = resolved.aggregate(last=Max("number"))["last"]
+        if last is not None:
+            new_covered[str(seat.pk)] = last
+        item = GameSummary(
+            game=game, seat=seat, reply_address=seat_reply_address(seat=seat), url=game_url(game),
+            paused=game.status == Game.Status.PAUSED,
+        )  # fmt: skip
+        if after is None and game.started_at is not None and game.started_at > since:
+            item.lines.append(started_words(game))
+        for number, phase, events in prompts:
+            # the turn email's headline, then its "What happened" lines
+            item.lines.append(f"Prompt {number} ({phase}) is resolved.")
+            item.lines += [
+                f"  - {line}"
+                for line in seat_event_lines(game=game, events=list(events or []), seat_name=seat.name)
+            ]
+        if game.status == Game.Status.FINISHED:
+            item.lines.append(f"The game is over: {winner_words(game.ranking)} (emailed to you then).")
+        elif game.status == Game.Status.ABANDONED:
+            item.lines.append("The game was ended early (emailed to you then).")
+        prompt, item.waits_for = _open_prompt(game=game, seat=seat)
+        if prompt is not None and seat.name in item.waits_for:
+            item.prompt = prompt
+        if prompt is not None:
+            item.open_number = prompt.number
+            item.stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
+        if item.waiting or item.lines:
+            out.append(item)
+    out.sort(key=lambda g: (not g.waiting, g.game.pk))
+    return out, new_covered
+
+
+def _open_prompt(*, game: Game, seat: Seat) -> tuple[Prompt | None, list[str]]:
+    """The game's open prompt (None when paused: no order is taken) and the seats it still
+    waits for, asked and without an order (public: the game page shows who has ordered)."""
+    if game.status != Game.Status.ACTIVE:
+        return None, []
+    prompt = Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
+    if prompt is None:
+        return None, []
+    ordered = set(
+        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+    )
+    forced = set(prompt.forced or [])
+    return prompt, [n for n in prompt.pending or [] if n not in forced and n not in ordered]
+
+
+def short_deadline_games(*, user: Any) -> list[Game]:
+    """The player's games going on (or forming) whose deadlines are shorter than a day:
+    the daily summary may come after such a deadline (the reminder still comes)."""
+    return list(
+        Game.objects.filter(
+            seats__user=user,
+            seats__status=Seat.Status.ACTIVE,
+            status__in=[Game.Status.FORMING, *LIVE],
+            deadline_hours__lt=SUMMARY_PERIOD_HOURS,
+        )
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def summary_warning(*, user: Any) -> str:
+    """What the settings say to a player whose games have deadlines shorter than a day
+    ("" when none has): the daily summary may come after such a deadline."""
+    from games.presentation import and_list
+
+    games = short_deadline_games(user=user)
+    if not games:
+        return ""
+    titles = and_list([g.title for g in games[:5]] + ([f"{len(games) - 5} more"] if len(games) > 5 else []))
+    return (
+        f"{titles} {'has deadlines' if len(games) == 1 else 'have deadlines'} shorter than a "
+        "day: with the daily summary, a prompt may open and reach its deadline between two "
+        "summaries. The reminder before the deadline still comes by email."
+    )
