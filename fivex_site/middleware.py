@@ -58,6 +58,14 @@ SEEN_EVERY = 3600
 """Seconds: a session's "last seen" is written at most once an hour."""
 
 
+def session_seen_at_login(sender, request, user, **kwargs) -> None:  # noqa: ANN001, ARG001
+    """``user_logged_in``: the log-in is the session's mark (allauth's row of it is made
+    now with this moment), so its next hour of requests write nothing."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[SEEN_KEY] = int(time.time())
+
+
 class SessionSeenMiddleware:
     """The Sessions page's "last seen" of each log-in, to the hour.
 

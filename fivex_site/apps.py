@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class FivexSiteConfig(AppConfig):
+    name = "fivex_site"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from fivex_site.middleware import session_seen_at_login
+
+        # A log-in is its session's first "last seen" (allauth writes the row then): the
+        # session's first pages write nothing more.
+        user_logged_in.connect(session_seen_at_login, dispatch_uid="fivex_session_seen_at_login")
