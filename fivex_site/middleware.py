@@ -49,3 +49,25 @@ class PrivatePagesMiddleware:
         if "Cache-Control" not in response and user is not None and user.is_authenticated:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+class TwoFactorKeyUnreadableMiddleware:
+    """A two-factor page that needs a stored secret no key of the site opens any more
+    (SECRET_KEY changed, the old key dropped: ``fivex_site.mfa_secrets``) answers what
+    happened and what to do, 409, instead of a server error. The log-in's code form says
+    it in the form itself (``fivex_site.mfa_forms``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.shortcuts import render
+
+        from fivex_site.mfa_secrets import SecretUnreadable
+
+        if not isinstance(exception, SecretUnreadable):
+            return None
+        return render(request, "mfa/key_unreadable.html", status=409)

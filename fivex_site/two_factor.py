@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import transaction
 
+from fivex_site.mfa_secrets import SecretUnreadable, data_encrypted, secret_reencrypt
+
 
 def two_factor_state(*, user: Any) -> dict[str, Any]:
     """Whether ``user`` has two-factor authentication on, when the authenticator app was
@@ -22,6 +24,12 @@ def two_factor_state(*, user: Any) -> dict[str, Any]:
     rows = {row.type: row for row in Authenticator.objects.filter(user_id=user.pk)}
     app = rows.get(Authenticator.Type.TOTP)
     codes = rows.get(Authenticator.Type.RECOVERY_CODES)
+    unused = None
+    if codes is not None:
+        try:
+            unused = len(codes.wrap().get_unused_codes())
+        except SecretUnreadable:  # the key it was written with is gone: said as unknown
+            unused = None
     return {
         "enabled": app is not None,
         "authenticator_app": {
@@ -31,7 +39,7 @@ def two_factor_state(*, user: Any) -> dict[str, Any]:
         },
         "recovery_codes": {
             "exists": codes is not None,
-            "unused": len(codes.wrap().get_unused_codes()) if codes else None,
+            "unused": unused,
             "last_used": when(codes.last_used_at if codes else None),
         },
     }
@@ -65,3 +73,29 @@ def recovery_codes_drop_dangling(*, user_ids: Any) -> int:
             .delete()
         )
     return deleted
+
+
+def two_factor_secrets_reencrypt() -> tuple[int, int]:
+    """Every stored two-factor secret written again under the current ``SECRET_KEY`` (after
+    a rotation, read with a key of ``SECRET_KEY_FALLBACKS``), so that the old key can then
+    be dropped. A secret no key opens is left as it is (staff remove that authenticator).
+    Returns (rows rewritten, rows unreadable). Safe to run twice."""
+    from allauth.mfa.models import Authenticator
+
+    rewritten = unreadable = 0
+    kinds = [Authenticator.Type.TOTP, Authenticator.Type.RECOVERY_CODES]
+    pks = list(Authenticator.objects.filter(type__in=kinds).values_list("pk", flat=True))
+    for pk in pks:
+        with transaction.atomic():
+            row = Authenticator.objects.select_for_update().filter(pk=pk).first()
+            if row is None:
+                continue
+            try:
+                data, _ = data_encrypted(row.data, convert=secret_reencrypt)
+            except SecretUnreadable:
+                unreadable += 1
+                continue
+            row.data = data
+            row.save(update_fields=["data"])
+            rewritten += 1
+    return rewritten, unreadable
