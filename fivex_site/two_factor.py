@@ -1,4 +1,5 @@
-"""Two-factor authentication (allauth.mfa: an authenticator app, recovery codes) as the
+"""Two-factor authentication (allauth.mfa: an authenticator app, passkeys and security
+keys, recovery codes) as the
 rest of the site reads and removes it: whether a player has it on, for their data download
 (never a secret: the app's key and the recovery codes' seed stay in allauth's rows), and
 removing it, when the account closes or staff remove a player's lost authenticator. Turning
@@ -14,14 +15,19 @@ from fivex_site.mfa_secrets import SecretUnreadable, data_encrypted, secret_reen
 
 
 def two_factor_state(*, user: Any) -> dict[str, Any]:
-    """Whether ``user`` has two-factor authentication on, when the authenticator app was
-    added and last used, and how many recovery codes are left unused (one query). Nothing
-    in it lets anyone make a code."""
+    """Whether ``user`` has two-factor authentication on and which kinds, when the
+    authenticator app was added and last used, the passkeys and security keys (name, kind,
+    added, last used: never a credential), how many recovery codes are left unused, and how
+    long a trusted browser stays trusted (one query). Nothing in it lets anyone make a
+    code or use a key."""
+    from allauth.mfa import app_settings
     from allauth.mfa.models import Authenticator
 
     from fivex_site.account_export import when
 
-    rows = {row.type: row for row in Authenticator.objects.filter(user_id=user.pk)}
+    all_rows = list(Authenticator.objects.filter(user_id=user.pk).order_by("pk"))
+    rows = {row.type: row for row in all_rows}
+    keys = [row for row in all_rows if row.type == Authenticator.Type.WEBAUTHN]
     app = rows.get(Authenticator.Type.TOTP)
     codes = rows.get(Authenticator.Type.RECOVERY_CODES)
     unused = None
@@ -31,11 +37,29 @@ def two_factor_state(*, user: Any) -> dict[str, Any]:
         except SecretUnreadable:  # the key it was written with is gone: said as unknown
             unused = None
     return {
-        "enabled": app is not None,
+        "enabled": app is not None or bool(keys),
+        "kinds": [kind for kind in ("totp", "webauthn", "recovery_codes") if kind in rows],
         "authenticator_app": {
             "exists": app is not None,
             "created": when(app.created_at if app else None),
             "last_used": when(app.last_used_at if app else None),
+        },
+        "passkeys": [
+            {
+                "name": key.wrap().name,
+                "kind": {True: "passkey", False: "security_key"}.get(
+                    key.wrap().is_passwordless, "unknown"
+                ),
+                "created": when(key.created_at),
+                "last_used": when(key.last_used_at),
+            }
+            for key in keys
+        ],
+        # A browser trusted at the log-in keeps a signed note in its own cookie (allauth's
+        # MFA_TRUST_ENABLED): the site keeps no list of them.
+        "trusted_browsers": {
+            "kept_by_the_site": False,
+            "days": app_settings.TRUST_COOKIE_AGE.days,
         },
         "recovery_codes": {
             "exists": codes is not None,
@@ -46,8 +70,10 @@ def two_factor_state(*, user: Any) -> dict[str, Any]:
 
 
 def two_factor_remove(*, user: Any) -> int:
-    """Remove every authenticator of ``user`` (the app and the recovery codes): the log-in
-    asks for the password only from now on. Returns how many rows went."""
+    """Remove every authenticator of ``user`` (the app, the passkeys and security keys, the
+    recovery codes): the log-in asks for the password only from now on, and every browser
+    trusted at a log-in is trusted no more (allauth's trust covers the authenticators).
+    Returns how many rows went."""
     from allauth.mfa.models import Authenticator
 
     deleted, _ = Authenticator.objects.filter(user_id=user.pk).delete()

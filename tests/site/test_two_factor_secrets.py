@@ -20,6 +20,7 @@ from tests.site.test_two_factor import (
     PASSWORD,
     WRONG_CODE,
     app_code,
+    enter_code,
     log_in,
     player,
     signed_in,
@@ -43,7 +44,7 @@ def old_key(settings):  # noqa: ANN201
 def _log_in_with_code(client, user, code: str):  # noqa: ANN001, ANN201
     first = log_in(client, user)
     assert first.status_code == 302 and first["Location"] == "/accounts/2fa/authenticate/"
-    return client.post("/accounts/2fa/authenticate/", {"code": code})
+    return enter_code(client, code)
 
 
 def test_the_stored_secrets_are_not_the_plain_ones(client, old_key) -> None:
