@@ -21,3 +21,14 @@ def key_readable(authenticator: Any) -> bool:
     except SecretUnreadable:
         return False
     return True
+
+
+@register.filter
+def authenticator_kinds(user: Any) -> set[str]:
+    """The kinds of authenticator ``user`` has (``totp``, ``webauthn``,
+    ``recovery_codes``): what the code pages offer and say."""
+    from allauth.mfa.models import Authenticator
+
+    if user is None or not getattr(user, "pk", None):
+        return set()
+    return set(Authenticator.objects.filter(user_id=user.pk).values_list("type", flat=True))

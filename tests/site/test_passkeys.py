@@ -97,3 +97,38 @@ def test_the_log_in_offers_a_key_after_the_password_only_to_who_has_one(client) 
     assert _scripts_that_would_run(html) == []
     login = client.__class__().get("/accounts/login/").content.decode()
     assert "Log in with a passkey" in login and _scripts_that_would_run(login) == []
+
+
+def test_a_player_with_keys_and_no_app_is_told_what_protects_the_log_in(client) -> None:
+    # Guards against the pages saying "the log-in asks for your password only" and "enter
+    # the code your authenticator app shows" to a player whose keys are the second step.
+    from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+
+    ann = player()
+    _key(ann)
+    RecoveryCodes.activate(ann)
+    log_in(client, ann)
+    html = client.get("/accounts/2fa/authenticate/").content.decode()
+    assert "Use one of your passkeys or security keys (below), or enter" in html
+    assert "code your authenticator app shows" not in html
+    mine = client.__class__()
+    mine.force_login(ann)
+    index = mine.get("/accounts/2fa/").content.decode()
+    assert "no authenticator app; your passkeys and security keys below protect the log-in" in index
+    assert "the log-in asks for your password only" not in index
+
+
+def test_turning_the_app_off_says_the_keys_still_protect_the_log_in(client) -> None:
+    ann = player()
+    with_two_factor(ann)
+    _key(ann)
+    client.force_login(ann)
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    html = client.get("/accounts/2fa/totp/deactivate/").content.decode()
+    assert "the log-in still asks for one of your passkeys" in html
+    assert "the log-in asks for your password only" not in html
+    assert client.post("/accounts/2fa/totp/deactivate/").status_code == 302
+    # allauth keeps the recovery codes while a key is left.
+    assert set(Authenticator.objects.filter(user=ann).values_list("type", flat=True)) == {
+        "webauthn", "recovery_codes"
+    }
