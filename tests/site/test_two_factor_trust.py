@@ -82,3 +82,29 @@ def test_the_trust_ends_after_its_two_weeks(client, settings) -> None:
     settings.MFA_TRUST_COOKIE_AGE = timedelta(seconds=1)  # the note's age, as when it was read
     time.sleep(1.1)
     assert log_in(client, ann)["Location"] == "/accounts/2fa/authenticate/"
+
+
+def test_a_key_rotation_asks_trusted_browsers_for_the_code_once_more(client, settings) -> None:
+    """README (Rotating SECRET_KEY): allauth's trust note is keyed on SECRET_KEY alone (its
+    fallbacks are not tried), so a rotation voids it: the code is asked once more, and
+    nothing fails, before or after the secrets are re-encrypted."""
+    from django.core.management import call_command
+
+    old, new = "k-old-" + "o" * 40, "k-new-" + "n" * 40
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = old, []
+    ann = player()
+    _, codes = with_two_factor(ann)
+    log_in(client, ann)
+    _code_then(client, codes[0], "trust")
+    client.post("/accounts/logout/")
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = new, [old]
+    answer = log_in(client, ann)
+    assert answer["Location"] == "/accounts/2fa/authenticate/" and not signed_in(client)
+    assert _code_then(client, codes[1], "trust")["Location"] == "/" and signed_in(client)
+    client.post("/accounts/logout/")
+    assert log_in(client, ann)["Location"] == "/"  # trusted again, under the new key
+    client.post("/accounts/logout/")
+    call_command("mfa_secrets_reencrypt", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    # The trust covers the stored recovery codes: re-encrypted, they ask once more too.
+    assert log_in(client, ann)["Location"] == "/accounts/2fa/authenticate/"
+    assert _code_then(client, codes[2], "skip")["Location"] == "/" and signed_in(client)
