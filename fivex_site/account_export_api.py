@@ -54,12 +54,37 @@ class RecoveryCodesSerializer(ExistsSerializer):
     last_used = When(allow_null=True)
 
 
+class PasskeySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["passkey", "security_key", "unknown"],
+        help_text="passkey: logs in alone; security_key: after the password; unknown: the "
+        "key did not say.",
+    )
+    created = When()
+    last_used = When(allow_null=True)
+
+
+class TrustedBrowsersSerializer(serializers.Serializer):
+    kept_by_the_site = serializers.BooleanField(
+        help_text="Always false: a trusted browser keeps a signed note in its own cookie."
+    )
+    days = serializers.IntegerField(help_text="How long a browser stays trusted.")
+
+
 class TwoFactorSerializer(serializers.Serializer):
     enabled = serializers.BooleanField(
-        help_text="Whether the log-in asks for a code from an authenticator app."
+        help_text="Whether the log-in asks for a second step (an app's code or a key)."
+    )
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=["totp", "webauthn", "recovery_codes"]),
+        help_text="Which kinds are on: totp (an authenticator app), webauthn (passkeys and "
+        "security keys), recovery_codes.",
     )
     authenticator_app = AuthenticatorAppSerializer()
+    passkeys = PasskeySerializer(many=True, help_text="Never a key's credential.")
     recovery_codes = RecoveryCodesSerializer()
+    trusted_browsers = TrustedBrowsersSerializer()
 
 
 class SessionSerializer(serializers.Serializer):

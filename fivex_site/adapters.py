@@ -143,7 +143,21 @@ class AccountAdapter(DefaultAccountAdapter):
 
 class MFAAdapter(DefaultMFAAdapter):
     """allauth's two-factor adapter (``MFA_ADAPTER``) with the site's words: a refused code
-    says what to type instead of allauth's bare "Incorrect code."."""
+    says what to type instead of allauth's bare "Incorrect code."; and the secrets it
+    stores (the authenticator app's key, the recovery codes' seed) encrypted under
+    ``SECRET_KEY`` (``fivex_site.mfa_secrets``)."""
+
+    def encrypt(self, text: str) -> str:
+        from fivex_site.mfa_secrets import secret_encrypt
+
+        return secret_encrypt(text)
+
+    def decrypt(self, encrypted_text: str) -> str:
+        """Raises ``fivex_site.mfa_secrets.SecretUnreadable`` when no key opens it: the
+        code forms answer it with a message (``fivex_site.mfa_forms``)."""
+        from fivex_site.mfa_secrets import secret_decrypt
+
+        return secret_decrypt(encrypted_text)
 
     error_messages = {
         **DefaultMFAAdapter.error_messages,

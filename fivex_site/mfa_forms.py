@@ -6,6 +6,8 @@ from allauth.mfa.base import forms as base_forms
 from allauth.mfa.totp import forms as totp_forms
 from django.core.exceptions import ValidationError
 
+from fivex_site.mfa_secrets import SecretUnreadable
+
 
 def _code_field(form, *, label: str, help_text: str) -> None:  # noqa: ANN001
     field = form.fields["code"]
@@ -22,6 +24,21 @@ ACTIVATION_CODE_WRONG = (
     "every 30 seconds); if it is refused again, check that your phone's clock is right."
 )
 LOGIN_CODE_HELP = "6 digits from your authenticator app, or one of your recovery codes."
+KEY_UNREADABLE = (
+    "Your two-factor authentication cannot be checked: the key it was set up with can no "
+    "longer be read on the site (the site's secret key was changed). No code can log you in "
+    "for now. Ask the site's staff to remove your authenticator: you then log in with your "
+    "password alone and can turn two-factor authentication on again."
+)
+
+
+def _clean_code_or_say_unreadable(clean) -> str:  # noqa: ANN001
+    """allauth's check of the code; a stored key no key of the site opens is answered with
+    what to do (not a server error)."""
+    try:
+        return clean()
+    except SecretUnreadable:
+        raise ValidationError(KEY_UNREADABLE, code="key_unreadable") from None
 
 
 class ActivateTOTPForm(totp_forms.ActivateTOTPForm):
@@ -45,8 +62,14 @@ class AuthenticateForm(base_forms.AuthenticateForm):
         super().__init__(*args, **kwargs)
         _code_field(self, label="Code", help_text=LOGIN_CODE_HELP)
 
+    def clean_code(self) -> str:
+        return _clean_code_or_say_unreadable(super().clean_code)
+
 
 class ReauthenticateForm(base_forms.ReauthenticateForm):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         _code_field(self, label="Code", help_text=LOGIN_CODE_HELP)
+
+    def clean_code(self) -> str:
+        return _clean_code_or_say_unreadable(super().clean_code)

@@ -1,5 +1,6 @@
 """Site-wide middleware: /healthz answered whatever the Host header; pages shown to a
-signed-in player are not kept by caches; a signed-in session's "last seen", hourly."""
+signed-in player are not kept by caches; a signed-in session's "last seen", hourly; a
+two-factor secret no key opens answered plainly."""
 
 from __future__ import annotations
 
@@ -96,3 +97,25 @@ class SessionSeenMiddleware:
         session[SEEN_KEY] = now
         UserSession.objects.filter(session_key=session.session_key).update(last_seen_at=timezone.now())
         return response
+
+
+class TwoFactorKeyUnreadableMiddleware:
+    """A two-factor page that needs a stored secret no key of the site opens any more
+    (SECRET_KEY changed, the old key dropped: ``fivex_site.mfa_secrets``) answers what
+    happened and what to do, 409, instead of a server error. The log-in's code form says
+    it in the form itself (``fivex_site.mfa_forms``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.shortcuts import render
+
+        from fivex_site.mfa_secrets import SecretUnreadable
+
+        if not isinstance(exception, SecretUnreadable):
+            return None
+        return render(request, "mfa/key_unreadable.html", status=409)

@@ -1,4 +1,5 @@
-"""Two-factor authentication (allauth.mfa: an authenticator app, recovery codes) as the
+"""Two-factor authentication (allauth.mfa: an authenticator app, passkeys and security
+keys, recovery codes) as the
 rest of the site reads and removes it: whether a player has it on, for their data download
 (never a secret: the app's key and the recovery codes' seed stay in allauth's rows), and
 removing it, when the account closes or staff remove a player's lost authenticator. Turning
@@ -10,36 +11,69 @@ from typing import Any
 
 from django.db import transaction
 
+from fivex_site.mfa_secrets import SecretUnreadable, data_encrypted, secret_reencrypt
+
 
 def two_factor_state(*, user: Any) -> dict[str, Any]:
-    """Whether ``user`` has two-factor authentication on, when the authenticator app was
-    added and last used, and how many recovery codes are left unused (one query). Nothing
-    in it lets anyone make a code."""
+    """Whether ``user`` has two-factor authentication on and which kinds, when the
+    authenticator app was added and last used, the passkeys and security keys (name, kind,
+    added, last used: never a credential), how many recovery codes are left unused, and how
+    long a trusted browser stays trusted (one query). Nothing in it lets anyone make a
+    code or use a key."""
+    from allauth.mfa import app_settings
     from allauth.mfa.models import Authenticator
 
     from fivex_site.account_export import when
 
-    rows = {row.type: row for row in Authenticator.objects.filter(user_id=user.pk)}
+    all_rows = list(Authenticator.objects.filter(user_id=user.pk).order_by("pk"))
+    rows = {row.type: row for row in all_rows}
+    keys = [row for row in all_rows if row.type == Authenticator.Type.WEBAUTHN]
     app = rows.get(Authenticator.Type.TOTP)
     codes = rows.get(Authenticator.Type.RECOVERY_CODES)
+    unused = None
+    if codes is not None:
+        try:
+            unused = len(codes.wrap().get_unused_codes())
+        except SecretUnreadable:  # the key it was written with is gone: said as unknown
+            unused = None
     return {
-        "enabled": app is not None,
+        "enabled": app is not None or bool(keys),
+        "kinds": [kind for kind in ("totp", "webauthn", "recovery_codes") if kind in rows],
         "authenticator_app": {
             "exists": app is not None,
             "created": when(app.created_at if app else None),
             "last_used": when(app.last_used_at if app else None),
         },
+        "passkeys": [
+            {
+                "name": key.wrap().name,
+                "kind": {True: "passkey", False: "security_key"}.get(
+                    key.wrap().is_passwordless, "unknown"
+                ),
+                "created": when(key.created_at),
+                "last_used": when(key.last_used_at),
+            }
+            for key in keys
+        ],
+        # A browser trusted at the log-in keeps a signed note in its own cookie (allauth's
+        # MFA_TRUST_ENABLED): the site keeps no list of them.
+        "trusted_browsers": {
+            "kept_by_the_site": False,
+            "days": app_settings.TRUST_COOKIE_AGE.days,
+        },
         "recovery_codes": {
             "exists": codes is not None,
-            "unused": len(codes.wrap().get_unused_codes()) if codes else None,
+            "unused": unused,
             "last_used": when(codes.last_used_at if codes else None),
         },
     }
 
 
 def two_factor_remove(*, user: Any) -> int:
-    """Remove every authenticator of ``user`` (the app and the recovery codes): the log-in
-    asks for the password only from now on. Returns how many rows went."""
+    """Remove every authenticator of ``user`` (the app, the passkeys and security keys, the
+    recovery codes): the log-in asks for the password only from now on, and every browser
+    trusted at a log-in is trusted no more (allauth's trust covers the authenticators).
+    Returns how many rows went."""
     from allauth.mfa.models import Authenticator
 
     deleted, _ = Authenticator.objects.filter(user_id=user.pk).delete()
@@ -65,3 +99,29 @@ def recovery_codes_drop_dangling(*, user_ids: Any) -> int:
             .delete()
         )
     return deleted
+
+
+def two_factor_secrets_reencrypt() -> tuple[int, int]:
+    """Every stored two-factor secret written again under the current ``SECRET_KEY`` (after
+    a rotation, read with a key of ``SECRET_KEY_FALLBACKS``), so that the old key can then
+    be dropped. A secret no key opens is left as it is (staff remove that authenticator).
+    Returns (rows rewritten, rows unreadable). Safe to run twice."""
+    from allauth.mfa.models import Authenticator
+
+    rewritten = unreadable = 0
+    kinds = [Authenticator.Type.TOTP, Authenticator.Type.RECOVERY_CODES]
+    pks = list(Authenticator.objects.filter(type__in=kinds).values_list("pk", flat=True))
+    for pk in pks:
+        with transaction.atomic():
+            row = Authenticator.objects.select_for_update().filter(pk=pk).first()
+            if row is None:
+                continue
+            try:
+                data, _ = data_encrypted(row.data, convert=secret_reencrypt)
+            except SecretUnreadable:
+                unreadable += 1
+                continue
+            row.data = data
+            row.save(update_fields=["data"])
+            rewritten += 1
+    return rewritten, unreadable

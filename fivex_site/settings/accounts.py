@@ -1,5 +1,7 @@
 """Accounts (django-allauth): log in by email; the username is the public player name."""
 
+from datetime import timedelta
+
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import IS_PRODUCTION, env
@@ -61,12 +63,25 @@ ACCOUNT_FORMS = {
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1 if IS_PRODUCTION else 0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("TRUSTED_CLIENT_IP_HEADER", default="") or None
 
-# Two-factor authentication (allauth.mfa): an authenticator app (TOTP, a QR code to scan)
-# and recovery codes, under *Account -> Two-factor authentication* (/accounts/2fa/). With it
-# on, the log-in asks for a code after the password (allauth's login stage). No security keys
-# or passkeys (WebAuthn) for now. The API's tokens and orders by email are not affected.
+# Two-factor authentication (allauth.mfa): an authenticator app (TOTP, a QR code to scan),
+# recovery codes and passkeys / security keys (WebAuthn, fido2), under *Account -> Two-factor
+# authentication* (/accounts/2fa/). With it on, the log-in asks for a code or the key after
+# the password (allauth's login stage); a passkey also logs in on its own, without the
+# password (MFA_PASSKEY_LOGIN_ENABLED: the key checks the player's PIN or fingerprint
+# itself). allauth's WebAuthn script is a static file (mfa/js/webauthn.js): the site's CSP
+# ('self') runs it, no inline script. The API's tokens and orders by email are not affected.
 MFA_ADAPTER = "fivex_site.adapters.MFAAdapter"
-MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+# WebAuthn needs a secure origin: https://, or http://localhost in development and the
+# browser tests (fido2 accepts it as browsers do). Never relaxed.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = False
+# "Trust this browser": after the code (or key), the player may have this browser skip the
+# second step for two weeks (the session's own age). A signed note in a cookie (HttpOnly,
+# Secure in production, as the session's), void as soon as the password, the account's
+# authenticators or SECRET_KEY change (allauth's fingerprint); another browser still asks.
+MFA_TRUST_ENABLED = True
+MFA_TRUST_COOKIE_AGE = timedelta(days=14)
 # The name an authenticator app shows beside the code (and the QR code's issuer).
 MFA_TOTP_ISSUER = "FiveX"
 MFA_RECOVERY_CODE_COUNT = 10

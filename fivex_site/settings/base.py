@@ -63,6 +63,11 @@ if IS_PRODUCTION:
     SECRET_KEY = env.str("SECRET_KEY")
 else:
     SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret_key()
+# Former keys, still accepted while a rotation is under way (comma-separated): what they
+# signed (sessions, email links) stays valid and the two-factor secrets they encrypted stay
+# readable (fivex_site/mfa_secrets.py) until re-encrypted. (allauth's "trust this browser"
+# is keyed on SECRET_KEY alone: a rotation asks trusted browsers for the code once more.)
+SECRET_KEY_FALLBACKS = [key for key in env.list("SECRET_KEY_FALLBACKS", default=[]) if key.strip()]
 
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 if IS_PRODUCTION and not FIVEX_BASE_URL.startswith("https://"):
@@ -121,6 +126,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A two-factor secret no key opens: a page that says so, not a server error.
+    "fivex_site.middleware.TwoFactorKeyUnreadableMiddleware",
 ]
 
 # Content-Security-Policy: only the site's own scripts run (an injected script could read

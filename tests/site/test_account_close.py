@@ -178,6 +178,35 @@ def test_closing_removes_two_factor_authentication(ann) -> None:
     assert not Authenticator.objects.filter(user=ann).exists()
 
 
+def test_closing_removes_passkeys_and_voids_every_trusted_browser(ann) -> None:
+    """A passkey logs in alone: it goes with the account; a browser trusted at a log-in
+    (allauth's signed note over the password and the authenticators) is trusted no more."""
+    from allauth.mfa.internal.flows.trust import is_trusted_browser
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+    from django.test import RequestFactory
+
+    TOTP.activate(ann, generate_totp_secret())
+    codes = RecoveryCodes.activate(ann).generate_codes()
+    Authenticator.objects.create(user=ann, type="webauthn", data={
+        "name": "Ann's phone", "credential": {"clientExtensionResults": {"credProps": {"rk": True}}},
+    })  # fmt: skip
+    browser = Client()
+    browser.post("/accounts/login/", {"login": ann.email, "password": PASSWORD})
+    assert browser.post("/accounts/2fa/authenticate/", {"code": codes[0]})["Location"] == "/accounts/2fa/trust/"
+    assert browser.post("/accounts/2fa/trust/", {"action": "trust"}).status_code == 302
+    note = browser.cookies["mfa_trusted"].value
+    request = RequestFactory().get("/")
+    request.COOKIES["mfa_trusted"] = note
+    assert is_trusted_browser(request, ann)
+
+    assert _close(browser).status_code == 302
+    assert not Authenticator.objects.filter(user=ann).exists()
+    ann.refresh_from_db()
+    assert not is_trusted_browser(request, ann)
+
+
 def test_a_second_post_after_closing_changes_nothing_and_says_the_account_is_closed(ann) -> None:
     client = _logged_in(ann)
     stale = Client()  # another tab of the same browser, whose page predates the closing

@@ -99,8 +99,11 @@ def test_the_download_holds_the_players_account_seats_orders_and_mail(world) -> 
     assert account["api_token"] == {"exists": False, "created": None}
     assert account["two_factor"] == {
         "enabled": False,
+        "kinds": [],
         "authenticator_app": {"exists": False, "created": None, "last_used": None},
+        "passkeys": [],
         "recovery_codes": {"exists": False, "unused": None, "last_used": None},
+        "trusted_browsers": {"kept_by_the_site": False, "days": 14},
     }
     seats = {s["game"]["title"]: s for s in data["seats"]}
     assert seats["League 7"]["seat"] == "ann" and seats["League 7"]["status"] == "active"
@@ -176,12 +179,41 @@ def test_two_factor_authentication_is_said_never_its_key_nor_its_codes(world) ->
     assert recovery.validate_code(codes[2])  # one used
     _response, text = _download(ann)
     two_factor = json.loads(text)["account"]["two_factor"]
-    assert two_factor["enabled"] is True
+    assert two_factor["enabled"] is True and two_factor["kinds"] == ["totp", "recovery_codes"]
     assert two_factor["authenticator_app"]["exists"] is True
     assert two_factor["authenticator_app"]["created"] == app.created_at.isoformat().replace("+00:00", "Z")
     assert two_factor["recovery_codes"]["exists"] is True and two_factor["recovery_codes"]["unused"] == 9
     seed = Authenticator.objects.get(user=ann, type="recovery_codes").data["seed"]
     for hidden in (secret, seed, *codes):
+        assert hidden not in text, hidden
+
+
+def test_passkeys_are_listed_never_their_credential(world) -> None:
+    """Which kinds are on, each passkey or security key by name and kind, when added and
+    last used: never its credential (its id and public key)."""
+    from allauth.mfa.models import Authenticator
+
+    ann = world["ann"]
+    def credential(resident: bool | None) -> dict:
+        # What the browser sent when the key was added (allauth keeps it): its id, its
+        # attestation (the public key) and whether it is a resident key (a passkey).
+        extensions = {} if resident is None else {"credProps": {"rk": resident}}
+        return {"id": "cred-id-SECRETISH", "response": {"attestationObject": "o-A-t-T-e-S-t"},
+                "clientExtensionResults": extensions}  # fmt: skip
+
+    for name, resident in (("Ann's phone", True), ("Blue key", False), ("Old key", None)):
+        Authenticator.objects.create(
+            user=ann, type="webauthn", data={"name": name, "credential": credential(resident)}
+        )
+    _response, text = _download(ann)
+    two_factor = json.loads(text)["account"]["two_factor"]
+    assert two_factor["enabled"] is True and two_factor["kinds"] == ["webauthn"]
+    assert [(k["name"], k["kind"], k["last_used"]) for k in two_factor["passkeys"]] == [
+        ("Ann's phone", "passkey", None), ("Blue key", "security_key", None), ("Old key", "unknown", None),
+    ]  # fmt: skip
+    assert two_factor["authenticator_app"]["exists"] is False
+    assert two_factor["trusted_browsers"] == {"kept_by_the_site": False, "days": 14}
+    for hidden in ("cred-id-SECRETISH", "o-A-t-T-e-S-t"):
         assert hidden not in text, hidden
 
 

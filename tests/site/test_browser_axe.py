@@ -97,6 +97,7 @@ def test_the_key_pages_have_no_serious_accessibility_violations(browser_page, li
         ("ann", "/account/api-tokens/", "main h1"),
         ("ann", "/account/settings/", "#away input[type=date]"),
         ("ann", "/accounts/2fa/", "#mfa-totp"),  # the 2FA pages' walk: test_browser_two_factor
+        ("ann", "/accounts/2fa/webauthn/", "#webauthn-keys"),  # adding one: test_browser_passkeys
         ("ann", "/accounts/sessions/", "#sessions"),
         ("ann", f"/tournaments/{w['cup']}/manage/", "main h1"),
         ("zoe", f"/games/{w['hexes']}/", "#hex-picker:not([hidden])"),

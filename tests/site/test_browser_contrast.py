@@ -63,6 +63,7 @@ def _world():
         "/account/api-tokens/", "/account/settings/", "/account/calendar/", "/account/close/", "/account/data/",
         "/ratings/", f"/games/{five.pk}/talk/", "/players/bob/",
         "/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/accounts/sessions/",
+        "/accounts/2fa/webauthn/", "/accounts/2fa/webauthn/add/",
     ))]
 
 

@@ -58,7 +58,8 @@ def test_the_pages_run_under_the_policy(browser_page, live_server) -> None:
     for path in ("/", "/games/", "/games/new/", f"/games/{game.pk}/", "/tournaments/new/",
                  f"/tournaments/{cup.slug}/", f"/tournaments/{cup.slug}/manage/",
                  "/account/settings/", "/account/api-tokens/", "/account/calendar/", "/account/close/", "/account/data/",
-                 "/accounts/2fa/", "/accounts/sessions/", "/ratings/"):  # fmt: skip
+                 "/accounts/2fa/", "/accounts/2fa/webauthn/", "/accounts/2fa/webauthn/add/",
+                 "/accounts/sessions/", "/ratings/"):  # fmt: skip
         response = page.goto(base + path)
         assert response.status == 200, path
         assert "script-src 'self'" in response.headers["content-security-policy"]

@@ -15,7 +15,7 @@ CONTROLLED = (
     "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "FIVEX_ENV",
     "SECRET_KEY", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "FIVEX_BASE_URL", "ORDERS_DOMAIN",
     "ACCOUNT_EMAIL_VERIFICATION", "DEFAULT_FROM_EMAIL", "ADMINS", "TRUSTED_PROXY_COUNT",
-    "TRUSTED_CLIENT_IP_HEADER",
+    "TRUSTED_CLIENT_IP_HEADER", "SECRET_KEY_FALLBACKS",
 )  # fmt: skip
 PRINT_SETTINGS = """
 import json
@@ -398,3 +398,14 @@ def test_an_unknown_email_verification_mode_is_refused(value: str) -> None:
 def test_each_email_verification_mode_is_taken() -> None:
     for value in ("none", "optional", "mandatory"):
         assert settings_with(ACCOUNT_EMAIL_VERIFICATION=value)["verification"] == value
+
+
+def test_former_secret_keys_come_from_the_environment() -> None:
+    """SECRET_KEY_FALLBACKS: the keys of a rotation under way (README), comma-separated;
+    none by default. Two-factor secrets are read with them too (test_two_factor_secrets)."""
+    code = "import json, fivex_site.settings as s; print(json.dumps(s.SECRET_KEY_FALLBACKS))"
+    done = resolve(code)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
+    done = resolve(code, SECRET_KEY_FALLBACKS="old-key-one,old-key-two")
+    assert json.loads(done.stdout) == ["old-key-one", "old-key-two"]

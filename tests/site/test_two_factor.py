@@ -58,6 +58,15 @@ def log_in(client, user, password: str = PASSWORD):  # noqa: ANN001, ANN201
     return client.post("/accounts/login/", {"login": user.email, "password": password})
 
 
+def enter_code(client, code: str):  # noqa: ANN001, ANN201
+    """The log-in's code step; once taken, "Trust this browser?" answered no (the trust
+    stage: test_two_factor_trust.py). Returns the last answer."""
+    answer = client.post("/accounts/2fa/authenticate/", {"code": code})
+    if answer.status_code == 302 and answer["Location"] == "/accounts/2fa/trust/":
+        return client.post("/accounts/2fa/trust/", {"action": "skip"})
+    return answer
+
+
 def signed_in(client) -> bool:  # noqa: ANN001
     return "_auth_user_id" in client.session
 
@@ -115,19 +124,19 @@ def test_the_log_in_asks_for_the_code_after_the_password_and_refuses_a_wrong_one
     assert "<button type=\"submit\">Log in</button>" in html
 
     right = app_code(secret)
-    wrong = client.post("/accounts/2fa/authenticate/", {"code": "123456" if right != "123456" else "654321"})
+    wrong = enter_code(client, "123456" if right != "123456" else "654321")
     assert wrong.status_code == 200
     assert WRONG_CODE in wrong.content.decode()
     assert 'aria-invalid="true"' in wrong.content.decode()
     assert not signed_in(client)
 
-    done = client.post("/accounts/2fa/authenticate/", {"code": right})
+    done = enter_code(client, right)
     assert done.status_code == 302 and done["Location"] == "/"
     assert signed_in(client) and int(client.session["_auth_user_id"]) == ann.pk
     # The same code again, in another browser, within its 30 seconds: refused (taken once).
     other = client.__class__()
     log_in(other, ann)
-    again = other.post("/accounts/2fa/authenticate/", {"code": right})
+    again = enter_code(other, right)
     assert again.status_code == 200 and not signed_in(other)
 
 
@@ -139,8 +148,8 @@ def test_wrong_codes_count_as_failed_logins(client) -> None:
     right = app_code(secret)
     wrong = "000000" if right != "000000" else "111111"
     for _ in range(5):
-        assert WRONG_CODE in client.post("/accounts/2fa/authenticate/", {"code": wrong}).content.decode()
-    limited = client.post("/accounts/2fa/authenticate/", {"code": right})
+        assert WRONG_CODE in enter_code(client, wrong).content.decode()
+    limited = enter_code(client, right)
     assert "Too many failed login attempts" in limited.content.decode()
     assert not signed_in(client)
 
@@ -149,17 +158,17 @@ def test_a_recovery_code_logs_in_once(client) -> None:
     ann = player()
     _, codes = with_two_factor(ann)
     log_in(client, ann)
-    done = client.post("/accounts/2fa/authenticate/", {"code": codes[3]})
+    done = enter_code(client, codes[3])
     assert done.status_code == 302 and signed_in(client)
     assert "9 of your 10 recovery codes are unused" in client.get("/accounts/2fa/").content.decode()
     client.post("/accounts/logout/")
     assert not signed_in(client)
 
     log_in(client, ann)
-    again = client.post("/accounts/2fa/authenticate/", {"code": codes[3]})
+    again = enter_code(client, codes[3])
     assert again.status_code == 200 and WRONG_CODE in again.content.decode()
     assert not signed_in(client)
-    assert client.post("/accounts/2fa/authenticate/", {"code": codes[4]}).status_code == 302
+    assert enter_code(client, codes[4]).status_code == 302
     assert signed_in(client)
 
 
@@ -179,7 +188,7 @@ def test_turning_it_off_asks_for_the_password_only_again(client) -> None:
     ann = player()
     secret, _ = with_two_factor(ann)
     log_in(client, ann)
-    client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)})
+    enter_code(client, app_code(secret))
     page = client.get("/accounts/2fa/totp/deactivate/")
     assert page.status_code == 302 and "/reauthenticate/" in page["Location"]
     client.post(page["Location"], {"password": PASSWORD})
@@ -207,7 +216,7 @@ def test_an_address_cannot_be_added_while_it_is_on(client) -> None:
     ann = player()
     secret, _ = with_two_factor(ann)
     log_in(client, ann)
-    client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)})
+    enter_code(client, app_code(secret))
     answer = client.post("/accounts/email/", {"action_add": "", "email": "ann2@example.test"})
     assert "An address cannot be added while two-factor authentication is on" in answer.content.decode()
     assert not EmailAddress.objects.filter(email="ann2@example.test").exists()
@@ -225,7 +234,7 @@ def test_the_admin_login_does_not_skip_the_code(client) -> None:
     assert "This account uses two-factor authentication" in answer.content.decode()
     assert not signed_in(client)
     log_in(client, boss)
-    client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)})
+    enter_code(client, app_code(secret))
     assert client.get("/admin/").status_code == 200
 
 
@@ -253,7 +262,7 @@ def test_a_password_reset_does_not_skip_the_code(client) -> None:
     answer = client.post(form, {"password1": "new-horse-battery-9", "password2": "new-horse-battery-9"})
     assert answer.status_code == 302 and answer["Location"] == "/accounts/2fa/authenticate/"
     assert not signed_in(client)
-    assert client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)}).status_code == 302
+    assert enter_code(client, app_code(secret)).status_code == 302
     assert signed_in(client)
 
 
@@ -275,7 +284,7 @@ def test_the_reauthentication_offers_the_code_as_another_way_on_a_line_of_its_ow
     ann = player()
     secret, _ = with_two_factor(ann)
     log_in(client, ann)
-    client.post("/accounts/2fa/authenticate/", {"code": app_code(secret)})
+    enter_code(client, app_code(secret))
     html = client.get("/accounts/reauthenticate/").content.decode()
     (group,) = re.findall(r'<div class="button-group">(.*?)</div>', html, re.S)
     assert 'href="/accounts/2fa/reauthenticate/' in group and 'href="/accounts/reauthenticate/code/' in group

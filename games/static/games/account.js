@@ -33,3 +33,30 @@
     });
   });
 })();
+
+/* Passkeys and security keys (allauth's mfa/js/webauthn.js): a WebAuthn dialog that fails or
+   is cancelled is said on the page (allauth only logs it to the console), in the page's
+   #webauthn-error, or in one made after the passkey button of the log-in page. */
+(function () {
+  "use strict";
+  document.addEventListener("allauth.error", function (event) {
+    var exception = event.detail && event.detail.exception;
+    event.preventDefault();
+    var box = document.getElementById("webauthn-error");
+    if (!box) {
+      var button = document.getElementById("passkey_login");
+      if (!button) { return; }
+      box = document.createElement("p");
+      box.id = "webauthn-error";
+      box.className = "message error";
+      box.setAttribute("role", "alert");
+      button.parentNode.insertBefore(box, button.nextSibling);
+    }
+    var cancelled = exception && (exception.name === "NotAllowedError" || exception.name === "AbortError");
+    box.textContent = cancelled
+      ? "The passkey or security key was not used (cancelled, or it took too long). Try again."
+      : "Your browser could not use a passkey or security key here" +
+        (exception && exception.message ? " (" + exception.message + ")" : "") + ".";
+    box.hidden = false;
+  });
+})();

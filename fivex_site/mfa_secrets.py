@@ -1,0 +1,97 @@
+"""Two-factor secrets at rest: the authenticator app's key and the recovery codes' seed
+are kept encrypted in allauth's rows (``Authenticator.data``), through the MFA adapter's
+``encrypt``/``decrypt`` hooks. Whoever reads a database dump, a backup or the admin's
+rows cannot make a player's codes from them.
+
+The cipher is cryptography's Fernet (AES-128-CBC with an HMAC-SHA256 tag), keyed from
+``SECRET_KEY`` by HKDF-SHA256 with a label of its own (the same key signs sessions and
+links: a label keeps the two uses apart). Values are read with ``SECRET_KEY`` and every
+key of ``SECRET_KEY_FALLBACKS`` (MultiFernet), so a key rotation keeps the secrets
+readable: move the old key into the fallbacks, then ``manage.py mfa_secrets_reencrypt``
+writes them again under the new key, after which the old key may go.
+
+A stored value is ``fernet:<token>``. A value without the prefix is one written before
+encryption (kept readable until the data migration ``fivex_site.0001`` has run)."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import logging
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from django.conf import settings
+
+PREFIX = "fernet:"
+# The HKDF label: changing it makes every stored secret unreadable.
+PURPOSE = b"fivex.mfa.secrets.v1"
+
+logger = logging.getLogger(__name__)
+
+
+class SecretUnreadable(Exception):
+    """A stored two-factor secret that no key of ``SECRET_KEY`` or
+    ``SECRET_KEY_FALLBACKS`` opens (the key it was written with is gone)."""
+
+
+def _fernet(secret_key: str) -> Fernet:
+    raw = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=PURPOSE).derive(
+        secret_key.encode("utf-8")
+    )
+    return Fernet(base64.urlsafe_b64encode(raw))
+
+
+@functools.lru_cache(maxsize=4)
+def _box(keys: tuple[str, ...]) -> MultiFernet:
+    return MultiFernet([_fernet(key) for key in keys])
+
+
+def _keys() -> tuple[str, ...]:
+    return (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ()))
+
+
+def is_encrypted(stored: str) -> bool:
+    return stored.startswith(PREFIX)
+
+
+def secret_encrypt(text: str) -> str:
+    """``text`` encrypted under the current ``SECRET_KEY``, as it is stored."""
+    return PREFIX + _box(_keys()).encrypt(text.encode("utf-8")).decode("ascii")
+
+
+def secret_decrypt(stored: str) -> str:
+    """The secret ``stored`` holds. Raises ``SecretUnreadable`` when no key opens it."""
+    if not is_encrypted(stored):
+        return stored  # written before encryption: the data migration encrypts it
+    try:
+        return _box(_keys()).decrypt(stored.removeprefix(PREFIX).encode("ascii")).decode("utf-8")
+    except (InvalidToken, ValueError, UnicodeError) as exc:
+        logger.warning(
+            "A two-factor secret cannot be decrypted with SECRET_KEY or SECRET_KEY_FALLBACKS."
+        )
+        raise SecretUnreadable from exc
+
+
+def secret_reencrypt(stored: str) -> str:
+    """``stored`` written again under the current ``SECRET_KEY`` (a plain one encrypted).
+    Raises ``SecretUnreadable`` when no key opens it."""
+    return secret_encrypt(secret_decrypt(stored))
+
+
+def data_encrypted(data: dict, *, convert) -> tuple[dict, bool]:  # noqa: ANN001
+    """``Authenticator.data`` with its secrets (``secret``, ``seed``, ``migrated_codes``)
+    passed through ``convert``; and whether anything changed."""
+    out = dict(data)
+    changed = False
+    for name in ("secret", "seed"):
+        if isinstance(out.get(name), str):
+            new = convert(out[name])
+            changed |= new != out[name]
+            out[name] = new
+    if isinstance(out.get("migrated_codes"), list):
+        new_codes = [convert(code) for code in out["migrated_codes"]]
+        changed |= new_codes != out["migrated_codes"]
+        out["migrated_codes"] = new_codes
+    return out, changed
