@@ -233,10 +233,13 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
             refusal="Invitations are taken back while a game is forming: this one has started "
             "or ended.",
         )  # fmt: skip
+        wanted = name.strip().lstrip("@")[:150]
         invitation = (
             GameInvitation.objects.select_related("user")
-            .filter(game=game, user__username__iexact=name.strip().lstrip("@")[:150])
+            .filter(game=game, user__username__iexact=wanted)
             .first()
+            if "\x00" not in wanted  # no player name holds one (nor can a database text)
+            else None
         )
         if invitation is None:
             raise NotFound(f"No player called {name.strip()[:150]!r} is invited to this game.")
