@@ -234,8 +234,11 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
             "or ended.",
         )  # fmt: skip
         wanted = name.strip().lstrip("@")[:150]
+        # Its row locked, as a decline locks it: a decline at the same moment is either
+        # seen here (refused below) or waits and finds the invitation taken back.
         invitation = (
-            GameInvitation.objects.select_related("user")
+            GameInvitation.objects.select_for_update(of=("self",))
+            .select_related("user")
             .filter(game=game, user__username__iexact=wanted)
             .first()
             if "\x00" not in wanted  # no player name holds one (nor can a database text)
