@@ -178,7 +178,8 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             skipped[user.username] = "declined" if before[user.pk] else "invited already"
         elif waiting.get(user.pk, 0) >= WAITING_FROM_ONE:
             skipped[user.username] = (
-                f"has {WAITING_FROM_ONE} invitations of yours waiting for an answer"
+                f"has {WAITING_FROM_ONE} invitations of yours waiting for an answer (or "
+                "emailed in the last day)"
             )
         else:
             new.append(user)
@@ -264,7 +265,10 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
 
 def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
     """user id -> how many of ``by``'s invitations each of ``users`` has not answered
-    (forming games, neither declined nor joined)."""
+    (forming games, neither declined nor joined), and those emailed in the last day that
+    ``by`` took back or whose game no longer forms (cancelled, started without them):
+    else taking one back, or cancelling its game, freed its place for one more email,
+    again and again."""
     if by is None or not users:
         return {}
     seated = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).exclude(
@@ -275,8 +279,10 @@ def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
             invited_by=by,
             user__in=[u.pk for u in users],
             declined_at__isnull=True,
-            withdrawn_at__isnull=True,
-            game__status=Game.Status.FORMING,
+        )
+        .filter(
+            Q(withdrawn_at__isnull=True, game__status=Game.Status.FORMING)
+            | Q(created_at__gte=timezone.now() - timedelta(days=1))
         )
         .exclude(Exists(seated))
         .values("user")
