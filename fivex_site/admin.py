@@ -14,6 +14,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.signals import user_logged_in
 
 from fivex_site.accounts import (
     account_deactivated,
@@ -106,3 +107,18 @@ class AuthenticatorAdmin(ListedFiltersOnly):
         user_ids = list(queryset.values_list("user_id", flat=True).distinct())
         super().delete_queryset(request, queryset)
         recovery_codes_drop_dangling(user_ids=user_ids)
+
+
+def _admin_log_in_kept(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """A log-in at the admin's own login page is kept as the site's log-ins are
+    (allauth.usersessions keeps only its own): listed on the staff member's Sessions page,
+    and ended by its "Log out the other sessions" (a stolen staff session stayed open)."""
+    from allauth.usersessions.models import UserSession
+    from django.urls import reverse
+
+    if request is None or user is None or request.path != reverse("admin:login"):
+        return
+    UserSession.objects.create_from_request(request, user=user)
+
+
+user_logged_in.connect(_admin_log_in_kept, dispatch_uid="fivex_admin_log_in_kept")

@@ -95,7 +95,11 @@ class SessionSeenMiddleware:
         from django.utils import timezone
 
         session[SEEN_KEY] = now
-        UserSession.objects.filter(session_key=session.session_key).update(last_seen_at=timezone.now())
+        seen_rows = UserSession.objects.filter(session_key=session.session_key)
+        if not seen_rows.update(last_seen_at=timezone.now()) and request.user.is_authenticated:
+            # A log-in made before the Sessions page existed (or kept by no log-in view):
+            # listed from now on, so that "Log out the other sessions" ends it too.
+            UserSession.objects.create_from_request(request)
         return response
 
 

@@ -30,6 +30,16 @@ def invitations_waiting(*, user: Any) -> list[GameInvitation]:
     )
 
 
+def invitation_taken_back(*, game_id: int, user: Any) -> bool:
+    """Whether the organizer of game ``game_id`` took back ``user``'s invitation to it (and
+    has not invited them again): its invitation link is not theirs to be given."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return GameInvitation.objects.filter(
+        game_id=game_id, user=user, withdrawn_at__isnull=False
+    ).exists()
+
+
 def game_invitations(*, game: Game) -> list[dict[str, Any]]:
     """Who was invited to ``game`` by name, in the order invited: ``name``, ``state``
     (joined, declined, taken back or waiting) and ``at`` (when invited)."""

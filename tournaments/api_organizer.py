@@ -343,7 +343,7 @@ class RegistrationWithdrawView(OrganizerView):
         tournament = self.managed(request, slug)
         self.no_input(request)
         registration = (
-            Registration.objects.filter(tournament=tournament, user__username=player).first()
+            Registration.objects.filter(tournament=tournament, user__username__iexact=player).first()
             if re.fullmatch(o.PLAYER_NAME, player) else None  # a NUL is no database text
         )  # fmt: skip
         if registration is None:

@@ -89,7 +89,8 @@ class GameRematchView(BaseAPIView):
     organizer): a new private game with the same ruleset, options, seats and deadline
     policy and a new seed, organized by the caller, who takes a seat in it if they played;
     the other players are emailed its invitation link. One rematch a game: asked again (a
-    retry, another player) it answers the same game, 200."""
+    retry, another player) it answers the same game, 200; 403 to a player whose invitation
+    to it its organizer took back (its invitation token is not theirs)."""
 
     @extend_schema(
         request=EmptyInputSerializer,

@@ -260,7 +260,9 @@ def _talk(
     game = seat.game
     import hashlib
 
-    mid = parsed.message_id or row.message_id or f"row-{row.pk}"
+    # The id the message is stored under: another message reusing an earlier one's
+    # Message-ID (a script's fixed id) has its own (``processing._reused_message_id``).
+    mid = row.message_id or parsed.message_id or f"row-{row.pk}"
     key = f"email:{hashlib.sha256(mid.encode('utf-8', 'replace')).hexdigest()[:40]}"
     try:
         message_post(game=game, user=seat.user, text=parsed.talk_text or "", client_key=key)

@@ -186,7 +186,8 @@ def invite_users(*, game: Game, by: Any, users: list[Any], email: bool = True) -
             skipped[user.username] = "declined" if before[user.pk] else "invited already"
         elif waiting.get(user.pk, 0) >= WAITING_FROM_ONE:
             skipped[user.username] = (
-                f"has {WAITING_FROM_ONE} invitations of yours waiting for an answer"
+                f"has {WAITING_FROM_ONE} invitations of yours waiting for an answer (or "
+                "emailed in the last day)"
             )
         else:
             new.append(user)
@@ -241,10 +242,16 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
             refusal="Invitations are taken back while a game is forming: this one has started "
             "or ended.",
         )  # fmt: skip
+        wanted = name.strip().lstrip("@")[:150]
+        # Its row locked, as a decline locks it: a decline at the same moment is either
+        # seen here (refused below) or waits and finds the invitation taken back.
         invitation = (
-            GameInvitation.objects.select_related("user")
-            .filter(game=game, user__username__iexact=name.strip().lstrip("@")[:150])
+            GameInvitation.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(game=game, user__username__iexact=wanted)
             .first()
+            if "\x00" not in wanted  # no player name holds one (nor can a database text)
+            else None
         )
         if invitation is None:
             raise NotFound(f"No player called {name.strip()[:150]!r} is invited to this game.")
@@ -266,7 +273,10 @@ def invitation_withdraw(*, game: Game, by: Any, name: Any) -> GameInvitation:
 
 def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
     """user id -> how many of ``by``'s invitations each of ``users`` has not answered
-    (forming games, neither declined nor joined)."""
+    (forming games, neither declined nor joined), and those emailed in the last day that
+    ``by`` took back or whose game no longer forms (cancelled, started without them):
+    else taking one back, or cancelling its game, freed its place for one more email,
+    again and again."""
     if by is None or not users:
         return {}
     seated = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).exclude(
@@ -277,8 +287,10 @@ def _waiting_from(*, by: Any, users: list[Any]) -> dict[int, int]:
             invited_by=by,
             user__in=[u.pk for u in users],
             declined_at__isnull=True,
-            withdrawn_at__isnull=True,
-            game__status=Game.Status.FORMING,
+        )
+        .filter(
+            Q(withdrawn_at__isnull=True, game__status=Game.Status.FORMING)
+            | Q(created_at__gte=timezone.now() - timedelta(days=1))
         )
         .exclude(Exists(seated))
         .values("user")

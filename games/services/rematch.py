@@ -65,6 +65,18 @@ def rematch_refusal(*, game: Game, user: Any) -> str:
     return ""
 
 
+def _kept_out(*, rematch: Game, user: Any) -> bool:
+    """Whether ``user`` is neither the rematch's organizer nor seated in it and its
+    organizer took back their invitation: asking again must not hand them the rematch (its
+    invitation link, renewed or not), which the organizer kept them out of."""
+    from games.selectors_invitations import invitation_taken_back
+
+    if rematch.organizer_id == user.pk:
+        return False
+    seated = rematch.seats.filter(user=user).exclude(status=Seat.Status.REPLACED).exists()
+    return not seated and invitation_taken_back(game_id=rematch.pk, user=user)
+
+
 def _rematch_name(game: Game) -> str:
     depth, older = 1, game
     while older.rematch_of_id is not None and depth < 1000:
@@ -87,6 +99,11 @@ def game_rematch(*, game: Game, by: Any) -> Game:
         rematch_check(game=game, user=by)  # first: the rematch is private
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
+            if _kept_out(rematch=existing, user=by):
+                raise PermissionDenied(
+                    f"{existing.organizer} took back your invitation to the rematch "
+                    f"{existing.title}: its invitation link is not given to you."
+                )
             existing.created = False
             return existing
         players = rematch_players(game=game)

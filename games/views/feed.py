@@ -5,6 +5,7 @@ it (feed readers never are), and no seat's own events or order text is ever in i
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.syndication.views import Feed
@@ -22,6 +23,13 @@ from games.views.common import load_visible_game
 
 # Entries in a feed: the latest prompts (readers keep what they fetched before).
 FEED_ENTRIES = 30
+# What XML 1.0 cannot carry (Django's feed refuses it: a 500), which an organizer's text
+# may hold (a reason for ending a game, pasted with a vertical tab): a space there.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub(" ", text)
 
 
 class GameFeed(Feed):
@@ -31,10 +39,10 @@ class GameFeed(Feed):
         return load_visible_game(request, game_id)
 
     def title(self, game: Game) -> str:  # noqa: D102
-        return f"{game.title} — {ruleset_name(game.ruleset)} on FiveX"
+        return _xml_text(f"{game.title} — {ruleset_name(game.ruleset)} on FiveX")
 
     def subtitle(self, game: Game) -> str:  # noqa: D102
-        return f"What happened at each prompt of {game.title}, as anyone watching sees it."
+        return _xml_text(f"What happened at each prompt of {game.title}, as anyone watching sees it.")
 
     def link(self, game: Game) -> str:  # noqa: D102
         return reverse("games:detail", args=[game.pk])
@@ -55,12 +63,13 @@ class GameFeed(Feed):
         return entries
 
     def item_title(self, item: dict[str, Any]) -> str:  # noqa: D102
-        return item["heading"]
+        return _xml_text(item["heading"])
 
     def item_description(self, item: dict[str, Any]) -> str:  # noqa: D102
         # Atom's summary is HTML (type="html"): the words escaped, so that none is ever
         # read as markup, one event a line.
-        return linebreaksbr("\n".join(item["events"]) or "Nothing anyone could see.", autoescape=True)
+        text = "\n".join(_xml_text(e) for e in item["events"])
+        return linebreaksbr(text or "Nothing anyone could see.", autoescape=True)
 
     def item_link(self, item: dict[str, Any]) -> str:  # noqa: D102
         return item["link"]

@@ -363,11 +363,20 @@ def _rematch_context(*, game: Game, user: Any, seats: list[Seat]) -> dict[str, A
         state = "over"
     else:
         state = "being played"
+    # A player whose invitation its organizer took back is given no link to it (its
+    # invitation link, renewed or not, would let them in).
+    kept_out = not member and selectors_invitations.invitation_taken_back(
+        game_id=rematch.pk, user=user
+    )
     link = (
         reverse("games:detail", args=[rematch.pk]) if member
+        else "" if kept_out
         else reverse("games:invite", args=[rematch.pk, rematch.invite_token])
     )  # fmt: skip
-    return {"rematch": rematch, "rematch_state": state, "rematch_link": link, "rematch_joined": member}
+    return {
+        "rematch": rematch, "rematch_state": state, "rematch_link": link,
+        "rematch_joined": member, "rematch_kept_out": kept_out,
+    }  # fmt: skip
 
 
 @require_safe

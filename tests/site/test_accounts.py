@@ -764,3 +764,29 @@ def test_the_daily_prune_deletes_expired_sessions_and_their_listed_rows() -> Non
     assert live.get("/accounts/sessions/").status_code == 200
     assert old.get("/accounts/sessions/").status_code == 302
     assert prune_sessions() == {"sessions": 0, "listed": 0}
+
+
+@pytest.mark.django_db
+def test_a_log_in_made_before_the_sessions_page_is_listed_from_its_next_request() -> None:
+    """A session no log-in view listed (made before the page existed) is listed at its next
+    request, so "Log out the other sessions" ends it too."""
+    from allauth.usersessions.models import UserSession
+    from django.test import Client
+
+    from fivex_site.middleware import SEEN_KEY
+
+    user = get_user_model().objects.create_user("ray", "ray@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email="ray@example.com", verified=True, primary=True)
+    old = Client(HTTP_USER_AGENT="Old laptop")
+    old.force_login(user)
+    session = old.session
+    del session[SEEN_KEY]  # as a session from before
+    session.save()
+    UserSession.objects.filter(user=user).delete()
+    assert old.get("/games/").status_code == 200
+    [listed] = UserSession.objects.filter(user=user)
+    assert listed.user_agent == "Old laptop" and listed.session_key == old.session.session_key
+    new = Client(HTTP_USER_AGENT="New phone")
+    new.post("/accounts/login/", {"login": "ray@example.com", "password": PASSWORD})
+    new.post("/accounts/sessions/")  # log out the other sessions
+    assert old.get("/accounts/sessions/").status_code == 302  # ended
