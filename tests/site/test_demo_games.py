@@ -112,3 +112,36 @@ def test_demo_games_refused_when_a_demo_name_belongs_to_someone_else(settings) -
         call_command("demo_games", stdout=StringIO())
     assert get_user_model().objects.count() == 1
     assert not Game.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_demo_games_links_to_the_address_make_run_serves_and_prints_no_task_lines(
+    settings, caplog, monkeypatch
+) -> None:
+    """`make run ADDRPORT=127.0.0.1:8180`, then `make demo`: the demo printed links to port
+    8000, and a line per task it ran (hundreds) above the logins (a README audit)."""
+    import logging
+
+    monkeypatch.delenv("FIVEX_BASE_URL", raising=False)
+    settings.DEBUG = True
+    out = StringIO()
+    with caplog.at_level(logging.INFO):
+        call_command("demo_games", "--addrport", "127.0.0.1:8741", stdout=out)
+    printed = out.getvalue()
+    game = Game.objects.get(name__contains="Ann v Bob")
+    assert f"http://127.0.0.1:8741/games/{game.pk}/" in printed
+    assert ":8000/" not in printed
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("celery")] == []
+
+
+def test_make_demo_passes_make_runs_address() -> None:
+    """`make demo ADDRPORT=…` gives the demo the address `make run ADDRPORT=…` serves."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "demo", "ADDRPORT=127.0.0.1:8741"], cwd=root, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert "manage.py demo_games --addrport 127.0.0.1:8741" in dry.stdout
