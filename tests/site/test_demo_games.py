@@ -116,7 +116,7 @@ def test_demo_games_refused_when_a_demo_name_belongs_to_someone_else(settings) -
 
 @pytest.mark.django_db(transaction=True)
 def test_demo_games_links_to_the_address_make_run_serves_and_prints_no_task_lines(
-    settings, caplog, monkeypatch
+    settings, caplog, monkeypatch, client
 ) -> None:
     """`make run ADDRPORT=127.0.0.1:8180`, then `make demo`: the demo printed links to port
     8000, and a line per task it ran (hundreds) above the logins (a README audit)."""
@@ -132,6 +132,16 @@ def test_demo_games_links_to_the_address_make_run_serves_and_prints_no_task_line
     assert f"http://127.0.0.1:8741/games/{game.pk}/" in printed
     assert ":8000/" not in printed
     assert [r.getMessage() for r in caplog.records if r.name.startswith("celery")] == []
+    # No turn email of the history was sent: the README's orders by email on this machine
+    # take the address from the game page's "Orders by email" box.
+    from games.services.seats import seat_reply_address
+
+    seat = game.seats.get(user__username="Ann")
+    assert not OutboxMessage.objects.filter(to="ann@example.com", game=game).exists()
+    password = printed.split("password:")[1].split()[0]
+    client.post("/accounts/login/", {"login": "ann@example.com", "password": password})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Orders by email" in page and seat_reply_address(seat=seat) in page
 
 
 def test_make_demo_passes_make_runs_address() -> None:
