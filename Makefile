@@ -18,6 +18,7 @@ help:
 	@echo "             another address: make run ADDRPORT=0.0.0.0:8001 FIVEX_BASE_URL=http://host:8001)"
 	@echo "make demo   - add five demo players (one password, printed once) and games waiting"
 	@echo "             for Ann's order, a finished game and a tournament (development only)"
+	@echo "             (after make run ADDRPORT=...: make demo ADDRPORT=..., for the links it prints)"
 	@echo "make test   - install and run the whole test suite"
 	@echo "make lint   - ruff"
 
@@ -51,7 +52,7 @@ run: migrate
 	$(PY) manage.py runall --addrport $(ADDRPORT) --stop-with-parent
 
 demo: migrate
-	$(PY) manage.py demo_games
+	$(PY) manage.py demo_games --addrport $(ADDRPORT)
 
 test: install
 	@scripts/ensure-chromium

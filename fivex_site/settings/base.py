@@ -61,6 +61,18 @@ if IS_PRODUCTION:
             "(a long random string, e.g. `python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
         )
     SECRET_KEY = env.str("SECRET_KEY")
+    # Django's own measure of a weak key (check --deploy's security.W009): the README's
+    # `SECRET_KEY=...` placeholder, copied as it stands, signed every session and link.
+    if (
+        len(SECRET_KEY) < 50
+        or len(set(SECRET_KEY)) < 5
+        or SECRET_KEY.startswith("django-insecure-")
+    ):
+        raise ImproperlyConfigured(
+            "FIVEX_ENV=production needs a SECRET_KEY of at least 50 random characters (the "
+            "same on every machine), made once, e.g. with "
+            "`python3 -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+        )
 else:
     SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret_key()
 # Former keys, still accepted while a rotation is under way (comma-separated): what they

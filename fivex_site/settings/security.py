@@ -26,4 +26,7 @@ if IS_PRODUCTION:
     # Load balancers probe /healthz over plain HTTP: a redirect would read as a failure.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = False
+    # Off unless the operator says so: every subdomain would then have to be HTTPS for a
+    # year or more of browsers' memory (check --deploy warns W005 and W021; the README says why).
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)

@@ -77,6 +77,8 @@ def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_n
     call_command("demo_games", stdout=again)
     assert "here already" in again.getvalue() and "nothing was changed" in again.getvalue()
     assert password not in again.getvalue()
+    command = again.getvalue().split("set one: `")[1].split("`")[0]
+    assert command.split()[:3] == [".venv/bin/python", "manage.py", "changepassword"]
     assert (get_user_model().objects.count(), Game.objects.count(), LogEntry.objects.count()) == counts
 
     # Ann's order resolves the 5X game's prompt: the game goes on, and from now on emails go out.
@@ -112,3 +114,46 @@ def test_demo_games_refused_when_a_demo_name_belongs_to_someone_else(settings) -
         call_command("demo_games", stdout=StringIO())
     assert get_user_model().objects.count() == 1
     assert not Game.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_demo_games_links_to_the_address_make_run_serves_and_prints_no_task_lines(
+    settings, caplog, monkeypatch, client
+) -> None:
+    """`make run ADDRPORT=127.0.0.1:8180`, then `make demo`: the demo printed links to port
+    8000, and a line per task it ran (hundreds) above the logins (a README audit)."""
+    import logging
+
+    monkeypatch.delenv("FIVEX_BASE_URL", raising=False)
+    settings.DEBUG = True
+    out = StringIO()
+    with caplog.at_level(logging.INFO):
+        call_command("demo_games", "--addrport", "127.0.0.1:8741", stdout=out)
+    printed = out.getvalue()
+    game = Game.objects.get(name__contains="Ann v Bob")
+    assert f"http://127.0.0.1:8741/games/{game.pk}/" in printed
+    assert ":8000/" not in printed
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("celery")] == []
+    # No turn email of the history was sent: the README's orders by email on this machine
+    # take the address from the game page's "Orders by email" box.
+    from games.services.seats import seat_reply_address
+
+    seat = game.seats.get(user__username="Ann")
+    assert not OutboxMessage.objects.filter(to="ann@example.com", game=game).exists()
+    password = printed.split("password:")[1].split()[0]
+    client.post("/accounts/login/", {"login": "ann@example.com", "password": password})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Orders by email" in page and seat_reply_address(seat=seat) in page
+
+
+def test_make_demo_passes_make_runs_address() -> None:
+    """`make demo ADDRPORT=…` gives the demo the address `make run ADDRPORT=…` serves."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "demo", "ADDRPORT=127.0.0.1:8741"], cwd=root, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert "manage.py demo_games --addrport 127.0.0.1:8741" in dry.stdout

@@ -4,6 +4,7 @@ followed it to the letter)."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,3 +55,53 @@ def test_the_readme_lists_every_beat_job_with_its_interval() -> None:
     scheduled = {name: job["schedule"] for name, job in settings.CELERY_BEAT_SCHEDULE.items()}
     assert "expire-seat-offers" in scheduled
     assert listed == scheduled
+
+
+def _readme_production_environment() -> dict[str, str]:
+    """The variables the README's production section exports, as its shell would read them."""
+    import shlex
+
+    section = README[README.index("## Production: several machines") :]
+    block = section[section.index("```sh") : section.index("```", section.index("```sh") + 5)]
+    env: dict[str, str] = {}
+    for line in block.splitlines():
+        if line.startswith("export "):
+            env.update(word.split("=", 1) for word in shlex.split(line, comments=True)[1:])
+    return env
+
+
+def _production(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    import os
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_the_readme_production_secret_key_placeholder_is_refused() -> None:
+    """The production environment copied as the README gives it, `SECRET_KEY=...`, ran
+    (a three-character key signing every session and password-reset link); `check
+    --deploy` only warned."""
+    env = _readme_production_environment()
+    assert env["SECRET_KEY"] == "..."
+    done = _production(env, "check")
+    assert done.returncode != 0
+    assert "SECRET_KEY" in done.stderr and "at least 50" in done.stderr
+    assert "secrets.token_urlsafe(50)" in README
+
+
+def test_check_deploy_on_the_readme_production_settings_warns_only_of_what_the_readme_explains() -> None:
+    """`manage.py check --deploy` with the README's production environment (and a real key)
+    warned of HSTS for subdomains and preloading (security.W005, W021), which the README
+    never mentioned: each warning it gives is named there."""
+    import secrets
+
+    env = {**_readme_production_environment(), "SECRET_KEY": secrets.token_urlsafe(50)}
+    done = _production(env, "check", "--deploy")
+    assert done.returncode == 0, done.stderr
+    warned = set(re.findall(r"\((security\.W\d+)\)", done.stdout + done.stderr))
+    assert warned  # the HSTS defaults leave two, explained
+    assert sorted(w for w in warned if f"`{w}`" not in README) == []

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+# A production key as the README makes one (production refuses Django's weak keys).
+KEY = "q3VbX9-fT2kLm8Rz_Wc4Yp7Hn1Jd6Gs0Ae5Ui2Oo9Bt3Nv8Mx4Zk7Ql1Pw6Er0Ty5"
 CONTROLLED = (
     "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CELERY_TASK_DEFAULT_QUEUE",
     "CELERY_FILESYSTEM_BROKER_DIR", "EMAIL_URL", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_BACKEND",
@@ -180,7 +182,7 @@ def test_production_requires_a_secret_key() -> None:
 
 def test_production_is_strict() -> None:
     s = settings_with(
-        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
+        FIVEX_ENV="production", SECRET_KEY=KEY, FIVEX_BASE_URL="https://fivex.example.org",
         EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587", **SERVICES,
     )
     assert s["debug"] is False
@@ -192,7 +194,7 @@ def test_production_is_strict() -> None:
     assert s["proxies"] == [1, None]
 
 
-PRODUCTION = {"FIVEX_ENV": "production", "SECRET_KEY": "x" * 50, **SERVICES}
+PRODUCTION = {"FIVEX_ENV": "production", "SECRET_KEY": KEY, **SERVICES}
 
 
 @pytest.mark.parametrize(
@@ -232,7 +234,7 @@ def test_proxies_admins_and_smtp_over_ssl_from_the_environment() -> None:
 def test_production_redirects_to_https_but_not_the_health_probe(client, settings) -> None:
     # A load balancer probes /healthz over plain HTTP: a 301 would read as "down".
     production = settings_with(
-        FIVEX_ENV="production", SECRET_KEY="x" * 50, FIVEX_BASE_URL="https://fivex.example.org",
+        FIVEX_ENV="production", SECRET_KEY=KEY, FIVEX_BASE_URL="https://fivex.example.org",
         EMAIL_URL="smtp+tls://bot:pw@mail.example.org:587", **SERVICES,
     )
     settings.SECURE_SSL_REDIRECT = production["ssl_redirect"]
@@ -409,3 +411,16 @@ def test_former_secret_keys_come_from_the_environment() -> None:
     assert json.loads(done.stdout) == []
     done = resolve(code, SECRET_KEY_FALLBACKS="old-key-one,old-key-two")
     assert json.loads(done.stdout) == ["old-key-one", "old-key-two"]
+
+
+def test_production_refuses_a_weak_secret_key_and_takes_hsts_subdomains_and_preload() -> None:
+    """`SECRET_KEY=...` (the README's placeholder) or fifty times the same letter signed
+    every session in production; HSTS for subdomains and preloading could not be turned on."""
+    env = {**PRODUCTION, **READY}
+    for weak in ("...", "x" * 50, "django-insecure-" + KEY):
+        done = resolve(**{**env, "SECRET_KEY": weak})
+        assert done.returncode != 0 and "SECRET_KEY of at least 50 random" in done.stderr
+    code = "import fivex_site.settings as s; print(s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)"
+    assert resolve(code, **env).stdout.split() == ["False", "False"]
+    on = resolve(code, **env, SECURE_HSTS_INCLUDE_SUBDOMAINS="true", SECURE_HSTS_PRELOAD="true")
+    assert on.stdout.split() == ["True", "True"], on.stderr

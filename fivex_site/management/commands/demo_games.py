@@ -19,6 +19,7 @@ way in. Run twice, it changes nothing and says so."""
 from __future__ import annotations
 
 import logging
+import os
 import random
 import secrets
 from typing import Any
@@ -31,6 +32,7 @@ from django.db import transaction
 from django.urls import reverse
 
 import engine
+from fivex_site.management.commands.runall import children_environment
 from games.models import Game, OutboxMessage, Seat
 from games.selectors import current_prompt, current_state
 from games.services.games import game_create, game_join, game_start
@@ -59,6 +61,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", type=int, default=5, help="the random legal orders' seed (default 5)"
         )
+        parser.add_argument(
+            "--addrport",
+            help="the address `make run` serves (its ADDRPORT): the links printed go there, "
+            "as runall's emails do, unless FIVEX_BASE_URL is set",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
         if not settings.DEBUG:
@@ -73,7 +80,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"The demo players are here already ({', '.join(taken)}): nothing was changed. "
                 f"Sign in as {email_of(YOU)} with the password printed when they were made, or "
-                f"set one: `python manage.py changepassword {YOU}`."
+                f"set one: `.venv/bin/python manage.py changepassword {YOU}`."
             )
             return
         if User.objects.filter(username__in=PLAYERS).exists():
@@ -83,15 +90,23 @@ class Command(BaseCommand):
             )
         password = secrets.token_urlsafe(9)
         rng = random.Random(options["seed"])
-        # One INFO line a resolved prompt (the workers' log) would bury the logins below.
-        quiet = logging.getLogger("games")
-        level = quiet.level
-        quiet.setLevel(logging.WARNING)
+        # One INFO line a resolved prompt (the workers' log), and one a task run here at
+        # its commit (Celery's "Task ... succeeded", hundreds), would bury the logins below.
+        quiet = [logging.getLogger(name) for name in ("games", "celery.app.trace")]
+        levels = [logger.level for logger in quiet]
+        for logger in quiet:
+            logger.setLevel(logging.WARNING)
         try:
             made = self._create(password, rng, emails)
         finally:
-            quiet.setLevel(level)
+            for logger, level in zip(quiet, levels, strict=True):
+                logger.setLevel(level)
         base = settings.FIVEX_BASE_URL
+        if options["addrport"]:
+            # The links went to port 8000 while `make run ADDRPORT=…` served another.
+            base = children_environment(options["addrport"], dict(os.environ)).get(
+                "FIVEX_BASE_URL", base
+            )
         lines = [f"    {label}: {base}{path}" for label, path in made]
         self.stdout.write(
             self.style.SUCCESS(
