@@ -31,7 +31,12 @@ logger = logging.getLogger(__name__)
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or a welcome page for visitors."""
     if not request.user.is_authenticated:
-        return render(request, "home.html", {"games": None})
+        from games.presentation import ruleset_name
+        from games.rules_text import GAME_SUMMARIES
+
+        # Each game's rules page, so that a visitor may learn a game before signing up.
+        rules = [(ruleset, ruleset_name(ruleset)) for ruleset in GAME_SUMMARIES]
+        return render(request, "home.html", {"games": None, "rules": rules})
     from games.models import Seat
     from games.selectors import OVER, seat_offers_waiting
     from games.selectors_invitations import invitations_waiting

@@ -1,0 +1,42 @@
+"""What a first-time visitor found missing in a walk of the site (h7): the rules of the
+games out of reach before a game page, the email panel not saying what to write, and the
+home page of a player whose games are all over offering no way to find the next one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.services import games as game_services
+from tests.games.web_support import eager_celery, make_user
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+__all__ = ["eager_celery"]
+
+# The three games of the site, as their rules pages are addressed.
+RULES_PAGES = ("/games/rules/5x/", "/games/rules/6x5/", "/games/rules/4x-dice/")
+
+
+def _hrefs(html: str) -> set[str]:
+    return set(re.findall(r'href="([^"]+)"', html))
+
+
+def test_the_welcome_page_links_the_rules_of_every_game(client) -> None:
+    # Regression: a visitor who never heard of 5X could not read its rules before signing
+    # up and joining a game (only game pages and the create form linked them).
+    html = client.get(reverse("home")).content.decode()
+    assert set(RULES_PAGES) <= _hrefs(html)
+    for page in RULES_PAGES:
+        assert client.get(page).status_code == 200
+
+
+def test_the_open_games_list_links_each_games_rules(client) -> None:
+    # Regression: the open games table named the game ("5X") with no way to learn it.
+    organizer = make_user("org")
+    game_services.game_create(organizer=organizer, ruleset="5x", seats_count=3, name="Open one")
+    client.force_login(make_user("newbie"))
+    html = client.get(reverse("games:list")).content.decode()
+    open_games = html.split('id="open-games"', 1)[1].split("</table>", 1)[0]
+    assert 'href="/games/rules/5x/"' in open_games
