@@ -10,7 +10,14 @@ import pytest
 from django.urls import reverse
 
 from games.services import games as game_services
-from tests.games.web_support import eager_celery, make_user
+from tests.games.web_support import (
+    DEAL,
+    NAMES,
+    dealt_5x_game,
+    eager_celery,
+    make_user,
+    visible_text,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 __all__ = ["eager_celery"]
@@ -40,3 +47,15 @@ def test_the_open_games_list_links_each_games_rules(client) -> None:
     html = client.get(reverse("games:list")).content.decode()
     open_games = html.split('id="open-games"', 1)[1].split("</table>", 1)[0]
     assert 'href="/games/rules/5x/"' in open_games
+
+
+def test_the_email_panel_says_what_to_write(client, django_capture_on_commit_callbacks) -> None:
+    # Regression: the game page gave the reply address but not what a message holds.
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Mail"
+    )
+    client.force_login(game.seats.get(name="ann").user)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    panel = visible_text(html.split('id="reply-address"', 1)[1].split("</div>", 1)[0])
+    assert "one order in the body" in panel
+    assert "HELP" in panel
