@@ -9,7 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.selectors import OVER
 from games.services import games as game_services
+from games.services import organizer as organizer_services
 from tests.games.web_support import (
     DEAL,
     NAMES,
@@ -59,3 +61,22 @@ def test_the_email_panel_says_what_to_write(client, django_capture_on_commit_cal
     panel = visible_text(html.split('id="reply-address"', 1)[1].split("</div>", 1)[0])
     assert "one order in the body" in panel
     assert "HELP" in panel
+
+
+def test_home_with_only_finished_games_points_to_the_games_list(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    # Regression: once a player's games were all over, the home page said "None of your
+    # games is being played now." and offered only "New game", not the games to join.
+    game = dealt_5x_game(
+        django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Done"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer_services.game_end(game=game, by=game.organizer)
+    game.refresh_from_db()
+    assert game.status in OVER
+    client.force_login(game.seats.get(name="ann").user)
+    html = client.get(reverse("home")).content.decode()
+    paragraph = re.search(r"<p[^>]*>None of your games is being played now\.(.*?)</p>", html, re.S)
+    assert paragraph is not None
+    assert 'href="/games/"' in paragraph.group(1)
