@@ -80,3 +80,15 @@ def test_home_with_only_finished_games_points_to_the_games_list(
     paragraph = re.search(r"<p[^>]*>None of your games is being played now\.(.*?)</p>", html, re.S)
     assert paragraph is not None
     assert 'href="/games/"' in paragraph.group(1)
+
+
+def test_a_game_nobody_has_joined_says_so_under_seats(client) -> None:
+    # Regression: an open game whose organizer does not play showed a "Seats" heading
+    # with nothing under it but the talk and log links.
+    game = game_services.game_create(
+        organizer=make_user("org"), ruleset="5x", seats_count=3, name="Empty table"
+    )
+    assert not game.seats.exists()
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    seats = visible_text(html.split("<h2>Seats</h2>", 1)[1].split("</ul>", 1)[0])
+    assert "Nobody has taken a seat yet." in seats
