@@ -87,3 +87,24 @@ def test_a_browser_reporting_an_old_zone_name_is_offered_its_name_now(live_serve
         assert page.locator("#id_time_zone").input_value() == "Asia/Kolkata"
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_visitor_reads_how_a_game_is_played_before_signing_up(live_server, _chromium) -> None:
+    # Regression (a newcomer's walk): the rules pages were linked only from game pages and
+    # the new-game form, so a visitor could not learn what 5X is before signing up.
+    context = _chromium.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        page.locator("#rules-links").get_by_role("link", name="5X").click()
+        page.wait_for_url("**/games/rules/5x/")
+        assert page.locator("h1").inner_text() == "Rules of 5X"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # Back on the welcome page, signing up is one tap away.
+        page.go_back()
+        page.get_by_role("link", name="Create an account").click()
+        page.wait_for_url("**/accounts/signup/")
+    finally:
+        context.close()
