@@ -92,3 +92,40 @@ def test_a_game_nobody_has_joined_says_so_under_seats(client) -> None:
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     seats = visible_text(html.split("<h2>Seats</h2>", 1)[1].split("</ul>", 1)[0])
     assert "Nobody has taken a seat yet." in seats
+
+
+def test_the_headers_sign_up_comes_back_to_the_page_like_its_log_in(client) -> None:
+    # Regression: on a game's invitation page a visitor who took the header's "Sign up"
+    # (not the page's own button) landed on the home page after signing up and lost the
+    # invitation; the header's "Log in" next to it already came back.
+    game = game_services.game_create(
+        organizer=make_user("org"), ruleset="5x", seats_count=3, name="Come back"
+    )
+    invite = reverse("games:invite", args=[game.pk, game.invite_token])
+    html = client.get(invite).content.decode()
+    header = html.split('<ul class="nav-account">', 1)[1].split("</ul>", 1)[0]
+    signup = re.search(r'<a class="button small" href="([^"]+)">Sign up</a>', header)
+    assert signup is not None
+    assert signup.group(1).startswith("/accounts/signup/?next=")
+    answer = client.post(signup.group(1), {
+        "email": "neo@example.test", "username": "neo",
+        "password1": "a-long-Passw0rd!", "password2": "a-long-Passw0rd!",
+    })  # fmt: skip
+    assert answer.status_code == 302
+    assert answer["Location"] == invite
+    # The sign-up page itself, and the home page, need no way back.
+    client.logout()
+    for page in ("/", "/accounts/signup/"):
+        header = client.get(page).content.decode().split('<ul class="nav-account">', 1)[1]
+        assert '<a class="button small" href="/accounts/signup/">Sign up</a>' in header
+
+
+def test_an_error_page_rendered_without_a_request_still_links_log_in_and_sign_up() -> None:
+    # The 500 and 503 pages are rendered with no request (no context processors): the
+    # header's links must not be empty addresses.
+    from django.template.loader import render_to_string
+
+    for template in ("500.html", "503.html"):
+        header = render_to_string(template).split('<ul class="nav-account">', 1)[1].split("</ul>", 1)[0]
+        assert '<a href="/accounts/login/">Log in</a>' in header, template
+        assert '<a class="button small" href="/accounts/signup/">Sign up</a>' in header, template
