@@ -129,3 +129,22 @@ def test_an_error_page_rendered_without_a_request_still_links_log_in_and_sign_up
         header = render_to_string(template).split('<ul class="nav-account">', 1)[1].split("</ul>", 1)[0]
         assert '<a href="/accounts/login/">Log in</a>' in header, template
         assert '<a class="button small" href="/accounts/signup/">Sign up</a>' in header, template
+
+
+def test_a_visitor_on_an_open_games_page_is_told_how_to_take_a_seat(client) -> None:
+    # Regression: signed out, an open game's page said "0 of 3 seats taken" and "Playing in
+    # this game? Log in to see your seat": nothing on how a newcomer joins it.
+    game = game_services.game_create(
+        organizer=make_user("org"), ruleset="5x", seats_count=3, name="Open door"
+    )
+    url = reverse("games:detail", args=[game.pk])
+    html = client.get(url).content.decode()
+    join = re.search(r'<p id="sign-up-to-join">(.*?)</p>', html, re.S)
+    assert join is not None
+    assert "take a seat" in visible_text(join.group(1))
+    assert {f"/accounts/signup/?next=%2Fgames%2F{game.pk}%2F",
+            f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"} <= _hrefs(join.group(1))  # fmt: skip
+    # Signed in, the page has its Join button instead.
+    client.force_login(make_user("newbie"))
+    html = client.get(url).content.decode()
+    assert 'id="sign-up-to-join"' not in html and "Join this game" in html

@@ -108,3 +108,30 @@ def test_a_visitor_reads_how_a_game_is_played_before_signing_up(live_server, _ch
         page.wait_for_url("**/accounts/signup/")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_visitor_signs_up_from_an_open_games_page_and_joins_it(live_server, browser_page) -> None:
+    # A newcomer's walk: signed out on an open game's page, the way in is on the page; after
+    # signing up they are back on the game, with its Join button.
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    game = game_services.game_create(
+        organizer=make_user("org"), ruleset="5x", seats_count=3, name="Open door"
+    )
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("#sign-up-to-join").get_by_role("link", name="sign up").click()
+    page.wait_for_url("**/accounts/signup/?next=*")
+    page.fill("input[name=email]", "kim@example.com")
+    page.fill("input[name=username]", "kim")
+    page.fill("input[name=password1]", "correct-horse-battery-7")
+    page.fill("input[name=password2]", "correct-horse-battery-7")
+    page.locator(".account-card button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    page.get_by_role("button", name="Join this game").click()
+    page.wait_for_load_state()
+    assert "You joined the game." in page.locator(".messages").inner_text()
+    assert game.seats.filter(name="kim").exists()
