@@ -148,3 +148,16 @@ def test_a_visitor_on_an_open_games_page_is_told_how_to_take_a_seat(client) -> N
     client.force_login(make_user("newbie"))
     html = client.get(url).content.decode()
     assert 'id="sign-up-to-join"' not in html and "Join this game" in html
+
+
+def test_the_email_panel_of_a_game_not_started_names_no_email_yet(client) -> None:
+    # Regression: right after creating or joining a game, its page said "Reply to the
+    # newest game email" although the game had sent none yet.
+    organizer = make_user("org")
+    game = game_services.game_create(organizer=organizer, ruleset="5x", seats_count=3, name="Soon")
+    game_services.game_join(game=game, user=organizer)
+    client.force_login(organizer)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    panel = visible_text(html.split("<h3>Orders by email</h3>", 1)[1].split('id="reply-address"', 1)[0])
+    assert "newest game email" not in panel
+    assert "Once the game starts" in panel
