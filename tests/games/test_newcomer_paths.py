@@ -161,3 +161,12 @@ def test_the_email_panel_of_a_game_not_started_names_no_email_yet(client) -> Non
     panel = visible_text(html.split("<h3>Orders by email</h3>", 1)[1].split('id="reply-address"', 1)[0])
     assert "newest game email" not in panel
     assert "Once the game starts" in panel
+
+
+def test_a_new_players_empty_home_page_links_the_rules_too(client) -> None:
+    # Regression: signed up and in no game yet, the home page offered "Find a game to join"
+    # but no word on what the games are (the welcome page's rules links were gone).
+    client.force_login(make_user("newbie"))
+    html = client.get(reverse("home")).content.decode()
+    assert "You are not in any game yet." in visible_text(html)
+    assert set(RULES_PAGES) <= _hrefs(html)
