@@ -170,3 +170,15 @@ def test_a_new_players_empty_home_page_links_the_rules_too(client) -> None:
     html = client.get(reverse("home")).content.decode()
     assert "You are not in any game yet." in visible_text(html)
     assert set(RULES_PAGES) <= _hrefs(html)
+
+
+def test_the_password_reset_sent_page_is_no_dead_end(client) -> None:
+    # Regression: after asking for a new password the page said "Otherwise contact us",
+    # with no contact anywhere and no link onwards.
+    make_user("lost")
+    answer = client.post(reverse("account_reset_password"), {"email": "lost@example.test"}, follow=True)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "contact us" not in visible_text(html)
+    main = html.split('id="main"', 1)[1]
+    assert {reverse("account_reset_password"), reverse("account_login")} <= _hrefs(main)
