@@ -30,8 +30,14 @@ logger = logging.getLogger(__name__)
 @require_safe  # GET and HEAD (uptime checks send HEAD)
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or a welcome page for visitors."""
+    from games.presentation import ruleset_name
+    from games.rules_text import GAME_SUMMARIES
+
+    # Each game's rules page, so that a visitor (or a player in no game yet) may learn a
+    # game before joining one.
+    rules = [(ruleset, ruleset_name(ruleset)) for ruleset in GAME_SUMMARIES]
     if not request.user.is_authenticated:
-        return render(request, "home.html", {"games": None})
+        return render(request, "home.html", {"games": None, "rules": rules})
     from games.models import Seat
     from games.selectors import OVER, seat_offers_waiting
     from games.selectors_invitations import invitations_waiting
@@ -74,6 +80,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "offers": seat_offers_waiting(user=request.user),
         # Forming games the player was invited to by name, not answered yet.
         "invitations": invitations_waiting(user=request.user),
+        "rules": rules,
     })  # fmt: skip
 
 

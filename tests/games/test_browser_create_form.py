@@ -78,3 +78,22 @@ def test_a_seat_count_out_of_the_games_range_is_kept_and_marked_on_its_field(
         "5X is for 3 to 6 players." in page.locator(f"#{i}").inner_text() for i in described
     ), described
     assert page.locator(".notice").filter(has_text="is for 3 to 6").count() == 0
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_invitation_tools_of_a_new_game_stand_apart(browser_page, live_server, width):
+    # Regression (a newcomer's walk): right after creating a game, "New invitation link"
+    # and its note sat flush against the "Invite players by name" label below them (0 px),
+    # reading as one run-on paragraph, on a desktop and on a phone.
+    make_user("ida")
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 844})
+    log_in(page, live_server.url, "ida")
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("#id_ruleset", "5x")
+    page.locator('form button[type="submit"]').last.click()
+    page.wait_for_url("**/games/*/")
+    renew = page.locator("#invite-link-renew").bounding_box()
+    label = page.locator("#invite-players label").bounding_box()
+    assert renew is not None and label is not None
+    assert label["y"] - (renew["y"] + renew["height"]) >= 8

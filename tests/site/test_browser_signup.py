@@ -87,3 +87,51 @@ def test_a_browser_reporting_an_old_zone_name_is_offered_its_name_now(live_serve
         assert page.locator("#id_time_zone").input_value() == "Asia/Kolkata"
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_visitor_reads_how_a_game_is_played_before_signing_up(live_server, _chromium) -> None:
+    # Regression (a newcomer's walk): the rules pages were linked only from game pages and
+    # the new-game form, so a visitor could not learn what 5X is before signing up.
+    context = _chromium.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        page.locator("#rules-links").get_by_role("link", name="5X").click()
+        page.wait_for_url("**/games/rules/5x/")
+        assert page.locator("h1").inner_text() == "Rules of 5X"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # Back on the welcome page, signing up is one tap away.
+        page.go_back()
+        page.get_by_role("link", name="Create an account").click()
+        page.wait_for_url("**/accounts/signup/")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_visitor_signs_up_from_an_open_games_page_and_joins_it(live_server, browser_page) -> None:
+    # A newcomer's walk: signed out on an open game's page, the way in is on the page; after
+    # signing up they are back on the game, with its Join button.
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    game = game_services.game_create(
+        organizer=make_user("org"), ruleset="5x", seats_count=3, name="Open door"
+    )
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("#sign-up-to-join").get_by_role("link", name="sign up").click()
+    page.wait_for_url("**/accounts/signup/?next=*")
+    page.fill("input[name=email]", "kim@example.com")
+    page.fill("input[name=username]", "kim")
+    page.fill("input[name=password1]", "correct-horse-battery-7")
+    page.fill("input[name=password2]", "correct-horse-battery-7")
+    page.locator(".account-card button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    page.get_by_role("button", name="Join this game").click()
+    page.wait_for_load_state()
+    assert "You joined the game." in page.locator(".messages").inner_text()
+    assert game.seats.filter(name="kim").exists()

@@ -103,3 +103,15 @@ def test_the_standings_tiebreak_heads_are_on_a_phones_screen(phone_page, live_se
     assert page.locator(heads, has_text="Sonneborn–Berger").is_visible()
     assert not page.locator("table.standings thead th abbr", has_text="SB").is_visible()
     assert page.locator(heads).all_inner_texts() == ["#", "PLAYER", "POINTS", "BUCHHOLZ", "SONNEBORN–BERGER", "PLAYED"]
+
+
+def test_the_tournaments_lists_columns_are_on_a_phones_screen(phone_page, live_server):
+    # Regression (a newcomer's walk at 390 px): the list of all tournaments was a six-column
+    # table in a scroll box; Status and Organizer were past the right edge of the screen.
+    _league("A cup with quite a long name for a phone")
+    page = phone_page
+    page.goto(f"{live_server.url}/tournaments/")
+    for column in ("Game", "Rounds", "Players", "Status", "Organizer"):
+        assert page.locator(f'td[data-label="{column}"]').count() == 1, column
+        assert _on_screen(page, f'td[data-label="{column}"]') == [], column
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
