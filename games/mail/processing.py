@@ -498,7 +498,9 @@ def _decide(row: InboundMail) -> Outcome:
         bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=row.truncated
     )
     if parsed.is_auto:
-        return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
+        # Never answered, never an order: a receipt is logged as one (admin, log line).
+        code = "receipt" if parsed.receipt else "auto_reply"
+        return Outcome(Status.IGNORED, code, parsed.auto_reason)
     seat = _load_seat(row.seat_id)
     if not seat.user.is_active:  # closed since the message was stored: as at storing
         return Outcome(Status.REJECTED, "unknown_recipient", "the seat's account is deactivated")
