@@ -387,7 +387,7 @@ def sender_unverified_text(*, sender: str, why: str) -> str:
 
 def repeat_text(*, arrived: datetime | None) -> str:
     """To the seat holder: a message without a Message-ID arrived again, byte for byte,
-    and was not read again (``games.mail.processing._answer_repeat``)."""
+    and was not read again (``games.mail.repeats.answer_repeat``)."""
     return (
         f"This exact message arrived before, at {_when(arrived)}, and was handled then; "
         "it is never read twice, so this copy changed nothing. It has no Message-ID "
