@@ -540,3 +540,14 @@ def order_above_a_receipt(ctx):  # an order with a receipt's text pasted below i
 def receipt_text_under_a_reply_subject(ctx):  # the text alone is not enough
     return plain(ctx, receipt_text("Your message", ("To:", "Subject:", "Sent:"), SENT_EN, f"was read on {READ_EN}."),
                  subject=f"Re: {TURN}")
+
+# Commands tried in words the commands do not take, or misspelt: refused as orders, and
+# the answer says how the command is written.
+def away_in_words(ctx):
+    return plain(ctx, "AWAY next week\r\n")
+
+def back_in_words(ctx):
+    return plain(ctx, "Back on Monday\r\n")
+
+def status_misspelt(ctx):
+    return plain(ctx, "Satus\r\n")

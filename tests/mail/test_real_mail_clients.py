@@ -171,6 +171,10 @@ CASES: dict[str, Expected] = {
     "away_past": Expected("commands", says=("That day is past",), away=False),
     "away_far": Expected("commands", says=("at most 60 days ahead",), away=False),
     "away_in_subject": Expected("command_in_subject", away=False),
+    # "AWAY is not an order" alone left the player thinking they were away.
+    "away_in_words": Expected("order_refused", says=("AWAY is a command, not an order", "AWAY 2026-12-05", "Nothing was changed"), away=False),
+    "back_in_words": Expected("order_refused", says=("BACK is a command, not an order",)),
+    "status_misspelt": Expected("order_refused", says=("Did you mean the command STATUS?",)),
     # Every game of the player's: not on the word of a seat's address alone.
     "away_foreign": Expected("commands", away=False, says=("only from your account address", NOT_YOURS)),
     "back": Expected("commands", says=("not away any more",), away=False),
