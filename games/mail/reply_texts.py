@@ -204,9 +204,12 @@ def lead_in_note(*, ignored: str) -> str:
     return "\n".join([head, "", *shown])
 
 
-def refused_text(seat: Any, exc: Any) -> str:
-    """A refused order: the exact reason, what still stands, and what is allowed now."""
+def refused_text(seat: Any, exc: Any, *, note: str = "") -> str:
+    """A refused order: the exact reason (and ``note``, read with it), what still stands,
+    and what is allowed now."""
     parts = [f"Your order was NOT accepted: {exc.message}"]
+    if note:
+        parts.append(note)
     standing = standing_order_text(seat)
     if standing:
         parts.append(standing)
