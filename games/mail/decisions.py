@@ -514,7 +514,9 @@ def _refused(seat: Seat, exc, text: str = "", signoff: str = "") -> Outcome:
     there are several: a quote or signature the gateway did not recognise is then plain
     to see, where "not 3 orders" alone puzzles a player who wrote one. ``signoff``: what
     was taken for a sign-off below the order, said apart (it was not read as the order)."""
-    sections = [reply_texts.refused_text(seat, exc)]
+    # "AWAY next week": how the command is written, read right after the reason.
+    note = reply_texts.command_like_note(seat, text) if text else ""
+    sections = [reply_texts.refused_text(seat, exc, note=note)]
     read = reply_texts.lines_read_text(text)
     if read:
         sections.append(read)

@@ -29,6 +29,7 @@ from games.mail.headers import (
     thread_ids,
 )
 from games.mail.quotes import strip_pgp_clearsign, strip_reply
+from games.mail.receipts import receipt_reason
 from games.notes import INVISIBLE_RE
 from games.notes import order_text as sealed_order_text
 
@@ -68,6 +69,9 @@ class ParsedMail:
     """The envelope sender (SMTP ``MAIL FROM``) when the intake knows it, else "" (also
     for a null return path)."""
     auto_reason: str = ""
+    receipt: bool = False
+    """A receipt or recall sent as ordinary text (Outlook's "Read:", "Gelesen:", ...),
+    known by its Subject and its whole text (``games.mail.receipts``): automatic too."""
     dkim: str = ""
     auth_results: list[str] = field(default_factory=list)
     """Every Authentication-Results header, topmost first (``games.mail.authresults``)."""
@@ -234,7 +238,14 @@ def _read_body(out: ParsedMail, msg: Message) -> None:
     # Normalized before the reply is cut: a full-width "：" (Chinese and Japanese mail
     # programs) ends an attribution line as ":" does. A clear-signed message is read as
     # the text it signs.
-    out.text = strip_reply(strip_pgp_clearsign(unicodedata.normalize("NFKC", text)))
+    text = unicodedata.normalize("NFKC", text)
+    if not out.auto_reason:
+        # Read on the whole text: its quoted "To:"/"Subject:" lines look like a quote.
+        out.auto_reason = receipt_reason(out.subject, text)
+        if out.auto_reason:
+            out.receipt = True
+            return
+    out.text = strip_reply(strip_pgp_clearsign(text))
     out.talk_text = talk_message(out.text)
     if out.talk_text is not None:  # the whole message is for the table
         return

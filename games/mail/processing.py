@@ -3,7 +3,9 @@
 1. The raw message is stored (an :class:`~games.mail.models.InboundMail` row) before
    anything else, in its own transaction, so a crash never loses an order. The seat is
    resolved from the token in the envelope recipient at that moment; the same
-   Message-ID delivered twice to the same address is stored (and processed) once.
+   Message-ID delivered twice to the same address is stored (and processed) once
+   (``games.mail.storing``; a repeated copy without a Message-ID is answered by
+   ``games.mail.repeats``).
 2. Processing reads the stored row under a lock, decides, calls
    ``games.services.orders.order_submit`` and queues the answer through the outbox, all
    in one transaction with the row's new status.
@@ -19,35 +21,23 @@ What a stored message says and how it is answered is decided in ``games.mail.dec
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-import uuid
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.mail import replies, reply_texts
-from games.mail.addresses import address_digest, redact_address, token_from_address
 from games.mail.decisions import Outcome, _decide_for_seat
-from games.mail.headers import (
-    clean_text,
-    dkim_result,
-    header_section,
-    header_text,
-    parse_bytes,
-    sender_address,
-)
-from games.mail.limits import intake_per_hour, max_attempts, max_bytes, time_budget, too_many_parts
+from games.mail.headers import clean_text
+from games.mail.limits import max_attempts, time_budget
 from games.mail.models import InboundMail
 from games.mail.parsing import ParsedMail, parse_message
+from games.mail.repeats import answer_repeat
+from games.mail.storing import load_seat, store_message, synthesized_message_id
 from games.selectors_players import time_zone_of
-
-if TYPE_CHECKING:
-    from games.models import Seat
 
 logger = logging.getLogger("games.mail")
 
@@ -66,184 +56,6 @@ class ProcessingTimedOut(Exception):
     clock is also checked once the decision is made, inside its transaction: over the
     budget, the decision and everything it wrote are rolled back, as for the limit
     itself."""
-
-
-# --------------------------------------------------------------------------- storing
-
-
-def seat_for_recipient(envelope_recipient: str) -> Seat | None:
-    from games.services.seats import seat_for_token
-
-    token = token_from_address(envelope_recipient)
-    return seat_for_token(token=token) if token else None
-
-
-def store_message(
-    raw_bytes: bytes,
-    envelope_recipient: str,
-    *,
-    source: str = InboundMail.Source.OTHER,
-    envelope_sender: str | None = None,
-) -> tuple[InboundMail, bool]:
-    """Store a message as received; return (row, created). ``created`` is False when the
-    same Message-ID already arrived at the same address (the first row is returned).
-
-    An oversize message keeps only its header section. Raises only on a database
-    failure (the caller then asks the sender's MTA to try again later)."""
-    raw_bytes = bytes(raw_bytes or b"")
-    # Envelope values come from the MTA, a pipe's arguments or a webhook's JSON: no NUL.
-    envelope_recipient = clean_text(envelope_recipient)
-    if envelope_sender is not None:
-        envelope_sender = clean_text(envelope_sender)
-    size = len(raw_bytes)
-    # Too large, or too many parts to read in reasonable time: only the header section
-    # is kept, and the sender is answered without the body being parsed.
-    truncated = size > max_bytes()
-    # Whatever the headers hold, the message is stored: a header nothing can read is a
-    # problem of the message (answered when it is processed), never a reason to make the
-    # sender's server try again forever.
-    message_id, sender, dkim = "", "", ""
-    multipart = True  # unless the headers say otherwise
-    try:
-        section = header_section(raw_bytes)
-        head = parse_bytes(section, headers_only=True)
-        # One part for sure only when the whole header section was read (a Content-Type
-        # past 64 KB of headers is the parser's, not ours) and says neither multipart nor
-        # an embedded message (which may be multipart): a code review got 100,000 parts
-        # through either way.
-        ended = section.endswith((b"\r\n\r\n", b"\n\n"))
-        multipart = not ended or head.get_content_maintype() in ("multipart", "message")
-        message_id = clean_text(header_text(head, "Message-ID"))[:998]
-        sender = clean_text(sender_address(head)[0])[:320]
-        dkim = clean_text(dkim_result(head))[:32]
-    except Exception:  # noqa: BLE001 - unreadable headers: stored all the same
-        logger.warning("inbound message to %s: unreadable headers", redact_address(envelope_recipient))
-    truncated = truncated or too_many_parts(raw_bytes, multipart=multipart)
-    if not message_id:
-        # No Message-ID: identical bytes are still recognised as the same delivery.
-        message_id = synthesized_message_id(raw_bytes)
-    seat = seat_for_recipient(envelope_recipient)
-    flooded = seat is not None and over_intake(seat.pk)
-    if envelope_sender is None:
-        stored_sender = ""
-    else:
-        stored_sender = envelope_sender.strip() or "<>"
-    fields = {
-        "raw": header_section(raw_bytes) if truncated or flooded else raw_bytes,
-        "size": size,
-        "truncated": truncated,
-        "message_id": message_id,
-        "recipient": clean_text(redact_address(envelope_recipient))[:320],
-        "recipient_digest": address_digest(envelope_recipient),
-        "sender": sender,
-        "envelope_sender": clean_text(stored_sender)[:320],
-        "seat": seat,
-        "source": source,
-        "dkim": dkim,
-    }
-    if flooded:
-        fields.update(status=Status.IGNORED, outcome="rate_limited",
-                      error=f"more than {intake_per_hour()} messages in an hour to this seat")  # fmt: skip
-    try:
-        with transaction.atomic():
-            row = InboundMail.objects.create(**fields)
-    except IntegrityError:
-        row = InboundMail.objects.get(
-            message_id=message_id, recipient_digest=fields["recipient_digest"]
-        )
-        first = row
-        reused = None if truncated else _reused_message_id(row, raw_bytes, message_id)
-        if reused is not None:
-            # Another message under an id used before (a script's fixed Message-ID): its
-            # own row, known by its text, so its redelivery is still read once.
-            fields["message_id"] = reused
-            try:
-                with transaction.atomic():
-                    row = InboundMail.objects.create(**fields)
-            except IntegrityError:
-                row = InboundMail.objects.get(
-                    message_id=reused, recipient_digest=fields["recipient_digest"]
-                )
-            else:
-                logger.info(
-                    "stored inbound #%s via %s to %s: another message with the Message-ID of #%s",
-                    row.pk, source, fields["recipient"], first.pk,
-                )  # fmt: skip
-                return row, True
-        logger.info(
-            "duplicate inbound message to %s (same Message-ID as #%s): not processed again",
-            fields["recipient"],
-            row.pk,
-        )
-        return row, False
-    logger.info(
-        "stored inbound #%s via %s from %s to %s (%d bytes%s)",
-        row.pk,
-        source,
-        _logged_sender(sender, envelope_sender),
-        fields["recipient"],
-        size,
-        ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
-    )
-    return row, True
-
-
-def _text_read(raw_bytes: bytes) -> str:
-    """What a message says, as the gateway reads it (its subject and its text without
-    quotes): the same for a redelivery, whatever the relaying servers re-encoded."""
-    parsed = parse_message(raw_bytes)
-    return f"{parsed.subject}\n{parsed.text}\n{parsed.has_attachments}"
-
-
-def _reused_message_id(first: InboundMail, raw_bytes: bytes, message_id: str) -> str | None:
-    """None when ``raw_bytes`` is a redelivery of ``first`` (whose Message-ID it has);
-    else the id to store it under: another message reusing the id, as a script or a
-    broken mail program does with a fixed one ("<1@localhost>"), which was dropped as a
-    redelivery, unread and unanswered. A redelivery's headers differ (a ``Received`` line
-    more), not what it says. A first copy kept as headers only (oversize, over the
-    hour's intake), or one whose Message-ID was made from its bytes, is compared no
-    further, nor an oversize copy (never read in full): a redelivery then."""
-    headers_only = first.truncated or first.outcome == "rate_limited"
-    if headers_only or message_id.startswith(SYNTHESIZED_ID_PREFIX):
-        return None
-    try:
-        said = _text_read(raw_bytes)
-        if said == _text_read(bytes(first.raw)):
-            return None
-    except Exception:  # noqa: BLE001 - never fail a delivery over this comparison
-        logger.exception("inbound #%s: comparing a message with the same Message-ID failed", first.pk)
-        return None
-    digest = hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"{message_id[:900]} #text-{digest}"
-
-
-def over_intake(seat_id: int) -> bool:
-    """Whether the seat's address took ``MAIL_INTAKE_PER_HOUR`` messages in the last hour
-    (counted up to the limit): more are neither read nor answered."""
-    limit = intake_per_hour()
-    recent = InboundMail.objects.filter(
-        seat_id=seat_id, created_at__gte=timezone.now() - timedelta(hours=1)
-    )
-    return recent.values("pk")[:limit].count() >= limit
-
-
-SYNTHESIZED_ID_PREFIX = "<sha256-"
-SYNTHESIZED_ID_SUFFIX = "@fivex.invalid>"
-
-
-def synthesized_message_id(raw_bytes: bytes) -> str:
-    """The id of a message without a Message-ID header: the SHA-256 of its bytes."""
-    return f"{SYNTHESIZED_ID_PREFIX}{hashlib.sha256(raw_bytes).hexdigest()}{SYNTHESIZED_ID_SUFFIX}"
-
-
-def _logged_sender(sender: str, envelope_sender: str | None) -> str:
-    """The sender as the intake's log line names it, redacted: the From: address, else
-    the envelope sender saying so ("<>" alone would read as a null return path)."""
-    if sender:
-        return redact_address(sender)
-    if envelope_sender is None or not envelope_sender.strip():
-        return "an unknown sender (no From header, no envelope sender)"
-    return f"{redact_address(envelope_sender)} (envelope; no From header)"
 
 
 def enqueue_processing(inbound_id: int) -> None:
@@ -277,7 +89,7 @@ def process_message(
         # No Message-ID header (the id stored is the bytes' hash): a Message-ID written
         # like ours would have to hold the hash of the bytes it is part of.
         if row.message_id == synthesized_message_id(bytes(raw_bytes or b"")):
-            _answer_repeat(row, raw_bytes, envelope_recipient, envelope_sender)
+            answer_repeat(row, raw_bytes, envelope_recipient, envelope_sender)
         return row
     if defer:
         enqueue_processing(row.pk)
@@ -288,62 +100,6 @@ def process_message(
         enqueue_processing(row.pk)  # retried with back-off by the task
         row.refresh_from_db()
         return row
-
-
-def _answer_repeat(
-    row: InboundMail, raw_bytes: bytes, envelope_recipient: str, envelope_sender: str | None
-) -> None:
-    """Tell the seat holder that a copy of a message without a Message-ID was not read.
-
-    Such a message is known only by its bytes, and an MTA's redelivery (its 250 lost)
-    and a player's deliberate resend (a script sending the same order again after a
-    refusal) are the same bytes with the same envelope: nothing tells them apart. So a
-    copy is never read twice, but it is answered (within the seat's hourly answers), so
-    a player's order is never lost without a word; a redelivery costs one short email.
-    A message with a Message-ID (every mail program writes one) is a redelivery when it
-    repeats and stays silent. Auto-replies, and a message whose first copy was ignored,
-    are never answered, nor a copy whose first is not handled yet (its own answer is to
-    come), nor one while the seat is over its hourly intake (``MAIL_INTAKE_PER_HOUR``:
-    fresh mail is then neither read nor answered). Nor is a copy sent to an address that no longer leads to the
-    seat (a new private address since, a replaced seat, a closed account) or to a seat
-    no longer playing (resigned, its game over): a fresh message there is not read as an
-    order, and a copy must not make the server email the player where a fresh one would
-    not. A failure here is logged, never raised: the first copy stands."""
-    if row.seat_id is None or row.status not in (Status.PROCESSED, Status.REJECTED):
-        # Ignored: never answered. Not handled yet (queued, or failed and to be retried):
-        # "handled then" would be false, and the first copy's own answer is still to come.
-        return
-    try:
-        if over_intake(row.seat_id):  # as a fresh message now: neither read nor answered
-            return
-        parsed = parse_message(
-            bytes(raw_bytes or b""), envelope_sender=envelope_sender, headers_only=True
-        )
-        if parsed.is_auto:
-            return
-        current = seat_for_recipient(envelope_recipient)  # the address's seat now
-        if current is None or current.pk != row.seat_id:
-            return
-        seat = _load_seat(row.seat_id)
-        over = str(seat.game.status) in ("finished", "abandoned")
-        if not seat.user.is_active or str(seat.status) != "active" or over:
-            return
-        with transaction.atomic(), timezone.override(time_zone_of(user=seat.user)):
-            sent = replies.send_reply(
-                seat=seat,
-                inbound=row,
-                parsed=parsed,
-                sections=[reply_texts.repeat_text(arrived=row.created_at)],
-                key=f"repeat-{uuid.uuid4().hex}",  # every copy its own answer (hourly cap)
-            )
-        logger.info(
-            "inbound #%s to %s: a copy without Message-ID arrived again: %s",
-            row.pk,
-            row.recipient,
-            "answered" if sent is not None else "not answered (hourly answer limit)",
-        )
-    except Exception:  # noqa: BLE001 - the copy was stored before; never fail its delivery
-        logger.exception("inbound #%s: answering a repeated copy failed", row.pk)
 
 
 # --------------------------------------------------------------------------- processing
@@ -437,7 +193,7 @@ def give_up(inbound_id: int) -> None:
             parsed = ParsedMail()
         if parsed.is_auto:
             return
-        seat = _load_seat(row.seat_id)
+        seat = load_seat(row.seat_id)
         try:
             with transaction.atomic():
                 replies.send_reply(
@@ -484,12 +240,6 @@ def _envelope_sender(row: InboundMail) -> str | None:
     return row.envelope_sender or None
 
 
-def _load_seat(seat_id: int) -> Seat:
-    from games.models import Seat
-
-    return Seat.objects.select_related("game", "user", "user__player_settings").get(pk=seat_id)
-
-
 def _decide(row: InboundMail) -> Outcome:
     if row.seat_id is None:
         # No reply: the address is unknown, so there is nobody we may answer safely.
@@ -498,8 +248,10 @@ def _decide(row: InboundMail) -> Outcome:
         bytes(row.raw), envelope_sender=_envelope_sender(row), headers_only=row.truncated
     )
     if parsed.is_auto:
-        return Outcome(Status.IGNORED, "auto_reply", parsed.auto_reason)
-    seat = _load_seat(row.seat_id)
+        # Never answered, never an order: a receipt is logged as one (admin, log line).
+        code = "receipt" if parsed.receipt else "auto_reply"
+        return Outcome(Status.IGNORED, code, parsed.auto_reason)
+    seat = load_seat(row.seat_id)
     if not seat.user.is_active:  # closed since the message was stored: as at storing
         return Outcome(Status.REJECTED, "unknown_recipient", "the seat's account is deactivated")
     with timezone.override(time_zone_of(user=seat.user)):  # the answer's dates

@@ -163,6 +163,40 @@ def signoff_note(*, ignored: str, paragraph: bool = True, command: bool = False)
     return "\n".join([*head, "", *shown])
 
 
+def command_like_note(seat: Any, text: str) -> str:
+    """Said below a refused order whose one line reads as a command tried, not an order:
+    "AWAY next week" or "Back on Monday" (AWAY and BACK with words the commands do not
+    take: "AWAY is not an order" alone left the player away, as they thought), or one word
+    a letter off a command ("SATUS"). "" otherwise."""
+    import difflib
+
+    from games.mail.parsing import COMMANDS
+    from games.selectors import legal_orders
+
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) != 1:
+        return ""
+    words = [w.strip(".,;:!?\"'") for w in lines[0].split()]
+    first = words[0].upper() if words else ""
+    if not first or first in {o.split()[0].upper() for o in legal_orders(seat=seat) if o.split()}:
+        return ""
+    if first == "AWAY" and len(words) > 1:
+        return (
+            "AWAY is a command, not an order: write the last day you are away as "
+            "year-month-day, AWAY 2026-12-05 (or AWAY UNTIL 2026-12-05), alone on a line. "
+            "Nothing was changed."
+        )
+    if first == "BACK" and len(words) > 1:
+        return "BACK is a command, not an order: send BACK alone on a line. Nothing was changed."
+    close = difflib.get_close_matches(first, [*COMMANDS, "AWAY"], n=1, cutoff=0.75)
+    if len(words) == 1 and close and first not in COMMANDS:
+        return (
+            f"Did you mean the command {close[0]}? Commands are words alone on a line: "
+            "HELP, STATUS, SHOW, QUIET, ALL, AWAY 2026-12-05, BACK."
+        )
+    return ""
+
+
 def lead_in_note(*, ignored: str) -> str:
     """Said with an order read below a greeting or a lead-in ("Changed my mind:")."""
     shown = [f"    {line}" for line in ignored.splitlines()[:MAX_IGNORED_SHOWN] if line.strip()]
@@ -170,9 +204,12 @@ def lead_in_note(*, ignored: str) -> str:
     return "\n".join([head, "", *shown])
 
 
-def refused_text(seat: Any, exc: Any) -> str:
-    """A refused order: the exact reason, what still stands, and what is allowed now."""
+def refused_text(seat: Any, exc: Any, *, note: str = "") -> str:
+    """A refused order: the exact reason (and ``note``, read with it), what still stands,
+    and what is allowed now."""
     parts = [f"Your order was NOT accepted: {exc.message}"]
+    if note:
+        parts.append(note)
     standing = standing_order_text(seat)
     if standing:
         parts.append(standing)
@@ -387,7 +424,7 @@ def sender_unverified_text(*, sender: str, why: str) -> str:
 
 def repeat_text(*, arrived: datetime | None) -> str:
     """To the seat holder: a message without a Message-ID arrived again, byte for byte,
-    and was not read again (``games.mail.processing._answer_repeat``)."""
+    and was not read again (``games.mail.repeats.answer_repeat``)."""
     return (
         f"This exact message arrived before, at {_when(arrived)}, and was handled then; "
         "it is never read twice, so this copy changed nothing. It has no Message-ID "

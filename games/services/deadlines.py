@@ -259,11 +259,23 @@ def stuck_prompts_requeue(*, prompts: list[Any], now: datetime | None = None) ->
     return len(prompts)
 
 
+#: How many times the sweep reads a due prompt's mail that came in time, when more of it
+#: turned up unread while it did (the next sweep comes back after that).
+MAIL_READS = 3
+
+
 def overdue_prompt_resolve(*, game_id: int, prompt_number: int, now: datetime | None = None) -> bool:
     """Resolve one prompt whose deadline (plus grace) has passed by ``now``: orders by
     email that came in time are read first, then missing orders are filled by default.
     The deadline is checked again under the game's lock (an extension or a pause that
-    committed after the sweep read the prompt wins). True if this call resolved it."""
+    committed after the sweep read the prompt wins). True if this call resolved it.
+
+    An email stored in time but still unread once the game is locked (its row committed
+    after the mail was read, or a worker reading it waits for this lock) is read before
+    any default order is filled: the lock is let go, the mail read again (a worker's
+    reading is waited for), and the prompt resolved then; a race audit found such an
+    order refused as too late and the seat's default played."""
+    from games.services.locking import lock_game
     from games.services.resolution import prompt_resolve
 
     now = now or timezone.now()
@@ -277,8 +289,30 @@ def overdue_prompt_resolve(*, game_id: int, prompt_number: int, now: datetime | 
     due_at = enforce_due_at(game=prompt.game, prompt=prompt)
     if due_at is None or due_at > now:
         return False
-    _read_mail_that_came_in_time(game_id=game_id, due_at=due_at)
-    return prompt_resolve(game_id=game_id, prompt_number=prompt_number, fill_missing=True, now=now)
+    for _read in range(MAIL_READS):
+        _read_mail_that_came_in_time(game_id=game_id, due_at=due_at)
+        with transaction.atomic():
+            lock_game(game_id=game_id)  # no order lands from here to the resolution
+            if _mail_unread(game_id=game_id, due_at=due_at):
+                continue  # the lock is let go: a worker reading it finishes
+            return prompt_resolve(
+                game_id=game_id, prompt_number=prompt_number, fill_missing=True, now=now
+            )
+    logger.info(
+        "game %s: prompt %s left open for the next sweep: mail stored in time is still unread",
+        game_id, prompt_number,
+    )  # fmt: skip
+    return False
+
+
+def _mail_unread(*, game_id: int, due_at: datetime) -> bool:
+    """Whether an email to one of the game's seats, stored before ``due_at``, has not been
+    read at all yet (``received``: committed after the mail was read, or being read)."""
+    from games.mail.models import InboundMail
+
+    return InboundMail.objects.filter(
+        seat__game_id=game_id, created_at__lt=due_at, status=InboundMail.Status.RECEIVED
+    ).exists()
 
 
 def _read_mail_that_came_in_time(*, game_id: int, due_at: datetime) -> None:

@@ -453,3 +453,101 @@ def tnef_only_with_text_none(ctx):
     return (hdr(ctx) + 'Content-Type: multipart/mixed; boundary="T"\r\n\r\n--T\r\nContent-Type: application/ms-tnef; name="winmail.dat"\r\nContent-Disposition: attachment; filename="winmail.dat"\r\nContent-Transfer-Encoding: base64\r\n\r\neJ8+IgAA\r\n--T--\r\n').encode()
 
 
+
+# Receipts and recalls that Outlook (Exchange) sends as ordinary text mail, in the
+# languages it writes them in, and orders sent under Subjects that start like them.
+SENT_EN = "Tuesday, December 1, 2026 6:10:00 AM (UTC+00:00) Dublin, Edinburgh, Lisbon, London"
+READ_EN = "Tuesday, December 1, 2026 6:30:00 AM (UTC+00:00) Dublin, Edinburgh, Lisbon, London"
+SENT_DE = "Dienstag, 1. Dezember 2026 07:10:00 (UTC+01:00) Amsterdam, Berlin, Bern, Rom, Stockholm, Wien"
+READ_DE = "Dienstag, 1. Dezember 2026 07:30:00 (UTC+01:00) Amsterdam, Berlin, Bern, Rom, Stockholm, Wien"
+SENT_FR = "mardi 1 décembre 2026 07:10:00 (UTC+01:00) Bruxelles, Copenhague, Madrid, Paris"
+READ_FR = "mardi 1 décembre 2026 07:30:00 (UTC+01:00) Bruxelles, Copenhague, Madrid, Paris"
+SENT_ES = "martes, 1 de diciembre de 2026 7:10:00 (UTC+01:00) Bruselas, Copenhague, Madrid, París"
+READ_ES = "martes, 1 de diciembre de 2026 7:30:00 (UTC+01:00) Bruselas, Copenhague, Madrid, París"
+TURN = "[League 7] The game has started; your order: round 1, play"
+
+
+def receipt_text(lead, labels, sent, closing):
+    to, subject, when = labels
+    return (f"{lead}\r\n\r\n  {to} FiveX\r\n  {subject} {TURN}\r\n  {when} {sent}\r\n\r\n{closing}\r\n")
+
+def read_receipt_exchange(ctx):
+    return plain(ctx, receipt_text("Your message", ("To:", "Subject:", "Sent:"), SENT_EN, f"was read on {READ_EN}."),
+                 subject=f"Read: {TURN}")
+
+def not_read_receipt_exchange(ctx):
+    return plain(ctx, receipt_text("Your message", ("To:", "Subject:", "Sent:"), SENT_EN,
+                               f"was deleted without being read on {READ_EN}."), subject=f"Not read: {TURN}")
+
+def de_read_receipt(ctx):
+    return plain(ctx, receipt_text("Ihre Nachricht", ("An:", "Betreff:", "Gesendet:"), SENT_DE, f"wurde am {READ_DE} gelesen."),
+                 subject=f"Gelesen: {TURN}")
+
+def de_not_read_receipt(ctx):
+    return plain(ctx, receipt_text("Ihre Nachricht", ("An:", "Betreff:", "Gesendet:"), SENT_DE,
+                               f"wurde am {READ_DE} ungelesen gelöscht."), subject=f"Ungelesen: {TURN}")
+
+def de_delivery_receipt(ctx):
+    return plain(ctx, f"Ihre Nachricht wurde an folgende Empfänger übermittelt:\r\n\r\nFiveX (fivex@localhost)\r\n\r\nBetreff: {TURN}\r\n",
+                 subject=f"Übermittelt: {TURN}")
+
+def de_recall(ctx):
+    return plain(ctx, f"Ann Player möchte die Nachricht \"Re: {TURN}\" zurückrufen.\r\n", subject=f"Rückruf: Re: {TURN}")
+
+def fr_read_receipt(ctx):  # French puts a (no-break) space before the colon
+    return plain(ctx, receipt_text("Votre message", ("\u00c0\u00a0:", "Objet\u00a0:", "Envoyé\u00a0:"), SENT_FR, f"a été lu le {READ_FR}."),
+                 subject=f"Lu\u00a0: {TURN}")
+
+def fr_not_read_receipt(ctx):
+    return plain(ctx, receipt_text("Votre message", ("À :", "Objet :", "Envoyé :"), SENT_FR,
+                               f"a été supprimé sans avoir été lu le {READ_FR}."), subject=f"Non lu : {TURN}")
+
+def fr_delivery_receipt(ctx):
+    return plain(ctx, f"Votre message a été remis aux destinataires suivants :\r\n\r\nFiveX (fivex@localhost)\r\n\r\nObjet : {TURN}\r\n",
+                 subject=f"Remis : {TURN}")
+
+def fr_recall(ctx):
+    return plain(ctx, f"Ann Player souhaite rappeler le message « Re: {TURN} ».\r\n", subject=f"Rappel : Re: {TURN}")
+
+def es_read_receipt(ctx):
+    return plain(ctx, receipt_text("Su mensaje", ("Para:", "Asunto:", "Enviado:"), SENT_ES, f"se leyó el {READ_ES}."),
+                 subject=f"Leído: {TURN}")
+
+def es_not_read_receipt(ctx):
+    return plain(ctx, receipt_text("Su mensaje", ("Para:", "Asunto:", "Enviado:"), SENT_ES,
+                               f"se eliminó sin haberse leído el {READ_ES}."), subject=f"No leído: {TURN}")
+
+def es_delivery_receipt(ctx):
+    return plain(ctx, f"El mensaje se entregó a los siguientes destinatarios:\r\n\r\nFiveX (fivex@localhost)\r\n\r\nAsunto: {TURN}\r\n",
+                 subject=f"Entregado: {TURN}")
+
+def es_recall(ctx):
+    return plain(ctx, f"Ann Player desea recuperar el mensaje \"Re: {TURN}\".\r\n", subject=f"Recuperar: Re: {TURN}")
+
+def order_under_read_subject(ctx):
+    return plain(ctx, "PLAY EXPLORE\r\n", subject="Read: my orders")
+
+def order_under_lu_subject(ctx):
+    return plain(ctx, "PLAY EXPLORE\r\n", subject="Lu : mes ordres")
+
+def order_under_recall_subject(ctx):
+    return plain(ctx, "PLAY EXPLORE\r\n\r\nThanks,\r\nAnn\r\n", subject="Recall: my last order was wrong")
+
+def order_above_a_receipt(ctx):  # an order with a receipt's text pasted below it: the order counts
+    return plain(ctx, "PLAY EXPLORE\r\n\r\n" + receipt_text("Your message", ("To:", "Subject:", "Sent:"), SENT_EN, f"was read on {READ_EN}."),
+                 subject=f"Read: {TURN}")
+
+def receipt_text_under_a_reply_subject(ctx):  # the text alone is not enough
+    return plain(ctx, receipt_text("Your message", ("To:", "Subject:", "Sent:"), SENT_EN, f"was read on {READ_EN}."),
+                 subject=f"Re: {TURN}")
+
+# Commands tried in words the commands do not take, or misspelt: refused as orders, and
+# the answer says how the command is written.
+def away_in_words(ctx):
+    return plain(ctx, "AWAY next week\r\n")
+
+def back_in_words(ctx):
+    return plain(ctx, "Back on Monday\r\n")
+
+def status_misspelt(ctx):
+    return plain(ctx, "Satus\r\n")

@@ -384,7 +384,8 @@ def test_a_message_read_late_answers_the_prompt_open_when_it_arrived(table) -> N
 
     from django.utils import timezone
 
-    from games.mail.processing import process_stored, store_message
+    from games.mail.processing import process_stored
+    from games.mail.storing import store_message
     from games.models import Prompt
     from games.services.orders import order_submit
 
@@ -506,7 +507,8 @@ def test_an_email_stored_before_the_deadline_and_read_after_it_counts(table) -> 
 
     from django.utils import timezone
 
-    from games.mail.processing import process_stored, store_message
+    from games.mail.processing import process_stored
+    from games.mail.storing import store_message
     from games.models import Prompt
 
     address = table.address("ann")
@@ -623,7 +625,7 @@ def test_the_deadline_sweep_reads_mail_that_came_in_time_before_filling_defaults
 
     from django.utils import timezone
 
-    from games.mail.processing import store_message
+    from games.mail.storing import store_message
     from games.models import LogEntry, Prompt
     from games.services.deadlines import enforce_deadlines
 
@@ -656,7 +658,7 @@ def test_the_deadline_sweep_reads_mail_whose_first_reading_failed(table, attempt
     from django.utils import timezone
 
     from games.mail.models import InboundMail
-    from games.mail.processing import store_message
+    from games.mail.storing import store_message
     from games.models import LogEntry, Prompt
     from games.services.deadlines import enforce_deadlines
 

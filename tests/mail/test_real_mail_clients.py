@@ -41,6 +41,7 @@ class Expected:
 
 TAKEN = Expected("order_accepted", "PLAY EXPLORE")
 IGNORED = Expected("auto_reply", answers=0)
+RECEIPT = Expected("receipt", answers=0)
 NOTHING_GUESSED = Expected("order_refused", answers=1)
 HOW_TO_SAY_AWAY = Expected("commands", says=("year-month-day", "Nothing was changed"), away=False)
 NOT_YOURS = "which is not your account address"
@@ -125,12 +126,34 @@ CASES: dict[str, Expected] = {
     # Automatic mail that says so nowhere: one answer (ours is marked automatic), no change.
     "ooo_plain_subject_only": NOTHING_GUESSED,
     "ooo_away_subject_no_headers": NOTHING_GUESSED,
-    "read_receipt_outlook": NOTHING_GUESSED,
-    "read_receipt_outlook_text": NOTHING_GUESSED,
-    "not_read_receipt": NOTHING_GUESSED,
-    "delivery_receipt_exchange": NOTHING_GUESSED,
-    "recall": NOTHING_GUESSED,
     "back_phrase": NOTHING_GUESSED,
+    # Outlook's receipts and recalls as ordinary text: known by the Subject and the whole
+    # text together, never answered.
+    "read_receipt_outlook": RECEIPT,
+    "read_receipt_outlook_text": RECEIPT,
+    "not_read_receipt": RECEIPT,
+    "delivery_receipt_exchange": RECEIPT,
+    "recall": RECEIPT,
+    "read_receipt_exchange": RECEIPT,
+    "not_read_receipt_exchange": RECEIPT,
+    "de_read_receipt": RECEIPT,
+    "de_not_read_receipt": RECEIPT,
+    "de_delivery_receipt": RECEIPT,
+    "de_recall": RECEIPT,
+    "fr_read_receipt": RECEIPT,
+    "fr_not_read_receipt": RECEIPT,
+    "fr_delivery_receipt": RECEIPT,
+    "fr_recall": RECEIPT,
+    "es_read_receipt": RECEIPT,
+    "es_not_read_receipt": RECEIPT,
+    "es_delivery_receipt": RECEIPT,
+    "es_recall": RECEIPT,
+    # A Subject like a receipt's over a player's text: read as ever.
+    "order_under_read_subject": TAKEN,
+    "order_under_lu_subject": TAKEN,
+    "order_under_recall_subject": TAKEN,
+    "order_above_a_receipt": TAKEN,
+    "receipt_text_under_a_reply_subject": NOTHING_GUESSED,
     # AWAY and BACK.
     "away": Expected("commands", away=True, says=("you are away until",)),
     "away_lower_until": Expected("commands", away=True),
@@ -148,6 +171,10 @@ CASES: dict[str, Expected] = {
     "away_past": Expected("commands", says=("That day is past",), away=False),
     "away_far": Expected("commands", says=("at most 60 days ahead",), away=False),
     "away_in_subject": Expected("command_in_subject", away=False),
+    # "AWAY is not an order" alone left the player thinking they were away.
+    "away_in_words": Expected("order_refused", says=("AWAY is a command, not an order", "AWAY 2026-12-05", "Nothing was changed"), away=False),
+    "back_in_words": Expected("order_refused", says=("BACK is a command, not an order",)),
+    "status_misspelt": Expected("order_refused", says=("Did you mean the command STATUS?",)),
     # Every game of the player's: not on the word of a seat's address alone.
     "away_foreign": Expected("commands", away=False, says=("only from your account address", NOT_YOURS)),
     "back": Expected("commands", says=("not away any more",), away=False),
@@ -167,7 +194,7 @@ CASES: dict[str, Expected] = {
 
 def test_every_builder_has_its_expectation() -> None:
     builders = {name for name, f in vars(M).items() if callable(f) and getattr(f, "__module__", "") == M.__name__}
-    assert builders - {"hdr", "gt", "plain"} == set(CASES)
+    assert builders - {"hdr", "gt", "plain", "receipt_text"} == set(CASES)
 
 
 def open_round_two(table) -> dict[str, str]:

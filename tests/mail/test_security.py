@@ -281,7 +281,8 @@ def test_a_deactivated_players_seat_takes_no_mail_orders(table) -> None:
     # A staff audit: a deactivated account still played by email (the order was taken and
     # confirmed). Its address is now as unknown as a made-up one: no order, no answer
     # that tells the sender anything.
-    from games.mail.processing import process_stored, store_message
+    from games.mail.processing import process_stored
+    from games.mail.storing import store_message
 
     ann = table.seats["ann"].user
     ann.is_active = False

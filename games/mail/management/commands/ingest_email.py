@@ -41,7 +41,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from games.mail.processing import process_message, seat_for_recipient
+        from games.mail.processing import process_message
+        from games.mail.storing import seat_for_recipient
 
         recipient = (
             options["recipient"]
