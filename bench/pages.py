@@ -10,8 +10,9 @@ game page as the first seat's player, the organizer, a signed-in spectator and a
 anonymous visitor; the review page of an early prompt (1) and of the latest resolved one;
 the log page; status.json; the API's seat view (token, as API clients use). Prints per
 request the median wall-clock milliseconds over ``--repeat`` requests, the median CPU
-milliseconds of this process (``time.process_time``: PostgreSQL's own CPU not counted)
-and the SQL statements. Not part of the test suite.
+milliseconds of this process (``time.process_time``: PostgreSQL's own CPU not counted),
+the SQL statements, the Python function calls of one request (cProfile's count: the
+machine's load does not move it) and the response's size. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def main() -> int:
                     print("    ", sql[:150])
             return len(statements)
 
-        print(f"{'game, page':46} {'ms':>8} {'CPU ms':>8} {'queries':>8} {'bytes':>8}")
+        print(f"{'game, page':46} {'ms':>8} {'CPU ms':>8} {'queries':>8} {'calls':>8} {'bytes':>8}")
         for ruleset, seats in GAMES.items():
             if args.only and ruleset not in args.only:
                 continue
@@ -181,6 +182,9 @@ def main() -> int:
                 for _ in range(3):
                     size = run()
                 queries = counted(run)
+                calls = cProfile.Profile()
+                calls.runcall(run)
+                calls = pstats.Stats(calls).total_calls  # the machine's load does not move it
                 wall, cpu = [], []
                 for _ in range(args.repeat):
                     started, cpu_started = time.perf_counter(), time.process_time()
@@ -188,7 +192,7 @@ def main() -> int:
                     cpu.append(time.process_time() - cpu_started)
                     wall.append(time.perf_counter() - started)
                 print(f"  {label:44} {statistics.median(wall) * 1000:8.2f} "
-                      f"{statistics.median(cpu) * 1000:8.2f} {queries:8d} {size:8d}")  # fmt: skip
+                      f"{statistics.median(cpu) * 1000:8.2f} {queries:8d} {calls:8d} {size:8d}")  # fmt: skip
                 if args.profile and args.profile in label:
                     profiler = cProfile.Profile(time.process_time)
                     profiler.runcall(lambda: [run() for _ in range(args.repeat)])  # noqa: B023
