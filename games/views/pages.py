@@ -107,6 +107,17 @@ def seat_history(
     return out
 
 
+def _handovers(game: Game, seats: list[Seat], status: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``selectors.seat_handovers`` of the current ``seats``, not asked when the poll's
+    seat counter (one per seat row, one more per row not active: ``_status``) says no
+    row was left behind (a seat handed over leaves a replaced row): the usual page costs
+    no query for it. A handover between the two reads makes the page look older than it
+    is (the counter read first), and the poll reloads it."""
+    if status.get("seats") == sum(1 if s.status == Seat.Status.ACTIVE else 2 for s in seats):
+        return {}
+    return selectors.seat_handovers(game=game, current=seats)
+
+
 def _plays_later(game: Game, view: dict[str, Any]) -> set[str]:
     """The seats the rules make wait for the others' cards this round (public: who
     explored or played Erik last round is on the table)."""
@@ -247,7 +258,7 @@ def detail_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ),
         "seats": seats,
         # Seats handed to another player: who holds them now, since when.
-        "handovers": selectors.seat_handovers(game=game, current=seats),
+        "handovers": _handovers(game, seats, status),
         "is_organizer": is_organizer,
         # The tools that change the game (all but the reminders): not an organizer who
         # plays in a tournament's game (the panel says why instead).
