@@ -98,6 +98,36 @@ def pytest_runtest_logreport(report) -> None:
 
 def pytest_configure(config) -> None:
     _CONFIG["config"] = config
+    _flush_only_tables_with_rows()
+
+
+def _flush_only_tables_with_rows() -> None:
+    """A transactional test (``transaction=True``, every live-server browser test) ends with
+    Django's ``flush``: on PostgreSQL one ``TRUNCATE`` of every table, ~0.4 s however
+    little the test wrote (each table and index is given new files). Here it deletes the
+    rows of the tables that have any (one query finds them; foreign keys are deferred on
+    PostgreSQL, so the order does not matter): ~0.07 s, the same empty tables after. For
+    the test database's flush only; the site never flushes."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+    if getattr(truncate, "only_tables_with_rows", False):
+        return
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):  # noqa: ANN001, ANN202
+        if not tables or reset_sequences:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        quote = self.quote_name
+        with self.connection.cursor() as cursor:
+            cursor.execute(
+                " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables),
+                list(tables),
+            )
+            with_rows = [row[0] for row in cursor.fetchall()]
+        return [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(quote(t))};" for t in with_rows]
+
+    sql_flush.only_tables_with_rows = True
+    DatabaseOperations.sql_flush = sql_flush
 
 
 @pytest.fixture(autouse=True)
