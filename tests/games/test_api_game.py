@@ -288,6 +288,7 @@ def test_the_schema_declares_the_422_of_a_reused_idempotency_key(client):
         ("/api/games/", "post"),
         ("/api/games/{game_id}/talk/", "post"),
         ("/api/tournaments/", "post"),
+        ("/api/tournaments/{slug}/rounds/{number}/extend/", "post"),
     ]
     for route, method, op in taking:
         declared = op["responses"]["422"]

@@ -370,7 +370,7 @@ def test_a_player_who_withdrew_before_round_one_is_not_in_the_standings(client):
     assert regs[0].pk not in shown and regs[1].pk in shown and len(shown) == 4
     listing = client.get(reverse("tournaments:list")).content.decode()
     row = listing[listing.index("Cup ns") :].split("</tr>")[0]
-    assert "<td>4</td>" in row and "<td>1 / 2</td>" in row
+    assert '<td data-label="Players">4</td>' in row and '<td data-label="Rounds">1 / 2</td>' in row
     # The final emails' standings say who withdrew, as the page does (the tournaments
     # audit: "8. fay — 0 points" ranked a player who had left with no word of it).
     tsvc.tournament_close(tournament=t, by=organizer)
