@@ -12,6 +12,7 @@ from django.db import connection
 @pytest.mark.django_db(transaction=True)
 def test_the_flush_empties_every_table_a_test_wrote() -> None:
     from django.contrib.auth.models import Permission
+
     from tests.games.core_support import make_game
 
     game, _seats = make_game(["ann", "bob", "cat"])  # users, a game, seats, prompts, log
