@@ -134,7 +134,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             row = player_turn_emails_set(
                 user=request.user,
                 turn_emails=str(request.POST.get("turn_emails", ""))[:10],
-                hour=int(raw_hour) if raw_hour.isdigit() else (raw_hour or None),
+                hour=int(raw_hour) if raw_hour.isascii() and raw_hour.isdigit() else (raw_hour or None),
             )
         except ValidationError as exc:
             summary_error = exc.message

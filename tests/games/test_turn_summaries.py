@@ -376,3 +376,16 @@ def test_the_account_download_shows_the_choice_and_closing_forgets_the_summaries
         account_close(user=ann)
     assert not TurnSummary.objects.filter(user=ann).exists()
     assert send_turn_summaries(now=_tomorrow_at(21, 0) + timedelta(days=1)) == 0
+
+
+@pytest.mark.parametrize("hour", ["²", "٣٣", "1²"])
+def test_the_settings_page_refuses_a_summary_hour_of_other_digits(client, hour) -> None:
+    """Regression: a summary hour of characters Python calls digits but int() refuses
+    ("²", a superscript) was a 500 on the settings page; it is refused with the reason."""
+    (ann,) = make_users(["ann"])
+    client.force_login(ann)
+    answer = client.post(
+        "/account/settings/", {"form": "turn_emails", "turn_emails": "daily", "summary_hour": hour}
+    )
+    assert answer.status_code == 400
+    assert "a whole hour from 0 to 23" in answer.content.decode()
