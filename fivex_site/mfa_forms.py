@@ -1,12 +1,21 @@
 """allauth.mfa's code forms (``MFA_FORMS``) with the site's words: what to type, and a
-numeric keyboard on phones. The checks are allauth's (its TOTP, its recovery codes, its
-limit on wrong codes)."""
+numeric keyboard on phones; and its passkey forms, which refuse a garbled credential as a
+wrong key. The checks are allauth's (its TOTP, its recovery codes, its WebAuthn, its limit
+on wrong codes)."""
 
+import logging
+
+from allauth.mfa.adapter import get_adapter
 from allauth.mfa.base import forms as base_forms
 from allauth.mfa.totp import forms as totp_forms
+from allauth.mfa.webauthn import forms as webauthn_forms
+from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput
 
 from fivex_site.mfa_secrets import SecretUnreadable
+
+logger = logging.getLogger(__name__)
 
 
 def _code_field(form, *, label: str, help_text: str) -> None:  # noqa: ANN001
@@ -73,3 +82,63 @@ class ReauthenticateForm(base_forms.ReauthenticateForm):
 
     def clean_code(self) -> str:
         return _clean_code_or_say_unreadable(super().clean_code)
+
+
+# Passkeys and security keys (WebAuthn): the credential the browser posts is JSON text
+# anyone may forge (the log-in with a passkey needs no account). allauth and fido2 read it
+# trusting its shape: a missing field (KeyError), a number past Python's 4300 digits or
+# nesting past its recursion limit was a server error. Each is refused as a wrong key is.
+GARBLED_CREDENTIAL = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+
+
+class CredentialField(forms.JSONField):
+    """allauth's credential field, for JSON text Python cannot read too."""
+
+    def to_python(self, value: object) -> object:
+        try:
+            return super().to_python(value)
+        except GARBLED_CREDENTIAL:  # (invalid JSON is a ValidationError already)
+            raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": value}) from None
+
+    def bound_data(self, data: object, initial: object) -> object:
+        try:
+            return super().bound_data(data, initial)
+        except GARBLED_CREDENTIAL:  # the form shown again with what was posted
+            return InvalidJSONInput(data)
+
+
+def _refuse_garbled(clean):  # noqa: ANN001, ANN202
+    """allauth's check of a credential; one it cannot read refused as a wrong key."""
+    try:
+        return clean()
+    except GARBLED_CREDENTIAL as exc:
+        logger.info("A garbled passkey credential was refused (%s).", type(exc).__name__)
+        raise get_adapter().validation_error("incorrect_code") from None
+
+
+class AuthenticateWebAuthnForm(webauthn_forms.AuthenticateWebAuthnForm):
+    credential = CredentialField(required=True, widget=forms.HiddenInput)
+
+    def clean_credential(self) -> object:
+        return _refuse_garbled(super().clean_credential)
+
+
+class LoginWebAuthnForm(webauthn_forms.LoginWebAuthnForm):
+    credential = CredentialField(required=True, widget=forms.HiddenInput)
+
+    def clean_credential(self) -> object:
+        return _refuse_garbled(super().clean_credential)
+
+
+class ReauthenticateWebAuthnForm(webauthn_forms.ReauthenticateWebAuthnForm):
+    credential = CredentialField(required=True, widget=forms.HiddenInput)
+
+    def clean_credential(self) -> object:
+        return _refuse_garbled(super().clean_credential)
+
+
+class AddWebAuthnForm(webauthn_forms.AddWebAuthnForm):
+    credential = CredentialField(required=True, widget=forms.HiddenInput)
+
+    def clean(self) -> dict:
+        return _refuse_garbled(super().clean)

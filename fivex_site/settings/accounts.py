@@ -89,6 +89,11 @@ MFA_FORMS = {
     "activate_totp": "fivex_site.mfa_forms.ActivateTOTPForm",
     "authenticate": "fivex_site.mfa_forms.AuthenticateForm",
     "reauthenticate": "fivex_site.mfa_forms.ReauthenticateForm",
+    # Passkeys: a garbled credential (forged JSON) refused as a wrong key, not a 500.
+    "authenticate_webauthn": "fivex_site.mfa_forms.AuthenticateWebAuthnForm",
+    "login_webauthn": "fivex_site.mfa_forms.LoginWebAuthnForm",
+    "reauthenticate_webauthn": "fivex_site.mfa_forms.ReauthenticateWebAuthnForm",
+    "add_webauthn": "fivex_site.mfa_forms.AddWebAuthnForm",
 }
 # A wrong code counts as a failed login (allauth's ``login_failed`` rate, per client
 # address and per account: ACCOUNT_RATE_LIMITS); a code used once is refused a second time
