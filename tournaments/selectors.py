@@ -92,13 +92,16 @@ def points_for(tournament: Tournament) -> dict[int, list[float]]:
     return out
 
 
-def history(*, tournament: Tournament, upto: int | None = None) -> list[standings_mod.Round]:
+def history(
+    *, tournament: Tournament, upto: int | None = None, rounds_read: list[Round] | None = None
+) -> list[standings_mod.Round]:
     """The tournament's finished rounds as the standings module wants them, with
     registration ids (as strings) as player ids. A round still being played is left
     out: its players have neither a result nor a bye yet (counting them as unplayed
-    would give everyone a virtual opponent's Buchholz)."""
+    would give everyone a virtual opponent's Buchholz). ``rounds_read``: the tournament's
+    rounds by number with their tables and byes, read already by the caller."""
     rounds = []
-    qs = (
+    qs = rounds_read if rounds_read is not None else (
         tournament.rounds.order_by("number").defer(*PAIRING_DATA).prefetch_related("tables", "byes")
     )
     for rnd in qs:
@@ -138,17 +141,23 @@ def entrants_count(*, tournament: Tournament) -> int:
     return sum(1 for r in tournament.registrations.all() if not _never_started(r))
 
 
-def standings(*, tournament: Tournament, upto: int | None = None) -> list[dict[str, Any]]:
+def standings(
+    *,
+    tournament: Tournament,
+    upto: int | None = None,
+    rounds_read: list[Round] | None = None,
+    registrations_read: list[Registration] | None = None,
+) -> list[dict[str, Any]]:
     """The standings table: rank, registration, user, points, tie-breaks, games played.
-    A player who withdrew before any round started never took part and is not in it."""
-    regs = {
-        str(r.pk): r
-        for r in tournament.registrations.select_related("user")
-        if not _never_started(r)
-    }
+    A player who withdrew before any round started never took part and is not in it.
+    ``rounds_read`` (as :func:`history` takes them) and ``registrations_read`` (with their
+    users): read once by a caller asking for the standings after several rounds."""
+    if registrations_read is None:
+        registrations_read = list(tournament.registrations.select_related("user"))
+    regs = {str(r.pk): r for r in registrations_read if not _never_started(r)}
     rows = standings_mod.compute(
         list(regs),
-        history(tournament=tournament, upto=upto),
+        history(tournament=tournament, upto=upto, rounds_read=rounds_read),
         points_for(tournament),
         tournament.tiebreaks,
         scale_size=tournament.tiebreak_scale_size or tournament.table_sizes[0],

@@ -11,12 +11,12 @@ from django.urls import reverse
 
 from games.presentation import short_number
 from tournaments import selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Registration, Round, Tournament
 from tournaments.services.notices import standings_lines
 
 
-def _names(tournament: Tournament) -> dict[int, str]:
-    return {r.pk: r.user.username for r in tournament.registrations.select_related("user")}
+def _names(registrations: list[Registration]) -> dict[int, str]:
+    return {r.pk: r.user.username for r in registrations}
 
 
 def _byes_line(rnd: Round, names: dict[int, str]) -> list[str]:
@@ -41,7 +41,9 @@ def _started(rnd: Round, names: dict[int, str], link: str) -> dict[str, Any]:
     }
 
 
-def _finished(tournament: Tournament, rnd: Round, names: dict[int, str], link: str) -> dict[str, Any]:
+def _finished(
+    tournament: Tournament, rnd: Round, names: dict[int, str], link: str, *, read: dict[str, Any]
+) -> dict[str, Any]:
     lines = []
     for table in sorted(rnd.tables.all(), key=lambda t: t.number):
         order = " > ".join(" = ".join(names.get(p, "?") for p in group) for group in table.ranking or [])
@@ -52,7 +54,7 @@ def _finished(tournament: Tournament, rnd: Round, names: dict[int, str], link: s
             note = " (entered by the organizer)" if table.rated else " (not played: a forfeit)"
         lines.append(f"Table {table.number}: {order or 'no result'}{note}.")
     lines += _byes_line(rnd, names)
-    rows = selectors.standings(tournament=tournament, upto=rnd.number)
+    rows = selectors.standings(tournament=tournament, upto=rnd.number, **read)
     if rows:
         lines += ["", f"Standings after round {rnd.number}:", *standings_lines(rows, me=None)]
     return {
@@ -66,22 +68,25 @@ def _finished(tournament: Tournament, rnd: Round, names: dict[int, str], link: s
 def feed_entries(*, tournament: Tournament, limit: int = 30) -> list[dict[str, Any]]:
     """The newest ``limit`` entries, each ``heading``, ``at`` (when), ``lines`` (words,
     one a line) and ``link`` (a page of the tournament, unique to the entry)."""
-    names = _names(tournament)
+    registrations = list(tournament.registrations.select_related("user"))
+    names = _names(registrations)
     rounds = list(
         tournament.rounds.order_by("number")
         .defer(*selectors.PAIRING_DATA)
         .prefetch_related("tables", "byes")
     )
+    # Each round's standings from what is read here (not the rounds read again per round).
+    read = {"rounds_read": rounds, "registrations_read": registrations}
     entries: list[dict[str, Any]] = []
     for rnd in rounds:
         link = reverse("tournaments:round", args=[tournament.slug, rnd.number])
         if rnd.started_at is not None:
             entries.append(_started(rnd, names, link))
         if rnd.status == Round.Status.FINISHED and rnd.finished_at is not None:
-            entries.append(_finished(tournament, rnd, names, link))
+            entries.append(_finished(tournament, rnd, names, link, read=read))
     if tournament.status == Tournament.Status.CLOSED and tournament.closed_at is not None:
         finished = any(r.status == Round.Status.FINISHED for r in rounds)
-        rows = selectors.standings(tournament=tournament) if finished else []
+        rows = selectors.standings(tournament=tournament, **read) if finished else []
         entries.append({
             "heading": "Final standings" if rows else "Closed",
             "at": tournament.closed_at,

@@ -103,3 +103,23 @@ def test_a_tournament_closed_before_any_round_says_so(client):
     [closed] = feed(client, t)
     assert closed["title"] == "Closed"
     assert "no standings" in closed["summary"]
+
+
+def test_the_feed_reads_as_much_with_three_rounds_played_as_with_one(client):
+    """Regression: the feed (anyone's, polled by readers) read the registrations and every
+    round again for each finished round's standings: 4 statements more a round (a league
+    of 30 rounds, ~125). Now a fixed number."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    organizer, _players, t, _regs = _open_cup("fq", 4, rounds_count=3)
+    counts = []
+    for _ in range(3):
+        rnd = rounds.round_pair(tournament=t, by=organizer)
+        rounds.round_start(rnd=rnd, by=organizer)
+        first_beats_second(rnd, organizer)
+        with CaptureQueriesContext(connection) as ctx:
+            entries = feed(client, t)
+        counts.append(len(ctx.captured_queries))
+    assert [e["title"] for e in entries][:2] == ["Round 3 results", "Round 3 started"]
+    assert counts[0] == counts[1] == counts[2]
