@@ -51,7 +51,7 @@ class DueEvent:
 
 def due_events(*, user: Any) -> list[DueEvent]:
     """The prompts waiting for ``user``'s order that have a deadline, nearest first; a
-    fixed number of queries (the games' and the resumptions' in one each)."""
+    fixed number of queries (the games' and the deadline moves' in one each)."""
     from games import selectors_lists
     from games.models import Game
 
@@ -61,8 +61,9 @@ def due_events(*, user: Any) -> list[DueEvent]:
     games = {
         g.pk: g for g in Game.objects.filter(pk__in=list(needed)).only("pk", "name", "ruleset", "part_of_label")
     }
-    # A resumed game's deadline moved too (a time audit): counted from the log, per prompt.
-    resumed = selectors_lists.resumptions(game_ids=list(needed))
+    # A resumed game's deadline moved too (a time audit), and one held for a player away:
+    # counted from the log, per prompt.
+    moved = selectors_lists.deadline_moves(game_ids=list(needed))
     events = [
         DueEvent(
             prompt_id=prompt.pk,
@@ -71,9 +72,10 @@ def due_events(*, user: Any) -> list[DueEvent]:
             title=games[game_id].title,
             part_of=games[game_id].part_of_label,
             deadline=prompt.deadline,
-            # Each move of the deadline (an extension, a pause and its resumption) is a
-            # revision: calendars that keep an event by its UID take the moved one.
-            sequence=prompt.extensions + resumed.get((game_id, prompt.number), 0),
+            # Each move of the deadline (an extension, a pause and its resumption, a hold
+            # for a player away) is a revision: calendars that keep an event by its UID
+            # take the moved one.
+            sequence=prompt.extensions + moved.get((game_id, prompt.number), 0),
         )
         for game_id, prompt in needed.items()
     ]

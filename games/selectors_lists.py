@@ -1,7 +1,7 @@
 """Reads behind the lists of games: a player's own games and the orders they wait for
 (the games page, the home page, the calendar feed, the API), the public lists (forming,
 being played, over), and what a list shows of each of its games, read in a query or two
-for the whole list (seats held, places, resumptions, who is still to order: a
+for the whole list (seats held, places, deadline moves, who is still to order: a
 tournament's tables). One game's reads are in games.selectors."""
 
 from __future__ import annotations
@@ -38,11 +38,16 @@ def seated_counts(*, games: list[Game]) -> dict[int, int]:
     return {game.pk: 0 for game in games} | dict(rows)
 
 
-def resumptions(*, game_ids: list[int]) -> dict[tuple[int, int], int]:
-    """(game id, prompt number) -> how often the game was resumed while that prompt was
-    open (each resumption moved its deadline), for the games listed; one query."""
+#: The log's entries of a deadline moved other than by an extension (``Prompt.extensions``
+#: counts those): a resumption after a pause, a deadline held for a player away.
+DEADLINE_MOVES = ("game_resumed", "deadline_held")
+
+
+def deadline_moves(*, game_ids: list[int]) -> dict[tuple[int, int], int]:
+    """(game id, prompt number) -> how often the prompt's deadline moved other than by an
+    extension (``DEADLINE_MOVES``), for the games listed; one query."""
     out: dict[tuple[int, int], int] = {}
-    for key in LogEntry.objects.filter(game_id__in=game_ids, kind="game_resumed").values_list(
+    for key in LogEntry.objects.filter(game_id__in=game_ids, kind__in=DEADLINE_MOVES).values_list(
         "game_id", "payload__prompt"
     ):
         out[key] = out.get(key, 0) + 1

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from icalendar import Calendar
 
 from games.models import PlayerSettings, Prompt
@@ -206,3 +207,26 @@ def test_the_settings_page_has_a_calendar_section_leading_to_the_calendar_page(c
     section = page.split('<div class="panel" id="calendar">')[1].split("</div>")[0]
     assert "<h2>Calendar</h2>" in section
     assert f'href="{reverse("games:calendar")}"' in section
+
+
+def test_a_deadline_held_for_a_player_away_revises_the_event(client):
+    """Regression: a deadline moved to an away player's return (``deadline_held``) moved
+    the event of every other player still to order without revising it (its SEQUENCE
+    stayed): a calendar that keeps an event by its UID and SEQUENCE kept the old time."""
+    from games.services.away import player_away_set
+    from games.services.deadlines import overdue_prompt_resolve
+    from tests.games.test_away import due, started
+
+    game, seats, prompt = started(away_days=3)
+    now = timezone.now()
+    player_away_set(user=seats["bob"].user, until=now.date() + timedelta(days=1), now=now)
+    token = calendar_feed_create(user=seats["ann"].user)  # ann has not ordered either
+    url = reverse("games:calendar_feed", args=[token])
+    due(prompt, now)
+    [before] = _events(client.get(url).content)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    prompt.refresh_from_db()
+    [after] = _events(client.get(url).content)
+    assert after.decoded("dtend") == prompt.deadline != before.decoded("dtend")
+    assert str(after["uid"]) == str(before["uid"])
+    assert after["sequence"] == before["sequence"] + 1
