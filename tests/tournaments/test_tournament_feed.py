@@ -123,3 +123,17 @@ def test_the_feed_reads_as_much_with_three_rounds_played_as_with_one(client):
         counts.append(len(ctx.captured_queries))
     assert [e["title"] for e in entries][:2] == ["Round 3 results", "Round 3 started"]
     assert counts[0] == counts[1] == counts[2]
+
+
+def test_each_entry_s_id_is_an_absolute_address(client, settings):
+    """Regression: an entry's Atom id was a path ("/tournaments/cup/rounds/1/#started"):
+    RFC 4287 wants an absolute IRI, which feed readers tell entries apart by."""
+    settings.FIVEX_BASE_URL = "https://fivex.example"
+    organizer, _players, t, _regs = _open_cup("fi", 4)
+    rnd = rounds.round_pair(tournament=t, by=organizer)
+    rounds.round_start(rnd=rnd, by=organizer)
+    first_beats_second(rnd, organizer)
+    root = ET.fromstring(client.get(reverse("tournaments:feed", args=[t.slug])).content)
+    ids = [e.findtext(f"{ATOM}id") for e in root.findall(f"{ATOM}entry")]
+    base = f"https://fivex.example{reverse('tournaments:round', args=[t.slug, 1])}"
+    assert ids == [f"{base}#results", f"{base}#started"]
