@@ -9,7 +9,13 @@ from django.http import HttpResponseBadRequest
 from django.urls import URLPattern, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from fivex_site import account_close_views, account_export_api, account_export_views, views
+from fivex_site import (
+    account_close_views,
+    account_export_api,
+    account_export_views,
+    passkey_login,
+    views,
+)
 from fivex_site.converters import RowIdConverter
 from fivex_site.forms import AdminLoginForm
 from fivex_site.views import ApiDocsView
@@ -57,6 +63,8 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # allauth's passkey log-in, its start limited per address (fivex_site.passkey_login).
+    path("accounts/2fa/webauthn/login/", passkey_login.login_webauthn, name="mfa_login_webauthn"),
     path("accounts/", include("allauth.urls")),
     path("account/close/", account_close_views.account_close_page, name="account_close"),
     path("account/closed/", account_close_views.account_closed_page, name="account_closed"),

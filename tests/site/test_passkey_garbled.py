@@ -58,3 +58,23 @@ def test_re_authenticating_and_adding_a_key_refuse_a_garbled_credential(client, 
     added = client.post("/accounts/2fa/webauthn/add/", {"name": "Mine", "credential": garbled})
     assert added.status_code == 200  # the form again, with the reason
     assert Authenticator.objects.filter(user=ann, type="webauthn").count() == 1
+
+
+def test_starting_passkey_log_ins_is_limited_per_address(db) -> None:
+    """Regression: each start of a passkey log-in (a GET asking for the challenge, as the
+    log-in page's script does, no account needed) stores the challenge in a new session,
+    a database row, and allauth limits the POST only: anyone could write rows without
+    end. Now 20 a minute from one address, as its log-ins (10) and more."""
+    from django.contrib.sessions.models import Session
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()
+    ajax = {"HTTP_X_REQUESTED_WITH": "XMLHttpRequest"}
+    starts = [Client().get("/accounts/2fa/webauthn/login/", **ajax) for _ in range(20)]
+    assert {s.status_code for s in starts} == {200}
+    assert "request_options" in starts[0].json()
+    rows = Session.objects.count()
+    refused = Client().get("/accounts/2fa/webauthn/login/", **ajax)
+    assert refused.status_code == 429
+    assert Session.objects.count() == rows  # no row more
