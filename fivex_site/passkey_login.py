@@ -19,14 +19,14 @@ BEGIN_RATE = "20/m/ip"
 
 def login_webauthn(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """allauth's view, after the limit on its start (a 429 past it, no session written)."""
-    from allauth.core.internal import ratelimit
+    from allauth.core import ratelimit
     from allauth.mfa.webauthn.views import login_webauthn as allauths
 
     if request.method == "GET":
         refused = ratelimit.consume_or_429(
-            request, app="allauth.mfa", action="webauthn_login_begin",
-            config={"webauthn_login_begin": BEGIN_RATE}, limit_get=True,
-        )  # fmt: skip
+            request, action="webauthn_login_begin", config={"webauthn_login_begin": BEGIN_RATE},
+            limit_get=True,
+        )
         if refused is not None:
             return refused
     return allauths(request, *args, **kwargs)
