@@ -122,7 +122,7 @@ def _offered_hits(text: str, targets: list[dict[str, Any]]) -> list[tuple[str, i
             continue
         if words[0].upper() == "HIT":
             words = words[1:]
-        if len(words) != 3 or not words[1].isdigit():
+        if len(words) != 3 or not (words[1].isascii() and words[1].isdigit()):
             return []
         seat = words[0] if words[0] in seats.values() else seats.get(words[0].lower(), "")
         hit = (seat, int(words[1]), words[2].upper())

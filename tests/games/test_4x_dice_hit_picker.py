@@ -289,3 +289,13 @@ def test_help_and_status_by_email_list_the_hits_the_same_way():
         listed = text.split("Legal orders now:", 1)[1]
         assert "or up to 2 of these hits (one per ship) joined by ';'" in listed
         assert not any(";" in line for line in listed.splitlines() if line.startswith("    HIT"))
+
+
+def test_a_die_number_python_calls_a_digit_but_int_refuses_preselects_nothing():
+    """'²' passes str.isdigit() and makes int() raise: the picker reads such an order as
+    one it cannot show (nothing preselected), never a 500 on the game page."""
+    from games.pickers import _offered_hits
+
+    targets = [{"seat": "cat", "dice": [{"n": 2, "ships": 0, "asteroids": 1}]}]
+    assert _offered_hits("HIT cat 2 ASTEROID", targets) == [("cat", 2, "ASTEROID")]
+    assert _offered_hits("HIT cat ² ASTEROID", targets) == []
