@@ -1,0 +1,89 @@
+"""What a Celery worker or beat checks at start: which environment it runs in, said in
+one log line, and a refusal to run on the development defaults by accident.
+
+With no environment at all FiveX is a development site: the SQLite file ``var/db.sqlite3``
+and the embedded broker in ``var/celery/``. For the web server that is the zero-config
+``make run``; for a worker or beat started on a production machine without the site's
+environment (a systemd unit that lost its ``EnvironmentFile=``, a ``celery -A fivex_site
+worker`` typed by hand) it meant a process that ran happily on a database and a queue of
+its own, took no job and looked alive. So a worker or beat that was not told which
+environment it belongs to (``FIVEX_ENV``, which ``make run`` passes its own) and would
+fall back on either default refuses to start, with status ``EX_CONFIG`` and what to set.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from django.conf import settings
+from kombu.utils.url import maybe_sanitize_url
+
+logger = logging.getLogger(__name__)
+
+#: sysexits.h's EX_CONFIG: the process's configuration is wrong (not a crash to retry).
+REFUSED_EXIT_STATUS = 78
+
+
+def development_defaults() -> list[str]:
+    """The development defaults this process would fall back on, described: the SQLite
+    file when ``DATABASE_URL`` is not set, the embedded broker when ``CELERY_BROKER_URL``
+    is not."""
+    defaults = []
+    if not settings.FIVEX_DATABASE_URL_SET:
+        defaults.append(f"the SQLite file {settings.DATABASES['default']['NAME']} (no DATABASE_URL)")
+    if not settings.FIVEX_BROKER_URL_SET:
+        folder = getattr(settings, "FIVEX_FILESYSTEM_BROKER_DIR", "var/celery")
+        defaults.append(f"the embedded broker in {folder} (no CELERY_BROKER_URL)")
+    return defaults
+
+
+def refusal(process: str) -> str | None:
+    """Why the Celery ``process`` (``"worker"``, ``"beat"``) must not start, or None: it
+    was given no ``FIVEX_ENV`` and would use a development default."""
+    if settings.FIVEX_ENV_NAMED:
+        return None
+    defaults = development_defaults()
+    if not defaults:
+        return None
+    return (
+        f"FiveX: this Celery {process} was started without FIVEX_ENV and would run on "
+        f"{' and '.join(defaults)}, which no site of several processes shares: it would take "
+        "no job while looking alive. Give it the site's environment (FIVEX_ENV=production "
+        "and the rest, e.g. the systemd unit's EnvironmentFile= or the .env file beside "
+        f"manage.py). A development {process} beside `manage.py runserver`: FIVEX_ENV="
+        f"development (`make run` starts its own worker and beat).\n"
+    )
+
+
+def describe(process: str) -> str:
+    """One line saying what the ``process`` runs on: environment, database, broker."""
+    database = settings.DATABASES["default"]
+    where = str(database.get("NAME") or "")
+    if database.get("HOST"):
+        port = f":{database['PORT']}" if database.get("PORT") else ""
+        where = f"{database['HOST']}{port}/{where}"
+    return (
+        f"FiveX {process}: {settings.FIVEX_ENV} environment"
+        f"{'' if settings.FIVEX_ENV_NAMED else ' (FIVEX_ENV not set)'}, "
+        f"database {database['ENGINE'].rsplit('.', 1)[-1]} {where}, "
+        f"broker {maybe_sanitize_url(settings.CELERY_BROKER_URL)}"
+    )
+
+
+def refuse_development_defaults(process: str) -> None:
+    """Exit with ``REFUSED_EXIT_STATUS``, the reason on standard error (logging may not be
+    set up yet), when ``refusal`` says so."""
+    reason = refusal(process)
+    if reason is None:
+        return
+    # The process's own standard error: the beat has made sys.stderr a logger by now,
+    # which drops this below its level.
+    sys.__stderr__.write(reason)
+    sys.__stderr__.flush()
+    raise SystemExit(REFUSED_EXIT_STATUS)
+
+
+def log_what_it_runs_on(process: str) -> None:
+    """``describe``'s line in the log, at INFO."""
+    logger.info("%s", describe(process))
