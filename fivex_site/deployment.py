@@ -1,14 +1,17 @@
 """What a Celery worker or beat checks at start: which environment it runs in, said in
-one log line, and a refusal to run on the development defaults by accident.
+one log line, and a refusal to run on the development defaults by accident (a production
+web server loading the site too).
 
 With no environment at all FiveX is a development site: the SQLite file ``var/db.sqlite3``
 and the embedded broker in ``var/celery/``. For the web server that is the zero-config
 ``make run``; for a worker or beat started on a production machine without the site's
 environment (a systemd unit that lost its ``EnvironmentFile=``, a ``celery -A fivex_site
 worker`` typed by hand) it meant a process that ran happily on a database and a queue of
-its own, took no job and looked alive. So a worker or beat that was not told which
+its own, took no job and looked alive (gunicorn so started refused every request for the
+site's host, while its /healthz said ok). So a worker or beat that was not told which
 environment it belongs to (``FIVEX_ENV``, which ``make run`` passes its own) and would
-fall back on either default refuses to start, with status ``EX_CONFIG`` and what to set.
+fall back on either default refuses to start, with status ``EX_CONFIG`` and what to set,
+and so does a web server other than Django's development server.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import logging
 import sys
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from kombu.utils.url import maybe_sanitize_url
 
 logger = logging.getLogger(__name__)
@@ -39,21 +43,40 @@ def development_defaults() -> list[str]:
 
 
 def refusal(process: str) -> str | None:
-    """Why the Celery ``process`` (``"worker"``, ``"beat"``) must not start, or None: it
-    was given no ``FIVEX_ENV`` and would use a development default."""
+    """Why ``process`` (``"worker"``, ``"beat"``: Celery's; ``"web server"``) must not
+    start, or None: it was given no ``FIVEX_ENV`` and would use a development default."""
     if settings.FIVEX_ENV_NAMED:
         return None
     defaults = development_defaults()
     if not defaults:
         return None
+    if process == "web server":
+        what = ("this web server was started without FIVEX_ENV", "answer 400 to every request "
+                "for the site's own host while its /healthz says ok")  # fmt: skip
+        development = ("A development site: FIVEX_ENV=development, or `make run`, which "
+                       "serves one with nothing set.")  # fmt: skip
+    else:
+        what = (f"this Celery {process} was started without FIVEX_ENV",
+                "take no job while looking alive")  # fmt: skip
+        development = (f"A development {process} beside `manage.py runserver`: FIVEX_ENV="
+                       "development (`make run` starts its own worker and beat).")  # fmt: skip
     return (
-        f"FiveX: this Celery {process} was started without FIVEX_ENV and would run on "
-        f"{' and '.join(defaults)}, which no site of several processes shares: it would take "
-        "no job while looking alive. Give it the site's environment (FIVEX_ENV=production "
-        "and the rest, e.g. the systemd unit's EnvironmentFile= or the .env file beside "
-        f"manage.py). A development {process} beside `manage.py runserver`: FIVEX_ENV="
-        f"development (`make run` starts its own worker and beat).\n"
+        f"FiveX: {what[0]} and would run on {' and '.join(defaults)}, which no site of "
+        f"several processes shares: it would {what[1]}. Give it the site's environment "
+        "(FIVEX_ENV=production and the rest, e.g. the systemd unit's EnvironmentFile= or "
+        f"the .env file beside manage.py). {development}\n"
     )
+
+
+def refuse_on_a_production_web_server() -> None:
+    """``refusal`` for a web server loading the site's WSGI or ASGI application (gunicorn,
+    uvicorn, ...), raised as ImproperlyConfigured: the server reports it and stops.
+    Django's development server (``runserver``: ``make run``) is left alone."""
+    if "django.core.management.commands.runserver" in sys.modules:
+        return
+    reason = refusal("web server")
+    if reason is not None:
+        raise ImproperlyConfigured(reason.strip())
 
 
 def describe(process: str) -> str:

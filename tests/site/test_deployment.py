@@ -2,12 +2,14 @@
 development defaults (fivex_site/deployment.py); one that starts says what it runs on."""
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
 from fivex_site import deployment
 from fivex_site.deployment import REFUSED_EXIT_STATUS, refusal
@@ -22,15 +24,16 @@ SITE_ENVIRONMENT = (
 
 
 def _start(command: list[str], tmp_path: Path, **env: str) -> tuple[int | None, str]:
-    """Run ``celery -A fivex_site <command>`` with none of the site's environment but
-    ``env``; its exit status (None: still running after 30 s, then stopped) and output."""
+    """Run ``celery -A fivex_site <command>`` (a ``-m`` module's command when it starts
+    with ``-m``) with none of the site's environment but ``env``; its exit status (None:
+    still running after 30 s, then stopped) and output."""
     clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
     clean.update(env, DJANGO_SETTINGS_MODULE="fivex_site.settings",
                  CELERY_BEAT_SCHEDULE_FILENAME=str(tmp_path / "beat-schedule"))  # fmt: skip
     log = tmp_path / "celery.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "fivex_site", *command],
+            [sys.executable, *(command if command[0] == "-m" else ["-m", "celery", "-A", "fivex_site", *command])],
             cwd=ROOT, env=clean, stdout=out, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
@@ -43,6 +46,12 @@ def _start(command: list[str], tmp_path: Path, **env: str) -> tuple[int | None, 
             os.killpg(process.pid, 9)
             process.wait()
     return status, log.read_text(errors="replace")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 WORKER = ["worker", "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
@@ -69,6 +78,27 @@ def test_a_worker_or_beat_without_the_environment_refuses_the_development_defaul
     assert "started without FIVEX_ENV" in output
     assert "EnvironmentFile=" in output and "FIVEX_ENV=development" in output
     assert "embedded broker" in output
+
+
+def test_a_web_server_without_the_environment_refuses_the_development_defaults(tmp_path) -> None:
+    # gunicorn so started answered 400 to every request for the site's host (its allowed
+    # host was 127.0.0.1) while its /healthz said ok to the load balancer.
+    gunicorn = ["-m", "gunicorn", "fivex_site.wsgi", "--bind", f"127.0.0.1:{_free_port()}",
+                "--workers", "1", "--no-control-socket"]  # fmt: skip
+    status, output = _start(gunicorn, tmp_path)
+    assert status is not None and status != 0, output[-3000:]
+    assert "this web server was started without FIVEX_ENV" in output
+    assert "Worker failed to boot" in output  # gunicorn stops, not a loop of workers
+
+
+def test_the_development_server_is_not_refused(settings, monkeypatch) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = False
+    monkeypatch.delitem(sys.modules, "django.core.management.commands.runserver", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="web server was started without FIVEX_ENV"):
+        deployment.refuse_on_a_production_web_server()
+    monkeypatch.setitem(sys.modules, "django.core.management.commands.runserver", sys)
+    deployment.refuse_on_a_production_web_server()  # make run, manage.py runserver
 
 
 def test_refusal_needs_both_no_environment_named_and_a_default(settings) -> None:
