@@ -68,6 +68,31 @@ def refusal(process: str) -> str | None:
     )
 
 
+#: What a command run on the development defaults by accident would do (its refusal says so).
+COMMANDS_FOR_A_SITE = {
+    "stuck_prompts": "say 'nothing stuck' (exit 0) of a database no site uses",
+    "mfa_secrets_reencrypt": "re-encrypt the secrets of a database no site uses, and the old "
+    "SECRET_KEY, once dropped, would leave every two-factor secret unreadable",
+}
+
+
+def refuse_for_a_command(name: str) -> None:
+    """``refusal`` for the operator's command ``name`` (one of ``COMMANDS_FOR_A_SITE``: run
+    from a shell that lacks the supervisor's environment file, it looked at the development
+    database and reported success), as a CommandError with status ``REFUSED_EXIT_STATUS``."""
+    from django.core.management.base import CommandError
+
+    if settings.FIVEX_ENV_NAMED or not development_defaults():
+        return
+    raise CommandError(
+        f"FiveX: `manage.py {name}` was started without FIVEX_ENV and would run on "
+        f"{' and '.join(development_defaults())}: it would {COMMANDS_FOR_A_SITE[name]}. Give "
+        "it the site's environment (e.g. `set -a; . /etc/fivex.env; set +a` in this shell, "
+        "or the .env file beside manage.py); on a development site, FIVEX_ENV=development.",
+        returncode=REFUSED_EXIT_STATUS,
+    )
+
+
 def refuse_on_a_production_web_server() -> None:
     """``refusal`` for a web server loading the site's WSGI or ASGI application (gunicorn,
     uvicorn, ...), raised as ImproperlyConfigured: the server reports it and stops.

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management.base import CommandError
 
 from fivex_site import deployment
 from fivex_site.deployment import REFUSED_EXIT_STATUS, refusal
@@ -146,3 +147,34 @@ def test_make_run_names_the_development_environment_for_its_worker_and_beat() ->
     assert children_environment("127.0.0.1:8000", {})["FIVEX_ENV"] == "development"
     named = children_environment("127.0.0.1:8000", {"FIVEX_ENV": "production"})
     assert named["FIVEX_ENV"] == "production"
+
+
+@pytest.mark.parametrize("command", ["stuck_prompts", "mfa_secrets_reencrypt"])
+def test_an_operators_command_without_the_environment_refuses_the_development_defaults(
+    tmp_path, command
+) -> None:
+    # Run from a shell without the supervisor's environment file, stuck_prompts said
+    # "nothing stuck" (exit 0, a cron check's all clear) of the development database.
+    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
+    clean.update(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "manage.py", command], cwd=ROOT, env=clean, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == REFUSED_EXIT_STATUS, done.stdout + done.stderr[-3000:]
+    assert f"`manage.py {command}` was started without FIVEX_ENV" in done.stderr
+    assert "the embedded broker" in done.stderr and "/etc/fivex.env" in done.stderr
+    assert "nothing stuck" not in done.stdout
+
+
+def test_an_operators_command_runs_once_the_environment_is_named(settings) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = True
+    settings.FIVEX_BROKER_URL_SET = True
+    deployment.refuse_for_a_command("stuck_prompts")  # everything named: no refusal
+    settings.FIVEX_BROKER_URL_SET = False
+    with pytest.raises(CommandError) as refused:
+        deployment.refuse_for_a_command("stuck_prompts")
+    assert refused.value.returncode == REFUSED_EXIT_STATUS
+    settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development
+    deployment.refuse_for_a_command("stuck_prompts")
