@@ -104,19 +104,40 @@ def refuse_on_a_production_web_server() -> None:
         raise ImproperlyConfigured(reason.strip())
 
 
-def describe(process: str) -> str:
-    """One line saying what the ``process`` runs on: environment, database, broker."""
-    database = settings.DATABASES["default"]
+def _environment() -> str:
+    return f"{settings.FIVEX_ENV} environment" + (
+        "" if settings.FIVEX_ENV_NAMED else " (FIVEX_ENV not set)"
+    )
+
+
+def _database(database: dict) -> str:
+    """``postgresql db.example.org:5432/fivex``, ``sqlite3 /srv/fivex/var/db.sqlite3``."""
     where = str(database.get("NAME") or "")
     if database.get("HOST"):
         port = f":{database['PORT']}" if database.get("PORT") else ""
         where = f"{database['HOST']}{port}/{where}"
+    return f"{database['ENGINE'].rsplit('.', 1)[-1]} {where}"
+
+
+def describe(process: str) -> str:
+    """One line saying what the ``process`` runs on: environment, database, broker."""
     return (
-        f"FiveX {process}: {settings.FIVEX_ENV} environment"
-        f"{'' if settings.FIVEX_ENV_NAMED else ' (FIVEX_ENV not set)'}, "
-        f"database {database['ENGINE'].rsplit('.', 1)[-1]} {where}, "
+        f"FiveX {process}: {_environment()}, database {_database(settings.DATABASES['default'])}, "
         f"broker {maybe_sanitize_url(settings.CELERY_BROKER_URL)}"
     )
+
+
+def say_which_database_is_migrated(sender, verbosity: int = 1, stdout=None, using: str = "default",  # noqa: ANN001
+                                   **kwargs) -> None:  # fmt: skip
+    """``pre_migrate`` (once: for the ``games`` app; the signal skips apps without
+    models, this one's): ``migrate`` names the database it works on before it does.
+    Run from a shell without the supervisor's environment file it migrated the
+    development ``var/db.sqlite3`` and said OK, as if it had been the site's."""
+    if sender.label != "games" or verbosity < 1 or stdout is None:
+        return
+    from django.db import connections
+
+    stdout.write(f"Database: {_database(connections[using].settings_dict)}, {_environment()}\n")
 
 
 def refuse_development_defaults(process: str) -> None:

@@ -178,3 +178,24 @@ def test_an_operators_command_runs_once_the_environment_is_named(settings) -> No
     assert refused.value.returncode == REFUSED_EXIT_STATUS
     settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development
     deployment.refuse_for_a_command("stuck_prompts")
+
+
+@pytest.mark.django_db
+def test_migrate_names_the_database_it_works_on(settings) -> None:
+    # From a shell without the environment file, migrate worked on var/db.sqlite3 and
+    # said OK as if it had been the site's database.
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    settings.FIVEX_ENV_NAMED = False
+    out = StringIO()
+    call_command("migrate", verbosity=1, stdout=out)
+    lines = out.getvalue().splitlines()
+    [said] = [line for line in lines if line.startswith("Database: ")]
+    assert said.startswith(f"Database: {connection.vendor}")
+    assert str(connection.settings_dict["NAME"]) in said
+    assert said.endswith(", development environment (FIVEX_ENV not set)")
+    # before what it does to it
+    assert lines.index(said) < lines.index("Running migrations:")
