@@ -14,3 +14,8 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivex_site.settings")
 
 application = get_asgi_application()
+
+from fivex_site.deployment import refuse_on_a_production_web_server  # noqa: E402 (after setup)
+
+# Without the site's environment: refused, not a development site (fivex_site/deployment.py).
+refuse_on_a_production_web_server()

@@ -3,7 +3,14 @@
 import os
 
 from celery import Celery
-from celery.signals import beat_init, task_postrun, task_prerun, worker_process_init, worker_ready
+from celery.signals import (
+    beat_init,
+    celeryd_init,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_ready,
+)
 from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivex_site.settings")
@@ -40,3 +47,28 @@ def _start_up_objects_out_of_the_collector(**kwargs) -> None:  # noqa: ANN003
 
     warm_up()
     freeze_start_up_objects()
+
+
+@celeryd_init.connect
+def _worker_environment_named(**kwargs) -> None:  # noqa: ANN003
+    """A worker given no FIVEX_ENV that would run on a development default refuses to
+    start (fivex_site/deployment.py): before its banner, its pool, its broker."""
+    from fivex_site.deployment import refuse_development_defaults
+
+    refuse_development_defaults("worker")
+
+
+@worker_ready.connect
+def _worker_says_what_it_runs_on(**kwargs) -> None:  # noqa: ANN003
+    from fivex_site.deployment import log_what_it_runs_on
+
+    log_what_it_runs_on("worker")
+
+
+@beat_init.connect
+def _beat_environment_named(**kwargs) -> None:  # noqa: ANN003
+    """The worker's check and line, for the beat."""
+    from fivex_site.deployment import log_what_it_runs_on, refuse_development_defaults
+
+    refuse_development_defaults("beat")
+    log_what_it_runs_on("beat")

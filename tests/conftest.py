@@ -268,6 +268,16 @@ def _purge_queue(app, queue: str) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _development_environment_named() -> None:
+    """The suite is a development site named as ``make run`` names its own: the operator's
+    commands it calls in-process (stuck_prompts, ...) do not refuse the development
+    defaults of a run without DATABASE_URL (fivex_site/deployment.py)."""
+    from django.conf import settings
+
+    settings.FIVEX_ENV_NAMED = True
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _private_celery_queue(tmp_path_factory) -> Iterator[dict[str, str]]:
     """Tasks the suite enqueues never reach a developer's `make run` worker or another run."""
     with private_celery_route(tmp_path_factory.mktemp("celery-session")) as env:

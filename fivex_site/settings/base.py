@@ -44,6 +44,10 @@ def _development_secret_key() -> str:
 
 
 FIVEX_ENV = env.str("FIVEX_ENV", default="development").strip().lower()
+# Whether the environment was named (the variable or the .env file), not defaulted: a
+# Celery worker or beat that was given none refuses the development defaults
+# (fivex_site/deployment.py).
+FIVEX_ENV_NAMED = bool(env.str("FIVEX_ENV", default="").strip())
 if FIVEX_ENV not in {"development", "production"}:
     raise ImproperlyConfigured(
         f"FIVEX_ENV must be 'development' or 'production', not {FIVEX_ENV!r}."

@@ -34,6 +34,8 @@ if _broker and "://" not in _broker:
         "or filesystem:// (the embedded broker)."
     )
 CELERY_BROKER_URL = _broker or "filesystem://"
+# False: the embedded broker by default, not named (fivex_site/deployment.py).
+FIVEX_BROKER_URL_SET = bool(_broker)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 
 if CELERY_BROKER_URL.startswith("filesystem:"):

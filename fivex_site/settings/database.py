@@ -19,6 +19,8 @@ if IS_PRODUCTION and not _url:
         "without it each machine would use a SQLite file of its own. One machine on SQLite "
         "anyway: DATABASE_URL=sqlite:////srv/fivex/db.sqlite3."
     )
+# False: the development SQLite file (fivex_site/deployment.py).
+FIVEX_DATABASE_URL_SET = bool(_url)
 DATABASES = {
     "default": env.db_url_config(_url) if _url else env.db_url_config(f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }

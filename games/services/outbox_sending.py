@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.models import OutboxMessage
 from games.services.outbox import _OUTBOX_TABLE
+from games.shutdown import sigterm_deferred
 from games.sql import db_datetime, instance
 
 # The name it logged under before sending had a module of its own.
@@ -172,12 +173,15 @@ def outbox_send(
     messages (``outbox_send_many``); by default one of its own."""
     now = now or timezone.now()
     delivered: list[str] = []  # the message's kind, once the mail server took it
-    try:
-        return _outbox_send_locked(message_id, now, mailer, delivered)
-    except DatabaseError:
-        if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
-            raise
-        return _sent_after_a_lost_commit(message_id, now, delivered[0])
+    # A SIGTERM to this pool process (the whole worker's group stopped) waits until the
+    # email is recorded: dying between the server's answer and the commit sent it twice.
+    with sigterm_deferred():
+        try:
+            return _outbox_send_locked(message_id, now, mailer, delivered)
+        except DatabaseError:
+            if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
+                raise
+            return _sent_after_a_lost_commit(message_id, now, delivered[0])
 
 
 def _outbox_send_locked(
@@ -344,12 +348,13 @@ def _send_claimed(
     writes, whose other fields the claim left as they were. None (nothing done) when
     the row's state has changed since it was read: ``outbox_send`` decides."""
     delivered: list[str] = []
-    try:
-        return _send_claimed_locked(message_id, state, now, mailer, delivered)
-    except DatabaseError:
-        if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
-            raise
-        return _sent_after_a_lost_commit(message_id, now, delivered[0])
+    with sigterm_deferred():  # as in outbox_send
+        try:
+            return _send_claimed_locked(message_id, state, now, mailer, delivered)
+        except DatabaseError:
+            if not delivered or connection.in_atomic_block:  # a caller's transaction: its own
+                raise
+            return _sent_after_a_lost_commit(message_id, now, delivered[0])
 
 
 def _send_claimed_locked(

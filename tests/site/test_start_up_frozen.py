@@ -3,6 +3,7 @@
 or prefork child) and the beat once started. Each case runs in a fresh interpreter: the
 test process's own collector state is not the one a server has."""
 
+import os
 import subprocess
 import sys
 
@@ -25,8 +26,12 @@ def frozen_after(code: str) -> tuple[int, set[str]]:
         "wanted = ['games.views', 'tournaments.views', 'engine.fivex', 'engine.sixbyfive', 'engine.fourxdice']\n"
         "print(gc.get_freeze_count(), ' '.join(m for m in wanted if m in sys.modules))\n"
     )
+    # A development process, named as make run names its own (a web server or beat given
+    # no environment on the development defaults refuses to start: fivex_site/deployment.py).
+    env = {"FIVEX_ENV": "development", **os.environ}
     out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        check=True, env=env,
     ).stdout.split()
     return int(out[0]), set(out[1:])
 

@@ -11,7 +11,10 @@ class Command(BaseCommand):
     help = "Re-encrypt the two-factor secrets under the current SECRET_KEY (after a key rotation)."
 
     def handle(self, *args: object, **options: object) -> None:
+        from fivex_site.deployment import refuse_for_a_command
         from fivex_site.two_factor import two_factor_secrets_reencrypt
+
+        refuse_for_a_command("mfa_secrets_reencrypt")
 
         rewritten, unreadable = two_factor_secrets_reencrypt()
         self.stdout.write(f"{rewritten} two-factor secret row(s) written under the current SECRET_KEY.")

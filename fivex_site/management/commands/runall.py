@@ -21,8 +21,8 @@ STOP_TIMEOUT_SECONDS = 10.0
 
 
 def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, str]:
-    """The environment of the web server, worker and beat: this one, with
-    ``FIVEX_BASE_URL`` set to the address served when none is configured (emails, the
+    """The environment of the web server, worker and beat: this one, ``FIVEX_ENV``
+    named (``development`` when it is not), and ``FIVEX_BASE_URL`` set to the address served when none is configured (emails, the
     invitation and the calendar linked to port 8000 while the site ran on another).
     A wildcard address (``0.0.0.0``) names no host: this machine's, on the port served
     (links went to port 8000 whatever was served: a README audit)."""
@@ -30,6 +30,9 @@ def children_environment(addrport: str, environ: dict[str, str]) -> dict[str, st
     # Their lines appear as they are written when the output is a file or a pipe (a
     # service manager's log), not in blocks or at exit.
     env.setdefault("PYTHONUNBUFFERED", "1")
+    # The environment is named for them: a worker or beat given none refuses the
+    # development defaults (fivex_site/deployment.py); here they are what was asked for.
+    env.setdefault("FIVEX_ENV", "development")
     if env.get("FIVEX_BASE_URL"):  # the .env file's is in the environment too
         return env
     host, _sep, port = addrport.rpartition(":")

@@ -48,6 +48,9 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: object, **options: object) -> None:
+        from fivex_site.deployment import refuse_for_a_command
+
+        refuse_for_a_command("stuck_prompts")  # a cron job without the site's environment
         now = timezone.now()
         prompts = stuck_prompts(now=now, older_than=timedelta(minutes=int(options["minutes"])))
         emails = emails_waiting(

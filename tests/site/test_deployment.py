@@ -1,0 +1,201 @@
+"""A Celery worker or beat started without the site's environment refuses to run on the
+development defaults (fivex_site/deployment.py); one that starts says what it runs on."""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.base import CommandError
+
+from fivex_site import deployment
+from fivex_site.deployment import REFUSED_EXIT_STATUS, refusal
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+# What a systemd unit that lost its EnvironmentFile= no longer has.
+SITE_ENVIRONMENT = (
+    "FIVEX_ENV", "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND",
+    "CELERY_TASK_DEFAULT_QUEUE", "CELERY_RESOLUTION_QUEUE", "CELERY_MAIL_QUEUE",
+    "CELERY_FILESYSTEM_BROKER_DIR",
+)  # fmt: skip
+
+
+def _start(command: list[str], tmp_path: Path, **env: str) -> tuple[int | None, str]:
+    """Run ``celery -A fivex_site <command>`` (a ``-m`` module's command when it starts
+    with ``-m``) with none of the site's environment but ``env``; its exit status (None:
+    still running after 30 s, then stopped) and output."""
+    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
+    clean.update(env, DJANGO_SETTINGS_MODULE="fivex_site.settings",
+                 CELERY_BEAT_SCHEDULE_FILENAME=str(tmp_path / "beat-schedule"))  # fmt: skip
+    log = tmp_path / "celery.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, *(command if command[0] == "-m" else ["-m", "celery", "-A", "fivex_site", *command])],
+            cwd=ROOT, env=clean, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+    try:
+        status = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        status = None
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, 9)
+            process.wait()
+    return status, log.read_text(errors="replace")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+WORKER = ["worker", "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
+@pytest.mark.parametrize(
+    ("command", "env"),
+    [
+        (WORKER, {}),  # the unit's EnvironmentFile= lost: nothing at all
+        (["beat"], {}),
+        # Only the database named (the unit's own Environment= line): the queue would be
+        # the machine's own folder, where no web server puts anything.
+        (WORKER, {"DATABASE_URL": "sqlite:///{tmp_path}/fivex.sqlite3"}),
+    ],
+    ids=["worker", "beat", "worker with a database but no broker"],
+)
+def test_a_worker_or_beat_without_the_environment_refuses_the_development_defaults(
+    tmp_path, command, env
+) -> None:
+    # It ran on var/db.sqlite3 and var/celery, took no job and looked alive.
+    env = {name: value.format(tmp_path=tmp_path) for name, value in env.items()}
+    status, output = _start(command, tmp_path, **env)
+    assert status == REFUSED_EXIT_STATUS, output[-3000:]
+    assert "started without FIVEX_ENV" in output
+    assert "EnvironmentFile=" in output and "FIVEX_ENV=development" in output
+    assert "embedded broker" in output
+
+
+def test_a_web_server_without_the_environment_refuses_the_development_defaults(tmp_path) -> None:
+    # gunicorn so started answered 400 to every request for the site's host (its allowed
+    # host was 127.0.0.1) while its /healthz said ok to the load balancer.
+    gunicorn = ["-m", "gunicorn", "fivex_site.wsgi", "--bind", f"127.0.0.1:{_free_port()}",
+                "--workers", "1", "--no-control-socket"]  # fmt: skip
+    status, output = _start(gunicorn, tmp_path)
+    assert status is not None and status != 0, output[-3000:]
+    assert "this web server was started without FIVEX_ENV" in output
+    assert "Worker failed to boot" in output  # gunicorn stops, not a loop of workers
+
+
+def test_the_development_server_is_not_refused(settings, monkeypatch) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = False
+    monkeypatch.delitem(sys.modules, "django.core.management.commands.runserver", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="web server was started without FIVEX_ENV"):
+        deployment.refuse_on_a_production_web_server()
+    monkeypatch.setitem(sys.modules, "django.core.management.commands.runserver", sys)
+    deployment.refuse_on_a_production_web_server()  # make run, manage.py runserver
+
+
+def test_refusal_needs_both_no_environment_named_and_a_default(settings) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = True
+    settings.FIVEX_BROKER_URL_SET = True
+    assert refusal("worker") is None  # everything it needs named: it runs
+    settings.FIVEX_BROKER_URL_SET = False
+    assert "the embedded broker" in refusal("worker")
+    assert "SQLite" not in refusal("worker")
+    settings.FIVEX_DATABASE_URL_SET = False
+    assert "the SQLite file" in refusal("beat") and "Celery beat" in refusal("beat")
+    settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development, as make run passes it
+    assert refusal("worker") is None
+
+
+def test_the_line_a_worker_logs_names_its_environment_database_and_broker(monkeypatch) -> None:
+    production = SimpleNamespace(
+        FIVEX_ENV="production", FIVEX_ENV_NAMED=True,
+        DATABASES={"default": {
+            "ENGINE": "django.db.backends.postgresql", "NAME": "fivex", "HOST": "db.example.org",
+            "PORT": 5432, "USER": "fivex", "PASSWORD": "secret",
+        }},
+        CELERY_BROKER_URL="redis://:hunter2@redis.example.org:6379/0",
+    )  # fmt: skip
+    monkeypatch.setattr(deployment, "settings", production)
+    line = deployment.describe("worker")
+    assert line.startswith("FiveX worker: production environment, ")
+    assert "postgresql db.example.org:5432/fivex" in line
+    assert "redis.example.org:6379/0" in line
+    assert "secret" not in line and "hunter2" not in line
+
+
+@pytest.mark.worker
+def test_a_started_worker_logs_what_it_runs_on(celery_worker_process) -> None:
+    log = celery_worker_process.log()
+    assert "FiveX worker: development environment" in log
+    assert ", database sqlite3 " in log or ", database postgresql " in log
+
+
+def test_make_run_names_the_development_environment_for_its_worker_and_beat() -> None:
+    # make run (runall) with nothing configured: its own worker and beat must not refuse.
+    from fivex_site.management.commands.runall import children_environment
+
+    assert children_environment("127.0.0.1:8000", {})["FIVEX_ENV"] == "development"
+    named = children_environment("127.0.0.1:8000", {"FIVEX_ENV": "production"})
+    assert named["FIVEX_ENV"] == "production"
+
+
+@pytest.mark.parametrize("command", ["stuck_prompts", "mfa_secrets_reencrypt"])
+def test_an_operators_command_without_the_environment_refuses_the_development_defaults(
+    tmp_path, command
+) -> None:
+    # Run from a shell without the supervisor's environment file, stuck_prompts said
+    # "nothing stuck" (exit 0, a cron check's all clear) of the development database.
+    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
+    clean.update(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "manage.py", command], cwd=ROOT, env=clean, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == REFUSED_EXIT_STATUS, done.stdout + done.stderr[-3000:]
+    assert f"`manage.py {command}` was started without FIVEX_ENV" in done.stderr
+    assert "the embedded broker" in done.stderr and "/etc/fivex.env" in done.stderr
+    assert "nothing stuck" not in done.stdout
+
+
+def test_an_operators_command_runs_once_the_environment_is_named(settings) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = True
+    settings.FIVEX_BROKER_URL_SET = True
+    deployment.refuse_for_a_command("stuck_prompts")  # everything named: no refusal
+    settings.FIVEX_BROKER_URL_SET = False
+    with pytest.raises(CommandError) as refused:
+        deployment.refuse_for_a_command("stuck_prompts")
+    assert refused.value.returncode == REFUSED_EXIT_STATUS
+    settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development
+    deployment.refuse_for_a_command("stuck_prompts")
+
+
+@pytest.mark.django_db
+def test_migrate_names_the_database_it_works_on(settings) -> None:
+    # From a shell without the environment file, migrate worked on var/db.sqlite3 and
+    # said OK as if it had been the site's database.
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    settings.FIVEX_ENV_NAMED = False
+    out = StringIO()
+    call_command("migrate", verbosity=1, stdout=out)
+    lines = out.getvalue().splitlines()
+    [said] = [line for line in lines if line.startswith("Database: ")]
+    assert said.startswith(f"Database: {connection.vendor}")
+    assert str(connection.settings_dict["NAME"]) in said
+    assert said.endswith(", development environment (FIVEX_ENV not set)")
+    # before what it does to it
+    assert lines.index(said) < lines.index("Running migrations:")
