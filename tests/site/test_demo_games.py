@@ -14,16 +14,24 @@ DEMO = ["ann@example.com", "bob@example.com", "cat@example.com", "dan@example.co
 
 @pytest.mark.django_db(transaction=True)
 def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_nothing(
-    settings, client
+    settings, client, caplog, monkeypatch
 ) -> None:
+    """Also: `make run ADDRPORT=127.0.0.1:8180`, then `make demo`: the demo printed links to
+    port 8000, and a line per task it ran (hundreds) above the logins (a README audit). One
+    demo run checks both (a run plays dozens of prompts: ~15 s)."""
+    import logging
+
     from fivex_site.celery import app
     from games.services.orders import order_submit
     from tournaments.models import Tournament
 
+    monkeypatch.delenv("FIVEX_BASE_URL", raising=False)
     settings.DEBUG = True
     out = StringIO()
-    call_command("demo_games", stdout=out)
+    with caplog.at_level(logging.INFO):
+        call_command("demo_games", "--addrport", "127.0.0.1:8741", stdout=out)
     printed = out.getvalue()
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("celery")] == []
     password = printed.split("password:")[1].split()[0]
     ann = get_user_model().objects.get(email="ann@example.com")
     assert get_user_model().objects.filter(email__in=DEMO).count() == 5
@@ -34,7 +42,7 @@ def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_n
     assert sorted(waiting.values_list("ruleset", flat=True)) == ["4x-dice", "5x", "6x5"]
     for game in waiting:
         assert game.status == "active"
-        assert f"/games/{game.pk}/" in printed
+        assert f"http://127.0.0.1:8741/games/{game.pk}/" in printed
         prompt = current_prompt(game=game)
         assert prompt.number > 3  # some history to read
         assert "Ann" in prompt.pending and "Ann" not in prompt.forced
@@ -68,7 +76,16 @@ def test_demo_games_leave_three_games_waiting_for_ann_and_a_second_run_changes_n
     first = tournament.rounds.get(number=1)
     assert all(t.ranking for t in first.tables.all())  # results recorded from the games
     assert Game.objects.filter(part_of_path__contains=tournament.slug).count() == 4
-    assert f"/tournaments/{tournament.slug}/" in printed
+    assert f"http://127.0.0.1:8741/tournaments/{tournament.slug}/" in printed
+    assert ":8000/" not in printed
+    # No turn email of the history was sent: the README's orders by email on this machine
+    # take the address from the game page's "Orders by email" box.
+    from games.services.seats import seat_reply_address
+
+    ann_v_bob = Game.objects.get(name__contains="Ann v Bob")
+    page = client.get(f"/games/{ann_v_bob.pk}/").content.decode()
+    assert "Orders by email" in page
+    assert seat_reply_address(seat=ann_v_bob.seats.get(user=ann)) in page
     # The history sent no email; nothing is waiting to be printed in the terminal.
     assert not OutboxMessage.objects.filter(to__in=DEMO).exists()
 
@@ -114,36 +131,6 @@ def test_demo_games_refused_when_a_demo_name_belongs_to_someone_else(settings) -
         call_command("demo_games", stdout=StringIO())
     assert get_user_model().objects.count() == 1
     assert not Game.objects.exists()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_demo_games_links_to_the_address_make_run_serves_and_prints_no_task_lines(
-    settings, caplog, monkeypatch, client
-) -> None:
-    """`make run ADDRPORT=127.0.0.1:8180`, then `make demo`: the demo printed links to port
-    8000, and a line per task it ran (hundreds) above the logins (a README audit)."""
-    import logging
-
-    monkeypatch.delenv("FIVEX_BASE_URL", raising=False)
-    settings.DEBUG = True
-    out = StringIO()
-    with caplog.at_level(logging.INFO):
-        call_command("demo_games", "--addrport", "127.0.0.1:8741", stdout=out)
-    printed = out.getvalue()
-    game = Game.objects.get(name__contains="Ann v Bob")
-    assert f"http://127.0.0.1:8741/games/{game.pk}/" in printed
-    assert ":8000/" not in printed
-    assert [r.getMessage() for r in caplog.records if r.name.startswith("celery")] == []
-    # No turn email of the history was sent: the README's orders by email on this machine
-    # take the address from the game page's "Orders by email" box.
-    from games.services.seats import seat_reply_address
-
-    seat = game.seats.get(user__username="Ann")
-    assert not OutboxMessage.objects.filter(to="ann@example.com", game=game).exists()
-    password = printed.split("password:")[1].split()[0]
-    client.post("/accounts/login/", {"login": "ann@example.com", "password": password})
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Orders by email" in page and seat_reply_address(seat=seat) in page
 
 
 def test_make_demo_passes_make_runs_address() -> None:
