@@ -80,6 +80,31 @@ def secret_reencrypt(stored: str) -> str:
     return secret_encrypt(secret_decrypt(stored))
 
 
+def secret_is_current(stored: str) -> bool:
+    """Whether ``stored`` is encrypted under the current ``SECRET_KEY`` (not under a key of
+    ``SECRET_KEY_FALLBACKS``, nor written before encryption)."""
+    if not is_encrypted(stored):
+        return False
+    try:
+        _box((settings.SECRET_KEY,)).decrypt(stored.removeprefix(PREFIX).encode("ascii"))
+    except (InvalidToken, ValueError, UnicodeError):
+        return False
+    return True
+
+
+def data_current(data: dict) -> bool:
+    """Whether every secret of ``Authenticator.data`` is under the current ``SECRET_KEY``."""
+    current = True
+
+    def check(stored: str) -> str:
+        nonlocal current
+        current &= secret_is_current(stored)
+        return stored
+
+    data_encrypted(data, convert=check)
+    return current
+
+
 def data_encrypted(data: dict, *, convert) -> tuple[dict, bool]:  # noqa: ANN001
     """``Authenticator.data`` with its secrets (``secret``, ``seed``, ``migrated_codes``)
     passed through ``convert``; and whether anything changed."""

@@ -4,8 +4,9 @@ two-factor secret no key opens answered plainly."""
 
 from __future__ import annotations
 
-import time
+import hashlib
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.contrib.auth import SESSION_KEY, get_user
 from django.http import HttpRequest, HttpResponse
@@ -53,18 +54,24 @@ class PrivatePagesMiddleware:
         return response
 
 
-SEEN_KEY = "_fivex_seen"
-"""In the session: when its "last seen" was last written (seconds since the epoch)."""
 SEEN_EVERY = 3600
 """Seconds: a session's "last seen" is written at most once an hour."""
+
+
+def seen_mark(session_key: str) -> str:
+    """The cache key marking that the session was seen within the hour (the session key
+    hashed: whoever reads the cache cannot use a key to sign in)."""
+    return "fivex:seen:" + hashlib.sha256(session_key.encode("utf-8")).hexdigest()
 
 
 def session_seen_at_login(sender, request, user, **kwargs) -> None:  # noqa: ANN001, ARG001
     """``user_logged_in``: the log-in is the session's mark (allauth's row of it is made
     now with this moment), so its next hour of requests write nothing."""
+    from django.core.cache import cache
+
     session = getattr(request, "session", None)
-    if session is not None:
-        session[SEEN_KEY] = int(time.time())
+    if session is not None and session.session_key:
+        cache.set(seen_mark(session.session_key), 1, SEEN_EVERY)
 
 
 class SessionSeenMiddleware:
@@ -72,10 +79,15 @@ class SessionSeenMiddleware:
 
     allauth's own activity tracking writes the session's row on every request; here a
     request by a signed-in session writes it only when the hour has passed since the last
-    write (the time of that write kept in the session itself), so a player's clicks cost
-    nothing more and the page still tells an old forgotten log-in from one in use. Only a
-    session the request read anyway is looked at (an API token or an anonymous request
-    reads none), after the view, so a log-out or a log-in in the request counts."""
+    write, so a player's clicks cost nothing more and the page still tells an old forgotten
+    log-in from one in use. The hour's mark is in the cache (``seen_mark``, living an hour:
+    no query while it is there), and the write is allauth's row alone, made only when its
+    "last seen" is over an hour old (so several processes, or a cache that forgot, write
+    it once). Never the session itself: saving the session would write back this
+    request's whole copy of it over what a concurrent request of the same session stored
+    meanwhile (a new API token waiting to be shown once). Only a session the request read
+    anyway is looked at (an API token or an anonymous request reads none), after the
+    view, so a log-out or a log-in in the request counts."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -85,18 +97,21 @@ class SessionSeenMiddleware:
         session = getattr(request, "session", None)
         if session is None or not session.accessed or SESSION_KEY not in session:
             return response
-        now = int(time.time())
-        seen = session.get(SEEN_KEY)
-        if isinstance(seen, int) and 0 <= now - seen < SEEN_EVERY:
+        key = session.session_key
+        if key is None:
             return response
-        if session.session_key is None:
-            return response
+        from django.core.cache import cache
+
+        if not cache.add(seen_mark(key), 1, SEEN_EVERY):
+            return response  # seen within the hour
         from allauth.usersessions.models import UserSession
         from django.utils import timezone
 
-        session[SEEN_KEY] = now
-        seen_rows = UserSession.objects.filter(session_key=session.session_key)
-        if not seen_rows.update(last_seen_at=timezone.now()) and request.user.is_authenticated:
+        now = timezone.now()
+        rows = UserSession.objects.filter(session_key=key)
+        if rows.filter(last_seen_at__lt=now - timedelta(seconds=SEEN_EVERY)).update(last_seen_at=now):
+            return response
+        if request.user.is_authenticated and not rows.exists():
             # A log-in made before the Sessions page existed (or kept by no log-in view):
             # listed from now on, so that "Log out the other sessions" ends it too.
             UserSession.objects.create_from_request(request)

@@ -7,11 +7,12 @@ it on and off is allauth's own pages (/accounts/2fa/)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-from fivex_site.mfa_secrets import SecretUnreadable, data_encrypted, secret_reencrypt
+from fivex_site.mfa_secrets import SecretUnreadable, data_current, data_encrypted, secret_reencrypt
 
 
 def two_factor_state(*, user: Any) -> dict[str, Any]:
@@ -101,27 +102,52 @@ def recovery_codes_drop_dangling(*, user_ids: Any) -> int:
     return deleted
 
 
-def two_factor_secrets_reencrypt() -> tuple[int, int]:
+#: Tries of one row's rewrite when the row changed between its read and its write.
+REENCRYPT_TRIES = 3
+
+
+@dataclass
+class Reencrypted:
+    """What ``two_factor_secrets_reencrypt`` did: rows written under the current key, rows
+    no key opens (left as they are), and rows found still under an old key at the end (a
+    player's log-in wrote its copy of the row back meanwhile: run it again)."""
+
+    rewritten: int = 0
+    unreadable: int = 0
+    still_old: int = 0
+
+
+def two_factor_secrets_reencrypt() -> Reencrypted:
     """Every stored two-factor secret written again under the current ``SECRET_KEY`` (after
     a rotation, read with a key of ``SECRET_KEY_FALLBACKS``), so that the old key can then
     be dropped. A secret no key opens is left as it is (staff remove that authenticator).
-    Returns (rows rewritten, rows unreadable). Safe to run twice."""
+    Safe to run twice, and while players log in.
+
+    Each row is written only as it was read (compare and set on the whole ``data``): a
+    recovery code used meanwhile (allauth writes the row's ``used_mask``) is never undone;
+    the row is read again and tried again. allauth may also have read a row before it was
+    rewritten and write its copy back after, with the old key's ciphertext: so at the end
+    the rows are checked again, and those still under an old key are counted."""
     from allauth.mfa.models import Authenticator
 
-    rewritten = unreadable = 0
+    done = Reencrypted()
     kinds = [Authenticator.Type.TOTP, Authenticator.Type.RECOVERY_CODES]
-    pks = list(Authenticator.objects.filter(type__in=kinds).values_list("pk", flat=True))
-    for pk in pks:
-        with transaction.atomic():
-            row = Authenticator.objects.select_for_update().filter(pk=pk).first()
-            if row is None:
-                continue
+    rows = Authenticator.objects.filter(type__in=kinds)
+    unreadable: set[int] = set()
+    for pk in rows.order_by("pk").values_list("pk", flat=True):
+        for _ in range(REENCRYPT_TRIES):
+            old = Authenticator.objects.filter(pk=pk).values_list("data", flat=True).first()
+            if old is None:
+                break
             try:
-                data, _ = data_encrypted(row.data, convert=secret_reencrypt)
+                data, _ = data_encrypted(old, convert=secret_reencrypt)
             except SecretUnreadable:
-                unreadable += 1
-                continue
-            row.data = data
-            row.save(update_fields=["data"])
-            rewritten += 1
-    return rewritten, unreadable
+                unreadable.add(pk)
+                break
+            if Authenticator.objects.filter(pk=pk, data=old).update(data=data):
+                done.rewritten += 1
+                break
+    done.unreadable = len(unreadable)
+    for data in rows.exclude(pk__in=unreadable).values_list("data", flat=True):
+        done.still_old += not data_current(data)
+    return done

@@ -100,10 +100,12 @@ def seat_event_lines(*, game: Game, events: list, seat_name: str, board: Any = N
     ]
 
 
-def started_words(game: Game) -> str:
-    """How the emails say a game started, with its seating."""
-    seating = ", ".join(s.name for s in Seat.objects.filter(game=game).order_by("position"))
-    return "The game has started. Seating: " + seating
+def started_words(game: Game, *, seating: list[str] | None = None) -> str:
+    """How the emails say a game started, with its seating (the seats' names by position;
+    read when not given)."""
+    if seating is None:
+        seating = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
+    return "The game has started. Seating: " + ", ".join(seating)
 
 
 def _seat_context(*, game: Game, seat: Seat, state: dict, prompt: Prompt | None) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q, Window
+from django.db.models.functions import RowNumber
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -165,7 +166,10 @@ def summary_games(
     """What a summary tells of each of the player's seats: the games waiting for its order
     first, then those where something happened since ``since`` (or, for a seat in
     ``covered``, since the prompt numbered there), by game. Returns them and the new
-    ``covered`` (per seat id, the last resolved prompt told)."""
+    ``covered`` (per seat id, the last resolved prompt told).
+
+    A fixed number of queries whatever the number of games (each read for all the seats'
+    games at once), not a few per game."""
     from games.services.notifications import game_url, seat_event_lines, started_words
     from games.services.seats import seat_reply_address
 
@@ -175,20 +179,38 @@ def summary_games(
         .select_related("game")
         .order_by("game_id", "position", "id")
     )
+    if not seats:
+        return [], {}
+    told_by_game = _told_prompts(seats=seats, since=since, covered=covered)
+    game_ids = {seat.game_id for seat in seats}
+    last_by_game = dict(
+        Prompt.objects.filter(game_id__in=game_ids, status=Prompt.Status.RESOLVED)
+        .values("game_id")
+        .annotate(last=Max("number"))
+        .values_list("game_id", "last")
+    )
+    started_ids = {
+        seat.game_id
+        for seat in seats
+        if str(seat.pk) not in covered and seat.game.started_at is not None and seat.game.started_at > since
+    }
+    seating: dict[int, list[str]] = {}
+    for game_id, name in (
+        Seat.objects.filter(game_id__in=started_ids).order_by("game_id", "position").values_list("game_id", "name")
+    ):
+        seating.setdefault(game_id, []).append(name)
+    open_prompts = _open_prompts(games=[seat.game for seat in seats])
     out: list[GameSummary] = []
     new_covered: dict[str, int] = {}
     for seat in seats:
         game = seat.game
         after = covered.get(str(seat.pk))
-        resolved = Prompt.objects.filter(game=game, status=Prompt.Status.RESOLVED)
-        told = resolved.filter(number__gt=after) if after is not None else resolved.filter(
-            resolved_at__gt=since
-        )
-        prompts = list(
-            told.order_by("-number").values_list("number", "phase", "events")[:PROMPTS_PER_GAME]
-        )
-        prompts.reverse()
-        last = resolved.aggregate(last=Max("number"))["last"]
+        prompts = [
+            p
+            for p in told_by_game.get(game.pk, [])
+            if (p.number > after if after is not None else p.resolved_at > since)
+        ][-PROMPTS_PER_GAME:]
+        last = last_by_game.get(game.pk)
         if last is not None:
             new_covered[str(seat.pk)] = last
         item = GameSummary(
@@ -196,19 +218,19 @@ def summary_games(
             paused=game.status == Game.Status.PAUSED,
         )  # fmt: skip
         if after is None and game.started_at is not None and game.started_at > since:
-            item.lines.append(started_words(game))
-        for number, phase, events in prompts:
+            item.lines.append(started_words(game, seating=seating.get(game.pk, [])))
+        for told in prompts:
             # the turn email's headline, then its "What happened" lines
-            item.lines.append(f"Prompt {number} ({phase}) is resolved.")
+            item.lines.append(f"Prompt {told.number} ({told.phase}) is resolved.")
             item.lines += [
                 f"  - {line}"
-                for line in seat_event_lines(game=game, events=list(events or []), seat_name=seat.name)
+                for line in seat_event_lines(game=game, events=list(told.events or []), seat_name=seat.name)
             ]
         if game.status == Game.Status.FINISHED:
             item.lines.append(f"The game is over: {winner_words(game.ranking)} (emailed to you then).")
         elif game.status == Game.Status.ABANDONED:
             item.lines.append("The game was ended early (emailed to you then).")
-        prompt, item.waits_for = _open_prompt(game=game, seat=seat)
+        prompt, item.waits_for = open_prompts.get(game.pk, (None, []))
         if prompt is not None and seat.name in item.waits_for:
             item.prompt = prompt
         if prompt is not None:
@@ -220,19 +242,52 @@ def summary_games(
     return out, new_covered
 
 
-def _open_prompt(*, game: Game, seat: Seat) -> tuple[Prompt | None, list[str]]:
-    """The game's open prompt (None when paused: no order is taken) and the seats it still
-    waits for, asked and without an order (public: the game page shows who has ordered)."""
-    if game.status != Game.Status.ACTIVE:
-        return None, []
-    prompt = Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).order_by("-number").first()
-    if prompt is None:
-        return None, []
-    ordered = set(
-        SealedOrder.objects.filter(prompt=prompt, is_current=True).values_list("seat_name", flat=True)
+def _told_prompts(*, seats: list[Seat], since: datetime, covered: dict[str, int]) -> dict[int, list[Prompt]]:
+    """Per game, the resolved prompts some seat's summary tells (resolved since ``since``,
+    or numbered after the seat's ``covered`` prompt), the last ``PROMPTS_PER_GAME`` of
+    them by number, oldest first: one query for every game."""
+    told = Q()
+    for seat in seats:
+        after = covered.get(str(seat.pk))
+        told |= Q(game_id=seat.game_id) & (
+            Q(number__gt=after) if after is not None else Q(resolved_at__gt=since)
+        )
+    rows = (
+        Prompt.objects.filter(told, status=Prompt.Status.RESOLVED)
+        .annotate(
+            latest=Window(RowNumber(), partition_by=[F("game_id")], order_by=F("number").desc())
+        )
+        .filter(latest__lte=PROMPTS_PER_GAME)
+        .only("id", "game_id", "number", "phase", "events", "resolved_at")
+        .order_by("game_id", "number")
     )
-    forced = set(prompt.forced or [])
-    return prompt, [n for n in prompt.pending or [] if n not in forced and n not in ordered]
+    out: dict[int, list[Prompt]] = {}
+    for prompt in rows:
+        out.setdefault(prompt.game_id, []).append(prompt)
+    return out
+
+
+def _open_prompts(*, games: list[Game]) -> dict[int, tuple[Prompt | None, list[str]]]:
+    """Per game going on, its open prompt and the seats it still waits for, asked and
+    without an order (public: the game page shows who has ordered); a paused game has
+    none (no order is taken). Two queries for every game."""
+    active = {game.pk for game in games if game.status == Game.Status.ACTIVE}
+    prompts: dict[int, Prompt] = {}
+    for prompt in Prompt.objects.filter(game_id__in=active, status=Prompt.Status.OPEN).order_by(
+        "game_id", "-number"
+    ):
+        prompts.setdefault(prompt.game_id, prompt)
+    ordered: dict[int, set[str]] = {}
+    for prompt_id, seat_name in SealedOrder.objects.filter(
+        prompt_id__in=[p.pk for p in prompts.values()], is_current=True
+    ).values_list("prompt_id", "seat_name"):
+        ordered.setdefault(prompt_id, set()).add(seat_name)
+    out: dict[int, tuple[Prompt | None, list[str]]] = {}
+    for game_id, prompt in prompts.items():
+        forced = set(prompt.forced or [])
+        done = ordered.get(prompt.pk, set())
+        out[game_id] = (prompt, [n for n in prompt.pending or [] if n not in forced and n not in done])
+    return out
 
 
 def short_deadline_games(*, user: Any) -> list[Game]:

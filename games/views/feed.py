@@ -14,6 +14,7 @@ from django.template.defaultfilters import linebreaksbr
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from fivex_site.links import public_url, site_path
 from games import selectors_review
 from games.models import Game
 from games.presentation import ruleset_name
@@ -75,7 +76,9 @@ class GameFeed(Feed):
         return item["link"]
 
     def item_guid(self, item: dict[str, Any]) -> str:  # noqa: D102
-        return item["link"]
+        # Atom's id is an absolute IRI (RFC 4287), what readers tell entries apart by: the
+        # entry's page at the site's public address (Django keeps a guid as given).
+        return public_url(site_path(item["link"]))
 
     def item_pubdate(self, item: dict[str, Any]) -> Any:  # noqa: D102
         return item["resolved_at"]

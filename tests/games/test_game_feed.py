@@ -73,3 +73,20 @@ def test_a_private_games_feed_is_a_404_to_strangers(played, client):  # noqa: F8
     assert client.get(reverse("games:feed", args=[game.pk])).status_code == 200
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "feed.atom" not in page  # not offered: a feed reader could not read it
+
+
+def test_each_entry_s_id_is_an_absolute_address(played, client, settings):  # noqa: F811
+    """Regression: an entry's Atom id was a path ("/games/3/review/2/"): RFC 4287 wants an
+    absolute IRI, which feed readers tell entries apart by."""
+    settings.FIVEX_BASE_URL = "https://fivex.example"
+    game = played
+    assert play_defaults(game)
+    root = ET.fromstring(client.get(reverse("games:feed", args=[game.pk])).content)
+    ids = [e.findtext(f"{ATOM}id") for e in root.findall(f"{ATOM}entry")]
+    assert ids == [
+        "https://fivex.example" + reverse("games:review_end", args=[game.pk]),
+        *[
+            "https://fivex.example" + reverse("games:review_step", args=[game.pk, number])
+            for number in range(len(ids) - 1, 0, -1)
+        ],
+    ]

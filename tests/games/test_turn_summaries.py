@@ -389,3 +389,35 @@ def test_the_settings_page_refuses_a_summary_hour_of_other_digits(client, hour) 
     )
     assert answer.status_code == 400
     assert "a whole hour from 0 to 23" in answer.content.decode()
+
+
+def test_the_summary_s_queries_do_not_grow_with_the_player_s_games(
+    eager_celery, django_capture_on_commit_callbacks, django_assert_num_queries
+) -> None:
+    """A player in many games: their summary costs as many queries as with one game (each
+    game waiting for the player's order, started and resolved since the summary was on)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services.summaries import turn_summary_send
+
+    _daily()
+    ann = get_user_model().objects.get(username="ann")
+    game, seats = _game("Alpha")
+    _draft(game, seats, django_capture_on_commit_callbacks)
+    now = _tomorrow_at(8)
+    with CaptureQueriesContext(connection) as one_game:
+        assert turn_summary_send(user_id=ann.pk, day=now.date(), now=now) is not None
+    for name in ("Beta", "Gamma", "Delta"):
+        game, seats = _game(name)
+        _draft(game, seats, django_capture_on_commit_callbacks)
+    TurnSummary.objects.filter(user=ann).delete()  # the same period told again, four games now
+    later = now + timedelta(days=1)
+    with django_assert_num_queries(len(one_game)):
+        message = turn_summary_send(user_id=ann.pk, day=later.date(), now=later)
+    assert message.subject == "Daily summary: 4 games wait for your order"
+    for name in ("Alpha", "Beta", "Gamma", "Delta"):
+        assert f"== {name} (your seat: ann) ==\nYOUR ORDER IS NEEDED for prompt 2" in message.body
+    assert message.body.count("The game has started. Seating: ann, bob, cat") == 4
+    assert message.body.count("Prompt 1 (draft) is resolved.") == 4

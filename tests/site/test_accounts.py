@@ -698,17 +698,18 @@ def test_the_sessions_page_says_when_each_log_in_was_last_seen_written_at_most_h
     from datetime import timedelta
 
     from allauth.usersessions.models import UserSession
+    from django.core.cache import cache
     from django.test import Client
     from django.utils import timezone
 
-    from fivex_site.middleware import SEEN_KEY
+    from fivex_site.middleware import seen_mark
 
     user = get_user_model().objects.create_user("pia", "pia@example.com", PASSWORD)
     EmailAddress.objects.create(user=user, email="pia@example.com", verified=True, primary=True)
     client = Client()
     client.post("/accounts/login/", {"login": "pia@example.com", "password": PASSWORD})
     [row] = UserSession.objects.filter(user=user)
-    assert isinstance(client.session[SEEN_KEY], int)  # the log-in itself is the hour's mark
+    assert cache.get(seen_mark(client.session.session_key))  # the log-in itself is the hour's mark
     long_ago = timezone.now() - timedelta(days=3)
     # Within the hour: nothing written, whatever the pages.
     UserSession.objects.filter(pk=row.pk).update(created_at=long_ago, last_seen_at=long_ago)
@@ -716,10 +717,8 @@ def test_the_sessions_page_says_when_each_log_in_was_last_seen_written_at_most_h
     client.get("/accounts/sessions/")
     row.refresh_from_db()
     assert row.last_seen_at == long_ago
-    # An hour later (the mark in the session made older), the next request writes it.
-    session = client.session
-    session[SEEN_KEY] -= 3601
-    session.save()
+    # An hour later (the hour's mark gone from the cache), the next request writes it.
+    cache.delete(seen_mark(client.session.session_key))
     page = client.get("/accounts/sessions/").content.decode()
     row.refresh_from_db()
     assert timezone.now() - row.last_seen_at < timedelta(minutes=1)
@@ -771,17 +770,16 @@ def test_a_log_in_made_before_the_sessions_page_is_listed_from_its_next_request(
     """A session no log-in view listed (made before the page existed) is listed at its next
     request, so "Log out the other sessions" ends it too."""
     from allauth.usersessions.models import UserSession
+    from django.core.cache import cache
     from django.test import Client
 
-    from fivex_site.middleware import SEEN_KEY
+    from fivex_site.middleware import seen_mark
 
     user = get_user_model().objects.create_user("ray", "ray@example.com", PASSWORD)
     EmailAddress.objects.create(user=user, email="ray@example.com", verified=True, primary=True)
     old = Client(HTTP_USER_AGENT="Old laptop")
     old.force_login(user)
-    session = old.session
-    del session[SEEN_KEY]  # as a session from before
-    session.save()
+    cache.delete(seen_mark(old.session.session_key))  # as a session from before
     UserSession.objects.filter(user=user).delete()
     assert old.get("/games/").status_code == 200
     [listed] = UserSession.objects.filter(user=user)

@@ -7,11 +7,13 @@ data migration encrypts the secrets written before, and decrypts them going back
 
 from __future__ import annotations
 
+import io
 import json
 import time
 
 import pytest
 from allauth.mfa.models import Authenticator
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -174,3 +176,94 @@ def test_the_migration_encrypts_plain_secrets_and_going_back_decrypts_them(old_k
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert secret_decrypt(Authenticator.objects.get(pk=app.pk).data["secret"]) == secret
+
+
+def _under_key(stored: str, key: str) -> bool:
+    """Whether ``stored`` opens with ``key`` alone (the cipher as the module documents it:
+    Fernet keyed by HKDF-SHA256 of the key)."""
+    from cryptography.fernet import InvalidToken
+
+    from fivex_site.mfa_secrets import PREFIX, _fernet
+
+    try:
+        _fernet(key).decrypt(stored.removeprefix(PREFIX).encode("ascii"))
+    except InvalidToken:
+        return False
+    return True
+
+
+def _rotated(settings) -> None:  # noqa: ANN001
+    settings.SECRET_KEY = NEW_KEY
+    settings.SECRET_KEY_FALLBACKS = [OLD_KEY]
+
+
+def test_a_row_written_back_under_the_old_key_while_the_rewrite_runs_is_reported(old_key) -> None:
+    """allauth read the recovery codes' row before the command rewrote it and writes its
+    copy back after (the codes' page seen for the first time: ``mark_as_viewed`` saves
+    ``data`` as it read it, the seed still under the old key): the command must not end
+    saying every row is under the new key; run again, it is."""
+    from django.core.management.base import CommandError
+
+    from fivex_site import two_factor
+
+    ann, bob = player(), player("bob")
+    _, codes = with_two_factor(ann)
+    with_two_factor(bob)
+    _rotated(old_key)
+    ann_codes = Authenticator.objects.get(user=ann, type="recovery_codes")
+    in_allauth = Authenticator.objects.get(pk=ann_codes.pk)  # read by the codes' page, before
+    convert = two_factor.secret_reencrypt
+    written_back = []
+
+    def while_running(stored: str) -> str:
+        now = Authenticator.objects.get(pk=ann_codes.pk).data["seed"]
+        if not written_back and _under_key(now, NEW_KEY):  # ann's row done, others to go
+            RecoveryCodes(in_allauth).mark_as_viewed()  # saves its old copy
+            written_back.append(True)
+        return convert(stored)
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(two_factor, "secret_reencrypt", while_running)
+        with pytest.raises(CommandError) as failed:
+            call_command("mfa_secrets_reencrypt", stdout=out)
+    assert written_back
+    said = out.getvalue() + str(failed.value)
+    assert "1 row(s)" in said and "old key" in said and "run" in said and "again" in said
+    assert not _under_key(Authenticator.objects.get(pk=ann_codes.pk).data["seed"], NEW_KEY)
+
+    call_command("mfa_secrets_reencrypt", stdout=io.StringIO())  # again: no error now
+    for row in Authenticator.objects.filter(user__in=[ann, bob]):
+        for name in ("secret", "seed"):
+            if name in row.data:
+                assert _under_key(row.data[name], NEW_KEY), (row.type, name)
+    rows = RecoveryCodes(Authenticator.objects.get(pk=ann_codes.pk))
+    assert rows.did_view  # the page's change kept
+    assert rows.validate_code(codes[0])
+
+
+def test_the_rewrite_never_writes_over_a_row_changed_since_it_read_it(old_key) -> None:
+    """A recovery code used between the command's read of the row and its write: the
+    command writes only the row as it read it (compare and set), so the code stays used."""
+    from fivex_site import two_factor
+
+    ann = player()
+    _, codes = with_two_factor(ann)
+    _rotated(old_key)
+    pk = Authenticator.objects.get(user=ann, type="recovery_codes").pk
+    convert = two_factor.secret_reencrypt
+    used = []
+
+    def while_running(stored: str) -> str:
+        if not used and stored == Authenticator.objects.get(pk=pk).data["seed"]:
+            assert RecoveryCodes(Authenticator.objects.get(pk=pk)).validate_code(codes[0])
+            used.append(True)
+        return convert(stored)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(two_factor, "secret_reencrypt", while_running)
+        call_command("mfa_secrets_reencrypt", stdout=io.StringIO())
+    assert used
+    row = Authenticator.objects.get(pk=pk)
+    assert _under_key(row.data["seed"], NEW_KEY)
+    assert not RecoveryCodes(row).validate_code(codes[0])  # still used
