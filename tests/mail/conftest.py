@@ -53,6 +53,12 @@ class Table:
         self.game = game
         self.seats = seats
 
+    @classmethod
+    def of(cls, game) -> Table:
+        from games.models import Seat
+
+        return cls(game, {s.name: s for s in Seat.objects.filter(game=game, status="active")})
+
     def address(self, name: str) -> str:
         from games.services.seats import seat_reply_address
 
@@ -60,7 +66,6 @@ class Table:
 
 
 def make_table(*, require_sender_match: bool = False, name: str = "League 7") -> Table:
-    from games.models import Seat
     from games.services.games import game_create, game_join
 
     User = get_user_model()
@@ -78,15 +83,22 @@ def make_table(*, require_sender_match: bool = False, name: str = "League 7") ->
         game_join(game=game, user=user)
     game.refresh_from_db()
     assert game.status == "active"
-    return Table(game, {s.name: s for s in Seat.objects.filter(game=game, status="active")})
+    return Table.of(game)
+
+
+#: What ``orders_settings`` sets (also for a table built outside a test: ``override_settings``).
+ORDERS_SETTINGS = {
+    "ORDERS_DOMAIN": "orders.example",
+    "ORDERS_ADDRESS_PREFIX": "orders",
+    "MAIL_MAX_BYTES": 1024 * 1024,
+    "MAIL_REPLIES_PER_HOUR": 20,
+}
 
 
 @pytest.fixture
 def orders_settings(settings):
-    settings.ORDERS_DOMAIN = "orders.example"
-    settings.ORDERS_ADDRESS_PREFIX = "orders"
-    settings.MAIL_MAX_BYTES = 1024 * 1024
-    settings.MAIL_REPLIES_PER_HOUR = 20
+    for name, value in ORDERS_SETTINGS.items():
+        setattr(settings, name, value)
     return settings
 
 
