@@ -39,6 +39,20 @@ def _columns(model: type[Model]) -> list[str]:
     return [f.attname for f in model._meta.local_concrete_fields]
 
 
+def _with_rows(models: list[type[Model]], using: str) -> set[type[Model]]:
+    """The models whose table has a row (one query)."""
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    tables = [m._meta.db_table for m in models]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables),
+            tables,
+        )
+        found = {row[0] for row in cursor.fetchall()}
+    return {m for m in models if m._meta.db_table in found}
+
+
 def _rows(model: type[Model], using: str) -> list[tuple]:
     return list(
         model._base_manager.using(using).order_by("pk").values_list(*_columns(model))
@@ -58,32 +72,26 @@ class DatabaseSnapshot:
         the tables the build filled."""
         models = _models()
         with transaction.atomic(using=using):
-            before = {m: _rows(m, using) for m in models}
+            before = {m: _rows(m, using) for m in _with_rows(models, using)}
             result = build()
-            after = {m: _rows(m, using) for m in models}
+            after = {m: _rows(m, using) for m in _with_rows(models, using)}
             transaction.set_rollback(True, using=using)
-        changed = [m._meta.db_table for m in models if before[m] and before[m] != after[m]]
+        changed = [m._meta.db_table for m in before if before[m] != after.get(m)]
         if changed:
             raise AssertionError(f"the build changed tables that had rows before: {changed}")
-        return cls({m: rows for m, rows in after.items() if rows and not before[m]}, using), result
+        order = {m: i for i, m in enumerate(models)}
+        rows = {m: after[m] for m in sorted(after, key=order.__getitem__) if m not in before}
+        return cls(rows, using), result
 
     def restore(self) -> None:
         """Insert the snapshot's rows (into tables that must be empty), then move the
         tables' id sequences past them."""
         connection = connections[self.using]
-        quote = connection.ops.quote_name
-        tables = [m._meta.db_table for m in self.rows]
         with transaction.atomic(using=self.using):
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    " UNION ALL ".join(
-                        f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables
-                    ),
-                    tables,
-                )
-                not_empty = [row[0] for row in cursor.fetchall()]
+            not_empty = _with_rows(list(self.rows), self.using)
             if not_empty:
-                raise AssertionError(f"rows left over from elsewhere in {not_empty}")
+                tables = sorted(m._meta.db_table for m in not_empty)
+                raise AssertionError(f"rows left over from elsewhere in {tables}")
             for model, rows in self.rows.items():
                 columns = _columns(model)
                 fields = list(model._meta.local_concrete_fields)
