@@ -116,16 +116,17 @@ _AFTER_POST_MIGRATE: dict[str, str] = {}
 _KEPT_BY_THIS_FLUSH: dict[str, bool] = {}
 
 
-def _post_migrate_digest(connection) -> str:  # noqa: ANN001
+def _post_migrate_digest_sql(connection) -> str:  # noqa: ANN001
     quote = connection.ops.quote_name
+    return " || ".join(
+        f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t.id), '')) FROM {quote(table)} t)"
+        for table in _POST_MIGRATE_TABLES
+    )
+
+
+def _post_migrate_digest(connection) -> str:  # noqa: ANN001
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT "
-            + " || ".join(
-                f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t.id), '')) FROM {quote(table)} t)"
-                for table in _POST_MIGRATE_TABLES
-            )
-        )
+        cursor.execute("SELECT " + _post_migrate_digest_sql(connection))
         return cursor.fetchone()[0]
 
 
@@ -163,22 +164,27 @@ def _flush_only_tables_with_rows() -> None:
         _KEPT_BY_THIS_FLUSH[alias] = False
         if not tables or reset_sequences:
             return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
-        if (
-            alias in _AFTER_POST_MIGRATE
-            and set(_POST_MIGRATE_TABLES) <= set(tables)
-            and _only_known_post_migrate_receivers()
-            and _post_migrate_digest(self.connection) == _AFTER_POST_MIGRATE[alias]
-        ):
-            tables = [t for t in tables if t not in _POST_MIGRATE_TABLES]
-            _KEPT_BY_THIS_FLUSH[alias] = True
         quote = self.quote_name
+        known = (
+            _AFTER_POST_MIGRATE.get(alias)
+            if set(_POST_MIGRATE_TABLES) <= set(tables) and _only_known_post_migrate_receivers()
+            else None
+        )
+        # One round trip: the tables with rows, then (if known) the post_migrate digest.
+        sql = " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables)
+        if known is not None:
+            sql += f" UNION ALL SELECT 'digest:' || {_post_migrate_digest_sql(self.connection)}"
         with self.connection.cursor() as cursor:
-            cursor.execute(
-                " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables),
-                list(tables),
-            )
-            with_rows = [row[0] for row in cursor.fetchall()]
-        return [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(quote(t))};" for t in with_rows]
+            cursor.execute(sql, list(tables))
+            found = [row[0] for row in cursor.fetchall()]
+        with_rows = [name for name in found if not name.startswith("digest:")]
+        if known is not None and f"digest:{known}" in found:
+            with_rows = [t for t in with_rows if t not in _POST_MIGRATE_TABLES]
+            _KEPT_BY_THIS_FLUSH[alias] = True
+        if not with_rows:
+            return []
+        # One statement: the flush command runs each of the list's statements in turn.
+        return [" ".join(f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(quote(t))};" for t in with_rows)]
 
     emit = flush_command.emit_post_migrate_signal
 
