@@ -17,6 +17,7 @@ behind would otherwise mix with the snapshot's rows).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from django.apps import apps
 from django.core.management.color import no_style
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Model
+from django.db.models import Model, sql
 
 
 def _models() -> list[type[Model]]:
@@ -83,25 +84,40 @@ class DatabaseSnapshot:
         rows = {m: after[m] for m in sorted(after, key=order.__getitem__) if m not in before}
         return cls(rows, using), result
 
+    @functools.cached_property
+    def _statements(self) -> list[tuple[str, tuple]]:
+        """The INSERTs of the snapshot's rows (raw: the values as they are, no
+        ``auto_now``) and the sequence resets after them, compiled once."""
+        connection = connections[self.using]
+        statements: list[tuple[str, tuple]] = []
+        for model, rows in self.rows.items():
+            columns = _columns(model)
+            fields = list(model._meta.local_concrete_fields)
+            objs = [model(**dict(zip(columns, row, strict=True))) for row in rows]
+            size = max(1, connection.ops.bulk_batch_size(fields, objs))
+            for start in range(0, len(objs), size):
+                query = sql.InsertQuery(model)
+                query.insert_values(fields, objs[start : start + size], raw=True)
+                statements += [(s, tuple(p)) for s, p in query.get_compiler(using=self.using).as_sql()]
+        resets = connection.ops.sequence_reset_sql(no_style(), list(self.rows))
+        return statements + [(reset, ()) for reset in resets]
+
     def restore(self) -> None:
         """Insert the snapshot's rows (into tables that must be empty), then move the
         tables' id sequences past them."""
         connection = connections[self.using]
+        statements = self._statements
         with transaction.atomic(using=self.using):
             not_empty = _with_rows(list(self.rows), self.using)
             if not_empty:
                 tables = sorted(m._meta.db_table for m in not_empty)
                 raise AssertionError(f"rows left over from elsewhere in {tables}")
-            for model, rows in self.rows.items():
-                columns = _columns(model)
-                fields = list(model._meta.local_concrete_fields)
-                objs = [model(**dict(zip(columns, row, strict=True))) for row in rows]
-                size = max(1, connection.ops.bulk_batch_size(fields, objs))
-                for start in range(0, len(objs), size):
-                    model._base_manager.using(self.using)._insert(
-                        objs[start : start + size], fields=fields, raw=True
+            with connection.cursor() as cursor:
+                if connection.vendor == "postgresql":  # all of them in one round trip
+                    cursor.execute(
+                        ";\n".join(s.rstrip(";") for s, _p in statements),
+                        [param for _s, params in statements for param in params],
                     )
-            resets = connection.ops.sequence_reset_sql(no_style(), list(self.rows))
-            if resets:  # PostgreSQL: one round trip for all of them
-                with connection.cursor() as cursor:
-                    cursor.execute("\n".join(resets))
+                else:
+                    for statement, params in statements:
+                        cursor.execute(statement, params)
