@@ -36,6 +36,7 @@ def test_the_flush_empties_every_table_a_test_wrote() -> None:
     assert {t: n for t, n in left.items() if n and t not in remade} == {}
 
 
+@pytest.mark.postgres  # the DELETE flush (tests/conftest.py) is PostgreSQL's
 @pytest.mark.django_db(transaction=True)
 def test_the_flush_keeps_content_types_and_permissions_unless_a_test_changed_them() -> None:
     """What ``post_migrate`` writes is deleted and written again only when a test changed
