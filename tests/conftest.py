@@ -101,13 +101,58 @@ def pytest_configure(config) -> None:
     _flush_only_tables_with_rows()
 
 
+#: The tables ``post_migrate`` fills (content types, permissions), and the receivers that
+#: fill them (Django's own): a flush that finds these tables as the last ``post_migrate``
+#: left them keeps them and sends no ``post_migrate``.
+_POST_MIGRATE_TABLES = ("django_content_type", "auth_permission")
+_POST_MIGRATE_RECEIVERS = {
+    "django.contrib.contenttypes.management.create_contenttypes",
+    "django.contrib.auth.management.create_permissions",
+    "django.contrib.auth.management.rename_permissions_after_model_rename",  # flush: no-op
+}
+#: Per database alias: what the post_migrate tables held after the last post_migrate
+#: (a digest of their rows), and whether the flush under way kept them.
+_AFTER_POST_MIGRATE: dict[str, str] = {}
+_KEPT_BY_THIS_FLUSH: dict[str, bool] = {}
+
+
+def _post_migrate_digest_sql(connection) -> str:  # noqa: ANN001
+    quote = connection.ops.quote_name
+    return " || ".join(
+        f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t.id), '')) FROM {quote(table)} t)"
+        for table in _POST_MIGRATE_TABLES
+    )
+
+
+def _post_migrate_digest(connection) -> str:  # noqa: ANN001
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + _post_migrate_digest_sql(connection))
+        return cursor.fetchone()[0]
+
+
+def _only_known_post_migrate_receivers() -> bool:
+    from django.db.models.signals import post_migrate
+
+    names = set()
+    for receiver in post_migrate._live_receivers(None)[0]:
+        names.add(f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__qualname__', '')}")
+    return names <= _POST_MIGRATE_RECEIVERS
+
+
 def _flush_only_tables_with_rows() -> None:
     """A transactional test (``transaction=True``, every live-server browser test) ends with
     Django's ``flush``: on PostgreSQL one ``TRUNCATE`` of every table, ~0.4 s however
     little the test wrote (each table and index is given new files). Here it deletes the
     rows of the tables that have any (one query finds them; foreign keys are deferred on
-    PostgreSQL, so the order does not matter): ~0.07 s, the same empty tables after. For
-    the test database's flush only; the site never flushes."""
+    PostgreSQL, so the order does not matter): ~0.07 s, the same empty tables after.
+
+    The content types and permissions (written again by ``post_migrate`` after each
+    flush: ~60 queries) are kept when they hold what the last ``post_migrate`` wrote
+    (one query compares a digest of their rows), and then no ``post_migrate`` is sent;
+    else they are deleted and written again, as before. For the test database's flush
+    only; the site never flushes."""
+    from django.core.management.commands import flush as flush_command
+    from django.db import connections
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
@@ -115,19 +160,45 @@ def _flush_only_tables_with_rows() -> None:
         return
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):  # noqa: ANN001, ANN202
+        alias = self.connection.alias
+        _KEPT_BY_THIS_FLUSH[alias] = False
         if not tables or reset_sequences:
             return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
         quote = self.quote_name
+        known = (
+            _AFTER_POST_MIGRATE.get(alias)
+            if set(_POST_MIGRATE_TABLES) <= set(tables) and _only_known_post_migrate_receivers()
+            else None
+        )
+        # One round trip: the tables with rows, then (if known) the post_migrate digest.
+        sql = " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables)
+        if known is not None:
+            sql += f" UNION ALL SELECT 'digest:' || {_post_migrate_digest_sql(self.connection)}"
         with self.connection.cursor() as cursor:
-            cursor.execute(
-                " UNION ALL ".join(f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(t)})" for t in tables),
-                list(tables),
-            )
-            with_rows = [row[0] for row in cursor.fetchall()]
-        return [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(quote(t))};" for t in with_rows]
+            cursor.execute(sql, list(tables))
+            found = [row[0] for row in cursor.fetchall()]
+        with_rows = [name for name in found if not name.startswith("digest:")]
+        if known is not None and f"digest:{known}" in found:
+            with_rows = [t for t in with_rows if t not in _POST_MIGRATE_TABLES]
+            _KEPT_BY_THIS_FLUSH[alias] = True
+        if not with_rows:
+            return []
+        # One statement: the flush command runs each of the list's statements in turn.
+        return [" ".join(f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(quote(t))};" for t in with_rows)]
+
+    emit = flush_command.emit_post_migrate_signal
+
+    def emit_post_migrate_signal(verbosity, interactive, db, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        if _KEPT_BY_THIS_FLUSH.pop(db, False):
+            return  # the tables it fills hold what it wrote last time
+        emit(verbosity, interactive, db, **kwargs)
+        connection = connections[db]
+        if connection.vendor == "postgresql":
+            _AFTER_POST_MIGRATE[db] = _post_migrate_digest(connection)
 
     sql_flush.only_tables_with_rows = True
     DatabaseOperations.sql_flush = sql_flush
+    flush_command.emit_post_migrate_signal = emit_post_migrate_signal
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 from django.utils import timezone
 
 from games.mail.models import InboundMail
@@ -45,6 +45,24 @@ def _in_thread(work) -> threading.Thread:
     thread = threading.Thread(target=run)
     thread.start()
     return thread
+
+
+def _until_another_connection_waits_for_a_lock(*, timeout: float) -> None:
+    """Return once another connection to this database waits for a lock (the sweep, for
+    a row this thread holds), or after ``timeout`` (then nothing was waiting: a sweep that
+    did not wait has run meanwhile, as it would have during a plain sleep)."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            # pg_stat_activity is read once a transaction unless told to read it again
+            cursor.execute(
+                "SELECT pg_stat_clear_snapshot(), EXISTS (SELECT 1 FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock')"
+            )
+            if cursor.fetchone()[1]:
+                return
+            time.sleep(0.02)
 
 
 def _deadline_soon(table) -> object:
@@ -112,7 +130,8 @@ def test_an_email_being_read_while_the_sweep_runs_counts_once(table, monkeypatch
     def slow_decide(locked_row):
         if not reading.is_set():
             reading.set()
-            time.sleep(1.0)  # the sweep starts meanwhile and must wait for this reading
+            # the sweep starts meanwhile and must wait for this reading
+            _until_another_connection_waits_for_a_lock(timeout=2.0)
         return real(locked_row)
 
     monkeypatch.setattr(processing, "_decide", slow_decide)

@@ -10,6 +10,7 @@ import smtplib
 from dataclasses import dataclass
 
 import pytest
+from django.test import override_settings
 from django.utils import timezone
 
 from engine.audit import verify_export
@@ -21,7 +22,9 @@ from games.selectors_log import game_export_unchecked
 from games.services.audit import game_records_problems
 from games.services.orders import order_submit
 from games.services.resolution import prompt_resolve
+from tests.db_snapshot import DatabaseSnapshot
 from tests.mail import mail_clients as M
+from tests.mail.conftest import ORDERS_SETTINGS, Table, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,15 +222,47 @@ def open_round_two(table) -> dict[str, str]:
     }
 
 
+@pytest.fixture(scope="module")
+def _round_two_snapshot(django_db_setup, django_db_blocker) -> tuple[DatabaseSnapshot, int, dict]:
+    """``open_round_two`` on a new table, built once (per module and xdist worker) and
+    rolled back: the rows it wrote, the game's id and the Message-IDs to reply to."""
+
+    def build() -> tuple[int, dict[str, str]]:
+        table = make_table()
+        return table.game.pk, open_round_two(table)
+
+    with django_db_blocker.unblock(), override_settings(**ORDERS_SETTINGS):
+        snapshot, (game_pk, ctx) = DatabaseSnapshot.take(build)
+    return snapshot, game_pk, ctx
+
+
+@pytest.fixture
+def round_two(_round_two_snapshot, transactional_db, orders_settings) -> tuple[Table, dict[str, str]]:
+    """The table as ``open_round_two`` leaves it (round 1 played, round 2 open), put back
+    into this test's empty database, and its context (days from today's date)."""
+    from games.models import Game
+
+    snapshot, game_pk, ctx = _round_two_snapshot
+    snapshot.restore()
+    table = Table.of(Game.objects.get(pk=game_pk))
+    today = timezone.localdate()
+    return table, {
+        **ctx,
+        "to": table.address("ann"),
+        "day": (today + timezone.timedelta(days=5)).isoformat(),
+        "day2": (today + timezone.timedelta(days=7)).isoformat(),
+    }
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_mail_programs_reply(name, table, smtpd, settings) -> None:
+def test_a_mail_programs_reply(name, round_two, smtpd, settings) -> None:
     settings.MAIL_AUTHSERV_ID = "mx.fivex.example"
     expected, build = CASES[name], getattr(M, name)
+    table, ctx = round_two
     game, ann = table.game, table.seats["ann"]
     if getattr(build, "strict", False):
         game.require_sender_match = True
         game.save(update_fields=["require_sender_match"])
-    ctx = open_round_two(table)
     built = build(ctx)
     envelope = "<>" if name == "dsn" else "ann@example.com"
     for raw in built if isinstance(built, list) else [built]:
