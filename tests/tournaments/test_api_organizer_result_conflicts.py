@@ -53,3 +53,7 @@ def test_the_schema_documents_the_results_conflicts(client):
     conflict = responses["409"]["description"]
     for said in ("already_done", "conflict", "not started", "still being played", "closed"):
         assert said in conflict, said
+    # The code's own meaning, in the schema's list of codes, says a tournament's too.
+    codes = schema["components"]["schemas"]["ErrorCodeEnum"]["description"]
+    line = next(row for row in codes.splitlines() if row.startswith("* `conflict`"))
+    assert "tournament's result" in line, line
