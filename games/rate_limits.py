@@ -16,7 +16,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import SimpleRateThrottle
 
-_PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+#: A throttle's period in words.
+PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
 
 
 class KeyedThrottle(SimpleRateThrottle):
@@ -54,7 +55,7 @@ def over_rate(request: HttpRequest, *, scope: str, ident: str, what: str) -> Htt
     if throttle.allow_request(request, None):
         return None
     wait = max(1, math.ceil(throttle.wait() or 1))
-    per = _PERIODS.get(throttle.duration, f"per {throttle.duration} seconds")
+    per = PERIODS.get(throttle.duration, f"per {throttle.duration} seconds")
     response = HttpResponse(
         f"Too many requests for {what} (at most {throttle.num_requests} {per}): "
         f"try again in {wait} second{'s' if wait != 1 else ''}.\n",

@@ -21,6 +21,7 @@ from games.api.base import BODY_ERRORS, ERRORS, BaseAPIView, UserThrottle
 from games.api.input_serializers import EmptyInputSerializer
 from games.calendar_feed import feed_addresses
 from games.models import PlayerSettings
+from games.rate_limits import PERIODS
 from games.services.players import calendar_feed_create, calendar_feed_revoke
 
 
@@ -54,7 +55,7 @@ class CalendarThrottle(UserThrottle):
 def _too_many(throttle: CalendarThrottle) -> str:
     return (
         f"Too many new calendar addresses (at most {throttle.num_requests} "
-        f"{'an hour' if throttle.duration == 3600 else f'per {throttle.duration} s'}): "
+        f"{PERIODS.get(throttle.duration, f'per {throttle.duration} seconds')}): "
         "the one you have still works."
     )
 
