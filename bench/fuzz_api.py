@@ -403,7 +403,8 @@ def main() -> int:
         "PYTHONUNBUFFERED": "1",
         **{
             f"API_{name}_RATE": "off"
-            for name in ("ORDERS", "GAMES_CREATE", "ORGANIZER", "WEBHOOK", "ACCOUNT_EXPORT")
+            for name in ("ORDERS", "GAMES_CREATE", "ORGANIZER", "WEBHOOK", "ACCOUNT_EXPORT",
+                         "CALENDAR", "CALENDAR_FEED", "FEED")
         },
     }
     psql(f'CREATE DATABASE "{database}"')

@@ -511,11 +511,14 @@ class ResultView(OrganizerView):
     """Enter or correct a table's result (logged ``result_entered`` or
     ``result_corrected`` with the reason; the pool's ratings rebuilt): an offline game, a
     forfeit (``forfeit``: not rated), a double forfeit (``nobody_played``). The same result
-    sent again is a 409 already_done."""
+    sent again is a 409 already_done; the tournament's state refusing it (the round not
+    started, the game still being played, the tournament closed) a 409 conflict."""
 
     @_schema(
         o.ResultInputSerializer,
-        "already_done (the table's result is that already).",
+        "already_done (the table's result is that already), conflict (the round has not "
+        "started yet, the table's game is still being played: end it first, the tournament "
+        "is closed: its results are final).",
     )
     def post(self, request: Request, slug: str, number: int, table: int) -> Response:
         tournament = self.managed(request, slug)

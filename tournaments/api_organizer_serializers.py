@@ -7,6 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.input_serializers import (
+    NOT_BLANK,
     QUIET_HOURS_HELP,
     ConfirmField,
     OptionsField,
@@ -35,7 +36,10 @@ def _player(help_text: str = "A player's name.") -> serializers.RegexField:
 
 
 class TournamentCreateInputSerializer(StrictInputSerializer):
-    name = StrictCharField(max_length=120, help_text="One line; the address (slug) comes from it.")
+    name = StrictCharField(
+        max_length=120, min_length=1, validators=[*NOT_BLANK],
+        help_text="One line; the address (slug) comes from it.",
+    )  # fmt: skip
     ruleset = RulesetIdField()
     options = OptionsField(required=False, default=dict, help_text="The game's options.")
     table_sizes = serializers.ListField(
@@ -152,8 +156,9 @@ class ResultInputSerializer(StrictInputSerializer):
         "empty with nobody_played (everyone level).",
     )  # fmt: skip
     reason = StrictCharField(
-        max_length=MAX_REASON_CHARS, help_text="Why the result is entered or corrected (logged)."
-    )
+        max_length=MAX_REASON_CHARS, min_length=1, validators=[*NOT_BLANK],
+        help_text="Why the result is entered or corrected (logged).",
+    )  # fmt: skip
     forfeit = serializers.BooleanField(
         required=False, default=False,
         help_text="Not played out (a forfeit): it counts in the standings, not the ratings.",
@@ -191,7 +196,7 @@ class CloseInputSerializer(StrictInputSerializer):
 
 class RenameInputSerializer(StrictInputSerializer):
     name = StrictCharField(
-        max_length=120,
+        max_length=120, min_length=1, validators=[*NOT_BLANK],
         help_text="The new name, one line. The address (slug) stays: links keep working.",
     )
 

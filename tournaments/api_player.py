@@ -159,9 +159,17 @@ class ByeRequestView(BaseAPIView):
 
 
 class ByeCancelView(BaseAPIView):
-    """Take back the bye asked for a round that is not paired yet."""
+    """Take back the bye asked for a round that is not paired yet (none asked for that
+    round: 404; the round paired already: 409 conflict, the bye stands)."""
 
-    @extend_schema(responses={200: MyRegistrationSerializer, **ERRORS})
+    @extend_schema(responses={
+        200: MyRegistrationSerializer, **ERRORS,
+        404: OpenApiResponse(
+            game_serializers.ErrorSerializer,
+            description="No such tournament (a draft is its organizer's), you are not "
+            "registered, or no bye was asked for that round",
+        ),
+    })  # fmt: skip
     def delete(self, request: Request, slug: str, number: int) -> Response:
         registration = _mine(request, _tournament(request, slug))
         return _answer(

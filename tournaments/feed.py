@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.syndication.views import Feed
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import linebreaksbr
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from fivex_site.links import public_url, site_path
 from games.presentation import ruleset_name
+from games.rate_limits import client_address, over_rate
 from tournaments import selectors_feed
 from tournaments.models import Tournament
 
@@ -24,6 +25,12 @@ FEED_ENTRIES = 30
 
 class TournamentFeed(Feed):
     feed_type = Atom1Feed
+
+    def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Built from the log at each request, for anyone: ``API_FEED_RATE`` per client.
+        refused = over_rate(request, scope="feed", ident=client_address(request),
+                            what="this feed")  # fmt: skip
+        return refused or super().__call__(request, *args, **kwargs)
 
     def get_object(self, request: HttpRequest, slug: str) -> Tournament:  # noqa: D102
         from tournaments.views import _visible_tournament

@@ -40,6 +40,13 @@ REST_FRAMEWORK = {
         # Changes to a player's webhook and its test pings, the API's and the page's counted
         # together (each save resolves the host, each ping makes the site call it).
         "webhook": _rate("API_WEBHOOK_RATE", "30/hour"),
+        # New calendar feed addresses (a new secret each), the API's and the page's.
+        "calendar": _rate("API_CALENDAR_RATE", "10/hour"),
+        # Reads of one calendar feed address (no account: counted per address; calendar
+        # apps refresh every 5 minutes to a few hours, a player may subscribe on several).
+        "calendar_feed": _rate("API_CALENDAR_FEED_RATE", "60/hour"),
+        # Reads of the tournaments' and games' Atom feeds, per client address.
+        "feed": _rate("API_FEED_RATE", "60/min"),
     },
     "EXCEPTION_HANDLER": "games.api.exceptions.handler",
 }

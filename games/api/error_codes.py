@@ -49,7 +49,9 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("not_started", 409, "the game has not started yet"),
     ErrorCode("game_finished", 409, "the game is over"),
     ErrorCode("busy", 409, "another action holds the game: try again in a moment"),
-    ErrorCode("conflict", 409, "the game's state forbids it; the message says why"),
+    ErrorCode("conflict", 409, "the game's (or the tournament's) state forbids it: a "
+              "tournament's result with its round not started, its game still being played "
+              "or the tournament closed, say; the message says why"),
     ErrorCode("extensions_capped", 409, "an organizer's extension: this deadline was extended "
               "as often as allowed"),
     ErrorCode("already_extended", 409, "an organizer's extension: the deadline was extended "

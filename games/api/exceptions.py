@@ -74,6 +74,16 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def _fields(detail: Any) -> dict[str, list[str]]:
+    """A validation error's ``fields`` as the schema says it is, ``{field: [message]}``:
+    a list's item refused (DRF nests it, ``{"players": {"0": [...]}}``) is named in its
+    message, ``"0: ..."`` (a schemathesis find: the nested dict broke the ``Error``
+    schema); a refusal of the whole body is ``non_field_errors``'."""
+    if not isinstance(detail, dict):
+        return {"non_field_errors": _flatten(detail)}
+    return {str(key): _flatten(value) for key, value in detail.items()}
+
+
 def _joined(messages: list[str]) -> str:
     """Several messages as one sentence: ``a; b.``, not ``a.; b.`` (each message is a
     sentence of its own, ending in a stop)."""
@@ -171,7 +181,7 @@ def handler(exc: Exception, context: dict[str, Any]) -> Response:
             exc = told
         if isinstance(exc, drf_exceptions.ValidationError):
             message = _joined(_flatten(exc.detail)) or "Invalid input."
-            body = error_body("invalid", message, fields=exc.detail)
+            body = error_body("invalid", message, fields=_fields(exc.detail))
         else:
             codes = exc.get_codes()
             code = codes if isinstance(codes, str) else exc.default_code

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import BODY_ERRORS, READ_ERRORS, BaseAPIView
-from games.api.input_serializers import StrictInputSerializer
+from games.api.input_serializers import NOT_BLANK, StrictInputSerializer
 from games.errors import ValidationError
 from games.models import PlayerSettings
 from games.services.players import (
@@ -59,8 +59,9 @@ class SettingsSerializer(drf_serializers.Serializer):
 
 class SettingsInputSerializer(StrictInputSerializer):
     time_zone = drf_serializers.CharField(
-        required=False, max_length=64, help_text="An IANA time zone name, e.g. Europe/Madrid."
-    )
+        required=False, max_length=64, min_length=1, validators=[*NOT_BLANK],
+        help_text="An IANA time zone name, e.g. Europe/Madrid.",
+    )  # fmt: skip
     email_every_prompt = drf_serializers.BooleanField(required=False)
     apply_now = drf_serializers.BooleanField(
         required=False, default=False,

@@ -235,6 +235,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
     """The calendar of the player's deadlines: POST action=create makes a new secret
     address (the old one stops working) and redirects (303) to the page, which shows it
     once (``games.views.once``: a reload makes no other); action=revoke turns it off."""
+    from games.api.calendar_views import over_calendar_rate
     from games.calendar_feed import feed_addresses
     from games.services.players import calendar_digest, calendar_feed_create, calendar_feed_revoke
     from games.views import once
@@ -243,6 +244,10 @@ def calendar(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
+            refused = over_calendar_rate(request)
+            if refused:
+                messages.error(request, refused)
+                return redirect("games:calendar")
             feed = calendar_feed_create(user=request.user)
             return once.stash(
                 request, name="calendar", secret=feed, path=path,
@@ -280,12 +285,18 @@ def calendar(request: HttpRequest) -> HttpResponse:
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address (no
     login: calendar apps have none): ``games.calendar_feed`` says what it holds. An ETag
-    of what the events say: a calendar app polling an unchanged feed gets a 304."""
+    of what the events say: a calendar app polling an unchanged feed gets a 304. At most
+    ``API_CALENDAR_FEED_RATE`` requests an address (a 429 with ``Retry-After`` beyond)."""
     from django.utils.cache import get_conditional_response
 
     from games import calendar_feed as feed
     from games import selectors_players
+    from games.rate_limits import over_rate, secret_ident
 
+    refused = over_rate(request, scope="calendar_feed", ident=secret_ident(token),
+                        what="this calendar")  # fmt: skip
+    if refused is not None:
+        return refused
     user = selectors_players.calendar_owner(token=token)
     if user is None:
         raise Http404("No such calendar.")

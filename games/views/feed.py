@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from django.contrib.syndication.views import Feed
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import linebreaksbr
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
@@ -18,6 +18,7 @@ from fivex_site.links import public_url, site_path
 from games import selectors_review
 from games.models import Game
 from games.presentation import ruleset_name
+from games.rate_limits import client_address, over_rate
 from games.selectors import OVER
 from games.templatetags.games_extras import result_words
 from games.views.common import load_visible_game
@@ -35,6 +36,13 @@ def _xml_text(text: str) -> str:
 
 class GameFeed(Feed):
     feed_type = Atom1Feed
+
+    def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Built from the log at each request, for anyone: ``API_FEED_RATE`` per client,
+        # counted with the tournaments' feeds.
+        refused = over_rate(request, scope="feed", ident=client_address(request),
+                            what="this feed")  # fmt: skip
+        return refused or super().__call__(request, *args, **kwargs)
 
     def get_object(self, request: HttpRequest, game_id: int) -> Game:  # noqa: D102
         return load_visible_game(request, game_id)

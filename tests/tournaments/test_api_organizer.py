@@ -338,12 +338,12 @@ def test_a_result_entered_once_its_bad_input_and_close():
     api.post(f"{base}/rounds/", {}, format="json")
     not_started = api.post(f"{base}/rounds/1/tables/1/result/",
                            {"ranking": [["ann"], ["bob"]], "reason": "x"}, format="json")  # fmt: skip
-    assert not_started.status_code == 400  # the service's refusal: the round has not started
+    assert not_started.status_code == 409  # the service's refusal: the round has not started
     body = api.post(f"{base}/rounds/1/start/", {}, format="json").json()
     table = body["rounds"][0]["tables"][0]
     url = f"{base}/rounds/1/tables/1/result/"
     playing = api.post(url, {"ranking": [["ann"], ["bob"]], "reason": "x"}, format="json")
-    assert playing.status_code == 400 and "still being played" in playing.json()["message"]
+    assert playing.status_code == 409 and "still being played" in playing.json()["message"]
     from games.models import Game
 
     game_end(game=Game.objects.get(pk=table["game"]), by=olga, reason="offline")

@@ -69,7 +69,7 @@ def test_a_bye_asked_and_taken_back(cup):
     assert asked.status_code == 200 and asked.json()["requested_byes"] == [2]
     for bad in ({"round": 9}, {"round": "2"}, {}, {"round": 2, "x": 1}):
         assert api.post(f"{base}/byes/", bad, format="json").status_code == 400, bad
-    assert api.delete(f"{base}/byes/3/").status_code == 400  # none asked for round 3
+    assert api.delete(f"{base}/byes/3/").status_code == 404  # none asked for round 3
     taken = api.delete(f"{base}/byes/2/")
     assert taken.status_code == 200 and taken.json()["requested_byes"] == []
 

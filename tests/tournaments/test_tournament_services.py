@@ -141,7 +141,7 @@ def test_bye_and_late_entry_and_correction():
     # while the table's game is being played (its result would come from the game) ...
     table = rnd.tables.first()
     a, b = table.players
-    with pytest.raises(ValidationError, match="still being played"):
+    with pytest.raises(TournamentError, match="still being played"):
         results.result_enter(table=table, ranking=[[b], [a]], by=organizer, reason="a forfeited")
     assert Table.objects.get(pk=table.pk).ranking is None
     # ... but once the organizer has ended it.
@@ -252,7 +252,7 @@ def test_a_closed_tournament_keeps_its_results():
     tsvc.tournament_close(tournament=t, by=organizer)
     table = rnd.tables.first()
     before = Table.objects.get(pk=table.pk).ranking
-    with pytest.raises(ValidationError, match="closed: its results are final"):
+    with pytest.raises(TournamentError, match="closed: its results are final"):
         results.result_enter(table=table, ranking=[[table.players[1]], [table.players[0]]],
                              by=organizer, reason="second thoughts")
     assert Table.objects.get(pk=table.pk).ranking == before

@@ -19,7 +19,12 @@ from tournaments.models import RatingEntry, Registration, Round, Table, Tourname
 from tournaments.ratings import rate
 from tournaments.selectors import INITIAL_RATING, silent_seats
 from tournaments.services import notices
-from tournaments.services.common import lock_tournament, log_add, require_organizer
+from tournaments.services.common import (
+    TournamentError,
+    lock_tournament,
+    log_add,
+    require_organizer,
+)
 
 #: The longest reason for a result entered by hand (it goes into the log and the emails).
 MAX_REASON_CHARS = 500
@@ -185,12 +190,12 @@ def result_enter(
         require_organizer(tournament=tournament, user=by)
         table = Table.objects.select_related("round", "game").get(pk=table.pk)
         if tournament.status == Tournament.Status.CLOSED:
-            raise ValidationError("The tournament is closed: its results are final.")
+            raise TournamentError("The tournament is closed: its results are final.")
         if table.game is not None and table.game.status not in (
             Game.Status.FINISHED,
             Game.Status.ABANDONED,
         ):
-            raise ValidationError(
+            raise TournamentError(
                 f"Table {table.number}'s game is still being played: its result comes from "
                 "the game when it ends. To decide it now, end the game first (the game's "
                 "page, organizer tools: End the game)."
@@ -201,7 +206,7 @@ def result_enter(
         if sorted(flat) != sorted(table.players):
             raise ValidationError("The result must rank every player of the table exactly once.")
         if table.round.status == Round.Status.PAIRED:
-            raise ValidationError("This round has not started yet.")
+            raise TournamentError("This round has not started yet.")
         mine = table.round.tournament.registrations.filter(
             pk__in=table.players, user_id=getattr(by, "pk", None)
         ).values_list("pk", flat=True).first()

@@ -485,9 +485,9 @@ def bye_cancel(*, registration: Registration, round_number: int, by: Any) -> Reg
     with transaction.atomic():
         tournament, registration = _locked_own_registration(registration=registration, by=by)
         if round_number not in registration.requested_byes:
-            raise ValidationError(f"No bye was requested for round {round_number}.")
+            raise NotFound(f"No bye was requested for round {round_number}.")
         if round_number <= _rounds_paired(tournament):
-            raise ValidationError(
+            raise TournamentError(
                 f"Round {round_number} is paired already: its bye stands (the organizer may "
                 "pair the round again)."
             )

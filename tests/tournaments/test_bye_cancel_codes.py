@@ -1,0 +1,47 @@
+"""Taking back a bye over the API (``DELETE /api/tournaments/{slug}/byes/{n}/``) when the
+request is well formed but the data refuses it: no bye asked for that round is a 404 (no
+such bye), the round paired already a 409 conflict (its bye stands). Both were 400
+``invalid`` with no ``fields``: schemathesis's positive-data check (ST202: a schema-valid
+request refused as malformed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.web_support import make_user, token_client
+from tournaments.models import Registration
+from tournaments.services import rounds
+from tournaments.services import tournaments as tsvc
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_bye_not_asked_is_a_404_and_one_of_a_paired_round_a_409():
+    organizer = make_user("olga")
+    tournament = tsvc.tournament_create(
+        organizer=organizer, name="Winter Cup", ruleset="4x-dice", table_sizes=[2], rounds_count=3
+    )
+    tsvc.tournament_open(tournament=tournament, by=organizer)
+    base = f"/api/tournaments/{tournament.slug}"
+    api = token_client(make_user("ann"))
+    for name in ("ann", "bob", "cat"):
+        client = api if name == "ann" else token_client(make_user(name))
+        assert client.post(f"{base}/register/", {}, format="json").status_code == 201
+    assert api.post(f"{base}/byes/", {"round": 1}, format="json").status_code == 200
+
+    missing = api.delete(f"{base}/byes/3/")
+    assert (missing.status_code, missing.json()["error"]) == (404, "not_found")
+    assert missing.json()["message"] == "No bye was requested for round 3."
+
+    rounds.round_pair(tournament=tournament, by=organizer)
+    paired = api.delete(f"{base}/byes/1/")
+    assert (paired.status_code, paired.json()["error"]) == (409, "conflict")
+    assert "paired already" in paired.json()["message"]
+    assert Registration.objects.get(user__username="ann").requested_byes == [1]  # it stands
+
+
+def test_the_schema_says_a_bye_not_asked_is_a_404(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    responses = schema["paths"]["/api/tournaments/{slug}/byes/{number}/"]["delete"]["responses"]
+    assert "no bye was asked" in responses["404"]["description"]
+    assert "409" in responses
