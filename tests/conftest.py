@@ -441,31 +441,42 @@ def celery_worker_process(
         }
         log_path = tmp_path / "worker.log"
         queue = route_env["CELERY_TASK_DEFAULT_QUEUE"]
-        command = [
-            sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
-            "--pool", "solo", "--concurrency", "1", "--queues", route_env["FIVEX_TEST_QUEUES"],
-            "--hostname", f"{queue}@%h", "--loglevel", "INFO",
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
-        with log_path.open("wb") as log_file:
-            process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
-            )  # fmt: skip
-        worker = CeleryWorker(process=process, queue=queue, env=env, log_path=log_path)
+        process = start_worker_process(
+            env=env, queues=route_env["FIVEX_TEST_QUEUES"], hostname=queue, log_path=log_path
+        )
         try:
-            deadline = time.monotonic() + WORKER_READY_TIMEOUT
-            while " ready." not in worker.log():
-                if process.poll() is not None:
-                    pytest.fail(f"Celery worker exited with {process.returncode}:\n{worker.log()}")
-                if time.monotonic() > deadline:
-                    pytest.fail(
-                        f"Celery worker not ready after {WORKER_READY_TIMEOUT}s:\n{worker.log()}"
-                    )
-                time.sleep(0.1)
-            yield worker
+            yield CeleryWorker(process=process, queue=queue, env=env, log_path=log_path)
         finally:
             _stop_process_group(process)
+
+
+def start_worker_process(
+    *, env: dict[str, str], queues: str, hostname: str, log_path: Path, pool: str = "solo"
+) -> subprocess.Popen:
+    """Start ``celery -A fivex_site worker`` (one process of ``pool``, consuming ``queues``,
+    a comma-separated list) with ``env``, its output in ``log_path``, in a process group of
+    its own (``_stop_process_group`` stops it); return once it says it is ready. A worker
+    that exits or is not ready within WORKER_READY_TIMEOUT fails the test with its log."""
+    command = [
+        sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
+        "--pool", pool, "--concurrency", "1", "--queues", queues,
+        "--hostname", f"{hostname}@%h", "--loglevel", "INFO",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+    deadline = time.monotonic() + WORKER_READY_TIMEOUT
+    while " ready." not in log_path.read_text(errors="replace"):
+        code = process.poll()
+        if code is not None or time.monotonic() > deadline:
+            _stop_process_group(process)
+            said = f"exited with {code}" if code is not None else f"not ready after {WORKER_READY_TIMEOUT}s"
+            pytest.fail(f"Celery worker {said}:\n{log_path.read_text(errors='replace')}")
+        time.sleep(0.1)
+    return process
 
 
 # --------------------------------------------------------------------------- SMTP

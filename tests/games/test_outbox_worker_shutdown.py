@@ -13,9 +13,7 @@ import email.policy
 import os
 import signal
 import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -23,12 +21,11 @@ import pytest
 from games.models import OutboxMessage
 from games.services.outbox import outbox_enqueue
 from tests.conftest import (
-    ROOT,
-    WORKER_READY_TIMEOUT,
     _free_port,
     _stop_process_group,
     database_url_for_worker,
     private_celery_route,
+    start_worker_process,
 )
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -74,23 +71,10 @@ def _prefork_worker(tmp_path, route_env: dict[str, str], smtp_port: int) -> tupl
         "EMAIL_USE_TLS": "false", "EMAIL_USE_SSL": "false",
     }  # fmt: skip
     log_path = tmp_path / "worker.log"
-    command = [
-        sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
-        "--pool", "prefork", "--concurrency", "1", "--queues", route_env["FIVEX_TEST_QUEUES"],
-        "--hostname", f"{route_env['CELERY_TASK_DEFAULT_QUEUE']}@%h", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-    ]  # fmt: skip
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-    deadline = time.monotonic() + WORKER_READY_TIMEOUT
-    while " ready." not in log_path.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            _stop_process_group(process)
-            pytest.fail(f"worker did not start:\n{log_path.read_text(errors='replace')}")
-        time.sleep(0.1)
+    process = start_worker_process(
+        env=env, queues=route_env["FIVEX_TEST_QUEUES"],
+        hostname=route_env["CELERY_TASK_DEFAULT_QUEUE"], log_path=log_path, pool="prefork",
+    )  # fmt: skip
     return process, log_path
 
 

@@ -12,7 +12,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ from games.services.deadlines import READY_SWEEP_SECONDS, enforce_deadlines
 from games.services.orders import order_submit
 from games.services.resolution import SLEEP_ENV
 from games.tasks import resolve_overdue_prompt, resolve_prompt
-from tests.conftest import ROOT, WORKER_READY_TIMEOUT, _stop_process_group
+from tests.conftest import _stop_process_group, start_worker_process
 from tests.games.core_support import start_fixed
 
 NAMES = ["ann", "bob", "cat"]
@@ -56,24 +55,9 @@ def _rabbitmq_up() -> bool:
 def start_worker(env: dict[str, str], queue: str, log_path: Path) -> subprocess.Popen:
     """Start one more worker process on the same queues and database; wait until ready."""
     queues = env.get("FIVEX_TEST_QUEUES", queue)  # default + resolution + mail queues
-    command = [
-        sys.executable, "-m", "celery", "-A", "fivex_site", "worker",
-        "--pool", "solo", "--concurrency", "1", "--queues", queues,
-        "--hostname", f"{queue}-{log_path.stem}@%h", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-    ]  # fmt: skip
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-    deadline = time.monotonic() + WORKER_READY_TIMEOUT
-    while " ready." not in log_path.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            _stop_process_group(process)
-            pytest.fail(f"extra worker did not start:\n{log_path.read_text(errors='replace')}")
-        time.sleep(0.1)
-    return process
+    return start_worker_process(
+        env=env, queues=queues, hostname=f"{queue}-{log_path.stem}", log_path=log_path
+    )
 
 
 def _wait(predicate, timeout: float, what: str, logs=lambda: "") -> None:
