@@ -121,6 +121,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def in_process_site(database: str, **extra: str) -> None:
+    """Set this process's environment for a Django site in it (the in-process benchmarks:
+    hotpaths, pages, search) on a PostgreSQL database of that name, with no broker, no
+    email and no debug; ``extra`` adds or overrides variables. Call before django.setup()."""
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
+            "FIVEX_ENV": "development",
+            "DJANGO_DEBUG": "false",
+            "LOG_LEVEL": "WARNING",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
+            "DATABASE_CONN_MAX_AGE": "60",
+            "CELERY_BROKER_URL": "memory://",
+            "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+            **extra,
+        }
+    )
+
+
 def psql(sql: str) -> None:
     subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql],

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import psql  # noqa: E402
+from load import in_process_site, psql  # noqa: E402
 
 
 def main() -> int:
@@ -38,18 +38,7 @@ def main() -> int:
     args = parser.parse_args()
 
     database = f"fivex_searchbench_{os.getpid()}"
-    os.environ.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
-            "FIVEX_ENV": "development",
-            "DJANGO_DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
-            "DATABASE_CONN_MAX_AGE": "60",
-            "CELERY_BROKER_URL": "memory://",
-            "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
-        }
-    )
+    in_process_site(database)
     psql(f'CREATE DATABASE "{database}"')
     try:
         import django
