@@ -6,7 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.presentation import _hours, and_list, local_time, prompt_stage, ruleset_name
+from games.presentation import (
+    _hours,
+    and_list,
+    local_time,
+    prompt_stage,
+    ranking_words,
+    ruleset_name,
+)
 from games.rules_text import FORCED_NOTES
 
 _SOURCE_WORDS = {"web": "on the web", "api": "through the API", "email": "by email"}
@@ -112,11 +119,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             )
         return f"Prompt {number} was resolved; it ended the game."
     if kind == "game_finished":
-        ranking = p.get("ranking") if isinstance(p.get("ranking"), list) else []
-        places = "; ".join(
-            f"{i}. {' and '.join(str(n) for n in group) if isinstance(group, list) else group}"
-            for i, group in enumerate(ranking, start=1)
-        )
+        places = ranking_words(p.get("ranking") if isinstance(p.get("ranking"), list) else [])
         return (
             "The game is over"
             + (f": {places}" if places else "")

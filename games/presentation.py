@@ -439,6 +439,30 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                "ninth", "tenth")
+
+
+def ranking_words(ranking: Any) -> str:
+    """A final ranking (groups, best first) as a sentence says it: "bob wins; ann and cat
+    tie for second", "ann, bob and cat tie for first; dan is fourth" (a tied group shares
+    its place, the next one skips as many)."""
+    parts, place = [], 1
+    for group in ranking or []:
+        names = [str(n) for n in group] if isinstance(group, list | tuple) else [str(group)]
+        if not names:
+            continue
+        where = _PLACE_WORDS[place - 1] if place <= len(_PLACE_WORDS) else ordinal(place)
+        if len(names) > 1:
+            parts.append(f"{and_list(names)} tie for {where}")
+        elif place == 1:
+            parts.append(f"{names[0]} wins")
+        else:
+            parts.append(f"{names[0]} is {where}")
+        place += len(names)
+    return "; ".join(parts)
+
+
 def place_of(ranking: Any, name: Any) -> str:
     """Where seat ``name`` finished in ``ranking`` (groups, best first): ``2nd of 5``,
     ``tied 2nd of 5``; "" when it is not ranked."""

@@ -161,7 +161,14 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
     ("kind", "payload", "expected"),
     [
         ("game_finished", {"ranking": [["bob"], ["ann", "cat"]]},
-         "The game is over: 1. bob; 2. ann and cat. The seed and every order are revealed."),
+         "The game is over: bob wins; ann and cat tie for second. The seed and every order are revealed."),
+        # a newcomer's walk: a three-way tie read "1. ann and bob and cat"
+        ("game_finished", {"ranking": [["ann", "bob", "cat"], ["dan"]]},
+         "The game is over: ann, bob and cat tie for first; dan is fourth. The seed and every "
+         "order are revealed."),
+        ("game_finished", {"ranking": [["ann"], ["bob"], ["cat", "dan", "eve"]]},
+         "The game is over: ann wins; bob is second; cat, dan and eve tie for third. The seed "
+         "and every order are revealed."),
         ("nmr_applied", {"prompt": 4, "seat": "cat", "reason": "deadline", "source": "default"},
          "cat's default order was entered for prompt 4 (no order before the deadline)."),
         ("order_forced", {"prompt": 7, "seat": "ann", "source": "forced"},
