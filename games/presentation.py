@@ -5,7 +5,7 @@ How orders are offered and read back is ``games.order_presentation``."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -472,6 +472,16 @@ def place_of(ranking: Any, name: Any) -> str:
             return f"{'tied ' if len(group) > 1 else ''}{ordinal(place)} of {size}"
         place += len(group)
     return ""
+
+
+def away_end_words(until: datetime, zone: Any) -> str:
+    """The moment a player's absence ends (the start of the day after their last day away,
+    in their time zone ``zone``) as the day they typed, written as the site writes a day:
+    "the end of Sat 5 Dec 2026 (Europe/Paris time)" ("until Sun 6 Dec 2026, 00:00 UTC"
+    named the day after, in UTC, to a newcomer in Paris)."""
+    last = (until.astimezone(zone) - timedelta(microseconds=1)).date()
+    name = getattr(zone, "key", None) or str(zone)
+    return f"the end of {last:%a} {last.day} {last:%b %Y} ({name} time)"
 
 
 def local_time(value: datetime, style: str = "") -> str:

@@ -171,7 +171,8 @@ def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     from datetime import date
 
     from games.errors import ValidationError
-    from games.presentation import local_time
+    from games.presentation import away_end_words
+    from games.selectors_players import time_zone_of
     from games.services.away import player_away_set
 
     if foreign:
@@ -196,7 +197,8 @@ def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     if until is None:
         return "BACK: you are not away any more: deadlines are as their games set them."
     return (
-        f"{command}: you are away until {local_time(until)}. The games made to wait for "
+        f"{command}: you are away until {away_end_words(until, time_zone_of(user=seat.user))}."
+        " The games made to wait for "
         "players who are away move a deadline passing meanwhile to your return (each as long "
         "as it allows); the others play your default orders as usual. Send BACK when you are."
     )
