@@ -9,7 +9,10 @@ from typing import Any
 from games.presentation import (
     _hours,
     and_list,
+    duration_words,
     local_time,
+    one_line,
+    options_text,
     prompt_stage,
     ranking_words,
     ruleset_name,
@@ -63,23 +66,60 @@ _OFFER_LAPSED = {
 }
 
 
-def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
+def _created(ruleset: str, p: dict[str, Any], organizer: str) -> str:
+    """The game_created entry for a player: who made the game, what it is, its options
+    and its deadlines in words (it read "A 3-seat game of 5X was created (public); each
+    prompt's deadline is 48 hours after it opens", the options in the details alone)."""
+    game_id = str(p.get("ruleset") or ruleset)
+    name = one_line(p.get("name") or "")
+    what = [f"“{name}”"] if name else []
+    what.append(f"{ruleset_name(game_id)} for {p.get('seats')} players")
+    what.append("private" if p.get("private") else "public")
+    options = options_text(ruleset=game_id, options=p.get("options"))
+    # "org created the game “Log”: 5X for 3 players, public, ..."
+    titled = f"the game {what.pop(0)}" if name else "the game"
+    said = f"{organizer} created {titled}" if organizer else f"{titled[:1].upper()}{titled[1:]} was created"
+    said += ": " + ", ".join(what)
+    if options:
+        said += f", with {and_list(options.split(', '))}"
+    hours = p.get("deadline_hours")
+    if not hours:
+        return said + ". No deadlines: the game waits for every order."
+    try:
+        said += f". Players have {duration_words(float(hours) * 3600)} for each order"
+    except (TypeError, ValueError):
+        return said + "."
+    grace = p.get("grace_minutes") or 0
+    if grace:
+        said += f", and {grace} minute{'s' if grace != 1 else ''}' grace"
+    quiet = p.get("quiet_hours")
+    if isinstance(quiet, list) and len(quiet) == 2 and None not in quiet:
+        start, end = quiet
+        zone = p.get("quiet_hours_time_zone") or "UTC"
+        said += (
+            f"; a deadline falling between {start:02d}:00 and {end:02d}:00 ({zone}) moves to"
+            f" {end:02d}:00"
+        )
+    away = p.get("away_days") or 0
+    if away:
+        said += (
+            f"; a deadline waits up to {away} day{'s' if away != 1 else ''} in all for a player"
+            " who is away"
+        )
+    return said + "."
+
+
+def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -> str:
     """A log entry in one sentence, above its details on the log page; from the payload
     as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
     list the orders, the page's head says why others' are commitments) and for a kind it
-    does not know (the details say it all)."""
+    does not know (the details say it all). ``organizer``: who made the game, for its
+    first entry (its payload does not say)."""
     p = payload if isinstance(payload, dict) else {}
     seat, number = p.get("seat"), p.get("prompt")
     source = _SOURCE_WORDS.get(str(p.get("source")), "")
     if kind == "game_created":
-        privacy = "private" if p.get("private") else "public"
-        made = (
-            f"A {p.get('seats')}-seat game of {ruleset_name(str(p.get('ruleset') or ruleset))}"
-            f" was created ({privacy})"
-        )
-        if not p.get("deadline_hours"):
-            return made + "."
-        return f"{made}; each prompt's deadline is {_hours(p['deadline_hours'])} after it opens."
+        return _created(ruleset, p, organizer)
     if kind == "seat_joined":
         return f"{seat} took a seat."
     if kind == "seat_left":

@@ -131,8 +131,11 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
     ann = Client()
     ann.force_login(game.seats.get(name="ann").user)
     lines = _summaries(ann, game)
+    # who made it and its options in words (a newcomer's walk: "A 3-seat game of 5X was
+    # created (public); each prompt's deadline is 48 hours after it opens.")
     assert lines[0] == (
-        "A 3-seat game of 5X was created (public); each prompt's deadline is 48 hours after it opens."
+        "org created the game “Log”: 5X for 3 players, public, with leaders on and all "
+        "leaders off. Players have 2 days for each order."
     )
     assert lines[1:4] == ["ann took a seat.", "bob took a seat.", "cat took a seat."]
     assert re.fullmatch(
@@ -187,7 +190,18 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         ("prompt_resolved", {"prompt": 5, "next": {"prompt": 6, "round": 6, "phase": "move"}},
          "Prompt 5 was resolved; prompt 6 (turn 6) opened."),
         ("game_created", {"ruleset": "6x5", "seats": 2, "private": True, "deadline_hours": None},
-         "A 2-seat game of 6x5 was created (private)."),
+         "The game was created: 6x5 for 2 players, private, with goals 1, visible goals off, "
+         "change goal off, open game off, target off and max turns 200. No deadlines: the "
+         "game waits for every order."),
+        ("game_created", {"ruleset": "6x5", "seats": 3, "private": False, "name": "Tuesday",
+                          "options": {"goals": 2, "target": 3}, "deadline_hours": 36,
+                          "grace_minutes": 15, "quiet_hours": [22, 8],
+                          "quiet_hours_time_zone": "Europe/Paris", "away_days": 3},
+         "The game “Tuesday” was created: 6x5 for 3 players, public, with goals 2, visible goals "
+         "off, change goal off, open game off, target 3 and max turns 200. Players have 1 day "
+         "and 12 hours for each order, and 15 minutes' grace; a deadline falling between 22:00 "
+         "and 08:00 (Europe/Paris) moves to 08:00; a deadline waits up to 3 days in all for a "
+         "player who is away."),
         ("orders_revealed", {"prompt": 1, "orders": {"ann": {"commitment": "ab"}}}, ""),
         ("something_new", {"x": 1}, ""),
     ],
