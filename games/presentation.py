@@ -231,6 +231,24 @@ def replace_note(*, ready_at: datetime | None, resolve_after: datetime | None) -
     return "Every order is in: the prompt is being resolved now."
 
 
+def refusal_sentence(reason: str, *, names: Any = ()) -> str:
+    """An engine's refusal as a player reads it, a sentence: a capital letter and a full
+    stop ("you cannot hit your own dice" -> "You cannot hit your own dice."), but none
+    after an order or a code the player may copy. A reason
+    opening with a seat's name (``names``: "bob's die 2 ...") or with anything but a
+    lower-case letter keeps its first word as written. The API says the reason as the
+    engine does."""
+    text = str(reason).strip()
+    if not text:
+        return text
+    first = re.match(r"[^\s':;,.]+", text)
+    if text[0].islower() and not (first and first.group() in {str(n) for n in names}):
+        text = text[0].upper() + text[1:]
+    # No full stop glued to an order to copy ("... write it on one line: PLACE BLUE 1,0"):
+    # a stop only after a word or a closing bracket or quote.
+    return text + "." if text[-1].islower() or text[-1] in ")'\"”" else text
+
+
 def and_list(names: list[str]) -> str:
     """Names as a sentence says them: "ann", "ann and bob", "ann, bob and cat"."""
     names = [str(n) for n in names]

@@ -207,7 +207,12 @@ def lead_in_note(*, ignored: str) -> str:
 def refused_text(seat: Any, exc: Any, *, note: str = "") -> str:
     """A refused order: the exact reason (and ``note``, read with it), what still stands,
     and what is allowed now."""
-    parts = [f"Your order was NOT accepted: {exc.message}"]
+    reason = exc.message
+    if getattr(exc, "code", "") == "order_refused":  # the engine's reason, as a sentence
+        from games.presentation import refusal_sentence
+
+        reason = refusal_sentence(reason, names=seat.game.seats.values_list("name", flat=True))
+    parts = [f"Your order was NOT accepted: {reason}"]
     if note:
         parts.append(note)
     standing = standing_order_text(seat)

@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 
 from games import selectors, selectors_invitations, selectors_lists
-from games.errors import ApplicationError, NoSeat, NotFound, PermissionDenied
+from games.errors import ApplicationError, NoSeat, NotFound, OrderRefused, PermissionDenied
 from games.forms import (
     DeadlineExtendForm,
     GameEndForm,
@@ -26,7 +26,7 @@ from games.forms import (
 )
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.notes import INVISIBLE_RE
-from games.presentation import and_list, replace_note
+from games.presentation import and_list, refusal_sentence, replace_note
 from games.services import games as game_services
 from games.services import handover
 from games.services import invitations as invitation_services
@@ -254,8 +254,18 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         # Typed: back in the box as typed (a prompt resolved under the typing lost its
         # "# ..." lines); a picker's choice as its order text.
         request.session[f"order_draft_{game.pk}"] = _typed_draft(data) if typed else text
+        # The engine's reason as a sentence ("you cannot hit your own dice" read as a
+        # fragment); the API says it as the engine does.
+        said = (
+            refusal_sentence(exc.message, names=game.seats.values_list("name", flat=True))
+            if isinstance(exc, OrderRefused)
+            else exc.message
+        )
         if typed:
-            request.session[f"order_error_{game.pk}"] = exc.message
+            request.session[f"order_error_{game.pk}"] = said
+        if said != exc.message:
+            messages.error(request, said)
+            return redirect("games:detail", game_id=game.pk)
         raise
     request.session.pop(f"order_draft_{game.pk}", None)
     request.session.pop(f"order_error_{game.pk}", None)

@@ -323,14 +323,14 @@ def test_a_refusal_by_email_never_echoes_a_bidi_override(table) -> None:
     "body,reason",
     [
         # A second order after the blank line: ambiguous, nothing is taken.
-        ("PLAY EXPAND\n\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nPLAY EXPLORE\n", "Send exactly one order per message, not 2"),
         ("PLAY EXPAND\n\nsorry, I meant\nPLAY EXPLORE\n", "not 3"),
         # A second order that is illegal on its own is still an order: nothing is dropped.
-        ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "send exactly one order per message, not 2"),
-        ("PLAY EXPAND\n\nplay, expand please\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "Send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nplay, expand please\n", "Send exactly one order per message, not 2"),
         # No blank line: the same rules for the lines after the first.
-        ("PLAY EXPAND\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
-        ("PLAY EXPAND\nplay explore instead?\nAnn\n", "send exactly one order per message, not 3"),
+        ("PLAY EXPAND\nPLAY EXPLORE\n", "Send exactly one order per message, not 2"),
+        ("PLAY EXPAND\nplay explore instead?\nAnn\n", "Send exactly one order per message, not 3"),
         # The first paragraph is no legal order either: the reason is about that order.
         ("PLAY NAPOLEON\n\nThanks\n", "NAPOLEON is not in your hand"),
     ],
@@ -788,10 +788,10 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
         ("Not PLAY EXPLORE: PLAY EXPAND\n", "NOT accepted"),
         # A line above the order that ends with neither a colon nor a comma is no lead-in;
         # the refusal says so (a player's journey: "not 2 orders" for one order).
-        ("I think\nPLAY EXPAND\n", 'the line above your order, "I think", is not part of it, '
+        ("I think\nPLAY EXPAND\n", 'The line above your order, "I think", is not part of it, '
          "so nothing was stored. Send PLAY EXPAND again without that line (or end that line "
          'with a colon, "I think:" and it is read past as a lead-in).'),
-        ("ok then\nplay expand\n", 'the line above your order, "ok then", is not part of it'),
+        ("ok then\nplay expand\n", 'The line above your order, "ok then", is not part of it'),
         ("Is this right?\nPLAY EXPAND\n", 'with a colon, "Is this right:" and it is read past'),
         # a long line is cut, and gets no colon form of its own (a code review: a 10,000
         # character line was echoed twice)
@@ -932,3 +932,15 @@ def test_away_and_back_by_email_come_from_the_players_own_address_only(table) ->
     raw = f"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <f3@x>\r\n\r\nAWAY {day}\r\n".encode()
     process_message(raw, address)
     assert PlayerSettings.objects.filter(user=user, away_until__isnull=False).count() == 1
+
+
+def test_a_refused_order_is_answered_in_a_sentence(table) -> None:
+    # A newcomer's walk: "Your order was NOT accepted: send exactly one order per message,
+    # not 2" - the engine's reason is a sentence in the answer: a capital (and a full stop
+    # unless it ends with orders to copy: tests/games/test_refusal_sentences.py).
+    address = table.address("ann")
+    process_message(body_message(to=address, body="PLAY EXPAND\nPLAY EXPLORE\n"), address)
+    [reply] = replies_to("ann@example.com")
+    [line] = [ln for ln in reply.body.splitlines() if "NOT accepted" in ln]
+    assert line.startswith("Your order was NOT accepted: Send exactly one order per message, not 2")
+    assert line.endswith("you can play: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE"), line
