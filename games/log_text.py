@@ -133,19 +133,19 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
             " and the set-up stay sealed by their commitments until the game ends."
         )
     if kind == "order_received":
-        return f"{seat} sealed an order for prompt {number} {source}.".replace(" .", ".")
+        return f"{seat} sealed an order for decision {number} {source}.".replace(" .", ".")
     if kind == "order_replaced":
-        return f"{seat} replaced their order for prompt {number} {source}.".replace(" .", ".")
+        return f"{seat} replaced their order for decision {number} {source}.".replace(" .", ".")
     if kind == "nmr_applied":
         why = _DEFAULT_REASONS.get(str(p.get("reason")), "")
-        return f"{seat}'s default order was entered for prompt {number}" + (
+        return f"{seat}'s default order was entered for decision {number}" + (
             f" ({why})." if why else "."
         )
     if kind == "order_forced":
         note = FORCED_NOTES.get(ruleset)
         if note:
-            return f"{seat}'s order for prompt {number} was entered for it: {note}."
-        return f"{seat}'s only legal order for prompt {number} was entered for it."
+            return f"{seat}'s order for decision {number} was entered for it: {note}."
+        return f"{seat}'s only legal order for decision {number} was entered for it."
     if kind == "prompt_resolved":
         following = p.get("next")
         if isinstance(following, dict):
@@ -155,9 +155,9 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
                 phase=str(following.get("phase")),
             )
             return (
-                f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+                f"Decision {number} was resolved; decision {following.get('prompt')} ({stage}) opened."
             )
-        return f"Prompt {number} was resolved; it ended the game."
+        return f"Decision {number} was resolved; it ended the game."
     if kind == "game_finished":
         places = ranking_words(p.get("ranking") if isinstance(p.get("ranking"), list) else [])
         return (
@@ -170,23 +170,23 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
     if kind == "game_walkover":
         return (
             f"Every player but {p.get('winner')} resigned: {p.get('winner')} wins. The seed and the set-up are "
-            "revealed; orders sealed for the prompt that was open stay sealed."
+            "revealed; orders sealed for the decision that was open stay sealed."
         )
     if kind == "deadline_extended":
-        return f"{_actor(p)} extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+        return f"{_actor(p)} extended decision {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
     if kind == "deadline_held":
         away = p.get("away") if isinstance(p.get("away"), dict) else {}
         who = and_list(list(away)) or "a player"
         return (
-            f"Prompt {number}'s deadline waits for {who}, away: it moved to "
+            f"Decision {number}'s deadline waits for {who}, away: it moved to "
             f"{_when(p.get('deadline'))} (the game waits up to {p.get('away_days')} days a player)."
         )
     if kind == "talk_changed":
         return f"{_actor(p)} {'opened' if p.get('open') else 'closed'} table talk to the players."
     if kind == "game_paused":
-        return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
+        return f"{_actor(p)} paused the game at decision {number}{_because(p)}."
     if kind == "game_resumed":
-        return f"{_actor(p)} resumed the game" + (f" at prompt {number}" if number else "") + "."
+        return f"{_actor(p)} resumed the game" + (f" at decision {number}" if number else "") + "."
     if kind == "seat_replaced":
         if "to" not in p:  # written before the log named the holders
             return f"Seat {seat} was handed to another player."
@@ -209,7 +209,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
         return f"{seat} resigned; default orders are entered for the seat from now on."
     if kind == "reminder_sent":
         seats = p.get("seats") if isinstance(p.get("seats"), list) else []
-        return f"{_actor(p)} reminded {and_list(seats)} to send an order for prompt {number}."
+        return f"{_actor(p)} reminded {and_list(seats)} to send an order for decision {number}."
     if kind == "privacy_changed":
         return f"{_actor(p)} made the game {'private' if p.get('private') else 'public'}."
     return ""

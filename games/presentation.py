@@ -159,12 +159,12 @@ def history_heading(
     others: "Round 2 · play (prompt 5)", and while the round is 0 (5X's draft, 4X Dice's
     set-up) the phase alone, capitalized as every other heading: "Draft (prompt 1)"."""
     if ruleset == "6x5":
-        return f"Turn {round_number} (prompt {number})"
+        return f"Turn {round_number} (decision {number})"
     if ruleset == "4x-dice" and round_number and isinstance(pending, list | tuple) and len(pending) == 1:
-        return f"Prompt {number} · {pending[0]}'s {phase}, round {round_number}"
+        return f"Decision {number} · {pending[0]}'s {phase}, round {round_number}"
     if round_number:
-        return f"Round {round_number} · {phase} (prompt {number})"
-    return f"{str(phase)[:1].upper()}{str(phase)[1:]} (prompt {number})"
+        return f"Round {round_number} · {phase} (decision {number})"
+    return f"{str(phase)[:1].upper()}{str(phase)[1:]} (decision {number})"
 
 
 def prompt_heading(*, ruleset: str, prompt: Any) -> str:
@@ -220,15 +220,15 @@ def replace_note(*, ready_at: datetime | None, resolve_after: datetime | None) -
     """Whether a sealed order may still be replaced, from its open prompt's ``ready_at``
     (every order in) and ``resolve_after`` (the early-resolution delay's end): the order
     panel and the message after an order say the same (the panel said "You may replace
-    it until the prompt resolves." while the prompt was being resolved, an audit)."""
+    it until the decision is resolved." while the prompt was being resolved, an audit)."""
     if ready_at is None:
-        return "You may replace it until the prompt resolves."
+        return "You may replace it until the decision is resolved."
     if resolve_after is not None and resolve_after > timezone.now():
         return (
-            "Every order is in: the prompt resolves in a moment, and until then you may "
+            "Every order is in: the decision is resolved in a moment, and until then you may "
             "still replace yours."
         )
-    return "Every order is in: the prompt is being resolved now."
+    return "Every order is in: the decision is being resolved now."
 
 
 def refusal_sentence(reason: str, *, names: Any = ()) -> str:
@@ -366,7 +366,7 @@ def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: in
     in the grace after the deadline), what was left of the grace comes back."""
     if remaining_seconds > 0:
         return (
-            f"When the game resumes, prompt {number}'s deadline will be "
+            f"When the game resumes, decision {number}'s deadline will be "
             f"{duration_words(remaining_seconds)} after the resumption (the time it had left "
             "when paused)"
             + (", moved to the end of the game's quiet hours if it falls in them" if quiet_hours else "")
@@ -375,12 +375,12 @@ def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: in
     grace = grace_minutes * 60 + remaining_seconds
     if grace > 0:
         return (
-            f"Prompt {number}'s deadline had passed when the game was paused: when it resumes, "
+            f"Decision {number}'s deadline had passed when the game was paused: when it resumes, "
             f"orders are taken for {duration_words(grace)} more (the grace that was left), then "
             "the missing ones get default orders."
         )
     return (
-        f"Prompt {number}'s deadline and grace had passed when the game was paused: when it "
+        f"Decision {number}'s deadline and grace had passed when the game was paused: when it "
         "resumes, the orders still missing get default orders."
     )
 
@@ -419,13 +419,13 @@ def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
 
 def deadline_policy_text(*, game: Any) -> str:
     """A game's deadline rules in a line, for its players (the organizer set them at
-    creation; only the log said them): "Each prompt: 36 hours, 15 minutes' grace;
+    creation; only the log said them): "Each decision: 36 hours, 15 minutes' grace;
     deadlines falling 22:00-08:00 (Australia/Sydney) move to 08:00; reminder 12 hours
     before." "" for a game without deadlines."""
     hours = getattr(game, "deadline_hours", None)
     if not hours:
         return ""
-    parts = [f"Each prompt: {_hours(hours)}"]
+    parts = [f"Each decision: {_hours(hours)}"]
     grace = getattr(game, "grace_minutes", 0) or 0
     if grace:
         parts[0] += f", {grace} minute{'s' if grace != 1 else ''}' grace"

@@ -138,7 +138,7 @@ def status_text(seat: Any) -> str:
                              phase=prompt["phase"])
         waiting = ["you" if name == seat.name else name for name in waiting]
         lines.append(
-            f"Prompt {prompt['number']} ({stage}), deadline {when}: "
+            f"Decision {prompt['number']} ({stage}), deadline {when}: "
             + (f"waiting for {and_list(waiting)}." if waiting else "every order is in.")
         )
         order = wrapper["my_order"]
@@ -214,8 +214,8 @@ def command_text(seat: Any, command: str) -> str:
         return (
             "QUIET: from now on you get only the emails that ask for your order in this game "
             "(and its start, its end, reminders and notices). Send ALL for an email after "
-            "every prompt again."
+            "every decision again."
         )
     if command == "ALL":
-        return "ALL: from now on you get an email after every prompt of this game."
+        return "ALL: from now on you get an email after every decision of this game."
     return show_text(seat)

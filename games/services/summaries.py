@@ -199,7 +199,7 @@ def summary_games(
             item.lines.append(started_words(game))
         for number, phase, events in prompts:
             # the turn email's headline, then its "What happened" lines
-            item.lines.append(f"Prompt {number} ({phase}) is resolved.")
+            item.lines.append(f"Decision {number} ({phase}) is resolved.")
             item.lines += [
                 f"  - {line}"
                 for line in seat_event_lines(game=game, events=list(events or []), seat_name=seat.name)

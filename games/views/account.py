@@ -114,7 +114,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         changed = player_email_default_set(
             user=request.user, every=every, apply_now=request.POST.get("apply_now") == "1"
         )
-        what = "after every prompt" if every else "only when your order is wanted"
+        what = "after every decision" if every else "only when your order is wanted"
         messages.success(
             request,
             f"New seats email you {what}"
@@ -144,7 +144,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
                 f"Turn emails: a daily summary at {row.summary_hour:02d}:00 in your time zone "
                 "(deadline reminders still come one by one)."
                 if row.turn_emails == PlayerSettings.TurnEmails.DAILY
-                else "Turn emails: one per prompt.",
+                else "Turn emails: one per decision.",
             )
             return redirect(f"{reverse('games:player_settings')}#turn-emails")
     invitations_error = ""

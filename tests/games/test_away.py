@@ -83,7 +83,7 @@ def test_a_deadline_waits_for_a_player_away_then_plays_the_default(client):
     assert "waits for bob (away until" in told[0].body
 
     log = visible_text(client.get(reverse("games:log", args=[game.pk])).content.decode())
-    assert f"Prompt {prompt.number}'s deadline waits for bob, away: it moved to" in html.unescape(
+    assert f"Decision {prompt.number}'s deadline waits for bob, away: it moved to" in html.unescape(
         log
     )
 

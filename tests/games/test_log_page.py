@@ -145,10 +145,10 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         lines[4],
     ), lines[4]
     assert sorted(lines[5:8]) == [
-        f"{name} sealed an order for prompt 1 on the web." for name in ("ann", "bob", "cat")
+        f"{name} sealed an order for decision 1 on the web." for name in ("ann", "bob", "cat")
     ]
     # "Orders revealed" has no sentence: its details list the orders (others' as commitments).
-    assert re.fullmatch(r"Prompt 1 was resolved; prompt 2 \(round 1, \w+\) opened\.", lines[8])
+    assert re.fullmatch(r"Decision 1 was resolved; decision 2 \(round 1, \w+\) opened\.", lines[8])
     page = ann.get(reverse("games:log", args=[game.pk])).content.decode()
     assert "PASS DIDO" not in page and "PASS ERIK" not in page
     assert _summaries(Client(), game) == lines  # a watcher reads the same sentences
@@ -173,22 +173,22 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
          "The game is over: ann wins; bob is second; cat, dan and eve tie for third. The seed "
          "and every order are revealed."),
         ("nmr_applied", {"prompt": 4, "seat": "cat", "reason": "deadline", "source": "default"},
-         "cat's default order was entered for prompt 4 (no order before the deadline)."),
+         "cat's default order was entered for decision 4 (no order before the deadline)."),
         ("order_forced", {"prompt": 7, "seat": "ann", "source": "forced"},
-         "ann's only legal order for prompt 7 was entered for it."),
+         "ann's only legal order for decision 7 was entered for it."),
         ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
-         "bob replaced their order for prompt 2 by email."),
+         "bob replaced their order for decision 2 by email."),
         ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
-         "The organizer extended prompt 3's deadline by 1.5 hours (travel)."),
-        ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at prompt 3."),
-        ("game_resumed", {"prompt": 3}, "The organizer resumed the game at prompt 3."),
+         "The organizer extended decision 3's deadline by 1.5 hours (travel)."),
+        ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at decision 3."),
+        ("game_resumed", {"prompt": 3}, "The organizer resumed the game at decision 3."),
         ("seat_resigned", {"seat": "dan"},
          "dan resigned; default orders are entered for the seat from now on."),
         ("seat_replaced", {"seat": "dan"}, "Seat dan was handed to another player."),
         ("privacy_changed", {"private": True}, "The organizer made the game private."),
-        ("prompt_resolved", {"prompt": 30, "next": None}, "Prompt 30 was resolved; it ended the game."),
+        ("prompt_resolved", {"prompt": 30, "next": None}, "Decision 30 was resolved; it ended the game."),
         ("prompt_resolved", {"prompt": 5, "next": {"prompt": 6, "round": 6, "phase": "move"}},
-         "Prompt 5 was resolved; prompt 6 (turn 6) opened."),
+         "Decision 5 was resolved; decision 6 (turn 6) opened."),
         ("game_created", {"ruleset": "6x5", "seats": 2, "private": True, "deadline_hours": None},
          "The game was created: 6x5 for 2 players, private, with goals 1, visible goals off, "
          "change goal off, open game off, target off and max turns 200. No deadlines: the "

@@ -65,7 +65,7 @@ def test_6x5_turn_by_email_and_a_precise_refusal():
     for fragment in rules.secrets(state, mover):
         assert fragment not in body, "the other seat's secret goal leaked into the STATUS reply"
     # 6x5 counts turns, as its turn emails say; the seat asking is "you".
-    assert "Prompt 2 (turn 2), deadline " in body and ": waiting for you." in body
+    assert "Decision 2 (turn 2), deadline " in body and ": waiting for you." in body
 
 
 def test_4x_dice_allocation_by_email_resolves_the_set_up():
