@@ -6,7 +6,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.presentation import _hours, and_list, local_time, prompt_stage, ruleset_name
+from games.presentation import (
+    _hours,
+    and_list,
+    duration_words,
+    local_time,
+    one_line,
+    options_text,
+    prompt_stage,
+    ranking_words,
+    ruleset_name,
+)
 from games.rules_text import FORCED_NOTES
 
 _SOURCE_WORDS = {"web": "on the web", "api": "through the API", "email": "by email"}
@@ -56,23 +66,60 @@ _OFFER_LAPSED = {
 }
 
 
-def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
+def _created(ruleset: str, p: dict[str, Any], organizer: str) -> str:
+    """The game_created entry for a player: who made the game, what it is, its options
+    and its deadlines in words (it read "A 3-seat game of 5X was created (public); each
+    prompt's deadline is 48 hours after it opens", the options in the details alone)."""
+    game_id = str(p.get("ruleset") or ruleset)
+    name = one_line(p.get("name") or "")
+    what = [f"“{name}”"] if name else []
+    what.append(f"{ruleset_name(game_id)} for {p.get('seats')} players")
+    what.append("private" if p.get("private") else "public")
+    options = options_text(ruleset=game_id, options=p.get("options"))
+    # "org created the game “Log”: 5X for 3 players, public, ..."
+    titled = f"the game {what.pop(0)}" if name else "the game"
+    said = f"{organizer} created {titled}" if organizer else f"{titled[:1].upper()}{titled[1:]} was created"
+    said += ": " + ", ".join(what)
+    if options:
+        said += f", with {and_list(options.split(', '))}"
+    hours = p.get("deadline_hours")
+    if not hours:
+        return said + ". No deadlines: the game waits for every order."
+    try:
+        said += f". Players have {duration_words(float(hours) * 3600)} for each order"
+    except (TypeError, ValueError):
+        return said + "."
+    grace = p.get("grace_minutes") or 0
+    if grace:
+        said += f", and {grace} minute{'s' if grace != 1 else ''}' grace"
+    quiet = p.get("quiet_hours")
+    if isinstance(quiet, list) and len(quiet) == 2 and None not in quiet:
+        start, end = quiet
+        zone = p.get("quiet_hours_time_zone") or "UTC"
+        said += (
+            f"; a deadline falling between {start:02d}:00 and {end:02d}:00 ({zone}) moves to"
+            f" {end:02d}:00"
+        )
+    away = p.get("away_days") or 0
+    if away:
+        said += (
+            f"; a deadline waits up to {away} day{'s' if away != 1 else ''} in all for a player"
+            " who is away"
+        )
+    return said + "."
+
+
+def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -> str:
     """A log entry in one sentence, above its details on the log page; from the payload
     as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
     list the orders, the page's head says why others' are commitments) and for a kind it
-    does not know (the details say it all)."""
+    does not know (the details say it all). ``organizer``: who made the game, for its
+    first entry (its payload does not say)."""
     p = payload if isinstance(payload, dict) else {}
     seat, number = p.get("seat"), p.get("prompt")
     source = _SOURCE_WORDS.get(str(p.get("source")), "")
     if kind == "game_created":
-        privacy = "private" if p.get("private") else "public"
-        made = (
-            f"A {p.get('seats')}-seat game of {ruleset_name(str(p.get('ruleset') or ruleset))}"
-            f" was created ({privacy})"
-        )
-        if not p.get("deadline_hours"):
-            return made + "."
-        return f"{made}; each prompt's deadline is {_hours(p['deadline_hours'])} after it opens."
+        return _created(ruleset, p, organizer)
     if kind == "seat_joined":
         return f"{seat} took a seat."
     if kind == "seat_left":
@@ -86,19 +133,19 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
             " and the set-up stay sealed by their commitments until the game ends."
         )
     if kind == "order_received":
-        return f"{seat} sealed an order for prompt {number} {source}.".replace(" .", ".")
+        return f"{seat} sealed an order for decision {number} {source}.".replace(" .", ".")
     if kind == "order_replaced":
-        return f"{seat} replaced their order for prompt {number} {source}.".replace(" .", ".")
+        return f"{seat} replaced their order for decision {number} {source}.".replace(" .", ".")
     if kind == "nmr_applied":
         why = _DEFAULT_REASONS.get(str(p.get("reason")), "")
-        return f"{seat}'s default order was entered for prompt {number}" + (
+        return f"{seat}'s default order was entered for decision {number}" + (
             f" ({why})." if why else "."
         )
     if kind == "order_forced":
         note = FORCED_NOTES.get(ruleset)
         if note:
-            return f"{seat}'s order for prompt {number} was entered for it: {note}."
-        return f"{seat}'s only legal order for prompt {number} was entered for it."
+            return f"{seat}'s order for decision {number} was entered for it: {note}."
+        return f"{seat}'s only legal order for decision {number} was entered for it."
     if kind == "prompt_resolved":
         following = p.get("next")
         if isinstance(following, dict):
@@ -108,15 +155,11 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
                 phase=str(following.get("phase")),
             )
             return (
-                f"Prompt {number} was resolved; prompt {following.get('prompt')} ({stage}) opened."
+                f"Decision {number} was resolved; decision {following.get('prompt')} ({stage}) opened."
             )
-        return f"Prompt {number} was resolved; it ended the game."
+        return f"Decision {number} was resolved; it ended the game."
     if kind == "game_finished":
-        ranking = p.get("ranking") if isinstance(p.get("ranking"), list) else []
-        places = "; ".join(
-            f"{i}. {' and '.join(str(n) for n in group) if isinstance(group, list) else group}"
-            for i, group in enumerate(ranking, start=1)
-        )
+        places = ranking_words(p.get("ranking") if isinstance(p.get("ranking"), list) else [])
         return (
             "The game is over"
             + (f": {places}" if places else "")
@@ -127,23 +170,23 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
     if kind == "game_walkover":
         return (
             f"Every player but {p.get('winner')} resigned: {p.get('winner')} wins. The seed and the set-up are "
-            "revealed; orders sealed for the prompt that was open stay sealed."
+            "revealed; orders sealed for the decision that was open stay sealed."
         )
     if kind == "deadline_extended":
-        return f"{_actor(p)} extended prompt {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+        return f"{_actor(p)} extended decision {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
     if kind == "deadline_held":
         away = p.get("away") if isinstance(p.get("away"), dict) else {}
         who = and_list(list(away)) or "a player"
         return (
-            f"Prompt {number}'s deadline waits for {who}, away: it moved to "
+            f"Decision {number}'s deadline waits for {who}, away: it moved to "
             f"{_when(p.get('deadline'))} (the game waits up to {p.get('away_days')} days a player)."
         )
     if kind == "talk_changed":
         return f"{_actor(p)} {'opened' if p.get('open') else 'closed'} table talk to the players."
     if kind == "game_paused":
-        return f"{_actor(p)} paused the game at prompt {number}{_because(p)}."
+        return f"{_actor(p)} paused the game at decision {number}{_because(p)}."
     if kind == "game_resumed":
-        return f"{_actor(p)} resumed the game" + (f" at prompt {number}" if number else "") + "."
+        return f"{_actor(p)} resumed the game" + (f" at decision {number}" if number else "") + "."
     if kind == "seat_replaced":
         if "to" not in p:  # written before the log named the holders
             return f"Seat {seat} was handed to another player."
@@ -166,7 +209,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any) -> str:
         return f"{seat} resigned; default orders are entered for the seat from now on."
     if kind == "reminder_sent":
         seats = p.get("seats") if isinstance(p.get("seats"), list) else []
-        return f"{_actor(p)} reminded {and_list(seats)} to send an order for prompt {number}."
+        return f"{_actor(p)} reminded {and_list(seats)} to send an order for decision {number}."
     if kind == "privacy_changed":
         return f"{_actor(p)} made the game {'private' if p.get('private') else 'public'}."
     return ""

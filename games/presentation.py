@@ -5,7 +5,7 @@ How orders are offered and read back is ``games.order_presentation``."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -159,12 +159,12 @@ def history_heading(
     others: "Round 2 · play (prompt 5)", and while the round is 0 (5X's draft, 4X Dice's
     set-up) the phase alone, capitalized as every other heading: "Draft (prompt 1)"."""
     if ruleset == "6x5":
-        return f"Turn {round_number} (prompt {number})"
+        return f"Turn {round_number} (decision {number})"
     if ruleset == "4x-dice" and round_number and isinstance(pending, list | tuple) and len(pending) == 1:
-        return f"Prompt {number} · {pending[0]}'s {phase}, round {round_number}"
+        return f"Decision {number} · {pending[0]}'s {phase}, round {round_number}"
     if round_number:
-        return f"Round {round_number} · {phase} (prompt {number})"
-    return f"{str(phase)[:1].upper()}{str(phase)[1:]} (prompt {number})"
+        return f"Round {round_number} · {phase} (decision {number})"
+    return f"{str(phase)[:1].upper()}{str(phase)[1:]} (decision {number})"
 
 
 def prompt_heading(*, ruleset: str, prompt: Any) -> str:
@@ -220,15 +220,33 @@ def replace_note(*, ready_at: datetime | None, resolve_after: datetime | None) -
     """Whether a sealed order may still be replaced, from its open prompt's ``ready_at``
     (every order in) and ``resolve_after`` (the early-resolution delay's end): the order
     panel and the message after an order say the same (the panel said "You may replace
-    it until the prompt resolves." while the prompt was being resolved, an audit)."""
+    it until the decision is resolved." while the prompt was being resolved, an audit)."""
     if ready_at is None:
-        return "You may replace it until the prompt resolves."
+        return "You may replace it until the decision is resolved."
     if resolve_after is not None and resolve_after > timezone.now():
         return (
-            "Every order is in: the prompt resolves in a moment, and until then you may "
+            "Every order is in: the decision is resolved in a moment, and until then you may "
             "still replace yours."
         )
-    return "Every order is in: the prompt is being resolved now."
+    return "Every order is in: the decision is being resolved now."
+
+
+def refusal_sentence(reason: str, *, names: Any = ()) -> str:
+    """An engine's refusal as a player reads it, a sentence: a capital letter and a full
+    stop ("you cannot hit your own dice" -> "You cannot hit your own dice."), but none
+    after an order or a code the player may copy. A reason
+    opening with a seat's name (``names``: "bob's die 2 ...") or with anything but a
+    lower-case letter keeps its first word as written. The API says the reason as the
+    engine does."""
+    text = str(reason).strip()
+    if not text:
+        return text
+    first = re.match(r"[^\s':;,.]+", text)
+    if text[0].islower() and not (first and first.group() in {str(n) for n in names}):
+        text = text[0].upper() + text[1:]
+    # No full stop glued to an order to copy ("... write it on one line: PLACE BLUE 1,0"):
+    # a stop only after a word or a closing bracket or quote.
+    return text + "." if text[-1].islower() or text[-1] in ")'\"”" else text
 
 
 def and_list(names: list[str]) -> str:
@@ -348,7 +366,7 @@ def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: in
     in the grace after the deadline), what was left of the grace comes back."""
     if remaining_seconds > 0:
         return (
-            f"When the game resumes, prompt {number}'s deadline will be "
+            f"When the game resumes, decision {number}'s deadline will be "
             f"{duration_words(remaining_seconds)} after the resumption (the time it had left "
             "when paused)"
             + (", moved to the end of the game's quiet hours if it falls in them" if quiet_hours else "")
@@ -357,12 +375,12 @@ def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: in
     grace = grace_minutes * 60 + remaining_seconds
     if grace > 0:
         return (
-            f"Prompt {number}'s deadline had passed when the game was paused: when it resumes, "
+            f"Decision {number}'s deadline had passed when the game was paused: when it resumes, "
             f"orders are taken for {duration_words(grace)} more (the grace that was left), then "
             "the missing ones get default orders."
         )
     return (
-        f"Prompt {number}'s deadline and grace had passed when the game was paused: when it "
+        f"Decision {number}'s deadline and grace had passed when the game was paused: when it "
         "resumes, the orders still missing get default orders."
     )
 
@@ -401,13 +419,13 @@ def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
 
 def deadline_policy_text(*, game: Any) -> str:
     """A game's deadline rules in a line, for its players (the organizer set them at
-    creation; only the log said them): "Each prompt: 36 hours, 15 minutes' grace;
+    creation; only the log said them): "Each decision: 36 hours, 15 minutes' grace;
     deadlines falling 22:00-08:00 (Australia/Sydney) move to 08:00; reminder 12 hours
     before." "" for a game without deadlines."""
     hours = getattr(game, "deadline_hours", None)
     if not hours:
         return ""
-    parts = [f"Each prompt: {_hours(hours)}"]
+    parts = [f"Each decision: {_hours(hours)}"]
     grace = getattr(game, "grace_minutes", 0) or 0
     if grace:
         parts[0] += f", {grace} minute{'s' if grace != 1 else ''}' grace"
@@ -439,6 +457,30 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                "ninth", "tenth")
+
+
+def ranking_words(ranking: Any) -> str:
+    """A final ranking (groups, best first) as a sentence says it: "bob wins; ann and cat
+    tie for second", "ann, bob and cat tie for first; dan is fourth" (a tied group shares
+    its place, the next one skips as many)."""
+    parts, place = [], 1
+    for group in ranking or []:
+        names = [str(n) for n in group] if isinstance(group, list | tuple) else [str(group)]
+        if not names:
+            continue
+        where = _PLACE_WORDS[place - 1] if place <= len(_PLACE_WORDS) else ordinal(place)
+        if len(names) > 1:
+            parts.append(f"{and_list(names)} tie for {where}")
+        elif place == 1:
+            parts.append(f"{names[0]} wins")
+        else:
+            parts.append(f"{names[0]} is {where}")
+        place += len(names)
+    return "; ".join(parts)
+
+
 def place_of(ranking: Any, name: Any) -> str:
     """Where seat ``name`` finished in ``ranking`` (groups, best first): ``2nd of 5``,
     ``tied 2nd of 5``; "" when it is not ranked."""
@@ -448,6 +490,16 @@ def place_of(ranking: Any, name: Any) -> str:
             return f"{'tied ' if len(group) > 1 else ''}{ordinal(place)} of {size}"
         place += len(group)
     return ""
+
+
+def away_end_words(until: datetime, zone: Any) -> str:
+    """The moment a player's absence ends (the start of the day after their last day away,
+    in their time zone ``zone``) as the day they typed, written as the site writes a day:
+    "the end of Sat 5 Dec 2026 (Europe/Paris time)" ("until Sun 6 Dec 2026, 00:00 UTC"
+    named the day after, in UTC, to a newcomer in Paris)."""
+    last = (until.astimezone(zone) - timedelta(microseconds=1)).date()
+    name = getattr(zone, "key", None) or str(zone)
+    return f"the end of {last:%a} {last.day} {last:%b %Y} ({name} time)"
 
 
 def local_time(value: datetime, style: str = "") -> str:

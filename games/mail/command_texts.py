@@ -138,7 +138,7 @@ def status_text(seat: Any) -> str:
                              phase=prompt["phase"])
         waiting = ["you" if name == seat.name else name for name in waiting]
         lines.append(
-            f"Prompt {prompt['number']} ({stage}), deadline {when}: "
+            f"Decision {prompt['number']} ({stage}), deadline {when}: "
             + (f"waiting for {and_list(waiting)}." if waiting else "every order is in.")
         )
         order = wrapper["my_order"]
@@ -171,7 +171,8 @@ def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     from datetime import date
 
     from games.errors import ValidationError
-    from games.presentation import local_time
+    from games.presentation import away_end_words
+    from games.selectors_players import time_zone_of
     from games.services.away import player_away_set
 
     if foreign:
@@ -196,7 +197,8 @@ def absence_text(seat: Any, command: str, *, foreign: bool = False) -> str:
     if until is None:
         return "BACK: you are not away any more: deadlines are as their games set them."
     return (
-        f"{command}: you are away until {local_time(until)}. The games made to wait for "
+        f"{command}: you are away until {away_end_words(until, time_zone_of(user=seat.user))}."
+        " The games made to wait for "
         "players who are away move a deadline passing meanwhile to your return (each as long "
         "as it allows); the others play your default orders as usual. Send BACK when you are."
     )
@@ -212,8 +214,8 @@ def command_text(seat: Any, command: str) -> str:
         return (
             "QUIET: from now on you get only the emails that ask for your order in this game "
             "(and its start, its end, reminders and notices). Send ALL for an email after "
-            "every prompt again."
+            "every decision again."
         )
     if command == "ALL":
-        return "ALL: from now on you get an email after every prompt of this game."
+        return "ALL: from now on you get an email after every decision of this game."
     return show_text(seat)

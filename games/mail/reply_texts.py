@@ -44,7 +44,7 @@ def legal_orders_text(seat: Any, *, say_order: bool = True) -> str:
                              phase=prompt.phase)  # fmt: skip
         sealed = current_order(seat=seat)
         context.append(
-            f"Prompt {prompt.number} ({stage})"
+            f"Decision {prompt.number} ({stage})"
             + (f", deadline {_when(prompt.deadline)}" if prompt.deadline else "")
             + ((f"; your order so far: {_one_line(sealed.text)}." if sealed is not None
                 else "; no order from you yet.") if say_order else ".")  # fmt: skip
@@ -64,14 +64,14 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
     game = seat.game
     stage = prompt_stage(ruleset=game.ruleset, round_number=prompt.round, phase=prompt.phase)
     lines = [
-        f"Order received for prompt {prompt.number} ({stage}):",
+        f"Order received for decision {prompt.number} ({stage}):",
         "",
         *[f"    {line}" for line in sealed.text.strip().splitlines()],
         "",
     ]
     if getattr(sealed, "already_stored", False):  # as the web form and the API say it
         lines += [
-            f"This order was sealed already for prompt {prompt.number}; nothing new was stored.",
+            f"This order was sealed already for decision {prompt.number}; nothing new was stored.",
             "",
         ]
     # As the game page's receipt says it: the legal order the text is, when it was written
@@ -107,12 +107,12 @@ def accepted_text(seat: Any, sealed: Any, *, fresh: bool = True) -> str:
         # Complete: no deadline to wait for (the promise of a replacement would be empty).
         delayed = seat.game.early_resolution_delay_seconds > 0
         if now["status"] != Prompt.Status.OPEN:
-            last = "The prompt has resolved, with this order."
+            last = "The decision has been resolved, with this order."
         elif delayed and now["resolve_after"] is not None:
-            last = (f"Every order is in: the prompt resolves at {_when(now['resolve_after'])}; "
+            last = (f"Every order is in: the decision is resolved at {_when(now['resolve_after'])}; "
                     "until then you may still replace it.")  # fmt: skip
         else:
-            last = "Every order is in: the prompt resolves now, with this order."
+            last = "Every order is in: the decision is resolved now, with this order."
     else:
         last = "Until the deadline you may replace it by sending another order; the last one counts."
     lines += ["", last]
@@ -129,9 +129,9 @@ def standing_order_text(seat: Any) -> str:
         return ""
     order = current_order(seat=seat)
     if order is None:
-        return f"You have no order for prompt {prompt.number} yet."
+        return f"You have no order for decision {prompt.number} yet."
     return (
-        f"Your order for prompt {prompt.number} stays as it was: "
+        f"Your order for decision {prompt.number} stays as it was: "
         f"{_one_line(order.text)} (receipt {order.commitment[:16]}...)."
     )
 
@@ -207,7 +207,12 @@ def lead_in_note(*, ignored: str) -> str:
 def refused_text(seat: Any, exc: Any, *, note: str = "") -> str:
     """A refused order: the exact reason (and ``note``, read with it), what still stands,
     and what is allowed now."""
-    parts = [f"Your order was NOT accepted: {exc.message}"]
+    reason = exc.message
+    if getattr(exc, "code", "") == "order_refused":  # the engine's reason, as a sentence
+        from games.presentation import refusal_sentence
+
+        reason = refusal_sentence(reason, names=seat.game.seats.values_list("name", flat=True))
+    parts = [f"Your order was NOT accepted: {reason}"]
     if note:
         parts.append(note)
     standing = standing_order_text(seat)

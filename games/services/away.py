@@ -201,10 +201,10 @@ def deadline_hold(
             for name in names
         )
         return (
-            f"the deadline of prompt {number} waits for {who}: it is now {local_time(new)}. "
+            f"the deadline of decision {number} waits for {who}: it is now {local_time(new)}. "
             f"The game waits up to {game.away_days} day{'s' if game.away_days != 1 else ''} "
             f"in all for a player who is away ({left}). Orders may be sent and replaced as "
-            "usual; the prompt resolves as soon as every order is in."
+            "usual; the decision is resolved as soon as every order is in."
         )
 
     notify_game_notice(

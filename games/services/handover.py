@@ -432,7 +432,7 @@ def _handover_notice(
     if withdrawn and prompt is not None:
         whose = "entered for the seat" if was_resigned else "the previous player had sealed"
         text += (
-            f". The order {whose} for prompt {prompt.number} was withdrawn unread, so the"
+            f". The order {whose} for decision {prompt.number} was withdrawn unread, so the"
             " prompt waits for the new player's order (or the deadline)"
         )
     return text + "."

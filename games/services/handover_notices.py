@@ -195,7 +195,7 @@ def notify_seat_offer(*, offer: Any) -> None:
         if game.status == Game.Status.PAUSED:
             said += " The game is paused."
         elif prompt is not None:
-            said += f" It is at prompt {prompt.number}; the deadline is {local_time(prompt.deadline)}."
+            said += f" It is at decision {prompt.number}; the deadline is {local_time(prompt.deadline)}."
         return (
             f"{said}\n\nNothing changes until you answer. If you accept, you play the seat "
             "from then on (its hand, its orders, its deadlines) and its player leaves the "

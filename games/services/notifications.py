@@ -312,7 +312,7 @@ def notify_prompt_resolved(
                 subject = f"[{_title(game)}] {stage[:1].upper()}{stage[1:]}: " + _waiting_words(
                     context["waiting_for"]
                 )
-            context["headline"] = f"Prompt {prompt.number} ({prompt.phase}) is resolved."
+            context["headline"] = f"Decision {prompt.number} ({prompt.phase}) is resolved."
         missed = entered.get(seat.name)
         if missed is not None and missed[1] == "deadline":
             subject += " (default order played for you)"
@@ -348,7 +348,7 @@ def _talk_line(game: Game, talk: list[tuple[int, str, str]], seat: Seat, number:
     names = and_list(list(dict.fromkeys(name for name, _text in others)))
     count = f"{len(others)} message{'s' if len(others) != 1 else ''}"
     lines = [
-        f"Table talk while prompt {number} was open: {count}, from {names}: "
+        f"Table talk while decision {number} was open: {count}, from {names}: "
         f"{public_url(f'/games/{game.pk}/talk/')}"
     ]
     for name, text in others[:TALK_IN_EMAIL]:
@@ -471,7 +471,7 @@ def notify_reminder(
         game=game,
         seat=seat,
         template="games/email/reminder.txt",
-        subject=f"[{_title(game)}] {who}: your order for {context['stage']} (prompt {prompt.number})",
+        subject=f"[{_title(game)}] {who}: your order for {context['stage']} (decision {prompt.number})",
         context=context,
         kind="reminder",
         key=f"{'nudge' if by_organizer else 'reminder'}:{game.pk}:{prompt.number}:{seat.pk}{deadline}",

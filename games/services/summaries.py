@@ -221,7 +221,7 @@ def summary_games(
             item.lines.append(started_words(game, seating=seating.get(game.pk, [])))
         for told in prompts:
             # the turn email's headline, then its "What happened" lines
-            item.lines.append(f"Prompt {told.number} ({told.phase}) is resolved.")
+            item.lines.append(f"Decision {told.number} ({told.phase}) is resolved.")
             item.lines += [
                 f"  - {line}"
                 for line in seat_event_lines(game=game, events=list(told.events or []), seat_name=seat.name)

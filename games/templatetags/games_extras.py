@@ -396,6 +396,14 @@ def same_order(typed: Any, legal: Any) -> bool:
 
 
 @register.filter
+def or_list(values: Any) -> str:
+    """Choices as a sentence says them: "3", "3 or 4", "3, 4 or 5" (``join:" or "`` wrote
+    "3 or 4 or 5")."""
+    items = [str(v) for v in values or []]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1] if items else ""
+
+
+@register.filter
 def placed(ranking: Any) -> list[tuple[int, Any]]:
     """A ranking (groups, best first) with each group's place, tied groups sharing it and
     the next place skipping as many ("1. ann  2. bob = cat  4. dan")."""

@@ -94,7 +94,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     from games.errors import ValidationError
     from games.forms import time_zone_choices
     from games.models import PlayerSettings
-    from games.presentation import local_time
+    from games.presentation import away_end_words
     from games.selectors_players import time_zone_of
     from games.services.away import AWAY_AHEAD_DAYS, away_until, player_away_set
     from games.services.players import (
@@ -114,7 +114,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         changed = player_email_default_set(
             user=request.user, every=every, apply_now=request.POST.get("apply_now") == "1"
         )
-        what = "after every prompt" if every else "only when your order is wanted"
+        what = "after every decision" if every else "only when your order is wanted"
         messages.success(
             request,
             f"New seats email you {what}"
@@ -144,7 +144,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
                 f"Turn emails: a daily summary at {row.summary_hour:02d}:00 in your time zone "
                 "(deadline reminders still come one by one)."
                 if row.turn_emails == PlayerSettings.TurnEmails.DAILY
-                else "Turn emails: one per prompt.",
+                else "Turn emails: one per decision.",
             )
             return redirect(f"{reverse('games:player_settings')}#turn-emails")
     invitations_error = ""
@@ -173,7 +173,8 @@ def player_settings(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"You are away until {local_time(until)}: the games that wait for players who "
+                f"You are away until {away_end_words(until, time_zone_of(user=request.user))}: "
+                "the games that wait for players who "
                 "are away wait for you (each as long as it allows)."
                 if until
                 else "You are not away: deadlines are as their games set them.",
@@ -191,6 +192,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     # Every zone, the stored one among them even if the list leaves it out (an alias
     # the browser gave at sign-up, such as Etc/GMT+12): saving must not change it.
     zones = [zone for zone, _label in time_zone_choices(stored)]
+    away = away_until(user=request.user)
     return render(
         request,
         "games/player_settings.html",
@@ -200,7 +202,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             "error": error,
             "zone_aliases": time_zone_aliases(),
             "email_every_prompt": email_every_prompt_default(user=request.user),
-            "away_until": away_until(user=request.user),
+            "away_words": away_end_words(away, time_zone_of(user=request.user)) if away else "",
             "away_error": away_error,
             "away_typed": request.POST.get("until", "") if away_error else "",
             "away_ahead": AWAY_AHEAD_DAYS,

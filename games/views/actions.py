@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 
 from games import selectors, selectors_invitations, selectors_lists
-from games.errors import ApplicationError, NoSeat, NotFound, PermissionDenied
+from games.errors import ApplicationError, NoSeat, NotFound, OrderRefused, PermissionDenied
 from games.forms import (
     DeadlineExtendForm,
     GameEndForm,
@@ -26,7 +26,7 @@ from games.forms import (
 )
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.notes import INVISIBLE_RE
-from games.presentation import and_list, replace_note
+from games.presentation import and_list, refusal_sentence, replace_note
 from games.services import games as game_services
 from games.services import handover
 from games.services import invitations as invitation_services
@@ -254,8 +254,18 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         # Typed: back in the box as typed (a prompt resolved under the typing lost its
         # "# ..." lines); a picker's choice as its order text.
         request.session[f"order_draft_{game.pk}"] = _typed_draft(data) if typed else text
+        # The engine's reason as a sentence ("you cannot hit your own dice" read as a
+        # fragment); the API says it as the engine does.
+        said = (
+            refusal_sentence(exc.message, names=game.seats.values_list("name", flat=True))
+            if isinstance(exc, OrderRefused)
+            else exc.message
+        )
         if typed:
-            request.session[f"order_error_{game.pk}"] = exc.message
+            request.session[f"order_error_{game.pk}"] = said
+        if said != exc.message:
+            messages.error(request, said)
+            return redirect("games:detail", game_id=game.pk)
         raise
     request.session.pop(f"order_draft_{game.pk}", None)
     request.session.pop(f"order_error_{game.pk}", None)
@@ -279,7 +289,7 @@ def _sealed_said(order: Any) -> str:
     receipt = f"receipt {order.commitment[:12]}…"
     again = getattr(order, "already_stored", False)
     if again:
-        said = f"This order was sealed already for prompt {order.prompt.number} ({receipt}); nothing new was stored."
+        said = f"This order was sealed already for decision {order.prompt.number} ({receipt}); nothing new was stored."
     elif getattr(order, "replaced_earlier", False):
         said = f"Order received and sealed in place of your earlier one ({receipt})."
     else:
@@ -291,8 +301,8 @@ def _sealed_said(order: Any) -> str:
     if ready_at is None or (resolve_after is not None and resolve_after > timezone.now()):
         return f"{said} {replace_note(ready_at=ready_at, resolve_after=resolve_after)}"
     if getattr(order, "completed_prompt", False):
-        return said + " Yours was the last order: the prompt is being resolved now."
-    return said + " Every order is in: the prompt is being resolved now" + (
+        return said + " Yours was the last order: the decision is being resolved now."
+    return said + " Every order is in: the decision is being resolved now" + (
         "." if again else ", with this order."
     )
 
@@ -301,7 +311,7 @@ def _replayed_order_said(*, game: Any, seat: Seat, order: Any) -> str:
     """What a player is told when the order they sent again is the one already sealed
     for a prompt that has resolved since."""
     said = (
-        f"This order was sealed already for prompt {order.prompt.number} "
+        f"This order was sealed already for decision {order.prompt.number} "
         f"(receipt {order.commitment[:12]}…); nothing new was stored."
     )
     now = Prompt.objects.filter(game_id=game.pk, status=Prompt.Status.OPEN).first()
@@ -311,16 +321,16 @@ def _replayed_order_said(*, game: Any, seat: Seat, order: Any) -> str:
         ).exists()
         return said + (" The game is over." if over else "")
     if seat.name not in now.pending:
-        return said + f" Prompt {now.number} is open now; it asks no order of you."
+        return said + f" Decision {now.number} is open now; it asks no order of you."
     if now.orders.filter(seat_name=seat.name, is_current=True).exists():
-        return said + f" Prompt {now.number} is open now; your order for it is in."
+        return said + f" Decision {now.number} is open now; your order for it is in."
     if Game.objects.filter(pk=game.pk, status=Game.Status.PAUSED).exists():
         # no order is accepted while paused (an audit: "waits for your order" then)
         return said + (
-            f" Prompt {now.number} is open, but the game is paused: your order for it is "
+            f" Decision {now.number} is open, but the game is paused: your order for it is "
             "accepted again when the game resumes."
         )
-    return said + f" Prompt {now.number} is open now and waits for your order."
+    return said + f" Decision {now.number} is open now and waits for your order."
 
 
 def _point_to_the_next_game(request: HttpRequest, game: Any) -> None:
@@ -388,16 +398,16 @@ def mail_token_rotate(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @post_action
 def mail_when(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Email the seat after every prompt (``every=1``) or only when it must order (``0``)."""
+    """Email the seat after every decision (``every=1``) or only when it must order (``0``)."""
     game = load_visible_game(request, game_id)
     seat = _my_seat(request, game)
     every = request.POST.get("every")
     if every not in ("0", "1"):
-        messages.error(request, "Choose when to be emailed: after every prompt, or only when you must order.")
+        messages.error(request, "Choose when to be emailed: after every decision, or only when you must order.")
         return redirect("games:detail", game_id=game.pk)
     seat_services.seat_email_every_prompt_set(seat=seat, every=every == "1")
     if every == "1":
-        messages.success(request, "You will be emailed after every prompt of this game.")
+        messages.success(request, "You will be emailed after every decision of this game.")
     else:
         messages.success(
             request,
@@ -471,7 +481,7 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             )
             messages.success(
                 request,
-                f"The deadline of prompt {prompt.number} was extended by "
+                f"The deadline of decision {prompt.number} was extended by "
                 f"{form.cleaned_data['hours']} h.",
             )
     elif action == "remind":

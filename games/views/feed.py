@@ -51,7 +51,7 @@ class GameFeed(Feed):
         return _xml_text(f"{game.title} — {ruleset_name(game.ruleset)} on FiveX")
 
     def subtitle(self, game: Game) -> str:  # noqa: D102
-        return _xml_text(f"What happened at each prompt of {game.title}, as anyone watching sees it.")
+        return _xml_text(f"What happened at each decision of {game.title}, as anyone watching sees it.")
 
     def link(self, game: Game) -> str:  # noqa: D102
         return reverse("games:detail", args=[game.pk])

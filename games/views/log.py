@@ -33,9 +33,13 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     wanted = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 0
     page = wanted if 1 <= wanted <= pages else pages
     entries = [
-        {**e, "summary": log_summary(ruleset=game.ruleset, kind=e["kind"], payload=e["payload"])}
+        {**e, "summary": log_summary(
+            ruleset=game.ruleset, kind=e["kind"], payload=e["payload"],
+            # who made the game, for its first entry (read only on the page that has it)
+            organizer=game.organizer.username if e["kind"] == "game_created" else "",
+        )}
         for e in public_log(game=game, for_user=user, after=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
-    ]
+    ]  # fmt: skip
     context = {
         "game": game,
         "entries": entries,

@@ -1,4 +1,4 @@
-"""A game reviewed prompt by prompt (``games.selectors_review``): one page a resolved
+"""A game reviewed decision by decision (``games.selectors_review``): one page a resolved
 prompt (the table while it was open, the orders, what happened), and the end."""
 
 from __future__ import annotations
@@ -36,17 +36,17 @@ def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("games:review_step", game_id=game.pk, number=wanted)
         messages.error(
             request,
-            f"There is no resolved prompt {request.GET['prompt'][:12]!r} in this game: "
-            f"its resolved prompts are numbered 1 to {len(steps)}."
+            f"There is no resolved decision {request.GET['prompt'][:12]!r} in this game: "
+            f"its resolved decisions are numbered 1 to {len(steps)}."
             if steps
-            else "No prompt of this game has been resolved yet.",
+            else "No decision of this game has been resolved yet.",
         )
     if steps:
         return redirect("games:review_step", game_id=game.pk, number=steps[0]["number"])
     if game.status in OVER and game.started_at:
         return redirect("games:review_end", game_id=game.pk)
     if "prompt" not in request.GET:
-        messages.info(request, "No prompt of this game has been resolved yet: nothing to review.")
+        messages.info(request, "No decision of this game has been resolved yet: nothing to review.")
     return redirect("games:detail", game_id=game.pk)
 
 
@@ -96,7 +96,7 @@ def game_review_step(request: HttpRequest, game_id: int, number: int) -> HttpRes
         game=game, number=number, seat_name=seat.name if seat is not None else None
     )
     if step is None:
-        raise Http404(f"Prompt {number} of this game has not been resolved.")
+        raise Http404(f"Decision {number} of this game has not been resolved.")
     steps = selectors_review.review_steps(game=game)
     ctx = _context(game, steps, number)
     ctx.update(step)

@@ -51,14 +51,14 @@ def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_co
     assert not any(re.search(r"\[\d+, \d+\]", h) for h in happened), happened
 
     resolved = OutboxMessage.objects.filter(
-        game=game, kind="prompt_resolved", body__contains="— Prompt 1 ("
+        game=game, kind="prompt_resolved", body__contains="— Decision 1 ("
     )
     assert resolved.count() == 3
     for message in resolved:
         for line in expected:
             assert f"- {line}" in message.body, message.to
         assert not re.search(r"\[\d+, \d+\]", message.body)
-    for message in OutboxMessage.objects.filter(game=game, body__contains="— Prompt 2 ("):
+    for message in OutboxMessage.objects.filter(game=game, body__contains="— Decision 2 ("):
         assert not re.search(r"\[\d+, \d+\]", message.body)
         assert hits[0] in message.body
 
@@ -69,7 +69,7 @@ def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_co
 
 
 def test_a_turns_history_is_headed_by_the_prompt_and_the_seat_asked(django_capture_on_commit_callbacks):
-    """Regression (new-player walk): "Round 1 · allocate (prompt 4)" stood over "Round 2
+    """Regression (new-player walk): "Round 1 · allocate (decision 4)" stood over "Round 2
     begins…": a seat's prompt runs on into the next seat's turn. The heading now names
     the prompt and who was asked."""
     from games.services.orders import order_submit
@@ -85,7 +85,7 @@ def test_a_turns_history_is_headed_by_the_prompt_and_the_seat_asked(django_captu
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     headings = [html_lib.unescape(h) for h in re.findall(r'<h3 class="small muted"><a [^>]*>([^<]*)</a></h3>', html)]
     # every heading capitalized (a player's journey: "allocate (prompt 1)" under "Prompt 2 ·")
-    assert headings == ["Prompt 2 · ann's exterminate, round 1", "Allocate (prompt 1)"], headings
+    assert headings == ["Decision 2 · ann's exterminate, round 1", "Allocate (decision 1)"], headings
 
 
 def test_the_final_scores_come_best_first_and_a_capped_track_in_one_bracket():

@@ -70,7 +70,7 @@ def test_the_last_rounds_allocations_are_entered_and_the_game_ends_at_once():
     seat = Seat.objects.get(game=game, name=name)
     bodies = list(OutboxMessage.objects.filter(seat=seat).values_list("body", flat=True))
     assert any(
-        f"was entered for you for prompt {number}" in body
+        f"was entered for you for decision {number}" in body
         and "the game ends after this round, so these dice are not used again" in body
         for body in bodies
     ), bodies[-3:]
@@ -92,9 +92,9 @@ def test_the_words_for_an_entered_order_say_why():
     )
     payload = {"prompt": 9, "seat": "sol"}
     assert log_summary(ruleset="4x-dice", kind="order_forced", payload=payload) == (
-        "sol's order for prompt 9 was entered for it: the game ends after this round, so "
+        "sol's order for decision 9 was entered for it: the game ends after this round, so "
         "these dice are not used again."
     )
     assert log_summary(ruleset="5x", kind="order_forced", payload=payload) == (
-        "sol's only legal order for prompt 9 was entered for it."
+        "sol's only legal order for decision 9 was entered for it."
     )

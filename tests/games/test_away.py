@@ -83,7 +83,7 @@ def test_a_deadline_waits_for_a_player_away_then_plays_the_default(client):
     assert "waits for bob (away until" in told[0].body
 
     log = visible_text(client.get(reverse("games:log", args=[game.pk])).content.decode())
-    assert f"Prompt {prompt.number}'s deadline waits for bob, away: it moved to" in html.unescape(
+    assert f"Decision {prompt.number}'s deadline waits for bob, away: it moved to" in html.unescape(
         log
     )
 
@@ -330,3 +330,34 @@ def test_a_late_order_is_taken_only_while_the_sweep_would_have_waited():
     Seat.objects.filter(pk=seats["bob"].pk).update(away_held_seconds=2 * 86400)
     seats["bob"].refresh_from_db()
     assert order_submit(seat=seats["bob"], text=text, source="web").seat_name == "bob"
+
+
+def test_your_away_day_reads_as_a_day_of_your_own_time_zone(client):
+    """A newcomer's walk: setting the last day away to 5 Dec read "You are away until Sun 6
+    Dec 2026, 00:00 UTC" (the moment the day ends, a day later than typed, in UTC). It says
+    the day typed, written as the site writes dates, with the zone it ends in."""
+    from games.services.players import player_time_zone_set
+
+    [ann] = make_users(["ann"])
+    player_time_zone_set(user=ann, time_zone="Pacific/Auckland")  # far from UTC: another date
+    client.force_login(ann)
+    url = reverse("games:player_settings")
+    day = timezone.now().date() + 3 * DAY
+    said = f"You are away until the end of {day:%a} {day.day} {day:%b %Y} (Pacific/Auckland time)"
+    answer = client.post(url, {"form": "away", "until": day.isoformat()}, follow=True)
+    page = html.unescape(visible_text(answer.content.decode()))
+    assert page.count(said) == 2, page  # the message and the panel
+    assert ", 00:00 NZ" not in page  # the moment the day ends, as it was written
+
+
+def test_who_is_away_reads_in_the_readers_time_like_the_pages_other_times(client):
+    """The seat list's "away until" is a moment like the deadline beside it: for a reader
+    without a time zone of their own, written in the browser's (data-local), as the
+    deadline is, not in UTC."""
+    waiting, seats, _ = started(away_days=3)
+    until = player_away_set(user=seats["bob"].user, until=timezone.now().date() + DAY)
+    client.force_login(seats["ann"].user)
+    page = client.get(reverse("games:detail", args=[waiting.pk])).content.decode()
+    away = page[page.index('class="small away"'):]
+    away = away[: away.index("</span>")]
+    assert f'<time datetime="{until.isoformat()}" data-local' in away, away

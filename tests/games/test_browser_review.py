@@ -26,7 +26,7 @@ def test_the_arrow_keys_step_through_the_prompts(browser_page, live_server):
     page.keyboard.press("ArrowLeft")  # no prompt before the first: nothing happens
     page.keyboard.press("ArrowRight")
     page.wait_for_url(f"{base}/2/")
-    assert "Prompt 2 · ann's exterminate, round 1" in page.locator("#step-heading").inner_text()
+    assert "Decision 2 · ann's exterminate, round 1" in page.locator("#step-heading").inner_text()
     page.keyboard.press("ArrowLeft")
     page.wait_for_url(f"{base}/1/")
 

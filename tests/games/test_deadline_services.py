@@ -111,7 +111,7 @@ def test_reminder_sent_once_to_seats_without_order(django_capture_on_commit_call
     assert sorted(m.seat.name for m in reminders) == ["bob", "cat"]
     assert Reminder.objects.count() == 2
     body = reminders.get(seat__name="bob").body
-    assert "prompt 1" in body and RULES.legal_orders(state, "bob")[0] in body
+    assert "decision 1" in body and RULES.legal_orders(state, "bob")[0] in body
     # It names the order the deadline would play (an email-only player learnt it after).
     default = RULES.default_order(state, "bob")
     assert f"the default order is played for you: {default}." in body

@@ -69,9 +69,9 @@ def test_a_seat_whose_only_legal_bid_is_its_minimum_is_not_asked(
     # The emails after the play: ann is told, bob is asked.
     ann_mail, bob_mail = _mail(game, "ann", 2), _mail(game, "bob", 2)
     assert "YOUR ORDER IS NEEDED" not in ann_mail
-    assert "BID 3 is your only legal order for prompt 3 (round 1, bid), so it was entered for you" in ann_mail
-    assert "the prompt waits for bob." in ann_mail
-    assert "YOUR ORDER IS NEEDED for prompt 3" in bob_mail
+    assert "BID 3 is your only legal order for decision 3 (round 1, bid), so it was entered for you" in ann_mail
+    assert "the decision waits for bob." in ann_mail
+    assert "YOUR ORDER IS NEEDED for decision 3" in bob_mail
     assert "only legal order" not in bob_mail
 
     # ann's page says so and offers no form; bob's asks for his bid.

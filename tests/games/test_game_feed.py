@@ -36,7 +36,7 @@ def entries(client, game: Game) -> list[dict[str, str]]:
 def test_a_running_games_feed_gives_the_public_events_newest_first(played, client):  # noqa: F811
     game = played
     feed = entries(client, game)  # nobody signed in, as a feed reader
-    assert [e["title"] for e in feed] == ["Round 1 · play (prompt 2)", "Draft (prompt 1)"]
+    assert [e["title"] for e in feed] == ["Round 1 · play (decision 2)", "Draft (decision 1)"]
     assert feed[0]["link"].endswith(reverse("games:review_step", args=[game.pk, 2]))
     assert "played" in feed[0]["summary"]  # round 1's reveal
     assert "the Great Leader draft is over" in feed[1]["summary"]

@@ -131,8 +131,11 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
     ann = Client()
     ann.force_login(game.seats.get(name="ann").user)
     lines = _summaries(ann, game)
+    # who made it and its options in words (a newcomer's walk: "A 3-seat game of 5X was
+    # created (public); each prompt's deadline is 48 hours after it opens.")
     assert lines[0] == (
-        "A 3-seat game of 5X was created (public); each prompt's deadline is 48 hours after it opens."
+        "org created the game “Log”: 5X for 3 players, public, with leaders on and all "
+        "leaders off. Players have 2 days for each order."
     )
     assert lines[1:4] == ["ann took a seat.", "bob took a seat.", "cat took a seat."]
     assert re.fullmatch(
@@ -142,10 +145,10 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         lines[4],
     ), lines[4]
     assert sorted(lines[5:8]) == [
-        f"{name} sealed an order for prompt 1 on the web." for name in ("ann", "bob", "cat")
+        f"{name} sealed an order for decision 1 on the web." for name in ("ann", "bob", "cat")
     ]
     # "Orders revealed" has no sentence: its details list the orders (others' as commitments).
-    assert re.fullmatch(r"Prompt 1 was resolved; prompt 2 \(round 1, \w+\) opened\.", lines[8])
+    assert re.fullmatch(r"Decision 1 was resolved; decision 2 \(round 1, \w+\) opened\.", lines[8])
     page = ann.get(reverse("games:log", args=[game.pk])).content.decode()
     assert "PASS DIDO" not in page and "PASS ERIK" not in page
     assert _summaries(Client(), game) == lines  # a watcher reads the same sentences
@@ -161,26 +164,44 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
     ("kind", "payload", "expected"),
     [
         ("game_finished", {"ranking": [["bob"], ["ann", "cat"]]},
-         "The game is over: 1. bob; 2. ann and cat. The seed and every order are revealed."),
+         "The game is over: bob wins; ann and cat tie for second. The seed and every order are revealed."),
+        # a newcomer's walk: a three-way tie read "1. ann and bob and cat"
+        ("game_finished", {"ranking": [["ann", "bob", "cat"], ["dan"]]},
+         "The game is over: ann, bob and cat tie for first; dan is fourth. The seed and every "
+         "order are revealed."),
+        ("game_finished", {"ranking": [["ann"], ["bob"], ["cat", "dan", "eve"]]},
+         "The game is over: ann wins; bob is second; cat, dan and eve tie for third. The seed "
+         "and every order are revealed."),
         ("nmr_applied", {"prompt": 4, "seat": "cat", "reason": "deadline", "source": "default"},
-         "cat's default order was entered for prompt 4 (no order before the deadline)."),
+         "cat's default order was entered for decision 4 (no order before the deadline)."),
         ("order_forced", {"prompt": 7, "seat": "ann", "source": "forced"},
-         "ann's only legal order for prompt 7 was entered for it."),
+         "ann's only legal order for decision 7 was entered for it."),
         ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
-         "bob replaced their order for prompt 2 by email."),
+         "bob replaced their order for decision 2 by email."),
         ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
-         "The organizer extended prompt 3's deadline by 1.5 hours (travel)."),
-        ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at prompt 3."),
-        ("game_resumed", {"prompt": 3}, "The organizer resumed the game at prompt 3."),
+         "The organizer extended decision 3's deadline by 1.5 hours (travel)."),
+        ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at decision 3."),
+        ("game_resumed", {"prompt": 3}, "The organizer resumed the game at decision 3."),
         ("seat_resigned", {"seat": "dan"},
          "dan resigned; default orders are entered for the seat from now on."),
         ("seat_replaced", {"seat": "dan"}, "Seat dan was handed to another player."),
         ("privacy_changed", {"private": True}, "The organizer made the game private."),
-        ("prompt_resolved", {"prompt": 30, "next": None}, "Prompt 30 was resolved; it ended the game."),
+        ("prompt_resolved", {"prompt": 30, "next": None}, "Decision 30 was resolved; it ended the game."),
         ("prompt_resolved", {"prompt": 5, "next": {"prompt": 6, "round": 6, "phase": "move"}},
-         "Prompt 5 was resolved; prompt 6 (turn 6) opened."),
+         "Decision 5 was resolved; decision 6 (turn 6) opened."),
         ("game_created", {"ruleset": "6x5", "seats": 2, "private": True, "deadline_hours": None},
-         "A 2-seat game of 6x5 was created (private)."),
+         "The game was created: 6x5 for 2 players, private, with goals 1, visible goals off, "
+         "change goal off, open game off, target off and max turns 200. No deadlines: the "
+         "game waits for every order."),
+        ("game_created", {"ruleset": "6x5", "seats": 3, "private": False, "name": "Tuesday",
+                          "options": {"goals": 2, "target": 3}, "deadline_hours": 36,
+                          "grace_minutes": 15, "quiet_hours": [22, 8],
+                          "quiet_hours_time_zone": "Europe/Paris", "away_days": 3},
+         "The game “Tuesday” was created: 6x5 for 3 players, public, with goals 2, visible goals "
+         "off, change goal off, open game off, target 3 and max turns 200. Players have 1 day "
+         "and 12 hours for each order, and 15 minutes' grace; a deadline falling between 22:00 "
+         "and 08:00 (Europe/Paris) moves to 08:00; a deadline waits up to 3 days in all for a "
+         "player who is away."),
         ("orders_revealed", {"prompt": 1, "orders": {"ann": {"commitment": "ab"}}}, ""),
         ("something_new", {"x": 1}, ""),
     ],

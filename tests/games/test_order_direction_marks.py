@@ -61,7 +61,7 @@ def test_web_order_with_direction_marks_is_read_and_refusal_is_clean(client, gam
     refused = client.post(url, {"text": "\u202ePASS GENGHIS\u200f", "typed": "1"}, follow=True)
     page = refused.content.decode()
     said = " ".join(str(m) for m in refused.context["messages"])
-    assert "you were not dealt GENGHIS;" in said
+    assert "You were not dealt GENGHIS;" in said
     assert not set(BIDI) & set(said + page)
     client.post(url, {"text": "\u200ePASS CAESAR\u200f"})
     assert SealedOrder.objects.get(prompt__game=game, seat_name="ann").text == "PASS CAESAR"

@@ -43,13 +43,13 @@ def test_an_old_order_form_sent_again_says_it_was_sealed_already(
     order = SealedOrder.objects.get(prompt__game=game, prompt__number=1, seat_name="ann")
     message = said(again)
     assert "last order" not in message and "Order received" not in message, message
-    assert f"sealed already for prompt 1 (receipt {order.commitment[:12]}" in message, message
-    assert "Prompt 2 is open now and waits for your order" in message, message
+    assert f"sealed already for decision 1 (receipt {order.commitment[:12]}" in message, message
+    assert "Decision 2 is open now and waits for your order" in message, message
     assert not SealedOrder.objects.filter(prompt__game=game, prompt__number=2).exists()
     # Once ann has ordered for prompt 2, the message says so instead.
     client.post(url, {"text": "PLAY EXPLOIT", "prompt": 2}, follow=True)
     later = client.post(url, {"text": "PASS CAESAR", "prompt": 1}, follow=True)
-    assert "Prompt 2 is open now; your order for it is in" in said(later), said(later)
+    assert "Decision 2 is open now; your order for it is in" in said(later), said(later)
 
 
 @pytest.fixture
@@ -73,14 +73,14 @@ def test_second_click_on_the_last_order_says_it_was_sealed_already(client, game)
     post_as(client, game, "bob", "PASS DIDO")
     post_as(client, game, "cat", "PASS TOKUGAWA")
     first = post_as(client, game, "ann", "PASS CAESAR")
-    assert "Yours was the last order: the prompt is being resolved now." in said(first), said(first)
+    assert "Yours was the last order: the decision is being resolved now." in said(first), said(first)
     second = post_as(client, game, "ann", "PASS CAESAR")
     order = SealedOrder.objects.get(prompt__game=game, seat_name="ann")
     message = said(second)
     assert "Order received" not in message and "Yours was the last order" not in message, message
-    assert f"sealed already for prompt 1 (receipt {order.commitment[:12]}" in message, message
+    assert f"sealed already for decision 1 (receipt {order.commitment[:12]}" in message, message
     assert "nothing new was stored" in message, message
-    assert "Every order is in: the prompt is being resolved now." in message, message
+    assert "Every order is in: the decision is being resolved now." in message, message
 
 
 def test_resending_an_order_that_was_not_the_last_never_claims_it_was(client, game):
@@ -92,7 +92,7 @@ def test_resending_an_order_that_was_not_the_last_never_claims_it_was(client, ga
     message = said(post_as(client, game, "ann", "PASS CAESAR"))
     assert "last order" not in message and "Order received" not in message, message
     assert "nothing new was stored" in message, message
-    assert "Every order is in: the prompt is being resolved now." in message, message
+    assert "Every order is in: the decision is being resolved now." in message, message
 
 
 def test_replacing_after_every_order_is_in_never_claims_the_last_order(client, game):
@@ -101,7 +101,7 @@ def test_replacing_after_every_order_is_in_never_claims_the_last_order(client, g
     post_as(client, game, "cat", "PASS TOKUGAWA")
     message = said(post_as(client, game, "ann", "PASS GANDHI"))
     assert "Order received and sealed" in message and "last order" not in message, message
-    assert "Every order is in: the prompt is being resolved now, with this order." in message
+    assert "Every order is in: the decision is being resolved now, with this order." in message
 
 
 def test_resending_while_the_early_resolution_delay_runs(client, game):
@@ -112,7 +112,7 @@ def test_resending_while_the_early_resolution_delay_runs(client, game):
     post_as(client, game, "ann", "PASS CAESAR")
     message = said(post_as(client, game, "ann", "PASS CAESAR"))
     assert "Order received" not in message and "nothing new was stored" in message, message
-    assert "Every order is in: the prompt resolves in a moment" in message, message
+    assert "Every order is in: the decision is resolved in a moment" in message, message
     assert "you may still replace yours" in message, message
 
 
@@ -120,7 +120,7 @@ def test_resending_before_every_order_is_in(client, game):
     post_as(client, game, "ann", "PASS CAESAR")
     message = said(post_as(client, game, "ann", "PASS CAESAR"))
     assert "Order received" not in message and "nothing new was stored" in message, message
-    assert "You may replace it until the prompt resolves." in message, message
+    assert "You may replace it until the decision is resolved." in message, message
 
 
 def test_an_old_order_form_sent_again_while_paused_says_the_game_is_paused(
@@ -148,7 +148,7 @@ def test_an_old_order_form_sent_again_while_paused_says_the_game_is_paused(
     assert "nothing new was stored" in message, message
     assert "waits for your order" not in message, message
     assert message.endswith(
-        " Prompt 2 is open, but the game is paused: your order for it is accepted again when "
+        " Decision 2 is open, but the game is paused: your order for it is accepted again when "
         "the game resumes."
     ), message
 
@@ -167,10 +167,10 @@ def test_the_order_panel_says_what_is_true_in_each_state(client, game):
     # Regression (an audit): the panel said "You may replace it until the prompt
     # resolves." also once every order was in and the prompt was being resolved.
     post_as(client, game, "ann", "PASS CAESAR")
-    assert panel_note(client, game, "ann").endswith(". You may replace it until the prompt resolves.")
+    assert panel_note(client, game, "ann").endswith(". You may replace it until the decision is resolved.")
     post_as(client, game, "bob", "PASS DIDO")
     post_as(client, game, "cat", "PASS TOKUGAWA")  # complete; its resolution not run (no worker)
-    assert panel_note(client, game, "ann").endswith(". Every order is in: the prompt is being resolved now.")
+    assert panel_note(client, game, "ann").endswith(". Every order is in: the decision is being resolved now.")
 
 
 def test_the_order_panel_during_the_early_resolution_delay(client, game):
@@ -179,7 +179,7 @@ def test_the_order_panel_during_the_early_resolution_delay(client, game):
     for name, text in (("ann", "PASS CAESAR"), ("bob", "PASS DIDO"), ("cat", "PASS TOKUGAWA")):
         post_as(client, game, name, text)
     assert panel_note(client, game, "bob").endswith(
-        ". Every order is in: the prompt resolves in a moment, and until then you may still replace yours."
+        ". Every order is in: the decision is resolved in a moment, and until then you may still replace yours."
     )
 
 

@@ -133,7 +133,7 @@ def test_web_the_same_order_in_other_case_is_not_stored_again(client, game):
     [order] = anns_orders(game)
     assert order.text == "PASS CAESAR"
     message = said(again)
-    assert f"sealed already for prompt 1 (receipt {order.commitment[:12]}" in message, message
+    assert f"sealed already for decision 1 (receipt {order.commitment[:12]}" in message, message
     assert "nothing new was stored" in message and "Order received" not in message, message
 
 

@@ -200,7 +200,7 @@ def test_replace_seat_hands_over_name_position_and_mail(
                .values_list("to", flat=True))  # fmt: skip
     assert told == {seats[n].user.email for n in NAMES if n != "bob"}
     notice = OutboxMessage.objects.filter(kind="notice", subject__contains="Seat bob has a new player").first()
-    assert "The order the previous player had sealed for prompt 1 was withdrawn unread" in notice.body
+    assert "The order the previous player had sealed for decision 1 was withdrawn unread" in notice.body
     assert "waits for the new player's order" in notice.body
 
 
@@ -248,7 +248,7 @@ def test_a_game_with_a_withdrawn_order_is_played_to_the_end_and_verifies(
     assert not SealedOrder.objects.filter(prompt__game=game, seat_name="cat", is_current=True).exists()
     notice = OutboxMessage.objects.filter(kind="notice", subject__contains="Seat cat has a new player").first()
     whose = "entered for the seat" if resigned else "the previous player had sealed"
-    assert f"The order {whose} for prompt 1 was withdrawn unread" in notice.body
+    assert f"The order {whose} for decision 1 was withdrawn unread" in notice.body
     prompt = Prompt.objects.get(game=game, number=1)
     assert prompt.ready_at is None  # incomplete again: a scheduled resolution does nothing
     assert prompt_resolve(game_id=game.pk, prompt_number=1) is False
@@ -418,7 +418,7 @@ def test_the_remind_button_on_the_game_page(client, django_capture_on_commit_cal
     again = client.post(url, follow=True).content.decode()
     assert "ann, bob and cat were already reminded for prompt 1." in again
     log = client.get(f"/games/{game.pk}/log/").content.decode()
-    assert "The organizer (organizer) reminded ann, bob and cat to send an order for prompt 1." in log
+    assert "The organizer (organizer) reminded ann, bob and cat to send an order for decision 1." in log
     client.force_login(seats["bob"].user)
     assert 'id="remind-form"' not in client.get(f"/games/{game.pk}/").content.decode()
     assert client.post(url).status_code in (302, 403)
@@ -561,11 +561,11 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
 
     paused = LogEntry.objects.get(game=game, kind="game_paused")
     assert log_summary(ruleset="5x", kind="game_paused", payload=paused.payload) == (
-        "A site administrator (ann) paused the game at prompt 1 (server move)."
+        "A site administrator (ann) paused the game at decision 1 (server move)."
     )
     extended = LogEntry.objects.filter(game=game, kind="deadline_extended").earliest("seq")
     assert log_summary(ruleset="5x", kind="deadline_extended", payload=extended.payload) == (
-        "The organizer (organizer) extended prompt 1's deadline by 2 hours."
+        "The organizer (organizer) extended decision 1's deadline by 2 hours."
     )
     # New entries verify as the old ones do (the chain covers any payload).
     game.refresh_from_db()
@@ -595,20 +595,20 @@ def test_the_organizer_panel_says_when_the_waiting_seats_were_reminded(
     html = client.get(f"/games/{game.pk}/").content.decode()
     form = html.split('id="remind-form"')[1].split("</form>")[0]
     text = visible_text(form)
-    assert "Waiting for ann, bob, cat. They were all reminded for prompt 1 (draft) on " in text  # in words too
-    assert "Each player is reminded once per prompt" in text
+    assert "Waiting for ann, bob, cat. They were all reminded for decision 1 (draft) on " in text  # in words too
+    assert "Each player is reminded once per decision" in text
     assert re.search(r"<button[^>]*disabled[^>]*>Remind them now by email</button>", form)
     # A seat handed over meanwhile may be reminded: the button says whom.
     (dan,) = make_users(["dan"])
     with django_capture_on_commit_callbacks(execute=True):
         seat_replace(seat=seats["cat"], new_user=dan, by=game.organizer)
     form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
-    assert "ann and bob were reminded for prompt 1 (draft) on " in visible_text(form)
+    assert "ann and bob were reminded for decision 1 (draft) on " in visible_text(form)
     assert re.search(r"<button[^>]*>Remind cat now by email</button>", form) and "disabled" not in form
     # One left whom no email reaches: said so, not "nobody is left to remind".
     type(dan).objects.filter(pk=dan.pk).update(email="")
     form = client.get(f"/games/{game.pk}/").content.decode().split('id="remind-form"')[1].split("</form>")[0]
-    assert "Each player is reminded once per prompt. cat cannot be reminded: no email address." in visible_text(form)
+    assert "Each player is reminded once per decision. cat cannot be reminded: no email address." in visible_text(form)
     assert "nobody is left" not in form
 
 
@@ -639,7 +639,7 @@ def test_the_pause_notice_says_what_the_prompt_gets_back_on_resuming(
     game_pause(game=game, by=game.organizer, reason="server move")
     paused = OutboxMessage.objects.get(to=seats["bob"].user.email, subject__endswith="] Game paused")
     assert (
-        "The organizer's reason: server move. When the game resumes, prompt 1's deadline "
+        "The organizer's reason: server move. When the game resumes, decision 1's deadline "
         "will be 1 day and 3 hours after the resumption (the time it had left when paused)."
     ) in " ".join(paused.body.split())
     with django_capture_on_commit_callbacks(execute=True):
@@ -654,7 +654,7 @@ def test_the_pause_notice_says_what_the_prompt_gets_back_on_resuming(
     game_pause(game=game, by=game.organizer)
     paused = OutboxMessage.objects.filter(to=seats["bob"].user.email, subject__endswith="] Game paused")
     assert (
-        "When the game resumes, prompt 1's deadline will be 5 hours and 30 minutes after the "
+        "When the game resumes, decision 1's deadline will be 5 hours and 30 minutes after the "
         "resumption (the time it had left when paused), moved to the end of the game's quiet "
         "hours if it falls in them."
     ) in " ".join(paused.order_by("-id")[0].body.split())
@@ -666,7 +666,7 @@ def test_the_pause_notice_in_the_grace_says_what_is_left_of_it() -> None:
     game_pause(game=game, by=game.organizer)
     paused = OutboxMessage.objects.get(to=seats["ann"].user.email, subject__endswith="] Game paused")
     assert (
-        "Prompt 1's deadline had passed when the game was paused: when it resumes, orders are "
+        "Decision 1's deadline had passed when the game was paused: when it resumes, orders are "
         "taken for 40 minutes more (the grace that was left), then the missing ones get "
         "default orders."
     ) in " ".join(paused.body.split())
@@ -678,7 +678,7 @@ def test_the_pause_notice_in_the_grace_says_what_is_left_of_it() -> None:
     game_pause(game=game, by=game.organizer)
     paused = OutboxMessage.objects.filter(to=seats["ann"].user.email, subject__endswith="] Game paused")
     assert (
-        "Prompt 1's deadline and grace had passed when the game was paused: when it resumes, "
+        "Decision 1's deadline and grace had passed when the game was paused: when it resumes, "
         "the orders still missing get default orders."
     ) in " ".join(paused.order_by("-id")[0].body.split())
 

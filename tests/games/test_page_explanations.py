@@ -192,7 +192,7 @@ def test_6x5_history_counts_turns_as_the_board_does(client) -> None:
     assert re.search(r"<h2>\s*Turn 4\b", html)
     history = html.split('id="history"', 1)[1].split("Full game log", 1)[0]
     headings = [visible_text(h).strip() for h in re.findall(r"<h3[^>]*>(.*?)</h3>", history)]
-    assert headings == ["Turn 3 (prompt 3)", "Turn 2 (prompt 2)", "Turn 1 (prompt 1)"]
+    assert headings == ["Turn 3 (decision 3)", "Turn 2 (decision 2)", "Turn 1 (decision 1)"]
     assert "Round" not in visible_text(history)
 
 
@@ -337,7 +337,7 @@ def test_the_order_panel_leads_to_what_happened_last(client) -> None:
         assert link is not None, name
         heading = re.search(r'id="history">\s*<h2>What happened</h2>\s*<h3[^>]*>(.*?)</h3>', html, re.S)
         assert heading is not None
-        assert "prompt 1" in heading.group(1).lower()
+        assert "decision 1" in heading.group(1).lower()
         assert visible_text(html_lib.unescape(link.group(1))).strip() == (
             # the heading's words (it links to the prompt's review)
             "What happened last: " + html_lib.unescape(visible_text(heading.group(1))).strip()
@@ -365,6 +365,6 @@ def test_the_history_shows_the_newest_prompts_and_folds_the_earlier_ones(client)
     assert len(re.findall(r"<h3", shown)) == 3
     summary = re.search(r"<summary[^>]*>(.*?)</summary>", folded, re.S)
     assert summary is not None
-    assert visible_text(summary.group(1)).strip() == f"Earlier prompts ({len(headings) - 3})"
+    assert visible_text(summary.group(1)).strip() == f"Earlier decisions ({len(headings) - 3})"
     assert len(re.findall(r"<h3", folded)) == len(headings) - 3
     assert "</details>" in folded

@@ -98,7 +98,7 @@ def test_explorers_are_told_why_they_wait(game, client, django_capture_on_commit
     bob_mail = OutboxMessage.objects.get(
         key=f"resolved:{game.pk}:3:{game.seats.get(name='bob').pk}"
     ).body
-    assert "Nothing to do for you now: prompt 4 (round 2, play) waits for" in bob_mail
+    assert "Nothing to do for you now: decision 4 (round 2, play) waits for" in bob_mail
     assert "You explored last round: you choose your card after seeing" in bob_mail
     ann_mail = OutboxMessage.objects.get(
         key=f"resolved:{game.pk}:3:{game.seats.get(name='ann').pk}"
@@ -277,7 +277,7 @@ def test_deadline_rules_in_a_line():
                            reminder_hours=12)  # fmt: skip
     with timezone.override("Australia/Sydney"):  # a reader in the game's zone
         assert deadline_policy_text(game=game) == (
-            "Each prompt: 36 hours, 15 minutes' grace; deadlines falling 22:00-08:00 "
+            "Each decision: 36 hours, 15 minutes' grace; deadlines falling 22:00-08:00 "
             "(Australia/Sydney) move to 08:00; reminder 12 hours before."
         )
     # A reader elsewhere is told when that is on its own clock (a time audit: the quiet
@@ -292,7 +292,7 @@ def test_deadline_rules_in_a_line():
         assert "(Asia/Tokyo) move to 08:00" in deadline_policy_text(game=game)
     plain = SimpleNamespace(deadline_hours=1.5, grace_minutes=0, quiet_hours_start=None,
                             quiet_hours_end=None, reminder_hours=0)  # fmt: skip
-    assert deadline_policy_text(game=plain) == "Each prompt: 1.5 hours; no reminder."
+    assert deadline_policy_text(game=plain) == "Each decision: 1.5 hours; no reminder."
 
 
 def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
@@ -310,7 +310,7 @@ def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
     idle = "bob" if mover == "ann" else "ann"
     # the players' own zone is UTC: they are told when that is for them (11:00-21:00 while
     # Sydney keeps summer time, 12:00-22:00 otherwise)
-    rules = re.compile(r"Each prompt: 36 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
+    rules = re.compile(r"Each decision: 36 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
                        r"\(Australia/Sydney; (11:00-21:00|12:00-22:00) in UTC\) move to 08:00 "
                        r"\((21:00|22:00) in UTC\); "
                        r"reminder 12 hours before\.")  # fmt: skip

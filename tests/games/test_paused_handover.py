@@ -35,7 +35,7 @@ def test_a_seat_handed_over_while_paused_is_told_the_pause_and_asked_on_resume()
     for name, seat in (("eve", "cat"), ("fay", "bob")):
         welcome = OutboxMessage.objects.get(to=f"{name}@example.com", kind="seat_handover")
         assert "The game is paused" in welcome.body, welcome.body
-        assert "no order is taken for prompt 1 (draft) until it resumes. You will be emailed then" in welcome.body
+        assert "no order is taken for decision 1 (draft) until it resumes. You will be emailed then" in welcome.body
         assert "YOUR ORDER IS NEEDED" not in welcome.body
         assert "Your order is needed" not in welcome.body
         assert "Legal orders now" not in welcome.body
@@ -46,7 +46,7 @@ def test_a_seat_handed_over_while_paused_is_told_the_pause_and_asked_on_resume()
     game_resume(game=game, by=game.organizer)
     for name in ("eve", "fay"):
         resumed = OutboxMessage.objects.filter(to=f"{name}@example.com").latest("id")
-        assert "YOUR ORDER IS NEEDED for prompt 1" in resumed.body, resumed.body
+        assert "YOUR ORDER IS NEEDED for decision 1" in resumed.body, resumed.body
         assert "Legal orders now:" in resumed.body
         assert "The game is running again; the deadline is " in resumed.body
     # ann held her seat before the pause (asked for her order then): the short notice.
@@ -74,6 +74,6 @@ def test_a_seat_handed_over_while_paused_is_told_the_time_kept_for_the_resumptio
     handover.seat_replace(seat=seats["cat"], new_user=eve, by=staff)
     welcome = OutboxMessage.objects.get(to="eve@example.com", kind="seat_handover")
     assert (
-        "The game is paused: its deadlines are stopped. When the game resumes, prompt 1's "
+        "The game is paused: its deadlines are stopped. When the game resumes, decision 1's "
         "deadline will be 2 hours after the resumption (the time it had left when paused)."
     ) in " ".join(welcome.body.split())

@@ -1,4 +1,4 @@
-"""A game reviewed prompt by prompt (/games/ID/review/N/): the table while prompt N was
+"""A game reviewed decision by decision (/games/ID/review/N/): the table while prompt N was
 open, the orders it took, what its resolution did; face up and with every order once the
 game is over, the public view and no order text while it runs."""
 
@@ -65,7 +65,7 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
 
     draft = page(client, step_url(game, 1))
     text = visible_text(draft)
-    assert "Draft (prompt 1)" in text
+    assert "Draft (decision 1)" in text
     # What each seat alone was told, now public and headed with its name.
     for seat in ("ann", "bob", "cat"):
         told = rf"{seat}, told alone: you passed {DRAFT[seat][5:]}( \([^)]*\))? to \w+ and received"
@@ -75,19 +75,19 @@ def test_a_game_over_shows_every_order_and_hand_of_each_prompt(played, client):
     # The table while the draft was open, face up: bob's two leaders, dealt to him alone.
     assert re.search(r"bob 3 1 — [\w ]+ leaders dealt: Dido \(Explore\) Qin Shi Huang", text), text
     steps = game.prompts.filter(status="resolved").count()
-    assert f"finished · prompt 1 of {steps} «" in text
+    assert f"finished · decision 1 of {steps} «" in text
     assert 'rel="prev"' not in draft and "« First</span>" in draft  # the first step
     assert f'href="{step_url(game, 2)}" rel="next"' in draft
 
     play = visible_text(page(client, step_url(game, 2)))
     assert "ann PLAY EXPAND on the web" in play and "bob PLAY EXPLORE on the web" in play
     assert re.search(r"cat PLAY \w+ default order: no order by the deadline", play), play
-    assert "Round 1 · play (prompt 2)" in play
+    assert "Round 1 · play (decision 2)" in play
 
     # bob explored in round 1: in round 2 he plays after seeing the others' cards.
     round_2 = visible_text(page(client, step_url(game, 3)))
-    assert "Round 2 · play (prompt 3)" in round_2
-    assert re.search(r"Asked: (cat, ann|ann, cat); not asked at this prompt: bob\.", round_2), (
+    assert "Round 2 · play (decision 3)" in round_2
+    assert re.search(r"Asked: (cat, ann|ann, cat); not asked at this decision: bob\.", round_2), (
         round_2
     )
     assert not re.search(r"bob PLAY \w+ (on the web|default)", round_2)
@@ -162,11 +162,11 @@ def test_while_the_game_runs_a_seat_s_player_sees_its_own_hand_and_order_alone(p
     # A seat the prompt did not ask: bob explored, so round 2's first play was not his.
     assert resolved_round_2_play(game)
     round_2 = visible_text(page(client, step_url(game, 3)))
-    assert "None: this prompt did not ask bob." in round_2
+    assert "None: this decision did not ask bob." in round_2
 
 
 def resolved_round_2_play(game: Game) -> bool:
-    """Round 2's play (prompt 3, bob not asked) resolved with its seats' default orders."""
+    """Round 2's play (decision 3, bob not asked) resolved with its seats' default orders."""
     game.prompts.filter(number=3).update(deadline=timezone.now() - timedelta(minutes=1))
     return bool(prompt_resolve(game_id=game.pk, prompt_number=3, fill_missing=True))
 
@@ -181,7 +181,7 @@ def test_the_jump_form_and_wrong_numbers(played, client):
         answer = client.get(review, {"prompt": wrong}, follow=True)
         assert answer.status_code == 200
         assert answer.redirect_chain[-1][0] == step_url(game, 1)
-        assert "There is no resolved prompt" in visible_text(answer.content.decode()), wrong
+        assert "There is no resolved decision" in visible_text(answer.content.decode()), wrong
 
 
 def test_nothing_to_review_before_a_prompt_is_resolved(django_capture_on_commit_callbacks, client):
@@ -226,7 +226,7 @@ def test_the_game_page_links_each_prompt_to_its_review(played, client):
     game = played
     html = page(client, reverse("games:detail", args=[game.pk]))
     assert f'href="{reverse("games:review", args=[game.pk])}" id="review-link"' in html
-    assert f'<a href="{step_url(game, 2)}"' in html  # "What happened"'s heading of prompt 2
+    assert f'<a href="{step_url(game, 2)}"' in html  # "What happened"'s heading of decision 2
 
 
 def test_a_game_of_turns_names_the_seat_asked_and_not_the_others(client):

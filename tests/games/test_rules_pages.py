@@ -129,8 +129,8 @@ def test_the_6x5_change_goal_examples_are_both_forms_the_engine_takes(client):
     import engine
 
     page = client.get(reverse("games:rules", args=["6x5"])).content.decode()
-    row = re.search(r"<tr><td>Change goal \(option\)</td>.*?</tr>", page).group()
-    order, example = re.findall(r"<td>(.*?)</td>", row)[1:]
+    row = re.search(r"<tr[^>]*><td[^>]*>Change goal \(option\)</td>.*?</tr>", page).group()
+    order, example = re.findall(r"<td[^>]*>(.*?)</td>", row)[1:]
     assert "on the same line or the next" in order
     codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", example)]
     one_line = [c for c in codes if c.startswith("CHANGE ") and " " in c[len("CHANGE "):]]

@@ -114,7 +114,7 @@ def test_the_page_says_who_holds_a_handed_over_seat(client, game):
     accept(client, game, "dave")
     html = page(client, game)
     seats_panel = visible_text(html.split('<ul class="plain seats" aria-live="polite">', 1)[1].split("</ul>", 1)[0])
-    assert "bob (played by dave since prompt 1, replacing bob)" in seats_panel
+    assert "bob (played by dave since decision 1, replacing bob)" in seats_panel
     assert "ann (played by" not in seats_panel and "cat (played by" not in seats_panel
     # The replace form lists the seat with its new player; the others once.
     options = re.findall(

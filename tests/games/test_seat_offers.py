@@ -88,7 +88,7 @@ def test_the_organizers_handover_is_an_offer_and_nothing_changes_until_it_is_acc
     (email,) = mail_to("dave")
     assert email.subject == "[Offers] You are offered the seat bob"
     assert "ann, who organizes it, offers you the seat bob in this game of 5X." in email.body
-    assert "It is at prompt 1; the deadline is " in email.body
+    assert "It is at decision 1; the deadline is " in email.body
     url = f"/games/{game.pk}/offers/{offer.pk}/"
     assert url in email.body
     assert not email.reply_to  # nothing to order yet

@@ -224,7 +224,7 @@ def test_the_next_turn_email_says_who_wrote_at_the_table_meanwhile() -> None:
     assert set(bodies) == set(NAMES)
     from django.conf import settings
 
-    line = f"Table talk while prompt 1 was open: 2 messages, from ann: {settings.FIVEX_BASE_URL}/games/{game.pk}/talk/"
+    line = f"Table talk while decision 1 was open: 2 messages, from ann: {settings.FIVEX_BASE_URL}/games/{game.pk}/talk/"
     assert line in bodies["bob"] and line in bodies["cat"]  # a removed message is not counted
     assert "Table talk" not in bodies["ann"]  # her own words: nothing new to her
     # The messages themselves follow, for an email player to read without the page.
@@ -248,7 +248,7 @@ def test_the_turn_email_quotes_five_messages_each_on_one_line_and_cut() -> None:
     play_defaults(game, prompts=1)
     body = OutboxMessage.objects.get(game=game, kind="prompt_resolved", to__startswith="bob@").body
     lines = body.split("\n")
-    start = next(i for i, t in enumerate(lines) if t.startswith("Table talk while prompt 1"))
+    start = next(i for i, t in enumerate(lines) if t.startswith("Table talk while decision 1"))
     assert "7 messages, from ann and cat" in lines[start]
     quoted = lines[start + 1 : start + 7]
     assert quoted[0] == "  ann: Two lines"

@@ -63,7 +63,7 @@ def _legal(game: Game, name: str) -> list[str]:
 
 
 def _draft(game: Game, seats: dict[str, Seat], capture) -> dict[str, str]:
-    """Every seat passes its first leader; the prompt resolves (eager workers). Returns
+    """Every seat passes its first leader; the decision is resolved (eager workers). Returns
     the leader each seat passed."""
     passed = {}
     for name in NAMES:
@@ -158,18 +158,18 @@ def test_the_summary_of_two_games_one_waiting_one_not(
     ann_alpha = alpha_seats["ann"].mail_token
     expected_alpha = (
         "== Alpha (your seat: ann) ==\n"
-        f"YOUR ORDER IS NEEDED for prompt 3 (round 2, play), deadline {written}.\n"
+        f"YOUR ORDER IS NEEDED for decision 3 (round 2, play), deadline {written}.\n"
         f"Send your order to orders+{ann_alpha}@orders.fivex.example (this seat's own address;"
         " each game has its own).\n"
         f"Game page: https://fivex.example/games/{alpha.pk}/\n"
         "What happened since your last summary:\n"
         "The game has started. Seating: ann, bob, cat\n"
-        "Prompt 1 (draft) is resolved.\n"
+        "Decision 1 (draft) is resolved.\n"
         f"  - you passed {alpha_passed['ann']}"
     )
     assert expected_alpha in body
     assert (
-        "Prompt 2 (play) is resolved.\n"
+        "Decision 2 (play) is resolved.\n"
         "  - ann played EXPLOIT; bob played EXPLOIT; cat played EXPLOIT\n"
         "  - Exploit: ann gained 1, bob gained 1, cat gained 1\n"
     ) in body
@@ -182,10 +182,10 @@ def test_the_summary_of_two_games_one_waiting_one_not(
     assert others.startswith(
         "\n== Beta (your seat: ann) ==\n"
         f"Game page: https://fivex.example/games/{beta.pk}/\n"
-        "Prompt 2 (round 1, play) waits for bob, cat.\n"
+        "Decision 2 (round 1, play) waits for bob, cat.\n"
         "What happened since your last summary:\n"
         "The game has started. Seating: ann, bob, cat\n"
-        "Prompt 1 (draft) is resolved.\n"
+        "Decision 1 (draft) is resolved.\n"
     )
     assert "YOUR ORDER IS NEEDED" not in others  # Beta has ann's order
     assert f"orders+{beta_seats['ann'].mail_token}@" not in body
@@ -197,9 +197,9 @@ def test_the_summary_of_two_games_one_waiting_one_not(
         _order(alpha_seats[name], "PLAY EXTERMINATE", django_capture_on_commit_callbacks)
     assert send_turn_summaries(now=_tomorrow_at(8, 0) + timedelta(days=1)) == 1
     second = _summaries()[1].body
-    assert "Prompt 3 (play) is resolved." in second
+    assert "Decision 3 (play) is resolved." in second
     assert "  - ann played EXTERMINATE; bob played EXTERMINATE; cat played EXTERMINATE\n" in second
-    assert "Prompt 2 (play)" not in second and "Prompt 1 (draft)" not in second
+    assert "Decision 2 (play)" not in second and "Decision 1 (draft)" not in second
     assert "Beta" not in second  # nothing happened there, and it does not wait for ann
 
 
@@ -226,7 +226,7 @@ def test_the_summary_shows_no_other_seat_s_hand_or_sealed_order(
     assert send_turn_summaries(now=_tomorrow_at(8, 0)) == 1
     (message,) = _summaries()
     body = message.body
-    assert "YOUR ORDER IS NEEDED for prompt 2" in body  # it is the summary we mean
+    assert "YOUR ORDER IS NEEDED for decision 2" in body  # it is the summary we mean
     assert not [name for name in secrets if name in body]
     assert f"PLAY {secret_bob}" not in body
     assert passed["ann"] in body and passed["cat"] in body  # her own pass: hers to see

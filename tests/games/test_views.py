@@ -207,7 +207,7 @@ def test_order_post_redirects_with_receipt_and_double_click_is_one_order(client,
     second = client.post(url, {"text": "PASS CAESAR"}, follow=True)
     order = SealedOrder.objects.get(prompt__game=started, seat_name="ann")
     assert order.text == "PASS CAESAR"
-    assert any(order.commitment[:12] in m and "until the prompt resolves" in m for m in messages_of(second))
+    assert any(order.commitment[:12] in m and "until the decision is resolved" in m for m in messages_of(second))
     html = second.content.decode()
     assert 'id="receipt"' in html and order.commitment in html
     # Replace it while the prompt is open.
@@ -335,7 +335,7 @@ def test_organizer_tools(client, users, started):
     assert any("not a seat of this game any more" in m for m in messages_of(stale))
     assert started.seats.get(name="cat", status="active").user == users["zed"]
     seats_list = visible_text(client.get(reverse("games:detail", args=[started.pk])).content.decode())
-    assert "cat (played by zed since prompt 1, replacing cat)" in seats_list and "ann (played by" not in seats_list
+    assert "cat (played by zed since decision 1, replacing cat)" in seats_list and "ann (played by" not in seats_list
     unconfirmed = client.post(reverse("games:organizer", args=[started.pk, "end"]), {"reason": "x"})
     assert unconfirmed.status_code == 302
     started.refresh_from_db()
@@ -787,7 +787,7 @@ def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(
     login(client, users["ann"])
     last = client.post(url, {"text": "PASS CAESAR"}, follow=True)
     said = [m for m in messages_of(last) if "Order received" in m][-1]  # ann's, after the others'
-    assert said.endswith("Yours was the last order: the prompt is being resolved now.")
+    assert said.endswith("Yours was the last order: the decision is being resolved now.")
     # With a delay before resolution the orders may still be replaced meanwhile.
     game = game_services.game_create(
         organizer=users["ann"], ruleset="5x", seats_count=3, setup={"deal": DEAL},
@@ -800,11 +800,11 @@ def test_the_last_order_is_told_the_prompt_resolves_not_that_it_may_be_replaced(
         login(client, users[name])
         answer = client.post(url, {"text": text}, follow=True)
     said = [m for m in messages_of(answer) if "Order received" in m][-1]
-    assert said.endswith("Every order is in: the prompt resolves in a moment, and until then you may still replace yours.")
+    assert said.endswith("Every order is in: the decision is resolved in a moment, and until then you may still replace yours.")
 
 
 def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, users, started):
-    """A race audit: the organizer's Extend, sent as the deadline resolved prompt 1, was
+    """A race audit: the organizer's Extend, sent as the deadline resolved decision 1, was
     spent on prompt 2; a double click extended twice (two of three extensions, two emails
     to everyone). The form now carries the prompt and its extensions as shown."""
     from django.utils import timezone
@@ -817,12 +817,12 @@ def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, us
     form = page.split(f'action="/games/{started.pk}/organizer/extend/"', 1)[1].split("</form>", 1)[0]
     assert '<input type="hidden" name="prompt" value="1">' in form
     assert '<input type="hidden" name="extensions" value="0">' in form
-    assert "Prompt 1's deadline: extended 0 of 3 times." in visible_text(form)
+    assert "Decision 1's deadline: extended 0 of 3 times." in visible_text(form)
     shown = {"hours": 2, "reason": "", "prompt": 1, "extensions": 0}
 
     url = reverse("games:organizer", args=[started.pk, "extend"])
     first = client.post(url, shown, follow=True)
-    assert "The deadline of prompt 1 was extended by 2 h." in messages_of(first)
+    assert "The deadline of decision 1 was extended by 2 h." in messages_of(first)
     again = client.post(url, shown, follow=True)  # the second click of a double click
     assert any(
         m.startswith("The deadline of prompt 1 was just extended (now ") and m.endswith(

@@ -67,7 +67,7 @@ def test_4x_dice_on_the_web(client):
     assert "ALLOCATE" in page and "EXTERMINATE" in page
     resp = client.post(reverse("games:order", args=[game.pk]), {"text": "allocate explore", "prompt": 1},
                        follow=True)
-    assert "you have 2 dice: name 2 areas" in resp.content.decode()
+    assert "You have 2 dice: name 2 areas." in resp.content.decode()
 
 
 @pytest.mark.parametrize(

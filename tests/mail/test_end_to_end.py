@@ -114,7 +114,7 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
             wait_until(
                 lambda name=name, number=prompt.number: asking(name, number),
                 30,
-                f"the email asking {name} for prompt {prompt.number}",
+                f"the email asking {name} for decision {prompt.number}",
                 worker,
             )
             last = asking(name, prompt.number)[-1]
@@ -128,7 +128,7 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
         wait_until(
             lambda number=number: Prompt.objects.get(game=game, number=number).status == "resolved",
             60,
-            f"prompt {number} to be resolved",
+            f"decision {number} to be resolved",
             worker,
         )
 
@@ -153,7 +153,7 @@ def test_a_whole_game_by_email(celery_worker_process, smtp_sink, smtpd) -> None:
             for m in asking(name, p.number):
                 body = m.get_body(("plain",)).get_content()
                 assert "YOUR ORDER IS NEEDED" not in body
-                assert "is your only legal order for prompt" in body
+                assert "is your only legal order for decision" in body
     for player in PLAYERS:
         subjects = [m["Subject"] for m in inbox(player)]
         assert any("Your order: round" in s for s in subjects), subjects

@@ -199,7 +199,7 @@ def test_a_6x5_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line
     row = send(smtpd, sender, to, message(to=to, sender=sender, body="PLACE\nBLUE\n1,0\n"))
     assert (row.status, row.outcome) == ("rejected", "order_refused")
     answer = last_answer(sender)
-    assert "the words of your order are on 3 lines" in answer, answer
+    assert "The words of your order are on 3 lines" in answer, answer
     assert "write the order on one line: PLACE BLUE 1,0" in answer, answer
     assert "These 3 lines of your message were read as the order" in answer, answer
     assert "  | PLACE\n  | BLUE\n  | 1,0\n" in answer, answer
@@ -210,7 +210,7 @@ def test_a_6x5_order_one_word_per_line_is_refused_saying_to_write_it_on_one_line
         answer = last_answer(sender)
         assert "action lines" not in answer, answer
         lines = 3 if "BLUE" in body else 4
-        assert f"the words of your order are on {lines} lines" in answer, answer
+        assert f"The words of your order are on {lines} lines" in answer, answer
         one_line = "PLACE BLUE 1,0" if "BLUE" in body else "place blue 1, 0"
         assert f"write the order on one line: {one_line}" in answer, answer
         assert f"These {lines} lines of your message were read as the order" in answer, answer
@@ -240,7 +240,7 @@ def test_a_6x5_change_one_word_per_line_is_refused_saying_to_write_it_on_one_lin
     assert (row.status, row.outcome) == ("rejected", "order_refused")
     answer = last_answer(sender)
     assert "CHANGE needs the number of a goal" not in answer, answer
-    assert "the words of your order are on 5 lines" in answer, answer
+    assert "The words of your order are on 5 lines" in answer, answer
     assert "write the order on one line: CHANGE 1 PLACE BLUE 1,0" in answer, answer
     assert "These 5 lines of your message were read as the order" in answer, answer
     assert current_text(seats[mover]) is None

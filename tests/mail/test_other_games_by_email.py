@@ -65,7 +65,7 @@ def test_6x5_turn_by_email_and_a_precise_refusal():
     for fragment in rules.secrets(state, mover):
         assert fragment not in body, "the other seat's secret goal leaked into the STATUS reply"
     # 6x5 counts turns, as its turn emails say; the seat asking is "you".
-    assert "Prompt 2 (turn 2), deadline " in body and ": waiting for you." in body
+    assert "Decision 2 (turn 2), deadline " in body and ": waiting for you." in body
 
 
 def test_4x_dice_allocation_by_email_resolves_the_set_up():
@@ -82,7 +82,7 @@ def test_4x_dice_allocation_by_email_resolves_the_set_up():
     to = seat_reply_address(seat=seats[first])
     row = process_message(message(to, f"{first}@example.com", "ALLOCATE explore", 20), to)
     assert (row.status, row.outcome) == ("rejected", "order_refused")
-    assert "you have 2 dice: name 2 areas" in last_reply(f"{first}@example.com")
+    assert "You have 2 dice: name 2 areas." in last_reply(f"{first}@example.com")
     # STATUS writes the last prompt's dice as the turn emails do ("1/0"), not as the
     # log's lists ("[1, 0]").
     row = process_message(message(to, f"{first}@example.com", "STATUS", 21), to)

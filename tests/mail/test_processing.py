@@ -135,7 +135,7 @@ def test_commands_help_status_show(table) -> None:
     reply = replies_to("ann@example.com")[-1]
     order = current(table.seats["ann"])
     # HELP says which prompt, by when, and the order already in (plain.eml's).
-    assert "HELP: Prompt 1 (round 1, play), deadline " in reply.body
+    assert "HELP: Decision 1 (round 1, play), deadline " in reply.body
     assert f"; your order so far: {order.text}.\nLegal orders now:" in reply.body
     assert "STATUS: your view of the game" in reply.body
     assert "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE" in reply.body
@@ -168,7 +168,7 @@ def test_quiet_and_all_set_when_the_seat_is_emailed(table) -> None:
     assert (row.status, row.outcome) == ("processed", "order_accepted")
     assert Seat.objects.get(pk=table.seats["bob"].pk).email_every_prompt is True
     assert current(table.seats["bob"]).text == "PLAY EXPAND"
-    assert "ALL: from now on you get an email after every prompt" in replies_to("bob@example.com")[-1].body
+    assert "ALL: from now on you get an email after every decision" in replies_to("bob@example.com")[-1].body
 
 
 def test_finished_game_is_answered(table) -> None:
@@ -239,7 +239,7 @@ def test_status_renders_the_seat_list_one_line_each(table) -> None:
     seating = ", ".join(s.name for s in sorted(table.seats.values(), key=lambda s: s.position))
     assert sorted(seating.split(", ")) == ["ann", "bob", "cy"]
     assert f"\nSeats: {seating}\n" in reply.body
-    assert "Prompt 1 (round 1, play), deadline " in reply.body
+    assert "Decision 1 (round 1, play), deadline " in reply.body
     # the seat that asks is "you", and the list reads as a sentence (a 6x5 player's
     # journey: STATUS told bob it was "waiting for bob")
     names = ["you" if n == "ann" else n for n in seating.split(", ")]
@@ -263,7 +263,7 @@ def test_sign_off_after_a_blank_line_is_ignored_and_said_so(table) -> None:
     assert order is not None and order.parsed == {"play": "EXPAND"}
     assert order.text == "play expand"
     [reply] = replies_to("ann@example.com")
-    assert "Order received for prompt 1" in reply.body
+    assert "Order received for decision 1" in reply.body
     assert "Only the first paragraph was read as your order" in reply.body
     assert "    Thanks,\n    Ann" in reply.body
 
@@ -276,7 +276,7 @@ def test_sign_off_on_the_next_line_is_ignored_and_said_so(table) -> None:
     order = current(table.seats["ann"])
     assert order is not None and order.parsed == {"play": "EXPAND"} and order.text == "PLAY EXPAND"
     [reply] = replies_to("ann@example.com")
-    assert "Order received for prompt 1" in reply.body
+    assert "Order received for decision 1" in reply.body
     assert "Only the first line was read as your order" in reply.body
     assert "    Thanks, Ann" in reply.body and "first paragraph" not in reply.body
 
@@ -323,14 +323,14 @@ def test_a_refusal_by_email_never_echoes_a_bidi_override(table) -> None:
     "body,reason",
     [
         # A second order after the blank line: ambiguous, nothing is taken.
-        ("PLAY EXPAND\n\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nPLAY EXPLORE\n", "Send exactly one order per message, not 2"),
         ("PLAY EXPAND\n\nsorry, I meant\nPLAY EXPLORE\n", "not 3"),
         # A second order that is illegal on its own is still an order: nothing is dropped.
-        ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "send exactly one order per message, not 2"),
-        ("PLAY EXPAND\n\nplay, expand please\n", "send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nPLAY NAPOLEON\n", "Send exactly one order per message, not 2"),
+        ("PLAY EXPAND\n\nplay, expand please\n", "Send exactly one order per message, not 2"),
         # No blank line: the same rules for the lines after the first.
-        ("PLAY EXPAND\nPLAY EXPLORE\n", "send exactly one order per message, not 2"),
-        ("PLAY EXPAND\nplay explore instead?\nAnn\n", "send exactly one order per message, not 3"),
+        ("PLAY EXPAND\nPLAY EXPLORE\n", "Send exactly one order per message, not 2"),
+        ("PLAY EXPAND\nplay explore instead?\nAnn\n", "Send exactly one order per message, not 3"),
         # The first paragraph is no legal order either: the reason is about that order.
         ("PLAY NAPOLEON\n\nThanks\n", "NAPOLEON is not in your hand"),
     ],
@@ -378,8 +378,8 @@ def test_note_lines_are_never_part_of_the_sealed_order(table) -> None:
 
 
 def test_a_message_read_late_answers_the_prompt_open_when_it_arrived(table) -> None:
-    """Stored while prompt 1 was open, read after prompt 1 resolved: refused (prompt 1 is
-    closed), never put on prompt 2."""
+    """Stored while decision 1 was open, read after decision 1 resolved: refused (decision 1 is
+    closed), never put on decision 2."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -422,7 +422,7 @@ def test_answers_say_what_stands_after_a_replacement_or_a_refusal(table) -> None
     assert refused.outcome == "order_refused"
     third = replies_to("ann@example.com")[-1]
     assert "NOT accepted" in third.body
-    assert f"Your order for prompt 1 stays as it was: PLAY EXPLORE (receipt {receipt[:16]}" in (
+    assert f"Your order for decision 1 stays as it was: PLAY EXPLORE (receipt {receipt[:16]}" in (
         third.body
     )
     assert "your order so far" not in third.body  # said once (a first-time walk: twice)
@@ -433,7 +433,7 @@ def test_a_refusal_before_any_order_says_there_is_none(table) -> None:
     address = table.address("ann")
     process_message(body_message(to=address, body="PLAY DANCE\n"), address)
     [reply] = replies_to("ann@example.com")
-    assert "You have no order for prompt 1 yet." in reply.body
+    assert "You have no order for decision 1 yet." in reply.body
     assert "no order from you yet" not in reply.body and "Legal orders now:" in reply.body
 
 
@@ -465,7 +465,7 @@ def test_an_order_above_an_unquoted_copy_of_the_turn_email_is_read(table) -> Non
     address = table.address("ann")
     body = (
         "PLAY EXPAND\n\n"
-        f"{table.game.title} — prompt 1 is open: your order is needed\n"
+        f"{table.game.title} — decision 1 is open: your order is needed\n"
         "Legal orders now:\n    PLAY EXPLOIT\n    PLAY EXPAND\n"
         "Reply to this message to send an order: one order in the body.\n"
     )
@@ -531,7 +531,7 @@ def test_an_order_above_an_unquoted_copy_of_a_reminder_is_read(table) -> None:
     address = table.address("ann")
     body = (
         "PLAY EXPLORE\n\n"
-        f"Reminder: {table.game.title} still needs your order for prompt 1 (round 1, play).\n"
+        f"Reminder: {table.game.title} still needs your order for decision 1 (round 1, play).\n"
         "Legal orders now:\n    PLAY EXPLOIT\n    PLAY EXPAND\n"
     )
     row = process_message(body_message(to=address, body=body), address)
@@ -684,7 +684,7 @@ def test_a_6x5_confirmation_reads_the_order_as_the_game_page_does(db) -> None:
     seat = game.seats.get(name="ann")
     sealed = order_submit(seat=seat, text="place  red 4,-1", source="email")
     text = accepted_text(seat, sealed)
-    assert "Order received for prompt 9 (turn 9):" in text
+    assert "Order received for decision 9 (turn 9):" in text
     assert "Understood as: PLACE RED 4,-1\n" in text
     assert "kind:" not in text and "round" not in text
 
@@ -715,7 +715,7 @@ def test_turn_emails_explain_the_prompt_and_link_the_rules(db) -> None:
     users = make_users(["em1", "em2", "em3"])
     game = game_create_seated(organizer=users[0], ruleset="5x", users=users)
     started = OutboxMessage.objects.get(game=game, seat__name="em1", kind="game_started")
-    assert "YOUR ORDER IS NEEDED for prompt 1 (draft)" in started.body
+    assert "YOUR ORDER IS NEEDED for decision 1 (draft)" in started.body
     # Who sits on either side, as the game page says (seating fixed: em1, em2, em3), in
     # place of the general hint, which said the same (a first-time walk: twice).
     assert PHASE_HINTS[("5x", "draft")] not in started.body
@@ -735,13 +735,13 @@ def test_the_last_order_of_a_prompt_is_not_promised_a_replacement(db) -> None:
     seat = game.seats.get(name="ann")
     sealed = order_submit(seat=seat, text="PLACE RED 4,-1", source="email")
     text = accepted_text(seat, sealed)
-    assert "Every order is in: the prompt resolves now, with this order." in text
+    assert "Every order is in: the decision is resolved now, with this order." in text
     assert "you may replace it" not in text
     from games.services.resolution import prompt_resolve
 
     assert prompt_resolve(game_id=game.pk, prompt_number=sealed.prompt.number)
     sealed.refresh_from_db()
-    assert "The prompt has resolved, with this order." in accepted_text(seat, sealed)
+    assert "The decision has been resolved, with this order." in accepted_text(seat, sealed)
 
 
 @pytest.mark.parametrize(
@@ -770,7 +770,7 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
     assert order is not None and order.parsed == {"play": "EXPAND"}
     assert order.text.upper().rstrip(".") == "PLAY EXPAND"
     [reply] = replies_to("ann@example.com")
-    assert "Order received for prompt 1" in reply.body
+    assert "Order received for decision 1" in reply.body
     assert "taken for a greeting" in reply.body
     for line in ignored:
         assert f"    {line}\n" in reply.body
@@ -788,10 +788,10 @@ def test_a_greeting_or_lead_in_before_the_order_is_read_past_and_said_so(
         ("Not PLAY EXPLORE: PLAY EXPAND\n", "NOT accepted"),
         # A line above the order that ends with neither a colon nor a comma is no lead-in;
         # the refusal says so (a player's journey: "not 2 orders" for one order).
-        ("I think\nPLAY EXPAND\n", 'the line above your order, "I think", is not part of it, '
+        ("I think\nPLAY EXPAND\n", 'The line above your order, "I think", is not part of it, '
          "so nothing was stored. Send PLAY EXPAND again without that line (or end that line "
          'with a colon, "I think:" and it is read past as a lead-in).'),
-        ("ok then\nplay expand\n", 'the line above your order, "ok then", is not part of it'),
+        ("ok then\nplay expand\n", 'The line above your order, "ok then", is not part of it'),
         ("Is this right?\nPLAY EXPAND\n", 'with a colon, "Is this right:" and it is read past'),
         # a long line is cut, and gets no colon form of its own (a code review: a 10,000
         # character line was echoed twice)
@@ -932,3 +932,15 @@ def test_away_and_back_by_email_come_from_the_players_own_address_only(table) ->
     raw = f"From: bob@example.com\r\nSubject: ?\r\nMessage-ID: <f3@x>\r\n\r\nAWAY {day}\r\n".encode()
     process_message(raw, address)
     assert PlayerSettings.objects.filter(user=user, away_until__isnull=False).count() == 1
+
+
+def test_a_refused_order_is_answered_in_a_sentence(table) -> None:
+    # A newcomer's walk: "Your order was NOT accepted: send exactly one order per message,
+    # not 2" - the engine's reason is a sentence in the answer: a capital (and a full stop
+    # unless it ends with orders to copy: tests/games/test_refusal_sentences.py).
+    address = table.address("ann")
+    process_message(body_message(to=address, body="PLAY EXPAND\nPLAY EXPLORE\n"), address)
+    [reply] = replies_to("ann@example.com")
+    [line] = [ln for ln in reply.body.splitlines() if "NOT accepted" in ln]
+    assert line.startswith("Your order was NOT accepted: Send exactly one order per message, not 2")
+    assert line.endswith("you can play: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE"), line

@@ -45,5 +45,5 @@ def test_an_email_repeating_the_sealed_order_says_nothing_new_was_stored(table) 
     process_message(message(to=address, body="PLAY EXPAND\n", msgid="two"), address)
     assert SealedOrder.objects.filter(seat=table.seats["ann"]).count() == 1
     again = OutboxMessage.objects.filter(to="ann@example.com", kind="mail_reply").last()
-    assert "This order was sealed already for prompt 1" in again.body, again.body
+    assert "This order was sealed already for decision 1" in again.body, again.body
     assert "nothing new was stored" in again.body, again.body

@@ -60,7 +60,7 @@ def test_a_6x5_change_on_one_line_then_an_action_a_word_a_line_is_told_to_write_
         assert "CHANGE needs the number of a goal" not in answer, (body, answer)
         one_line = "CHANGE 1 PLACE BLUE 1,0" if "PLACE" in body else "change 1 place blue 1,0"
         assert f"write the order on one line: {one_line}\n" in answer, (body, answer)
-        assert "the words of your order are on 4 lines" in answer, (body, answer)
+        assert "The words of your order are on 4 lines" in answer, (body, answer)
         assert _lines_read(answer) == body.split("\n")[:4], (body, answer)
         assert current_text(seat) is None, body
     row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE 1 PLACE BLUE 1,0\n"))
@@ -79,7 +79,7 @@ def test_a_5x_order_a_word_a_line_with_a_verb_not_legal_now_gets_both_reasons(sm
         assert (row.status, row.outcome) == ("rejected", "order_refused"), body
         answer = last_answer(sender)
         joined = "play expand" if "play" in body else "PLAY EXPAND"
-        assert f"the words of your order are on {lines} lines" in answer, (body, answer)
+        assert f"The words of your order are on {lines} lines" in answer, (body, answer)
         assert f"write the order on one line (as one line, {joined} would be refused too: " in answer, (body, answer)
         assert "PLAY is not an order of the draft phase" in answer, (body, answer)
         assert current_text(seat) is None
@@ -101,7 +101,7 @@ def test_a_6x5_order_a_word_a_line_with_a_verb_not_legal_now_gets_both_reasons(s
     row = send(smtpd, sender, to, message(to=to, sender=sender, body="CHANGE\n1\nPLACE\nBLUE\n1,0\n"))
     assert (row.status, row.outcome) == ("rejected", "order_refused")
     answer = last_answer(sender)
-    assert "the words of your order are on 5 lines" in answer, answer
+    assert "The words of your order are on 5 lines" in answer, answer
     assert "(as one line, CHANGE 1 PLACE BLUE 1,0 would be refused too: " in answer, answer
     assert "CHANGE is only allowed with the change_goal option" in answer, answer
     assert current_text(seat) is None
@@ -200,7 +200,7 @@ def test_a_4x_dice_hit_a_word_a_line_during_the_allocation_gets_both_reasons(smt
         row = send(smtpd, sender, to, message(to=to, sender=sender, body=body))
         assert (row.status, row.outcome) == ("rejected", "order_refused"), (body, row.error)
         answer = last_answer(sender)
-        assert "the words of your order are on 4 lines" in answer, (body, answer)
+        assert "The words of your order are on 4 lines" in answer, (body, answer)
         assert "(as one line, HIT ray 1 SHIP would be refused too: you are allocating your dice now" in answer, (
             body, answer)
         assert _lines_read(answer) == ["HIT", "ray", "1", "SHIP"], (body, answer)

@@ -1329,3 +1329,16 @@ def test_the_panel_says_how_each_player_kept_this_tournaments_deadlines(client):
     assert cell(first) == "0 of 1" and cell(second) == "0 of 1"
     assert cell(third) == "1 of 1"
     assert cell(sitting_out) == "—"
+
+
+def test_three_table_sizes_read_as_a_list(client):
+    # A newcomer's walk: "tables of 3 or 4 or 5" on the tournament's page.
+    from tests.games.web_support import make_user
+    from tournaments.services import tournaments as tsvc
+
+    org = make_user("sizes_org")
+    t = tsvc.tournament_create(organizer=org, name="Sizes", ruleset="5x", table_sizes=[3, 4, 5],
+                               rounds_count=2)  # fmt: skip
+    tsvc.tournament_open(tournament=t, by=org)
+    page = html.unescape(client.get(reverse("tournaments:detail", args=[t.slug])).content.decode())
+    assert "tables of 3, 4 or 5 ·" in page
