@@ -418,6 +418,6 @@ def test_the_summary_s_queries_do_not_grow_with_the_player_s_games(
         message = turn_summary_send(user_id=ann.pk, day=later.date(), now=later)
     assert message.subject == "Daily summary: 4 games wait for your order"
     for name in ("Alpha", "Beta", "Gamma", "Delta"):
-        assert f"== {name} (your seat: ann) ==\nYOUR ORDER IS NEEDED for prompt 2" in message.body
+        assert f"== {name} (your seat: ann) ==\nYOUR ORDER IS NEEDED for decision 2" in message.body
     assert message.body.count("The game has started. Seating: ann, bob, cat") == 4
-    assert message.body.count("Prompt 1 (draft) is resolved.") == 4
+    assert message.body.count("Decision 1 (draft) is resolved.") == 4
