@@ -23,6 +23,9 @@ def test_the_countdown_stops_and_starts_again_and_the_choice_holds(browser_page,
     other, _others = start_fixed(["ann", "dan", "eve"], deadline_hours=5)
     page = browser_page
     log_in(page, live_server.url, "ann")
+    # The page's clock is Playwright's (it runs as a clock does): "a tick or more later"
+    # is run at once instead of waited for.
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     countdown = page.locator("[data-countdown]")
     page.wait_for_function(COUNTING)
@@ -31,7 +34,7 @@ def test_the_countdown_stops_and_starts_again_and_the_choice_holds(browser_page,
     stop = page.get_by_role("button", name="Stop the countdown")
     stop.click()
     assert countdown.inner_text() == ""
-    page.wait_for_timeout(1500)  # a tick or more later it has not come back
+    page.clock.run_for(1500)  # a tick or more later it has not come back
     assert countdown.inner_text() == ""
     assert page.get_by_role("button", name="Show the countdown").is_visible()
     # The deadline itself is still there, as a date and a time.
@@ -39,10 +42,10 @@ def test_the_countdown_stops_and_starts_again_and_the_choice_holds(browser_page,
     assert deadline.is_visible() and deadline.inner_text().strip() != ""
     # The choice holds on a reload and on another game's page.
     page.reload()
-    page.wait_for_timeout(1200)
+    page.clock.run_for(1200)
     assert page.locator("[data-countdown]").inner_text() == ""
     page.goto(f"{live_server.url}/games/{other.pk}/")
-    page.wait_for_timeout(1200)
+    page.clock.run_for(1200)
     assert page.locator("[data-countdown]").inner_text() == ""
     page.get_by_role("button", name="Show the countdown").click()
     page.wait_for_function(COUNTING)

@@ -2,7 +2,13 @@
 the sweep plays the default orders, or the last other order comes in), in real headless
 Chromium: the countdown at zero says what happens, the page does not reload over the
 typing and says what happened, a reload keeps the typed text, and sending it afterwards
-gets the server's precise answer with the text, notes and all, still in the box."""
+gets the server's precise answer with the text, notes and all, still in the box.
+
+The deadline is not waited for: the page's clock is Playwright's (installed before the
+page loads, it runs as a clock does), moved on to just past the deadline, and the sweep
+is run as of that moment (``enforce_deadlines(now=...)``, what the beat does then). So
+are the waits for what a page does a while after loading (its notes show after 0.8 s).
+"""
 
 from __future__ import annotations
 
@@ -40,22 +46,35 @@ def _game(deadline_in: timedelta):
 def _open_typing(page, base: str, game) -> None:
     """ann's page, the order box open and the draft typed in it (the focus stays there)."""
     log_in(page, base, "ann")
+    page.clock.install()
     page.goto(f"{base}/games/{game.pk}/")
     page.evaluate("() => { window.sameDocument = true; }")
     page.locator("#prompt details > summary").click()
     page.fill("#id_text", DRAFT)
 
 
-def _sweep_past_the_deadline(page, game) -> None:
-    """Once the page's countdown says the deadline passed, the sweep (as the beat runs
-    it) plays the missing default orders and resolves the prompt."""
-    from games.services.deadlines import enforce_deadlines
-
+def _past_the_deadline(page, game):
+    """The page's clock (installed before the page loaded) jumps to just past prompt 1's
+    deadline, as if the player had waited: its countdown says the deadline passed.
+    Returns that moment."""
+    deadline = Prompt.objects.get(game=game, number=1).deadline
+    after = deadline + timedelta(milliseconds=500)
+    page.clock.fast_forward(max(0, round((after - timezone.now()).total_seconds() * 1000)))
     page.wait_for_function(
         "() => document.querySelector('.countdown').textContent.startsWith('deadline passed')",
         timeout=10_000,
     )
-    assert enforce_deadlines() == 1
+    return max(after, timezone.now())
+
+
+def _sweep_past_the_deadline(page, game) -> None:
+    """Once the page's countdown says the deadline passed, the sweep (as the beat runs
+    it then) plays the missing default orders and resolves the prompt; the page's next
+    poll is run at once."""
+    from games.services.deadlines import enforce_deadlines
+
+    assert enforce_deadlines(now=_past_the_deadline(page, game)) == 1
+    page.clock.run_for(1000)  # GAMES_PAGE_POLL_SECONDS
 
 
 def _held_with_text(page, base: str, game) -> None:
@@ -72,20 +91,18 @@ def test_the_countdown_at_zero_says_the_default_orders_are_played(browser_page, 
     from games.services.orders import order_submit
 
     settings.GAMES_PAGE_POLL_SECONDS = 600
-    game, seats = _game(timedelta(seconds=3))
+    game, seats = _game(timedelta(seconds=30))
     order_submit(seat=seats["bob"], text="PASS " + _a_leader(game, "bob"), source="web")
     page = browser_page
     log_in(page, live_server.url, "ann")
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     countdown = page.locator("[data-countdown]")
     assert countdown.inner_text().endswith(" s left")
-    page.wait_for_function(
-        "() => document.querySelector('[data-countdown]').textContent.startsWith('deadline passed')",
-        timeout=10_000,
-    )
+    _past_the_deadline(page, game)
     said = "deadline passed — your seat's default order will be played (resolving soon)"
     assert countdown.inner_text() == said
-    page.wait_for_timeout(1500)  # still ticking: no negative time, no change
+    page.clock.run_for(1500)  # still ticking: no negative time, no change
     assert countdown.inner_text() == said
     # bob has sealed his order: the page says what happens to the others'.
     page.context.clear_cookies()
@@ -136,7 +153,7 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     browser_page, live_server, settings
 ):
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = browser_page
     _held_with_text(page, live_server.url, game)
     assert page.evaluate("() => window.sameDocument === true")  # not reloaded
@@ -149,7 +166,7 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     assert page.evaluate("() => document.getElementById('moved-on').closest('[role=status]') !== null")
     # The countdown of a prompt resolved does not go on saying "resolving soon".
     assert page.inner_text(".countdown") == "prompt 1 was resolved"
-    page.wait_for_timeout(1500)
+    page.clock.run_for(1500)
     assert page.inner_text(".countdown") == "prompt 1 was resolved"
     # The notice's link reloads the page: the text comes back in the box, and is said so.
     page.locator("#moved-on a").click()
@@ -172,7 +189,7 @@ def test_sending_the_text_after_the_deadline_swept_the_prompt_says_why_and_keeps
     browser_page, live_server, settings
 ):
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = browser_page
     _held_with_text(page, live_server.url, game)
     page.locator("#prompt details form button[type=submit]").click()
@@ -245,9 +262,10 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
     """4X Dice's word-by-word picker: a choice made is held like typing; sent after the
     sweep, it is refused with the reason and offered again in the order box."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game = _4x_game(timedelta(seconds=4))
+    game = _4x_game(timedelta(seconds=30))
     page = browser_page
     log_in(page, live_server.url, "ann")
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.evaluate("() => { window.sameDocument = true; }")
     _choose(page, CHOICE)
@@ -283,6 +301,7 @@ def test_a_choice_in_the_picker_is_kept_across_a_reload_of_the_same_prompt(
     game = _4x_game(timedelta(hours=1))
     page = browser_page
     log_in(page, live_server.url, "ann")
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert _chosen(page) != CHOICE
     _choose(page, CHOICE)
@@ -307,7 +326,7 @@ def test_a_choice_in_the_picker_is_kept_across_a_reload_of_the_same_prompt(
     )
     assert page.evaluate(KEPT) == 0
     page.reload()
-    page.wait_for_timeout(1200)
+    page.clock.run_for(1200)
     assert page.locator("#page-updated:not([hidden])").count() == 0
     # Another choice, held again and kept for the tab: logging out forgets it.
     other = ["EXPAND", "EXTRACT", "EXTERMINATE"]
@@ -322,7 +341,7 @@ def test_a_choice_in_the_picker_is_kept_across_a_reload_of_the_same_prompt(
     assert page.evaluate(KEPT) == 0
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    page.wait_for_timeout(1200)
+    page.clock.run_for(1200)
     assert _chosen(page) == CHOICE  # her sealed order, not the choice forgotten
 
 
@@ -334,9 +353,10 @@ def test_a_choice_held_when_the_prompt_resolves_comes_back_as_its_order_text(
     refused choice, said to be made for that prompt (the picker offers the new prompt's
     choices)."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game = _4x_game(timedelta(seconds=4))
+    game = _4x_game(timedelta(seconds=30))
     page = browser_page
     log_in(page, live_server.url, "ann")
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     _choose(page, CHOICE)
     _sweep_past_the_deadline(page, game)
@@ -357,7 +377,7 @@ def test_a_kept_text_comes_back_to_its_own_seat_only(browser_page, live_server, 
     next in the same tab (a shared computer) opens the same game's page with an empty box;
     the typist, back, gets it."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = browser_page
     _held_with_text(page, live_server.url, game)
     page.context.clear_cookies()
@@ -381,7 +401,7 @@ def test_logging_out_after_leaving_the_page_forgets_the_kept_text(browser_page, 
     """A text kept for the tab is gone once its player logs out: not put back, and not
     left in the browser's storage for the next person at a shared computer."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = browser_page
     _held_with_text(page, live_server.url, game)
     page.goto(f"{live_server.url}/games/")  # leaving the page keeps the text for the tab
@@ -399,7 +419,7 @@ def test_logging_out_after_leaving_the_page_forgets_the_kept_text(browser_page, 
 def test_logging_out_from_the_held_page_keeps_nothing(browser_page, live_server, settings):
     """Logging out from the page that holds the text does not keep it on the way out."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = browser_page
     _held_with_text(page, live_server.url, game)
     page.locator("form[data-logout] button").click()
@@ -446,7 +466,7 @@ def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_
             log_in(page, live_server.url, name)
         page.goto(f"{live_server.url}/games/{game.pk}/")
         page.wait_for_load_state()
-        page.wait_for_timeout(1200)  # past the moment the notice would show
+        page.clock.run_for(1200)  # past the moment the notice would show
         assert page.locator("#draft-unsent:not([hidden])").count() == 0
         assert DRAFT not in page.evaluate("() => document.body.innerText + document.body.innerHTML")
     page.context.clear_cookies()
@@ -457,7 +477,7 @@ def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_
     assert page.locator("#draft-unsent").is_hidden()
     assert page.evaluate(KEPT) == 0
     page.reload()
-    page.wait_for_timeout(1200)
+    page.clock.run_for(1200)
     assert page.locator("#draft-unsent:not([hidden])").count() == 0
 
 
@@ -470,6 +490,7 @@ def test_a_kept_choice_with_no_order_to_give_now_is_shown_as_its_order(browser_p
     game = _4x_game(timedelta(hours=1))
     page = browser_page
     log_in(page, live_server.url, "ann")
+    page.clock.install()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     _choose(page, CHOICE)
     game_end(game=game, by=game.organizer, reason="rain")
@@ -493,7 +514,7 @@ def test_on_a_phone_the_order_box_stays_put_while_the_prompt_resolves_under_the_
     ~160 px, off a 740 px screen. The page now scrolls by what they add above the focused
     box; and the "Stop the countdown" link goes once there is nothing left to count."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=5))
+    game, _seats = _game(timedelta(seconds=30))
     page = phone_page
     page.set_viewport_size({"width": 360, "height": 740})
     _open_typing(page, live_server.url, game)
@@ -513,7 +534,7 @@ def test_on_a_phone_the_note_of_a_kept_text_leads_to_the_order_box(phone_page, l
     which on a phone is a screen or more down, the focus on the page: its link goes there
     and puts the focus in the box (the phone audit)."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = phone_page
     _held_with_text(page, live_server.url, game)
     page.locator("#moved-on a").click()
@@ -539,7 +560,7 @@ def test_on_a_phone_a_held_text_survives_a_refused_tap_on_an_order_button(
     button's order: her typed text was gone without a word. Now the box holds the refused
     order and the text she typed is shown to copy, until dismissed."""
     settings.GAMES_PAGE_POLL_SECONDS = 1
-    game, _seats = _game(timedelta(seconds=4))
+    game, _seats = _game(timedelta(seconds=30))
     page = phone_page
     _held_with_text(page, live_server.url, game)
     button = page.locator("#legal-orders button").first

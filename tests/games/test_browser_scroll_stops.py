@@ -6,6 +6,7 @@ a Tab stop where nothing moves). Checked on a phone and on a desktop screen."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.games.test_6x5_hex_picker import table_game
 
@@ -47,7 +48,12 @@ def test_only_boxes_that_scroll_are_keyboard_stops(phone_page, browser_page, liv
     assert board["tab"] is None and not board["wide"]
     # Narrowing the window makes it scroll: it becomes a stop without a reload.
     browser_page.set_viewport_size({"width": 300, "height": 900})
-    browser_page.wait_for_timeout(400)
+    # (Checked once the page's resize handler has run: it waits 150 ms for the resizing
+    # to settle. Waited for, not slept: it fails here after the timeout if it never does.)
+    browser_page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('[role=region]')).find(
+            b => (b.getAttribute('aria-label') || '').startsWith('Board')).getAttribute('tabindex') === '0'"""
+    )
     narrow = {b["name"]: b for b in browser_page.evaluate(BOXES)}
     board = next(b for name, b in narrow.items() if name.startswith("Board"))
     assert board["wide"] and board["tab"] == "0"
@@ -64,5 +70,4 @@ def test_a_box_whose_content_grows_becomes_a_stop_without_a_resize(browser_page,
     box = page.locator(".scroll[role=region]").first
     assert box.get_attribute("tabindex") is None  # fits on a desktop screen
     box.evaluate("b => { b.firstElementChild.style.width = '4000px'; }")
-    page.wait_for_timeout(500)
-    assert box.get_attribute("tabindex") == "0"
+    expect(box).to_have_attribute("tabindex", "0")  # waits for it (the watch runs late)

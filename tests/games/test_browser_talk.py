@@ -22,6 +22,7 @@ def test_a_new_message_appears_and_the_draft_stays(browser_page, live_server, se
     message_post(game=game, user=users[1], text="Hello from jon")
     page = browser_page
     log_in(page, live_server.url, "ida")
+    page.clock.install()  # Playwright's clock (it runs as a clock does): a poll can be run at once
     page.goto(f"{live_server.url}/games/{game.pk}/talk/")
     assert "Hello from jon" in page.locator("#talk-list").inner_text()
     page.fill("#talk-text", "half-typed reply")
@@ -36,7 +37,12 @@ def test_a_new_message_appears_and_the_draft_stays(browser_page, live_server, se
     # Sent, it shows once (the page reloads after a send; the poll does not add it again).
     page.locator("#talk-form button[type=submit]").click()
     page.wait_for_load_state()
-    page.wait_for_timeout(1500)
+    # The next poll run at once, and its answer awaited (it was a 1.5 s sleep, which a
+    # slow poll could outlast).
+    with page.expect_response(lambda response: "after=" in response.url) as polled:
+        page.clock.run_for(1000)  # TALK_POLL_SECONDS
+    polled.value.finished()
+    page.evaluate("() => 0")  # the page's handling of it done
     assert page.locator("#talk-list .talk-text", has_text="half-typed reply").count() == 1
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 @pytest.mark.browser
 def test_closing_an_account_in_the_browser(live_server, browser_page) -> None:
     from games.services.games import game_create, game_join
-    from tests.games.test_browser import log_in
+    from tests.games.test_browser import log_in_by_form
     from tests.games.web_support import make_user
 
     ivy, org = make_user("ivy"), make_user("org")
@@ -17,7 +17,7 @@ def test_closing_an_account_in_the_browser(live_server, browser_page) -> None:
     )
     game_join(game=forming, user=ivy)
     page = browser_page
-    log_in(page, live_server.url, "ivy")
+    log_in_by_form(page, live_server.url, "ivy")
     page.goto(live_server.url + "/account/settings/")
     page.locator("#close-account").get_by_role("link", name="Close account…").click()
     page.wait_for_url("**/account/close/")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.games.test_browser import log_in
+from tests.games.test_browser import log_in_by_form
 from tests.games.web_support import make_user
 from tests.site.mail_support import sent_account_mail
 
@@ -19,7 +19,7 @@ def test_the_account_links_are_tall_enough_to_tap_on_a_phone(phone_page, live_se
     # Guards against ~16 px tall links in the account pages' navigation (24 px at least).
     make_user("kit")
     page = phone_page
-    log_in(page, live_server.url, "kit")
+    log_in_by_form(page, live_server.url, "kit")
     page.goto(f"{live_server.url}/account/settings/")
     links = page.locator('nav[aria-label="Account"] a')
     assert links.count() == 9
@@ -67,7 +67,7 @@ def test_the_calendar_page_makes_renews_and_turns_off_the_address(browser_page, 
 
     make_user("cal")
     page, base = browser_page, live_server.url
-    log_in(page, base, "cal")
+    log_in_by_form(page, base, "cal")
     page.goto(f"{base}/account/calendar/")
     page.get_by_role("button", name="Make my calendar address").click()
     page.wait_for_load_state()

@@ -36,7 +36,7 @@ def _click_and_answer(page, button: str, accept: bool, asked: list[str]) -> None
 
 def test_the_pages_run_under_the_policy(browser_page, live_server) -> None:
     from games.services import games as game_services
-    from tests.games.test_browser import click_first_order, log_in
+    from tests.games.test_browser import click_first_order, log_in_by_form
     from tests.games.web_support import make_user
     from tournaments.services import tournaments as tsvc
 
@@ -54,7 +54,7 @@ def test_the_pages_run_under_the_policy(browser_page, live_server) -> None:
     base = live_server.url
     page.goto(f"{base}/accounts/signup/")
     assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") != ""
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")  # the log-in page runs under the policy too
     for path in ("/", "/games/", "/games/new/", f"/games/{game.pk}/", "/tournaments/new/",
                  f"/tournaments/{cup.slug}/", f"/tournaments/{cup.slug}/manage/",
                  "/account/settings/", "/account/api-tokens/", "/account/calendar/", "/account/close/", "/account/data/",
@@ -139,7 +139,7 @@ def test_a_failed_log_in_puts_the_focus_on_its_error(browser_page, live_server):
 
 
 def test_the_skip_link_and_a_message_take_the_reader_to_the_content(browser_page, live_server):
-    from tests.games.test_browser import log_in
+    from tests.games.test_browser import log_in_by_form
     from tests.games.web_support import make_user
 
     make_user("ann")
@@ -149,7 +149,7 @@ def test_the_skip_link_and_a_message_take_the_reader_to_the_content(browser_page
     assert page.evaluate("document.activeElement.textContent") == "Skip to the content"
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.activeElement.id === 'main'")
-    log_in(page, live_server.url, "ann")  # "Logged in as ann.": a message
+    log_in_by_form(page, live_server.url, "ann")  # "Logged in as ann.": a message
     page.wait_for_function("() => document.activeElement.matches('.messages-box')")
     # A live region around the list: a role on the <ul> itself took its list role away
     # (axe: listitem), so its items were in no list.

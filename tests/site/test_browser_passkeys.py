@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.test_browser import log_in
+from tests.games.test_browser import log_in_by_form
 from tests.games.web_support import make_user
 from tests.site.test_browser_axe import blocking_violations
 from tests.site.test_browser_csp import _watch
@@ -50,7 +50,7 @@ def test_a_passkey_is_added_then_logs_in_alone_and_as_the_second_step(browser_pa
             axe[name] = found
 
     cdp, authenticator_id = virtual_authenticator(page)
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")
     page.goto(f"{base}/accounts/2fa/")
     assert "None." in page.inner_text("#mfa-webauthn")
     page.get_by_role("link", name="Add a passkey or security key").click()
@@ -93,7 +93,7 @@ def test_a_passkey_is_added_then_logs_in_alone_and_as_the_second_step(browser_pa
     # The password first: the key stands in for the app's code.
     page.get_by_role("button", name="Log out").click()
     page.wait_for_load_state()
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")
     assert page.url.endswith("/accounts/2fa/authenticate/")
     check("log-in second step")
     page.click("#mfa_webauthn_authenticate")
@@ -105,7 +105,7 @@ def test_a_passkey_is_added_then_logs_in_alone_and_as_the_second_step(browser_pa
     # Trusted: the next log-in here takes the password alone.
     page.get_by_role("button", name="Log out").click()
     page.wait_for_load_state()
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")
     assert page.url == f"{base}/" and "Signed in as" in page.inner_text(".site-header")
 
     # Another browser with no passkey: the attempt is said on the page, nobody is logged in.
@@ -114,7 +114,7 @@ def test_a_passkey_is_added_then_logs_in_alone_and_as_the_second_step(browser_pa
         stranger = other.new_page()
         _, empty_id = virtual_authenticator(stranger)
         # Not trusted here: the password is not enough.
-        log_in(stranger, base, "ann")
+        log_in_by_form(stranger, base, "ann")
         assert stranger.url.endswith("/accounts/2fa/authenticate/")
         stranger.get_by_role("button", name="Cancel").click()
         stranger.wait_for_load_state()

@@ -66,7 +66,7 @@ def test_a_browser_reporting_an_old_zone_name_is_offered_its_name_now(live_serve
     a browser that reports an old name (Chrome says "Asia/Calcutta") is offered the zone
     by its name now."""
     from games.services.players import time_zone_aliases, time_zone_names
-    from tests.games.test_browser import log_in
+    from tests.games.test_browser import log_in_by_form
     from tests.games.web_support import make_user
 
     names = time_zone_names()
@@ -78,7 +78,7 @@ def test_a_browser_reporting_an_old_zone_name_is_offered_its_name_now(live_serve
     context.set_default_timeout(10_000)
     try:
         page = context.new_page()
-        log_in(page, live_server.url, "ira")
+        log_in_by_form(page, live_server.url, "ira")
         page.goto(live_server.url + "/account/settings/")
         reported = page.evaluate("() => Intl.DateTimeFormat().resolvedOptions().timeZone")
         assert reported in ("Asia/Calcutta", "Asia/Kolkata")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.test_browser import log_in
+from tests.games.test_browser import log_in_by_form
 from tests.games.web_support import make_user
 from tests.site.test_browser_axe import blocking_violations
 from tests.site.test_browser_csp import _watch
@@ -36,7 +36,7 @@ def test_turning_it_on_and_logging_in_with_it(browser_page, live_server) -> None
         if found:
             axe[name] = found
 
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")
     page.goto(f"{base}/accounts/2fa/")
     check("index")
     page.get_by_role("link", name="Turn two-factor authentication on").click()
@@ -66,7 +66,7 @@ def test_turning_it_on_and_logging_in_with_it(browser_page, live_server) -> None
 
     page.get_by_role("button", name="Log out").click()
     page.wait_for_load_state()
-    log_in(page, base, "ann")
+    log_in_by_form(page, base, "ann")
     assert page.url.endswith("/accounts/2fa/authenticate/")
     check("log-in code")
     page.fill("#id_code", "12345678")
