@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from games.presentation import (
-    _hours,
     and_list,
     duration_words,
+    hours_length,
     local_time,
     one_line,
     options_text,
@@ -173,7 +173,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
             "revealed; orders sealed for the decision that was open stay sealed."
         )
     if kind == "deadline_extended":
-        return f"{_actor(p)} extended decision {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+        return f"{_actor(p)} extended decision {number}'s deadline by {hours_length(p.get('hours'))}{_because(p)}."
     if kind == "deadline_held":
         away = p.get("away") if isinstance(p.get("away"), dict) else {}
         who = and_list(list(away)) or "a player"

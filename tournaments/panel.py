@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from fivex_site.converters import row_id
 from games import selectors_lists
 from games.errors import ApplicationError
+from games.presentation import hours_length
 from games.selectors_players import (
     NAME_NOT_ADDRESS,
     did_you_mean,
@@ -271,7 +272,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             if done["replayed"]:
                 messages.info(request, "This form extended the deadlines already: nothing more was changed.")
                 return redirect("tournaments:manage", slug=slug)
-            messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
+            messages.success(request, f"Deadline extended by {hours_length(hours)} at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
             if done["failed"]:
                 messages.warning(request, "Not extended: " + "; ".join(done["failed"]) + ".")

@@ -26,7 +26,7 @@ from games.forms import (
 )
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.notes import INVISIBLE_RE
-from games.presentation import and_list, refusal_sentence, replace_note
+from games.presentation import and_list, hours_length, refusal_sentence, replace_note
 from games.services import games as game_services
 from games.services import handover
 from games.services import invitations as invitation_services
@@ -482,7 +482,7 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             messages.success(
                 request,
                 f"The deadline of decision {prompt.number} was extended by "
-                f"{form.cleaned_data['hours']} h.",
+                f"{hours_length(form.cleaned_data['hours'])}.",
             )
     elif action == "remind":
         reminded = organizer_services.game_remind(game=game, by=request.user)

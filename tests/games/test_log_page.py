@@ -179,7 +179,7 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
          "bob replaced their order for decision 2 by email."),
         ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
-         "The organizer extended decision 3's deadline by 1.5 hours (travel)."),
+         "The organizer extended decision 3's deadline by 1 hour and 30 minutes (travel)."),
         ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at decision 3."),
         ("game_resumed", {"prompt": 3}, "The organizer resumed the game at decision 3."),
         ("seat_resigned", {"seat": "dan"},
@@ -298,3 +298,4 @@ def test_the_log_page_leads_down_to_its_newest_entry():
     assert link.group(2) == f"Go down to the newest entry ({newest})"
     rows = re.findall(r'<tr id="entry-(\d+)"', html)
     assert [int(n) for n in rows] == list(range(1, newest + 1))
+

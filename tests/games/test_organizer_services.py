@@ -617,13 +617,17 @@ def test_the_extension_email_says_1_hour_and_fractions_of_hours_in_minutes() -> 
     # service takes fractions) read "1.5 hours".
     game, _seats = start_fixed(NAMES, deadline_hours=24)
     said = []
-    for hours in (1, 1.5, 0.25):
+    for hours in (1, 1.5, 0.25, 24, 36):
+        # the limit of 3 extensions is not the point (nor the notices' once-only keys)
+        Prompt.objects.filter(game=game).update(extensions=0)
+        OutboxMessage.objects.all().delete()
         deadline_extend(game=game, by=game.organizer, hours=hours, reason="")
         said.append(
             OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended")
             .latest("id").body.split("extended by ", 1)[1].split(";", 1)[0]
         )  # fmt: skip
-    assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes"]
+    # ... and a day or more in days ("7 days" read "168 hours")
+    assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes", "1 day", "1 day and 12 hours"]
 
 
 def test_the_pause_notice_says_what_the_prompt_gets_back_on_resuming(

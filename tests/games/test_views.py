@@ -822,7 +822,7 @@ def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, us
 
     url = reverse("games:organizer", args=[started.pk, "extend"])
     first = client.post(url, shown, follow=True)
-    assert "The deadline of decision 1 was extended by 2 h." in messages_of(first)
+    assert "The deadline of decision 1 was extended by 2 hours." in messages_of(first)
     again = client.post(url, shown, follow=True)  # the second click of a double click
     assert any(
         m.startswith("The deadline of prompt 1 was just extended (now ") and m.endswith(
