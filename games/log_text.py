@@ -109,6 +109,26 @@ def _created(ruleset: str, p: dict[str, Any], organizer: str) -> str:
     return said + "."
 
 
+def _unset(value: Any) -> bool:
+    """A setting not set: none, empty, zero (not False: a yes/no is said either way), or
+    a pair of nones (quiet hours)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, list | tuple) and value:
+        return all(v is None for v in value)
+    return value is None or value == 0 or value in ("", [], {}, ())
+
+
+def log_details(*, kind: str, payload: Any) -> Any:
+    """A log entry's recorded fields as the log page lists them under its sentence: the
+    game's creation without the settings it did not set (quiet hours as two empty boxes,
+    "Warnings none", "Grace minutes 0"; the sentence says there are none). The entry
+    itself, its hash and the export keep every field."""
+    if kind != "game_created" or not isinstance(payload, dict):
+        return payload
+    return {key: value for key, value in payload.items() if not _unset(value)}
+
+
 def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -> str:
     """A log entry in one sentence, above its details on the log page; from the payload
     as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
