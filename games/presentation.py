@@ -442,6 +442,16 @@ def deadline_policy_text(*, game: Any) -> str:
     return "; ".join(parts) + "."
 
 
+def decision_words(message: str) -> str:
+    """A service's message as the web pages say it: "Prompt 1 is not open any more",
+    "already reminded for prompt 1" -> "Decision 1 ...", "... for decision 1". The
+    services' messages are the API's too, where "prompt" is the contract's word."""
+    return _PROMPT_WORD.sub(lambda m: ("D" if m.group(1) == "P" else "d") + "ecision" + m.group(2), message)
+
+
+_PROMPT_WORD = re.compile(r"\b([Pp])rompt(s?)\b")
+
+
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

@@ -164,8 +164,8 @@ def deadline_extend(
             if quiet:
                 when += " (the end of the game's quiet hours)"
             if staff:
-                return f"{who} extended the deadline of prompt {number} by {hours_length(hours)}; {when}.{said}"
-            return f"the deadline of prompt {number} was extended by {hours_length(hours)}; {when}.{said}"
+                return f"{who} extended the deadline of decision {number} by {hours_length(hours)}; {when}.{said}"
+            return f"the deadline of decision {number} was extended by {hours_length(hours)}; {when}.{said}"
 
         notify_game_notice(
             game=game,

@@ -416,7 +416,7 @@ def test_the_remind_button_on_the_game_page(client, django_capture_on_commit_cal
         done = client.post(url, follow=True).content.decode()
     assert "Reminder sent to ann, bob and cat." in done
     again = client.post(url, follow=True).content.decode()
-    assert "ann, bob and cat were already reminded for prompt 1." in again
+    assert "ann, bob and cat were already reminded for decision 1." in again  # the API: prompt
     log = client.get(f"/games/{game.pk}/log/").content.decode()
     assert "The organizer (organizer) reminded ann, bob and cat to send an order for decision 1." in log
     client.force_login(seats["bob"].user)
@@ -540,8 +540,8 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
         return OutboxMessage.objects.filter(to=f"{to}@example.com", subject__endswith=f"] {subject}").latest("id").body
 
     first = OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended").earliest("id")
-    assert "the deadline of prompt 1 was extended by 2 hours;" in first.body  # the organizer's, as before
-    assert "a site administrator (ann) extended the deadline of prompt 1 by 1 hour;" in notice("Deadline extended")
+    assert "the deadline of decision 1 was extended by 2 hours;" in first.body  # the organizer's, as before
+    assert "a site administrator (ann) extended the deadline of decision 1 by 1 hour;" in notice("Deadline extended")
     assert "The site administrator's reason: snow." in notice("Deadline extended")
     assert (
         "a site administrator (ann) paused the game; deadlines are suspended. The site "
