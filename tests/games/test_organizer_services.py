@@ -201,7 +201,7 @@ def test_replace_seat_hands_over_name_position_and_mail(
     assert told == {seats[n].user.email for n in NAMES if n != "bob"}
     notice = OutboxMessage.objects.filter(kind="notice", subject__contains="Seat bob has a new player").first()
     assert "The order the previous player had sealed for decision 1 was withdrawn unread" in notice.body
-    assert "waits for the new player's order" in notice.body
+    assert "so the decision waits for the new player's order" in notice.body
 
 
 def test_a_replaced_player_does_not_come_back_unless_staff_says_so(

@@ -551,6 +551,7 @@ def test_the_organizer_reminds_every_player_a_round_waits_for(client, django_cap
     assert sorted(m.seat.name for m in nudged) == waiting
     again = client.post(url, follow=True).content.decode()
     assert "Nobody to remind in round 1" in again
+    assert "reminded for their decision already." in again  # the API's word: prompt
     assert t.log.filter(kind="players_reminded", payload__players=2).count() == 1
     client.force_login(players[0])
     refused = client.post(url, follow=True).content.decode()
