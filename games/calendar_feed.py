@@ -118,11 +118,11 @@ def feed_ical(events: list[DueEvent], *, now: datetime) -> bytes:
         event.add("sequence", due.sequence)
         event.add("dtstart", due.deadline - EVENT_LENGTH)
         event.add("dtend", due.deadline)
-        event.add("summary", f"FiveX: order due — {due.title}, prompt {due.prompt_number}")
+        event.add("summary", f"FiveX: order due — {due.title}, decision {due.prompt_number}")
         where = f" ({due.part_of})" if due.part_of else ""
         event.add(
             "description",
-            f"Your order for prompt {due.prompt_number} of {due.title}{where} is due by "
+            f"Your order for decision {due.prompt_number} of {due.title}{where} is due by "
             f"{due.deadline:%Y-%m-%d %H:%M} UTC. Order on the game's page: {url}",
         )
         event.add("url", url)

@@ -118,7 +118,7 @@ def record_lines(
     if seed_commitment:
         lines.append(f"Seed commitment (SHA-256): {seed_commitment}")
     for number, commitment in receipts or []:
-        lines.append(f"Your order for prompt {number} was sealed as {commitment}")
+        lines.append(f"Your order for decision {number} was sealed as {commitment}")
     if head is not None:
         lines.append(f"Game log: entry {head[0]}, hash {head[1]}")
     if not lines:

@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from games.presentation import (
-    _hours,
     and_list,
     duration_words,
+    hours_length,
     local_time,
     one_line,
     options_text,
@@ -109,6 +109,26 @@ def _created(ruleset: str, p: dict[str, Any], organizer: str) -> str:
     return said + "."
 
 
+def _unset(value: Any) -> bool:
+    """A setting not set: none, empty, zero (not False: a yes/no is said either way), or
+    a pair of nones (quiet hours)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, list | tuple) and value:
+        return all(v is None for v in value)
+    return value is None or value == 0 or value in ("", [], {}, ())
+
+
+def log_details(*, kind: str, payload: Any) -> Any:
+    """A log entry's recorded fields as the log page lists them under its sentence: the
+    game's creation without the settings it did not set (quiet hours as two empty boxes,
+    "Warnings none", "Grace minutes 0"; the sentence says there are none). The entry
+    itself, its hash and the export keep every field."""
+    if kind != "game_created" or not isinstance(payload, dict):
+        return payload
+    return {key: value for key, value in payload.items() if not _unset(value)}
+
+
 def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -> str:
     """A log entry in one sentence, above its details on the log page; from the payload
     as the reader may see it. "" for ``orders_revealed`` (its kind says it, its details
@@ -173,7 +193,7 @@ def log_summary(*, ruleset: str, kind: str, payload: Any, organizer: str = "") -
             "revealed; orders sealed for the decision that was open stay sealed."
         )
     if kind == "deadline_extended":
-        return f"{_actor(p)} extended decision {number}'s deadline by {_hours(p.get('hours'))}{_because(p)}."
+        return f"{_actor(p)} extended decision {number}'s deadline by {hours_length(p.get('hours'))}{_because(p)}."
     if kind == "deadline_held":
         away = p.get("away") if isinstance(p.get("away"), dict) else {}
         who = and_list(list(away)) or "a player"

@@ -300,24 +300,15 @@ def winner_words(ranking: Any) -> str:
     return f"{and_list(first)} share first place"
 
 
-def _hours(value: Any) -> str:
+def hours_length(value: Any) -> str:
+    """A length given in hours (a deadline, a reminder's lead, an extension), in words:
+    whole days as days ("7 days", "1 day"), days and hours when mixed ("1 day and 12
+    hours"), hours under a day ("12 hours", "1 hour and 30 minutes"): ``duration_words``."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         return str(value)
-    text = f"{number:g}"
-    return f"{text} hour{'' if text == '1' else 's'}"
-
-
-def hours_words(hours: float) -> str:
-    """A length of time given in hours, in words to the minute: "1 hour", "2 hours",
-    "1 hour and 30 minutes", "15 minutes" (an extension may be a fraction of an hour)."""
-    total = max(0, round(float(hours) * 60))
-    whole, minutes = divmod(total, 60)
-    parts = [f"{whole} hour{'' if whole == 1 else 's'}"] if whole else []
-    if minutes or not parts:
-        parts.append(f"{minutes} minute{'' if minutes == 1 else 's'}")
-    return " and ".join(parts)
+    return duration_words(number * 3600)
 
 
 def time_left_words(seconds: float) -> str:
@@ -425,7 +416,7 @@ def deadline_policy_text(*, game: Any) -> str:
     hours = getattr(game, "deadline_hours", None)
     if not hours:
         return ""
-    parts = [f"Each decision: {_hours(hours)}"]
+    parts = [f"Each decision: {hours_length(hours)}"]
     grace = getattr(game, "grace_minutes", 0) or 0
     if grace:
         parts[0] += f", {grace} minute{'s' if grace != 1 else ''}' grace"
@@ -441,7 +432,7 @@ def deadline_policy_text(*, game: Any) -> str:
             f" move to {end:02d}:00{there}"
         )
     reminder = getattr(game, "reminder_hours", 0) or 0
-    parts.append(f"reminder {_hours(reminder)} before" if reminder else "no reminder")
+    parts.append(f"reminder {hours_length(reminder)} before" if reminder else "no reminder")
     away = getattr(game, "away_days", 0) or 0
     if away:  # games.services.away
         parts.append(
@@ -449,6 +440,16 @@ def deadline_policy_text(*, game: Any) -> str:
             " a player in all"
         )
     return "; ".join(parts) + "."
+
+
+def decision_words(message: str) -> str:
+    """A service's message as the web pages say it: "Prompt 1 is not open any more",
+    "already reminded for prompt 1" -> "Decision 1 ...", "... for decision 1". The
+    services' messages are the API's too, where "prompt" is the contract's word."""
+    return _PROMPT_WORD.sub(lambda m: ("D" if m.group(1) == "P" else "d") + "ecision" + m.group(2), message)
+
+
+_PROMPT_WORD = re.compile(r"\b([Pp])rompt(s?)\b")
 
 
 def ordinal(n: int) -> str:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from fivex_site.converters import row_id
 from games import selectors_lists
 from games.errors import ApplicationError
+from games.presentation import decision_words, hours_length
 from games.selectors_players import (
     NAME_NOT_ADDRESS,
     did_you_mean,
@@ -239,13 +240,13 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         try:
             done = rounds.round_remind(rnd=current, by=user)
         except ApplicationError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, decision_words(exc.message))  # the API's word is "prompt"
         else:
             messages.success(request, f"Reminder sent to {done['players']} player"
                              f"{'s' if done['players'] != 1 else ''} at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}.")  # fmt: skip
             if done["failed"]:
-                messages.warning(request, "Not reminded: " + "; ".join(done["failed"]) + ".")
+                messages.warning(request, decision_words("Not reminded: " + "; ".join(done["failed"]) + "."))
         return redirect("tournaments:manage", slug=slug)
     if action == "extend":
         if current is None or current.status != Round.Status.STARTED:
@@ -271,7 +272,7 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             if done["replayed"]:
                 messages.info(request, "This form extended the deadlines already: nothing more was changed.")
                 return redirect("tournaments:manage", slug=slug)
-            messages.success(request, f"Deadline extended by {hours:g} hours at {done['tables']} table"
+            messages.success(request, f"Deadline extended by {hours_length(hours)} at {done['tables']} table"
                              f"{'s' if done['tables'] != 1 else ''}; their players are told.")  # fmt: skip
             if done["failed"]:
                 messages.warning(request, "Not extended: " + "; ".join(done["failed"]) + ".")

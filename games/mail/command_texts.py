@@ -62,7 +62,7 @@ def game_over_text(seat: Any, command: str) -> str:
         )
     if game.end_reason:  # a walkover: over before its rules ended it
         return (
-            f"{command}: the game is over ({game.end_reason}); orders sealed for the prompt "
+            f"{command}: the game is over ({game.end_reason}); orders sealed for the decision "
             f"that was open stay sealed. The game's page: {url}"
         )
     log = f"{url}log/"

@@ -207,11 +207,13 @@ def lead_in_note(*, ignored: str) -> str:
 def refused_text(seat: Any, exc: Any, *, note: str = "") -> str:
     """A refused order: the exact reason (and ``note``, read with it), what still stands,
     and what is allowed now."""
-    reason = exc.message
-    if getattr(exc, "code", "") == "order_refused":  # the engine's reason, as a sentence
-        from games.presentation import refusal_sentence
+    from games.presentation import decision_words, refusal_sentence
 
-        reason = refusal_sentence(reason, names=seat.game.seats.values_list("name", flat=True))
+    # the services' reason in the players' word ("Decision 1 is not open any more"; the
+    # API's is "prompt")
+    reason = decision_words(exc.message)
+    if getattr(exc, "code", "") == "order_refused":  # the engine's reason, as a sentence
+        reason = refusal_sentence(exc.message, names=seat.game.seats.values_list("name", flat=True))
     parts = [f"Your order was NOT accepted: {reason}"]
     if note:
         parts.append(note)

@@ -433,6 +433,6 @@ def _handover_notice(
         whose = "entered for the seat" if was_resigned else "the previous player had sealed"
         text += (
             f". The order {whose} for decision {prompt.number} was withdrawn unread, so the"
-            " prompt waits for the new player's order (or the deadline)"
+            " decision waits for the new player's order (or the deadline)"
         )
     return text + "."

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from games.errors import GameStateError, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
-from games.presentation import and_list, hours_words, local_time, resumption_words
+from games.presentation import and_list, hours_length, local_time, resumption_words
 from games.services.audit import end_reveal, log_append
 from games.services.deadlines import out_of_quiet_hours, reminders_reset
 from games.services.locking import lock_game
@@ -164,8 +164,8 @@ def deadline_extend(
             if quiet:
                 when += " (the end of the game's quiet hours)"
             if staff:
-                return f"{who} extended the deadline of prompt {number} by {hours_words(hours)}; {when}.{said}"
-            return f"the deadline of prompt {number} was extended by {hours_words(hours)}; {when}.{said}"
+                return f"{who} extended the deadline of decision {number} by {hours_length(hours)}; {when}.{said}"
+            return f"the deadline of decision {number} was extended by {hours_length(hours)}; {when}.{said}"
 
         notify_game_notice(
             game=game,

@@ -266,7 +266,7 @@ def chat_text(payload: dict[str, Any], quote: Callable[[str], str] = str) -> str
     )
     return (
         f"Your order is wanted in {quote(str(payload.get('game_name')))} "
-        f"({ruleset_name(str(payload.get('ruleset')))}): prompt {payload.get('prompt')}, "
+        f"({ruleset_name(str(payload.get('ruleset')))}): decision {payload.get('prompt')}, "
         f"seat {quote(str(payload.get('seat')))}{when}. {payload.get('url')}"
     )
 

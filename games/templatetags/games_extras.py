@@ -204,6 +204,14 @@ def number(value: Any) -> Any:
     return value
 
 
+@register.filter(name="hours_length")
+def hours_length_filter(value: Any) -> str:
+    """A length given in hours in words: "7 days", "1 day and 12 hours", "12 hours"."""
+    from games.presentation import hours_length
+
+    return hours_length(value)
+
+
 @register.filter
 def points(value: Any) -> str:
     """A score or tie-break: ``1``, ``1.5``, ``2.33`` (as the emails write them)."""

@@ -94,7 +94,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     from games.errors import ValidationError
     from games.forms import time_zone_choices
     from games.models import PlayerSettings
-    from games.presentation import away_end_words
+    from games.presentation import away_end_words, decision_words
     from games.selectors_players import time_zone_of
     from games.services.away import AWAY_AHEAD_DAYS, away_until, player_away_set
     from games.services.players import (
@@ -213,7 +213,8 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             or PlayerSettings(user=request.user),
             "summary_hours": range(24),
             "summary_error": summary_error,
-            "summary_warning": summary_warning(user=request.user),
+            # the API's word is "prompt"
+            "summary_warning": decision_words(summary_warning(user=request.user)),
         },  # fmt: skip
         status=400 if error or away_error or invitations_error or summary_error else 200,
     )

@@ -26,7 +26,13 @@ from games.forms import (
 )
 from games.models import Game, Prompt, Seat, SeatOffer
 from games.notes import INVISIBLE_RE
-from games.presentation import and_list, refusal_sentence, replace_note
+from games.presentation import (
+    and_list,
+    decision_words,
+    hours_length,
+    refusal_sentence,
+    replace_note,
+)
 from games.services import games as game_services
 from games.services import handover
 from games.services import invitations as invitation_services
@@ -259,7 +265,7 @@ def order_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         said = (
             refusal_sentence(exc.message, names=game.seats.values_list("name", flat=True))
             if isinstance(exc, OrderRefused)
-            else exc.message
+            else decision_words(exc.message)  # the API's word is "prompt"
         )
         if typed:
             request.session[f"order_error_{game.pk}"] = said
@@ -454,7 +460,7 @@ def organizer_action(request: HttpRequest, game_id: int, action: str) -> HttpRes
     try:
         response = _organizer_action(request, game, action)
     except ApplicationError as exc:
-        _keep_organizer_form(request, game.pk, action, exc.message)
+        _keep_organizer_form(request, game.pk, action, decision_words(exc.message))
         raise
     return response
 
@@ -482,7 +488,7 @@ def _organizer_action(request: HttpRequest, game: Game, action: str) -> HttpResp
             messages.success(
                 request,
                 f"The deadline of decision {prompt.number} was extended by "
-                f"{form.cleaned_data['hours']} h.",
+                f"{hours_length(form.cleaned_data['hours'])}.",
             )
     elif action == "remind":
         reminded = organizer_services.game_remind(game=game, by=request.user)

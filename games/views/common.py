@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 
 from games import selectors, selectors_log
 from games.errors import ApplicationError, NotFound
+from games.presentation import decision_words
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ def post_action(view_func: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         except NotFound as exc:
             raise Http404(exc.message) from None
         except ApplicationError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, decision_words(exc.message))  # the API's word is "prompt"
             return redirect("games:detail", game_id=game_id)
 
     return wrapper

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from games import selectors_log
 from games.errors import ApplicationError
-from games.log_text import log_summary
+from games.log_text import log_details, log_summary
 from games.views.common import load_visible_game, public_log
 
 # Log entries a page of the log page shows.
@@ -37,7 +37,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
             ruleset=game.ruleset, kind=e["kind"], payload=e["payload"],
             # who made the game, for its first entry (read only on the page that has it)
             organizer=game.organizer.username if e["kind"] == "game_created" else "",
-        )}
+        ), "payload": log_details(kind=e["kind"], payload=e["payload"])}
         for e in public_log(game=game, for_user=user, after=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
     ]  # fmt: skip
     context = {

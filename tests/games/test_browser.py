@@ -318,7 +318,7 @@ def test_an_automatic_reload_says_what_changed(browser_page, live_server, settin
     _resolve_first_prompt(seats)
     page.wait_for_function("() => window.sameDocument === undefined", timeout=10_000)
     page.wait_for_selector("#page-updated:not([hidden])", timeout=10_000)
-    assert page.inner_text("#page-updated") == "The page was updated: prompt 2 is open."
+    assert page.inner_text("#page-updated") == "The page was updated: decision 2 is open."
     assert page.evaluate("() => document.getElementById('page-updated').closest('[role=status]') !== null")
     page.reload()  # a reload by hand is not announced again
     assert page.is_hidden("#page-updated")

@@ -159,15 +159,15 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     assert page.evaluate("() => window.sameDocument === true")  # not reloaded
     assert page.input_value("#id_text") == DRAFT
     assert page.inner_text("#moved-on") == (
-        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Your text is kept"
+        "Decision 1 was resolved (its deadline passed): decision 2 is open now. Your text is kept"
         " below: it was not sent (reloading the page keeps it). Reload the page to see the new"
         " situation."
     )
     assert page.evaluate("() => document.getElementById('moved-on').closest('[role=status]') !== null")
     # The countdown of a prompt resolved does not go on saying "resolving soon".
-    assert page.inner_text(".countdown") == "prompt 1 was resolved"
+    assert page.inner_text(".countdown") == "decision 1 was resolved"
     page.clock.run_for(1500)
-    assert page.inner_text(".countdown") == "prompt 1 was resolved"
+    assert page.inner_text(".countdown") == "decision 1 was resolved"
     # The notice's link reloads the page: the text comes back in the box, and is said so.
     page.locator("#moved-on a").click()
     page.wait_for_function("() => window.sameDocument === undefined")
@@ -176,7 +176,7 @@ def test_the_deadline_passing_over_typing_holds_the_page_and_a_reload_keeps_the_
     assert page.locator("#prompt details").get_attribute("open") is not None
     page.wait_for_selector("#page-updated:not([hidden])")
     assert page.inner_text("#page-updated") == (
-        "Your text typed for prompt 1 was not sent: it is kept in the order box below."
+        "Your text typed for decision 1 was not sent: it is kept in the order box below."
         " Go to the order box"
     )
     # It is kept once: a reload by hand without it (emptied) does not bring it back.
@@ -195,8 +195,8 @@ def test_sending_the_text_after_the_deadline_swept_the_prompt_says_why_and_keeps
     page.locator("#prompt details form button[type=submit]").click()
     page.wait_for_load_state()
     said = (
-        "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
-        " played): prompt 2 is open now (round 1, play). Nothing was stored."
+        "Decision 1 is not open any more (its deadline passed: your seat's default order was"
+        " played): decision 2 is open now (round 1, play). Nothing was stored."
     )
     assert page.inner_text("#id_text_error") == said
     assert page.input_value("#id_text") == DRAFT  # as typed, its note too
@@ -220,13 +220,13 @@ def test_the_last_order_resolving_the_prompt_under_a_replacement_being_typed(
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")
     assert page.inner_text("#moved-on") == (
-        "Prompt 1 was resolved: prompt 2 is open now. Your text is kept below: it was not sent"
+        "Decision 1 was resolved: decision 2 is open now. Your text is kept below: it was not sent"
         " (reloading the page keeps it). Reload the page to see the new situation."
     )
     page.locator("#prompt details form button[type=submit]").click()
     page.wait_for_load_state()
     assert page.inner_text("#id_text_error") == (
-        "Prompt 1 is not open any more: prompt 2 is open now (round 1, play). Nothing was stored."
+        "Decision 1 is not open any more: decision 2 is open now (round 1, play). Nothing was stored."
     )
     assert page.input_value("#id_text") == DRAFT
 
@@ -273,15 +273,15 @@ def test_a_choice_in_the_picker_when_the_deadline_passes(browser_page, live_serv
     page.wait_for_selector("#moved-on:not([hidden])", timeout=10_000)
     assert page.evaluate("() => window.sameDocument === true")
     assert page.inner_text("#moved-on") == (
-        "Prompt 1 was resolved (its deadline passed): prompt 2 is open now. Your choice is kept"
+        "Decision 1 was resolved (its deadline passed): decision 2 is open now. Your choice is kept"
         " below: it was not sent (reloading the page keeps it). Reload the page to see the new"
         " situation."
     )
     page.locator("#legal-orders button[type='submit']").click()
     page.wait_for_load_state()
     assert page.inner_text(".messages") == (
-        "Prompt 1 is not open any more (its deadline passed: your seat's default order was"
-        " played): prompt 2 is open now (round 1, allocate). Nothing was stored."
+        "Decision 1 is not open any more (its deadline passed: your seat's default order was"
+        " played): decision 2 is open now (round 1, allocate). Nothing was stored."
         " Go to the order box"  # the link to the box the choice is back in
     )
     assert page.input_value("#id_text") == "ALLOCATE EXTRACT EXPAND EXTERMINATE"
@@ -367,7 +367,7 @@ def test_a_choice_held_when_the_prompt_resolves_comes_back_as_its_order_text(
     assert page.locator("#prompt details").get_attribute("open") is not None
     page.wait_for_selector("#page-updated:not([hidden])")
     assert page.inner_text("#page-updated") == (
-        "Your choice made for prompt 1 was not sent: it is kept in the order box below."
+        "Your choice made for decision 1 was not sent: it is kept in the order box below."
         " Go to the order box"
     )
 
@@ -427,7 +427,7 @@ def test_logging_out_from_the_held_page_keeps_nothing(browser_page, live_server,
     assert page.evaluate(KEPT) == 0
 
 
-UNSENT = "Your text typed for prompt 1 was not sent, and you have no order to give now."
+UNSENT = "Your text typed for decision 1 was not sent, and you have no order to give now."
 
 
 def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_page, live_server, settings):
@@ -445,7 +445,7 @@ def test_a_kept_text_with_no_order_to_give_now_is_shown_until_dismissed(browser_
     # The prompt was not resolved: the organizer ended the game (it said "Prompt 1 was
     # resolved; the game is ended early", and the countdown "prompt 1 was resolved").
     assert page.inner_text("#moved-on-said").startswith(
-        "The game was ended early: prompt 1 was not resolved. Your text is kept below"
+        "The game was ended early: decision 1 was not resolved. Your text is kept below"
     )
     assert page.inner_text(".countdown") == "the game was ended early"
     page.locator("#moved-on a").click()
@@ -499,7 +499,7 @@ def test_a_kept_choice_with_no_order_to_give_now_is_shown_as_its_order(browser_p
     page.wait_for_load_state()
     page.wait_for_selector("#draft-unsent:not([hidden])")
     assert page.inner_text("#draft-unsent-said") == (
-        "Your choice made for prompt 1 was not sent, and you have no order to give now."
+        "Your choice made for decision 1 was not sent, and you have no order to give now."
     )
     assert page.input_value("#draft-unsent-text") == "ALLOCATE " + " ".join(CHOICE)
     page.get_by_role("button", name="Dismiss").click()
@@ -526,7 +526,7 @@ def test_on_a_phone_the_order_box_stays_put_while_the_prompt_resolves_under_the_
     now = page.evaluate("() => document.getElementById('id_text').getBoundingClientRect().top")
     assert abs(now - top) <= 2, (top, now)
     assert page.locator("[data-countdown-toggle]").is_hidden()
-    assert page.inner_text(".countdown") == "prompt 1 was resolved"
+    assert page.inner_text(".countdown") == "decision 1 was resolved"
 
 
 def test_on_a_phone_the_note_of_a_kept_text_leads_to_the_order_box(phone_page, live_server, settings):
@@ -567,11 +567,11 @@ def test_on_a_phone_a_held_text_survives_a_refused_tap_on_an_order_button(
     tapped = button.inner_text().strip()
     button.tap()
     page.wait_for_load_state()
-    assert page.inner_text(".messages").startswith("Prompt 1 is not open any more")
+    assert page.inner_text(".messages").startswith("Decision 1 is not open any more")
     assert page.input_value("#id_text") == tapped  # the server's refill: the refused order
     page.wait_for_selector("#draft-unsent:not([hidden])")
     assert page.inner_text("#draft-unsent-said") == (
-        "Your text typed for prompt 1 was not sent either: here it is to copy (the order"
+        "Your text typed for decision 1 was not sent either: here it is to copy (the order"
         " box below holds the order just refused)."
     )
     assert page.input_value("#draft-unsent-text") == DRAFT

@@ -47,7 +47,8 @@ def test_the_feed_lists_the_prompts_waiting_for_the_players_order(client):
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     [event] = _events(response.content)
     prompt = Prompt.objects.get(game=game, status=Prompt.Status.OPEN)
-    assert str(event["summary"]) == f"FiveX: order due — Winter; league, table 1, prompt {prompt.number}"
+    assert str(event["summary"]) == f"FiveX: order due — Winter; league, table 1, decision {prompt.number}"
+    assert str(event["description"]).startswith(f"Your order for decision {prompt.number} of Winter; league")
     assert event.decoded("dtend") == DEADLINE
     assert (DEADLINE - event.decoded("dtstart")).total_seconds() == 30 * 60
     assert str(event["url"]).endswith(f"/games/{game.pk}/")
@@ -86,7 +87,7 @@ def test_the_feed_is_only_the_players_own(client):
     other, _ = _started("Theirs", players=("dan", "eve", "fay"))
     token = calendar_feed_create(user=users["bob"])
     body = client.get(reverse("games:calendar_feed", args=[token])).content
-    assert [str(e["summary"]) for e in _events(body)] == ["FiveX: order due — Mine, prompt 1"]
+    assert [str(e["summary"]) for e in _events(body)] == ["FiveX: order due — Mine, decision 1"]
     assert b"Theirs" not in body
 
 
@@ -142,7 +143,7 @@ def test_a_seat_handed_over_after_its_player_resigned_asks_the_new_player(client
     assert not prompt.orders.filter(seat_name="cat", is_current=True).exists()
     token = calendar_feed_create(user=newcomer)
     [event] = _events(client.get(reverse("games:calendar_feed", args=[token])).content)
-    assert str(event["summary"]) == f"FiveX: order due — Handed, prompt {prompt.number}"
+    assert str(event["summary"]) == f"FiveX: order due — Handed, decision {prompt.number}"
 
 
 def test_a_default_order_standing_for_an_active_seat_still_asks_its_player():

@@ -79,10 +79,10 @@ def test_the_feed_has_an_event_for_each_game_waiting_for_the_players_order(clien
     response, events = _feed(client, calendar_feed_create(user=users["ann"]))
     # The summaries as the feature's description words them.
     assert list(events) == [
-        "FiveX: order due — Waiting table, prompt 1",
-        "FiveX: order due — Cellar club, prompt 1",  # private: ann plays in it
+        "FiveX: order due — Waiting table, decision 1",
+        "FiveX: order due — Cellar club, decision 1",  # private: ann plays in it
     ]
-    waiting = events["FiveX: order due — Waiting table, prompt 1"]
+    waiting = events["FiveX: order due — Waiting table, decision 1"]
     assert waiting.decoded("dtend") == DEADLINE + timedelta(hours=1)
     assert waiting.decoded("dtend") - waiting.decoded("dtstart") == timedelta(minutes=30)
     assert waiting.decoded("dtstamp").tzinfo is not None
@@ -125,10 +125,10 @@ def test_each_players_feed_is_their_own(client, world):
     users, _ = world
     _, bob = _feed(client, calendar_feed_create(user=users["bob"]))
     # bob ordered in the waiting table; ann did in the ordered one, bob did not.
-    assert list(bob) == ["FiveX: order due — Ordered table, prompt 1"]
+    assert list(bob) == ["FiveX: order due — Ordered table, decision 1"]
     _, dan = _feed(client, calendar_feed_create(user=users["dan"]))
     # dan ordered in the cellar: his attic game only (private, his own).
-    assert list(dan) == ["FiveX: order due — Attic club, prompt 1"]
+    assert list(dan) == ["FiveX: order due — Attic club, decision 1"]
     _, fay = _feed(client, calendar_feed_create(user=users["fay"]))
     assert fay == {}
 

@@ -30,7 +30,7 @@ NAMES = ["ann", "bob", "cat"]
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 LOG_LINE = re.compile(r"^Game log: entry (\d+), hash ([0-9a-f]{64})$", re.M)
 ROOT = Path(__file__).resolve().parents[2]
-RECEIPT_LINE = re.compile(r"^Your order for prompt (\d+) was sealed as ([0-9a-f]{64})$", re.M)
+RECEIPT_LINE = re.compile(r"^Your order for decision (\d+) was sealed as ([0-9a-f]{64})$", re.M)
 
 
 def _head(game: Game) -> tuple[int, str]:

@@ -179,7 +179,7 @@ def test_each_log_entry_says_what_happened_in_a_sentence_keeping_orders_sealed(
         ("order_replaced", {"prompt": 2, "seat": "bob", "source": "email"},
          "bob replaced their order for decision 2 by email."),
         ("deadline_extended", {"prompt": 3, "hours": 1.5, "reason": "travel"},
-         "The organizer extended decision 3's deadline by 1.5 hours (travel)."),
+         "The organizer extended decision 3's deadline by 1 hour and 30 minutes (travel)."),
         ("game_paused", {"prompt": 3, "reason": ""}, "The organizer paused the game at decision 3."),
         ("game_resumed", {"prompt": 3}, "The organizer resumed the game at decision 3."),
         ("seat_resigned", {"seat": "dan"},
@@ -298,3 +298,36 @@ def test_the_log_page_leads_down_to_its_newest_entry():
     assert link.group(2) == f"Go down to the newest entry ({newest})"
     rows = re.findall(r'<tr id="entry-(\d+)"', html)
     assert [int(n) for n in rows] == list(range(1, newest + 1))
+
+
+def _created_details(html: str) -> str:
+    """The details cell of the log's "Game created" entry (its sentence, then its fields)."""
+    start = html.rindex('<p class="log-summary">', 0, html.index("created the game"))
+    return html[start:html.index('<td class="mono small hash"', start)]
+
+
+def test_the_created_entrys_details_leave_out_the_settings_not_set():
+    # A player's walk: under "Game created", quiet hours as two empty boxes, "Warnings
+    # none", "Grace minutes 0"; the sentence above already says there are none.
+    from games.services import games as game_services
+    from tests.games.core_support import make_users
+
+    ann, bob = make_users(["ann", "bob"])
+    plain = game_services.game_create_seated(
+        organizer=ann, ruleset="6x5", users=[ann, bob], name="Plain", deadline_hours=24
+    )
+    client = Client()
+    client.force_login(ann)
+    details = _created_details(client.get(reverse("games:log", args=[plain.pk])).content.decode())
+    for unset in ("Quiet hours", "Warnings", "Grace minutes", "—"):
+        assert unset not in details, unset
+    for said in ("<th>Seats</th><td>2</td>", "<th>Deadline hours</th><td>24</td>"):
+        assert said in details, said
+    # A game that has them still shows them.
+    set_ = game_services.game_create_seated(
+        organizer=ann, ruleset="6x5", users=[ann, bob], name="Set", deadline_hours=24,
+        grace_minutes=15, quiet_hours_start=22, quiet_hours_end=8,
+    )  # fmt: skip
+    details = _created_details(client.get(reverse("games:log", args=[set_.pk])).content.decode())
+    assert "<th>Grace minutes</th><td>15</td>" in details
+    assert re.search(r"<th>Quiet hours</th><td>.*22.*8", details)

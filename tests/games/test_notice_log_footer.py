@@ -35,7 +35,7 @@ def _footers(mails, head: tuple[int, str], kinds: int) -> list[str]:
     args = []
     for to, subject, body, _h in mails:
         assert LOG_LINE.findall(body) == [(str(head[0]), head[1])], (to, subject, body)
-        assert "Your order for prompt" not in body
+        assert "Your order for decision" not in body
         assert set(HEX64.findall(body)) == {head[1]}, (to, subject, body)
         (command,) = COMMAND.findall(body)
         assert command == f"--expect {head[0]}:{head[1]}"

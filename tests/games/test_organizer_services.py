@@ -201,7 +201,7 @@ def test_replace_seat_hands_over_name_position_and_mail(
     assert told == {seats[n].user.email for n in NAMES if n != "bob"}
     notice = OutboxMessage.objects.filter(kind="notice", subject__contains="Seat bob has a new player").first()
     assert "The order the previous player had sealed for decision 1 was withdrawn unread" in notice.body
-    assert "waits for the new player's order" in notice.body
+    assert "so the decision waits for the new player's order" in notice.body
 
 
 def test_a_replaced_player_does_not_come_back_unless_staff_says_so(
@@ -416,7 +416,7 @@ def test_the_remind_button_on_the_game_page(client, django_capture_on_commit_cal
         done = client.post(url, follow=True).content.decode()
     assert "Reminder sent to ann, bob and cat." in done
     again = client.post(url, follow=True).content.decode()
-    assert "ann, bob and cat were already reminded for prompt 1." in again
+    assert "ann, bob and cat were already reminded for decision 1." in again  # the API: prompt
     log = client.get(f"/games/{game.pk}/log/").content.decode()
     assert "The organizer (organizer) reminded ann, bob and cat to send an order for decision 1." in log
     client.force_login(seats["bob"].user)
@@ -540,8 +540,8 @@ def test_who_acted_is_logged_and_a_site_administrator_is_not_called_the_organize
         return OutboxMessage.objects.filter(to=f"{to}@example.com", subject__endswith=f"] {subject}").latest("id").body
 
     first = OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended").earliest("id")
-    assert "the deadline of prompt 1 was extended by 2 hours;" in first.body  # the organizer's, as before
-    assert "a site administrator (ann) extended the deadline of prompt 1 by 1 hour;" in notice("Deadline extended")
+    assert "the deadline of decision 1 was extended by 2 hours;" in first.body  # the organizer's, as before
+    assert "a site administrator (ann) extended the deadline of decision 1 by 1 hour;" in notice("Deadline extended")
     assert "The site administrator's reason: snow." in notice("Deadline extended")
     assert (
         "a site administrator (ann) paused the game; deadlines are suspended. The site "
@@ -617,13 +617,17 @@ def test_the_extension_email_says_1_hour_and_fractions_of_hours_in_minutes() -> 
     # service takes fractions) read "1.5 hours".
     game, _seats = start_fixed(NAMES, deadline_hours=24)
     said = []
-    for hours in (1, 1.5, 0.25):
+    for hours in (1, 1.5, 0.25, 24, 36):
+        # the limit of 3 extensions is not the point (nor the notices' once-only keys)
+        Prompt.objects.filter(game=game).update(extensions=0)
+        OutboxMessage.objects.all().delete()
         deadline_extend(game=game, by=game.organizer, hours=hours, reason="")
         said.append(
             OutboxMessage.objects.filter(to="bob@example.com", subject__endswith="] Deadline extended")
             .latest("id").body.split("extended by ", 1)[1].split(";", 1)[0]
         )  # fmt: skip
-    assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes"]
+    # ... and a day or more in days ("7 days" read "168 hours")
+    assert said == ["1 hour", "1 hour and 30 minutes", "15 minutes", "1 day", "1 day and 12 hours"]
 
 
 def test_the_pause_notice_says_what_the_prompt_gets_back_on_resuming(

@@ -277,7 +277,7 @@ def test_deadline_rules_in_a_line():
                            reminder_hours=12)  # fmt: skip
     with timezone.override("Australia/Sydney"):  # a reader in the game's zone
         assert deadline_policy_text(game=game) == (
-            "Each decision: 36 hours, 15 minutes' grace; deadlines falling 22:00-08:00 "
+            "Each decision: 1 day and 12 hours, 15 minutes' grace; deadlines falling 22:00-08:00 "
             "(Australia/Sydney) move to 08:00; reminder 12 hours before."
         )
     # A reader elsewhere is told when that is on its own clock (a time audit: the quiet
@@ -292,7 +292,27 @@ def test_deadline_rules_in_a_line():
         assert "(Asia/Tokyo) move to 08:00" in deadline_policy_text(game=game)
     plain = SimpleNamespace(deadline_hours=1.5, grace_minutes=0, quiet_hours_start=None,
                             quiet_hours_end=None, reminder_hours=0)  # fmt: skip
-    assert deadline_policy_text(game=plain) == "Each decision: 1.5 hours; no reminder."
+    assert deadline_policy_text(game=plain) == "Each decision: 1 hour and 30 minutes; no reminder."
+
+
+@pytest.mark.parametrize(
+    ("deadline", "reminder", "said"),
+    [
+        (168, 24, "Each decision: 7 days; reminder 1 day before."),
+        (24, 12, "Each decision: 1 day; reminder 12 hours before."),
+        (36, 1, "Each decision: 1 day and 12 hours; reminder 1 hour before."),
+        (12, 0, "Each decision: 12 hours; no reminder."),
+    ],
+)
+def test_deadline_lengths_of_a_day_or_more_read_in_days(deadline, reminder, said):
+    # A player's walk: "Each decision: 168 hours" where "7 days" reads at once.
+    from types import SimpleNamespace
+
+    from games.presentation import deadline_policy_text
+
+    game = SimpleNamespace(deadline_hours=deadline, grace_minutes=0, quiet_hours_start=None,
+                           quiet_hours_end=None, reminder_hours=reminder)  # fmt: skip
+    assert deadline_policy_text(game=game) == said
 
 
 def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
@@ -310,7 +330,7 @@ def test_the_game_page_says_the_deadline_rules_and_whose_deadline_it_is(client):
     idle = "bob" if mover == "ann" else "ann"
     # the players' own zone is UTC: they are told when that is for them (11:00-21:00 while
     # Sydney keeps summer time, 12:00-22:00 otherwise)
-    rules = re.compile(r"Each decision: 36 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
+    rules = re.compile(r"Each decision: 1 day and 12 hours, 15 minutes&#x27; grace; deadlines falling 22:00-08:00 "
                        r"\(Australia/Sydney; (11:00-21:00|12:00-22:00) in UTC\) move to 08:00 "
                        r"\((21:00|22:00) in UTC\); "
                        r"reminder 12 hours before\.")  # fmt: skip

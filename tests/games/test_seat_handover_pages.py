@@ -130,6 +130,6 @@ def test_the_page_says_who_holds_a_handed_over_seat(client, game):
     header = visible_text(
         page(client, game).split('<div class="header">', 1)[1].split("</div>", 1)[0]
     )
-    assert "you play seat bob (handed to you at prompt 1; bob played it before)" in header
+    assert "you play seat bob (handed to you at decision 1; bob played it before)" in header
     # The seat keeps its engine name: the log still calls it bob.
     assert LogEntry.objects.filter(game=game, kind="seat_replaced").get().payload["seat"] == "bob"

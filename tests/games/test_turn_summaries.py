@@ -299,6 +299,7 @@ def test_the_settings_page_sets_the_summary(client) -> None:
     page = client.get("/account/settings/").content.decode()
     assert "Deadline reminders still come one by one" in page
     assert "Blitz has deadlines shorter than a day" in page
+    assert "a decision may open and reach its deadline" in page  # the API's word: prompt
     answer = client.post(
         "/account/settings/", {"form": "turn_emails", "turn_emails": "daily", "summary_hour": "7"}
     )

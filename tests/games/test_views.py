@@ -273,7 +273,7 @@ def test_round_resolves_and_every_page_shows_the_next_prompt(client, users, star
     assert status["prompt"] == 2 and status["status"] == "active" and status["ordered"] == []
     # A click on a stale page (still showing prompt 1) must not land on prompt 2.
     stale = client.post(url, {"text": "PLAY EXPLOIT", "prompt": 1}, follow=True)
-    assert any("Prompt 1 is not open any more" in m for m in messages_of(stale))
+    assert any("Decision 1 is not open any more" in m for m in messages_of(stale))  # the API: prompt
     assert not SealedOrder.objects.filter(prompt__game=started, prompt__number=2).exists()
 
 
@@ -822,10 +822,10 @@ def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, us
 
     url = reverse("games:organizer", args=[started.pk, "extend"])
     first = client.post(url, shown, follow=True)
-    assert "The deadline of decision 1 was extended by 2 h." in messages_of(first)
+    assert "The deadline of decision 1 was extended by 2 hours." in messages_of(first)
     again = client.post(url, shown, follow=True)  # the second click of a double click
     assert any(
-        m.startswith("The deadline of prompt 1 was just extended (now ") and m.endswith(
+        m.startswith("The deadline of decision 1 was just extended (now ") and m.endswith(
             "nothing more was changed.")
         for m in messages_of(again)
     ), messages_of(again)
@@ -839,7 +839,7 @@ def test_an_extension_acts_on_the_prompt_and_deadline_the_page_showed(client, us
     assert prompt_resolve(game_id=started.pk, prompt_number=1, fill_missing=True)
     late = client.post(url, {**shown, "extensions": 1}, follow=True)
     assert (
-        "Prompt 1 was resolved before the extension arrived (prompt 2 is open now): nothing "
+        "Decision 1 was resolved before the extension arrived (decision 2 is open now): nothing "
         "was extended." in messages_of(late)
     )
     assert started.prompts.get(number=2).extensions == 0

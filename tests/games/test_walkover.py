@@ -131,7 +131,7 @@ def test_the_page_warns_before_and_says_after(client) -> None:
     bob = type(bob).objects.select_related("game").get(pk=bob.pk)  # as the gateway loads it
     assert game_over_text(bob, "STATUS") == (
         f"STATUS: the game is over (every player but {bob.name} resigned; {bob.name} wins); orders "
-        f"sealed for the prompt that was open stay sealed. The game's page: "
+        f"sealed for the decision that was open stay sealed. The game's page: "
         f"http://127.0.0.1:8000/games/{game.pk}/"
     )
     assert "every order" not in game_over_text(bob, "SHOW")

@@ -78,14 +78,14 @@ def test_discord_and_slack_get_a_message_and_others_the_event(
         "parse": []
     }
     assert discord["content"].startswith(
-        r"Your order is wanted in \<Friday\> & @everyone (5X): prompt 1, seat ann, by "
+        r"Your order is wanted in \<Friday\> & @everyone (5X): decision 1, seat ann, by "
     )
     assert discord["content"].endswith(f"/games/{game.pk}/") and " UTC. " in discord["content"]
 
     slack = signed(by_path["/services/T/B/X"], secrets["bob"])
     assert set(slack) == {"text"}
     assert slack["text"].startswith(
-        "Your order is wanted in &lt;Friday&gt; &amp; @everyone (5X): prompt 1, seat bob"
+        "Your order is wanted in &lt;Friday&gt; &amp; @everyone (5X): decision 1, seat bob"
     )
 
     event = signed(by_path["/hook"], secrets["cat"])
@@ -136,6 +136,6 @@ def test_a_game_name_is_no_link_nor_formatting_in_discord():
     content = json.loads(body)["content"]
     assert content.startswith(
         r"Your order is wanted in \[Your order\]\(https://evil.example\) \*now\* (5X): "
-        r"prompt 3, seat ann\_b (the game is paused"
+        r"decision 3, seat ann\_b (the game is paused"
     ), content
     assert content.endswith(" https://fivex.example/games/7/")  # the site's own link, as is

@@ -407,7 +407,7 @@ def test_a_message_read_late_answers_the_prompt_open_when_it_arrived(table) -> N
     assert (row.status, row.outcome) == ("rejected", "prompt_closed")
     assert not SealedOrder.objects.filter(prompt__number=2, seat=table.seats["ann"]).exists()
     [reply] = replies_to("ann@example.com")
-    assert "Prompt 1 is not open any more" in reply.body
+    assert "Decision 1 is not open any more" in reply.body  # the API: prompt
 
 
 def test_answers_say_what_stands_after_a_replacement_or_a_refusal(table) -> None:

@@ -76,7 +76,7 @@ def test_a_reply_to_a_closed_prompts_email_is_refused_and_stores_nothing(table) 
     refusal = newest("ann@example.com", "mail_reply")
     # In the words of the subjects too (an email-only player knew prompts by them).
     assert re.search(
-        r"Prompt 1 is not open any more: prompt 2 is open now \(round \d+, [a-z-]+\)\. Nothing was stored\.",
+        r"Decision 1 is not open any more: decision 2 is open now \(round \d+, [a-z-]+\)\. Nothing was stored\.",
         " ".join(refusal.body.split()),
     ), refusal.body
     assert "PLAY EXPAND" in refusal.body  # the legal orders now

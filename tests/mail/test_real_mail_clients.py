@@ -106,7 +106,7 @@ CASES: dict[str, Expected] = {
     "spanish_gmail": NOTHING_GUESSED,
     "two_orders": Expected("order_refused", says=("exactly one order",)),
     "utf8_accents_in_order": Expected("order_refused", says=("U+00C9",)),
-    "old_turn": Expected("prompt_closed", says=("Prompt 1 is not open any more", "Nothing was stored")),
+    "old_turn": Expected("prompt_closed", says=("Decision 1 is not open any more", "Nothing was stored")),
     "subject_only": Expected("order_in_subject", says=("not the subject",)),
     "subject_only_re": Expected("order_in_subject", says=("not the subject",)),
     "forwarded_empty_top": Expected("empty"),

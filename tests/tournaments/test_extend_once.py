@@ -116,7 +116,7 @@ def test_the_panels_extend_form_sent_twice_extends_once(olga):
     form = {"hours": "24", "reason": "", "key": key.group(1)}
     url = f"/tournaments/{slug}/manage/extend/"
     first = client.post(url, form, follow=True)
-    assert "Deadline extended by 24 hours at 2 tables" in first.content.decode()
+    assert "Deadline extended by 1 day at 2 tables" in first.content.decode()
     again = client.post(url, form, follow=True)
     assert "This form extended the deadlines already: nothing more was changed." in (
         again.content.decode()

@@ -173,6 +173,11 @@ def test_public_pages_render_for_anonymous_visitors(client, people):
     detail = client.get(reverse("tournaments:detail", args=["public"])).content.decode()
     assert (f'rated in <a href="{reverse("rating_pool", args=["own:5x"])}">the own:5x ratings</a> '
             "(the organizer's own pool: the league's ratings do not move)") in detail.replace("&#x27;", "'")
+    # A player's walk: "deadline 48 h per decision" where "2 days" reads at once (the default).
+    assert " · deadline 2 days per decision" in detail
+    Tournament.objects.filter(slug="public").update(deadline_hours=36)
+    assert " · deadline 1 day and 12 hours per decision" in client.get(
+        reverse("tournaments:detail", args=["public"])).content.decode()
     Tournament.objects.filter(slug="public").update(status="closed")
     assert "register-cta" not in client.get(reverse("tournaments:detail", args=["public"])).content.decode()
     assert client.get(reverse("tournaments:detail", args=["nope"])).status_code == 404
@@ -546,6 +551,7 @@ def test_the_organizer_reminds_every_player_a_round_waits_for(client, django_cap
     assert sorted(m.seat.name for m in nudged) == waiting
     again = client.post(url, follow=True).content.decode()
     assert "Nobody to remind in round 1" in again
+    assert "reminded for their decision already." in again  # the API's word: prompt
     assert t.log.filter(kind="players_reminded", payload__players=2).count() == 1
     client.force_login(players[0])
     refused = client.post(url, follow=True).content.decode()

@@ -165,7 +165,7 @@
   function whatChanged(before, after, data, mineChanged) {
     var was = before.split("|"), now = after.split("|");
     if (was[1] !== now[1] && data.prompt != null) {
-      return "The page was updated: prompt " + data.prompt + " is open.";
+      return "The page was updated: decision " + data.prompt + " is open.";
     }
     if (was[0] !== now[0]) {
       // The words the page shows for a status ("abandoned" reads "ended early").
@@ -306,7 +306,7 @@
 
   // "Your text typed for prompt 1", "Your choice made for prompt 1", "Your text".
   function keptWords(choice, prompt) {
-    return (choice ? "Your choice" : "Your text") + (prompt ? (choice ? " made" : " typed") + " for prompt " + prompt : "");
+    return (choice ? "Your choice" : "Your text") + (prompt ? (choice ? " made" : " typed") + " for decision " + prompt : "");
   }
 
   // What keepDraft kept, back where it was; the words for the status region ("" when
@@ -402,7 +402,7 @@
     var said;
     if (was[1] !== now[1] && was[1] !== "" && data.status === "abandoned") {
       // Ended by its organizer (or cancelled) with the prompt open: nothing was resolved.
-      said = "The game was ended early: prompt " + was[1] + " was not resolved.";
+      said = "The game was ended early: decision " + was[1] + " was not resolved.";
       document.querySelectorAll("[data-countdown]").forEach(function (el) {
         el.removeAttribute("data-countdown");
         el.classList.remove("urgent");
@@ -413,12 +413,12 @@
       });
     } else if (was[1] !== now[1] && was[1] !== "") {
       deadline = Date.parse(deadline);
-      said = "Prompt " + was[1] + " was resolved" + (!isNaN(deadline) && deadline <= Date.now() ? " (its deadline passed)" : "");
-      said += data.prompt != null ? ": prompt " + data.prompt + " is open now." : "; " + whatChanged(before, after, data, mineChanged).replace("The page was updated: ", "");
+      said = "Decision " + was[1] + " was resolved" + (!isNaN(deadline) && deadline <= Date.now() ? " (its deadline passed)" : "");
+      said += data.prompt != null ? ": decision " + data.prompt + " is open now." : "; " + whatChanged(before, after, data, mineChanged).replace("The page was updated: ", "");
       document.querySelectorAll("[data-countdown]").forEach(function (el) {
         el.removeAttribute("data-countdown");
         el.classList.remove("urgent");
-        el.textContent = "prompt " + was[1] + " was resolved";
+        el.textContent = "decision " + was[1] + " was resolved";
       });
       document.querySelectorAll("[data-countdown-toggle]").forEach(function (button) {
         button.hidden = true;  // nothing left to count down
