@@ -137,7 +137,8 @@ class WithdrawView(BaseAPIView):
 
 class ByeRequestView(BaseAPIView):
     """Ask for a bye in a round not paired yet (it scores the tournament's requested-bye
-    points); asked again, nothing changes. Withdrawn: 409 conflict, nothing changed."""
+    points); asked again, nothing changes. Withdrawn, or a round paired already: 409
+    conflict, nothing changed; a round the tournament does not have: 400."""
 
     @extend_schema(
         request=ByeInputSerializer,

@@ -45,3 +45,28 @@ def test_the_schema_says_a_bye_not_asked_is_a_404(client):
     responses = schema["paths"]["/api/tournaments/{slug}/byes/{number}/"]["delete"]["responses"]
     assert "no bye was asked" in responses["404"]["description"]
     assert "409" in responses
+
+
+def test_asking_a_bye_for_a_round_paired_already_is_a_409_and_a_round_past_the_last_a_400():
+    """A round paired already (or every round paired) is the tournament's state refusing a
+    well-formed request: 409 conflict, as taking such a bye back is; a round the tournament
+    does not have (0, past the last) stays a 400."""
+    organizer = make_user("olga")
+    tournament = tsvc.tournament_create(
+        organizer=organizer, name="Spring Cup", ruleset="4x-dice", table_sizes=[2], rounds_count=2
+    )
+    tsvc.tournament_open(tournament=tournament, by=organizer)
+    base = f"/api/tournaments/{tournament.slug}"
+    api = token_client(make_user("ann"))
+    for name in ("ann", "bob"):
+        client = api if name == "ann" else token_client(make_user(name))
+        assert client.post(f"{base}/register/", {}, format="json").status_code == 201
+    rounds.round_pair(tournament=tournament, by=organizer)
+
+    paired = api.post(f"{base}/byes/", {"round": 1}, format="json")
+    assert (paired.status_code, paired.json()["error"]) == (409, "conflict"), paired.content
+    assert "round 1 is paired already" in paired.json()["message"]
+    for number in (0, 3):
+        beyond = api.post(f"{base}/byes/", {"round": number}, format="json")
+        assert (beyond.status_code, beyond.json()["error"]) == (400, "invalid"), number
+    assert Registration.objects.get(user__username="ann").requested_byes == []

@@ -510,15 +510,23 @@ def bye_request(*, registration: Registration, round_number: int, by: Any) -> Re
                 f"{who} withdrawn from this tournament: a bye is for a player still in it."
             )
         paired = _rounds_paired(tournament)
-        if paired >= tournament.rounds_count:
-            raise ValidationError(
-                "Every round of this tournament has been paired: no bye can be requested any more."
-            )
-        if not isinstance(round_number, int) or not paired < round_number <= tournament.rounds_count:
+        if not isinstance(round_number, int) or not 1 <= round_number <= tournament.rounds_count:
+            # No such round: the request itself is wrong (400 over the API).
             raise ValidationError(
                 f"A bye can be requested for a round that is not paired yet "
                 f"({paired + 1} to {tournament.rounds_count})."
+                if paired < tournament.rounds_count
+                else "Every round of this tournament has been paired: no bye can be requested any more."
             )
+        if round_number <= paired:
+            # The tournament's state refuses it (409 over the API, as taking one back).
+            later = (
+                f"a bye can be requested for a round that is not paired yet "
+                f"({paired + 1} to {tournament.rounds_count})"
+                if paired < tournament.rounds_count
+                else "every round of this tournament has been paired: no bye can be requested any more"
+            )
+            raise TournamentError(f"No bye for round {round_number}: round {round_number} is paired already; {later}.")
         if round_number not in registration.requested_byes:
             registration.requested_byes = sorted([*registration.requested_byes, round_number])
             registration.save(update_fields=["requested_byes"])
