@@ -137,8 +137,19 @@ class ReauthenticateWebAuthnForm(webauthn_forms.ReauthenticateWebAuthnForm):
         return _refuse_garbled(super().clean_credential)
 
 
+KEY_NAME_MAX = 100
+"""Characters in a passkey's or security key's name (allauth's forms take any length)."""
+
+
 class AddWebAuthnForm(webauthn_forms.AddWebAuthnForm):
     credential = CredentialField(required=True, widget=forms.HiddenInput)
+    name = forms.CharField(required=False, max_length=KEY_NAME_MAX)
 
     def clean(self) -> dict:
         return _refuse_garbled(super().clean)
+
+
+class EditWebAuthnForm(webauthn_forms.EditWebAuthnForm):
+    """Renaming a key: at most KEY_NAME_MAX characters."""
+
+    name = forms.CharField(required=True, max_length=KEY_NAME_MAX)

@@ -94,6 +94,8 @@ MFA_FORMS = {
     "login_webauthn": "fivex_site.mfa_forms.LoginWebAuthnForm",
     "reauthenticate_webauthn": "fivex_site.mfa_forms.ReauthenticateWebAuthnForm",
     "add_webauthn": "fivex_site.mfa_forms.AddWebAuthnForm",
+    # A key's name at most 100 characters (allauth's forms take any length).
+    "edit_webauthn": "fivex_site.mfa_forms.EditWebAuthnForm",
 }
 # A wrong code counts as a failed login (allauth's ``login_failed`` rate, per client
 # address and per account: ACCOUNT_RATE_LIMITS); a code used once is refused a second time

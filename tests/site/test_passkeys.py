@@ -132,3 +132,21 @@ def test_turning_the_app_off_says_the_keys_still_protect_the_log_in(client) -> N
     assert set(Authenticator.objects.filter(user=ann).values_list("type", flat=True)) == {
         "webauthn", "recovery_codes"
     }
+
+
+def test_a_keys_name_is_at_most_100_characters_when_added_or_renamed(client) -> None:
+    """allauth's forms take a name of any length (a page of text listed on the account's
+    pages); the site's say at most 100 characters, as other names on the site do."""
+    ann = player()
+    key = _key(ann)
+    client.force_login(ann)
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    edit = f"/accounts/2fa/webauthn/keys/{key.pk}/edit/"
+    refused = client.post(edit, {"name": "x" * 101})
+    assert refused.status_code == 200
+    assert "at most 100 characters" in refused.content.decode()
+    assert Authenticator.objects.get(pk=key.pk).wrap().name == "Ann's phone"
+    assert client.post(edit, {"name": "y" * 100}).status_code == 302
+    assert Authenticator.objects.get(pk=key.pk).wrap().name == "y" * 100
+    add = client.get("/accounts/2fa/webauthn/add/").content.decode()
+    assert re.search(r'<input[^>]*name="name"[^>]*maxlength="100"', add), add
