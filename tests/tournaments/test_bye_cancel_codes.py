@@ -16,17 +16,24 @@ from tournaments.services import tournaments as tsvc
 pytestmark = pytest.mark.django_db
 
 
-def test_a_bye_not_asked_is_a_404_and_one_of_a_paired_round_a_409():
+def open_cup(name: str, players: tuple[str, ...], rounds_count: int):
+    """An open 4X Dice tournament of tables of two, ``players`` registered over the API;
+    its organizer, the tournament, its API base and ann's client."""
     organizer = make_user("olga")
     tournament = tsvc.tournament_create(
-        organizer=organizer, name="Winter Cup", ruleset="4x-dice", table_sizes=[2], rounds_count=3
+        organizer=organizer, name=name, ruleset="4x-dice", table_sizes=[2], rounds_count=rounds_count
     )
     tsvc.tournament_open(tournament=tournament, by=organizer)
     base = f"/api/tournaments/{tournament.slug}"
     api = token_client(make_user("ann"))
-    for name in ("ann", "bob", "cat"):
-        client = api if name == "ann" else token_client(make_user(name))
+    for player in players:
+        client = api if player == "ann" else token_client(make_user(player))
         assert client.post(f"{base}/register/", {}, format="json").status_code == 201
+    return organizer, tournament, base, api
+
+
+def test_a_bye_not_asked_is_a_404_and_one_of_a_paired_round_a_409():
+    organizer, tournament, base, api = open_cup("Winter Cup", ("ann", "bob", "cat"), 3)
     assert api.post(f"{base}/byes/", {"round": 1}, format="json").status_code == 200
 
     missing = api.delete(f"{base}/byes/3/")
@@ -51,16 +58,7 @@ def test_asking_a_bye_for_a_round_paired_already_is_a_409_and_a_round_past_the_l
     """A round paired already (or every round paired) is the tournament's state refusing a
     well-formed request: 409 conflict, as taking such a bye back is; a round the tournament
     does not have (0, past the last) stays a 400."""
-    organizer = make_user("olga")
-    tournament = tsvc.tournament_create(
-        organizer=organizer, name="Spring Cup", ruleset="4x-dice", table_sizes=[2], rounds_count=2
-    )
-    tsvc.tournament_open(tournament=tournament, by=organizer)
-    base = f"/api/tournaments/{tournament.slug}"
-    api = token_client(make_user("ann"))
-    for name in ("ann", "bob"):
-        client = api if name == "ann" else token_client(make_user(name))
-        assert client.post(f"{base}/register/", {}, format="json").status_code == 201
+    organizer, tournament, base, api = open_cup("Spring Cup", ("ann", "bob"), 2)
     rounds.round_pair(tournament=tournament, by=organizer)
 
     paired = api.post(f"{base}/byes/", {"round": 1}, format="json")
