@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import in_process_site, psql  # noqa: E402
+from load import in_process_site  # noqa: E402
 
 
 def report(profiler: cProfile.Profile, title: str, lines: int) -> None:
@@ -122,7 +122,7 @@ def main() -> int:
     args = parser.parse_args()
 
     database = f"fivex_reqbench_{os.getpid()}"
-    in_process_site(
+    with in_process_site(
         database,
         **{
             "CELERY_TASK_ALWAYS_EAGER": "false",
@@ -130,26 +130,13 @@ def main() -> int:
             "API_ORDERS_RATE": "1000000/min",
             "API_GAMES_CREATE_RATE": "1000000/min",
         },
-    )
-    psql(f'CREATE DATABASE "{database}"')
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
+    ):
+        from django.contrib.auth import get_user_model
         from django.db import connection
         from django.test import Client
 
         from games.services import games as game_services
         from games.services.tokens import api_token_create
-        from games.tasks import resolve_prompt
-
-        call_command("migrate", "--noinput", verbosity=0)
-        # Resolution is not measured here: keep the task out of the broker.
-        resolve_prompt.delay = lambda *a, **k: None  # type: ignore[method-assign]
-        resolve_prompt.apply_async = lambda *a, **k: None  # type: ignore[method-assign]
-
-        from django.contrib.auth import get_user_model
 
         users = [
             get_user_model().objects.create_user(username=f"r{s}", email=f"r{s}@bench.test")
@@ -345,11 +332,6 @@ def main() -> int:
             for sql in statements:
                 print("    ", sql[:150])
         return 0
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        psql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

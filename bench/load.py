@@ -40,6 +40,7 @@ and Redis (127.0.0.1:6379).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -52,6 +53,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,10 +123,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def in_process_site(database: str, **extra: str) -> None:
-    """Set this process's environment for a Django site in it (the in-process benchmarks:
-    hotpaths, pages, search) on a PostgreSQL database of that name, with no broker, no
-    email and no debug; ``extra`` adds or overrides variables. Call before django.setup()."""
+@contextlib.contextmanager
+def in_process_site(database: str, *, stub_resolution: bool = True, **extra: str) -> Iterator[None]:
+    """A Django site in this process (the in-process benchmarks: hotpaths, pages, search) on
+    a new PostgreSQL database of that name, migrated, with no broker, no email and no debug
+    (``extra`` adds or overrides environment variables); with ``stub_resolution`` the
+    resolution task is kept out of the broker (what is measured does not resolve). The
+    database is dropped at the end."""
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "fivex_site.settings",
@@ -138,6 +143,25 @@ def in_process_site(database: str, **extra: str) -> None:
             **extra,
         }
     )
+    psql(f'CREATE DATABASE "{database}"')
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", "--noinput", verbosity=0)
+        if stub_resolution:
+            from games.tasks import resolve_prompt
+
+            resolve_prompt.delay = lambda *a, **k: None  # type: ignore[method-assign]
+            resolve_prompt.apply_async = lambda *a, **k: None  # type: ignore[method-assign]
+        yield
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        psql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 def psql(sql: str) -> None:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import in_process_site, psql  # noqa: E402
+from load import in_process_site  # noqa: E402
 
 GAMES = {"5x": 5, "4x-dice": 2, "6x5": 2}
 
@@ -83,24 +83,14 @@ def main() -> int:
     args = parser.parse_args()
 
     database = f"fivex_pagebench_{os.getpid()}"
-    in_process_site(database, CELERY_TASK_ALWAYS_EAGER="false")
-    psql(f'CREATE DATABASE "{database}"')
-    try:
-        import django
-
-        django.setup()
+    with in_process_site(database, CELERY_TASK_ALWAYS_EAGER="false"):
         from django.contrib.auth import get_user_model
-        from django.core.management import call_command
         from django.db import connection
         from django.test import Client
 
         from games.services.games import game_create_seated
         from games.services.tokens import api_token_create
-        from games.tasks import resolve_prompt
 
-        call_command("migrate", "--noinput", verbosity=0)
-        resolve_prompt.delay = lambda *a, **k: None  # type: ignore[method-assign]
-        resolve_prompt.apply_async = lambda *a, **k: None  # type: ignore[method-assign]
 
         six_setup, six_orders = _sixbyfive()
         SETUP, SCRIPTS = {"6x5": six_setup}, {"6x5": six_orders}
@@ -188,11 +178,6 @@ def main() -> int:
                         int(os.environ.get("PSTATS", 40))
                     )
         return 0
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        psql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

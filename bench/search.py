@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import in_process_site, psql  # noqa: E402
+from load import in_process_site  # noqa: E402
 
 
 def main() -> int:
@@ -38,15 +38,9 @@ def main() -> int:
     args = parser.parse_args()
 
     database = f"fivex_searchbench_{os.getpid()}"
-    in_process_site(database)
-    psql(f'CREATE DATABASE "{database}"')
-    try:
-        import django
-
-        django.setup()
+    with in_process_site(database, stub_resolution=False):
         from django.conf import settings
         from django.contrib.auth import get_user_model
-        from django.core.management import call_command
         from django.db import connection
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
@@ -56,7 +50,6 @@ def main() -> int:
         from games.services.tokens import api_token_create
 
         settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {}  # time the work, not the 429
-        call_command("migrate", "--noinput", verbosity=0)
         User = get_user_model()
         players = User.objects.bulk_create(
             [User(username=f"player{i:04d}", email=f"p{i}@bench.test") for i in range(2000)]
@@ -121,11 +114,6 @@ def main() -> int:
                 )
                 cursor.execute("ANALYZE")
             run("with a pg_trgm GIN index on UPPER(name)")
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        psql(f'DROP DATABASE IF EXISTS "{database}"')
     return 0
 
 
