@@ -42,12 +42,16 @@ def development_defaults() -> list[str]:
     return defaults
 
 
+def _defaults_without_fivex_env() -> list[str]:
+    """``development_defaults()`` of a process given no ``FIVEX_ENV``; none when it was
+    told its environment (a development site says so, and then uses them on purpose)."""
+    return [] if settings.FIVEX_ENV_NAMED else development_defaults()
+
+
 def refusal(process: str) -> str | None:
     """Why ``process`` (``"worker"``, ``"beat"``: Celery's; ``"web server"``) must not
     start, or None: it was given no ``FIVEX_ENV`` and would use a development default."""
-    if settings.FIVEX_ENV_NAMED:
-        return None
-    defaults = development_defaults()
+    defaults = _defaults_without_fivex_env()
     if not defaults:
         return None
     if process == "web server":
@@ -82,11 +86,12 @@ def refuse_for_a_command(name: str) -> None:
     database and reported success), as a CommandError with status ``REFUSED_EXIT_STATUS``."""
     from django.core.management.base import CommandError
 
-    if settings.FIVEX_ENV_NAMED or not development_defaults():
+    defaults = _defaults_without_fivex_env()
+    if not defaults:
         return
     raise CommandError(
         f"FiveX: `manage.py {name}` was started without FIVEX_ENV and would run on "
-        f"{' and '.join(development_defaults())}: it would {COMMANDS_FOR_A_SITE[name]}. Give "
+        f"{' and '.join(defaults)}: it would {COMMANDS_FOR_A_SITE[name]}. Give "
         "it the site's environment (e.g. `set -a; . /etc/fivex.env; set +a` in this shell, "
         "or the .env file beside manage.py); on a development site, FIVEX_ENV=development.",
         returncode=REFUSED_EXIT_STATUS,
