@@ -203,3 +203,37 @@ def test_the_clis_call_json_nested_thousands_deep_malformed(module: str) -> None
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert json.loads(proc.stdout) == {"error": "malformed JSON: nested too deeply"}
+
+
+def test_ratings_cli_rounds_halves_up_as_by_hand() -> None:
+    """tournaments.md: "ratings rounded to one decimal". Five players rated 2400 (K 10
+    from the start, the FIDE rule), ranking a, then b and c tied, then d, then e:
+    K / (n - 1) = 10 / 4 = 2.5 and every E is 0.5 (ΣE = 2).
+    a: ΣS 4, +5 -> 2405.0; b and c: ΣS 0 + 0.5 + 1 + 1 = 2.5, +1.25 -> 2401.25, which
+    rounds to 2401.3; d: ΣS 1, -2.5 -> 2397.5; e: ΣS 0, -5 -> 2395.0.
+    Python's round() gave 2401.2 (half to even on the binary value)."""
+    data = {"initial": 2400, "games": [{"id": "g1", "ranking": [["a"], ["b", "c"], ["d"], ["e"]]}]}
+    proc = _cli("tournaments.ratings", data)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["ratings"] == {"a": 2405.0, "b": 2401.3, "c": 2401.3, "d": 2397.5, "e": 2395.0}
+    row_b = next(r for r in out["ledger"] if r["player"] == "b")
+    assert (row_b["k"], row_b["actual"], row_b["rating_before"], row_b["rating_after"]) == (
+        10, 2.5, 2400.0, 2401.3,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("initial", "printed"), [(1500.25, 1500.3), (1500.35, 1500.4), (1500.45, 1500.5)])
+def test_ratings_cli_rounds_the_written_decimal_not_its_binary_neighbour(
+    initial: float, printed: float
+) -> None:
+    """tournaments.md: "ratings rounded to one decimal". Two players drawing at equal
+    ratings keep them (S = E = 0.5); an initial rating of 1500.25, 1500.35 or 1500.45
+    prints as 1500.3, 1500.4, 1500.5 (round() gave 1500.2, 1500.3, 1500.5: 1500.35 is
+    stored just below, 1500.25 exactly and rounded to even)."""
+    data = {"initial": initial, "games": [{"id": "g1", "ranking": [["a", "b"]]}]}
+    proc = _cli("tournaments.ratings", data)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["ratings"] == {"a": printed, "b": printed}
+    assert [(r["rating_before"], r["rating_after"]) for r in out["ledger"]] == [(printed, printed)] * 2

@@ -13,22 +13,47 @@ Documented choices:
 - Precision: ratings are kept at full float precision; only printed values are rounded
   (ratings and the ledger's ratings to one decimal; the expected score ``Σ E`` is printed
   unrounded, as the contract rounds only ratings). A replay of the same games therefore
-  gives identical ratings.
+  gives identical ratings. Rounding is the one done by hand (:func:`round_rating`): a
+  half goes up, away from zero (2401.25 prints 2401.3), and the decimal the float stands
+  for is rounded, not its binary neighbour (1500.35 prints 1500.4).
 - A game needs at least two players, no empty group, no player twice, and a unique id.
   Unknown fields are ignored.
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LedgerRow", "RatingError", "RatingResult", "k_factor", "parse_games", "rate"]
+__all__ = [
+    "LedgerRow",
+    "RatingError",
+    "RatingResult",
+    "k_factor",
+    "parse_games",
+    "rate",
+    "round_rating",
+]
 
 CAP = 400.0
 REACHED = 2400.0
 NEW_PLAYER_GAMES = 30
+
+
+# Enough digits for any finite float written out in full, plus the decimals kept.
+_EXACT = decimal.Context(prec=400)
+
+
+def round_rating(value: float) -> float:
+    """``value`` to one decimal as rounded by hand: halves up, away from zero (2401.25 ->
+    2401.3, where ``round`` rounds half to even: 2401.2). The float's shortest decimal
+    form (``repr``) is what is rounded, after dropping noise past the ninth decimal, so
+    1500.35 (stored as 1500.34999...) gives 1500.4 (``round``: 1500.3)."""
+    written = decimal.Decimal(repr(float(value)))
+    exact = written.quantize(decimal.Decimal("1e-9"), context=_EXACT)
+    return float(exact.quantize(decimal.Decimal("0.1"), decimal.ROUND_HALF_UP, _EXACT))
 
 
 class RatingError(ValueError):
@@ -48,15 +73,16 @@ class LedgerRow:
     rating_after: float
 
     def to_json(self) -> dict[str, Any]:
-        """Printed form: ratings to one decimal, the expected score unrounded."""
+        """Printed form: ratings to one decimal (:func:`round_rating`), the expected score
+        unrounded."""
         return {
             "game": self.game,
             "player": self.player,
-            "rating_before": round(self.rating_before, 1),
+            "rating_before": round_rating(self.rating_before),
             "expected": self.expected,
             "actual": self.actual,
             "k": self.k,
-            "rating_after": round(self.rating_after, 1),
+            "rating_after": round_rating(self.rating_after),
         }
 
 
@@ -72,7 +98,7 @@ class RatingResult:
     def to_json(self) -> dict[str, Any]:
         """The contract's output object (values rounded for printing only)."""
         return {
-            "ratings": {p: round(r, 1) for p, r in self.ratings.items()},
+            "ratings": {p: round_rating(r) for p, r in self.ratings.items()},
             "games": dict(self.games),
             "ledger": [row.to_json() for row in self.ledger],
         }
