@@ -31,6 +31,7 @@ from games.api.base import (
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Bye, Round, Tournament
+from tournaments.ratings import round_rating
 from tournaments.standings import TIEBREAK_NAMES
 
 ERRORS = {
@@ -172,7 +173,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
             "tiebreaks": dict(row["tiebreaks"]),
             "played": row["played"],
             "withdrawn": row["withdrawn"],
-            "rating": round(ratings.get(row["user"].pk, selectors.INITIAL_RATING), 1),
+            "rating": round_rating(ratings.get(row["user"].pk, selectors.INITIAL_RATING)),
         }
         for row in selectors.standings(tournament=t)
     ]
@@ -313,8 +314,8 @@ class RatingListView(BaseAPIView):
         rows = selectors.rating_list(pool=pool)
         limit, offset = query["limit"], query["offset"]
         page = [
-            {"rank": r["rank"], "player": r["user"].username, "rating": round(r["rating"], 1),
-             "games": r["games"], "change": round(r["change"], 1),
+            {"rank": r["rank"], "player": r["user"].username, "rating": round_rating(r["rating"]),
+             "games": r["games"], "change": round_rating(r["change"]),
              "last_played": _when(r["last_played"])}
             for r in rows[offset : offset + limit]
         ]  # fmt: skip

@@ -13,6 +13,7 @@ from games.presentation import place_of
 from games.selectors_players import folded_name
 from tournaments import standings as standings_mod
 from tournaments.models import Bye, RatingEntry, Registration, Round, Table, Tournament
+from tournaments.ratings import round_rating
 
 INITIAL_RATING = 1500.0
 
@@ -273,12 +274,12 @@ def rating_list(*, pool: str) -> list[dict[str, Any]]:
             "rating": entry.rating_after,
             # As shown, to one decimal (no -0.0): a change that rounds to 0 reads "0.0"
             # whichever way it went.
-            "change": round(entry.rating_after - entry.rating_before, 1) or 0.0,
+            "change": round_rating(entry.rating_after - entry.rating_before) or 0.0,
             "last_played": ended or entry.created_at,
         }
     rows = sorted(players.values(), key=lambda r: (-r["rating"], r["user"].username))
     for i, row in enumerate(rows):
-        same = i > 0 and round(rows[i - 1]["rating"]) == round(row["rating"])
+        same = i > 0 and round_rating(rows[i - 1]["rating"], 0) == round_rating(row["rating"], 0)
         row["rank"] = rows[i - 1]["rank"] if same else i + 1
     return rows
 
@@ -342,7 +343,7 @@ def pairing_input(*, tournament: Tournament, round_number: int, seed: int) -> di
         entry: dict[str, Any] = {
             "id": str(reg.pk),
             "points": rows[reg.pk]["points"] if reg.pk in rows else 0.0,
-            "rating": round(ratings.get(reg.user_id, INITIAL_RATING), 1),
+            "rating": round_rating(ratings.get(reg.user_id, INITIAL_RATING)),
             "opponents": opponents[reg.pk],
             "byes": byes[reg.pk],
             "seats": seats[reg.pk],

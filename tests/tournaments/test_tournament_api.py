@@ -222,3 +222,31 @@ def test_ratings_on_the_api_are_to_one_decimal(client, duel_cup):
     assert (rows["ann"]["rating"], rows["ann"]["change"]) == (1513.3, 13.3)
     standings = client.get(f"/api/tournaments/{duel_cup.slug}/").json()["standings"]
     assert {r["player"]: r["rating"] for r in standings}["ann"] == 1513.3
+
+
+def test_the_api_rounds_ratings_as_the_command_line_and_the_pages_do(client, duel_cup):
+    """A rating on a half (2401.25) reads 2401.3 on the API, as `python -m tournaments.ratings`
+    prints it and the pages show it (halves up), not 2401.2 (``round``'s half to even)."""
+    from tournaments.models import RatingEntry
+
+    entry = RatingEntry.objects.filter(pool="6x5").order_by("pk").first()
+    RatingEntry.objects.filter(pk=entry.pk).update(rating_before=2400.0, rating_after=2401.25)
+    name = entry.user.username
+    row = next(r for r in client.get("/api/ratings/6x5/").json()["players"] if r["player"] == name)
+    assert (row["rating"], row["change"]) == (2401.3, 1.3)
+    cup = client.get(f"/api/tournaments/{duel_cup.slug}/").json()
+    assert next(r for r in cup["standings"] if r["player"] == name)["rating"] == 2401.3
+
+
+def test_ratings_that_read_the_same_share_a_rank(client, duel_cup):
+    """The pool's page shows ratings whole (1520.5 and 1521.4 both read 1521): players whose
+    ratings read the same share a rank, halves rounded up as the page rounds them."""
+    from tournaments.models import RatingEntry
+
+    first, second = RatingEntry.objects.filter(pool="6x5", rating_after=1520.0).order_by("pk")
+    RatingEntry.objects.filter(pk=first.pk).update(rating_after=1520.5)
+    RatingEntry.objects.filter(pk=second.pk).update(rating_after=1521.4)
+    rows = client.get("/api/ratings/6x5/").json()["players"]
+    assert [(r["player"], r["rank"]) for r in rows[:2]] == [
+        (second.user.username, 1), (first.user.username, 1),
+    ]  # fmt: skip

@@ -46,14 +46,16 @@ NEW_PLAYER_GAMES = 30
 _EXACT = decimal.Context(prec=400)
 
 
-def round_rating(value: float) -> float:
-    """``value`` to one decimal as rounded by hand: halves up, away from zero (2401.25 ->
-    2401.3, where ``round`` rounds half to even: 2401.2). The float's shortest decimal
-    form (``repr``) is what is rounded, after dropping noise past the ninth decimal, so
-    1500.35 (stored as 1500.34999...) gives 1500.4 (``round``: 1500.3)."""
+def round_rating(value: float, decimals: int = 1) -> float:
+    """``value`` to one decimal (or ``decimals``) as rounded by hand: halves up, away from
+    zero (2401.25 -> 2401.3, where ``round`` rounds half to even: 2401.2). The float's
+    shortest decimal form (``repr``) is what is rounded, after dropping noise past the ninth
+    decimal, so 1500.35 (stored as 1500.34999...) gives 1500.4 (``round``: 1500.3). The
+    pages' ``floatformat`` rounds the same way."""
     written = decimal.Decimal(repr(float(value)))
     exact = written.quantize(decimal.Decimal("1e-9"), context=_EXACT)
-    return float(exact.quantize(decimal.Decimal("0.1"), decimal.ROUND_HALF_UP, _EXACT))
+    places = decimal.Decimal(1).scaleb(-decimals)
+    return float(exact.quantize(places, decimal.ROUND_HALF_UP, _EXACT))
 
 
 class RatingError(ValueError):
