@@ -285,20 +285,53 @@ class LogEntryAdmin(ReadOnlyAdmin):
         return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
 
 
+def _player_subject_sealed() -> Q:
+    """The emails whose subject quotes a player's own words while their game runs (an
+    answer to their email, ``games.mail.replies``: "Re: [5X game 1] PASS ISABELLA"): the
+    subject may be the sealed order itself."""
+    from games.mail.replies import REPLY_KIND
+    from games.selectors import OVER
+
+    return Q(kind=REPLY_KIND) & (Q(game__isnull=True) | ~Q(game__status__in=OVER))
+
+
 @admin.register(OutboxMessage)
 class OutboxMessageAdmin(DeletableWhenDone):
-    list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
+    list_display = ("id", "kind", "to", "subject_shown", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind", game_filter("game"))
     # Who it went to and what it is about; never its text or reply address.
     search_fields = ("to", "subject")
     ordering = ("-id",)
     raw_id_fields = ("seat", "game")  # not drop-downs of every seat and game
     # The body is the player's own view; the reply address is the seat's credential.
-    exclude = ("body", "html", "reply_to", "headers")
+    exclude = ("body", "html", "reply_to", "headers", "subject")
     readonly_fields = (
-        "to", "subject", "kind", "seat", "game", "key", "status", "attempts", "last_error",
+        "to", "subject_shown", "kind", "seat", "game", "key", "status", "attempts", "last_error",
         "next_attempt_at", "created_at", "sent_at",
     )  # fmt: skip
+
+    @admin.display(description="subject")
+    def subject_shown(self, obj: OutboxMessage) -> str:
+        """The subject, but an answer's to a player's email only once its game is over:
+        it repeats the player's own subject, which may be the sealed order (a secrecy
+        audit: "Re: [5X game 1] PASS ISABELLA" in the list mid-game)."""
+        from games.mail.replies import REPLY_KIND
+        from games.selectors import OVER
+
+        if obj.kind == REPLY_KIND and (obj.game is None or obj.game.status not in OVER):
+            return "Re: … (the player's own subject: shown once the game is over)"
+        return obj.subject
+
+    def get_search_results(self, request, queryset, search_term):  # noqa: ANN001, ANN201, D102
+        # A subject the list does not show is no search oracle either ("?q=ISABELLA": one
+        # row, then none): such a row is found by its address only.
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            by_address = Q()
+            for word in search_term.split():
+                by_address &= Q(to__icontains=word)
+            found = found.exclude(_player_subject_sealed() & ~by_address)
+        return found, duplicates
     actions = ("send_again",)
     waiting_words = "still to be sent"
 
@@ -312,7 +345,7 @@ class OutboxMessageAdmin(DeletableWhenDone):
 
     def get_queryset(self, request):  # noqa: ANN001, ANN201, D102
         # The list shows neither text (an outbox of 180,000 rows read them all a page).
-        return super().get_queryset(request).defer("body", "html")
+        return super().get_queryset(request).defer("body", "html").select_related("game")
 
     @admin.action(description="Send the selected failed emails again", permissions=["change"])
     def send_again(self, request, queryset):  # noqa: ANN001, ANN201

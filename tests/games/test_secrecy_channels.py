@@ -1,0 +1,67 @@
+"""Secrecy of the channels the page and API secrecy tests do not read: the staff's outbox
+list (a reply quotes the subject the player wrote, which may be the order itself)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game, OutboxMessage
+from tests.games.web_support import make_user
+
+pytestmark = pytest.mark.django_db
+
+DEAL = {"sub1": ["SULEIMAN", "CAESAR"], "sub2": ["BOUDICCA", "ISABELLA"], "sub3": ["ERIK", "NAPOLEON"]}
+
+
+def test_the_admin_outbox_hides_a_replys_subject_quoting_a_sealed_order_until_the_end(
+    admin_client, settings
+):
+    """Regression (a secrecy audit): an order written in the Subject too ("PASS
+    ISABELLA") came back in the answer's subject ("Re: [5X game 1] PASS ISABELLA"), which
+    the admin's outbox list, its change page and its search showed while the order was
+    sealed: to whoever opens the admin, a staff member playing in the game included."""
+    from games.mail.processing import process_message
+    from games.services.games import game_create, game_join
+    from games.services.organizer import game_end
+    from games.services.seats import seat_reply_address
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": DEAL})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    seat = game.seats.get(name="sub2")
+    row = process_message(
+        b"From: sub2@example.test\r\nSubject: PASS ISABELLA\r\nMessage-ID: <sub2-1@example.com>\r\n"
+        b"\r\nPASS ISABELLA\r\n",
+        seat_reply_address(seat=seat),
+        source="pipe",
+        envelope_sender="sub2@example.test",
+    )
+    assert row.status == "processed", (row.outcome, row.error)
+    answer = OutboxMessage.objects.get(seat=seat, kind="mail_reply")
+    assert "ISABELLA" in answer.subject  # the player's own answer quotes its subject
+    turn = OutboxMessage.objects.filter(game=game, kind="game_started").first()
+
+    pages = {
+        "list": admin_client.get("/admin/games/outboxmessage/"),
+        "change": admin_client.get(f"/admin/games/outboxmessage/{answer.pk}/change/"),
+    }
+    for where, page in pages.items():
+        assert page.status_code == 200, where
+        assert "ISABELLA" not in page.content.decode(), where
+    # The search is no oracle either: the sealed words find nothing, an address still does.
+    found = admin_client.get("/admin/games/outboxmessage/?q=ISABELLA").content.decode()
+    assert "0 results" in found and f"/{answer.pk}/change/" not in found
+    found = admin_client.get("/admin/games/outboxmessage/?q=sub2%40example.test").content.decode()
+    assert f"/{answer.pk}/change/" in found
+    # Other emails' subjects are the site's own words: shown as they are.
+    assert turn is not None and turn.subject in pages["list"].content.decode()
+
+    game_end(game=Game.objects.get(pk=game.pk), by=users[0])
+    page = admin_client.get(f"/admin/games/outboxmessage/{answer.pk}/change/").content.decode()
+    assert "PASS ISABELLA" in page  # revealed with the game's end
+    found = admin_client.get("/admin/games/outboxmessage/?q=ISABELLA").content.decode()
+    assert f"/{answer.pk}/change/" in found
