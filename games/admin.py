@@ -285,14 +285,14 @@ class LogEntryAdmin(ReadOnlyAdmin):
         return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
 
 
-def _player_subject_sealed() -> Q:
-    """The emails whose subject quotes a player's own words while their game runs (an
-    answer to their email, ``games.mail.replies``: "Re: [5X game 1] PASS ISABELLA"): the
-    subject may be the sealed order itself."""
+def _player_subject() -> Q:
+    """The emails whose subject quotes a player's own words (an answer to their email,
+    ``games.mail.replies``: "Re: [5X game 1] PASS ISABELLA"): the subject may be a sealed
+    order, one the rules may never reveal (replaced by a later one, or sealed for the
+    open prompt of a game ended early), so the admin never shows it."""
     from games.mail.replies import REPLY_KIND
-    from games.selectors import OVER
 
-    return Q(kind=REPLY_KIND) & (Q(game__isnull=True) | ~Q(game__status__in=OVER))
+    return Q(kind=REPLY_KIND)
 
 
 @admin.register(OutboxMessage)
@@ -312,14 +312,13 @@ class OutboxMessageAdmin(DeletableWhenDone):
 
     @admin.display(description="subject")
     def subject_shown(self, obj: OutboxMessage) -> str:
-        """The subject, but an answer's to a player's email only once its game is over:
-        it repeats the player's own subject, which may be the sealed order (a secrecy
-        audit: "Re: [5X game 1] PASS ISABELLA" in the list mid-game)."""
+        """The subject, but not an answer's to a player's email: it repeats the player's
+        own subject, which may be a sealed order (a secrecy audit: "Re: [5X game 1] PASS
+        ISABELLA" in the list mid-game)."""
         from games.mail.replies import REPLY_KIND
-        from games.selectors import OVER
 
-        if obj.kind == REPLY_KIND and (obj.game is None or obj.game.status not in OVER):
-            return "Re: … (the player's own subject: shown once the game is over)"
+        if obj.kind == REPLY_KIND:
+            return "Re: … (the player's own subject: not shown, it may hold a sealed order)"
         return obj.subject
 
     def get_search_results(self, request, queryset, search_term):  # noqa: ANN001, ANN201, D102
@@ -330,8 +329,9 @@ class OutboxMessageAdmin(DeletableWhenDone):
             by_address = Q()
             for word in search_term.split():
                 by_address &= Q(to__icontains=word)
-            found = found.exclude(_player_subject_sealed() & ~by_address)
+            found = found.exclude(_player_subject() & ~by_address)
         return found, duplicates
+
     actions = ("send_again",)
     waiting_words = "still to be sent"
 
@@ -345,7 +345,7 @@ class OutboxMessageAdmin(DeletableWhenDone):
 
     def get_queryset(self, request):  # noqa: ANN001, ANN201, D102
         # The list shows neither text (an outbox of 180,000 rows read them all a page).
-        return super().get_queryset(request).defer("body", "html").select_related("game")
+        return super().get_queryset(request).defer("body", "html")
 
     @admin.action(description="Send the selected failed emails again", permissions=["change"])
     def send_again(self, request, queryset):  # noqa: ANN001, ANN201
