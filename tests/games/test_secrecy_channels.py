@@ -65,3 +65,36 @@ def test_the_admin_outbox_never_shows_a_replys_subject_which_may_quote_a_sealed_
     game_end(game=Game.objects.get(pk=game.pk), by=users[0])  # ended early: never resolved
     page = admin_client.get(f"/admin/games/outboxmessage/{answer.pk}/change/").content.decode()
     assert "ISABELLA" not in page
+
+
+def test_the_admin_inbound_mail_shows_no_receipts_subject_quoting_a_sealed_order(admin_client, settings):
+    """Regression (a secrecy audit): the player's mail program acknowledges the answer to
+    its order ("Read: Re: [5X game 1] PASS ISABELLA", the order written in the Subject);
+    the receipt is ignored, and the admin's inbound mail page gave its reason with that
+    subject, the sealed order in it."""
+    from games.mail.processing import process_message
+    from games.services.games import game_create, game_join
+    from games.services.seats import seat_reply_address
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": DEAL})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    address = seat_reply_address(seat=game.seats.get(name="sub2"))
+    subject = f"Read: Re: [{game.title}] PASS ISABELLA"
+    receipt = (
+        f"From: sub2@example.test\r\nSubject: {subject}\r\nMessage-ID: <sub2-r@example.com>\r\n\r\n"
+        f"Your message\r\n\r\n  To: FiveX\r\n  Subject: Re: [{game.title}] PASS ISABELLA\r\n"
+        "  Sent: Tuesday, December 1, 2026 6:10:00 AM (UTC+00:00) Dublin, Edinburgh, Lisbon, London\r\n\r\n"
+        "was read on Tuesday, December 1, 2026 6:30:00 AM (UTC+00:00) Dublin, Edinburgh, Lisbon, London.\r\n"
+    ).encode()
+    row = process_message(receipt, address, source="pipe", envelope_sender="sub2@example.test")
+    assert (row.status, row.outcome) == ("ignored", "receipt"), row.error
+    page = admin_client.get(f"/admin/mail/inboundmail/{row.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "read receipt" in text  # what it was is still plain
+    assert "ISABELLA" not in text
