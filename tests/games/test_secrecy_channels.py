@@ -98,3 +98,66 @@ def test_the_admin_inbound_mail_shows_no_receipts_subject_quoting_a_sealed_order
     text = page.content.decode()
     assert "read receipt" in text  # what it was is still plain
     assert "ISABELLA" not in text
+
+
+@pytest.fixture
+def sealed_pass(django_capture_on_commit_callbacks):
+    """A 5X draft whose organizer plays no seat: bob holds QIN and DIDO and has sealed
+    PASS QIN. Returns the game, the users and bob's order's salt."""
+    from games.models import SealedOrder
+    from games.services import games as game_services
+    from games.services.orders import order_submit
+
+    users = {n: make_user(n) for n in ("ann", "bob", "cat", "zed", "org")}
+    deal = {"ann": ["GANDHI", "CAESAR"], "bob": ["QIN", "DIDO"], "cat": ["NAPOLEON", "TOKUGAWA"]}
+    game = game_services.game_create(organizer=users["org"], ruleset="5x", seats_count=3, setup={"deal": deal})
+    for name in ("ann", "bob", "cat"):
+        with django_capture_on_commit_callbacks(execute=True):
+            game_services.game_join(game=game, user=users[name])
+    game.refresh_from_db()
+    assert game.status == "active"
+    with django_capture_on_commit_callbacks(execute=True):
+        order = order_submit(seat=game.seats.get(name="bob"), text="PASS QIN", source="email")
+    assert SealedOrder.objects.get(pk=order.pk).is_current
+    return game, users, order.salt
+
+
+def test_the_channels_the_page_tests_do_not_read_keep_a_hand_and_a_sealed_order(sealed_pass):
+    """The account's data (page and API), the table talk (page and JSON), the organizer's
+    API for an organizer who plays no seat, the player pages, the offers, the calendar
+    feed and the game page as htmx asks for it: nothing of bob's hand (QIN, DIDO), his
+    sealed pass or its salt, to another player, the organizer, an outsider or anyone."""
+    import re
+
+    from django.test import Client
+
+    from games.services.players import calendar_feed_create
+
+    game, users, salt = sealed_pass
+    hidden = [re.compile(rf"\b{word}\b") for word in ("QIN", "Qin Shi Huang", "DIDO", "Dido")]
+    urls = [
+        "/api/account/export/", "/account/data/", f"/games/{game.pk}/talk/",
+        f"/games/{game.pk}/talk.json", f"/api/games/{game.pk}/talk/",
+        f"/api/games/{game.pk}/organizer/", "/api/offers/", "/players/", "/players/bob/",
+        "/api/calendar/", "/account/calendar/", f"/games/{game.pk}/",
+    ]  # fmt: skip
+    bob = Client()
+    bob.force_login(users["bob"])
+    own = bob.get("/api/account/export/").content.decode()
+    assert "PASS QIN" in own and salt in own  # the check can see it where it is his
+    for who in ("ann", "cat", "org", "zed", None):
+        client = Client()
+        if who is not None:
+            client.force_login(users[who])
+            token = calendar_feed_create(user=users[who])
+            urls_seen = [*urls, f"/calendar/{token}.ics"]
+        else:
+            urls_seen = urls
+        for url in urls_seen:
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                answer = client.get(url, follow=True, **headers)
+                assert answer.status_code in (200, 401, 403, 404), (who, url, answer.status_code)
+                text = answer.content.decode()
+                assert salt not in text and "PASS QIN" not in text, (who, url)
+                for pattern in hidden:
+                    assert not pattern.search(text), (who, url, pattern.pattern)
