@@ -285,20 +285,53 @@ class LogEntryAdmin(ReadOnlyAdmin):
         return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
 
 
+def _player_subject() -> Q:
+    """The emails whose subject quotes a player's own words (an answer to their email,
+    ``games.mail.replies``: "Re: [5X game 1] PASS ISABELLA"): the subject may be a sealed
+    order, one the rules may never reveal (replaced by a later one, or sealed for the
+    open prompt of a game ended early), so the admin never shows it."""
+    from games.mail.replies import REPLY_KIND
+
+    return Q(kind=REPLY_KIND)
+
+
 @admin.register(OutboxMessage)
 class OutboxMessageAdmin(DeletableWhenDone):
-    list_display = ("id", "kind", "to", "subject", "status", "attempts", "created_at", "sent_at")
+    list_display = ("id", "kind", "to", "subject_shown", "status", "attempts", "created_at", "sent_at")
     list_filter = ("status", "kind", game_filter("game"))
     # Who it went to and what it is about; never its text or reply address.
     search_fields = ("to", "subject")
     ordering = ("-id",)
     raw_id_fields = ("seat", "game")  # not drop-downs of every seat and game
     # The body is the player's own view; the reply address is the seat's credential.
-    exclude = ("body", "html", "reply_to", "headers")
+    exclude = ("body", "html", "reply_to", "headers", "subject")
     readonly_fields = (
-        "to", "subject", "kind", "seat", "game", "key", "status", "attempts", "last_error",
+        "to", "subject_shown", "kind", "seat", "game", "key", "status", "attempts", "last_error",
         "next_attempt_at", "created_at", "sent_at",
     )  # fmt: skip
+
+    @admin.display(description="subject")
+    def subject_shown(self, obj: OutboxMessage) -> str:
+        """The subject, but not an answer's to a player's email: it repeats the player's
+        own subject, which may be a sealed order (a secrecy audit: "Re: [5X game 1] PASS
+        ISABELLA" in the list mid-game)."""
+        from games.mail.replies import REPLY_KIND
+
+        if obj.kind == REPLY_KIND:
+            return "Re: … (the player's own subject: not shown, it may hold a sealed order)"
+        return obj.subject
+
+    def get_search_results(self, request, queryset, search_term):  # noqa: ANN001, ANN201, D102
+        # A subject the list does not show is no search oracle either ("?q=ISABELLA": one
+        # row, then none): such a row is found by its address only.
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            by_address = Q()
+            for word in search_term.split():
+                by_address &= Q(to__icontains=word)
+            found = found.exclude(_player_subject() & ~by_address)
+        return found, duplicates
+
     actions = ("send_again",)
     waiting_words = "still to be sent"
 

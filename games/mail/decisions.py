@@ -31,6 +31,7 @@ from games.mail.heuristics import (
     one_word_per_line,
     signed_off_head,
     split_signoff,
+    talk_before_our_email,
 )
 from games.mail.limits import max_bytes, max_parts
 from games.mail.models import InboundMail
@@ -82,6 +83,8 @@ def sender_matches(*, seat: Seat, sender: str) -> bool:
 
 def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcome:
     parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
+    if parsed.talk_text:  # the table reads it: never a pasted copy of the seat's email
+        parsed.talk_text = talk_before_our_email(parsed.talk_text, seat.game)
     outcome = _answer(seat, row, parsed)
     if outcome.sections and outcome.status == Status.REJECTED:
         alike = _same_refusals_today(seat, row, outcome, parsed)

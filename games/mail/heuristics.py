@@ -97,6 +97,29 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     return text
 
 
+#: How the daily summary starts (``templates/games/email/summary.txt``): it names no one
+#: game first, but lists the seat's reply addresses and what the seat alone was told.
+_SUMMARY_HEAD = "Your daily summary of "
+
+
+def talk_before_our_email(text: str, game: Any) -> str:
+    """A TALK message's own words: the text above a copy of one of our emails pasted
+    without ``>`` (as ``_before_our_email`` finds it, or the daily summary's first line).
+    The copy holds the seat's hand, what it alone was told and its reply address, and
+    the table is read by everyone who may watch the game (a secrecy audit: the copy was
+    written there whole). Its first line is the player's, whatever it says ("League 7:
+    well played")."""
+    first, newline, rest = text.partition("\n")
+    if not rest:
+        return text
+    kept = _before_our_email(rest, game)
+    lines = kept.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip().startswith(_SUMMARY_HEAD)), None)
+    if at is not None:
+        kept = "\n".join(lines[:at])
+    return (first + newline + kept).strip()
+
+
 _SIGNOFF_RE = re.compile(
     r"(thanks?|thank you|thx|cheers|regards|best|br|kind regards|greetings|grü(ß|ss)e|gruss|"
     r"saludos|merci|cordialement|ciao|bye|sent (from|via|with))\b"

@@ -1,0 +1,59 @@
+"""A TALK reply above an unquoted copy of the game's own email (some mail programs paste
+the message replied to without ``>``): the copy holds the seat's hand and its legal
+orders, and the talk page shows every word to the table. Only the player's words above
+the copy are written there, as an order above such a copy is read alone
+(``heuristics._before_our_email``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.mail.processing import process_message
+from games.models import GameMessage, OutboxMessage
+from tests.mail.test_hostile_mail import message
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_talk_reply_above_an_unquoted_copy_of_the_turn_email_posts_only_the_players_words(table) -> None:
+    turn = OutboxMessage.objects.filter(seat=table.seats["ann"], kind="game_started").first()
+    assert turn is not None
+    hand = next(line for line in turn.body.splitlines() if line.startswith("Your hand"))
+    assert "EXPLORE" in hand  # the seat's own cards, in its own email
+    # The copy's head, down to the hand (a whole turn email is over the table's 1000
+    # characters a message: refused whole, nothing leaked).
+    lines = turn.body.splitlines()
+    pasted = "\r\n".join(lines[: lines.index(hand) + 1]) + "\r\n"
+    assert len(pasted) < 900
+    address = table.address("ann")
+    body = f"TALK: Good luck all,\r\nsee you next round\r\n\r\n{pasted}"
+    row = process_message(message(to=address, body=body), address)
+    assert (row.status, row.outcome) == ("processed", "talk_posted"), row.error
+    said = GameMessage.objects.get(game=table.game).text
+    assert said == "Good luck all,\nsee you next round"
+    assert hand not in said and "Legal orders" not in said
+
+
+def test_a_talk_reply_above_a_pasted_daily_summary_keeps_its_addresses_off_the_table(table) -> None:
+    """The summary names no one game first; it lists the seat's reply address (the
+    credential its orders are sent to) and what the seat alone was told."""
+    address = table.address("ann")
+    body = (
+        "TALK: back tomorrow\r\n\r\n"
+        "Your daily summary of 29 Nov 2026: 1 game waits for your order.\r\n"
+        "== League 7 (your seat: ann) ==\r\n"
+        f"Send your order to {address} (this seat's own address; each game has its own).\r\n"
+    )
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_posted", row.error
+    assert GameMessage.objects.get(game=table.game).text == "back tomorrow"
+
+
+def test_a_talk_message_naming_the_game_first_is_kept_whole(table) -> None:
+    """The game's name at the start of the player's own words ("League 7: gg") is theirs,
+    not the first line of a copy."""
+    address = table.address("ann")
+    body = "TALK: League 7: well played, all\r\nand thanks\r\n"
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_posted", row.error
+    assert GameMessage.objects.get(game=table.game).text == "League 7: well played, all\nand thanks"
