@@ -81,8 +81,8 @@ else:
     SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret_key()
 # Former keys, still accepted while a rotation is under way (comma-separated): what they
 # signed (sessions, email links) stays valid and the two-factor secrets they encrypted stay
-# readable (fivex_site/mfa_secrets.py) until re-encrypted. (allauth's "trust this browser"
-# is keyed on SECRET_KEY alone: a rotation asks trusted browsers for the code once more.)
+# readable (fivex_site/mfa_secrets.py) until re-encrypted, and browsers trusted to skip the
+# two-factor code stay trusted (fivex_site/two_factor_trust.py).
 SECRET_KEY_FALLBACKS = [key for key in env.list("SECRET_KEY_FALLBACKS", default=[]) if key.strip()]
 
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
