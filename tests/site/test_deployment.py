@@ -241,12 +241,18 @@ def test_an_mta_pipe_without_the_environment_keeps_the_message_for_later() -> No
     assert "`manage.py ingest_email` was started without FIVEX_ENV" in done.stderr
 
 
-def test_migrate_with_a_database_named_but_no_environment_still_runs(tmp_path) -> None:
-    # The database named is the operator's choice: migrate it (and say it is the
-    # development environment, FIVEX_ENV not set).
-    done = _manage(["migrate", "--plan"], DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "Planned operations:" in done.stdout
+def test_a_command_runs_on_the_database_named_without_the_environment(settings, capsys) -> None:
+    # The database named is the operator's choice: migrate it (its Database: line says
+    # "FIVEX_ENV not set"). collectstatic's storage follows FIVEX_ENV alone: still refused.
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = True
+    settings.FIVEX_BROKER_URL_SET = False
+    for command in ("migrate", "createsuperuser", "recompute_ratings"):
+        deployment.refuse_an_operators_command(["manage.py", command])
+    for command in ("collectstatic", "runsmtpd", "stuck_prompts"):  # (these two: the broker)
+        with pytest.raises(SystemExit):
+            deployment.refuse_an_operators_command(["manage.py", command])
+    assert "the embedded broker" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
