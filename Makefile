@@ -44,6 +44,11 @@ check-venv:
 
 install: check-venv $(STAMP)
 
+# A development site, named: manage.py's commands that write the site's state refuse to run
+# on the development defaults without FIVEX_ENV (fivex_site/deployment.py); an environment's
+# own FIVEX_ENV is kept.
+migrate run demo: export FIVEX_ENV ?= development
+
 migrate: install
 	$(PY) manage.py migrate --noinput
 

@@ -15,6 +15,11 @@ def main():
             "available on your PYTHONPATH environment variable? Did you "
             "forget to activate a virtual environment?"
         ) from exc
+    # A command that writes the site's state (migrate, collectstatic, createsuperuser, ...)
+    # run without the site's environment refuses the development defaults.
+    from fivex_site.deployment import refuse_an_operators_command
+
+    refuse_an_operators_command(sys.argv)
     execute_from_command_line(sys.argv)
 
 

@@ -404,7 +404,7 @@ def main() -> int:
         **{
             f"API_{name}_RATE": "off"
             for name in ("ORDERS", "GAMES_CREATE", "ORGANIZER", "WEBHOOK", "ACCOUNT_EXPORT",
-                         "CALENDAR", "CALENDAR_FEED", "FEED")
+                         "CALENDAR", "CALENDAR_FEED", "CALENDAR_FEED_MISS", "FEED")
         },
     }
     psql(f'CREATE DATABASE "{database}"')

@@ -18,3 +18,8 @@ class FivexSiteConfig(AppConfig):
         from fivex_site.deployment import say_which_database_is_migrated
 
         pre_migrate.connect(say_which_database_is_migrated, dispatch_uid="fivex_which_database")
+
+        from fivex_site.two_factor_trust import install
+
+        # "Trust this browser" through a SECRET_KEY rotation (fivex_site/two_factor_trust.py).
+        install()

@@ -29,17 +29,22 @@ logger = logging.getLogger(__name__)
 REFUSED_EXIT_STATUS = 78
 
 
+def _development_defaults_by_kind() -> dict[str, str]:
+    """``development_defaults()`` by kind: ``database``, ``broker``."""
+    defaults = {}
+    if not settings.FIVEX_DATABASE_URL_SET:
+        defaults["database"] = f"the SQLite file {settings.DATABASES['default']['NAME']} (no DATABASE_URL)"
+    if not settings.FIVEX_BROKER_URL_SET:
+        folder = getattr(settings, "FIVEX_FILESYSTEM_BROKER_DIR", "var/celery")
+        defaults["broker"] = f"the embedded broker in {folder} (no CELERY_BROKER_URL)"
+    return defaults
+
+
 def development_defaults() -> list[str]:
     """The development defaults this process would fall back on, described: the SQLite
     file when ``DATABASE_URL`` is not set, the embedded broker when ``CELERY_BROKER_URL``
     is not."""
-    defaults = []
-    if not settings.FIVEX_DATABASE_URL_SET:
-        defaults.append(f"the SQLite file {settings.DATABASES['default']['NAME']} (no DATABASE_URL)")
-    if not settings.FIVEX_BROKER_URL_SET:
-        folder = getattr(settings, "FIVEX_FILESYSTEM_BROKER_DIR", "var/celery")
-        defaults.append(f"the embedded broker in {folder} (no CELERY_BROKER_URL)")
-    return defaults
+    return list(_development_defaults_by_kind().values())
 
 
 def _defaults_without_fivex_env() -> list[str]:
@@ -72,30 +77,88 @@ def refusal(process: str) -> str | None:
     )
 
 
-#: What a command run on the development defaults by accident would do (its refusal says so).
-COMMANDS_FOR_A_SITE = {
-    "stuck_prompts": "say 'nothing stuck' (exit 0) of a database no site uses",
-    "mfa_secrets_reencrypt": "re-encrypt the secrets of a database no site uses, and the old "
-    "SECRET_KEY, once dropped, would leave every two-factor secret unreadable",
-}
+#: sysexits.h's EX_TEMPFAIL: an MTA keeps the message and delivers it again later.
+TEMPORARY_FAILURE_EXIT_STATUS = 75
+
+_NO_SITE_DATABASE = "a database no site uses"
+
+#: The operator's commands that write the site's state (or report on it), each with what
+#: it would do if run on the development defaults by accident, and the defaults that
+#: matter to it: ``database`` (no ``DATABASE_URL``), ``broker`` (no ``CELERY_BROKER_URL``);
+#: none: the development settings themselves (collectstatic's storage follows FIVEX_ENV).
+COMMANDS_FOR_A_SITE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "stuck_prompts": (f"say 'nothing stuck' (exit 0) of {_NO_SITE_DATABASE}", ("database", "broker")),
+    "mfa_secrets_reencrypt": (f"re-encrypt the secrets of {_NO_SITE_DATABASE}, and the old "
+                              "SECRET_KEY, once dropped, would leave every two-factor secret "
+                              "unreadable", ("database", "broker")),
+    "migrate": ("migrate a SQLite file no site uses and say OK, the site's database left as "
+                "it was", ("database",)),
+    "collectstatic": ("collect the static files without the manifest production's storage "
+                      "serves them by: every page of a production web server would then fail",
+                      ()),
+    "createsuperuser": (f"create the account in {_NO_SITE_DATABASE}", ("database",)),
+    "changepassword": (f"change the password in {_NO_SITE_DATABASE}", ("database",)),
+    "loaddata": (f"load the data into {_NO_SITE_DATABASE}", ("database",)),
+    "flush": (f"empty {_NO_SITE_DATABASE}", ("database",)),
+    "clearsessions": (f"clear the sessions of {_NO_SITE_DATABASE}", ("database",)),
+    "recompute_ratings": (f"recompute the ratings of {_NO_SITE_DATABASE}", ("database",)),
+    "runsmtpd": (f"refuse the seats' order mail as addressed to nobody (550), looked up in "
+                 f"{_NO_SITE_DATABASE}", ("database", "broker")),
+    "ingest_email": (f"bounce the seats' order mail as addressed to nobody, looked up in "
+                     f"{_NO_SITE_DATABASE} (refused instead with EX_TEMPFAIL: the MTA keeps "
+                     "the message and delivers it again)", ("database", "broker")),
+}  # fmt: skip
+
+#: The status a command's refusal exits with when not ``REFUSED_EXIT_STATUS``.
+_REFUSED_STATUS = {"ingest_email": TEMPORARY_FAILURE_EXIT_STATUS}
+
+
+def _command_refusal(name: str) -> str | None:
+    """Why the operator's command ``name`` must not run, or None (not one of
+    ``COMMANDS_FOR_A_SITE``, or given ``FIVEX_ENV``, or no default it depends on is used)."""
+    if name not in COMMANDS_FOR_A_SITE or settings.FIVEX_ENV_NAMED:
+        return None
+    would, matter = COMMANDS_FOR_A_SITE[name]
+    defaults = [text for kind, text in _development_defaults_by_kind().items() if kind in matter]
+    if not matter:
+        defaults = ["the development settings (FIVEX_ENV defaults to development)"]
+    if not defaults:
+        return None
+    return (
+        f"FiveX: `manage.py {name}` was started without FIVEX_ENV and would run on "
+        f"{' and '.join(defaults)}: it would {would}. Give it the site's environment (e.g. "
+        "`set -a; . /etc/fivex.env; set +a` in this shell, or the .env file beside "
+        "manage.py); on a development site, FIVEX_ENV=development."
+    )
 
 
 def refuse_for_a_command(name: str) -> None:
-    """``refusal`` for the operator's command ``name`` (one of ``COMMANDS_FOR_A_SITE``: run
-    from a shell that lacks the supervisor's environment file, it looked at the development
-    database and reported success), as a CommandError with status ``REFUSED_EXIT_STATUS``."""
+    """``_command_refusal`` for the operator's command ``name`` as a CommandError with status
+    ``REFUSED_EXIT_STATUS`` (``ingest_email``'s: ``TEMPORARY_FAILURE_EXIT_STATUS``), for the
+    commands that check it themselves (also when called in-process)."""
     from django.core.management.base import CommandError
 
-    defaults = _defaults_without_fivex_env()
-    if not defaults:
+    reason = _command_refusal(name)
+    if reason is not None:
+        raise CommandError(reason, returncode=_REFUSED_STATUS.get(name, REFUSED_EXIT_STATUS))
+
+
+def refuse_an_operators_command(argv: list[str]) -> None:
+    """``manage.py``'s check before it runs a command (``argv`` its command line): one of
+    ``COMMANDS_FOR_A_SITE`` given no ``FIVEX_ENV`` on a default it depends on exits with
+    ``REFUSED_EXIT_STATUS`` (``ingest_email``: ``TEMPORARY_FAILURE_EXIT_STATUS``), the reason
+    on standard error. Asking for a command's help is left alone. (Django's own commands,
+    ``migrate``, ``collectstatic``, ``createsuperuser``, ..., are checked here: run from a
+    shell that lacked the supervisor's environment file they wrote the development SQLite
+    file or files and said OK.)"""
+    if len(argv) < 2 or any(arg in ("-h", "--help") for arg in argv[2:]):
         return
-    raise CommandError(
-        f"FiveX: `manage.py {name}` was started without FIVEX_ENV and would run on "
-        f"{' and '.join(defaults)}: it would {COMMANDS_FOR_A_SITE[name]}. Give "
-        "it the site's environment (e.g. `set -a; . /etc/fivex.env; set +a` in this shell, "
-        "or the .env file beside manage.py); on a development site, FIVEX_ENV=development.",
-        returncode=REFUSED_EXIT_STATUS,
-    )
+    reason = _command_refusal(argv[1])
+    if reason is None:
+        return
+    sys.stderr.write(f"CommandError: {reason}\n")
+    sys.stderr.flush()
+    raise SystemExit(_REFUSED_STATUS.get(argv[1], REFUSED_EXIT_STATUS))
 
 
 def refuse_on_a_production_web_server() -> None:

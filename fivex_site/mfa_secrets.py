@@ -10,8 +10,13 @@ key of ``SECRET_KEY_FALLBACKS`` (MultiFernet), so a key rotation keeps the secre
 readable: move the old key into the fallbacks, then ``manage.py mfa_secrets_reencrypt``
 writes them again under the new key, after which the old key may go.
 
-A stored value is ``fernet:<token>``. A value without the prefix is one written before
-encryption (kept readable until the data migration ``fivex_site.0001`` has run)."""
+A stored value is ``fernet:<token>``. A value without the prefix (written before
+encryption: the data migration ``fivex_site.0001`` encrypted every one) is refused when
+read, as one no key opens, and logged as an error: the site writes none, so it was put
+there by hand, and taken as it was it let whoever could write the table, without knowing
+``SECRET_KEY``, plant an authenticator app key of their own. ``manage.py
+mfa_secrets_reencrypt`` counts such rows; ``--encrypt-plain`` encrypts them (the
+operator's own), else staff remove those authenticators."""
 
 from __future__ import annotations
 
@@ -34,6 +39,10 @@ logger = logging.getLogger(__name__)
 class SecretUnreadable(Exception):
     """A stored two-factor secret that no key of ``SECRET_KEY`` or
     ``SECRET_KEY_FALLBACKS`` opens (the key it was written with is gone)."""
+
+
+class SecretStoredPlain(SecretUnreadable):
+    """A stored two-factor secret that is not encrypted: none the site wrote."""
 
 
 def _fernet(secret_key: str) -> Fernet:
@@ -61,10 +70,22 @@ def secret_encrypt(text: str) -> str:
     return PREFIX + _box(_keys()).encrypt(text.encode("utf-8")).decode("ascii")
 
 
-def secret_decrypt(stored: str) -> str:
-    """The secret ``stored`` holds. Raises ``SecretUnreadable`` when no key opens it."""
+def secret_decrypt(stored: str, *, plain_ok: bool = False) -> str:
+    """The secret ``stored`` holds. Raises ``SecretUnreadable`` when no key opens it, and
+    ``SecretStoredPlain`` when it is not encrypted, unless ``plain_ok`` (the migration
+    going back)."""
     if not is_encrypted(stored):
-        return stored  # written before encryption: the data migration encrypts it
+        if plain_ok:
+            return stored
+        logger.error(
+            "A two-factor secret is stored unencrypted (none the site writes: put in the "
+            "table by hand, or by someone planting an authenticator key of their own): "
+            "refused, the player is told to ask staff. `manage.py mfa_secrets_reencrypt` "
+            "counts such rows; if they are yours (a copy made by hand), `manage.py "
+            "mfa_secrets_reencrypt --encrypt-plain` encrypts them; else remove those "
+            "authenticators (admin, Authenticators) and check who can write the database."
+        )
+        raise SecretStoredPlain
     try:
         return _box(_keys()).decrypt(stored.removeprefix(PREFIX).encode("ascii")).decode("utf-8")
     except (InvalidToken, ValueError, UnicodeError) as exc:
@@ -75,8 +96,8 @@ def secret_decrypt(stored: str) -> str:
 
 
 def secret_reencrypt(stored: str) -> str:
-    """``stored`` written again under the current ``SECRET_KEY`` (a plain one encrypted).
-    Raises ``SecretUnreadable`` when no key opens it."""
+    """``stored`` written again under the current ``SECRET_KEY``. Raises
+    ``SecretUnreadable`` when no key opens it (``SecretStoredPlain``: not encrypted)."""
     return secret_encrypt(secret_decrypt(stored))
 
 

@@ -12,7 +12,15 @@ from typing import Any
 
 from django.db import transaction
 
-from fivex_site.mfa_secrets import SecretUnreadable, data_current, data_encrypted, secret_reencrypt
+from fivex_site.mfa_secrets import (
+    SecretStoredPlain,
+    SecretUnreadable,
+    data_current,
+    data_encrypted,
+    is_encrypted,
+    secret_encrypt,
+    secret_reencrypt,
+)
 
 
 def two_factor_state(*, user: Any) -> dict[str, Any]:
@@ -109,19 +117,23 @@ REENCRYPT_TRIES = 3
 @dataclass
 class Reencrypted:
     """What ``two_factor_secrets_reencrypt`` did: rows written under the current key, rows
-    no key opens (left as they are), and rows found still under an old key at the end (a
+    no key opens (left as they are), rows holding a secret stored unencrypted (left as they
+    are unless told otherwise), and rows found still under an old key at the end (a
     player's log-in wrote its copy of the row back meanwhile: run it again)."""
 
     rewritten: int = 0
     unreadable: int = 0
+    plain: int = 0
     still_old: int = 0
 
 
-def two_factor_secrets_reencrypt() -> Reencrypted:
+def two_factor_secrets_reencrypt(*, encrypt_plain: bool = False) -> Reencrypted:
     """Every stored two-factor secret written again under the current ``SECRET_KEY`` (after
     a rotation, read with a key of ``SECRET_KEY_FALLBACKS``), so that the old key can then
-    be dropped. A secret no key opens is left as it is (staff remove that authenticator).
-    Safe to run twice, and while players log in.
+    be dropped. A secret no key opens is left as it is (staff remove that authenticator),
+    and so is one stored unencrypted (none the site wrote: ``fivex_site.mfa_secrets``)
+    unless ``encrypt_plain`` (the operator's own). Safe to run twice, and while players
+    log in.
 
     Each row is written only as it was read (compare and set on the whole ``data``): a
     recovery code used meanwhile (allauth writes the row's ``used_mask``) is never undone;
@@ -134,20 +146,32 @@ def two_factor_secrets_reencrypt() -> Reencrypted:
     kinds = [Authenticator.Type.TOTP, Authenticator.Type.RECOVERY_CODES]
     rows = Authenticator.objects.filter(type__in=kinds)
     unreadable: set[int] = set()
+    plain: set[int] = set()
+
+    def reencrypt(stored: str) -> str:
+        if not is_encrypted(stored):
+            if not encrypt_plain:
+                raise SecretStoredPlain  # counted, said by the command (not logged per row)
+            return secret_encrypt(stored)
+        return secret_reencrypt(stored)
+
     for pk in rows.order_by("pk").values_list("pk", flat=True):
         for _ in range(REENCRYPT_TRIES):
             old = Authenticator.objects.filter(pk=pk).values_list("data", flat=True).first()
             if old is None:
                 break
             try:
-                data, _ = data_encrypted(old, convert=secret_reencrypt)
+                data, _ = data_encrypted(old, convert=reencrypt)
+            except SecretStoredPlain:
+                plain.add(pk)
+                break
             except SecretUnreadable:
                 unreadable.add(pk)
                 break
             if Authenticator.objects.filter(pk=pk, data=old).update(data=data):
                 done.rewritten += 1
                 break
-    done.unreadable = len(unreadable)
-    for data in rows.exclude(pk__in=unreadable).values_list("data", flat=True):
+    done.unreadable, done.plain = len(unreadable), len(plain)
+    for data in rows.exclude(pk__in=unreadable | plain).values_list("data", flat=True):
         done.still_old += not data_current(data)
     return done

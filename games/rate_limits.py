@@ -1,5 +1,5 @@
 """Rate limits of the addresses read without an account: a player's calendar feed (counted
-per feed address) and the Atom feeds of tournaments and games (counted per client
+per feed address, and its unknown addresses per client address) and the Atom feeds of tournaments and games (counted per client
 address). Each request builds its answer from the database, and a feed reader or a
 calendar app has no account the API's per-user throttles could count; the counts live in
 the default cache, as the API's do (``CACHE_URL`` shares them between processes), with
@@ -54,6 +54,32 @@ def over_rate(request: HttpRequest, *, scope: str, ident: str, what: str) -> Htt
     throttle = KeyedThrottle(scope, ident)
     if throttle.allow_request(request, None):
         return None
+    return _too_many(throttle, what)
+
+
+def over_count(request: HttpRequest, *, scope: str, ident: str, what: str) -> HttpResponse | None:
+    """``over_rate`` without counting this request: ``count`` counts what the rate is of
+    (a miss, known only after the request's own work)."""
+    throttle = KeyedThrottle(scope, ident)
+    if throttle.rate is None:
+        return None
+    throttle.key = throttle.get_cache_key(request, None)
+    throttle.now = throttle.timer()
+    throttle.history = [
+        at for at in throttle.cache.get(throttle.key, []) if at > throttle.now - throttle.duration
+    ]
+    if len(throttle.history) < throttle.num_requests:
+        return None
+    return _too_many(throttle, what)
+
+
+def count(request: HttpRequest, *, scope: str, ident: str) -> None:
+    """One more of what the rate ``scope`` limits for ``ident`` (``over_count``'s)."""
+    KeyedThrottle(scope, ident).allow_request(request, None)
+
+
+def _too_many(throttle: KeyedThrottle, what: str) -> HttpResponse:
+    """The 429: plain text saying so, with ``Retry-After`` (whole seconds)."""
     wait = max(1, math.ceil(throttle.wait() or 1))
     per = PERIODS.get(throttle.duration, f"per {throttle.duration} seconds")
     response = HttpResponse(

@@ -26,7 +26,7 @@ def encrypt_plain(apps, schema_editor) -> None:  # noqa: ANN001
 def decrypt_back(apps, schema_editor) -> None:  # noqa: ANN001
     def plain(value: str) -> str:
         try:
-            return secret_decrypt(value)
+            return secret_decrypt(value, plain_ok=True)
         except SecretUnreadable:
             return value
 

@@ -79,7 +79,9 @@ MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = False
 # "Trust this browser": after the code (or key), the player may have this browser skip the
 # second step for two weeks (the session's own age). A signed note in a cookie (HttpOnly,
 # Secure in production, as the session's), void as soon as the password, the account's
-# authenticators or SECRET_KEY change (allauth's fingerprint); another browser still asks.
+# authenticators or recovery codes change, or SECRET_KEY changes with the old key dropped
+# from SECRET_KEY_FALLBACKS (allauth's fingerprint: fivex_site/two_factor_trust.py);
+# another browser still asks.
 MFA_TRUST_ENABLED = True
 MFA_TRUST_COOKIE_AGE = timedelta(days=14)
 # The name an authenticator app shows beside the code (and the QR code's issuer).

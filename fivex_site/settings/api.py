@@ -45,6 +45,10 @@ REST_FRAMEWORK = {
         # Reads of one calendar feed address (no account: counted per address; calendar
         # apps refresh every 5 minutes to a few hours, a player may subscribe on several).
         "calendar_feed": _rate("API_CALENDAR_FEED_RATE", "60/hour"),
+        # Unknown calendar feed addresses asked for, per client address (guesses, and the
+        # refreshes of subscriptions to an address renewed or turned off since); over it
+        # the client gets no calendar at all until the count falls under it.
+        "calendar_feed_miss": _rate("API_CALENDAR_FEED_MISS_RATE", "60/hour"),
         # Reads of the tournaments' and games' Atom feeds, per client address.
         "feed": _rate("API_FEED_RATE", "60/min"),
     },

@@ -43,6 +43,11 @@ def _development_secret_key() -> str:
     return path.read_text(encoding="ascii").strip()
 
 
+def _weak_secret_key(key: str) -> bool:
+    """Django's measure of a weak key (check --deploy's security.W009 and W025)."""
+    return len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-")
+
+
 FIVEX_ENV = env.str("FIVEX_ENV", default="development").strip().lower()
 # Whether the environment was named (the variable or the .env file), not defaulted: a
 # Celery worker or beat that was given none refuses the development defaults
@@ -67,11 +72,7 @@ if IS_PRODUCTION:
     SECRET_KEY = env.str("SECRET_KEY")
     # Django's own measure of a weak key (check --deploy's security.W009): the README's
     # `SECRET_KEY=...` placeholder, copied as it stands, signed every session and link.
-    if (
-        len(SECRET_KEY) < 50
-        or len(set(SECRET_KEY)) < 5
-        or SECRET_KEY.startswith("django-insecure-")
-    ):
+    if _weak_secret_key(SECRET_KEY):
         raise ImproperlyConfigured(
             "FIVEX_ENV=production needs a SECRET_KEY of at least 50 random characters (the "
             "same on every machine), made once, e.g. with "
@@ -81,9 +82,16 @@ else:
     SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret_key()
 # Former keys, still accepted while a rotation is under way (comma-separated): what they
 # signed (sessions, email links) stays valid and the two-factor secrets they encrypted stay
-# readable (fivex_site/mfa_secrets.py) until re-encrypted. (allauth's "trust this browser"
-# is keyed on SECRET_KEY alone: a rotation asks trusted browsers for the code once more.)
+# readable (fivex_site/mfa_secrets.py) until re-encrypted, and browsers trusted to skip the
+# two-factor code stay trusted (fivex_site/two_factor_trust.py).
 SECRET_KEY_FALLBACKS = [key for key in env.list("SECRET_KEY_FALLBACKS", default=[]) if key.strip()]
+if IS_PRODUCTION and any(_weak_secret_key(key) for key in SECRET_KEY_FALLBACKS):
+    # A former key still verifies what it signed: a weak one let anyone forge sessions and
+    # links for as long as the rotation lasts (check --deploy's security.W025 only warned).
+    raise ImproperlyConfigured(
+        "FIVEX_ENV=production needs each key of SECRET_KEY_FALLBACKS (comma-separated) to be "
+        "a former SECRET_KEY of at least 50 random characters: one is not."
+    )
 
 FIVEX_BASE_URL = env.str("FIVEX_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 if IS_PRODUCTION and not FIVEX_BASE_URL.startswith("https://"):

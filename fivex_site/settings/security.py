@@ -25,8 +25,18 @@ if IS_PRODUCTION:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # Load balancers probe /healthz over plain HTTP: a redirect would read as a failure.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+    # A year (check --deploy's and the preload list's measure): HSTS protects a returning
+    # player only while the browser remembers it; an hour left the next day's first request
+    # in clear.
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
     # Off unless the operator says so: every subdomain would then have to be HTTPS for a
-    # year or more of browsers' memory (check --deploy warns W005 and W021; the README says why).
+    # year or more of browsers' memory. check --deploy warns W005 and W021 until the
+    # operator decides: either value set is a decision, and quiets its warning (README).
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+    SILENCED_SYSTEM_CHECKS = [
+        check
+        for name, check in (("SECURE_HSTS_INCLUDE_SUBDOMAINS", "security.W005"),
+                            ("SECURE_HSTS_PRELOAD", "security.W021"))
+        if env.str(name, default="").strip()
+    ]  # fmt: skip

@@ -289,19 +289,27 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     """The player's deadlines as an iCalendar feed (RFC 5545), by its secret address (no
     login: calendar apps have none): ``games.calendar_feed`` says what it holds. An ETag
     of what the events say: a calendar app polling an unchanged feed gets a 304. At most
-    ``API_CALENDAR_FEED_RATE`` requests an address (a 429 with ``Retry-After`` beyond)."""
+    ``API_CALENDAR_FEED_RATE`` requests an address, and a client that asked for
+    ``API_CALENDAR_FEED_MISS_RATE`` unknown addresses gets nothing more (any address: a
+    guess then learns nothing) until its count falls under it (a 429 with ``Retry-After``
+    beyond either)."""
     from django.utils.cache import get_conditional_response
 
     from games import calendar_feed as feed
     from games import selectors_players
-    from games.rate_limits import over_rate, secret_ident
+    from games.rate_limits import client_address, count, over_count, over_rate, secret_ident
 
-    refused = over_rate(request, scope="calendar_feed", ident=secret_ident(token),
-                        what="this calendar")  # fmt: skip
+    client = client_address(request)
+    refused = over_count(request, scope="calendar_feed_miss", ident=client,
+                         what="unknown calendar addresses from your address")  # fmt: skip
+    if refused is None:
+        refused = over_rate(request, scope="calendar_feed", ident=secret_ident(token),
+                            what="this calendar")  # fmt: skip
     if refused is not None:
         return refused
     user = selectors_players.calendar_owner(token=token)
     if user is None:
+        count(request, scope="calendar_feed_miss", ident=client)
         raise Http404("No such calendar.")
     events = feed.due_events(user=user)
     etag = feed.feed_etag(events)

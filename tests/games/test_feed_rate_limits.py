@@ -76,6 +76,29 @@ def test_the_calendar_feed_is_rate_limited_per_address(rates):
     assert app.get(bob_feed).status_code == 200  # another address, its own count
 
 
+def test_guessing_calendar_addresses_is_rate_limited_per_client(rates):
+    # Regression: the limit counted per address, so every guess was a fresh count: one
+    # client could try addresses (each a database lookup) as fast as it asked.
+    rates(calendar_feed_miss="3/hour")
+    ann_feed = reverse("games:calendar_feed", args=[calendar_feed_create(user=make_user("ann"))])
+    guesser = Client(REMOTE_ADDR="192.0.2.7")
+    guesses = [reverse("games:calendar_feed", args=[f"guess{n:027d}AAAA"]) for n in range(5)]
+    assert [guesser.get(url).status_code for url in guesses[:3]] == [404, 404, 404]
+    refused = guesser.get(guesses[3])
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    assert refused["Content-Type"].startswith("text/plain")
+    said = refused.content.decode()
+    assert "Too many requests for unknown calendar addresses from your address" in said
+    assert "at most 3 an hour" in said
+    # Over it, a right address is refused the same: a guess learns nothing more.
+    assert guesser.get(ann_feed).status_code == 429
+    # Another client's count is its own; a known address is never counted as a miss.
+    app = Client(REMOTE_ADDR="192.0.2.8")
+    assert [app.get(ann_feed).status_code for _ in range(5)] == [200] * 5
+    assert app.get(guesses[4]).status_code == 404
+
+
 def test_a_tournaments_atom_feed_is_rate_limited_per_client(rates):
     # Regression: the public feed was built for every request, without limit.
     rates(feed="2/min")
@@ -93,11 +116,12 @@ def test_a_tournaments_atom_feed_is_rate_limited_per_client(rates):
 
 
 def test_the_limits_turn_off_and_the_schema_documents_the_429(rates, client):
-    rates(calendar=None, calendar_feed=None, feed=None)  # API_..._RATE=off
+    rates(calendar=None, calendar_feed=None, calendar_feed_miss=None, feed=None)  # API_..._RATE=off
     ann = make_user("ann")
     api = token_client(ann)
     assert all(api.post("/api/calendar/").status_code == 201 for _ in range(4))
     token = urlsplit(api.post("/api/calendar/").json()["url"]).path
     assert all(Client().get(token).status_code == 200 for _ in range(4))
+    assert all(Client().get(token[:-8] + "AAAA.ics").status_code == 404 for _ in range(70))
     schema = client.get("/api/schema/", {"format": "json"}).json()
     assert "429" in schema["paths"]["/api/calendar/"]["post"]["responses"]

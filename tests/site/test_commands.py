@@ -37,7 +37,8 @@ def test_demo_setup_creates_the_organizer_once_and_prints_the_password_once(clie
     # The way to set a new password, as the README runs manage.py: a bare `python` is no
     # Python on a fresh Debian, or one without Django (it is installed in .venv only).
     command = re.search(r"`([^`]*changepassword[^`]*)`", second.getvalue()).group(1)
-    assert command.split()[:3] == [".venv/bin/python", "manage.py", "changepassword"]
+    # Named a development site's: without FIVEX_ENV the command refuses (fivex_site/deployment.py).
+    assert command.split()[:4] == ["FIVEX_ENV=development", ".venv/bin/python", "manage.py", "changepassword"]
     assert get_user_model().objects.filter(email="organizer@example.com").count() == 1
     login = client.post(
         "/accounts/login/", {"login": "organizer@example.com", "password": password}

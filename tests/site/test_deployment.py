@@ -199,3 +199,104 @@ def test_migrate_names_the_database_it_works_on(settings) -> None:
     assert said.endswith(", development environment (FIVEX_ENV not set)")
     # before what it does to it
     assert lines.index(said) < lines.index("Running migrations:")
+
+
+def _manage(arguments: list[str], **env: str) -> subprocess.CompletedProcess:
+    """``manage.py ARGUMENTS`` with none of the site's environment but ``env``."""
+    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *arguments], cwd=ROOT, env=clean, capture_output=True,
+        text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        # It migrated var/db.sqlite3 and said OK ("--plan" only lists: nothing is written
+        # should the refusal be missing).
+        (["migrate", "--plan"], "migrate a SQLite file no site uses"),
+        # It copied the files without the manifest production's storage serves them by.
+        (["collectstatic", "--noinput", "--dry-run"], "without the manifest"),
+    ],
+    ids=["migrate", "collectstatic"],
+)
+def test_a_command_that_writes_the_sites_state_refuses_without_the_environment(
+    arguments, said
+) -> None:
+    done = _manage(arguments)
+    assert done.returncode == REFUSED_EXIT_STATUS, done.stdout + done.stderr[-3000:]
+    assert f"`manage.py {arguments[0]}` was started without FIVEX_ENV" in done.stderr
+    assert said in done.stderr
+    assert "/etc/fivex.env" in done.stderr and "FIVEX_ENV=development" in done.stderr
+    assert "Running migrations" not in done.stdout and "Operations to perform" not in done.stdout
+
+
+def test_an_mta_pipe_without_the_environment_keeps_the_message_for_later() -> None:
+    # ingest_email run by the MTA without the site's environment looked the address up in
+    # the development database: unknown there, the order was bounced (67) for good.
+    done = _manage(["ingest_email", "orders+abc@orders.example.org"])
+    assert done.returncode == 75, done.stdout + done.stderr[-3000:]  # EX_TEMPFAIL: kept, retried
+    assert "`manage.py ingest_email` was started without FIVEX_ENV" in done.stderr
+
+
+def test_a_command_runs_on_the_database_named_without_the_environment(settings, capsys) -> None:
+    # The database named is the operator's choice: migrate it (its Database: line says
+    # "FIVEX_ENV not set"). collectstatic's storage follows FIVEX_ENV alone: still refused.
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = True
+    settings.FIVEX_BROKER_URL_SET = False
+    for command in ("migrate", "createsuperuser", "recompute_ratings"):
+        deployment.refuse_an_operators_command(["manage.py", command])
+    for command in ("collectstatic", "runsmtpd", "stuck_prompts"):  # (these two: the broker)
+        with pytest.raises(SystemExit):
+            deployment.refuse_an_operators_command(["manage.py", command])
+    assert "the embedded broker" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", ["createsuperuser", "changepassword", "loaddata", "flush", "recompute_ratings", "runsmtpd"]
+)
+def test_each_command_that_writes_the_sites_state_is_refused_on_the_development_database(
+    settings, command, capsys
+) -> None:
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = False
+    with pytest.raises(SystemExit) as refused:
+        deployment.refuse_an_operators_command(["manage.py", command])
+    assert refused.value.code == REFUSED_EXIT_STATUS
+    assert f"`manage.py {command}` was started without FIVEX_ENV" in capsys.readouterr().err
+    settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development: a development site's own
+    deployment.refuse_an_operators_command(["manage.py", command])
+    settings.FIVEX_ENV_NAMED = False
+    deployment.refuse_an_operators_command(["manage.py", "help", command])  # only asks
+    deployment.refuse_an_operators_command(["manage.py", command, "--help"])
+    deployment.refuse_an_operators_command(["manage.py", "showmigrations"])  # only reads
+    deployment.refuse_an_operators_command(["manage.py"])
+
+
+def _database_url(database: dict) -> str:
+    if database["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{database['NAME']}"
+    return (f"postgres://{database['USER']}:{database['PASSWORD']}@{database['HOST']}:"
+            f"{database['PORT'] or 5432}/{database['NAME']}")  # fmt: skip
+
+
+def test_make_names_the_development_environment_for_its_commands(tmp_path, django_db_setup) -> None:
+    # `make run`, `make migrate`, `make demo` with nothing configured: their manage.py
+    # commands are told FIVEX_ENV=development and so are not refused.
+    from django.db import connection
+
+    stamp = tmp_path / "installed"
+    stamp.touch()  # newer than pyproject.toml: nothing to install
+    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT and not k.startswith("MAKE")}
+    # The test database, migrated already (not the checkout's var/db.sqlite3).
+    clean["DATABASE_URL"] = _database_url(connection.settings_dict)
+    done = subprocess.run(
+        ["make", "--no-print-directory", "migrate", f"PY={sys.executable}", f"STAMP={stamp}"],
+        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    [said] = [line for line in done.stdout.splitlines() if line.startswith("Database: ")]
+    assert said.endswith(f"/{connection.settings_dict['NAME']}, development environment"), said

@@ -17,7 +17,8 @@ CONTROLLED = (
     "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "FIVEX_ENV",
     "SECRET_KEY", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "FIVEX_BASE_URL", "ORDERS_DOMAIN",
     "ACCOUNT_EMAIL_VERIFICATION", "DEFAULT_FROM_EMAIL", "ADMINS", "TRUSTED_PROXY_COUNT",
-    "TRUSTED_CLIENT_IP_HEADER", "SECRET_KEY_FALLBACKS",
+    "TRUSTED_CLIENT_IP_HEADER", "SECRET_KEY_FALLBACKS", "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_SSL_REDIRECT",
 )  # fmt: skip
 PRINT_SETTINGS = """
 import json
@@ -424,3 +425,24 @@ def test_production_refuses_a_weak_secret_key_and_takes_hsts_subdomains_and_prel
     assert resolve(code, **env).stdout.split() == ["False", "False"]
     on = resolve(code, **env, SECURE_HSTS_INCLUDE_SUBDOMAINS="true", SECURE_HSTS_PRELOAD="true")
     assert on.stdout.split() == ["True", "True"], on.stderr
+
+
+def test_production_hsts_lasts_a_year_by_default() -> None:
+    # An hour (the default before) left a returning player's first request after it in
+    # clear: HSTS protects only while the browser remembers it.
+    code = "import fivex_site.settings as s; print(s.SECURE_HSTS_SECONDS)"
+    assert resolve(code, **PRODUCTION, **READY).stdout.split() == ["31536000"]
+    assert resolve(code, **PRODUCTION, **READY, SECURE_HSTS_SECONDS="600").stdout.split() == ["600"]
+
+
+def test_production_refuses_a_weak_former_secret_key() -> None:
+    # A fallback key still verifies what it signed: a weak one lets anyone forge sessions
+    # and links during the rotation (check --deploy's security.W025 only warned).
+    done = resolve(**PRODUCTION, **READY, SECRET_KEY_FALLBACKS=f"{KEY[::-1]},short")
+    assert done.returncode != 0
+    assert "SECRET_KEY_FALLBACKS" in done.stderr and "at least 50 random" in done.stderr
+    assert "short" not in done.stderr  # no key is ever written out
+    code = "import fivex_site.settings as s; print(len(s.SECRET_KEY_FALLBACKS))"
+    fine = resolve(code, **PRODUCTION, **READY, SECRET_KEY_FALLBACKS=KEY[::-1])
+    assert fine.stdout.split() == ["1"], fine.stderr
+

@@ -267,3 +267,39 @@ def test_the_rewrite_never_writes_over_a_row_changed_since_it_read_it(old_key) -
     row = Authenticator.objects.get(pk=pk)
     assert _under_key(row.data["seed"], NEW_KEY)
     assert not RecoveryCodes(row).validate_code(codes[0])  # still used
+
+
+def test_a_secret_stored_unencrypted_is_refused_at_the_log_in_and_said_to_the_operator(
+    client, old_key, caplog
+) -> None:
+    """Every secret is encrypted (the migration fivex_site 0001 did the old ones): one stored
+    in clear is none the site wrote. Taken as it was, whoever could write the table (not
+    knowing SECRET_KEY) planted an app key of their own and logged in with its codes.
+    Refused as unreadable, logged as an error saying what to do;
+    ``mfa_secrets_reencrypt`` counts it, and encrypts it only when told to."""
+    import logging
+
+    ann = player()
+    _, codes = with_two_factor(ann)
+    planted = "JBSWY3DPEHPK3PXP"  # the key of the writer's own authenticator app
+    app = Authenticator.objects.get(user=ann, type="totp")
+    app.data = {**app.data, "secret": planted}
+    app.save(update_fields=["data"])
+    with caplog.at_level(logging.ERROR, logger="fivex_site.mfa_secrets"):
+        answer = _log_in_with_code(client, ann, app_code(planted))
+    assert answer.status_code == 200 and UNREADABLE in answer.content.decode()
+    assert not signed_in(client)
+    [said] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "stored unencrypted" in said.getMessage()
+    assert "mfa_secrets_reencrypt" in said.getMessage()
+    assert planted not in said.getMessage()
+
+    out = io.StringIO()
+    call_command("mfa_secrets_reencrypt", stdout=out)
+    assert "1 row(s) hold a two-factor secret stored unencrypted" in out.getvalue()
+    assert Authenticator.objects.get(pk=app.pk).data["secret"] == planted  # left as it is
+    # The operator's own (a copy of the database made by hand): encrypted when told so.
+    call_command("mfa_secrets_reencrypt", "--encrypt-plain", stdout=io.StringIO())
+    assert Authenticator.objects.get(pk=app.pk).data["secret"].startswith("fernet:")
+    done = _log_in_with_code(client.__class__(), ann, app_code(planted))
+    assert done.status_code == 302

@@ -84,11 +84,13 @@ def test_the_trust_ends_after_its_two_weeks(client, settings) -> None:
     assert log_in(client, ann)["Location"] == "/accounts/2fa/authenticate/"
 
 
-def test_a_key_rotation_asks_trusted_browsers_for_the_code_once_more(client, settings) -> None:
-    """README (Rotating SECRET_KEY): allauth's trust note is keyed on SECRET_KEY alone (its
-    fallbacks are not tried), so a rotation voids it: the code is asked once more, and
-    nothing fails, before or after the secrets are re-encrypted."""
+def test_a_key_rotation_keeps_trusted_browsers_trusted(client, settings) -> None:
+    """README (Rotating SECRET_KEY): a browser trusted under the old key skips the code
+    through the rotation, the secrets' re-encryption included (allauth's own note was
+    keyed on SECRET_KEY alone and on the recovery codes' stored ciphertext: both asked
+    again); once the old key leaves SECRET_KEY_FALLBACKS, its notes are void."""
     from django.core.management import call_command
+    from django.test import Client
 
     old, new = "k-old-" + "o" * 40, "k-new-" + "n" * 40
     settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = old, []
@@ -98,13 +100,35 @@ def test_a_key_rotation_asks_trusted_browsers_for_the_code_once_more(client, set
     _code_then(client, codes[0], "trust")
     client.post("/accounts/logout/")
     settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = new, [old]
-    answer = log_in(client, ann)
-    assert answer["Location"] == "/accounts/2fa/authenticate/" and not signed_in(client)
-    assert _code_then(client, codes[1], "trust")["Location"] == "/" and signed_in(client)
-    client.post("/accounts/logout/")
-    assert log_in(client, ann)["Location"] == "/"  # trusted again, under the new key
+    assert log_in(client, ann)["Location"] == "/" and signed_in(client)
     client.post("/accounts/logout/")
     call_command("mfa_secrets_reencrypt", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    # The trust covers the stored recovery codes: re-encrypted, they ask once more too.
+    assert log_in(client, ann)["Location"] == "/" and signed_in(client)
+    client.post("/accounts/logout/")
+    # Trusted during the rotation, under the new key: stays trusted once the old goes.
+    later = Client()
+    log_in(later, ann)
+    _code_then(later, codes[1], "trust")
+    later.post("/accounts/logout/")
+    settings.SECRET_KEY_FALLBACKS = []
+    assert log_in(later, ann)["Location"] == "/"
+    answer = log_in(client, ann)  # trusted under the old key alone
+    assert answer["Location"] == "/accounts/2fa/authenticate/" and not signed_in(client)
+
+
+def test_new_recovery_codes_still_void_the_trust(client) -> None:
+    # allauth's note covers the recovery codes' seed (now read decrypted): codes made
+    # again (a leaked sheet replaced) ask every trusted browser for the code once more.
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+
+    ann = player()
+    _, codes = with_two_factor(ann)
+    log_in(client, ann)
+    _code_then(client, codes[0], "trust")
+    client.post("/accounts/logout/")
+    assert log_in(client, ann)["Location"] == "/"
+    client.post("/accounts/logout/")
+    Authenticator.objects.filter(user=ann, type=Authenticator.Type.RECOVERY_CODES).delete()
+    RecoveryCodes.activate(ann)
     assert log_in(client, ann)["Location"] == "/accounts/2fa/authenticate/"
-    assert _code_then(client, codes[2], "skip")["Location"] == "/" and signed_in(client)

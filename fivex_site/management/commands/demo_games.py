@@ -80,7 +80,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"The demo players are here already ({', '.join(taken)}): nothing was changed. "
                 f"Sign in as {email_of(YOU)} with the password printed when they were made, or "
-                f"set one: `.venv/bin/python manage.py changepassword {YOU}`."
+                f"set one: `FIVEX_ENV=development .venv/bin/python manage.py changepassword {YOU}`."
             )
             return
         if User.objects.filter(username__in=PLAYERS).exists():

@@ -25,7 +25,7 @@ class Command(BaseCommand):
         if User.objects.filter(email__iexact=DEMO_EMAIL).exists():
             self.stdout.write(
                 f"Demo organizer: {DEMO_EMAIL} (its password was printed when it was created; "
-                f"set a new one with `.venv/bin/python manage.py changepassword {DEMO_USERNAME}`). {TRY_ALONE}"
+                f"set a new one with `FIVEX_ENV=development .venv/bin/python manage.py changepassword {DEMO_USERNAME}`). {TRY_ALONE}"
             )
             return
         password = secrets.token_urlsafe(12)

@@ -12,19 +12,35 @@ from django.core.management.base import BaseCommand, CommandError
 class Command(BaseCommand):
     help = "Re-encrypt the two-factor secrets under the current SECRET_KEY (after a key rotation)."
 
+    def add_arguments(self, parser) -> None:  # noqa: ANN001
+        parser.add_argument(
+            "--encrypt-plain", action="store_true",
+            help="also encrypt secrets stored unencrypted (refused at the log-in until then): "
+            "only when you know they are yours, e.g. a copy of the database made by hand",
+        )  # fmt: skip
+
     def handle(self, *args: object, **options: object) -> None:
         from fivex_site.deployment import refuse_for_a_command
         from fivex_site.two_factor import two_factor_secrets_reencrypt
 
         refuse_for_a_command("mfa_secrets_reencrypt")
 
-        done = two_factor_secrets_reencrypt()
+        done = two_factor_secrets_reencrypt(encrypt_plain=bool(options["encrypt_plain"]))
         self.stdout.write(f"{done.rewritten} two-factor secret row(s) written under the current SECRET_KEY.")
         if done.unreadable:
             self.stdout.write(
                 f"{done.unreadable} row(s) could not be read with SECRET_KEY or SECRET_KEY_FALLBACKS "
                 "and were left as they are: staff remove those authenticators (admin, "
                 "Authenticators) and their players set two-factor authentication up again."
+            )
+        if done.plain:
+            self.stdout.write(
+                f"{done.plain} row(s) hold a two-factor secret stored unencrypted, which the "
+                "site never writes (put in the table by hand, or by someone planting an "
+                "authenticator key of their own), refused at the log-in, left as they are: "
+                "if they are yours, run this again with --encrypt-plain; else staff remove "
+                "those authenticators (admin, Authenticators) and check who can write the "
+                "database."
             )
         if done.still_old:
             raise CommandError(
