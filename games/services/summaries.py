@@ -37,6 +37,7 @@ from engine.words import counted
 from fivex_site.links import public_url
 from games.models import Game, OutboxMessage, PlayerSettings, Prompt, SealedOrder, Seat, TurnSummary
 from games.presentation import prompt_stage, winner_words
+from games.selectors_lists import asked_seats
 from games.selectors_players import time_zone_of
 
 logger = logging.getLogger(__name__)
@@ -311,9 +312,8 @@ def _open_prompts(*, games: list[Game]) -> dict[int, tuple[Prompt | None, list[s
         ordered.setdefault(prompt_id, set()).add(seat_name)
     out: dict[int, tuple[Prompt | None, list[str]]] = {}
     for game_id, prompt in prompts.items():
-        forced = set(prompt.forced or [])
         done = ordered.get(prompt.pk, set())
-        out[game_id] = (prompt, [n for n in prompt.pending or [] if n not in forced and n not in done])
+        out[game_id] = (prompt, [n for n in asked_seats(prompt) if n not in done])
     return out
 
 
