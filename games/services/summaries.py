@@ -97,8 +97,14 @@ def summaries_due(*, now: datetime) -> list[tuple[int, date]]:
     )
     if not rows:
         return []
+    # The last summary of each, among the recent ones only: one that counts for today was
+    # written since today began in the player's zone (25 hours ago at most), and its day,
+    # in whichever zone, is at most a day before that moment's UTC date (the index's
+    # second column: the players' whole history is not read every five minutes).
     last = dict(
-        TurnSummary.objects.filter(user_id__in=[row.user_id for row in rows])
+        TurnSummary.objects.filter(
+            user_id__in=[row.user_id for row in rows], day__gte=(now - timedelta(days=3)).date()
+        )
         .values("user_id")
         .annotate(last=Max("until"))
         .values_list("user_id", "last")
