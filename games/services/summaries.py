@@ -131,7 +131,9 @@ def send_turn_summaries(*, now: datetime | None = None) -> int:
 def turn_summary_send(*, user_id: int, day: date, now: datetime) -> OutboxMessage | None:
     """Write the player's summary of ``day`` and queue its email (in the outbox, sent by
     the outbox's tasks), once: None when it was written already (by this or another
-    worker), when the player no longer wants it, or when there is nothing to tell."""
+    worker), when it is not due any more (the player's zone or hour changed since it was
+    found due: ``summary_due_day``, read again under the lock), when the player no longer
+    wants it, or when there is nothing to tell."""
     from games.services.notifications import mailable, wants_daily_summary
     from games.services.outbox import outbox_enqueue
 
