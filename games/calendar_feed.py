@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -82,16 +82,26 @@ def due_events(*, user: Any) -> list[DueEvent]:
     return sorted(events, key=lambda e: (e.deadline, e.game_id))
 
 
-def feed_etag(events: list[DueEvent]) -> str:
+def feed_etag(events: list[DueEvent], *, zone: Any = None) -> str:
     """The feed's entity tag: a digest of what its events say (not of the text, whose
-    DTSTAMP is the time of the request), so an unchanged feed is a 304."""
-    facts = repr([(e.prompt_id, e.title, e.part_of, e.deadline.isoformat(), e.sequence) for e in events])
+    DTSTAMP is the time of the request), and of the player's time zone (the descriptions
+    write the deadlines in it), so an unchanged feed is a 304."""
+    facts = repr(
+        [getattr(zone, "key", "UTC")]
+        + [(e.prompt_id, e.title, e.part_of, e.deadline.isoformat(), e.sequence) for e in events]
+    )
     return f'"{hashlib.sha256(facts.encode()).hexdigest()[:24]}"'
 
 
-def feed_ical(events: list[DueEvent], *, now: datetime) -> bytes:
-    """The iCalendar text of ``events`` (times in UTC)."""
+def feed_ical(events: list[DueEvent], *, now: datetime, zone: Any = None) -> bytes:
+    """The iCalendar text of ``events`` (times in UTC). Each description writes the
+    deadline on the player's clock (``zone``, its time zone) as the site's pages do, then
+    in UTC: read as text, the UTC moment alone named another date than the player's own
+    in UTC+13/+14 or UTC-11/-12."""
+    from django.utils import timezone
     from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard
+
+    from games.presentation import local_time
 
     host = urlsplit(settings.FIVEX_BASE_URL).hostname or "fivex"
     cal = Calendar()
@@ -120,10 +130,14 @@ def feed_ical(events: list[DueEvent], *, now: datetime) -> bytes:
         event.add("dtend", due.deadline)
         event.add("summary", f"FiveX: order due — {due.title}, decision {due.prompt_number}")
         where = f" ({due.part_of})" if due.part_of else ""
+        by = f"{due.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        if zone is not None and getattr(zone, "key", "UTC") != "UTC":
+            with timezone.override(zone):
+                by = f"{local_time(due.deadline)} ({by})"
         event.add(
             "description",
             f"Your order for decision {due.prompt_number} of {due.title}{where} is due by "
-            f"{due.deadline:%Y-%m-%d %H:%M} UTC. Order on the game's page: {url}",
+            f"{by}. Order on the game's page: {url}",
         )
         event.add("url", url)
         event.add("transp", "TRANSPARENT")  # a deadline, not a meeting: the player is free

@@ -1,7 +1,7 @@
 """The daily summaries of a player's games (imported by ``games.models``): one row per
-player and day, written in the transaction that queues the summary's email, so two
-workers (or a beat run twice) never send two for one day. Rules live in
-``games.services.summaries``."""
+player and day, written in the transaction that queues the summary's email (under a lock
+of the player's settings row), so two workers (or a beat run twice) never send two for one
+day. Rules live in ``games.services.summaries``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from django.db import models
 
 
 class TurnSummary(models.Model):
-    """One player's daily summary of one day (the day in the player's time zone)."""
+    """One player's daily summary of one day (the day in the player's time zone then,
+    ``time_zone``: a player who moves across the date line may have a summary of the same
+    date in each zone, written a day apart; never two whose ``until`` fall on one date of
+    the zone it has when the next is due)."""
 
     # No index of its own: the unique constraint's index starts with it.
     user = models.ForeignKey(
@@ -18,6 +21,7 @@ class TurnSummary(models.Model):
         db_index=False,
     )  # fmt: skip
     day = models.DateField()
+    time_zone = models.CharField(max_length=64, blank=True, default="")  # "": before it was kept
     # What it covers: the prompts resolved up to ``until``; ``covered`` is, per seat id,
     # the number of the last resolved prompt told (the next summary starts after it, even
     # for a prompt whose resolution committed after this summary was written).
@@ -31,7 +35,9 @@ class TurnSummary(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "day"], name="games_turn_summary_one_a_day")
+            models.UniqueConstraint(
+                fields=["user", "day", "time_zone"], name="games_turn_summary_one_a_day"
+            )
         ]
 
     def __str__(self) -> str:

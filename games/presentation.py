@@ -498,7 +498,9 @@ def away_end_words(until: datetime, zone: Any) -> str:
     in their time zone ``zone``) as the day they typed, written as the site writes a day:
     "the end of Sat 5 Dec 2026 (Europe/Paris time)" ("until Sun 6 Dec 2026, 00:00 UTC"
     named the day after, in UTC, to a newcomer in Paris)."""
-    last = (until.astimezone(zone) - timedelta(microseconds=1)).date()
+    # The moment before, then on the clock (not the clock's minus a moment: where the
+    # clocks jump from 00:00 to 01:00 the day's end reads 01:00, the next day).
+    last = (until - timedelta(microseconds=1)).astimezone(zone).date()
     name = getattr(zone, "key", None) or str(zone)
     return f"the end of {last:%a} {last.day} {last:%b %Y} ({name} time)"
 

@@ -71,6 +71,15 @@ def my_places(*, user: Any, games: list[Game]) -> dict[int, str]:
     return {gid: place for gid, place in places.items() if place}
 
 
+def asked_seats(prompt: Prompt) -> list[str]:
+    """The seats ``prompt`` asks for a decision: pending, less those whose order the rules
+    force (``Prompt.forced``: entered for them when it opened, they have no choice). Every
+    list of who owes an order starts from it (the home page and the games list, the daily
+    summary, the tournament's tables, the API), then leaves out the seats with an order in."""
+    forced = set(prompt.forced or [])
+    return [name for name in prompt.pending or [] if name not in forced]
+
+
 def orders_needed(*, user: Any) -> dict[int, Prompt]:
     """The user's active games whose open prompt waits for an order from the user's
     (active) seat and has none of the player's yet: game id -> that prompt (its deadline,
@@ -87,7 +96,7 @@ def orders_needed(*, user: Any) -> dict[int, Prompt]:
     waiting = {
         p.game_id: p
         for p in Prompt.objects.filter(game_id__in=seats, status=Prompt.Status.OPEN)
-        if seats[p.game_id] in (p.pending or [])
+        if seats[p.game_id] in asked_seats(p)
     }
     ordered = set(
         SealedOrder.objects.filter(prompt__in=list(waiting.values()), is_current=True)
@@ -98,8 +107,8 @@ def orders_needed(*, user: Any) -> dict[int, Prompt]:
 
 
 def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Each game's open prompt and the pending seats that have sealed no order yet (a
-    resigned seat's default and a forced order count as in), in two queries whatever
+    """Each game's open prompt and the seats it asks (``asked_seats``) that have sealed no
+    order yet (a resigned seat's default counts as in), in two queries whatever
     the number of games: ``{game_id: {"prompt": Prompt, "waiting": [seat names]}}``.
     Who has sealed is public (the game page shows it); what is sealed is not read."""
     out: dict[int, dict[str, Any]] = {}
@@ -109,7 +118,7 @@ def open_prompts_waiting(*, game_ids: list[int]) -> dict[int, dict[str, Any]]:
         .order_by("game_id", "number")
     )
     for prompt in prompts:
-        out[prompt.game_id] = {"prompt": prompt, "waiting": list(prompt.pending)}  # newest last
+        out[prompt.game_id] = {"prompt": prompt, "waiting": asked_seats(prompt)}  # newest last
     sealed = SealedOrder.objects.filter(
         prompt_id__in=[o["prompt"].pk for o in out.values()], is_current=True
     ).values_list("prompt__game_id", "seat_name")

@@ -17,8 +17,9 @@ deadline moved, and the seat list says "away until ...".
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils import timezone
 
@@ -65,10 +66,32 @@ def player_away_set(
         raise ValidationError(
             f"Say at most {AWAY_AHEAD_DAYS} days ahead; you can say it again later.", field="until"
         )
-    # The end of that day where the player lives: the next day's start, there.
-    moment = datetime.combine(until + timedelta(days=1), time(0, 0), tzinfo=zone)
+    moment = day_end(until, zone)
     PlayerSettings.objects.update_or_create(user=user, defaults={"away_until": moment})
     return moment
+
+
+def day_end(day: date, zone: ZoneInfo) -> datetime:
+    """The end of ``day`` where the player lives: the next day's start there, in UTC
+    (where the clocks jump from 00:00 to 01:00 that day, the moment of the jump)."""
+    return datetime.combine(day + timedelta(days=1), time(0, 0), tzinfo=zone).astimezone(UTC)
+
+
+def away_end_in_zone(until: datetime, *, before: str, after: str) -> datetime:
+    """The end of a player's last day away (``until``, that day's end in the zone named
+    ``before``: "" is UTC) once the player's zone is ``after``: the same day's end there.
+    A moment that is no day's end in ``before`` (none ``player_away_set`` stores) is kept."""
+    last = (until - timedelta(microseconds=1)).astimezone(_zone(before)).date()
+    if day_end(last, _zone(before)) != until:
+        return until
+    return day_end(last, _zone(after))
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):  # a zone this machine lost
+        return ZoneInfo("UTC")
 
 
 def away_until(*, user: Any, now: datetime | None = None) -> datetime | None:

@@ -80,13 +80,23 @@ def time_zone_valid(name: Any) -> str:
 
 
 def player_time_zone_set(*, user: Any, time_zone: Any) -> PlayerSettings:
-    """Set the time zone the player's pages and emails write dates in."""
+    """Set the time zone the player's pages and emails write dates in. A player away
+    stays away until the end of the same last day, in the new zone (the day ends at
+    midnight in the player's time zone: ``away.away_end_in_zone``)."""
+    from games.services.away import away_end_in_zone
+
     name = time_zone_valid(time_zone)
     with transaction.atomic():
         settings_row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
         if settings_row.time_zone != name:
+            fields = ["time_zone"]
+            if settings_row.away_until is not None:
+                settings_row.away_until = away_end_in_zone(
+                    settings_row.away_until, before=settings_row.time_zone, after=name
+                )
+                fields.append("away_until")
             settings_row.time_zone = name
-            settings_row.save(update_fields=["time_zone"])
+            settings_row.save(update_fields=fields)
     return settings_row
 
 

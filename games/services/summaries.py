@@ -8,9 +8,16 @@ What still comes one by one: deadline reminders (a summary must never make a pla
 a deadline), the end of a game, notices (paused, resumed, deadline moved, a seat handed
 over), invitations and the account's emails.
 
-Exactly one summary per player and day: the ``TurnSummary`` row (unique per player and
-day) is written in the transaction that queues the email, so two workers, or the beat
-run twice, never send two (the second's INSERT waits for the first's commit and fails).
+At most one summary per player and day, the day being the player's own in the zone it
+has now, and no day missed when the zone changes: a summary is due once the chosen hour
+has come on the player's day and no summary was written earlier that day (the instants the
+earlier ones were written, ``TurnSummary.until``, read on the zone's clock now). A player
+moving across the date line from UTC+14 to UTC-11 had a summary at 20:00 that was 19:00 the
+day before in its new zone: that day has had its summary, and the next comes at 20:00 the
+day after (not an hour later, nor two days later). The ``TurnSummary`` row is written in
+the transaction that queues the email, with the player's settings row locked first, so two
+workers, or the beat run twice, never send two: the second waits for the first's commit,
+then finds that day's summary (unique per player, day and zone besides).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from engine.words import counted
 from fivex_site.links import public_url
 from games.models import Game, OutboxMessage, PlayerSettings, Prompt, SealedOrder, Seat, TurnSummary
 from games.presentation import prompt_stage, winner_words
+from games.selectors_lists import asked_seats
 from games.selectors_players import time_zone_of
 
 logger = logging.getLogger(__name__)
@@ -62,14 +70,20 @@ class GameSummary:
         return self.prompt is not None
 
 
-def summary_due_day(*, row: PlayerSettings, now: datetime) -> date | None:
+def summary_due_day(*, row: PlayerSettings, now: datetime, last: datetime | None = None) -> date | None:
     """The day (in the player's time zone) whose summary is due at ``now``: once the
-    chosen hour has come that day; None before it, and on the day the summary was turned
-    on after that hour (the first one comes at the hour the next day)."""
+    chosen hour has come that day (on the clock: an hour the clocks skip comes at their
+    change, an hour they repeat the first time); None before it, on the day the summary
+    was turned on after that hour (the first one comes at the hour the next day), and when
+    the last summary, written at ``last``, was written that day or later on this zone's
+    clock (one written in another zone before the player moved it counts as of the day
+    it was on here)."""
     zone = time_zone_of(user=row.user)
     local = now.astimezone(zone)
     at = datetime.combine(local.date(), time(row.summary_hour), tzinfo=zone)
     if local < at or (row.summary_since is not None and row.summary_since > at):
+        return None
+    if last is not None and last.astimezone(zone).date() >= local.date():
         return None
     return local.date()
 
@@ -81,15 +95,24 @@ def summaries_due(*, now: datetime) -> list[tuple[int, date]]:
         .exclude(user__email="")
         .select_related("user")
     )
-    due = {row.user_id: day for row in rows if (day := summary_due_day(row=row, now=now)) is not None}
-    if not due:
+    if not rows:
         return []
-    done = set(
-        TurnSummary.objects.filter(user_id__in=list(due), day__in=set(due.values())).values_list(
-            "user_id", "day"
+    # The last summary of each, among the recent ones only: one that counts for today was
+    # written since today began in the player's zone (25 hours ago at most), and its day,
+    # in whichever zone, is at most a day before that moment's UTC date (the index's
+    # second column: the players' whole history is not read every five minutes).
+    last = dict(
+        TurnSummary.objects.filter(
+            user_id__in=[row.user_id for row in rows], day__gte=(now - timedelta(days=3)).date()
         )
+        .values("user_id")
+        .annotate(last=Max("until"))
+        .values_list("user_id", "last")
     )
-    return sorted((user_id, day) for user_id, day in due.items() if (user_id, day) not in done)
+    due = (
+        (row.user_id, summary_due_day(row=row, now=now, last=last.get(row.user_id))) for row in rows
+    )
+    return sorted((user_id, day) for user_id, day in due if day is not None)
 
 
 def send_turn_summaries(*, now: datetime | None = None) -> int:
@@ -108,18 +131,31 @@ def send_turn_summaries(*, now: datetime | None = None) -> int:
 def turn_summary_send(*, user_id: int, day: date, now: datetime) -> OutboxMessage | None:
     """Write the player's summary of ``day`` and queue its email (in the outbox, sent by
     the outbox's tasks), once: None when it was written already (by this or another
-    worker), when the player no longer wants it, or when there is nothing to tell."""
+    worker), when it is not due any more (the player's zone or hour changed since it was
+    found due: ``summary_due_day``, read again under the lock), when the player no longer
+    wants it, or when there is nothing to tell."""
     from games.services.notifications import mailable, wants_daily_summary
     from games.services.outbox import outbox_enqueue
 
     with transaction.atomic():
-        row = PlayerSettings.objects.select_related("user").filter(user_id=user_id).first()
+        # Locked: a second worker waits here for the first's commit, then finds its row.
+        row = (
+            PlayerSettings.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(user_id=user_id)
+            .first()
+        )
         if row is None or not wants_daily_summary(row.user) or not mailable(row.user):
             return None
-        last = TurnSummary.objects.filter(user_id=user_id).order_by("-day").first()
+        last = TurnSummary.objects.filter(user_id=user_id).order_by("-until", "-id").first()
+        if summary_due_day(row=row, now=now, last=last.until if last else None) != day:
+            return None  # written since, or the zone or the hour changed: not due now
+        zone_name = time_zone_of(user=row.user).key
         try:
             with transaction.atomic():
-                summary = TurnSummary.objects.create(user_id=user_id, day=day, until=now)
+                summary = TurnSummary.objects.create(
+                    user_id=user_id, day=day, time_zone=zone_name, until=now
+                )
         except IntegrityError:  # another worker wrote it
             return None
         since = row.summary_since or now - timedelta(hours=SUMMARY_PERIOD_HOURS)
@@ -153,7 +189,7 @@ def turn_summary_send(*, user_id: int, day: date, now: datetime) -> OutboxMessag
             ),
             body=body,
             kind="turn_summary",
-            key=f"summary:{user_id}:{day.isoformat()}",
+            key=f"summary:{user_id}:{day.isoformat()}:{zone_name}",
         )
         summary.message = message
         summary.save(update_fields=["covered", "message"])
@@ -284,9 +320,8 @@ def _open_prompts(*, games: list[Game]) -> dict[int, tuple[Prompt | None, list[s
         ordered.setdefault(prompt_id, set()).add(seat_name)
     out: dict[int, tuple[Prompt | None, list[str]]] = {}
     for game_id, prompt in prompts.items():
-        forced = set(prompt.forced or [])
         done = ordered.get(prompt.pk, set())
-        out[game_id] = (prompt, [n for n in prompt.pending or [] if n not in forced and n not in done])
+        out[game_id] = (prompt, [n for n in asked_seats(prompt) if n not in done])
     return out
 
 

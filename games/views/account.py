@@ -312,10 +312,11 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
         count(request, scope="calendar_feed_miss", ident=client)
         raise Http404("No such calendar.")
     events = feed.due_events(user=user)
-    etag = feed.feed_etag(events)
+    zone = selectors_players.time_zone_of(user=user)
+    etag = feed.feed_etag(events, zone=zone)
     unchanged = get_conditional_response(request, etag=etag)
     if unchanged is None:
-        body = feed.feed_ical(events, now=timezone.now())
+        body = feed.feed_ical(events, now=timezone.now(), zone=zone)
         response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
         response["Content-Disposition"] = 'inline; filename="fivex-deadlines.ics"'
     else:

@@ -5,7 +5,7 @@ logged, told, verified; a game that does not allow it plays the default as befor
 from __future__ import annotations
 
 import html
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from io import StringIO
 
 import pytest
@@ -361,3 +361,68 @@ def test_who_is_away_reads_in_the_readers_time_like_the_pages_other_times(client
     away = page[page.index('class="small away"'):]
     away = away[: away.index("</span>")]
     assert f'<time datetime="{until.isoformat()}" data-local' in away, away
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "stored_after", "said"),
+    [
+        # The last day away is 15 Jan 2027. In Pago Pago (UTC-11) it ends at 11:00 UTC on 16 Jan;
+        # moved to Kiritimati (UTC+14), the same day ends at 10:00 UTC on 15 Jan. Kept as it
+        # was, the page said "the end of Sun 17 Jan" (11:00 UTC on 16 Jan is 01:00 on 17 Jan
+        # there): two days later than the day typed.
+        ("Pacific/Pago_Pago", "Pacific/Kiritimati", datetime(2027, 1, 15, 10, 0, tzinfo=UTC), "Fri 15 Jan 2027"),
+        # And back: "the end of Thu 14 Jan" (10:00 UTC on 15 Jan is 23:00 on 14 Jan there).
+        ("Pacific/Kiritimati", "Pacific/Pago_Pago", datetime(2027, 1, 16, 11, 0, tzinfo=UTC), "Fri 15 Jan 2027"),
+        # Madrid to New York, the day the clocks go forward in New York (14 Mar 2027).
+        ("Europe/Madrid", "America/New_York", datetime(2027, 3, 15, 4, 0, tzinfo=UTC), "Sun 14 Mar 2027"),
+        # Santiago's clocks go forward at midnight (5 Sep 2027, 00:00 is 01:00): its 4 Sep
+        # ends at 04:00 UTC; in Madrid, at 22:00 UTC.
+        ("America/Santiago", "Europe/Madrid", datetime(2027, 9, 4, 22, 0, tzinfo=UTC), "Sat 4 Sep 2027"),
+    ],
+)
+def test_the_last_day_away_stays_the_day_typed_when_the_player_changes_time_zone(
+    client, before, after, stored_after, said
+):
+    """The day away ends at midnight in the player's time zone: a player who changes zone
+    (travelling) is away until the end of the same day in the new one, and the settings
+    page and the API say so."""
+    from games.models import PlayerSettings
+    from games.services.players import player_time_zone_set
+
+    [ann] = make_users(["ann"])
+    player_time_zone_set(user=ann, time_zone=before)
+    day = datetime.strptime(said, "%a %d %b %Y").date()
+    player_away_set(user=ann, until=day, now=datetime.combine(day, time(12), tzinfo=UTC) - 5 * DAY)
+    player_time_zone_set(user=ann, time_zone=after)
+    assert PlayerSettings.objects.get(user=ann).away_until == stored_after
+    client.force_login(ann)
+    page = html.unescape(visible_text(client.get(reverse("games:player_settings")).content.decode()))
+    assert f"You are away until the end of {said} ({after} time)" in page
+    answer = token_client(ann).get("/api/away/")
+    assert answer.json()["away_until"] == f"{stored_after:%Y-%m-%dT%H:%M:%SZ}"
+
+
+@pytest.mark.parametrize(
+    ("zone", "day", "said", "ends"),
+    [
+        # Santiago's clocks go from 00:00 to 01:00 on 5 Sep 2027: the 4th ends at 04:00 UTC,
+        # which its clock reads 01:00 on the 5th (the page said "the end of Sun 5 Sep").
+        ("America/Santiago", date(2027, 9, 4), "Sat 4 Sep 2027", datetime(2027, 9, 5, 4, 0, tzinfo=UTC)),
+        # Havana's, on 14 Mar 2027.
+        ("America/Havana", date(2027, 3, 13), "Sat 13 Mar 2027", datetime(2027, 3, 14, 5, 0, tzinfo=UTC)),
+        # Kiritimati (UTC+14) and Pago Pago (UTC-11), no clock change.
+        ("Pacific/Kiritimati", date(2027, 1, 15), "Fri 15 Jan 2027", datetime(2027, 1, 15, 10, 0, tzinfo=UTC)),
+        ("Pacific/Pago_Pago", date(2027, 1, 15), "Fri 15 Jan 2027", datetime(2027, 1, 16, 11, 0, tzinfo=UTC)),
+    ],
+)
+def test_the_last_day_away_reads_as_typed_where_the_clocks_skip_midnight(client, zone, day, said, ends):
+    """The day away ends at the next day's start: where the clocks jump from 00:00 to
+    01:00 that start reads 01:00, and the day before it is still the one typed."""
+    from games.services.players import player_time_zone_set
+
+    [ann] = make_users(["ann"])
+    player_time_zone_set(user=ann, time_zone=zone)
+    assert player_away_set(user=ann, until=day, now=datetime.combine(day, time(12), tzinfo=UTC) - 5 * DAY) == ends
+    client.force_login(ann)
+    page = html.unescape(visible_text(client.get(reverse("games:player_settings")).content.decode()))
+    assert f"You are away until the end of {said} ({zone} time)" in page

@@ -231,3 +231,35 @@ def test_a_deadline_held_for_a_player_away_revises_the_event(client):
     assert after.decoded("dtend") == prompt.deadline != before.decoded("dtend")
     assert str(after["uid"]) == str(before["uid"])
     assert after["sequence"] == before["sequence"] + 1
+
+
+@pytest.mark.parametrize(
+    ("zone", "deadline", "local"),
+    [
+        # 10:30 UTC on 14 Jan is 00:30 on 15 Jan in Kiritimati (UTC+14)...
+        ("Pacific/Kiritimati", datetime(2027, 1, 14, 10, 30, tzinfo=UTC), "Fri 15 Jan 2027, 00:30 +14"),
+        # ...and 22:00 on 14 Jan in Pago Pago (UTC-11) when it is 09:00 UTC on 15 Jan.
+        ("Pacific/Pago_Pago", datetime(2027, 1, 15, 9, 0, tzinfo=UTC), "Thu 14 Jan 2027, 22:00 SST"),
+        # Auckland in summer (UTC+13), and the hour New York's clocks repeat (the second 01:30).
+        ("Pacific/Auckland", datetime(2027, 1, 14, 11, 0, tzinfo=UTC), "Fri 15 Jan 2027, 00:00 NZDT"),
+        ("America/New_York", datetime(2026, 11, 1, 6, 30, tzinfo=UTC), "Sun 1 Nov 2026, 01:30 EST"),
+    ],
+)
+def test_the_event_s_description_gives_the_deadline_on_the_player_s_own_clock(client, zone, deadline, local):
+    """The event's times are UTC (the calendar app shows them on its own clock), but its
+    description is read as written: the deadline in UTC alone gave a player in UTC+14 or
+    UTC-11 another date than their own. It says it in the player's zone, then in UTC; a
+    new zone is a new feed (its entity tag changes)."""
+    from games.services.players import player_time_zone_set
+
+    game, users = _started("Date line")
+    Prompt.objects.filter(game=game, status=Prompt.Status.OPEN).update(deadline=deadline)
+    url = reverse("games:calendar_feed", args=[calendar_feed_create(user=users["ann"])])
+    before = client.get(url)
+    player_time_zone_set(user=users["ann"], time_zone=zone)
+    response = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert response.status_code == 200
+    [event] = _events(response.content)
+    description = str(event["description"])
+    assert f"is due by {local} ({deadline:%Y-%m-%d %H:%M} UTC)." in description
+    assert event.decoded("dtend") == deadline

@@ -152,3 +152,51 @@ def test_a_prompt_where_nobody_has_a_choice_resolves_by_itself(
     assert play and bid_events
     for line in [*play, *bid_events]:
         assert line in mail
+
+
+def test_every_list_of_who_owes_an_order_leaves_out_the_seat_the_rules_force(
+    game, client, django_capture_on_commit_callbacks
+) -> None:
+    """One fixture, every surface: the bid where ann can only bid 3 (entered for her) asks
+    bob alone. The home page, the games API's order_needed, the daily summary and the
+    tournament tables' list agree: a seat whose order is forced owes no decision."""
+    from datetime import UTC, datetime, time, timedelta
+
+    from django.utils import timezone
+
+    from games.selectors_lists import open_prompts_waiting, orders_needed
+    from games.services.players import player_turn_emails_set
+    from games.services.summaries import turn_summary_send
+    from tests.games.web_support import token_client
+
+    capture = django_capture_on_commit_callbacks
+    ann, bob = (game.seats.get(name=n).user for n in ("ann", "bob"))
+    for user in (ann, bob):  # their daily summaries, at 00:00 UTC, tell what follows
+        player_turn_emails_set(user=user, turn_emails="daily", hour=0)
+    submit_orders(game, capture, DRAFT)
+    submit_orders(game, capture, {"ann": "PLAY CLEOPATRA", "bob": "PLAY EXPAND", "cat": "PLAY EXPLORE"})
+    bid = Prompt.objects.get(game=game, number=3)
+    assert (sorted(bid.pending), bid.forced, bid.status) == (["ann", "bob"], ["ann"], "open")
+
+    def home(user) -> str:
+        client.force_login(user)
+        return visible_text(client.get(reverse("home")).content.decode())
+
+    assert "your order is needed" not in home(ann)
+    assert "your order is needed" in home(bob)
+    assert orders_needed(user=ann) == {}
+    assert list(orders_needed(user=bob)) == [game.pk]
+    assert open_prompts_waiting(game_ids=[game.pk])[game.pk]["waiting"] == ["bob"]
+    for user, expected in ((ann, []), (bob, [game.pk])):
+        answer = token_client(user).get("/api/games/", {"order_needed": "true"})
+        assert [g["id"] for g in answer.json()] == expected
+
+    # The daily summaries of the same moment (00:30 UTC tomorrow).
+    now = datetime.combine(timezone.now().astimezone(UTC).date() + timedelta(days=1), time(0, 30), tzinfo=UTC)
+    ann_summary = turn_summary_send(user_id=ann.pk, day=now.date(), now=now)
+    bob_summary = turn_summary_send(user_id=bob.pk, day=now.date(), now=now)
+    assert ann_summary.subject == "Daily summary: no game waits for your order"
+    assert "YOUR ORDER IS NEEDED" not in ann_summary.body
+    assert "waits for bob" in ann_summary.body and "waits for ann" not in ann_summary.body
+    assert bob_summary.subject == "Daily summary: 1 game waits for your order"
+    assert "YOUR ORDER IS NEEDED for decision 3" in bob_summary.body
