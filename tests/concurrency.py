@@ -150,12 +150,15 @@ def in_background(work: Callable[[], Any], *, timeout: float = TIMEOUT) -> Itera
         raise runner.error
 
 
-def until_a_connection_waits_for_a_lock(*, timeout: float) -> bool:
+def until_a_connection_waits_for_a_lock(
+    *, timeout: float, or_until: Callable[[], bool] | None = None
+) -> bool:
     """Return True once another connection to this database waits for a lock (as seen
-    from this thread's connection), False if none did within ``timeout`` seconds."""
+    from this thread's connection), False if none did within ``timeout`` seconds or
+    once ``or_until()`` is true (the other side finished without waiting)."""
     deadline = time.monotonic() + timeout
     with connection.cursor() as cursor:
-        while True:
+        while or_until is None or not or_until():
             # pg_stat_activity is read once a transaction unless told to read it again
             cursor.execute(
                 "SELECT pg_stat_clear_snapshot(), EXISTS (SELECT 1 FROM pg_stat_activity"
@@ -167,3 +170,4 @@ def until_a_connection_waits_for_a_lock(*, timeout: float) -> bool:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.01)
+    return False

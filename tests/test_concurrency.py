@@ -163,3 +163,9 @@ def test_a_connection_waiting_for_a_lock_is_seen(advisory_lock_held) -> None:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [LOCK_KEY])
             cursor.execute("SELECT pg_advisory_lock(%s)", [LOCK_KEY])  # for the fixture
     assert job.value == "got it"
+
+
+def test_the_wait_for_a_waiting_connection_stops_when_told(advisory_lock_held) -> None:
+    started = time.monotonic()
+    assert until_a_connection_waits_for_a_lock(timeout=30, or_until=lambda: True) is False
+    assert time.monotonic() - started < 5
