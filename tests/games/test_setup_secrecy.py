@@ -188,7 +188,10 @@ def test_admin_change_page_does_not_show_a_fixed_setup(admin_client):
                        setup={"deal": deal})
     for user in users:
         game_join(game=game, user=user)
-    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    answer = admin_client.get(f"/admin/games/gam/{game.pk}/change/")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert f"game {game.pk} | Change game" in page  # the game's own page, rendered
     assert "SULEIMAN" not in page and "NAPOLEON" not in page
 
 
