@@ -40,8 +40,10 @@ def test_a_blank_optional_number_in_a_form_is_not_given() -> None:
 def test_options_takes_the_query_string_of_the_request_it_describes() -> None:
     game, seats = start_fixed(["ann", "bob", "cat"])
     client = token_client(seats["ann"].user)
-    assert client.options("/api/games/?limit=1").status_code == 200
-    assert client.options(f"/api/games/{game.pk}/orders/?prompt=1").status_code == 200
+    for url in ("/api/games/?limit=1", f"/api/games/{game.pk}/orders/?prompt=1"):
+        answer = client.options(url)
+        assert answer.status_code == 200, (url, answer.content)
+        assert "application/json" in answer.json()["renders"], url  # a description of it
     assert client.get("/api/games/?bogus=1").status_code == 400  # a GET still refuses it
 
 
