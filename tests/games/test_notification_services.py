@@ -464,7 +464,9 @@ def test_a_turn_email_says_at_its_top_whether_to_act_and_links_the_game(
     game = dealt_5x_game(
         django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Top"
     )
-    for message in OutboxMessage.objects.filter(kind="game_started"):
+    started = list(OutboxMessage.objects.filter(kind="game_started"))
+    assert sorted(m.seat.name for m in started) == sorted(NAMES)  # one to each seat
+    for message in started:
         first, second = message.body.splitlines()[:2]
         assert first.startswith("Top — The game has started.")
         assert second.startswith("Your order is needed by ")
