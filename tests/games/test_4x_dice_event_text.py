@@ -58,7 +58,9 @@ def test_what_happened_writes_dice_as_ships_slash_asteroids(django_capture_on_co
         for line in expected:
             assert f"- {line}" in message.body, message.to
         assert not re.search(r"\[\d+, \d+\]", message.body)
-    for message in OutboxMessage.objects.filter(game=game, body__contains="— Decision 2 ("):
+    second = list(OutboxMessage.objects.filter(game=game, body__contains="— Decision 2 ("))
+    assert len(second) == 3  # one to each seat
+    for message in second:
         assert not re.search(r"\[\d+, \d+\]", message.body)
         assert hits[0] in message.body
 

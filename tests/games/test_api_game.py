@@ -313,6 +313,9 @@ def test_a_retry_past_the_creation_limit_still_gets_its_game(settings):
     again = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="once")
     new = token_client(ann).post("/api/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="twice")
     assert (first.status_code, again.status_code, new.status_code) == (201, 200, 429)
+    # Its game: the one the first attempt made, and nothing more made.
+    assert again.json()["id"] == first.json()["id"]
+    assert list(Game.objects.filter(organizer=ann).values_list("pk", flat=True)) == [first.json()["id"]]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from games.models import SealedOrder
 from tests.games.core_support import start_fixed
 from tests.games.web_support import token_client
 
@@ -26,15 +27,23 @@ def test_a_blank_optional_number_in_a_form_is_not_given() -> None:
     url = f"/api/games/{game.pk}/orders/"
     answer = client.post(url, urlencode({"text": legal[0], "prompt": ""}), content_type=form)
     assert answer.status_code == 201, answer.content
-    answer = client.post(url, urlencode({"text": legal[0], "prompt": "1.0"}), content_type=form)
+    stored = SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True)
+    assert (stored.prompt.number, stored.text) == (1, legal[0])  # stored, for the open prompt
+    answer = client.post(url, urlencode({"text": legal[1], "prompt": "1.0"}), content_type=form)
     assert answer.status_code == 400, answer.content
+    body = answer.json()
+    assert body["error"] == "invalid" and "prompt" in body["fields"], body
+    # Nothing changed: the order stored first is still the one.
+    assert SealedOrder.objects.get(prompt__game=game, seat_name="ann", is_current=True).pk == stored.pk
 
 
 def test_options_takes_the_query_string_of_the_request_it_describes() -> None:
     game, seats = start_fixed(["ann", "bob", "cat"])
     client = token_client(seats["ann"].user)
-    assert client.options("/api/games/?limit=1").status_code == 200
-    assert client.options(f"/api/games/{game.pk}/orders/?prompt=1").status_code == 200
+    for url in ("/api/games/?limit=1", f"/api/games/{game.pk}/orders/?prompt=1"):
+        answer = client.options(url)
+        assert answer.status_code == 200, (url, answer.content)
+        assert "application/json" in answer.json()["renders"], url  # a description of it
     assert client.get("/api/games/?bogus=1").status_code == 400  # a GET still refuses it
 
 

@@ -181,9 +181,17 @@ def test_a_new_address_renewed_elsewhere_is_not_shown(client):
     user = make_user("sam")
     client.force_login(user)
     page = reverse("games:calendar")
-    client.post(page, {"action": "create"})  # this session's address...
+    # Made and not renewed: the page shows it, once.
+    assert client.post(page, {"action": "create"})["Location"] == page
+    shown = client.get(page)
+    assert shown.status_code == 200 and 'id="new-calendar-url"' in shown.content.decode()
+    assert client.post(page, {"action": "create"})["Location"] == page  # this session's address...
     calendar_feed_create(user=user)  # ...renewed from another session before it was shown
-    assert 'id="new-calendar-url"' not in client.get(page).content.decode()
+    answer = client.get(page)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "Your calendar address works." in html  # the renewed one, not shown here
+    assert 'id="new-calendar-url"' not in html and ".ics" not in html
 
 
 def test_a_deadline_in_the_hour_a_clock_goes_back_is_written_in_utc(client):

@@ -5,45 +5,19 @@ let parallel invitations from different games all read the same counts and all p
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 import pytest
-from django.db import connections
 
 from games.errors import GameStateError
 from games.models import GameInvitation
 from games.services import invitations
 from games.services.games import game_create
 from games.services.invitations import invite_players
+from tests.concurrency import at_once
 from tests.games.core_support import make_users
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 6
-
-
-def _at_once(calls: list[Callable[[], object]]) -> tuple[list[object], list[BaseException]]:
-    """Run the calls in threads released together; their results and exceptions."""
-    barrier = threading.Barrier(len(calls))
-    done: list[object] = []
-    errors: list[BaseException] = []
-
-    def run(call: Callable[[], object]) -> None:
-        try:
-            barrier.wait(10)
-            done.append(call())
-        except BaseException as exc:  # noqa: BLE001 - returned to the test
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in calls]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(60)
-    return done, errors
 
 
 def _games(organizer, count: int) -> list:
@@ -63,7 +37,7 @@ def test_parallel_invitations_from_several_games_stay_within_the_day_cap() -> No
         GameInvitation(game=older, user=u, invited_by=ann) for u in earlier
     )
     games = _games(ann, THREADS)
-    done, errors = _at_once([
+    done, errors = at_once(*[
         lambda game=game, who=who: invite_players(game=game, by=ann, names=who.username)
         for game, who in zip(games, others, strict=True)
     ])  # fmt: skip
@@ -75,7 +49,7 @@ def test_parallel_invitations_from_several_games_stay_within_the_day_cap() -> No
 def test_parallel_invitations_of_one_player_stay_within_the_waiting_cap() -> None:
     ann, bob = make_users(["ann", "bob"])
     games = _games(ann, THREADS)
-    done, errors = _at_once([
+    done, errors = at_once(*[
         lambda game=game: invite_players(game=game, by=ann, names="bob") for game in games
     ])  # fmt: skip
     assert not errors and len(done) == THREADS

@@ -4,10 +4,9 @@ decline arriving at the same moment (review findings)."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -15,6 +14,7 @@ from games.errors import GameStateError
 from games.models import GameInvitation
 from games.services.games import game_create
 from games.services.invitations import invitation_withdraw, invite_players
+from tests.concurrency import in_background, until_a_connection_waits_for_a_lock
 from tests.games.web_support import make_user, token_client
 
 
@@ -48,41 +48,22 @@ def test_a_decline_and_a_take_back_at_once_leave_one_answer():
     # while the organizer's take-back runs: seen failing, both were kept (declined and
     # taken back, the organizer told 'declined' and answered 'taken back').
     game, ann, bob = _invited()
-    locked, errors, outcome = threading.Event(), [], {}
+    locked = threading.Event()
 
-    def decline() -> None:
-        try:
-            with transaction.atomic():
-                row = GameInvitation.objects.select_for_update().get(game=game, user=bob)
-                row.declined_at = timezone.now()
-                row.save(update_fields=["declined_at"])
-                locked.set()
-                time.sleep(1.0)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
+    def decline() -> bool:  # committed once the take-back waits for the row
+        with transaction.atomic():
+            row = GameInvitation.objects.select_for_update().get(game=game, user=bob)
+            row.declined_at = timezone.now()
+            row.save(update_fields=["declined_at"])
             locked.set()
-            connections.close_all()
+            return until_a_connection_waits_for_a_lock(timeout=10)
 
-    def take_back() -> None:
-        locked.wait(5)
-        try:
+    with in_background(decline) as declining:
+        assert locked.wait(10)
+        with pytest.raises(GameStateError) as refused:
             invitation_withdraw(game=game, by=ann, name="bob")
-            outcome["take_back"] = "done"
-        except GameStateError as exc:
-            outcome["take_back"] = exc.message
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=decline), threading.Thread(target=take_back)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(20)
-    assert not errors, errors
+    assert declining.value is True  # the take-back waited for the decline's row lock
     row = GameInvitation.objects.get(game=game, user=bob)
     assert row.declined_at is not None
     assert row.withdrawn_at is None, "declined and taken back at once"
-    assert outcome["take_back"] == "bob declined the invitation already."
+    assert refused.value.message == "bob declined the invitation already."

@@ -6,15 +6,15 @@ race, no fault found)."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 
 from games.errors import PermissionDenied
 from games.models import Game, new_token
 from games.services.games import game_create, game_join_seat
 from games.services.locking import lock_game
+from tests.concurrency import in_background, until_a_connection_waits_for_a_lock
 from tests.games.web_support import make_user
 
 
@@ -24,39 +24,20 @@ def test_a_join_with_the_old_link_during_a_renewal_is_refused():
     ann, bob = make_user("ann"), make_user("bob")
     game = game_create(organizer=ann, ruleset="5x", seats_count=3, is_private=True)
     old = str(game.invite_token)
-    locked, outcome, errors = threading.Event(), {}, []
+    locked = threading.Event()
 
-    def renew() -> None:  # as organizer.invite_link_renew, held open a moment
-        try:
-            with transaction.atomic():
-                row = lock_game(game_id=game.pk)
-                row.invite_token = new_token()
-                row.save(update_fields=["invite_token"])
-                locked.set()
-                time.sleep(1.0)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
+    def renew() -> bool:  # as organizer.invite_link_renew, committed once the join waits
+        with transaction.atomic():
+            row = lock_game(game_id=game.pk)
+            row.invite_token = new_token()
+            row.save(update_fields=["invite_token"])
             locked.set()
-            connections.close_all()
+            return until_a_connection_waits_for_a_lock(timeout=10)
 
-    def join() -> None:
-        locked.wait(5)
-        try:
+    with in_background(renew) as renewal:
+        assert locked.wait(10)
+        with pytest.raises(PermissionDenied) as refused:
             game_join_seat(game=Game.objects.get(pk=game.pk), user=bob, invite_token=old)
-            outcome["join"] = "seated"
-        except PermissionDenied as exc:
-            outcome["join"] = exc.message
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=renew), threading.Thread(target=join)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(20)
-    assert not errors, errors
-    assert outcome["join"] == "This game is private: you need a valid invitation link."
+    assert renewal.value is True  # the join waited for the renewal's lock
+    assert refused.value.message == "This game is private: you need a valid invitation link."
     assert not Game.objects.get(pk=game.pk).seats.filter(user=bob).exists()

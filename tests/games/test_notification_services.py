@@ -285,32 +285,27 @@ def test_a_batch_waits_for_a_concurrent_sender_and_does_not_send_twice(scripted_
     # commits it as sent, the batch finds it sent and skips it (no second email).
     import threading
 
-    from django.db import connections, transaction
+    from django.db import transaction
+
+    from tests.concurrency import in_background, until_a_connection_waits_for_a_lock
 
     message = _queue()
     other = outbox_enqueue(to="bob@example.com", subject="s", body="b", kind="test")
-    held, release = threading.Event(), threading.Event()
+    held = threading.Event()
 
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                row = OutboxMessage.objects.select_for_update().get(pk=message.pk)
-                held.set()
-                release.wait(10)
-                row.status, row.attempts, row.sent_at = "sent", 1, timezone.now()
-                row.save()
-        finally:
-            connections.close_all()
+    def hold() -> bool:  # as outbox_send, sending it: committed once the batch waits for it
+        with transaction.atomic():
+            row = OutboxMessage.objects.select_for_update().get(pk=message.pk)
+            held.set()
+            waited = until_a_connection_waits_for_a_lock(timeout=10)
+            row.status, row.attempts, row.sent_at = "sent", 1, timezone.now()
+            row.save()
+        return waited
 
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
+    with in_background(hold) as sender:
         assert held.wait(10)
-        threading.Timer(0.5, release.set).start()
         results = outbox_send_many(message_ids=[message.pk, other.pk])
-    finally:
-        release.set()
-        thread.join(10)
+    assert sender.value is True  # the batch's claim waited for the sender's row lock
     assert [s for s, _ in results] == ["skipped", "sent"]
     assert len(scripted_smtp.accepted) == 1 and b"bob@example.com" in scripted_smtp.accepted[0]
     assert OutboxMessage.objects.get(pk=message.pk).attempts == 1
@@ -469,7 +464,9 @@ def test_a_turn_email_says_at_its_top_whether_to_act_and_links_the_game(
     game = dealt_5x_game(
         django_capture_on_commit_callbacks, names=NAMES, organizer="org", deal=DEAL, name="Top"
     )
-    for message in OutboxMessage.objects.filter(kind="game_started"):
+    started = list(OutboxMessage.objects.filter(kind="game_started"))
+    assert sorted(m.seat.name for m in started) == sorted(NAMES)  # one to each seat
+    for message in started:
         first, second = message.body.splitlines()[:2]
         assert first.startswith("Top — The game has started.")
         assert second.startswith("Your order is needed by ")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import timezone
 
 import engine
@@ -15,6 +14,7 @@ from games.errors import ApplicationError
 from games.models import SealedOrder
 from games.selectors import current_state
 from games.services.orders import order_submit
+from tests.concurrency import in_background, until_a_connection_waits_for_a_lock
 from tests.games.core_support import start_fixed
 
 NAMES = ["ann", "bob", "cat"]
@@ -40,21 +40,17 @@ def test_order_that_waited_for_a_resolution_never_lands_on_the_resolved_prompt(v
             order_submit(seat=seats[name], text=RULES.legal_orders(state, name)[0], source="web")
     held = threading.Event()
 
-    def deadline() -> None:
-        try:
-            with transaction.atomic():
-                lock_game(game_id=game.pk)  # what the resolution takes first
-                held.set()
-                time.sleep(0.5)  # cat's order is now waiting for the lock
-                # as the sweep would once the deadline has passed (cat's order came first)
-                later = timezone.now() + timedelta(days=30)
-                assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=later)
-        finally:
-            connections.close_all()
+    def deadline() -> bool:
+        with transaction.atomic():
+            lock_game(game_id=game.pk)  # what the resolution takes first
+            held.set()
+            waited = until_a_connection_waits_for_a_lock(timeout=10)  # cat's order waits
+            # as the sweep would once the deadline has passed (cat's order came first)
+            later = timezone.now() + timedelta(days=30)
+            assert prompt_resolve(game_id=game.pk, prompt_number=1, fill_missing=True, now=later)
+        return waited
 
-    thread = threading.Thread(target=deadline)
-    thread.start()
-    try:
+    with in_background(deadline) as resolution:
         assert held.wait(10)
         text = RULES.legal_orders(state, "cat")[0]
         try:
@@ -66,8 +62,7 @@ def test_order_that_waited_for_a_resolution_never_lands_on_the_resolved_prompt(v
                 )
         except ApplicationError:
             order = None  # refused for prompt 2: fine
-    finally:
-        thread.join(20)
+    assert resolution.value is True  # cat's order waited for the game's lock
     first = SealedOrder.objects.get(prompt__game=game, prompt__number=1, seat_name="cat")
     assert first.source == "default" and first.is_current
     assert not SealedOrder.objects.filter(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import timedelta
 
@@ -11,7 +12,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
-from engine.audit import order_commitment
 from games.errors import GameStateError, NotPending, OrderRefused
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder
 from games.selectors import current_order, current_state, legal_orders, seat_view, spectator_view
@@ -55,7 +55,7 @@ def test_order_is_sealed_replaced_and_idempotent(django_capture_on_commit_callba
     dealt = RULES.view(current_state(game=game), "ann")["dealt"]
     first = _submit(django_capture_on_commit_callbacks, seats["ann"], f"PASS {dealt[0]}")
     assert len(first.salt) == 32
-    assert first.commitment == order_commitment(salt=first.salt, text=f"PASS {dealt[0]}")
+    assert first.commitment == hashlib.sha256(f"{first.salt}:PASS {dealt[0]}".encode()).hexdigest()
     # The same text again (a double click) changes nothing.
     again = _submit(django_capture_on_commit_callbacks, seats["ann"], f"PASS {dealt[0]}")
     assert again.pk == first.pk
@@ -264,7 +264,7 @@ def test_a_replacing_order_reads_back_as_returned_and_points_from_the_old_one(
         assert getattr(new, name) == getattr(second, name), name
     assert (first.is_current, first.replaced_by_id) == (True, None)  # the caller's copy
     assert new.salt != old.salt and len(new.salt) == 32
-    assert new.commitment == order_commitment(salt=new.salt, text=f"PASS {dealt[1]}")
+    assert new.commitment == hashlib.sha256(f"{new.salt}:PASS {dealt[1]}".encode()).hexdigest()
     assert SealedOrder.objects.filter(prompt_id=new.prompt_id, seat_name="cat").count() == 2
     entry = LogEntry.objects.filter(game=game).order_by("-seq").first()
     assert (entry.seq, entry.prev_hash, entry.kind) == (before.seq + 1, before.hash, "order_replaced")

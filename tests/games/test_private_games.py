@@ -108,9 +108,14 @@ def test_the_invitation_link_lets_a_stranger_in(people, django_capture_on_commit
 
 def test_public_games_are_open_to_everyone(people, django_capture_on_commit_callbacks) -> None:
     game = _game(people, django_capture_on_commit_callbacks, private=False)
-    for url in _pages(game.pk)[:3]:
-        assert _browser().get(url).status_code == 200, url
-    assert token_client(people["cat"]).get(f"/api/games/{game.pk}/").status_code == 200
+    detail, status, log = _pages(game.pk)[:3]
+    for url in (detail, log):
+        answer = _browser().get(url)
+        assert answer.status_code == 200 and game.name in answer.content.decode(), url
+    answer = _browser().get(status)
+    assert answer.status_code == 200 and answer.json()["seats"] == 2  # ann and bob joined
+    answer = token_client(people["cat"]).get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 200 and answer.json()["game"]["name"] == game.name
 
 
 def test_tournament_tables_are_public(people) -> None:

@@ -3,16 +3,14 @@ players invited by email; asked twice (or by two players at once) it is the same
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from games.errors import GameStateError, PermissionDenied
 from games.models import Game, OutboxMessage
 from games.services.games import game_create, game_join
 from games.services.rematch import game_rematch
+from tests.concurrency import at_once
 from tests.games.core_support import make_game, play_defaults
 
 NAMES = ["ann", "bob", "cat"]
@@ -142,28 +140,10 @@ def test_the_game_page_offers_it_to_players_only_and_then_links_to_it(client) ->
 def test_two_players_asking_at_the_same_moment_make_one_rematch() -> None:
     game, _ = _finished()
     users = [_user("ann"), _user("bob")]
-    barrier = threading.Barrier(2)
-    made: list[tuple[int, bool]] = []
-    errors: list[BaseException] = []
-
-    def ask(user) -> None:
-        try:
-            barrier.wait(5)
-            new = game_rematch(game=game, by=user)
-            made.append((new.pk, new.created))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=ask, args=(u,)) for u in users]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(20)
+    made, errors = at_once(*[lambda user=user: game_rematch(game=game, by=user) for user in users])
     assert errors == []
-    assert len({pk for pk, _ in made}) == 1
-    assert sorted(created for _, created in made) == [False, True]
+    assert len({new.pk for new in made}) == 1
+    assert sorted(new.created for new in made) == [False, True]
     assert Game.objects.filter(rematch_of=game).count() == 1
     assert OutboxMessage.objects.filter(kind="rematch").count() == 2
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import IntegrityError, connections, transaction
+from django.db import IntegrityError, transaction
 
 import engine
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder, StateSnapshot
@@ -13,6 +13,7 @@ from games.selectors import current_state
 from games.services.orders import order_submit
 from games.services.organizer import game_pause
 from games.services.resolution import prompt_resolve
+from tests.concurrency import in_background
 from tests.games.core_support import eager_celery, start_fixed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
@@ -85,24 +86,19 @@ def test_lock_wait_is_bounded_and_answered_with_game_busy(monkeypatch) -> None:
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        try:
-            with transaction.atomic():
-                locking.lock_game(game_id=game.pk)
-                held.set()
-                release.wait(10)
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            locking.lock_game(game_id=game.pk)
+            held.set()
+            release.wait(10)
 
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
-        assert held.wait(10)
-        with pytest.raises(GameBusy) as info:
-            order_submit(seat=seats["ann"], text="PASS X", source="web")
-        assert info.value.code == "busy"
-    finally:
-        release.set()
-        thread.join(10)
+    with in_background(hold):
+        try:
+            assert held.wait(10)
+            with pytest.raises(GameBusy) as info:
+                order_submit(seat=seats["ann"], text="PASS X", source="web")
+            assert info.value.code == "busy"
+        finally:
+            release.set()
     assert SealedOrder.objects.count() == 0
 
 

@@ -12,12 +12,11 @@ import os
 import re
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 import engine
@@ -28,6 +27,7 @@ from games.services.deadlines import READY_SWEEP_SECONDS, enforce_deadlines
 from games.services.orders import order_submit
 from games.services.resolution import SLEEP_ENV
 from games.tasks import resolve_overdue_prompt, resolve_prompt
+from tests.concurrency import in_background
 from tests.conftest import _stop_process_group, start_worker_process
 from tests.games.core_support import start_fixed
 
@@ -104,8 +104,8 @@ def test_two_workers_and_deadline_racing_last_order_resolve_once(
         errors: list[Exception] = []
 
         def last_order() -> None:
+            time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() - 0.005))
             try:
-                time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() - 0.005))
                 order_submit(
                     seat=seats["cat"],
                     text=RULES.legal_orders(state, "cat")[0],
@@ -114,17 +114,13 @@ def test_two_workers_and_deadline_racing_last_order_resolve_once(
                 )
             except ApplicationError as exc:  # the deadline won: cat's order came too late
                 errors.append(exc)
-            finally:
-                connections.close_all()
 
         # Duplicates keep both workers busy on the same prompt at the same moment.
         for _ in range(3):
             resolve_prompt.delay(game.pk, 1)
-        thread = threading.Thread(target=last_order)
-        thread.start()
-        time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()))
-        swept = enforce_deadlines()
-        thread.join(30)
+        with in_background(last_order, timeout=30):
+            time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()))
+            swept = enforce_deadlines()
         # Too late: after the deadline (a sweep is enqueued) or after the sweep resolved.
         assert {e.code for e in errors} <= {"deadline_passed", "prompt_closed"}, errors
         late = any(e.code == "deadline_passed" for e in errors)

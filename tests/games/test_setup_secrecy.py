@@ -188,7 +188,10 @@ def test_admin_change_page_does_not_show_a_fixed_setup(admin_client):
                        setup={"deal": deal})
     for user in users:
         game_join(game=game, user=user)
-    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    answer = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert f"game {game.pk} | Change game" in page  # the game's own page, rendered
     assert "SULEIMAN" not in page and "NAPOLEON" not in page
 
 
@@ -268,11 +271,22 @@ def test_the_admin_lists_filter_only_by_their_own_filters(admin_client):
     for probe in probes:
         answer = admin_client.get(probe)
         assert answer.status_code == 400, probe  # refused, whatever the rows hold
-    # The lists' own filters still work.
-    assert admin_client.get("/admin/games/game/?status__exact=active").status_code == 200
-    assert admin_client.get("/admin/games/logentry/?kind__exact=game_created").status_code == 200
-    assert admin_client.get(f"/admin/games/game/?id={game.pk}").status_code == 200
-    assert admin_client.get("/admin/games/sealedorder/").status_code == 200
+    # The lists' own filters still work: each keeps the rows it names, and only those.
+    from games.models import Game, LogEntry, SealedOrder
+
+    def listed(url: str) -> set[int]:
+        answer = admin_client.get(url)
+        assert answer.status_code == 200, url
+        return {row.pk for row in answer.context["cl"].result_list}
+
+    assert game.pk in listed("/admin/games/game/?status__exact=active")
+    assert listed("/admin/games/game/?status__exact=finished") == set()
+    created = set(LogEntry.objects.filter(kind="game_created").values_list("pk", flat=True))
+    assert listed("/admin/games/logentry/?kind__exact=game_created") == created
+    assert created < set(LogEntry.objects.values_list("pk", flat=True))  # a filter, not all
+    assert listed(f"/admin/games/game/?id={game.pk}") == {game.pk}
+    assert listed("/admin/games/sealedorder/") == {SealedOrder.objects.get(seat=seat).pk}
+    assert Game.objects.get(pk=game.pk).status == "active"
 
 
 def test_the_admin_shows_an_email_refusal_only_once_the_game_is_over(admin_client, settings):

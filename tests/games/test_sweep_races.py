@@ -7,40 +7,21 @@ running the two one after the other, in either order.
 
 from __future__ import annotations
 
-import threading
+import contextlib
 from datetime import timedelta
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 
 from games.models import OutboxMessage, Prompt
 from games.services import deadlines
 from games.services.deadlines import send_reminders
+from tests.concurrency import elsewhere, in_background, until_a_connection_waits_for_a_lock
 from tests.games.core_support import start_fixed
 
 NAMES = ["ann", "bob", "cat"]
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _on_other_connection(work) -> None:
-    """Run ``work`` in a thread (its own database connection) and wait for it."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test
-            failure.append(exc)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    assert not thread.is_alive()
-    if failure:
-        raise failure[0]
 
 
 def _before_first_write(monkeypatch, work) -> None:
@@ -54,7 +35,7 @@ def _before_first_write(monkeypatch, work) -> None:
         def atomic(*args, **kwargs):
             if not done:
                 done.append(True)
-                _on_other_connection(work)
+                elsewhere(work)
             return real_atomic(*args, **kwargs)
 
     monkeypatch.setattr(deadlines, "transaction", _Transaction)
@@ -184,39 +165,18 @@ def test_reply_addresses_rotated_while_an_email_is_being_queued_are_the_new_ones
     game, seats = start_fixed(NAMES, deadline_hours=24)
     ann = seats["ann"].user
     real_log_append = organizer.log_append
-    rotated = threading.Event()
+    rotation = contextlib.ExitStack()
 
     def log_append_then_wait(**kwargs):
         # The reminder's seats were read: the password change happens now, on its own
-        # connection (given a moment: with the game's lock it waits for this one).
-        def rotate() -> None:
-            try:
-                mail_tokens_rotate_for_user(user=ann)
-                rotated.set()
-            finally:
-                connections.close_all()
-
-        threading.Thread(target=rotate, daemon=True).start()
-        rotated.wait(2)
+        # connection; with the game's lock it waits for this one, else it is done first.
+        job = rotation.enter_context(in_background(lambda: mail_tokens_rotate_for_user(user=ann)))
+        until_a_connection_waits_for_a_lock(timeout=10, or_until=lambda: job.done)
         return real_log_append(**kwargs)
 
     monkeypatch.setattr(organizer, "log_append", log_append_then_wait)
-    failure: list[BaseException] = []
-
-    def remind() -> None:
-        try:
-            game_remind(game=game, by=game.organizer)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            failure.append(exc)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=remind)
-    thread.start()
-    thread.join(30)
-    assert rotated.wait(15)
-    if failure:
-        raise failure[0]
+    with rotation:  # the rotation waited for at its end (its exception raised here)
+        game_remind(game=game, by=game.organizer)
 
     seat = Seat.objects.get(pk=seats["ann"].pk)
     new_address = seat_reply_address(seat=seat)
@@ -247,7 +207,7 @@ def test_a_deadline_extended_while_the_sweep_hands_the_prompt_out_is_enforced_in
     real_hand_out = deadlines._hand_out
 
     def extended_first(*args, **kwargs):
-        _on_other_connection(lambda: deadline_extend(game=game, by=game.organizer, hours=0.05))
+        elsewhere(lambda: deadline_extend(game=game, by=game.organizer, hours=0.05))
         return real_hand_out(*args, **kwargs)
 
     monkeypatch.setattr(deadlines, "_hand_out", extended_first)

@@ -9,7 +9,6 @@ import zoneinfo
 from datetime import datetime, time, timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from games.models import Game, OutboxMessage, Prompt, Seat, TurnSummary
@@ -19,6 +18,7 @@ from games.services.games import game_create, game_join, game_start
 from games.services.orders import order_submit
 from games.services.players import player_time_zone_set, player_turn_emails_set
 from games.services.summaries import send_turn_summaries
+from tests.concurrency import at_once
 from tests.games.core_support import make_users, play_defaults
 from tests.games.web_support import eager_celery, token_client
 
@@ -327,8 +327,6 @@ def test_two_workers_at_once_queue_one_summary(monkeypatch) -> None:
     assert Prompt.objects.filter(game=game).count() == 1
     now = _tomorrow_at(8, 0)
     barrier = threading.Barrier(2)
-    results: list[int] = []
-    failures: list[BaseException] = []
     seen: list[list] = []
     real_due = summaries.summaries_due
 
@@ -340,19 +338,7 @@ def test_two_workers_at_once_queue_one_summary(monkeypatch) -> None:
 
     monkeypatch.setattr(summaries, "summaries_due", due_then_wait)
 
-    def run() -> None:
-        try:
-            results.append(send_turn_summaries(now=now))
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            failures.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    results, failures = at_once(*[lambda: send_turn_summaries(now=now)] * 2)
     assert not failures, failures
     ann_id = Seat.objects.get(game=game, name="ann").user_id
     assert seen == [[(ann_id, now.date())]] * 2

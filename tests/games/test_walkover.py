@@ -142,7 +142,11 @@ def test_the_page_warns_before_and_says_after(client) -> None:
 def test_a_three_player_game_does_not_warn_before_the_first_resignation(client) -> None:
     game, seats = start_fixed(["ann", "bob", "cat"])
     client.force_login(seats["ann"].user)
-    assert 'id="resign-ends"' not in client.get(f"/games/{game.pk}/").content.decode()
+    answer = client.get(f"/games/{game.pk}/")
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "Resign" in html  # the resign form is there, without the warning
+    assert 'id="resign-ends"' not in html and "the other player wins" not in html
 
 
 def test_the_api_says_why_the_game_ended(client) -> None:

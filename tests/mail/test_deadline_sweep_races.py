@@ -11,15 +11,14 @@ deadline counts as in time".)
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
 from django.utils import timezone
 
 from games.mail.models import InboundMail
 from games.models import LogEntry, OutboxMessage, Prompt, SealedOrder
+from tests.concurrency import elsewhere, in_background, until_a_connection_waits_for_a_lock
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -31,38 +30,6 @@ def order_mail(*, to: str, body: str = "PLAY EXPAND\r\n") -> bytes:
         "Message-ID: <race-1@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
         + body
     ).encode()
-
-
-def _in_thread(work) -> threading.Thread:
-    """``work`` on a thread of its own (its own database connection), started."""
-
-    def run() -> None:
-        try:
-            work()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
-
-
-def _until_another_connection_waits_for_a_lock(*, timeout: float) -> None:
-    """Return once another connection to this database waits for a lock (the sweep, for
-    a row this thread holds), or after ``timeout`` (then nothing was waiting: a sweep that
-    did not wait has run meanwhile, as it would have during a plain sleep)."""
-    deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            # pg_stat_activity is read once a transaction unless told to read it again
-            cursor.execute(
-                "SELECT pg_stat_clear_snapshot(), EXISTS (SELECT 1 FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                " AND wait_event_type = 'Lock')"
-            )
-            if cursor.fetchone()[1]:
-                return
-            time.sleep(0.02)
 
 
 def _deadline_soon(table) -> object:
@@ -104,7 +71,7 @@ def test_an_email_stored_in_time_just_after_the_sweep_read_the_mail_still_counts
     def read_then_an_email_arrives(**kwargs) -> None:
         real(**kwargs)
         if not stored:  # committed on another connection, between the read and the lock
-            _in_thread(lambda: stored.append(store_message(order_mail(to=address), address)[0])).join(30)
+            stored.append(elsewhere(lambda: store_message(order_mail(to=address), address)[0]))
 
     monkeypatch.setattr(deadlines, "_read_mail_that_came_in_time", read_then_an_email_arrives)
     assert deadlines.enforce_deadlines(now=deadline + timedelta(minutes=1)) == 1
@@ -131,13 +98,11 @@ def test_an_email_being_read_while_the_sweep_runs_counts_once(table, monkeypatch
         if not reading.is_set():
             reading.set()
             # the sweep starts meanwhile and must wait for this reading
-            _until_another_connection_waits_for_a_lock(timeout=2.0)
+            until_a_connection_waits_for_a_lock(timeout=2.0)
         return real(locked_row)
 
     monkeypatch.setattr(processing, "_decide", slow_decide)
-    worker = _in_thread(lambda: processing.process_stored(row.pk))
-    assert reading.wait(10)
-    assert deadlines.enforce_deadlines(now=deadline + timedelta(minutes=1)) == 1
-    worker.join(30)
-    assert not worker.is_alive()
+    with in_background(lambda: processing.process_stored(row.pk)):
+        assert reading.wait(10)
+        assert deadlines.enforce_deadlines(now=deadline + timedelta(minutes=1)) == 1
     _anns_order_counted(table, row)

@@ -158,7 +158,9 @@ def test_the_account_address_with_an_encoded_display_name_is_the_player(strict_t
     )
     row = process_message(raw, address)
     assert row.outcome == "order_accepted"
-    assert "Note: this message came from" not in answers()[0].body
+    [answer] = answers()
+    assert current(strict_table.seats["ann"]).commitment in answer.body  # the confirmation
+    assert "Note: this message came from" not in answer.body
 
 
 def test_sender_address_reads_the_structured_header() -> None:

@@ -170,8 +170,11 @@ def test_a_refusal_of_several_lines_shows_the_lines_read(table) -> None:
 
 def test_a_one_line_refusal_does_not_list_lines(table) -> None:
     address = table.address("ann")
-    process_message(message(to=address, body="PLAY NAPOLEON\r\n"), address)
-    assert "were read as the order" not in answers()[0].body
+    row = process_message(message(to=address, body="PLAY NAPOLEON\r\n"), address)
+    assert row.status == "rejected"
+    [answer] = answers()
+    assert "NOT accepted" in answer.body and "NAPOLEON" in answer.body  # a refusal, with its reason
+    assert "were read as the order" not in answer.body
 
 
 def test_a_flowed_reply_with_a_signature_is_the_order(table) -> None:

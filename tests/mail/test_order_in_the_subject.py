@@ -36,7 +36,8 @@ def test_a_refused_body_under_an_ordinary_subject_has_no_such_note(table) -> Non
     row = process_message(message(to=address, subject="Re: League 7", body="Ann\r\n"), address)
     assert row.status == "rejected"
     [answer] = answers()
-    assert "subject reads as" not in answer.body
+    assert "NOT accepted" in answer.body  # refused, with its reason...
+    assert "subject reads as" not in answer.body  # ...and no note about the subject
 
 
 def test_an_order_only_inside_a_forwarded_message_is_answered_with_why(table) -> None:

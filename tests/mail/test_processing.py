@@ -456,6 +456,7 @@ def test_an_answer_about_a_finished_game_does_not_invite_a_reply(table) -> None:
     row = process_message(body_message(to=address, body="PLAY EXPAND\n"), address)
     assert row.outcome == "game_finished"
     [reply] = replies_to("ann@example.com")
+    assert "game is over" in reply.body  # the refusal's reason
     assert "Reply to this message to send an order" not in reply.body
 
 
@@ -568,7 +569,12 @@ def test_resending_the_current_order_does_not_claim_a_replacement(table) -> None
     again = body_message(to=address, body="PLAY EXPLORE\n").replace(b"<sig-", b"<again-")
     row = process_message(again, address)
     assert row.outcome == "order_accepted"
-    assert "It replaces" not in replies_to("ann@example.com")[-1].body
+    answer = replies_to("ann@example.com")[-1].body
+    sealed = current(table.seats["ann"])
+    assert sealed.text == "PLAY EXPLORE"
+    # README: answered with its receipt and "nothing new was stored", never as a replacement.
+    assert sealed.commitment in answer and "nothing new was stored" in answer
+    assert "It replaces" not in answer
 
 
 def test_an_order_in_an_html_heading_is_an_order(table) -> None:

@@ -377,32 +377,28 @@ def test_the_closings_lock_does_not_block_rows_that_point_at_the_account(ann) ->
     # SHARE on it, which FOR UPDATE blocks.
     import threading
 
-    from django.db import connection, connections, transaction
+    from django.db import connection, transaction
 
     from fivex_site.account_close import _lock_account
+    from tests.concurrency import in_background
 
     held, done = threading.Event(), threading.Event()
 
     def closing() -> None:
-        try:
-            with transaction.atomic():
-                _lock_account(user_pk=ann.pk)
-                held.set()
-                done.wait(10)
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            _lock_account(user_pk=ann.pk)
+            held.set()
+            done.wait(10)
 
-    thread = threading.Thread(target=closing)
-    thread.start()
-    try:
-        assert held.wait(10)
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL lock_timeout = '1s'")
-            cursor.execute("SELECT 1 FROM auth_user WHERE id = %s FOR KEY SHARE", [ann.pk])
-            assert cursor.fetchone() == (1,)
-    finally:
-        done.set()
-        thread.join(10)
+    with in_background(closing):
+        try:
+            assert held.wait(10)
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '1s'")
+                cursor.execute("SELECT 1 FROM auth_user WHERE id = %s FOR KEY SHARE", [ann.pk])
+                assert cursor.fetchone() == (1,)
+        finally:
+            done.set()
 
 
 def test_closing_cancels_the_forming_games_the_player_organizes_that_nobody_else_joined(ann) -> None:

@@ -684,11 +684,15 @@ def test_changing_the_password_logs_the_other_sessions_out() -> None:
     for client in (laptop, phone):
         client.post("/accounts/login/", {"login": "ola@example.com", "password": PASSWORD})
     assert phone.get("/accounts/sessions/").status_code == 200
+    assert laptop.get("/accounts/sessions/").status_code == 200
     laptop.post("/accounts/password/change/", {
         "oldpassword": PASSWORD, "password1": "another-horse-battery-8",
         "password2": "another-horse-battery-8"})  # fmt: skip
+    user.refresh_from_db()
+    assert user.check_password("another-horse-battery-8")  # changed
     assert laptop.get("/accounts/sessions/").status_code == 200
-    assert phone.get("/accounts/sessions/").status_code == 302  # logged out
+    away = phone.get("/accounts/sessions/")
+    assert away.status_code == 302 and away["Location"].startswith("/accounts/login/")  # logged out
 
 
 @pytest.mark.django_db

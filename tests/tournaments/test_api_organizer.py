@@ -258,8 +258,16 @@ def test_a_withdrawal_after_the_pairing_blocks_the_start_with_its_code():
     api.post(f"{base}/registrations/ann/withdraw/", {}, format="json")
     refused = api.post(f"{base}/rounds/1/start/", {}, format="json")
     assert refused.status_code == 409 and refused.json()["error"] == "withdrawn_since_pairing"
+    assert Round.objects.get(tournament__slug=slug, number=1).status == Round.Status.PAIRED
     assert api.post(f"{base}/rounds/1/repair/", {}, format="json").status_code == 200
     assert api.post(f"{base}/rounds/1/start/", {}, format="json").status_code == 200
+    # Started without her: only the three others at its tables (two-seat tables: a bye).
+    started = Round.objects.get(tournament__slug=slug, number=1)
+    assert started.status == Round.Status.STARTED
+    seated = [rid for table in started.tables.all() for rid in table.players]
+    names = list(Registration.objects.filter(pk__in=seated).values_list("user__username", flat=True))
+    assert len(names) == len(seated) == len(set(seated)) >= 2
+    assert set(names) <= {"bob", "cat", "dan"}
 
 
 def test_pairing_by_hand_warns_then_pairs_when_forced():

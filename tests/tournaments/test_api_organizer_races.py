@@ -5,13 +5,11 @@ services' tournament lock holds, no fault found)."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connections
 
 from games.models import Game
 from games.services.organizer import game_end
+from tests.concurrency import at_once
 from tests.games.web_support import make_user, token_client
 from tournaments.models import Round, Table, TournamentLog
 
@@ -22,26 +20,9 @@ CREATE = {"name": "Race Cup", "ruleset": "6x5", "table_sizes": [2], "rounds_coun
 
 def _twice(api, path: str, body: dict) -> list[int]:
     """``path`` posted by two threads at once; their answers' status codes, sorted."""
-    barrier = threading.Barrier(2)
-    codes: list[int] = []
-    errors: list[BaseException] = []
-
-    def post() -> None:
-        try:
-            barrier.wait(5)
-            codes.append(api.post(path, body, format="json").status_code)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=post) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    answers, errors = at_once(*[lambda: api.post(path, body, format="json")] * 2)
     assert not errors, errors
-    return sorted(codes)
+    return sorted(answer.status_code for answer in answers)
 
 
 def test_double_submits_at_the_same_moment_do_each_thing_once(settings):

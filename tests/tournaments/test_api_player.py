@@ -64,14 +64,21 @@ def test_a_bye_asked_and_taken_back(cup):
     tsvc.tournament_open(tournament=tournament, by=organizer)
     api = token_client(make_user("ann"))
     base = f"/api/tournaments/{tournament.slug}"
-    api.post(f"{base}/register/", {}, format="json")
+    assert api.post(f"{base}/register/", {}, format="json").status_code == 201
+    registration = Registration.objects.get(tournament=tournament, user__username="ann")
     asked = api.post(f"{base}/byes/", {"round": 2}, format="json")
     assert asked.status_code == 200 and asked.json()["requested_byes"] == [2]
     for bad in ({"round": 9}, {"round": "2"}, {}, {"round": 2, "x": 1}):
-        assert api.post(f"{base}/byes/", bad, format="json").status_code == 400, bad
-    assert api.delete(f"{base}/byes/3/").status_code == 404  # none asked for round 3
+        refused = api.post(f"{base}/byes/", bad, format="json")
+        assert (refused.status_code, refused.json()["error"]) == (400, "invalid"), bad
+    registration.refresh_from_db()
+    assert registration.requested_byes == [2]  # the refusals changed nothing
+    missing = api.delete(f"{base}/byes/3/")  # none asked for round 3
+    assert (missing.status_code, missing.json()["error"]) == (404, "not_found")
     taken = api.delete(f"{base}/byes/2/")
     assert taken.status_code == 200 and taken.json()["requested_byes"] == []
+    registration.refresh_from_db()
+    assert registration.requested_byes == []
 
 
 def test_the_tournaments_api_says_its_table_rules(cup):

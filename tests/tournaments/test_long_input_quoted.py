@@ -5,6 +5,7 @@ points-per-place line came back whole in the message (a review)."""
 from __future__ import annotations
 
 import pytest
+from django import forms
 from django.contrib.auth import get_user_model
 
 from games.errors import ValidationError
@@ -60,12 +61,12 @@ def test_a_points_per_place_size_of_100_kb_is_quoted_short(org):
 
 def test_a_points_per_place_line_of_100_kb_is_quoted_short():
     # Regression: "Write 'xxxx…(100 KB)' as a table size, …" in the new-tournament form.
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(forms.ValidationError) as refused:
         parse_points_per_place("x" * 40 + "y" * HUGE)
     assert refused.value.messages == [
         f"Write '{'x' * 40}…' as a table size, a colon and the points from first to last place, e.g. 4: 3 2 1 0."
     ]
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(forms.ValidationError) as refused:
         parse_points_per_place("4 3 2 1 0")
     assert refused.value.messages == [
         "Write '4 3 2 1 0' as a table size, a colon and the points from first to last place, e.g. 4: 3 2 1 0."

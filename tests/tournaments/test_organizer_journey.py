@@ -630,7 +630,9 @@ def test_the_create_form_takes_pairs_who_must_not_meet_and_the_pairing_keeps_the
     tsvc.tournament_open(tournament=t, by=organizer)
     regs = {u.pk: tsvc.registration_add(tournament=t, user=u).pk for u in (ann, bob, cat, dan)}
     rnd = rounds.round_pair(tournament=t, by=organizer)
-    for table in rnd.tables.all():
+    tables = list(rnd.tables.all())
+    assert len(tables) == 2  # four players, two a table
+    for table in tables:
         assert set(table.players) not in ({regs[ann.pk], regs[bob.pk]}, {regs[cat.pk], regs[dan.pk]})
 
 

@@ -4,14 +4,11 @@ at once, a start racing a re-pair, a result entered while the collector records 
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from games.models import Game
+from tests.concurrency import at_once
 from tests.games.core_support import play_defaults
 from tournaments.models import RatingEntry, Round, Table
 from tournaments.services import results, rounds
@@ -33,32 +30,9 @@ def _cup(prefix: str, players: int = 4):
     return organizer, staff, t
 
 
-def _at_once(*calls: Callable[[], object]) -> tuple[list[object], list[BaseException]]:
-    """Run the calls in threads released together; their results and exceptions."""
-    barrier = threading.Barrier(len(calls))
-    done: list[object] = []
-    errors: list[BaseException] = []
-
-    def run(call: Callable[[], object]) -> None:
-        try:
-            barrier.wait(10)
-            done.append(call())
-        except BaseException as exc:  # noqa: BLE001 - returned to the test
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in calls]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(60)
-    return done, errors
-
-
 def test_two_organizers_pairing_the_same_round_at_once_pair_it_once() -> None:
     organizer, staff, t = _cup("rp")
-    done, errors = _at_once(lambda: rounds.round_pair(tournament=t, by=organizer),
+    done, errors = at_once(lambda: rounds.round_pair(tournament=t, by=organizer),
                             lambda: rounds.round_pair(tournament=t, by=staff))  # fmt: skip
     assert len(done) == 1 and len(errors) == 1
     assert "paired already" in str(errors[0])
@@ -74,7 +48,7 @@ def test_a_start_racing_a_re_pair_does_one_of_them() -> None:
     rnd = rounds.round_pair(tournament=t, by=organizer)
     seen = rounds.pairing_digest(rnd=rnd)
     for _ in range(2):
-        done, errors = _at_once(lambda seen=seen: rounds.round_start(rnd=rnd, by=organizer, pairing_seen=seen),
+        done, errors = at_once(lambda seen=seen: rounds.round_start(rnd=rnd, by=organizer, pairing_seen=seen),
                                 lambda: rounds.round_repair(rnd=rnd, by=staff))  # fmt: skip
         assert len(done) + len(errors) == 2
         rnd.refresh_from_db()
@@ -105,7 +79,7 @@ def _started_round_of_finished_games(prefix: str):
 
 def test_results_collected_twice_at_once_are_recorded_and_rated_once() -> None:
     _organizer, _staff, t, rnd = _started_round_of_finished_games("rc")
-    done, errors = _at_once(results.results_collect, results.results_collect)
+    done, errors = at_once(results.results_collect, results.results_collect)
     assert errors == []
     assert sorted(done) == [0, 2] or sum(done) == 2  # each table recorded by one run
     assert t.log.filter(kind="result_recorded").count() == 2
@@ -120,7 +94,7 @@ def test_a_result_entered_while_the_collector_records_it_is_kept_once() -> None:
     organizer, _staff, t, rnd = _started_round_of_finished_games("re")
     table = rnd.tables.order_by("number").first()
     ranking = [[table.players[1]], [table.players[0]]]
-    done, errors = _at_once(
+    done, errors = at_once(
         results.results_collect,
         lambda: results.result_enter(table=table, ranking=ranking, by=organizer, reason="adjudicated"),
     )

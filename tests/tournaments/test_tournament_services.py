@@ -955,7 +955,9 @@ def test_seat_one_of_a_tournament_table_moves_first(ruleset):
     rnd = rounds.round_pair(tournament=t, by=organizer)
     rounds.round_start(rnd=rnd, by=organizer)
     regs = {r.pk: r.user for r in t.registrations.select_related("user")}
-    for table in rnd.tables.all():
+    tables = list(rnd.tables.all())
+    assert len(tables) == 4  # eight players, two a table
+    for table in tables:
         seat_one = table.game.seats.get(user=regs[table.players[0]])
         assert seat_one.position == 0
         state = current_state(game=table.game)
