@@ -192,3 +192,56 @@ def test_json_nested_thousands_deep_is_a_malformed_script(tmp_path) -> None:
     assert json.loads(done.stdout) == {
         "status": "error", "error": "cannot read script: JSON nested too deeply",
     }  # fmt: skip
+
+
+def test_option_values_of_the_wrong_type_are_a_malformed_script() -> None:
+    """5x.md's options are booleans (``leaders`` default true, ``all_leaders`` default
+    false); engine.md: a malformed script is exit 2 with no state. A string, a number or
+    null where a boolean belongs is refused, never read as truthy; explicit defaults run."""
+    for options in ({"leaders": "false"}, {"leaders": 0}, {"all_leaders": 1}, {"all_leaders": None}):
+        code, out = run_script(script([], options=options))
+        assert (code, out["status"]) == (EXIT_MALFORMED, "error"), options
+        assert "players" not in out and "rejected" not in out
+        assert next(iter(options)) in out["error"]
+    code, out = run_script(script([], options={"leaders": True, "all_leaders": False}))
+    assert (code, out["status"], out["phase"]) == (EXIT_OK, "waiting", "draft")
+
+
+def test_same_script_prints_the_same_bytes_under_any_hash_seed(tmp_path) -> None:
+    """engine.md: "Same setup + same orders = same game, byte for byte, on every machine."
+    The real ``python -m engine run`` under three string-hash seeds (what differs between
+    two machines' processes): a random deal drawn from the seed, then a whole game of
+    orders, prints the same bytes each time."""
+    import json
+    import os
+    import random
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import engine
+
+    fivex = engine.get("5x")
+    players = ["zed", "amy", "kim", "bo", "ed"]
+    state = fivex.new_game(players=players, seed=20261129)
+    rnd = random.Random(7)
+    steps = []
+    while not fivex.is_over(state):
+        step = {seat: rnd.choice(fivex.legal_orders(state, seat)) for seat in fivex.pending(state)}
+        state, _ = fivex.submit_step(state, step)
+        steps.append(step)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"game": "5x", "players": players, "seed": 20261129, "orders": steps}))
+    printed = set()
+    for hash_seed in ("0", "1", "4242"):
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "run", str(path)],
+            capture_output=True, text=True, check=False, timeout=60,
+            cwd=Path(engine.__file__).resolve().parent.parent,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )  # fmt: skip
+        assert done.returncode == EXIT_OK, done.stderr
+        printed.add(done.stdout)
+    assert len(printed) == 1
+    out = json.loads(printed.pop())
+    assert out["status"] == "over" and out["round"] == 7 and out["pending"] == []
