@@ -245,3 +245,20 @@ def test_same_script_prints_the_same_bytes_under_any_hash_seed(tmp_path) -> None
     assert len(printed) == 1
     out = json.loads(printed.pop())
     assert out["status"] == "over" and out["round"] == 7 and out["pending"] == []
+
+
+def test_a_player_name_no_order_can_write_is_a_malformed_script() -> None:
+    """engine.md: orders are text in the order language, and 5x.md's language names a
+    seat (``TAKE <leader> FROM <seat>``) on one line where "extra spaces do not matter";
+    4X Dice's ``HIT <seat> ...`` likewise. A name that is blank, spans two lines, or
+    starts, ends or is spaced with whitespace a line of text cannot keep was accepted:
+    Caesar's listed order ``TAKE GANDHI FROM  `` was then refused ("FROM needs a seat"),
+    and a 4X Dice game with a seat named " " refused its own legal orders. Such a
+    script is malformed (exit 2), for every game; one plain space inside a name is fine."""
+    for name in (" ", "a\nb", " pad", "pad ", "a\tb", "a  b", "n\xa0m", "x\x00y"):
+        for game, players in (("5x", ["ann", name, "cat"]), ("4x-dice", ["ann", name])):
+            code, out = run_script({"game": game, "players": players, "seed": 1})
+            assert (code, out["status"]) == (EXIT_MALFORMED, "error"), (game, name)
+            assert "player name" in out["error"] and repr(name) in out["error"], out["error"]
+    code, out = run_script({"game": "5x", "players": ["ann smith", "Bob", "cat"], "seed": 1})
+    assert (code, out["pending"]) == (EXIT_OK, ["ann smith", "Bob", "cat"])
