@@ -623,7 +623,9 @@ def _walkover_problems(
 MAX_DEPTH = 64
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.load``'s ``object_pairs_hook``: ValueError on a key given twice in one
+    object (the export here, a script for ``python -m engine run``)."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
@@ -659,7 +661,7 @@ def load_export(path: str) -> Any:
     too_deep = f"nested too deeply (over {MAX_DEPTH} levels of arrays and objects)"
     with open(path, encoding="utf-8") as fh:
         try:
-            export = json.load(fh, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+            export = json.load(fh, object_pairs_hook=no_duplicate_keys, parse_constant=_no_constant)
         except RecursionError:  # the decoder's limit, about 1,000 levels
             raise ValueError(too_deep) from None
     if isinstance(export, dict | list) and _too_deep(export):

@@ -262,3 +262,34 @@ def test_a_player_name_no_order_can_write_is_a_malformed_script() -> None:
             assert "player name" in out["error"] and repr(name) in out["error"], out["error"]
     code, out = run_script({"game": "5x", "players": ["ann smith", "Bob", "cat"], "seed": 1})
     assert (code, out["pending"]) == (EXIT_OK, ["ann smith", "Bob", "cat"])
+
+
+def test_a_seat_named_twice_in_one_step_is_a_malformed_script(tmp_path) -> None:
+    """engine.md: a step holds *one* order for every pending seat, and "the engine
+    validates every order of the step before applying any of them". JSON that names a
+    seat twice in one step gave it two orders, of which Python's reader silently kept
+    the last: ann's ``BID 99`` was never looked at and the step applied (exit 0). Such
+    a script is malformed (exit 2), as ``python -m engine verify`` already refuses a key
+    given twice; every key is checked, not only a step's."""
+    import json
+    import subprocess
+    import sys
+
+    from engine.__main__ import main
+
+    header = '{"game": "5x", "players": ["ann", "bob", "cat"], "seed": 1, "options": {"leaders": false}, '
+    twice = header + '"orders": [{"ann": "BID 99", "ann": "PLAY EXPLOIT", "bob": "PLAY EXPLOIT", "cat": "PLAY EXPLOIT"}]}'
+    path = tmp_path / "twice.json"
+    path.write_text(twice, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(path)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == EXIT_MALFORMED, done.stdout
+    out = json.loads(done.stdout)
+    assert out["status"] == "error" and "rejected" not in out and "players" not in out
+    assert out["error"].startswith("cannot read script:") and '"ann"' in out["error"], out
+    path.write_text(header.replace('"seed": 1, ', '"seed": 1, "seed": 2, ') + '"orders": []}')
+    assert main(["run", str(path)]) == EXIT_MALFORMED
+    path.write_text(twice.replace('"ann": "BID 99", ', ""), encoding="utf-8")
+    assert main(["run", str(path)]) == EXIT_OK
