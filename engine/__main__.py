@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from engine.audit import parse_expect, parse_receipt
+from engine.audit import no_duplicate_keys, parse_expect, parse_receipt
 from engine.runner import EXIT_MALFORMED, run_script
 
 
@@ -55,11 +55,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "run":
         try:
+            # A key given twice (a seat's two orders in one step) is refused, not read as
+            # its last value: engine.md's step holds one order per seat.
             if args.script == "-":
-                script = json.load(sys.stdin)
+                script = json.load(sys.stdin, object_pairs_hook=no_duplicate_keys)
             else:
                 with open(args.script, encoding="utf-8") as fh:
-                    script = json.load(fh)
+                    script = json.load(fh, object_pairs_hook=no_duplicate_keys)
         except (OSError, ValueError) as exc:
             _emit({"status": "error", "error": f"cannot read script: {exc}"})
             return EXIT_MALFORMED

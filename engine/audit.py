@@ -370,6 +370,11 @@ def _unknown_key_problems(export: dict[str, Any], game: dict[str, Any], entries:
     return problems
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same JSON (``canonical``): ``0`` is not ``false``."""
+    return canonical(a) == canonical(b)
+
+
 def _header_problems(
     export: dict[str, Any], entries: list[dict[str, Any]], started: dict[str, Any] | None,
     ended: dict[str, Any] | None,
@@ -398,12 +403,14 @@ def _header_problems(
             problems.append(f"the game's ruleset is not the one {where} gives")
         return problems
     payload, where = started.get("payload") or {}, f"entry {started.get('seq')} (game_started)"
-    if "players" in game and game["players"] != payload.get("seating"):
+    # Compared as JSON, not with Python's ==, for which 1 == 1.0 == True: the record must
+    # hold the log's very values ({"all_leaders": 0} is not {"all_leaders": false}).
+    if "players" in game and not _same(game["players"], payload.get("seating")):
         problems.append(f"the game's players are not the seating of {where}")
     for field in ("ruleset", "engine_version", "seed_commitment"):
-        if field in game and field in payload and game[field] != payload[field]:
+        if field in game and field in payload and not _same(game[field], payload[field]):
             problems.append(f"the game's {field} is not the one {where} gives")
-    if "options" in game and "options" in payload and game["options"] != payload["options"]:
+    if "options" in game and "options" in payload and not _same(game["options"], payload["options"]):
         problems.append(f"the game's options are not the ones {where} gives")
     ended = ended or {}
     revealed = ended.get("payload") or {}
@@ -439,7 +446,7 @@ def _status_problems(game: dict[str, Any], ended: dict[str, Any] | None, *, runn
     if kind == "game_ended":
         if game.get("ranking") is not None:
             problems.append(f"the game has a ranking, but {where} ended it early, without one")
-    elif game.get("ranking") != (ended.get("payload") or {}).get("ranking"):
+    elif not _same(game.get("ranking"), (ended.get("payload") or {}).get("ranking")):
         problems.append(f"the game's ranking differs from the one {where} gives")
     return problems
 
@@ -616,7 +623,9 @@ def _walkover_problems(
 MAX_DEPTH = 64
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.load``'s ``object_pairs_hook``: ValueError on a key given twice in one
+    object (the export here, a script for ``python -m engine run``)."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
@@ -652,7 +661,7 @@ def load_export(path: str) -> Any:
     too_deep = f"nested too deeply (over {MAX_DEPTH} levels of arrays and objects)"
     with open(path, encoding="utf-8") as fh:
         try:
-            export = json.load(fh, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+            export = json.load(fh, object_pairs_hook=no_duplicate_keys, parse_constant=_no_constant)
         except RecursionError:  # the decoder's limit, about 1,000 levels
             raise ValueError(too_deep) from None
     if isinstance(export, dict | list) and _too_deep(export):

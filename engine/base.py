@@ -168,6 +168,14 @@ class Ruleset:
                     break
         if not ok:
             raise ScriptError("players must be a list of non-empty names")
+        for p in players:
+            # Orders name seats (5X's TAKE ... FROM <seat>, 4X Dice's HIT <seat> ...) on one
+            # line where runs of spaces do not count: a name must be written that way.
+            if not p.isprintable() or p != " ".join(p.split()):
+                raise ScriptError(
+                    f"player name {p!r} cannot be written in an order: a name is one line "
+                    "of visible characters, single spaces between words"
+                )
         if len(set(players)) != len(players):
             raise ScriptError("player names must be distinct")
         if not self.min_players <= len(players) <= self.max_players:

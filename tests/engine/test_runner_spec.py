@@ -192,3 +192,104 @@ def test_json_nested_thousands_deep_is_a_malformed_script(tmp_path) -> None:
     assert json.loads(done.stdout) == {
         "status": "error", "error": "cannot read script: JSON nested too deeply",
     }  # fmt: skip
+
+
+def test_option_values_of_the_wrong_type_are_a_malformed_script() -> None:
+    """5x.md's options are booleans (``leaders`` default true, ``all_leaders`` default
+    false); engine.md: a malformed script is exit 2 with no state. A string, a number or
+    null where a boolean belongs is refused, never read as truthy; explicit defaults run."""
+    for options in ({"leaders": "false"}, {"leaders": 0}, {"all_leaders": 1}, {"all_leaders": None}):
+        code, out = run_script(script([], options=options))
+        assert (code, out["status"]) == (EXIT_MALFORMED, "error"), options
+        assert "players" not in out and "rejected" not in out
+        assert next(iter(options)) in out["error"]
+    code, out = run_script(script([], options={"leaders": True, "all_leaders": False}))
+    assert (code, out["status"], out["phase"]) == (EXIT_OK, "waiting", "draft")
+
+
+def test_same_script_prints_the_same_bytes_under_any_hash_seed(tmp_path) -> None:
+    """engine.md: "Same setup + same orders = same game, byte for byte, on every machine."
+    The real ``python -m engine run`` under three string-hash seeds (what differs between
+    two machines' processes): a random deal drawn from the seed, then a whole game of
+    orders, prints the same bytes each time."""
+    import json
+    import os
+    import random
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import engine
+
+    fivex = engine.get("5x")
+    players = ["zed", "amy", "kim", "bo", "ed"]
+    state = fivex.new_game(players=players, seed=20261129)
+    rnd = random.Random(7)
+    steps = []
+    while not fivex.is_over(state):
+        step = {seat: rnd.choice(fivex.legal_orders(state, seat)) for seat in fivex.pending(state)}
+        state, _ = fivex.submit_step(state, step)
+        steps.append(step)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"game": "5x", "players": players, "seed": 20261129, "orders": steps}))
+    printed = set()
+    for hash_seed in ("0", "1", "4242"):
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "run", str(path)],
+            capture_output=True, text=True, check=False, timeout=60,
+            cwd=Path(engine.__file__).resolve().parent.parent,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )  # fmt: skip
+        assert done.returncode == EXIT_OK, done.stderr
+        printed.add(done.stdout)
+    assert len(printed) == 1
+    out = json.loads(printed.pop())
+    assert out["status"] == "over" and out["round"] == 7 and out["pending"] == []
+
+
+def test_a_player_name_no_order_can_write_is_a_malformed_script() -> None:
+    """engine.md: orders are text in the order language, and 5x.md's language names a
+    seat (``TAKE <leader> FROM <seat>``) on one line where "extra spaces do not matter";
+    4X Dice's ``HIT <seat> ...`` likewise. A name that is blank, spans two lines, or
+    starts, ends or is spaced with whitespace a line of text cannot keep was accepted:
+    Caesar's listed order ``TAKE GANDHI FROM  `` was then refused ("FROM needs a seat"),
+    and a 4X Dice game with a seat named " " refused its own legal orders. Such a
+    script is malformed (exit 2), for every game; one plain space inside a name is fine."""
+    for name in (" ", "a\nb", " pad", "pad ", "a\tb", "a  b", "n\xa0m", "x\x00y"):
+        for game, players in (("5x", ["ann", name, "cat"]), ("4x-dice", ["ann", name])):
+            code, out = run_script({"game": game, "players": players, "seed": 1})
+            assert (code, out["status"]) == (EXIT_MALFORMED, "error"), (game, name)
+            assert "player name" in out["error"] and repr(name) in out["error"], out["error"]
+    code, out = run_script({"game": "5x", "players": ["ann smith", "Bob", "cat"], "seed": 1})
+    assert (code, out["pending"]) == (EXIT_OK, ["ann smith", "Bob", "cat"])
+
+
+def test_a_seat_named_twice_in_one_step_is_a_malformed_script(tmp_path) -> None:
+    """engine.md: a step holds *one* order for every pending seat, and "the engine
+    validates every order of the step before applying any of them". JSON that names a
+    seat twice in one step gave it two orders, of which Python's reader silently kept
+    the last: ann's ``BID 99`` was never looked at and the step applied (exit 0). Such
+    a script is malformed (exit 2), as ``python -m engine verify`` already refuses a key
+    given twice; every key is checked, not only a step's."""
+    import json
+    import subprocess
+    import sys
+
+    from engine.__main__ import main
+
+    header = '{"game": "5x", "players": ["ann", "bob", "cat"], "seed": 1, "options": {"leaders": false}, '
+    twice = header + '"orders": [{"ann": "BID 99", "ann": "PLAY EXPLOIT", "bob": "PLAY EXPLOIT", "cat": "PLAY EXPLOIT"}]}'
+    path = tmp_path / "twice.json"
+    path.write_text(twice, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(path)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == EXIT_MALFORMED, done.stdout
+    out = json.loads(done.stdout)
+    assert out["status"] == "error" and "rejected" not in out and "players" not in out
+    assert out["error"].startswith("cannot read script:") and '"ann"' in out["error"], out
+    path.write_text(header.replace('"seed": 1, ', '"seed": 1, "seed": 2, ') + '"orders": []}')
+    assert main(["run", str(path)]) == EXIT_MALFORMED
+    path.write_text(twice.replace('"ann": "BID 99", ', ""), encoding="utf-8")
+    assert main(["run", str(path)]) == EXIT_OK

@@ -292,6 +292,22 @@ def test_every_header_field_is_checked_against_the_log(tmp_path, which, field, v
     assert code == 1 and said in out, out
 
 
+@pytest.mark.parametrize("which", ["finished", "ended"])
+def test_a_header_value_of_another_json_type_is_not_the_logs(tmp_path, which) -> None:
+    """The game record must hold the log's values (README, "Verifying a game": its
+    options among them). JSON ``1`` and ``0`` are not ``true`` and ``false``, though
+    Python's ``==`` says they are: a record reading ``"leaders": 1, "all_leaders": 0``
+    verified as OK."""
+    export = exported(which)
+    started = next(e for e in export["entries"] if e["kind"] == "game_started")
+    assert started["payload"]["options"] == {"leaders": True, "all_leaders": False}
+    export["game"]["options"] = {"leaders": 1, "all_leaders": 0}
+    said = f"the game's options are not the ones entry {started['seq']} (game_started) gives"
+    assert said in verify_export(export)
+    code, out = cli(tmp_path, export)
+    assert code == 1 and said in out, out
+
+
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
