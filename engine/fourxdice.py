@@ -86,6 +86,16 @@ class FourXDice(Ruleset):
 
     # --- set-up -----------------------------------------------------------------
 
+    def check_players(self, players: list[str]) -> None:
+        """As every ruleset's, and no ``;`` in a name: it separates the hits of one
+        ``HIT <seat> ...; HIT ...`` order, so a seat named with it could not be hit."""
+        super().check_players(players)
+        for p in players:
+            if ";" in p:
+                raise ScriptError(
+                    f"player name {p!r} cannot be written in an order: ';' separates hits"
+                )
+
     def new_game(
         self,
         *,

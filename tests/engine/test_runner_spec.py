@@ -293,3 +293,15 @@ def test_a_seat_named_twice_in_one_step_is_a_malformed_script(tmp_path) -> None:
     assert main(["run", str(path)]) == EXIT_MALFORMED
     path.write_text(twice.replace('"ann": "BID 99", ', ""), encoding="utf-8")
     assert main(["run", str(path)]) == EXIT_OK
+
+
+def test_a_4x_dice_seat_name_with_the_hit_separator_is_a_malformed_script() -> None:
+    """4x-dice.md: "several hits separated by `;`" in ``HIT <seat> <die> SHIP|ASTEROID``.
+    A seat named "a;b" was accepted, and then its own legal hits (listed by the engine)
+    were refused: such a name cannot be written in an order (exit 2). 5X and 6x5 orders
+    have no separator: the name is fine there."""
+    code, out = run_script({"game": "4x-dice", "players": ["a;b", "cat"], "seed": 1})
+    assert (code, out["status"]) == (EXIT_MALFORMED, "error")
+    assert "'a;b'" in out["error"] and "';'" in out["error"], out["error"]
+    code, out = run_script({"game": "5x", "players": ["a;b", "cat", "dan"], "seed": 1})
+    assert code == EXIT_OK and out["pending"] == ["a;b", "cat", "dan"]
