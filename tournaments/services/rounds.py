@@ -346,7 +346,9 @@ def results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool
     """Whether what the pairing read from the earlier rounds' results (each paired
     player's points, earlier opponents, byes and seats) differs now: a result entered
     or corrected after the round was paired (its leaders and byes were chosen on the old
-    standings). Ratings are left out: other tournaments of the pool move them."""
+    standings). Ratings are left out: other tournaments of the pool move them. A player
+    who withdrew since is left out too: a withdrawal is not a result (the panel and
+    ``round_start`` name it on its own), and the input now marks them withdrawn."""
     stored = rnd.pairing_input or {}
 
     def facts(request: dict[str, Any]) -> dict[str, tuple]:
@@ -358,7 +360,7 @@ def results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool
 
     before = facts(stored)
     now = facts(selectors.pairing_input(tournament=tournament, round_number=rnd.number, seed=0))
-    return any(now.get(pid) != fact for pid, fact in before.items())
+    return any(pid in now and now[pid] != fact for pid, fact in before.items())
 
 
 def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:
