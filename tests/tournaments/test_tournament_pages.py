@@ -1117,7 +1117,7 @@ def test_pairing_by_hand_while_a_round_is_played_says_the_round_is_not_finished(
     client.force_login(org)
     url = reverse("tournaments:manage_action", args=[t.slug, "pair_by_hand"])
     said = _said(client.post(url, {"tables": "ann zed"}, follow=True))
-    assert said == ["Round 1 is not finished yet."]
+    assert said == ["Round 1 is not finished yet: tables 1 and 2 are still being played."]
     assert t.rounds.count() == 1
 
 
@@ -1162,7 +1162,8 @@ def test_pair_next_round_clicked_twice_says_the_round_is_paired_already(client, 
     assert t.rounds.count() == 1
     # Started, it is being played: that is what a click says then.
     rnd = rounds.round_start(rnd=t.rounds.get(), by=org)
-    assert _said(client.post(url, follow=True)) == ["Round 1 is not finished yet."]
+    assert _said(client.post(url, follow=True)) == [
+        "Round 1 is not finished yet: tables 1 and 2 are still being played."]
     # The round numbers are the real ones: round 2, once round 1 is over.
     for table in rnd.tables.select_related("game"):
         game_end(game=table.game, by=org, reason="offline")
