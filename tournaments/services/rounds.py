@@ -268,9 +268,6 @@ def round_pair_by_hand(
         }  # fmt: skip
         byes = [b for b in byes if int(b) not in requested]
         placed = [int(p) for t in tables for p in t] + [int(b) for b in byes]
-        if len(placed) != len(set(placed)):
-            raise ValidationError("A player is placed twice.")
-        unknown = set(placed) - active
         names = {
             r.pk: str(r.user)
             for r in tournament.registrations.select_related("user").filter(pk__in=set(placed) | active)
@@ -278,6 +275,14 @@ def round_pair_by_hand(
 
         def who(ids: set[int]) -> str:
             return ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
+
+        twice = {p for p in placed if placed.count(p) > 1}
+        if twice:
+            # named: an organizer looking for "a player" in a dozen lines was not helped
+            raise ValidationError(
+                f"Placed twice: {who(twice)}. Write each player once, at a table or as a bye."
+            )
+        unknown = set(placed) - active
 
         if unknown:
             raise ValidationError(
