@@ -205,10 +205,24 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
                     registered, keep={"form": "register", "user": kept})
     if action == "withdraw":
-        def do() -> None:
+        def do() -> Registration:
             reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
-            tsvc.registration_withdraw(registration=reg, by=user)
-        return _act(request, tournament, do, "Registration withdrawn.")
+            return tsvc.registration_withdraw(registration=reg, by=user)
+
+        def withdrawn(reg: Registration) -> str:
+            # What is left to see to (an organizer's journey: "Registration withdrawn."
+            # said nothing of the game the player was in the middle of).
+            name = str(reg.user)
+            left = selectors.withdrawal_consequences(registration=reg)
+            said = [f"{name} is withdrawn: not paired in the rounds to come."]
+            for number, table in left["games"]:
+                said.append(f"Their game in round {number} (table {table}) goes on: its result counts; "
+                            "end it from its page if it will not be played.")
+            if left["paired"]:
+                said.append(f"Round {left['paired']} was paired with them: re-pair it before starting it.")
+            return " ".join(said)
+
+        return _act(request, tournament, do, withdrawn)
     if action == "pair":
         return _act(request, tournament, lambda: rounds.round_pair(tournament=tournament, by=user),
                     "The next round is paired. Check it, then start it.")

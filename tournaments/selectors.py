@@ -585,3 +585,25 @@ def players_directory(
         {"name": u.username, "played": u.played, "playing": u.playing, "rated": u.rated}
         for u in rows
     ]
+
+
+def withdrawal_consequences(*, registration: Registration) -> dict[str, Any]:
+    """What a withdrawal leaves for the organizer to see to, as the panel's answer says it:
+    ``games``, (round, table) of each game of the player's still being played, which goes
+    on; ``paired``, the number of a round paired (not started) that places them, to be
+    re-paired before it starts (or None)."""
+    from games.models import Game
+
+    tables = Table.objects.filter(
+        round__tournament_id=registration.tournament_id, round__status=Round.Status.STARTED,
+        game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED],
+    ).select_related("round").order_by("round__number", "number")  # fmt: skip
+    games = [(t.round.number, t.number) for t in tables if registration.pk in t.players]
+    paired = Round.objects.filter(
+        tournament_id=registration.tournament_id, status=Round.Status.PAIRED
+    ).defer(*PAIRING_DATA).first()
+    placed = paired is not None and (
+        paired.byes.filter(registration=registration).exists()
+        or any(registration.pk in t.players for t in paired.tables.all())
+    )
+    return {"games": games, "paired": paired.number if placed else None}

@@ -1228,7 +1228,7 @@ def test_registering_a_registered_player_or_withdrawing_a_withdrawn_one_says_so(
 
     client.force_login(plain)
     reg = Registration.objects.get(tournament=t, user=ann)
-    assert _said(act("withdraw", registration=str(reg.pk))) == ["Registration withdrawn."]
+    assert _said(act("withdraw", registration=str(reg.pk))) == ["ann is withdrawn: not paired in the rounds to come."]
     assert _said(act("withdraw", registration=str(reg.pk))) == ["ann has withdrawn already: nothing was changed."]
     assert t.log.filter(kind="registration_withdrawn").count() == 1
     client.force_login(ann)
