@@ -332,11 +332,26 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 )
             typed = post.get("ranking", "")
             ranking = [] if scoreless and not typed.strip() else parse_ranking(typed, regs)
-            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
-                                 rated=not post.get("forfeit"), scoreless=scoreless)
+            table = results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
+                                         rated=not post.get("forfeit"), scoreless=scoreless)
+            return table, {pk: name for name, pk in regs.items()}
+
+        def recorded(done: tuple[Table, dict[int, str]]) -> str:
+            # The result as recorded, how it counts too: a row comes ticked as its result
+            # stands ("nobody played"), and a winner typed over it stayed a double forfeit
+            # under a bare "Result recorded." (an organizer's journey).
+            table, names = done
+            text = " > ".join(" = ".join(names.get(p, "?") for p in group) for group in table.ranking or [])
+            if table.scoreless:
+                note = "nobody played: no points, not rated"
+                text = f"{text} ({note})" if text else note
+            elif not table.rated:
+                text += " (a forfeit, not rated)"
+            return f"Result recorded for table {table.number} of round {table.round.number}: {text}."
+
         shown = post.get("round", "")
         shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
-        return _act(request, tournament, do, "Result recorded.",
+        return _act(request, tournament, do, recorded,
                     query=f"round={int(shown)}" if shown_ok else "",
                     keep={"form": "result", "table": post.get("table", ""),
                           "ranking": post.get("ranking", ""), "reason": post.get("reason", ""),
