@@ -216,8 +216,8 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             left = selectors.withdrawal_consequences(registration=reg)
             said = [f"{name} is withdrawn: not paired in the rounds to come."]
             for number, table in left["games"]:
-                said.append(f"Their game in round {number} (table {table}) goes on: its result counts; "
-                            "end it from its page if it will not be played.")
+                said.append(f"Their game in round {number} (table {table}) goes on and its result "
+                            "counts: at each deadline they miss, their default order is played.")
             if left["paired"]:
                 said.append(f"Round {left['paired']} was paired with them: re-pair it before starting it.")
             return " ".join(said)

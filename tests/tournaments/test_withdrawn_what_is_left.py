@@ -1,5 +1,5 @@
 """An organizer who withdraws a player from the panel is told what is left to see to: the
-player's game under way goes on (and counts) unless ended from its page, and a round
+player's game under way goes on (and counts, default orders standing in for theirs), and a round
 paired with them must be re-paired before it starts. The panel said only
 "Registration withdrawn."."""
 
@@ -31,7 +31,8 @@ def test_withdrawn_mid_game_the_game_is_named(client):
     answer = client.post(f"/tournaments/{t.slug}/manage/withdraw/", {"registration": gone.pk}, follow=True)
     assert _flash(answer) == (
         f"{gone.user} is withdrawn: not paired in the rounds to come. Their game in round 1 "
-        "(table 2) goes on: its result counts; end it from its page if it will not be played."
+        "(table 2) goes on and its result counts: at each deadline they miss, their default "
+        "order is played."
     )
 
 
