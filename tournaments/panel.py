@@ -102,9 +102,16 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     registrations = list(tournament.registrations.select_related("user"))
     for registration in registrations:
         registration.deadlines = kept.get(registration.user_id)
+    # What a round being played waits for, where "Pair next round" will be: a table whose
+    # game the organizer ended early waits for its result, said nowhere else.
+    waits_for = (
+        selectors.round_waits_for(rnd=latest)
+        if latest is not None and latest.status == Round.Status.STARTED else ""
+    )
     return render(request, "tournaments/manage.html", {
         "gone": gone,
         "stale": stale,
+        "waits_for": waits_for,
         "t": tournament,
         "registrations": registrations,
         "current": current,

@@ -607,3 +607,40 @@ def withdrawal_consequences(*, registration: Registration) -> dict[str, Any]:
         or any(registration.pk in t.players for t in paired.tables.all())
     )
     return {"games": games, "paired": paired.number if placed else None}
+
+
+def round_waits_for(*, rnd: Round) -> str:
+    """What an unfinished round waits for, as a refusal's tail: the tables whose game the
+    organizer ended early (their result is the organizer's to enter: an organizer who
+    forgot one was told only "not finished yet"), those still being played and those
+    whose result is being recorded; "" for a round not started. The panel says it
+    where "Pair next round" will be, and pairing's refusal ends with it."""
+    from games.models import Game
+    from games.presentation import and_list
+
+    ended, playing, recording = [], [], []
+    for table in rnd.tables.filter(ranking__isnull=True).select_related("game").order_by("number"):
+        if table.game is None:
+            continue
+        if table.game.status == Game.Status.ABANDONED:
+            ended.append(str(table.number))
+        elif table.game.status == Game.Status.FINISHED:
+            recording.append(str(table.number))
+        else:
+            playing.append(str(table.number))
+
+    def tables(numbers: list[str]) -> str:
+        return f"table{'s' if len(numbers) > 1 else ''} {and_list(numbers)}"
+
+    parts = []
+    if ended:
+        parts.append(
+            f"{tables(ended)}'s game ended early, enter its result" if len(ended) == 1
+            else f"{tables(ended)}'s games ended early, enter their results"
+        )
+    if playing:
+        parts.append(f"{tables(playing)} {'is' if len(playing) == 1 else 'are'} still being played")
+    if recording:
+        parts.append(f"{tables(recording)}'s result{'s are' if len(recording) > 1 else ' is'} "
+                     "being recorded")  # fmt: skip
+    return ": " + "; ".join(parts) if parts else ""

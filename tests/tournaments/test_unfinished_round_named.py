@@ -42,3 +42,15 @@ def test_games_ended_early_alone_are_named_so():
     assert str(caught.value) == (
         "Round 1 is not finished yet: tables 1 and 2's games ended early, enter their results."
     )
+
+
+def test_the_panel_says_what_the_round_being_played_waits_for(client):
+    organizer, _users, t, _regs = _open_cup("uh", 4)
+    first = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=organizer), by=organizer)
+    client.force_login(organizer)
+    said = 'id="round-waits">Round 1 is not finished yet: tables 1 and 2 are still being played.</p>'
+    assert said in client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    game_end(game=first.tables.get(number=1).game, by=organizer, reason="forfeit")
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    assert ('id="round-waits">Round 1 is not finished yet: table 1&#x27;s game ended early, enter '
+            "its result; table 2 is still being played.</p>") in page

@@ -40,47 +40,11 @@ def _next_number(tournament: Tournament) -> int:
             "re-pair it)."
         )
     if last is not None and last.status != Round.Status.FINISHED:
-        raise TournamentError(f"Round {last.number} is not finished yet{_waiting_for(last)}.")
+        raise TournamentError(f"Round {last.number} is not finished yet{selectors.round_waits_for(rnd=last)}.")
     number = 1 if last is None else last.number + 1
     if number > tournament.rounds_count:
         raise TournamentError(f"All {tournament.rounds_count} rounds have been played.")
     return number
-
-
-def _waiting_for(rnd: Round) -> str:
-    """What an unfinished round waits for, as a refusal's tail: the tables whose game the
-    organizer ended early (their result is the organizer's to enter: an organizer who
-    forgot one was told only "not finished yet"), those still being played and those
-    whose result is being recorded; "" for a round not started."""
-    from games.models import Game
-    from games.presentation import and_list
-
-    ended, playing, recording = [], [], []
-    for table in rnd.tables.filter(ranking__isnull=True).select_related("game").order_by("number"):
-        if table.game is None:
-            continue
-        if table.game.status == Game.Status.ABANDONED:
-            ended.append(str(table.number))
-        elif table.game.status == Game.Status.FINISHED:
-            recording.append(str(table.number))
-        else:
-            playing.append(str(table.number))
-
-    def tables(numbers: list[str]) -> str:
-        return f"table{'s' if len(numbers) > 1 else ''} {and_list(numbers)}"
-
-    parts = []
-    if ended:
-        parts.append(
-            f"{tables(ended)}'s game ended early, enter its result" if len(ended) == 1
-            else f"{tables(ended)}'s games ended early, enter their results"
-        )
-    if playing:
-        parts.append(f"{tables(playing)} {'is' if len(playing) == 1 else 'are'} still being played")
-    if recording:
-        parts.append(f"{tables(recording)}'s result{'s are' if len(recording) > 1 else ' is'} "
-                     "being recorded")  # fmt: skip
-    return ": " + "; ".join(parts) if parts else ""
 
 
 def _store_pairing(
