@@ -46,3 +46,15 @@ def test_withdrawn_from_a_paired_round_the_re_pairing_is_asked(client):
         f"{gone.user} is withdrawn: not paired in the rounds to come. Round 1 was paired "
         "with them: re-pair it before starting it."
     )
+
+
+def test_the_round_names_a_withdrawn_player_at_their_table(client):
+    organizer, _users, t, _regs = _open_cup("wt", 4)
+    rnd = rounds.round_start(rnd=rounds.round_pair(tournament=t, by=organizer), by=organizer)
+    table = rnd.tables.get(number=1)
+    gone = t.registrations.select_related("user").get(pk=table.players[0])
+    client.force_login(organizer)
+    client.post(f"/tournaments/{t.slug}/manage/withdraw/", {"registration": gone.pk})
+    page = client.get(f"/tournaments/{t.slug}/manage/").content.decode()
+    cell = re.search(r'<td data-label="Players">(.*?)</td>', page).group(1)
+    assert f'{gone.user} <span class="muted small">(withdrawn)</span>' in cell
