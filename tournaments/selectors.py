@@ -644,3 +644,15 @@ def round_waits_for(*, rnd: Round) -> str:
         parts.append(f"{tables(recording)}'s result{'s are' if len(recording) > 1 else ' is'} "
                      "being recorded")  # fmt: skip
     return ": " + "; ".join(parts) if parts else ""
+
+
+def rating_changes(*, tournament: Tournament) -> dict[int, float]:
+    """user id -> the sum of the rating changes of this tournament's games in its pool
+    (the standings' export gives each player's Elo change over the event)."""
+    games = Table.objects.filter(round__tournament=tournament, game__isnull=False).values("game_id")
+    out: dict[int, float] = defaultdict(float)
+    for user_id, before, after in RatingEntry.objects.filter(
+        pool=tournament.rating_pool, game_id__in=games
+    ).values_list("user_id", "rating_before", "rating_after"):
+        out[user_id] += after - before
+    return dict(out)

@@ -165,7 +165,7 @@ def _csv_text(value: str) -> str:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as the tournament's page shows them, as CSV (an organizer's export of
     its results): rank, player, points, each tie-break, games played, withdrawn, rating in
-    the tournament's pool. A draft's is its organizer's and staff's alone, as its page."""
+    the tournament's pool and its change over this tournament's games. A draft's is its organizer's and staff's alone, as its page."""
     import csv
 
     tournament = _visible_tournament(request, slug)
@@ -175,13 +175,14 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     ).exists():
         rows = []  # closed before any round was played: no standings (as its page)
     ratings = selectors.current_ratings(pool=tournament.rating_pool)
+    changes = selectors.rating_changes(tournament=tournament)
     answer = HttpResponse(content_type="text/csv; charset=utf-8")
     answer["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
     answer.write("\ufeff")  # a BOM: a spreadsheet then reads the names' accents as UTF-8
     out = csv.writer(answer)
     out.writerow([
         "Rank", "Player", "Points", *(TIEBREAK_NAMES[n] for n in tournament.tiebreaks),
-        "Played", "Withdrawn", f"Rating ({tournament.rating_pool})",
+        "Played", "Withdrawn", f"Rating ({tournament.rating_pool})", "Rating change (this tournament)",
     ])  # fmt: skip
     for row in rows:
         out.writerow([
@@ -189,6 +190,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
             *(_csv_number(row["tiebreaks"][n]) for n in tournament.tiebreaks),
             row["played"], "yes" if row["withdrawn"] else "no",
             f"{ratings.get(row['user'].pk, selectors.INITIAL_RATING):.1f}",
+            _csv_number(round(changes.get(row["user"].pk, 0.0), 1)),
         ])  # fmt: skip
     return answer
 

@@ -1,6 +1,6 @@
 """An organizer exports the results: the tournament's page links a CSV of its standings
 (rank, player, points, each tie-break in the tournament's order, games played, whether
-the player withdrew, rating in the tournament's pool) that a spreadsheet opens; a draft's
+the player withdrew, rating in the tournament's pool and its change over the event) that a spreadsheet opens; a draft's
 is as private as its page."""
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def test_the_standings_download_as_csv(client):
     pool = t.rating_pool
     assert _rows(answer) == [
         ["Rank", "Player", "Points", "Buchholz", "Sonneborn–Berger", "Played", "Withdrawn",
-         f"Rating ({pool})"],
+         f"Rating ({pool})", "Rating change (this tournament)"],
         # a duel won: 1 point, its opponent had 0; K 40 at even ratings: +20 / -20
-        ["1", winners[0], "1", "0", "0", "1", "no", "1520.0"],
-        ["1", winners[1], "1", "0", "0", "1", "no", "1520.0"],
-        ["3", losers[0], "0", "1", "0", "1", "no", "1480.0"],
-        ["3", losers[1], "0", "1", "0", "1", "yes", "1480.0"],
+        ["1", winners[0], "1", "0", "0", "1", "no", "1520.0", "20"],
+        ["1", winners[1], "1", "0", "0", "1", "no", "1520.0", "20"],
+        ["3", losers[0], "0", "1", "0", "1", "no", "1480.0", "-20"],
+        ["3", losers[1], "0", "1", "0", "1", "yes", "1480.0", "-20"],
     ]  # fmt: skip
 
 
