@@ -169,7 +169,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
         {
             "rank": row["rank"],
             "player": row["user"].username,
-            "points": row["points"],
+            "points": round(row["points"], 6),  # as the tie-breaks: 1.166667, not 1.1666666666666665
             "tiebreaks": dict(row["tiebreaks"]),
             "played": row["played"],
             "withdrawn": row["withdrawn"],

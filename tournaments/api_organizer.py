@@ -171,7 +171,8 @@ class OrganizerView(BaseAPIView):
     def round_of(self, tournament: Tournament, number: int) -> Round:
         rnd = tournament.rounds.defer(*selectors.PAIRING_DATA).filter(number=number).first()
         if rnd is None:
-            raise NotFound(f"No round {number} in this tournament.")
+            # 0: a number too large for a row id (the converter reads it as 0), not "round 0"
+            raise NotFound(f"No round {number} in this tournament." if number else "No such round in this tournament.")
         return rnd
 
     def answer(self, tournament: Tournament, code: int = status.HTTP_200_OK) -> Response:
@@ -527,6 +528,7 @@ class ResultView(OrganizerView):
             round__tournament=tournament, round__number=number, number=table
         ).first()
         if row is None:
+            self.round_of(tournament, number)  # no such round: said so, not "no table 1 in it"
             raise NotFound(f"No table {table} in round {number} of this tournament.")
         regs = {r.user.username: r.pk for r in tournament.registrations.select_related("user")
                 if r.pk in row.players}  # fmt: skip

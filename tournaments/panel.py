@@ -102,9 +102,16 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     registrations = list(tournament.registrations.select_related("user"))
     for registration in registrations:
         registration.deadlines = kept.get(registration.user_id)
+    # What a round being played waits for, where "Pair next round" will be: a table whose
+    # game the organizer ended early waits for its result, said nowhere else.
+    waits_for = (
+        selectors.round_waits_for(rnd=latest)
+        if latest is not None and latest.status == Round.Status.STARTED else ""
+    )
     return render(request, "tournaments/manage.html", {
         "gone": gone,
         "stale": stale,
+        "waits_for": waits_for,
         "t": tournament,
         "registrations": registrations,
         "current": current,
@@ -205,10 +212,24 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         return _act(request, tournament, lambda: tsvc.registration_add(tournament=tournament, user=target, by=user),
                     registered, keep={"form": "register", "user": kept})
     if action == "withdraw":
-        def do() -> None:
+        def do() -> Registration:
             reg = tsvc.registration_get(tournament=tournament, registration_id=post.get("registration"))
-            tsvc.registration_withdraw(registration=reg, by=user)
-        return _act(request, tournament, do, "Registration withdrawn.")
+            return tsvc.registration_withdraw(registration=reg, by=user)
+
+        def withdrawn(reg: Registration) -> str:
+            # What is left to see to (an organizer's journey: "Registration withdrawn."
+            # said nothing of the game the player was in the middle of).
+            name = str(reg.user)
+            left = selectors.withdrawal_consequences(registration=reg)
+            said = [f"{name} is withdrawn: not paired in the rounds to come."]
+            for number, table in left["games"]:
+                said.append(f"Their game in round {number} (table {table}) goes on and its result "
+                            "counts: at each deadline they miss, their default order is played.")
+            if left["paired"]:
+                said.append(f"Round {left['paired']} was paired with them: re-pair it before starting it.")
+            return " ".join(said)
+
+        return _act(request, tournament, do, withdrawn)
     if action == "pair":
         return _act(request, tournament, lambda: rounds.round_pair(tournament=tournament, by=user),
                     "The next round is paired. Check it, then start it.")
@@ -318,11 +339,26 @@ def manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 )
             typed = post.get("ranking", "")
             ranking = [] if scoreless and not typed.strip() else parse_ranking(typed, regs)
-            results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
-                                 rated=not post.get("forfeit"), scoreless=scoreless)
+            table = results.result_enter(table=table, ranking=ranking, by=user, reason=post.get("reason", ""),
+                                         rated=not post.get("forfeit"), scoreless=scoreless)
+            return table, {pk: name for name, pk in regs.items()}
+
+        def recorded(done: tuple[Table, dict[int, str]]) -> str:
+            # The result as recorded, how it counts too: a row comes ticked as its result
+            # stands ("nobody played"), and a winner typed over it stayed a double forfeit
+            # under a bare "Result recorded." (an organizer's journey).
+            table, names = done
+            text = " > ".join(" = ".join(names.get(p, "?") for p in group) for group in table.ranking or [])
+            if table.scoreless:
+                note = "nobody played: no points, not rated"
+                text = f"{text} ({note})" if text else note
+            elif not table.rated:
+                text += " (a forfeit, not rated)"
+            return f"Result recorded for table {table.number} of round {table.round.number}: {text}."
+
         shown = post.get("round", "")
         shown_ok = shown.isascii() and shown.isdecimal() and len(shown) < 4
-        return _act(request, tournament, do, "Result recorded.",
+        return _act(request, tournament, do, recorded,
                     query=f"round={int(shown)}" if shown_ok else "",
                     keep={"form": "result", "table": post.get("table", ""),
                           "ranking": post.get("ranking", ""), "reason": post.get("reason", ""),

@@ -586,3 +586,74 @@ def players_directory(
         {"name": u.username, "played": u.played, "playing": u.playing, "rated": u.rated}
         for u in rows
     ]
+
+
+def withdrawal_consequences(*, registration: Registration) -> dict[str, Any]:
+    """What a withdrawal leaves for the organizer to see to, as the panel's answer says it:
+    ``games``, (round, table) of each game of the player's still being played, which goes
+    on; ``paired``, the number of a round paired (not started) that places them, to be
+    re-paired before it starts (or None)."""
+    from games.models import Game
+
+    tables = Table.objects.filter(
+        round__tournament_id=registration.tournament_id, round__status=Round.Status.STARTED,
+        game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED],
+    ).select_related("round").order_by("round__number", "number")  # fmt: skip
+    games = [(t.round.number, t.number) for t in tables if registration.pk in t.players]
+    paired = Round.objects.filter(
+        tournament_id=registration.tournament_id, status=Round.Status.PAIRED
+    ).defer(*PAIRING_DATA).first()
+    placed = paired is not None and (
+        paired.byes.filter(registration=registration).exists()
+        or any(registration.pk in t.players for t in paired.tables.all())
+    )
+    return {"games": games, "paired": paired.number if placed else None}
+
+
+def round_waits_for(*, rnd: Round) -> str:
+    """What an unfinished round waits for, as a refusal's tail: the tables whose game the
+    organizer ended early (their result is the organizer's to enter: an organizer who
+    forgot one was told only "not finished yet"), those still being played and those
+    whose result is being recorded; "" for a round not started. The panel says it
+    where "Pair next round" will be, and pairing's refusal ends with it."""
+    from games.models import Game
+    from games.presentation import and_list
+
+    ended, playing, recording = [], [], []
+    for table in rnd.tables.filter(ranking__isnull=True).select_related("game").order_by("number"):
+        if table.game is None:
+            continue
+        if table.game.status == Game.Status.ABANDONED:
+            ended.append(str(table.number))
+        elif table.game.status == Game.Status.FINISHED:
+            recording.append(str(table.number))
+        else:
+            playing.append(str(table.number))
+
+    def tables(numbers: list[str]) -> str:
+        return f"table{'s' if len(numbers) > 1 else ''} {and_list(numbers)}"
+
+    parts = []
+    if ended:
+        parts.append(
+            f"{tables(ended)}'s game ended early, enter its result" if len(ended) == 1
+            else f"{tables(ended)}'s games ended early, enter their results"
+        )
+    if playing:
+        parts.append(f"{tables(playing)} {'is' if len(playing) == 1 else 'are'} still being played")
+    if recording:
+        parts.append(f"{tables(recording)}'s result{'s are' if len(recording) > 1 else ' is'} "
+                     "being recorded")  # fmt: skip
+    return ": " + "; ".join(parts) if parts else ""
+
+
+def rating_changes(*, tournament: Tournament) -> dict[int, float]:
+    """user id -> the sum of the rating changes of this tournament's games in its pool
+    (the standings' export gives each player's Elo change over the event)."""
+    games = Table.objects.filter(round__tournament=tournament, game__isnull=False).values("game_id")
+    out: dict[int, float] = defaultdict(float)
+    for user_id, before, after in RatingEntry.objects.filter(
+        pool=tournament.rating_pool, game_id__in=games
+    ).values_list("user_id", "rating_before", "rating_after"):
+        out[user_id] += after - before
+    return dict(out)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("new/", views.tournament_create, name="create"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
     path("<slug:slug>/feed.atom", TournamentFeed(), name="feed"),
+    path("<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("<slug:slug>/register/", views.register, name="register"),
     path("<slug:slug>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/bye/", views.request_bye, name="bye"),

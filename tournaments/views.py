@@ -149,6 +149,52 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/create.html", {"form": form})
 
 
+def _csv_number(value: float) -> str:
+    """A number as a spreadsheet reads it: up to four decimals, no trailing zeros."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _csv_text(value: str) -> str:
+    """A cell a spreadsheet shows as written: one starting as a formula would (=, +, -,
+    @) is led by an apostrophe, as OWASP advises against formula injection."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+@require_safe
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as the tournament's page shows them, as CSV (an organizer's export of
+    its results): rank, player, points, each tie-break, games played, withdrawn, rating in
+    the tournament's pool and its change over this tournament's games. A draft's is its organizer's and staff's alone, as its page."""
+    import csv
+
+    tournament = _visible_tournament(request, slug)
+    rows = selectors.standings(tournament=tournament)
+    if tournament.status == Tournament.Status.CLOSED and not tournament.rounds.filter(
+        status=Round.Status.FINISHED
+    ).exists():
+        rows = []  # closed before any round was played: no standings (as its page)
+    ratings = selectors.current_ratings(pool=tournament.rating_pool)
+    changes = selectors.rating_changes(tournament=tournament)
+    answer = HttpResponse(content_type="text/csv; charset=utf-8")
+    answer["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+    answer.write("\ufeff")  # a BOM: a spreadsheet then reads the names' accents as UTF-8
+    out = csv.writer(answer)
+    out.writerow([
+        "Rank", "Player", "Points", *(TIEBREAK_NAMES[n] for n in tournament.tiebreaks),
+        "Played", "Withdrawn", f"Rating ({tournament.rating_pool})", "Rating change (this tournament)",
+    ])  # fmt: skip
+    for row in rows:
+        out.writerow([
+            row["rank"], _csv_text(row["user"].username), _csv_number(row["points"]),
+            *(_csv_number(row["tiebreaks"][n]) for n in tournament.tiebreaks),
+            row["played"], "yes" if row["withdrawn"] else "no",
+            f"{ratings.get(row['user'].pk, selectors.INITIAL_RATING):.1f}",
+            _csv_number(round(changes.get(row["user"].pk, 0.0), 1)),
+        ])  # fmt: skip
+    return answer
+
+
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible_tournament(request, slug)
     registration = None

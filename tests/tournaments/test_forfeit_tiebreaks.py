@@ -35,7 +35,7 @@ def _decide(client, api, t, rnd, number, ranking, *, forfeit=False):
     if forfeit:
         post["forfeit"] = "1"
     answer = client.post(f"/tournaments/{t.slug}/manage/result/", post, follow=True)
-    assert "Result recorded." in answer.content.decode()
+    assert f"Result recorded for table {number} of round {rnd.number}: " in answer.content.decode()
 
 
 def test_a_forfeit_is_no_played_game_in_buchholz_sb_and_played(client):

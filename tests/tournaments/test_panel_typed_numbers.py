@@ -51,7 +51,7 @@ def test_a_registration_id_not_in_ascii_digits_names_no_registration(client, loo
     assert answer.status_code == 200
     page = answer.content.decode()
     assert "No such registration." in page
-    assert "Registration withdrawn." not in page
+    assert "is withdrawn: not paired" not in page
     assert not Registration.objects.filter(tournament=t, status=Registration.Status.WITHDRAWN).exists()
 
 
@@ -59,7 +59,7 @@ def test_the_same_id_in_ascii_digits_withdraws(client):
     organizer, t, regs = _open_cup()
     client.force_login(organizer)
     answer = client.post(f"/tournaments/{t.slug}/manage/withdraw/", {"registration": str(regs[1].pk)}, follow=True)
-    assert "Registration withdrawn." in answer.content.decode()
+    assert "is withdrawn: not paired in the rounds to come." in answer.content.decode()
     assert Registration.objects.get(pk=regs[1].pk).status == Registration.Status.WITHDRAWN
 
 

@@ -1117,7 +1117,7 @@ def test_pairing_by_hand_while_a_round_is_played_says_the_round_is_not_finished(
     client.force_login(org)
     url = reverse("tournaments:manage_action", args=[t.slug, "pair_by_hand"])
     said = _said(client.post(url, {"tables": "ann zed"}, follow=True))
-    assert said == ["Round 1 is not finished yet."]
+    assert said == ["Round 1 is not finished yet: tables 1 and 2 are still being played."]
     assert t.rounds.count() == 1
 
 
@@ -1162,7 +1162,8 @@ def test_pair_next_round_clicked_twice_says_the_round_is_paired_already(client, 
     assert t.rounds.count() == 1
     # Started, it is being played: that is what a click says then.
     rnd = rounds.round_start(rnd=t.rounds.get(), by=org)
-    assert _said(client.post(url, follow=True)) == ["Round 1 is not finished yet."]
+    assert _said(client.post(url, follow=True)) == [
+        "Round 1 is not finished yet: tables 1 and 2 are still being played."]
     # The round numbers are the real ones: round 2, once round 1 is over.
     for table in rnd.tables.select_related("game"):
         game_end(game=table.game, by=org, reason="offline")
@@ -1227,7 +1228,7 @@ def test_registering_a_registered_player_or_withdrawing_a_withdrawn_one_says_so(
 
     client.force_login(plain)
     reg = Registration.objects.get(tournament=t, user=ann)
-    assert _said(act("withdraw", registration=str(reg.pk))) == ["Registration withdrawn."]
+    assert _said(act("withdraw", registration=str(reg.pk))) == ["ann is withdrawn: not paired in the rounds to come."]
     assert _said(act("withdraw", registration=str(reg.pk))) == ["ann has withdrawn already: nothing was changed."]
     assert t.log.filter(kind="registration_withdrawn").count() == 1
     client.force_login(ann)

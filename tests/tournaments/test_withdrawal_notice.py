@@ -41,7 +41,7 @@ def test_a_player_the_organizer_withdraws_mid_game_is_told_by_email(client, smtp
     gone = Registration.objects.select_related("user").get(pk=table.players[0])
     client.force_login(organizer)
     answer = client.post(f"/tournaments/{t.slug}/manage/withdraw/", {"registration": gone.pk}, follow=True)
-    assert "Registration withdrawn." in answer.content.decode()
+    assert f"{gone.user} is withdrawn: not paired in the rounds to come." in answer.content.decode()
     (mail,) = OutboxMessage.objects.filter(to=gone.user.email, subject__contains="withdrew you")
     assert outbox_send(message_id=mail.pk)[0] == "sent"
     (arrived,) = smtp_sink.wait_for(1)

@@ -40,7 +40,7 @@ def _next_number(tournament: Tournament) -> int:
             "re-pair it)."
         )
     if last is not None and last.status != Round.Status.FINISHED:
-        raise TournamentError(f"Round {last.number} is not finished yet.")
+        raise TournamentError(f"Round {last.number} is not finished yet{selectors.round_waits_for(rnd=last)}.")
     number = 1 if last is None else last.number + 1
     if number > tournament.rounds_count:
         raise TournamentError(f"All {tournament.rounds_count} rounds have been played.")
@@ -232,9 +232,6 @@ def round_pair_by_hand(
         }  # fmt: skip
         byes = [b for b in byes if int(b) not in requested]
         placed = [int(p) for t in tables for p in t] + [int(b) for b in byes]
-        if len(placed) != len(set(placed)):
-            raise ValidationError("A player is placed twice.")
-        unknown = set(placed) - active
         names = {
             r.pk: str(r.user)
             for r in tournament.registrations.select_related("user").filter(pk__in=set(placed) | active)
@@ -242,6 +239,14 @@ def round_pair_by_hand(
 
         def who(ids: set[int]) -> str:
             return ", ".join(sorted(names.get(i, f"entry #{i}") for i in ids))
+
+        twice = {p for p in placed if placed.count(p) > 1}
+        if twice:
+            # named: an organizer looking for "a player" in a dozen lines was not helped
+            raise ValidationError(
+                f"Placed twice: {who(twice)}. Write each player once, at a table or as a bye."
+            )
+        unknown = set(placed) - active
 
         if unknown:
             raise ValidationError(
@@ -346,7 +351,9 @@ def results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool
     """Whether what the pairing read from the earlier rounds' results (each paired
     player's points, earlier opponents, byes and seats) differs now: a result entered
     or corrected after the round was paired (its leaders and byes were chosen on the old
-    standings). Ratings are left out: other tournaments of the pool move them."""
+    standings). Ratings are left out: other tournaments of the pool move them. A player
+    who withdrew since is left out too: a withdrawal is not a result (the panel and
+    ``round_start`` name it on its own), and the input now marks them withdrawn."""
     stored = rnd.pairing_input or {}
 
     def facts(request: dict[str, Any]) -> dict[str, tuple]:
@@ -358,7 +365,7 @@ def results_changed_since_pairing(*, tournament: Tournament, rnd: Round) -> bool
 
     before = facts(stored)
     now = facts(selectors.pairing_input(tournament=tournament, round_number=rnd.number, seed=0))
-    return any(now.get(pid) != fact for pid, fact in before.items())
+    return any(pid in now and now[pid] != fact for pid, fact in before.items())
 
 
 def round_start(*, rnd: Round, by: Any, pairing_seen: str | None = None) -> Round:

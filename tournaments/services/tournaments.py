@@ -143,6 +143,18 @@ def tournament_create(
     # The bounds every game created on this site respects (its tables are such games).
     options_within_site_limits(ruleset_id=rules.id, options=normalized)
     rating_pool = (rating_pool or "").strip()
+    # The organizer's own pool as the pages name it ("ann:5x"): that pool, the prefix
+    # being the one own_rating_pool adds (none for a league administrator).
+    own_prefix = own_rating_pool(organizer=organizer, pool="")
+    if own_prefix and rating_pool.casefold().startswith(own_prefix.casefold()):
+        rating_pool = rating_pool[len(own_prefix) :]
+    if ":" in rating_pool:
+        mine = f" your tournaments are rated in pools of your own ({own_prefix}5x for 5x):" if own_prefix else ""
+        raise ValidationError(
+            f"A rating pool's name holds no colon:{mine} write its name alone, e.g. 5x or "
+            "winter-league.",
+            field="rating_pool",
+        )
     if rating_pool and not RATING_POOL_RE.fullmatch(rating_pool):
         raise ValidationError(
             "A rating pool's name is 1 to 48 letters, digits, dots, dashes or underscores "
