@@ -399,6 +399,13 @@ class OutboxMessage(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
     )
+    # The account the email went to, decided when it was queued (the seat's player, or
+    # the account whose verified address ``to`` was then): the account's data download
+    # lists what went to it by this, never by an address that may have changed hands.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="outbox_messages",
+    )  # fmt: skip
     kind = models.CharField(max_length=32, default="game")
     # Deduplication key (e.g. "resolved:<game>:<prompt>:<seat>"): a second attempt to
     # queue the same notification is a no-op.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -39,6 +40,13 @@ class InboundMail(models.Model):
     )
     seat = models.ForeignKey(
         "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="inbound_mail"
+    )
+    # The account whose verified address sent it (From: or MAIL FROM), decided when it
+    # was stored: the account's data download lists it by this, never by an address that
+    # may have changed hands since.
+    sender_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="inbound_mail_sent",
     )
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.OTHER)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
