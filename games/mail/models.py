@@ -46,7 +46,7 @@ class InboundMail(models.Model):
     # may have changed hands since.
     sender_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="inbound_mail_sent",
+        related_name="inbound_mail_sent", db_index=False,  # mail_inbound_sender_user, built concurrently
     )
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.OTHER)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
@@ -65,7 +65,11 @@ class InboundMail(models.Model):
                 fields=["message_id", "recipient_digest"], name="mail_inbound_once"
             ),
         ]
-        indexes = [models.Index(fields=["status", "created_at"], name="mail_inbound_status")]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="mail_inbound_status"),
+            # The account's data download and closing read the messages it sent by it.
+            models.Index(fields=["sender_user"], name="mail_inbound_sender_user"),
+        ]
 
     def __str__(self) -> str:
         return f"InboundMail #{self.pk} {self.status} to {self.recipient}"
