@@ -298,13 +298,17 @@ def _mail_erase(*, user: Any, addresses: list[str]) -> None:
     would, later): the emails sent to its addresses or failed for good (the ones dropped
     just before among them), and the messages it sent in that were dealt with. A message
     still to be read stays until it is (then refused: the account is closed) and pruned."""
+    from fivex_site.account_export import mail_from, mail_to
     from games.mail.models import InboundMail
     from games.models import OutboxMessage
     from games.services.retention import OUTBOX_DONE, inbound_done
 
-    to_them, from_them = Q(seat__user=user), Q(seat__user=user)
+    # The mail recorded as the player's (``account_export.mail_to``/``mail_from``), and
+    # mail kept from before that was recorded to or from its addresses; never a row
+    # recorded as another account's (an address it had before this player verified it).
+    to_them, from_them = mail_to(user), mail_from(user)
     for address in addresses:
-        to_them |= Q(to__iexact=address)
-        from_them |= Q(sender__iexact=address) | Q(envelope_sender__iexact=address)
+        to_them |= Q(user__isnull=True, to__iexact=address)
+        from_them |= Q(sender_user__isnull=True) & (Q(sender__iexact=address) | Q(envelope_sender__iexact=address))
     OutboxMessage.objects.filter(to_them, status__in=OUTBOX_DONE).delete()
     InboundMail.objects.filter(from_them).filter(inbound_done()).delete()

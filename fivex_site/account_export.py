@@ -337,23 +337,27 @@ def _ratings(user: Any) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _verified_addresses(user: Any) -> list[str]:
-    """The player's verified addresses: the mail the site kept is matched on these only
-    (an address anyone may add to an account unverified would give its owner's mail)."""
-    from allauth.account.models import EmailAddress
+def mail_to(user: Any) -> Q:
+    """The outbox rows that went to the account: recorded against it when queued (to one
+    of its seats, or to an address that was its verified one then), or, queued before
+    that was recorded, to one of its seats. Never matched on an address as it stands
+    now: an address another player gave up and this one verified later would give them
+    the first player's mail."""
+    return Q(user=user) | Q(user__isnull=True, seat__user=user)
 
-    return list(EmailAddress.objects.filter(user=user, verified=True).values_list("email", flat=True))
+
+def mail_from(user: Any) -> Q:
+    """The inbound messages the account sent: to one of its seats' reply addresses, or
+    from an address that was its verified one when the message came (recorded then)."""
+    return Q(sender_user=user) | Q(seat__user=user)
 
 
 def _emails_to(user: Any) -> list[dict[str, Any]]:
-    """The emails the site still keeps that went (or are going) to the player: to one of
-    their seats, or to a verified address of theirs. Their headers, not their bodies."""
+    """The emails the site still keeps that went (or are going) to the player
+    (``mail_to``). Their headers, not their bodies."""
     from games.models import OutboxMessage
 
-    to_them = Q(seat__user=user)
-    for address in _verified_addresses(user):
-        to_them |= Q(to__iexact=address)
-    rows = OutboxMessage.objects.filter(to_them).order_by("created_at", "pk").values(
+    rows = OutboxMessage.objects.filter(mail_to(user)).order_by("created_at", "pk").values(
         "to", "subject", "kind", "status", "game_id", "created_at", "sent_at"
     )
     return [
@@ -380,16 +384,12 @@ def _subject(raw: Any) -> str:
 
 
 def _emails_from(user: Any) -> list[dict[str, Any]]:
-    """The messages the site still keeps that the player sent in (orders by email): to
-    one of their seats' reply addresses, or from a verified address of theirs. When,
-    the subject, and what became of it; not the message itself (its headers name the
-    seat's reply address, a credential)."""
+    """The messages the site still keeps that the player sent in (orders by email,
+    ``mail_from``). When, the subject, and what became of it; not the message itself
+    (its headers name the seat's reply address, a credential)."""
     from games.mail.models import InboundMail
 
-    from_them = Q(seat__user=user)
-    for address in _verified_addresses(user):
-        from_them |= Q(sender__iexact=address) | Q(envelope_sender__iexact=address)
-    rows = InboundMail.objects.filter(from_them).order_by("created_at", "pk").values(
+    rows = InboundMail.objects.filter(mail_from(user)).order_by("created_at", "pk").values(
         "message_id", "sender", "raw", "seat__user_id", "seat__game_id", "status", "outcome",
         "created_at", "processed_at",
     )  # fmt: skip

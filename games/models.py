@@ -399,6 +399,13 @@ class OutboxMessage(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
     )
+    # The account the email went to, decided when it was queued (the seat's player, or
+    # the account whose verified address ``to`` was then): the account's data download
+    # lists what went to it by this, never by an address that may have changed hands.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="outbox_messages", db_index=False,  # games_outbox_user, built concurrently
+    )  # fmt: skip
     kind = models.CharField(max_length=32, default="game")
     # Deduplication key (e.g. "resolved:<game>:<prompt>:<seat>"): a second attempt to
     # queue the same notification is a no-op.
@@ -416,6 +423,8 @@ class OutboxMessage(models.Model):
             models.Index(fields=["status", "next_attempt_at"]),
             # The lost-task sweep and the retention's pruning look for old rows of a status.
             models.Index(fields=["status", "created_at"], name="games_outbox_status_created"),
+            # The account's data download and closing read its mail by it.
+            models.Index(fields=["user"], name="games_outbox_user"),
         ]
 
     def __str__(self) -> str:

@@ -376,12 +376,58 @@ def resumption_words(*, number: int, remaining_seconds: float, grace_minutes: in
     )
 
 
-def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, datetime, str] | None:
-    """The quiet hours of ``zone_name`` today, begin and end, in the zone the page is
-    written in (the reader's) and that zone's name; None when its clock reads the same."""
-    import zoneinfo
+#: How far ahead a clock change that moves the quiet hours on the reader's clock is said.
+QUIET_HOURS_CHANGES_AHEAD_DAYS = 35
+
+
+def _quiet_period(zone: Any, start: int, end: int, now: datetime) -> tuple[datetime, datetime]:
+    """The quiet hours going on at ``now`` or next after it, begin and end (on ``zone``'s
+    clock, daylight saving time included)."""
     from datetime import time as clock
     from datetime import timedelta
+
+    today = now.astimezone(zone).date()
+    for day in (today - timedelta(days=1), today, today + timedelta(days=1)):
+        begins = datetime.combine(day, clock(start), tzinfo=zone)
+        ends = datetime.combine(day + timedelta(days=end <= start), clock(end), tzinfo=zone)
+        if ends > now:
+            return begins, ends
+    return begins, ends  # not reached: tomorrow's ends after now
+
+
+def _clock_changes(zone: Any, here: Any, now: datetime, days: int) -> list[datetime]:
+    """The moments (UTC) in the next ``days`` days at which the two zones' clocks move
+    apart or together (one changes, the other not, or not by as much)."""
+    from datetime import UTC, timedelta
+
+    def apart(moment: datetime) -> Any:
+        return moment.astimezone(zone).utcoffset() - moment.astimezone(here).utcoffset()
+
+    found = []
+    hour = now.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+    gap = apart(hour)
+    for _ in range(24 * days):
+        following = hour + timedelta(hours=1)
+        if apart(following) != gap:
+            # Every clock change falls on a quarter hour (UTC): the first one of that hour.
+            moment = next(
+                q for q in (hour + timedelta(minutes=15 * i) for i in range(1, 5)) if apart(q) != gap
+            )
+            found.append(moment)
+            gap = apart(following)
+        hour = following
+    return found
+
+
+def _quiet_hours_local(
+    zone_name: str, start: int, end: int, now: datetime | None = None
+) -> tuple[datetime, datetime, str, list[tuple[datetime, datetime, datetime]]] | None:
+    """The quiet hours of ``zone_name`` going on or next (``now`` by default the present),
+    begin and end, in the zone the page is written in (the reader's), that zone's name,
+    and each clock change of the next ``QUIET_HOURS_CHANGES_AHEAD_DAYS`` days that moves
+    them on the reader's clock: (when, on the reader's clock, and the quiet hours after
+    it, begin and end). None when the reader's clock reads them the same throughout."""
+    import zoneinfo
 
     try:
         zone = zoneinfo.ZoneInfo(zone_name)
@@ -390,22 +436,42 @@ def _quiet_hours_local(zone_name: str, start: int, end: int) -> tuple[datetime, 
     here = timezone.get_current_timezone()
     if getattr(here, "key", None) == zone_name:
         return None
-    today = timezone.now().astimezone(zone).date()
-    begins = datetime.combine(today, clock(start), tzinfo=zone).astimezone(here)
-    ends = datetime.combine(today + timedelta(days=end <= start), clock(end), tzinfo=zone).astimezone(here)
-    if (begins.hour, begins.minute) == (start, 0) and (ends.hour, ends.minute) == (end, 0):
+    now = now or timezone.now()
+    begins, ends = (m.astimezone(here) for m in _quiet_period(zone, start, end, now))
+    changes = []
+    for moment in _clock_changes(zone, here, now, QUIET_HOURS_CHANGES_AHEAD_DAYS):
+        after = _quiet_period(zone, start, end, moment)
+        # The quiet hours that begin after the change (those it falls in end on the new clock).
+        if after[0] < moment:
+            after = _quiet_period(zone, start, end, after[1])
+        changes.append((moment.astimezone(here), after[0].astimezone(here), after[1].astimezone(here)))
+    if not changes and (begins.hour, begins.minute) == (start, 0) and (ends.hour, ends.minute) == (end, 0):
         return None
-    return begins, ends, getattr(here, "key", None) or str(here)
+    return begins, ends, getattr(here, "key", None) or str(here), changes
 
 
-def quiet_hours_here(zone_name: str, start: int, end: int) -> str:
-    """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` today in
-    the zone the page is written in (the reader's), when its clock reads otherwise."""
-    local = _quiet_hours_local(zone_name, start, end)
+def _same_clock(begins: datetime, ends: datetime, start: int, end: int) -> bool:
+    return (begins.hour, begins.minute, ends.hour, ends.minute) == (start, 0, end, 0)
+
+
+def quiet_hours_here(zone_name: str, start: int, end: int, now: datetime | None = None) -> str:
+    """``"; 13:00-23:00 in Europe/Paris"``: the quiet hours of ``zone_name`` going on or
+    next, in the zone the page is written in (the reader's), when its clock reads
+    otherwise; with the hours after each clock change of the coming weeks that moves them
+    on the reader's clock (``"; 04:00-14:00 in Europe/Berlin, 03:00-13:00 from Sun 14 Mar
+    08:00 as the clocks change"``)."""
+    local = _quiet_hours_local(zone_name, start, end, now)
     if local is None:
         return ""
-    begins, ends, name = local
-    return f"; {begins:%H:%M}-{ends:%H:%M} in {name}"
+    begins, ends, name, changes = local
+    if _same_clock(begins, ends, start, end):
+        text = f"; the same hours in {name}"
+    else:
+        text = f"; {begins:%H:%M}-{ends:%H:%M} in {name}"
+    if changes:
+        text += "".join(f", {b:%H:%M}-{e:%H:%M} from {m:%a} {m.day} {m:%b %H:%M}" for m, b, e in changes)
+        text += " as the clocks change"
+    return text
 
 
 def deadline_policy_text(*, game: Any) -> str:
@@ -425,8 +491,10 @@ def deadline_policy_text(*, game: Any) -> str:
         zone = getattr(game, "quiet_hours_time_zone", "") or "UTC"
         local = _quiet_hours_local(zone, start, end)
         # "move to 08:00" beside the reader's own range read as the reader's 08:00 (a
-        # time audit): the reader's clock is said too
-        there = f" ({local[1]:%H:%M} in {local[2]})" if local else ""
+        # time audit): the reader's clock is said too (until a clock change moves it)
+        there = ""
+        if local:
+            there = f" ({local[1]:%H:%M} in {local[2]}{' until the clocks change' if local[3] else ''})"
         parts.append(
             f"deadlines falling {start:02d}:00-{end:02d}:00 ({zone}{quiet_hours_here(zone, start, end)})"
             f" move to {end:02d}:00{there}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -40,6 +41,13 @@ class InboundMail(models.Model):
     seat = models.ForeignKey(
         "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="inbound_mail"
     )
+    # The account whose verified address sent it (From: or MAIL FROM), decided when it
+    # was stored: the account's data download lists it by this, never by an address that
+    # may have changed hands since.
+    sender_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="inbound_mail_sent", db_index=False,  # mail_inbound_sender_user, built concurrently
+    )
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.OTHER)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
     outcome = models.CharField(max_length=32, blank=True, help_text="Machine code of the result.")
@@ -57,7 +65,11 @@ class InboundMail(models.Model):
                 fields=["message_id", "recipient_digest"], name="mail_inbound_once"
             ),
         ]
-        indexes = [models.Index(fields=["status", "created_at"], name="mail_inbound_status")]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="mail_inbound_status"),
+            # The account's data download and closing read the messages it sent by it.
+            models.Index(fields=["sender_user"], name="mail_inbound_sender_user"),
+        ]
 
     def __str__(self) -> str:
         return f"InboundMail #{self.pk} {self.status} to {self.recipient}"

@@ -109,6 +109,7 @@ def store_message(
         "sender": sender,
         "envelope_sender": clean_text(stored_sender)[:320],
         "seat": seat,
+        "sender_user_id": _sender_account(sender, stored_sender),
         "source": source,
         "dkim": dkim,
     }
@@ -146,6 +147,20 @@ def store_message(
         ", oversize" if truncated else ", over the hour's intake: ignored" if flooded else "",
     )
     return row, True
+
+
+def _sender_account(sender: str, envelope_sender: str) -> int | None:
+    """The account whose verified address sent the message (From:, else MAIL FROM), as
+    the addresses stand now: recorded on the row, so the account's data download lists
+    it and an address changing hands later does not make it the new owner's."""
+    from games.selectors_addresses import account_of_address
+
+    for address in (sender, envelope_sender):
+        if address and address != "<>":
+            account = account_of_address(address)
+            if account is not None:
+                return account
+    return None
 
 
 def _create_or_get(fields: dict[str, Any]) -> tuple[InboundMail, bool]:

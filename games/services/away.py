@@ -11,6 +11,11 @@ player orders as usual meanwhile (a prompt resolves as soon as every order is in
 the new deadline passes, the sweep fills what is still missing, as it always does (or
 waits again, for another player away, or for the same one while days are left).
 
+A held deadline is not moved when the player changes their return (another day, another
+time zone): a later return is waited for when it passes (the sweep holds it again), and
+an earlier one never brings it forward, as every seat was told it (README, "Players who
+are away").
+
 Being away is public in the games that wait for it: the other players see why their
 deadline moved, and the seat list says "away until ...".
 """

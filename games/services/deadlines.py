@@ -142,6 +142,27 @@ def push_out_of_quiet_hours(
     return found
 
 
+def quiet_hours_move_words(*, game: Game, moved_from: datetime, deadline: datetime) -> str:
+    """Why a deadline is where ``push_out_of_quiet_hours`` moved it from ``moved_from``,
+    in words: "the end of the game's quiet hours" when the game's clock then reads their
+    end; else (a clock change skipped their end, or set the clock back out of them) the
+    first moment out of them, and that the clocks change that night."""
+    zone = game.quiet_hours_time_zone or "UTC"
+    try:
+        tz = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz, zone = ZoneInfo("UTC"), "UTC"
+    end = game.quiet_hours_end
+    local = deadline.astimezone(tz)
+    if (local.hour, local.minute) == (end, 0):
+        return "the end of the game's quiet hours"
+    way = "forward" if local.utcoffset() > moved_from.astimezone(tz).utcoffset() else "back"
+    return (
+        f"the first moment out of the game's quiet hours, which end at {end:02d}:00 ({zone}):"
+        f" the clocks go {way} that night"
+    )
+
+
 def out_of_quiet_hours(*, game: Game, moment: datetime) -> datetime:
     """``moment`` moved out of the game's quiet hours (``push_out_of_quiet_hours``)."""
     return push_out_of_quiet_hours(

@@ -26,7 +26,7 @@ from games.errors import GameStateError, ValidationError
 from games.models import Game, LogEntry, Prompt, SealedOrder, Seat
 from games.presentation import and_list, hours_length, local_time, resumption_words
 from games.services.audit import end_reveal, log_append
-from games.services.deadlines import out_of_quiet_hours, reminders_reset
+from games.services.deadlines import out_of_quiet_hours, quiet_hours_move_words, reminders_reset
 from games.services.locking import lock_game
 from games.services.organizer_common import (
     _check_organizer,
@@ -127,11 +127,12 @@ def deadline_extend(
                 code=EXTENSIONS_CAPPED,
             )
         prompt.extensions += 1
-        quiet = False
+        quiet = ""
         if prompt.deadline is not None:  # a deadline in the quiet hours moves to their end
             extended = prompt.deadline + timedelta(hours=hours)
             prompt.deadline = out_of_quiet_hours(game=game, moment=extended)
-            quiet = prompt.deadline != extended
+            if prompt.deadline != extended:
+                quiet = quiet_hours_move_words(game=game, moved_from=extended, deadline=prompt.deadline)
         else:
             prompt.paused_remaining_seconds = (prompt.paused_remaining_seconds or 0) + hours * 3600
         # A new deadline: a hand-out of the old one to the workers (whose task finds the
@@ -162,7 +163,7 @@ def deadline_extend(
                 f"the new deadline is {local_time(deadline)}" if deadline else "the game is paused"
             )
             if quiet:
-                when += " (the end of the game's quiet hours)"
+                when += f" ({quiet})"
             if staff:
                 return f"{who} extended the deadline of decision {number} by {hours_length(hours)}; {when}.{said}"
             return f"the deadline of decision {number} was extended by {hours_length(hours)}; {when}.{said}"

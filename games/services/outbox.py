@@ -85,6 +85,7 @@ def outbox_enqueue(
                 reply_to=reply_to or "",
                 headers=_with_message_id(headers),
                 seat=seat,
+                user_id=_recipient(to, seat),
                 game=game if game is not None else (seat.game if seat is not None else None),
                 kind=kind,
                 key=key,
@@ -134,6 +135,17 @@ def outbox_enqueue_many(*, messages: list[dict[str, Any]]) -> list[OutboxMessage
     return created
 
 
+def _recipient(to: str, seat: Seat | None) -> int | None:
+    """The account an email goes to: the seat's player, else the account whose address
+    ``to`` is now (``account_of_address``), recorded on the row so the address changing
+    hands later does not make it the new owner's."""
+    from games.selectors_addresses import account_of_address
+
+    if seat is not None and seat.user_id is not None:
+        return seat.user_id
+    return account_of_address(to)
+
+
 def _with_message_id(headers: dict[str, str] | None) -> dict[str, str]:
     """The headers with a Message-ID chosen now, when they name none: every attempt to
     send the message carries the same one, so a copy delivered twice (a worker killed
@@ -157,6 +169,7 @@ def _outbox_row(message: dict[str, Any]) -> OutboxMessage:
         reply_to=message.get("reply_to") or "",
         headers=_with_message_id(message.get("headers")),
         seat=message.get("seat"),
+        user_id=_recipient(message["to"], message.get("seat")),
         game=message.get("game"),
         kind=message.get("kind", "game"),
         key=message["key"],

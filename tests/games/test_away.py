@@ -426,3 +426,66 @@ def test_the_last_day_away_reads_as_typed_where_the_clocks_skip_midnight(client,
     client.force_login(ann)
     page = html.unescape(visible_text(client.get(reverse("games:player_settings")).content.decode()))
     assert f"You are away until the end of {said} ({zone} time)" in page
+
+
+def test_a_held_deadline_waits_again_for_a_later_return_once_it_passes():
+    """README (Players who are away): a deadline already held is not moved when the
+    player's return moves later (another day, or a time zone to the west); once the
+    deadline every seat was told passes, the sweep waits again for the new return (the
+    seat's days allowing) and tells every seat again."""
+    from games.models import PlayerSettings
+    from games.services.players import player_time_zone_set
+
+    game, seats, prompt = started(away_days=3)
+    bob = seats["bob"].user
+    now = timezone.now()
+    back = player_away_set(user=bob, until=now.date() + DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    prompt.refresh_from_db()
+    assert prompt.deadline == back
+    # bob travels west: the same last day ends 7 or 8 hours later (UTC-7/-8).
+    player_time_zone_set(user=bob, time_zone="America/Los_Angeles")
+    new_back = PlayerSettings.objects.get(user=bob).away_until
+    assert timedelta(hours=7) <= new_back - back <= timedelta(hours=8)
+    prompt.refresh_from_db()
+    assert prompt.deadline == back  # as every seat was told, until it passes
+    at = back + timedelta(minutes=game.grace_minutes + 1)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=at) is False
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.OPEN and prompt.deadline == new_back
+    assert LogEntry.objects.filter(game=game, kind="deadline_held").count() == 2
+    told = OutboxMessage.objects.filter(subject__contains="Deadline moved: a player is away")
+    assert sorted(m.to for m in told) == sorted(2 * ["ann@example.com", "bob@example.com", "cat@example.com"])
+
+
+@pytest.mark.parametrize("how", ["back", "east"])
+def test_a_held_deadline_is_never_shortened_by_an_earlier_return(how):
+    """README (Players who are away): a player back earlier than said (*I am back*, or a
+    time zone to the east) does not bring a held deadline forward: every seat was told
+    it, and a seat that counts on it must not have its default played sooner. The
+    deadline passes as told, then the orders still missing get their defaults."""
+    from games.services.players import player_time_zone_set
+
+    game, seats, prompt = started(away_days=3)
+    bob = seats["bob"].user
+    now = timezone.now()
+    back = player_away_set(user=bob, until=now.date() + 2 * DAY, now=now)
+    others_order(game, seats, prompt, but="bob")
+    due(prompt, now)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=now) is False
+    if how == "back":
+        player_away_set(user=bob, until=None)
+    else:
+        player_time_zone_set(user=bob, time_zone="Asia/Tokyo")  # the day ends 9 hours sooner
+    prompt.refresh_from_db()
+    assert prompt.deadline == back
+    early = back - timedelta(hours=1)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=early) is False
+    prompt.refresh_from_db()
+    assert prompt.status == Prompt.Status.OPEN and prompt.deadline == back
+    at = back + timedelta(minutes=game.grace_minutes + 1)
+    assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=at) is True
+    assert SealedOrder.objects.get(prompt=prompt, seat_name="bob", is_current=True).source == "default"
+    assert LogEntry.objects.filter(game=game, kind="deadline_held").count() == 1

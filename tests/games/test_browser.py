@@ -446,7 +446,8 @@ def test_times_show_in_the_readers_time_zone(browser_page, live_server, chosen):
         tokyo = deadline.astimezone(timezone(timedelta(hours=9)))
         # Written as the server writes dates, whatever the browser's locale (a first-time
         # walk: "Sun, Nov 29, 2026, 05:34 AM UTC" beside "Sun 29 Nov 2026, 05:34 UTC").
-        assert shown.inner_text() == tokyo.strftime("%a %-d %b %Y, %H:%M") + " GMT+9"
+        # No abbreviation the browser knows: the offset, as the server writes one ("+09").
+        assert shown.inner_text() == tokyo.strftime("%a %-d %b %Y, %H:%M") + " +09"
         assert tokyo.strftime("%H:%M") != deadline.strftime("%H:%M")
         assert shown.get_attribute("title") == deadline.strftime("%a %-d %b %Y, %H:%M UTC")
         click_first_order(page)
@@ -558,6 +559,35 @@ def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, liv
             local = deadline.astimezone(ZoneInfo(zone))
             expected = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
             assert page.locator("time[datetime][data-local]").first.inner_text() == expected
+        finally:
+            context.close()
+
+
+def test_a_zone_without_an_abbreviation_is_written_as_the_server_writes_it(browser_page, live_server):
+    """Review: the browser wrote Kiritimati's times "GMT+14" where the server writes
+    "+14" (the time zone database's name for a zone without an abbreviation); offsets
+    with minutes and west of Greenwich too ("+0545", "-03")."""
+    from zoneinfo import ZoneInfo
+
+    from games.models import Prompt
+    from games.services import games as game_services
+    from tests.games.web_support import make_user
+
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
+    for user in users:
+        game_services.game_join(game=game, user=user)
+    deadline = Prompt.objects.get(game=game, number=1).deadline
+    for zone in ("Pacific/Kiritimati", "Asia/Kathmandu", "America/Sao_Paulo"):
+        context = browser_page.context.browser.new_context(timezone_id=zone, locale="en-US")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            page.goto(f"{live_server.url}/games/{game.pk}/")
+            page.wait_for_load_state("load")
+            local = deadline.astimezone(ZoneInfo(zone))
+            expected = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+            assert page.locator("time[datetime][data-local]").first.inner_text() == expected, zone
         finally:
             context.close()
 

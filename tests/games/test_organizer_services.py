@@ -727,3 +727,46 @@ def test_an_extension_and_a_pause_across_a_clock_change_count_real_hours(
         game_resume(game=game, by=game.organizer)
     prompt.refresh_from_db()
     assert prompt.deadline == datetime(2026, 10, 26, 6, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("zone", "start", "end", "deadline_utc", "expected_utc", "at_the_end"),
+    [
+        # New York springs forward at 02:00 EST (07:00 UTC): quiet hours ending at 02:00
+        # end when the clocks jump to 03:00 EDT, not at a 02:00 anyone's clock shows.
+        ("America/New_York", 22, 2, "2027-03-14T05:30", "2027-03-14T07:00", False),
+        # Berlin springs forward at 02:00 CET (01:00 UTC) the same way.
+        ("Europe/Berlin", 23, 2, "2027-03-28T00:15", "2027-03-28T01:00", False),
+        # Berlin falls back at 03:00 CEST: quiet hours ending at 03:00 end at 03:00 CET.
+        ("Europe/Berlin", 0, 3, "2027-10-30T23:30", "2027-10-31T02:00", True),
+        # New York falls back at 02:00 EDT: quiet hours ending at 02:00 end at 02:00 EST.
+        ("America/New_York", 0, 2, "2027-11-07T04:30", "2027-11-07T07:00", True),
+    ],
+)
+def test_an_extension_moved_across_a_clock_change_is_told_truly(
+    zone, start, end, deadline_utc, expected_utc, at_the_end,  # noqa: ANN001
+) -> None:
+    """Regression (review): a deadline pushed out of the quiet hours across a clock
+    change that skips their end was said to be "(the end of the game's quiet hours)"
+    though it is not at their end on the game's clock."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    game, _seats = start_fixed(NAMES, deadline_hours=24)
+    Game.objects.filter(pk=game.pk).update(
+        quiet_hours_start=start, quiet_hours_end=end, quiet_hours_time_zone=zone
+    )
+    game.refresh_from_db()
+    Prompt.objects.filter(game=game, number=1).update(
+        deadline=datetime.fromisoformat(deadline_utc).replace(tzinfo=UTC) - timedelta(hours=1)
+    )
+    deadline_extend(game=game, by=game.organizer, hours=1, reason="")
+    prompt = Prompt.objects.get(game=game, number=1)
+    assert prompt.deadline == datetime.fromisoformat(expected_utc).replace(tzinfo=UTC)
+    local = prompt.deadline.astimezone(ZoneInfo(zone))
+    assert ((local.hour, local.minute) == (end, 0)) is at_the_end
+    notice = OutboxMessage.objects.filter(kind="notice", subject__endswith="] Deadline extended").first()
+    assert ("(the end of the game's quiet hours)" in notice.body) is at_the_end
+    if not at_the_end:
+        assert f"quiet hours, which end at {end:02d}:00 ({zone})" in notice.body
+        assert "the clocks go forward" in notice.body

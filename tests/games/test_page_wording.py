@@ -415,8 +415,11 @@ def test_the_quiet_hours_on_the_readers_clock_follow_both_zones_summer_time(monk
                            reminder_hours=0)  # fmt: skip
     with timezone.override("America/New_York"):
         monkeypatch.setattr(timezone, "now", lambda: datetime(2027, 3, 20, 12, 0, tzinfo=UTC))
-        assert ("deadlines falling 22:00-07:00 (Europe/Paris; 17:00-02:00 in America/New_York) "
-                "move to 07:00 (02:00 in America/New_York);") in deadline_policy_text(game=game)  # fmt: skip
+        # ... and that Paris's clock change on the 28th moves them (a review: today's
+        # offsets alone were said).
+        assert ("deadlines falling 22:00-07:00 (Europe/Paris; 17:00-02:00 in America/New_York, "
+                "16:00-01:00 from Sat 27 Mar 21:00 as the clocks change) move to 07:00 (02:00 in "
+                "America/New_York until the clocks change);") in deadline_policy_text(game=game)  # fmt: skip
         monkeypatch.setattr(timezone, "now", lambda: datetime(2027, 4, 3, 12, 0, tzinfo=UTC))
         assert ("deadlines falling 22:00-07:00 (Europe/Paris; 16:00-01:00 in America/New_York) "
                 "move to 07:00 (01:00 in America/New_York);") in deadline_policy_text(game=game)  # fmt: skip
@@ -450,3 +453,42 @@ def test_a_seat_the_prompt_does_not_ask_says_so_in_the_seat_list(client):
     rows = {re.search(r">(\w+)</a>", li).group(1): visible_text(li) for li in seats.split("<li")[1:]}
     assert "no order yet" in rows["ann"]
     assert "not asked now" in rows["bob"] and "not asked now" in rows["cat"]
+
+
+@pytest.mark.parametrize(
+    ("game_zone", "start", "end", "reader", "now", "expected"),
+    [
+        # 1 Mar 2027: New York (EST) and Berlin (CET) 6 hours apart; New York springs
+        # forward on 14 Mar (07:00 UTC), Berlin on 28 Mar (01:00 UTC): 5 hours apart between.
+        ("America/New_York", 22, 8, "Europe/Berlin", "2027-03-01T12:00",
+         "; 04:00-14:00 in Europe/Berlin, 03:00-13:00 from Sun 14 Mar 08:00, "
+         "04:00-14:00 from Sun 28 Mar 03:00 as the clocks change"),
+        # 20 Mar, in the gap: Paris 22:00-07:00 is 21:00-06:00 UTC, 17:00-02:00 EDT; Paris
+        # springs forward on 28 Mar at 01:00 UTC (27 Mar, 21:00 EDT): 16:00-01:00 EDT.
+        ("Europe/Paris", 22, 7, "America/New_York", "2027-03-20T12:00",
+         "; 17:00-02:00 in America/New_York, 16:00-01:00 from Sat 27 Mar 21:00 as the clocks change"),
+        # October: Berlin falls back on 31 Oct (01:00 UTC), New York on 7 Nov (06:00 UTC).
+        ("Europe/Berlin", 22, 8, "America/New_York", "2027-10-25T12:00",
+         "; 16:00-02:00 in America/New_York, 17:00-03:00 from Sat 30 Oct 21:00, "
+         "16:00-02:00 from Sun 7 Nov 01:00 as the clocks change"),
+        # The same clock today, not in a week: London and UTC from 28 Mar.
+        ("UTC", 22, 6, "Europe/London", "2027-03-20T12:00",
+         "; the same hours in Europe/London, 23:00-07:00 from Sun 28 Mar 02:00 as the clocks change"),
+        # No clock change ahead (April): today's conversion alone.
+        ("Europe/Paris", 22, 7, "America/New_York", "2027-04-03T12:00", "; 16:00-01:00 in America/New_York"),
+    ],
+)
+def test_the_quiet_hours_on_the_readers_clock_say_when_a_clock_change_moves_them(
+    game_zone, start, end, reader, now, expected,  # noqa: ANN001
+):
+    """Review: the quiet hours on another reader's clock were converted with today's
+    offsets only; between the US's and Europe's clock changes (March, October/November)
+    they were an hour off. The conversion is for the next quiet hours, and a clock change
+    in the next five weeks is said with the hours after it (expected by hand, above)."""
+    from datetime import UTC, datetime
+
+    from games.presentation import quiet_hours_here
+
+    moment = datetime.fromisoformat(now).replace(tzinfo=UTC)
+    with timezone.override(reader):
+        assert quiet_hours_here(game_zone, start, end, now=moment) == expected

@@ -402,3 +402,33 @@ def test_the_query_count_does_not_grow_with_the_players_history(django_capture_o
         data = account_export(user=ann)
     assert len(data["orders"]) == 13 and len(data["seats"]) == 26 and len(data["organized"]["games"]) == 13
     assert SeatOffer.objects.count() == 0 and OutboxMessage.objects.filter(subject__startswith="Turn").count() == 13
+
+
+def test_an_address_passed_to_another_account_brings_none_of_its_old_mail(world) -> None:
+    """Regression (review): ann gives up an address and dan verifies it later; dan's
+    download shows none of the mail the site sent to it, or got from it, while it was
+    ann's (the subjects are hers), and ann's still shows them."""
+    from games.mail.storing import store_message
+
+    ann = world["ann"]
+    store_message(
+        b"From: ann@example.test\r\nSubject: ann asks the site\r\nMessage-ID: <ask-1@example.test>\r\n\r\nhello\r\n",
+        "nobody@orders.example", envelope_sender="ann@example.test",
+    )  # fmt: skip
+    EmailAddress.objects.filter(user=ann, email="ann@example.test").delete()
+    EmailAddress.objects.filter(user=ann, email="ann.work@example.org").update(primary=True, verified=True)
+    ann.email = "ann.work@example.org"
+    ann.save(update_fields=["email"])
+    dan = make_user("dan")
+    EmailAddress.objects.create(user=dan, email="ann@example.test", primary=False, verified=True)
+    outbox_enqueue(to="ann@example.test", subject="Welcome dan", body="hi", kind="account")
+    text = _download(dan)[1]
+    for hers in ("Your turn in League 7", "ann asks the site", "my draft"):
+        assert hers not in text, hers
+    data = json.loads(text)
+    assert [e["subject"] for e in data["emails_to_you"]] == ["Welcome dan"]
+    assert data["emails_from_you"] == []
+    own = json.loads(_download(ann)[1])
+    assert "Your turn in League 7" in [e["subject"] for e in own["emails_to_you"]]
+    assert "Welcome dan" not in [e["subject"] for e in own["emails_to_you"]]
+    assert {m["subject"] for m in own["emails_from_you"]} == {"my draft", "ann asks the site"}

@@ -77,7 +77,8 @@
     var withSeconds = new Intl.DateTimeFormat("en-US", Object.assign({ second: "2-digit" }, options));
     var format = new Intl.DateTimeFormat("en-US", options);
     // The zone's abbreviation as the server writes it where English has one: en-US knows
-    // America's (EST), en-GB Europe's (CET, BST); elsewhere both write an offset (GMT+9).
+    // America's (EST), en-GB Europe's (CET, BST); elsewhere both write an offset (GMT+9),
+    // written then as the server writes a zone without an abbreviation (+09).
     var european = new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" });
     function parts(formatter, when) {
       var p = {};
@@ -92,6 +93,12 @@
       if (/^GMT[+-]/.test(p.timeZoneName)) {
         var zone = parts(european, when).timeZoneName;
         if (zone && !/^GMT[+-]/.test(zone)) { p.timeZoneName = zone; }
+      }
+      // No abbreviation at all: the offset as the server (the time zone database) writes
+      // it, "+14", "+0545", "-03", not "GMT+14" beside the server's "+14".
+      var offset = /^GMT([+-])(\d{1,2})(?::(\d{2}))?$/.exec(p.timeZoneName);
+      if (offset) {
+        p.timeZoneName = offset[1] + ("0" + offset[2]).slice(-2) + (offset[3] && offset[3] !== "00" ? offset[3] : "");
       }
       el.title = el.textContent.trim();
       var clock = p.hour + ":" + p.minute + (style === "seconds" ? ":" + p.second : "");
