@@ -102,14 +102,28 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
 _SUMMARY_HEAD = "Your daily summary of "
 
 
+def _starts_a_copy(first: str, rest: str, game: Any) -> bool:
+    """Whether the line ``first`` (stripped), ``rest`` below it, is the head of a copy of
+    one of our emails rather than the player's words."""
+    if first.startswith((f"{game.title} — ", f"Reminder: {game.title} ", _SUMMARY_HEAD)):
+        return True
+    return first.startswith(f"{game.title}: ") and any(
+        line.strip().startswith("Your seat: ") for line in rest.split("\n")
+    )
+
+
 def talk_before_our_email(text: str, game: Any) -> str:
     """A TALK message's own words: the text above a copy of one of our emails pasted
     without ``>`` (as ``_before_our_email`` finds it, or the daily summary's first line).
     The copy holds the seat's hand, what it alone was told and its reply address, and
     the table is read by everyone who may watch the game (a secrecy audit: the copy was
-    written there whole). Its first line is the player's, whatever it says ("League 7:
-    well played")."""
+    written there whole). Its first line is the player's ("League 7: well played"), unless
+    it starts a copy: a turn email's or a reminder's head, the daily summary's, or a
+    notice's head ("<title>: ") with the copy's "Your seat:" line below it ("TALK:" alone
+    on its line, the copy under it: the whole copy was posted)."""
     first, newline, rest = text.partition("\n")
+    if _starts_a_copy(first.strip(), rest, game):
+        return ""
     if not rest:
         return text
     kept = _before_our_email(rest, game)
