@@ -74,6 +74,10 @@ def test_a_talk_command_alone_above_a_pasted_turn_email_posts_none_of_it(table, 
     row = process_message(message(to=address, body=f"TALK:{between}{pasted}"), address)
     assert (row.status, row.outcome) == ("rejected", "talk_refused"), row.error
     assert not GameMessage.objects.filter(game=table.game).exists()
+    answer = OutboxMessage.objects.filter(to="ann@example.com", kind="mail_reply").last()
+    assert answer is not None
+    assert "only a copy of one of our emails" in answer.body
+    assert hand not in answer.body
 
 
 def test_a_talk_command_alone_above_a_pasted_daily_summary_posts_none_of_it(table) -> None:
