@@ -10,6 +10,7 @@ message these cannot read unambiguously stays refused (``games.mail.decisions``)
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from games.mail.headers import REPLY_PREFIX_RE
@@ -72,6 +73,13 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     return text
 
 
+def read_title(game: Any) -> str:
+    """The game's title as a message's text reads it (``parsing`` normalizes the text to
+    NFKC: "Friday… League" reads "Friday... League", "Ｌｅａｇｕｅ 7" "League 7"): a copy of
+    our email pasted in the message names it so."""
+    return unicodedata.normalize("NFKC", game.title)
+
+
 def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     """The text above a copy of one of our own emails pasted or quoted without ``>``
     (some clients reply that way): our game emails start with "<game title> — ...", a
@@ -81,7 +89,8 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     EXPAND", the game named before the order), not a copy."""
     if not text:
         return text
-    heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
+    title = read_title(game)
+    heads = (f"{title} — ", f"{title}: ", f"Reminder: {title} ")
     lines = text.split("\n")
     asked = seat is None  # one line is read as an order at most (each reading queries)
     for i, line in enumerate(lines):
@@ -105,9 +114,10 @@ _SUMMARY_HEAD = "Your daily summary of "
 def _starts_a_copy(first: str, rest: str, game: Any) -> bool:
     """Whether the line ``first`` (stripped), ``rest`` below it, is the head of a copy of
     one of our emails rather than the player's words."""
-    if first.startswith((f"{game.title} — ", f"Reminder: {game.title} ", _SUMMARY_HEAD)):
+    title = read_title(game)
+    if first.startswith((f"{title} — ", f"Reminder: {title} ", _SUMMARY_HEAD)):
         return True
-    return first.startswith(f"{game.title}: ") and any(
+    return first.startswith(f"{title}: ") and any(
         line.strip().startswith("Your seat: ") for line in rest.split("\n")
     )
 

@@ -106,3 +106,24 @@ def test_a_talk_command_alone_above_a_pasted_notice_posts_none_of_it(table) -> N
     row = process_message(message(to=address, body=body), address)
     assert row.outcome == "talk_refused", row.error
     assert not GameMessage.objects.filter(game=table.game).exists()
+
+
+@pytest.mark.parametrize("title", ["Friday… League", "Cup ½ final", "Ｌｅａｇｕｅ 7"])
+def test_a_copy_is_found_under_a_title_the_mail_reading_normalizes(table, title) -> None:
+    """The message is read in NFKC form ("…" is "...", "½" is "1⁄2"); the game's title,
+    as our emails write it, is not: the copy's head was never found and the copy (the
+    seat's hand) went to the table whole."""
+    from games.models import Game
+
+    Game.objects.filter(pk=table.game.pk).update(name=title)
+    table.game.refresh_from_db()
+    address = table.address("ann")
+    body = (
+        "TALK: good luck\r\n\r\n"
+        f"{title} — The game has started. Seating: ann, cy, bob\r\n"
+        "Your seat: ann\r\n"
+        "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE\r\n"
+    )
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_posted", row.error
+    assert GameMessage.objects.get(game=table.game).text == "good luck"
