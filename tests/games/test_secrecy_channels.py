@@ -59,6 +59,11 @@ def test_the_admin_outbox_never_shows_a_replys_subject_which_may_quote_a_sealed_
     assert "0 results" in found and f"/{answer.pk}/change/" not in found
     found = admin_client.get("/admin/games/outboxmessage/?q=sub2%40example.test").content.decode()
     assert f"/{answer.pk}/change/" in found
+    # Quoted as the admin's search reads a phrase: the address is still the address.
+    found = admin_client.get("/admin/games/outboxmessage/", {"q": '"sub2@example.test"'}).content.decode()
+    assert f"/{answer.pk}/change/" in found
+    found = admin_client.get("/admin/games/outboxmessage/", {"q": '"PASS ISABELLA"'}).content.decode()
+    assert "0 results" in found and f"/{answer.pk}/change/" not in found
     # Other emails' subjects are the site's own words: shown as they are.
     assert turn is not None and turn.subject in pages["list"].content.decode()
 
