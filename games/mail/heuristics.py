@@ -23,10 +23,8 @@ if TYPE_CHECKING:
 def _subject_words(seat: Seat, subject: str) -> str:
     """A Subject without its reply and forward prefixes ("Re:", "Fwd:") and the game's
     bracketed title ("[League 7]")."""
-    import unicodedata
-
     text = unicodedata.normalize("NFKC", subject or "")[:300].strip()
-    title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
+    title = re.compile(r"\s*\[\s*" + re.escape(read_title(seat.game)) + r"\s*\]\s*", re.IGNORECASE)
     for _ in range(20):  # "Re: [League 7] Fwd: ..." (bounded)
         before = text
         text = REPLY_PREFIX_RE.sub("", text, count=1)
