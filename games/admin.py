@@ -326,8 +326,12 @@ class OutboxMessageAdmin(DeletableWhenDone):
         # row, then none): such a row is found by its address only.
         found, duplicates = super().get_search_results(request, queryset, search_term)
         if search_term.strip():
+            from django.utils.text import smart_split, unescape_string_literal
+
             by_address = Q()
-            for word in search_term.split():
+            for word in smart_split(search_term):  # as the admin reads it: "a phrase"
+                if word[:1] in ('"', "'") and word[-1:] == word[:1]:
+                    word = unescape_string_literal(word)
                 by_address &= Q(to__icontains=word)
             found = found.exclude(_player_subject() & ~by_address)
         return found, duplicates

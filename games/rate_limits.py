@@ -9,6 +9,7 @@ DRF's throttles are."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 from typing import Any
 
@@ -37,10 +38,22 @@ class KeyedThrottle(SimpleRateThrottle):
 
 def client_address(request: HttpRequest) -> str:
     """The client's address as the account limits read it (``TRUSTED_PROXY_COUNT``,
-    ``TRUSTED_CLIENT_IP_HEADER``: behind the proxy, not the proxy's own)."""
+    ``TRUSTED_CLIENT_IP_HEADER``: behind the proxy, not the proxy's own), as a limit counts
+    it: an IPv6 address by its /64 network, which one client holds whole (a home line, a
+    rented server): counted per address, each request from a new address of it was a
+    fresh count."""
     from allauth.account.adapter import get_adapter
 
-    return get_adapter(request).get_client_ip(request)
+    address = get_adapter(request).get_client_ip(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.7, a dual-stack socket's IPv4 client
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 def secret_ident(secret: str) -> str:

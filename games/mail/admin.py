@@ -54,11 +54,14 @@ class InboundMailAdmin(DeletableWhenDone):
     def error_shown(self, obj: InboundMail) -> str:
         if not obj.error:
             return ""
-        if obj.outcome == "receipt":
-            # "read receipt or notice (Subject: Read: Re: [5X game 1] PASS ISABELLA)": the
-            # receipt of an answer quotes its subject, the player's own, which may be a
-            # sealed order (never shown here, as the outbox's answers: a secrecy audit).
-            return obj.error.split(" (Subject:", 1)[0] + " (its subject is not shown: it may quote an order)"
+        if obj.outcome in ("receipt", "auto_reply") and "Subject:" in obj.error:
+            # "read receipt or notice (Subject: Read: Re: [5X game 1] PASS ISABELLA)", an
+            # out-of-office's "Subject: Automatic reply: Re: [5X game 1] PASS ISABELLA":
+            # the receipt or automatic reply to an answer quotes its subject, the player's
+            # own, which may be a sealed order (never shown here, as the outbox's answers:
+            # a secrecy audit).
+            head = obj.error.split("Subject:", 1)[0].rstrip(" (") or "an automatic reply, by its subject"
+            return f"{head} (its subject is not shown: it may quote an order)"
         if obj.status == InboundMail.Status.REJECTED and obj.seat_id is not None:
             game = obj.seat.game
             if game.status not in (game.Status.FINISHED, game.Status.ABANDONED):

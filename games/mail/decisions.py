@@ -85,6 +85,7 @@ def _decide_for_seat(row: InboundMail, parsed: ParsedMail, seat: Seat) -> Outcom
     parsed.order_text = _before_our_email(parsed.order_text, seat.game, seat)
     if parsed.talk_text:  # the table reads it: never a pasted copy of the seat's email
         parsed.talk_text = talk_before_our_email(parsed.talk_text, seat.game)
+        parsed.talk_only_our_email = not parsed.talk_text
     outcome = _answer(seat, row, parsed)
     if outcome.sections and outcome.status == Status.REJECTED:
         alike = _same_refusals_today(seat, row, outcome, parsed)
@@ -267,6 +268,13 @@ def _talk(
     # Message-ID (a script's fixed id) has its own (``processing._reused_message_id``).
     mid = row.message_id or parsed.message_id or f"row-{row.pk}"
     key = f"email:{hashlib.sha256(mid.encode('utf-8', 'replace')).hexdigest()[:40]}"
+    if parsed.talk_only_our_email:
+        text = (
+            "TALK: your message held only a copy of one of our emails (it starts with its "
+            "first line), which shows what your seat alone may see: nothing was written at "
+            "the table. Write your own words right after TALK:, above any copy."
+        )
+        return Outcome(Status.REJECTED, "talk_refused", "only a copy of our email", [text])
     try:
         message_post(game=game, user=seat.user, text=parsed.talk_text or "", client_key=key)
     except ApplicationError as exc:

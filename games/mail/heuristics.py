@@ -10,6 +10,7 @@ message these cannot read unambiguously stays refused (``games.mail.decisions``)
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from games.mail.headers import REPLY_PREFIX_RE
@@ -22,10 +23,8 @@ if TYPE_CHECKING:
 def _subject_words(seat: Seat, subject: str) -> str:
     """A Subject without its reply and forward prefixes ("Re:", "Fwd:") and the game's
     bracketed title ("[League 7]")."""
-    import unicodedata
-
     text = unicodedata.normalize("NFKC", subject or "")[:300].strip()
-    title = re.compile(r"\s*\[\s*" + re.escape(seat.game.title) + r"\s*\]\s*", re.IGNORECASE)
+    title = re.compile(r"\s*\[\s*" + re.escape(read_title(seat.game)) + r"\s*\]\s*", re.IGNORECASE)
     for _ in range(20):  # "Re: [League 7] Fwd: ..." (bounded)
         before = text
         text = REPLY_PREFIX_RE.sub("", text, count=1)
@@ -72,6 +71,13 @@ def _order_in_subject(seat: Seat, subject: str) -> str | None:
     return text
 
 
+def read_title(game: Any) -> str:
+    """The game's title as a message's text reads it (``parsing`` normalizes the text to
+    NFKC: "Friday… League" reads "Friday... League", "Ｌｅａｇｕｅ 7" "League 7"): a copy of
+    our email pasted in the message names it so."""
+    return unicodedata.normalize("NFKC", game.title)
+
+
 def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     """The text above a copy of one of our own emails pasted or quoted without ``>``
     (some clients reply that way): our game emails start with "<game title> — ...", a
@@ -81,7 +87,8 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
     EXPAND", the game named before the order), not a copy."""
     if not text:
         return text
-    heads = (f"{game.title} — ", f"{game.title}: ", f"Reminder: {game.title} ")
+    title = read_title(game)
+    heads = (f"{title} — ", f"{title}: ", f"Reminder: {title} ")
     lines = text.split("\n")
     asked = seat is None  # one line is read as an order at most (each reading queries)
     for i, line in enumerate(lines):
@@ -102,14 +109,29 @@ def _before_our_email(text: str, game: Any, seat: Seat | None = None) -> str:
 _SUMMARY_HEAD = "Your daily summary of "
 
 
+def _starts_a_copy(first: str, rest: str, game: Any) -> bool:
+    """Whether the line ``first`` (stripped), ``rest`` below it, is the head of a copy of
+    one of our emails rather than the player's words."""
+    title = read_title(game)
+    if first.startswith((f"{title} — ", f"Reminder: {title} ", _SUMMARY_HEAD)):
+        return True
+    return first.startswith(f"{title}: ") and any(
+        line.strip().startswith("Your seat: ") for line in rest.split("\n")
+    )
+
+
 def talk_before_our_email(text: str, game: Any) -> str:
     """A TALK message's own words: the text above a copy of one of our emails pasted
     without ``>`` (as ``_before_our_email`` finds it, or the daily summary's first line).
     The copy holds the seat's hand, what it alone was told and its reply address, and
     the table is read by everyone who may watch the game (a secrecy audit: the copy was
-    written there whole). Its first line is the player's, whatever it says ("League 7:
-    well played")."""
+    written there whole). Its first line is the player's ("League 7: well played"), unless
+    it starts a copy: a turn email's or a reminder's head, the daily summary's, or a
+    notice's head ("<title>: ") with the copy's "Your seat:" line below it ("TALK:" alone
+    on its line, the copy under it: the whole copy was posted)."""
     first, newline, rest = text.partition("\n")
+    if _starts_a_copy(first.strip(), rest, game):
+        return ""
     if not rest:
         return text
     kept = _before_our_email(rest, game)

@@ -88,6 +88,9 @@ class ParsedMail:
     talk_text: str | None = None
     """A message for the game's table talk (``TALK:`` first), or None: then nothing of
     the message is an order or a command."""
+    talk_only_our_email: bool = False
+    """``talk_text`` held nothing but an unquoted copy of one of our emails (cut off: the
+    table never reads it), so nothing is left to post."""
 
     @property
     def is_auto(self) -> bool:

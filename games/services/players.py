@@ -11,6 +11,7 @@ from importlib import resources
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.errors import ValidationError
 from games.models import PlayerSettings
@@ -90,7 +91,9 @@ def player_time_zone_set(*, user: Any, time_zone: Any) -> PlayerSettings:
         settings_row, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
         if settings_row.time_zone != name:
             fields = ["time_zone"]
-            if settings_row.away_until is not None:
+            # An away still running (one that has ended stays ended: moved west, its last
+            # day may not be over there yet, and the player, back, would be away again).
+            if settings_row.away_until is not None and settings_row.away_until > timezone.now():
                 settings_row.away_until = away_end_in_zone(
                     settings_row.away_until, before=settings_row.time_zone, after=name
                 )

@@ -95,6 +95,9 @@ def summaries_due(*, now: datetime) -> list[tuple[int, date]]:
         .exclude(user__email="")
         .select_related("user")
     )
+    # Only those whose hour has come today can be due: their recent summaries alone are
+    # read (not a list of every player who wants one, every five minutes).
+    rows = [row for row in rows if summary_due_day(row=row, now=now) is not None]
     if not rows:
         return []
     # The last summary of each, among the recent ones only: one that counts for today was

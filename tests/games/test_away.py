@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from datetime import UTC, date, datetime, time, timedelta
 from io import StringIO
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
@@ -489,3 +490,23 @@ def test_a_held_deadline_is_never_shortened_by_an_earlier_return(how):
     assert overdue_prompt_resolve(game_id=game.pk, prompt_number=prompt.number, now=at) is True
     assert SealedOrder.objects.get(prompt=prompt, seat_name="bob", is_current=True).source == "default"
     assert LogEntry.objects.filter(game=game, kind="deadline_held").count() == 1
+
+
+def test_an_away_that_has_ended_stays_ended_when_the_player_changes_time_zone():
+    """Back from an away typed in Kiritimati (UTC+14), a player who then sets Pago Pago
+    (UTC-11), where that last day is not over yet, is not away again: moved as an away
+    still running is, the ended one came back for up to a day, and every deadline of a
+    game waiting for its players was held for a player who was back."""
+    from games.models import PlayerSettings
+    from games.services.away import away_until
+    from games.services.players import player_time_zone_set
+
+    [ann] = make_users(["ann"])
+    player_time_zone_set(user=ann, time_zone="Pacific/Kiritimati")
+    now = timezone.now()
+    yesterday = (now.astimezone(ZoneInfo("Pacific/Kiritimati")) - DAY).date()
+    ended = player_away_set(user=ann, until=yesterday, now=now - 5 * DAY)
+    assert ended <= now and away_until(user=ann) is None  # back already
+    player_time_zone_set(user=ann, time_zone="Pacific/Pago_Pago")
+    assert away_until(user=ann) is None
+    assert PlayerSettings.objects.get(user=ann).away_until == ended

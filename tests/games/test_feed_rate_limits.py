@@ -99,6 +99,21 @@ def test_guessing_calendar_addresses_is_rate_limited_per_client(rates):
     assert app.get(guesses[4]).status_code == 404
 
 
+def test_guesses_from_one_ipv6_network_share_one_count(rates):
+    """An IPv6 client holds a whole /64 (2^64 addresses; a home line, a rented server):
+    counted per address, each guess from a new address of its own network was a fresh
+    count, and the limit on unknown calendar addresses held nobody back."""
+    rates(calendar_feed_miss="3/hour")
+    ann_feed = reverse("games:calendar_feed", args=[calendar_feed_create(user=make_user("ann"))])
+    guesses = [reverse("games:calendar_feed", args=[f"guess{n:027d}AAAA"]) for n in range(5)]
+    answers = [Client(REMOTE_ADDR=f"2001:db8:7:7::{n + 1:x}").get(url).status_code
+               for n, url in enumerate(guesses)]  # fmt: skip
+    assert answers == [404, 404, 404, 429, 429]
+    # Another network's count is its own, whatever the addresses' likeness.
+    assert Client(REMOTE_ADDR="2001:db8:7:8::1").get(ann_feed).status_code == 200
+    assert Client(REMOTE_ADDR="2001:db8:7:8::2").get(guesses[0]).status_code == 404
+
+
 def test_a_tournaments_atom_feed_is_rate_limited_per_client(rates):
     # Regression: the public feed was built for every request, without limit.
     rates(feed="2/min")

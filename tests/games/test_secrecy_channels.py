@@ -59,6 +59,11 @@ def test_the_admin_outbox_never_shows_a_replys_subject_which_may_quote_a_sealed_
     assert "0 results" in found and f"/{answer.pk}/change/" not in found
     found = admin_client.get("/admin/games/outboxmessage/?q=sub2%40example.test").content.decode()
     assert f"/{answer.pk}/change/" in found
+    # Quoted as the admin's search reads a phrase: the address is still the address.
+    found = admin_client.get("/admin/games/outboxmessage/", {"q": '"sub2@example.test"'}).content.decode()
+    assert f"/{answer.pk}/change/" in found
+    found = admin_client.get("/admin/games/outboxmessage/", {"q": '"PASS ISABELLA"'}).content.decode()
+    assert "0 results" in found and f"/{answer.pk}/change/" not in found
     # Other emails' subjects are the site's own words: shown as they are.
     assert turn is not None and turn.subject in pages["list"].content.decode()
 
@@ -162,3 +167,33 @@ def test_the_channels_the_page_tests_do_not_read_keep_a_hand_and_a_sealed_order(
                 assert salt not in text and "PASS QIN" not in text, (who, url)
                 for pattern in hidden:
                     assert not pattern.search(text), (who, url, pattern.pattern)
+
+
+def test_the_admin_inbound_mail_shows_no_auto_replys_subject_quoting_a_sealed_order(admin_client, settings):
+    """The player's out-of-office answers the answer to its order ("Automatic reply: Re:
+    [5X game 1] PASS ISABELLA"): it is ignored as an automatic reply, whose reason quoted
+    that subject on the admin's inbound mail page, the sealed order in it."""
+    from games.mail.processing import process_message
+    from games.services.games import game_create, game_join
+    from games.services.seats import seat_reply_address
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": DEAL})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    address = seat_reply_address(seat=game.seats.get(name="sub2"))
+    auto = (
+        f"From: sub2@example.test\r\nSubject: Automatic reply: Re: [{game.title}] PASS ISABELLA\r\n"
+        "Message-ID: <ooo2-a@example.com>\r\n\r\nI am away until Monday.\r\n"
+    ).encode()
+    row = process_message(auto, address, source="pipe", envelope_sender="sub2@example.test")
+    assert (row.status, row.outcome) == ("ignored", "auto_reply"), row.error
+    for url in (f"/admin/mail/inboundmail/{row.pk}/change/", "/admin/mail/inboundmail/"):
+        page = admin_client.get(url)
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert "auto_reply" in text  # the row is there, what it was is plain
+        assert "ISABELLA" not in text, url

@@ -6,6 +6,7 @@ the instants worked out by hand (UTC offsets of the time zone database)."""
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta
 
@@ -137,3 +138,25 @@ def test_the_clock_change_days_have_one_summary_each(zone: str, hour: int, start
     sent = _beat(begin, begin + timedelta(days=3, hours=-2))
     assert sent == [_utc(text) for text in expected]
     assert TurnSummary.objects.count() == 3
+
+
+def test_the_beat_reads_the_summaries_of_the_players_whose_hour_has_come_only():
+    """Every five minutes the beat looks for each player's last summary: only for those
+    whose chosen hour has come today (the others' cannot be due whatever they hold), not
+    for every player who wants one (a list of every such player's id, every run)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services.summaries import summaries_due
+
+    ann = _player("Europe/Madrid", 8)
+    [zed] = make_users(["zed"])
+    player_turn_emails_set(user=zed, turn_emails="daily", hour=20)  # UTC: not yet at 09:00
+    with CaptureQueriesContext(connection) as queries:
+        due = summaries_due(now=_utc("2027-01-15T09:00:00"))
+    assert [user_id for user_id, _day in due] == [ann.pk]
+    read = [q["sql"] for q in queries if '"games_turnsummary"' in q["sql"]]
+    assert len(read) == 1, read
+    asked = re.search(r'"user_id" IN \(([^)]*)\)', read[0])
+    assert asked is not None, read[0]
+    assert [int(n) for n in asked.group(1).split(",")] == [ann.pk]

@@ -70,3 +70,18 @@ def test_a_command_only_in_the_subject_is_answered_with_where_to_write_it(table,
     text = " ".join(answer.body.split())
     assert "subject reads as the command" in text
     assert "write it in the body" in text
+
+
+@pytest.mark.parametrize("title", ["Friday… League", "Ｌｅａｇｕｅ 7"])
+def test_an_order_in_the_subject_is_found_under_a_title_the_mail_reading_normalizes(table, title) -> None:
+    """The Subject is read in NFKC form ("…" is "..."); the game's bracketed title was
+    looked for as written, so it stayed in front of the order and the note was lost."""
+    from games.models import Game
+
+    Game.objects.filter(pk=table.game.pk).update(name=title)
+    address = table.address("ann")
+    row = process_message(message(to=address, subject=f"Re: [{title}] Play expand", body="Ann\r\n"), address)
+    assert row.status == "rejected"
+    assert current(table.seats["ann"]) is None
+    [answer] = answers()
+    assert "subject reads as an order (PLAY EXPAND)" in " ".join(answer.body.split())

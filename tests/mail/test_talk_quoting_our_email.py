@@ -57,3 +57,73 @@ def test_a_talk_message_naming_the_game_first_is_kept_whole(table) -> None:
     row = process_message(message(to=address, body=body), address)
     assert row.outcome == "talk_posted", row.error
     assert GameMessage.objects.get(game=table.game).text == "League 7: well played, all\nand thanks"
+
+
+@pytest.mark.parametrize("between", ["\r\n", "\r\n\r\n"], ids=["next-line", "blank-line"])
+def test_a_talk_command_alone_above_a_pasted_turn_email_posts_none_of_it(table, between) -> None:
+    """"TALK:" with nothing after it on its line, the client's unquoted copy below: the
+    copy's own first line ("League 7 — ...") is not the player's, and the seat's hand
+    under it never reaches the table."""
+    turn = OutboxMessage.objects.filter(seat=table.seats["ann"], kind="game_started").first()
+    assert turn is not None
+    lines = turn.body.splitlines()
+    hand = next(line for line in lines if line.startswith("Your hand"))
+    assert "EXPLORE" in hand
+    pasted = "\r\n".join(lines[: lines.index(hand) + 1]) + "\r\n"
+    address = table.address("ann")
+    row = process_message(message(to=address, body=f"TALK:{between}{pasted}"), address)
+    assert (row.status, row.outcome) == ("rejected", "talk_refused"), row.error
+    assert not GameMessage.objects.filter(game=table.game).exists()
+    answer = OutboxMessage.objects.filter(to="ann@example.com", kind="mail_reply").last()
+    assert answer is not None
+    assert "only a copy of one of our emails" in answer.body
+    assert hand not in answer.body
+
+
+def test_a_talk_command_alone_above_a_pasted_daily_summary_posts_none_of_it(table) -> None:
+    address = table.address("ann")
+    body = (
+        "TALK:\r\n"
+        "Your daily summary of 29 Nov 2026: 1 game waits for your order.\r\n"
+        "== League 7 (your seat: ann) ==\r\n"
+        f"Send your order to {address} (this seat's own address; each game has its own).\r\n"
+    )
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_refused", row.error
+    assert not GameMessage.objects.filter(game=table.game).exists()
+
+
+def test_a_talk_command_alone_above_a_pasted_notice_posts_none_of_it(table) -> None:
+    """A notice starts "<game title>: ", as a player's own words may ("League 7: gg",
+    kept above); its copy goes on with the seat's name and what the seat sees."""
+    address = table.address("ann")
+    body = (
+        "TALK:\r\n"
+        "League 7: the game is paused by the organizer.\r\n\r\n"
+        "Your seat: ann\r\n"
+        "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE\r\n"
+    )
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_refused", row.error
+    assert not GameMessage.objects.filter(game=table.game).exists()
+
+
+@pytest.mark.parametrize("title", ["Friday… League", "Cup ½ final", "Ｌｅａｇｕｅ 7"])
+def test_a_copy_is_found_under_a_title_the_mail_reading_normalizes(table, title) -> None:
+    """The message is read in NFKC form ("…" is "...", "½" is "1⁄2"); the game's title,
+    as our emails write it, is not: the copy's head was never found and the copy (the
+    seat's hand) went to the table whole."""
+    from games.models import Game
+
+    Game.objects.filter(pk=table.game.pk).update(name=title)
+    table.game.refresh_from_db()
+    address = table.address("ann")
+    body = (
+        "TALK: good luck\r\n\r\n"
+        f"{title} — The game has started. Seating: ann, cy, bob\r\n"
+        "Your seat: ann\r\n"
+        "Your hand: EXPLOIT, EXTERMINATE, EXPAND, EXPLORE, EXCAVATE\r\n"
+    )
+    row = process_message(message(to=address, body=body), address)
+    assert row.outcome == "talk_posted", row.error
+    assert GameMessage.objects.get(game=table.game).text == "good luck"
