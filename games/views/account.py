@@ -290,25 +290,28 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     login: calendar apps have none): ``games.calendar_feed`` says what it holds. An ETag
     of what the events say: a calendar app polling an unchanged feed gets a 304. At most
     ``API_CALENDAR_FEED_RATE`` requests an address, and a client that asked for
-    ``API_CALENDAR_FEED_MISS_RATE`` unknown addresses gets nothing more (any address: a
-    guess then learns nothing) until its count falls under it (a 429 with ``Retry-After``
-    beyond either)."""
+    ``API_CALENDAR_FEED_MISS_RATE`` unknown addresses gets no answer for an unknown one
+    until its count falls under it (a 429 with ``Retry-After`` beyond either). A right
+    address is still served to that client: a calendar service fetching many players'
+    feeds from few addresses, some of them renewed or turned off since, keeps serving the
+    rest (an address is 192 random bits: counting guesses only bounds the lookups)."""
     from django.utils.cache import get_conditional_response
 
     from games import calendar_feed as feed
     from games import selectors_players
     from games.rate_limits import client_address, count, over_count, over_rate, secret_ident
 
-    client = client_address(request)
-    refused = over_count(request, scope="calendar_feed_miss", ident=client,
-                         what="unknown calendar addresses from your address")  # fmt: skip
-    if refused is None:
-        refused = over_rate(request, scope="calendar_feed", ident=secret_ident(token),
-                            what="this calendar")  # fmt: skip
+    refused = over_rate(request, scope="calendar_feed", ident=secret_ident(token),
+                        what="this calendar")  # fmt: skip
     if refused is not None:
         return refused
     user = selectors_players.calendar_owner(token=token)
     if user is None:
+        client = client_address(request)
+        refused = over_count(request, scope="calendar_feed_miss", ident=client,
+                             what="unknown calendar addresses from your address")  # fmt: skip
+        if refused is not None:
+            return refused
         count(request, scope="calendar_feed_miss", ident=client)
         raise Http404("No such calendar.")
     events = feed.due_events(user=user)
