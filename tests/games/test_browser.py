@@ -150,10 +150,11 @@ def test_three_players_sign_up_create_join_and_play_a_round(
             kept = page.locator(".hand .card.leader").count()
             assert kept == 2
 
-        # Round 1: everyone exploits; the round resolves to round 2.
+        # Round 1: everyone exploits; the round resolves to round 2. Each page is at round
+        # 1's prompt as just loaded above (no auto-reload now): no second load of it.
         for name in ("alice", "bob", "cyd"):
             page = pages[name]
-            visit(page, game_url)
+            assert page.url == game_url and "Round 1 of 7" in page.inner_text("main")
             page.locator('#legal-orders button:text-is("PLAY EXPLOIT")').click()
             page.wait_for_load_state()
         for page in pages.values():
@@ -161,8 +162,6 @@ def test_three_players_sign_up_create_join_and_play_a_round(
             assert "Round 2 of 7" in page.inner_text("main")
             row = page.locator("table tr.me td").nth(1).inner_text()
             assert row.strip() == "4"  # 3 + (3 - 2 other exploiters)
-        visit(alice, game_url)
-        alice.screenshot(path="/tmp/seat.png", full_page=True)
     finally:
         for name in ("bob", "cyd"):
             pages[name].context.close()

@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -58,27 +59,73 @@ def _free_port() -> int:
 WORKER = ["worker", "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
 
 
-@pytest.mark.parametrize(
-    ("command", "env"),
-    [
-        (WORKER, {}),  # the unit's EnvironmentFile= lost: nothing at all
-        (["beat"], {}),
-        # Only the database named (the unit's own Environment= line): the queue would be
-        # the machine's own folder, where no web server puts anything.
-        (WORKER, {"DATABASE_URL": "sqlite:///{tmp_path}/fivex.sqlite3"}),
-    ],
-    ids=["worker", "beat", "worker with a database but no broker"],
-)
-def test_a_worker_or_beat_without_the_environment_refuses_the_development_defaults(
-    tmp_path, command, env
-) -> None:
-    # It ran on var/db.sqlite3 and var/celery, took no job and looked alive.
-    env = {name: value.format(tmp_path=tmp_path) for name, value in env.items()}
-    status, output = _start(command, tmp_path, **env)
+def test_a_worker_without_the_environment_refuses_the_development_defaults(tmp_path) -> None:
+    # It ran on var/db.sqlite3 and var/celery, took no job and looked alive. The process
+    # itself (celery's command line, the settings read from its environment, its exit
+    # status); the beat and a worker given only a database: the next test, in-process.
+    status, output = _start(WORKER, tmp_path)
     assert status == REFUSED_EXIT_STATUS, output[-3000:]
     assert "started without FIVEX_ENV" in output
     assert "EnvironmentFile=" in output and "FIVEX_ENV=development" in output
+    assert "embedded broker" in output and "the SQLite file" in output
+
+
+def _connected(signal, receiver) -> bool:
+    return any(
+        (ref() if isinstance(ref, weakref.ReferenceType) else ref) is receiver
+        for _, ref in signal.receivers
+    )  # fmt: skip
+
+
+class _LoggerStream:
+    """What the beat makes of sys.stderr by then: a logger's stream, below its level."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("process", "database_set"),
+    [
+        ("beat", False),  # the unit's EnvironmentFile= lost: nothing at all
+        # Only the database named (the unit's own Environment= line): the queue would be
+        # the machine's own folder, where no web server puts anything.
+        ("worker", True),
+    ],
+    ids=["beat", "worker with a database but no broker"],
+)
+def test_a_worker_or_beat_refuses_at_its_start_signal(
+    settings, capfd, monkeypatch, process, database_set
+) -> None:
+    # Each was a Celery process of its own (~4 s of CPU each to start and refuse): the
+    # refusal is the receiver of the signal that process sends at start (celeryd_init,
+    # beat_init), checked here in-process; the process boundary: the test above.
+    from celery import signals
+
+    from fivex_site import celery as site_celery
+
+    signal, receiver = {
+        "worker": (signals.celeryd_init, site_celery._worker_environment_named),
+        "beat": (signals.beat_init, site_celery._beat_environment_named),
+    }[process]
+    assert _connected(signal, receiver)
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = database_set
+    settings.FIVEX_BROKER_URL_SET = False
+    monkeypatch.setattr(sys, "stderr", _LoggerStream())
+    with pytest.raises(SystemExit) as refused:
+        receiver(sender=None)
+    assert refused.value.code == REFUSED_EXIT_STATUS
+    output = capfd.readouterr().err  # the process's own standard error
+    assert f"this Celery {process} was started without FIVEX_ENV" in output
+    assert "EnvironmentFile=" in output and "FIVEX_ENV=development" in output
     assert "embedded broker" in output
+    assert ("the SQLite file" in output) is not database_set
+    settings.FIVEX_ENV_NAMED = True  # FIVEX_ENV=development: it starts
+    receiver(sender=None)
 
 
 def test_a_web_server_without_the_environment_refuses_the_development_defaults(tmp_path) -> None:
@@ -149,22 +196,36 @@ def test_make_run_names_the_development_environment_for_its_worker_and_beat() ->
     assert named["FIVEX_ENV"] == "production"
 
 
+def _manage_in_process(arguments: list[str], settings, monkeypatch) -> int | None:
+    """``manage.py ARGUMENTS`` run as its own script in this process, on settings as a
+    process given none of the site's environment reads them (the process itself, its
+    settings read from its environment: ``test_a_command_that_writes_the_sites_state_
+    refuses_without_the_environment``); its exit status (None: it returned)."""
+    import runpy
+
+    settings.FIVEX_ENV_NAMED = False
+    settings.FIVEX_DATABASE_URL_SET = False
+    settings.FIVEX_BROKER_URL_SET = False
+    monkeypatch.setattr(sys, "argv", ["manage.py", *arguments])
+    try:
+        runpy.run_path(str(ROOT / "manage.py"), run_name="__main__")
+    except SystemExit as exited:
+        return exited.code
+    return None
+
+
 @pytest.mark.parametrize("command", ["stuck_prompts", "mfa_secrets_reencrypt"])
 def test_an_operators_command_without_the_environment_refuses_the_development_defaults(
-    tmp_path, command
+    command, settings, monkeypatch, capsys
 ) -> None:
     # Run from a shell without the supervisor's environment file, stuck_prompts said
     # "nothing stuck" (exit 0, a cron check's all clear) of the development database.
-    clean = {k: v for k, v in os.environ.items() if k not in SITE_ENVIRONMENT}
-    clean.update(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    done = subprocess.run(
-        [sys.executable, "manage.py", command], cwd=ROOT, env=clean, capture_output=True,
-        text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == REFUSED_EXIT_STATUS, done.stdout + done.stderr[-3000:]
-    assert f"`manage.py {command}` was started without FIVEX_ENV" in done.stderr
-    assert "the embedded broker" in done.stderr and "/etc/fivex.env" in done.stderr
-    assert "nothing stuck" not in done.stdout
+    status = _manage_in_process([command], settings, monkeypatch)
+    said = capsys.readouterr()
+    assert status == REFUSED_EXIT_STATUS, said.out + said.err[-3000:]
+    assert f"`manage.py {command}` was started without FIVEX_ENV" in said.err
+    assert "the embedded broker" in said.err and "/etc/fivex.env" in said.err
+    assert "nothing stuck" not in said.out
 
 
 def test_an_operators_command_runs_once_the_environment_is_named(settings) -> None:
@@ -211,34 +272,39 @@ def _manage(arguments: list[str], **env: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("arguments", "said"),
-    [
-        # It migrated var/db.sqlite3 and said OK ("--plan" only lists: nothing is written
-        # should the refusal be missing).
-        (["migrate", "--plan"], "migrate a SQLite file no site uses"),
-        # It copied the files without the manifest production's storage serves them by.
-        (["collectstatic", "--noinput", "--dry-run"], "without the manifest"),
-    ],
-    ids=["migrate", "collectstatic"],
-)
-def test_a_command_that_writes_the_sites_state_refuses_without_the_environment(
-    arguments, said
-) -> None:
-    done = _manage(arguments)
+def test_a_command_that_writes_the_sites_state_refuses_without_the_environment() -> None:
+    # It migrated var/db.sqlite3 and said OK ("--plan" only lists: nothing is written
+    # should the refusal be missing). A process of its own: the settings it reads from an
+    # environment without the site's, manage.py's check, its exit status.
+    done = _manage(["migrate", "--plan"])
     assert done.returncode == REFUSED_EXIT_STATUS, done.stdout + done.stderr[-3000:]
-    assert f"`manage.py {arguments[0]}` was started without FIVEX_ENV" in done.stderr
-    assert said in done.stderr
+    assert "`manage.py migrate` was started without FIVEX_ENV" in done.stderr
+    assert "migrate a SQLite file no site uses" in done.stderr
     assert "/etc/fivex.env" in done.stderr and "FIVEX_ENV=development" in done.stderr
     assert "Running migrations" not in done.stdout and "Operations to perform" not in done.stdout
 
 
-def test_an_mta_pipe_without_the_environment_keeps_the_message_for_later() -> None:
+def test_collectstatic_without_the_environment_refuses(settings, monkeypatch, capsys) -> None:
+    # It copied the files without the manifest production's storage serves them by
+    # ("--dry-run": nothing is copied should the refusal be missing).
+    status = _manage_in_process(["collectstatic", "--noinput", "--dry-run"], settings, monkeypatch)
+    said = capsys.readouterr()
+    assert status == REFUSED_EXIT_STATUS, said.out + said.err[-3000:]
+    assert "`manage.py collectstatic` was started without FIVEX_ENV" in said.err
+    assert "without the manifest" in said.err
+    assert "/etc/fivex.env" in said.err and "FIVEX_ENV=development" in said.err
+    assert "static file" not in said.out  # collectstatic's own summary
+
+
+def test_an_mta_pipe_without_the_environment_keeps_the_message_for_later(
+    settings, monkeypatch, capsys
+) -> None:
     # ingest_email run by the MTA without the site's environment looked the address up in
     # the development database: unknown there, the order was bounced (67) for good.
-    done = _manage(["ingest_email", "orders+abc@orders.example.org"])
-    assert done.returncode == 75, done.stdout + done.stderr[-3000:]  # EX_TEMPFAIL: kept, retried
-    assert "`manage.py ingest_email` was started without FIVEX_ENV" in done.stderr
+    status = _manage_in_process(["ingest_email", "orders+abc@orders.example.org"], settings, monkeypatch)
+    said = capsys.readouterr()
+    assert status == 75, said.out + said.err[-3000:]  # EX_TEMPFAIL: kept, retried
+    assert "`manage.py ingest_email` was started without FIVEX_ENV" in said.err
 
 
 def test_a_command_runs_on_the_database_named_without_the_environment(settings, capsys) -> None:

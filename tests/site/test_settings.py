@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,15 +48,82 @@ print(json.dumps({
 """
 
 
+# One interpreter per test module that has imported what the settings import (Django,
+# Celery, kombu, django-environ: ~1.5 s of CPU to start each time) but nothing of FiveX;
+# each resolve() runs in a fork of it, given only its ``env`` and its own output: a
+# process that imports fivex_site.settings for the first time, as a fresh one does.
+RESOLVER = r"""
+import json, os, sys, tempfile, traceback
+import celery, celery.signals, django, django.conf, django.core.exceptions, django.utils.csp
+import environ, kombu.transport
+requests, answers = sys.stdin, sys.stdout
+for line in requests:
+    request = json.loads(line)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        answers.flush()
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            sys.stdin = open(os.devnull)
+            os.environ.clear()
+            os.environ.update(request["env"])
+            status = 0
+            try:
+                exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
+            except SystemExit as exc:
+                if isinstance(exc.code, int) or exc.code is None:
+                    status = exc.code or 0
+                else:
+                    print(exc.code, file=sys.stderr)
+                    status = 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(status)
+        _, waited = os.waitpid(pid, 0)
+        out.seek(0)
+        err.seek(0)
+        answers.write(json.dumps({
+            "returncode": os.waitstatus_to_exitcode(waited),
+            "stdout": out.read().decode(errors="replace"),
+            "stderr": err.read().decode(errors="replace"),
+        }) + "\n")
+        answers.flush()
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _resolver() -> Iterator[None]:
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    process = subprocess.Popen(
+        [sys.executable, "-c", RESOLVER], cwd=ROOT, env=clean, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    _resolvers.append(process)
+    yield
+    _resolvers.remove(process)
+    process.stdin.close()
+    process.wait(timeout=30)
+
+
+_resolvers: list[subprocess.Popen] = []
+
+
 def resolve(code: str = PRINT_SETTINGS, **env: str) -> subprocess.CompletedProcess:
-    """Run ``code`` (by default: print the settings) in a fresh interpreter with only
-    ``env`` configured."""
+    """Run ``code`` (by default: print the settings) in a fresh process with only ``env``
+    configured (a fork of the module's resolver, which has imported no FiveX module)."""
     clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     clean.update(env, DJANGO_SETTINGS_MODULE="fivex_site.settings")
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    [resolver] = _resolvers
+    resolver.stdin.write(json.dumps({"code": code, "env": clean}) + "\n")
+    resolver.stdin.flush()
+    answer = json.loads(resolver.stdout.readline())
+    return subprocess.CompletedProcess([sys.executable, "-c", code], answer["returncode"],
+                                       answer["stdout"], answer["stderr"])  # fmt: skip
 
 
 def settings_with(**env: str) -> dict:
