@@ -534,9 +534,10 @@ def test_a_reader_may_turn_the_pages_own_updates_off(browser_page, live_server, 
     assert page.evaluate("() => window.localStorage.getItem('fivex-auto-update')") == "off"
 
 
-def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, live_server):
-    """Code review: the browser wrote "GMT+1" where the server writes "CET" for the same
-    zone; America's (EST) and Europe's (CET) abbreviations are written as the server does."""
+def _deadline_as_the_browser_writes_it(browser_page, live_server, zones, locale):
+    """A started 3-seat 5X game's first deadline as a browser in each of ``zones`` (and
+    ``locale``) writes it, checked against the zone database's own reading: the day, the
+    date, the time and the abbreviation the server writes (``tzname``)."""
     from zoneinfo import ZoneInfo
 
     from games.models import Prompt
@@ -548,37 +549,8 @@ def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, liv
     for user in users:
         game_services.game_join(game=game, user=user)
     deadline = Prompt.objects.get(game=game, number=1).deadline
-    for zone in ("Europe/Paris", "America/New_York"):
-        context = browser_page.context.browser.new_context(timezone_id=zone, locale="de-DE")
-        try:
-            page = context.new_page()
-            page.set_default_timeout(10_000)
-            page.goto(f"{live_server.url}/games/{game.pk}/")
-            page.wait_for_load_state("load")
-            local = deadline.astimezone(ZoneInfo(zone))
-            expected = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
-            assert page.locator("time[datetime][data-local]").first.inner_text() == expected
-        finally:
-            context.close()
-
-
-def test_a_zone_without_an_abbreviation_is_written_as_the_server_writes_it(browser_page, live_server):
-    """Review: the browser wrote Kiritimati's times "GMT+14" where the server writes
-    "+14" (the time zone database's name for a zone without an abbreviation); offsets
-    with minutes and west of Greenwich too ("+0545", "-03")."""
-    from zoneinfo import ZoneInfo
-
-    from games.models import Prompt
-    from games.services import games as game_services
-    from tests.games.web_support import make_user
-
-    users = [make_user(n) for n in ("ann", "bob", "cat")]
-    game = game_services.game_create(organizer=users[0], ruleset="5x", seats_count=3)
-    for user in users:
-        game_services.game_join(game=game, user=user)
-    deadline = Prompt.objects.get(game=game, number=1).deadline
-    for zone in ("Pacific/Kiritimati", "Asia/Kathmandu", "America/Sao_Paulo"):
-        context = browser_page.context.browser.new_context(timezone_id=zone, locale="en-US")
+    for zone in zones:
+        context = browser_page.context.browser.new_context(timezone_id=zone, locale=locale)
         try:
             page = context.new_page()
             page.set_default_timeout(10_000)
@@ -589,6 +561,20 @@ def test_a_zone_without_an_abbreviation_is_written_as_the_server_writes_it(brows
             assert page.locator("time[datetime][data-local]").first.inner_text() == expected, zone
         finally:
             context.close()
+
+
+def test_a_european_readers_times_carry_the_zones_abbreviation(browser_page, live_server):
+    """Code review: the browser wrote "GMT+1" where the server writes "CET" for the same
+    zone; America's (EST) and Europe's (CET) abbreviations are written as the server does."""
+    _deadline_as_the_browser_writes_it(browser_page, live_server, ("Europe/Paris", "America/New_York"), "de-DE")
+
+
+def test_a_zone_without_an_abbreviation_is_written_as_the_server_writes_it(browser_page, live_server):
+    """Review: the browser wrote Kiritimati's times "GMT+14" where the server writes
+    "+14" (the time zone database's name for a zone without an abbreviation); offsets
+    with minutes and west of Greenwich too ("+0545", "-03")."""
+    zones = ("Pacific/Kiritimati", "Asia/Kathmandu", "America/Sao_Paulo")
+    _deadline_as_the_browser_writes_it(browser_page, live_server, zones, "en-US")
 
 
 def test_a_final_results_places_are_numbered_once(browser_page, live_server):

@@ -13,6 +13,21 @@ pytestmark = pytest.mark.django_db
 DEAL = {"sub1": ["SULEIMAN", "CAESAR"], "sub2": ["BOUDICCA", "ISABELLA"], "sub3": ["ERIK", "NAPOLEON"]}
 
 
+def _mail_game(settings):
+    """Three players (sub1 organizes) in a started 5X game of the fixed deal, taking
+    orders by email at orders.example: (users, game)."""
+    from games.services.games import game_create, game_join
+
+    settings.ORDERS_DOMAIN = "orders.example"
+    settings.ORDERS_ADDRESS_PREFIX = "orders"
+    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
+    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
+                       setup={"deal": DEAL})  # fmt: skip
+    for user in users:
+        game_join(game=game, user=user)
+    return users, game
+
+
 def test_the_admin_outbox_never_shows_a_replys_subject_which_may_quote_a_sealed_order(
     admin_client, settings
 ):
@@ -23,17 +38,10 @@ def test_the_admin_outbox_never_shows_a_replys_subject_which_may_quote_a_sealed_
     after the end either: an order replaced by a later one (or sealed for the open prompt
     of a game ended early) is never revealed."""
     from games.mail.processing import process_message
-    from games.services.games import game_create, game_join
     from games.services.organizer import game_end
     from games.services.seats import seat_reply_address
 
-    settings.ORDERS_DOMAIN = "orders.example"
-    settings.ORDERS_ADDRESS_PREFIX = "orders"
-    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
-    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
-                       setup={"deal": DEAL})  # fmt: skip
-    for user in users:
-        game_join(game=game, user=user)
+    users, game = _mail_game(settings)
     seat = game.seats.get(name="sub2")
     row = process_message(
         b"From: sub2@example.test\r\nSubject: PASS ISABELLA\r\nMessage-ID: <sub2-1@example.com>\r\n"
@@ -78,16 +86,9 @@ def test_the_admin_inbound_mail_shows_no_receipts_subject_quoting_a_sealed_order
     the receipt is ignored, and the admin's inbound mail page gave its reason with that
     subject, the sealed order in it."""
     from games.mail.processing import process_message
-    from games.services.games import game_create, game_join
     from games.services.seats import seat_reply_address
 
-    settings.ORDERS_DOMAIN = "orders.example"
-    settings.ORDERS_ADDRESS_PREFIX = "orders"
-    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
-    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
-                       setup={"deal": DEAL})  # fmt: skip
-    for user in users:
-        game_join(game=game, user=user)
+    users, game = _mail_game(settings)
     address = seat_reply_address(seat=game.seats.get(name="sub2"))
     subject = f"Read: Re: [{game.title}] PASS ISABELLA"
     receipt = (
@@ -174,16 +175,9 @@ def test_the_admin_inbound_mail_shows_no_auto_replys_subject_quoting_a_sealed_or
     [5X game 1] PASS ISABELLA"): it is ignored as an automatic reply, whose reason quoted
     that subject on the admin's inbound mail page, the sealed order in it."""
     from games.mail.processing import process_message
-    from games.services.games import game_create, game_join
     from games.services.seats import seat_reply_address
 
-    settings.ORDERS_DOMAIN = "orders.example"
-    settings.ORDERS_ADDRESS_PREFIX = "orders"
-    users = [make_user(n) for n in ("sub1", "sub2", "sub3")]
-    game = game_create(organizer=users[0], ruleset="5x", seats_count=3, options={"all_leaders": True},
-                       setup={"deal": DEAL})  # fmt: skip
-    for user in users:
-        game_join(game=game, user=user)
+    users, game = _mail_game(settings)
     address = seat_reply_address(seat=game.seats.get(name="sub2"))
     auto = (
         f"From: sub2@example.test\r\nSubject: Automatic reply: Re: [{game.title}] PASS ISABELLA\r\n"

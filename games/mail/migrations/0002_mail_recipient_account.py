@@ -2,25 +2,9 @@
 
 import django.db.models.deletion
 from django.conf import settings
-from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models
 
-
-class AddIndexConcurrentlyOnPostgres(AddIndexConcurrently):
-    """CREATE INDEX CONCURRENTLY on PostgreSQL (as ``games.0011_outbox_status_created``):
-    the table keeps taking mail while the index builds; a plain index elsewhere. A failed
-    concurrent build leaves an INVALID index: drop it (DROP INDEX CONCURRENTLY) and
-    migrate again."""
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            return super().database_forwards(app_label, schema_editor, from_state, to_state)
-        return migrations.AddIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            return super().database_backwards(app_label, schema_editor, from_state, to_state)
-        return migrations.AddIndex.database_backwards(self, app_label, schema_editor, from_state, to_state)
+from games.migration_operations import AddIndexConcurrentlyOnPostgres
 
 
 class Migration(migrations.Migration):
